@@ -1,0 +1,85 @@
+// Package cli implements the compact command line: it parses arguments,
+// runs one subcommand against host.Engine, and maps errors to exit codes
+// that scripts can rely on.
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+)
+
+// Exit codes. They are part of the public contract of the compact command.
+const (
+	ExitOK        = 0 // success
+	ExitFailure   = 1 // an unexpected failure (I/O, internal error)
+	ExitUsage     = 2 // bad flags or arguments
+	ExitInput     = 3 // the input cannot be read or is refused (too large, not found)
+	ExitCannotFit = 4 // no level could make the output fit the budget
+	ExitRegistry  = 5 // the registry file does not load or validate
+	ExitCheck     = 6 // a check failed (plugin test, registry validate)
+)
+
+// env is what every subcommand gets: its arguments and streams.
+type env struct {
+	ctx    context.Context
+	args   []string
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+}
+
+type command struct {
+	summary string
+	run     func(e *env) int
+}
+
+// commands is the table of subcommands; each lives in a file of its own.
+var commands = map[string]command{
+	"run":      {"compact one tool output to a budget (the offline CLI)", runRun},
+	"registry": {"validate a registry file or show the entry a tool gets", runRegistry},
+	"artifact": {"get, query, slice or search a stored artifact", runArtifact},
+	"context":  {"fit a whole prompt of blocks to a budget", runContext},
+	"plugin":   {"run the conformance kit on a plugin (plugin test)", runPlugin},
+	"bench":    {"measure fidelity and savings against the baselines", runBench},
+	"mcp":      {"run the MCP proxy in front of an MCP server", runMCP},
+	"serve":    {"run the HTTP sidecar API", runServe},
+}
+
+// Main runs the compact command with args (without the program name) and
+// returns the process exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(stdout)
+		if len(args) == 0 {
+			return ExitUsage
+		}
+		return ExitOK
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "compact: unknown command %q\n", args[0])
+		usage(stderr)
+		return ExitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	return cmd.run(&env{ctx: ctx, args: args[1:], stdin: stdin, stdout: stdout, stderr: stderr})
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: compact COMMAND [flags] [args]")
+	fmt.Fprintln(w, "\ncommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun \"compact COMMAND -h\" for a command's flags.")
+}
