@@ -1,0 +1,140 @@
+package registry
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode"
+)
+
+// Step is one step of a parsed field or record path.
+type Step struct {
+	// Key is the member name; "" for a step that only enters array
+	// elements (a path starting with "[]").
+	Key string
+	// Wildcard reports that Key contains "*", which matches any run of
+	// characters within one member name. A quoted key is never a
+	// wildcard.
+	Wildcard bool
+	// Arrays is how many "[]" follow the key: each enters the elements of
+	// an array.
+	Arrays int
+}
+
+// ParsePath parses a field path as used by keep and drop: member names
+// joined with ".", each optionally followed by "[]" to step into array
+// elements, "*" as a wildcard within one name, and "quoted" names (JSON
+// string syntax) for names holding ".", "[", "]", "*", '"' or spaces. A
+// leading "." is allowed and ignored. Examples: "id", "user.login",
+// "labels[].name", "*_url", "[].id", `."dist-tags".latest`.
+func ParsePath(p string) ([]Step, error) {
+	return parsePath(p, true)
+}
+
+// ParseRecordPath parses a record collection path as used by records: a
+// jq path that starts with ".", with no wildcards. "." is the root.
+// Examples: ".", ".items", ".data.rows", ".[].items", `."dist-tags"`.
+func ParseRecordPath(p string) ([]Step, error) {
+	if !strings.HasPrefix(p, ".") {
+		return nil, fmt.Errorf("record path %q must start with \".\" (jq style; \".\" is the root)", p)
+	}
+	if p == "." {
+		return nil, nil
+	}
+	return parsePath(p, false)
+}
+
+func parsePath(p string, wildcards bool) ([]Step, error) {
+	if p == "" {
+		return nil, fmt.Errorf("empty path")
+	}
+	bad := func(i int, format string, args ...any) error {
+		return fmt.Errorf("path %q, at offset %d: %s", p, i, fmt.Sprintf(format, args...))
+	}
+	i := 0
+	if p[0] == '.' {
+		i = 1
+		if len(p) == 1 {
+			return nil, bad(0, "a field path needs at least one name")
+		}
+	}
+	var steps []Step
+	for {
+		var st Step
+		start := i
+		switch {
+		case i < len(p) && p[i] == '"':
+			end, key, err := quoted(p, i)
+			if err != nil {
+				return nil, bad(i, "%v", err)
+			}
+			st.Key, i = key, end
+		case i < len(p) && p[i] == '[':
+			if len(steps) > 0 {
+				return nil, bad(i, `"[]" must follow a name, as in "items[]"`)
+			}
+		default:
+			for i < len(p) && p[i] != '.' && p[i] != '[' {
+				c := rune(p[i])
+				switch {
+				case c == ']' || c == '"':
+					return nil, bad(i, "unexpected %q inside a name (quote the name: \"...\")", c)
+				case c < 0x80 && (unicode.IsSpace(c) || unicode.IsControl(c)):
+					return nil, bad(i, "unexpected %q inside a name (quote the name: \"...\")", c)
+				case c == '*' && !wildcards:
+					return nil, bad(i, "wildcards are not allowed in record paths")
+				}
+				i++
+			}
+			st.Key = p[start:i]
+			st.Wildcard = strings.Contains(st.Key, "*")
+			if st.Key == "" {
+				if i == len(p) {
+					return nil, bad(i, "the path ends with \".\"; expected a name")
+				}
+				if p[i] == '.' {
+					return nil, bad(i, "empty name between dots")
+				}
+			}
+		}
+		for i < len(p) && p[i] == '[' {
+			if i+1 >= len(p) || p[i+1] != ']' {
+				return nil, bad(i, `expected "[]" (indexes and slices are not field paths)`)
+			}
+			st.Arrays++
+			i += 2
+		}
+		steps = append(steps, st)
+		if i == len(p) {
+			return steps, nil
+		}
+		if p[i] != '.' {
+			return nil, bad(i, "unexpected %q; expected \".\" or \"[]\"", p[i])
+		}
+		i++
+		if i == len(p) {
+			return nil, bad(i, "the path ends with \".\"; expected a name")
+		}
+	}
+}
+
+// quoted reads the JSON string starting at p[i] == '"' and returns the
+// offset just after it and its value.
+func quoted(p string, i int) (int, string, error) {
+	j := i + 1
+	for j < len(p) {
+		switch p[j] {
+		case '\\':
+			j += 2
+			continue
+		case '"':
+			var s string
+			if err := json.Unmarshal([]byte(p[i:j+1]), &s); err != nil {
+				return 0, "", fmt.Errorf("bad quoted name %s: %v", p[i:j+1], err)
+			}
+			return j + 1, s, nil
+		}
+		j++
+	}
+	return 0, "", fmt.Errorf("unterminated quoted name")
+}
