@@ -1,0 +1,891 @@
+package budget
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/toolcompact/compact/schemas"
+)
+
+// Shape formats reported by DetectShape.
+const (
+	FormatJSON   = "json"   // one JSON value
+	FormatJSONL  = "jsonl"  // JSON values, one per line
+	FormatConcat = "concat" // JSON values one after another (go list -json)
+	FormatText   = "text"   // lines of text (also invalid JSON)
+	FormatBinary = "binary" // bytes that are not text
+	FormatEmpty  = "empty"  // nothing, or only white space
+)
+
+// Content types reported by Sniff and DetectShape.
+const (
+	TypeJSON   = "application/json"
+	TypeNDJSON = "application/x-ndjson"
+	TypeText   = "text/plain"
+	TypeBinary = "application/octet-stream"
+	// TypeTable is the content type of level 1's table format (see
+	// docs/level1.md).
+	TypeTable = "text/x-compact-table"
+)
+
+// minMapMembers is how many members an object needs, all of one kind, to
+// count as a map of records (an npm document's "versions" and "time").
+const minMapMembers = 8
+
+// Shape is what DetectShape found in a tool output.
+type Shape struct {
+	// Format is "json", "jsonl", "concat", "text", "binary" or "empty".
+	Format string
+	// ContentType is the media type that matches Format.
+	ContentType string
+	// Collections are the record collections, outermost first, with exact
+	// counts (Shown is left 0).
+	Collections []schemas.Collection
+
+	tree  *node // the JSON path tree, for JSON formats
+	data  []byte
+	stats []collStats // parallel to Collections
+}
+
+// collStats is what level 1 needs to know about a collection beyond the
+// exported schemas.Collection.
+type collStats struct {
+	node *node // the collection's node
+	// consts are the record fields with one value in every record.
+	consts []*node
+}
+
+// kind bits of the values seen at a node.
+const (
+	kString uint8 = 1 << iota
+	kNumber
+	kBool
+	kNull
+	kObject
+	kArray
+)
+
+var kindNames = []string{"string", "number", "boolean", "null", "object", "array"}
+
+func kindBit(k jsontext.Kind) uint8 {
+	switch k {
+	case '"':
+		return kString
+	case '0':
+		return kNumber
+	case 't', 'f':
+		return kBool
+	case 'n':
+		return kNull
+	case '{':
+		return kObject
+	case '[':
+		return kArray
+	}
+	return 0
+}
+
+func kindList(bits uint8) []string {
+	var out []string
+	for i, n := range kindNames {
+		if bits&(1<<i) != 0 {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// node is one generic path of a JSON document: object members by name,
+// array elements as "[]" (all elements share one node), and, for a stream
+// of top-level values, the stream's elements as the root's elem.
+type node struct {
+	name     string // member name; "[]" for elements; "" for the root
+	parent   *node
+	children map[string]*node
+	order    []*node // children in first-seen order
+	elem     *node
+
+	kinds uint8
+	seen  int // values seen at this node
+
+	elems   int // array elements, summed over occurrences
+	members int // object members, summed over occurrences
+
+	notMap  bool // some occurrence is not a map of uniform values
+	mapKind uint8
+
+	first    []byte // the first value's raw text
+	constant bool   // every value so far equals first
+
+	// set after detection
+	coll      int  // index of the collection this node holds, or -1
+	record    int  // index of the collection whose record this node is, or -1
+	protected bool // a collection or an ancestor of one: never dropped
+
+	// level 1 cache (see fields.go)
+	rule *nodeRule
+}
+
+func newNode(name string, parent *node) *node {
+	return &node{name: name, parent: parent, constant: true, coll: -1, record: -1}
+}
+
+func (n *node) child(name []byte) *node {
+	if c, ok := n.children[string(name)]; ok {
+		return c
+	}
+	if n.children == nil {
+		n.children = make(map[string]*node)
+	}
+	c := newNode(string(name), n)
+	n.children[c.name] = c
+	n.order = append(n.order, c)
+	return c
+}
+
+func (n *node) elemNode() *node {
+	if n.elem == nil {
+		n.elem = newNode("[]", n)
+	}
+	return n.elem
+}
+
+// path renders the node's jq path: ".", ".items", ".data[].rows".
+func (n *node) path() string {
+	if n.parent == nil {
+		return "."
+	}
+	var segs []*node
+	for m := n; m.parent != nil; m = m.parent {
+		segs = append(segs, m)
+	}
+	var b strings.Builder
+	for i := len(segs) - 1; i >= 0; i-- {
+		s := segs[i]
+		if s.name == "[]" && s == s.parent.elem {
+			b.WriteString("[]")
+			continue
+		}
+		b.WriteString(pathSegment(s.name))
+	}
+	return b.String()
+}
+
+// pathSegment renders one member name of a jq path, quoting it when it is
+// not a plain identifier.
+func pathSegment(name string) string {
+	plain := name != ""
+	for i, r := range name {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return "." + name
+	}
+	return "." + strconv.Quote(name)
+}
+
+// noteValue records a complete value seen at n with raw text raw.
+func (n *node) noteValue(k jsontext.Kind, raw []byte) {
+	n.kinds |= kindBit(k)
+	n.seen++
+	if n.seen == 1 {
+		n.first = raw
+	} else if n.constant && !bytes.Equal(n.first, raw) {
+		n.constant = false
+	}
+}
+
+// frame is an open container during the walk.
+type frame struct {
+	n       *node
+	isArray bool
+	start   int64 // offset of the opening delimiter
+	count   int
+	kind    uint8 // uniform member kind so far (objects)
+	uniform bool
+	name    *node // the member node whose value comes next (objects)
+}
+
+// ErrDepth is wrapped when a JSON input nests deeper than the decoder
+// allows; such input is treated as text.
+var errDepth = errors.New("nested too deep")
+
+// walkJSON builds the path tree of data, which holds one or more JSON
+// values. It reports how many top-level values there were and whether
+// every one of them sat on its own line.
+func walkJSON(data []byte) (root *node, values int, oneLine bool, err error) {
+	dec := jsontext.NewDecoder(bytes.NewBuffer(data), jsontext.AllowDuplicateNames(true))
+	root = newNode("", nil)
+	oneLine = true
+	stack := make([]frame, 0, 16)
+	var lastEnd int64
+	trimStart := func(off int64) int64 {
+		for off < int64(len(data)) {
+			switch data[off] {
+			case ' ', '\t', '\r', '\n', ',', ':':
+				off++
+				continue
+			}
+			break
+		}
+		return off
+	}
+	// finish records a complete value at node n.
+	finish := func(n *node, k jsontext.Kind, start, end int64) {
+		raw := data[trimStart(start):end]
+		n.noteValue(k, raw)
+		if len(stack) == 0 {
+			values++
+			if bytes.IndexByte(raw, '\n') >= 0 {
+				oneLine = false
+			}
+			if values > 1 && bytes.IndexByte(data[lastEnd:trimStart(start)], '\n') < 0 {
+				oneLine = false
+			}
+			lastEnd = end
+		} else {
+			f := &stack[len(stack)-1]
+			kb := kindBit(k)
+			if f.count == 1 {
+				f.kind = kb
+			} else if f.kind != kb {
+				f.uniform = false
+			}
+		}
+	}
+	// target returns the node of the next value.
+	target := func() *node {
+		if len(stack) == 0 {
+			return root
+		}
+		f := &stack[len(stack)-1]
+		if f.isArray {
+			f.count++
+			return f.n.elemNode()
+		}
+		f.count++
+		return f.name
+	}
+	for {
+		start := dec.InputOffset()
+		k := dec.PeekKind()
+		if k == jsontext.KindInvalid {
+			// End of input or an error: ReadToken tells which.
+			if _, err := dec.ReadToken(); err != nil {
+				if errors.Is(err, errEOF) && len(stack) == 0 {
+					break
+				}
+				return nil, 0, false, fmt.Errorf("invalid JSON at byte %d: %w", dec.InputOffset(), err)
+			}
+			continue
+		}
+		// Object member names.
+		if len(stack) > 0 && !stack[len(stack)-1].isArray && k == '"' && stack[len(stack)-1].name == nil {
+			v, err := dec.ReadValue()
+			if err != nil {
+				return nil, 0, false, fmt.Errorf("invalid JSON at byte %d: %w", dec.InputOffset(), err)
+			}
+			stack[len(stack)-1].name = stack[len(stack)-1].n.child(unquoteName(v))
+			continue
+		}
+		switch k {
+		case '{', '[':
+			n := target()
+			if len(stack) >= 9000 {
+				return nil, 0, false, fmt.Errorf("JSON %w at byte %d (more than 9000 levels)", errDepth, start)
+			}
+			if _, err := dec.ReadToken(); err != nil {
+				return nil, 0, false, fmt.Errorf("invalid JSON at byte %d: %w", dec.InputOffset(), err)
+			}
+			stack = append(stack, frame{n: n, isArray: k == '[', start: start, uniform: true})
+		case '}', ']':
+			if _, err := dec.ReadToken(); err != nil {
+				return nil, 0, false, fmt.Errorf("invalid JSON at byte %d: %w", dec.InputOffset(), err)
+			}
+			f := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if f.isArray {
+				f.n.elems += f.count
+			} else {
+				f.n.members += f.count
+				if !f.uniform || f.count < minMapMembers || f.kind&(kObject|kString|kNumber) == 0 ||
+					(f.n.mapKind != 0 && f.n.mapKind != f.kind) {
+					f.n.notMap = true
+				}
+				f.n.mapKind = f.kind
+			}
+			if len(stack) > 0 && !stack[len(stack)-1].isArray {
+				stack[len(stack)-1].name = nil
+			}
+			ok := jsontext.Kind('{')
+			if f.isArray {
+				ok = '['
+			}
+			finish(f.n, ok, f.start, dec.InputOffset())
+		default:
+			n := target()
+			v, err := dec.ReadValue()
+			if err != nil {
+				return nil, 0, false, fmt.Errorf("invalid JSON at byte %d: %w", dec.InputOffset(), err)
+			}
+			if len(stack) > 0 && !stack[len(stack)-1].isArray {
+				stack[len(stack)-1].name = nil
+			}
+			end := dec.InputOffset()
+			finish(n, k, end-int64(len(v)), end)
+		}
+	}
+	if values == 0 {
+		return nil, 0, false, errors.New("no JSON value")
+	}
+	return root, values, oneLine, nil
+}
+
+var errEOF = io.EOF
+
+// unquoteName returns the text of a quoted member name, without copying
+// when it has no escapes.
+func unquoteName(v []byte) []byte {
+	if len(v) >= 2 && bytes.IndexByte(v, '\\') < 0 {
+		return v[1 : len(v)-1]
+	}
+	out, err := jsontext.AppendUnquote(nil, v)
+	if err != nil {
+		return v
+	}
+	return out
+}
+
+// Sniff returns the media type of data: application/json (also for
+// concatenated JSON values), application/x-ndjson, text/plain,
+// application/octet-stream, or a more precise binary type (image/png, ...).
+func Sniff(data []byte) string {
+	s, _ := DetectShape(data, nil)
+	return s.ContentType
+}
+
+// isBinary reports whether data is not text: it holds a NUL byte or many
+// control characters or invalid UTF-8 sequences in its first 8 KiB, or
+// net/http recognises a binary signature.
+func isBinary(data []byte) (bool, string) {
+	head := data
+	if len(head) > 8192 {
+		head = head[:8192]
+	}
+	if ct := http.DetectContentType(head); !strings.HasPrefix(ct, "text/") && ct != TypeBinary && !strings.Contains(ct, "json") {
+		return true, ct
+	}
+	bad := 0
+	for i := 0; i < len(head); {
+		c := head[i]
+		if c == 0 {
+			return true, TypeBinary
+		}
+		if c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f' && c != '\b' && c != 0x1b {
+			bad++
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(head[i:])
+		if r == utf8.RuneError && size == 1 && !(len(head) == 8192 && i > len(head)-utf8.UTFMax) {
+			bad++
+		}
+		i += size
+	}
+	if bad*10 > len(head) {
+		return true, TypeBinary
+	}
+	return false, ""
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// DetectShape finds the record collections of a tool output and counts
+// them exactly.
+//
+// JSON input yields arrays of objects at any depth (".items",
+// ".data.rows"), the root array whatever it holds, and objects whose
+// values are all objects, all strings or all numbers with at least 8
+// members (Kind "map", like an npm document's ".versions" and ".time").
+// Only the outermost collections are reported: arrays inside records are
+// part of the records. Several JSON values one per line are Kind "jsonl",
+// otherwise "concat"; their path is ".". Anything else that is text
+// (including invalid JSON and JSON nested deeper than 9000 levels) is one
+// collection of Kind "lines" at "." counting its lines (a final newline
+// does not start a line). Binary data and empty input have no
+// collections.
+//
+// When records is not empty, its jq-style paths (".items", ".versions",
+// ".data[].rows", "." for the root) name the collections instead, and a
+// path that is not in the input, or holds no array or object, is an error.
+// Counts of a path under "[]" add up over every element.
+func DetectShape(data []byte, records []string) (Shape, error) {
+	allSpace := true
+	for _, c := range data {
+		if !isSpace(c) {
+			allSpace = false
+			break
+		}
+	}
+	if allSpace {
+		if len(records) > 0 {
+			return Shape{Format: FormatEmpty, ContentType: TypeText}, fmt.Errorf("records path %s: the input is empty", records[0])
+		}
+		return Shape{Format: FormatEmpty, ContentType: TypeText}, nil
+	}
+	if bin, ct := isBinary(data); bin {
+		s := Shape{Format: FormatBinary, ContentType: ct, data: data}
+		if len(records) > 0 {
+			return s, fmt.Errorf("records path %s: the input is binary (%s)", records[0], ct)
+		}
+		return s, nil
+	}
+	first := bytes.TrimLeft(data, " \t\r\n")[0]
+	if first == '{' || first == '[' || first == '"' || first == '-' || first >= '0' && first <= '9' || first == 't' || first == 'f' || first == 'n' {
+		if utf8.Valid(data) {
+			root, values, oneLine, err := walkJSON(data)
+			if err == nil {
+				return shapeFromTree(data, root, values, oneLine, records)
+			}
+		}
+	}
+	return textShape(data, records)
+}
+
+func textShape(data []byte, records []string) (Shape, error) {
+	s := Shape{Format: FormatText, ContentType: TypeText, data: data}
+	for _, r := range records {
+		if strings.TrimSpace(r) != "." {
+			return s, fmt.Errorf("records path %s: the input is text, not JSON; only \".\" (its lines) applies", r)
+		}
+	}
+	s.Collections = []schemas.Collection{{Path: ".", Kind: "lines", Count: countLines(data)}}
+	return s, nil
+}
+
+// countLines counts lines: newline-terminated ones plus a final
+// unterminated one.
+func countLines(data []byte) int {
+	if len(data) == 0 {
+		return 0
+	}
+	n := bytes.Count(data, []byte{'\n'})
+	if data[len(data)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+func shapeFromTree(data []byte, root *node, values int, oneLine bool, records []string) (Shape, error) {
+	s := Shape{Format: FormatJSON, ContentType: TypeJSON, tree: root, data: data}
+	stream := values > 1
+	if stream {
+		s.Format = FormatConcat
+		if oneLine {
+			s.Format = FormatJSONL
+			s.ContentType = TypeNDJSON
+		}
+		// The stream's values are the root's elements.
+		root.elems = values
+	}
+	add := func(n *node, kind string, count int) {
+		i := len(s.Collections)
+		s.Collections = append(s.Collections, schemas.Collection{Path: n.path(), Kind: kind, Count: count})
+		s.stats = append(s.stats, collStats{node: n})
+		n.coll = i
+		for a := n; a != nil; a = a.parent {
+			a.protected = true
+		}
+		if kind == "map" {
+			for _, c := range n.order {
+				c.record = i
+			}
+		} else if kind == FormatJSONL || kind == FormatConcat {
+			n.record = i
+		} else if n.elem != nil {
+			n.elem.record = i
+		}
+	}
+	if len(records) > 0 {
+		for _, r := range records {
+			n, err := resolvePath(root, r, stream)
+			if err != nil {
+				return s, err
+			}
+			if n.coll >= 0 {
+				continue // listed twice
+			}
+			switch {
+			case n == root && stream:
+				add(n, s.Format, values)
+			case n.kinds == kArray:
+				add(n, "array", n.elems)
+			case n.kinds == kObject:
+				add(n, "map", n.members)
+			default:
+				return s, fmt.Errorf("records path %s holds %s, not an array or an object", r, strings.Join(kindList(n.kinds), " or "))
+			}
+		}
+	} else if stream {
+		add(root, s.Format, values)
+	} else {
+		var visit func(n *node)
+		visit = func(n *node) {
+			switch {
+			case n == root && n.kinds == kArray:
+				add(n, "array", n.elems)
+				return
+			case n.kinds == kArray && n.elem != nil && n.elem.kinds == kObject:
+				add(n, "array", n.elems)
+				return
+			case n.kinds == kObject && !n.notMap && n.mapKind&(kObject|kString|kNumber) != 0:
+				add(n, "map", n.members)
+				return
+			}
+			for _, c := range n.order {
+				visit(c)
+			}
+			if n.elem != nil {
+				visit(n.elem)
+			}
+		}
+		visit(root)
+	}
+	for i := range s.Collections {
+		fillFields(&s, i)
+	}
+	return s, nil
+}
+
+// fillFields describes the fields of collection i's object records and
+// finds its constant fields.
+func fillFields(s *Shape, i int) {
+	c := &s.Collections[i]
+	n := s.stats[i].node
+	var recs []*node
+	if c.Kind == "map" {
+		recs = n.order
+	} else if c.Kind == FormatJSONL || c.Kind == FormatConcat {
+		recs = []*node{n}
+	} else if n.elem != nil {
+		recs = []*node{n.elem}
+	}
+	idx := map[string]int{}
+	var fields []schemas.Field
+	var kinds []uint8
+	for _, r := range recs {
+		if r.kinds&kObject == 0 {
+			continue
+		}
+		for _, f := range r.order {
+			j, ok := idx[f.name]
+			if !ok {
+				j = len(fields)
+				idx[f.name] = j
+				fields = append(fields, schemas.Field{Name: f.name})
+				kinds = append(kinds, 0)
+			}
+			fields[j].Present += f.seen
+			kinds[j] |= f.kinds
+		}
+	}
+	for j := range fields {
+		fields[j].Types = kindList(kinds[j])
+	}
+	c.Fields = fields
+	// Constant fields: only for arrays and streams of objects, where one
+	// node holds every record's field.
+	if c.Kind != "map" && len(recs) == 1 && recs[0].kinds == kObject && c.Count >= 2 {
+		for _, f := range recs[0].order {
+			if f.seen == c.Count && f.constant && !f.protected {
+				s.stats[i].consts = append(s.stats[i].consts, f)
+			}
+		}
+	}
+}
+
+// parsePath splits a jq-style path into segments: member names and "[]".
+// It accepts ".", ".a.b", ".a[].b", ".\"odd key\"", "a.b" (the leading dot
+// is optional) and ".[\"odd key\"]".
+func parsePath(p string) ([]string, error) {
+	orig := p
+	p = strings.TrimSpace(p)
+	if p == "" {
+		return nil, errors.New("empty path")
+	}
+	if p == "." {
+		return nil, nil
+	}
+	var segs []string
+	if p[0] != '.' && p[0] != '[' {
+		p = "." + p
+	}
+	if strings.HasPrefix(p, ".[") {
+		p = p[1:]
+	}
+	for len(p) > 0 {
+		switch {
+		case strings.HasPrefix(p, "[]"):
+			segs = append(segs, "[]")
+			p = p[2:]
+		case strings.HasPrefix(p, ".[\""):
+			p = p[1:]
+			fallthrough
+		case strings.HasPrefix(p, "[\""):
+			s, rest, err := unquotePrefix(p[1:])
+			if err != nil {
+				return nil, fmt.Errorf("path %q: %w", orig, err)
+			}
+			if !strings.HasPrefix(rest, "]") {
+				return nil, fmt.Errorf("path %q: missing ] after [%s", orig, strconv.Quote(s))
+			}
+			p = rest[1:]
+			segs = append(segs, s)
+		case strings.HasPrefix(p, ".\""):
+			s, rest, err := unquotePrefix(p[1:])
+			if err != nil {
+				return nil, fmt.Errorf("path %q: %w", orig, err)
+			}
+			p = rest
+			segs = append(segs, s)
+		case p[0] == '.':
+			p = p[1:]
+			end := strings.IndexAny(p, ".[")
+			if end < 0 {
+				end = len(p)
+			}
+			if end == 0 {
+				return nil, fmt.Errorf("path %q: empty name at %q", orig, "."+p)
+			}
+			segs = append(segs, p[:end])
+			p = p[end:]
+		default:
+			return nil, fmt.Errorf("path %q: unexpected %q (want .name, .\"name\" or [])", orig, p)
+		}
+	}
+	return segs, nil
+}
+
+// unquotePrefix reads a Go/JSON double-quoted string at the start of s.
+func unquotePrefix(s string) (string, string, error) {
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '"':
+			u, err := strconv.Unquote(s[:i+1])
+			if err != nil {
+				return "", "", fmt.Errorf("bad quoted name %s", s[:i+1])
+			}
+			return u, s[i+1:], nil
+		}
+	}
+	return "", "", fmt.Errorf("unterminated quoted name %s", s)
+}
+
+// resolvePath finds the node of a records path.
+func resolvePath(root *node, p string, stream bool) (*node, error) {
+	segs, err := parsePath(p)
+	if err != nil {
+		return nil, fmt.Errorf("records path: %w", err)
+	}
+	n := root // in a stream, the root node holds every value
+	for i, s := range segs {
+		var next *node
+		if s == "[]" {
+			next = n.elem
+		} else if n.children != nil {
+			next = n.children[s]
+		}
+		if next == nil || next.seen == 0 {
+			where := "the input"
+			if i > 0 {
+				where = renderSegs(segs[:i])
+			}
+			return nil, fmt.Errorf("records path %s does not exist: %s has no %s", p, where, renderSegs(segs[i:i+1]))
+		}
+		n = next
+	}
+	return n, nil
+}
+
+func renderSegs(segs []string) string {
+	var b strings.Builder
+	for _, s := range segs {
+		if s == "[]" {
+			b.WriteString("[]")
+		} else {
+			b.WriteString(pathSegment(s))
+		}
+	}
+	return b.String()
+}
+
+// EachRecord calls fn with each record of the collection at path (as in
+// Shape.Collections) in order: the JSON text of each array element or
+// stream value, the one-member object {"key": value} of each map member,
+// or each line of text (without its newline). It stops at fn's first
+// error and returns it.
+func EachRecord(data []byte, shape Shape, path string, fn func(i int, raw []byte) error) error {
+	var c *schemas.Collection
+	for i := range shape.Collections {
+		if shape.Collections[i].Path == path {
+			c = &shape.Collections[i]
+		}
+	}
+	if c == nil {
+		return fmt.Errorf("no collection %s in this shape", path)
+	}
+	if c.Kind == "lines" {
+		i := 0
+		for len(data) > 0 {
+			line := data
+			rest := []byte(nil)
+			if j := bytes.IndexByte(data, '\n'); j >= 0 {
+				line, rest = data[:j], data[j+1:]
+			}
+			if err := fn(i, line); err != nil {
+				return err
+			}
+			i++
+			data = rest
+		}
+		return nil
+	}
+	segs, err := parsePath(path)
+	if err != nil {
+		return err
+	}
+	stream := c.Kind == "jsonl" || c.Kind == "concat"
+	w := &recordWalker{segs: segs, fn: fn, isMap: c.Kind == "map"}
+	dec := jsontext.NewDecoder(bytes.NewBuffer(data), jsontext.AllowDuplicateNames(true))
+	for {
+		if dec.PeekKind() == jsontext.KindInvalid {
+			if _, err := dec.ReadToken(); errors.Is(err, errEOF) {
+				return nil
+			} else if err != nil {
+				return fmt.Errorf("reading records of %s: %w", path, err)
+			}
+		}
+		if stream && len(segs) == 0 {
+			v, err := dec.ReadValue()
+			if err != nil {
+				return fmt.Errorf("reading records of %s: %w", path, err)
+			}
+			if err := fn(w.i, v); err != nil {
+				return err
+			}
+			w.i++
+			continue
+		}
+		if err := w.walk(dec, 0); err != nil {
+			return err
+		}
+	}
+}
+
+type recordWalker struct {
+	segs  []string
+	fn    func(int, []byte) error
+	isMap bool
+	i     int
+	buf   []byte
+}
+
+// walk follows segs[d:] into the value at the decoder and yields records.
+func (w *recordWalker) walk(dec *jsontext.Decoder, d int) error {
+	k := dec.PeekKind()
+	if d == len(w.segs) {
+		switch k {
+		case '[':
+			if _, err := dec.ReadToken(); err != nil {
+				return err
+			}
+			for dec.PeekKind() != ']' {
+				v, err := dec.ReadValue()
+				if err != nil {
+					return err
+				}
+				if err := w.fn(w.i, v); err != nil {
+					return err
+				}
+				w.i++
+			}
+			_, err := dec.ReadToken()
+			return err
+		case '{':
+			if _, err := dec.ReadToken(); err != nil {
+				return err
+			}
+			for dec.PeekKind() != '}' {
+				name, err := dec.ReadValue()
+				if err != nil {
+					return err
+				}
+				v, err := dec.ReadValue()
+				if err != nil {
+					return err
+				}
+				w.buf = append(append(append(append(w.buf[:0], '{'), name...), ':'), v...)
+				w.buf = append(w.buf, '}')
+				if err := w.fn(w.i, w.buf); err != nil {
+					return err
+				}
+				w.i++
+			}
+			_, err := dec.ReadToken()
+			return err
+		default:
+			return dec.SkipValue()
+		}
+	}
+	seg := w.segs[d]
+	switch {
+	case k == '[' && seg == "[]":
+		if _, err := dec.ReadToken(); err != nil {
+			return err
+		}
+		for dec.PeekKind() != ']' {
+			if err := w.walk(dec, d+1); err != nil {
+				return err
+			}
+		}
+		_, err := dec.ReadToken()
+		return err
+	case k == '{' && seg != "[]":
+		if _, err := dec.ReadToken(); err != nil {
+			return err
+		}
+		for dec.PeekKind() != '}' {
+			name, err := dec.ReadValue()
+			if err != nil {
+				return err
+			}
+			if string(unquoteName(name)) == seg {
+				if err := w.walk(dec, d+1); err != nil {
+					return err
+				}
+			} else if err := dec.SkipValue(); err != nil {
+				return err
+			}
+		}
+		_, err := dec.ReadToken()
+		return err
+	default:
+		return dec.SkipValue()
+	}
+}
