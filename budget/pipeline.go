@@ -49,6 +49,21 @@ func (e *FitError) Error() string {
 // Unwrap makes errors.Is(err, ErrCannotFit) true.
 func (e *FitError) Unwrap() error { return ErrCannotFit }
 
+// Level1Result is what level 1 produced, handed to level 2 when it did
+// not fit.
+type Level1Result struct {
+	// Result is the result as level 1 left it: Content is level 1's
+	// output (the smallest the pipeline got), Level is LevelFields,
+	// Tokens.After the exact count of Content, Tokens.Before and
+	// Tokens.Budget set, Collections the input's collections with exact
+	// Count (Shown = Count, since level 1 keeps every record), Actions
+	// everything done so far.
+	Result schemas.Result
+	// Declared is what the compactor that produced Content declared (nil
+	// for the declarative rules).
+	Declared []schemas.DeclaredCollection
+}
+
 // Option configures a Pipeline.
 type Option func(*Pipeline)
 
