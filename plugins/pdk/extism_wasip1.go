@@ -1,0 +1,102 @@
+//go:build wasip1
+
+package pdk
+
+import (
+	"encoding/binary"
+	"unsafe"
+)
+
+// The Extism kernel functions a guest needs (module "extism:host/env";
+// see host.go in github.com/extism/go-sdk). Offsets and lengths are in the
+// kernel's own memory, not the guest's.
+
+//go:wasmimport extism:host/env input_length
+func extismInputLength() uint64
+
+//go:wasmimport extism:host/env input_load_u64
+func extismInputLoadU64(offset uint64) uint64
+
+//go:wasmimport extism:host/env input_load_u8
+func extismInputLoadU8(offset uint64) uint32
+
+//go:wasmimport extism:host/env alloc
+func extismAlloc(length uint64) uint64
+
+//go:wasmimport extism:host/env store_u64
+func extismStoreU64(offset uint64, v uint64)
+
+//go:wasmimport extism:host/env store_u8
+func extismStoreU8(offset uint64, v uint32)
+
+//go:wasmimport extism:host/env output_set
+func extismOutputSet(offset uint64, length uint64)
+
+//go:wasmimport extism:host/env error_set
+func extismErrorSet(offset uint64)
+
+// Input returns the whole Extism input of the current call.
+func Input() []byte {
+	n := extismInputLength()
+	buf := make([]byte, n)
+	i := uint64(0)
+	for ; i+8 <= n; i += 8 {
+		binary.LittleEndian.PutUint64(buf[i:], extismInputLoadU64(i))
+	}
+	for ; i < n; i++ {
+		buf[i] = byte(extismInputLoadU8(i))
+	}
+	return buf
+}
+
+// store copies b into a new block of kernel memory and returns its offset.
+func store(b []byte) uint64 {
+	n := uint64(len(b))
+	off := extismAlloc(n)
+	i := uint64(0)
+	for ; i+8 <= n; i += 8 {
+		extismStoreU64(off+i, binary.LittleEndian.Uint64(b[i:]))
+	}
+	for ; i < n; i++ {
+		extismStoreU8(off+i, uint32(b[i]))
+	}
+	return off
+}
+
+// SetOutput makes b the Extism output of the current call.
+func SetOutput(b []byte) {
+	extismOutputSet(store(b), uint64(len(b)))
+}
+
+// SetError sets the Extism error message of the current call. The export
+// should then return a non-zero status.
+func SetError(msg string) {
+	extismErrorSet(store(unsafe.Slice(unsafe.StringData(msg), len(msg))))
+}
+
+// ReadInput reads the current call's input and splits it into header and
+// raw tool output.
+func ReadInput() (Header, []byte, error) {
+	return ParseInput(Input())
+}
+
+// WriteOutput frames h and payload and makes them the call's output.
+func WriteOutput(h OutputHeader, payload []byte) {
+	SetOutput(AppendOutput(make([]byte, 0, len(payload)+128), h, payload))
+}
+
+// Run is the body of a plugin's compact_result export: it reads the input,
+// runs fn through Process and sets the output, or the error message when
+// anything fails. It returns the status the export must return.
+//
+//	//go:wasmexport compact_result
+//	func compactResult() int32 { return pdk.Run(compact) }
+func Run(fn Func) int32 {
+	out, err := Process(Input(), fn)
+	if err != nil {
+		SetError(err.Error())
+		return 1
+	}
+	SetOutput(out)
+	return 0
+}

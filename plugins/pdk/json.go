@@ -1,0 +1,606 @@
+package pdk
+
+import (
+	"fmt"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Kind is the kind of a JSON token returned by Reader.Next.
+type Kind uint8
+
+// The token kinds. A string in key position is reported as Key, not String.
+const (
+	Invalid Kind = iota // an error occurred; see Reader.Err
+	EOF                 // the top-level value is complete and only whitespace follows
+	Null
+	True
+	False
+	Number
+	String
+	Key
+	BeginObject
+	EndObject
+	BeginArray
+	EndArray
+)
+
+var kindNames = [...]string{"invalid", "end of input", "null", "true", "false", "number", "string", "key", "'{'", "'}'", "'['", "']'"}
+
+// String names the kind for error messages.
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Token is one JSON token. Raw aliases the reader's input: for strings and
+// keys it is the quoted literal with its escapes intact (decode it with
+// Token.Text or AppendUnquote), for numbers the number literal, for the
+// other kinds the literal or bracket itself.
+type Token struct {
+	Kind Kind
+	Raw  []byte
+	// Offset is the byte offset of the token in the input.
+	Offset int
+}
+
+// Text decodes a String or Key token. For other kinds it returns Raw as a
+// string.
+func (t Token) Text() string {
+	if t.Kind != String && t.Kind != Key {
+		return string(t.Raw)
+	}
+	if !needsUnquote(t.Raw) {
+		return string(t.Raw[1 : len(t.Raw)-1])
+	}
+	return string(AppendUnquote(nil, t.Raw))
+}
+
+// SyntaxError reports malformed JSON with the byte offset where it was
+// detected.
+type SyntaxError struct {
+	Offset int
+	Msg    string
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("json: %s at offset %d", e.Msg, e.Offset)
+}
+
+// MaxDepth is the deepest nesting of objects and arrays a Reader accepts,
+// the same limit encoding/json applies.
+const MaxDepth = 10000
+
+// reader states: what the grammar allows next.
+const (
+	stValue      = iota // a value is required
+	stValueOrEnd        // just after '[': a value or ']'
+	stKeyOrEnd          // just after '{': a key or '}'
+	stKey               // after ',' in an object: a key
+	stCommaOrEnd        // after a value inside a container
+	stDone              // the top-level value is complete
+)
+
+// Reader is a streaming, reflection-free JSON tokenizer over a byte slice.
+// It validates the input as it goes (the same language json.Valid
+// accepts) and does not allocate per token: Token.Raw aliases the input.
+// The zero value is not usable; call NewReader.
+type Reader struct {
+	data  []byte
+	pos   int
+	stack []byte // '{' or '[' per open container
+	state uint8
+	err   error
+	peek  Token
+	has   bool // peek holds the next token
+}
+
+// NewReader returns a Reader over data, which must hold exactly one JSON
+// value, optionally surrounded by whitespace.
+func NewReader(data []byte) *Reader {
+	return &Reader{data: data, stack: make([]byte, 0, 16)}
+}
+
+// Reset makes r read data from the start, keeping its buffers.
+func (r *Reader) Reset(data []byte) {
+	*r = Reader{data: data, stack: r.stack[:0]}
+}
+
+// Err returns the first error the reader met, or nil.
+func (r *Reader) Err() error { return r.err }
+
+// Offset returns the byte offset just after the last token consumed.
+func (r *Reader) Offset() int {
+	if r.has {
+		return r.peek.Offset
+	}
+	return r.pos
+}
+
+// Depth returns how many containers are open.
+func (r *Reader) Depth() int {
+	d := len(r.stack)
+	if r.has {
+		switch r.peek.Kind {
+		case BeginObject, BeginArray:
+			d--
+		case EndObject, EndArray:
+			d++
+		}
+	}
+	return d
+}
+
+func (r *Reader) fail(off int, format string, args ...any) Token {
+	if r.err == nil {
+		r.err = &SyntaxError{Offset: off, Msg: fmt.Sprintf(format, args...)}
+	}
+	return Token{Kind: Invalid, Offset: off}
+}
+
+// Peek returns the kind of the next token without consuming it.
+func (r *Reader) Peek() Kind {
+	if !r.has {
+		r.peek = r.next()
+		r.has = true
+	}
+	return r.peek.Kind
+}
+
+// Next consumes and returns the next token. At the end of the input it
+// returns a token of kind EOF; after an error, a token of kind Invalid (and
+// Err reports why).
+func (r *Reader) Next() Token {
+	if r.has {
+		r.has = false
+		return r.peek
+	}
+	return r.next()
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t' }
+
+func (r *Reader) skipSpace() {
+	for r.pos < len(r.data) && isSpace(r.data[r.pos]) {
+		r.pos++
+	}
+}
+
+func (r *Reader) next() Token {
+	if r.err != nil {
+		return Token{Kind: Invalid, Offset: r.pos}
+	}
+	r.skipSpace()
+	if r.pos >= len(r.data) {
+		if r.state == stDone {
+			return Token{Kind: EOF, Offset: r.pos}
+		}
+		return r.fail(r.pos, "unexpected end of input")
+	}
+	c := r.data[r.pos]
+	switch r.state {
+	case stDone:
+		return r.fail(r.pos, "invalid character %q after top-level value", c)
+	case stCommaOrEnd:
+		top := r.stack[len(r.stack)-1]
+		switch {
+		case c == ',':
+			r.pos++
+			r.skipSpace()
+			if top == '{' {
+				r.state = stKey
+				return r.key()
+			}
+			r.state = stValue
+			return r.value()
+		case c == '}' && top == '{', c == ']' && top == '[':
+			return r.end()
+		case top == '{':
+			return r.fail(r.pos, "invalid character %q after object member, want ',' or '}'", c)
+		default:
+			return r.fail(r.pos, "invalid character %q after array element, want ',' or ']'", c)
+		}
+	case stKeyOrEnd:
+		if c == '}' {
+			return r.end()
+		}
+		return r.key()
+	case stKey:
+		return r.key()
+	case stValueOrEnd:
+		if c == ']' {
+			return r.end()
+		}
+		return r.value()
+	default:
+		return r.value()
+	}
+}
+
+func (r *Reader) end() Token {
+	t := Token{Kind: EndObject, Raw: r.data[r.pos : r.pos+1], Offset: r.pos}
+	if r.data[r.pos] == ']' {
+		t.Kind = EndArray
+	}
+	r.pos++
+	r.stack = r.stack[:len(r.stack)-1]
+	r.valueDone()
+	return t
+}
+
+func (r *Reader) valueDone() {
+	if len(r.stack) == 0 {
+		r.state = stDone
+	} else {
+		r.state = stCommaOrEnd
+	}
+}
+
+func (r *Reader) key() Token {
+	if r.pos >= len(r.data) {
+		return r.fail(r.pos, "unexpected end of input, want object key")
+	}
+	if r.data[r.pos] != '"' {
+		return r.fail(r.pos, "invalid character %q, want object key string", r.data[r.pos])
+	}
+	start := r.pos
+	end, ok := r.scanString()
+	if !ok {
+		return Token{Kind: Invalid, Offset: start}
+	}
+	t := Token{Kind: Key, Raw: r.data[start:end], Offset: start}
+	r.pos = end
+	r.skipSpace()
+	if r.pos >= len(r.data) {
+		return r.fail(r.pos, "unexpected end of input, want ':'")
+	}
+	if r.data[r.pos] != ':' {
+		return r.fail(r.pos, "invalid character %q after object key, want ':'", r.data[r.pos])
+	}
+	r.pos++
+	r.state = stValue
+	return t
+}
+
+func (r *Reader) value() Token {
+	if r.pos >= len(r.data) {
+		return r.fail(r.pos, "unexpected end of input, want a value")
+	}
+	start := r.pos
+	c := r.data[r.pos]
+	switch c {
+	case '{', '[':
+		if len(r.stack) >= MaxDepth {
+			return r.fail(r.pos, "nesting deeper than %d", MaxDepth)
+		}
+		r.stack = append(r.stack, c)
+		r.pos++
+		if c == '{' {
+			r.state = stKeyOrEnd
+			return Token{Kind: BeginObject, Raw: r.data[start:r.pos], Offset: start}
+		}
+		r.state = stValueOrEnd
+		return Token{Kind: BeginArray, Raw: r.data[start:r.pos], Offset: start}
+	case '"':
+		end, ok := r.scanString()
+		if !ok {
+			return Token{Kind: Invalid, Offset: start}
+		}
+		r.pos = end
+		r.valueDone()
+		return Token{Kind: String, Raw: r.data[start:end], Offset: start}
+	case 't':
+		return r.literal("true", True)
+	case 'f':
+		return r.literal("false", False)
+	case 'n':
+		return r.literal("null", Null)
+	}
+	if c == '-' || (c >= '0' && c <= '9') {
+		end, ok := r.scanNumber()
+		if !ok {
+			return Token{Kind: Invalid, Offset: start}
+		}
+		r.pos = end
+		r.valueDone()
+		return Token{Kind: Number, Raw: r.data[start:end], Offset: start}
+	}
+	return r.fail(r.pos, "invalid character %q looking for beginning of value", c)
+}
+
+func (r *Reader) literal(lit string, k Kind) Token {
+	start := r.pos
+	if len(r.data)-start < len(lit) || string(r.data[start:start+len(lit)]) != lit {
+		return r.fail(start, "invalid literal, want %s", lit)
+	}
+	r.pos += len(lit)
+	r.valueDone()
+	return Token{Kind: k, Raw: r.data[start:r.pos], Offset: start}
+}
+
+// scanString validates the string starting at r.pos (a '"') and returns
+// the offset just past its closing quote.
+func (r *Reader) scanString() (int, bool) {
+	d := r.data
+	i := r.pos + 1
+	for i < len(d) {
+		c := d[i]
+		switch {
+		case c == '"':
+			return i + 1, true
+		case c == '\\':
+			if i+1 >= len(d) {
+				r.fail(i, "unexpected end of input in string escape")
+				return 0, false
+			}
+			switch d[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(d) {
+					r.fail(i, "unexpected end of input in \\u escape")
+					return 0, false
+				}
+				for j := i + 2; j < i+6; j++ {
+					if unhex(d[j]) < 0 {
+						r.fail(j, "invalid character %q in \\u escape", d[j])
+						return 0, false
+					}
+				}
+				i += 6
+			default:
+				r.fail(i, "invalid escape \\%c in string", d[i+1])
+				return 0, false
+			}
+		case c < 0x20:
+			r.fail(i, "invalid control character %q in string", c)
+			return 0, false
+		default:
+			i++
+		}
+	}
+	r.fail(len(d), "unexpected end of input in string")
+	return 0, false
+}
+
+func (r *Reader) scanNumber() (int, bool) {
+	d := r.data
+	i := r.pos
+	if d[i] == '-' {
+		i++
+	}
+	if i >= len(d) {
+		r.fail(i, "unexpected end of input in number")
+		return 0, false
+	}
+	switch {
+	case d[i] == '0':
+		i++
+	case d[i] >= '1' && d[i] <= '9':
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+	default:
+		r.fail(i, "invalid character %q in number", d[i])
+		return 0, false
+	}
+	if i < len(d) && d[i] == '.' {
+		i++
+		if i >= len(d) || d[i] < '0' || d[i] > '9' {
+			r.fail(i, "want digit after decimal point")
+			return 0, false
+		}
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		if i >= len(d) || d[i] < '0' || d[i] > '9' {
+			r.fail(i, "want digit in exponent")
+			return 0, false
+		}
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+	}
+	return i, true
+}
+
+func unhex(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
+}
+
+// Skip consumes the next value entirely (a scalar, or a container with all
+// it holds). If the next token is a key, it skips the key and its value.
+func (r *Reader) Skip() error {
+	_, err := r.RawValue()
+	return err
+}
+
+// RawValue consumes the next value and returns its bytes exactly as they
+// appear in the input (aliasing it). If the next token is a key, the key is
+// consumed first and the value after it is returned.
+func (r *Reader) RawValue() ([]byte, error) {
+	t := r.Next()
+	if t.Kind == Key {
+		t = r.Next()
+	}
+	switch t.Kind {
+	case Invalid:
+		return nil, r.err
+	case BeginObject, BeginArray:
+		depth := len(r.stack)
+		for len(r.stack) >= depth {
+			e := r.Next()
+			if e.Kind == Invalid {
+				return nil, r.err
+			}
+		}
+		return r.data[t.Offset:r.pos], nil
+	case EndObject, EndArray, EOF:
+		r.fail(t.Offset, "want a value, found %s", t.Kind)
+		return nil, r.err
+	}
+	return t.Raw, nil
+}
+
+// expect consumes the next token and checks its kind.
+func (r *Reader) expect(k Kind) (Token, error) {
+	t := r.Next()
+	if t.Kind == Invalid {
+		return t, r.err
+	}
+	if t.Kind != k {
+		r.fail(t.Offset, "want %s, found %s", k, t.Kind)
+		return t, r.err
+	}
+	return t, nil
+}
+
+// BeginObject consumes a '{'.
+func (r *Reader) BeginObject() error { _, err := r.expect(BeginObject); return err }
+
+// BeginArray consumes a '['.
+func (r *Reader) BeginArray() error { _, err := r.expect(BeginArray); return err }
+
+// More reports whether the current object or array has another member or
+// element. When it returns false, it has consumed the closing bracket (or
+// met an error: check Err).
+func (r *Reader) More() bool {
+	switch r.Peek() {
+	case EndObject, EndArray:
+		r.Next()
+		return false
+	case Invalid, EOF:
+		return false
+	}
+	return true
+}
+
+// Key consumes an object key and returns it decoded. The returned slice is
+// only valid until the next call when the key holds escapes; otherwise it
+// aliases the input.
+func (r *Reader) Key() ([]byte, error) {
+	t, err := r.expect(Key)
+	if err != nil {
+		return nil, err
+	}
+	return r.unquoted(t.Raw), nil
+}
+
+// String consumes a string value and returns it decoded, aliasing the
+// input when it holds no escapes.
+func (r *Reader) String() ([]byte, error) {
+	t, err := r.expect(String)
+	if err != nil {
+		return nil, err
+	}
+	return r.unquoted(t.Raw), nil
+}
+
+func (r *Reader) unquoted(raw []byte) []byte {
+	if !needsUnquote(raw) {
+		return raw[1 : len(raw)-1]
+	}
+	return AppendUnquote(nil, raw)
+}
+
+// Int consumes a number value that must be an integer fitting in int64.
+func (r *Reader) Int() (int64, error) {
+	t, err := r.expect(Number)
+	if err != nil {
+		return 0, err
+	}
+	n, perr := strconv.ParseInt(string(t.Raw), 10, 64)
+	if perr != nil {
+		r.fail(t.Offset, "number %s is not an int64", t.Raw)
+		return 0, r.err
+	}
+	return n, nil
+}
+
+// needsUnquote reports whether a quoted literal holds escapes or bytes that
+// decoding changes (invalid UTF-8).
+func needsUnquote(raw []byte) bool {
+	for _, c := range raw[1 : len(raw)-1] {
+		if c == '\\' || c >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
+}
+
+// AppendUnquote appends the decoded contents of the quoted JSON string
+// literal raw (as found in Token.Raw) to dst. Like encoding/json it
+// replaces invalid UTF-8 and unpaired surrogates with U+FFFD. raw must
+// have been validated by a Reader.
+func AppendUnquote(dst, raw []byte) []byte {
+	s := raw[1 : len(raw)-1]
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '\\':
+			switch s[i+1] {
+			case 'b':
+				dst = append(dst, '\b')
+			case 'f':
+				dst = append(dst, '\f')
+			case 'n':
+				dst = append(dst, '\n')
+			case 'r':
+				dst = append(dst, '\r')
+			case 't':
+				dst = append(dst, '\t')
+			case 'u':
+				r1 := hex4(s[i+2:])
+				i += 6
+				if utf16.IsSurrogate(r1) {
+					if i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' {
+						if r2 := hex4(s[i+2:]); utf16.DecodeRune(r1, r2) != utf8.RuneError {
+							dst = utf8.AppendRune(dst, utf16.DecodeRune(r1, r2))
+							i += 6
+							continue
+						}
+					}
+					r1 = utf8.RuneError
+				}
+				dst = utf8.AppendRune(dst, r1)
+				continue
+			default: // '"', '\\', '/'
+				dst = append(dst, s[i+1])
+			}
+			i += 2
+		case c < utf8.RuneSelf:
+			dst = append(dst, c)
+			i++
+		default:
+			ru, size := utf8.DecodeRune(s[i:])
+			if ru == utf8.RuneError && size == 1 {
+				dst = utf8.AppendRune(dst, utf8.RuneError)
+			} else {
+				dst = append(dst, s[i:i+size]...)
+			}
+			i += size
+		}
+	}
+	return dst
+}
+
+func hex4(b []byte) rune {
+	return rune(unhex(b[0])<<12 | unhex(b[1])<<8 | unhex(b[2])<<4 | unhex(b[3]))
+}
