@@ -11,6 +11,6 @@ import (
 type wordCounter struct{}
 
 func (wordCounter) Count(s string) int { return len(strings.Fields(s)) + strings.Count(s, "\n") }
-func (wordCounter) Encoding() string    { return "words" }
+func (wordCounter) Encoding() string   { return "words" }
 
 func testCounter(t testing.TB) budget.Counter { return wordCounter{} }
