@@ -1,0 +1,595 @@
+package mcpproxy
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolcompact/compact/host"
+	"github.com/toolcompact/compact/schemas"
+)
+
+// Engine is what the proxy needs from host.Engine: compaction of one
+// tool output, and the artifact store behind the handles.
+type Engine interface {
+	Compact(ctx context.Context, req host.Request) (schemas.Result, error)
+	Artifacts
+}
+
+// Options configure a Proxy. The zero value is usable.
+type Options struct {
+	// Name is the implementation name the proxy announces; "" means
+	// "compact(<upstream name>)".
+	Name string
+	// Budget is the token budget of one tool result; 0 means the
+	// registry entry's, then the engine's default.
+	Budget int
+	// CallTimeout is the deadline of one upstream request; 0 means
+	// DefaultCallTimeout.
+	CallTimeout time.Duration
+	// Logger receives structured logs (slog.Default when nil).
+	Logger *slog.Logger
+	// Observe, when set, is told about every compacted tool result (for
+	// metrics): the tool, the result (zero when err is set), the time the
+	// engine took, and the engine's error.
+	Observe func(tool string, res schemas.Result, took time.Duration, err error)
+}
+
+// DefaultCallTimeout is the deadline of one upstream request unless
+// Options.CallTimeout says otherwise.
+const DefaultCallTimeout = 2 * time.Minute
+
+// ReadArtifactTool is the name of the tool the proxy adds.
+const ReadArtifactTool = "read_artifact"
+
+// handleSentence is appended to every forwarded tool's description.
+const handleSentence = " (compact: any string argument may be an artifact handle from an earlier result, optionally with a jq path such as HANDLE.items[0]; the proxy passes the stored value instead.)"
+
+// Proxy is an MCP server that forwards to one upstream MCP server and
+// compacts every tool result. It is safe for concurrent use; one Proxy
+// serves any number of downstream sessions over one upstream session.
+type Proxy struct {
+	up     Upstream
+	engine Engine
+	opts   Options
+	log    *slog.Logger
+	server *mcp.Server
+	client *mcp.Client
+
+	mu      sync.Mutex
+	session *mcp.ClientSession // nil after the upstream went away
+	initRes *mcp.InitializeResult
+	tools   map[string]bool // upstream tool names currently registered
+	prompts map[string]bool
+	rsrcs   map[string]bool
+	tmpls   map[string]bool
+
+	syncMu   sync.Mutex // serialises list synchronisation
+	progress sync.Map   // upstream progress token (string) -> progressRoute
+	nextTok  atomic.Uint64
+	closed   atomic.Bool
+}
+
+type progressRoute struct {
+	session *mcp.ServerSession
+	token   any
+}
+
+// New connects to the upstream server, reads its tools, prompts and
+// resources, and returns a proxy ready to serve. Close it to end the
+// upstream session.
+func New(ctx context.Context, up Upstream, engine Engine, opts Options) (*Proxy, error) {
+	if up == nil || engine == nil {
+		return nil, errors.New("mcpproxy: New needs an upstream and an engine")
+	}
+	if opts.CallTimeout <= 0 {
+		opts.CallTimeout = DefaultCallTimeout
+	}
+	p := &Proxy{up: up, engine: engine, opts: opts, log: opts.Logger,
+		tools: map[string]bool{}, prompts: map[string]bool{}, rsrcs: map[string]bool{}, tmpls: map[string]bool{}}
+	if p.log == nil {
+		p.log = slog.Default()
+	}
+	p.client = mcp.NewClient(&mcp.Implementation{Name: "compact", Version: "1"}, &mcp.ClientOptions{
+		Logger: p.log,
+		// No roots, sampling or elicitation: the proxy does not forward
+		// server-to-client requests (see docs/sidecar.md).
+		Capabilities:                &mcp.ClientCapabilities{},
+		ToolListChangedHandler:      func(ctx context.Context, _ *mcp.ToolListChangedRequest) { p.resync(ctx, "tools") },
+		PromptListChangedHandler:    func(ctx context.Context, _ *mcp.PromptListChangedRequest) { p.resync(ctx, "prompts") },
+		ResourceListChangedHandler:  func(ctx context.Context, _ *mcp.ResourceListChangedRequest) { p.resync(ctx, "resources") },
+		ResourceUpdatedHandler:      p.onResourceUpdated,
+		LoggingMessageHandler:       p.onLog,
+		ProgressNotificationHandler: p.onProgress,
+	})
+	cs, err := p.connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	init := cs.InitializeResult()
+	name := opts.Name
+	if name == "" {
+		name = "compact"
+		if init != nil && init.ServerInfo != nil {
+			name = "compact(" + init.ServerInfo.Name + ")"
+		}
+	}
+	version := "1"
+	if init != nil && init.ServerInfo != nil && init.ServerInfo.Version != "" {
+		version = init.ServerInfo.Version
+	}
+	sopts := &mcp.ServerOptions{
+		Logger:       p.log,
+		Capabilities: mirrorCapabilities(init),
+		Instructions: instructions(init),
+	}
+	if init != nil && init.Capabilities != nil {
+		if init.Capabilities.Completions != nil {
+			sopts.CompletionHandler = p.complete
+		}
+		if r := init.Capabilities.Resources; r != nil && r.Subscribe {
+			sopts.SubscribeHandler = p.subscribe
+			sopts.UnsubscribeHandler = p.unsubscribe
+		}
+	}
+	p.server = mcp.NewServer(&mcp.Implementation{Name: name, Version: version}, sopts)
+	p.server.AddReceivingMiddleware(p.middleware)
+	p.server.AddTool(readArtifactTool(), p.readArtifact)
+	for _, kind := range []string{"tools", "prompts", "resources"} {
+		if err := p.sync(ctx, cs, kind); err != nil {
+			_ = cs.Close()
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// Server returns the downstream MCP server. Run it on a transport
+// (server.Run(ctx, &mcp.StdioTransport{})) or serve it over HTTP with
+// mcp.NewStreamableHTTPHandler.
+func (p *Proxy) Server() *mcp.Server { return p.server }
+
+// Close ends the upstream session (and the upstream process, for a
+// Command upstream). Downstream sessions are the caller's to close.
+func (p *Proxy) Close() error {
+	p.closed.Store(true)
+	p.mu.Lock()
+	cs := p.session
+	p.session = nil
+	p.mu.Unlock()
+	if cs == nil {
+		return nil
+	}
+	return cs.Close()
+}
+
+// connect opens a new upstream session and remembers it.
+func (p *Proxy) connect(ctx context.Context) (*mcp.ClientSession, error) {
+	t, err := p.up.Transport()
+	if err != nil {
+		return nil, fmt.Errorf("mcpproxy: upstream %s: %w", p.up, err)
+	}
+	cctx, cancel := context.WithTimeout(ctx, p.opts.CallTimeout)
+	defer cancel()
+	cs, err := p.client.Connect(cctx, t, nil)
+	if err != nil {
+		return nil, fmt.Errorf("mcpproxy: connecting to upstream %s: %w", p.up, err)
+	}
+	p.mu.Lock()
+	p.session = cs
+	p.initRes = cs.InitializeResult()
+	p.mu.Unlock()
+	go func() {
+		err := cs.Wait()
+		p.mu.Lock()
+		if p.session == cs {
+			p.session = nil
+		}
+		p.mu.Unlock()
+		if !p.closed.Load() {
+			p.log.Warn("upstream session ended", "upstream", p.up.String(), "err", err)
+		}
+	}()
+	return cs, nil
+}
+
+// upstream returns the live upstream session, reconnecting once when the
+// previous one went away (the upstream process exited, say).
+func (p *Proxy) upstream(ctx context.Context) (*mcp.ClientSession, error) {
+	if p.closed.Load() {
+		return nil, errors.New("mcpproxy: proxy is closed")
+	}
+	p.mu.Lock()
+	cs := p.session
+	p.mu.Unlock()
+	if cs != nil {
+		return cs, nil
+	}
+	p.syncMu.Lock()
+	defer p.syncMu.Unlock()
+	p.mu.Lock()
+	cs = p.session
+	p.mu.Unlock()
+	if cs != nil {
+		return cs, nil
+	}
+	p.log.Info("reconnecting to upstream", "upstream", p.up.String())
+	return p.connect(ctx)
+}
+
+// mirrorCapabilities announces what the upstream announces, plus tools
+// (read_artifact is always there).
+func mirrorCapabilities(init *mcp.InitializeResult) *mcp.ServerCapabilities {
+	caps := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}}
+	if init == nil || init.Capabilities == nil {
+		return caps
+	}
+	up := init.Capabilities
+	if up.Prompts != nil {
+		caps.Prompts = &mcp.PromptCapabilities{ListChanged: true}
+	}
+	if up.Resources != nil {
+		caps.Resources = &mcp.ResourceCapabilities{ListChanged: true, Subscribe: up.Resources.Subscribe}
+	}
+	if up.Logging != nil {
+		caps.Logging = &mcp.LoggingCapabilities{}
+	}
+	if up.Completions != nil {
+		caps.Completions = &mcp.CompletionCapabilities{}
+	}
+	return caps
+}
+
+func instructions(init *mcp.InitializeResult) string {
+	const ours = "Tool results pass through compact: a result too large for its budget is stored as an artifact and shown as a summary with exact counts and a handle; read it with the read_artifact tool, or pass the handle as any tool argument."
+	if init == nil || init.Instructions == "" {
+		return ours
+	}
+	return init.Instructions + "\n\n" + ours
+}
+
+// sync makes the downstream server's list of kind ("tools", "prompts",
+// "resources") match the upstream's. Adding and removing through the SDK
+// sends list-changed notifications to every downstream session.
+func (p *Proxy) sync(ctx context.Context, cs *mcp.ClientSession, kind string) error {
+	init := cs.InitializeResult()
+	var caps *mcp.ServerCapabilities
+	if init != nil {
+		caps = init.Capabilities
+	}
+	switch kind {
+	case "tools":
+		if caps == nil || caps.Tools == nil {
+			return nil
+		}
+		seen := map[string]bool{}
+		for t, err := range cs.Tools(ctx, nil) {
+			if err != nil {
+				return fmt.Errorf("mcpproxy: listing upstream tools: %w", err)
+			}
+			if t.Name == ReadArtifactTool {
+				p.log.Warn("upstream tool hidden by the proxy's own tool", "tool", t.Name)
+				continue
+			}
+			if err := p.addTool(t); err != nil {
+				p.log.Warn("upstream tool not forwarded", "tool", t.Name, "err", err)
+				continue
+			}
+			seen[t.Name] = true
+		}
+		p.mu.Lock()
+		var gone []string
+		for n := range p.tools {
+			if !seen[n] {
+				gone = append(gone, n)
+			}
+		}
+		p.tools = seen
+		p.mu.Unlock()
+		if len(gone) > 0 {
+			p.server.RemoveTools(gone...)
+		}
+	case "prompts":
+		if caps == nil || caps.Prompts == nil {
+			return nil
+		}
+		seen := map[string]bool{}
+		for pr, err := range cs.Prompts(ctx, nil) {
+			if err != nil {
+				return fmt.Errorf("mcpproxy: listing upstream prompts: %w", err)
+			}
+			p.server.AddPrompt(pr, p.getPrompt)
+			seen[pr.Name] = true
+		}
+		p.mu.Lock()
+		gone := missing(p.prompts, seen)
+		p.prompts = seen
+		p.mu.Unlock()
+		if len(gone) > 0 {
+			p.server.RemovePrompts(gone...)
+		}
+	case "resources":
+		if caps == nil || caps.Resources == nil {
+			return nil
+		}
+		seen := map[string]bool{}
+		for r, err := range cs.Resources(ctx, nil) {
+			if err != nil {
+				return fmt.Errorf("mcpproxy: listing upstream resources: %w", err)
+			}
+			p.server.AddResource(r, p.readResource)
+			seen[r.URI] = true
+		}
+		seenT := map[string]bool{}
+		for t, err := range cs.ResourceTemplates(ctx, nil) {
+			if err != nil {
+				return fmt.Errorf("mcpproxy: listing upstream resource templates: %w", err)
+			}
+			if err := addTemplate(p.server, t, p.readResource); err != nil {
+				p.log.Warn("upstream resource template not forwarded", "template", t.URITemplate, "err", err)
+				continue
+			}
+			seenT[t.URITemplate] = true
+		}
+		p.mu.Lock()
+		gone, goneT := missing(p.rsrcs, seen), missing(p.tmpls, seenT)
+		p.rsrcs, p.tmpls = seen, seenT
+		p.mu.Unlock()
+		if len(gone) > 0 {
+			p.server.RemoveResources(gone...)
+		}
+		if len(goneT) > 0 {
+			p.server.RemoveResourceTemplates(goneT...)
+		}
+	}
+	return nil
+}
+
+func missing(old, now map[string]bool) []string {
+	var gone []string
+	for n := range old {
+		if !now[n] {
+			gone = append(gone, n)
+		}
+	}
+	slices.Sort(gone)
+	return gone
+}
+
+// addTool registers one upstream tool; the SDK panics on a tool whose
+// input schema is not an object, which is an upstream fault, not ours.
+func (p *Proxy) addTool(t *mcp.Tool) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("invalid tool definition: %v", r)
+		}
+	}()
+	fwd := *t
+	fwd.Description = strings.TrimRight(t.Description, " ") + handleSentence
+	name := t.Name
+	p.server.AddTool(&fwd, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return p.callTool(ctx, name, req)
+	})
+	return nil
+}
+
+func addTemplate(s *mcp.Server, t *mcp.ResourceTemplate, h mcp.ResourceHandler) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("invalid resource template: %v", r)
+		}
+	}()
+	s.AddResourceTemplate(t, h)
+	return nil
+}
+
+// resync re-reads one list after the upstream said it changed.
+func (p *Proxy) resync(ctx context.Context, kind string) {
+	if p.server == nil {
+		return
+	}
+	go func() {
+		p.syncMu.Lock()
+		defer p.syncMu.Unlock()
+		p.mu.Lock()
+		cs := p.session
+		p.mu.Unlock()
+		if cs == nil {
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.opts.CallTimeout)
+		defer cancel()
+		if err := p.sync(ctx, cs, kind); err != nil {
+			p.log.Warn("upstream list changed; re-reading it failed", "kind", kind, "err", err)
+		}
+	}()
+}
+
+// middleware forwards the methods that have no feature-set handler in
+// the SDK: logging/setLevel goes upstream as well as to the session.
+func (p *Proxy) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "logging/setLevel" {
+			if params, ok := req.GetParams().(*mcp.SetLoggingLevelParams); ok {
+				if cs, err := p.upstream(ctx); err == nil {
+					cctx, cancel := context.WithTimeout(ctx, p.opts.CallTimeout)
+					err = cs.SetLoggingLevel(cctx, params)
+					cancel()
+					if err != nil {
+						p.log.Warn("forwarding logging/setLevel", "err", err)
+					}
+				}
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// upstreamError turns a failed upstream call into what the agent sees:
+// a JSON-RPC error from the upstream passes through unchanged; anything
+// else (the upstream exited, hung past the deadline, sent something
+// unreadable) becomes a clear error naming the upstream.
+func (p *Proxy) upstreamError(ctx context.Context, what string, err error) error {
+	var je *jsonrpc.Error
+	if errors.As(err, &je) {
+		return err
+	}
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("compact: upstream %s: %s got no answer within %v", p.up, what, p.opts.CallTimeout)
+	case ctx.Err() != nil:
+		return fmt.Errorf("compact: %s was cancelled: %w", what, ctx.Err())
+	}
+	return fmt.Errorf("compact: upstream %s failed during %s: %w", p.up, what, err)
+}
+
+func (p *Proxy) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+	cs, err := p.upstream(ctx)
+	if err != nil {
+		return nil, p.upstreamError(ctx, "prompts/get", err)
+	}
+	cctx, cancel := context.WithTimeout(ctx, p.opts.CallTimeout)
+	defer cancel()
+	res, err := cs.GetPrompt(cctx, req.Params)
+	if err != nil {
+		return nil, p.upstreamError(ctx, "prompts/get", err)
+	}
+	return res, nil
+}
+
+func (p *Proxy) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	cs, err := p.upstream(ctx)
+	if err != nil {
+		return nil, p.upstreamError(ctx, "resources/read", err)
+	}
+	cctx, cancel := context.WithTimeout(ctx, p.opts.CallTimeout)
+	defer cancel()
+	res, err := cs.ReadResource(cctx, req.Params)
+	if err != nil {
+		return nil, p.upstreamError(ctx, "resources/read", err)
+	}
+	return res, nil
+}
+
+func (p *Proxy) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+	cs, err := p.upstream(ctx)
+	if err != nil {
+		return nil, p.upstreamError(ctx, "completion/complete", err)
+	}
+	cctx, cancel := context.WithTimeout(ctx, p.opts.CallTimeout)
+	defer cancel()
+	res, err := cs.Complete(cctx, req.Params)
+	if err != nil {
+		return nil, p.upstreamError(ctx, "completion/complete", err)
+	}
+	return res, nil
+}
+
+func (p *Proxy) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
+	cs, err := p.upstream(ctx)
+	if err != nil {
+		return p.upstreamError(ctx, "resources/subscribe", err)
+	}
+	cctx, cancel := context.WithTimeout(ctx, p.opts.CallTimeout)
+	defer cancel()
+	if err := cs.Subscribe(cctx, req.Params); err != nil {
+		return p.upstreamError(ctx, "resources/subscribe", err)
+	}
+	return nil
+}
+
+func (p *Proxy) unsubscribe(ctx context.Context, req *mcp.UnsubscribeRequest) error {
+	cs, err := p.upstream(ctx)
+	if err != nil {
+		return p.upstreamError(ctx, "resources/unsubscribe", err)
+	}
+	cctx, cancel := context.WithTimeout(ctx, p.opts.CallTimeout)
+	defer cancel()
+	if err := cs.Unsubscribe(cctx, req.Params); err != nil {
+		return p.upstreamError(ctx, "resources/unsubscribe", err)
+	}
+	return nil
+}
+
+func (p *Proxy) onResourceUpdated(ctx context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
+	if p.server == nil {
+		return
+	}
+	if err := p.server.ResourceUpdated(ctx, req.Params); err != nil {
+		p.log.Warn("forwarding resource update", "err", err)
+	}
+}
+
+// onLog forwards an upstream log message to every downstream session
+// (each session's own log level filters it).
+func (p *Proxy) onLog(ctx context.Context, req *mcp.LoggingMessageRequest) {
+	if p.server == nil {
+		return
+	}
+	for ss := range p.server.Sessions() {
+		if err := ss.Log(ctx, req.Params); err != nil {
+			p.log.Debug("forwarding log message", "err", err)
+		}
+	}
+}
+
+// onProgress routes an upstream progress notification to the downstream
+// session and token of the call it belongs to.
+func (p *Proxy) onProgress(ctx context.Context, req *mcp.ProgressNotificationClientRequest) {
+	key := fmt.Sprint(req.Params.ProgressToken)
+	v, ok := p.progress.Load(key)
+	if !ok {
+		return
+	}
+	r := v.(progressRoute)
+	params := *req.Params
+	params.ProgressToken = r.token
+	if err := r.session.NotifyProgress(ctx, &params); err != nil {
+		p.log.Debug("forwarding progress", "err", err)
+	}
+}
+
+// withProgress gives an upstream call its own progress token when the
+// downstream request carried one, and returns the params to send and a
+// function that forgets the route.
+func (p *Proxy) withProgress(req *mcp.CallToolRequest, params *mcp.CallToolParams) func() {
+	tok := req.Params.GetProgressToken()
+	if tok == nil || req.Session == nil {
+		return func() {}
+	}
+	key := fmt.Sprintf("compact-%d", p.nextTok.Add(1))
+	p.progress.Store(key, progressRoute{session: req.Session, token: tok})
+	meta := map[string]any{}
+	for k, v := range req.Params.Meta {
+		meta[k] = v
+	}
+	params.Meta = meta
+	params.SetProgressToken(key)
+	return func() { p.progress.Delete(key) }
+}
+
+// rawArgs returns a call's arguments as JSON.
+func rawArgs(v any) (json.RawMessage, error) {
+	switch a := v.(type) {
+	case nil:
+		return json.RawMessage("{}"), nil
+	case json.RawMessage:
+		if len(a) == 0 {
+			return json.RawMessage("{}"), nil
+		}
+		return a, nil
+	default:
+		b, err := json.Marshal(a)
+		return b, err
+	}
+}

@@ -1,0 +1,280 @@
+package mcpproxy
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolcompact/compact/host"
+	"github.com/toolcompact/compact/schemas"
+)
+
+// MetaKey is the key of the result's _meta member where the proxy puts
+// its account of what it did: one envelope (schemas.Result without the
+// content) per text block it compacted, and what became of
+// structuredContent.
+const MetaKey = "compact"
+
+// Meta is the value under MetaKey in a tool result's _meta.
+type Meta struct {
+	// Results holds the envelope of each compacted text block, in order,
+	// without its content.
+	Results []schemas.Result `json:"results"`
+	// Structured says what became of structuredContent: "unchanged",
+	// "mirrored" (its strings equal to a text block now hold that block's
+	// compacted text), "compacted" (replaced by the compacted JSON) or
+	// "omitted" (too large; see Handle).
+	Structured string `json:"structured,omitempty"`
+	// Handle is the artifact holding the original structuredContent,
+	// when it was compacted on its own and stored.
+	Handle string `json:"handle,omitempty"`
+	// Pointers is how many arguments were artifact references replaced
+	// with their stored values.
+	Pointers int `json:"pointers,omitempty"`
+	// Error is set when the engine failed on a block, which is then
+	// passed through unchanged.
+	Error string `json:"error,omitempty"`
+}
+
+// callTool forwards one tools/call upstream and compacts the result.
+func (p *Proxy) callTool(ctx context.Context, name string, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	args, err := rawArgs(req.Params.Arguments)
+	if err != nil {
+		return errorResult(fmt.Sprintf("compact: tool %s: arguments: %v", name, err)), nil
+	}
+	resolved, npointers, err := resolvePointers(ctx, p.engine, args)
+	if err != nil {
+		return errorResult(err.Error()), nil
+	}
+	cs, err := p.upstream(ctx)
+	if err != nil {
+		return errorResult(p.upstreamError(ctx, "tools/call "+name, err).Error()), nil
+	}
+	params := &mcp.CallToolParams{Meta: req.Params.Meta, Name: name, Arguments: resolved}
+	forget := p.withProgress(req, params)
+	defer forget()
+	cctx, cancel := context.WithTimeout(ctx, p.opts.CallTimeout)
+	defer cancel()
+	res, err := cs.CallTool(cctx, params)
+	if err != nil {
+		var je *jsonrpc.Error
+		if errors.As(err, &je) {
+			return nil, err
+		}
+		return errorResult(p.upstreamError(ctx, "tools/call "+name, err).Error()), nil
+	}
+	out := p.compactResult(ctx, name, args, res)
+	if npointers > 0 {
+		m := out.Meta[MetaKey].(Meta)
+		m.Pointers = npointers
+		out.Meta[MetaKey] = m
+	}
+	return out, nil
+}
+
+func errorResult(msg string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
+}
+
+// compactResult makes each text block of res fit its budget and keeps
+// structuredContent consistent with the text:
+//
+//   - when every block fitted as it was, structuredContent is unchanged;
+//   - strings in structuredContent equal to a compacted text block are
+//     replaced with that block's compacted text (servers that mirror their
+//     text, like server-filesystem's {"content": text});
+//   - when structuredContent is the text block's JSON, it becomes the
+//     compacted JSON when the compacted text is still JSON (level fields),
+//     and is omitted when the text became an artifact summary;
+//   - otherwise structuredContent is compacted on its own (same tool, same
+//     budget) and replaced by the result when that is JSON, or omitted
+//     with a note naming the artifact that holds it.
+//
+// Meta (under MetaKey) records what was done. Non-text blocks (images,
+// audio, resources) pass unchanged.
+func (p *Proxy) compactResult(ctx context.Context, tool string, args json.RawMessage, res *mcp.CallToolResult) *mcp.CallToolResult {
+	out := *res
+	out.Meta = map[string]any{}
+	for k, v := range res.Meta {
+		out.Meta[k] = v
+	}
+	out.Content = make([]mcp.Content, len(res.Content))
+	copy(out.Content, res.Content)
+
+	var texts []int
+	for i, c := range res.Content {
+		if _, ok := c.(*mcp.TextContent); ok {
+			texts = append(texts, i)
+		}
+	}
+	budget := p.opts.Budget
+	if budget > 0 && len(texts) > 1 {
+		budget = max(budget/len(texts), 1)
+	}
+	meta := Meta{}
+	changed := map[string]string{} // original text -> compacted text
+	byIdx := map[int]schemas.Result{}
+	var changedIdx []int
+	for _, i := range texts {
+		tc := res.Content[i].(*mcp.TextContent)
+		r, err := p.compact(ctx, tool, []byte(tc.Text), budget, args)
+		if err != nil {
+			p.log.Warn("compaction failed; passing the block unchanged", "tool", tool, "err", err)
+			meta.Error = err.Error()
+			continue
+		}
+		content := r.Content
+		r.Content = ""
+		meta.Results = append(meta.Results, r)
+		byIdx[i] = r
+		if r.Level == schemas.LevelNone && content == tc.Text {
+			continue
+		}
+		nt := *tc
+		nt.Text = content
+		out.Content[i] = &nt
+		changed[tc.Text] = content
+		changedIdx = append(changedIdx, i)
+	}
+
+	if res.StructuredContent != nil {
+		switch {
+		case len(changed) == 0:
+			meta.Structured = "unchanged"
+		default:
+			if sc, n := mirror(res.StructuredContent, changed); n > 0 {
+				out.StructuredContent = sc
+				meta.Structured = "mirrored"
+				break
+			}
+			if i, ok := sameJSON(res.StructuredContent, res.Content, changedIdx); ok {
+				var v any
+				if err := json.Unmarshal([]byte(out.Content[i].(*mcp.TextContent).Text), &v); err == nil {
+					out.StructuredContent = v
+					meta.Structured = "compacted"
+				} else {
+					out.StructuredContent = nil
+					meta.Structured = "omitted"
+					if a := byIdx[i].Artifact; a != nil {
+						meta.Handle = a.Handle
+					}
+				}
+				break
+			}
+			p.compactStructured(ctx, tool, args, budget, res.StructuredContent, &out, &meta)
+		}
+	}
+	out.Meta[MetaKey] = meta
+	return &out
+}
+
+// compactStructured compacts structuredContent on its own.
+func (p *Proxy) compactStructured(ctx context.Context, tool string, args json.RawMessage, budget int, sc any, out *mcp.CallToolResult, meta *Meta) {
+	b, err := json.Marshal(sc)
+	if err != nil {
+		out.StructuredContent = nil
+		meta.Structured = "omitted"
+		meta.Error = fmt.Sprintf("structuredContent is not JSON: %v", err)
+		return
+	}
+	r, err := p.compact(ctx, tool, b, budget, args)
+	if err != nil {
+		// Unchanged rather than lost; the engine error is reported.
+		meta.Structured = "unchanged"
+		meta.Error = err.Error()
+		return
+	}
+	if r.Level == schemas.LevelNone {
+		meta.Structured = "unchanged"
+		return
+	}
+	var v any
+	if r.Level == schemas.LevelFields && json.Unmarshal([]byte(r.Content), &v) == nil {
+		out.StructuredContent = v
+		meta.Structured = "compacted"
+		return
+	}
+	out.StructuredContent = nil
+	meta.Structured = "omitted"
+	note := "compact: this result's structuredContent was too large for its budget and is omitted"
+	if r.Artifact != nil {
+		meta.Handle = r.Artifact.Handle
+		note += fmt.Sprintf("; it is stored as artifact %s (%d bytes): read it with read_artifact or pass the handle to a tool", r.Artifact.Handle, r.Artifact.Bytes)
+	}
+	out.Content = append(out.Content, &mcp.TextContent{Text: note + "."})
+}
+
+// compact runs the engine on one output and tells Observe.
+func (p *Proxy) compact(ctx context.Context, tool string, data []byte, budget int, args json.RawMessage) (schemas.Result, error) {
+	start := time.Now()
+	r, err := p.engine.Compact(ctx, host.Request{Tool: tool, Input: data, Budget: budget, Args: args})
+	if p.opts.Observe != nil {
+		p.opts.Observe(tool, r, time.Since(start), err)
+	}
+	return r, err
+}
+
+// mirror returns a copy of v where every string equal to a key of changed
+// holds the mapped value, and how many strings it replaced.
+func mirror(v any, changed map[string]string) (any, int) {
+	switch x := v.(type) {
+	case string:
+		if c, ok := changed[x]; ok {
+			return c, 1
+		}
+		return x, 0
+	case map[string]any:
+		n := 0
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			ne, k2 := mirror(e, changed)
+			m[k] = ne
+			n += k2
+		}
+		return m, n
+	case []any:
+		n := 0
+		a := make([]any, len(x))
+		for i, e := range x {
+			ne, k2 := mirror(e, changed)
+			a[i] = ne
+			n += k2
+		}
+		return a, n
+	}
+	return v, 0
+}
+
+// sameJSON reports which changed text block, if any, holds the same JSON
+// value as sc.
+func sameJSON(sc any, content []mcp.Content, changedIdx []int) (int, bool) {
+	b, err := json.Marshal(sc)
+	if err != nil {
+		return 0, false
+	}
+	var want any
+	if json.Unmarshal(b, &want) != nil {
+		return 0, false
+	}
+	for _, i := range changedIdx {
+		t := content[i].(*mcp.TextContent).Text
+		if !json.Valid([]byte(t)) {
+			continue
+		}
+		if bytes.Equal(bytes.TrimSpace([]byte(t)), b) {
+			return i, true
+		}
+		var got any
+		if json.Unmarshal([]byte(t), &got) == nil && reflect.DeepEqual(got, want) {
+			return i, true
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,165 @@
+package mcpproxy
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// DefaultMaxMessage is the default limit on one message from the upstream
+// server: 256 MiB, sixteen times the go-sdk's own default, so that a tool
+// that returns a very large output reaches the artifact store instead of
+// breaking the connection.
+const DefaultMaxMessage = 256 << 20
+
+// Upstream makes a new transport to the upstream MCP server each time it
+// is called; the proxy calls it again to reconnect after the upstream
+// went away.
+type Upstream interface {
+	// Transport returns a fresh transport.
+	Transport() (mcp.Transport, error)
+	// String names the upstream in logs and errors.
+	String() string
+}
+
+// Command is an upstream MCP server run as a child process and spoken to
+// over its stdin and stdout.
+type Command struct {
+	// Path and Args are the program and its arguments (Args excludes the
+	// program name).
+	Path string
+	Args []string
+	// Env, when not nil, is the child's environment; nil inherits ours.
+	Env []string
+	// Dir is the child's working directory ("" is ours).
+	Dir string
+	// Stderr receives the child's standard error (nil discards it).
+	Stderr io.Writer
+	// MaxMessage bounds one incoming message in bytes; 0 means
+	// DefaultMaxMessage.
+	MaxMessage int
+	// TerminateAfter is how long closing waits for the child to exit
+	// after its stdin is closed, before SIGTERM and then SIGKILL; 0 means
+	// 2 seconds.
+	TerminateAfter time.Duration
+}
+
+// String implements Upstream.
+func (c *Command) String() string { return fmt.Sprintf("command %q", c.Path) }
+
+// Transport implements Upstream: it starts the command. The go-sdk's
+// CommandTransport cannot raise its 16 MiB message limit, so this is an
+// IOTransport over the child's pipes with the configured limit.
+func (c *Command) Transport() (mcp.Transport, error) {
+	return &commandTransport{c: c}, nil
+}
+
+type commandTransport struct{ c *Command }
+
+func (t *commandTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c := t.c
+	cmd := exec.Command(c.Path, c.Args...)
+	cmd.Env = c.Env
+	cmd.Dir = c.Dir
+	cmd.Stderr = c.Stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Our own pipe for stdout, not cmd.StdoutPipe: Wait closes that one
+	// as soon as the child exits, which can drop its last message.
+	stdout, childOut, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("mcpproxy: upstream %s: %w", c, err)
+	}
+	cmd.Stdout = childOut
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		stdout.Close()
+		childOut.Close()
+		return nil, fmt.Errorf("mcpproxy: upstream %s: %w", c, err)
+	}
+	if err := cmd.Start(); err != nil {
+		stdout.Close()
+		childOut.Close()
+		return nil, fmt.Errorf("mcpproxy: starting upstream %s: %w", c, err)
+	}
+	childOut.Close()
+	limit := c.MaxMessage
+	if limit == 0 {
+		limit = DefaultMaxMessage
+	}
+	term := c.TerminateAfter
+	if term <= 0 {
+		term = 2 * time.Second
+	}
+	p := &childPipes{cmd: cmd, stdin: stdin, stdout: stdout, term: term}
+	it := &mcp.IOTransport{Reader: io.NopCloser(stdout), Writer: p, MaxLineLength: limit}
+	return it.Connect(ctx)
+}
+
+// childPipes is the writing end of the child's stdin; closing it ends
+// the child: stdin is closed, then SIGTERM to its process group after a
+// grace period, then SIGKILL.
+type childPipes struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout *os.File
+	term   time.Duration
+	once   sync.Once
+}
+
+func (p *childPipes) Write(b []byte) (int, error) { return p.stdin.Write(b) }
+
+func (p *childPipes) Close() error {
+	p.once.Do(func() {
+		_ = p.stdin.Close()
+		done := make(chan struct{})
+		go func() {
+			_ = p.cmd.Wait() // the exit status is not a close failure
+			close(done)
+		}()
+		pid := p.cmd.Process.Pid
+		for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
+			select {
+			case <-done:
+			case <-time.After(p.term):
+				_ = syscall.Kill(-pid, sig)
+				continue
+			}
+			break
+		}
+		<-done
+		// The read loop ends on EOF or on this close.
+		_ = p.stdout.Close()
+	})
+	return nil
+}
+
+// HTTP is an upstream MCP server reached over streamable HTTP.
+type HTTP struct {
+	// URL is the MCP endpoint.
+	URL string
+	// Client is the HTTP client (http.DefaultClient when nil).
+	Client *http.Client
+	// MaxMessage bounds one server-sent event in bytes; 0 means
+	// DefaultMaxMessage.
+	MaxMessage int
+}
+
+// String implements Upstream.
+func (h *HTTP) String() string { return fmt.Sprintf("url %q", h.URL) }
+
+// Transport implements Upstream.
+func (h *HTTP) Transport() (mcp.Transport, error) {
+	limit := h.MaxMessage
+	if limit == 0 {
+		limit = DefaultMaxMessage
+	}
+	return &mcp.StreamableClientTransport{Endpoint: h.URL, HTTPClient: h.Client, MaxEventSize: limit, MaxRetries: 1}, nil
+}

@@ -1,0 +1,446 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	extism "github.com/extism/go-sdk"
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/sys"
+
+	"github.com/toolcompact/compact/registry"
+	"github.com/toolcompact/compact/schemas"
+)
+
+const wasmPageSize = 64 << 10
+
+// loadTimeout bounds the first call of a plugin at load time (it runs the
+// guest's runtime initialisation, which for Go takes a few milliseconds).
+const loadTimeout = 5 * time.Second
+
+// pluginSet compiles and holds the plugins of one Engine.
+type pluginSet struct {
+	cfg   *config
+	cache wazero.CompilationCache
+	// rtConfig is the runtime configuration every plugin runtime starts
+	// from. Close-on-context-done is what makes a deadline stop a looping
+	// plugin; see RATIONALE.md.
+	rtConfig wazero.RuntimeConfig
+	// inspect compiles plugins once to check their exports and
+	// signatures; it shares the compilation cache, so the compile that
+	// extism does next is a cache hit.
+	inspect wazero.Runtime
+
+	mu      sync.Mutex
+	plugins map[string]*loading
+}
+
+type loading struct {
+	once sync.Once
+	p    *plugin
+	err  error
+}
+
+var logLevelOnce sync.Once
+
+func newPluginSet(ctx context.Context, cfg *config) (*pluginSet, error) {
+	ps := &pluginSet{cfg: cfg, plugins: map[string]*loading{}}
+	if cfg.cacheDir != "" {
+		c, err := wazero.NewCompilationCacheWithDir(cfg.cacheDir)
+		if err != nil {
+			return nil, fmt.Errorf("host: compilation cache %s: %w", cfg.cacheDir, err)
+		}
+		ps.cache = c
+	} else {
+		ps.cache = wazero.NewCompilationCache()
+	}
+	ps.rtConfig = wazero.NewRuntimeConfig().
+		WithCloseOnContextDone(true).
+		WithCompilationCache(ps.cache)
+	ps.inspect = wazero.NewRuntimeWithConfig(ctx, ps.rtConfig)
+	// Plugin log calls below this level are dropped by extism itself
+	// (the level is process-wide in extism); the rest is captured per
+	// instance with a size limit.
+	logLevelOnce.Do(func() { extism.SetLogLevel(extism.LogLevelInfo) })
+	return ps, nil
+}
+
+// load returns the plugin for a registry plugin entry, compiling it on
+// first use. Errors are *PluginError.
+func (ps *pluginSet) load(ctx context.Context, spec *registry.Plugin) (*plugin, error) {
+	pages := memoryPages(spec.Memory)
+	key := fmt.Sprintf("%s\x00%d", spec.Path, pages)
+	ps.mu.Lock()
+	l := ps.plugins[key]
+	if l == nil {
+		l = &loading{}
+		ps.plugins[key] = l
+	}
+	ps.mu.Unlock()
+	l.once.Do(func() {
+		l.p, l.err = ps.compile(ctx, spec.Path, pages)
+	})
+	return l.p, l.err
+}
+
+// memoryPages converts a memory cap in bytes to WebAssembly pages,
+// rounding up; 0 means DefaultMemory.
+func memoryPages(bytes int64) uint32 {
+	if bytes <= 0 {
+		bytes = DefaultMemory
+	}
+	p := (bytes + wasmPageSize - 1) / wasmPageSize
+	if p > 65536 {
+		p = 65536
+	}
+	return uint32(p)
+}
+
+// compile reads, checks, compiles and instantiates one plugin.
+func (ps *pluginSet) compile(ctx context.Context, name string, pages uint32) (*plugin, error) {
+	file, err := resolvePath(name, ps.cfg.pluginDir)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, pluginErr(name, KindLoad, "read %s: %w", file, err)
+	}
+	if err := ps.checkExports(ctx, name, file, data); err != nil {
+		return nil, err
+	}
+	manifest := extism.Manifest{
+		Wasm:   []extism.Wasm{extism.WasmData{Data: data, Name: "main"}},
+		Memory: &extism.ManifestMemory{MaxPages: pages, MaxVarBytes: 0, MaxHttpResponseBytes: 0},
+		// No AllowedHosts and no AllowedPaths: no network, no files.
+	}
+	cp, err := extism.NewCompiledPlugin(ctx, manifest, extism.PluginConfig{
+		EnableWasi:    true,
+		RuntimeConfig: ps.rtConfig,
+	}, nil)
+	if err != nil {
+		return nil, pluginErr(name, KindLoad, "compile %s: %w", file, err)
+	}
+	size := ps.cfg.poolSize
+	if size == 0 {
+		size = min(runtime.GOMAXPROCS(0), 8)
+	}
+	p := &plugin{
+		name:     name,
+		file:     file,
+		compiled: cp,
+		maxPages: pages,
+		slots:    make(chan *instance, size),
+		logLimit: ps.cfg.logLimit,
+		cfg:      ps.cfg,
+	}
+	for range size {
+		p.slots <- nil
+	}
+	// Fail fast: instantiate one instance and ask it its ABI version.
+	inst, perr := p.acquire(ctx)
+	if perr != nil {
+		_ = cp.Close(ctx)
+		return nil, perr
+	}
+	lctx, cancel := context.WithTimeout(ctx, loadTimeout)
+	defer cancel()
+	rc, _, err := inst.plug.CallWithContext(lctx, schemas.ExportABIVersion, nil)
+	if err != nil {
+		perr := p.classify(lctx, inst, err)
+		p.release(inst, false)
+		_ = cp.Close(ctx)
+		return nil, fmt.Errorf("%s: %s at load: %w", file, schemas.ExportABIVersion, perr)
+	}
+	if int32(rc) != schemas.ABIVersion {
+		p.release(inst, false)
+		_ = cp.Close(ctx)
+		return nil, pluginErr(name, KindABI, "%s: %s returned ABI version %d; this host speaks version %d",
+			file, schemas.ExportABIVersion, int32(rc), schemas.ABIVersion)
+	}
+	p.release(inst, true)
+	ps.cfg.logger.Debug("plugin loaded", "plugin", name, "file", file, "max_pages", pages, "pool", size)
+	return p, nil
+}
+
+// checkExports compiles data once (a cache hit for the compile that
+// follows) and checks both ABI exports and their signatures.
+func (ps *pluginSet) checkExports(ctx context.Context, name, file string, data []byte) error {
+	cm, err := ps.inspect.CompileModule(ctx, data)
+	if err != nil {
+		return pluginErr(name, KindLoad, "%s is not a valid WebAssembly module: %w", file, err)
+	}
+	defer cm.Close(ctx)
+	exports := cm.ExportedFunctions()
+	for _, want := range []string{schemas.ExportCompactResult, schemas.ExportABIVersion} {
+		def, ok := exports[want]
+		if !ok {
+			return pluginErr(name, KindABI, "%s does not export %q (ABI v%d needs %s and %s; see schemas/ABI.md)",
+				file, want, schemas.ABIVersion, schemas.ExportCompactResult, schemas.ExportABIVersion)
+		}
+		if len(def.ParamTypes()) != 0 || len(def.ResultTypes()) != 1 || def.ResultTypes()[0] != api.ValueTypeI32 {
+			return pluginErr(name, KindABI, "%s: export %q has signature %s, want () -> i32",
+				file, want, signature(def))
+		}
+	}
+	return nil
+}
+
+func signature(def api.FunctionDefinition) string {
+	names := func(ts []api.ValueType) string {
+		s := make([]string, len(ts))
+		for i, t := range ts {
+			s[i] = api.ValueTypeName(t)
+		}
+		return "(" + strings.Join(s, ", ") + ")"
+	}
+	return names(def.ParamTypes()) + " -> " + names(def.ResultTypes())
+}
+
+func (ps *pluginSet) close(ctx context.Context) error {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	var errs []error
+	for _, l := range ps.plugins {
+		if l.p != nil {
+			errs = append(errs, l.p.close(ctx))
+		}
+	}
+	errs = append(errs, ps.inspect.Close(ctx), ps.cache.Close(ctx))
+	return errors.Join(errs...)
+}
+
+// plugin is one compiled plugin with its pool of instances and its
+// health.
+type plugin struct {
+	name     string
+	file     string
+	compiled *extism.CompiledPlugin
+	maxPages uint32
+	logLimit int
+	cfg      *config
+
+	// slots holds one token per instance the pool may have: a live idle
+	// instance, or nil for room to make one. Its capacity bounds the
+	// number of live instances.
+	slots chan *instance
+	live  atomic.Int64 // instances alive now (tests check for leaks)
+	made  atomic.Int64 // instances ever made
+
+	mu        sync.Mutex
+	fails     int
+	coolUntil time.Time
+	last      *PluginError
+}
+
+// instance is one plugin instance with its captured log.
+type instance struct {
+	plug *extism.Plugin
+	log  *limitedBuffer
+}
+
+// acquire takes an idle instance or makes one, waiting while the pool is
+// at its bound. Waiting is bounded by ctx (the caller's, not the call's
+// deadline).
+func (p *plugin) acquire(ctx context.Context) (*instance, error) {
+	var inst *instance
+	select {
+	case inst = <-p.slots:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("waiting for an instance of plugin %s: %w", p.name, ctx.Err())
+	}
+	if inst != nil {
+		return inst, nil
+	}
+	log := &limitedBuffer{limit: p.logLimit}
+	mc := wazero.NewModuleConfig().WithStdout(log).WithStderr(log)
+	plug, err := p.compiled.Instance(ctx, extism.PluginInstanceConfig{ModuleConfig: mc})
+	if err != nil {
+		p.slots <- nil
+		return nil, &PluginError{Plugin: p.name, Kind: KindLoad, Err: fmt.Errorf("instantiate %s: %w", p.file, err), Log: log.String()}
+	}
+	plug.SetLogger(func(level extism.LogLevel, msg string) {
+		fmt.Fprintf(log, "%s: %s\n", level, msg)
+	})
+	p.live.Add(1)
+	p.made.Add(1)
+	return &instance{plug: plug, log: log}, nil
+}
+
+// release returns inst to the pool, or closes it when it is not healthy.
+func (p *plugin) release(inst *instance, healthy bool) {
+	if healthy {
+		p.slots <- inst
+		return
+	}
+	_ = inst.plug.Close(context.Background())
+	p.live.Add(-1)
+	p.slots <- nil
+}
+
+// call runs compact_result on framed input with a deadline of timeout
+// and returns the raw framed output. Any fault is a *PluginError and
+// throws the instance away.
+func (p *plugin) call(ctx context.Context, input []byte, timeout time.Duration) ([]byte, error) {
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	inst, err := p.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	inst.log.Reset()
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	start := time.Now()
+	rc, out, err := inst.plug.CallWithContext(cctx, schemas.ExportCompactResult, input)
+	if err == nil && rc != 0 {
+		err = fmt.Errorf("returned status %d without a message", rc)
+	}
+	if err != nil {
+		perr := p.classify(cctx, inst, err)
+		if perr.Kind == KindTimeout {
+			perr.Err = fmt.Errorf("no answer within %v (stopped after %v): %w", timeout, time.Since(start).Round(time.Millisecond), perr.Err)
+		}
+		p.release(inst, false)
+		return nil, perr
+	}
+	if inst.log.Len() > 0 {
+		p.cfg.logger.Debug("plugin log", "plugin", p.name, "log", inst.log.String())
+	}
+	p.release(inst, true)
+	return out, nil
+}
+
+// classify turns the error of a call into a *PluginError.
+func (p *plugin) classify(cctx context.Context, inst *instance, err error) *PluginError {
+	pe := &PluginError{Plugin: p.name, Err: err, Log: inst.log.String()}
+	var exit *sys.ExitError
+	isExit := errors.As(err, &exit)
+	msg := err.Error()
+	switch {
+	case errors.Is(cctx.Err(), context.DeadlineExceeded),
+		isExit && exit.ExitCode() == sys.ExitCodeDeadlineExceeded:
+		pe.Kind = KindTimeout
+	case isExit && exit.ExitCode() == sys.ExitCodeContextCanceled:
+		pe.Kind = KindTimeout
+		pe.Err = fmt.Errorf("call cancelled: %w", err)
+	case strings.Contains(pe.Log, "out of memory") || strings.Contains(msg, "out of memory"):
+		pe.Kind = KindMemory
+		pe.Err = fmt.Errorf("exceeded its memory cap of %d pages (%d MiB): %w", p.maxPages, int64(p.maxPages)*wasmPageSize>>20, err)
+	case isExit:
+		pe.Kind = KindTrap
+		pe.Err = fmt.Errorf("exited with status %d: %w", exit.ExitCode(), err)
+	case strings.Contains(msg, "wasm error:") || strings.Contains(msg, "failed to initialize runtime"):
+		pe.Kind = KindTrap
+	default:
+		pe.Kind = KindFailed
+	}
+	return pe
+}
+
+// available reports whether the plugin is not on a cool-down at now.
+func (p *plugin) available(now time.Time) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return !now.Before(p.coolUntil)
+}
+
+// failed records a fault; the coolFails-th fault in a row starts a
+// cool-down.
+func (p *plugin) failed(now time.Time, pe *PluginError) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.fails++
+	p.last = pe
+	if p.fails >= p.cfg.coolFails {
+		p.coolUntil = now.Add(p.cfg.coolFor)
+		p.fails = 0
+		p.cfg.logger.Warn("plugin put on cool-down", "plugin", p.name, "for", p.cfg.coolFor, "last", pe)
+	}
+}
+
+// succeeded resets the run of faults.
+func (p *plugin) succeeded() {
+	p.mu.Lock()
+	p.fails = 0
+	p.mu.Unlock()
+}
+
+func (p *plugin) coolDownErr() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return fmt.Errorf("on cool-down until %s after %d faults in a row (last: %s: %v)",
+		p.coolUntil.UTC().Format(time.RFC3339), p.cfg.coolFails, p.last.Kind, p.last.Err)
+}
+
+// close closes every idle instance and the compiled plugin.
+func (p *plugin) close(ctx context.Context) error {
+	for {
+		select {
+		case inst := <-p.slots:
+			if inst != nil {
+				_ = inst.plug.Close(ctx)
+				p.live.Add(-1)
+			}
+		default:
+			return p.compiled.Close(ctx)
+		}
+	}
+}
+
+// limitedBuffer keeps the first limit bytes written to it and counts the
+// rest. It is safe for concurrent use.
+type limitedBuffer struct {
+	mu      sync.Mutex
+	limit   int
+	buf     bytes.Buffer
+	dropped int
+}
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	room := b.limit - b.buf.Len()
+	if room < 0 {
+		room = 0
+	}
+	if len(p) > room {
+		b.dropped += len(p) - room
+		b.buf.Write(p[:room])
+	} else {
+		b.buf.Write(p)
+	}
+	return len(p), nil
+}
+
+func (b *limitedBuffer) Len() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Len()
+}
+
+func (b *limitedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.dropped > 0 {
+		return fmt.Sprintf("%s… [%d more bytes of plugin log dropped]", b.buf.String(), b.dropped)
+	}
+	return b.buf.String()
+}
+
+func (b *limitedBuffer) Reset() {
+	b.mu.Lock()
+	b.buf.Reset()
+	b.dropped = 0
+	b.mu.Unlock()
+}
