@@ -1,0 +1,394 @@
+package bench
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// corpusDir is the bundled corpus, relative to this package.
+const corpusDir = "../../../../testdata/captured"
+
+var showAnswers = flag.Bool("answers", false, "print every ground-truth answer of the corpus")
+
+// TestCorpus loads every questions file of the bundled corpus (validating
+// each against the schema and compiling every filter) and computes every
+// answer with gojq over the real captured output.
+func TestCorpus(t *testing.T) {
+	files, err := LoadCorpus(corpusDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 12 {
+		t.Errorf("corpus has %d questions files, want at least 12", len(files))
+	}
+	covered := map[string]bool{}
+	tools := map[string]bool{}
+	total := 0
+	for _, qf := range files {
+		t.Run(filepath.Base(qf.Path), func(t *testing.T) {
+			covered[filepath.Clean(qf.OutputPath)] = true
+			tools[qf.Tool] = true
+			if filepath.Dir(filepath.Clean(qf.OutputPath)) != filepath.Clean(corpusDir) {
+				t.Errorf("output %s is not beside its questions file", qf.Output)
+			}
+			if want := strings.TrimSuffix(filepath.Base(qf.Path), QuestionsSuffix); !strings.HasPrefix(filepath.Base(qf.Output), want+".") {
+				t.Errorf("output %s is not named %s.<ext> like its questions file", qf.Output, want)
+			}
+			if len(qf.Questions) < 8 {
+				t.Errorf("%d questions, want at least 8", len(qf.Questions))
+			}
+			kinds := map[Kind]bool{}
+			for _, q := range qf.Questions {
+				kinds[q.Kind] = true
+			}
+			for _, k := range []Kind{"count", "lookup", "filter_count"} {
+				if !kinds[k] {
+					t.Errorf("no question of kind %s", k)
+				}
+			}
+			orig, err := qf.ReadOutput()
+			if err != nil {
+				t.Fatal(err)
+			}
+			answers, err := qf.Answer(orig)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(answers) != len(qf.Questions) {
+				t.Fatalf("%d answers for %d questions", len(answers), len(qf.Questions))
+			}
+			total += len(answers)
+			for i, a := range answers {
+				if a.ID != qf.Questions[i].ID {
+					t.Errorf("answer %d is for %q, want %q", i, a.ID, qf.Questions[i].ID)
+				}
+				if *showAnswers {
+					t.Logf("%-28s %-12s %s", a.ID, a.Kind, a.String())
+				}
+				// A value read from the output (not computed) must be
+				// visible in the output itself: this checks the
+				// visibility rule on real data.
+				switch a.Kind {
+				case "lookup", "first", "last", "distinct":
+					if !a.VisibleIn(string(orig)) {
+						t.Errorf("question %q: answer %s (%s) is not visible in the full output", a.ID, a.String(), a.Kind)
+					}
+				}
+			}
+		})
+	}
+	// Every output in the corpus has its questions.
+	entries, err := os.ReadDir(corpusDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.IsDir() || strings.HasSuffix(e.Name(), QuestionsSuffix) {
+			continue
+		}
+		if !covered[filepath.Join(filepath.Clean(corpusDir), e.Name())] {
+			t.Errorf("output %s has no questions file", e.Name())
+		}
+	}
+	if len(tools) < 10 {
+		t.Errorf("corpus covers %d tools, want at least 10", len(tools))
+	}
+	t.Logf("%d questions over %d outputs and %d tools", total, len(files), len(tools))
+}
+
+// writeFile writes name under dir and returns its path.
+func writeFile(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const header = "# yaml-language-server: $schema=../../schemas/questions.schema.json\n"
+
+func TestLoadQuestionsErrors(t *testing.T) {
+	cases := []struct {
+		name  string
+		yaml  string
+		wants []string // substrings the error must contain
+	}{
+		{
+			name: "jq does not parse",
+			yaml: `output: out.json
+tool: t
+input: json
+questions:
+  - id: good
+    question: how many?
+    kind: count
+    jq: length
+  - id: broken-filter
+    question: what?
+    kind: lookup
+    jq: '.items[] | select(.a =='
+`,
+			wants: []string{"bad.questions.yaml:9:", `question "broken-filter"`, "does not parse"},
+		},
+		{
+			name: "missing output",
+			yaml: `output: nowhere.json
+tool: t
+input: json
+questions:
+  - {id: n, question: "how many?", kind: count, jq: length}
+`,
+			wants: []string{"bad.questions.yaml", `output "nowhere.json"`, "no such file"},
+		},
+		{
+			name: "unknown key and bad kind",
+			yaml: `output: out.json
+tool: t
+input: json
+questions:
+  - id: first
+    question: how many?
+    kind: count
+    jq: length
+  - id: second
+    question: what?
+    kind: guess
+    jq: .a
+    expected: 3
+`,
+			wants: []string{"bad.questions.yaml:9:", `question "second"`, "/questions/1/kind", "expected"},
+		},
+		{
+			name: "missing required field",
+			yaml: `output: out.json
+tool: t
+questions:
+  - {id: n, question: "how many?", jq: length}
+`,
+			wants: []string{"schema at /: missing property 'input'"},
+		},
+		{
+			name: "question without kind",
+			yaml: `output: out.json
+tool: t
+input: json
+questions:
+  - {id: n, question: "how many?", jq: length}
+`,
+			wants: []string{"bad.questions.yaml:5:", `question "n"`, "missing property 'kind'"},
+		},
+		{
+			name: "duplicate id",
+			yaml: `output: out.json
+tool: t
+input: json
+questions:
+  - {id: n, question: "how many?", kind: count, jq: length}
+  - {id: n, question: "how many again?", kind: count, jq: length}
+`,
+			wants: []string{"bad.questions.yaml:6:", `question "n"`, "duplicate id (first at line 5)"},
+		},
+		{
+			name:  "not YAML",
+			yaml:  "output: [unclosed\n",
+			wants: []string{"bad.questions.yaml", "parse YAML"},
+		},
+		{
+			name:  "empty",
+			yaml:  "",
+			wants: []string{"bad.questions.yaml", "empty file"},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, dir, "out.json", `{"a": 1}`)
+			p := writeFile(t, dir, "bad.questions.yaml", c.yaml)
+			qf, err := LoadQuestions(p)
+			if err == nil {
+				t.Fatalf("loaded %+v, want an error", qf)
+			}
+			for _, w := range c.wants {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not contain %q", err, w)
+				}
+			}
+			var qe *QuestionError
+			if !errors.As(err, &qe) || qe.File != p {
+				t.Errorf("error %v is not a *QuestionError naming %s", err, p)
+			}
+		})
+	}
+}
+
+func TestAnswerErrors(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "out.json", `{"items": [{"id": "a", "n": 1}, {"id": "b", "n": null}]}`)
+	p := writeFile(t, dir, "x.questions.yaml", header+`output: out.json
+tool: t
+input: json
+questions:
+  - {id: ok, question: "how many?", kind: count, jq: '.items | length'}
+  - {id: errors-on-output, question: "what?", kind: lookup, jq: '.items.id'}
+  - {id: two-results, question: "which?", kind: lookup, jq: '.items[].id'}
+  - {id: null-result, question: "n of b?", kind: lookup, jq: '.items[1].n'}
+  - {id: no-result, question: "c?", kind: lookup, jq: '.items[] | select(.id == "c") | .n'}
+  - {id: object-result, question: "a?", kind: lookup, jq: '.items[0]'}
+  - {id: empty-string, question: "s?", kind: lookup, jq: '""'}
+`)
+	qf, err := LoadQuestions(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig, err := qf.ReadOutput()
+	if err != nil {
+		t.Fatal(err)
+	}
+	answers, err := qf.Answer(orig)
+	if len(answers) != 1 || answers[0].ID != "ok" || answers[0].String() != "2" {
+		t.Errorf("answers = %+v, want only ok = 2", answers)
+	}
+	if err == nil {
+		t.Fatal("no error")
+	}
+	msg := err.Error()
+	for _, w := range []string{
+		`x.questions.yaml:7: question "errors-on-output": jq ".items.id" fails on the output: expected an object but got: array`,
+		`x.questions.yaml:8: question "two-results": jq ".items[].id" gives more than one result`,
+		`x.questions.yaml:9: question "null-result"`, "null (want a value)",
+		`x.questions.yaml:10: question "no-result"`, "gives no result",
+		`question "object-result"`, "an object (want a scalar)",
+		`question "empty-string"`, "empty string",
+	} {
+		if !strings.Contains(msg, w) {
+			t.Errorf("error does not contain %q:\n%s", w, msg)
+		}
+	}
+}
+
+func TestAnswerBadOutput(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "out.json", "{\"a\": 1,\n \"b\": }")
+	p := writeFile(t, dir, "x.questions.yaml", `output: out.json
+tool: t
+input: json
+questions:
+  - {id: n, question: "how many?", kind: count, jq: length}
+`)
+	qf, err := LoadQuestions(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig, err := qf.ReadOutput()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = qf.Answer(orig)
+	if err == nil || !strings.Contains(err.Error(), "x.questions.yaml") || !strings.Contains(err.Error(), "line 2, column 7") {
+		t.Errorf("error = %v, want one naming the file and line 2, column 7", err)
+	}
+	_, err = qf.Answer([]byte(`{"a":1} {"b":2}`))
+	if err == nil || !strings.Contains(err.Error(), "use input: values") {
+		t.Errorf("error = %v, want a hint to use input: values", err)
+	}
+}
+
+func TestLoadCorpusErrors(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := LoadCorpus(dir); !errors.Is(err, ErrEmptyCorpus) {
+		t.Errorf("empty corpus: error = %v, want ErrEmptyCorpus", err)
+	}
+	if _, err := LoadCorpus(filepath.Join(dir, "absent")); err == nil || !strings.Contains(err.Error(), "absent") {
+		t.Errorf("absent corpus: error = %v", err)
+	}
+	writeFile(t, dir, "a.json", `[]`)
+	writeFile(t, dir, "a.questions.yaml", "output: a.json\ntool: t\ninput: json\nquestions:\n  - {id: n, question: q, kind: count, jq: length}\n")
+	writeFile(t, dir, "b.questions.yaml", "output: b.json\ntool: t\ninput: json\nquestions:\n  - {id: n, question: q, kind: count, jq: '('}\n")
+	_, err := LoadCorpus(dir)
+	if err == nil || !strings.Contains(err.Error(), "b.questions.yaml:5: question \"n\"") || !strings.Contains(err.Error(), `output "b.json"`) {
+		t.Errorf("error = %v, want both problems of b.questions.yaml", err)
+	}
+}
+
+func TestFeed(t *testing.T) {
+	cases := []struct {
+		mode Input
+		in   string
+		want string // the fed value as jq prints it
+	}{
+		{InputLines, "a\nb\n", `["a","b"]`},
+		{InputLines, "a\r\nb", `["a","b"]`},
+		{InputLines, "a\n\nb\n\n", `["a","","b",""]`},
+		{InputLines, "", `[]`},
+		{InputLines, "\n", `[""]`},
+		{InputLines, "caf\xe9\n", `["caf` + "\uFFFD" + `"]`},
+		{InputValues, "{\"a\":1}\n{\"a\":2}\n", `[{"a":1},{"a":2}]`},
+		{InputValues, `{"a":1}{"a":2} 3`, `[{"a":1},{"a":2},3]`},
+		{InputValues, "", `[]`},
+		{InputJSON, ` {"n": 12345678901234567890} `, `{"n":12345678901234567890}`},
+	}
+	for _, c := range cases {
+		v, err := Feed(c.mode, []byte(c.in))
+		if err != nil {
+			t.Errorf("Feed(%s, %q): %v", c.mode, c.in, err)
+			continue
+		}
+		if got := (Answer{Value: v}).String(); got != c.want {
+			t.Errorf("Feed(%s, %q) = %s, want %s", c.mode, c.in, got, c.want)
+		}
+	}
+	for _, bad := range []struct {
+		mode Input
+		in   string
+	}{{InputJSON, ""}, {InputJSON, "[1,"}, {InputValues, "{} {"}, {"csv", "a,b"}} {
+		if _, err := Feed(bad.mode, []byte(bad.in)); err == nil {
+			t.Errorf("Feed(%s, %q): no error", bad.mode, bad.in)
+		}
+	}
+}
+
+func TestVisibleIn(t *testing.T) {
+	cases := []struct {
+		value   any
+		content string
+		want    bool
+	}{
+		{"Running", "phase: Running", true},
+		{"Running", "phase: NotRunning", false},
+		{"run", "phase: Running", false},
+		{"18.2.0", `"18.2.0": "2024-02-23"`, true},
+		{"18.2.0", `"18.2.0-rc.1"`, true}, // '-' is a boundary
+		{"18.2.0", `"118.2.0"`, false},
+		{12, "12 records", true},
+		{12, "count=12", true},
+		{12, "112 records", false},
+		{12, "12.5 seconds", false},
+		{12, "version 12.", true},
+		{12, "1.12", false},
+		{true, `"ready": true`, true},
+		{`say "hi"`, `{"msg":"say \"hi\""}`, true},
+		{"C:\\temp", `{"p":"C:\\temp"}`, true},
+		{[]any{"a", "b"}, "a, b", true},
+		{[]any{"a", "b"}, "a, c", false},
+		{"/usr/share/doc", "/usr/share/doc/bash", true},
+		{"ünïcode", "xünïcode", false},
+	}
+	for _, c := range cases {
+		n, err := needlesOf(c.value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := Answer{Value: c.value, Needles: n}
+		if got := a.VisibleIn(c.content); got != c.want {
+			t.Errorf("%v visible in %q = %v, want %v", c.value, c.content, got, c.want)
+		}
+	}
+	if (Answer{}).VisibleIn("anything") {
+		t.Error("an answer without needles is visible")
+	}
+}
