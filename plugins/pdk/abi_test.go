@@ -47,13 +47,13 @@ func TestParseInputMatchesSchemas(t *testing.T) {
 
 func TestParseInputErrors(t *testing.T) {
 	cases := map[string]string{
-		`{"abi":1}`:                       "no newline",
-		"{\"abi\":\"1\"}\n":               "abi: json: want number, found string",
-		"{\"config\":{\"k\":1}}\n":        `config["k"]: json: want string, found number`,
-		"{\"abi\":1} x\n":                 "after top-level value",
-		"[1]\n":                           "want '{', found '['",
-		"{\"abi\":1,\"extra\":[1,}\n":     "extra:",
-		"{\"budget_tokens\":1.5}\n":       "budget_tokens: json: number 1.5 is not an int64",
+		`{"abi":1}`:                        "no newline",
+		"{\"abi\":\"1\"}\n":                "abi: json: want number, found string",
+		"{\"config\":{\"k\":1}}\n":         `config["k"]: json: want string, found number`,
+		"{\"abi\":1} x\n":                  "after top-level value",
+		"[1]\n":                            "want '{', found '['",
+		"{\"abi\":1,\"extra\":[1,}\n":      "extra:",
+		"{\"budget_tokens\":1.5}\n":        "budget_tokens: json: number 1.5 is not an int64",
 		"{\"tool\":\"x\",\"tool\":null}\n": "tool: json: want string, found null",
 	}
 	for in, want := range cases {
