@@ -1,28 +1,691 @@
 package budget
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/itchyny/gojq"
 	"github.com/toolcompact/compact/schemas"
 )
 
-// level2 is the artifact level. PLACEHOLDER: the level-2 work replaces
-// this file; until then no output that level 1 cannot fit is ever cut,
-// and Run reports the numbers.
+// PinTimeout bounds the evaluation of a registry's pin predicate over all
+// the records of one output. When it runs out, the rows found so far stay
+// pinned and an action says where evaluation stopped.
+var PinTimeout = 2 * time.Second
+
+// maxPinnedKept caps the pinned rows level 2 keeps in memory per
+// collection; more are counted, not kept (they could never all be shown).
+const maxPinnedKept = 2000
+
+// level2 is the artifact level: the full original is stored and the model
+// sees a summary that fits the budget: what the output is, every
+// collection with its exact count and its fields with types, the rows the
+// pin predicate selects, as many leading rows as fit (in level 1's compact
+// form when level 1 produced JSON), the handle and an example query
+// written for this output.
 //
-// Contract (see Pipeline.Run): Run calls level2 only when p.store != nil
-// and level 1's best output (best) is still over budget. in is the
-// original input (in.Data the full bytes), shape its detected shape
-// (use EachRecord to walk it), and best what level 1 made of it. level2
-// returns the final result (Level LevelArtifact, Artifact set, every
-// collection's Shown filled) or an error; a *FitError when even the
-// summary does not fit.
+// Run calls it when p.store != nil and level 1's best output (best) is
+// still over budget. in is the original input (in.Data the full bytes) and
+// shape its detected shape. It returns a *FitError when even the bare
+// minimum (what the output is, the counts and the handle) does not fit.
 func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level1Result) (schemas.Result, error) {
-	return schemas.Result{}, &FitError{
-		Tool:   in.Tool,
-		Budget: best.Result.Tokens.Budget,
-		Tokens: best.Result.Tokens.After,
-		Level:  schemas.LevelFields,
-		Reason: "the artifact level is not available yet",
+	res := best.Result
+	budget := res.Tokens.Budget
+	art, storeAct, err := p.storeOriginal(ctx, in, shape)
+	if err != nil {
+		return schemas.Result{}, err
 	}
+	s := &summary{
+		p: p, in: in, shape: shape, best: best, art: art,
+		contentType: contentTypeOf(in, shape),
+		colls:       make([]collView, len(shape.Collections)),
+	}
+	var pinActs []schemas.Action
+	if in.Rules.Pin != "" && len(shape.Collections) > 0 {
+		pinActs = s.pin(ctx, in.Rules.Pin)
+	}
+	if err := s.leading(); err != nil {
+		return schemas.Result{}, err
+	}
+	content, shown, ok := s.fit(budget)
+	if !ok {
+		return schemas.Result{}, &FitError{
+			Tool: in.Tool, Budget: budget, Tokens: s.minimum,
+			Level:  schemas.LevelArtifact,
+			Reason: fmt.Sprintf("even the bare summary (the counts of %d collections and the handle %s) needs %d tokens; the original is stored as artifact %s", len(shape.Collections), art.Handle, s.minimum, art.Handle),
+		}
+	}
+	colls := make([]schemas.Collection, len(res.Collections))
+	copy(colls, res.Collections)
+	if len(colls) != len(shape.Collections) {
+		colls = make([]schemas.Collection, len(shape.Collections))
+		copy(colls, shape.Collections)
+	}
+	actions := append([]schemas.Action(nil), res.Actions...)
+	actions = append(actions, storeAct)
+	actions = append(actions, pinActs...)
+	for i := range colls {
+		colls[i].Shown = shown[i]
+		if shown[i] < colls[i].Count {
+			actions = append(actions, schemas.Action{
+				Level: schemas.LevelArtifact, Kind: "omit_records", Target: colls[i].Path,
+				Count:  colls[i].Count - shown[i],
+				Detail: fmt.Sprintf("showing %s of %s records; the rest are in artifact %s", commas(shown[i]), commas(colls[i].Count), art.Handle),
+				Handle: art.Handle,
+			})
+		}
+	}
+	if len(shape.Collections) == 0 {
+		actions = append(actions, schemas.Action{
+			Level: schemas.LevelArtifact, Kind: "omit_content", Target: ".",
+			Detail: fmt.Sprintf("the %s content (%s bytes) is not shown; it is artifact %s", s.contentType, commas(len(in.Data)), art.Handle),
+			Handle: art.Handle,
+		})
+	}
+	after := p.counter.Count(content)
+	return schemas.Result{
+		Content:     content,
+		Level:       schemas.LevelArtifact,
+		Tool:        res.Tool,
+		ContentType: res.ContentType,
+		Tokens: schemas.Tokens{Before: res.Tokens.Before, BeforeEstimated: res.Tokens.BeforeEstimated,
+			After: after, Budget: budget, Encoding: p.counter.Encoding()},
+		Collections: colls,
+		Artifact:    art,
+		Actions:     actions,
+	}, nil
+}
+
+// storeOriginal stores the full original of in and returns the artifact
+// and the "store" action naming it. Level 1 calls it too when the
+// registry says store: always.
+func (p *Pipeline) storeOriginal(ctx context.Context, in Input, shape Shape) (*schemas.Artifact, schemas.Action, error) {
+	if p.store == nil {
+		return nil, schemas.Action{}, errors.New("budget: no artifact store configured")
+	}
+	colls := make([]schemas.Collection, len(shape.Collections))
+	copy(colls, shape.Collections)
+	h, m, err := p.store.Put(ctx, bytes.NewReader(in.Data), Meta{
+		Tool: in.Tool, Created: time.Now().UTC(), ContentType: contentTypeOf(in, shape),
+		Bytes: int64(len(in.Data)), Collections: colls,
+	})
+	if err != nil {
+		return nil, schemas.Action{}, fmt.Errorf("%s: store the original (%d bytes): %w", in.Tool, len(in.Data), err)
+	}
+	art := &schemas.Artifact{Handle: string(h), SHA256: m.SHA256, Bytes: m.Bytes}
+	if art.Bytes == 0 {
+		art.Bytes = int64(len(in.Data))
+	}
+	return art, schemas.Action{
+		Level: schemas.LevelArtifact, Kind: "store", Target: ".",
+		Detail: fmt.Sprintf("the full original (%s bytes, sha256 %s) is stored as artifact %s: compact artifact get %s", commas(int(art.Bytes)), art.SHA256, art.Handle, art.Handle),
+		Handle: art.Handle,
+	}, nil
+}
+
+func contentTypeOf(in Input, shape Shape) string {
+	if in.ContentType != "" {
+		return in.ContentType
+	}
+	return shape.ContentType
+}
+
+// summary builds the level 2 text of one output.
+type summary struct {
+	p           *Pipeline
+	in          Input
+	shape       Shape
+	best        Level1Result
+	art         *schemas.Artifact
+	contentType string
+	colls       []collView
+	minimum     int // tokens of the bare summary, set by fit
+}
+
+// collView is what the summary may show of one collection.
+type collView struct {
+	pinned      []row // pinned rows, in order (at most maxPinnedKept)
+	pinnedCount int   // every record the predicate selected
+	leading     []row // leading rows that are not pinned
+	example     string
+}
+
+// row is one record as shown.
+type row struct {
+	index  int
+	text   string
+	tokens int
+}
+
+// pin evaluates the pin predicate over every record of every collection
+// and keeps the selected rows in full (the original record, minified).
+func (s *summary) pin(ctx context.Context, pred string) []schemas.Action {
+	q, err := gojq.Parse(pred)
+	var code *gojq.Code
+	if err == nil {
+		code, err = gojq.Compile(q)
+	}
+	if err != nil {
+		return []schemas.Action{{Level: schemas.LevelArtifact, Kind: "pin_failed", Target: pred,
+			Detail: fmt.Sprintf("the pin predicate does not compile: %v; no rows are pinned", err)}}
+	}
+	ctx, cancel := context.WithTimeout(ctx, PinTimeout)
+	defer cancel()
+	var acts []schemas.Action
+	for ci, c := range s.shape.Collections {
+		cs := &s.colls[ci]
+		evalErrs, firstErr, seen := 0, "", 0
+		stopped := errors.New("stopped")
+		err := EachRecord(s.in.Data, s.shape, c.Path, func(i int, raw []byte) error {
+			if err := ctx.Err(); err != nil {
+				return stopped
+			}
+			seen = i + 1
+			v, value, err := recordValue(c.Kind, raw)
+			if err != nil {
+				evalErrs++
+				if firstErr == "" {
+					firstErr = fmt.Sprintf("record %d: %v", i, err)
+				}
+				return nil
+			}
+			ok, err := truthy(ctx, code, value)
+			if err != nil {
+				if ctx.Err() != nil {
+					return stopped
+				}
+				evalErrs++
+				if firstErr == "" {
+					firstErr = fmt.Sprintf("record %d: %v", i, err)
+				}
+				return nil
+			}
+			if ok {
+				cs.pinnedCount++
+				if len(cs.pinned) < maxPinnedKept {
+					cs.pinned = append(cs.pinned, row{index: i, text: v})
+				}
+			}
+			return nil
+		})
+		if errors.Is(err, stopped) {
+			acts = append(acts, schemas.Action{Level: schemas.LevelArtifact, Kind: "pin_stopped", Target: c.Path,
+				Count:  seen,
+				Detail: fmt.Sprintf("pin predicate %s stopped after %s of %s records (deadline %v); later matching rows are not pinned", pred, commas(seen), commas(c.Count), PinTimeout)})
+		} else if err != nil {
+			acts = append(acts, schemas.Action{Level: schemas.LevelArtifact, Kind: "pin_failed", Target: c.Path,
+				Detail: fmt.Sprintf("pin predicate %s: %v", pred, err)})
+		}
+		if evalErrs > 0 {
+			acts = append(acts, schemas.Action{Level: schemas.LevelArtifact, Kind: "pin_failed", Target: c.Path,
+				Count:  evalErrs,
+				Detail: fmt.Sprintf("pin predicate %s failed on %s records (not pinned); first: %s", pred, commas(evalErrs), firstErr)})
+		}
+		if cs.pinnedCount > 0 {
+			acts = append(acts, schemas.Action{Level: schemas.LevelArtifact, Kind: "pin", Target: c.Path,
+				Count:  cs.pinnedCount,
+				Detail: fmt.Sprintf("pin predicate %s selects %s of %s records, shown in full first", pred, commas(cs.pinnedCount), commas(c.Count))})
+		}
+	}
+	return acts
+}
+
+// recordValue returns a record's minified text and its value for jq: the
+// member's value for a map record, the line as a string for text.
+func recordValue(kind string, raw []byte) (string, any, error) {
+	if kind == "lines" {
+		line := string(raw)
+		return displayLine(line), strings.TrimSuffix(line, "\r"), nil
+	}
+	var v any
+	if err := jsonv2.Unmarshal(raw, &v, lenient); err != nil {
+		return "", nil, err
+	}
+	text := minify(raw)
+	if kind == "map" {
+		if m, ok := v.(map[string]any); ok && len(m) == 1 {
+			for _, x := range m {
+				v = x
+			}
+		}
+	}
+	return text, normalize(v), nil
+}
+
+// lenient decodes records as the collection detector reads them.
+var lenient = jsonv2.JoinOptions(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+
+// normalize converts values decoded by json v2 into the types gojq
+// accepts (they already are: map[string]any, []any, float64, string,
+// bool, nil).
+func normalize(v any) any { return v }
+
+// truthy reports whether code yields a truthy value (not false or null) on
+// v.
+func truthy(ctx context.Context, code *gojq.Code, v any) (bool, error) {
+	iter := code.RunWithContext(ctx, v)
+	for {
+		x, ok := iter.Next()
+		if !ok {
+			return false, nil
+		}
+		if err, ok := x.(error); ok {
+			var halt *gojq.HaltError
+			if errors.As(err, &halt) && halt.Value() == nil {
+				return false, nil
+			}
+			return false, err
+		}
+		if x != nil && x != false {
+			return true, nil
+		}
+	}
+}
+
+// minify returns raw JSON without insignificant white space.
+func minify(raw []byte) string {
+	v := jsontext.Value(append([]byte(nil), raw...))
+	if err := v.Compact(); err != nil {
+		return string(raw)
+	}
+	return string(v)
+}
+
+// displayLine makes a text line safe to show: invalid UTF-8 bytes become
+// U+FFFD (the artifact keeps the exact bytes).
+func displayLine(line string) string {
+	line = strings.TrimSuffix(line, "\r")
+	if !utf8.ValidString(line) {
+		return strings.ToValidUTF8(line, "\uFFFD")
+	}
+	return line
+}
+
+// leading collects candidate leading rows of every collection: the first
+// records that are not pinned, in level 1's form when level 1 produced
+// JSON with the same collection, otherwise the original records minified.
+// It collects at most enough rows to fill the budget many times over.
+func (s *summary) leading() error {
+	budget := s.best.Result.Tokens.Budget
+	for ci, c := range s.shape.Collections {
+		cs := &s.colls[ci]
+		pinned := make(map[int]bool, len(cs.pinned))
+		for _, r := range cs.pinned {
+			pinned[r.index] = true
+		}
+		// Rows are at least one token each plus a newline: never more
+		// than the budget can hold.
+		limit := budget + len(cs.pinned)
+		if limit > c.Count {
+			limit = c.Count
+		}
+		rows := s.level1Rows(c, limit, pinned)
+		if rows == nil {
+			rows = []row{}
+			done := errors.New("done")
+			err := EachRecord(s.in.Data, s.shape, c.Path, func(i int, raw []byte) error {
+				if len(rows) >= limit || i >= limit+len(pinned) {
+					return done
+				}
+				if pinned[i] {
+					return nil
+				}
+				text := displayLine(string(raw))
+				if c.Kind != "lines" {
+					text = minify(raw)
+				}
+				rows = append(rows, row{index: i, text: text})
+				return nil
+			})
+			if err != nil && !errors.Is(err, done) {
+				return fmt.Errorf("%s: read records of %s: %w", s.in.Tool, c.Path, err)
+			}
+		}
+		cs.leading = rows
+		cs.example = exampleQuery(c, cs)
+	}
+	return nil
+}
+
+// level1Rows returns the leading rows of collection c from level 1's JSON
+// output, or nil when level 1's output is not JSON or does not hold the
+// collection with the same records.
+func (s *summary) level1Rows(c schemas.Collection, limit int, pinned map[int]bool) []row {
+	r := s.best.Result
+	if c.Kind == "lines" || r.Content == "" || (r.ContentType != "" && r.ContentType != TypeJSON && r.ContentType != TypeNDJSON) {
+		return nil
+	}
+	data := []byte(r.Content)
+	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) == 0 || (t[0] != '{' && t[0] != '[') {
+		return nil
+	}
+	sh := Shape{Collections: []schemas.Collection{{Path: c.Path, Kind: c.Kind, Count: c.Count}}}
+	rows := []row{}
+	done := errors.New("done")
+	n := 0
+	err := EachRecord(data, sh, c.Path, func(i int, raw []byte) error {
+		n = i + 1
+		if len(rows) >= limit {
+			return done
+		}
+		if !pinned[i] {
+			rows = append(rows, row{index: i, text: minify(raw)})
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, done) {
+		return nil
+	}
+	if !errors.Is(err, done) && n != c.Count {
+		return nil // not the same records
+	}
+	return rows
+}
+
+// fitPlan is one way of rendering the summary.
+type fitPlan struct {
+	maxFields int // fields listed per collection; -1 lists all
+	example   bool
+	pinned    []int // pinned rows shown per collection
+	leading   []int // leading rows shown per collection
+}
+
+// fit renders the richest summary that fits budget and returns it with
+// the rows shown per collection. It shrinks stepwise: fewer leading rows,
+// fewer pinned rows, fewer fields listed, no example query; the bare
+// minimum is what the output is, the counts and the handle.
+func (s *summary) fit(budget int) (string, []int, bool) {
+	n := len(s.colls)
+	count := s.p.counter.Count
+	var base fitPlan
+	found := false
+	for _, pl := range []fitPlan{
+		{maxFields: -1, example: true}, {maxFields: 12, example: true}, {maxFields: 4, example: true},
+		{maxFields: 0, example: true}, {maxFields: 0, example: false},
+	} {
+		pl.pinned, pl.leading = make([]int, n), make([]int, n)
+		if count(s.render(pl)) <= budget {
+			base, found = pl, true
+			break
+		}
+	}
+	s.minimum = count(s.render(fitPlan{maxFields: 0, pinned: make([]int, n), leading: make([]int, n)}))
+	if !found {
+		return "", nil, false
+	}
+	// Rows: pinned rows first, then leading rows; collections take turns
+	// with an equal share of what is left. Row sizes are counted one by
+	// one and the whole text is then counted exactly; rows are removed
+	// from the end until it fits.
+	used := count(s.render(base))
+	left := budget - used
+	pl := base
+	for ci := range s.colls {
+		share := left / (n - ci)
+		spent := 0
+		cs := &s.colls[ci]
+		for k := range cs.pinned {
+			r := &cs.pinned[k]
+			if r.tokens == 0 {
+				r.tokens = count(r.text) + 1
+			}
+			if spent+r.tokens > share {
+				break
+			}
+			spent += r.tokens
+			pl.pinned[ci]++
+		}
+		if pl.pinned[ci] == len(cs.pinned) {
+			for k := range cs.leading {
+				r := &cs.leading[k]
+				if r.tokens == 0 {
+					r.tokens = count(r.text) + 1
+				}
+				if spent+r.tokens > share {
+					break
+				}
+				spent += r.tokens
+				pl.leading[ci]++
+			}
+		}
+		left -= spent
+	}
+	text := s.render(pl)
+	for count(text) > budget {
+		// Drop one row from the collection that shows the most.
+		ci, most := -1, 0
+		for i := range s.colls {
+			if k := pl.pinned[i] + pl.leading[i]; k > most {
+				ci, most = i, k
+			}
+		}
+		if ci < 0 {
+			text = s.render(base)
+			break
+		}
+		if pl.leading[ci] > 0 {
+			pl.leading[ci]--
+		} else {
+			pl.pinned[ci]--
+		}
+		text = s.render(pl)
+	}
+	shown := make([]int, n)
+	for i := range shown {
+		shown[i] = pl.pinned[i] + pl.leading[i]
+	}
+	return text, shown, true
+}
+
+// render writes the summary text for plan pl.
+func (s *summary) render(pl fitPlan) string {
+	var b strings.Builder
+	h := s.art.Handle
+	fmt.Fprintf(&b, "[compact: this output is too large for its budget of %s tokens; the full original is stored as artifact %s]\n", commas(s.best.Result.Tokens.Budget), h)
+	tool := s.in.Tool
+	if tool == "" {
+		tool = "(unnamed)"
+	}
+	est := ""
+	if s.best.Result.Tokens.BeforeEstimated {
+		est = " (estimated)"
+	}
+	fmt.Fprintf(&b, "tool: %s; %s bytes of %s; %s tokens%s\n", tool, commas(len(s.in.Data)), s.contentType, commas(s.best.Result.Tokens.Before), est)
+	if len(s.shape.Collections) == 0 {
+		fmt.Fprintf(&b, "no records: the content (%s) is not shown\n", s.shape.Format)
+	}
+	for ci, c := range s.shape.Collections {
+		cs := &s.colls[ci]
+		shown := pl.pinned[ci] + pl.leading[ci]
+		fmt.Fprintf(&b, "collection %s (%s): %s records; showing %s of %s", c.Path, c.Kind, commas(c.Count), commas(shown), commas(c.Count))
+		if cs.pinnedCount > 0 {
+			fmt.Fprintf(&b, " (%s of %s pinned rows, then %s leading rows)", commas(pl.pinned[ci]), commas(cs.pinnedCount), commas(pl.leading[ci]))
+		}
+		b.WriteString("\n")
+		if len(c.Fields) > 0 && pl.maxFields != 0 {
+			b.WriteString("  fields: ")
+			k := len(c.Fields)
+			if pl.maxFields > 0 && k > pl.maxFields {
+				k = pl.maxFields
+			}
+			for i, f := range c.Fields[:k] {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "%s %s", fieldName(f.Name), strings.Join(f.Types, "|"))
+				if f.Present < c.Count {
+					fmt.Fprintf(&b, " (in %s)", commas(f.Present))
+				}
+			}
+			if k < len(c.Fields) {
+				fmt.Fprintf(&b, " (+%d more fields)", len(c.Fields)-k)
+			}
+			b.WriteString("\n")
+		} else if len(c.Fields) > 0 {
+			fmt.Fprintf(&b, "  %d fields\n", len(c.Fields))
+		}
+		if pl.pinned[ci] > 0 {
+			fmt.Fprintf(&b, "pinned rows of %s (%s), in full:\n", c.Path, s.in.Rules.Pin)
+			for _, r := range cs.pinned[:pl.pinned[ci]] {
+				b.WriteString(r.text)
+				b.WriteString("\n")
+			}
+		}
+		if pl.leading[ci] > 0 {
+			form := ""
+			if c.Kind != "lines" {
+				form = ", after the field rules"
+			}
+			fmt.Fprintf(&b, "leading rows of %s%s:\n", c.Path, form)
+			for _, r := range cs.leading[:pl.leading[ci]] {
+				b.WriteString(r.text)
+				b.WriteString("\n")
+			}
+		}
+	}
+	if pl.example {
+		b.WriteString(s.exampleText())
+	}
+	return b.String()
+}
+
+// exampleText is the "how to get the rest" part of the summary.
+func (s *summary) exampleText() string {
+	h := s.art.Handle
+	var b strings.Builder
+	b.WriteString("get the rest:\n")
+	for ci, c := range s.shape.Collections {
+		if q := s.colls[ci].example; q != "" {
+			fmt.Fprintf(&b, "  compact artifact query %s --jq %s\n", h, shellQuote(q))
+			fmt.Fprintf(&b, "  read_artifact {\"handle\":%q,\"jq\":%s}\n", h, strconv.Quote(q))
+			return b.String()
+		}
+		if c.Kind == "lines" {
+			fmt.Fprintf(&b, "  compact artifact slice %s --offset 0 --limit 50\n", h)
+			fmt.Fprintf(&b, "  read_artifact {\"handle\":%q,\"offset\":0,\"limit\":50}\n", h)
+			return b.String()
+		}
+	}
+	fmt.Fprintf(&b, "  compact artifact get %s > output\n", h)
+	return b.String()
+}
+
+// exampleQuery writes a jq filter for collection c that uses a real field
+// of its records: it selects on a categorical field (state, status,
+// level, ...) with a value from the first record and yields an id-like
+// field; without such fields it yields one field of the first records.
+func exampleQuery(c schemas.Collection, cs *collView) string {
+	if c.Kind == "lines" || len(c.Fields) == 0 {
+		return ""
+	}
+	iter := iterExpr(c)
+	var first map[string]any
+	rows := append(append([]row(nil), cs.pinned...), cs.leading...)
+	for _, r := range rows {
+		var v any
+		if jsonv2.Unmarshal([]byte(r.text), &v) == nil {
+			if m, ok := v.(map[string]any); ok {
+				if c.Kind == "map" && len(m) == 1 {
+					for _, x := range m {
+						m, _ = x.(map[string]any)
+					}
+				}
+				if m != nil {
+					first = m
+					break
+				}
+			}
+		}
+	}
+	has := func(name, typ string) bool {
+		for _, f := range c.Fields {
+			if f.Name == name {
+				for _, t := range f.Types {
+					if t == typ {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	yield := ""
+	for _, name := range []string{"id", "number", "name", "key", "title", "uid", "arn", "path"} {
+		if has(name, "string") || has(name, "number") {
+			yield = fieldName(name)
+			break
+		}
+	}
+	if yield == "" {
+		yield = fieldName(c.Fields[0].Name)
+	}
+	for _, name := range []string{"state", "status", "level", "severity", "type", "kind", "phase", "StateValue", "state_value"} {
+		if !has(name, "string") || first == nil {
+			continue
+		}
+		v, ok := first[name].(string)
+		if !ok || len(v) > 40 {
+			continue
+		}
+		lit, _ := jsonv2.Marshal(v)
+		if c.Kind == "map" {
+			return fmt.Sprintf("%s | select(.value%s == %s) | .key", iter, fieldName(name), lit)
+		}
+		return fmt.Sprintf("%s | select(%s == %s) | %s", iter, fieldName(name), lit, yield)
+	}
+	if c.Kind == "map" {
+		return fmt.Sprintf("%s | {key, %s: .value%s}", iter, strings.TrimPrefix(yield, "."), yield)
+	}
+	return fmt.Sprintf("%s | %s", iter, yield)
+}
+
+// iterExpr is the jq expression that yields the records of c (for a map,
+// its entries).
+func iterExpr(c schemas.Collection) string {
+	switch c.Kind {
+	case "map":
+		return c.Path + " | to_entries[]"
+	case FormatJSONL, FormatConcat:
+		return "."
+	}
+	if c.Path == "." {
+		return ".[]"
+	}
+	return c.Path + "[]"
+}
+
+// fieldName renders a member access: .name or ."odd name".
+func fieldName(name string) string { return pathSegment(name) }
+
+// shellQuote quotes s for a POSIX shell.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// commas formats n with thousands separators: 5000 -> "5,000".
+func commas(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
 }
