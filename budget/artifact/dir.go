@@ -1,0 +1,754 @@
+package artifact
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/toolcompact/compact/budget"
+)
+
+// ErrCorrupt is returned when stored bytes no longer match their digest.
+// A corrupted artifact is never served.
+var ErrCorrupt = errors.New("artifact corrupted")
+
+// errBusy: a file is locked by a reader or writer.
+var errBusy = errors.New("file busy")
+
+// Options configure retention. The zero value keeps everything forever.
+type Options struct {
+	// TTL is how long an artifact is kept after it was (last) stored; 0
+	// keeps it until the quota needs the room. Open fails with
+	// budget.ErrExpired as soon as an artifact is older, even before the
+	// collector has removed it.
+	TTL time.Duration
+	// MaxBytes is the quota for the bytes of all artifacts; 0 is no
+	// quota. The collector removes the oldest artifacts first until the
+	// total fits. Put refuses a single artifact larger than the quota.
+	MaxBytes int64
+	// GCInterval is how often Put runs the collector when TTL or
+	// MaxBytes is set: 0 means every minute, a negative value never (call
+	// GC yourself).
+	GCInterval time.Duration
+	// TombstoneTTL is how long the handle of a removed artifact keeps
+	// answering budget.ErrExpired instead of budget.ErrNotFound; 0 means
+	// 30 days. After that the handle may be issued again.
+	TombstoneTTL time.Duration
+	// TempGrace is the age after which an unlocked temporary file is
+	// considered left over by a crash and removed; 0 means one hour.
+	TempGrace time.Duration
+	// Now replaces time.Now (tests).
+	Now func() time.Time
+}
+
+func (o Options) now() time.Time {
+	if o.Now != nil {
+		return o.Now()
+	}
+	return time.Now()
+}
+
+func (o Options) withDefaults() Options {
+	if o.GCInterval == 0 {
+		o.GCInterval = time.Minute
+	}
+	if o.TombstoneTTL == 0 {
+		o.TombstoneTTL = 30 * 24 * time.Hour
+	}
+	if o.TempGrace == 0 {
+		o.TempGrace = time.Hour
+	}
+	return o
+}
+
+// DirStore is an artifact store in a local directory. It is safe for
+// concurrent use, and several DirStores (in one or many processes) may
+// share one directory.
+//
+// Layout:
+//
+//	objects/ab/<sha256>        the exact bytes
+//	objects/ab/<sha256>.json   the metadata sidecar (budget.Meta)
+//	handles/ab/<handle>        the index of issued handles: the digest
+//	tmp/                       files being written
+//	.lock                      commits (shared) vs. the collector (exclusive)
+type DirStore struct {
+	dir string
+	opt Options
+
+	mu     sync.Mutex
+	leases map[string]int // digest -> open readers and writers in this process
+	lastGC time.Time
+
+	// wrapWrite wraps the temporary file's writer (tests simulate a full
+	// disk with it).
+	wrapWrite func(io.Writer) io.Writer
+}
+
+var _ budget.Store = (*DirStore)(nil)
+
+// DefaultDir returns $XDG_CACHE_HOME/compact/artifacts (os.UserCacheDir).
+func DefaultDir() (string, error) {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("artifact store: no default directory: %w", err)
+	}
+	return filepath.Join(d, "compact", "artifacts"), nil
+}
+
+// NewDir opens (creating if needed) the store in dir.
+func NewDir(dir string, opt Options) (*DirStore, error) {
+	if dir == "" {
+		return nil, fmt.Errorf("artifact store: empty directory name")
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("artifact store %s: %w", dir, err)
+	}
+	for _, sub := range []string{"objects", "handles", "tmp"} {
+		if err := os.MkdirAll(filepath.Join(abs, sub), 0o700); err != nil {
+			return nil, fmt.Errorf("artifact store %s: cannot create the directory (is it writable?): %w", abs, err)
+		}
+	}
+	return &DirStore{dir: abs, opt: opt.withDefaults(), leases: map[string]int{}}, nil
+}
+
+// Dir returns the store's directory.
+func (s *DirStore) Dir() string { return s.dir }
+
+func (s *DirStore) objectPath(sum string) string {
+	return filepath.Join(s.dir, "objects", sum[:2], sum)
+}
+func (s *DirStore) metaPath(sum string) string { return s.objectPath(sum) + ".json" }
+func (s *DirStore) handlePath(h string) string {
+	return filepath.Join(s.dir, "handles", h[:2], h)
+}
+
+func (s *DirStore) lease(sum string) func() {
+	s.mu.Lock()
+	s.leases[sum]++
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		if s.leases[sum]--; s.leases[sum] <= 0 {
+			delete(s.leases, sum)
+		}
+		s.mu.Unlock()
+	}
+}
+
+func (s *DirStore) leased(sum string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.leases[sum] > 0
+}
+
+// storeLock takes the store-wide lock: shared for a commit, exclusive for
+// the collector.
+func (s *DirStore) storeLock(exclusive bool) (func(), error) {
+	f, err := os.OpenFile(filepath.Join(s.dir, ".lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("artifact store %s: lock: %w", s.dir, err)
+	}
+	if err := lockFile(f, exclusive, false); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("artifact store %s: lock: %w", s.dir, err)
+	}
+	return func() { f.Close() }, nil
+}
+
+// copyBufSize is the chunk size of a streaming write.
+const copyBufSize = 256 << 10
+
+var copyBufs = sync.Pool{New: func() any { b := make([]byte, copyBufSize); return &b }}
+
+// ctxReader stops a copy when ctx is done.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+// Put streams r into the store while hashing it, and returns its handle
+// and its metadata. The bytes reach their final name only once complete
+// and synced: a failed Put (a full disk, a cancelled context, a failing
+// reader) leaves nothing behind. Storing the same bytes again returns the
+// same handle and refreshes the metadata (and with it the retention).
+func (s *DirStore) Put(ctx context.Context, r io.Reader, m budget.Meta) (budget.Handle, budget.Meta, error) {
+	tmp, err := os.CreateTemp(filepath.Join(s.dir, "tmp"), "put-*")
+	if err != nil {
+		return "", m, fmt.Errorf("artifact store %s: cannot create a temporary file (is the directory writable?): %w", s.dir, err)
+	}
+	// The exclusive lock marks the file as being written: the collector
+	// leaves it alone, and it is released if this process dies.
+	_ = lockFile(tmp, true, false)
+	done := false
+	defer func() {
+		if !done {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+
+	h := sha256.New()
+	sn := &sniffer{}
+	var w io.Writer = tmp
+	if s.wrapWrite != nil {
+		w = s.wrapWrite(w)
+	}
+	bp := copyBufs.Get().(*[]byte)
+	n, err := copyTo(io.MultiWriter(w, h, sn), ctxReader{ctx, r}, *bp)
+	copyBufs.Put(bp)
+	if err != nil {
+		return "", m, fmt.Errorf("artifact store %s: storing failed after %d bytes, nothing was stored: %w", s.dir, n, err)
+	}
+	if s.opt.MaxBytes > 0 && n > s.opt.MaxBytes {
+		return "", m, fmt.Errorf("artifact store %s: an artifact of %d bytes exceeds the store quota of %d bytes; nothing was stored", s.dir, n, s.opt.MaxBytes)
+	}
+	if err := tmp.Sync(); err != nil {
+		return "", m, fmt.Errorf("artifact store %s: fsync of %d bytes failed, nothing was stored: %w", s.dir, n, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return "", m, fmt.Errorf("artifact store %s: closing %d written bytes failed, nothing was stored: %w", s.dir, n, err)
+	}
+	sum := hex.EncodeToString(h.Sum(nil))
+	m.SHA256 = sum
+	m.Bytes = n
+	m.Created = s.opt.now().UTC()
+	if m.ContentType == "" {
+		m.ContentType = sn.contentType()
+	}
+
+	release := s.lease(sum)
+	defer release()
+	handle, err := s.commit(tmp.Name(), sum, m)
+	if err != nil {
+		return "", m, err
+	}
+	done = true
+	s.maybeGC(ctx)
+	return handle, m, nil
+}
+
+// copyTo is io.CopyBuffer without the ReaderFrom/WriterTo shortcuts, so
+// the buffer bounds memory whatever r is.
+func copyTo(w io.Writer, r io.Reader, buf []byte) (int64, error) {
+	var n int64
+	for {
+		k, rerr := r.Read(buf)
+		if k > 0 {
+			wk, werr := w.Write(buf[:k])
+			n += int64(wk)
+			if werr != nil {
+				return n, werr
+			}
+			if wk < k {
+				return n, io.ErrShortWrite
+			}
+		}
+		if rerr == io.EOF {
+			return n, nil
+		}
+		if rerr != nil {
+			return n, fmt.Errorf("reading the input: %w", rerr)
+		}
+	}
+}
+
+// commit moves a complete temporary file to its content address, writes
+// the sidecar and issues the handle, under the shared store lock.
+func (s *DirStore) commit(tmpName, sum string, m budget.Meta) (budget.Handle, error) {
+	unlock, err := s.storeLock(false)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	shard := filepath.Dir(s.objectPath(sum))
+	if err := os.MkdirAll(shard, 0o700); err != nil {
+		return "", fmt.Errorf("artifact store %s: %w", s.dir, err)
+	}
+	// Renaming over an existing copy is safe: the bytes are identical,
+	// and readers keep the inode they opened.
+	if err := os.Rename(tmpName, s.objectPath(sum)); err != nil {
+		return "", fmt.Errorf("artifact store %s: rename into place: %w", s.dir, err)
+	}
+	if err := syncDir(shard); err != nil {
+		return "", fmt.Errorf("artifact store %s: fsync directory: %w", s.dir, err)
+	}
+	mb, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return "", fmt.Errorf("artifact store: encoding metadata: %w", err)
+	}
+	if err := s.writeAtomic(s.metaPath(sum), mb); err != nil {
+		return "", err
+	}
+	return s.issueHandle(sum)
+}
+
+// writeAtomic writes small data to path through a synced temporary file.
+func (s *DirStore) writeAtomic(path string, data []byte) error {
+	name, err := s.writeTemp(data)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(name, path); err != nil {
+		os.Remove(name)
+		return fmt.Errorf("artifact store %s: %w", s.dir, err)
+	}
+	if err := syncDir(filepath.Dir(path)); err != nil {
+		return fmt.Errorf("artifact store %s: fsync directory: %w", s.dir, err)
+	}
+	return nil
+}
+
+func (s *DirStore) writeTemp(data []byte) (string, error) {
+	f, err := os.CreateTemp(filepath.Join(s.dir, "tmp"), "small-*")
+	if err != nil {
+		return "", fmt.Errorf("artifact store %s: cannot create a temporary file: %w", s.dir, err)
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", fmt.Errorf("artifact store %s: writing %s: %w", s.dir, f.Name(), err)
+	}
+	return f.Name(), nil
+}
+
+// issueHandle returns the handle of sum, issuing one if needed: the
+// shortest prefix of at least MinHandleLen digits that is neither issued
+// to another digest nor a prefix of another stored digest. Handles are
+// created with link(2), which fails if the name exists, so two processes
+// can never issue one handle to two digests.
+func (s *DirStore) issueHandle(sum string) (budget.Handle, error) {
+	shard := filepath.Join(s.dir, "handles", sum[:2])
+	if err := os.MkdirAll(shard, 0o700); err != nil {
+		return "", fmt.Errorf("artifact store %s: %w", s.dir, err)
+	}
+	var others []string
+	if ents, err := os.ReadDir(filepath.Dir(s.objectPath(sum))); err == nil {
+		for _, e := range ents {
+			if n := e.Name(); len(n) == 64 && n != sum && n[:MinHandleLen] == sum[:MinHandleLen] {
+				others = append(others, n)
+			}
+		}
+	}
+	for n, retried := MinHandleLen, false; n <= MaxHandleLen; n++ {
+		cand := sum[:n]
+		p := filepath.Join(shard, cand)
+		b, err := os.ReadFile(p)
+		if err == nil {
+			if strings.TrimSpace(string(b)) == sum {
+				return budget.Handle(cand), nil
+			}
+			continue // issued to another digest
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("artifact store %s: reading handle index: %w", s.dir, err)
+		}
+		if n < MaxHandleLen && sharesPrefix(others, cand) {
+			continue
+		}
+		name, err := s.writeTemp([]byte(sum + "\n"))
+		if err != nil {
+			return "", err
+		}
+		err = os.Link(name, p)
+		os.Remove(name)
+		if errors.Is(err, fs.ErrExist) && !retried {
+			retried = true
+			n-- // someone issued it just now: look again
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("artifact store %s: issuing handle: %w", s.dir, err)
+		}
+		if err := syncDir(shard); err != nil {
+			return "", fmt.Errorf("artifact store %s: fsync directory: %w", s.dir, err)
+		}
+		return budget.Handle(cand), nil
+	}
+	return "", fmt.Errorf("artifact store %s: no free handle for %s", s.dir, sum) // unreachable: the full digest is free
+}
+
+func sharesPrefix(others []string, p string) bool {
+	for _, o := range others {
+		if strings.HasPrefix(o, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// resolve maps a handle to a digest. known reports that the handle was
+// issued (so a missing object means expired, not unknown).
+func (s *DirStore) resolve(h budget.Handle) (sum string, known bool, err error) {
+	if err := CheckHandle(h); err != nil {
+		return "", false, err
+	}
+	b, err := os.ReadFile(s.handlePath(string(h)))
+	switch {
+	case err == nil:
+		sum = strings.TrimSpace(string(b))
+		if len(sum) != 64 || !strings.HasPrefix(sum, string(h)) {
+			return "", false, fmt.Errorf("%w: handle index entry %s is damaged", ErrCorrupt, s.handlePath(string(h)))
+		}
+		return sum, true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		if len(h) == MaxHandleLen {
+			return string(h), false, nil
+		}
+		return "", false, fmt.Errorf("artifact %s: %w (no artifact has this handle in %s)", h, budget.ErrNotFound, s.dir)
+	default:
+		return "", false, fmt.Errorf("artifact %s: reading handle index: %w", h, err)
+	}
+}
+
+// Open returns the exact stored bytes of h after verifying them against
+// their digest, and their metadata. It fails with budget.ErrNotFound for
+// an unknown handle, budget.ErrExpired for an artifact removed or past
+// its TTL, ErrCorrupt when the bytes no longer match, and ErrBadRef for a
+// malformed handle. While the reader is open the collector leaves the
+// artifact alone. Close it.
+func (s *DirStore) Open(ctx context.Context, h budget.Handle) (io.ReadCloser, budget.Meta, error) {
+	sum, known, err := s.resolve(h)
+	if err != nil {
+		return nil, budget.Meta{}, err
+	}
+	release := s.lease(sum)
+	f, err := os.Open(s.objectPath(sum))
+	if err != nil {
+		release()
+		if errors.Is(err, fs.ErrNotExist) {
+			if known {
+				return nil, budget.Meta{}, fmt.Errorf("artifact %s: %w (removed by retention)", h, budget.ErrExpired)
+			}
+			return nil, budget.Meta{}, fmt.Errorf("artifact %s: %w (no artifact has this digest in %s)", h, budget.ErrNotFound, s.dir)
+		}
+		return nil, budget.Meta{}, fmt.Errorf("artifact %s: %w", h, err)
+	}
+	fail := func(err error) (io.ReadCloser, budget.Meta, error) {
+		f.Close()
+		release()
+		return nil, budget.Meta{}, err
+	}
+	if err := lockFile(f, false, false); err != nil {
+		return fail(fmt.Errorf("artifact %s: lock: %w", h, err))
+	}
+	if unlinked(f) {
+		return fail(fmt.Errorf("artifact %s: %w (removed by retention)", h, budget.ErrExpired))
+	}
+	m, err := s.readMeta(sum, f)
+	if err != nil {
+		return fail(fmt.Errorf("artifact %s: %w", h, err))
+	}
+	if s.opt.TTL > 0 && s.opt.now().Sub(m.Created) > s.opt.TTL {
+		return fail(fmt.Errorf("artifact %s: %w (stored %s, TTL %s)", h, budget.ErrExpired, m.Created.Format(time.RFC3339), s.opt.TTL))
+	}
+	// Verify before serving: a corrupted artifact is an error, never
+	// partly written to the caller's output.
+	hs := sha256.New()
+	n, err := io.Copy(hs, bufio.NewReaderSize(f, copyBufSize))
+	if err != nil {
+		return fail(fmt.Errorf("artifact %s: reading: %w", h, err))
+	}
+	if got := hex.EncodeToString(hs.Sum(nil)); got != sum || n != m.Bytes {
+		return fail(fmt.Errorf("artifact %s: %w: the stored %d bytes hash to %s, want %s (%d bytes)", h, ErrCorrupt, n, got[:16], sum[:16], m.Bytes))
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return fail(fmt.Errorf("artifact %s: %w", h, err))
+	}
+	return &verifyingReader{f: f, h: sha256.New(), want: sum, handle: h, release: release}, m, nil
+}
+
+// readMeta reads the sidecar; a missing sidecar (a commit in progress, or
+// lost) is rebuilt from the file itself.
+func (s *DirStore) readMeta(sum string, f *os.File) (budget.Meta, error) {
+	var m budget.Meta
+	b, err := os.ReadFile(s.metaPath(sum))
+	if err == nil {
+		if err := json.Unmarshal(b, &m); err != nil {
+			return m, fmt.Errorf("%w: metadata %s: %v", ErrCorrupt, s.metaPath(sum), err)
+		}
+		return m, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return m, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return m, err
+	}
+	return budget.Meta{Created: fi.ModTime().UTC(), Bytes: fi.Size(), SHA256: sum}, nil
+}
+
+// verifyingReader hashes what it serves again and fails at EOF if the
+// file changed after the check in Open.
+type verifyingReader struct {
+	f       *os.File
+	h       hash.Hash
+	want    string
+	handle  budget.Handle
+	release func()
+	closed  bool
+}
+
+func (r *verifyingReader) Read(p []byte) (int, error) {
+	n, err := r.f.Read(p)
+	r.h.Write(p[:n])
+	if err == io.EOF && hex.EncodeToString(r.h.Sum(nil)) != r.want {
+		return n, fmt.Errorf("artifact %s: %w while reading", r.handle, ErrCorrupt)
+	}
+	return n, err
+}
+
+func (r *verifyingReader) Close() error {
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	err := r.f.Close()
+	r.release()
+	return err
+}
+
+// GCStats reports what one collection did.
+type GCStats struct {
+	// Scanned is the number of artifacts looked at.
+	Scanned int `json:"scanned"`
+	// Expired and Evicted count the artifacts removed for their TTL and
+	// for the quota.
+	Expired int `json:"expired"`
+	Evicted int `json:"evicted"`
+	// Busy counts artifacts that would have been removed but were being
+	// read or written.
+	Busy int `json:"busy"`
+	// Freed is the number of bytes removed; Kept the bytes left.
+	Freed int64 `json:"freed"`
+	Kept  int64 `json:"kept"`
+	// Temps counts left-over temporary files removed.
+	Temps int `json:"temps"`
+}
+
+func (s *DirStore) maybeGC(ctx context.Context) {
+	if (s.opt.TTL == 0 && s.opt.MaxBytes == 0) || s.opt.GCInterval < 0 {
+		return
+	}
+	s.mu.Lock()
+	due := s.opt.now().Sub(s.lastGC) >= s.opt.GCInterval
+	if due {
+		s.lastGC = s.opt.now()
+	}
+	s.mu.Unlock()
+	if due {
+		_, _ = s.GC(ctx) // best effort; the next Put or an explicit GC retries
+	}
+}
+
+type gcEntry struct {
+	sum     string
+	size    int64
+	created time.Time
+}
+
+// GC enforces the TTL and the quota: it removes expired artifacts, then the
+// oldest ones until the total fits MaxBytes. It never removes an artifact
+// that is open for reading or being stored (in this or another process),
+// and it leaves the handles of removed artifacts as tombstones so that
+// Open reports budget.ErrExpired rather than budget.ErrNotFound.
+func (s *DirStore) GC(ctx context.Context) (GCStats, error) {
+	var st GCStats
+	unlock, err := s.storeLock(true)
+	if err != nil {
+		return st, err
+	}
+	defer unlock()
+	now := s.opt.now()
+
+	var all []gcEntry
+	shards, err := os.ReadDir(filepath.Join(s.dir, "objects"))
+	if err != nil {
+		return st, fmt.Errorf("artifact store %s: gc: %w", s.dir, err)
+	}
+	for _, sh := range shards {
+		ents, err := os.ReadDir(filepath.Join(s.dir, "objects", sh.Name()))
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			if len(e.Name()) != 64 {
+				continue
+			}
+			fi, err := e.Info()
+			if err != nil {
+				continue
+			}
+			en := gcEntry{sum: e.Name(), size: fi.Size(), created: fi.ModTime()}
+			if b, err := os.ReadFile(s.metaPath(e.Name())); err == nil {
+				var m budget.Meta
+				if json.Unmarshal(b, &m) == nil && !m.Created.IsZero() {
+					en.created = m.Created
+				}
+			}
+			all = append(all, en)
+		}
+	}
+	st.Scanned = len(all)
+	sort.Slice(all, func(i, j int) bool { return all[i].created.Before(all[j].created) })
+
+	removed := map[string]bool{}
+	var total int64
+	for _, e := range all {
+		total += e.size
+	}
+	if s.opt.TTL > 0 {
+		for _, e := range all {
+			if ctx.Err() != nil {
+				return st, ctx.Err()
+			}
+			if now.Sub(e.created) <= s.opt.TTL {
+				continue
+			}
+			switch err := s.remove(e.sum); {
+			case err == nil:
+				removed[e.sum] = true
+				st.Expired++
+				st.Freed += e.size
+				total -= e.size
+			case errors.Is(err, errBusy):
+				st.Busy++
+			default:
+				return st, err
+			}
+		}
+	}
+	if s.opt.MaxBytes > 0 {
+		for _, e := range all {
+			if total <= s.opt.MaxBytes {
+				break
+			}
+			if removed[e.sum] {
+				continue
+			}
+			switch err := s.remove(e.sum); {
+			case err == nil:
+				removed[e.sum] = true
+				st.Evicted++
+				st.Freed += e.size
+				total -= e.size
+			case errors.Is(err, errBusy):
+				st.Busy++
+			default:
+				return st, err
+			}
+		}
+	}
+	st.Kept = total
+	st.Temps = s.sweepTemps(now)
+	s.sweepHandles(now, removed)
+	return st, nil
+}
+
+// remove deletes one artifact unless it is leased in this process or
+// locked by a reader or writer anywhere (errBusy).
+func (s *DirStore) remove(sum string) error {
+	if s.leased(sum) {
+		return errBusy
+	}
+	f, err := os.Open(s.objectPath(sum))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("artifact store %s: gc: %w", s.dir, err)
+	}
+	defer f.Close()
+	if err := lockFile(f, true, true); err != nil {
+		return errBusy
+	}
+	if err := os.Remove(s.objectPath(sum)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("artifact store %s: gc: %w", s.dir, err)
+	}
+	os.Remove(s.metaPath(sum))
+	return nil
+}
+
+// sweepTemps removes temporary files left by a crashed writer: older than
+// TempGrace and not locked.
+func (s *DirStore) sweepTemps(now time.Time) int {
+	n := 0
+	ents, _ := os.ReadDir(filepath.Join(s.dir, "tmp"))
+	for _, e := range ents {
+		fi, err := e.Info()
+		if err != nil || now.Sub(fi.ModTime()) < s.opt.TempGrace {
+			continue
+		}
+		p := filepath.Join(s.dir, "tmp", e.Name())
+		f, err := os.Open(p)
+		if err != nil {
+			continue
+		}
+		if lockFile(f, true, true) == nil {
+			if os.Remove(p) == nil {
+				n++
+			}
+		}
+		f.Close()
+	}
+	return n
+}
+
+// sweepHandles starts the tombstone clock of the handles of just-removed
+// artifacts, and forgets tombstones older than TombstoneTTL.
+func (s *DirStore) sweepHandles(now time.Time, removed map[string]bool) {
+	shards, _ := os.ReadDir(filepath.Join(s.dir, "handles"))
+	for _, sh := range shards {
+		dir := filepath.Join(s.dir, "handles", sh.Name())
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			p := filepath.Join(dir, e.Name())
+			b, err := os.ReadFile(p)
+			if err != nil {
+				continue
+			}
+			sum := strings.TrimSpace(string(b))
+			if removed[sum] {
+				_ = os.Chtimes(p, now, now)
+				continue
+			}
+			if len(sum) != 64 {
+				continue
+			}
+			if _, err := os.Stat(s.objectPath(sum)); !errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > s.opt.TombstoneTTL {
+				os.Remove(p)
+			}
+		}
+	}
+}
