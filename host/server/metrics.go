@@ -1,0 +1,161 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/toolcompact/compact/budget"
+	"github.com/toolcompact/compact/schemas"
+)
+
+// StoreSizer is implemented by an artifact store that can report its
+// total size in bytes.
+type StoreSizer interface {
+	Size(ctx context.Context) (int64, error)
+}
+
+// Metrics are the Prometheus metrics of the sidecar. Label values are
+// bounded: tool is the registry entry name the result was compacted for
+// (not the caller's raw tool name), level is one of the five levels.
+type Metrics struct {
+	calls       *prometheus.CounterVec
+	levels      *prometheus.CounterVec
+	tokBefore   *prometheus.CounterVec
+	tokAfter    *prometheus.CounterVec
+	records     *prometheus.CounterVec
+	shown       *prometheus.CounterVec
+	latency     *prometheus.HistogramVec
+	pluginFails *prometheus.CounterVec
+	stored      prometheus.Counter
+	httpReqs    *prometheus.CounterVec
+	httpTime    *prometheus.HistogramVec
+	storeBytes  atomic.Int64
+}
+
+// NewMetrics registers the sidecar's metrics in reg. When st can report
+// its size (StoreSizer), compact_artifact_store_bytes is read from it at
+// each scrape.
+func NewMetrics(reg prometheus.Registerer, st budget.Store) (*Metrics, error) {
+	m := &Metrics{
+		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "compact_calls_total", Help: "Compactions, by door (http, mcp), tool and outcome (ok, cannot_fit, error).",
+		}, []string{"door", "tool", "outcome"}),
+		levels: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "compact_levels_total", Help: "Compacted results by the level that made them fit.",
+		}, []string{"level"}),
+		tokBefore: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "compact_tokens_before_total", Help: "Tokens of the original outputs.",
+		}, []string{"tool"}),
+		tokAfter: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "compact_tokens_after_total", Help: "Tokens of the compacted outputs the model saw.",
+		}, []string{"tool"}),
+		records: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "compact_records_total", Help: "Records found in the original outputs; every one is preserved (shown or stored with its count).",
+		}, []string{"tool"}),
+		shown: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "compact_records_shown_total", Help: "Records visible in the compacted outputs.",
+		}, []string{"tool"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "compact_compaction_seconds", Help: "Time the engine took per compaction, plugin included.",
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5},
+		}, []string{"tool"}),
+		pluginFails: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "compact_plugin_failures_total", Help: "Plugin faults (the declarative rules ran instead), by plugin and action kind (plugin_failed, plugin_skipped).",
+		}, []string{"plugin", "kind"}),
+		stored: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "compact_artifact_stored_bytes_total", Help: "Bytes of originals referenced by artifact-level results.",
+		}),
+		httpReqs: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "compact_http_requests_total", Help: "HTTP requests by route and status code.",
+		}, []string{"route", "code"}),
+		httpTime: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "compact_http_request_seconds", Help: "HTTP request latency by route.",
+			Buckets: prometheus.DefBuckets,
+		}, []string{"route"}),
+	}
+	cs := []prometheus.Collector{m.calls, m.levels, m.tokBefore, m.tokAfter, m.records, m.shown, m.latency, m.pluginFails, m.stored, m.httpReqs, m.httpTime}
+	if sz, ok := st.(StoreSizer); ok {
+		cs = append(cs, prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "compact_artifact_store_bytes", Help: "Total size of the artifact store.",
+		}, func() float64 {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			n, err := sz.Size(ctx)
+			if err != nil {
+				return float64(m.storeBytes.Load())
+			}
+			m.storeBytes.Store(n)
+			return float64(n)
+		}))
+	}
+	for _, c := range cs {
+		if err := reg.Register(c); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// Observe records one compaction made through door ("http", "mcp").
+func (m *Metrics) Observe(door, tool string, res schemas.Result, took time.Duration, err error) {
+	if m == nil {
+		return
+	}
+	name := res.Tool
+	if name == "" {
+		name = "unknown"
+		_ = tool // the caller's raw tool name is unbounded: never a label
+	}
+	outcome := "ok"
+	switch {
+	case err == nil:
+	case errors.Is(err, budget.ErrCannotFit):
+		outcome = "cannot_fit"
+	default:
+		outcome = "error"
+	}
+	m.calls.WithLabelValues(door, name, outcome).Inc()
+	m.latency.WithLabelValues(name).Observe(took.Seconds())
+	if err != nil {
+		return
+	}
+	m.levels.WithLabelValues(string(res.Level)).Inc()
+	m.tokBefore.WithLabelValues(name).Add(float64(res.Tokens.Before))
+	m.tokAfter.WithLabelValues(name).Add(float64(res.Tokens.After))
+	var count, shown int
+	for _, c := range res.Collections {
+		count += c.Count
+		shown += c.Shown
+	}
+	m.records.WithLabelValues(name).Add(float64(count))
+	m.shown.WithLabelValues(name).Add(float64(shown))
+	for _, a := range res.Actions {
+		if a.Kind == "plugin_failed" || a.Kind == "plugin_skipped" {
+			m.pluginFails.WithLabelValues(a.Target, a.Kind).Inc()
+		}
+	}
+	if res.Artifact != nil {
+		m.stored.Add(float64(res.Artifact.Bytes))
+	}
+}
+
+// instrument counts and times the requests of one route.
+func (m *Metrics) instrument(route string, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w}
+		h.ServeHTTP(sw, r)
+		code := sw.status
+		if code == 0 {
+			code = http.StatusOK
+		}
+		m.httpReqs.WithLabelValues(route, strconv.Itoa(code)).Inc()
+		m.httpTime.WithLabelValues(route).Observe(time.Since(start).Seconds())
+	})
+}
