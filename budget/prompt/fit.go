@@ -247,6 +247,10 @@ func (s *state) compactPass(ctx context.Context, tools []*item, pool int) error 
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("prompt: %w", err)
 		}
+		if shares[i] <= 0 {
+			return &FitError{Budget: s.budget, Before: s.before, Best: s.before,
+				Reason: fmt.Sprintf("block %q: a pool of %d tokens leaves no share for each of %d tool results", it.block.ID, pool, len(tools))}
+		}
 		r, err := s.f.compact(ctx, it.block.Tool, it.block.Content, shares[i])
 		if err != nil {
 			return fmt.Errorf("prompt: block %q (tool %q, %d tokens, share %d): %w", it.block.ID, it.block.Tool, it.orig, shares[i], err)
