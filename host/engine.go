@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -51,21 +52,21 @@ type Request struct {
 type Option func(*config) error
 
 type config struct {
-	reg        *registry.Registry
-	regFile    string
-	encoding   string
-	counter    budget.Counter
-	budget     int
-	store      budget.Store
-	cacheDir   string
-	cacheSet   bool
-	logger     *slog.Logger
-	pluginDir  string
-	poolSize   int
-	coolFails  int
-	coolFor    time.Duration
-	logLimit   int
-	lazy       bool
+	reg       *registry.Registry
+	regFile   string
+	encoding  string
+	counter   budget.Counter
+	budget    int
+	store     budget.Store
+	cacheDir  string
+	cacheSet  bool
+	logger    *slog.Logger
+	pluginDir string
+	poolSize  int
+	coolFails int
+	coolFor   time.Duration
+	logLimit  int
+	lazy      bool
 }
 
 // WithRegistry makes the engine use reg instead of the built-in default
@@ -385,7 +386,7 @@ func faultAction(err error, then string) schemas.Action {
 		Level:  schemas.LevelFields,
 		Kind:   kind,
 		Target: pe.Plugin,
-		Detail: fmt.Sprintf("%s: %v; %s", pe.Kind, pe.Err, then),
+		Detail: fmt.Sprintf("%s: %s; %s", pe.Kind, firstLine(pe.Err.Error(), 300), then),
 	}
 }
 
@@ -416,4 +417,16 @@ func defaultCacheDir() string {
 		return ""
 	}
 	return filepath.Join(d, "compact", "wazero")
+}
+
+// firstLine returns the first line of s, at most max bytes of it (wazero
+// errors carry a multi-line wasm stack trace).
+func firstLine(s string, max int) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > max {
+		s = s[:max] + "…"
+	}
+	return s
 }

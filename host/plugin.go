@@ -139,12 +139,10 @@ func (ps *pluginSet) compile(ctx context.Context, name string, pages uint32) (*p
 		file:     file,
 		compiled: cp,
 		maxPages: pages,
-		slots:    make(chan *instance, size),
+		idle:     make(chan *instance, size),
+		sem:      make(chan struct{}, size),
 		logLimit: ps.cfg.logLimit,
 		cfg:      ps.cfg,
-	}
-	for range size {
-		p.slots <- nil
 	}
 	// Fail fast: instantiate one instance and ask it its ABI version.
 	inst, perr := p.acquire(ctx)
@@ -229,12 +227,12 @@ type plugin struct {
 	logLimit int
 	cfg      *config
 
-	// slots holds one token per instance the pool may have: a live idle
-	// instance, or nil for room to make one. Its capacity bounds the
-	// number of live instances.
-	slots chan *instance
-	live  atomic.Int64 // instances alive now (tests check for leaks)
-	made  atomic.Int64 // instances ever made
+	// idle holds instances ready for a call; sem holds one token per
+	// live instance (idle or busy), so its capacity bounds the pool.
+	idle chan *instance
+	sem  chan struct{}
+	live atomic.Int64 // instances alive now (tests check for leaks)
+	made atomic.Int64 // instances ever made
 
 	mu        sync.Mutex
 	fails     int
@@ -250,22 +248,25 @@ type instance struct {
 
 // acquire takes an idle instance or makes one, waiting while the pool is
 // at its bound. Waiting is bounded by ctx (the caller's, not the call's
-// deadline).
+// deadline): a busy pool is not a plugin fault.
 func (p *plugin) acquire(ctx context.Context) (*instance, error) {
-	var inst *instance
 	select {
-	case inst = <-p.slots:
+	case inst := <-p.idle:
+		return inst, nil
+	default:
+	}
+	select {
+	case inst := <-p.idle:
+		return inst, nil
+	case p.sem <- struct{}{}:
 	case <-ctx.Done():
 		return nil, fmt.Errorf("waiting for an instance of plugin %s: %w", p.name, ctx.Err())
-	}
-	if inst != nil {
-		return inst, nil
 	}
 	log := &limitedBuffer{limit: p.logLimit}
 	mc := wazero.NewModuleConfig().WithStdout(log).WithStderr(log)
 	plug, err := p.compiled.Instance(ctx, extism.PluginInstanceConfig{ModuleConfig: mc})
 	if err != nil {
-		p.slots <- nil
+		<-p.sem
 		return nil, &PluginError{Plugin: p.name, Kind: KindLoad, Err: fmt.Errorf("instantiate %s: %w", p.file, err), Log: log.String()}
 	}
 	plug.SetLogger(func(level extism.LogLevel, msg string) {
@@ -279,12 +280,12 @@ func (p *plugin) acquire(ctx context.Context) (*instance, error) {
 // release returns inst to the pool, or closes it when it is not healthy.
 func (p *plugin) release(inst *instance, healthy bool) {
 	if healthy {
-		p.slots <- inst
+		p.idle <- inst // never blocks: at most cap(sem) instances live
 		return
 	}
 	_ = inst.plug.Close(context.Background())
 	p.live.Add(-1)
-	p.slots <- nil
+	<-p.sem
 }
 
 // call runs compact_result on framed input with a deadline of timeout
@@ -387,11 +388,10 @@ func (p *plugin) coolDownErr() error {
 func (p *plugin) close(ctx context.Context) error {
 	for {
 		select {
-		case inst := <-p.slots:
-			if inst != nil {
-				_ = inst.plug.Close(ctx)
-				p.live.Add(-1)
-			}
+		case inst := <-p.idle:
+			_ = inst.plug.Close(ctx)
+			p.live.Add(-1)
+			<-p.sem
 		default:
 			return p.compiled.Close(ctx)
 		}
