@@ -144,7 +144,7 @@ func (r *Registry) Resolve(tool string) (Entry, MatchKind) {
 	if r == nil {
 		return FallbackEntry(), MatchFallback
 	}
-	if i, ok := r.exact[tool]; ok && tool != DefaultName {
+	if i, ok := r.exact[tool]; ok {
 		return r.entries[i].clone(), MatchExact
 	}
 	for _, i := range r.globs {
