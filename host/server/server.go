@@ -244,8 +244,9 @@ type errorBody struct {
 	Code string `json:"code"`
 	// Message says what is wrong and where.
 	Message string `json:"message"`
-	// Fit carries the numbers when no level could fit the budget.
-	Fit *budget.FitError `json:"fit,omitempty"`
+	// Fit carries the numbers when no level could fit the budget (a
+	// budget.FitError for one result, a prompt.FitError for a prompt).
+	Fit any `json:"fit,omitempty"`
 }
 
 func writeError(w http.ResponseWriter, status int, code, msg string) {
@@ -263,10 +264,17 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // engineError maps an engine error to a response.
 func engineError(w http.ResponseWriter, err error) {
 	var fe *budget.FitError
+	var pfe *prompt.FitError
 	var mbe *http.MaxBytesError
 	switch {
 	case errors.As(err, &fe):
 		writeJSON(w, http.StatusUnprocessableEntity, apiError{Error: errorBody{Code: "cannot_fit", Message: err.Error(), Fit: fe}})
+	case errors.As(err, &pfe):
+		writeJSON(w, http.StatusUnprocessableEntity, apiError{Error: errorBody{Code: "cannot_fit", Message: err.Error(), Fit: pfe}})
+	case errors.Is(err, prompt.ErrInvalid):
+		writeError(w, http.StatusBadRequest, "bad_request", err.Error())
+	case errors.Is(err, artifact.ErrBadRef):
+		writeError(w, http.StatusBadRequest, "bad_handle", err.Error())
 	case errors.Is(err, budget.ErrCannotFit):
 		writeError(w, http.StatusUnprocessableEntity, "cannot_fit", err.Error())
 	case errors.Is(err, budget.ErrNotFound):

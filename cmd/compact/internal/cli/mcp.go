@@ -1,9 +1,125 @@
 package cli
 
-import "fmt"
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
 
-// runMCP is the "compact mcp" subcommand. PLACEHOLDER: replaced by its implementation.
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/toolcompact/compact/host/mcpproxy"
+	"github.com/toolcompact/compact/host/server"
+	"github.com/toolcompact/compact/schemas"
+)
+
+// runMCP is the "compact mcp" subcommand: the MCP proxy.
+//
+//	compact mcp [flags] -- COMMAND ARGS...     upstream over stdio
+//	compact mcp [flags] --upstream-url URL     upstream over streamable HTTP
+//
+// Downstream is stdio unless --listen gives an HTTP address.
 func runMCP(e *env) int {
-	fmt.Fprintln(e.stderr, "compact mcp: not implemented yet")
-	return ExitFailure
+	c, rest, code := sidecarFlags("mcp", e, true, e.args)
+	if code >= 0 {
+		return code
+	}
+	if len(rest) > 0 && rest[0] == "--" {
+		rest = rest[1:]
+	}
+	if len(rest) > 0 {
+		c.Command = rest
+	}
+	switch {
+	case len(c.Command) == 0 && c.UpstreamURL == "":
+		fmt.Fprintln(e.stderr, "compact mcp: give the upstream server: -- COMMAND ARGS... or --upstream-url URL")
+		return ExitUsage
+	case len(c.Command) > 0 && c.UpstreamURL != "":
+		fmt.Fprintln(e.stderr, "compact mcp: give either a command or --upstream-url, not both")
+		return ExitUsage
+	}
+	log, err := c.logger(e.stderr)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "compact mcp: %v\n", err)
+		return ExitUsage
+	}
+	if c.Listen != "" {
+		if err := server.CheckListen(c.Listen, c.Token); err != nil {
+			fmt.Fprintf(e.stderr, "compact mcp: %v\n", err)
+			return ExitUsage
+		}
+	}
+	ctx, stop := sidecarContext(e.ctx)
+	defer stop()
+
+	eng, err := c.engine(ctx, log)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "compact mcp: %v\n", err)
+		return engineExit(err)
+	}
+	defer eng.Close(context.Background())
+
+	var up mcpproxy.Upstream
+	if c.UpstreamURL != "" {
+		up = &mcpproxy.HTTP{URL: c.UpstreamURL, MaxMessage: c.MaxMessage}
+	} else {
+		up = &mcpproxy.Command{Path: c.Command[0], Args: c.Command[1:], Stderr: e.stderr, MaxMessage: c.MaxMessage}
+	}
+	reg := prometheus.NewRegistry()
+	metrics, err := server.NewMetrics(reg, eng.Store())
+	if err != nil {
+		fmt.Fprintf(e.stderr, "compact mcp: %v\n", err)
+		return ExitFailure
+	}
+	proxy, err := mcpproxy.New(ctx, up, mcpproxy.Adapt(eng), mcpproxy.Options{
+		Budget: c.Budget, CallTimeout: c.CallTimeout, Logger: log,
+		Observe: func(tool string, r schemas.Result, took time.Duration, err error) {
+			metrics.Observe("mcp", tool, r, took, err)
+		},
+	})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "compact mcp: %v\n", err)
+		return ExitFailure
+	}
+	defer proxy.Close()
+
+	if c.Listen == "" {
+		t := &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}, MaxLineLength: int(c.MaxBody)}
+		if err := proxy.Server().Run(ctx, t); err != nil && ctx.Err() == nil {
+			fmt.Fprintf(e.stderr, "compact mcp: %v\n", err)
+			return ExitFailure
+		}
+		return ExitOK
+	}
+
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return proxy.Server() },
+		&mcp.StreamableHTTPOptions{Logger: log, MaxRequestBodyBytes: c.MaxBody}))
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintln(w, `{"status":"ok"}`)
+	})
+	var h http.Handler = mux
+	if c.Token != "" {
+		h = server.RequireToken(c.Token, h, "/healthz")
+	}
+	ln, err := net.Listen("tcp", c.Listen)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "compact mcp: %v\n", err)
+		return ExitFailure
+	}
+	if err := server.Serve(ctx, ln, h, c.Grace, log); err != nil {
+		fmt.Fprintf(e.stderr, "compact mcp: %v\n", err)
+		return ExitFailure
+	}
+	return ExitOK
 }
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

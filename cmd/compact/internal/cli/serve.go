@@ -1,9 +1,252 @@
 package cli
 
-import "fmt"
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
 
-// runServe is the "compact serve" subcommand. PLACEHOLDER: replaced by its implementation.
+	"gopkg.in/yaml.v3"
+
+	"github.com/toolcompact/compact/budget/artifact"
+	"github.com/toolcompact/compact/host"
+	"github.com/toolcompact/compact/host/server"
+)
+
+// sidecarConfig is everything the sidecar commands (serve, mcp) take from
+// flags, also readable from a --config YAML file. Flags win over the
+// file; unknown keys in the file are an error.
+type sidecarConfig struct {
+	Registry      string        `yaml:"registry"`
+	Budget        int           `yaml:"budget"`
+	Store         string        `yaml:"store"`
+	StoreTTL      time.Duration `yaml:"store_ttl"`
+	StoreMaxBytes int64         `yaml:"store_max_bytes"`
+	Listen        string        `yaml:"listen"`
+	Token         string        `yaml:"token"`
+	MaxBody       int64         `yaml:"max_body"`
+	Timeout       time.Duration `yaml:"timeout"`
+	Grace         time.Duration `yaml:"shutdown_grace"`
+	LogLevel      string        `yaml:"log_level"`
+	LogFormat     string        `yaml:"log_format"`
+	// compact mcp only.
+	UpstreamURL string        `yaml:"upstream_url"`
+	Command     []string      `yaml:"command"`
+	MaxMessage  int           `yaml:"max_message"`
+	CallTimeout time.Duration `yaml:"call_timeout"`
+}
+
+func defaultSidecarConfig() sidecarConfig {
+	return sidecarConfig{
+		MaxBody:   server.DefaultMaxBody,
+		Timeout:   server.DefaultTimeout,
+		Grace:     10 * time.Second,
+		LogLevel:  "info",
+		LogFormat: "text",
+	}
+}
+
+// loadSidecarConfig reads path strictly into c.
+func loadSidecarConfig(path string, c *sidecarConfig) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("config %s: %w", path, err)
+	}
+	return nil
+}
+
+// configFlag finds --config FILE (or -config, or =FILE) before "--".
+func configFlag(args []string) (string, error) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || name != "config" {
+			continue
+		}
+		if hasVal {
+			return val, nil
+		}
+		if i+1 >= len(args) {
+			return "", errors.New("flag needs an argument: -config")
+		}
+		return args[i+1], nil
+	}
+	return "", nil
+}
+
+// sidecarFlags parses args into a config: defaults, then the --config
+// file, then the flags given. It returns the arguments left after the
+// flags.
+func sidecarFlags(name string, e *env, mcp bool, args []string) (sidecarConfig, []string, int) {
+	c := defaultSidecarConfig()
+	path, err := configFlag(args)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "compact %s: %v\n", name, err)
+		return c, nil, ExitUsage
+	}
+	if path != "" {
+		if err := loadSidecarConfig(path, &c); err != nil {
+			fmt.Fprintf(e.stderr, "compact %s: %v\n", name, err)
+			return c, nil, ExitUsage
+		}
+	}
+	fs := flag.NewFlagSet("compact "+name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.String("config", path, "YAML file with any of these settings (flags win)")
+	fs.StringVar(&c.Registry, "registry", c.Registry, "registry file (the built-in registry when empty)")
+	fs.IntVar(&c.Budget, "budget", c.Budget, "default token budget of one tool result (0: the registry's)")
+	fs.StringVar(&c.Store, "store", c.Store, "artifact store directory (default $XDG_CACHE_HOME/compact/artifacts)")
+	fs.DurationVar(&c.StoreTTL, "store-ttl", c.StoreTTL, "artifact retention (0: until the quota needs the room)")
+	fs.Int64Var(&c.StoreMaxBytes, "store-max-bytes", c.StoreMaxBytes, "artifact store quota in bytes (0: none)")
+	listenHelp := "HTTP listen address (loopback unless a token is set)"
+	if mcp {
+		listenHelp = "serve MCP over streamable HTTP on this address instead of stdio (loopback unless a token is set)"
+	}
+	fs.StringVar(&c.Listen, "listen", c.Listen, listenHelp)
+	fs.StringVar(&c.Token, "token", c.Token, "bearer token required on every request ($"+server.EnvToken+" when empty)")
+	fs.Int64Var(&c.MaxBody, "max-body", c.MaxBody, "largest HTTP request body in bytes")
+	fs.DurationVar(&c.Timeout, "timeout", c.Timeout, "deadline of one HTTP request")
+	fs.DurationVar(&c.Grace, "shutdown-grace", c.Grace, "how long shutdown waits for in-flight requests")
+	fs.StringVar(&c.LogLevel, "log-level", c.LogLevel, "debug, info, warn or error")
+	fs.StringVar(&c.LogFormat, "log-format", c.LogFormat, "text or json (logs go to standard error)")
+	if mcp {
+		fs.StringVar(&c.UpstreamURL, "upstream-url", c.UpstreamURL, "upstream MCP server URL (streamable HTTP), instead of a command after --")
+		fs.IntVar(&c.MaxMessage, "max-message", c.MaxMessage, "largest message accepted from the upstream, in bytes (0: 256 MiB)")
+		fs.DurationVar(&c.CallTimeout, "call-timeout", c.CallTimeout, "deadline of one upstream request (0: 2m)")
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return c, nil, ExitOK
+		}
+		return c, nil, ExitUsage
+	}
+	if c.Token == "" {
+		c.Token = os.Getenv(server.EnvToken)
+	}
+	if c.Budget < 0 || c.MaxBody < 0 || c.MaxMessage < 0 || c.StoreMaxBytes < 0 {
+		fmt.Fprintf(e.stderr, "compact %s: budget, max-body, max-message and store-max-bytes must not be negative\n", name)
+		return c, nil, ExitUsage
+	}
+	return c, fs.Args(), -1
+}
+
+// logger builds the structured logger of a sidecar command.
+func (c *sidecarConfig) logger(w io.Writer) (*slog.Logger, error) {
+	var lvl slog.Level
+	if err := lvl.UnmarshalText([]byte(c.LogLevel)); err != nil {
+		return nil, fmt.Errorf("log level %q: want debug, info, warn or error", c.LogLevel)
+	}
+	o := &slog.HandlerOptions{Level: lvl}
+	switch c.LogFormat {
+	case "text", "":
+		return slog.New(slog.NewTextHandler(w, o)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, o)), nil
+	}
+	return nil, fmt.Errorf("log format %q: want text or json", c.LogFormat)
+}
+
+// engine builds the engine with the configured registry, budget and
+// artifact store.
+func (c *sidecarConfig) engine(ctx context.Context, log *slog.Logger) (*host.Engine, error) {
+	dir := c.Store
+	if dir == "" {
+		d, err := artifact.DefaultDir()
+		if err != nil {
+			return nil, err
+		}
+		dir = d
+	}
+	st, err := artifact.NewDir(dir, artifact.Options{TTL: c.StoreTTL, MaxBytes: c.StoreMaxBytes})
+	if err != nil {
+		return nil, err
+	}
+	opts := []host.Option{host.WithStore(st), host.WithLogger(log)}
+	if c.Registry != "" {
+		opts = append(opts, host.WithRegistryFile(c.Registry))
+	}
+	if c.Budget > 0 {
+		opts = append(opts, host.WithBudget(c.Budget))
+	}
+	return host.New(ctx, opts...)
+}
+
+// sidecarContext ends on SIGINT or SIGTERM.
+func sidecarContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+}
+
+// runServe is the "compact serve" subcommand: the HTTP JSON API.
 func runServe(e *env) int {
-	fmt.Fprintln(e.stderr, "compact serve: not implemented yet")
+	c, rest, code := sidecarFlags("serve", e, false, e.args)
+	if code >= 0 {
+		return code
+	}
+	if len(rest) > 0 {
+		fmt.Fprintf(e.stderr, "compact serve: unexpected arguments %q\n", rest)
+		return ExitUsage
+	}
+	if c.Listen == "" {
+		c.Listen = server.DefaultListen
+	}
+	log, err := c.logger(e.stderr)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "compact serve: %v\n", err)
+		return ExitUsage
+	}
+	if err := server.CheckListen(c.Listen, c.Token); err != nil {
+		fmt.Fprintf(e.stderr, "compact serve: %v\n", err)
+		return ExitUsage
+	}
+	ctx, stop := sidecarContext(e.ctx)
+	defer stop()
+	eng, err := c.engine(ctx, log)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "compact serve: %v\n", err)
+		return engineExit(err)
+	}
+	defer eng.Close(context.Background())
+	srv, err := server.New(server.Config{
+		Engine: server.Adapt(eng), Budget: c.Budget, MaxBody: c.MaxBody, Timeout: c.Timeout,
+		Token: c.Token, Logger: log,
+	})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "compact serve: %v\n", err)
+		return ExitFailure
+	}
+	ln, err := net.Listen("tcp", c.Listen)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "compact serve: %v\n", err)
+		return ExitFailure
+	}
+	if err := server.Serve(ctx, ln, srv, c.Grace, log); err != nil {
+		fmt.Fprintf(e.stderr, "compact serve: %v\n", err)
+		return ExitFailure
+	}
+	return ExitOK
+}
+
+// engineExit maps an engine start-up error to an exit code.
+func engineExit(err error) int {
+	if strings.Contains(err.Error(), "registry") {
+		return ExitRegistry
+	}
 	return ExitFailure
 }
