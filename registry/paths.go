@@ -24,16 +24,18 @@ type Step struct {
 // ParsePath parses a field path as used by keep and drop: member names
 // joined with ".", each optionally followed by "[]" to step into array
 // elements, "*" as a wildcard within one name, and "quoted" names (JSON
-// string syntax) for names holding ".", "[", "]", "*", '"' or spaces. A
-// leading "." is allowed and ignored. Examples: "id", "user.login",
-// "labels[].name", "*_url", "[].id", `."dist-tags".latest`.
+// string syntax, also as jq's ["name"]) for names holding ".", "[", "]",
+// "*", '"' or spaces. A leading "." is allowed and ignored. Examples: "id",
+// "user.login", "labels[].name", "*_url", "[].id", `."dist-tags".latest`,
+// `.["dist-tags"].latest`.
 func ParsePath(p string) ([]Step, error) {
 	return parsePath(p, true)
 }
 
 // ParseRecordPath parses a record collection path as used by records: a
 // jq path that starts with ".", with no wildcards. "." is the root.
-// Examples: ".", ".items", ".data.rows", ".[].items", `."dist-tags"`.
+// Examples: ".", ".items", ".data.rows", ".[].items", `."dist-tags"`,
+// `.["dist-tags"]`.
 func ParseRecordPath(p string) ([]Step, error) {
 	if !strings.HasPrefix(p, ".") {
 		return nil, fmt.Errorf("record path %q must start with \".\" (jq style; \".\" is the root)", p)
@@ -59,17 +61,39 @@ func parsePath(p string, wildcards bool) ([]Step, error) {
 		}
 	}
 	var steps []Step
-	for {
+	for i < len(p) {
+		if len(steps) > 0 {
+			switch {
+			case p[i] == '.':
+				i++
+				if i == len(p) {
+					return nil, bad(i, "the path ends with \".\"; expected a name")
+				}
+			case strings.HasPrefix(p[i:], `["`):
+				// jq's .a["b"]: a new step without a dot.
+			default:
+				return nil, bad(i, "unexpected %q; expected \".\" or \"[]\"", p[i])
+			}
+		}
 		var st Step
 		start := i
 		switch {
-		case i < len(p) && p[i] == '"':
+		case p[i] == '"':
 			end, key, err := quoted(p, i)
 			if err != nil {
 				return nil, bad(i, "%v", err)
 			}
 			st.Key, i = key, end
-		case i < len(p) && p[i] == '[':
+		case strings.HasPrefix(p[i:], `["`):
+			end, key, err := quoted(p, i+1)
+			if err != nil {
+				return nil, bad(i+1, "%v", err)
+			}
+			if end >= len(p) || p[end] != ']' {
+				return nil, bad(end, `expected "]" after the quoted name`)
+			}
+			st.Key, i = key, end+1
+		case p[i] == '[':
 			if len(steps) > 0 {
 				return nil, bad(i, `"[]" must follow a name, as in "items[]"`)
 			}
@@ -89,15 +113,10 @@ func parsePath(p string, wildcards bool) ([]Step, error) {
 			st.Key = p[start:i]
 			st.Wildcard = strings.Contains(st.Key, "*")
 			if st.Key == "" {
-				if i == len(p) {
-					return nil, bad(i, "the path ends with \".\"; expected a name")
-				}
-				if p[i] == '.' {
-					return nil, bad(i, "empty name between dots")
-				}
+				return nil, bad(i, "empty name between dots")
 			}
 		}
-		for i < len(p) && p[i] == '[' {
+		for i < len(p) && p[i] == '[' && !strings.HasPrefix(p[i:], `["`) {
 			if i+1 >= len(p) || p[i+1] != ']' {
 				return nil, bad(i, `expected "[]" (indexes and slices are not field paths)`)
 			}
@@ -105,17 +124,8 @@ func parsePath(p string, wildcards bool) ([]Step, error) {
 			i += 2
 		}
 		steps = append(steps, st)
-		if i == len(p) {
-			return steps, nil
-		}
-		if p[i] != '.' {
-			return nil, bad(i, "unexpected %q; expected \".\" or \"[]\"", p[i])
-		}
-		i++
-		if i == len(p) {
-			return nil, bad(i, "the path ends with \".\"; expected a name")
-		}
 	}
+	return steps, nil
 }
 
 // quoted reads the JSON string starting at p[i] == '"' and returns the

@@ -26,7 +26,7 @@ func TestParsePath(t *testing.T) {
 			t.Errorf("ParsePath(%q) = %+v, %v; want %+v", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"", ".", "a..b", "a.", "a[0]", "a[", "a]", "a b", `a"b"`, `"unterminated`, `"bad\q"`, "a.[]", "a[]b", "\x00"} {
+	for _, in := range []string{"", ".", "a..b", "a.", "a[0]", "a[", "a]", "a b", `a"b"`, `"unterminated`, `"bad\q"`, "a.[]", "a[]b", "\x00", `["a"`, `a["b"x`, "a[\"b\"]]"} {
 		if got, err := ParsePath(in); err == nil {
 			t.Errorf("ParsePath(%q) accepted: %+v", in, got)
 		}
