@@ -14,3 +14,5 @@ func (wordCounter) Count(s string) int { return len(strings.Fields(s)) + strings
 func (wordCounter) Encoding() string   { return "words" }
 
 func testCounter(t testing.TB) budget.Counter { return wordCounter{} }
+
+func fuzzCompact(t testing.TB) CompactFunc { return nil }

@@ -190,11 +190,11 @@ func (s *state) compactToolResults(ctx context.Context) error {
 	if fixed < noHints {
 		reserve = s.f.counter.Count(markerText(cutInfo{lines: 99999, lineTokens: 999999, blocks: 9999, blockTokens: 9999999, partial: "a-long-block-id", handle: "0123456789abcdef"}))
 	}
-	pools := []int{s.budget - all, s.budget - noHints, s.budget - fixed - reserve}
+	pools := []int{s.budget - all, s.budget - noHints, s.budget - fixed - reserve, s.budget - fixed}
 	var lastErr error
 	tried := -1 << 62
 	for _, pool := range pools {
-		if pool <= tried || pool <= 0 {
+		if pool == tried || pool <= 0 {
 			continue
 		}
 		tried = pool
