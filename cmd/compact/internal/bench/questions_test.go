@@ -1,6 +1,8 @@
 package bench
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"os"
@@ -13,6 +15,12 @@ import (
 const corpusDir = "../../../../testdata/captured"
 
 var showAnswers = flag.Bool("answers", false, "print every ground-truth answer of the corpus")
+
+var update = flag.Bool("update", false, "rewrite testdata/answers.golden.json from the corpus")
+
+// goldenPath records every ground-truth answer of the corpus, so that a
+// change of an output, a filter or gojq shows up in review.
+const goldenPath = "testdata/answers.golden.json"
 
 // TestCorpus loads every questions file of the bundled corpus (validating
 // each against the schema and compiling every filter) and computes every
@@ -27,6 +35,7 @@ func TestCorpus(t *testing.T) {
 	}
 	covered := map[string]bool{}
 	tools := map[string]bool{}
+	got := map[string]map[string]json.RawMessage{}
 	total := 0
 	for _, qf := range files {
 		t.Run(filepath.Base(qf.Path), func(t *testing.T) {
@@ -62,7 +71,10 @@ func TestCorpus(t *testing.T) {
 				t.Fatalf("%d answers for %d questions", len(answers), len(qf.Questions))
 			}
 			total += len(answers)
+			perFile := map[string]json.RawMessage{}
+			got[filepath.Base(qf.Path)] = perFile
 			for i, a := range answers {
+				perFile[a.ID] = json.RawMessage(a.String())
 				if a.ID != qf.Questions[i].ID {
 					t.Errorf("answer %d is for %q, want %q", i, a.ID, qf.Questions[i].ID)
 				}
@@ -98,6 +110,55 @@ func TestCorpus(t *testing.T) {
 		t.Errorf("corpus covers %d tools, want at least 10", len(tools))
 	}
 	t.Logf("%d questions over %d outputs and %d tools", total, len(files), len(tools))
+
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(got); err != nil {
+		t.Fatal(err)
+	}
+	b := buf.Bytes()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(goldenPath), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(goldenPath, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(goldenPath)
+	if err != nil {
+		t.Fatalf("%v (run go test -run TestCorpus -update to create it)", err)
+	}
+	if !bytes.Equal(b, want) {
+		t.Errorf("answers differ from %s (if the change is intended, run go test -run TestCorpus -update and review the diff):\n%s", goldenPath, lineDiff(string(want), string(b)))
+	}
+}
+
+// lineDiff lists the lines of got that are not in want and the reverse.
+func lineDiff(want, got string) string {
+	in := func(s string) map[string]bool {
+		m := map[string]bool{}
+		for _, l := range strings.Split(s, "\n") {
+			m[l] = true
+		}
+		return m
+	}
+	w, g := in(want), in(got)
+	var b strings.Builder
+	for _, l := range strings.Split(want, "\n") {
+		if !g[l] {
+			b.WriteString("- " + l + "\n")
+		}
+	}
+	for _, l := range strings.Split(got, "\n") {
+		if !w[l] {
+			b.WriteString("+ " + l + "\n")
+		}
+	}
+	return b.String()
 }
 
 // writeFile writes name under dir and returns its path.
