@@ -1,0 +1,263 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolcompact/compact/plugins/pdk"
+)
+
+func TestTemplate(t *testing.T) {
+	cases := map[string]string{
+		"2026-11-20T03:00:01.960Z GET /healthz 200 in 12ms":            "<ts> GET /healthz <n> in <n>ms",
+		"2025-06-24 14:36:25 status installed libc-bin:amd64 2.36-9":   "<ts> status installed libc-bin:<id> <n>-<n>",
+		"Start-Date: 2025-06-24  14:36:25":                             "Start-Date: <ts>",
+		"req 550e8400-e29b-41d4-a716-446655440000 from 10.0.0.12:5432": "req <uuid> from <ip>",
+		"ptr=0xdeadBEEF sha=3f9a2c1b7e took 3.5s":                      "ptr=<hex> sha=<hex> took <n>s",
+		"Nov 22 01:23:47 host sshd[1234]: ok":                          "Nov <n> <time> host sshd[<n>]: ok",
+		"pod orders-7f9c6d5b8-tq7rl v1 utf8 x86":                       "pod orders-<hex>-<id> v1 utf8 x86",
+		"version 1.2.3 and 42":                                         "version <n> and <n>",
+		"":                                                             "",
+		"no variables here":                                            "no variables here",
+	}
+	for in, want := range cases {
+		if got := string(appendTemplate(nil, []byte(in))); got != want {
+			t.Errorf("template(%q)\n got %q\nwant %q", in, got, want)
+		}
+	}
+}
+
+func TestImportant(t *testing.T) {
+	m := newLevelMatcher(nil, nil)
+	for _, line := range []string{
+		"ERROR: disk full", "[warn] slow", "level=error msg=x", `{"level":"WARN"}`, "E1122 01:02:03.000 foo",
+		"W1122 x", "Traceback (most recent call last):", "ValueError: bad", "java.lang.NullPointerException: x",
+		"build FAILED", "thread panicked at src/main.rs", "fatal: not a git repository", "Killed",
+	} {
+		if !m.important([]byte(line)) {
+			t.Errorf("%q not important", line)
+		}
+	}
+	for _, line := range []string{"GET /healthz 200", "terrific mirror", "stderr closed", "I1122 info", "informational"} {
+		if m.important([]byte(line)) {
+			t.Errorf("%q important", line)
+		}
+	}
+	custom := newLevelMatcher([]string{"Deprecated"}, []string{"error"})
+	if !custom.important([]byte("DEPRECATED api")) || custom.important([]byte("error 0")) || custom.important([]byte("IOError")) {
+		t.Error("keep_words/ignore_words not applied")
+	}
+}
+
+// check verifies the plugin's promises on one input and returns the
+// output lines: every input line is accounted for exactly once, every
+// important line appears verbatim and in order, every unmarked output line
+// is an input line, and the output is no larger than the input.
+func check(t *testing.T, name string, in []byte, cfg map[string]string) []string {
+	t.Helper()
+	o, err := parseOptions(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, n := compactLines(in, o)
+	if again, _ := compactLines(in, o); !bytes.Equal(out, again) {
+		t.Fatalf("%s: output is not deterministic", name)
+	}
+	var inLines []string
+	for _, l := range splitLines(in) {
+		inLines = append(inLines, string(in[l.start:l.end]))
+	}
+	if n != len(inLines) {
+		t.Fatalf("%s: declared %d lines, input has %d", name, n, len(inLines))
+	}
+	var outLines []string
+	if len(out) > 0 {
+		if out[len(out)-1] != '\n' {
+			t.Fatalf("%s: output does not end with a newline", name)
+		}
+		outLines = strings.Split(string(out[:len(out)-1]), "\n")
+	}
+	inSet := map[string]bool{}
+	for _, l := range inLines {
+		inSet[l] = true
+	}
+	total := 0
+	var unmarked []string
+	for _, l := range outLines {
+		k, rest := pdk.ParseGroupMarker([]byte(l))
+		total += k
+		if k == 1 {
+			if !inSet[string(rest)] {
+				t.Fatalf("%s: output line %q stands for one line but is no input line", name, l)
+			}
+			unmarked = append(unmarked, string(rest))
+		}
+	}
+	if total != len(inLines) {
+		t.Fatalf("%s: output stands for %d lines, input has %d", name, total, len(inLines))
+	}
+	// Important lines appear verbatim, in their input order.
+	j := 0
+	for _, l := range inLines {
+		if !o.levels.important([]byte(l)) {
+			continue
+		}
+		for j < len(unmarked) && unmarked[j] != l {
+			j++
+		}
+		if j == len(unmarked) {
+			t.Fatalf("%s: important line %q missing or out of order", name, l)
+		}
+		j++
+	}
+	// The output only grows by the "[×1] " escapes of input lines that
+	// look like markers, and by a final newline the input may lack.
+	limit := len(in) + 1
+	for _, l := range inLines {
+		if strings.HasPrefix(l, "[×") {
+			limit += len("[×1] ")
+		}
+	}
+	if len(out) > limit {
+		t.Fatalf("%s: output %d bytes > input %d", name, len(out), len(in))
+	}
+	return outLines
+}
+
+func TestCompactSynthetic(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 500; i++ {
+		fmt.Fprintf(&b, "2026-11-20T03:%02d:%02d.%03dZ GET /healthz 200 in %dms\n", i/60%60, i%60, i, i%40)
+		if i%100 == 50 {
+			fmt.Fprintf(&b, "2026-11-20T03:%02d:%02d.000Z ERROR upstream timeout after %dms\n", i/60%60, i%60, 1000+i)
+			b.WriteString("java.lang.IllegalStateException: pool exhausted\n\tat com.example.Pool.get(Pool.java:42)\n\tat com.example.Api.handle(Api.java:7)\n")
+		}
+		if i%250 == 0 {
+			b.WriteString("cache warmed\n")
+		}
+	}
+	b.WriteString("[×3] a line that looks like a marker\n")
+	in := []byte(b.String())
+	out := check(t, "synthetic", in, nil)
+	want := []string{
+		"[×500] <ts> GET /healthz <n> in <n>ms",
+		"[×2] cache warmed",
+		"2026-11-20T03:00:50.000Z ERROR upstream timeout after 1050ms",
+		"\tat com.example.Pool.get(Pool.java:42)",
+		"[×1] [×3] a line that looks like a marker",
+	}
+	for _, w := range want {
+		found := false
+		for _, l := range out {
+			found = found || l == w
+		}
+		if !found {
+			t.Errorf("missing output line %q in:\n%s", w, strings.Join(out, "\n"))
+		}
+	}
+	if len(out) != 1+1+5*4+1 {
+		t.Errorf("%d output lines, want 23:\n%s", len(out), strings.Join(out, "\n"))
+	}
+
+	// With scope=segment the health checks are grouped between errors.
+	seg := check(t, "synthetic/segment", in, map[string]string{"scope": "segment"})
+	if seg[0] != "[×51] <ts> GET /healthz <n> in <n>ms" {
+		t.Errorf("segment scope: first line %q", seg[0])
+	}
+}
+
+func TestCompactEdgeCases(t *testing.T) {
+	for name, in := range map[string]string{
+		"empty":             "",
+		"one line":          "only",
+		"no final newline":  "a 1\na 2\na 3",
+		"blank lines":       "\n\n\n\n",
+		"crlf":              "x 1\r\nx 2\r\nx 3\r\n",
+		"short group":       "a 1\na 2\n",
+		"all important":     "error 1\nerror 2\nerror 3\n",
+		"indent, no trace":  "  a 1\n  a 2\n  a 3\n",
+		"marker lookalikes": "[×2] x\n[×2] x\n[×2] x\n[×9\n",
+	} {
+		check(t, name, []byte(in), nil)
+	}
+	if out, n := compactLines([]byte("a 1\na 2"), options{minCount: 2, global: true, levels: newLevelMatcher(nil, nil)}); n != 2 || string(out) != "a 1\na 2\n" {
+		t.Errorf("a two-line group that does not shrink is kept verbatim: %q", out)
+	}
+}
+
+func TestCompactCapturedLogs(t *testing.T) {
+	files := []string{"testdata/apt-term.log"}
+	for _, f := range []string{"dpkg-log.txt", "apt-history.txt", "app-log.jsonl"} {
+		files = append(files, filepath.Join("..", "..", "testdata", "captured", f))
+	}
+	for _, f := range files {
+		in, err := os.ReadFile(f)
+		if os.IsNotExist(err) {
+			t.Logf("%s not captured yet", f)
+			continue
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		for _, scope := range []string{"global", "segment"} {
+			out := check(t, f+"/"+scope, in, map[string]string{"scope": scope})
+			t.Logf("%s scope=%s: %d bytes -> %d output lines", f, scope, len(in), len(out))
+		}
+	}
+}
+
+func TestOptionsErrors(t *testing.T) {
+	for _, cfg := range []map[string]string{{"scope": "everywhere"}, {"min_count": "1"}, {"min_count": "x"}} {
+		if _, err := parseOptions(cfg); err == nil || !strings.Contains(err.Error(), "logs: config") {
+			t.Errorf("%v: err %v", cfg, err)
+		}
+	}
+	_, _, err := compact(pdk.Header{Config: map[string]string{"scope": "x"}}, nil)
+	if err == nil {
+		t.Error("compact accepted a bad config")
+	}
+}
+
+func TestCompactHeader(t *testing.T) {
+	h, body, err := compact(pdk.Header{Config: map[string]string{}}, []byte("alpha 1\nalpha 2\nalpha 3\nerror!\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.ContentType != "text/plain" || len(h.Collections) != 1 || h.Collections[0] != (pdk.Collection{Path: ".", Count: 4}) {
+		t.Errorf("header %+v", h)
+	}
+	if string(body) != "[×3] alpha <n>\nerror!\n" {
+		t.Errorf("body %q", body)
+	}
+}
+
+func FuzzCompactLines(f *testing.F) {
+	for _, s := range []string{"a 1\na 2\nerror x\n\tat y\na 3\n", "[×2] x\n[×2] x", "\n\n", "x 0x1f 10.0.0.1:80 2026-01-02T03:04:05Z\n"} {
+		f.Add([]byte(s), false)
+	}
+	f.Fuzz(func(t *testing.T, in []byte, segment bool) {
+		if len(in) > 4096 {
+			return
+		}
+		cfg := map[string]string{}
+		if segment {
+			cfg["scope"] = "segment"
+		}
+		check(t, "fuzz", in, cfg)
+	})
+}
+
+func BenchmarkCompactLines(b *testing.B) {
+	in, err := os.ReadFile("../../testdata/captured/app-log.jsonl")
+	if err != nil {
+		b.Skip(err)
+	}
+	o, _ := parseOptions(nil)
+	b.SetBytes(int64(len(in)))
+	for b.Loop() {
+		compactLines(in, o)
+	}
+}
