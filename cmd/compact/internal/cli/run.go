@@ -1,9 +1,124 @@
 package cli
 
-import "fmt"
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
 
-// runRun is the "compact run" subcommand. PLACEHOLDER: replaced by its implementation.
+	"github.com/toolcompact/compact/budget"
+	"github.com/toolcompact/compact/host"
+	"github.com/toolcompact/compact/registry"
+	"github.com/toolcompact/compact/schemas"
+)
+
+const runUsage = "compact run [--tool NAME] [--registry FILE] [--budget N] [--encoding NAME] [--store DIR|off] [--json] [FILE|-]"
+
+// runRun is the "compact run" subcommand: it compacts one tool output
+// (FILE, or standard input) to its budget and prints what the model would
+// see, or with --json the result envelope. An output that no level can
+// fit exits ExitCannotFit with the numbers; it is never cut.
 func runRun(e *env) int {
-	fmt.Fprintln(e.stderr, "compact run: not implemented yet")
-	return ExitFailure
+	const cmd = "compact run"
+	var f engineFlags
+	var tool, contentType, maxInput string
+	fs := newFlagSet("run", runUsage, e.stderr)
+	f.register(fs)
+	fs.StringVar(&tool, "tool", "", "tool `NAME` the registry entry is looked up by (default: the \"default\" entry)")
+	fs.StringVar(&contentType, "content-type", "", "declared media `TYPE` of the input (default: sniffed)")
+	fs.StringVar(&maxInput, "max-input", registry.FormatSize(DefaultMaxInput), "largest input read, such as 64MiB or 1GiB")
+	pos, err := parseArgs(fs, e.args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(pos) > 1 {
+		fmt.Fprintf(e.stderr, "%s: one input at most, got %d: %q\nusage: %s\n", cmd, len(pos), pos, runUsage)
+		return ExitUsage
+	}
+	max, err := registry.ParseSize(maxInput)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "%s: --max-input: %v\n", cmd, err)
+		return ExitUsage
+	}
+	name := ""
+	if len(pos) == 1 {
+		name = pos[0]
+	}
+	// Flags and the registry are checked before the input is read, so a
+	// mistake costs nothing on a large input.
+	eng, err := f.engine(e.ctx, e.stderr)
+	if err != nil {
+		report(e.stderr, cmd, err)
+		return exitCode(err)
+	}
+	defer eng.Close(e.ctx)
+	data, err := readInput(name, e.stdin, max)
+	if err != nil {
+		report(e.stderr, cmd, err)
+		return exitCode(err)
+	}
+	res, err := eng.Compact(e.ctx, host.Request{Tool: tool, Input: data, ContentType: contentType, Budget: f.budget})
+	if err != nil {
+		report(e.stderr, cmd, explainFit(err, f))
+		return exitCode(err)
+	}
+	if f.verbose {
+		summarize(e, res)
+	}
+	if f.json {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			report(e.stderr, cmd, err)
+			return ExitFailure
+		}
+		return ExitOK
+	}
+	if err := writeContent(e, res.Content); err != nil {
+		report(e.stderr, cmd, err)
+		return ExitFailure
+	}
+	return ExitOK
+}
+
+// writeContent prints the content exactly, with a final newline added
+// only when it lacks one (the envelope's content is never changed).
+func writeContent(e *env, s string) error {
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		s += "\n"
+	}
+	_, err := fmt.Fprint(e.stdout, s)
+	return err
+}
+
+// explainFit adds what the user can do to a cannot-fit error.
+func explainFit(err error, f engineFlags) error {
+	if !errors.Is(err, budget.ErrCannotFit) {
+		return err
+	}
+	hint := "raise --budget"
+	if f.store == storeOff {
+		hint += ", or drop --store off so the artifact level can store the full output"
+	}
+	return fmt.Errorf("%w\n(nothing was cut; %s)", err, hint)
+}
+
+// summarize reports the result's sizes and actions on stderr.
+func summarize(e *env, r schemas.Result) {
+	fmt.Fprintf(e.stderr, "compact run: tool %q, level %s, %d -> %d tokens (budget %d, %s)\n",
+		r.Tool, r.Level, r.Tokens.Before, r.Tokens.After, r.Tokens.Budget, r.Tokens.Encoding)
+	for _, c := range r.Collections {
+		fmt.Fprintf(e.stderr, "  collection %s (%s): %d records, %d shown\n", c.Path, c.Kind, c.Count, c.Shown)
+	}
+	for _, a := range r.Actions {
+		fmt.Fprintf(e.stderr, "  %s %s %s", a.Level, a.Kind, a.Target)
+		if a.Count > 0 {
+			fmt.Fprintf(e.stderr, " (%d)", a.Count)
+		}
+		if a.Detail != "" {
+			fmt.Fprintf(e.stderr, ": %s", a.Detail)
+		}
+		fmt.Fprintln(e.stderr)
+	}
 }

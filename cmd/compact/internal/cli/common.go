@@ -1,0 +1,250 @@
+package cli
+
+// Helpers shared by the subcommands that compact: the engine flags
+// (--registry, --encoding, --budget, --store, --json), building a
+// host.Engine from them, reading the input, and mapping errors to exit
+// codes.
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/toolcompact/compact/budget"
+	"github.com/toolcompact/compact/budget/artifact"
+	"github.com/toolcompact/compact/host"
+	"github.com/toolcompact/compact/registry"
+)
+
+// Environment variables read when the matching flag is not given.
+const (
+	envRegistry = "COMPACT_REGISTRY" // --registry
+	envStore    = "COMPACT_STORE"    // --store
+)
+
+// storeOff is the --store value that turns the artifact level off.
+const storeOff = "off"
+
+// engineFlags are the flags of every subcommand that builds an engine.
+type engineFlags struct {
+	registry string
+	encoding string
+	budget   int
+	store    string
+	json     bool
+	verbose  bool
+}
+
+// register adds the engine flags to fs.
+func (f *engineFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.registry, "registry", "", "registry `FILE` layered over the built-in one (default $"+envRegistry+")")
+	fs.StringVar(&f.encoding, "encoding", budget.DefaultEncoding, "tokenizer `NAME`: "+budget.EncodingO200k+" or "+budget.EncodingCL100k)
+	fs.IntVar(&f.budget, "budget", 0, "token budget `N` (default: the registry entry's, else 4000)")
+	fs.StringVar(&f.store, "store", "", "artifact store `DIR`, or \"off\" (default $"+envStore+", else the user cache directory)")
+	fs.BoolVar(&f.json, "json", false, "print the JSON result envelope instead of the content")
+	fs.BoolVar(&f.verbose, "v", false, "report what was done on stderr")
+}
+
+// exitError carries an exit code and a message already fit for the user.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func withCode(code int, err error) error { return &exitError{code: code, err: err} }
+
+// exitCode maps an error to the exit code scripts rely on.
+func exitCode(err error) int {
+	var ee *exitError
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &ee):
+		return ee.code
+	case errors.Is(err, registry.ErrInvalid):
+		return ExitRegistry
+	case errors.Is(err, budget.ErrCannotFit):
+		return ExitCannotFit
+	}
+	return ExitFailure
+}
+
+// loadRegistry loads --registry (or $COMPACT_REGISTRY), or returns the
+// built-in registry when neither is set.
+func (f *engineFlags) loadRegistry() (*registry.Registry, error) {
+	path := f.registry
+	if path == "" {
+		path = os.Getenv(envRegistry)
+	}
+	if path == "" {
+		return registry.Default(), nil
+	}
+	return registry.Load(path)
+}
+
+// openStore opens the artifact store, or returns nil when it is off.
+func (f *engineFlags) openStore() (budget.Store, error) {
+	dir := f.store
+	if dir == "" {
+		dir = os.Getenv(envStore)
+	}
+	if dir == storeOff {
+		return nil, nil
+	}
+	if dir == "" {
+		d, err := artifact.DefaultDir()
+		if err != nil {
+			return nil, err
+		}
+		dir = d
+	}
+	st, err := artifact.NewDir(dir, artifact.Options{})
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// engine builds a host.Engine from the flags. Errors carry their exit
+// code: a bad flag is ExitUsage, a bad registry ExitRegistry.
+func (f *engineFlags) engine(ctx context.Context, stderr io.Writer) (*host.Engine, error) {
+	if f.budget < 0 {
+		return nil, withCode(ExitUsage, fmt.Errorf("--budget must be a positive number of tokens, got %d", f.budget))
+	}
+	if _, err := budget.NewCounter(f.encoding); err != nil {
+		return nil, withCode(ExitUsage, fmt.Errorf("--encoding: %w", err))
+	}
+	reg, err := f.loadRegistry()
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.openStore()
+	if err != nil {
+		return nil, withCode(ExitFailure, fmt.Errorf("--store: %w", err))
+	}
+	level := slog.LevelWarn
+	if f.verbose {
+		level = slog.LevelInfo
+	}
+	opts := []host.Option{
+		host.WithRegistry(reg),
+		host.WithEncoding(f.encoding),
+		host.WithLazyPlugins(),
+		host.WithLogger(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))),
+	}
+	if f.budget > 0 {
+		opts = append(opts, host.WithBudget(f.budget))
+	}
+	if st != nil {
+		opts = append(opts, host.WithStore(st))
+	}
+	return host.New(ctx, opts...)
+}
+
+// parseArgs parses flags that may come before, between or after the
+// positional arguments ("compact run FILE --json"), and returns the
+// positional ones. "--" ends the flags.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// newFlagSet returns a flag set that reports to stderr and never exits.
+func newFlagSet(name, usageLine string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: %s\n\nflags:\n", usageLine)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// flagExit is the exit code of a flag parsing error: 0 for -h.
+func flagExit(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return ExitOK
+	}
+	return ExitUsage
+}
+
+// DefaultMaxInput is the largest input compact run reads.
+const DefaultMaxInput = 256 << 20
+
+// readInput reads FILE, or standard input for "-" or no name, refusing
+// more than max bytes. Its errors carry ExitInput.
+func readInput(name string, stdin io.Reader, max int64) ([]byte, error) {
+	var r io.Reader
+	label := name
+	if name == "" || name == "-" {
+		label = "standard input"
+		if f, ok := stdin.(*os.File); ok {
+			if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+				return nil, withCode(ExitUsage, errors.New("standard input is a terminal: give a FILE, or pipe the tool output in"))
+			}
+		}
+		r = stdin
+	} else {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, withCode(ExitInput, fmt.Errorf("cannot read input: %w", err))
+		}
+		defer f.Close()
+		st, err := f.Stat()
+		if err != nil {
+			return nil, withCode(ExitInput, fmt.Errorf("cannot read input: %w", err))
+		}
+		if st.IsDir() {
+			return nil, withCode(ExitInput, fmt.Errorf("cannot read input %s: is a directory", name))
+		}
+		if st.Mode().IsRegular() && st.Size() > max {
+			return nil, withCode(ExitInput, tooLarge(label, st.Size(), max))
+		}
+		r = f
+	}
+	data, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return nil, withCode(ExitInput, fmt.Errorf("cannot read %s: %w", label, err))
+	}
+	if int64(len(data)) > max {
+		return nil, withCode(ExitInput, tooLarge(label, -1, max))
+	}
+	return data, nil
+}
+
+func tooLarge(label string, size, max int64) error {
+	what := "more than " + registry.FormatSize(max)
+	if size >= 0 {
+		what = fmt.Sprintf("%d bytes, more than %d (%s)", size, max, registry.FormatSize(max))
+	}
+	return fmt.Errorf("input %s is %s, over the --max-input limit (raise it, or split the output)", label, what)
+}
+
+// report prints err for the user, prefixed with the command name, one
+// line per problem (a registry with several errors prints them all).
+func report(w io.Writer, cmd string, err error) {
+	for _, line := range strings.Split(err.Error(), "\n") {
+		fmt.Fprintf(w, "%s: %s\n", cmd, line)
+	}
+}
