@@ -150,12 +150,33 @@ func LoadQuestions(path string) (*QuestionFile, error) {
 	if err != nil {
 		return nil, &QuestionError{File: path, Err: err}
 	}
+	qf, errs := parseQuestions(path, src)
+	if qf != nil {
+		if fi, err := os.Stat(qf.OutputPath); err != nil {
+			errs = append(errs, &QuestionError{File: path, Err: fmt.Errorf("output %q: %w", qf.Output, err)})
+		} else if !fi.Mode().IsRegular() {
+			errs = append(errs, &QuestionError{File: path, Err: fmt.Errorf("output %q is not a regular file", qf.Output)})
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return qf, nil
+}
+
+// parseQuestions decodes, validates and compiles a questions file's bytes;
+// path names the file in errors and anchors the output path. It returns
+// the file (nil when it cannot be decoded) and every problem found.
+func parseQuestions(path string, src []byte) (*QuestionFile, []error) {
+	fail := func(err error) (*QuestionFile, []error) {
+		return nil, []error{&QuestionError{File: path, Err: err}}
+	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(src, &root); err != nil {
-		return nil, &QuestionError{File: path, Err: fmt.Errorf("parse YAML: %w", err)}
+		return fail(fmt.Errorf("parse YAML: %w", err))
 	}
 	if root.Kind != yaml.DocumentNode || len(root.Content) == 0 {
-		return nil, &QuestionError{File: path, Err: errors.New("empty file: want a mapping with output, tool, input and questions")}
+		return fail(errors.New("empty file: want a mapping with output, tool, input and questions"))
 	}
 	doc := root.Content[0]
 	lines := questionLines(doc)
@@ -164,14 +185,14 @@ func LoadQuestions(path string) (*QuestionFile, error) {
 	if err := validateSchema(doc); err != nil {
 		var ve *jsonschema.ValidationError
 		if !errors.As(err, &ve) {
-			return nil, &QuestionError{File: path, Err: err}
+			return fail(err)
 		}
 		return nil, schemaErrors(path, ve, lines, ids)
 	}
 
 	qf := &QuestionFile{Path: path}
 	if err := doc.Decode(qf); err != nil {
-		return nil, &QuestionError{File: path, Err: fmt.Errorf("decode: %w", err)}
+		return fail(fmt.Errorf("decode: %w", err))
 	}
 	qf.OutputPath = qf.Output
 	if !filepath.IsAbs(qf.OutputPath) {
@@ -202,15 +223,7 @@ func LoadQuestions(path string) (*QuestionFile, error) {
 		}
 		q.code = code
 	}
-	if fi, err := os.Stat(qf.OutputPath); err != nil {
-		errs = append(errs, &QuestionError{File: path, Err: fmt.Errorf("output %q: %w", qf.Output, err)})
-	} else if !fi.Mode().IsRegular() {
-		errs = append(errs, &QuestionError{File: path, Err: fmt.Errorf("output %q is not a regular file", qf.Output)})
-	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-	return qf, nil
+	return qf, errs
 }
 
 // LoadCorpus loads every questions file (*.questions.yaml) of dir, sorted
@@ -580,7 +593,7 @@ func validateSchema(doc *yaml.Node) error {
 
 // schemaErrors turns a validation error into one QuestionError per leaf
 // cause, naming the question's id and line when the cause is inside one.
-func schemaErrors(path string, ve *jsonschema.ValidationError, lines []int, ids []string) error {
+func schemaErrors(path string, ve *jsonschema.ValidationError, lines []int, ids []string) []error {
 	printer := message.NewPrinter(language.English)
 	var errs []error
 	var walk func(e *jsonschema.ValidationError)
@@ -605,7 +618,10 @@ func schemaErrors(path string, ve *jsonschema.ValidationError, lines []int, ids 
 		errs = append(errs, qe)
 	}
 	walk(ve)
-	return errors.Join(errs...)
+	if len(errs) == 0 {
+		errs = append(errs, &QuestionError{File: path, Err: fmt.Errorf("does not match the questions schema: %w", ve)})
+	}
+	return errs
 }
 
 // questionLines gives the line of each item of the questions sequence.
