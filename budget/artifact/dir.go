@@ -752,3 +752,31 @@ func (s *DirStore) sweepHandles(now time.Time, removed map[string]bool) {
 		}
 	}
 }
+
+// Stat returns the metadata of h without reading or verifying its bytes,
+// with the same errors as Open for unknown, removed and expired artifacts.
+func (s *DirStore) Stat(ctx context.Context, h budget.Handle) (budget.Meta, error) {
+	sum, known, err := s.resolve(h)
+	if err != nil {
+		return budget.Meta{}, err
+	}
+	f, err := os.Open(s.objectPath(sum))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			if known {
+				return budget.Meta{}, fmt.Errorf("artifact %s: %w (removed by retention)", h, budget.ErrExpired)
+			}
+			return budget.Meta{}, fmt.Errorf("artifact %s: %w (no artifact has this digest in %s)", h, budget.ErrNotFound, s.dir)
+		}
+		return budget.Meta{}, fmt.Errorf("artifact %s: %w", h, err)
+	}
+	defer f.Close()
+	m, err := s.readMeta(sum, f)
+	if err != nil {
+		return m, fmt.Errorf("artifact %s: %w", h, err)
+	}
+	if s.opt.TTL > 0 && s.opt.now().Sub(m.Created) > s.opt.TTL {
+		return budget.Meta{}, fmt.Errorf("artifact %s: %w (stored %s, TTL %s)", h, budget.ErrExpired, m.Created.Format(time.RFC3339), s.opt.TTL)
+	}
+	return m, nil
+}

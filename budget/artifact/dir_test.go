@@ -97,11 +97,11 @@ func TestDirPutOpen(t *testing.T) {
 func TestSniff(t *testing.T) {
 	s := newDir(t, Options{})
 	for data, want := range map[string]string{
-		`{"a":1}`:                "application/json",
-		" [1,2,3]\n":             "application/json",
-		"{\"a\":1}\n{\"a\":2}\n": "application/x-ndjson",
-		"line one\nline two\n":   "text/plain; charset=utf-8",
-		"":                       "text/plain; charset=utf-8",
+		`{"a":1}`:                     "application/json",
+		" [1,2,3]\n":                  "application/json",
+		"{\"a\":1}\n{\"a\":2}\n":      "application/x-ndjson",
+		"line one\nline two\n":        "text/plain; charset=utf-8",
+		"":                            "text/plain; charset=utf-8",
 		"<html><body>x</body></html>": "text/html; charset=utf-8",
 	} {
 		_, m := put(t, s, data)

@@ -1,0 +1,259 @@
+package query
+
+import (
+	"bytes"
+	"container/list"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/toolcompact/compact/budget"
+)
+
+// entry is one parsed artifact. Its parts are built on first use.
+type entry struct {
+	sum  string
+	data []byte
+	meta budget.Meta
+
+	mu       sync.Mutex
+	shape    *budget.Shape
+	shapeErr error
+	values   []any // decoded JSON values (one, or one per stream value)
+	valErr   error
+	records  map[string]*records // by collection path
+	indexes  map[string]*index   // by collection path
+	cost     int64               // guarded by the cache's mutex
+	onGrow   func(*entry, int64) // set once, before e is shared
+}
+
+// records are the raw records of one collection, in order.
+type records struct {
+	path string
+	kind string
+	raw  [][]byte
+}
+
+// grow accounts n more bytes to e (with e.mu held).
+func (e *entry) grow(n int64) {
+	if e.onGrow != nil {
+		e.onGrow(e, n)
+	}
+}
+
+// getShape detects the artifact's shape once.
+func (e *entry) getShape() (budget.Shape, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.shape == nil && e.shapeErr == nil {
+		s, err := budget.DetectShape(e.data, nil)
+		e.shape, e.shapeErr = &s, err
+	}
+	if e.shapeErr != nil {
+		return budget.Shape{}, e.shapeErr
+	}
+	return *e.shape, nil
+}
+
+// getValues decodes the artifact's JSON values once (numbers stay exact
+// as json.Number, which gojq understands).
+func (e *entry) getValues() ([]any, error) {
+	shape, err := e.getShape()
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.values == nil && e.valErr == nil {
+		switch shape.Format {
+		case budget.FormatJSON, budget.FormatJSONL, budget.FormatConcat:
+			e.values, e.valErr = decodeAll(e.data)
+			if e.valErr == nil {
+				e.grow(4 * int64(len(e.data))) // decoded values take a few times the text
+			}
+		default:
+			e.valErr = fmt.Errorf("%w: the artifact is %s (%s), not JSON; use slice or search on its lines", ErrNotJSON, shape.Format, e.meta.ContentType)
+		}
+	}
+	return e.values, e.valErr
+}
+
+func decodeAll(data []byte) ([]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var vs []any
+	for {
+		var v any
+		err := dec.Decode(&v)
+		if errors.Is(err, io.EOF) {
+			return vs, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("decoding JSON value %d: %w", len(vs), err)
+		}
+		vs = append(vs, v)
+	}
+}
+
+// getRecords splits one collection into its raw records once.
+func (e *entry) getRecords(path string) (*records, error) {
+	shape, err := e.getShape()
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if r, ok := e.records[path]; ok {
+		return r, nil
+	}
+	kind := ""
+	for _, c := range shape.Collections {
+		if c.Path == path {
+			kind = c.Kind
+		}
+	}
+	r := &records{path: path, kind: kind}
+	var extra int64
+	err = budget.EachRecord(e.data, shape, path, func(i int, raw []byte) error {
+		r.raw = append(r.raw, raw)
+		extra += 24
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if e.records == nil {
+		e.records = map[string]*records{}
+	}
+	e.records[path] = r
+	e.grow(extra)
+	return r, nil
+}
+
+// getIndex builds the search index of one collection once.
+func (e *entry) getIndex(path string) (*index, error) {
+	recs, err := e.getRecords(path)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if ix, ok := e.indexes[path]; ok {
+		return ix, nil
+	}
+	ix := buildIndex(recs.raw)
+	if e.indexes == nil {
+		e.indexes = map[string]*index{}
+	}
+	e.indexes[path] = ix
+	e.grow(ix.cost)
+	return ix, nil
+}
+
+// Cache holds parsed artifacts, bounded by an estimate of their memory
+// (bytes, decoded values, records, indexes), least recently used out
+// first. It is safe for concurrent use.
+type Cache struct {
+	max int64
+
+	mu      sync.Mutex
+	size    int64
+	lru     *list.List // of *entry, most recent first
+	byS     map[string]*list.Element
+	handles map[budget.Handle]string // handle -> digest; handles never change meaning
+	hits    int64
+	misses  int64
+}
+
+// NewCache returns a cache of at most maxBytes; 0 or less disables it.
+func NewCache(maxBytes int64) *Cache {
+	return &Cache{max: maxBytes, lru: list.New(), byS: map[string]*list.Element{}, handles: map[budget.Handle]string{}}
+}
+
+// Stats returns the cache's hits, misses and estimated size in bytes.
+func (c *Cache) Stats() (hits, misses, size int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.hits, c.misses, c.size
+}
+
+func (c *Cache) get(sum string) *entry {
+	if c == nil || c.max <= 0 {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.byS[sum]; ok {
+		c.lru.MoveToFront(el)
+		c.hits++
+		return el.Value.(*entry)
+	}
+	c.misses++
+	return nil
+}
+
+func (c *Cache) add(e *entry) *entry {
+	if c == nil || c.max <= 0 {
+		return e
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.byS[e.sum]; ok {
+		c.lru.MoveToFront(el)
+		return el.Value.(*entry)
+	}
+	e.cost = int64(len(e.data))
+	e.onGrow = c.grew
+	c.byS[e.sum] = c.lru.PushFront(e)
+	c.size += e.cost
+	c.evict()
+	return e
+}
+
+// grew is called (with e.mu held) when a lazy part of e was built.
+func (c *Cache) grew(e *entry, n int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.byS[e.sum]; !ok {
+		return
+	}
+	e.cost += n
+	c.size += n
+	c.evict()
+}
+
+// evict drops least recently used entries until the cache fits; the most
+// recent entry stays even when it alone is larger (it is in use).
+func (c *Cache) evict() {
+	for c.size > c.max && c.lru.Len() > 1 {
+		el := c.lru.Back()
+		e := el.Value.(*entry)
+		c.lru.Remove(el)
+		delete(c.byS, e.sum)
+		c.size -= e.cost
+	}
+}
+
+func (c *Cache) digestOf(h budget.Handle) (string, bool) {
+	if c == nil {
+		return "", false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s, ok := c.handles[h]
+	return s, ok
+}
+
+func (c *Cache) remember(h budget.Handle, sum string) {
+	if c == nil || c.max <= 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.handles) > 100000 {
+		clear(c.handles)
+	}
+	c.handles[h] = sum
+}

@@ -1,0 +1,130 @@
+package query
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/toolcompact/compact/budget"
+	"github.com/toolcompact/compact/budget/artifact"
+)
+
+// subValue returns the exact original bytes of the value at steps. For a
+// stream of JSON values (JSON Lines, concatenated JSON), the first step
+// must be an index and picks a value of the stream.
+func subValue(data []byte, format string, steps []any) ([]byte, error) {
+	cur := bytes.TrimSpace(data)
+	for i, step := range steps {
+		where := artifact.FormatPath(steps[:i])
+		if where == "" {
+			where = "."
+		}
+		stream := i == 0 && (format == budget.FormatJSONL || format == budget.FormatConcat)
+		next, err := stepInto(cur, step, stream)
+		if err != nil {
+			return nil, fmt.Errorf("%w: at %s: %v", ErrNoValue, where, err)
+		}
+		cur = next
+	}
+	return cur, nil
+}
+
+func stepInto(v []byte, step any, stream bool) ([]byte, error) {
+	newDec := func() *jsontext.Decoder {
+		return jsontext.NewDecoder(bytes.NewBuffer(v), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	}
+	switch s := step.(type) {
+	case string:
+		if stream {
+			return nil, fmt.Errorf("the artifact is a stream of JSON values; index it first, as in [0].%s", s)
+		}
+		dec := newDec()
+		if dec.PeekKind() != '{' {
+			return nil, fmt.Errorf("key %q: the value is %s, not an object", s, kindName(dec.PeekKind()))
+		}
+		dec.ReadToken()
+		for dec.PeekKind() != '}' {
+			tok, err := dec.ReadToken()
+			if err != nil {
+				return nil, err
+			}
+			if tok.String() == s {
+				return dec.ReadValue()
+			}
+			if err := dec.SkipValue(); err != nil {
+				return nil, err
+			}
+		}
+		return nil, fmt.Errorf("the object has no key %q", s)
+	case int:
+		dec := newDec()
+		if !stream {
+			if dec.PeekKind() != '[' {
+				return nil, fmt.Errorf("index %d: the value is %s, not an array", s, kindName(dec.PeekKind()))
+			}
+			dec.ReadToken()
+		}
+		n := -1
+		if s < 0 {
+			c, err := countElems(v, stream)
+			if err != nil {
+				return nil, err
+			}
+			n = c
+			if s+c < 0 {
+				return nil, fmt.Errorf("index %d: the array has %d elements", s, c)
+			}
+			s += c
+		}
+		for i := 0; ; i++ {
+			if k := dec.PeekKind(); k == ']' || k == jsontext.KindInvalid {
+				if n < 0 {
+					n = i
+				}
+				return nil, fmt.Errorf("index %d: the array has %d elements", s, n)
+			}
+			if i == s {
+				return dec.ReadValue()
+			}
+			if err := dec.SkipValue(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return nil, fmt.Errorf("bad step %v", step)
+}
+
+func countElems(v []byte, stream bool) (int, error) {
+	dec := jsontext.NewDecoder(bytes.NewBuffer(v), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	if !stream {
+		dec.ReadToken()
+	}
+	n := 0
+	for {
+		if k := dec.PeekKind(); k == ']' || k == jsontext.KindInvalid {
+			return n, nil
+		}
+		if err := dec.SkipValue(); err != nil {
+			return n, err
+		}
+		n++
+	}
+}
+
+func kindName(k jsontext.Kind) string {
+	switch k {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case '0':
+		return "a number"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "not JSON"
+}
