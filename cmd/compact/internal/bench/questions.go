@@ -187,7 +187,18 @@ func parseQuestions(path string, src []byte) (*QuestionFile, []error) {
 		if !errors.As(err, &ve) {
 			return fail(err)
 		}
-		return nil, schemaErrors(path, ve, lines, ids)
+		errs := schemaErrors(path, ve, lines, ids)
+		// Report filters that do not parse too, so one run shows every problem.
+		if seq := mappingValue(doc, "questions"); seq != nil && seq.Kind == yaml.SequenceNode {
+			for i, n := range seq.Content {
+				if jq := mappingValue(n, "jq"); jq != nil && jq.Kind == yaml.ScalarNode {
+					if _, err := gojq.Parse(jq.Value); err != nil {
+						errs = append(errs, &QuestionError{File: path, Line: lines[i], ID: ids[i], Err: fmt.Errorf("jq %q does not parse: %w", jq.Value, err)})
+					}
+				}
+			}
+		}
+		return nil, errs
 	}
 
 	qf := &QuestionFile{Path: path}

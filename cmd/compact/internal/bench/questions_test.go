@@ -255,6 +255,17 @@ questions:
 			wants: []string{"bad.questions.yaml:6:", `question "n"`, "duplicate id (first at line 5)"},
 		},
 		{
+			name: "schema error and jq error reported together",
+			yaml: `output: out.json
+tool: t
+input: json
+questions:
+  - {id: a, question: q, kind: count, jq: '.items[] | select(.a =='}
+  - {id: b, question: q, kind: guess, jq: '.'}
+`,
+			wants: []string{"bad.questions.yaml:5: question \"a\"", "unexpected EOF", "bad.questions.yaml:6: question \"b\"", "value must be one of"},
+		},
+		{
 			name:  "not YAML",
 			yaml:  "output: [unclosed\n",
 			wants: []string{"bad.questions.yaml", "parse YAML"},
