@@ -160,4 +160,3 @@ func writeYAML(e *env, v any) int {
 	}
 	return ExitOK
 }
-
