@@ -520,10 +520,11 @@ func (s *summary) render(pl fitPlan) string {
 				if i > 0 {
 					b.WriteString(", ")
 				}
-				fmt.Fprintf(&b, "%s %s", fieldName(f.Name), strings.Join(f.Types, "|"))
+				fmt.Fprintf(&b, "%s (%s", strings.TrimPrefix(fieldName(f.Name), "."), strings.Join(f.Types, "|"))
 				if f.Present < c.Count {
-					fmt.Fprintf(&b, " (in %s)", commas(f.Present))
+					fmt.Fprintf(&b, "; in %s", commas(f.Present))
 				}
+				b.WriteString(")")
 			}
 			if k < len(c.Fields) {
 				fmt.Fprintf(&b, " (+%d more fields)", len(c.Fields)-k)
