@@ -17,9 +17,9 @@ type compactor struct {
 	timeout time.Duration
 }
 
-// Compact frames req, calls the plugin and parses its framing. The
-// pipeline then re-counts the records and checks the output; any error
-// here makes it fall back to the declarative rules.
+// Compact frames req, calls the plugin, parses its framing and verifies
+// its output with VerifyOutput. The pipeline re-counts the records again;
+// any error here makes it fall back to the declarative rules.
 func (c *compactor) Compact(ctx context.Context, req budget.Request) (budget.Output, error) {
 	h := schemas.InputHeader{
 		ABI:          schemas.ABIVersion,
@@ -47,7 +47,7 @@ func (c *compactor) Compact(ctx context.Context, req budget.Request) (budget.Out
 		return budget.Output{}, pluginErr(c.p.name, KindSize,
 			"payload is %d bytes, larger than the %d-byte input it replaces", len(payload), len(req.Input))
 	}
-	return budget.Output{
+	res := budget.Output{
 		Content:     payload,
 		ContentType: hdr.ContentType,
 		Declared:    hdr.Collections,
@@ -57,5 +57,9 @@ func (c *compactor) Compact(ctx context.Context, req budget.Request) (budget.Out
 			Target: c.p.name,
 			Detail: fmt.Sprintf("compacted by plugin %s: %d bytes to %d", c.p.name, len(req.Input), len(payload)),
 		}},
-	}, nil
+	}
+	if err := VerifyOutput(req.Input, req.Rules.Records, res); err != nil {
+		return budget.Output{}, &PluginError{Plugin: c.p.name, Kind: KindCount, Err: err}
+	}
+	return res, nil
 }

@@ -3,6 +3,8 @@ package host
 import (
 	"context"
 	"errors"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +13,8 @@ import (
 
 	"github.com/toolcompact/compact/registry"
 )
+
+var quiet = WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
 
 // runeCounter is a stand-in token counter for tests that do not measure
 // tokens: one token per four runes, rounded up.
@@ -21,7 +25,7 @@ func (runeCounter) Encoding() string   { return "test_runes" }
 
 func TestNewDefaults(t *testing.T) {
 	ctx := context.Background()
-	e, err := New(ctx, WithCounter(runeCounter{}), WithCompilationCache(""), WithPluginDir(t.TempDir()), WithLazyPlugins())
+	e, err := New(ctx, WithCounter(runeCounter{}), WithCompilationCache(""), quiet, WithPluginDir(t.TempDir()), WithLazyPlugins())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +68,7 @@ func TestNewOptionErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			opts := append([]Option{WithCounter(runeCounter{}), WithCompilationCache("")}, c.opts...)
+			opts := append([]Option{WithCounter(runeCounter{}), WithCompilationCache(""), quiet}, c.opts...)
 			e, err := New(ctx, opts...)
 			if err == nil {
 				e.Close(ctx)
@@ -107,7 +111,7 @@ func TestMissingBuiltinIsReportedNotFatal(t *testing.T) {
 	ctx := context.Background()
 	empty := t.TempDir()
 	t.Setenv(EnvPluginDir, "")
-	e, err := New(ctx, WithCounter(runeCounter{}), WithCompilationCache(""), WithPluginDir(empty))
+	e, err := New(ctx, WithCounter(runeCounter{}), WithCompilationCache(""), quiet, WithPluginDir(empty))
 	if err != nil {
 		t.Fatalf("New with unbuilt builtin plugins: %v", err)
 	}
@@ -127,7 +131,7 @@ func TestUserPluginMissingIsFatal(t *testing.T) {
 	dir := t.TempDir()
 	regFile := filepath.Join(dir, "r.yaml")
 	os.WriteFile(regFile, []byte("version: 1\ntools:\n  - name: mytool\n    plugin: {path: mine.wasm}\n"), 0o644)
-	_, err := New(ctx, WithCounter(runeCounter{}), WithCompilationCache(""), WithRegistryFile(regFile))
+	_, err := New(ctx, WithCounter(runeCounter{}), WithCompilationCache(""), quiet, WithRegistryFile(regFile))
 	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "mine.wasm")) || !strings.Contains(err.Error(), "mytool") {
 		t.Fatalf("New with a missing user plugin: %v; want an error naming the entry and the file", err)
 	}

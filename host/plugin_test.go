@@ -138,14 +138,17 @@ func TestPluginFaults(t *testing.T) {
 
 func TestPluginDropDeclaresFullCount(t *testing.T) {
 	_, p := loadPlugin(t, testConfig(t), plugintest.Faults, 0)
-	out, err := faultCompactor(p, "drop", 0).Compact(context.Background(), sampleRequest())
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The adapter passes the claim on; the pipeline re-counts and
-	// rejects it (see TestEngineFaultFallback).
-	if len(out.Declared) != 1 || out.Declared[0].Count != 3 || bytes.Count(out.Content, []byte(`"id"`)) != 2 {
-		t.Errorf("drop: declared %v, content %s", out.Declared, out.Content)
+	for _, in := range [][]byte{sample, []byte("one\ntwo\nthree\n")} {
+		req := sampleRequest()
+		req.Input = in
+		if in[0] != '[' {
+			req.ContentType = "text/plain"
+		}
+		_, err := faultCompactor(p, "drop", 0).Compact(context.Background(), req)
+		var pe *PluginError
+		if !errors.As(err, &pe) || pe.Kind != KindCount || !errors.Is(err, budget.ErrCountMismatch) {
+			t.Errorf("drop on %q: err = %v, want KindCount", in, err)
+		}
 	}
 }
 
