@@ -57,8 +57,22 @@ const (
 	InputLines Input = "lines"
 )
 
-// Kind says what sort of answer a question has; see the schema for the list.
+// Kind says what sort of answer a question has.
 type Kind string
+
+// The kinds a questions file may use (the schema's enum).
+const (
+	KindCount       Kind = "count"        // records of a collection
+	KindLookup      Kind = "lookup"       // a field of one record picked by id or position
+	KindFilterCount Kind = "filter_count" // records matching a condition
+	KindMax         Kind = "max"          // the record or value with the largest field
+	KindMin         Kind = "min"          // the record or value with the smallest field
+	KindSum         Kind = "sum"          // a total over a field
+	KindDistinct    Kind = "distinct"     // the set of distinct values of a field
+	KindExists      Kind = "exists"       // whether some record matches
+	KindFirst       Kind = "first"        // a field of the first record
+	KindLast        Kind = "last"         // a field of the last record
+)
 
 // QuestionFile is a loaded, validated questions file whose filters all
 // parse and whose output exists.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -462,5 +463,42 @@ func TestVisibleIn(t *testing.T) {
 	}
 	if (Answer{}).VisibleIn("anything") {
 		t.Error("an answer without needles is visible")
+	}
+}
+
+// TestSchemaMatchesConstants guards against drift between the schema's
+// enums and the Go constants.
+func TestSchemaMatchesConstants(t *testing.T) {
+	raw, err := os.ReadFile("../../../../schemas/questions.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Properties struct {
+			Input struct{ Enum []string } `json:"input"`
+		} `json:"properties"`
+		Defs struct {
+			Question struct {
+				Properties struct {
+					Kind struct{ Enum []string } `json:"kind"`
+				} `json:"properties"`
+			} `json:"question"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(raw, &s); err != nil {
+		t.Fatal(err)
+	}
+	kinds := []Kind{KindCount, KindLookup, KindFilterCount, KindMax, KindMin, KindSum, KindDistinct, KindExists, KindFirst, KindLast}
+	if got, want := fmt.Sprint(s.Defs.Question.Properties.Kind.Enum), fmt.Sprint(kinds); got != want {
+		t.Errorf("schema kinds %s, constants %s", got, want)
+	}
+	inputs := []Input{InputJSON, InputValues, InputLines}
+	if got, want := fmt.Sprint(s.Properties.Input.Enum), fmt.Sprint(inputs); got != want {
+		t.Errorf("schema inputs %s, constants %s", got, want)
+	}
+	for _, in := range inputs {
+		if _, err := Feed(in, []byte("[]")); err != nil {
+			t.Errorf("Feed(%s): %v", in, err)
+		}
 	}
 }
