@@ -1,18 +1,19 @@
 package prompt
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/toolcompact/compact/budget"
 )
 
-// wordCounter is a stand-in until the tiktoken counter lands.
-type wordCounter struct{}
-
-func (wordCounter) Count(s string) int { return len(strings.Fields(s)) + strings.Count(s, "\n") }
-func (wordCounter) Encoding() string   { return "words" }
-
-func testCounter(t testing.TB) budget.Counter { return wordCounter{} }
+// testCounter is the real o200k_base tokenizer.
+func testCounter(t testing.TB) budget.Counter {
+	t.Helper()
+	c, err := budget.NewCounter(budget.EncodingO200k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
 
 func fuzzCompact(t testing.TB) CompactFunc { return nil }
