@@ -48,6 +48,9 @@ func TestCorpus(t *testing.T) {
 			if want := strings.TrimSuffix(filepath.Base(qf.Path), QuestionsSuffix); !strings.HasPrefix(filepath.Base(qf.Output), want+".") {
 				t.Errorf("output %s is not named %s.<ext> like its questions file", qf.Output, want)
 			}
+			if src, err := os.ReadFile(qf.Path); err != nil || !bytes.HasPrefix(src, []byte(header)) {
+				t.Errorf("does not start with %q (err %v)", header, err)
+			}
 			if len(qf.Questions) < 8 {
 				t.Errorf("%d questions, want at least 8", len(qf.Questions))
 			}
