@@ -1,0 +1,131 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/toolcompact/compact/plugins/pdk"
+)
+
+// step is one step of a field path: a member of an object, or every
+// element of an array.
+type step struct {
+	key  string
+	each bool // "[]": every element of an array
+}
+
+// fieldPath is a column: a path from a record to the values it shows.
+// Syntax: members separated by dots, "[]" after a member for every element
+// of the array it holds: number, user.login, labels[].name, assignees[].login.
+type fieldPath struct {
+	name  string
+	steps []step
+}
+
+// list reports whether the path can yield several values.
+func (p fieldPath) list() bool {
+	for _, s := range p.steps {
+		if s.each {
+			return true
+		}
+	}
+	return false
+}
+
+func parsePath(s string) (fieldPath, error) {
+	p := fieldPath{name: s}
+	if s == "" {
+		return p, fmt.Errorf("empty field path")
+	}
+	for _, part := range strings.Split(s, ".") {
+		each := strings.HasSuffix(part, "[]")
+		key := strings.TrimSuffix(part, "[]")
+		if key == "" || strings.ContainsAny(key, "[]") {
+			return p, fmt.Errorf("field path %q: bad member %q (want name or name[])", s, part)
+		}
+		p.steps = append(p.steps, step{key: key})
+		if each {
+			p.steps = append(p.steps, step{each: true})
+		}
+	}
+	return p, nil
+}
+
+// member returns the raw value of key in the JSON object raw, or nil when
+// raw is not an object or lacks key.
+func member(raw []byte, key string) []byte {
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil
+	}
+	r := pdk.NewReader(raw)
+	r.BeginObject()
+	for r.More() {
+		t := r.Next()
+		if t.Kind != pdk.Key {
+			return nil
+		}
+		if keyEquals(t, key) {
+			v, err := r.RawValue()
+			if err != nil {
+				return nil
+			}
+			return v
+		}
+		if r.Skip() != nil {
+			return nil
+		}
+	}
+	return nil
+}
+
+// keyEquals compares a key token with a name without decoding it unless it
+// holds escapes.
+func keyEquals(t pdk.Token, name string) bool {
+	raw := t.Raw[1 : len(t.Raw)-1]
+	if len(raw) == len(name) && string(raw) == name {
+		return true
+	}
+	for _, c := range raw {
+		if c == '\\' {
+			return t.Text() == name
+		}
+	}
+	return false
+}
+
+// elements returns the raw elements of the JSON array raw, or nil.
+func elements(raw []byte) [][]byte {
+	if len(raw) == 0 || raw[0] != '[' {
+		return nil
+	}
+	r := pdk.NewReader(raw)
+	r.BeginArray()
+	var out [][]byte
+	for r.More() {
+		v, err := r.RawValue()
+		if err != nil {
+			return nil
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// extract appends to dst the raw values the path reaches from raw. Absent
+// members and nulls on the way yield nothing.
+func extract(dst [][]byte, raw []byte, steps []step) [][]byte {
+	if len(raw) == 0 || string(raw) == "null" {
+		return dst
+	}
+	if len(steps) == 0 {
+		return append(dst, raw)
+	}
+	s := steps[0]
+	if s.each {
+		for _, e := range elements(raw) {
+			dst = extract(dst, e, steps[1:])
+		}
+		return dst
+	}
+	return extract(dst, member(raw, s.key), steps[1:])
+}
