@@ -119,7 +119,8 @@ func (f *engineFlags) engine(ctx context.Context, stderr io.Writer) (*host.Engin
 	if f.budget < 0 {
 		return nil, withCode(ExitUsage, fmt.Errorf("--budget must be a positive number of tokens, got %d", f.budget))
 	}
-	if _, err := budget.NewCounter(f.encoding); err != nil {
+	counter, err := budget.NewCounter(f.encoding)
+	if err != nil {
 		return nil, withCode(ExitUsage, fmt.Errorf("--encoding: %w", err))
 	}
 	reg, err := f.loadRegistry()
@@ -136,7 +137,7 @@ func (f *engineFlags) engine(ctx context.Context, stderr io.Writer) (*host.Engin
 	}
 	opts := []host.Option{
 		host.WithRegistry(reg),
-		host.WithEncoding(f.encoding),
+		host.WithCounter(counter),
 		host.WithLazyPlugins(),
 		host.WithLogger(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))),
 	}

@@ -1,0 +1,117 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// execCLI runs the compact command in-process and returns its streams and
+// exit code.
+func execCLI(t *testing.T, stdin []byte, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = Main(args, bytes.NewReader(stdin), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestRunRefusesBadInvocations covers mistakes that must be caught before
+// any input is read: wrong flags, a registry that does not validate, an
+// input that cannot be read or is too large.
+func TestRunRefusesBadInvocations(t *testing.T) {
+	t.Setenv(envRegistry, "")
+	t.Setenv(envStore, "")
+	badReg := writeFile(t, "bad.yaml", "version: 1\ntools:\n  - name: x\n    budget: lots\n")
+	dir := t.TempDir()
+	huge := filepath.Join(dir, "huge.json")
+	f, err := os.Create(huge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A sparse 1 GB file: refused by its size, without reading it.
+	if err := f.Truncate(1 << 30); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	cases := []struct {
+		name  string
+		stdin string
+		args  []string
+		code  int
+		want  []string // substrings of stderr
+	}{
+		{"unknown flag", "", []string{"run", "--nosuch"}, ExitUsage, []string{"flag provided but not defined: -nosuch", "usage: compact run"}},
+		{"budget not a number", "", []string{"run", "--budget", "lots"}, ExitUsage, []string{`invalid value "lots" for flag -budget`}},
+		{"negative budget", "", []string{"run", "--store", "off", "--budget", "-3"}, ExitUsage, []string{"--budget must be a positive number of tokens, got -3"}},
+		{"unknown encoding", "", []string{"run", "--store", "off", "--encoding", "p50k_base"}, ExitUsage, []string{`--encoding: token encoding "p50k_base": unknown (want o200k_base or cl100k_base)`}},
+		{"two inputs", "", []string{"run", "a", "b"}, ExitUsage, []string{`one input at most, got 2`}},
+		{"bad max-input", "", []string{"run", "--max-input", "lots"}, ExitUsage, []string{`--max-input: bad size "lots"`}},
+		{"registry does not validate", "{}", []string{"run", "--store", "off", "--registry", badReg}, ExitRegistry,
+			[]string{"compact run: " + badReg + `:4:13: tools[0].budget: expected integer, got string "lots"`}},
+		{"registry missing", "{}", []string{"run", "--store", "off", "--registry", filepath.Join(dir, "none.yaml")}, ExitRegistry,
+			[]string{"none.yaml: cannot read registry: no such file or directory"}},
+		{"input missing", "", []string{"run", "--store", "off", filepath.Join(dir, "missing.json")}, ExitInput,
+			[]string{"cannot read input: open ", "missing.json: no such file or directory"}},
+		{"input is a directory", "", []string{"run", "--store", "off", dir}, ExitInput, []string{"is a directory"}},
+		{"1 GB input", "", []string{"run", "--store", "off", huge}, ExitInput,
+			[]string{"is 1073741824 bytes, more than 268435456 (256MiB), over the --max-input limit"}},
+		{"stdin over max-input", strings.Repeat("x", 2000), []string{"run", "--store", "off", "--max-input", "1KiB", "-"}, ExitInput,
+			[]string{"input standard input is more than 1KiB, over the --max-input limit"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, errs, code := execCLI(t, []byte(c.stdin), c.args...)
+			if code != c.code {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, c.code, errs)
+			}
+			if out != "" {
+				t.Errorf("stdout not empty: %q", out)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(errs, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, errs)
+				}
+			}
+		})
+	}
+}
+
+func TestRunHelp(t *testing.T) {
+	_, errs, code := execCLI(t, nil, "run", "-h")
+	if code != ExitOK || !strings.Contains(errs, "-budget N") || !strings.Contains(errs, "-tool NAME") {
+		t.Errorf("run -h: exit %d\n%s", code, errs)
+	}
+}
+
+func TestParseArgsInterspersed(t *testing.T) {
+	var f engineFlags
+	fs := newFlagSet("x", "x", &bytes.Buffer{})
+	f.register(fs)
+	pos, err := parseArgs(fs, []string{"file.json", "--json", "--budget", "7", "--", "--odd-name"})
+	if err != nil || !f.json || f.budget != 7 || len(pos) != 2 || pos[0] != "file.json" || pos[1] != "--odd-name" {
+		t.Errorf("pos %q err %v flags %+v", pos, err, f)
+	}
+}
+
+func TestExitCodeMapping(t *testing.T) {
+	_, err := (&engineFlags{registry: writeFile(t, "r.yaml", "nope: 1\n"), store: storeOff, encoding: "o200k_base"}).engine(context.Background(), &bytes.Buffer{})
+	if exitCode(err) != ExitRegistry {
+		t.Errorf("registry error mapped to %d: %v", exitCode(err), err)
+	}
+	if exitCode(nil) != ExitOK || exitCode(os.ErrClosed) != ExitFailure {
+		t.Error("plain errors must map to ExitFailure")
+	}
+}
