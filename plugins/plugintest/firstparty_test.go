@@ -1,0 +1,165 @@
+package plugintest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolcompact/compact/budget"
+	"github.com/toolcompact/compact/host"
+	"github.com/toolcompact/compact/plugins/pdk"
+)
+
+func capturedFile(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "captured", name))
+	if os.IsNotExist(err) {
+		t.Skipf("%s not captured yet", name)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// syntheticLog is a log with known counts: 2,000 health checks, 20
+// errors each followed by a two-frame stack trace, and 40 warnings.
+func syntheticLog() []byte {
+	var b bytes.Buffer
+	for i := 0; i < 2000; i++ {
+		fmt.Fprintf(&b, "2026-11-20T03:%02d:%02d.%03dZ INFO GET /healthz 200 %dms from 10.0.%d.%d\n", i/60%60, i%60, i%1000, i%50, i%7, i%250)
+		if i%100 == 7 {
+			fmt.Fprintf(&b, "2026-11-20T03:%02d:%02d.000Z ERROR db: connection refused (attempt %d)\n\tat db.Dial(db.go:%d)\n\tat main.run(main.go:12)\n", i/60%60, i%60, i, i)
+		}
+		if i%50 == 3 {
+			fmt.Fprintf(&b, "2026-11-20T03:%02d:%02d.000Z WARN retry budget low: %d left\n", i/60%60, i%60, 2000-i)
+		}
+	}
+	return b.Bytes()
+}
+
+// TestLogsWasm runs the logs plugin, built from source, through Extism and
+// checks the framing, the declared count against the input's lines, the
+// [×N] sum, and that every error and warning line is in the output
+// verbatim.
+func TestLogsWasm(t *testing.T) {
+	in := newInstance(t, Build(t, Logs))
+	if v := in.abiVersion(); v != 1 {
+		t.Fatalf("abi version %d", v)
+	}
+	inputs := map[string][]byte{"synthetic": syntheticLog()}
+	for _, f := range []string{"dpkg-log.txt", "apt-history.txt", "app-log.jsonl"} {
+		if b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "captured", f)); err == nil {
+			inputs[f] = b
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join("..", "logs", "testdata", "apt-term.log")); err == nil {
+		inputs["apt-term.log"] = b
+	}
+	for name, payload := range inputs {
+		h, body := in.mustCall("text/plain", nil, payload)
+		lines := strings.Split(strings.TrimSuffix(string(payload), "\n"), "\n")
+		if len(h.Collections) != 1 || h.Collections[0].Path != "." || h.Collections[0].Count != len(lines) {
+			t.Errorf("%s: header %+v, input has %d lines", name, h, len(lines))
+		}
+		sum := 0
+		outSet := map[string]bool{}
+		for _, l := range strings.Split(strings.TrimSuffix(string(body), "\n"), "\n") {
+			n, rest := pdk.ParseGroupMarker([]byte(l))
+			sum += n
+			if n == 1 {
+				outSet[string(rest)] = true
+			}
+		}
+		if sum != len(lines) {
+			t.Errorf("%s: output lines stand for %d lines, input has %d", name, sum, len(lines))
+		}
+		kept := 0
+		for _, l := range lines {
+			low := strings.ToLower(l)
+			if strings.Contains(low, "error") || strings.Contains(low, "warn") {
+				if !outSet[l] {
+					t.Errorf("%s: error/warning line not kept verbatim: %q", name, l)
+				}
+				kept++
+			}
+		}
+		t.Logf("%s: %d lines, %d bytes -> %d bytes, %d error/warning lines verbatim", name, len(lines), len(payload), len(body), kept)
+	}
+	// The synthetic log: the 2,000 health checks are one group.
+	_, body := in.mustCall("text/plain", nil, inputs["synthetic"])
+	if !bytes.Contains(body, []byte("[×2000] <ts> INFO GET /healthz <n> <n>ms from <ip>\n")) {
+		t.Errorf("health checks not grouped:\n%s", firstBytes(body, 600))
+	}
+}
+
+// TestRestListWasm runs the restlist plugin through Extism on the
+// captured GitHub issues page.
+func TestRestListWasm(t *testing.T) {
+	payload := capturedFile(t, "github-issues.json")
+	in := newInstance(t, Build(t, RestList))
+	h, body := in.mustCall("application/json", nil, payload)
+	if h.ContentType != "text/plain" || len(h.Collections) != 1 || h.Collections[0].Count != 100 {
+		t.Fatalf("header %+v", h)
+	}
+	if !bytes.Contains(body, []byte("\nnumber | title | state")) || bytes.Count(body, []byte("\n")) < 100 {
+		t.Errorf("body:\n%s", firstBytes(body, 800))
+	}
+	h, body = in.mustCall("application/json", map[string]string{"format": "json", "keep": "number,title"}, payload)
+	if h.ContentType != "application/json" || !bytes.HasPrefix(body, []byte(`[{"number":`)) {
+		t.Errorf("json: %+v %s", h, firstBytes(body, 200))
+	}
+	// A bad config is a clear failure, not a crash.
+	exit, _, err := in.call(10*time.Second, "application/json", map[string]string{"format": "xml"}, payload)
+	if exit == 0 || err == nil || !strings.Contains(err.Error(), `format="xml"`) {
+		t.Errorf("bad config: exit %d err %v", exit, err)
+	}
+}
+
+// TestFirstPartyThroughHost loads each first-party plugin with the host's
+// own loader and runs the captured outputs through host verification
+// (framing, counts against the host's own count of the input, size,
+// validity): the host accepts every output.
+func TestFirstPartyThroughHost(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		pkg, file, contentType string
+	}{
+		{Logs, "dpkg-log.txt", "text/plain"},
+		{Logs, "app-log.jsonl", "application/x-ndjson"},
+		{Logs, "apt-history.txt", "text/plain"},
+		{RestList, "github-issues.json", "application/json"},
+		{RestList, "sqlite-orders.json", "application/json"},
+		{RestList, "cloudwatch-alarms.json", "application/json"},
+	}
+	plugins := map[string]*host.Plugin{}
+	t.Cleanup(func() {
+		for _, p := range plugins {
+			p.Close(ctx)
+		}
+	})
+	for _, c := range cases {
+		t.Run(filepath.Base(c.pkg)+"/"+c.file, func(t *testing.T) {
+			payload := capturedFile(t, c.file)
+			p, ok := plugins[c.pkg]
+			if !ok {
+				var err error
+				p, err = host.LoadPlugin(ctx, Build(t, c.pkg), host.PluginOptions{Timeout: 20 * time.Second, Memory: 256 << 20})
+				if err != nil {
+					t.Fatal(err)
+				}
+				plugins[c.pkg] = p
+			}
+			out, err := p.Compact(ctx, budget.Request{Tool: c.file, Input: payload, ContentType: c.contentType, Budget: 4000})
+			if err != nil {
+				t.Fatalf("host rejected the output: %v", err)
+			}
+			t.Logf("%s: %d bytes -> %d bytes (%.1f%%), declared %+v", c.file, len(payload), len(out.Content), 100*float64(len(out.Content))/float64(len(payload)), out.Declared)
+		})
+	}
+}
