@@ -45,7 +45,7 @@ func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.registry, "registry", "", "registry `FILE` layered over the built-in one (default $"+envRegistry+")")
 	fs.StringVar(&f.encoding, "encoding", budget.DefaultEncoding, "tokenizer `NAME`: "+budget.EncodingO200k+" or "+budget.EncodingCL100k)
 	fs.IntVar(&f.budget, "budget", 0, "token budget `N` (default: the registry entry's, else 4000)")
-	fs.StringVar(&f.store, "store", "", "artifact store `DIR`, or \"off\" (default $"+envStore+", else the user cache directory)")
+	fs.StringVar(&f.store, "store", "", "artifact store `DIR` or URL (s3://, file://, mem://), or \"off\" (default $"+envStore+", else the user cache directory)")
 	fs.BoolVar(&f.json, "json", false, "print the JSON result envelope instead of the content")
 	fs.BoolVar(&f.verbose, "v", false, "report what was done on stderr")
 }
@@ -90,27 +90,19 @@ func (f *engineFlags) loadRegistry() (*registry.Registry, error) {
 	return registry.Load(path)
 }
 
-// openStore opens the artifact store, or returns nil when it is off.
-func (f *engineFlags) openStore() (budget.Store, error) {
-	dir := f.store
-	if dir == "" {
-		dir = os.Getenv(envStore)
+// openStore opens the artifact store named by --store (or
+// $COMPACT_STORE): a directory, or a blob URL such as s3://bucket or
+// file:///path; the user cache directory when neither is set. It returns
+// nil when the store is "off".
+func (f *engineFlags) openStore(ctx context.Context) (budget.Store, error) {
+	target := f.store
+	if target == "" {
+		target = os.Getenv(envStore)
 	}
-	if dir == storeOff {
+	if target == storeOff {
 		return nil, nil
 	}
-	if dir == "" {
-		d, err := artifact.DefaultDir()
-		if err != nil {
-			return nil, err
-		}
-		dir = d
-	}
-	st, err := artifact.NewDir(dir, artifact.Options{})
-	if err != nil {
-		return nil, err
-	}
-	return st, nil
+	return artifact.Open(ctx, target, artifact.Options{})
 }
 
 // engine builds a host.Engine from the flags. Errors carry their exit
@@ -127,7 +119,7 @@ func (f *engineFlags) engine(ctx context.Context, stderr io.Writer) (*host.Engin
 	if err != nil {
 		return nil, err
 	}
-	st, err := f.openStore()
+	st, err := f.openStore(ctx)
 	if err != nil {
 		return nil, withCode(ExitFailure, fmt.Errorf("--store: %w", err))
 	}
