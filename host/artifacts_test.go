@@ -1,0 +1,73 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/toolcompact/compact/budget"
+	"github.com/toolcompact/compact/budget/artifact"
+	"github.com/toolcompact/compact/budget/query"
+)
+
+func TestEngineArtifactQueries(t *testing.T) {
+	ctx := context.Background()
+	st, err := artifact.NewDir(t.TempDir(), artifact.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctr, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(ctx, WithCounter(ctr), WithStore(st), WithCompilationCache(""), quiet, WithPluginDir(t.TempDir()), WithLazyPlugins())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close(ctx)
+	data := `{"items":[{"id":1,"name":"disk full"},{"id":2,"name":"all good"},{"id":3,"name":"disk slow"}]}`
+	h, _, err := st.Put(ctx, strings.NewReader(data), budget.Meta{Tool: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q1, err := e.Artifacts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q2, _ := e.Artifacts(); q2 != q1 {
+		t.Fatal("a second querier (and cache) for the same engine")
+	}
+	v, _, err := e.ArtifactValue(ctx, string(h)+".items[1].name")
+	if err != nil || string(v) != `"all good"` {
+		t.Fatalf("ArtifactValue = %q, %v", v, err)
+	}
+	a, err := e.ArtifactGet(ctx, string(h), 0)
+	if err != nil || a.Content != data || a.Budget != DefaultBudget {
+		t.Fatalf("ArtifactGet = %+v, %v", a, err)
+	}
+	a, err = e.ArtifactJQ(ctx, string(h), "[.items[].id] | add", 0)
+	if err != nil || a.Content != "6" {
+		t.Fatalf("ArtifactJQ = %q, %v", a.Content, err)
+	}
+	a, err = e.ArtifactSlice(ctx, string(h), query.SliceOptions{Offset: 2, Limit: 5}, 0)
+	if err != nil || a.Total != 3 || a.Returned != 1 || a.Positions[0] != 2 {
+		t.Fatalf("ArtifactSlice = %+v, %v", a, err)
+	}
+	a, err = e.ArtifactSearch(ctx, string(h), "disk", query.SearchOptions{}, 0)
+	if err != nil || a.Total != 2 || a.Collection != ".items" {
+		t.Fatalf("ArtifactSearch = %+v, %v", a, err)
+	}
+	if _, err := e.ArtifactJQ(ctx, string(h), ".[", 0); !errors.Is(err, query.ErrBadQuery) {
+		t.Fatalf("bad jq: %v", err)
+	}
+
+	off, err := New(ctx, WithCounter(ctr), WithCompilationCache(""), quiet, WithPluginDir(t.TempDir()), WithLazyPlugins())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer off.Close(ctx)
+	if _, err := off.ArtifactGet(ctx, string(h), 0); !errors.Is(err, budget.ErrNotFound) {
+		t.Fatalf("store off: %v", err)
+	}
+}
