@@ -1,95 +1,71 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/toolcompact/compact/budget"
-	"github.com/toolcompact/compact/budget/artifact"
 	"github.com/toolcompact/compact/budget/prompt"
-	"github.com/toolcompact/compact/host"
 	"github.com/toolcompact/compact/schemas"
 )
-
-// maxContextInput caps the prompt document compact context reads.
-const maxContextInput = 256 << 20
 
 // runContext is the "compact context" subcommand: it fits a whole prompt of
 // blocks (context.schema.json) to a budget and prints the fitted blocks,
 // or with --json the result with its manifest.
 func runContext(e *env) int {
-	fs := flag.NewFlagSet("context", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	tokens := fs.Int("budget", 0, "token budget of the whole prompt (required)")
-	asJSON := fs.Bool("json", false, "print the result as JSON (fitted blocks and manifest)")
-	reg := fs.String("registry", "", "registry file layered over the built-in one")
-	store := fs.String("store", "", "artifact store directory (default $XDG_CACHE_HOME/compact/artifacts)")
-	encoding := fs.String("encoding", host.DefaultEncoding, "tokenizer encoding: o200k_base or cl100k_base")
+	const usageLine = "compact context --budget N [--json] [--registry FILE] [--store DIR|off] [--encoding NAME] [FILE|-]"
+	fs := newFlagSet("context", usageLine, e.stderr)
+	var f engineFlags
+	f.register(fs)
+	maxInput := fs.Int64("max-input", DefaultMaxInput, "largest prompt document `BYTES` read")
 	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "usage: compact context --budget N [--json] [--registry FILE] [--store DIR] [--encoding NAME] [FILE|-]")
-		fmt.Fprintln(e.stderr, "\nReads a prompt as JSON blocks (an array, or {\"blocks\": [...]}; see schemas/context.schema.json)")
-		fmt.Fprintln(e.stderr, "from FILE or standard input and fits it to the budget. Exit 4 when it cannot fit.")
+		fmt.Fprintf(e.stderr, "usage: %s\n\n", usageLine)
+		fmt.Fprintln(e.stderr, "Reads a prompt as JSON blocks (an array, or {\"blocks\": [...]}; see schemas/context.schema.json)")
+		fmt.Fprintln(e.stderr, "from FILE or standard input and fits the whole prompt to --budget tokens: tool results are")
+		fmt.Fprintln(e.stderr, "compacted (levels 1-2), then hint blocks dropped (3), then the tail cut (4). Prints the fitted")
+		fmt.Fprintln(e.stderr, "blocks and, on stderr, the manifest; --json prints the result with its manifest.")
+		fmt.Fprintln(e.stderr, "Exit 3 on a malformed prompt, 4 when it cannot fit (the message gives the numbers).")
 		fmt.Fprintln(e.stderr, "\nflags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(e.args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
-		}
+	pos, err := parseArgs(fs, e.args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if f.budget <= 0 {
+		fmt.Fprintf(e.stderr, "compact context: --budget must be a positive number of tokens, got %d\n", f.budget)
 		return ExitUsage
 	}
-	if *tokens <= 0 {
-		fmt.Fprintf(e.stderr, "compact context: --budget must be a positive number of tokens, got %d\n", *tokens)
-		return ExitUsage
-	}
-	if fs.NArg() > 1 {
-		fmt.Fprintf(e.stderr, "compact context: one input file at most, got %q\n", fs.Args())
+	if len(pos) > 1 {
+		fmt.Fprintf(e.stderr, "compact context: one input file at most, got %q\n", pos)
 		return ExitUsage
 	}
 	name := "-"
-	if fs.NArg() == 1 {
-		name = fs.Arg(0)
+	if len(pos) == 1 {
+		name = pos[0]
 	}
-	data, err := readContextInput(e, name)
+	data, err := readInput(name, e.stdin, *maxInput)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "compact context: %v\n", err)
-		return ExitInput
+		report(e.stderr, "compact context", err)
+		return exitCode(err)
 	}
 	blocks, err := prompt.DecodeBytes(data)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "compact context: %s: %v\n", contextInputName(name), err)
 		return ExitInput
 	}
-
-	dir := *store
-	if dir == "" {
-		if dir, err = artifact.DefaultDir(); err != nil {
-			fmt.Fprintf(e.stderr, "compact context: artifact store: %v\n", err)
-			return ExitFailure
-		}
-	}
-	st, err := artifact.NewDir(dir, artifact.Options{})
+	eng, err := f.engine(e.ctx, e.stderr)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "compact context: artifact store: %v\n", err)
-		return ExitFailure
+		report(e.stderr, "compact context", err)
+		return exitCode(err)
 	}
-	opts := []host.Option{host.WithStore(st), host.WithEncoding(*encoding)}
-	if *reg != "" {
-		opts = append(opts, host.WithRegistryFile(*reg))
-	}
-	eng, err := host.New(e.ctx, opts...)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "compact context: %v\n", err)
-		return engineExit(err)
-	}
-	defer eng.Close(e.ctx)
+	defer eng.Close(context.Background())
 
-	res, err := eng.Context(e.ctx, blocks, *tokens)
+	res, err := eng.Context(e.ctx, blocks, f.budget)
 	switch {
 	case errors.Is(err, budget.ErrCannotFit):
 		fmt.Fprintf(e.stderr, "compact context: %v\n", err)
@@ -98,10 +74,10 @@ func runContext(e *env) int {
 		fmt.Fprintf(e.stderr, "compact context: %s: %v\n", contextInputName(name), err)
 		return ExitInput
 	case err != nil:
-		fmt.Fprintf(e.stderr, "compact context: %v\n", err)
-		return ExitFailure
+		report(e.stderr, "compact context", err)
+		return exitCode(err)
 	}
-	if *asJSON {
+	if f.json {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
@@ -117,28 +93,6 @@ func runContext(e *env) int {
 	}
 	writeContextManifest(e.stderr, res)
 	return ExitOK
-}
-
-// readContextInput reads name ("-" for standard input), refusing more than
-// maxContextInput bytes.
-func readContextInput(e *env, name string) ([]byte, error) {
-	var r io.Reader = e.stdin
-	if name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		r = f
-	}
-	data, err := io.ReadAll(io.LimitReader(r, maxContextInput+1))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", contextInputName(name), err)
-	}
-	if len(data) > maxContextInput {
-		return nil, fmt.Errorf("%s: the prompt is larger than %d MiB", contextInputName(name), maxContextInput>>20)
-	}
-	return data, nil
 }
 
 func contextInputName(name string) string {
