@@ -566,12 +566,12 @@ func (s *summary) exampleText() string {
 	for ci, c := range s.shape.Collections {
 		if q := s.colls[ci].example; q != "" {
 			fmt.Fprintf(&b, "  compact artifact query %s --jq %s\n", h, shellQuote(q))
-			fmt.Fprintf(&b, "  read_artifact {\"handle\":%q,\"jq\":%s}\n", h, strconv.Quote(q))
+			fmt.Fprintf(&b, "  read_artifact {\"ref\":%q,\"op\":\"jq\",\"filter\":%s}\n", h, strconv.Quote(q))
 			return b.String()
 		}
 		if c.Kind == "lines" {
 			fmt.Fprintf(&b, "  compact artifact slice %s --offset 0 --limit 50\n", h)
-			fmt.Fprintf(&b, "  read_artifact {\"handle\":%q,\"offset\":0,\"limit\":50}\n", h)
+			fmt.Fprintf(&b, "  read_artifact {\"ref\":%q,\"op\":\"slice\",\"offset\":0,\"limit\":50}\n", h)
 			return b.String()
 		}
 	}
@@ -606,34 +606,38 @@ func exampleQuery(c schemas.Collection, cs *collView) string {
 			}
 		}
 	}
-	has := func(name, typ string) bool {
-		for _, f := range c.Fields {
-			if f.Name == name {
-				for _, t := range f.Types {
-					if t == typ {
-						return true
-					}
+	// An id-like field to yield, and a categorical field to select on,
+	// matched by name without regard to case.
+	pick := func(names []string, suffixes []string, types ...string) []string {
+		var out []string
+		for _, want := range names {
+			for _, f := range c.Fields {
+				if strings.EqualFold(f.Name, want) && hasAny(f.Types, types) {
+					out = append(out, f.Name)
 				}
 			}
 		}
-		return false
+		for _, f := range c.Fields {
+			l := strings.ToLower(f.Name)
+			for _, suf := range suffixes {
+				if strings.HasSuffix(l, suf) && hasAny(f.Types, types) {
+					out = append(out, f.Name)
+				}
+			}
+		}
+		return out
 	}
-	yield := ""
-	for _, name := range []string{"id", "number", "name", "key", "title", "uid", "arn", "path"} {
-		if has(name, "string") || has(name, "number") {
-			yield = fieldName(name)
+	yield := fieldName(c.Fields[0].Name)
+	if ids := pick([]string{"id", "number", "name", "key", "title", "uid", "arn", "path"}, []string{"name", "id"}, "string", "number"); len(ids) > 0 {
+		yield = fieldName(ids[0])
+	}
+	cats := pick([]string{"state", "status", "level", "severity", "type", "kind", "phase", "statevalue", "state_value"}, []string{"state", "status", "level"}, "string")
+	for _, name := range cats {
+		if first == nil {
 			break
 		}
-	}
-	if yield == "" {
-		yield = fieldName(c.Fields[0].Name)
-	}
-	for _, name := range []string{"state", "status", "level", "severity", "type", "kind", "phase", "StateValue", "state_value"} {
-		if !has(name, "string") || first == nil {
-			continue
-		}
 		v, ok := first[name].(string)
-		if !ok || len(v) > 40 {
+		if !ok || v == "" || len(v) > 40 {
 			continue
 		}
 		lit, _ := jsonv2.Marshal(v)
@@ -646,6 +650,17 @@ func exampleQuery(c schemas.Collection, cs *collView) string {
 		return fmt.Sprintf("%s | {key, %s: .value%s}", iter, strings.TrimPrefix(yield, "."), yield)
 	}
 	return fmt.Sprintf("%s | %s", iter, yield)
+}
+
+func hasAny(have, want []string) bool {
+	for _, h := range have {
+		for _, w := range want {
+			if h == w {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // iterExpr is the jq expression that yields the records of c (for a map,
