@@ -185,8 +185,8 @@ func (q *Querier) fitValue(ctx context.Context, a *Answer, v []byte, ctype strin
 	}
 	head := func(withFields bool) string {
 		var b strings.Builder
-		fmt.Fprintf(&b, "# %s is %d bytes (%s%d tokens), over the budget of %d tokens: it is stored whole as artifact %s (sha256 %s)\n",
-			what, len(v), approx(est), tokens, a.Budget, art.Handle, art.SHA256)
+		fmt.Fprintf(&b, "# %s is %d bytes (%s%d tokens), over the budget of %d tokens: it is stored whole as artifact %s\n",
+			what, len(v), approx(est), tokens, a.Budget, art.Handle)
 		if len(colls) == 0 {
 			fmt.Fprintf(&b, "# it is %s with no records; get it with: compact artifact get %s\n", shape.Format, art.Handle)
 		}
