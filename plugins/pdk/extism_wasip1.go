@@ -1,4 +1,4 @@
-//go:build wasip1
+//go:build wasip1 && !pdk_noextism
 
 package pdk
 

@@ -2,7 +2,6 @@ package plugintest
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolcompact/compact/budget"
-	"github.com/toolcompact/compact/host"
 	"github.com/toolcompact/compact/plugins/pdk"
 )
 
@@ -121,45 +118,29 @@ func TestRestListWasm(t *testing.T) {
 	}
 }
 
-// TestFirstPartyThroughHost loads each first-party plugin with the host's
-// own loader and runs the captured outputs through host verification
-// (framing, counts against the host's own count of the input, size,
-// validity): the host accepts every output.
-func TestFirstPartyThroughHost(t *testing.T) {
-	ctx := context.Background()
-	cases := []struct {
-		pkg, file, contentType string
-	}{
-		{Logs, "dpkg-log.txt", "text/plain"},
-		{Logs, "app-log.jsonl", "application/x-ndjson"},
-		{Logs, "apt-history.txt", "text/plain"},
-		{RestList, "github-issues.json", "application/json"},
-		{RestList, "sqlite-orders.json", "application/json"},
-		{RestList, "cloudwatch-alarms.json", "application/json"},
+// benchRaw measures warm calls of a plugin through Extism alone (copy in,
+// the plugin's work, copy out), without the host's verification.
+func benchRaw(b *testing.B, pkg, file, contentType string, config map[string]string) {
+	payload := capturedFile(b, file)
+	in := newInstance(b, Build(b, pkg))
+	in.mustCall(contentType, config, payload)
+	b.SetBytes(int64(len(payload)))
+	b.ResetTimer()
+	for b.Loop() {
+		in.mustCall(contentType, config, payload)
 	}
-	plugins := map[string]*host.Plugin{}
-	t.Cleanup(func() {
-		for _, p := range plugins {
-			p.Close(ctx)
-		}
-	})
-	for _, c := range cases {
-		t.Run(filepath.Base(c.pkg)+"/"+c.file, func(t *testing.T) {
-			payload := capturedFile(t, c.file)
-			p, ok := plugins[c.pkg]
-			if !ok {
-				var err error
-				p, err = host.LoadPlugin(ctx, Build(t, c.pkg), host.PluginOptions{Timeout: 20 * time.Second, Memory: 256 << 20})
-				if err != nil {
-					t.Fatal(err)
-				}
-				plugins[c.pkg] = p
-			}
-			out, err := p.Compact(ctx, budget.Request{Tool: c.file, Input: payload, ContentType: c.contentType, Budget: 4000})
-			if err != nil {
-				t.Fatalf("host rejected the output: %v", err)
-			}
-			t.Logf("%s: %d bytes -> %d bytes (%.1f%%), declared %+v", c.file, len(payload), len(out.Content), 100*float64(len(out.Content))/float64(len(payload)), out.Declared)
-		})
-	}
+}
+
+func BenchmarkRawRestListGitHubIssues(b *testing.B) {
+	benchRaw(b, RestList, "github-issues.json", "application/json", nil)
+}
+
+func BenchmarkRawLogsAppLog(b *testing.B) {
+	benchRaw(b, Logs, "app-log.jsonl", "text/plain", nil)
+}
+
+// BenchmarkRawEchoGitHubIssues is the floor: the faults fixture in echo
+// mode copies the input in and the same bytes out.
+func BenchmarkRawEchoGitHubIssues(b *testing.B) {
+	benchRaw(b, Faults, "github-issues.json", "application/json", map[string]string{"fault": "echo"})
 }

@@ -48,7 +48,7 @@ func compile(t testing.TB, wasm string) *extism.CompiledPlugin {
 		Memory: &extism.ManifestMemory{MaxPages: testMaxPages},
 	}, extism.PluginConfig{
 		EnableWasi:    true,
-		RuntimeConfig: wazero.NewRuntimeConfig().WithCloseOnContextDone(true).WithCompilationCache(cache).WithMemoryLimitPages(testMaxPages),
+		RuntimeConfig: wazero.NewRuntimeConfig().WithCloseOnContextDone(os.Getenv("NOCLOSE") == "").WithCompilationCache(cache).WithMemoryLimitPages(testMaxPages),
 	}, nil)
 	if err != nil {
 		t.Fatalf("compile %s: %v", wasm, err)
