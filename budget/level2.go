@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -104,6 +105,30 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 	}, nil
 }
 
+// storeAlways stores the original of a result that fitted at level none
+// or 1 when the rules say store: always, so that what level 1 dropped can
+// be recovered: the result's Artifact is set and a "store" action names
+// the handle. A store that fails (or is not configured) does not fail the
+// result, which fits: a "store_failed" action says why.
+func (p *Pipeline) storeAlways(ctx context.Context, in Input, shape Shape, res schemas.Result) (schemas.Result, error) {
+	if in.Rules.Store != "always" {
+		return res, nil
+	}
+	art, act, err := p.storeOriginal(ctx, in, shape)
+	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return schemas.Result{}, fmt.Errorf("%s: %w", in.Tool, ctxErr)
+		}
+		res.Actions = append(res.Actions, schemas.Action{Level: res.Level, Kind: "store_failed", Target: ".",
+			Detail: fmt.Sprintf("store: always, but the original was not stored: %v", err)})
+		return res, nil
+	}
+	act.Level = res.Level
+	res.Artifact = art
+	res.Actions = append(res.Actions, act)
+	return res, nil
+}
+
 // storeOriginal stores the full original of in and returns the artifact
 // and the "store" action naming it. Level 1 calls it too when the
 // registry says store: always.
@@ -152,9 +177,11 @@ type summary struct {
 
 // collView is what the summary may show of one collection.
 type collView struct {
-	pinned      []row // pinned rows, in order (at most maxPinnedKept)
-	pinnedCount int   // every record the predicate selected
-	leading     []row // leading rows that are not pinned
+	pinned      []row  // pinned rows, in order (at most maxPinnedKept)
+	pinnedCount int    // every record the predicate selected
+	leading     []row  // leading rows that are not pinned
+	header      string // the table header line, when leading rows are table rows
+	firstRaw    row    // the first record of the original, minified
 	example     string
 }
 
@@ -163,6 +190,10 @@ type row struct {
 	index  int
 	text   string
 	tokens int
+	// compact is a pinned row in level 1's form, when known; it is shown
+	// instead of text when the pinned rows in full do not all fit.
+	compact       string
+	compactTokens int
 }
 
 // pin evaluates the pin predicate over every record of every collection
@@ -350,6 +381,13 @@ func (s *summary) leading() error {
 			}
 		}
 		cs.leading = rows
+		if c.Kind != "lines" {
+			stop := errors.New("stop")
+			_ = EachRecord(s.in.Data, s.shape, c.Path, func(i int, raw []byte) error {
+				cs.firstRaw = row{index: i, text: minify(raw)}
+				return stop
+			})
+		}
 		cs.example = exampleQuery(c, cs)
 	}
 	return nil
@@ -360,6 +398,9 @@ func (s *summary) leading() error {
 // collection with the same records.
 func (s *summary) level1Rows(c schemas.Collection, limit int, pinned map[int]bool) []row {
 	r := s.best.Result
+	if r.ContentType == TypeTable && c.Path == "." && len(s.shape.Collections) == 1 {
+		return s.tableRows(c, limit, pinned)
+	}
 	if c.Kind == "lines" || r.Content == "" || (r.ContentType != "" && r.ContentType != TypeJSON && r.ContentType != TypeNDJSON) {
 		return nil
 	}
@@ -371,12 +412,20 @@ func (s *summary) level1Rows(c schemas.Collection, limit int, pinned map[int]boo
 	rows := []row{}
 	done := errors.New("done")
 	n := 0
+	cs := s.colls[s.collIndex(c.Path)]
+	lastPinned := -1
+	if len(cs.pinned) > 0 {
+		lastPinned = cs.pinned[len(cs.pinned)-1].index
+	}
+	compact := make(map[int]string, len(cs.pinned))
 	err := EachRecord(data, sh, c.Path, func(i int, raw []byte) error {
 		n = i + 1
-		if len(rows) >= limit {
+		if len(rows) >= limit && i > lastPinned {
 			return done
 		}
-		if !pinned[i] {
+		if pinned[i] {
+			compact[i] = minify(raw)
+		} else if len(rows) < limit {
 			rows = append(rows, row{index: i, text: minify(raw)})
 		}
 		return nil
@@ -387,6 +436,40 @@ func (s *summary) level1Rows(c schemas.Collection, limit int, pinned map[int]boo
 	if !errors.Is(err, done) && n != c.Count {
 		return nil // not the same records
 	}
+	for k := range cs.pinned {
+		cs.pinned[k].compact = compact[cs.pinned[k].index]
+	}
+	return rows
+}
+
+// collIndex returns the index of the collection at path.
+func (s *summary) collIndex(path string) int {
+	for i, c := range s.shape.Collections {
+		if c.Path == path {
+			return i
+		}
+	}
+	return -1
+}
+
+// tableRows returns the leading rows of level 1's table output (a header
+// line, then one line per record) and keeps its header, or nil when the
+// table does not have one line per record of c.
+func (s *summary) tableRows(c schemas.Collection, limit int, pinned map[int]bool) []row {
+	lines := strings.Split(strings.TrimSuffix(s.best.Result.Content, "\n"), "\n")
+	if len(lines)-1 != c.Count {
+		return nil
+	}
+	s.colls[0].header = lines[0]
+	rows := []row{}
+	for i, l := range lines[1:] {
+		if len(rows) >= limit {
+			break
+		}
+		if !pinned[i] {
+			rows = append(rows, row{index: i, text: l})
+		}
+	}
 	return rows
 }
 
@@ -395,7 +478,10 @@ type fitPlan struct {
 	maxFields int // fields listed per collection; -1 lists all
 	example   bool
 	pinned    []int // pinned rows shown per collection
-	leading   []int // leading rows shown per collection
+	// compactPinned lists the collections whose pinned rows are shown
+	// in level 1's form rather than in full.
+	compactPinned []int
+	leading       []int // leading rows shown per collection
 }
 
 // fit renders the richest summary that fits budget and returns it with
@@ -432,16 +518,38 @@ func (s *summary) fit(budget int) (string, []int, bool) {
 		share := left / (n - ci)
 		spent := 0
 		cs := &s.colls[ci]
+		full := 0
 		for k := range cs.pinned {
 			r := &cs.pinned[k]
 			if r.tokens == 0 {
 				r.tokens = count(r.text) + 1
 			}
-			if spent+r.tokens > share {
+			if full+r.tokens > share {
 				break
 			}
-			spent += r.tokens
+			full += r.tokens
 			pl.pinned[ci]++
+		}
+		spent = full
+		if pl.pinned[ci] < len(cs.pinned) && cs.pinned[0].compact != "" {
+			// Not all pinned rows fit in full: show them all in level
+			// 1's form if that shows more of them.
+			k, used := 0, 0
+			for j := range cs.pinned {
+				r := &cs.pinned[j]
+				if r.compactTokens == 0 {
+					r.compactTokens = count(r.compact) + 1
+				}
+				if used+r.compactTokens > share {
+					break
+				}
+				used += r.compactTokens
+				k++
+			}
+			if k > pl.pinned[ci] {
+				pl.pinned[ci], spent = k, used
+				pl.compactPinned = append(pl.compactPinned, ci)
+			}
 		}
 		if pl.pinned[ci] == len(cs.pinned) {
 			for k := range cs.leading {
@@ -534,9 +642,18 @@ func (s *summary) render(pl fitPlan) string {
 			fmt.Fprintf(&b, "  %d fields\n", len(c.Fields))
 		}
 		if pl.pinned[ci] > 0 {
-			fmt.Fprintf(&b, "pinned rows of %s (%s), in full:\n", c.Path, s.in.Rules.Pin)
+			compact := slices.Contains(pl.compactPinned, ci)
+			form := "in full"
+			if compact {
+				form = "after the field rules"
+			}
+			fmt.Fprintf(&b, "pinned rows of %s (%s), %s:\n", c.Path, s.in.Rules.Pin, form)
 			for _, r := range cs.pinned[:pl.pinned[ci]] {
-				b.WriteString(r.text)
+				if compact {
+					b.WriteString(r.compact)
+				} else {
+					b.WriteString(r.text)
+				}
 				b.WriteString("\n")
 			}
 		}
@@ -545,7 +662,14 @@ func (s *summary) render(pl fitPlan) string {
 			if c.Kind != "lines" {
 				form = ", after the field rules"
 			}
+			if cs.header != "" {
+				form = ", as level 1's table (tab-separated, header first)"
+			}
 			fmt.Fprintf(&b, "leading rows of %s%s:\n", c.Path, form)
+			if cs.header != "" {
+				b.WriteString(cs.header)
+				b.WriteString("\n")
+			}
 			for _, r := range cs.leading[:pl.leading[ci]] {
 				b.WriteString(r.text)
 				b.WriteString("\n")
@@ -588,24 +712,7 @@ func exampleQuery(c schemas.Collection, cs *collView) string {
 		return ""
 	}
 	iter := iterExpr(c)
-	var first map[string]any
-	rows := append(append([]row(nil), cs.pinned...), cs.leading...)
-	for _, r := range rows {
-		var v any
-		if jsonv2.Unmarshal([]byte(r.text), &v) == nil {
-			if m, ok := v.(map[string]any); ok {
-				if c.Kind == "map" && len(m) == 1 {
-					for _, x := range m {
-						m, _ = x.(map[string]any)
-					}
-				}
-				if m != nil {
-					first = m
-					break
-				}
-			}
-		}
-	}
+	first := firstObject(c, cs)
 	// An id-like field to yield, and a categorical field to select on,
 	// matched by name without regard to case.
 	pick := func(names []string, suffixes []string, types ...string) []string {
@@ -661,6 +768,31 @@ func hasAny(have, want []string) bool {
 		}
 	}
 	return false
+}
+
+// firstObject returns the first pinned or leading record (a map's member
+// value) that is a JSON object, or nil.
+func firstObject(c schemas.Collection, cs *collView) map[string]any {
+	rows := append(append([]row(nil), cs.pinned...), cs.leading...)
+	if cs.header != "" {
+		rows = cs.pinned // table rows are not JSON
+	}
+	for _, r := range append(rows, cs.firstRaw) {
+		var v any
+		if r.text == "" || jsonv2.Unmarshal([]byte(r.text), &v, lenient) != nil {
+			continue
+		}
+		m, ok := v.(map[string]any)
+		if ok && c.Kind == "map" && len(m) == 1 {
+			for _, x := range m {
+				m, ok = x.(map[string]any)
+			}
+		}
+		if ok {
+			return m
+		}
+	}
+	return nil
 }
 
 // iterExpr is the jq expression that yields the records of c (for a map,
