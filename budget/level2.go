@@ -388,7 +388,7 @@ func (s *summary) leading() error {
 				return stop
 			})
 		}
-		cs.example = exampleQuery(c, cs)
+		cs.example = exampleQuery(c, cs, s.in.Rules.Pin)
 	}
 	return nil
 }
@@ -707,11 +707,25 @@ func (s *summary) exampleText() string {
 // of its records: it selects on a categorical field (state, status,
 // level, ...) with a value from the first record and yields an id-like
 // field; without such fields it yields one field of the first records.
-func exampleQuery(c schemas.Collection, cs *collView) string {
-	if c.Kind == "lines" || len(c.Fields) == 0 {
+func exampleQuery(c schemas.Collection, cs *collView, pin string) string {
+	if c.Kind == "lines" {
 		return ""
 	}
 	iter := iterExpr(c)
+	if len(c.Fields) == 0 {
+		// Records that are not objects: look one up by key, or slice.
+		var m map[string]any
+		if c.Kind == "map" && jsonv2.Unmarshal([]byte(cs.firstRaw.text), &m, lenient) == nil {
+			for k := range m {
+				lit, _ := jsonv2.Marshal(k)
+				return fmt.Sprintf("%s | select(.key == %s) | .value", iter, lit)
+			}
+		}
+		if c.Kind == "array" {
+			return c.Path + "[:50]"
+		}
+		return ""
+	}
 	first := firstObject(c, cs)
 	// An id-like field to yield, and a categorical field to select on,
 	// matched by name without regard to case.
@@ -737,6 +751,24 @@ func exampleQuery(c schemas.Collection, cs *collView) string {
 	yield := fieldName(c.Fields[0].Name)
 	if ids := pick([]string{"id", "number", "name", "key", "title", "uid", "arn", "path"}, []string{"name", "id"}, "string", "number"); len(ids) > 0 {
 		yield = fieldName(ids[0])
+	} else if meta := pick([]string{"metadata"}, nil, "object"); len(meta) > 0 {
+		yield = fieldName(meta[0]) + ".name" // Kubernetes objects
+	}
+	if c.Kind == "map" {
+		yield = ".value" + yield
+	}
+	if pin != "" && cs.pinnedCount > 0 {
+		// The query that lists every pinned row, shown or not.
+		if strings.HasPrefix(strings.TrimSpace(pin), "select(") {
+			if c.Kind == "map" {
+				return fmt.Sprintf("%s | select(.value | %s) | .key", iter, pin)
+			}
+			return fmt.Sprintf("%s | %s | %s", iter, pin, yield)
+		}
+		if c.Kind == "map" {
+			return fmt.Sprintf("%s | select(.value | %s) | .key", iter, pin)
+		}
+		return fmt.Sprintf("%s | select(%s) | %s", iter, pin, yield)
 	}
 	cats := pick([]string{"state", "status", "level", "severity", "type", "kind", "phase", "statevalue", "state_value"}, []string{"state", "status", "level"}, "string")
 	for _, name := range cats {
@@ -754,7 +786,7 @@ func exampleQuery(c schemas.Collection, cs *collView) string {
 		return fmt.Sprintf("%s | select(%s == %s) | %s", iter, fieldName(name), lit, yield)
 	}
 	if c.Kind == "map" {
-		return fmt.Sprintf("%s | {key, %s: .value%s}", iter, strings.TrimPrefix(yield, "."), yield)
+		return fmt.Sprintf("%s | {key, value: %s}", iter, yield)
 	}
 	return fmt.Sprintf("%s | %s", iter, yield)
 }
