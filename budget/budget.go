@@ -67,6 +67,10 @@ type Request struct {
 	Rules  Rules
 	// Args are the tool's call arguments as JSON, when known.
 	Args []byte
+	// Shape, when set, is DetectShape's result for Input (the pipeline
+	// passes it so that level 1 does not detect twice). Compactors may
+	// ignore it.
+	Shape *Shape
 }
 
 // Output is what a Compactor made of a Request.

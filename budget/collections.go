@@ -130,7 +130,8 @@ type node struct {
 	protected bool // a collection or an ancestor of one: never dropped
 
 	// level 1 cache (see fields.go)
-	rule *nodeRule
+	rule  *nodeRule
+	ruled bool // on the root: level 1 ran on this tree
 }
 
 func newNode(name string, parent *node) *node {
@@ -167,6 +168,9 @@ func (n *node) path() string {
 		segs = append(segs, m)
 	}
 	var b strings.Builder
+	if segs[len(segs)-1].isElem() {
+		b.WriteByte('.')
+	}
 	for i := len(segs) - 1; i >= 0; i-- {
 		s := segs[i]
 		if s.name == "[]" && s == s.parent.elem {
@@ -375,7 +379,8 @@ func Sniff(data []byte) string {
 }
 
 // isBinary reports whether data is not text: it holds a NUL byte or many
-// control characters or invalid UTF-8 sequences in its first 8 KiB, or
+// control characters or invalid UTF-8 sequences (over 30%) in its first
+// 8 KiB, or
 // net/http recognises a binary signature.
 func isBinary(data []byte) (bool, string) {
 	head := data
@@ -406,7 +411,7 @@ func isBinary(data []byte) (bool, string) {
 		}
 		i += size
 	}
-	if bad*10 > len(head) {
+	if bad*10 > 3*len(head) {
 		return true, TypeBinary
 	}
 	return false, ""
@@ -513,6 +518,7 @@ func shapeFromTree(data []byte, root *node, values int, oneLine bool, records []
 		if kind == "map" {
 			for _, c := range n.order {
 				c.record = i
+				c.protected = true
 			}
 		} else if kind == FormatJSONL || kind == FormatConcat {
 			n.record = i

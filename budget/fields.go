@@ -1,4 +1,721 @@
 package budget
 
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/toolcompact/compact/schemas"
+)
+
+// Action kinds of level 1.
+const (
+	ActDropField      = "drop_field"      // a Drop rule, or not matched by Keep
+	ActDropEmpty      = "drop_empty"      // default: null, "", [] or {} members
+	ActDropConstant   = "drop_constant"   // default: one value in every record
+	ActDropID         = "drop_id"         // default: long opaque ids
+	ActDropURL        = "drop_url"        // default: *_url links
+	ActShorten        = "shorten_strings" // StringsMax
+	ActTable          = "table"           // rendered as a table
+	ActTableSkipped   = "table_skipped"   // Format asked for a table that does not apply
+	ActCollapse       = "collapse_repeats"
+	ActShortenLines   = "shorten_lines"
+	ActHexdump        = "hexdump"
+	ActInvalidUTF8    = "replace_invalid_utf8"
+	ActRecordsMissing = "records_not_found"
+	ActKeptCollection = "keep_collection" // a rule would have removed a collection
+)
+
+// shortenMarker is the visible marker of a shortened string: the text
+// kept, then "…[+N chars]" with N the runes cut.
+func shortenMarker(cut int) string { return "…[+" + strconv.Itoa(cut) + " chars]" }
+
 // nodeRule caches level 1's decision for one path node.
-type nodeRule struct{}
+type nodeRule struct {
+	acts     [6]int // action index + 1 per slot (see slot* constants)
+	drop     bool   // drop every value at this node
+	kind     string // the action kind of the drop
+	detail   string
+	keep     bool // an explicit Keep pattern covers this node
+	urlCand  bool // a *_url member: dropped when its value is a link
+	idCand   bool // an *id member: dropped when its value looks opaque
+	constant bool
+}
+
+// Action slots of a node.
+const (
+	slotDrop = iota
+	slotEmpty
+	slotURL
+	slotID
+	slotShort
+	slotKept
+)
+
+// noteNode adds count to n's action in slot, creating it on first use.
+func (f *filter) noteNode(n *node, slot int, kind, detail string, count int) {
+	r := f.rule(n)
+	if i := r.acts[slot]; i > 0 {
+		f.actions[i-1].Count += count
+		return
+	}
+	f.note(kind, n, detail, count)
+	r.acts[slot] = f.actIdx[kind+"\x00"+n.path()] + 1
+}
+
+type pattern struct {
+	raw      string
+	segs     []string
+	anchored bool
+}
+
+func compilePatterns(list []string) ([]pattern, error) {
+	var out []pattern
+	for _, p := range list {
+		p = strings.TrimSpace(p)
+		segs, err := parsePath(p)
+		if err != nil {
+			return nil, err
+		}
+		if len(segs) == 0 {
+			return nil, fmt.Errorf("field path %q names the whole document", p)
+		}
+		// "labels[]" means the member labels.
+		for len(segs) > 1 && segs[len(segs)-1] == "[]" {
+			segs = segs[:len(segs)-1]
+		}
+		out = append(out, pattern{raw: p, segs: segs, anchored: strings.HasPrefix(p, ".")})
+	}
+	return out, nil
+}
+
+// globMatch matches name against pat, where '*' matches any run of
+// characters (and nothing else is special).
+func globMatch(pat, name string) bool {
+	if !strings.Contains(pat, "*") {
+		return pat == name
+	}
+	parts := strings.Split(pat, "*")
+	if !strings.HasPrefix(name, parts[0]) {
+		return false
+	}
+	name = name[len(parts[0]):]
+	for i := 1; i < len(parts)-1; i++ {
+		j := strings.Index(name, parts[i])
+		if j < 0 {
+			return false
+		}
+		name = name[j+len(parts[i]):]
+	}
+	return strings.HasSuffix(name, parts[len(parts)-1])
+}
+
+func segMatch(pat string, n *node) bool {
+	if pat == "[]" {
+		return n.isElem()
+	}
+	if n.isElem() {
+		return false
+	}
+	return globMatch(pat, n.name)
+}
+
+func (n *node) isElem() bool { return n.parent != nil && n.parent.elem == n }
+
+// segments returns the nodes from the root (exclusive) down to n.
+func (n *node) segments() []*node {
+	var out []*node
+	for m := n; m.parent != nil; m = m.parent {
+		out = append(out, m)
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
+
+// matchSuffix reports whether p matches the end of segs (or all of segs
+// when p is anchored).
+func (p pattern) matchSuffix(segs []*node) bool {
+	if len(p.segs) > len(segs) || p.anchored && len(p.segs) != len(segs) {
+		return false
+	}
+	off := len(segs) - len(p.segs)
+	for i, s := range p.segs {
+		if !segMatch(s, segs[off+i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// keepMatch reports whether p covers rel (p matches a prefix of rel) or
+// leads to something below it (rel is a prefix of p).
+func (p pattern) keepMatch(rel []*node) (covers, ancestor bool) {
+	n := len(rel)
+	if len(p.segs) < n {
+		n = len(p.segs)
+	}
+	for i := 0; i < n; i++ {
+		if !segMatch(p.segs[i], rel[i]) {
+			return false, false
+		}
+	}
+	return len(p.segs) <= len(rel), len(p.segs) > len(rel)
+}
+
+// Declarative returns the level-1 Compactor that applies req.Rules in one
+// streaming pass over the bytes. See docs/level1.md.
+func Declarative() Compactor { return declarative{} }
+
+type declarative struct{}
+
+// filter is one run of the declarative rules over a JSON input.
+type filter struct {
+	ctx        context.Context
+	dec        *jsontext.Decoder
+	shape      *Shape
+	out        []byte
+	first      []bool // per open container: no element written yet
+	keep, drop []pattern
+	strMax     int
+	defaults   bool
+	actions    []schemas.Action
+	actIdx     map[string]int
+	scratch    []byte
+	values     int
+	consts     map[*node]int // constant field node → collection index
+}
+
+func (f *filter) note(kind string, n *node, detail string, count int) {
+	target := "."
+	if n != nil {
+		target = n.path()
+	}
+	f.noteTarget(kind, target, detail, count)
+}
+
+func (f *filter) noteTarget(kind, target, detail string, count int) {
+	key := kind + "\x00" + target
+	if i, ok := f.actIdx[key]; ok {
+		f.actions[i].Count += count
+		return
+	}
+	f.actIdx[key] = len(f.actions)
+	f.actions = append(f.actions, schemas.Action{Level: schemas.LevelFields, Kind: kind, Target: target, Detail: detail, Count: count})
+}
+
+// rule decides, once per node, what happens to the member values at n.
+func (f *filter) rule(n *node) *nodeRule {
+	if n.rule != nil {
+		return n.rule
+	}
+	r := &nodeRule{}
+	n.rule = r
+	segs := n.segments()
+	// Keep applies relative to the record the node is in; a record
+	// itself is protected.
+	var rel []*node
+	inRecord := false
+	if n.record < 0 {
+		for i := len(segs) - 2; i >= 0; i-- {
+			if segs[i].record >= 0 {
+				rel, inRecord = segs[i+1:], true
+				break
+			}
+		}
+		if !inRecord && (len(f.shape.Collections) == 0 || f.shape.tree.record >= 0) {
+			rel, inRecord = segs, true
+		}
+	}
+	if len(f.keep) > 0 && inRecord {
+		covered, under := false, false
+		for _, p := range f.keep {
+			relp := rel
+			if p.anchored {
+				relp = segs
+			}
+			c, a := p.keepMatch(relp)
+			covered = covered || c
+			under = under || a
+		}
+		r.keep = covered
+		if !covered && !under {
+			r.drop, r.kind, r.detail = true, ActDropField, "not in keep"
+		}
+	}
+	for _, p := range f.drop {
+		if p.matchSuffix(segs) {
+			r.drop, r.kind, r.detail = true, ActDropField, "drop "+p.raw
+			break
+		}
+	}
+	if r.drop && n.protected {
+		f.note(ActKeptCollection, n, "a record collection or record is never dropped ("+r.detail+")", 1)
+		r.drop = false
+	}
+	if f.defaults && !r.drop && !r.keep && !n.protected && !n.isElem() {
+		if ci, ok := f.consts[n]; ok {
+			r.drop, r.kind, r.constant = true, ActDropConstant, true
+			r.detail = fmt.Sprintf("every one of the %d records of %s has %s", f.shape.Collections[ci].Count, f.shape.Collections[ci].Path, n.first)
+		}
+		low := strings.ToLower(n.name)
+		if strings.HasSuffix(low, "_url") && low != "html_url" {
+			r.urlCand = true
+		}
+		if (strings.HasSuffix(low, "id") || low == "etag" || low == "sha" || strings.HasSuffix(low, "_sha")) &&
+			low != "id" && low != "_id" && low != "uid" {
+			r.idCand = true
+		}
+		if low == "node_id" || strings.HasSuffix(low, "_node_id") {
+			r.idCand = true
+		}
+	}
+	return r
+}
+
+// opaque reports whether the JSON string raw looks like a long opaque id:
+// at least 20 characters, no white space, only id characters, and both
+// letters and digits.
+func opaque(raw []byte) bool {
+	if len(raw) < 22 {
+		return false
+	}
+	s := raw[1 : len(raw)-1]
+	letters, digits := false, false
+	for _, c := range s {
+		switch {
+		case c >= '0' && c <= '9':
+			digits = true
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			letters = true
+		case c == '-' || c == '_' || c == '=' || c == '+' || c == '/' || c == ':' || c == '.':
+		default:
+			return false
+		}
+	}
+	return letters && digits
+}
+
+func isEmptyScalar(k jsontext.Kind, raw []byte) bool {
+	return k == 'n' || k == '"' && len(raw) == 2
+}
+
+func (f *filter) sep() {
+	top := len(f.first) - 1
+	if top < 0 {
+		return
+	}
+	if f.first[top] {
+		f.first[top] = false
+		return
+	}
+	f.out = append(f.out, ',')
+}
+
+func (f *filter) readErr(err error) error {
+	return fmt.Errorf("level 1: JSON at byte %d: %w", f.dec.InputOffset(), err)
+}
+
+// value copies the value at the decoder (whose node is n) to the output,
+// filtered.
+func (f *filter) value(n *node) error {
+	k := f.dec.PeekKind()
+	switch k {
+	case '{':
+		if _, err := f.dec.ReadToken(); err != nil {
+			return f.readErr(err)
+		}
+		f.values++
+		if f.values&1023 == 0 {
+			if err := f.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		f.out = append(f.out, '{')
+		f.first = append(f.first, true)
+		for f.dec.PeekKind() != '}' {
+			if err := f.member(n); err != nil {
+				return err
+			}
+		}
+		if _, err := f.dec.ReadToken(); err != nil {
+			return f.readErr(err)
+		}
+		f.first = f.first[:len(f.first)-1]
+		f.out = append(f.out, '}')
+	case '[':
+		if _, err := f.dec.ReadToken(); err != nil {
+			return f.readErr(err)
+		}
+		f.out = append(f.out, '[')
+		f.first = append(f.first, true)
+		for f.dec.PeekKind() != ']' {
+			f.sep()
+			if err := f.value(n.elem); err != nil {
+				return err
+			}
+		}
+		if _, err := f.dec.ReadToken(); err != nil {
+			return f.readErr(err)
+		}
+		f.first = f.first[:len(f.first)-1]
+		f.out = append(f.out, ']')
+	default:
+		v, err := f.dec.ReadValue()
+		if err != nil {
+			return f.readErr(err)
+		}
+		f.scalar(n, k, v)
+	}
+	return nil
+}
+
+// scalar writes a scalar, shortening long strings.
+func (f *filter) scalar(n *node, k jsontext.Kind, v []byte) {
+	if k == '"' && f.strMax > 0 && len(v)-2 > f.strMax {
+		if s, cut := f.shorten(v); cut > 0 {
+			f.noteNode(n, slotShort, ActShorten, fmt.Sprintf("strings longer than %d characters shortened, marked …[+N chars]", f.strMax), 1)
+			f.out = append(f.out, s...)
+			return
+		}
+	}
+	f.out = append(f.out, v...)
+}
+
+// shorten cuts the quoted string v to strMax characters plus the marker.
+func (f *filter) shorten(v []byte) ([]byte, int) {
+	var err error
+	f.scratch, err = jsontext.AppendUnquote(f.scratch[:0], v)
+	if err != nil {
+		return nil, 0
+	}
+	total := utf8.RuneCount(f.scratch)
+	if total <= f.strMax+len("…[+0 chars]") {
+		// Shortening would not make it shorter.
+		return nil, 0
+	}
+	cut := 0
+	for i := range string(f.scratch) {
+		if cut == f.strMax {
+			s := append(f.scratch[:i:i], shortenMarker(total-f.strMax)...)
+			q, err := jsontext.AppendQuote(nil, s)
+			if err != nil {
+				return nil, 0
+			}
+			return q, total - f.strMax
+		}
+		cut++
+	}
+	return nil, 0
+}
+
+// member handles one member of an object at node parent.
+func (f *filter) member(parent *node) error {
+	nameRaw, err := f.dec.ReadValue()
+	if err != nil {
+		return f.readErr(err)
+	}
+	nameRaw = append([]byte(nil), nameRaw...)
+	n := parent.children[string(unquoteName(nameRaw))]
+	if n == nil {
+		return fmt.Errorf("level 1: member %s of %s is not in the detected shape", nameRaw, parent.path())
+	}
+	r := f.rule(n)
+	if r.drop {
+		f.noteNode(n, slotDrop, r.kind, r.detail, 1)
+		if err := f.dec.SkipValue(); err != nil {
+			return f.readErr(err)
+		}
+		return nil
+	}
+	k := f.dec.PeekKind()
+	switch k {
+	case '{', '[':
+		if f.defaults && !r.keep && !n.protected {
+			// Drop an empty container without writing its name.
+			raw, err := f.peekEmpty(k)
+			if err != nil {
+				return err
+			}
+			if raw {
+				f.noteNode(n, slotEmpty, ActDropEmpty, "null, empty string, empty array or empty object", 1)
+				return nil
+			}
+		}
+		f.sep()
+		f.out = append(f.out, nameRaw...)
+		f.out = append(f.out, ':')
+		return f.value(n)
+	default:
+		v, err := f.dec.ReadValue()
+		if err != nil {
+			return f.readErr(err)
+		}
+		if f.defaults && !r.keep && !n.protected {
+			switch {
+			case isEmptyScalar(k, v):
+				f.noteNode(n, slotEmpty, ActDropEmpty, "null, empty string, empty array or empty object", 1)
+				return nil
+			case r.urlCand && k == '"' && (bytes.HasPrefix(v, []byte(`"http://`)) || bytes.HasPrefix(v, []byte(`"https://`))):
+				f.noteNode(n, slotURL, ActDropURL, "link in a *_url member", 1)
+				return nil
+			case r.idCand && k == '"' && opaque(v):
+				f.noteNode(n, slotID, ActDropID, "long opaque id", 1)
+				return nil
+			}
+		}
+		f.sep()
+		f.out = append(f.out, nameRaw...)
+		f.out = append(f.out, ':')
+		f.scalar(n, k, v)
+	}
+	return nil
+}
+
+// peekEmpty reports whether the container at the decoder is empty, and
+// if so consumes it.
+func (f *filter) peekEmpty(k jsontext.Kind) (bool, error) {
+	rest := f.dec.UnreadBuffer()
+	i := 0
+	for i < len(rest) && (isSpace(rest[i]) || rest[i] == ':') {
+		i++
+	}
+	if i < len(rest) && rest[i] == byte(k) {
+		j := i + 1
+		for j < len(rest) && isSpace(rest[j]) {
+			j++
+		}
+		end := byte('}')
+		if k == '[' {
+			end = ']'
+		}
+		if j < len(rest) && rest[j] == end {
+			if err := f.dec.SkipValue(); err != nil {
+				return false, f.readErr(err)
+			}
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// Compact applies req.Rules to req.Input. JSON keeps its structure
+// (minified, one value per line for JSON Lines and concatenated values)
+// or becomes a table; text keeps every line, with runs of identical lines
+// folded into "[×N] line"; binary becomes a hex dump.
+func (declarative) Compact(ctx context.Context, req Request) (Output, error) {
+	var shape Shape
+	var pre []schemas.Action
+	if req.Shape != nil && sameBytes(req.Shape.data, req.Input) {
+		shape = *req.Shape
+	} else {
+		var err error
+		shape, err = DetectShape(req.Input, req.Rules.Records)
+		if err != nil {
+			pre = append(pre, schemas.Action{Level: schemas.LevelFields, Kind: ActRecordsMissing, Detail: err.Error()})
+			shape, err = DetectShape(req.Input, nil)
+			if err != nil {
+				return Output{}, err
+			}
+		}
+	}
+	var out Output
+	var err error
+	switch shape.Format {
+	case FormatEmpty:
+		out = Output{Content: nil, ContentType: TypeText}
+	case FormatBinary:
+		out = hexdumpOutput(req.Input, shape.ContentType)
+	case FormatText:
+		out = textLevel1(req.Input, req.Rules)
+	default:
+		out, err = jsonLevel1(ctx, req, &shape)
+	}
+	if err != nil {
+		return Output{}, err
+	}
+	out.Actions = append(pre, out.Actions...)
+	return out, nil
+}
+
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+func jsonLevel1(ctx context.Context, req Request, shape *Shape) (Output, error) {
+	keep, err := compilePatterns(req.Rules.Keep)
+	if err != nil {
+		return Output{}, fmt.Errorf("keep: %w", err)
+	}
+	drop, err := compilePatterns(req.Rules.Drop)
+	if err != nil {
+		return Output{}, fmt.Errorf("drop: %w", err)
+	}
+	// The rule cache lives in the shape's nodes: work on a fresh tree when
+	// the shape was already used.
+	if shape.tree.ruled {
+		s, err := DetectShape(req.Input, collectionPaths(*shape))
+		if err != nil {
+			return Output{}, err
+		}
+		*shape = s
+	}
+	shape.tree.ruled = true
+	f := &filter{
+		ctx:      ctx,
+		dec:      jsontext.NewDecoder(bytes.NewBuffer(req.Input), jsontext.AllowDuplicateNames(true)),
+		shape:    shape,
+		out:      make([]byte, 0, len(req.Input)/2+64),
+		keep:     keep,
+		drop:     drop,
+		strMax:   req.Rules.StringsMax,
+		defaults: req.Rules.Defaults,
+		actIdx:   map[string]int{},
+		consts:   map[*node]int{},
+	}
+	if f.defaults {
+		for i, st := range shape.stats {
+			for _, c := range st.consts {
+				f.consts[c] = i
+			}
+		}
+	}
+	stream := shape.Format == FormatJSONL || shape.Format == FormatConcat
+	for n := 0; ; n++ {
+		if f.dec.PeekKind() == jsontext.KindInvalid {
+			if _, err := f.dec.ReadToken(); errors.Is(err, errEOF) {
+				break
+			} else if err != nil {
+				return Output{}, f.readErr(err)
+			}
+		}
+		if n > 0 {
+			f.out = append(f.out, '\n')
+		}
+		if err := f.value(shape.tree); err != nil {
+			return Output{}, err
+		}
+	}
+	out := Output{Content: f.out, ContentType: TypeJSON, Actions: f.actions}
+	if stream {
+		out.ContentType = TypeNDJSON
+	}
+	return tableIfAsked(req.Rules.Format, shape, out)
+}
+
+func collectionPaths(s Shape) []string {
+	var p []string
+	for _, c := range s.Collections {
+		p = append(p, c.Path)
+	}
+	return p
+}
+
+// textLevel1 folds runs of identical lines and shortens long lines.
+func textLevel1(data []byte, rules Rules) Output {
+	var acts []schemas.Action
+	bad := 0
+	if !utf8.Valid(data) {
+		bad = countInvalid(data)
+		data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
+		acts = append(acts, schemas.Action{Level: schemas.LevelFields, Kind: ActInvalidUTF8, Target: ".", Count: bad,
+			Detail: "bytes that are not valid UTF-8 shown as U+FFFD"})
+	}
+	out := make([]byte, 0, len(data))
+	folded, shortened, cutTotal := 0, 0, 0
+	write := func(line []byte, n int) {
+		if n > 1 {
+			out = append(out, "[×"...)
+			out = strconv.AppendInt(out, int64(n), 10)
+			out = append(out, "] "...)
+		} else if bytes.HasPrefix(line, []byte("[×")) {
+			// A line that looks like a fold marker is marked as one line.
+			out = append(out, "[×1] "...)
+		}
+		if rules.StringsMax > 0 && utf8.RuneCount(line) > rules.StringsMax+len("…[+0 chars]") {
+			total := utf8.RuneCount(line)
+			i, c := 0, 0
+			for c < rules.StringsMax {
+				_, size := utf8.DecodeRune(line[i:])
+				i += size
+				c++
+			}
+			out = append(out, line[:i]...)
+			out = append(out, shortenMarker(total-rules.StringsMax)...)
+			shortened++
+			cutTotal += total - rules.StringsMax
+		} else {
+			out = append(out, line...)
+		}
+		out = append(out, '\n')
+	}
+	var prev []byte
+	run := 0
+	lines := 0
+	for len(data) > 0 {
+		line := data
+		rest := []byte(nil)
+		if j := bytes.IndexByte(data, '\n'); j >= 0 {
+			line, rest = data[:j], data[j+1:]
+		}
+		lines++
+		if run > 0 && bytes.Equal(line, prev) {
+			run++
+		} else {
+			if run > 0 {
+				write(prev, run)
+				folded += run - 1
+			}
+			prev, run = line, 1
+		}
+		data = rest
+	}
+	if run > 0 {
+		write(prev, run)
+		folded += run - 1
+	}
+	if len(out) > 0 {
+		out = out[:len(out)-1]
+	}
+	if folded > 0 {
+		acts = append(acts, schemas.Action{Level: schemas.LevelFields, Kind: ActCollapse, Target: ".", Count: folded,
+			Detail: "runs of identical lines shown once as \"[×N] line\""})
+	}
+	if shortened > 0 {
+		acts = append(acts, schemas.Action{Level: schemas.LevelFields, Kind: ActShortenLines, Target: ".", Count: shortened,
+			Detail: fmt.Sprintf("lines longer than %d characters shortened by %d characters in all, marked …[+N chars]", rules.StringsMax, cutTotal)})
+	}
+	return Output{Content: out, ContentType: TypeText, Actions: acts}
+}
+
+func countInvalid(b []byte) int {
+	n := 0
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			n++
+		}
+		i += size
+	}
+	return n
+}
+
+// hexdumpOutput shows binary data as a lossless hex dump (offset, 16
+// bytes in hex, the printable ASCII), never raw.
+func hexdumpOutput(data []byte, ct string) Output {
+	var b strings.Builder
+	fmt.Fprintf(&b, "binary data (%s), %d bytes, hex dump:\n", ct, len(data))
+	d := hex.Dumper(&b)
+	_, _ = d.Write(data)
+	_ = d.Close()
+	return Output{Content: []byte(strings.TrimRight(b.String(), "\n")), ContentType: TypeText, Actions: []schemas.Action{{
+		Level: schemas.LevelFields, Kind: ActHexdump, Target: ".", Count: len(data),
+		Detail: "binary input shown as a hex dump, never raw"}}}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/toolcompact/compact/schemas"
 )
@@ -62,6 +63,10 @@ type Level1Result struct {
 	// Declared is what the compactor that produced Content declared (nil
 	// for the declarative rules).
 	Declared []schemas.DeclaredCollection
+	// AfterEstimated reports that Result.Tokens.After is Estimate's upper
+	// bound, not an exact count: the content was far over budget (more
+	// than 16 bytes per budget token), so counting it exactly was skipped.
+	AfterEstimated bool
 }
 
 // Option configures a Pipeline.
@@ -70,23 +75,185 @@ type Option func(*Pipeline)
 // WithStore enables level 2 with s as the artifact store.
 func WithStore(s Store) Option { return func(p *Pipeline) { p.store = s } }
 
+// WithMaxInput sets the largest input Run accepts, in bytes (default
+// DefaultMaxInput); larger inputs fail with ErrTooLarge.
+func WithMaxInput(n int64) Option { return func(p *Pipeline) { p.maxInput = n } }
+
+// WithDefaultBudget sets the budget used when neither Input.Budget nor
+// Rules.Budget is set (default DefaultBudget).
+func WithDefaultBudget(n int) Option { return func(p *Pipeline) { p.defBudget = n } }
+
+// Defaults of a Pipeline.
+const (
+	DefaultMaxInput = 256 << 20
+	DefaultBudget   = 8000
+	// exactBeforeLimit: inputs larger than this get an estimated
+	// Tokens.Before (BeforeEstimated), since exact counting costs about
+	// 0.5 s and 200 MB of allocations per MB.
+	exactBeforeLimit = 1 << 20
+	// noFitBytesPerToken: content with more bytes per budget token than
+	// this is taken as over budget without an exact count (no measured
+	// corpus came near 8 bytes per token).
+	noFitBytesPerToken = 16
+)
+
+// ErrTooLarge is wrapped when an input is larger than the pipeline's
+// maximum (WithMaxInput).
+var ErrTooLarge = errors.New("input too large")
+
 // Pipeline runs the levels in order on one output at a time. It is safe
 // for concurrent use.
 type Pipeline struct {
-	counter Counter
-	store   Store
+	counter   Counter
+	store     Store
+	maxInput  int64
+	defBudget int
 }
 
 // NewPipeline returns a pipeline that counts tokens with c.
 func NewPipeline(c Counter, opts ...Option) *Pipeline {
-	p := &Pipeline{counter: c}
+	p := &Pipeline{counter: c, maxInput: DefaultMaxInput, defBudget: DefaultBudget}
 	for _, o := range opts {
 		o(p)
 	}
 	return p
 }
 
-// Run makes in fit its budget. PLACEHOLDER until level 1 lands.
+// Run makes in fit its budget, trying the levels in order:
+//
+//   - none: the output as it is, when it fits (text that is not valid
+//     UTF-8 and binary data never qualify);
+//   - fields: in.Compactor (nil: Declarative()), whose output Run checks
+//     itself: valid for its content type and every input collection
+//     still represented by exactly as many records. A compactor that
+//     fails either check, or errs, is reported to in.OnReject, listed as
+//     a "plugin_failed" action, and replaced by the declarative rules;
+//   - artifact: when the pipeline has a Store (see level2.go).
+//
+// When nothing fits, Run returns a *FitError (errors.Is ErrCannotFit)
+// with the numbers; it never cuts an output. An input larger than the
+// maximum fails with ErrTooLarge before anything is read.
 func (p *Pipeline) Run(ctx context.Context, in Input) (schemas.Result, error) {
-	return schemas.Result{}, errors.New("budget: pipeline not implemented yet")
+	tool := in.Tool
+	if tool == "" {
+		tool = "(no tool)"
+	}
+	if p.counter == nil {
+		return schemas.Result{}, fmt.Errorf("%s: pipeline has no token counter", tool)
+	}
+	if int64(len(in.Data)) > p.maxInput {
+		return schemas.Result{}, fmt.Errorf("%s: %w: %d bytes, the limit is %d bytes", tool, ErrTooLarge, len(in.Data), p.maxInput)
+	}
+	budget := in.Budget
+	if budget == 0 {
+		budget = in.Rules.Budget
+	}
+	if budget == 0 {
+		budget = p.defBudget
+	}
+	if budget < 0 {
+		return schemas.Result{}, fmt.Errorf("%s: budget %d: must be positive", tool, budget)
+	}
+	if err := ctx.Err(); err != nil {
+		return schemas.Result{}, err
+	}
+	res := schemas.Result{
+		Tool:        in.Tool,
+		Tokens:      schemas.Tokens{Budget: budget, Encoding: p.counter.Encoding()},
+		Collections: []schemas.Collection{},
+		Actions:     []schemas.Action{},
+	}
+	shape, err := DetectShape(in.Data, in.Rules.Records)
+	if err != nil {
+		res.Actions = append(res.Actions, schemas.Action{Level: schemas.LevelNone, Kind: ActRecordsMissing, Detail: err.Error() + "; collections detected instead"})
+		if shape, err = DetectShape(in.Data, nil); err != nil {
+			return schemas.Result{}, fmt.Errorf("%s: %w", tool, err)
+		}
+	}
+	res.ContentType = in.ContentType
+	if res.ContentType == "" {
+		res.ContentType = shape.ContentType
+	}
+	for _, c := range shape.Collections {
+		c.Shown = c.Count
+		res.Collections = append(res.Collections, c)
+	}
+
+	// Level none.
+	showable := shape.Format != FormatBinary && utf8.Valid(in.Data)
+	est := Estimate(in.Data)
+	exactBefore := len(in.Data) <= exactBeforeLimit
+	if !exactBefore {
+		res.Tokens.Before, res.Tokens.BeforeEstimated = est, true
+	}
+	if showable && (est <= budget || exactBefore) {
+		text := string(in.Data)
+		n := p.counter.Count(text)
+		if exactBefore {
+			res.Tokens.Before = n
+		}
+		if n <= budget {
+			res.Content, res.Level, res.Tokens.After = text, schemas.LevelNone, n
+			return res, nil
+		}
+	} else if exactBefore {
+		res.Tokens.Before = p.counter.Count(string(in.Data))
+	}
+
+	// Level 1.
+	req := Request{Tool: in.Tool, Input: in.Data, ContentType: res.ContentType, Budget: budget, Rules: in.Rules, Args: in.Args, Shape: &shape}
+	var out Output
+	var declared []schemas.DeclaredCollection
+	done := false
+	if in.Compactor != nil && shape.Format != FormatBinary {
+		o, err := in.Compactor.Compact(ctx, req)
+		if err == nil {
+			err = checkOutput(shape, o)
+		}
+		if err != nil {
+			if ctxErr := ctx.Err(); ctxErr != nil {
+				return schemas.Result{}, fmt.Errorf("%s: %w", tool, ctxErr)
+			}
+			if in.OnReject != nil {
+				in.OnReject(err)
+			}
+			res.Actions = append(res.Actions, schemas.Action{Level: schemas.LevelFields, Kind: "plugin_failed", Target: in.Tool,
+				Detail: err.Error() + "; the declarative rules ran instead"})
+		} else {
+			out, declared, done = o, o.Declared, true
+			res.Actions = append(res.Actions, schemas.Action{Level: schemas.LevelFields, Kind: "plugin", Target: in.Tool,
+				Detail: "level 1 by the tool's compactor; record counts checked"})
+		}
+	}
+	if !done {
+		o, err := Declarative().Compact(ctx, req)
+		if err != nil {
+			return schemas.Result{}, fmt.Errorf("%s: level 1: %w", tool, err)
+		}
+		if err := checkOutput(shape, o); err != nil {
+			return schemas.Result{}, fmt.Errorf("%s: level 1 (declarative) broke its own output, please report: %w", tool, err)
+		}
+		out = o
+	}
+	res.Actions = append(res.Actions, out.Actions...)
+	res.Level = schemas.LevelFields
+	res.Content = string(out.Content)
+	afterEstimated := false
+	if len(out.Content) > noFitBytesPerToken*budget {
+		res.Tokens.After, afterEstimated = Estimate(out.Content), true
+	} else {
+		res.Tokens.After = p.counter.Count(res.Content)
+	}
+	if !afterEstimated && res.Tokens.After <= budget {
+		return res, nil
+	}
+	if p.store != nil {
+		return p.level2(ctx, in, shape, Level1Result{Result: res, Declared: declared, AfterEstimated: afterEstimated})
+	}
+	approx := ""
+	if afterEstimated {
+		approx = " (estimated)"
+	}
+	return schemas.Result{}, &FitError{Tool: in.Tool, Budget: budget, Tokens: res.Tokens.After, Level: schemas.LevelFields,
+		Reason: fmt.Sprintf("level 1 left %d tokens%s of %d before; no artifact store is configured, and compact never cuts an output", res.Tokens.After, approx, res.Tokens.Before)}
 }

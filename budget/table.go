@@ -1,0 +1,288 @@
+package budget
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/toolcompact/compact/schemas"
+)
+
+// The table format (content type text/x-compact-table; docs/level1.md):
+// line 1 is the header, the field names separated by tabs; then one line
+// per record, its cells separated by tabs, in header order. A cell is
+//
+//   - empty: the record has no such field;
+//   - JSON text: when it starts with '"', '{' or '[', or is a JSON
+//     number, true, false or null;
+//   - otherwise the literal text of a string.
+//
+// A string is written bare when that reads back the same: it is not
+// empty, does not start with '"', '{' or '[', is not a JSON literal or
+// number, and holds no control character. Otherwise it is JSON-quoted.
+// Header names follow the same rule for quoting, except that a bare name
+// is always a name. Since JSON text and bare strings never hold a tab or
+// a newline, every line is one record and every tab a cell boundary.
+
+// tableIfAsked renders out as a table when format asks for one and the
+// shape allows it.
+func tableIfAsked(format string, shape *Shape, out Output) (Output, error) {
+	if format != "table" && format != "auto" {
+		return out, nil
+	}
+	reason := ""
+	switch {
+	case len(shape.Collections) != 1 || shape.Collections[0].Path != ".":
+		reason = "a table needs the records at the root (an array, JSON Lines or concatenated values)"
+	case shape.Collections[0].Count < 1:
+		reason = "no records"
+	}
+	var table []byte
+	if reason == "" {
+		var err error
+		table, reason, err = renderTable(out.Content, shape.Format != FormatJSON)
+		if err != nil {
+			return out, err
+		}
+	}
+	if reason != "" {
+		if format == "table" {
+			out.Actions = append(out.Actions, schemas.Action{Level: schemas.LevelFields, Kind: ActTableSkipped, Target: ".", Detail: reason})
+		}
+		return out, nil
+	}
+	if format == "auto" && len(table) >= len(out.Content) {
+		return out, nil
+	}
+	out.Actions = append(out.Actions, schemas.Action{Level: schemas.LevelFields, Kind: ActTable, Target: ".",
+		Count: shape.Collections[0].Count, Detail: "records shown as a table: header line of field names, one tab-separated line per record (docs/level1.md)"})
+	out.Content = table
+	out.ContentType = TypeTable
+	return out, nil
+}
+
+// renderTable turns minified JSON records (a root array, or one value
+// per line when stream) into the table format. It returns a reason
+// instead when a record is not an object.
+func renderTable(content []byte, stream bool) ([]byte, string, error) {
+	type cell struct{ name, raw []byte }
+	var rows [][]cell
+	idx := map[string]int{}
+	var header [][]byte
+	dec := jsontext.NewDecoder(bytes.NewBuffer(content))
+	if !stream {
+		if _, err := dec.ReadToken(); err != nil {
+			return nil, "", fmt.Errorf("table: %w", err)
+		}
+	}
+	for {
+		k := dec.PeekKind()
+		if k == ']' || k == jsontext.KindInvalid {
+			break
+		}
+		if k != '{' {
+			return nil, "a table needs every record to be an object", nil
+		}
+		if _, err := dec.ReadToken(); err != nil {
+			return nil, "", fmt.Errorf("table: %w", err)
+		}
+		var row []cell
+		for dec.PeekKind() != '}' {
+			name, err := dec.ReadValue()
+			if err != nil {
+				return nil, "", fmt.Errorf("table: %w", err)
+			}
+			v, err := dec.ReadValue()
+			if err != nil {
+				return nil, "", fmt.Errorf("table: %w", err)
+			}
+			un := unquoteName(name)
+			if _, ok := idx[string(un)]; !ok {
+				idx[string(un)] = len(header)
+				header = append(header, append([]byte(nil), un...))
+			}
+			row = append(row, cell{un, v})
+		}
+		if _, err := dec.ReadToken(); err != nil {
+			return nil, "", fmt.Errorf("table: %w", err)
+		}
+		for i := range row {
+			for j := 0; j < i; j++ {
+				if bytes.Equal(row[i].name, row[j].name) {
+					return nil, "a record has a duplicate member name", nil
+				}
+			}
+		}
+		rows = append(rows, row)
+	}
+	if len(header) == 0 {
+		return nil, "the records have no fields", nil
+	}
+	var b []byte
+	for i, h := range header {
+		if i > 0 {
+			b = append(b, '\t')
+		}
+		if bareName(h) {
+			b = append(b, h...)
+		} else {
+			b, _ = jsontext.AppendQuote(b, h)
+		}
+	}
+	cells := make([][]byte, len(header))
+	for _, row := range rows {
+		b = append(b, '\n')
+		clear(cells)
+		for _, c := range row {
+			cells[idx[string(c.name)]] = c.raw
+		}
+		for i, c := range cells {
+			if i > 0 {
+				b = append(b, '\t')
+			}
+			b = appendCell(b, c)
+		}
+	}
+	return b, "", nil
+}
+
+// bareName reports whether a header name can be written without quotes.
+func bareName(s []byte) bool {
+	if len(s) == 0 || s[0] == '"' {
+		return false
+	}
+	for _, c := range s {
+		if c < 0x20 || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// appendCell appends the cell of the minified JSON value raw (nil: an
+// absent field).
+func appendCell(b, raw []byte) []byte {
+	if raw == nil {
+		return b
+	}
+	if raw[0] != '"' || bytes.IndexByte(raw, '\\') >= 0 {
+		return append(b, raw...)
+	}
+	s := raw[1 : len(raw)-1]
+	if !bareString(s) {
+		return append(b, raw...)
+	}
+	return append(b, s...)
+}
+
+// bareString reports whether the string s reads back as itself when
+// written bare.
+func bareString(s []byte) bool {
+	if len(s) == 0 {
+		return false
+	}
+	switch s[0] {
+	case '"', '{', '[':
+		return false
+	}
+	for _, c := range s {
+		if c < 0x20 || c == 0x7f {
+			return false
+		}
+	}
+	return !isJSONScalar(s)
+}
+
+// isJSONScalar reports whether s is a JSON number, true, false or null.
+func isJSONScalar(s []byte) bool {
+	switch string(s) {
+	case "true", "false", "null":
+		return true
+	}
+	if s[0] != '-' && (s[0] < '0' || s[0] > '9') {
+		return false
+	}
+	return jsontext.Value(s).IsValid()
+}
+
+// TableToJSON parses the table format back into a JSON array of objects,
+// one per row, with the fields in header order and absent cells left
+// out. It is the inverse of level 1's table rendering.
+func TableToJSON(table []byte) ([]byte, error) {
+	lines := strings.Split(string(table), "\n")
+	if len(lines) == 0 || lines[0] == "" {
+		return nil, errors.New("table: no header line")
+	}
+	var names [][]byte
+	for i, h := range strings.Split(lines[0], "\t") {
+		if strings.HasPrefix(h, `"`) {
+			u, err := jsontext.AppendUnquote(nil, h)
+			if err != nil {
+				return nil, fmt.Errorf("table: header cell %d: %w", i+1, err)
+			}
+			h = string(u)
+		}
+		q, err := jsontext.AppendQuote(nil, h)
+		if err != nil {
+			return nil, fmt.Errorf("table: header cell %d: %w", i+1, err)
+		}
+		names = append(names, q)
+	}
+	out := []byte{'['}
+	for ln, line := range lines[1:] {
+		cells := strings.Split(line, "\t")
+		if len(cells) != len(names) {
+			return nil, fmt.Errorf("table: line %d has %d cells, the header has %d", ln+2, len(cells), len(names))
+		}
+		if ln > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, '{')
+		first := true
+		for i, c := range cells {
+			if c == "" {
+				continue
+			}
+			if !first {
+				out = append(out, ',')
+			}
+			first = false
+			out = append(out, names[i]...)
+			out = append(out, ':')
+			switch {
+			case c[0] == '"' || c[0] == '{' || c[0] == '[' || isJSONScalar([]byte(c)):
+				if !jsontext.Value(c).IsValid() {
+					return nil, fmt.Errorf("table: line %d cell %d: invalid JSON %s", ln+2, i+1, strconv.Quote(c))
+				}
+				out = append(out, c...)
+			default:
+				var err error
+				out, err = jsontext.AppendQuote(out, c)
+				if err != nil {
+					return nil, fmt.Errorf("table: line %d cell %d: %w", ln+2, i+1, err)
+				}
+			}
+		}
+		out = append(out, '}')
+	}
+	return append(out, ']'), nil
+}
+
+// tableRows counts a table's records (its lines after the header) and
+// checks that every row has as many cells as the header.
+func tableRows(table []byte) (int, error) {
+	if len(table) == 0 {
+		return 0, errors.New("table: empty")
+	}
+	lines := bytes.Split(table, []byte{'\n'})
+	want := bytes.Count(lines[0], []byte{'\t'})
+	for i, l := range lines[1:] {
+		if bytes.Count(l, []byte{'\t'}) != want {
+			return 0, fmt.Errorf("table: line %d has %d cells, the header has %d", i+2, bytes.Count(l, []byte{'\t'})+1, want+1)
+		}
+	}
+	return len(lines) - 1, nil
+}
