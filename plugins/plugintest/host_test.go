@@ -83,3 +83,24 @@ func BenchmarkRestListWasmGitHubIssues(b *testing.B) {
 func BenchmarkLogsWasmAppLog(b *testing.B) {
 	benchPlugin(b, Logs, "app-log.jsonl", "application/x-ndjson")
 }
+
+// TestGroupByThroughHost runs the AssemblyScript example through the
+// host's loader and verification: the count_field sum is checked by the
+// host against its own count of the input.
+func TestGroupByThroughHost(t *testing.T) {
+	ctx := context.Background()
+	wasm := BuildNPM(t, filepath.Join("..", "..", ExampleGroupBy))
+	for _, c := range []struct{ file, by string }{{"github-issues.json", "state"}, {"sqlite-orders.json", "status,country"}} {
+		payload := capturedFile(t, c.file)
+		p, err := host.LoadPlugin(ctx, wasm, host.PluginOptions{Timeout: 20 * time.Second, Memory: 64 << 20, Config: map[string]string{"by": c.by}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := p.Compact(ctx, budget.Request{Tool: c.file, Input: payload, ContentType: "application/json", Budget: 4000})
+		p.Close(ctx)
+		if err != nil {
+			t.Fatalf("%s: host rejected the output: %v", c.file, err)
+		}
+		t.Logf("%s by %s: %d bytes -> %s", c.file, c.by, len(payload), firstBytes(out.Content, 200))
+	}
+}
