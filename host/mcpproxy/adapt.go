@@ -2,20 +2,58 @@ package mcpproxy
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/toolcompact/compact/budget"
+	"github.com/toolcompact/compact/budget/query"
 	"github.com/toolcompact/compact/host"
 	"github.com/toolcompact/compact/schemas"
 )
 
 // Adapt returns the proxy's view of a host.Engine: compaction, the
-// artifact store (memory pointers) and artifact queries (read_artifact).
-func Adapt(e *host.Engine) Engine { return adapter{e} }
+// artifact store (memory pointers) and artifact queries (read_artifact,
+// through budget/query over the engine's store and counter).
+func Adapt(e *host.Engine) Engine {
+	a := &adapter{e: e}
+	if st := e.Store(); st != nil {
+		q, err := query.New(st, e.Counter(), query.Options{})
+		if err == nil {
+			a.q = q
+		}
+	}
+	return a
+}
 
-type adapter struct{ e *host.Engine }
+type adapter struct {
+	e *host.Engine
+	q *query.Querier
+}
 
-func (a adapter) Compact(ctx context.Context, req host.Request) (schemas.Result, error) {
+func (a *adapter) Compact(ctx context.Context, req host.Request) (schemas.Result, error) {
 	return a.e.Compact(ctx, req)
 }
 
-func (a adapter) Store() budget.Store { return a.e.Store() }
+func (a *adapter) Store() budget.Store { return a.e.Store() }
+
+// QueryArtifact implements Querier.
+func (a *adapter) QueryArtifact(ctx context.Context, q Query) (query.Answer, error) {
+	if a.q == nil {
+		return query.Answer{}, fmt.Errorf("the artifact store is off")
+	}
+	return RunQuery(ctx, a.q, q)
+}
+
+// RunQuery runs one read_artifact query on a budget/query Querier.
+func RunQuery(ctx context.Context, qr *query.Querier, q Query) (query.Answer, error) {
+	switch q.Op {
+	case "", "get":
+		return qr.Get(ctx, q.Ref, q.Budget)
+	case "jq":
+		return qr.JQ(ctx, q.Ref, q.Filter, q.Budget)
+	case "slice":
+		return qr.Slice(ctx, q.Ref, query.SliceOptions{Offset: q.Offset, Limit: q.Limit}, q.Budget)
+	case "search":
+		return qr.Search(ctx, q.Ref, q.Text, query.SearchOptions{Limit: q.Limit}, q.Budget)
+	}
+	return query.Answer{}, fmt.Errorf("%w: op %q: want get, jq, slice or search", query.ErrBadQuery, q.Op)
+}

@@ -78,6 +78,7 @@ type Proxy struct {
 	progress sync.Map   // upstream progress token (string) -> progressRoute
 	nextTok  atomic.Uint64
 	closed   atomic.Bool
+	logLevel atomic.Value // string: the last level a client set
 }
 
 type progressRoute struct {
@@ -201,6 +202,43 @@ func (p *Proxy) connect(ctx context.Context) (*mcp.ClientSession, error) {
 		}
 	}()
 	return cs, nil
+}
+
+// dropSession forgets cs after a call on it failed at the transport
+// level (the upstream exited or sent something unreadable), so that the
+// next call reconnects instead of failing on a dead session.
+func (p *Proxy) dropSession(cs *mcp.ClientSession) {
+	p.mu.Lock()
+	if p.session == cs {
+		p.session = nil
+	}
+	p.mu.Unlock()
+	go cs.Close()
+}
+
+// forwardMeta returns the _meta to send upstream for a downstream
+// request's _meta: the protocol's own per-session keys (protocol version,
+// client info and capabilities) belong to the proxy's upstream session
+// and are dropped; everything else passes, and the log level the client
+// set is added when the request carries none.
+func (p *Proxy) forwardMeta(in mcp.Meta) mcp.Meta {
+	out := mcp.Meta{}
+	for k, v := range in {
+		switch k {
+		case mcp.MetaKeyProtocolVersion, mcp.MetaKeyClientInfo, mcp.MetaKeyClientCapabilities, mcp.MetaKeyServerInfo:
+			continue
+		}
+		out[k] = v
+	}
+	if _, ok := out[mcp.MetaKeyLogLevel]; !ok {
+		if lvl, _ := p.logLevel.Load().(string); lvl != "" {
+			out[mcp.MetaKeyLogLevel] = lvl
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // upstream returns the live upstream session, reconnecting once when the
@@ -421,6 +459,7 @@ func (p *Proxy) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if method == "logging/setLevel" {
 			if params, ok := req.GetParams().(*mcp.SetLoggingLevelParams); ok {
+				p.logLevel.Store(string(params.Level))
 				if cs, err := p.upstream(ctx); err == nil {
 					cctx, cancel := context.WithTimeout(ctx, p.opts.CallTimeout)
 					err = cs.SetLoggingLevel(cctx, params)
@@ -569,14 +608,17 @@ func (p *Proxy) withProgress(req *mcp.CallToolRequest, params *mcp.CallToolParam
 	}
 	key := fmt.Sprintf("compact-%d", p.nextTok.Add(1))
 	p.progress.Store(key, progressRoute{session: req.Session, token: tok})
-	meta := map[string]any{}
-	for k, v := range req.Params.Meta {
-		meta[k] = v
+	if params.Meta == nil {
+		params.Meta = mcp.Meta{}
 	}
-	params.Meta = meta
 	params.SetProgressToken(key)
-	return func() { p.progress.Delete(key) }
+	// Notifications are handled apart from responses and may arrive just
+	// after the result: keep the route a little longer.
+	return func() { time.AfterFunc(progressLinger, func() { p.progress.Delete(key) }) }
 }
+
+// progressLinger is how long a progress route outlives its call.
+const progressLinger = 5 * time.Second
 
 // rawArgs returns a call's arguments as JSON.
 func rawArgs(v any) (json.RawMessage, error) {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolcompact/compact/schemas"
+	"github.com/toolcompact/compact/budget/query"
 )
 
 // Query is one read_artifact request.
@@ -34,7 +34,7 @@ type Query struct {
 // budgeted result (an answer too large becomes a new artifact with a
 // summary, never cut).
 type Querier interface {
-	QueryArtifact(ctx context.Context, q Query) (schemas.Result, error)
+	QueryArtifact(ctx context.Context, q Query) (query.Answer, error)
 }
 
 const readArtifactDescription = `Read a stored artifact. When a tool result is too large, compact stores the full output and shows a summary with exact counts and a handle (12+ hex digits, e.g. 3f9a1c0b7d2e). Nothing is lost: query it here.
@@ -97,12 +97,9 @@ func (p *Proxy) readArtifact(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	}
 	content := r.Content
 	r.Content = ""
-	if p.opts.Observe != nil {
-		p.opts.Observe(ReadArtifactTool, r, 0, nil)
-	}
 	return &mcp.CallToolResult{
 		Content: []mcp.Content{&mcp.TextContent{Text: content}},
-		Meta:    mcp.Meta{MetaKey: Meta{Results: []schemas.Result{r}}},
+		Meta:    mcp.Meta{MetaKey: Meta{Answer: &r}},
 	}, nil
 }
 

@@ -7,11 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolcompact/compact/budget"
+	"github.com/toolcompact/compact/budget/query"
 	"github.com/toolcompact/compact/host"
 	"github.com/toolcompact/compact/schemas"
 )
@@ -26,7 +29,7 @@ const MetaKey = "compact"
 type Meta struct {
 	// Results holds the envelope of each compacted text block, in order,
 	// without its content.
-	Results []schemas.Result `json:"results"`
+	Results []schemas.Result `json:"results,omitempty"`
 	// Structured says what became of structuredContent: "unchanged",
 	// "mirrored" (its strings equal to a text block now hold that block's
 	// compacted text), "compacted" (replaced by the compacted JSON) or
@@ -38,6 +41,10 @@ type Meta struct {
 	// Pointers is how many arguments were artifact references replaced
 	// with their stored values.
 	Pointers int `json:"pointers,omitempty"`
+	// Answer is the account of a read_artifact answer (without its
+	// content): the exact total, how many items are shown, positions, and
+	// the artifact holding a full answer too large for its budget.
+	Answer *query.Answer `json:"answer,omitempty"`
 	// Error is set when the engine failed on a block, which is then
 	// passed through unchanged.
 	Error string `json:"error,omitempty"`
@@ -57,7 +64,7 @@ func (p *Proxy) callTool(ctx context.Context, name string, req *mcp.CallToolRequ
 	if err != nil {
 		return errorResult(p.upstreamError(ctx, "tools/call "+name, err).Error()), nil
 	}
-	params := &mcp.CallToolParams{Meta: req.Params.Meta, Name: name, Arguments: resolved}
+	params := &mcp.CallToolParams{Meta: p.forwardMeta(req.Params.Meta), Name: name, Arguments: resolved}
 	forget := p.withProgress(req, params)
 	defer forget()
 	cctx, cancel := context.WithTimeout(ctx, p.opts.CallTimeout)
@@ -67,6 +74,9 @@ func (p *Proxy) callTool(ctx context.Context, name string, req *mcp.CallToolRequ
 		var je *jsonrpc.Error
 		if errors.As(err, &je) {
 			return nil, err
+		}
+		if ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) {
+			p.dropSession(cs)
 		}
 		return errorResult(p.upstreamError(ctx, "tools/call "+name, err).Error()), nil
 	}
@@ -114,9 +124,9 @@ func (p *Proxy) compactResult(ctx context.Context, tool string, args json.RawMes
 			texts = append(texts, i)
 		}
 	}
-	budget := p.opts.Budget
-	if budget > 0 && len(texts) > 1 {
-		budget = max(budget/len(texts), 1)
+	tokens := p.opts.Budget
+	if tokens > 0 && len(texts) > 1 {
+		tokens = max(tokens/len(texts), 1)
 	}
 	meta := Meta{}
 	changed := map[string]string{} // original text -> compacted text
@@ -124,10 +134,17 @@ func (p *Proxy) compactResult(ctx context.Context, tool string, args json.RawMes
 	var changedIdx []int
 	for _, i := range texts {
 		tc := res.Content[i].(*mcp.TextContent)
-		r, err := p.compact(ctx, tool, []byte(tc.Text), budget, args)
+		r, err := p.compact(ctx, tool, []byte(tc.Text), tokens, args)
 		if err != nil {
-			p.log.Warn("compaction failed; passing the block unchanged", "tool", tool, "err", err)
 			meta.Error = err.Error()
+			nt := *tc
+			nt.Text = p.fallback(ctx, tool, tc.Text, err)
+			if nt.Text == tc.Text {
+				continue
+			}
+			out.Content[i] = &nt
+			changed[tc.Text] = nt.Text
+			changedIdx = append(changedIdx, i)
 			continue
 		}
 		content := r.Content
@@ -168,15 +185,37 @@ func (p *Proxy) compactResult(ctx context.Context, tool string, args json.RawMes
 				}
 				break
 			}
-			p.compactStructured(ctx, tool, args, budget, res.StructuredContent, &out, &meta)
+			p.compactStructured(ctx, tool, args, tokens, res.StructuredContent, &out, &meta)
 		}
 	}
 	out.Meta[MetaKey] = meta
 	return &out
 }
 
+// fallbackInline is the largest text passed through unchanged when the
+// engine fails on it; a larger one is stored instead.
+const fallbackInline = 64 << 10
+
+// fallback is what the model sees of a text block the engine failed on:
+// the text itself when it is small, else a note with the handle of the
+// stored original (or the text itself when it cannot be stored: over
+// budget is better than lost).
+func (p *Proxy) fallback(ctx context.Context, tool, text string, cerr error) string {
+	p.log.Warn("compaction failed", "tool", tool, "bytes", len(text), "err", cerr)
+	st := p.engine.Store()
+	if len(text) <= fallbackInline || st == nil {
+		return text
+	}
+	h, m, err := st.Put(ctx, strings.NewReader(text), budget.Meta{Tool: tool})
+	if err != nil {
+		p.log.Warn("storing the original failed; passing it unchanged", "tool", tool, "err", err)
+		return text
+	}
+	return fmt.Sprintf("compact: this %s result (%d bytes) could not be compacted (%v). The full output is stored as artifact %s: read it with read_artifact (get, jq, slice, search) or pass the handle to a tool.", tool, m.Bytes, cerr, h)
+}
+
 // compactStructured compacts structuredContent on its own.
-func (p *Proxy) compactStructured(ctx context.Context, tool string, args json.RawMessage, budget int, sc any, out *mcp.CallToolResult, meta *Meta) {
+func (p *Proxy) compactStructured(ctx context.Context, tool string, args json.RawMessage, tokens int, sc any, out *mcp.CallToolResult, meta *Meta) {
 	b, err := json.Marshal(sc)
 	if err != nil {
 		out.StructuredContent = nil
@@ -184,7 +223,7 @@ func (p *Proxy) compactStructured(ctx context.Context, tool string, args json.Ra
 		meta.Error = fmt.Sprintf("structuredContent is not JSON: %v", err)
 		return
 	}
-	r, err := p.compact(ctx, tool, b, budget, args)
+	r, err := p.compact(ctx, tool, b, tokens, args)
 	if err != nil {
 		// Unchanged rather than lost; the engine error is reported.
 		meta.Structured = "unchanged"
@@ -212,9 +251,9 @@ func (p *Proxy) compactStructured(ctx context.Context, tool string, args json.Ra
 }
 
 // compact runs the engine on one output and tells Observe.
-func (p *Proxy) compact(ctx context.Context, tool string, data []byte, budget int, args json.RawMessage) (schemas.Result, error) {
+func (p *Proxy) compact(ctx context.Context, tool string, data []byte, tokens int, args json.RawMessage) (schemas.Result, error) {
 	start := time.Now()
-	r, err := p.engine.Compact(ctx, host.Request{Tool: tool, Input: data, Budget: budget, Args: args})
+	r, err := p.engine.Compact(ctx, host.Request{Tool: tool, Input: data, Budget: tokens, Args: args})
 	if p.opts.Observe != nil {
 		p.opts.Observe(tool, r, time.Since(start), err)
 	}

@@ -29,6 +29,7 @@ import (
 	"github.com/toolcompact/compact/budget"
 	"github.com/toolcompact/compact/budget/artifact"
 	"github.com/toolcompact/compact/budget/prompt"
+	"github.com/toolcompact/compact/budget/query"
 	"github.com/toolcompact/compact/host"
 	"github.com/toolcompact/compact/schemas"
 )
@@ -48,7 +49,7 @@ type ContextFitter interface {
 // ArtifactQuerier is implemented by an engine that answers jq, slice and
 // search queries over artifacts; without it only a plain get works.
 type ArtifactQuerier interface {
-	QueryArtifact(ctx context.Context, q ArtifactQuery) (schemas.Result, error)
+	QueryArtifact(ctx context.Context, q ArtifactQuery) (query.Answer, error)
 }
 
 // ArtifactQuery is one query of GET /v1/artifacts/{handle}.
@@ -275,6 +276,10 @@ func engineError(w http.ResponseWriter, err error) {
 		writeError(w, http.StatusBadRequest, "bad_request", err.Error())
 	case errors.Is(err, artifact.ErrBadRef):
 		writeError(w, http.StatusBadRequest, "bad_handle", err.Error())
+	case errors.Is(err, query.ErrBadQuery), errors.Is(err, query.ErrNotJSON), errors.Is(err, query.ErrNoValue):
+		writeError(w, http.StatusBadRequest, "bad_query", err.Error())
+	case errors.Is(err, query.ErrLimit):
+		writeError(w, http.StatusRequestEntityTooLarge, "too_large", err.Error())
 	case errors.Is(err, budget.ErrCannotFit):
 		writeError(w, http.StatusUnprocessableEntity, "cannot_fit", err.Error())
 	case errors.Is(err, budget.ErrNotFound):

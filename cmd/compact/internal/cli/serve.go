@@ -17,6 +17,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/toolcompact/compact/budget"
 	"github.com/toolcompact/compact/budget/artifact"
 	"github.com/toolcompact/compact/host"
 	"github.com/toolcompact/compact/host/server"
@@ -27,6 +28,7 @@ import (
 // file; unknown keys in the file are an error.
 type sidecarConfig struct {
 	Registry      string        `yaml:"registry"`
+	Encoding      string        `yaml:"encoding"`
 	Budget        int           `yaml:"budget"`
 	Store         string        `yaml:"store"`
 	StoreTTL      time.Duration `yaml:"store_ttl"`
@@ -50,6 +52,7 @@ func defaultSidecarConfig() sidecarConfig {
 		MaxBody:   server.DefaultMaxBody,
 		Timeout:   server.DefaultTimeout,
 		Grace:     10 * time.Second,
+		Encoding:  budget.DefaultEncoding,
 		LogLevel:  "info",
 		LogFormat: "text",
 	}
@@ -111,8 +114,9 @@ func sidecarFlags(name string, e *env, mcp bool, args []string) (sidecarConfig, 
 	fs.SetOutput(e.stderr)
 	fs.String("config", path, "YAML file with any of these settings (flags win)")
 	fs.StringVar(&c.Registry, "registry", c.Registry, "registry file (the built-in registry when empty)")
+	fs.StringVar(&c.Encoding, "encoding", c.Encoding, "tokenizer: "+budget.EncodingO200k+" or "+budget.EncodingCL100k)
 	fs.IntVar(&c.Budget, "budget", c.Budget, "default token budget of one tool result (0: the registry's)")
-	fs.StringVar(&c.Store, "store", c.Store, "artifact store directory (default $XDG_CACHE_HOME/compact/artifacts)")
+	fs.StringVar(&c.Store, "store", c.Store, "artifact store directory or URL (s3://, file://, mem://), or \"off\" (default $"+envStore+", else the user cache directory)")
 	fs.DurationVar(&c.StoreTTL, "store-ttl", c.StoreTTL, "artifact retention (0: until the quota needs the room)")
 	fs.Int64Var(&c.StoreMaxBytes, "store-max-bytes", c.StoreMaxBytes, "artifact store quota in bytes (0: none)")
 	listenHelp := "HTTP listen address (loopback unless a token is set)"
@@ -163,24 +167,32 @@ func (c *sidecarConfig) logger(w io.Writer) (*slog.Logger, error) {
 	return nil, fmt.Errorf("log format %q: want text or json", c.LogFormat)
 }
 
-// engine builds the engine with the configured registry, budget and
-// artifact store.
+// engine builds the engine: the registry (--registry, else
+// $COMPACT_REGISTRY, else the built-in one), the token counter, the
+// budget and the artifact store (a directory or blob URL, or "off";
+// else $COMPACT_STORE; else the user cache directory) with its
+// retention. Plugins are compiled and checked at start-up.
 func (c *sidecarConfig) engine(ctx context.Context, log *slog.Logger) (*host.Engine, error) {
-	dir := c.Store
-	if dir == "" {
-		d, err := artifact.DefaultDir()
-		if err != nil {
-			return nil, err
-		}
-		dir = d
+	f := engineFlags{registry: c.Registry, encoding: c.Encoding, budget: c.Budget, store: c.Store}
+	counter, err := budget.NewCounter(f.encoding)
+	if err != nil {
+		return nil, withCode(ExitUsage, fmt.Errorf("--encoding: %w", err))
 	}
-	st, err := artifact.NewDir(dir, artifact.Options{TTL: c.StoreTTL, MaxBytes: c.StoreMaxBytes})
+	reg, err := f.loadRegistry()
 	if err != nil {
 		return nil, err
 	}
-	opts := []host.Option{host.WithStore(st), host.WithLogger(log)}
-	if c.Registry != "" {
-		opts = append(opts, host.WithRegistryFile(c.Registry))
+	opts := []host.Option{host.WithRegistry(reg), host.WithCounter(counter), host.WithLogger(log)}
+	target := c.Store
+	if target == "" {
+		target = os.Getenv(envStore)
+	}
+	if target != storeOff {
+		st, err := artifact.Open(ctx, target, artifact.Options{TTL: c.StoreTTL, MaxBytes: c.StoreMaxBytes})
+		if err != nil {
+			return nil, withCode(ExitFailure, fmt.Errorf("--store: %w", err))
+		}
+		opts = append(opts, host.WithStore(st))
 	}
 	if c.Budget > 0 {
 		opts = append(opts, host.WithBudget(c.Budget))
@@ -244,9 +256,4 @@ func runServe(e *env) int {
 }
 
 // engineExit maps an engine start-up error to an exit code.
-func engineExit(err error) int {
-	if strings.Contains(err.Error(), "registry") {
-		return ExitRegistry
-	}
-	return ExitFailure
-}
+func engineExit(err error) int { return exitCode(err) }

@@ -1,0 +1,247 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolcompact/compact/budget"
+	"github.com/toolcompact/compact/budget/artifact"
+)
+
+// envCLIMain makes the test binary run the compact command itself, so
+// that a client written elsewhere (the TypeScript SDK) can spawn
+// "compact mcp" as a real process.
+const envCLIMain = "COMPACT_CLI_TEST_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(envCLIMain) != "" {
+		os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// npmDir is the Node package with the pinned MCP server and client.
+func npmDir(t *testing.T) (node, dir string) {
+	t.Helper()
+	dir, _ = filepath.Abs(filepath.Join("..", "..", "..", "..", "host", "mcpproxy", "testdata", "npm"))
+	node, err := exec.LookPath("node")
+	_, serr := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk", "package.json"))
+	if err != nil || serr != nil {
+		msg := "node or the pinned npm packages are missing: run npm ci in host/mcpproxy/testdata/npm"
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return node, dir
+}
+
+// TestMCPTypeScriptClient drives "compact mcp" in front of the real
+// server-filesystem from the official TypeScript SDK client.
+func TestMCPTypeScriptClient(t *testing.T) {
+	node, dir := npmDir(t)
+	root := t.TempDir()
+	for d := range 40 {
+		sub := filepath.Join(root, fmt.Sprintf("dir%02d", d))
+		os.Mkdir(sub, 0o755)
+		for f := range 25 {
+			os.WriteFile(filepath.Join(sub, fmt.Sprintf("f%02d.txt", f)), []byte("x"), 0o644)
+		}
+	}
+	storeDir := t.TempDir()
+	server := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-filesystem", "dist", "index.js")
+	cmd := exec.Command(node, filepath.Join(dir, "client.mjs"), root,
+		os.Args[0], "mcp", "--store", storeDir, "--budget", "1500", "--log-level", "warn", "--", node, server, root)
+	cmd.Env = append(os.Environ(), envCLIMain+"=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("client: %v\n%s", err, stderr.String())
+	}
+	var got struct {
+		Tools                []string
+		WriteFileDescription string
+		Tree                 struct {
+			Text string
+			Meta struct {
+				Results []struct {
+					Level    string
+					Artifact struct{ Handle string }
+				}
+				Structured string
+			}
+			Structured map[string]any
+		}
+		Handle    string
+		FileCount string
+		Write     struct {
+			Text    string
+			IsError bool
+		}
+		Bad struct {
+			Text    string
+			IsError bool
+		}
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("client output: %v\n%s", err, out)
+	}
+	for _, want := range []string{"directory_tree", "read_artifact", "write_file"} {
+		if !contains(got.Tools, want) {
+			t.Errorf("tool %s not listed: %v", want, got.Tools)
+		}
+	}
+	if !strings.Contains(got.WriteFileDescription, "artifact handle") {
+		t.Errorf("write_file description: %q", got.WriteFileDescription)
+	}
+	if len(got.Tree.Meta.Results) != 1 || got.Tree.Meta.Results[0].Level != "artifact" || got.Handle == "" {
+		t.Fatalf("directory_tree: %+v", got.Tree.Meta)
+	}
+	if !strings.Contains(got.Tree.Text, got.Handle) {
+		t.Errorf("the model does not see the handle")
+	}
+	if got.Tree.Structured["content"] != got.Tree.Text {
+		t.Errorf("structuredContent not consistent with the text: %v", got.Tree.Structured)
+	}
+	if strings.TrimSpace(strings.SplitN(got.FileCount, "\n", 2)[0]) != "1000" {
+		t.Errorf("jq file count: %q, want 1000", got.FileCount)
+	}
+	// The write received the whole stored tree.
+	st, err := artifact.NewDir(storeDir, artifact.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, _, err := st.Open(context.Background(), budget.Handle(got.Handle))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := io.ReadAll(rc)
+	rc.Close()
+	written, err := os.ReadFile(filepath.Join(root, "tree.json"))
+	if err != nil || got.Write.IsError {
+		t.Fatalf("write_file with a handle: %v %q", err, got.Write.Text)
+	}
+	if !bytes.Equal(written, want) {
+		t.Errorf("upstream wrote %d bytes, want the %d stored", len(written), len(want))
+	}
+	var tree []any
+	if err := json.Unmarshal(written, &tree); err != nil || len(tree) != 40 {
+		t.Errorf("written tree: %v, %d entries", err, len(tree))
+	}
+	if !got.Bad.IsError || !strings.Contains(got.Bad.Text, "abcdef0123456789") {
+		t.Errorf("missing handle: %+v", got.Bad)
+	}
+	if _, err := os.Stat(filepath.Join(root, "bad.txt")); err == nil {
+		t.Errorf("bad.txt was written although its handle does not exist")
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func runCLI(ctx context.Context, args ...string) (int, string) {
+	var out, errb bytes.Buffer
+	code := commands[args[0]].run(&env{ctx: ctx, args: args[1:], stdin: strings.NewReader(""), stdout: &out, stderr: &errb})
+	return code, out.String() + errb.String()
+}
+
+func TestSidecarRefusesOpenAddressWithoutToken(t *testing.T) {
+	t.Setenv("COMPACT_TOKEN", "")
+	for _, cmd := range []string{"serve", "mcp"} {
+		args := []string{cmd, "--listen", "0.0.0.0:0", "--store", "off"}
+		if cmd == "mcp" {
+			args = append(args, "--", "true")
+		}
+		code, out := runCLI(context.Background(), args...)
+		if code != ExitUsage || !strings.Contains(out, "token is required") {
+			t.Errorf("%s on 0.0.0.0 without a token: exit %d, %q", cmd, code, out)
+		}
+	}
+}
+
+func TestSidecarConfigStrict(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "c.yaml")
+	os.WriteFile(p, []byte("budget: 100\nlisten: 127.0.0.1:0\nbugdet: 3\n"), 0o644)
+	code, out := runCLI(context.Background(), "serve", "--config", p)
+	if code != ExitUsage || !strings.Contains(out, "bugdet") || !strings.Contains(out, "line 3") {
+		t.Errorf("unknown key: exit %d, %q", code, out)
+	}
+}
+
+// TestServeEndToEnd starts "compact serve" with a config file and a
+// token, calls it, and stops it with a cancelled context (what SIGTERM
+// does), checking that it shuts down cleanly.
+func TestServeEndToEnd(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	p := filepath.Join(t.TempDir(), "c.yaml")
+	os.WriteFile(p, []byte(fmt.Sprintf("listen: %s\nbudget: 50\ntoken: from-file\nstore: %s\n", addr, t.TempDir())), 0o644)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	var out string
+	go func() {
+		var code int
+		code, out = runCLI(ctx, "serve", "--config", p, "--token", "from-flag", "--log-level", "warn")
+		done <- code
+	}()
+	url := "http://" + addr
+	var resp *http.Response
+	for i := 0; i < 100; i++ {
+		resp, err = http.Get(url + "/healthz")
+		if err == nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatalf("server did not start: %v", err)
+	}
+	resp.Body.Close()
+	post := func(token string) *http.Response {
+		req, _ := http.NewRequest("POST", url+"/v1/compact", strings.NewReader(`{"tool":"x","content":"hello world"}`))
+		req.Header.Set("Authorization", "Bearer "+token)
+		r, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Body.Close()
+		return r
+	}
+	if r := post("from-file"); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("the flag's token must win over the file's: status %d", r.StatusCode)
+	}
+	if r := post("from-flag"); r.StatusCode != http.StatusOK {
+		t.Errorf("with the token: status %d", r.StatusCode)
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != ExitOK {
+			t.Errorf("shutdown: exit %d: %s", code, out)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("serve did not shut down")
+	}
+}

@@ -1,0 +1,292 @@
+package mcpproxy_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolcompact/compact/host/mcpproxy"
+	"github.com/toolcompact/compact/schemas"
+)
+
+// faulty returns the fault-injection upstream (this test binary).
+func faulty(t testing.TB, env ...string) *mcpproxy.Command {
+	exe, _ := faultyUpstreamArgs(t)
+	return &mcpproxy.Command{Path: exe, Env: append(append(os.Environ(), envUpstream+"=1"), env...), Stderr: io.Discard, TerminateAfter: 500 * time.Millisecond}
+}
+
+func TestUpstreamFaults(t *testing.T) {
+	eng, _ := newEngine(t, 500)
+	leakCheck(t)
+	h := startProxy(t, faulty(t), mcpproxy.Adapt(eng), mcpproxy.Options{Budget: 500, CallTimeout: 1500 * time.Millisecond})
+
+	echo := func(t *testing.T) {
+		t.Helper()
+		res := h.call(t, "echo", map[string]any{"text": "still here"})
+		if res.IsError || text(t, res) != "still here" {
+			t.Fatalf("the proxy does not serve after the fault: %v %q", res.IsError, text(t, res))
+		}
+	}
+
+	t.Run("error result", func(t *testing.T) {
+		res := h.call(t, "fail", map[string]any{})
+		if !res.IsError || !strings.Contains(text(t, res), "disk on fire") {
+			t.Errorf("want the upstream's error result, got %v %q", res.IsError, text(t, res))
+		}
+		echo(t)
+	})
+	t.Run("exits mid-call", func(t *testing.T) {
+		res := h.call(t, "exit", map[string]any{})
+		if !res.IsError || !strings.Contains(text(t, res), "upstream") {
+			t.Errorf("want a clear error naming the upstream, got %v %q", res.IsError, text(t, res))
+		}
+		echo(t) // the proxy reconnects
+	})
+	t.Run("hangs", func(t *testing.T) {
+		start := time.Now()
+		res := h.call(t, "hang", map[string]any{})
+		if took := time.Since(start); took > 5*time.Second {
+			t.Errorf("the deadline did not hold: %v", took)
+		}
+		if !res.IsError || !strings.Contains(text(t, res), "no answer within") {
+			t.Errorf("want a deadline error, got %v %q", res.IsError, text(t, res))
+		}
+		echo(t)
+	})
+	t.Run("invalid JSON-RPC", func(t *testing.T) {
+		res := h.call(t, "garbage", map[string]any{})
+		if !res.IsError || !strings.Contains(text(t, res), "upstream") {
+			t.Errorf("want a clear error, got %v %q", res.IsError, text(t, res))
+		}
+		echo(t)
+	})
+	t.Run("client disconnects mid-call", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		defer cancel()
+		_, err := h.client.CallTool(ctx, &mcp.CallToolParams{Name: "hang", Arguments: map[string]any{}})
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("want the client's own deadline, got %v", err)
+		}
+		echo(t)
+	})
+	t.Run("progress", func(t *testing.T) {
+		params := &mcp.CallToolParams{Name: "progress", Arguments: map[string]any{}}
+		params.SetProgressToken("tok-1")
+		res, err := h.client.CallTool(context.Background(), params)
+		if err != nil || text(t, res) != "done" {
+			t.Fatalf("progress: %v %v", err, res)
+		}
+		for i := 1; i <= 3; i++ {
+			select {
+			case p := <-h.progress:
+				if p.ProgressToken != "tok-1" || p.Progress != float64(i) {
+					t.Errorf("progress %d: %+v", i, p)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatalf("progress notification %d not forwarded", i)
+			}
+		}
+	})
+}
+
+// TestLogging forwards upstream log messages to a client that set a
+// level (the session-level logging of protocol 2025-11-25; logging is
+// deprecated from 2026-07-28 on).
+func TestLogging(t *testing.T) {
+	eng, _ := newEngine(t, 500)
+	h := startProxyVersion(t, faulty(t), mcpproxy.Adapt(eng), mcpproxy.Options{Budget: 500}, "2025-11-25")
+	if err := h.client.SetLoggingLevel(context.Background(), &mcp.SetLoggingLevelParams{Level: "info"}); err != nil {
+		t.Fatal(err)
+	}
+	h.call(t, "progress", map[string]any{})
+	select {
+	case l := <-h.logs:
+		if l.Data != "half way" || l.Level != "warning" {
+			t.Errorf("log: %+v", l)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("log message not forwarded")
+	}
+}
+
+func TestLargeResults(t *testing.T) {
+	eng, store := newEngine(t, 800)
+	leakCheck(t)
+	h := startProxy(t, faulty(t), mcpproxy.Adapt(eng), mcpproxy.Options{Budget: 800})
+
+	t.Run("structuredContent of its own", func(t *testing.T) {
+		res := h.call(t, "records", map[string]any{"bytes": 200_000})
+		m := meta(t, res)
+		if len(m.Results) != 1 {
+			t.Fatalf("meta %+v", m)
+		}
+		r := m.Results[0]
+		if r.Level != schemas.LevelArtifact {
+			t.Fatalf("level %q", r.Level)
+		}
+		n := countOf(r.Collections, ".")
+		if n < 1000 {
+			t.Errorf("record count %d", n)
+		}
+		// structuredContent is not the text's JSON ({"items": [...]} vs
+		// [...]), so it was compacted on its own and, being too large,
+		// omitted with a note naming its artifact.
+		if m.Structured != "omitted" || res.StructuredContent != nil || m.Handle == "" {
+			t.Fatalf("structured %q handle %q sc %T", m.Structured, m.Handle, res.StructuredContent)
+		}
+		var sc struct {
+			Items []map[string]any `json:"items"`
+		}
+		if err := json.Unmarshal([]byte(stored(t, store, m.Handle)), &sc); err != nil || len(sc.Items) != n {
+			t.Errorf("stored structuredContent: %v, %d items, want %d", err, len(sc.Items), n)
+		}
+		if !strings.Contains(text(t, res), m.Handle) {
+			t.Errorf("the note naming the structuredContent artifact is missing")
+		}
+	})
+
+	t.Run("over the SDK's 16 MiB default", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("large message")
+		}
+		res := h.call(t, "lines", map[string]any{"bytes": 17 << 20})
+		m := meta(t, res)
+		if res.IsError || len(m.Results) != 1 || m.Results[0].Artifact == nil {
+			t.Fatalf("17 MiB result: error %v meta %+v", res.IsError, m)
+		}
+		if m.Results[0].Artifact.Bytes < 17<<20 {
+			t.Errorf("stored %d bytes", m.Results[0].Artifact.Bytes)
+		}
+	})
+}
+
+func TestMessageLimit(t *testing.T) {
+	eng, _ := newEngine(t, 800)
+	leakCheck(t)
+	up := faulty(t)
+	up.MaxMessage = 64 << 10
+	h := startProxy(t, up, mcpproxy.Adapt(eng), mcpproxy.Options{Budget: 800})
+	res := h.call(t, "lines", map[string]any{"bytes": 200 << 10})
+	if !res.IsError || !strings.Contains(text(t, res), "upstream") {
+		t.Errorf("a message over the limit: want a clear error, got %v %q", res.IsError, text(t, res))
+	}
+	res = h.call(t, "echo", map[string]any{"text": "ok"})
+	if text(t, res) != "ok" {
+		t.Errorf("not serving after an oversized message: %q", text(t, res))
+	}
+}
+
+func TestPointerToEcho(t *testing.T) {
+	eng, _ := newEngine(t, 300)
+	logf := filepath.Join(t.TempDir(), "calls.jsonl")
+	h := startProxy(t, faulty(t, "COMPACT_TEST_LOG="+logf), mcpproxy.Adapt(eng), mcpproxy.Options{Budget: 300})
+	big := h.call(t, "lines", map[string]any{"bytes": 30_000})
+	m := meta(t, big)
+	if m.Results[0].Artifact == nil {
+		t.Fatalf("no artifact: %+v", m)
+	}
+	hd := m.Results[0].Artifact.Handle
+	// Nested arguments are resolved too; other strings are untouched,
+	// and a 40-digit hex string that is not stored passes through.
+	sha := strings.Repeat("ab", 20)
+	res := h.call(t, "echo", map[string]any{"text": strings.ToUpper(hd)})
+	if res.IsError {
+		t.Fatal(text(t, res))
+	}
+	h.call(t, "echo", map[string]any{"text": sha})
+	f, err := os.Open(logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var got []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var a struct{ Text string }
+		json.Unmarshal(sc.Bytes(), &a)
+		got = append(got, a.Text)
+	}
+	if len(got) != 2 || !strings.HasPrefix(got[0], "line 1: ") || len(got[0]) < 30_000 || got[1] != sha {
+		t.Errorf("upstream received %d calls: %q", len(got), clip(got))
+	}
+}
+
+func clip(s []string) []string {
+	out := make([]string, len(s))
+	for i, x := range s {
+		if len(x) > 60 {
+			x = fmt.Sprintf("%s... (%d bytes)", x[:60], len(x))
+		}
+		out[i] = x
+	}
+	return out
+}
+
+// TestHTTPManyClients runs 200 clients at once against the streamable
+// HTTP door (loopback), all sharing one upstream.
+func TestHTTPManyClients(t *testing.T) {
+	eng, _ := newEngine(t, 500)
+	leakCheck(t)
+	p, err := mcpproxy.New(context.Background(), faulty(t), mcpproxy.Adapt(eng), mcpproxy.Options{Budget: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return p.Server() }, nil)
+	srv := httptest.NewServer(handler)
+	defer srv.Close()
+
+	const clients = 200
+	var wg sync.WaitGroup
+	errs := make(chan error, clients)
+	for i := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			c := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil)
+			cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL, DisableStandaloneSSE: true}, nil)
+			if err != nil {
+				errs <- fmt.Errorf("client %d: connect: %w", i, err)
+				return
+			}
+			defer cs.Close()
+			want := fmt.Sprintf("hello from %d", i)
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": want}})
+			if err != nil {
+				errs <- fmt.Errorf("client %d: %w", i, err)
+				return
+			}
+			if got := res.Content[0].(*mcp.TextContent).Text; got != want {
+				errs <- fmt.Errorf("client %d: got %q", i, got)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	n := 0
+	for err := range errs {
+		if n < 5 {
+			t.Error(err)
+		}
+		n++
+	}
+	if n > 0 {
+		t.Errorf("%d of %d clients failed", n, clients)
+	}
+}
