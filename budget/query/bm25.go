@@ -1,6 +1,7 @@
 package query
 
 import (
+	"container/heap"
 	"math"
 	"sort"
 	"unicode"
@@ -107,8 +108,51 @@ type hit struct {
 	score float64
 }
 
+// better orders hits: higher score first, then earlier record.
+func better(a, b hit) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	return a.doc < b.doc
+}
+
+// top returns the best k hits, in order, leaving hits unsorted; it costs
+// O(n log k) rather than a full sort.
+func top(hits []hit, k int) []hit {
+	if k >= len(hits) {
+		out := append([]hit(nil), hits...)
+		sort.Slice(out, func(i, j int) bool { return better(out[i], out[j]) })
+		return out
+	}
+	h := make(worst, 0, k)
+	for _, x := range hits {
+		if len(h) < k {
+			heap.Push(&h, x)
+		} else if better(x, h[0]) {
+			h[0] = x
+			heap.Fix(&h, 0)
+		}
+	}
+	sort.Slice(h, func(i, j int) bool { return better(h[i], h[j]) })
+	return h
+}
+
+// worst is a heap of hits with the worst on top.
+type worst []hit
+
+func (w worst) Len() int           { return len(w) }
+func (w worst) Less(i, j int) bool { return better(w[j], w[i]) }
+func (w worst) Swap(i, j int)      { w[i], w[j] = w[j], w[i] }
+func (w *worst) Push(x any)        { *w = append(*w, x.(hit)) }
+func (w *worst) Pop() any {
+	old := *w
+	x := old[len(old)-1]
+	*w = old[:len(old)-1]
+	return x
+}
+
 // search returns every record that holds at least one of the terms of
-// text, best BM25 score first (ties: earlier records first).
+// text, unordered (see top and sortHits).
 func (ix *index) search(text string) []hit {
 	seen := map[string]bool{}
 	var terms []string
@@ -136,11 +180,5 @@ func (ix *index) search(text string) []hit {
 	for d, s := range scores {
 		hits = append(hits, hit{doc: int(d), score: s})
 	}
-	sort.Slice(hits, func(i, j int) bool {
-		if hits[i].score != hits[j].score {
-			return hits[i].score > hits[j].score
-		}
-		return hits[i].doc < hits[j].doc
-	})
 	return hits
 }

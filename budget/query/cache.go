@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/toolcompact/compact/budget"
@@ -80,6 +82,33 @@ func (e *entry) getValues() ([]any, error) {
 	return e.values, e.valErr
 }
 
+// normalize turns json.Numbers into what gojq computes with fastest: an
+// int when the number is an integer that fits, a float64 otherwise. Only
+// integers beyond int64 stay json.Number, which gojq handles exactly.
+func normalize(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+			return int(i)
+		}
+		if strings.ContainsAny(string(x), ".eE") {
+			if f, err := x.Float64(); err == nil {
+				return f
+			}
+		}
+		return x
+	case []any:
+		for i, e := range x {
+			x[i] = normalize(e)
+		}
+	case map[string]any:
+		for k, e := range x {
+			x[k] = normalize(e)
+		}
+	}
+	return v
+}
+
 func decodeAll(data []byte) ([]any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -93,7 +122,7 @@ func decodeAll(data []byte) ([]any, error) {
 		if err != nil {
 			return nil, fmt.Errorf("decoding JSON value %d: %w", len(vs), err)
 		}
-		vs = append(vs, v)
+		vs = append(vs, normalize(v))
 	}
 }
 

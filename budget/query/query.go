@@ -477,12 +477,13 @@ func (q *Querier) Search(ctx context.Context, ref, text string, o SearchOptions,
 		return Answer{}, fmt.Errorf("artifact %s: %w", r.Handle, err)
 	}
 	hits := ix.search(text)
+	best := top(hits, o.Limit)
 	a.Collection = c.Path
 	a.Total = len(hits)
-	n := min(len(hits), o.Limit)
+	n := len(best)
 	items := make([]item, n)
-	for i := range n {
-		items[i] = item{pos: hits[i].doc, text: recordText(recs.raw[hits[i].doc], recs.kind)}
+	for i, h := range best {
+		items[i] = item{pos: h.doc, text: recordText(recs.raw[h.doc], recs.kind)}
 	}
 	unit := unitOf(recs.kind)
 	what := fmt.Sprintf("search %q in %s of %s: %d of %d %s match; best %d by BM25", clip(text), c.Path, r.Handle, len(hits), len(recs.raw), unit, n)
@@ -490,7 +491,7 @@ func (q *Querier) Search(ctx context.Context, ref, text string, o SearchOptions,
 		what: what, unit: "matches", items: items,
 		body: func() ([]byte, string) {
 			var b bytes.Buffer
-			for _, h := range hits {
+			for _, h := range top(hits, len(hits)) {
 				rec := recs.raw[h.doc]
 				line := map[string]any{"position": h.doc, "score": h.score}
 				if recs.kind == "lines" {

@@ -1,0 +1,101 @@
+package artifact
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/toolcompact/compact/budget"
+)
+
+// benchSize is the size of the stored output: 16 MiB by default, 100 MiB
+// with COMPACT_BENCH_MB=100 (kept opt-in for CI time).
+func benchSize(b *testing.B) int {
+	mb := 16
+	if s := os.Getenv("COMPACT_BENCH_MB"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n <= 0 {
+			b.Fatalf("COMPACT_BENCH_MB=%q", s)
+		}
+		mb = n
+	}
+	return mb << 20
+}
+
+// logLike returns n bytes of JSON Lines that look like an application log.
+func logLike(n int, seed uint64) []byte {
+	r := rand.New(rand.NewPCG(seed, 1))
+	var b bytes.Buffer
+	b.Grow(n + 256)
+	for i := 0; b.Len() < n; i++ {
+		b.WriteString(`{"i":`)
+		b.WriteString(strconv.Itoa(i))
+		b.WriteString(`,"level":"INFO","msg":"request served","path":"/api/v1/items/`)
+		b.WriteString(strconv.FormatUint(r.Uint64(), 16))
+		b.WriteString(`","ms":`)
+		b.WriteString(strconv.Itoa(r.IntN(5000)))
+		b.WriteString("}\n")
+	}
+	return b.Bytes()[:n]
+}
+
+// BenchmarkPutVsWriteFile stores an output with DirStore.Put (streamed,
+// hashed, fsynced, renamed) and writes the same bytes with os.WriteFile
+// plus fsync to the same disk, in the same run. Metrics: put-ms,
+// writefile-ms and their ratio; B/op and allocs/op are Put's (the
+// baseline allocates nothing of note): bounded, not a copy of the input.
+func BenchmarkPutVsWriteFile(b *testing.B) {
+	size := benchSize(b)
+	data := logLike(size, 7)
+	dir := b.TempDir()
+	s, err := NewDir(filepath.Join(dir, "store"), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	var put, wf []time.Duration
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	b.ResetTimer() // the data above is not Put's
+	b.StopTimer()
+	for i := 0; i < b.N; i++ {
+		copy(data, strconv.Itoa(1000000+i)) // new content each time: no dedup
+		b.StartTimer()
+		t0 := time.Now()
+		if _, _, err := s.Put(ctx, bytes.NewReader(data), budget.Meta{}); err != nil {
+			b.Fatal(err)
+		}
+		put = append(put, time.Since(t0))
+		b.StopTimer()
+		t0 = time.Now()
+		p := filepath.Join(dir, "baseline")
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			b.Fatal(err)
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		f.Sync()
+		f.Close()
+		wf = append(wf, time.Since(t0))
+		os.RemoveAll(filepath.Join(dir, "store", "objects"))
+		os.MkdirAll(filepath.Join(dir, "store", "objects"), 0o700)
+	}
+	pm, wm := median(put), median(wf)
+	b.ReportMetric(float64(pm.Microseconds())/1000, "put-ms")
+	b.ReportMetric(float64(wm.Microseconds())/1000, "writefile-ms")
+	b.ReportMetric(float64(pm)/float64(wm), "put/writefile")
+}
+
+func median(d []time.Duration) time.Duration {
+	s := append([]time.Duration(nil), d...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
+}
