@@ -495,17 +495,77 @@ func (a Answer) String() string {
 // occurs, as itself or JSON-escaped, at word boundaries (the characters
 // around it are not letters, digits or '_', and a number is not continued
 // by a decimal point and a digit). This is the rule the questions schema
-// suggests to harnesses.
+// suggests to harnesses. An integer of four digits or more also matches
+// written with thousands separators ("9,000" for 9000), as long as the
+// match is not part of a longer comma-separated digit run ("19,000" or
+// "9,000,1").
 func (a Answer) VisibleIn(content string) bool {
 	for _, n := range a.Needles {
-		if !containsAtBoundary(content, n) {
-			esc := jsonEscape(n)
-			if esc == n || !containsAtBoundary(content, esc) {
-				return false
-			}
+		if !needleVisible(content, n) {
+			return false
 		}
 	}
 	return len(a.Needles) > 0
+}
+
+// needleVisible applies the visibility rule to one needle.
+func needleVisible(content, n string) bool {
+	if containsAtBoundary(content, n) {
+		return true
+	}
+	if esc := jsonEscape(n); esc != n && containsAtBoundary(content, esc) {
+		return true
+	}
+	if g, ok := groupedInteger(n); ok && containsGrouped(content, g) {
+		return true
+	}
+	return false
+}
+
+// groupedInteger returns n with thousands separators when n is an integer
+// of at least four digits.
+func groupedInteger(n string) (string, bool) {
+	digits := strings.TrimPrefix(n, "-")
+	if len(digits) < 4 || digits[0] == '0' {
+		return "", false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return "", false
+		}
+	}
+	var b strings.Builder
+	if len(digits) != len(n) {
+		b.WriteByte('-')
+	}
+	for i := 0; i < len(digits); i++ {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte(digits[i])
+	}
+	return b.String(), true
+}
+
+// containsGrouped finds a grouped integer at word boundaries that is not
+// continued by ",<digit>" nor preceded by "<digit>,".
+func containsGrouped(s, g string) bool {
+	for from := 0; from <= len(s)-len(g); {
+		i := strings.Index(s[from:], g)
+		if i < 0 {
+			return false
+		}
+		start, end := from+i, from+i+len(g)
+		ok := boundaryBefore(s, start, g) && boundaryAfter(s, end, g) &&
+			!(end+1 < len(s) && s[end] == ',' && s[end+1] >= '0' && s[end+1] <= '9') &&
+			!(start >= 2 && s[start-1] == ',' && s[start-2] >= '0' && s[start-2] <= '9') &&
+			!(end+1 < len(s) && s[end] == '.' && s[end+1] >= '0' && s[end+1] <= '9')
+		if ok {
+			return true
+		}
+		from = start + 1
+	}
+	return false
 }
 
 func jsonEscape(s string) string {

@@ -453,6 +453,15 @@ func TestVisibleIn(t *testing.T) {
 		{[]any{"a", "b"}, "a, c", false},
 		{"/usr/share/doc", "/usr/share/doc/bash", true},
 		{"ünïcode", "xünïcode", false},
+		{9000, "9,000 records", true},
+		{9000, "collection . (jsonl): 9,000 records", true},
+		{9000, "19,000 records", false},
+		{9000, "9,000,1", false},
+		{9000, "9,000.5", false},
+		{1234567, "1,234,567 bytes", true},
+		{1234567, "1,234,56", false},
+		{-4096, "delta -4,096", true},
+		{288, "288 pods", true},
 	}
 	for _, c := range cases {
 		n, err := needlesOf(c.value)

@@ -1,9 +1,204 @@
 package cli
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strconv"
+	"strings"
 
-// runBench is the "compact bench" subcommand. PLACEHOLDER: replaced by its implementation.
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/toolcompact/compact/budget"
+	"github.com/toolcompact/compact/budget/artifact"
+	"github.com/toolcompact/compact/cmd/compact/internal/bench"
+	"github.com/toolcompact/compact/host"
+)
+
+// defaultBenchCorpus is the bundled corpus, relative to the repository root.
+const defaultBenchCorpus = "testdata/captured"
+
+// budgetList is a repeatable --budget flag; each value may also be a
+// comma-separated list.
+type budgetList []int
+
+func (b *budgetList) String() string {
+	parts := make([]string, len(*b))
+	for i, v := range *b {
+		parts[i] = strconv.Itoa(v)
+	}
+	return strings.Join(parts, ",")
+}
+
+func (b *budgetList) Set(s string) error {
+	for _, p := range strings.Split(s, ",") {
+		p = strings.TrimSpace(strings.ReplaceAll(p, "_", ""))
+		n, err := strconv.Atoi(p)
+		if err != nil || n <= 0 {
+			return fmt.Errorf("want a positive number of tokens, got %q", p)
+		}
+		*b = append(*b, n)
+	}
+	return nil
+}
+
+// runBench is the "compact bench" subcommand: it measures compact and the
+// baselines on a corpus of captured outputs with questions, or with
+// --speed runs the project's benchmarks.
 func runBench(e *env) int {
-	fmt.Fprintln(e.stderr, "compact bench: not implemented yet")
-	return ExitFailure
+	fs := newFlagSet("compact bench", "compact bench [--corpus DIR] [--budget N ...] [--registry F] [--json] [--html FILE] [--markdown] [--check] | compact bench --speed", e.stderr)
+	var (
+		budgets  budgetList
+		corpus   = fs.String("corpus", defaultBenchCorpus, "corpus `DIR` of outputs with <name>.questions.yaml beside each")
+		regFile  = fs.String("registry", "", "registry `FILE` layered over the built-in one (default $"+envRegistry+")")
+		encoding = fs.String("encoding", budget.DefaultEncoding, "tokenizer `NAME`: "+budget.EncodingO200k+" or "+budget.EncodingCL100k)
+		asJSON   = fs.Bool("json", false, "print the report as JSON")
+		htmlFile = fs.String("html", "", "also write a self-contained HTML report with charts to `FILE`")
+		markdown = fs.Bool("markdown", false, "print the totals and compact's per-output results as Markdown tables")
+		check    = fs.Bool("check", false, "exit 6 unless compact meets the targets (valid, within budget, every count stated, every question answerable inline or with one query, ≥60% fewer tokens than raw)")
+		cpt      = fs.Int("chars-per-token", bench.DefaultCharsPerToken, "characters per token `N` of the char-cut baseline")
+		speed    = fs.Bool("speed", false, "run the speed benchmarks instead and print throughput against each baseline")
+		bt       = fs.Duration("benchtime", 0, "time per speed benchmark `D` (default 1s)")
+	)
+	fs.Var(&budgets, "budget", "token budget `N` (repeat, or N,M,...; default 4000)")
+	pos, err := parseArgs(fs, e.args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(pos) > 0 {
+		fmt.Fprintf(e.stderr, "compact bench: unexpected argument %q (the corpus is --corpus DIR)\n", pos[0])
+		return ExitUsage
+	}
+	if *cpt <= 0 {
+		fmt.Fprintf(e.stderr, "compact bench: --chars-per-token must be positive, got %d\n", *cpt)
+		return ExitUsage
+	}
+	if *speed {
+		if err := bench.RunSpeed(e.ctx, e.stdout, bench.SpeedOptions{BenchTime: *bt, JSON: *asJSON}); err != nil {
+			report(e.stderr, "compact bench", err)
+			return ExitFailure
+		}
+		return ExitOK
+	}
+	if len(budgets) == 0 {
+		budgets = budgetList{host.DefaultBudget}
+	}
+
+	files, err := bench.LoadCorpus(*corpus)
+	if err != nil {
+		report(e.stderr, "compact bench", err)
+		return ExitInput
+	}
+	ctr, err := budget.NewCounter(*encoding)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "compact bench: --encoding: %v\n", err)
+		return ExitUsage
+	}
+	reg, err := (&engineFlags{registry: *regFile}).loadRegistry()
+	if err != nil {
+		report(e.stderr, "compact bench", err)
+		return exitCode(err)
+	}
+	dir, err := os.MkdirTemp("", "compact-bench-store-")
+	if err != nil {
+		report(e.stderr, "compact bench", err)
+		return ExitFailure
+	}
+	defer os.RemoveAll(dir)
+	st, err := artifact.NewDir(dir, artifact.Options{})
+	if err != nil {
+		report(e.stderr, "compact bench", err)
+		return ExitFailure
+	}
+	eng, err := host.New(e.ctx, host.WithRegistry(reg), host.WithCounter(ctr), host.WithStore(st), host.WithLazyPlugins(),
+		host.WithLogger(slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelError}))))
+	if err != nil {
+		report(e.stderr, "compact bench", err)
+		return exitCode(err)
+	}
+	defer eng.Close(e.ctx)
+
+	h := &bench.Harness{Engine: eng, Budgets: budgets, CharsPerToken: *cpt}
+	var bar *progressbar.ProgressBar
+	if !*asJSON && isTerminal(e.stderr) {
+		bar = progressbar.NewOptions(len(files)*len(budgets),
+			progressbar.OptionSetWriter(e.stderr),
+			progressbar.OptionSetDescription("compact bench"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionClearOnFinish())
+		h.Progress = func(done, total int, what string) {
+			bar.Describe(what)
+			_ = bar.Set(done)
+		}
+	}
+	rep, err := h.Run(e.ctx, files)
+	if bar != nil {
+		_ = bar.Finish()
+	}
+	if err != nil {
+		report(e.stderr, "compact bench", err)
+		var qe *bench.QuestionError
+		if errors.As(err, &qe) || errors.Is(err, bench.ErrEmptyCorpus) {
+			return ExitInput
+		}
+		return exitCode(err)
+	}
+	rep.Corpus = *corpus
+
+	if *htmlFile != "" {
+		if err := writeFileWith(*htmlFile, rep.WriteHTML); err != nil {
+			report(e.stderr, "compact bench", err)
+			return ExitFailure
+		}
+	}
+	switch {
+	case *asJSON:
+		err = rep.WriteJSON(e.stdout)
+	case *markdown:
+		err = rep.WriteMarkdown(e.stdout)
+	default:
+		err = rep.WriteText(e.stdout)
+	}
+	if err != nil {
+		report(e.stderr, "compact bench", err)
+		return ExitFailure
+	}
+	if *check {
+		if misses := rep.CheckTargets(); len(misses) > 0 {
+			for _, m := range misses {
+				fmt.Fprintf(e.stderr, "compact bench: target missed: %s\n", m)
+			}
+			return ExitCheck
+		}
+	}
+	return ExitOK
+}
+
+// writeFileWith writes a file through fn, atomically enough for a report:
+// a failed write leaves no partial file behind.
+func writeFileWith(path string, fn func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := fn(f); err != nil {
+		f.Close()
+		os.Remove(path)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(path)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }

@@ -1,0 +1,288 @@
+package bench
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"image/color"
+	"io"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// palette colours the bars of a chart, one per series.
+var palette = []color.Color{
+	color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff},
+	color.RGBA{R: 0xff, G: 0x7f, B: 0x0e, A: 0xff},
+	color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff},
+	color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff},
+	color.RGBA{R: 0x94, G: 0x67, B: 0xbd, A: 0xff},
+	color.RGBA{R: 0x8c, G: 0x56, B: 0x4b, A: 0xff},
+}
+
+// series is one set of bars of a grouped bar chart.
+type series struct {
+	name   string
+	values []float64
+}
+
+// barChart renders a grouped (or stacked) bar chart as SVG. Horizontal
+// charts put the categories on the Y axis, which suits long names.
+func barChart(title, axis string, cats []string, ss []series, stacked, horizontal bool, w, h vg.Length) (template.HTML, error) {
+	p := plot.New()
+	p.Title.Text = title
+	p.Legend.Top = true
+	if horizontal {
+		p.X.Label.Text = axis
+	} else {
+		p.Y.Label.Text = axis
+	}
+	n := len(ss)
+	width := vg.Points(14)
+	if !stacked && n > 0 {
+		width = vg.Points(40 / float64(n))
+		if horizontal {
+			width = (h - vg.Points(80)) / vg.Length(len(cats)*n+len(cats))
+		} else {
+			width = (w - vg.Points(80)) / vg.Length(len(cats)*n+len(cats))
+		}
+	} else if horizontal {
+		width = (h - vg.Points(80)) / vg.Length(2*len(cats)+1)
+	} else {
+		width = (w - vg.Points(80)) / vg.Length(2*len(cats)+1)
+	}
+	var prev *plotter.BarChart
+	for i, s := range ss {
+		bc, err := plotter.NewBarChart(plotter.Values(s.values), width)
+		if err != nil {
+			return "", fmt.Errorf("chart %q: %w", title, err)
+		}
+		bc.Horizontal = horizontal
+		bc.Color = palette[i%len(palette)]
+		bc.LineStyle.Width = 0
+		if stacked {
+			if prev != nil {
+				bc.StackOn(prev)
+			}
+			prev = bc
+		} else {
+			bc.Offset = width * vg.Length(float64(i)-float64(n-1)/2)
+		}
+		p.Add(bc)
+		p.Legend.Add(s.name, bc)
+	}
+	if horizontal {
+		p.NominalY(cats...)
+		p.Legend.Left = false
+	} else {
+		p.NominalX(cats...)
+	}
+	p.Add(plotter.NewGrid())
+	c := vgsvg.New(w, h)
+	p.Draw(draw.New(c))
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return "", fmt.Errorf("chart %q: %w", title, err)
+	}
+	svg := buf.String()
+	if i := strings.Index(svg, "<svg"); i > 0 {
+		svg = svg[i:] // drop the XML declaration and comment
+	}
+	return template.HTML(svg), nil
+}
+
+// htmlData is what the HTML template renders.
+type htmlData struct {
+	R       *Report
+	Charts  []template.HTML
+	Budgets []budgetTable
+}
+
+type budgetTable struct {
+	Budget  int
+	Totals  []Total
+	Results []Result
+}
+
+// WriteHTML writes a self-contained HTML report: charts as inline SVG
+// (tokens saved per tool, questions answered per strategy, levels taken),
+// the totals and every result. It loads nothing from the network.
+func (r *Report) WriteHTML(w io.Writer) error {
+	var charts []template.HTML
+
+	// Tokens saved per tool by compact, one bar per budget.
+	var names []string
+	for _, o := range r.Outputs {
+		names = append(names, o.Name)
+	}
+	var saved []series
+	for _, b := range r.Budgets {
+		s := series{name: group(b) + " tokens"}
+		for _, o := range r.Outputs {
+			v := 0.0
+			for _, res := range r.Results {
+				if res.Output == o.Name && res.Budget == b && res.Strategy == StrategyCompact && o.RawTokens > 0 {
+					v = 100 * (1 - float64(res.Tokens)/float64(o.RawTokens))
+				}
+			}
+			s.values = append(s.values, v)
+		}
+		saved = append(saved, s)
+	}
+	c, err := barChart("Tokens saved by compact vs the raw output, per output", "% of raw tokens saved", reverse(names), reverseSeries(saved), false, true, 9*vg.Inch, vg.Length(len(names)*len(r.Budgets))*vg.Points(9)+vg.Inch)
+	if err != nil {
+		return err
+	}
+	charts = append(charts, c)
+
+	// Questions answered per strategy, at each budget: inline, and inline
+	// or with one query.
+	var strat []string
+	for _, s := range r.Strategies {
+		strat = append(strat, string(s))
+	}
+	for _, b := range r.Budgets {
+		inl := series{name: "answer visible in what is shown"}
+		fol := series{name: "+ answered by one query through the handle"}
+		for _, s := range r.Strategies {
+			t, _ := r.Total(b, s)
+			q := float64(max(t.Questions, 1))
+			inl.values = append(inl.values, 100*float64(t.Inline)/q)
+			fol.values = append(fol.values, 100*float64(t.Answerable-t.Inline)/q)
+		}
+		c, err := barChart(fmt.Sprintf("Questions answerable per strategy at %s tokens", group(b)), "% of questions", strat, []series{inl, fol}, true, false, 9*vg.Inch, 3.6*vg.Inch)
+		if err != nil {
+			return err
+		}
+		charts = append(charts, c)
+	}
+
+	// Levels compact took, per budget.
+	levels := map[string]bool{}
+	for _, t := range r.Totals {
+		for l := range t.Levels {
+			levels[l] = true
+		}
+	}
+	var lv []string
+	for l := range levels {
+		lv = append(lv, l)
+	}
+	sortLevels(lv)
+	var bnames []string
+	for _, b := range r.Budgets {
+		bnames = append(bnames, group(b)+" tokens")
+	}
+	var ls []series
+	for _, l := range lv {
+		s := series{name: l}
+		for _, b := range r.Budgets {
+			t, _ := r.Total(b, StrategyCompact)
+			s.values = append(s.values, float64(t.Levels[l]))
+		}
+		ls = append(ls, s)
+	}
+	if len(ls) > 0 {
+		c, err := barChart("Levels compact took (outputs per level)", "outputs", bnames, ls, true, false, 6*vg.Inch, 3.4*vg.Inch)
+		if err != nil {
+			return err
+		}
+		charts = append(charts, c)
+	}
+
+	d := htmlData{R: r, Charts: charts}
+	for _, b := range r.Budgets {
+		bt := budgetTable{Budget: b}
+		for _, t := range r.Totals {
+			if t.Budget == b {
+				bt.Totals = append(bt.Totals, t)
+			}
+		}
+		for _, res := range r.Results {
+			if res.Budget == b {
+				bt.Results = append(bt.Results, res)
+			}
+		}
+		d.Budgets = append(d.Budgets, bt)
+	}
+	if err := htmlTmpl.Execute(w, d); err != nil {
+		return fmt.Errorf("bench HTML report: %w", err)
+	}
+	return nil
+}
+
+func sortLevels(l []string) {
+	for i := 1; i < len(l); i++ {
+		for j := i; j > 0 && (levelRank(l[j]) < levelRank(l[j-1]) || levelRank(l[j]) == levelRank(l[j-1]) && l[j] < l[j-1]); j-- {
+			l[j], l[j-1] = l[j-1], l[j]
+		}
+	}
+}
+
+func reverse(s []string) []string {
+	out := make([]string, len(s))
+	for i, v := range s {
+		out[len(s)-1-i] = v
+	}
+	return out
+}
+
+func reverseSeries(ss []series) []series {
+	out := make([]series, len(ss))
+	for i, s := range ss {
+		v := make([]float64, len(s.values))
+		for j, x := range s.values {
+			v[len(v)-1-j] = x
+		}
+		out[i] = series{name: s.name, values: v}
+	}
+	return out
+}
+
+var htmlTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
+	"group": group,
+	"pct":   pct,
+	"ratio": ratio,
+	"saved": func(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) },
+	"levels": levelsText,
+	"first": func(s Strategy) bool { return s == StrategyCompact },
+}).Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>compact bench</title>
+<style>
+body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}
+h1{font-size:1.6em}h2{font-size:1.25em;margin-top:2em;border-bottom:1px solid #ddd}
+table{border-collapse:collapse;margin:1em 0;font-size:.85em}
+th,td{border:1px solid #ddd;padding:.25em .5em;text-align:right}
+th{background:#f4f4f4}td.l,th.l{text-align:left}
+tr.compact td{background:#eef6ff}
+.bad{color:#b00}.note{color:#666;font-size:.85em}
+svg{max-width:100%;height:auto;display:block;margin:1em 0}
+</style></head><body>
+<h1>compact bench</h1>
+<p>{{len .R.Outputs}} outputs{{if .R.Corpus}} of <code>{{.R.Corpus}}</code>{{end}}; tokens counted exactly with <code>{{.R.Encoding}}</code>;
+char-cut at {{.R.CharsPerToken}} characters per token; preview of {{group .R.PreviewChars}} characters.
+An answer is <em>visible</em> when the ground-truth value (jq over the original) appears in what is shown at word boundaries;
+<em>+1 query</em> counts the questions whose jq filter, run through the artifact query path on the stored artifact, returns exactly the ground truth.</p>
+{{range .Charts}}{{.}}{{end}}
+{{range .Budgets}}
+<h2>Budget {{group .Budget}} tokens: totals</h2>
+<table><tr><th class="l">strategy</th><th>tokens shown</th><th>saved vs raw</th><th>shown</th><th>valid</th><th>within budget</th><th>every count stated</th><th>visible</th><th>+1 query</th><th>answerable</th><th class="l">levels</th><th>wall ms</th></tr>
+{{range .Totals}}<tr{{if first .Strategy}} class="compact"{{end}}><td class="l">{{.Strategy}}</td><td>{{group .Tokens}}</td><td>{{saved .Saved}}</td><td>{{ratio .Shown .Outputs}}</td><td>{{ratio .Valid .Outputs}}</td><td>{{ratio .WithinBudget .Outputs}}</td><td>{{ratio .AllCountsStated .Outputs}}</td><td>{{pct .Inline .Questions}}</td><td>{{pct .FollowUp .Questions}}</td><td>{{pct .Answerable .Questions}}</td><td class="l">{{levels .Levels}}</td><td>{{printf "%.0f" .WallMS}}</td></tr>
+{{end}}</table>
+<h2>Budget {{group .Budget}} tokens: every output</h2>
+<table><tr><th class="l">output</th><th class="l">strategy</th><th>tokens</th><th>within budget</th><th class="l">valid</th><th>counts stated</th><th>visible</th><th>+1 query</th><th>answerable</th><th class="l">level</th><th class="l">not answered</th></tr>
+{{range .Results}}<tr{{if first .Strategy}} class="compact"{{end}}><td class="l">{{if first .Strategy}}{{.Output}}{{end}}</td><td class="l">{{.Strategy}}</td>
+<td>{{if .Shown}}{{group .Tokens}}{{else}}–{{end}}</td><td>{{if .Shown}}{{if .WithinBudget}}yes{{else}}<span class="bad">no</span>{{end}}{{else}}–{{end}}</td>
+<td class="l">{{if .Valid}}yes{{else}}<span class="bad">no</span> <span class="note">{{.Invalid}}</span>{{end}}</td>
+<td>{{ratio .CountsStated .Counts}}</td><td>{{ratio .Inline .Questions}}</td><td>{{ratio .FollowUp .Questions}}</td><td>{{ratio .Answerable .Questions}}</td><td class="l">{{.Level}}</td>
+<td class="l note">{{range $i, $id := .Unanswerable}}{{if $i}}, {{end}}{{$id}}{{end}}</td></tr>
+{{end}}</table>
+{{end}}
+</body></html>
+`))
