@@ -659,6 +659,7 @@ func textLevel1(data []byte, rules Rules) Output {
 	var prev []byte
 	run := 0
 	lines := 0
+	finalNewline := len(data) > 0 && data[len(data)-1] == '\n'
 	for len(data) > 0 {
 		line := data
 		rest := []byte(nil)
@@ -681,7 +682,7 @@ func textLevel1(data []byte, rules Rules) Output {
 		write(prev, run)
 		folded += run - 1
 	}
-	if len(out) > 0 {
+	if len(out) > 0 && !finalNewline {
 		out = out[:len(out)-1]
 	}
 	if folded > 0 {

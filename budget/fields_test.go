@@ -123,7 +123,7 @@ func TestTableRoundTrip(t *testing.T) {
 func TestTextLevel1(t *testing.T) {
 	in := "start\nsame\nsame\nsame\n[×2] looks like a marker\n" + strings.Repeat("x", 100) + "\nend\n"
 	out := compact1(t, in, Rules{StringsMax: 20})
-	want := "start\n[×3] same\n[×1] [×2] looks like a marker\n" + strings.Repeat("x", 20) + "…[+80 chars]\nend"
+	want := "start\n[×3] same\n[×1] [×2] looks like a marker\n" + strings.Repeat("x", 20) + "…[+80 chars]\nend\n"
 	if string(out.Content) != want {
 		t.Errorf("got %q\nwant %q", out.Content, want)
 	}
@@ -132,7 +132,7 @@ func TestTextLevel1(t *testing.T) {
 		t.Errorf("marked lines = %d, %v; want 7", n, err)
 	}
 	bad := compact1(t, "ok\xff\xfe line\n", Rules{})
-	if string(bad.Content) != "ok\uFFFD line" || actionSummary(bad.Actions) != "replace_invalid_utf8 . 2" {
+	if string(bad.Content) != "ok\uFFFD line\n" || actionSummary(bad.Actions) != "replace_invalid_utf8 . 2" {
 		t.Errorf("invalid UTF-8: %q %s", bad.Content, actionSummary(bad.Actions))
 	}
 	bin := compact1(t, "\x00\x01\x02binary", Rules{})

@@ -130,6 +130,9 @@ func NewPipeline(c Counter, opts ...Option) *Pipeline {
 //     a "plugin_failed" action, and replaced by the declarative rules;
 //   - artifact: when the pipeline has a Store (see level2.go).
 //
+// A result that fits at level none or fields also stores the original
+// when in.Rules.Store is "always" (storeAlways in level2.go).
+//
 // When nothing fits, Run returns a *FitError (errors.Is ErrCannotFit)
 // with the numbers; it never cuts an output. An input larger than the
 // maximum fails with ErrTooLarge before anything is read.
@@ -194,7 +197,7 @@ func (p *Pipeline) Run(ctx context.Context, in Input) (schemas.Result, error) {
 		}
 		if n <= budget {
 			res.Content, res.Level, res.Tokens.After = text, schemas.LevelNone, n
-			return res, nil
+			return p.storeAlways(ctx, in, shape, res)
 		}
 	} else if exactBefore {
 		res.Tokens.Before = p.counter.Count(string(in.Data))
@@ -245,7 +248,7 @@ func (p *Pipeline) Run(ctx context.Context, in Input) (schemas.Result, error) {
 		res.Tokens.After = p.counter.Count(res.Content)
 	}
 	if !afterEstimated && res.Tokens.After <= budget {
-		return res, nil
+		return p.storeAlways(ctx, in, shape, res)
 	}
 	if p.store != nil {
 		return p.level2(ctx, in, shape, Level1Result{Result: res, Declared: declared, AfterEstimated: afterEstimated})
