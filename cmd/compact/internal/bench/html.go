@@ -245,12 +245,12 @@ func reverseSeries(ss []series) []series {
 }
 
 var htmlTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
-	"group": group,
-	"pct":   pct,
-	"ratio": ratio,
-	"saved": func(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) },
+	"group":  group,
+	"pct":    pct,
+	"ratio":  ratio,
+	"saved":  func(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) },
 	"levels": levelsText,
-	"first": func(s Strategy) bool { return s == StrategyCompact },
+	"first":  func(s Strategy) bool { return s == StrategyCompact },
 }).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>compact bench</title>

@@ -62,6 +62,7 @@ func runBench(e *env) int {
 		cpt      = fs.Int("chars-per-token", bench.DefaultCharsPerToken, "characters per token `N` of the char-cut baseline")
 		speed    = fs.Bool("speed", false, "run the speed benchmarks instead and print throughput against each baseline")
 		bt       = fs.Duration("benchtime", 0, "time per speed benchmark `D` (default 1s)")
+		only     = fs.String("run", "", "with --speed, run only the benchmarks whose name contains `S`")
 	)
 	fs.Var(&budgets, "budget", "token budget `N` (repeat, or N,M,...; default 4000)")
 	pos, err := parseArgs(fs, e.args)
@@ -77,7 +78,7 @@ func runBench(e *env) int {
 		return ExitUsage
 	}
 	if *speed {
-		if err := bench.RunSpeed(e.ctx, e.stdout, bench.SpeedOptions{BenchTime: *bt, JSON: *asJSON}); err != nil {
+		if err := bench.RunSpeed(e.ctx, e.stdout, bench.SpeedOptions{BenchTime: *bt, JSON: *asJSON, Only: *only}); err != nil {
 			report(e.stderr, "compact bench", err)
 			return ExitFailure
 		}
