@@ -24,7 +24,7 @@ func runRun(e *env) int {
 	var tool, contentType, maxInput string
 	fs := newFlagSet("run", runUsage, e.stderr)
 	f.register(fs)
-	fs.StringVar(&tool, "tool", "", "tool `NAME` the registry entry is looked up by (default: the \"default\" entry)")
+	fs.StringVar(&tool, "tool", registry.DefaultName, "tool `NAME` the registry entry is looked up by")
 	fs.StringVar(&contentType, "content-type", "", "declared media `TYPE` of the input (default: sniffed)")
 	fs.StringVar(&maxInput, "max-input", registry.FormatSize(DefaultMaxInput), "largest input read, such as 64MiB or 1GiB")
 	pos, err := parseArgs(fs, e.args)

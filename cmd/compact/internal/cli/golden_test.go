@@ -1,0 +1,225 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/toolcompact/compact/budget"
+	"github.com/toolcompact/compact/host"
+	"github.com/toolcompact/compact/plugins/plugintest"
+	"github.com/toolcompact/compact/registry"
+	"github.com/toolcompact/compact/schemas"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/golden from the current output of compact run")
+
+const (
+	capturedDir = "../../../../testdata/captured"
+	goldenDir   = "../../../../testdata/golden"
+)
+
+// goldenCase is one line of testdata/golden/budgets.yaml.
+type goldenCase struct {
+	Tool   string `yaml:"tool"`
+	Budget int    `yaml:"budget"`
+	// Exit is the expected exit code (0 unless the case is meant to show
+	// a refusal, such as 4 for "cannot fit").
+	Exit int `yaml:"exit"`
+}
+
+// goldenRegistry writes the built-in registry with every plugin timeout
+// raised, so a loaded machine cannot turn a plugin's result into a
+// timeout fallback and make the golden files flaky. Everything else is
+// the built-in registry as shipped.
+func goldenRegistry(t *testing.T) string {
+	t.Helper()
+	var tools []registry.Entry
+	for _, e := range registry.Default().Entries() {
+		if e.Plugin != nil {
+			e.Plugin.Timeout = 60 * time.Second
+		}
+		tools = append(tools, e)
+	}
+	b, err := yaml.Marshal(map[string]any{"version": 1, "builtin": false, "tools": tools})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return writeFile(t, "golden-registry.yaml", string(b))
+}
+
+// pluginDir builds the first-party plugins from source into a directory
+// the engine resolves builtin:NAME in.
+func pluginDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, pkg := range map[string]string{"logs": plugintest.Logs, "restlist": plugintest.RestList} {
+		b, err := os.ReadFile(plugintest.Build(t, pkg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name+".wasm"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestGolden runs "compact run --json" on every captured output with the
+// tool and budget of testdata/golden/budgets.yaml and compares the
+// envelope with testdata/golden/<file>.json. Run with -update to rewrite
+// the golden files, then review the diff.
+func TestGolden(t *testing.T) {
+	if testing.Short() {
+		t.Skip("golden files over the captured corpus: not in -short")
+	}
+	var cases map[string]goldenCase
+	b, err := os.ReadFile(filepath.Join(goldenDir, "budgets.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&cases); err != nil {
+		t.Fatalf("budgets.yaml: %v", err)
+	}
+	files, err := os.ReadDir(capturedDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range files {
+		if !f.IsDir() && !strings.HasSuffix(f.Name(), ".questions.yaml") {
+			names = append(names, f.Name())
+		}
+	}
+	for name := range cases {
+		if !slices.Contains(names, name) {
+			t.Errorf("budgets.yaml names %s, which is not in testdata/captured", name)
+		}
+	}
+	t.Setenv(host.EnvPluginDir, pluginDir(t))
+	t.Setenv(envRegistry, "")
+	t.Setenv(envStore, "")
+	reg := goldenRegistry(t)
+	counter, err := budget.NewCounter(budget.DefaultEncoding)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			c, ok := cases[name]
+			if !ok {
+				t.Fatalf("no entry for %s in testdata/golden/budgets.yaml: add its tool and budget", name)
+			}
+			args := []string{"run", "--json", "--registry", reg, "--store", t.TempDir(),
+				"--tool", c.Tool, "--budget", strconv.Itoa(c.Budget), filepath.Join(capturedDir, name)}
+			out, errs, code := execCLI(t, nil, args...)
+			if code != c.Exit {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, c.Exit, errs)
+			}
+			got := []byte(out)
+			if code != ExitOK {
+				got = []byte("exit " + strconv.Itoa(code) + "\n" + errs)
+				got = bytes.ReplaceAll(got, []byte(reg), []byte("REGISTRY"))
+			} else {
+				checkEnvelope(t, got, c, counter)
+			}
+			golden := filepath.Join(goldenDir, name+".golden")
+			if *update {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("output differs from %s (run with -update and review the diff):\n%s", golden, firstDiff(want, got))
+			}
+		})
+	}
+}
+
+// checkEnvelope asserts the promises of every result, independently of
+// the golden file: the content is what tokens.after counts, it fits the
+// budget, and every collection is counted and shown honestly.
+func checkEnvelope(t *testing.T, raw []byte, c goldenCase, counter budget.Counter) {
+	t.Helper()
+	var r schemas.Result
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		t.Fatalf("envelope does not decode: %v", err)
+	}
+	if n := counter.Count(r.Content); n != r.Tokens.After {
+		t.Errorf("tokens.after = %d, but content counts %d", r.Tokens.After, n)
+	}
+	if r.Tokens.After > c.Budget || r.Tokens.Budget != c.Budget {
+		t.Errorf("tokens.after %d over budget %d (envelope budget %d)", r.Tokens.After, c.Budget, r.Tokens.Budget)
+	}
+	if r.Tokens.Encoding != counter.Encoding() {
+		t.Errorf("encoding %q", r.Tokens.Encoding)
+	}
+	if len(r.Collections) == 0 && len(r.Content) > 0 {
+		t.Error("no collections reported")
+	}
+	for _, col := range r.Collections {
+		if col.Count < 0 || col.Shown < 0 || col.Shown > col.Count {
+			t.Errorf("collection %s: count %d shown %d", col.Path, col.Count, col.Shown)
+		}
+		if col.Shown < col.Count && r.Artifact == nil {
+			t.Errorf("collection %s shows %d of %d records but nothing was stored", col.Path, col.Shown, col.Count)
+		}
+	}
+	switch r.Level {
+	case schemas.LevelNone, schemas.LevelFields:
+		for _, col := range r.Collections {
+			if col.Shown != col.Count {
+				t.Errorf("level %s but collection %s shows %d of %d", r.Level, col.Path, col.Shown, col.Count)
+			}
+		}
+	case schemas.LevelArtifact:
+		if r.Artifact == nil || !strings.Contains(r.Content, r.Artifact.Handle) {
+			t.Errorf("level artifact without a handle in the content: %+v", r.Artifact)
+		}
+	default:
+		t.Errorf("unexpected level %q", r.Level)
+	}
+}
+
+// firstDiff shows the first differing line of two texts.
+func firstDiff(a, b []byte) string {
+	al, bl := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
+	for i := 0; i < max(len(al), len(bl)); i++ {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			return "line " + strconv.Itoa(i+1) + ":\n- " + trunc(x) + "\n+ " + trunc(y)
+		}
+	}
+	return "(lengths differ)"
+}
+
+func trunc(s string) string {
+	if len(s) > 300 {
+		return s[:300] + "…"
+	}
+	return s
+}
