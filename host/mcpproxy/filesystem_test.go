@@ -31,7 +31,7 @@ func fsTree(t testing.TB, dirs, files, lines int) string {
 			t.Fatal(err)
 		}
 		for f := 0; f < files; f++ {
-			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("file%03d.go", f)), []byte("package x\n"), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("p%03d_file%03d.go", d, f)), []byte("package x\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -56,13 +56,13 @@ func TestMCPTypeScriptClient(t *testing.T) {
 		sub := filepath.Join(root, fmt.Sprintf("dir%02d", d))
 		os.Mkdir(sub, 0o755)
 		for f := range 25 {
-			os.WriteFile(filepath.Join(sub, fmt.Sprintf("f%02d.txt", f)), []byte("x"), 0o644)
+			os.WriteFile(filepath.Join(sub, fmt.Sprintf("d%02d_f%02d.txt", d, f)), []byte("x"), 0o644)
 		}
 	}
 	storeDir := t.TempDir()
 	server := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-filesystem", "dist", "index.js")
 	cmd := exec.Command(node, filepath.Join(dir, "client.mjs"), root,
-		os.Args[0], "mcp", "--store", storeDir, "--budget", "1500", "--log-level", "warn", "--", node, server, root)
+		os.Args[0], "mcp", "--store", storeDir, "--budget", "400", "--log-level", "warn", "--", node, server, root)
 	cmd.Env = append(os.Environ(), envCLIMain+"=1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -107,7 +107,7 @@ func TestMCPTypeScriptClient(t *testing.T) {
 		t.Errorf("write_file description: %q", got.WriteFileDescription)
 	}
 	if len(got.Tree.Meta.Results) != 1 || got.Tree.Meta.Results[0].Level != "artifact" || got.Handle == "" {
-		t.Fatalf("directory_tree: %+v", got.Tree.Meta)
+		t.Fatalf("directory_tree: %+v\n%s", got.Tree.Meta, got.Tree.Text)
 	}
 	if !strings.Contains(got.Tree.Text, got.Handle) {
 		t.Errorf("the model does not see the handle")
