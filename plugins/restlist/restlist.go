@@ -174,6 +174,19 @@ func parseInput(payload []byte, o options) (*input, error) {
 			}
 			return nil, errNotList
 		}
+		if o.records == "" {
+			// Guess only when the guess is unambiguous: one list of
+			// objects, and not a tree whose nodes hold the same member.
+			name := in.path[1:]
+			if in.keyIndex(name) >= 0 {
+				return nil, fmt.Errorf("restlist: %s holds a tree (its records have %q too), not a list; set config records to use it anyway", in.path, name)
+			}
+			for _, e := range in.extras {
+				if es := elements(e[1]); len(es) > 0 && es[0][0] == '{' {
+					return nil, fmt.Errorf("restlist: both %s and .%s hold lists of objects; set config records to choose", in.path, e[0])
+				}
+			}
+		}
 		return in, expectEnd(r)
 	case pdk.Invalid:
 		return nil, fmt.Errorf("restlist: %w", r.Err())

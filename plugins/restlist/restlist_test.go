@@ -323,6 +323,17 @@ func TestWrappedList(t *testing.T) {
 	if _, _, err := compact(pdk.Header{Config: map[string]string{"records": ".nope"}}, in); err == nil || !strings.Contains(err.Error(), "records=.nope") {
 		t.Errorf("records=.nope: %v", err)
 	}
+	tree := []byte(`{"name":"/","children":[{"name":"a","children":[]},{"name":"b"}]}`)
+	if _, _, err := compact(pdk.Header{}, tree); err == nil || !strings.Contains(err.Error(), "holds a tree") {
+		t.Errorf("tree: %v", err)
+	}
+	if _, _, err := compact(pdk.Header{Config: map[string]string{"records": ".children"}}, pad(string(tree))); err != nil {
+		t.Errorf("tree with records=.children: %v", err)
+	}
+	two := []byte(`{"a":[{"x":1}],"b":[{"y":2}]}`)
+	if _, _, err := compact(pdk.Header{}, two); err == nil || !strings.Contains(err.Error(), "set config records to choose") {
+		t.Errorf("two lists: %v", err)
+	}
 	if got := jqMember("a b"); got != `.["a b"]` {
 		t.Errorf("jqMember = %s", got)
 	}
