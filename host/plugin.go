@@ -14,7 +14,6 @@ import (
 
 	extism "github.com/extism/go-sdk"
 	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/sys"
 
 	"github.com/toolcompact/compact/registry"
@@ -35,10 +34,6 @@ type pluginSet struct {
 	// from. Close-on-context-done is what makes a deadline stop a looping
 	// plugin; see RATIONALE.md.
 	rtConfig wazero.RuntimeConfig
-	// inspect compiles plugins once to check their exports and
-	// signatures; it shares the compilation cache, so the compile that
-	// extism does next is a cache hit.
-	inspect wazero.Runtime
 
 	mu      sync.Mutex
 	plugins map[string]*loading
@@ -66,7 +61,6 @@ func newPluginSet(ctx context.Context, cfg *config) (*pluginSet, error) {
 	ps.rtConfig = wazero.NewRuntimeConfig().
 		WithCloseOnContextDone(true).
 		WithCompilationCache(ps.cache)
-	ps.inspect = wazero.NewRuntimeWithConfig(ctx, ps.rtConfig)
 	// Plugin log calls below this level are dropped by extism itself
 	// (the level is process-wide in extism); the rest is captured per
 	// instance with a size limit.
@@ -115,7 +109,7 @@ func (ps *pluginSet) compile(ctx context.Context, name string, pages uint32) (*p
 	if err != nil {
 		return nil, pluginErr(name, KindLoad, "read %s: %w", file, err)
 	}
-	if err := ps.checkExports(ctx, name, file, data); err != nil {
+	if err := checkExports(name, file, data); err != nil {
 		return nil, err
 	}
 	manifest := extism.Manifest{
@@ -128,7 +122,7 @@ func (ps *pluginSet) compile(ctx context.Context, name string, pages uint32) (*p
 		RuntimeConfig: ps.rtConfig,
 	}, nil)
 	if err != nil {
-		return nil, pluginErr(name, KindLoad, "compile %s: %w", file, err)
+		return nil, pluginErr(name, KindLoad, "%s is not a valid WebAssembly module: %w", file, err)
 	}
 	size := ps.cfg.poolSize
 	if size == 0 {
@@ -147,7 +141,7 @@ func (ps *pluginSet) compile(ctx context.Context, name string, pages uint32) (*p
 	// Fail fast: instantiate one instance and ask it its ABI version.
 	inst, perr := p.acquire(ctx)
 	if perr != nil {
-		_ = cp.Close(ctx)
+		_ = p.close(ctx)
 		return nil, perr
 	}
 	lctx, cancel := context.WithTimeout(ctx, loadTimeout)
@@ -156,12 +150,12 @@ func (ps *pluginSet) compile(ctx context.Context, name string, pages uint32) (*p
 	if err != nil {
 		perr := p.classify(lctx, inst, err)
 		p.release(inst, false)
-		_ = cp.Close(ctx)
+		_ = p.close(ctx)
 		return nil, fmt.Errorf("%s: %s at load: %w", file, schemas.ExportABIVersion, perr)
 	}
 	if int32(rc) != schemas.ABIVersion {
 		p.release(inst, false)
-		_ = cp.Close(ctx)
+		_ = p.close(ctx)
 		return nil, pluginErr(name, KindABI, "%s: %s returned ABI version %d; this host speaks version %d",
 			file, schemas.ExportABIVersion, int32(rc), schemas.ABIVersion)
 	}
@@ -170,38 +164,26 @@ func (ps *pluginSet) compile(ctx context.Context, name string, pages uint32) (*p
 	return p, nil
 }
 
-// checkExports compiles data once (a cache hit for the compile that
-// follows) and checks both ABI exports and their signatures.
-func (ps *pluginSet) checkExports(ctx context.Context, name, file string, data []byte) error {
-	cm, err := ps.inspect.CompileModule(ctx, data)
+// checkExports reads the export and type sections of data (without
+// compiling it: a compile decodes and validates the whole module, ~100 ms
+// for a Go plugin, and extism's compile does that next) and checks both
+// ABI exports and their signatures.
+func checkExports(name, file string, data []byte) error {
+	exports, err := exportedFuncs(data)
 	if err != nil {
 		return pluginErr(name, KindLoad, "%s is not a valid WebAssembly module: %w", file, err)
 	}
-	defer cm.Close(ctx)
-	exports := cm.ExportedFunctions()
 	for _, want := range []string{schemas.ExportCompactResult, schemas.ExportABIVersion} {
-		def, ok := exports[want]
+		sig, ok := exports[want]
 		if !ok {
 			return pluginErr(name, KindABI, "%s does not export %q (ABI v%d needs %s and %s; see schemas/ABI.md)",
 				file, want, schemas.ABIVersion, schemas.ExportCompactResult, schemas.ExportABIVersion)
 		}
-		if len(def.ParamTypes()) != 0 || len(def.ResultTypes()) != 1 || def.ResultTypes()[0] != api.ValueTypeI32 {
-			return pluginErr(name, KindABI, "%s: export %q has signature %s, want () -> i32",
-				file, want, signature(def))
+		if len(sig.params) != 0 || len(sig.results) != 1 || sig.results[0] != 0x7f {
+			return pluginErr(name, KindABI, "%s: export %q has signature %s, want () -> i32", file, want, sig)
 		}
 	}
 	return nil
-}
-
-func signature(def api.FunctionDefinition) string {
-	names := func(ts []api.ValueType) string {
-		s := make([]string, len(ts))
-		for i, t := range ts {
-			s[i] = api.ValueTypeName(t)
-		}
-		return "(" + strings.Join(s, ", ") + ")"
-	}
-	return names(def.ParamTypes()) + " -> " + names(def.ResultTypes())
 }
 
 func (ps *pluginSet) close(ctx context.Context) error {
@@ -213,7 +195,7 @@ func (ps *pluginSet) close(ctx context.Context) error {
 			errs = append(errs, l.p.close(ctx))
 		}
 	}
-	errs = append(errs, ps.inspect.Close(ctx), ps.cache.Close(ctx))
+	errs = append(errs, ps.cache.Close(ctx))
 	return errors.Join(errs...)
 }
 
