@@ -3,8 +3,11 @@ package server
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"net/http"
+	"path/filepath"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -80,9 +83,13 @@ func NewMetrics(reg prometheus.Registerer, st budget.Store) (*Metrics, error) {
 		}, []string{"route"}),
 	}
 	cs := []prometheus.Collector{m.calls, m.levels, m.tokBefore, m.tokAfter, m.records, m.shown, m.latency, m.pluginFails, m.stored, m.httpReqs, m.httpTime}
-	if sz, ok := st.(StoreSizer); ok {
+	sz, ok := st.(StoreSizer)
+	if d, isDir := st.(interface{ Dir() string }); !ok && isDir {
+		sz, ok = &dirSizer{dir: d.Dir()}, true
+	}
+	if ok {
 		cs = append(cs, prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "compact_artifact_store_bytes", Help: "Total size of the artifact store.",
+			Name: "compact_artifact_store_bytes", Help: "Total size of the artifact store (for a directory store: the bytes of its files, re-measured at most every 15 s).",
 		}, func() float64 {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 			defer cancel()
@@ -158,4 +165,41 @@ func (m *Metrics) instrument(route string, h http.Handler) http.Handler {
 		m.httpReqs.WithLabelValues(route, strconv.Itoa(code)).Inc()
 		m.httpTime.WithLabelValues(route).Observe(time.Since(start).Seconds())
 	})
+}
+
+// dirSizer measures a directory store: the bytes of every file under it,
+// re-measured at most every 15 seconds.
+type dirSizer struct {
+	dir  string
+	mu   sync.Mutex
+	at   time.Time
+	size int64
+}
+
+func (d *dirSizer) Size(ctx context.Context) (int64, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !d.at.IsZero() && time.Since(d.at) < 15*time.Second {
+		return d.size, nil
+	}
+	var n int64
+	err := filepath.WalkDir(d.dir, func(path string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // a file removed while walking
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if e.Type().IsRegular() {
+			if info, err := e.Info(); err == nil {
+				n += info.Size()
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return d.size, err
+	}
+	d.size, d.at = n, time.Now()
+	return n, nil
 }

@@ -146,26 +146,24 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.metrics = m
-	handlers := map[Route]http.HandlerFunc{
-		{"POST", "/v1/compact"}:           s.compact,
-		{"POST", "/v1/context"}:           s.context,
-		{"GET", "/v1/artifacts/{handle}"}: s.artifact,
-		{"GET", "/healthz"}:               s.healthz,
-		{"GET", "/metrics"}:               promhttp.HandlerFor(cfg.Registry, promhttp.HandlerOpts{}).ServeHTTP,
+	handlers := map[Route]http.Handler{
+		{"POST", "/v1/compact"}:           http.HandlerFunc(s.compact),
+		{"POST", "/v1/context"}:           http.HandlerFunc(s.context),
+		{"GET", "/v1/artifacts/{handle}"}: http.HandlerFunc(s.artifact),
+		{"GET", "/healthz"}:               http.HandlerFunc(s.healthz),
+		{"GET", "/metrics"}:               promhttp.HandlerFor(cfg.Registry, promhttp.HandlerOpts{}),
 	}
 	for _, r := range Routes() {
-		h, ok := handlers[r]
-		if !ok {
+		var h http.Handler = handlers[r]
+		if h == nil {
 			return nil, fmt.Errorf("server: route %s %s has no handler", r.Method, r.Path)
+		}
+		if cfg.Token != "" && r.Path != "/healthz" {
+			h = RequireToken(cfg.Token, h)
 		}
 		s.mux.Handle(r.Method+" "+r.Path, m.instrument(r.Path, h))
 	}
-	var h http.Handler = s.mux
-	h = s.limits(h)
-	if cfg.Token != "" {
-		h = RequireToken(cfg.Token, h, "/healthz")
-	}
-	s.handler = s.logRequests(h)
+	s.handler = s.logRequests(s.limits(s.mux))
 	return s, nil
 }
 
