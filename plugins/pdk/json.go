@@ -472,12 +472,8 @@ func (r *Reader) RawValue() ([]byte, error) {
 	case Invalid:
 		return nil, r.err
 	case BeginObject, BeginArray:
-		depth := len(r.stack)
-		for len(r.stack) >= depth {
-			e := r.Next()
-			if e.Kind == Invalid {
-				return nil, r.err
-			}
+		if !r.skipContainer(len(r.stack)) {
+			return nil, r.err
 		}
 		return r.data[t.Offset:r.pos], nil
 	case EndObject, EndArray, EOF:
@@ -485,6 +481,144 @@ func (r *Reader) RawValue() ([]byte, error) {
 		return nil, r.err
 	}
 	return t.Raw, nil
+}
+
+// skipContainer consumes the rest of the container whose opening bracket
+// was just read (the stack then holds depth entries). It accepts exactly
+// what next does, with the same errors, but in one loop with no call per
+// token: inside WebAssembly every call and loop iteration is paid for
+// (see RATIONALE.md), so this is how Skip and RawValue stay cheap.
+func (r *Reader) skipContainer(depth int) bool {
+	d := r.data
+	for len(r.stack) >= depth {
+		for r.pos < len(d) && isSpace(d[r.pos]) {
+			r.pos++
+		}
+		if r.pos >= len(d) {
+			r.fail(r.pos, "unexpected end of input")
+			return false
+		}
+		c := d[r.pos]
+		switch r.state {
+		case stCommaOrEnd:
+			top := r.stack[len(r.stack)-1]
+			switch {
+			case c == ',':
+				r.pos++
+				if top == '{' {
+					r.state = stKey
+				} else {
+					r.state = stValue
+				}
+				for r.pos < len(d) && isSpace(d[r.pos]) {
+					r.pos++
+				}
+				if r.pos >= len(d) {
+					if top == '{' {
+						r.fail(r.pos, "unexpected end of input, want object key")
+					} else {
+						r.fail(r.pos, "unexpected end of input, want a value")
+					}
+					return false
+				}
+				continue
+			case c == '}' && top == '{', c == ']' && top == '[':
+				r.pos++
+				r.stack = r.stack[:len(r.stack)-1]
+				r.valueDone()
+				continue
+			case top == '{':
+				r.fail(r.pos, "invalid character %q after object member, want ',' or '}'", c)
+			default:
+				r.fail(r.pos, "invalid character %q after array element, want ',' or ']'", c)
+			}
+			return false
+		case stKeyOrEnd, stKey:
+			if c == '}' && r.state == stKeyOrEnd {
+				r.pos++
+				r.stack = r.stack[:len(r.stack)-1]
+				r.valueDone()
+				continue
+			}
+			if c != '"' {
+				r.fail(r.pos, "invalid character %q, want object key string", c)
+				return false
+			}
+			end, ok := r.scanString()
+			if !ok {
+				return false
+			}
+			r.pos = end
+			for r.pos < len(d) && isSpace(d[r.pos]) {
+				r.pos++
+			}
+			if r.pos >= len(d) {
+				r.fail(r.pos, "unexpected end of input, want ':'")
+				return false
+			}
+			if d[r.pos] != ':' {
+				r.fail(r.pos, "invalid character %q after object key, want ':'", d[r.pos])
+				return false
+			}
+			r.pos++
+			r.state = stValue
+			continue
+		case stValueOrEnd:
+			if c == ']' {
+				r.pos++
+				r.stack = r.stack[:len(r.stack)-1]
+				r.valueDone()
+				continue
+			}
+		}
+		// A value.
+		switch {
+		case c == '{' || c == '[':
+			if len(r.stack) >= MaxDepth {
+				r.fail(r.pos, "nesting deeper than %d", MaxDepth)
+				return false
+			}
+			r.stack = append(r.stack, c)
+			r.pos++
+			if c == '{' {
+				r.state = stKeyOrEnd
+			} else {
+				r.state = stValueOrEnd
+			}
+		case c == '"':
+			end, ok := r.scanString()
+			if !ok {
+				return false
+			}
+			r.pos = end
+			r.state = stCommaOrEnd
+		case c == '-' || (c >= '0' && c <= '9'):
+			end, ok := r.scanNumber()
+			if !ok {
+				return false
+			}
+			r.pos = end
+			r.state = stCommaOrEnd
+		case c == 't' || c == 'f' || c == 'n':
+			if r.literal(literalFor(c), True).Kind == Invalid {
+				return false
+			}
+		default:
+			r.fail(r.pos, "invalid character %q looking for beginning of value", c)
+			return false
+		}
+	}
+	return true
+}
+
+func literalFor(c byte) string {
+	switch c {
+	case 't':
+		return "true"
+	case 'f':
+		return "false"
+	}
+	return "null"
 }
 
 // expect consumes the next token and checks its kind.
