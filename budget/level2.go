@@ -210,6 +210,14 @@ func (s *summary) pin(ctx context.Context, pred string) []schemas.Action {
 	}
 	ctx, cancel := context.WithTimeout(ctx, PinTimeout)
 	defer cancel()
+	var proj *projector // decodes only the members the predicate reads
+	if names, ok := pinFields(q); ok {
+		want := make(map[string]bool, len(names))
+		for _, n := range names {
+			want[n] = true
+		}
+		proj = newProjector(want)
+	}
 	var acts []schemas.Action
 	for ci, c := range s.shape.Collections {
 		cs := &s.colls[ci]
@@ -220,7 +228,7 @@ func (s *summary) pin(ctx context.Context, pred string) []schemas.Action {
 				return stopped
 			}
 			seen = i + 1
-			v, value, err := recordValue(c.Kind, raw)
+			value, err := recordValue(c.Kind, raw, proj)
 			if err != nil {
 				evalErrs++
 				if firstErr == "" {
@@ -242,7 +250,7 @@ func (s *summary) pin(ctx context.Context, pred string) []schemas.Action {
 			if ok {
 				cs.pinnedCount++
 				if len(cs.pinned) < maxPinnedKept {
-					cs.pinned = append(cs.pinned, row{index: i, text: v})
+					cs.pinned = append(cs.pinned, row{index: i, text: recordText(c.Kind, raw)})
 				}
 			}
 			return nil
@@ -269,18 +277,26 @@ func (s *summary) pin(ctx context.Context, pred string) []schemas.Action {
 	return acts
 }
 
-// recordValue returns a record's minified text and its value for jq: the
-// member's value for a map record, the line as a string for text.
-func recordValue(kind string, raw []byte) (string, any, error) {
+// recordValue returns a record's value for jq: the member's value for a
+// map record, the line as a string for text, and only the members in want
+// for an object record when proj is not nil (see pinFields).
+func recordValue(kind string, raw []byte, proj *projector) (any, error) {
 	if kind == "lines" {
-		line := string(raw)
-		return displayLine(line), strings.TrimSuffix(line, "\r"), nil
+		return strings.TrimSuffix(string(raw), "\r"), nil
+	}
+	if proj != nil && kind != "map" {
+		m, isObject, err := proj.project(raw)
+		if err != nil {
+			return nil, err
+		}
+		if isObject {
+			return m, nil
+		}
 	}
 	var v any
 	if err := jsonv2.Unmarshal(raw, &v, lenient); err != nil {
-		return "", nil, err
+		return nil, err
 	}
-	text := minify(raw)
 	if kind == "map" {
 		if m, ok := v.(map[string]any); ok && len(m) == 1 {
 			for _, x := range m {
@@ -288,16 +304,19 @@ func recordValue(kind string, raw []byte) (string, any, error) {
 			}
 		}
 	}
-	return text, normalize(v), nil
+	return v, nil
+}
+
+// recordText is how a record is shown: minified JSON, or the line.
+func recordText(kind string, raw []byte) string {
+	if kind == "lines" {
+		return displayLine(string(raw))
+	}
+	return minify(raw)
 }
 
 // lenient decodes records as the collection detector reads them.
 var lenient = jsonv2.JoinOptions(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
-
-// normalize converts values decoded by json v2 into the types gojq
-// accepts (they already are: map[string]any, []any, float64, string,
-// bool, nil).
-func normalize(v any) any { return v }
 
 // truthy reports whether code yields a truthy value (not false or null) on
 // v.
