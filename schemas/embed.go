@@ -22,6 +22,10 @@ var Files embed.FS
 //	# yaml-language-server: $schema=../schemas/registry.schema.json
 const RegistrySchemaFile = "registry.schema.json"
 
+// ResultSchemaFile is the name, in Files, of the JSON Schema of the result
+// envelope (Result), printed by "compact run --json".
+const ResultSchemaFile = "result.schema.json"
+
 // RegistrySchemaID is the $id of the registry schema.
 const RegistrySchemaID = "https://github.com/toolcompact/compact/schemas/registry.schema.json"
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"gopkg.in/yaml.v3"
 
 	"github.com/toolcompact/compact/budget"
@@ -111,6 +112,7 @@ func TestGolden(t *testing.T) {
 	t.Setenv(envRegistry, "")
 	t.Setenv(envStore, "")
 	reg := goldenRegistry(t)
+	resultSchema := compileResultSchema(t)
 	counter, err := budget.NewCounter(budget.DefaultEncoding)
 	if err != nil {
 		t.Fatal(err)
@@ -133,6 +135,13 @@ func TestGolden(t *testing.T) {
 				got = bytes.ReplaceAll(got, []byte(reg), []byte("REGISTRY"))
 			} else {
 				checkEnvelope(t, got, c, counter)
+				inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(got))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := resultSchema.Validate(inst); err != nil {
+					t.Errorf("envelope does not match schemas/result.schema.json: %v", err)
+				}
 			}
 			golden := filepath.Join(goldenDir, name+".golden")
 			if *update {
@@ -150,6 +159,28 @@ func TestGolden(t *testing.T) {
 			}
 		})
 	}
+}
+
+// compileResultSchema compiles the embedded schemas/result.schema.json.
+func compileResultSchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	b, err := schemas.File(schemas.ResultSchemaFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("result.schema.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("result.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sch
 }
 
 // checkEnvelope asserts the promises of every result, independently of
@@ -222,4 +253,44 @@ func trunc(s string) string {
 		return s[:300] + "…"
 	}
 	return s
+}
+
+// TestResultSchemaMatchesGo checks that a fully populated schemas.Result
+// validates against schemas/result.schema.json (which allows no unknown
+// members, so a field added to the Go type without the schema fails
+// here), and that the schema rejects what it should.
+func TestResultSchemaMatchesGo(t *testing.T) {
+	sch := compileResultSchema(t)
+	full := schemas.Result{
+		Content: "x", Level: schemas.LevelArtifact, Tool: "t", ContentType: "application/json",
+		Tokens:      schemas.Tokens{Before: 10, BeforeEstimated: true, After: 1, Budget: 5, Encoding: "o200k_base"},
+		Collections: []schemas.Collection{{Path: ".", Kind: "array", Count: 3, Shown: 1, Fields: []schemas.Field{{Name: "a", Types: []string{"string"}, Present: 3}}}},
+		Artifact:    &schemas.Artifact{Handle: "abc", SHA256: strings.Repeat("0", 64), Bytes: 9},
+		Actions:     []schemas.Action{{Level: schemas.LevelFields, Kind: "drop_field", Target: ".a", Detail: "d", Count: 3, TokensBefore: 9, TokensAfter: 4, Handle: "abc"}},
+	}
+	validate := func(v any) error {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sch.Validate(inst)
+	}
+	if err := validate(full); err != nil {
+		t.Fatalf("a full Result does not validate: %v", err)
+	}
+	var m map[string]any
+	b, _ := json.Marshal(full)
+	_ = json.Unmarshal(b, &m)
+	m["surprise"] = 1
+	if validate(m) == nil {
+		t.Error("an unknown member validates")
+	}
+	full.Level = "squeezed"
+	if validate(full) == nil {
+		t.Error("an unknown level validates")
+	}
 }
