@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -244,5 +246,85 @@ func TestFairShares(t *testing.T) {
 		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
 			t.Errorf("FairShares(%v, %d) = %v, want %v", tc.sizes, tc.pool, got, tc.want)
 		}
+	}
+}
+
+func TestFitCompactsToolResultsFairly(t *testing.T) {
+	c := testCounter(t)
+	st := testStore(t)
+	big, err := os.ReadFile("../../testdata/captured/github-issues.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := `[{"id":1,"state":"open"},{"id":2,"state":"closed"}]`
+	in := []schemas.Block{
+		blk("sys", schemas.BlockSystem, "Answer from the tool results."),
+		{ID: "hint", Kind: schemas.BlockHint, Content: "Issues labelled bug matter most."},
+		{ID: "small", Kind: schemas.BlockToolResult, Tool: "tiny.list", Content: small},
+		{ID: "issues", Kind: schemas.BlockToolResult, Tool: "github.list_issues", Content: string(big)},
+		blk("q", schemas.BlockUser, "Which issues are open?"),
+	}
+	const budgetTokens = 3000
+	res, err := New(c, pipelineCompact(t, st), WithStore(st)).Fit(context.Background(), in, budgetTokens)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkInvariants(t, c, in, res, budgetTokens)
+	checkPreserved(t, in, res)
+	if res.Level != schemas.LevelArtifact || len(res.Actions) != 1 {
+		t.Fatalf("level %s actions %+v", res.Level, res.Actions)
+	}
+	a := res.Actions[0]
+	if a.Block != "issues" || a.Kind != "compact" || a.Handle == "" || len(a.Steps) == 0 {
+		t.Fatalf("action %+v", a)
+	}
+	// The small result is untouched; the hint stays (compaction sufficed).
+	for _, b := range res.Blocks {
+		if b.ID == "small" && b.Content != small {
+			t.Error("the small tool result was changed")
+		}
+	}
+	if len(res.Blocks) != 5 {
+		t.Errorf("%d blocks, want all 5", len(res.Blocks))
+	}
+	// The big one got the whole pool minus the small one.
+	others := 0
+	for _, b := range in {
+		if b.ID != "issues" {
+			others += c.Count(b.Content)
+		}
+	}
+	if len(res.Results) != 1 || res.Results[0].Share != budgetTokens-others || res.Results[0].Artifact == nil {
+		t.Fatalf("results %+v, want share %d", res.Results, budgetTokens-others)
+	}
+	if res.Results[0].Collections[0].Count != 100 {
+		t.Errorf("collections %+v", res.Results[0].Collections)
+	}
+	rc, _, err := st.Open(context.Background(), budget.Handle(a.Handle))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(rc)
+	rc.Close()
+	if string(got) != string(big) {
+		t.Error("the artifact is not the original tool result")
+	}
+}
+
+func TestFitCannotCompactBelowSummary(t *testing.T) {
+	c := testCounter(t)
+	st := testStore(t)
+	big, err := os.ReadFile("../../testdata/captured/kubectl-pods.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := []schemas.Block{
+		blk("sys", schemas.BlockSystem, "Answer from the tool results."),
+		{ID: "pods", Kind: schemas.BlockToolResult, Tool: "kubectl.pods", Content: string(big)},
+	}
+	_, err = New(c, pipelineCompact(t, st)).Fit(context.Background(), in, 15)
+	var fe *FitError
+	if !errors.As(err, &fe) || fe.Budget != 15 || fe.System != c.Count(in[0].Content) || !strings.Contains(err.Error(), "pods") {
+		t.Fatalf("want a FitError naming the block with numbers, got %v", err)
 	}
 }
