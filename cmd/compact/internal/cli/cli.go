@@ -20,7 +20,7 @@ const (
 	ExitInput     = 3 // the input cannot be read or is refused (too large, not found)
 	ExitCannotFit = 4 // no level could make the output fit the budget
 	ExitRegistry  = 5 // the registry file does not load or validate
-	ExitCheck     = 6 // a check failed (plugin test, registry validate)
+	ExitCheck     = 6 // a check failed (plugin test, bench); an invalid registry is ExitRegistry
 )
 
 // env is what every subcommand gets: its arguments and streams.
