@@ -17,6 +17,7 @@ import (
 	"github.com/toolcompact/compact/budget"
 	"github.com/toolcompact/compact/budget/query"
 	"github.com/toolcompact/compact/host"
+	"github.com/toolcompact/compact/schemas"
 )
 
 // FollowUpFunc runs one jq filter on a stored artifact and returns the
@@ -322,7 +323,7 @@ func (h *Harness) show(ctx context.Context, o *loaded, data []byte, b int, s Str
 	claim := formatOf(o.qf.Input)
 	switch s {
 	case StrategyCompact:
-		res, err := h.Engine.Compact(ctx, host.Request{Tool: o.qf.Tool, Input: data, Budget: b})
+		res, err := compactSafely(ctx, h.Engine, host.Request{Tool: o.qf.Tool, Input: data, Budget: b})
 		if err != nil {
 			if ctx.Err() != nil {
 				return shown{}, ctx.Err()
@@ -574,4 +575,16 @@ func totals(rep *Report) []Total {
 		}
 	}
 	return ts
+}
+
+// compactSafely runs the engine and turns a panic into an error, so that
+// one crashing output is reported as a failed result instead of ending
+// the whole run.
+func compactSafely(ctx context.Context, eng *host.Engine, req host.Request) (res schemas.Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("compact panicked (a bug, please report): %v", p)
+		}
+	}()
+	return eng.Compact(ctx, req)
 }

@@ -7,13 +7,17 @@ import (
 	"image/color"
 	"io"
 	"strings"
+	"sync"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
+
+var fontOnce sync.Once
 
 // palette colours the bars of a chart, one per series.
 var palette = []color.Color{
@@ -33,14 +37,23 @@ type series struct {
 
 // barChart renders a grouped (or stacked) bar chart as SVG. Horizontal
 // charts put the categories on the Y axis, which suits long names.
-func barChart(title, axis string, cats []string, ss []series, stacked, horizontal bool, w, h vg.Length) (template.HTML, error) {
+// axisMax is the value axis' maximum: room above the largest bar for the
+// legend, which sits in the top right corner.
+func barChart(title, axis string, cats []string, ss []series, stacked, horizontal bool, axisMax float64, w, h vg.Length) (template.HTML, error) {
+	fontOnce.Do(func() {
+		plot.DefaultFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
+		plotter.DefaultFont = plot.DefaultFont
+	})
 	p := plot.New()
 	p.Title.Text = title
+	p.Title.TextStyle.Font.Size = vg.Points(13)
 	p.Legend.Top = true
 	if horizontal {
 		p.X.Label.Text = axis
+		p.X.Min, p.X.Max = 0, axisMax
 	} else {
 		p.Y.Label.Text = axis
+		p.Y.Min, p.Y.Max = 0, axisMax
 	}
 	n := len(ss)
 	width := vg.Points(14)
@@ -134,7 +147,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		}
 		saved = append(saved, s)
 	}
-	c, err := barChart("Tokens saved by compact vs the raw output, per output", "% of raw tokens saved", reverse(names), reverseSeries(saved), false, true, 9*vg.Inch, vg.Length(len(names)*len(r.Budgets))*vg.Points(9)+vg.Inch)
+	c, err := barChart("Tokens saved by compact vs the raw output, per output", "% of raw tokens saved", reverse(names), reverseSeries(saved), false, true, 125, 9*vg.Inch, vg.Length(len(names)*len(r.Budgets))*vg.Points(9)+vg.Inch)
 	if err != nil {
 		return err
 	}
@@ -155,7 +168,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 			inl.values = append(inl.values, 100*float64(t.Inline)/q)
 			fol.values = append(fol.values, 100*float64(t.Answerable-t.Inline)/q)
 		}
-		c, err := barChart(fmt.Sprintf("Questions answerable per strategy at %s tokens", group(b)), "% of questions", strat, []series{inl, fol}, true, false, 9*vg.Inch, 3.6*vg.Inch)
+		c, err := barChart(fmt.Sprintf("Questions answerable per strategy at %s tokens", group(b)), "% of questions", strat, []series{inl, fol}, true, false, 118, 9*vg.Inch, 3*vg.Inch)
 		if err != nil {
 			return err
 		}
@@ -188,7 +201,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		ls = append(ls, s)
 	}
 	if len(ls) > 0 {
-		c, err := barChart("Levels compact took (outputs per level)", "outputs", bnames, ls, true, false, 6*vg.Inch, 3.4*vg.Inch)
+		c, err := barChart("Levels compact took (outputs per level)", "outputs", bnames, ls, true, false, float64(len(r.Outputs))*1.3, 6*vg.Inch, 3*vg.Inch)
 		if err != nil {
 			return err
 		}

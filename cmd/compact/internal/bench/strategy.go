@@ -248,6 +248,9 @@ func tokenCut(original string, claim Format, budgetTokens int, ctr budget.Counte
 		end--
 	}
 	content := render(end)
+	if end == 0 && ctr.Count(content) > budgetTokens {
+		return shown{claim: FormatNone} // not even the note fits
+	}
 	return shown{content: content, body: original[:end], claim: claim, fits: true}
 }
 
