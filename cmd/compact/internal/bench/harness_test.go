@@ -16,7 +16,6 @@ import (
 	"github.com/toolcompact/compact/host"
 )
 
-
 func testEngine(t *testing.T) *host.Engine {
 	t.Helper()
 	ctx := context.Background()
