@@ -209,150 +209,155 @@ func (n *node) noteValue(k jsontext.Kind, raw []byte) {
 	}
 }
 
-// frame is an open container during the walk.
-type frame struct {
-	n       *node
-	isArray bool
-	start   int64 // offset of the opening delimiter
-	count   int
-	kind    uint8 // uniform member kind so far (objects)
-	uniform bool
-	name    *node // the member node whose value comes next (objects)
+// walker builds the path tree of a JSON input.
+type walker struct {
+	scanner
 }
 
-// ErrDepth is wrapped when a JSON input nests deeper than the decoder
+// ErrDepth is wrapped when a JSON input nests deeper than the scanner
 // allows; such input is treated as text.
 var errDepth = errors.New("nested too deep")
 
 // walkJSON builds the path tree of data, which holds one or more JSON
-// values. It reports how many top-level values there were and whether
-// every one of them sat on its own line.
+// values and must be valid UTF-8. It reports how many top-level values
+// there were and whether every one of them sat on its own line.
 func walkJSON(data []byte) (root *node, values int, oneLine bool, err error) {
-	dec := jsontext.NewDecoder(bytes.NewBuffer(data), jsontext.AllowDuplicateNames(true))
+	w := &walker{scanner{d: data}}
 	root = newNode("", nil)
 	oneLine = true
-	stack := make([]frame, 0, 16)
-	var lastEnd int64
-	trimStart := func(off int64) int64 {
-		for off < int64(len(data)) {
-			switch data[off] {
-			case ' ', '\t', '\r', '\n', ',', ':':
-				off++
-				continue
-			}
+	lastEnd := 0
+	for {
+		c := w.peek()
+		if c == 0 {
 			break
 		}
-		return off
-	}
-	// finish records a complete value at node n.
-	finish := func(n *node, k jsontext.Kind, start, end int64) {
-		raw := data[trimStart(start):end]
-		n.noteValue(k, raw)
-		if len(stack) == 0 {
-			values++
-			if bytes.IndexByte(raw, '\n') >= 0 {
-				oneLine = false
-			}
-			if values > 1 && bytes.IndexByte(data[lastEnd:trimStart(start)], '\n') < 0 {
-				oneLine = false
-			}
-			lastEnd = end
-		} else {
-			f := &stack[len(stack)-1]
-			kb := kindBit(k)
-			if f.count == 1 {
-				f.kind = kb
-			} else if f.kind != kb {
-				f.uniform = false
-			}
+		start := w.pos
+		if values > 0 && !bytesHasNewline(data[lastEnd:start]) {
+			oneLine = false
 		}
-	}
-	// target returns the node of the next value.
-	target := func() *node {
-		if len(stack) == 0 {
-			return root
+		if err := w.value(root, 0); err != nil {
+			return nil, 0, false, err
 		}
-		f := &stack[len(stack)-1]
-		if f.isArray {
-			f.count++
-			return f.n.elemNode()
+		if bytesHasNewline(data[start:w.pos]) {
+			oneLine = false
 		}
-		f.count++
-		return f.name
-	}
-	for {
-		start := dec.InputOffset()
-		k := dec.PeekKind()
-		if k == jsontext.KindInvalid {
-			// End of input or an error: ReadToken tells which.
-			if _, err := dec.ReadToken(); err != nil {
-				if errors.Is(err, errEOF) && len(stack) == 0 {
-					break
-				}
-				return nil, 0, false, fmt.Errorf("invalid JSON at byte %d: %w", dec.InputOffset(), err)
-			}
-			continue
+		if err := w.endOfValue(data[w.pos-1]); err != nil {
+			return nil, 0, false, err
 		}
-		// Object member names.
-		if len(stack) > 0 && !stack[len(stack)-1].isArray && k == '"' && stack[len(stack)-1].name == nil {
-			v, err := dec.ReadValue()
-			if err != nil {
-				return nil, 0, false, fmt.Errorf("invalid JSON at byte %d: %w", dec.InputOffset(), err)
-			}
-			stack[len(stack)-1].name = stack[len(stack)-1].n.child(unquoteName(v))
-			continue
-		}
-		switch k {
-		case '{', '[':
-			n := target()
-			if len(stack) >= 9000 {
-				return nil, 0, false, fmt.Errorf("JSON %w at byte %d (more than 9000 levels)", errDepth, start)
-			}
-			if _, err := dec.ReadToken(); err != nil {
-				return nil, 0, false, fmt.Errorf("invalid JSON at byte %d: %w", dec.InputOffset(), err)
-			}
-			stack = append(stack, frame{n: n, isArray: k == '[', start: start, uniform: true})
-		case '}', ']':
-			if _, err := dec.ReadToken(); err != nil {
-				return nil, 0, false, fmt.Errorf("invalid JSON at byte %d: %w", dec.InputOffset(), err)
-			}
-			f := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if f.isArray {
-				f.n.elems += f.count
-			} else {
-				f.n.members += f.count
-				if !f.uniform || f.count < minMapMembers || f.kind&(kObject|kString|kNumber) == 0 ||
-					(f.n.mapKind != 0 && f.n.mapKind != f.kind) {
-					f.n.notMap = true
-				}
-				f.n.mapKind = f.kind
-			}
-			if len(stack) > 0 && !stack[len(stack)-1].isArray {
-				stack[len(stack)-1].name = nil
-			}
-			ok := jsontext.Kind('{')
-			if f.isArray {
-				ok = '['
-			}
-			finish(f.n, ok, f.start, dec.InputOffset())
-		default:
-			n := target()
-			v, err := dec.ReadValue()
-			if err != nil {
-				return nil, 0, false, fmt.Errorf("invalid JSON at byte %d: %w", dec.InputOffset(), err)
-			}
-			if len(stack) > 0 && !stack[len(stack)-1].isArray {
-				stack[len(stack)-1].name = nil
-			}
-			end := dec.InputOffset()
-			finish(n, k, end-int64(len(v)), end)
-		}
+		values++
+		lastEnd = w.pos
 	}
 	if values == 0 {
-		return nil, 0, false, errors.New("no JSON value")
+		return nil, 0, false, errNoValue
 	}
 	return root, values, oneLine, nil
+}
+
+func bytesHasNewline(b []byte) bool { return bytes.IndexByte(b, '\n') >= 0 }
+
+// kindOf maps a value's first byte to its kind.
+func kindOf(c byte) jsontext.Kind {
+	switch c {
+	case '{', '[', '"', 'n', 't', 'f':
+		return jsontext.Kind(c)
+	}
+	return '0'
+}
+
+// value scans the value at w.pos into node n and reports its kind.
+func (w *walker) value(n *node, depth int) error {
+	c := w.peek()
+	start := w.pos
+	switch c {
+	case '{':
+		if depth >= maxDepth {
+			return fmt.Errorf("JSON %w at byte %d (more than %d levels)", errDepth, start, maxDepth)
+		}
+		w.pos++
+		count := 0
+		var kind uint8
+		uniform := true
+		if w.peek() == '}' {
+			w.pos++
+		} else {
+			for {
+				if w.peek() != '"' {
+					return w.fail("want a member name")
+				}
+				ns := w.pos
+				esc, err := w.str()
+				if err != nil {
+					return err
+				}
+				name := w.d[ns+1 : w.pos-1]
+				if esc {
+					name = unquoteName(w.d[ns:w.pos])
+				}
+				if w.peek() != ':' {
+					return w.fail("want ':'")
+				}
+				w.pos++
+				child := n.child(name)
+				kb := kindBit(kindOf(w.peek()))
+				if count == 0 {
+					kind = kb
+				} else if kind != kb {
+					uniform = false
+				}
+				count++
+				if err := w.value(child, depth+1); err != nil {
+					return err
+				}
+				more, err := w.next('}')
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+			}
+		}
+		n.members += count
+		if !uniform || count < minMapMembers || kind&(kObject|kString|kNumber) == 0 ||
+			(n.mapKind != 0 && n.mapKind != kind) {
+			n.notMap = true
+		}
+		n.mapKind = kind
+		n.noteValue('{', w.d[start:w.pos])
+		return nil
+	case '[':
+		if depth >= maxDepth {
+			return fmt.Errorf("JSON %w at byte %d (more than %d levels)", errDepth, start, maxDepth)
+		}
+		w.pos++
+		count := 0
+		if w.peek() == ']' {
+			w.pos++
+		} else {
+			el := n.elemNode()
+			for {
+				count++
+				if err := w.value(el, depth+1); err != nil {
+					return err
+				}
+				more, err := w.next(']')
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+			}
+		}
+		n.elems += count
+		n.noteValue('[', w.d[start:w.pos])
+		return nil
+	}
+	if err := w.scalar(c); err != nil {
+		return err
+	}
+	n.noteValue(kindOf(c), w.d[start:w.pos])
+	return nil
 }
 
 var errEOF = io.EOF
@@ -776,122 +781,112 @@ func EachRecord(data []byte, shape Shape, path string, fn func(i int, raw []byte
 	if err != nil {
 		return err
 	}
-	stream := c.Kind == "jsonl" || c.Kind == "concat"
-	w := &recordWalker{segs: segs, fn: fn, isMap: c.Kind == "map"}
-	dec := jsontext.NewDecoder(bytes.NewBuffer(data), jsontext.AllowDuplicateNames(true))
-	for {
-		if dec.PeekKind() == jsontext.KindInvalid {
-			if _, err := dec.ReadToken(); errors.Is(err, errEOF) {
-				return nil
-			} else if err != nil {
+	w := &recordWalker{scanner: scanner{d: data}, segs: segs, fn: fn, isMap: c.Kind == "map",
+		stream: c.Kind == FormatJSONL || c.Kind == FormatConcat}
+	for w.peek() != 0 {
+		if err := w.walk(0); err != nil {
+			var je *errJSON
+			if errors.As(err, &je) {
 				return fmt.Errorf("reading records of %s: %w", path, err)
 			}
-		}
-		if stream && len(segs) == 0 {
-			v, err := dec.ReadValue()
-			if err != nil {
-				return fmt.Errorf("reading records of %s: %w", path, err)
-			}
-			if err := fn(w.i, v); err != nil {
-				return err
-			}
-			w.i++
-			continue
-		}
-		if err := w.walk(dec, 0); err != nil {
 			return err
 		}
 	}
+	return nil
 }
 
 type recordWalker struct {
-	segs  []string
-	fn    func(int, []byte) error
-	isMap bool
-	i     int
-	buf   []byte
+	scanner
+	segs   []string
+	fn     func(int, []byte) error
+	isMap  bool
+	stream bool
+	i      int
+	buf    []byte
 }
 
-// walk follows segs[d:] into the value at the decoder and yields records.
-func (w *recordWalker) walk(dec *jsontext.Decoder, d int) error {
-	k := dec.PeekKind()
-	if d == len(w.segs) {
-		switch k {
-		case '[':
-			if _, err := dec.ReadToken(); err != nil {
-				return err
-			}
-			for dec.PeekKind() != ']' {
-				v, err := dec.ReadValue()
-				if err != nil {
-					return err
-				}
-				if err := w.fn(w.i, v); err != nil {
-					return err
-				}
-				w.i++
-			}
-			_, err := dec.ReadToken()
+func (w *recordWalker) yield(raw []byte) error {
+	err := w.fn(w.i, raw)
+	w.i++
+	return err
+}
+
+// walk follows segs[d:] into the value at the scanner and yields records.
+func (w *recordWalker) walk(d int) error {
+	c := w.peek()
+	if w.stream && len(w.segs) == 0 {
+		// Each value of a stream is one record.
+		start := w.pos
+		if err := w.skip(0); err != nil {
 			return err
-		case '{':
-			if _, err := dec.ReadToken(); err != nil {
-				return err
-			}
-			for dec.PeekKind() != '}' {
-				name, err := dec.ReadValue()
-				if err != nil {
-					return err
-				}
-				v, err := dec.ReadValue()
-				if err != nil {
-					return err
-				}
-				w.buf = append(append(append(append(w.buf[:0], '{'), name...), ':'), v...)
-				w.buf = append(w.buf, '}')
-				if err := w.fn(w.i, w.buf); err != nil {
-					return err
-				}
-				w.i++
-			}
-			_, err := dec.ReadToken()
-			return err
-		default:
-			return dec.SkipValue()
 		}
+		return w.yield(w.d[start:w.pos])
 	}
-	seg := w.segs[d]
-	switch {
-	case k == '[' && seg == "[]":
-		if _, err := dec.ReadToken(); err != nil {
-			return err
-		}
-		for dec.PeekKind() != ']' {
-			if err := w.walk(dec, d+1); err != nil {
-				return err
+	if c != '[' && c != '{' {
+		return w.skip(d)
+	}
+	end := byte(']')
+	if c == '{' {
+		end = '}'
+	}
+	w.pos++
+	if w.peek() == end {
+		w.pos++
+		return nil
+	}
+	for {
+		var name []byte
+		var nameRaw []byte
+		if c == '{' {
+			if w.peek() != '"' {
+				return w.fail("want a member name")
 			}
-		}
-		_, err := dec.ReadToken()
-		return err
-	case k == '{' && seg != "[]":
-		if _, err := dec.ReadToken(); err != nil {
-			return err
-		}
-		for dec.PeekKind() != '}' {
-			name, err := dec.ReadValue()
+			ns := w.pos
+			esc, err := w.str()
 			if err != nil {
 				return err
 			}
-			if string(unquoteName(name)) == seg {
-				if err := w.walk(dec, d+1); err != nil {
-					return err
-				}
-			} else if err := dec.SkipValue(); err != nil {
+			nameRaw = w.d[ns:w.pos]
+			name = nameRaw[1 : len(nameRaw)-1]
+			if esc {
+				name = unquoteName(nameRaw)
+			}
+			if w.peek() != ':' {
+				return w.fail("want ':'")
+			}
+			w.pos++
+		}
+		switch {
+		case d == len(w.segs):
+			w.peek()
+			start := w.pos
+			if err := w.skip(d + 1); err != nil {
+				return err
+			}
+			raw := w.d[start:w.pos]
+			if c == '{' {
+				w.buf = append(append(append(append(w.buf[:0], '{'), nameRaw...), ':'), raw...)
+				raw = append(w.buf, '}')
+				w.buf = raw
+			}
+			if err := w.yield(raw); err != nil {
+				return err
+			}
+		case c == '[' && w.segs[d] == "[]" || c == '{' && w.segs[d] == string(name):
+			if err := w.walk(d + 1); err != nil {
+				return err
+			}
+		default:
+			if err := w.skip(d + 1); err != nil {
 				return err
 			}
 		}
-		_, err := dec.ReadToken()
-		return err
-	default:
-		return dec.SkipValue()
+		more, err := w.next(end)
+		if err != nil {
+			return err
+		}
+		if !more {
+			return nil
+		}
 	}
 }

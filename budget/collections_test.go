@@ -105,6 +105,8 @@ func TestEachRecord(t *testing.T) {
 		{`{"m":{"a":1,"b":2}}`, ".m", []string{".m"}, `{"a":1}|{"b":2}`},
 		{"{\"a\":1}\n{\"a\":2}\n", ".", nil, `{"a":1}|{"a":2}`},
 		{"x\ny\n", ".", nil, `x|y`},
+		{"{\n  \"a\": {\"b\": 1},\n  \"items\": [\n    {\"a\": 1},\n    [2]\n  ]\n}", ".items", []string{".items"}, `{"a": 1}|[2]`},
+		{"[1,2]\n[3]\n", ".", nil, `[1,2]|[3]`},
 	}
 	for _, c := range cases {
 		s, err := DetectShape([]byte(c.in), c.records)

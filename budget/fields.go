@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -178,8 +177,8 @@ type declarative struct{}
 
 // filter is one run of the declarative rules over a JSON input.
 type filter struct {
+	scanner
 	ctx        context.Context
-	dec        *jsontext.Decoder
 	shape      *Shape
 	out        []byte
 	first      []bool // per open container: no element written yet
@@ -319,19 +318,13 @@ func (f *filter) sep() {
 	f.out = append(f.out, ',')
 }
 
-func (f *filter) readErr(err error) error {
-	return fmt.Errorf("level 1: JSON at byte %d: %w", f.dec.InputOffset(), err)
-}
-
-// value copies the value at the decoder (whose node is n) to the output,
+// value copies the value at the scanner (whose node is n) to the output,
 // filtered.
 func (f *filter) value(n *node) error {
-	k := f.dec.PeekKind()
-	switch k {
+	c := f.peek()
+	switch c {
 	case '{':
-		if _, err := f.dec.ReadToken(); err != nil {
-			return f.readErr(err)
-		}
+		f.pos++
 		f.values++
 		if f.values&1023 == 0 {
 			if err := f.ctx.Err(); err != nil {
@@ -340,45 +333,60 @@ func (f *filter) value(n *node) error {
 		}
 		f.out = append(f.out, '{')
 		f.first = append(f.first, true)
-		for f.dec.PeekKind() != '}' {
-			if err := f.member(n); err != nil {
-				return err
+		if f.peek() == '}' {
+			f.pos++
+		} else {
+			for {
+				if err := f.member(n); err != nil {
+					return err
+				}
+				more, err := f.next('}')
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
 			}
-		}
-		if _, err := f.dec.ReadToken(); err != nil {
-			return f.readErr(err)
 		}
 		f.first = f.first[:len(f.first)-1]
 		f.out = append(f.out, '}')
+		return nil
 	case '[':
-		if _, err := f.dec.ReadToken(); err != nil {
-			return f.readErr(err)
-		}
+		f.pos++
 		f.out = append(f.out, '[')
 		f.first = append(f.first, true)
-		for f.dec.PeekKind() != ']' {
-			f.sep()
-			if err := f.value(n.elem); err != nil {
-				return err
+		if f.peek() == ']' {
+			f.pos++
+		} else {
+			for {
+				f.sep()
+				if err := f.value(n.elem); err != nil {
+					return err
+				}
+				more, err := f.next(']')
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
 			}
-		}
-		if _, err := f.dec.ReadToken(); err != nil {
-			return f.readErr(err)
 		}
 		f.first = f.first[:len(f.first)-1]
 		f.out = append(f.out, ']')
-	default:
-		v, err := f.dec.ReadValue()
-		if err != nil {
-			return f.readErr(err)
-		}
-		f.scalar(n, k, v)
+		return nil
 	}
+	start := f.pos
+	if err := f.scalar(c); err != nil {
+		return err
+	}
+	f.writeScalar(n, kindOf(c), f.d[start:f.pos])
 	return nil
 }
 
-// scalar writes a scalar, shortening long strings.
-func (f *filter) scalar(n *node, k jsontext.Kind, v []byte) {
+// writeScalar writes a scalar, shortening long strings.
+func (f *filter) writeScalar(n *node, k jsontext.Kind, v []byte) {
 	if k == '"' && f.strMax > 0 && len(v)-2 > f.strMax {
 		if s, cut := f.shorten(v); cut > 0 {
 			f.noteNode(n, slotShort, ActShorten, fmt.Sprintf("strings longer than %d characters shortened, marked …[+N chars]", f.strMax), 1)
@@ -418,92 +426,85 @@ func (f *filter) shorten(v []byte) ([]byte, int) {
 
 // member handles one member of an object at node parent.
 func (f *filter) member(parent *node) error {
-	nameRaw, err := f.dec.ReadValue()
-	if err != nil {
-		return f.readErr(err)
+	if f.peek() != '"' {
+		return f.fail("want a member name")
 	}
-	nameRaw = append([]byte(nil), nameRaw...)
-	n := parent.children[string(unquoteName(nameRaw))]
+	ns := f.pos
+	esc, err := f.str()
+	if err != nil {
+		return err
+	}
+	nameRaw := f.d[ns:f.pos]
+	name := nameRaw[1 : len(nameRaw)-1]
+	if esc {
+		name = unquoteName(nameRaw)
+	}
+	if f.peek() != ':' {
+		return f.fail("want ':'")
+	}
+	f.pos++
+	n := parent.children[string(name)]
 	if n == nil {
 		return fmt.Errorf("level 1: member %s of %s is not in the detected shape", nameRaw, parent.path())
 	}
 	r := f.rule(n)
 	if r.drop {
 		f.noteNode(n, slotDrop, r.kind, r.detail, 1)
-		if err := f.dec.SkipValue(); err != nil {
-			return f.readErr(err)
-		}
-		return nil
+		return f.skip(1)
 	}
-	k := f.dec.PeekKind()
-	switch k {
+	c := f.peek()
+	switch c {
 	case '{', '[':
-		if f.defaults && !r.keep && !n.protected {
-			// Drop an empty container without writing its name.
-			raw, err := f.peekEmpty(k)
-			if err != nil {
-				return err
-			}
-			if raw {
-				f.noteNode(n, slotEmpty, ActDropEmpty, "null, empty string, empty array or empty object", 1)
-				return nil
-			}
+		if f.defaults && !r.keep && !n.protected && f.emptyContainer(c) {
+			f.noteNode(n, slotEmpty, ActDropEmpty, "null, empty string, empty array or empty object", 1)
+			return nil
 		}
 		f.sep()
 		f.out = append(f.out, nameRaw...)
 		f.out = append(f.out, ':')
 		return f.value(n)
-	default:
-		v, err := f.dec.ReadValue()
-		if err != nil {
-			return f.readErr(err)
-		}
-		if f.defaults && !r.keep && !n.protected {
-			switch {
-			case isEmptyScalar(k, v):
-				f.noteNode(n, slotEmpty, ActDropEmpty, "null, empty string, empty array or empty object", 1)
-				return nil
-			case r.urlCand && k == '"' && (bytes.HasPrefix(v, []byte(`"http://`)) || bytes.HasPrefix(v, []byte(`"https://`))):
-				f.noteNode(n, slotURL, ActDropURL, "link in a *_url member", 1)
-				return nil
-			case r.idCand && k == '"' && opaque(v):
-				f.noteNode(n, slotID, ActDropID, "long opaque id", 1)
-				return nil
-			}
-		}
-		f.sep()
-		f.out = append(f.out, nameRaw...)
-		f.out = append(f.out, ':')
-		f.scalar(n, k, v)
 	}
+	start := f.pos
+	if err := f.scalar(c); err != nil {
+		return err
+	}
+	v := f.d[start:f.pos]
+	k := kindOf(c)
+	if f.defaults && !r.keep && !n.protected {
+		switch {
+		case isEmptyScalar(k, v):
+			f.noteNode(n, slotEmpty, ActDropEmpty, "null, empty string, empty array or empty object", 1)
+			return nil
+		case r.urlCand && k == '"' && (bytes.HasPrefix(v, []byte(`"http://`)) || bytes.HasPrefix(v, []byte(`"https://`))):
+			f.noteNode(n, slotURL, ActDropURL, "link in a *_url member", 1)
+			return nil
+		case r.idCand && k == '"' && opaque(v):
+			f.noteNode(n, slotID, ActDropID, "long opaque id", 1)
+			return nil
+		}
+	}
+	f.sep()
+	f.out = append(f.out, nameRaw...)
+	f.out = append(f.out, ':')
+	f.writeScalar(n, k, v)
 	return nil
 }
 
-// peekEmpty reports whether the container at the decoder is empty, and
-// if so consumes it.
-func (f *filter) peekEmpty(k jsontext.Kind) (bool, error) {
-	rest := f.dec.UnreadBuffer()
-	i := 0
-	for i < len(rest) && (isSpace(rest[i]) || rest[i] == ':') {
-		i++
+// emptyContainer reports whether the object or array at the scanner is
+// empty, and if so consumes it.
+func (f *filter) emptyContainer(open byte) bool {
+	end := byte('}')
+	if open == '[' {
+		end = ']'
 	}
-	if i < len(rest) && rest[i] == byte(k) {
-		j := i + 1
-		for j < len(rest) && isSpace(rest[j]) {
-			j++
-		}
-		end := byte('}')
-		if k == '[' {
-			end = ']'
-		}
-		if j < len(rest) && rest[j] == end {
-			if err := f.dec.SkipValue(); err != nil {
-				return false, f.readErr(err)
-			}
-			return true, nil
-		}
+	save := f.pos
+	f.pos++
+	if f.peek() == end {
+		f.pos++
+		return true
 	}
-	return false, nil
+	f.pos = save
+	return false
 }
 
 // Compact applies req.Rules to req.Input. JSON keeps its structure
@@ -570,7 +571,7 @@ func jsonLevel1(ctx context.Context, req Request, shape *Shape) (Output, error) 
 	shape.tree.ruled = true
 	f := &filter{
 		ctx:      ctx,
-		dec:      jsontext.NewDecoder(bytes.NewBuffer(req.Input), jsontext.AllowDuplicateNames(true)),
+		scanner:  scanner{d: req.Input},
 		shape:    shape,
 		out:      make([]byte, 0, len(req.Input)/2+64),
 		keep:     keep,
@@ -589,12 +590,8 @@ func jsonLevel1(ctx context.Context, req Request, shape *Shape) (Output, error) 
 	}
 	stream := shape.Format == FormatJSONL || shape.Format == FormatConcat
 	for n := 0; ; n++ {
-		if f.dec.PeekKind() == jsontext.KindInvalid {
-			if _, err := f.dec.ReadToken(); errors.Is(err, errEOF) {
-				break
-			} else if err != nil {
-				return Output{}, f.readErr(err)
-			}
+		if f.peek() == 0 {
+			break
 		}
 		if n > 0 {
 			f.out = append(f.out, '\n')
