@@ -330,10 +330,13 @@ func (r *Reader) scanString() (int, bool) {
 	// Skip eight plain bytes at a time: this loop runs once per word
 	// instead of once per byte, which matters most inside WebAssembly,
 	// where every loop iteration pays for the deadline check.
-	for i+8 <= len(d) && !specialWord(loadWord(d, i)) {
-		i += 8
-	}
 	for i < len(d) {
+		for i+8 <= len(d) && !specialWord(loadWord(d, i)) {
+			i += 8
+		}
+		if i >= len(d) {
+			break
+		}
 		c := d[i]
 		switch {
 		case c == '"':
