@@ -115,3 +115,18 @@ func TestExitCodeMapping(t *testing.T) {
 		t.Error("plain errors must map to ExitFailure")
 	}
 }
+
+func TestRunVerboseAndTextMode(t *testing.T) {
+	t.Setenv(envRegistry, "")
+	in := []byte(`[{"id":1,"name":"a","avatar_url":"https://x/1"},{"id":2,"name":"b","avatar_url":"https://x/2"}]`)
+	file := writeFile(t, "in.json", string(in))
+	out, errs, code := execCLI(t, nil, "run", file, "--store", "off", "--budget", "30", "-v")
+	if code != ExitOK || out != "id\tname\n1\ta\n2\tb\n" {
+		t.Fatalf("exit %d, out %q, err %q", code, out, errs)
+	}
+	for _, w := range []string{`compact run: tool "default", level fields, `, "collection . (array): 2 records, 2 shown", "fields drop_url .[].avatar_url (2)"} {
+		if !strings.Contains(errs, w) {
+			t.Errorf("-v output lacks %q:\n%s", w, errs)
+		}
+	}
+}
