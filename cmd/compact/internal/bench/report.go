@@ -50,9 +50,9 @@ func yesNo(b bool) string {
 // WriteText writes the terminal table: for each budget, one line per
 // output × strategy, then the totals per strategy.
 func (r *Report) WriteText(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, b := range r.Budgets {
-		fmt.Fprintf(tw, "budget %s tokens (%s; char-cut at %d chars/token)\t\n", group(b), r.Encoding, r.CharsPerToken)
+		fmt.Fprintf(w, "budget %s tokens (%s; char-cut at %d chars/token)\n", group(b), r.Encoding, r.CharsPerToken)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "output\tstrategy\ttokens\tin budget\tvalid\tcounts\tinline\t+1 query\tanswerable\tlevel\t")
 		for _, res := range r.Results {
 			if res.Budget != b {
@@ -70,18 +70,18 @@ func (r *Report) WriteText(w io.Writer) error {
 				ratio(res.CountsStated, res.Counts), ratio(res.Inline, res.Questions), ratio(res.FollowUp, res.Questions),
 				ratio(res.Answerable, res.Questions), res.Level)
 		}
-		fmt.Fprintln(tw, "\t\t\t\t\t\t\t\t\t\t")
-	}
-	if err := tw.Flush(); err != nil {
-		return err
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
 	}
 	return r.WriteTotals(w)
 }
 
 // WriteTotals writes the totals per budget × strategy as a terminal table.
 func (r *Report) WriteTotals(w io.Writer) error {
+	fmt.Fprintf(w, "totals over %d outputs\n", len(r.Outputs))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "totals over %d outputs\t\n", len(r.Outputs))
 	fmt.Fprintln(tw, "budget\tstrategy\ttokens\tsaved vs raw\tshown\tvalid\tin budget\tall counts stated\tinline\t+1 query\tanswerable\tlevels\t")
 	for _, t := range r.Totals {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f%%\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", group(t.Budget), t.Strategy, group(t.Tokens), 100*t.Saved,
