@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Step is one step of a parsed field or record path.
@@ -49,6 +50,9 @@ func ParseRecordPath(p string) ([]Step, error) {
 func parsePath(p string, wildcards bool) ([]Step, error) {
 	if p == "" {
 		return nil, fmt.Errorf("empty path")
+	}
+	if !utf8.ValidString(p) {
+		return nil, fmt.Errorf("path %q is not valid UTF-8", p)
 	}
 	bad := func(i int, format string, args ...any) error {
 		return fmt.Errorf("path %q, at offset %d: %s", p, i, fmt.Sprintf(format, args...))
@@ -147,4 +151,42 @@ func quoted(p string, i int) (int, string, error) {
 		j++
 	}
 	return 0, "", fmt.Errorf("unterminated quoted name")
+}
+
+// FormatPath renders steps as a field path that ParsePath reads back to
+// the same steps: names that are not plain are quoted, wildcards are not.
+func FormatPath(steps []Step) string {
+	var b strings.Builder
+	for i, st := range steps {
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		switch {
+		case st.Key == "" && st.Arrays > 0 && i == 0:
+		case st.Wildcard || plainName(st.Key):
+			b.WriteString(st.Key)
+		default:
+			q, _ := json.Marshal(st.Key)
+			b.Write(q)
+		}
+		b.WriteString(strings.Repeat("[]", st.Arrays))
+	}
+	return b.String()
+}
+
+// plainName reports whether name can be written without quotes and is
+// not read as a wildcard.
+func plainName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, c := range name {
+		switch {
+		case c == '.' || c == '[' || c == ']' || c == '"' || c == '*':
+			return false
+		case c < 0x80 && (unicode.IsSpace(c) || unicode.IsControl(c)):
+			return false
+		}
+	}
+	return true
 }

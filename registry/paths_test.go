@@ -46,3 +46,24 @@ func TestParseRecordPath(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParsePath checks that ParsePath never panics and that every path it
+// accepts renders (FormatPath) to a path that parses to the same steps.
+func FuzzParsePath(f *testing.F) {
+	for _, s := range []string{"id", ".user.login", "labels[].name", "*_url", "[].id", `."dist-tags".latest`, `.["a b"][]`, `"x*y"`, "a..b", "a[0]", `""`, "é.ü[][]"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		if len(p) > 256 {
+			return
+		}
+		steps, err := ParsePath(p)
+		if err != nil {
+			return
+		}
+		again, err := ParsePath(FormatPath(steps))
+		if err != nil || !reflect.DeepEqual(steps, again) {
+			t.Fatalf("%q -> %+v -> %q -> %+v, %v", p, steps, FormatPath(steps), again, err)
+		}
+	})
+}
