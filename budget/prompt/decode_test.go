@@ -64,7 +64,7 @@ func TestDecodeExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(blocks) != 7 || blocks[1].Priority != 2 || blocks[5].Tool != "cloudwatch.describe_alarms" || blocks[5].Kind != schemas.BlockToolResult {
+	if len(blocks) != 7 || blocks[1].Priority != 2 || blocks[5].Tool != "cloudwatch.alarms" || blocks[5].Kind != schemas.BlockToolResult {
 		t.Fatalf("decoded %+v", blocks)
 	}
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/toolcompact/compact/budget"
 	"github.com/toolcompact/compact/budget/artifact"
 	"github.com/toolcompact/compact/schemas"
@@ -56,6 +58,9 @@ func TestContextDropsHintsAndStoresThem(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
+	if err := validateContextResult([]byte(stdout)); err != nil {
+		t.Fatalf("result does not validate against context.schema.json: %v", err)
+	}
 	var res schemas.ContextResult
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 		t.Fatal(err)
@@ -93,7 +98,91 @@ func TestContextExampleFile(t *testing.T) {
 	}
 	t.Setenv(envRegistry, "")
 	stdout, stderr, code := execCLI(t, nil, "context", "--budget", "1000", "--store", t.TempDir(), agentPrompt)
-	if code != ExitOK || !strings.Contains(stdout, "=== alarms: tool_result (cloudwatch.describe_alarms) ===") {
+	if code != ExitOK || !strings.Contains(stdout, "=== alarms: tool_result (cloudwatch.alarms) ===") {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
+}
+
+// TestContextCompactsToolResult fits a prompt whose tool result is a real
+// captured output (CloudWatch alarms) through the engine and its built-in
+// registry entry (pin: ALARM rows), and validates the JSON result against
+// context.schema.json.
+func TestContextCompactsToolResult(t *testing.T) {
+	t.Setenv(envRegistry, "")
+	store := t.TempDir()
+	alarms, err := os.ReadFile("../../../../testdata/captured/cloudwatch-alarms.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := json.Marshal(schemas.ContextInput{Blocks: []schemas.Block{
+		{ID: "sys", Kind: schemas.BlockSystem, Content: "You are an on-call assistant."},
+		{ID: "q", Kind: schemas.BlockUser, Content: "Which alarms are firing?"},
+		{ID: "alarms", Kind: schemas.BlockToolResult, Tool: "cloudwatch.alarms", Content: string(alarms)},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := execCLI(t, doc, "context", "--budget", "6000", "--store", store, "--json")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if err := validateContextResult([]byte(stdout)); err != nil {
+		t.Fatalf("result does not validate against context.schema.json: %v", err)
+	}
+	var res schemas.ContextResult
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Level != schemas.LevelArtifact || res.Tokens.After > 6000 || len(res.Results) != 1 {
+		t.Fatalf("level %s tokens %+v results %d", res.Level, res.Tokens, len(res.Results))
+	}
+	r := res.Results[0]
+	if r.Artifact == nil || r.Collections[0].Path != ".MetricAlarms" || r.Collections[0].Count != 360 {
+		t.Fatalf("result %+v", r)
+	}
+	content := res.Blocks[2].Content
+	if !strings.Contains(content, "pinned rows of .MetricAlarms") || !strings.Contains(content, r.Artifact.Handle) {
+		t.Errorf("summary lacks pinned rows or the handle:\n%.1500s", content)
+	}
+	// The manifest names the handle, and the store holds the original.
+	if res.Actions[0].Handle != r.Artifact.Handle {
+		t.Errorf("manifest handle %q, artifact %q", res.Actions[0].Handle, r.Artifact.Handle)
+	}
+	st, err := artifact.NewDir(store, artifact.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, _, err := st.Open(context.Background(), budget.Handle(r.Artifact.Handle))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(rc)
+	rc.Close()
+	if !bytes.Equal(got, alarms) {
+		t.Error("the stored artifact is not the original tool result")
+	}
+}
+
+func validateContextResult(doc []byte) error {
+	b, err := schemas.File(schemas.ContextSchemaFile)
+	if err != nil {
+		return err
+	}
+	sdoc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		return err
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource(schemas.ContextSchemaID, sdoc); err != nil {
+		return err
+	}
+	sch, err := c.Compile(schemas.ContextSchemaID + "#/$defs/result")
+	if err != nil {
+		return err
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
+	if err != nil {
+		return err
+	}
+	return sch.Validate(v)
 }
