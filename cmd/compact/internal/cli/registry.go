@@ -59,6 +59,7 @@ func registryValidate(e *env, args []string) int {
 				for _, le := range list {
 					fmt.Fprintln(e.stdout, le)
 				}
+				fmt.Fprintf(e.stdout, "%s: invalid (%d %s)\n", file, len(list), plural(len(list), "error", "errors"))
 			} else {
 				fmt.Fprintln(e.stdout, err)
 			}
@@ -71,7 +72,7 @@ func registryValidate(e *env, args []string) int {
 				own++
 			}
 		}
-		fmt.Fprintf(e.stdout, "%s: OK (%d entries)\n", file, own)
+		fmt.Fprintf(e.stdout, "%s: OK (%d %s)\n", file, own, plural(own, "entry", "entries"))
 	}
 	return code
 }
@@ -159,4 +160,11 @@ func writeYAML(e *env, v any) int {
 		return ExitFailure
 	}
 	return ExitOK
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

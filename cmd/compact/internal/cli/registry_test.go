@@ -13,13 +13,14 @@ func TestRegistryValidate(t *testing.T) {
 	good := writeFile(t, "good.yaml", "version: 1\ntools:\n  - {name: my.tool, keep: [id]}\n")
 	bad := writeFile(t, "bad.yaml", "version: 1\ntools:\n  - name: x\n    kepe: [a]\n    pin: 'select(.a =='\n")
 	out, errs, code := execCLI(t, nil, "registry", "validate", good)
-	if code != ExitOK || out != good+": OK (1 entries)\n" {
+	if code != ExitOK || out != good+": OK (1 entry)\n" {
 		t.Errorf("good: exit %d out %q err %q", code, out, errs)
 	}
 	out, _, code = execCLI(t, nil, "registry", "validate", good, bad)
-	want := good + ": OK (1 entries)\n" +
+	want := good + ": OK (1 entry)\n" +
 		bad + `:4:5: tools[0]: unknown key "kepe" (did you mean "keep"?); expected one of: budget, defaults, drop, format, keep, name, pin, plugin, records, store, strings` + "\n" +
-		bad + `:5:10: tools[0].pin: bad jq predicate "select(.a ==": unexpected EOF (after 12 bytes)` + "\n"
+		bad + `:5:10: tools[0].pin: bad jq predicate "select(.a ==": unexpected EOF (after 12 bytes)` + "\n" +
+		bad + ": invalid (2 errors)\n"
 	if code != ExitRegistry || out != want {
 		t.Errorf("bad: exit %d\n got %q\nwant %q", code, out, want)
 	}
