@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -62,6 +63,7 @@ func runBench(e *env) int {
 		cpt      = fs.Int("chars-per-token", bench.DefaultCharsPerToken, "characters per token `N` of the char-cut baseline")
 		speed    = fs.Bool("speed", false, "run the speed benchmarks instead and print throughput against each baseline")
 		bt       = fs.Duration("benchtime", 0, "time per speed benchmark `D` (default 1s)")
+		from     = fs.String("report", "", "render a report saved with --json from `FILE` instead of running")
 		only     = fs.String("run", "", "with --speed, run only the benchmarks whose name contains `S`")
 	)
 	fs.Var(&budgets, "budget", "token budget `N` (repeat, or N,M,...; default 4000)")
@@ -83,6 +85,14 @@ func runBench(e *env) int {
 			return ExitFailure
 		}
 		return ExitOK
+	}
+	if *from != "" {
+		rep, err := readReport(*from)
+		if err != nil {
+			report(e.stderr, "compact bench", err)
+			return ExitInput
+		}
+		return benchOutput(e, rep, *htmlFile, *asJSON, *markdown, *check)
 	}
 	if len(budgets) == 0 {
 		budgets = budgetList{host.DefaultBudget}
@@ -114,7 +124,10 @@ func runBench(e *env) int {
 		report(e.stderr, "compact bench", err)
 		return ExitFailure
 	}
+	// No plugin cool-down: a plugin that failed on one output still gets
+	// its chance on the next, so results do not depend on output order.
 	eng, err := host.New(e.ctx, host.WithRegistry(reg), host.WithCounter(ctr), host.WithStore(st), host.WithLazyPlugins(),
+		host.WithCoolDown(1<<30, 0),
 		host.WithLogger(slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelError}))))
 	if err != nil {
 		report(e.stderr, "compact bench", err)
@@ -149,17 +162,22 @@ func runBench(e *env) int {
 		return exitCode(err)
 	}
 	rep.Corpus = *corpus
+	return benchOutput(e, rep, *htmlFile, *asJSON, *markdown, *check)
+}
 
-	if *htmlFile != "" {
-		if err := writeFileWith(*htmlFile, rep.WriteHTML); err != nil {
+// benchOutput writes the report as asked and applies --check.
+func benchOutput(e *env, rep *bench.Report, htmlFile string, asJSON, markdown, check bool) int {
+	if htmlFile != "" {
+		if err := writeFileWith(htmlFile, rep.WriteHTML); err != nil {
 			report(e.stderr, "compact bench", err)
 			return ExitFailure
 		}
 	}
+	var err error
 	switch {
-	case *asJSON:
+	case asJSON:
 		err = rep.WriteJSON(e.stdout)
-	case *markdown:
+	case markdown:
 		err = rep.WriteMarkdown(e.stdout)
 	default:
 		err = rep.WriteText(e.stdout)
@@ -168,7 +186,7 @@ func runBench(e *env) int {
 		report(e.stderr, "compact bench", err)
 		return ExitFailure
 	}
-	if *check {
+	if check {
 		if misses := rep.CheckTargets(); len(misses) > 0 {
 			for _, m := range misses {
 				fmt.Fprintf(e.stderr, "compact bench: target missed: %s\n", m)
@@ -177,6 +195,22 @@ func runBench(e *env) int {
 		}
 	}
 	return ExitOK
+}
+
+// readReport reads a report saved with --json.
+func readReport(path string) (*bench.Report, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--report: %w", err)
+	}
+	var rep bench.Report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return nil, fmt.Errorf("--report %s: not a compact bench --json report: %w", path, err)
+	}
+	if len(rep.Results) == 0 || len(rep.Budgets) == 0 {
+		return nil, fmt.Errorf("--report %s: no results", path)
+	}
+	return &rep, nil
 }
 
 // writeFileWith writes a file through fn, atomically enough for a report:
