@@ -3,7 +3,6 @@ package host
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"time"
 
 	"github.com/toolcompact/compact/budget"
@@ -51,14 +50,14 @@ func (c *compactor) Compact(ctx context.Context, req budget.Request) (budget.Out
 		Content:     payload,
 		ContentType: hdr.ContentType,
 		Declared:    hdr.Collections,
-		Actions: []schemas.Action{{
-			Level:  schemas.LevelFields,
-			Kind:   "plugin",
-			Target: c.p.name,
-			Detail: fmt.Sprintf("compacted by plugin %s: %d bytes to %d", c.p.name, len(req.Input), len(payload)),
-		}},
 	}
-	if err := VerifyOutput(req.Input, req.Rules.Records, res); err != nil {
+	var verr error
+	if req.Shape != nil {
+		verr = verifyShape(*req.Shape, res)
+	} else {
+		verr = VerifyOutput(req.Input, req.Rules.Records, res)
+	}
+	if err := verr; err != nil {
 		return budget.Output{}, &PluginError{Plugin: c.p.name, Kind: KindCount, Err: err}
 	}
 	return res, nil

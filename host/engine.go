@@ -221,16 +221,12 @@ func New(ctx context.Context, opts ...Option) (*Engine, error) {
 		}
 		e.reg = reg
 	default:
-		reg, err := defaultRegistry()
-		if err != nil {
-			return nil, fmt.Errorf("host: built-in registry: %w", err)
-		}
-		e.reg = reg
+		e.reg = registry.Default()
 	}
 
 	e.counter = c.counter
 	if e.counter == nil {
-		ctr, err := newCounter(c.encoding)
+		ctr, err := budget.NewCounter(c.encoding)
 		if err != nil {
 			return nil, fmt.Errorf("host: encoding %q: %w", c.encoding, err)
 		}
@@ -250,7 +246,7 @@ func New(ctx context.Context, opts ...Option) (*Engine, error) {
 	if c.lazy {
 		return e, nil
 	}
-	for _, ent := range registryEntries(e.reg) {
+	for _, ent := range e.reg.Entries() {
 		if ent.Plugin == nil {
 			continue
 		}
@@ -328,25 +324,49 @@ func (e *Engine) Compact(ctx context.Context, req Request) (schemas.Result, erro
 
 	res, err := e.pipeline.Run(ctx, in)
 	if p != nil {
-		if len(rejected) == 0 && err == nil {
+		mu.Lock()
+		rej := rejected
+		mu.Unlock()
+		if len(rej) == 0 && err == nil && res.Level != schemas.LevelNone {
 			p.succeeded()
 		}
-		for _, rerr := range rejected {
+		var faults []*PluginError
+		for _, rerr := range rej {
 			pe := asPluginError(p.name, rerr)
-			p.failed(time.Now(), pe)
-			e.logger.Warn("plugin rejected", "plugin", p.name, "tool", req.Tool, "kind", pe.Kind, "err", pe.Err, "log", pe.Log)
-			if !hasAction(res.Actions, "plugin_failed", p.name) {
-				pre = append(pre, faultAction(pe, "output discarded; used the declarative rules"))
+			faults = append(faults, pe)
+			if ctx.Err() == nil { // a cancelled caller is not the plugin's fault
+				p.failed(time.Now(), pe)
 			}
+			e.logger.Warn("plugin output rejected", "plugin", p.name, "tool", req.Tool, "kind", pe.Kind, "err", firstLine(pe.Err.Error(), 300), "log", pe.Log)
 		}
+		res.Actions = e.pluginActions(res.Actions, req.Tool, p.name, faults)
 	}
-	if len(pre) > 0 {
+	// A plugin that could not run matters only when level 1 ran.
+	if len(pre) > 0 && err == nil && res.Level != schemas.LevelNone {
 		res.Actions = append(pre, res.Actions...)
 	}
-	if err != nil {
-		return res, err
+	return res, err
+}
+
+// pluginActions rewrites the pipeline's "plugin" and "plugin_failed"
+// actions, which name the tool, to name the plugin and give the fault's
+// kind and reason on one line; a fault the pipeline did not list is added.
+func (e *Engine) pluginActions(actions []schemas.Action, tool, plugin string, faults []*PluginError) []schemas.Action {
+	fi := 0
+	for i, a := range actions {
+		switch {
+		case a.Kind == "plugin" && a.Target == tool:
+			actions[i].Target = plugin
+			actions[i].Detail = "compacted by plugin " + plugin + "; record counts checked by the host"
+		case a.Kind == "plugin_failed" && a.Target == tool && fi < len(faults):
+			actions[i] = faultAction(faults[fi], "the declarative rules ran instead")
+			fi++
+		}
 	}
-	return res, nil
+	for ; fi < len(faults); fi++ {
+		actions = append(actions, faultAction(faults[fi], "the declarative rules ran instead"))
+	}
+	return actions
 }
 
 // Close releases every plugin runtime. It is safe to call more than once.
@@ -371,7 +391,7 @@ func rulesFromEntry(ent registry.Entry) budget.Rules {
 		Budget:     ent.Budget,
 		Pin:        ent.Pin,
 		Store:      ent.Store,
-		Defaults:   entryDefaults(ent),
+		Defaults:   ent.Defaults,
 	}
 }
 
@@ -388,15 +408,6 @@ func faultAction(err error, then string) schemas.Action {
 		Target: pe.Plugin,
 		Detail: fmt.Sprintf("%s: %s; %s", pe.Kind, firstLine(pe.Err.Error(), 300), then),
 	}
-}
-
-func hasAction(as []schemas.Action, kind, target string) bool {
-	for _, a := range as {
-		if a.Kind == kind && a.Target == target {
-			return true
-		}
-	}
-	return false
 }
 
 // asPluginError returns err as a *PluginError; an error the pipeline

@@ -73,7 +73,7 @@ func TestHammer(t *testing.T) {
 				if g == 0 && i == calls/10 {
 					heapOnce.Do(func() { heapStart = heap() })
 				}
-				fault, kind, timeout := "echo", Kind(""), 2*time.Second
+				fault, kind, timeout := "echo", Kind(""), 10*time.Second
 				if rng.IntN(100) < 2 {
 					f := faults[rng.IntN(len(faults))]
 					fault, kind = f.fault, f.kind

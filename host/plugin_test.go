@@ -68,9 +68,6 @@ func TestPluginEcho(t *testing.T) {
 	if !bytes.Equal(out.Content, sample) || out.ContentType != "application/json" || len(out.Declared) != 0 {
 		t.Errorf("echo output = %q %q %v", out.Content, out.ContentType, out.Declared)
 	}
-	if len(out.Actions) != 1 || out.Actions[0].Kind != "plugin" || out.Actions[0].Target != p.name {
-		t.Errorf("actions = %+v", out.Actions)
-	}
 }
 
 // TestPluginFaults runs each misbehaviour of the fault fixture and checks
@@ -97,7 +94,7 @@ func TestPluginFaults(t *testing.T) {
 		t.Run(c.fault, func(t *testing.T) {
 			made := p.made.Load()
 			start := time.Now()
-			d := 2 * time.Second
+			d := 10 * time.Second
 			if c.fault == "loop" {
 				d = timeout
 			}
@@ -217,7 +214,7 @@ func TestPluginPoolBound(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := faultCompactor(p, "spin:1", time.Second).Compact(context.Background(), sampleRequest())
+			_, err := faultCompactor(p, "spin:1", 10*time.Second).Compact(context.Background(), sampleRequest())
 			errs <- err
 		}()
 	}

@@ -16,6 +16,7 @@ func TestVerifyOutput(t *testing.T) {
 	decl := func(path string, n int, field string) []schemas.DeclaredCollection {
 		return []schemas.DeclaredCollection{{Path: path, Count: n, CountField: field}}
 	}
+	const table = "text/x-compact-table"
 	cases := []struct {
 		name    string
 		in      []byte
@@ -23,22 +24,24 @@ func TestVerifyOutput(t *testing.T) {
 		wantErr string // "" for success
 	}{
 		{"json kept, undeclared", arr, budget.Output{Content: []byte(`[{"id":1},{"id":2},{"id":3}]`), ContentType: "application/json"}, ""},
-		{"json dropped, undeclared", arr, budget.Output{Content: []byte(`[{"id":1},{"id":2}]`), ContentType: "application/json"}, "payload holds 2 records of ., the input has 3"},
-		{"json dropped, declared all", arr, budget.Output{Content: []byte(`[{"id":1},{"id":2}]`), ContentType: "application/json", Declared: decl(".", 3, "")}, "payload holds 2 records"},
+		{"json dropped, undeclared", arr, budget.Output{Content: []byte(`[{"id":1},{"id":2}]`), ContentType: "application/json"}, "the output has 2 records, the input 3"},
+		{"json dropped, declared all", arr, budget.Output{Content: []byte(`[{"id":1},{"id":2}]`), ContentType: "application/json", Declared: decl(".", 3, "")}, "the output has 2 records"},
 		{"json grouped with count_field", arr, budget.Output{Content: []byte(`[{"m":"x","n":2},{"m":"y"}]`), ContentType: "application/json", Declared: decl(".", 3, "n")}, ""},
-		{"json grouped, wrong sum", arr, budget.Output{Content: []byte(`[{"m":"x","n":3},{"m":"y"}]`), ContentType: "application/json", Declared: decl(".", 3, "n")}, "payload holds 4 records"},
-		{"json bad count_field", arr, budget.Output{Content: []byte(`[{"m":"x","n":"two"},{"m":"y"}]`), ContentType: "application/json", Declared: decl(".", 3, "n")}, "want an integer"},
-		{"declared wrong count", arr, budget.Output{Content: []byte("id\n1\n2\n3\n"), ContentType: "text/plain", Declared: decl(".", 4, "")}, "declares 4 records for ., the input has 3"},
-		{"declared unknown path", obj, budget.Output{Content: []byte("x"), ContentType: "text/plain", Declared: decl(".rows", 3, "")}, "declares collection .rows, which the input does not have (input collections: .items)"},
-		{"table declared", obj, budget.Output{Content: []byte("id\n1\n2\n3\n"), ContentType: "text/plain", Declared: decl(".items", 3, "")}, ""},
-		{"table undeclared", obj, budget.Output{Content: []byte("id\n1\n2\n3\n"), ContentType: "text/plain"}, "is not declared and a text/plain payload cannot be counted"},
+		{"json grouped, wrong sum", arr, budget.Output{Content: []byte(`[{"m":"x","n":3},{"m":"y"}]`), ContentType: "application/json", Declared: decl(".", 3, "n")}, "the output has 4 records"},
+		{"json bad count_field", arr, budget.Output{Content: []byte(`[{"m":"x","n":"two"},{"m":"y"}]`), ContentType: "application/json", Declared: decl(".", 3, "n")}, "want a positive integer"},
+		{"declared wrong count", arr, budget.Output{Content: []byte("id\n1\n2\n3"), ContentType: table, Declared: decl(".", 4, "")}, "declared 4 records, the input has 3"},
+		{"declared unknown path", obj, budget.Output{Content: []byte("id\n1\n2\n3"), ContentType: table, Declared: decl(".rows", 3, "")}, "declares collection .rows, which the input does not have (input collections: .items)"},
+		{"table", obj, budget.Output{Content: []byte("id\tname\n1\ta\n2\tb\n3\tc"), ContentType: table, Declared: decl(".items", 3, "")}, ""},
+		{"table missing a row", obj, budget.Output{Content: []byte("id\n1\n2"), ContentType: table}, "the output has 2 records, the input 3"},
+		{"table ragged", obj, budget.Output{Content: []byte("id\tname\n1\ta\n2\n3\tc"), ContentType: table}, "line 3 has 1 cells, the header has 2"},
+		{"text table with a header line", obj, budget.Output{Content: []byte("id\n1\n2\n3"), ContentType: "text/plain", Declared: decl(".items", 3, "")}, "the output has 4 records, the input 3"},
 		{"nested kept", obj, budget.Output{Content: []byte(`{"items":[{"id":1},{"id":2},{"id":3}]}`), ContentType: "application/json"}, ""},
-		{"nested gone, undeclared", obj, budget.Output{Content: []byte(`{"total":3}`), ContentType: "application/json"}, "neither in the payload nor declared"},
-		{"invalid json", arr, budget.Output{Content: []byte(`[{"id":1},`), ContentType: "application/json"}, "is not valid"},
+		{"nested gone", obj, budget.Output{Content: []byte(`{"total":3}`), ContentType: "application/json"}, "items"},
+		{"invalid json", arr, budget.Output{Content: []byte(`[{"id":1},`), ContentType: "application/json"}, "not valid JSON"},
 		{"jsonl payload", []byte("{\"a\":1}\n{\"a\":2}\n"), budget.Output{Content: []byte("{}\n{}\n"), ContentType: "application/x-ndjson"}, ""},
 		{"lines with markers", log, budget.Output{Content: []byte("a\n[×3] b\nc\n"), ContentType: "text/plain"}, ""},
-		{"lines marker miscounted", log, budget.Output{Content: []byte("a\n[×2] b\nc\n"), ContentType: "text/plain"}, "stand for 4 input lines"},
-		{"lines dropped", log, budget.Output{Content: []byte("a\nc\n"), ContentType: "text/plain", Declared: decl(".", 5, "")}, "stand for 2 input lines"},
+		{"lines marker miscounted", log, budget.Output{Content: []byte("a\n[×2] b\nc\n"), ContentType: "text/plain"}, "the output has 4 records, the input 5"},
+		{"lines dropped, declared all", log, budget.Output{Content: []byte("a\nc\n"), ContentType: "text/plain", Declared: decl(".", 5, "")}, "the output has 2 records"},
 		{"not utf-8", log, budget.Output{Content: []byte("a\xff\n"), ContentType: "text/plain"}, "not valid UTF-8"},
 	}
 	for _, c := range cases {
@@ -58,16 +61,5 @@ func TestVerifyOutput(t *testing.T) {
 	err := VerifyOutput(arr, nil, budget.Output{Content: []byte(`[]`), ContentType: "application/json"})
 	if !errors.Is(err, budget.ErrCountMismatch) {
 		t.Errorf("a count error does not wrap budget.ErrCountMismatch: %v", err)
-	}
-}
-
-func TestGroupWeight(t *testing.T) {
-	for line, want := range map[string]int{
-		"[×3] x": 3, "[×1] x": 1, "[×03] x": 1, "[×] x": 1, "[×3]x": 1, "[×3]": 1,
-		"x [×3] y": 1, "[×123456789] x": 123456789, "[×1234567890] x": 1, "": 1,
-	} {
-		if got := groupWeight([]byte(line)); got != want {
-			t.Errorf("groupWeight(%q) = %d, want %d", line, got, want)
-		}
 	}
 }

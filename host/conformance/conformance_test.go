@@ -48,7 +48,7 @@ func TestRunFailingPlugins(t *testing.T) {
 	cases := []struct {
 		fault, path, check, reason string
 	}{
-		{"drop", faults, "issues.json: counts", "payload holds 1 records of ., the input has 2"},
+		{"drop", faults, "issues.json: counts", "collection .: the output has 1 records, the input 2"},
 		{"bloat", faults, "issues.json: size", "larger than the 35-byte input"},
 		{"framing", faults, "issues.json: framing", "no newline after the header"},
 		{"loop", faults, "issues.json: runs", "timeout"},
