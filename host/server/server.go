@@ -19,6 +19,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -92,6 +93,12 @@ type Config struct {
 	// Logger receives one structured line per request (slog.Default when
 	// nil).
 	Logger *slog.Logger
+	// MaxInFlight bounds the compactions (and context fits and queries)
+	// running at once; more requests wait for a slot within their
+	// deadline. 0 means 2 × GOMAXPROCS. Compaction is CPU-bound and
+	// tokenizing allocates many times the input, so running more at once
+	// adds memory, not throughput.
+	MaxInFlight int
 	// Registerer receives the metrics (a new registry when nil; /metrics
 	// serves that registry).
 	Registry *prometheus.Registry
@@ -104,6 +111,7 @@ type Server struct {
 	mux     *http.ServeMux
 	metrics *Metrics
 	handler http.Handler
+	slots   chan struct{}
 }
 
 // Route is one method and path pattern the server answers.
@@ -137,7 +145,10 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Registry == nil {
 		cfg.Registry = prometheus.NewRegistry()
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, mux: http.NewServeMux()}
+	if cfg.MaxInFlight <= 0 {
+		cfg.MaxInFlight = 2 * runtime.GOMAXPROCS(0)
+	}
+	s := &Server{cfg: cfg, log: cfg.Logger, mux: http.NewServeMux(), slots: make(chan struct{}, cfg.MaxInFlight)}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -147,9 +158,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.metrics = m
 	handlers := map[Route]http.Handler{
-		{"POST", "/v1/compact"}:           http.HandlerFunc(s.compact),
-		{"POST", "/v1/context"}:           http.HandlerFunc(s.context),
-		{"GET", "/v1/artifacts/{handle}"}: http.HandlerFunc(s.artifact),
+		{"POST", "/v1/compact"}:           s.bounded(s.compact),
+		{"POST", "/v1/context"}:           s.bounded(s.context),
+		{"GET", "/v1/artifacts/{handle}"}: s.bounded(s.artifact),
 		{"GET", "/healthz"}:               http.HandlerFunc(s.healthz),
 		{"GET", "/metrics"}:               promhttp.HandlerFor(cfg.Registry, promhttp.HandlerOpts{}),
 	}
@@ -173,6 +184,22 @@ func (s *Server) Metrics() *Metrics { return s.metrics }
 
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// bounded runs h when one of the MaxInFlight slots is free, waiting for
+// one within the request's deadline.
+func (s *Server) bounded(h http.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case s.slots <- struct{}{}:
+		case <-r.Context().Done():
+			writeError(w, http.StatusServiceUnavailable, "busy",
+				fmt.Sprintf("no free slot among %d within the request's deadline: %v", cap(s.slots), r.Context().Err()))
+			return
+		}
+		defer func() { <-s.slots }()
+		h(w, r)
+	})
+}
 
 // limits puts the size limit and the deadline on every request.
 func (s *Server) limits(next http.Handler) http.Handler {

@@ -36,6 +36,7 @@ type sidecarConfig struct {
 	Listen        string        `yaml:"listen"`
 	Token         string        `yaml:"token"`
 	MaxBody       int64         `yaml:"max_body"`
+	MaxInFlight   int           `yaml:"max_in_flight"`
 	Timeout       time.Duration `yaml:"timeout"`
 	Grace         time.Duration `yaml:"shutdown_grace"`
 	LogLevel      string        `yaml:"log_level"`
@@ -126,6 +127,9 @@ func sidecarFlags(name string, e *env, mcp bool, args []string) (sidecarConfig, 
 	fs.StringVar(&c.Listen, "listen", c.Listen, listenHelp)
 	fs.StringVar(&c.Token, "token", c.Token, "bearer token required on every request ($"+server.EnvToken+" when empty)")
 	fs.Int64Var(&c.MaxBody, "max-body", c.MaxBody, "largest HTTP request body in bytes")
+	if !mcp {
+		fs.IntVar(&c.MaxInFlight, "max-in-flight", c.MaxInFlight, "compactions running at once; others wait within their deadline (0: 2 × GOMAXPROCS)")
+	}
 	fs.DurationVar(&c.Timeout, "timeout", c.Timeout, "deadline of one HTTP request")
 	fs.DurationVar(&c.Grace, "shutdown-grace", c.Grace, "how long shutdown waits for in-flight requests")
 	fs.StringVar(&c.LogLevel, "log-level", c.LogLevel, "debug, info, warn or error")
@@ -144,8 +148,8 @@ func sidecarFlags(name string, e *env, mcp bool, args []string) (sidecarConfig, 
 	if c.Token == "" {
 		c.Token = os.Getenv(server.EnvToken)
 	}
-	if c.Budget < 0 || c.MaxBody < 0 || c.MaxMessage < 0 || c.StoreMaxBytes < 0 {
-		fmt.Fprintf(e.stderr, "compact %s: budget, max-body, max-message and store-max-bytes must not be negative\n", name)
+	if c.Budget < 0 || c.MaxBody < 0 || c.MaxMessage < 0 || c.StoreMaxBytes < 0 || c.MaxInFlight < 0 {
+		fmt.Fprintf(e.stderr, "compact %s: budget, max-body, max-message, max-in-flight and store-max-bytes must not be negative\n", name)
 		return c, nil, ExitUsage
 	}
 	return c, fs.Args(), -1
@@ -237,7 +241,7 @@ func runServe(e *env) int {
 	defer eng.Close(context.Background())
 	srv, err := server.New(server.Config{
 		Engine: server.Adapt(eng), Budget: c.Budget, MaxBody: c.MaxBody, Timeout: c.Timeout,
-		Token: c.Token, Logger: log,
+		Token: c.Token, Logger: log, MaxInFlight: c.MaxInFlight,
 	})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "compact serve: %v\n", err)
