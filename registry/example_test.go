@@ -51,7 +51,11 @@ func ExampleRegistry_Lookup() {
 }
 
 func ExampleParsePath() {
-	steps, err := registry.ParsePath("labels[].name")
-	fmt.Printf("%+v %v\n", steps, err)
-	// Output: [{Key:labels Wildcard:false Arrays:1} {Key:name Wildcard:false Arrays:0}] <nil>
+	p, err := registry.ParsePath("labels[].name")
+	fmt.Printf("%+v %v\n", p, err)
+	p, _ = registry.ParsePath(`.items[]."odd.key"`)
+	fmt.Println(p.Anchored, len(p.Steps), p.Steps[1].Key, registry.FormatPath(p))
+	// Output:
+	// {Anchored:false Steps:[{Key:labels Wildcard:false Arrays:1} {Key:name Wildcard:false Arrays:0}]} <nil>
+	// true 2 odd.key .items[]."odd.key"
 }

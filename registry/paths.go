@@ -8,14 +8,24 @@ import (
 	"unicode/utf8"
 )
 
+// Path is a parsed field path (keep, drop).
+type Path struct {
+	// Anchored reports a leading ".": the path is a full jq-style path
+	// from the document root (".[].user.login", ".items[].metadata.uid").
+	// Without it the path matches the end of a field's path at any depth
+	// ("*_url" matches every member ending in _url, "user.login" every
+	// login inside a user).
+	Anchored bool
+	Steps    []Step
+}
+
 // Step is one step of a parsed field or record path.
 type Step struct {
 	// Key is the member name; "" for a step that only enters array
 	// elements (a path starting with "[]").
 	Key string
 	// Wildcard reports that Key contains "*", which matches any run of
-	// characters within one member name. A quoted key is never a
-	// wildcard.
+	// characters within one member name (quoted or not).
 	Wildcard bool
 	// Arrays is how many "[]" follow the key: each enters the elements of
 	// an array.
@@ -26,11 +36,15 @@ type Step struct {
 // joined with ".", each optionally followed by "[]" to step into array
 // elements, "*" as a wildcard within one name, and "quoted" names (JSON
 // string syntax, also as jq's ["name"]) for names holding ".", "[", "]",
-// "*", '"' or spaces. A leading "." is allowed and ignored. Examples: "id",
-// "user.login", "labels[].name", "*_url", "[].id", `."dist-tags".latest`,
-// `.["dist-tags"].latest`.
-func ParsePath(p string) ([]Step, error) {
-	return parsePath(p, true)
+// '"' or spaces. A leading "." anchors the path at the document root (see
+// Path). Examples: "id", "user.login", "labels[].name", "*_url", "[].id",
+// `."dist-tags".latest`, `.["dist-tags"].latest`, ".items[].metadata.uid".
+func ParsePath(p string) (Path, error) {
+	steps, err := parsePath(p, true)
+	if err != nil {
+		return Path{}, err
+	}
+	return Path{Anchored: strings.HasPrefix(p, "."), Steps: steps}, nil
 }
 
 // ParseRecordPath parses a record collection path as used by records: a
@@ -61,7 +75,7 @@ func parsePath(p string, wildcards bool) ([]Step, error) {
 	if p[0] == '.' {
 		i = 1
 		if len(p) == 1 {
-			return nil, bad(0, "a field path needs at least one name")
+			return nil, bad(0, "a field path needs at least one name (\".\" alone is the whole document)")
 		}
 	}
 	var steps []Step
@@ -88,6 +102,7 @@ func parsePath(p string, wildcards bool) ([]Step, error) {
 				return nil, bad(i, "%v", err)
 			}
 			st.Key, i = key, end
+			st.Wildcard = strings.Contains(key, "*")
 		case strings.HasPrefix(p[i:], `["`):
 			end, key, err := quoted(p, i+1)
 			if err != nil {
@@ -97,6 +112,7 @@ func parsePath(p string, wildcards bool) ([]Step, error) {
 				return nil, bad(end, `expected "]" after the quoted name`)
 			}
 			st.Key, i = key, end+1
+			st.Wildcard = strings.Contains(key, "*")
 		case p[i] == '[':
 			if len(steps) > 0 {
 				return nil, bad(i, `"[]" must follow a name, as in "items[]"`)
@@ -153,17 +169,20 @@ func quoted(p string, i int) (int, string, error) {
 	return 0, "", fmt.Errorf("unterminated quoted name")
 }
 
-// FormatPath renders steps as a field path that ParsePath reads back to
-// the same steps: names that are not plain are quoted, wildcards are not.
-func FormatPath(steps []Step) string {
+// FormatPath renders a path that ParsePath reads back to the same Path:
+// names that are not plain are quoted.
+func FormatPath(p Path) string {
 	var b strings.Builder
-	for i, st := range steps {
+	if p.Anchored {
+		b.WriteByte('.')
+	}
+	for i, st := range p.Steps {
 		if i > 0 {
 			b.WriteByte('.')
 		}
 		switch {
 		case st.Key == "" && st.Arrays > 0 && i == 0:
-		case st.Wildcard || plainName(st.Key):
+		case plainName(st.Key):
 			b.WriteString(st.Key)
 		default:
 			q, _ := json.Marshal(st.Key)
@@ -174,15 +193,14 @@ func FormatPath(steps []Step) string {
 	return b.String()
 }
 
-// plainName reports whether name can be written without quotes and is
-// not read as a wildcard.
+// plainName reports whether name can be written without quotes.
 func plainName(name string) bool {
 	if name == "" {
 		return false
 	}
 	for _, c := range name {
 		switch {
-		case c == '.' || c == '[' || c == ']' || c == '"' || c == '*':
+		case c == '.' || c == '[' || c == ']' || c == '"':
 			return false
 		case c < 0x80 && (unicode.IsSpace(c) || unicode.IsControl(c)):
 			return false

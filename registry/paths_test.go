@@ -2,6 +2,7 @@ package registry
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -16,13 +17,13 @@ func TestParsePath(t *testing.T) {
 		"user.*":              {{Key: "user"}, {Key: "*", Wildcard: true}},
 		"[].id":               {{Arrays: 1}, {Key: "id"}},
 		`."dist-tags".latest`: {{Key: "dist-tags"}, {Key: "latest"}},
-		`"a.b*"[]`:            {{Key: "a.b*", Arrays: 1}},
+		`"a.b*"[]`:            {{Key: "a.b*", Wildcard: true, Arrays: 1}},
 		`"\u00e9t\"e"`:        {{Key: `ét"e`}},
 		"ünïcode":             {{Key: "ünïcode"}},
 	}
 	for in, want := range good {
 		got, err := ParsePath(in)
-		if err != nil || !reflect.DeepEqual(got, want) {
+		if err != nil || !reflect.DeepEqual(got.Steps, want) || got.Anchored != strings.HasPrefix(in, ".") {
 			t.Errorf("ParsePath(%q) = %+v, %v; want %+v", in, got, err, want)
 		}
 	}
@@ -57,13 +58,13 @@ func FuzzParsePath(f *testing.F) {
 		if len(p) > 256 {
 			return
 		}
-		steps, err := ParsePath(p)
+		path, err := ParsePath(p)
 		if err != nil {
 			return
 		}
-		again, err := ParsePath(FormatPath(steps))
-		if err != nil || !reflect.DeepEqual(steps, again) {
-			t.Fatalf("%q -> %+v -> %q -> %+v, %v", p, steps, FormatPath(steps), again, err)
+		again, err := ParsePath(FormatPath(path))
+		if err != nil || !reflect.DeepEqual(path, again) {
+			t.Fatalf("%q -> %+v -> %q -> %+v, %v", p, path, FormatPath(path), again, err)
 		}
 	})
 }
