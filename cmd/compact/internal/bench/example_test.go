@@ -45,3 +45,19 @@ func ExampleQuestionFile_Answer_error() {
 	// testdata/example/pods.questions.yaml:10: question "not-running": jq "[.items[] | select(.status.phase != \"Running\") | .metadata.name]" fails on the output: expected an object but got: string ("an array")
 	// testdata/example/pods.questions.yaml:14: question "most-restarts": jq ".items | max_by(.status.restarts) | .metadata.name" fails on the output: expected an object but got: string ("an array")
 }
+
+// Format.Valid is how the bench judges whether what a strategy shows is
+// well-formed: a JSON document cut in the middle is not.
+func ExampleFormat_Valid() {
+	full := `{"items":[{"id":1},{"id":2}]}`
+	for _, shown := range []string{full, full[:16]} {
+		if ok, why := bench.FormatJSON.Valid(shown); ok {
+			fmt.Printf("%q is valid\n", shown)
+		} else {
+			fmt.Printf("%q is not: %s\n", shown, why)
+		}
+	}
+	// Output:
+	// "{\"items\":[{\"id\":1},{\"id\":2}]}" is valid
+	// "{\"items\":[{\"id\":" is not: JSON value 1 is cut off at the end of the text (byte 16)
+}

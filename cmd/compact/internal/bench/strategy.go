@@ -144,6 +144,9 @@ func checkJSONValues(text string, one bool) error {
 			if n > 0 && errors.Is(err, io.EOF) {
 				return nil
 			}
+			if errors.Is(err, io.ErrUnexpectedEOF) {
+				return fmt.Errorf("JSON value %d is cut off at the end of the text (byte %d)", n+1, len(text))
+			}
 			return fmt.Errorf("JSON value %d: %w", n+1, jsonErr([]byte(text), dec, err))
 		}
 		n++
