@@ -290,3 +290,36 @@ func TestHTTPManyClients(t *testing.T) {
 		t.Errorf("%d of %d clients failed", n, clients)
 	}
 }
+
+// TestHTTPUpstream puts the proxy in front of a server reached over
+// streamable HTTP.
+func TestHTTPUpstream(t *testing.T) {
+	eng, _ := newEngine(t, 500)
+	leakCheck(t)
+	up := mcp.NewServer(&mcp.Implementation{Name: "http-up", Version: "1"}, nil)
+	mcp.AddTool(up, &mcp.Tool{Name: "lines", Description: "Numbered lines."}, func(ctx context.Context, req *mcp.CallToolRequest, in sizeArgs) (*mcp.CallToolResult, any, error) {
+		var b strings.Builder
+		for i := 1; b.Len() < in.Bytes; i++ {
+			fmt.Fprintf(&b, "line %d of the report\n", i)
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}, nil, nil
+	})
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return up }, nil))
+	defer ts.Close()
+	h := startProxy(t, &mcpproxy.HTTP{URL: ts.URL}, mcpproxy.Adapt(eng), mcpproxy.Options{Budget: 500})
+	res := h.call(t, "lines", map[string]any{"bytes": 100_000})
+	m := meta(t, res)
+	if res.IsError || len(m.Results) != 1 || m.Results[0].Level != schemas.LevelArtifact {
+		t.Fatalf("error %v meta %+v", res.IsError, m)
+	}
+	if n := countOf(m.Results[0].Collections, "."); n < 4000 {
+		t.Errorf("line count %d", n)
+	}
+	res = h.call(t, "lines", map[string]any{"bytes": 10})
+	if text(t, res) != "line 1 of the report\n" {
+		t.Errorf("small result: %q", text(t, res))
+	}
+	h.client.Close()
+	h.proxy.Close()
+	ts.CloseClientConnections()
+}

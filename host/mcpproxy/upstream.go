@@ -163,3 +163,24 @@ func (h *HTTP) Transport() (mcp.Transport, error) {
 	}
 	return &mcp.StreamableClientTransport{Endpoint: h.URL, HTTPClient: h.Client, MaxEventSize: limit, MaxRetries: 1}, nil
 }
+
+// InProcess is an upstream MCP server in this process, reached through
+// in-memory transports: for embedding compact in a Go program that
+// builds its tools with the go-sdk, and for examples.
+type InProcess struct {
+	// Server is the upstream server.
+	Server *mcp.Server
+}
+
+// String implements Upstream.
+func (u *InProcess) String() string { return "in-process server" }
+
+// Transport implements Upstream: it connects Server to one end of a new
+// in-memory pipe and returns the other end.
+func (u *InProcess) Transport() (mcp.Transport, error) {
+	ct, st := mcp.NewInMemoryTransports()
+	if _, err := u.Server.Connect(context.Background(), st, nil); err != nil {
+		return nil, fmt.Errorf("mcpproxy: in-process upstream: %w", err)
+	}
+	return ct, nil
+}
