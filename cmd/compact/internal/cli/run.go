@@ -12,7 +12,7 @@ import (
 	"github.com/toolcompact/compact/schemas"
 )
 
-const runUsage = "compact run [--tool NAME] [--registry FILE] [--budget N] [--encoding NAME] [--store DIR|off] [--json] [FILE|-]"
+const runUsage = "compact run [--tool NAME] [--registry FILE] [--budget N] [--encoding NAME] [--store DIR|URL|off] [--json] [--args JSON] [FILE|-]"
 
 // runRun is the "compact run" subcommand: it compacts one tool output
 // (FILE, or standard input) to its budget and prints what the model would
@@ -21,11 +21,12 @@ const runUsage = "compact run [--tool NAME] [--registry FILE] [--budget N] [--en
 func runRun(e *env) int {
 	const cmd = "compact run"
 	var f engineFlags
-	var tool, contentType, maxInput string
+	var tool, contentType, maxInput, args string
 	fs := newFlagSet("run", runUsage, e.stderr)
 	f.register(fs)
 	fs.StringVar(&tool, "tool", registry.DefaultName, "tool `NAME` the registry entry is looked up by")
 	fs.StringVar(&contentType, "content-type", "", "declared media `TYPE` of the input (default: sniffed)")
+	fs.StringVar(&args, "args", "", "the tool call's arguments as a JSON `OBJECT`, passed to the plugin")
 	fs.StringVar(&maxInput, "max-input", registry.FormatSize(DefaultMaxInput), "largest input read, such as 64MiB or 1GiB")
 	pos, err := parseArgs(fs, e.args)
 	if err != nil {
@@ -38,6 +39,10 @@ func runRun(e *env) int {
 	max, err := registry.ParseSize(maxInput)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "%s: --max-input: %v\n", cmd, err)
+		return ExitUsage
+	}
+	if args != "" && !json.Valid([]byte(args)) {
+		fmt.Fprintf(e.stderr, "%s: --args: not valid JSON: %q\n", cmd, args)
 		return ExitUsage
 	}
 	name := ""
@@ -57,7 +62,11 @@ func runRun(e *env) int {
 		report(e.stderr, cmd, err)
 		return exitCode(err)
 	}
-	res, err := eng.Compact(e.ctx, host.Request{Tool: tool, Input: data, ContentType: contentType, Budget: f.budget})
+	req := host.Request{Tool: tool, Input: data, ContentType: contentType, Budget: f.budget}
+	if args != "" {
+		req.Args = json.RawMessage(args)
+	}
+	res, err := eng.Compact(e.ctx, req)
 	if err != nil {
 		report(e.stderr, cmd, explainFit(err, f))
 		return exitCode(err)

@@ -58,6 +58,7 @@ func TestRunRefusesBadInvocations(t *testing.T) {
 		{"negative budget", "", []string{"run", "--store", "off", "--budget", "-3"}, ExitUsage, []string{"--budget must be a positive number of tokens, got -3"}},
 		{"unknown encoding", "", []string{"run", "--store", "off", "--encoding", "p50k_base"}, ExitUsage, []string{`--encoding: token encoding "p50k_base": unknown (want o200k_base or cl100k_base)`}},
 		{"two inputs", "", []string{"run", "a", "b"}, ExitUsage, []string{`one input at most, got 2`}},
+		{"bad args", "", []string{"run", "--args", "{nope"}, ExitUsage, []string{`--args: not valid JSON: "{nope"`}},
 		{"bad max-input", "", []string{"run", "--max-input", "lots"}, ExitUsage, []string{`--max-input: bad size "lots"`}},
 		{"registry does not validate", "{}", []string{"run", "--store", "off", "--registry", badReg}, ExitRegistry,
 			[]string{"compact run: " + badReg + `:4:13: tools[0].budget: expected integer, got string "lots"`}},
