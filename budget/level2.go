@@ -40,12 +40,20 @@ const maxPinnedKept = 2000
 func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level1Result) (schemas.Result, error) {
 	res := best.Result
 	budget := res.Tokens.Budget
-	art, storeAct, err := p.storeOriginal(ctx, in, shape)
-	if err != nil {
-		return schemas.Result{}, err
+	// Storing is mostly waiting for the disk (fsync): it overlaps with
+	// the pin predicate and the choice of rows, which need no handle.
+	type stored struct {
+		art *schemas.Artifact
+		act schemas.Action
+		err error
 	}
+	done := make(chan stored, 1)
+	go func() {
+		art, act, err := p.storeOriginal(ctx, in, shape)
+		done <- stored{art, act, err}
+	}()
 	s := &summary{
-		p: p, in: in, shape: shape, best: best, art: art,
+		p: p, in: in, shape: shape, best: best,
 		contentType: contentTypeOf(in, shape),
 		colls:       make([]collView, len(shape.Collections)),
 	}
@@ -53,9 +61,16 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 	if in.Rules.Pin != "" && len(shape.Collections) > 0 {
 		pinActs = s.pin(ctx, in.Rules.Pin)
 	}
-	if err := s.leading(); err != nil {
-		return schemas.Result{}, err
+	lerr := s.leading()
+	st := <-done
+	if st.err != nil {
+		return schemas.Result{}, st.err
 	}
+	if lerr != nil {
+		return schemas.Result{}, lerr
+	}
+	art, storeAct := st.art, st.act
+	s.art = art
 	content, shown, ok := s.fit(budget)
 	if !ok {
 		return schemas.Result{}, &FitError{
