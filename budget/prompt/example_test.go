@@ -43,3 +43,32 @@ func ExampleFitter_Fit() {
 	// How long does light take to travel that distance?
 	// [compact: the prompt was cut here to fit its token budget: the last 3 lines of this block (38 tokens) were removed]
 }
+
+// Two tool results share 100 tokens: the small one keeps its 30, the
+// large ones split the remaining 70.
+func ExampleFairShares() {
+	fmt.Println(prompt.FairShares([]int{500, 30, 900}, 100))
+	// Output: [35 30 35]
+}
+
+// A prompt is read from JSON, as an array of blocks or {"blocks": [...]}.
+func ExampleDecodeBytes() {
+	blocks, err := prompt.DecodeBytes([]byte(`{"blocks": [
+		{"kind": "system", "content": "Be brief."},
+		{"kind": "hint", "priority": 2, "content": "The user is on call."},
+		{"kind": "tool_result", "tool": "kubectl.pods", "content": "[]"}
+	]}`))
+	if err != nil {
+		panic(err)
+	}
+	for _, b := range blocks {
+		fmt.Printf("%s priority=%d tool=%q\n", b.Kind, b.Priority, b.Tool)
+	}
+	_, err = prompt.DecodeBytes([]byte(`[{"kind": "tool", "content": "x"}]`))
+	fmt.Println(err)
+	// Output:
+	// system priority=0 tool=""
+	// hint priority=2 tool=""
+	// tool_result priority=0 tool="kubectl.pods"
+	// invalid prompt: blocks[0].kind: unknown kind "tool"; want one of system, hint, user, assistant, tool_result
+}
