@@ -154,9 +154,7 @@ func (s *BlobStore) Put(ctx context.Context, r io.Reader, m budget.Meta) (budget
 	}
 	h := sha256.New()
 	sn := &sniffer{}
-	bp := copyBufs.Get().(*[]byte)
-	n, err := copyTo(io.MultiWriter(w, h, sn), ctxReader{ctx, r}, *bp)
-	copyBufs.Put(bp)
+	n, err := hashCopy(w, ctxReader{ctx, r}, io.MultiWriter(h, sn))
 	if err == nil && s.opt.MaxBytes > 0 && n > s.opt.MaxBytes {
 		err = fmt.Errorf("an artifact of %d bytes exceeds the store quota of %d bytes", n, s.opt.MaxBytes)
 	}

@@ -170,11 +170,6 @@ func (s *DirStore) storeLock(exclusive bool) (func(), error) {
 	return func() { f.Close() }, nil
 }
 
-// copyBufSize is the chunk size of a streaming write.
-const copyBufSize = 256 << 10
-
-var copyBufs = sync.Pool{New: func() any { b := make([]byte, copyBufSize); return &b }}
-
 // ctxReader stops a copy when ctx is done.
 type ctxReader struct {
 	ctx context.Context
@@ -215,9 +210,7 @@ func (s *DirStore) Put(ctx context.Context, r io.Reader, m budget.Meta) (budget.
 	if s.wrapWrite != nil {
 		w = s.wrapWrite(w)
 	}
-	bp := copyBufs.Get().(*[]byte)
-	n, err := copyTo(io.MultiWriter(w, h, sn), ctxReader{ctx, r}, *bp)
-	copyBufs.Put(bp)
+	n, err := hashCopy(w, ctxReader{ctx, r}, io.MultiWriter(h, sn))
 	if err != nil {
 		return "", m, fmt.Errorf("artifact store %s: storing failed after %d bytes, nothing was stored: %w", s.dir, n, err)
 	}
@@ -249,31 +242,6 @@ func (s *DirStore) Put(ctx context.Context, r io.Reader, m budget.Meta) (budget.
 	return handle, m, nil
 }
 
-// copyTo is io.CopyBuffer without the ReaderFrom/WriterTo shortcuts, so
-// the buffer bounds memory whatever r is.
-func copyTo(w io.Writer, r io.Reader, buf []byte) (int64, error) {
-	var n int64
-	for {
-		k, rerr := r.Read(buf)
-		if k > 0 {
-			wk, werr := w.Write(buf[:k])
-			n += int64(wk)
-			if werr != nil {
-				return n, werr
-			}
-			if wk < k {
-				return n, io.ErrShortWrite
-			}
-		}
-		if rerr == io.EOF {
-			return n, nil
-		}
-		if rerr != nil {
-			return n, fmt.Errorf("reading the input: %w", rerr)
-		}
-	}
-}
-
 // commit moves a complete temporary file to its content address, writes
 // the sidecar and issues the handle, under the shared store lock.
 func (s *DirStore) commit(tmpName, sum string, m budget.Meta) (budget.Handle, error) {
@@ -291,42 +259,35 @@ func (s *DirStore) commit(tmpName, sum string, m budget.Meta) (budget.Handle, er
 	if err := os.Rename(tmpName, s.objectPath(sum)); err != nil {
 		return "", fmt.Errorf("artifact store %s: rename into place: %w", s.dir, err)
 	}
-	if err := syncDir(shard); err != nil {
-		return "", fmt.Errorf("artifact store %s: fsync directory: %w", s.dir, err)
-	}
+	// The sidecar is not fsynced on its own: after a crash a damaged or
+	// missing sidecar is rebuilt from the object (see readMeta); only the
+	// object's bytes and its handle must be durable.
 	mb, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return "", fmt.Errorf("artifact store: encoding metadata: %w", err)
 	}
-	if err := s.writeAtomic(s.metaPath(sum), mb); err != nil {
+	name, err := s.writeTemp(mb, false)
+	if err != nil {
 		return "", err
+	}
+	if err := os.Rename(name, s.metaPath(sum)); err != nil {
+		os.Remove(name)
+		return "", fmt.Errorf("artifact store %s: %w", s.dir, err)
+	}
+	if err := syncDir(shard); err != nil {
+		return "", fmt.Errorf("artifact store %s: fsync directory: %w", s.dir, err)
 	}
 	return s.issueHandle(sum)
 }
 
-// writeAtomic writes small data to path through a synced temporary file.
-func (s *DirStore) writeAtomic(path string, data []byte) error {
-	name, err := s.writeTemp(data)
-	if err != nil {
-		return err
-	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
-		return fmt.Errorf("artifact store %s: %w", s.dir, err)
-	}
-	if err := syncDir(filepath.Dir(path)); err != nil {
-		return fmt.Errorf("artifact store %s: fsync directory: %w", s.dir, err)
-	}
-	return nil
-}
-
-func (s *DirStore) writeTemp(data []byte) (string, error) {
+// writeTemp writes small data to a temporary file, synced if sync.
+func (s *DirStore) writeTemp(data []byte, sync bool) (string, error) {
 	f, err := os.CreateTemp(filepath.Join(s.dir, "tmp"), "small-*")
 	if err != nil {
 		return "", fmt.Errorf("artifact store %s: cannot create a temporary file: %w", s.dir, err)
 	}
 	_, err = f.Write(data)
-	if err == nil {
+	if err == nil && sync {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
@@ -341,9 +302,10 @@ func (s *DirStore) writeTemp(data []byte) (string, error) {
 
 // issueHandle returns the handle of sum, issuing one if needed: the
 // shortest prefix of at least MinHandleLen digits that is neither issued
-// to another digest nor a prefix of another stored digest. Handles are
-// created with link(2), which fails if the name exists, so two processes
-// can never issue one handle to two digests.
+// to another digest nor a prefix of another stored digest. A handle is a
+// symbolic link whose target is the digest: symlink(2) fails if the name
+// exists, so two processes can never issue one handle to two digests, and
+// the digest is in the link itself (no file data to fsync).
 func (s *DirStore) issueHandle(sum string) (budget.Handle, error) {
 	shard := filepath.Join(s.dir, "handles", sum[:2])
 	if err := os.MkdirAll(shard, 0o700); err != nil {
@@ -360,9 +322,9 @@ func (s *DirStore) issueHandle(sum string) (budget.Handle, error) {
 	for n, retried := MinHandleLen, false; n <= MaxHandleLen; n++ {
 		cand := sum[:n]
 		p := filepath.Join(shard, cand)
-		b, err := os.ReadFile(p)
+		got, err := readHandle(p)
 		if err == nil {
-			if strings.TrimSpace(string(b)) == sum {
+			if got == sum {
 				return budget.Handle(cand), nil
 			}
 			continue // issued to another digest
@@ -373,12 +335,7 @@ func (s *DirStore) issueHandle(sum string) (budget.Handle, error) {
 		if n < MaxHandleLen && sharesPrefix(others, cand) {
 			continue
 		}
-		name, err := s.writeTemp([]byte(sum + "\n"))
-		if err != nil {
-			return "", err
-		}
-		err = os.Link(name, p)
-		os.Remove(name)
+		err = s.createHandle(p, sum)
 		if errors.Is(err, fs.ErrExist) && !retried {
 			retried = true
 			n-- // someone issued it just now: look again
@@ -393,6 +350,38 @@ func (s *DirStore) issueHandle(sum string) (budget.Handle, error) {
 		return budget.Handle(cand), nil
 	}
 	return "", fmt.Errorf("artifact store %s: no free handle for %s", s.dir, sum) // unreachable: the full digest is free
+}
+
+// createHandle creates the handle p naming sum, failing with fs.ErrExist
+// if p exists: a symbolic link, or where those are not available a file
+// hard-linked into place.
+func (s *DirStore) createHandle(p, sum string) error {
+	err := os.Symlink(sum, p)
+	if err == nil || errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	name, werr := s.writeTemp([]byte(sum+"\n"), true)
+	if werr != nil {
+		return werr
+	}
+	defer os.Remove(name)
+	return os.Link(name, p)
+}
+
+// readHandle returns the digest a handle names.
+func readHandle(p string) (string, error) {
+	target, err := os.Readlink(p)
+	if err == nil {
+		return target, nil
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+	b, err := os.ReadFile(p) // a file handle (no symlinks here)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(b)), nil
 }
 
 func sharesPrefix(others []string, p string) bool {
@@ -410,10 +399,9 @@ func (s *DirStore) resolve(h budget.Handle) (sum string, known bool, err error) 
 	if err := CheckHandle(h); err != nil {
 		return "", false, err
 	}
-	b, err := os.ReadFile(s.handlePath(string(h)))
+	sum, err = readHandle(s.handlePath(string(h)))
 	switch {
 	case err == nil:
-		sum = strings.TrimSpace(string(b))
 		if len(sum) != 64 || !strings.HasPrefix(sum, string(h)) {
 			return "", false, fmt.Errorf("%w: handle index entry %s is damaged", ErrCorrupt, s.handlePath(string(h)))
 		}
@@ -485,20 +473,19 @@ func (s *DirStore) Open(ctx context.Context, h budget.Handle) (io.ReadCloser, bu
 	return &verifyingReader{f: f, h: sha256.New(), want: sum, handle: h, release: release}, m, nil
 }
 
-// readMeta reads the sidecar; a missing sidecar (a commit in progress, or
-// lost) is rebuilt from the file itself.
+// readMeta reads the sidecar; a missing or damaged sidecar (a commit in
+// progress, or a crash before it reached the disk) is rebuilt from the
+// object itself.
 func (s *DirStore) readMeta(sum string, f *os.File) (budget.Meta, error) {
 	var m budget.Meta
 	b, err := os.ReadFile(s.metaPath(sum))
-	if err == nil {
-		if err := json.Unmarshal(b, &m); err != nil {
-			return m, fmt.Errorf("%w: metadata %s: %v", ErrCorrupt, s.metaPath(sum), err)
-		}
+	if err == nil && json.Unmarshal(b, &m) == nil && m.SHA256 == sum {
 		return m, nil
 	}
-	if !errors.Is(err, fs.ErrNotExist) {
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return m, err
 	}
+	m = budget.Meta{}
 	fi, err := f.Stat()
 	if err != nil {
 		return m, err
@@ -722,6 +709,21 @@ func (s *DirStore) sweepTemps(now time.Time) int {
 	return n
 }
 
+// touchHandle restarts the tombstone clock of handle p: a link's own
+// time cannot be set portably, so it is replaced by a new one.
+func (s *DirStore) touchHandle(p, sum string) {
+	tmp := filepath.Join(s.dir, "tmp", "handle-"+filepath.Base(p))
+	os.Remove(tmp)
+	if os.Symlink(sum, tmp) == nil {
+		if os.Rename(tmp, p) != nil {
+			os.Remove(tmp)
+		}
+		return
+	}
+	now := time.Now()
+	_ = os.Chtimes(p, now, now) // a file handle
+}
+
 // sweepHandles starts the tombstone clock of the handles of just-removed
 // artifacts, and forgets tombstones older than TombstoneTTL.
 func (s *DirStore) sweepHandles(now time.Time, removed map[string]bool) {
@@ -731,13 +733,12 @@ func (s *DirStore) sweepHandles(now time.Time, removed map[string]bool) {
 		ents, _ := os.ReadDir(dir)
 		for _, e := range ents {
 			p := filepath.Join(dir, e.Name())
-			b, err := os.ReadFile(p)
+			sum, err := readHandle(p)
 			if err != nil {
 				continue
 			}
-			sum := strings.TrimSpace(string(b))
 			if removed[sum] {
-				_ = os.Chtimes(p, now, now)
+				s.touchHandle(p, sum)
 				continue
 			}
 			if len(sum) != 64 {
