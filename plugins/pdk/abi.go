@@ -53,6 +53,23 @@ type OutputHeader struct {
 	// represents, how many input records it stands for. Empty asks the
 	// host to count them from the payload.
 	Collections []Collection
+	// Actions, when set, say what the payload leaves out or changes, in
+	// the form of the result envelope's actions (schemas.Action): written
+	// as the header member "actions", an extension the ABI allows (the
+	// host ignores output members it does not know, or forwards these).
+	Actions []Action
+}
+
+// Action is one step a plugin took, such as a field it did not show.
+type Action struct {
+	// Kind names the step: "drop_field", "drop_empty", ...
+	Kind string
+	// Target is what the step acted on, such as a field path.
+	Target string
+	// Count is how many values or records the step affected.
+	Count int
+	// Detail is a short human-readable explanation.
+	Detail string
 }
 
 // ErrFraming reports an input that is not a JSON header line, a newline
@@ -179,6 +196,31 @@ func AppendOutput(dst []byte, h OutputHeader, payload []byte) []byte {
 		w.EndObject()
 	}
 	w.EndArray()
+	if len(h.Actions) > 0 {
+		w.Key("actions")
+		w.BeginArray()
+		for _, a := range h.Actions {
+			w.BeginObject()
+			w.Key("level")
+			w.String("fields")
+			w.Key("kind")
+			w.String(a.Kind)
+			if a.Target != "" {
+				w.Key("target")
+				w.String(a.Target)
+			}
+			if a.Detail != "" {
+				w.Key("detail")
+				w.String(a.Detail)
+			}
+			if a.Count != 0 {
+				w.Key("count")
+				w.Int(int64(a.Count))
+			}
+			w.EndObject()
+		}
+		w.EndArray()
+	}
 	w.EndObject()
 	out := append(w.Bytes(), '\n')
 	return append(out, payload...)

@@ -87,6 +87,17 @@ func TestAppendOutputMatchesSchemas(t *testing.T) {
 	if !reflect.DeepEqual(h, want) || string(out[nl+1:]) != "payload\n" {
 		t.Errorf("got %+v %q", h, out[nl+1:])
 	}
+	// Actions decode as the result envelope's actions.
+	out = AppendOutput(nil, OutputHeader{ContentType: "text/plain", Actions: []Action{{Kind: "drop_field", Target: ".[].body", Count: 3, Detail: "long text"}}}, nil)
+	var withActions struct {
+		Actions []schemas.Action `json:"actions"`
+	}
+	if err := json.Unmarshal(out[:len(out)-1], &withActions); err != nil {
+		t.Fatal(err)
+	}
+	if want := []schemas.Action{{Level: schemas.LevelFields, Kind: "drop_field", Target: ".[].body", Count: 3, Detail: "long text"}}; !reflect.DeepEqual(withActions.Actions, want) {
+		t.Errorf("actions %+v", withActions.Actions)
+	}
 	// No collections is an empty list, never null.
 	if got := string(AppendOutput(nil, OutputHeader{ContentType: "x"}, nil)); got != "{\"abi\":1,\"content_type\":\"x\",\"collections\":[]}\n" {
 		t.Errorf("empty: %q", got)

@@ -2,6 +2,7 @@ package plugintest
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolcompact/compact/budget"
 	"github.com/toolcompact/compact/plugins/pdk"
 )
 
@@ -101,11 +103,17 @@ func TestRestListWasm(t *testing.T) {
 	payload := capturedFile(t, "github-issues.json")
 	in := newInstance(t, Build(t, RestList))
 	h, body := in.mustCall("application/json", nil, payload)
-	if h.ContentType != "text/plain" || len(h.Collections) != 1 || h.Collections[0].Count != 100 {
+	if h.ContentType != "text/x-compact-table" || len(h.Collections) != 1 || h.Collections[0].Count != 100 {
 		t.Fatalf("header %+v", h)
 	}
-	if !bytes.Contains(body, []byte("\nnumber | title | state")) || bytes.Count(body, []byte("\n")) < 100 {
-		t.Errorf("body:\n%s", firstBytes(body, 800))
+	// compact's own reader of the level-1 table format reads it back.
+	rows, err := budget.TableToJSON(body)
+	if err != nil {
+		t.Fatalf("budget.TableToJSON: %v\n%s", err, firstBytes(body, 800))
+	}
+	var objs []map[string]any
+	if err := json.Unmarshal(rows, &objs); err != nil || len(objs) != 100 || objs[0]["number"] == nil || objs[0]["title"] == nil {
+		t.Errorf("table read back: %d rows, %v\n%s", len(objs), err, firstBytes(body, 800))
 	}
 	h, body = in.mustCall("application/json", map[string]string{"format": "json", "keep": "number,title"}, payload)
 	if h.ContentType != "application/json" || !bytes.HasPrefix(body, []byte(`[{"number":`)) {

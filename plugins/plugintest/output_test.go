@@ -9,8 +9,12 @@ import (
 )
 
 // outHeader is the output header decoded with encoding/json into the
-// wire type from schemas, independently of the pdk's own JSON code.
-type outHeader = schemas.OutputHeader
+// wire type from schemas, independently of the pdk's own JSON code, plus
+// the "actions" extension member the pdk may write.
+type outHeader struct {
+	schemas.OutputHeader
+	Actions []schemas.Action `json:"actions,omitempty"`
+}
 
 func parseOutput(out []byte) (outHeader, []byte, error) {
 	var h outHeader

@@ -112,13 +112,17 @@ func elements(raw []byte) [][]byte {
 }
 
 // extract appends to dst the raw values the path reaches from raw. Absent
-// members and nulls on the way yield nothing.
+// members and nulls on the way yield nothing; a null at the end of the
+// path is a value.
 func extract(dst [][]byte, raw []byte, steps []step) [][]byte {
-	if len(raw) == 0 || string(raw) == "null" {
+	if len(raw) == 0 {
 		return dst
 	}
 	if len(steps) == 0 {
-		return append(dst, raw)
+		return append(dst, raw) // a null leaf is a value
+	}
+	if string(raw) == "null" {
+		return dst
 	}
 	s := steps[0]
 	if s.each {

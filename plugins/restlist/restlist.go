@@ -116,6 +116,7 @@ func (r record) get(key int) []byte {
 // input is the parsed list.
 type input struct {
 	path    string   // jq path of the collection in the input
+	wrapper string   // the member holding the records, when path is not "."
 	keys    []string // top-level record members, in order of first appearance
 	records []record
 	extras  [][2][]byte // other members of a wrapping object: key, raw value
@@ -151,6 +152,7 @@ func parseInput(payload []byte, o options) (*input, error) {
 				if es := elements(raw); o.records == name || (len(es) > 0 && es[0][0] == '{') {
 					found = true
 					in.path = jqMember(name)
+					in.wrapper = name
 					if err := in.readRecords(raw); err != nil {
 						return nil, err
 					}
@@ -294,10 +296,9 @@ type column struct {
 
 // plan is what the output shows and what it says it left out.
 type plan struct {
-	columns  []column
-	constant []string // "key=value" of columns equal in every record
-	empty    []string // columns null or absent in every record
-	dropped  []string // top-level members not shown
+	columns []column
+	empty   []string // columns null or absent in every record
+	dropped []string // top-level members not shown
 }
 
 func matchPattern(pattern, name string) bool {
@@ -465,77 +466,84 @@ func idField(obj []byte) (string, bool) {
 	return only, n == 1
 }
 
-// appendCell appends the text of a table cell: strings decoded, other
-// values as compact JSON, several values joined by ", ", all escaped.
-func appendCell(dst []byte, values [][]byte, list bool) []byte {
-	for i, v := range values {
-		if i > 0 {
-			dst = append(dst, ',', ' ')
+// The table is compact's level-1 table format (content type
+// text/x-compact-table, see budget/table.go and docs/level1.md): a header
+// line of column names separated by tabs, then one line per record with
+// its cells separated by tabs, no final newline. A cell is empty when the
+// record has no such member, JSON text when it starts with '"', '{' or '['
+// or is a JSON number, true, false or null, and otherwise the literal text
+// of a string. A list column (labels[].name) is a JSON array.
+const tableType = "text/x-compact-table"
+
+// bare reports whether a string can be written as it is in a cell (or, as
+// a column name, in the header): it reads back as the same string.
+func bare(s []byte, name bool) bool {
+	if len(s) == 0 || s[0] == '"' {
+		return false
+	}
+	for _, c := range s {
+		if c < 0x20 || c == 0x7f {
+			return false
 		}
-		start := len(dst)
-		if v[0] == '"' {
-			dst = pdk.AppendUnquote(dst, v)
-			// The empty string is written "" (so that an empty cell
-			// means null or absent); a string that is itself "" is
-			// written \"\".
-			switch string(dst[start:]) {
-			case "":
-				dst = append(dst, '"', '"')
-				continue
-			case `""`:
-				dst = append(dst[:start], `\"\"`...)
-				continue
+	}
+	if name {
+		return true
+	}
+	if s[0] == '{' || s[0] == '[' {
+		return false
+	}
+	switch s[0] {
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 't', 'f', 'n':
+		// Quote anything a reader could take for a JSON scalar.
+		return pdk.NewReader(s).Skip() != nil
+	}
+	return true
+}
+
+// appendText appends a string, bare when that reads back the same, else
+// JSON-quoted.
+func appendText(dst, s []byte, name bool) []byte {
+	if bare(s, name) {
+		return append(dst, s...)
+	}
+	return pdk.AppendQuote(dst, string(s))
+}
+
+// appendCell appends the cell of column c for rec.
+func appendCell(dst []byte, rec record, c column, vals [][]byte) ([]byte, [][]byte) {
+	top := rec.get(c.key)
+	if len(top) == 0 {
+		return dst, vals // absent
+	}
+	vals = extract(vals[:0], top, c.path.steps[1:])
+	if c.path.list() {
+		if string(top) == "null" {
+			return append(dst, "null"...), vals
+		}
+		dst = append(dst, '[')
+		for i, v := range vals {
+			if i > 0 {
+				dst = append(dst, ',')
 			}
-		} else {
 			dst = appendCompact(dst, v)
 		}
-		dst = escapeCell(dst, start, list)
+		return append(dst, ']'), vals
 	}
-	return dst
+	if len(vals) == 0 {
+		return dst, vals // absent on the way (user.login of a null user)
+	}
+	v := vals[0]
+	if v[0] != '"' {
+		return appendCompact(dst, v), vals
+	}
+	start := len(dst)
+	dst = pdk.AppendUnquote(dst, v)
+	if bare(dst[start:], false) {
+		return dst, vals
+	}
+	text := string(dst[start:])
+	return pdk.AppendQuote(dst[:start], text), vals
 }
-
-// escapeCell escapes, in place from start, the bytes that would make a
-// cell ambiguous: backslash, the column separator '|', line breaks and
-// tabs, and, inside list items, a ',' followed by a space (the list
-// separator).
-func escapeCell(dst []byte, start int, list bool) []byte {
-	need := false
-	for i, c := range dst[start:] {
-		if c == '\\' || c == '|' || c == '\n' || c == '\r' || c == '\t' || (list && c == ',' && listSep(dst[start:], i)) {
-			need = true
-			break
-		}
-	}
-	if !need {
-		return dst
-	}
-	text := bytes.Clone(dst[start:])
-	dst = dst[:start]
-	for i, c := range text {
-		switch c {
-		case '\\', '|':
-			dst = append(dst, '\\', c)
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		case ',':
-			if list && listSep(text, i) {
-				dst = append(dst, '\\', ',')
-			} else {
-				dst = append(dst, c)
-			}
-		default:
-			dst = append(dst, c)
-		}
-	}
-	return dst
-}
-
-// listSep reports whether the ',' at s[i] is followed by a space.
-func listSep(s []byte, i int) bool { return i+1 < len(s) && s[i+1] == ' ' }
 
 // appendCompact appends a JSON value without insignificant whitespace.
 func appendCompact(dst []byte, raw []byte) []byte {
@@ -550,101 +558,94 @@ func appendCompact(dst []byte, raw []byte) []byte {
 	}
 }
 
-// table renders the records.
-func (in *input) table(p plan, tool string) []byte {
-	rows := make([][][][]byte, len(in.records)) // record, column, values
-	for i, rec := range in.records {
-		rows[i] = make([][][]byte, len(p.columns))
-		for j, c := range p.columns {
-			rows[i][j] = extract(nil, rec.get(c.key), c.path.steps[1:])
-		}
-	}
-	// Fold columns that are empty or constant in every record into the
-	// preamble (with more than one record, where that says something).
+// table renders the records in the level-1 table format. Columns that
+// are null or absent in every record are left out and reported.
+func (in *input) table(p *plan) ([]byte, error) {
 	var shown []int
-	var buf []byte
 	for j, c := range p.columns {
-		empty, constant := true, len(in.records) > 1
-		var first []byte
-		for i := range rows {
-			v := rows[i][j]
-			if len(v) > 0 {
-				empty = false
+		empty := true
+		for _, rec := range in.records {
+			if v := rec.get(c.key); len(v) > 0 && string(v) != "null" {
+				if c.path.list() || len(extract(nil, v, c.path.steps[1:])) > 0 {
+					empty = false
+					break
+				}
 			}
-			cur := appendCell(buf[:0], v, c.path.list())
-			if i == 0 {
-				first = bytes.Clone(cur)
-				constant = constant && len(v) > 0
-			} else if constant && !bytes.Equal(first, cur) {
-				constant = false
-			}
-			buf = cur
 		}
-		switch {
-		case empty && len(in.records) > 0:
+		if empty && len(in.records) > 0 {
 			p.empty = append(p.empty, c.path.name)
-		case constant:
-			p.constant = append(p.constant, c.path.name+"="+string(first))
-		default:
-			shown = append(shown, j)
+			continue
 		}
+		shown = append(shown, j)
+	}
+	if len(shown) == 0 && len(in.records) > 0 {
+		return nil, fmt.Errorf("restlist: no field left to show in %s (not shown: %s)", in.path, strings.Join(p.dropped, ", "))
 	}
 	out := make([]byte, 0, 4096)
-	if tool == "" {
-		tool = "records"
-	}
-	out = fmt.Appendf(out, "%s: %d records of %s, one row per record; empty cell = null or absent, \"\" = empty string; lists joined by \", \"; \\ escapes |, line breaks and \", \" in list items\n",
-		tool, len(in.records), in.path)
-	for _, e := range in.extras {
-		out = append(out, "also in the input: "...)
-		out = append(out, e[0]...)
-		out = append(out, '=')
-		if len(e[1]) > 0 && (e[1][0] == '{' || e[1][0] == '[') && len(e[1]) > 200 {
-			out = fmt.Appendf(out, "(%d bytes of JSON, not shown)", len(e[1]))
-		} else {
-			out = appendCompact(out, e[1])
-		}
-		out = append(out, '\n')
-	}
-	if len(p.constant) > 0 {
-		out = append(out, "same in every record: "...)
-		out = append(out, strings.Join(p.constant, "; ")...)
-		out = append(out, '\n')
-	}
-	if len(p.empty) > 0 {
-		out = append(out, "null or absent in every record: "...)
-		out = append(out, strings.Join(p.empty, ", ")...)
-		out = append(out, '\n')
-	}
-	if len(p.dropped) > 0 {
-		out = append(out, "fields not shown: "...)
-		out = append(out, strings.Join(p.dropped, ", ")...)
-		out = append(out, '\n')
-	}
 	for n, j := range shown {
 		if n > 0 {
-			out = append(out, " | "...)
+			out = append(out, '\t')
 		}
-		// Column names are escaped like cells; an empty name is "".
-		out = appendCell(out, [][]byte{pdk.AppendQuote(nil, p.columns[j].path.name)}, false)
+		out = appendText(out, []byte(p.columns[j].path.name), true)
 	}
-	out = append(out, '\n')
-	for i := range rows {
+	var vals [][]byte
+	for _, rec := range in.records {
+		out = append(out, '\n')
 		for n, j := range shown {
 			if n > 0 {
-				out = append(out, " | "...)
+				out = append(out, '\t')
 			}
-			out = appendCell(out, rows[i][j], p.columns[j].path.list())
+			out, vals = appendCell(out, rec, p.columns[j], vals)
 		}
-		out = append(out, '\n')
 	}
-	return out
+	return out, nil
+}
+
+// actions reports what the payload does not show: every top-level member
+// left out (with how many records hold it), every column null or absent
+// everywhere, and the other members of a wrapping object.
+func (in *input) actions(p *plan) []pdk.Action {
+	var acts []pdk.Action
+	for _, name := range p.dropped {
+		k := in.keyIndex(name)
+		n := 0
+		for _, rec := range in.records {
+			if len(rec.get(k)) > 0 {
+				n++
+			}
+		}
+		acts = append(acts, pdk.Action{Kind: "drop_field", Target: in.recordPath() + jqMember(name), Count: n, Detail: "not shown by the restlist plugin"})
+	}
+	for _, name := range p.empty {
+		acts = append(acts, pdk.Action{Kind: "drop_empty", Target: in.recordPath() + "." + name, Count: len(in.records), Detail: "null or absent in every record"})
+	}
+	for _, e := range in.extras {
+		detail := "member of the object around the records"
+		if len(e[1]) <= 200 {
+			detail += ": " + string(appendCompact(nil, e[1]))
+		}
+		acts = append(acts, pdk.Action{Kind: "drop_field", Target: jqMember(string(e[0])), Count: 1, Detail: detail})
+	}
+	return acts
+}
+
+// recordPath is the jq path of every record: .[] or .items[].
+func (in *input) recordPath() string {
+	if in.path == "." {
+		return ".[]"
+	}
+	return in.path + "[]"
 }
 
 // jsonList renders the records as a JSON array of objects whose members
 // are the column paths.
 func (in *input) jsonList(p plan) []byte {
 	w := pdk.NewWriter(make([]byte, 0, 4096))
+	if in.path != "." {
+		// The collection stays at its path: {"items": [...]}.
+		w.BeginObject()
+		w.Key(in.wrapper)
+	}
 	w.BeginArray()
 	var vals [][]byte
 	for _, rec := range in.records {
@@ -668,7 +669,10 @@ func (in *input) jsonList(p plan) []byte {
 		w.EndObject()
 	}
 	w.EndArray()
-	return append(w.Bytes(), '\n')
+	if in.path != "." {
+		w.EndObject()
+	}
+	return w.Bytes()
 }
 
 // explicit builds the plan for keep=...
@@ -696,20 +700,20 @@ func compact(h pdk.Header, payload []byte) (pdk.OutputHeader, []byte, error) {
 	if err != nil {
 		return pdk.OutputHeader{}, nil, err
 	}
-	oh, body, err := render(payload, o, h.Tool)
+	oh, body, err := render(payload, o)
 	if err != nil {
 		return oh, nil, err
 	}
-	if len(body) >= len(payload) {
-		// Nothing to gain (a short list): hand the input back unchanged
-		// for the host to count.
+	if oh.Collections[0].Count == 0 || len(body) >= len(payload) {
+		// Nothing to gain (no records, or a table no smaller): hand the
+		// input back unchanged for the host to count.
 		return pdk.OutputHeader{ContentType: "application/json"}, payload, nil
 	}
 	return oh, body, nil
 }
 
 // render parses the list and renders it as configured.
-func render(payload []byte, o options, tool string) (pdk.OutputHeader, []byte, error) {
+func render(payload []byte, o options) (pdk.OutputHeader, []byte, error) {
 	in, err := parseInput(payload, o)
 	if err != nil {
 		return pdk.OutputHeader{}, nil, err
@@ -721,12 +725,16 @@ func render(payload []byte, o options, tool string) (pdk.OutputHeader, []byte, e
 		p = in.choose(o)
 	}
 	oh := pdk.OutputHeader{
-		ContentType: "text/plain",
+		ContentType: tableType,
 		Collections: []pdk.Collection{{Path: in.path, Count: len(in.records)}},
 	}
+	var body []byte
 	if o.json {
 		oh.ContentType = "application/json"
-		return oh, in.jsonList(p), nil
+		body = in.jsonList(p)
+	} else if body, err = in.table(&p); err != nil {
+		return pdk.OutputHeader{}, nil, err
 	}
-	return oh, in.table(p, tool), nil
+	oh.Actions = in.actions(&p)
+	return oh, body, nil
 }
