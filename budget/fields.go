@@ -627,7 +627,17 @@ func textLevel1(data []byte, rules Rules) Output {
 	}
 	out := make([]byte, 0, len(data))
 	folded, shortened, cutTotal := 0, 0, 0
-	write := func(line []byte, n int) {
+	unfolded := 0
+	var write func(line []byte, n int)
+	write = func(line []byte, n int) {
+		if n > 1 && (n-1)*(len(line)+1) <= len("[×] ")+len(strconv.Itoa(n)) {
+			// Folding would not be shorter.
+			for i := 0; i < n; i++ {
+				write(line, 1)
+			}
+			unfolded += n - 1
+			return
+		}
 		if n > 1 {
 			out = append(out, "[×"...)
 			out = strconv.AppendInt(out, int64(n), 10)
@@ -679,6 +689,7 @@ func textLevel1(data []byte, rules Rules) Output {
 		write(prev, run)
 		folded += run - 1
 	}
+	folded -= unfolded
 	if len(out) > 0 && !finalNewline {
 		out = out[:len(out)-1]
 	}
