@@ -17,6 +17,8 @@ type item struct {
 	orig    int // tokens of the input block
 	tokens  int // tokens of block.Content now
 	dropped bool
+	// estimated reports that orig is budget.Estimate's upper bound.
+	estimated bool
 	// compacted holds the level 1 or 2 result of a tool_result block.
 	compacted *schemas.Result
 	share     int
@@ -60,9 +62,18 @@ func (f *Fitter) Fit(ctx context.Context, blocks []schemas.Block, tokens int) (s
 			return schemas.ContextResult{}, fmt.Errorf("prompt: %w", err)
 		}
 		b.ID = blockID(b, i)
-		n := f.counter.Count(b.Content)
-		s.items[i] = &item{index: i, block: b, orig: n, tokens: n}
-		s.before += n
+		it := &item{index: i, block: b}
+		if b.Kind == schemas.BlockToolResult && len(b.Content) > exactCountLimit {
+			// Counting costs about 0.5 s per MB, and a large tool
+			// result is compacted anyway: estimate it (an upper bound)
+			// and count it exactly only if it is kept as it is.
+			it.orig, it.estimated = budget.Estimate([]byte(b.Content)), true
+		} else {
+			it.orig = f.counter.Count(b.Content)
+		}
+		it.tokens = it.orig
+		s.items[i] = it
+		s.before += it.orig
 	}
 	res := schemas.ContextResult{
 		Level:   schemas.LevelNone,
@@ -73,26 +84,38 @@ func (f *Fitter) Fit(ctx context.Context, blocks []schemas.Block, tokens int) (s
 		if err := s.compactToolResults(ctx); err != nil {
 			return schemas.ContextResult{}, err
 		}
-		for _, it := range s.items {
-			if it.compacted == nil {
-				continue
-			}
-			r := it.compacted
-			res.Level = maxLevel(res.Level, r.Level)
-			a := schemas.ContextAction{Block: it.block.ID, Action: schemas.Action{
-				Level: r.Level, Kind: "compact", Target: it.block.ID,
-				Detail:       compactDetail(it, r),
-				TokensBefore: it.orig, TokensAfter: it.tokens,
-			}, Steps: r.Actions}
-			if r.Artifact != nil {
-				a.Handle = r.Artifact.Handle
-			}
-			res.Actions = append(res.Actions, a)
-			res.Results = append(res.Results, schemas.BlockResult{
-				Block: it.block.ID, Tool: it.block.Tool, Level: r.Level, Share: it.share,
-				Tokens: r.Tokens, Collections: r.Collections, Artifact: r.Artifact,
-			})
+	}
+	for _, it := range s.items {
+		if it.estimated && it.compacted == nil {
+			// Kept whole: its size must be exact.
+			n := f.counter.Count(it.block.Content)
+			s.before -= it.orig - n
+			it.orig, it.tokens, it.estimated = n, n, false
 		}
+		if it.estimated {
+			res.Tokens.BeforeEstimated = true
+		}
+	}
+	res.Tokens.Before = s.before
+	for _, it := range s.items {
+		if it.compacted == nil {
+			continue
+		}
+		r := it.compacted
+		res.Level = maxLevel(res.Level, r.Level)
+		a := schemas.ContextAction{Block: it.block.ID, Action: schemas.Action{
+			Level: r.Level, Kind: "compact", Target: it.block.ID,
+			Detail:       compactDetail(it, r),
+			TokensBefore: it.orig, TokensAfter: it.tokens,
+		}, Steps: r.Actions}
+		if r.Artifact != nil {
+			a.Handle = r.Artifact.Handle
+		}
+		res.Actions = append(res.Actions, a)
+		res.Results = append(res.Results, schemas.BlockResult{
+			Block: it.block.ID, Tool: it.block.Tool, Level: r.Level, Share: it.share,
+			Tokens: r.Tokens, Collections: r.Collections, Artifact: r.Artifact,
+		})
 	}
 	if s.total() > tokens {
 		acts, err := s.dropHints(ctx)
@@ -125,6 +148,10 @@ func (f *Fitter) Fit(ctx context.Context, blocks []schemas.Block, tokens int) (s
 	}
 	return res, nil
 }
+
+// exactCountLimit is the size above which a tool_result block's tokens
+// are estimated rather than counted (see Fit).
+const exactCountLimit = 1 << 20
 
 // levelRank orders levels from least to most lossy.
 var levelRank = map[schemas.Level]int{

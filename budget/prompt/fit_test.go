@@ -328,3 +328,27 @@ func TestFitCannotCompactBelowSummary(t *testing.T) {
 		t.Fatalf("want a FitError naming the block with numbers, got %v", err)
 	}
 }
+
+// A tool result over 1 MiB is estimated, not counted, when it is
+// compacted anyway; the manifest still adds up.
+func TestFitLargeToolResultEstimated(t *testing.T) {
+	c := testCounter(t)
+	st := testStore(t)
+	big, err := os.ReadFile("../../testdata/captured/kubectl-pods.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := []schemas.Block{
+		blk("sys", schemas.BlockSystem, "Answer from the tool results."),
+		{ID: "pods", Kind: schemas.BlockToolResult, Tool: "kubectl.pods", Content: string(big)},
+		blk("q", schemas.BlockUser, "Which pods are not running?"),
+	}
+	res, err := New(c, pipelineCompact(t, st)).Fit(context.Background(), in, 4000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkInvariants(t, c, in, res, 4000)
+	if !res.Tokens.BeforeEstimated || res.Tokens.Before < len(big)/8 || res.Level != schemas.LevelArtifact {
+		t.Fatalf("tokens %+v level %s", res.Tokens, res.Level)
+	}
+}
