@@ -86,6 +86,8 @@ type FitError struct {
 	Reason string
 }
 
+// Error gives the numbers: the best size reached, the budget, the prompt's
+// size and what could not be removed.
 func (e *FitError) Error() string {
 	return fmt.Sprintf("prompt: %v: best was %d tokens, budget %d (prompt %d tokens; %d cannot be removed: system %d, tool results %d after compaction): %s",
 		budget.ErrCannotFit, e.Best, e.Budget, e.Before, e.Fixed, e.System, e.ToolResults, e.Reason)
