@@ -106,15 +106,24 @@ func (q *Querier) fitList(ctx context.Context, a *Answer, l listing) (Answer, er
 }
 
 // largestFit finds the largest k in [0, n] whose rendering fits budget.
+// It gallops (1, 2, 4, ...) before it bisects, so no rendering it counts
+// is much larger than the budget, however large n is.
 func (q *Querier) largestFit(n, budgetTokens int, render func(k int) string) (int, string, int, error) {
 	c0 := render(0)
 	t0 := q.counter.Count(c0)
 	if t0 > budgetTokens {
 		return 0, "", 0, fmt.Errorf("%w: even a summary without items takes %d tokens, over the budget of %d", budget.ErrCannotFit, t0, budgetTokens)
 	}
-	k := sort.Search(n, func(k int) bool { // first k+1 that does not fit
-		return q.counter.Count(render(k+1)) > budgetTokens
-	})
+	fits := func(k int) bool { return q.counter.Count(render(k)) <= budgetTokens }
+	lo, hi := 0, 1 // render(lo) fits; hi is the next probe
+	for hi <= n && fits(hi) {
+		lo, hi = hi, hi*2
+	}
+	if hi > n {
+		hi = n + 1
+	}
+	// The answer is in [lo, hi): bisect.
+	k := lo + sort.Search(hi-lo-1, func(i int) bool { return !fits(lo + i + 1) })
 	if k == 0 {
 		return 0, c0, t0, nil
 	}
