@@ -138,8 +138,17 @@ func newNode(name string, parent *node) *node {
 	return &node{name: name, parent: parent, constant: true, coll: -1, record: -1}
 }
 
-func (n *node) child(name []byte) *node {
-	if c, ok := n.children[string(name)]; ok {
+// lookup returns the child named name, trying first the k-th child in
+// first-seen order (records usually list their members in one order).
+func (n *node) lookup(name []byte, k int) *node {
+	if k < len(n.order) && n.order[k].name == string(name) {
+		return n.order[k]
+	}
+	return n.children[string(name)]
+}
+
+func (n *node) child(name []byte, k int) *node {
+	if c := n.lookup(name, k); c != nil {
 		return c
 	}
 	if n.children == nil {
@@ -297,7 +306,7 @@ func (w *walker) value(n *node, depth int) error {
 					return w.fail("want ':'")
 				}
 				w.pos++
-				child := n.child(name)
+				child := n.child(name, count)
 				kb := kindBit(kindOf(w.peek()))
 				if count == 0 {
 					kind = kb

@@ -336,8 +336,8 @@ func (f *filter) value(n *node) error {
 		if f.peek() == '}' {
 			f.pos++
 		} else {
-			for {
-				if err := f.member(n); err != nil {
+			for k := 0; ; k++ {
+				if err := f.member(n, k); err != nil {
 					return err
 				}
 				more, err := f.next('}')
@@ -425,7 +425,7 @@ func (f *filter) shorten(v []byte) ([]byte, int) {
 }
 
 // member handles one member of an object at node parent.
-func (f *filter) member(parent *node) error {
+func (f *filter) member(parent *node, idx int) error {
 	if f.peek() != '"' {
 		return f.fail("want a member name")
 	}
@@ -443,7 +443,7 @@ func (f *filter) member(parent *node) error {
 		return f.fail("want ':'")
 	}
 	f.pos++
-	n := parent.children[string(name)]
+	n := parent.lookup(name, idx)
 	if n == nil {
 		return fmt.Errorf("level 1: member %s of %s is not in the detected shape", nameRaw, parent.path())
 	}
