@@ -320,6 +320,18 @@ func TestStrategiesOnRealCounter(t *testing.T) {
 			t.Errorf("first rows at %d: valid=%v (%s), %d tokens", b, ok, why, ctr.Count(fr.content))
 		}
 	}
+	// First rows of a map (npm's .time) are a valid object of its first members.
+	npm, err := os.ReadFile(filepath.Join(corpusDir, "npm-view-react.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr, err := firstRows(npm, FormatJSON, 1000, ctr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, why := fr.claim.Valid(fr.body); !ok || !strings.HasPrefix(fr.body, `{"0.0.0-`) || ctr.Count(fr.content) > 1000 {
+		t.Errorf("first rows of a map: valid=%v (%s), %d tokens: %.80s", ok, why, ctr.Count(fr.content), fr.body)
+	}
 	// Whole outputs that fit are shown whole, without a note.
 	if sh := tokenCut(`{"a":1}`, FormatJSON, 100, ctr); sh.content != `{"a":1}` {
 		t.Errorf("token cut of a small output = %q", sh.content)

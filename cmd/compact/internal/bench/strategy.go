@@ -303,7 +303,7 @@ func firstRows(data []byte, claim Format, budgetTokens int, ctr budget.Counter) 
 	c := shape.Collections[0]
 	var recs [][]byte
 	if err := budget.EachRecord(data, shape, c.Path, func(_ int, raw []byte) error {
-		recs = append(recs, raw)
+		recs = append(recs, bytes.Clone(raw)) // raw may be a reused buffer (map members)
 		return nil
 	}); err != nil {
 		return shown{}, fmt.Errorf("first rows of %s: %w", c.Path, err)
