@@ -323,3 +323,41 @@ func TestHTTPUpstream(t *testing.T) {
 	h.proxy.Close()
 	ts.CloseClientConnections()
 }
+
+// TestForwarding: prompts, resources and tool list changes reach the
+// client.
+func TestForwarding(t *testing.T) {
+	eng, _ := newEngine(t, 500)
+	changed := make(chan struct{}, 4)
+	h := startProxyWith(t, faulty(t), mcpproxy.Adapt(eng), mcpproxy.Options{Budget: 500}, "", &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+	})
+	ctx := context.Background()
+	ps, err := h.client.ListPrompts(ctx, nil)
+	if err != nil || len(ps.Prompts) != 1 || ps.Prompts[0].Name != "review" {
+		t.Fatalf("prompts: %v %+v", err, ps)
+	}
+	pr, err := h.client.GetPrompt(ctx, &mcp.GetPromptParams{Name: "review", Arguments: map[string]string{"file": "main.go"}})
+	if err != nil || pr.Messages[0].Content.(*mcp.TextContent).Text != "Review main.go" {
+		t.Errorf("get prompt: %v %+v", err, pr)
+	}
+	rs, err := h.client.ListResources(ctx, nil)
+	if err != nil || len(rs.Resources) != 1 || rs.Resources[0].URI != "test://readme" {
+		t.Fatalf("resources: %v %+v", err, rs)
+	}
+	rr, err := h.client.ReadResource(ctx, &mcp.ReadResourceParams{URI: "test://readme"})
+	if err != nil || rr.Contents[0].Text != "read me" {
+		t.Errorf("read resource: %v %+v", err, rr)
+	}
+	if res := h.call(t, "add_tool", map[string]any{"text": "brand_new"}); text(t, res) != "added" {
+		t.Fatalf("add_tool: %q", text(t, res))
+	}
+	select {
+	case <-changed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no tools/list_changed reached the client")
+	}
+	if res := h.call(t, "brand_new", map[string]any{}); res.IsError || text(t, res) != "new" {
+		t.Errorf("the new tool: %v %q", res.IsError, text(t, res))
+	}
+}

@@ -82,6 +82,13 @@ func startProxy(t testing.TB, up mcpproxy.Upstream, eng mcpproxy.Engine, opts mc
 // protocol version (the latest when "").
 func startProxyVersion(t testing.TB, up mcpproxy.Upstream, eng mcpproxy.Engine, opts mcpproxy.Options, version string) *harness {
 	t.Helper()
+	return startProxyWith(t, up, eng, opts, version, &mcp.ClientOptions{})
+}
+
+// startProxyWith is startProxyVersion with client options (the harness
+// sets the progress and logging handlers).
+func startProxyWith(t testing.TB, up mcpproxy.Upstream, eng mcpproxy.Engine, opts mcpproxy.Options, version string, copts *mcp.ClientOptions) *harness {
+	t.Helper()
 	ctx := context.Background()
 	if opts.Logger == nil {
 		opts.Logger = quietLogger()
@@ -96,20 +103,19 @@ func startProxyVersion(t testing.TB, up mcpproxy.Upstream, eng mcpproxy.Engine, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
-		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
-			select {
-			case h.progress <- r.Params:
-			default:
-			}
-		},
-		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
-			select {
-			case h.logs <- r.Params:
-			default:
-			}
-		},
-	})
+	copts.ProgressNotificationHandler = func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+		select {
+		case h.progress <- r.Params:
+		default:
+		}
+	}
+	copts.LoggingMessageHandler = func(_ context.Context, r *mcp.LoggingMessageRequest) {
+		select {
+		case h.logs <- r.Params:
+		default:
+		}
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, copts)
 	cs, err := c.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatal(err)

@@ -262,7 +262,20 @@ func (p *Proxy) upstream(ctx context.Context) (*mcp.ClientSession, error) {
 		return cs, nil
 	}
 	p.log.Info("reconnecting to upstream", "upstream", p.up.String())
-	return p.connect(ctx)
+	cs, err := p.connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// The new upstream may list other tools than the old one did.
+	for _, kind := range []string{"tools", "prompts", "resources"} {
+		if err := p.sync(ctx, cs, kind); err != nil {
+			p.log.Warn("re-reading upstream lists after reconnecting", "kind", kind, "err", err)
+		}
+	}
+	if lvl, _ := p.logLevel.Load().(string); lvl != "" {
+		_ = cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(lvl)})
+	}
+	return cs, nil
 }
 
 // mirrorCapabilities announces what the upstream announces, plus tools

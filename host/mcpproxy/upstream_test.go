@@ -55,6 +55,9 @@ type noArgs struct{}
 //	exit               exits the process mid-call
 //	garbage            writes a line that is not JSON-RPC, then exits
 //	progress           sends 3 progress notifications and a log message
+//	add_tool {text}    adds a tool named text (a tools/list_changed)
+//
+// and a prompt "review" and a resource "test://readme".
 func runFaultyUpstream() int {
 	s := mcp.NewServer(&mcp.Implementation{Name: "faulty", Version: "0.1"}, &mcp.ServerOptions{
 		Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}},
@@ -115,6 +118,20 @@ func runFaultyUpstream() int {
 		req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "warning", Logger: "faulty", Data: "half way"})
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, nil
 	})
+	mcp.AddTool(s, &mcp.Tool{Name: "add_tool", Description: "Adds the tool named text."}, func(ctx context.Context, req *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, any, error) {
+		mcp.AddTool(s, &mcp.Tool{Name: in.Text, Description: "Added at run time."}, func(context.Context, *mcp.CallToolRequest, noArgs) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "new"}}}, nil, nil
+		})
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "added"}}}, nil, nil
+	})
+	s.AddPrompt(&mcp.Prompt{Name: "review", Description: "Review a file.", Arguments: []*mcp.PromptArgument{{Name: "file", Required: true}}},
+		func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "Review " + req.Params.Arguments["file"]}}}}, nil
+		})
+	s.AddResource(&mcp.Resource{URI: "test://readme", Name: "readme", MIMEType: "text/plain"},
+		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: "read me"}}}, nil
+		})
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		return 1
 	}
