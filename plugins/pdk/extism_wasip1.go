@@ -53,6 +53,14 @@ func Input() []byte {
 	for ; i+8 <= n; i += 8 {
 		binary.LittleEndian.PutUint64(buf[i:], extismInputLoadU64(i))
 	}
+	if i < n && n >= 8 {
+		// The tail as one overlapping word: each byte call goes through the
+		// Extism kernel (a Go host function, a function lookup and, under
+		// a deadline, a goroutine), so up to seven of them cost more than
+		// the rest of a small call.
+		binary.LittleEndian.PutUint64(buf[n-8:], extismInputLoadU64(n-8))
+		i = n
+	}
 	for ; i < n; i++ {
 		buf[i] = byte(extismInputLoadU8(i))
 	}
@@ -73,6 +81,11 @@ func store(b []byte) uint64 {
 	}
 	for ; i+8 <= n; i += 8 {
 		extismStoreU64(off+i, binary.LittleEndian.Uint64(b[i:]))
+	}
+	if i < n && n >= 8 {
+		// The tail as one overlapping word, inside the block (see Input).
+		extismStoreU64(off+n-8, binary.LittleEndian.Uint64(b[n-8:]))
+		i = n
 	}
 	for ; i < n; i++ {
 		extismStoreU8(off+i, uint32(b[i]))
