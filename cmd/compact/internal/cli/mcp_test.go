@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/toolcompact/compact/budget"
 	"github.com/toolcompact/compact/budget/artifact"
 )
@@ -244,4 +246,72 @@ func TestServeEndToEnd(t *testing.T) {
 	case <-time.After(15 * time.Second):
 		t.Fatal("serve did not shut down")
 	}
+}
+
+// TestMCPListen runs "compact mcp --listen" (streamable HTTP downstream,
+// with a token) in front of server-filesystem and calls it with the
+// go-sdk client.
+func TestMCPListen(t *testing.T) {
+	node, dir := npmDir(t)
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.txt"), []byte("hello"), 0o644)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	server := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-filesystem", "dist", "index.js")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	var out string
+	go func() {
+		var code int
+		code, out = runCLI(ctx, "mcp", "--listen", addr, "--token", "tok", "--store", t.TempDir(), "--log-level", "warn", "--", node, server, root)
+		done <- code
+	}()
+	url := "http://" + addr
+	for i := 0; i < 200; i++ {
+		if resp, err := http.Get(url + "/healthz"); err == nil {
+			resp.Body.Close()
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	resp, err := http.Post(url+"/mcp", "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("without the token: %d", resp.StatusCode)
+	}
+	hc := &http.Client{Transport: bearer{"tok"}}
+	c := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url + "/mcp", HTTPClient: hc}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v (%s)", err, out)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "read_text_file", Arguments: map[string]any{"path": filepath.Join(root, "a.txt")}})
+	if err != nil || res.Content[0].(*mcp.TextContent).Text != "hello" {
+		t.Errorf("read_text_file: %v %+v", err, res)
+	}
+	cs.Close()
+	cancel()
+	select {
+	case code := <-done:
+		if code != ExitOK {
+			t.Errorf("exit %d: %s", code, out)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("compact mcp did not shut down")
+	}
+}
+
+type bearer struct{ tok string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.tok)
+	return http.DefaultTransport.RoundTrip(r)
 }
