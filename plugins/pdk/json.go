@@ -1,6 +1,7 @@
 package pdk
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"unicode/utf16"
@@ -716,6 +717,9 @@ func needsUnquote(raw []byte) bool {
 // have been validated by a Reader.
 func AppendUnquote(dst, raw []byte) []byte {
 	s := raw[1 : len(raw)-1]
+	if bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s) {
+		return append(dst, s...) // the common case, without a loop per byte
+	}
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {

@@ -92,19 +92,26 @@ type memberSpan struct {
 	raw []byte
 }
 
-// set records a member; a repeated member replaces the earlier one, as in
-// encoding/json.
-func (r *record) set(key int, raw []byte) {
-	for i := range r.members {
-		if r.members[i].key == key {
-			r.members[i].raw = raw
-			return
+// set records a member; a repeated member (dup) replaces the earlier one,
+// as in encoding/json.
+func (r *record) set(key int, raw []byte, dup bool) {
+	if dup {
+		for i := range r.members {
+			if r.members[i].key == key {
+				r.members[i].raw = raw
+				return
+			}
 		}
 	}
 	r.members = append(r.members, memberSpan{key, raw})
 }
 
 func (r record) get(key int) []byte {
+	// Records usually hold their members in the order the keys were first
+	// seen, so the key index is usually the position.
+	if key >= 0 && key < len(r.members) && r.members[key].key == key {
+		return r.members[key].raw
+	}
 	for _, m := range r.members {
 		if m.key == key {
 			return m.raw
@@ -117,6 +124,7 @@ func (r record) get(key int) []byte {
 type input struct {
 	path    string   // jq path of the collection in the input
 	wrapper string   // the member holding the records, when path is not "."
+	size    int      // bytes of input
 	keys    []string // top-level record members, in order of first appearance
 	records []record
 	extras  [][2][]byte // other members of a wrapping object: key, raw value
@@ -125,7 +133,7 @@ type input struct {
 var errNotList = errors.New("restlist: the input is not a JSON array of objects (nor an object holding one)")
 
 func parseInput(payload []byte, o options) (*input, error) {
-	in := &input{path: "."}
+	in := &input{path: ".", size: len(payload)}
 	r := pdk.NewReader(payload)
 	switch r.Peek() {
 	case pdk.BeginArray:
@@ -149,11 +157,11 @@ func parseInput(payload []byte, o options) (*input, error) {
 				if err != nil {
 					return nil, err
 				}
-				if es := elements(raw); o.records == name || (len(es) > 0 && es[0][0] == '{') {
+				if o.records == name || listOfObjects(raw) {
 					found = true
 					in.path = jqMember(name)
 					in.wrapper = name
-					if err := in.readRecords(raw); err != nil {
+					if err := in.readRecords(pdk.NewReader(raw)); err != nil {
 						return nil, err
 					}
 					continue
@@ -184,7 +192,7 @@ func parseInput(payload []byte, o options) (*input, error) {
 				return nil, fmt.Errorf("restlist: %s holds a tree (its records have %q too), not a list; set config records to use it anyway", in.path, name)
 			}
 			for _, e := range in.extras {
-				if es := elements(e[1]); len(es) > 0 && es[0][0] == '{' {
+				if len(e[1]) > 0 && e[1][0] == '[' && listOfObjects(e[1]) {
 					return nil, fmt.Errorf("restlist: both %s and .%s hold lists of objects; set config records to choose", in.path, e[0])
 				}
 			}
@@ -195,14 +203,24 @@ func parseInput(payload []byte, o options) (*input, error) {
 	default:
 		return nil, errNotList
 	}
-	raw, err := r.RawValue()
-	if err != nil {
-		return nil, fmt.Errorf("restlist: %w", err)
-	}
-	if err := in.readRecords(raw); err != nil {
+	// A top-level array: read the records in the same pass.
+	if err := in.readRecords(r); err != nil {
 		return nil, err
 	}
 	return in, expectEnd(r)
+}
+
+// listOfObjects reports whether raw is an array whose first element is an
+// object.
+func listOfObjects(raw []byte) bool {
+	for _, c := range raw[1:] {
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		}
+		return c == '{'
+	}
+	return false
 }
 
 func expectEnd(r *pdk.Reader) error {
@@ -231,9 +249,9 @@ func jqMember(name string) string {
 
 // readRecords reads an array of objects; anything else in it is an error
 // naming the element.
-func (in *input) readRecords(raw []byte) error {
+func (in *input) readRecords(r *pdk.Reader) error {
 	keyIndex := map[string]int{}
-	r := pdk.NewReader(raw)
+	var lastSet []int // per key: 1 + the last record that set it
 	if err := r.BeginArray(); err != nil {
 		return fmt.Errorf("restlist: %w", err)
 	}
@@ -251,31 +269,34 @@ func (in *input) readRecords(raw []byte) error {
 			if t.Kind != pdk.Key {
 				return fmt.Errorf("restlist: %w", r.Err())
 			}
-			var name string
-			if !bytes.ContainsRune(t.Raw, '\\') {
-				name = string(t.Raw[1 : len(t.Raw)-1]) // no allocation for a known key
-				if k, ok := keyIndex[name]; ok {
-					v, err := r.RawValue()
-					if err != nil {
-						return fmt.Errorf("restlist: %w", err)
-					}
-					rec.set(k, v)
-					continue
+			name := t.Raw[1 : len(t.Raw)-1]
+			k := -1
+			if bytes.IndexByte(name, '\\') < 0 {
+				// The member at position j is usually keys[j]; otherwise
+				// a map lookup, which does not allocate for a []byte key.
+				if j := len(rec.members); j < len(in.keys) && string(name) == in.keys[j] {
+					k = j
+				} else if idx, ok := keyIndex[string(name)]; ok {
+					k = idx
 				}
-			} else {
-				name = t.Text()
 			}
-			k, ok := keyIndex[name]
-			if !ok {
-				k = len(in.keys)
-				keyIndex[name] = k
-				in.keys = append(in.keys, name)
+			if k < 0 {
+				text := t.Text()
+				idx, ok := keyIndex[text]
+				if !ok {
+					idx = len(in.keys)
+					keyIndex[text] = idx
+					in.keys = append(in.keys, text)
+					lastSet = append(lastSet, 0)
+				}
+				k = idx
 			}
 			v, err := r.RawValue()
 			if err != nil {
 				return fmt.Errorf("restlist: %w", err)
 			}
-			rec.set(k, v)
+			rec.set(k, v, lastSet[k] == i+1)
+			lastSet[k] = i + 1
 		}
 		if r.Err() != nil {
 			return fmt.Errorf("restlist: %w", r.Err())
@@ -492,13 +513,65 @@ func bare(s []byte, name bool) bool {
 	if s[0] == '{' || s[0] == '[' {
 		return false
 	}
-	switch s[0] {
-	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 't', 'f', 'n':
-		// Quote anything a reader could take for a JSON scalar.
-		return pdk.NewReader(s).Skip() != nil
+	// Quote anything a reader could take for a JSON scalar.
+	switch string(s) {
+	case "true", "false", "null":
+		return false
 	}
-	return true
+	return !looksNumeric(s)
 }
+
+// looksNumeric reports whether s is a JSON number, allowing surrounding
+// whitespace (so that no reader, however lenient, takes a bare cell for
+// one).
+func looksNumeric(s []byte) bool {
+	i, j := 0, len(s)
+	for i < j && isSpaceByte(s[i]) {
+		i++
+	}
+	for j > i && isSpaceByte(s[j-1]) {
+		j--
+	}
+	t := s[i:j]
+	if len(t) == 0 || (t[0] != '-' && (t[0] < '0' || t[0] > '9')) {
+		return false
+	}
+	if t[0] == '-' {
+		t = t[1:]
+	}
+	d := func() int {
+		n := 0
+		for n < len(t) && t[n] >= '0' && t[n] <= '9' {
+			n++
+		}
+		return n
+	}
+	n := d()
+	if n == 0 || (t[0] == '0' && n > 1) {
+		return false
+	}
+	t = t[n:]
+	if len(t) > 0 && t[0] == '.' {
+		t = t[1:]
+		if n = d(); n == 0 {
+			return false
+		}
+		t = t[n:]
+	}
+	if len(t) > 0 && (t[0] == 'e' || t[0] == 'E') {
+		t = t[1:]
+		if len(t) > 0 && (t[0] == '+' || t[0] == '-') {
+			t = t[1:]
+		}
+		if n = d(); n == 0 {
+			return false
+		}
+		t = t[n:]
+	}
+	return len(t) == 0
+}
+
+func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // appendText appends a string, bare when that reads back the same, else
 // JSON-quoted.
@@ -547,6 +620,9 @@ func appendCell(dst []byte, rec record, c column, vals [][]byte) ([]byte, [][]by
 
 // appendCompact appends a JSON value without insignificant whitespace.
 func appendCompact(dst []byte, raw []byte) []byte {
+	if raw[0] != '{' && raw[0] != '[' {
+		return append(dst, raw...) // a scalar token is already compact
+	}
 	r := pdk.NewReader(raw)
 	w := pdk.NewWriter(dst)
 	for {
@@ -581,7 +657,7 @@ func (in *input) table(p *plan) ([]byte, error) {
 	if len(shown) == 0 && len(in.records) > 0 {
 		return nil, fmt.Errorf("restlist: no field left to show in %s (not shown: %s)", in.path, strings.Join(p.dropped, ", "))
 	}
-	out := make([]byte, 0, 4096)
+	out := make([]byte, 0, 4096+in.size/2)
 	for n, j := range shown {
 		if n > 0 {
 			out = append(out, '\t')

@@ -414,3 +414,29 @@ func BenchmarkDecodeAnyBaseline(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkCompactSQLiteOrders(b *testing.B) {
+	in, err := os.ReadFile("../../testdata/captured/sqlite-orders.json")
+	if err != nil {
+		b.Skip(err)
+	}
+	b.SetBytes(int64(len(in)))
+	for b.Loop() {
+		if _, _, err := compact(pdk.Header{Config: map[string]string{}}, in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func TestLooksNumeric(t *testing.T) {
+	for _, s := range []string{"0", "-1", "1.5", "1e9", "-0.5E-3", " 7 ", "12\t"} {
+		if !looksNumeric([]byte(s)) || !json.Valid([]byte(s)) {
+			t.Errorf("%q: not numeric", s)
+		}
+	}
+	for _, s := range []string{"", "-", "01", "1.", ".5", "1e", "2026-01-01", "1,000", "0x10", "1 2"} {
+		if looksNumeric([]byte(s)) {
+			t.Errorf("%q: numeric", s)
+		}
+	}
+}
