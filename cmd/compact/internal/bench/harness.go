@@ -15,7 +15,6 @@ import (
 
 	"github.com/itchyny/gojq"
 	"github.com/toolcompact/compact/budget"
-	"github.com/toolcompact/compact/budget/query"
 	"github.com/toolcompact/compact/host"
 	"github.com/toolcompact/compact/schemas"
 )
@@ -26,20 +25,17 @@ import (
 // same code as `compact artifact query HANDLE --jq FILTER`.
 type FollowUpFunc func(ctx context.Context, handle, filter string, tokens int) (content string, outputs int, err error)
 
-// QuerierFollowUp returns the follow-up query of the artifact query path
-// (budget/query's Querier.JQ) over store, counting with ctr.
-func QuerierFollowUp(store budget.Store, ctr budget.Counter) (FollowUpFunc, error) {
-	q, err := query.New(store, ctr, query.Options{})
-	if err != nil {
-		return nil, err
-	}
+// EngineFollowUp returns the follow-up query of eng: Engine.ArtifactJQ,
+// the code `compact artifact query HANDLE --jq FILTER` runs, over the
+// engine's artifact store.
+func EngineFollowUp(eng *host.Engine) FollowUpFunc {
 	return func(ctx context.Context, handle, filter string, tokens int) (string, int, error) {
-		a, err := q.JQ(ctx, handle, filter, tokens)
+		a, err := eng.ArtifactJQ(ctx, handle, filter, tokens)
 		if err != nil {
 			return "", 0, err
 		}
 		return a.Content, a.Total, nil
-	}, nil
+	}
 }
 
 // Harness runs every strategy on every output of a corpus at each budget
@@ -48,8 +44,8 @@ type Harness struct {
 	// Engine runs the compact strategy. It needs an artifact store for
 	// the artifact level and the follow-up queries.
 	Engine *host.Engine
-	// FollowUp answers follow-up queries; nil means QuerierFollowUp over
-	// the engine's store.
+	// FollowUp answers follow-up queries; nil means EngineFollowUp (none
+	// when the engine has no store).
 	FollowUp FollowUpFunc
 	// Budgets are the token budgets, each run separately.
 	Budgets []int
@@ -250,11 +246,7 @@ func (h *Harness) Run(ctx context.Context, files []*QuestionFile) (*Report, erro
 	ctr := h.Engine.Counter()
 	follow := h.FollowUp
 	if follow == nil && h.Engine.Store() != nil {
-		f, err := QuerierFollowUp(h.Engine.Store(), ctr)
-		if err != nil {
-			return nil, fmt.Errorf("bench: follow-up queries: %w", err)
-		}
-		follow = f
+		follow = EngineFollowUp(h.Engine)
 	}
 	cpt := h.CharsPerToken
 	if cpt <= 0 {

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -189,10 +191,15 @@ func TestHarnessDeterministic(t *testing.T) {
 	}
 	files := loadSmall(t, "go-list-modules")
 	run := func() string {
-		h := &Harness{Engine: testEngine(t), Budgets: []int{4000, 1000, 4000}, PreviewDir: t.TempDir()}
+		var steps []string
+		h := &Harness{Engine: testEngine(t), Budgets: []int{4000, 1000, 4000}, PreviewDir: t.TempDir(),
+			Progress: func(done, total int, what string) { steps = append(steps, fmt.Sprintf("%d/%d %s", done, total, what)) }}
 		rep, err := h.Run(context.Background(), files)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if want := []string{"1/2 go-list-modules.json @1000", "2/2 go-list-modules.json @4000"}; !slices.Equal(steps, want) {
+			t.Errorf("progress %q, want %q", steps, want)
 		}
 		if len(rep.Budgets) != 2 || rep.Budgets[0] != 1000 {
 			t.Fatalf("budgets %v, want [1000 4000]", rep.Budgets)
