@@ -31,6 +31,7 @@ type PointerError struct {
 	Err error
 }
 
+// Error says which argument held which reference, and why it failed.
 func (e *PointerError) Error() string {
 	return fmt.Sprintf("compact: argument %s is the artifact reference %q, which cannot be resolved: %v", e.Arg, e.Ref, e.Err)
 }

@@ -373,3 +373,34 @@ func TestGracefulShutdown(t *testing.T) {
 		t.Errorf("Serve: %v", err)
 	}
 }
+
+// TestManyClients: 200 clients at once on loopback, every one answered.
+func TestManyClients(t *testing.T) {
+	ts := newServer(t, server.Config{})
+	const clients = 200
+	var wg sync.WaitGroup
+	errs := make(chan string, clients)
+	for i := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			content := fmt.Sprintf(`[{"id":%d,"name":"item %d"}]`, i, i)
+			b, _ := json.Marshal(map[string]any{"tool": "x", "content": content})
+			resp, err := http.Post(ts.URL+"/v1/compact", "application/json", bytes.NewReader(b))
+			if err != nil {
+				errs <- err.Error()
+				return
+			}
+			defer resp.Body.Close()
+			var res schemas.Result
+			if err := json.NewDecoder(resp.Body).Decode(&res); err != nil || resp.StatusCode != 200 || res.Content != content {
+				errs <- fmt.Sprintf("client %d: %d %v %q", i, resp.StatusCode, err, res.Content)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
