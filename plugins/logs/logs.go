@@ -165,10 +165,55 @@ func compactLines(payload []byte, o options) ([]byte, int) {
 	return out, len(lines)
 }
 
+// checkLines declines JSON whose records are not its lines: a JSON
+// document (pretty-printed, or an array on one line) or concatenated
+// values. JSON Lines, one object per line and no blank line, is accepted:
+// there every line is a record. Text is accepted, even when a line starts
+// with '[' or '{'.
+func checkLines(payload []byte) error {
+	i := 0
+	for i < len(payload) && isSpaceByte(payload[i]) {
+		i++
+	}
+	if i == len(payload) || (payload[i] != '{' && payload[i] != '[') {
+		return nil
+	}
+	r := pdk.NewReader(payload)
+	if r.Skip() == nil && r.Next().Kind == pdk.EOF {
+		if bytes.IndexByte(bytes.TrimSpace(payload), '\n') < 0 && payload[i] == '{' {
+			return nil // one JSON Lines record
+		}
+		return fmt.Errorf("logs: the input is one JSON document, not lines; use a JSON compactor")
+	}
+	if payload[i] == '[' {
+		return nil // text that starts like "[INFO] ..."
+	}
+	lines := 0
+	for start := 0; start < len(payload); lines++ {
+		end := bytes.IndexByte(payload[start:], '\n')
+		if end < 0 {
+			end = len(payload)
+		} else {
+			end += start
+		}
+		line := bytes.TrimRight(payload[start:end], " \t\r")
+		if len(line) < 2 || line[0] != '{' || line[len(line)-1] != '}' {
+			return fmt.Errorf("logs: the input is JSON whose records are not its lines (line %d does not hold one object); use a JSON compactor", lines+1)
+		}
+		start = end + 1
+	}
+	return nil
+}
+
+func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
 // compact is the plugin's pdk.Func.
 func compact(h pdk.Header, payload []byte) (pdk.OutputHeader, []byte, error) {
 	o, err := parseOptions(h.Config)
 	if err != nil {
+		return pdk.OutputHeader{}, nil, err
+	}
+	if err := checkLines(payload); err != nil {
 		return pdk.OutputHeader{}, nil, err
 	}
 	out, n := compactLines(payload, o)

@@ -261,3 +261,24 @@ func BenchmarkCompactLines(b *testing.B) {
 		compactLines(in, o)
 	}
 }
+
+func TestDeclinesJSONDocuments(t *testing.T) {
+	for in, msg := range map[string]string{
+		`[{"a":1},{"a":2}]`:                          "one JSON document",
+		"{\n  \"a\": 1\n}\n":                         "one JSON document",
+		"{\"a\":1}\n\n{\"a\":2}\n":                   "line 2 does not hold one object",
+		"{\"a\":1}\n{\n\"b\":2}\n":                   "line 2 does not hold one object",
+		"{\"a\":1}\n{\"a\":2}\n[1]\n":                "line 3",
+		"  {\"Path\": \"x\",\n\"V\": 1}":             "one JSON document",
+		"{\"Path\": \"x\"}\n{\n\"V\": 1}\n{\"W\":2}": "line 2",
+	} {
+		if _, _, err := compact(pdk.Header{Config: map[string]string{}}, []byte(in)); err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("%q: err %v, want %q", in, err, msg)
+		}
+	}
+	for _, in := range []string{"{\"a\":1}\n{\"a\":2}\n", "{\"a\":1}\r\n{\"a\":2}", "plain text\n{not json}\n", "", "[INFO] started\n", "{\"a\":1}\n", "[1] [2]\n"} {
+		if _, _, err := compact(pdk.Header{Config: map[string]string{}}, []byte(in)); err != nil {
+			t.Errorf("%q: %v", in, err)
+		}
+	}
+}
