@@ -43,19 +43,28 @@ func stepInto(v []byte, step any, stream bool) ([]byte, error) {
 			return nil, fmt.Errorf("key %q: the value is %s, not an object", s, kindName(dec.PeekKind()))
 		}
 		dec.ReadToken()
+		var found []byte // the last of duplicate keys wins, as in jq
 		for dec.PeekKind() != '}' {
 			tok, err := dec.ReadToken()
 			if err != nil {
 				return nil, err
 			}
 			if tok.String() == s {
-				return dec.ReadValue()
+				v, err := dec.ReadValue()
+				if err != nil {
+					return nil, err
+				}
+				found = v
+				continue
 			}
 			if err := dec.SkipValue(); err != nil {
 				return nil, err
 			}
 		}
-		return nil, fmt.Errorf("the object has no key %q", s)
+		if found == nil {
+			return nil, fmt.Errorf("the object has no key %q", s)
+		}
+		return found, nil
 	case int:
 		dec := newDec()
 		if !stream {

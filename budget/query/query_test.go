@@ -245,6 +245,17 @@ func TestJQ(t *testing.T) {
 	if err != nil || a2.Content != mustJSON(issues[5]["title"]) {
 		t.Fatalf("query of the stored answer = %q, %v", a2.Content, err)
 	}
+	// Integers beyond 2^53 stay exact; the environment is not visible.
+	bh := e.put(t, []byte(`{"id":12345678901234567890,"small":9007199254740993,"f":1.5}`))
+	a, err = e.q.JQ(context.Background(), bh, "[.id, .small, .f]", 100)
+	if err != nil || a.Content != "[12345678901234567890,9007199254740993,1.5]" {
+		t.Fatalf("numbers = %q, %v", a.Content, err)
+	}
+	t.Setenv("COMPACT_SECRET", "s3cr3t")
+	a, err = e.q.JQ(context.Background(), bh, "$ENV", 100)
+	if err != nil || a.Content != "{}" {
+		t.Fatalf("$ENV = %q, %v", a.Content, err)
+	}
 	// With a path: the filter runs on the sub-value.
 	a, err = e.q.JQ(context.Background(), h+"[1]", ".number", 100)
 	if err != nil || a.Content != mustJSON(issues[1]["number"]) {
