@@ -233,6 +233,7 @@ func (s *summary) pin(ctx context.Context, pred string) []schemas.Action {
 		}
 		proj = newProjector(want)
 	}
+	lits := pinLiterals(q) // records without them cannot match
 	var acts []schemas.Action
 	for ci, c := range s.shape.Collections {
 		cs := &s.colls[ci]
@@ -243,6 +244,9 @@ func (s *summary) pin(ctx context.Context, pred string) []schemas.Action {
 				return stopped
 			}
 			seen = i + 1
+			if !mayMatch(raw, lits) {
+				return nil
+			}
 			value, err := recordValue(c.Kind, raw, proj)
 			if err != nil {
 				evalErrs++

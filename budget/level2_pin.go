@@ -343,3 +343,104 @@ func skipValue(b []byte, i int) (int, bool) {
 	}
 	return j, j > i
 }
+
+// pinLiterals returns JSON string literals (quoted, as they appear in
+// JSON text) that every record the predicate q selects must contain,
+// when q's truth requires them: q is a comparison of a member path with a
+// string literal (.state == "ALARM"), a conjunction with such a
+// comparison, or select(...) of one. A record whose text has no escape
+// sequence and lacks one of the literals cannot match, and is not decoded
+// at all. nil means no such literal is known.
+func pinLiterals(q *gojq.Query) [][]byte {
+	if q == nil || q.Meta != nil || len(q.Imports) > 0 || len(q.FuncDefs) > 0 {
+		return nil
+	}
+	if q.Term != nil {
+		t := q.Term
+		if len(t.SuffixList) > 0 {
+			return nil
+		}
+		switch {
+		case t.Type == gojq.TermTypeQuery:
+			return pinLiterals(t.Query)
+		case t.Type == gojq.TermTypeFunc && t.Func.Name == "select" && len(t.Func.Args) == 1:
+			return pinLiterals(t.Func.Args[0])
+		}
+		return nil
+	}
+	switch q.Op {
+	case gojq.OpAnd:
+		return append(pinLiterals(q.Left), pinLiterals(q.Right)...)
+	case gojq.OpEq:
+		if lit, ok := stringLiteral(q.Right); ok && isMemberPath(q.Left) {
+			return [][]byte{lit}
+		}
+		if lit, ok := stringLiteral(q.Left); ok && isMemberPath(q.Right) {
+			return [][]byte{lit}
+		}
+	}
+	return nil
+}
+
+// stringLiteral returns the JSON text of q when q is a constant ASCII
+// string (input with invalid UTF-8 decodes to U+FFFD, which its text does
+// not contain, so non-ASCII literals are not used).
+func stringLiteral(q *gojq.Query) ([]byte, bool) {
+	if q == nil || q.Term == nil || q.Term.Type != gojq.TermTypeString || len(q.Term.SuffixList) > 0 ||
+		q.Term.Str == nil || len(q.Term.Str.Queries) > 0 {
+		return nil, false
+	}
+	for _, c := range []byte(q.Term.Str.Str) {
+		if c >= 0x80 {
+			return nil, false
+		}
+	}
+	b, err := jsonv2.Marshal(q.Term.Str.Str)
+	return b, err == nil
+}
+
+// isMemberPath reports whether q is a path of constant member names from
+// the record (.a, .a.b, ."a".b): its value, when a string, appears in the
+// record's text as it is.
+func isMemberPath(q *gojq.Query) bool {
+	if q == nil || q.Term == nil {
+		return false
+	}
+	t := q.Term
+	suffixes := t.SuffixList
+	switch t.Type {
+	case gojq.TermTypeIndex:
+		if _, ok := constName(t.Index); !ok {
+			return false
+		}
+	case gojq.TermTypeIdentity:
+		if len(suffixes) == 0 {
+			return false
+		}
+	default:
+		return false
+	}
+	for _, sf := range suffixes {
+		if sf.Iter || sf.Index == nil {
+			return false
+		}
+		if _, ok := constName(sf.Index); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// mayMatch reports whether a record with text raw can satisfy a predicate
+// that requires lits.
+func mayMatch(raw []byte, lits [][]byte) bool {
+	if len(lits) == 0 || bytes.IndexByte(raw, '\\') >= 0 {
+		return true
+	}
+	for _, l := range lits {
+		if !bytes.Contains(raw, l) {
+			return false
+		}
+	}
+	return true
+}

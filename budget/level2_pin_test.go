@@ -68,6 +68,39 @@ func TestPinFields(t *testing.T) {
 	}
 }
 
+func TestPinLiterals(t *testing.T) {
+	cases := map[string]string{
+		`.state == "ALARM"`:                          `"ALARM"`,
+		`select(.state == "open")`:                   `"open"`,
+		`"error" == .level and .n > 3`:               `"error"`,
+		`(.a.b == "x") and (.c == "y")`:              `"x" "y"`,
+		`.state != "ALARM"`:                          ``,
+		`.state == "ALARM" or .state == "OK"`:        ``,
+		`.state == "ALARM" | not`:                    ``,
+		`(.a + "LARM") == "ALARM"`:                   ``,
+		`.tags[] == "x"`:                             ``,
+		`.state == "ÄLARM"`:                          ``,
+		`.s == "tab\there"`:                          `"tab\there"`,
+		`select(.level == "error") | .msg == "boom"`: ``,
+	}
+	for pred, want := range cases {
+		q, err := gojq.Parse(pred)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, l := range pinLiterals(q) {
+			got = append(got, string(l))
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("pinLiterals(%s) = %q, want %q", pred, got, want)
+		}
+	}
+	if mayMatch([]byte(`{"state":"OK"}`), [][]byte{[]byte(`"ALARM"`)}) || !mayMatch([]byte(`{"state":"\u0041LARM"}`), [][]byte{[]byte(`"ALARM"`)}) {
+		t.Error("mayMatch: wrong on plain text or did not give up on an escape")
+	}
+}
+
 // TestPinProjectionAgrees evaluates predicates on every record of captured
 // outputs both on the whole record and on its projection, and requires
 // the same verdict (or the same failure) for each.
@@ -105,7 +138,8 @@ func TestPinProjectionAgrees(t *testing.T) {
 			for _, n := range names {
 				want[n] = true
 			}
-			matched := 0
+			matched, skipped := 0, 0
+			lits := pinLiterals(q)
 			pr := newProjector(want)
 			for _, c := range shape.Collections {
 				err := EachRecord(data, shape, c.Path, func(i int, raw []byte) error {
@@ -122,6 +156,12 @@ func TestPinProjectionAgrees(t *testing.T) {
 					if a != b || (aerr == nil) != (berr == nil) {
 						t.Errorf("%s %s record %d: whole %v/%v, projected %v/%v", file, pred, i, a, aerr, b, berr)
 					}
+					if a && !mayMatch(raw, lits) {
+						t.Errorf("%s %s record %d matches but the literal prefilter skips it", file, pred, i)
+					}
+					if !mayMatch(raw, lits) {
+						skipped++
+					}
 					if a {
 						matched++
 					}
@@ -131,7 +171,7 @@ func TestPinProjectionAgrees(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			t.Logf("%s: %s matches %d records", file, pred, matched)
+			t.Logf("%s: %s matches %d records; %d skipped by literals %q", file, pred, matched, skipped, lits)
 		}
 	}
 }

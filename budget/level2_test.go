@@ -166,6 +166,46 @@ func BenchmarkLevel2(b *testing.B) {
 			}
 		}
 	})
+	// Writing the same bytes durably: what the artifact store adds at
+	// the least.
+	b.Run("write+fsync", func(b *testing.B) {
+		dir := b.TempDir()
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			f, err := os.Create(filepath.Join(dir, "out"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := f.Write(data); err != nil {
+				b.Fatal(err)
+			}
+			if err := f.Sync(); err != nil {
+				b.Fatal(err)
+			}
+			f.Close()
+		}
+	})
+	// Level 2 with an in-memory store: its CPU work alone.
+	b.Run("level2-memstore", func(b *testing.B) {
+		c, err := budget.NewCounter(budget.EncodingO200k)
+		if err != nil {
+			b.Fatal(err)
+		}
+		st, err := artifact.OpenBlob(context.Background(), "mem://", artifact.BlobOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer st.Close()
+		p := budget.NewPipeline(c, budget.WithStore(st))
+		in := budget.Input{Tool: "svc.list", Data: data, Budget: 4000, Rules: rules}
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			res, err := p.Run(context.Background(), in)
+			if err != nil || res.Level != schemas.LevelArtifact {
+				b.Fatal(res.Level, err)
+			}
+		}
+	})
 	for _, bc := range []struct {
 		name   string
 		budget int
