@@ -12,22 +12,10 @@ import (
 
 // Adapt returns the proxy's view of a host.Engine: compaction, the
 // artifact store (memory pointers) and artifact queries (read_artifact,
-// through budget/query over the engine's store and counter).
-func Adapt(e *host.Engine) Engine {
-	a := &adapter{e: e}
-	if st := e.Store(); st != nil {
-		q, err := query.New(st, e.Counter(), query.Options{})
-		if err == nil {
-			a.q = q
-		}
-	}
-	return a
-}
+// through the engine's querier and its shared cache).
+func Adapt(e *host.Engine) Engine { return &adapter{e: e} }
 
-type adapter struct {
-	e *host.Engine
-	q *query.Querier
-}
+type adapter struct{ e *host.Engine }
 
 func (a *adapter) Compact(ctx context.Context, req host.Request) (schemas.Result, error) {
 	return a.e.Compact(ctx, req)
@@ -37,10 +25,11 @@ func (a *adapter) Store() budget.Store { return a.e.Store() }
 
 // QueryArtifact implements Querier.
 func (a *adapter) QueryArtifact(ctx context.Context, q Query) (query.Answer, error) {
-	if a.q == nil {
-		return query.Answer{}, fmt.Errorf("the artifact store is off")
+	qr, err := a.e.Artifacts()
+	if err != nil {
+		return query.Answer{}, err
 	}
-	return RunQuery(ctx, a.q, q)
+	return RunQuery(ctx, qr, q)
 }
 
 // RunQuery runs one read_artifact query on a budget/query Querier.

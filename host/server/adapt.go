@@ -11,22 +11,11 @@ import (
 )
 
 // Adapt returns the API's view of a host.Engine: compaction, the store,
-// whole-prompt fitting (Engine.Context) and artifact queries (budget/query
-// over the engine's store and counter).
-func Adapt(e *host.Engine) Engine {
-	a := &adapter{e: e}
-	if st := e.Store(); st != nil {
-		if q, err := query.New(st, e.Counter(), query.Options{}); err == nil {
-			a.q = q
-		}
-	}
-	return a
-}
+// whole-prompt fitting (Engine.Context) and artifact queries (the
+// engine's querier and its shared cache).
+func Adapt(e *host.Engine) Engine { return &adapter{e: e} }
 
-type adapter struct {
-	e *host.Engine
-	q *query.Querier
-}
+type adapter struct{ e *host.Engine }
 
 func (a *adapter) Compact(ctx context.Context, req host.Request) (schemas.Result, error) {
 	return a.e.Compact(ctx, req)
@@ -39,18 +28,19 @@ func (a *adapter) Context(ctx context.Context, blocks []schemas.Block, tokens in
 }
 
 func (a *adapter) QueryArtifact(ctx context.Context, q ArtifactQuery) (query.Answer, error) {
-	if a.q == nil {
-		return query.Answer{}, fmt.Errorf("%w: the artifact store is off", budget.ErrNotFound)
+	qr, err := a.e.Artifacts()
+	if err != nil {
+		return query.Answer{}, err
 	}
 	switch q.Op {
 	case "", "get":
-		return a.q.Get(ctx, q.Ref, q.Budget)
+		return qr.Get(ctx, q.Ref, q.Budget)
 	case "jq":
-		return a.q.JQ(ctx, q.Ref, q.Filter, q.Budget)
+		return qr.JQ(ctx, q.Ref, q.Filter, q.Budget)
 	case "slice":
-		return a.q.Slice(ctx, q.Ref, query.SliceOptions{Offset: q.Offset, Limit: q.Limit}, q.Budget)
+		return qr.Slice(ctx, q.Ref, query.SliceOptions{Offset: q.Offset, Limit: q.Limit}, q.Budget)
 	case "search":
-		return a.q.Search(ctx, q.Ref, q.Text, query.SearchOptions{Limit: q.Limit}, q.Budget)
+		return qr.Search(ctx, q.Ref, q.Text, query.SearchOptions{Limit: q.Limit}, q.Budget)
 	}
 	return query.Answer{}, fmt.Errorf("%w: op %q", query.ErrBadQuery, q.Op)
 }
