@@ -1,23 +1,28 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
+	"time"
 
 	"github.com/toolcompact/compact/budget"
 	"github.com/toolcompact/compact/budget/artifact"
 	"github.com/toolcompact/compact/budget/query"
 	"github.com/toolcompact/compact/host"
+	"github.com/toolcompact/compact/registry"
 )
 
 const artifactUsage = `compact artifact get    REF [--budget N] [--store DIR]
        compact artifact query  REF --jq FILTER [--budget N] [--store DIR]
        compact artifact slice  REF [--offset N] [--limit K] [--path P] [--budget N] [--store DIR]
        compact artifact search REF TEXT [--limit K] [--path P] [--budget N] [--store DIR]
+       compact artifact gc     [--ttl DURATION] [--max-size SIZE] [--store DIR|URL]
 
 REF is a handle (12 to 64 hex digits) optionally followed by a jq path:
 a1b2c3d4e5f6, a1b2c3d4e5f6.items[3].name, a1b2c3d4e5f6["a key"][0].
@@ -42,6 +47,9 @@ func runArtifact(e *env) int {
 	}
 	op := e.args[0]
 	cmd := "compact artifact " + op
+	if op == "gc" {
+		return runArtifactGC(e, cmd)
+	}
 	var f engineFlags
 	fs := newFlagSet("artifact "+op, artifactUsage, e.stderr)
 	f.register(fs)
@@ -59,7 +67,7 @@ func runArtifact(e *env) int {
 		fs.IntVar(&limit, "limit", query.DefaultLimit, "best `K` matching records or lines")
 		fs.StringVar(&path, "path", "", "collection `P` such as .items (default: the first)")
 	default:
-		fmt.Fprintf(e.stderr, "compact artifact: unknown operation %q (want get, query, slice or search)\nusage: %s\n", op, artifactUsage)
+		fmt.Fprintf(e.stderr, "compact artifact: unknown operation %q (want get, query, slice, search or gc)\nusage: %s\n", op, artifactUsage)
 		return ExitUsage
 	}
 	budgetSet := false
@@ -204,4 +212,70 @@ func explainArtifact(err error, eng *host.Engine) error {
 		return fmt.Errorf("%w\n(nothing was cut; raise --budget)", err)
 	}
 	return err
+}
+
+// runArtifactGC is "compact artifact gc": it enforces a TTL and a size
+// quota on a store once and reports what it removed.
+func runArtifactGC(e *env, cmd string) int {
+	fs := newFlagSet("artifact gc", artifactUsage, e.stderr)
+	var store, maxSize string
+	var ttl time.Duration
+	var asJSON bool
+	fs.StringVar(&store, "store", "", "artifact store `DIR` or URL (default $"+envStore+", else the user cache directory)")
+	fs.DurationVar(&ttl, "ttl", 0, "remove artifacts stored longer ago than `DURATION` (such as 168h)")
+	fs.StringVar(&maxSize, "max-size", "", "then remove the oldest until the store holds at most `SIZE` (such as 1GiB)")
+	fs.BoolVar(&asJSON, "json", false, "print the statistics as JSON")
+	pos, err := parseArgs(fs, e.args[1:])
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(pos) != 0 {
+		fmt.Fprintf(e.stderr, "%s: no arguments expected, got %q\n", cmd, pos)
+		return ExitUsage
+	}
+	var opt artifact.Options
+	opt.TTL, opt.GCInterval = ttl, -1
+	if maxSize != "" {
+		if opt.MaxBytes, err = registry.ParseSize(maxSize); err != nil {
+			fmt.Fprintf(e.stderr, "%s: --max-size: %v\n", cmd, err)
+			return ExitUsage
+		}
+	}
+	if ttl < 0 || (ttl == 0 && opt.MaxBytes == 0) {
+		fmt.Fprintf(e.stderr, "%s: give --ttl (a positive duration) or --max-size, or both\n", cmd)
+		return ExitUsage
+	}
+	if store == "" {
+		store = os.Getenv(envStore)
+	}
+	if store == storeOff {
+		fmt.Fprintf(e.stderr, "%s: --store off: there is no store to collect\n", cmd)
+		return ExitUsage
+	}
+	st, err := artifact.Open(e.ctx, store, opt)
+	if err != nil {
+		report(e.stderr, cmd, err)
+		return ExitFailure
+	}
+	gc, ok := st.(interface {
+		GC(context.Context) (artifact.GCStats, error)
+	})
+	if !ok {
+		fmt.Fprintf(e.stderr, "%s: this store has no collector\n", cmd)
+		return ExitFailure
+	}
+	stats, err := gc.GC(e.ctx)
+	if err != nil {
+		report(e.stderr, cmd, err)
+		return ExitFailure
+	}
+	if asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(stats)
+		return ExitOK
+	}
+	fmt.Fprintf(e.stdout, "%d artifacts scanned: %d expired and %d evicted (%s freed), %d in use kept, %s kept; %d left-over temporary files removed\n",
+		stats.Scanned, stats.Expired, stats.Evicted, registry.FormatSize(stats.Freed), stats.Busy, registry.FormatSize(stats.Kept), stats.Temps)
+	return ExitOK
 }

@@ -87,6 +87,35 @@ func TestArtifactCommands(t *testing.T) {
 		}
 	}
 
+	// gc: flags checked, then a quota enforced oldest first.
+	if _, errs, code := execCLI(t, nil, "artifact", "gc", "--store", dir); code != ExitUsage || !strings.Contains(errs, "give --ttl") {
+		t.Fatalf("gc without limits: %d %q", code, errs)
+	}
+	if _, errs, code := execCLI(t, nil, "artifact", "gc", "--max-size", "lots", "--store", dir); code != ExitUsage || !strings.Contains(errs, "--max-size") {
+		t.Fatalf("gc bad size: %d %q", code, errs)
+	}
+	gdir := t.TempDir()
+	gst, _ := artifact.NewDir(gdir, artifact.Options{})
+	var gh []budget.Handle
+	for i := range 3 {
+		h, _, err := gst.Put(context.Background(), strings.NewReader(strings.Repeat(string(rune('a'+i)), 1000)), budget.Meta{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		gh = append(gh, h)
+		time.Sleep(10 * time.Millisecond) // distinct creation times
+	}
+	out, errs, code = execCLI(t, nil, "artifact", "gc", "--max-size", "2000", "--store", gdir)
+	if code != ExitOK || !strings.Contains(out, "3 artifacts scanned: 0 expired and 1 evicted") {
+		t.Fatalf("gc = %q %q %d", out, errs, code)
+	}
+	if _, errs, code := execCLI(t, nil, "artifact", "get", string(gh[0]), "--store", gdir); code != ExitInput || !strings.Contains(errs, "expired") {
+		t.Fatalf("evicted artifact: %d %q", code, errs)
+	}
+	if _, _, code := execCLI(t, nil, "artifact", "get", string(gh[2]), "--store", gdir); code != ExitOK {
+		t.Fatalf("newest artifact gone: %d", code)
+	}
+
 	// An artifact removed by retention: exit 3, and the message says so.
 	now := time.Now()
 	old, _ := artifact.NewDir(dir, artifact.Options{TTL: time.Minute, GCInterval: -1, Now: func() time.Time { return now }})
