@@ -230,22 +230,15 @@ func checkEnvelope(t *testing.T, raw []byte, c goldenCase, counter budget.Counte
 	}
 }
 
-// firstDiff shows the first differing line of two texts.
+// firstDiff shows where two texts first differ, with some context.
 func firstDiff(a, b []byte) string {
-	al, bl := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
-	for i := 0; i < max(len(al), len(bl)); i++ {
-		var x, y string
-		if i < len(al) {
-			x = al[i]
-		}
-		if i < len(bl) {
-			y = bl[i]
-		}
-		if x != y {
-			return "line " + strconv.Itoa(i+1) + ":\n- " + trunc(x) + "\n+ " + trunc(y)
-		}
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
 	}
-	return "(lengths differ)"
+	line := bytes.Count(a[:i], []byte("\n")) + 1
+	from := max(0, i-80)
+	return "line " + strconv.Itoa(line) + ", byte " + strconv.Itoa(i) + ":\n- …" + trunc(string(a[from:min(len(a), i+200)])) + "\n+ …" + trunc(string(b[from:min(len(b), i+200)]))
 }
 
 func trunc(s string) string {
