@@ -47,7 +47,7 @@ func TestFaultsBehaviour(t *testing.T) {
 		}
 	})
 	t.Run("framing", func(t *testing.T) {
-		exit, out, err := newInstance(t, wasm).call(10*time.Second, "text/plain", map[string]string{"fault": "framing"}, lines)
+		exit, out, err := newInstance(t, wasm).call(callTimeout, "text/plain", map[string]string{"fault": "framing"}, lines)
 		if err != nil || exit != 0 {
 			t.Fatalf("exit %d err %v", exit, err)
 		}
@@ -56,19 +56,19 @@ func TestFaultsBehaviour(t *testing.T) {
 		}
 	})
 	t.Run("badheader", func(t *testing.T) {
-		_, out, _ := newInstance(t, wasm).call(10*time.Second, "text/plain", map[string]string{"fault": "badheader"}, lines)
+		_, out, _ := newInstance(t, wasm).call(callTimeout, "text/plain", map[string]string{"fault": "badheader"}, lines)
 		if _, _, err := parseOutput(out); err == nil {
 			t.Errorf("badheader fault produced a valid frame: %q", out)
 		}
 	})
 	t.Run("fail", func(t *testing.T) {
-		exit, _, err := newInstance(t, wasm).call(10*time.Second, "text/plain", map[string]string{"fault": "fail"}, lines)
+		exit, _, err := newInstance(t, wasm).call(callTimeout, "text/plain", map[string]string{"fault": "fail"}, lines)
 		if exit == 0 || err == nil || !strings.Contains(err.Error(), "failure requested") {
 			t.Errorf("fail: exit %d err %v", exit, err)
 		}
 	})
 	t.Run("trap", func(t *testing.T) {
-		exit, _, err := newInstance(t, wasm).call(10*time.Second, "text/plain", map[string]string{"fault": "trap"}, lines)
+		exit, _, err := newInstance(t, wasm).call(callTimeout, "text/plain", map[string]string{"fault": "trap"}, lines)
 		if err == nil {
 			t.Errorf("trap: exit %d, no error", exit)
 		}

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/toolcompact/compact/budget"
 	"github.com/toolcompact/compact/plugins/pdk"
@@ -120,7 +119,7 @@ func TestRestListWasm(t *testing.T) {
 		t.Errorf("json: %+v %s", h, firstBytes(body, 200))
 	}
 	// A bad config is a clear failure, not a crash.
-	exit, _, err := in.call(10*time.Second, "application/json", map[string]string{"format": "xml"}, payload)
+	exit, _, err := in.call(callTimeout, "application/json", map[string]string{"format": "xml"}, payload)
 	if exit == 0 || err == nil || !strings.Contains(err.Error(), `format="xml"`) {
 		t.Errorf("bad config: exit %d err %v", exit, err)
 	}

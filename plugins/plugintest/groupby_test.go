@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 func groupBy(t *testing.T) string {
@@ -85,7 +84,7 @@ func TestGroupByExample(t *testing.T) {
 		`[{"a":"x}]`:    "unterminated string",
 		"[{\"a\":tru}]": "invalid literal",
 	} {
-		exit, _, err := in.call(10*time.Second, "application/json", map[string]string{"by": "a"}, []byte(payload))
+		exit, _, err := in.call(callTimeout, "application/json", map[string]string{"by": "a"}, []byte(payload))
 		if exit == 0 || err == nil || !strings.Contains(err.Error(), msg) {
 			t.Errorf("%s: exit %d err %v, want %q", payload, exit, err, msg)
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/toolcompact/compact/budget"
 	"github.com/toolcompact/compact/host"
@@ -38,7 +37,7 @@ func TestFirstPartyThroughHost(t *testing.T) {
 			p, ok := plugins[c.pkg]
 			if !ok {
 				var err error
-				p, err = host.LoadPlugin(ctx, Build(t, c.pkg), host.PluginOptions{Timeout: 20 * time.Second, Memory: 256 << 20})
+				p, err = host.LoadPlugin(ctx, Build(t, c.pkg), host.PluginOptions{Timeout: callTimeout, Memory: 256 << 20})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -58,7 +57,7 @@ func TestFirstPartyThroughHost(t *testing.T) {
 func benchPlugin(b *testing.B, pkg, file, contentType string) {
 	ctx := context.Background()
 	payload := capturedFile(b, file)
-	p, err := host.LoadPlugin(ctx, Build(b, pkg), host.PluginOptions{Timeout: 20 * time.Second, Memory: 256 << 20, PoolSize: 1})
+	p, err := host.LoadPlugin(ctx, Build(b, pkg), host.PluginOptions{Timeout: callTimeout, Memory: 256 << 20, PoolSize: 1})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -92,7 +91,7 @@ func TestGroupByThroughHost(t *testing.T) {
 	wasm := BuildNPM(t, filepath.Join("..", "..", ExampleGroupBy))
 	for _, c := range []struct{ file, by string }{{"github-issues.json", "state"}, {"sqlite-orders.json", "status,country"}} {
 		payload := capturedFile(t, c.file)
-		p, err := host.LoadPlugin(ctx, wasm, host.PluginOptions{Timeout: 20 * time.Second, Memory: 64 << 20, Config: map[string]string{"by": c.by}})
+		p, err := host.LoadPlugin(ctx, wasm, host.PluginOptions{Timeout: callTimeout, Memory: 64 << 20, Config: map[string]string{"by": c.by}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -115,7 +115,7 @@ func (in *instance) call(timeout time.Duration, contentType string, config map[s
 // returns the parsed output header and payload.
 func (in *instance) mustCall(contentType string, config map[string]string, payload []byte) (outHeader, []byte) {
 	in.t.Helper()
-	exit, out, err := in.call(10*time.Second, contentType, config, payload)
+	exit, out, err := in.call(callTimeout, contentType, config, payload)
 	if err != nil || exit != 0 {
 		in.t.Fatalf("compact_result: exit %d, err %v", exit, err)
 	}
@@ -143,3 +143,8 @@ func readFile(t testing.TB, path string) []byte {
 }
 
 var errNoNewline = errors.New("no newline after output header")
+
+// callTimeout is the deadline of one call in these tests: they check
+// behaviour, not speed (benchmarks do that), and a loaded CI machine can
+// make a multi-megabyte call take seconds.
+const callTimeout = 2 * time.Minute
