@@ -196,7 +196,7 @@ func (s *BlobStore) Put(ctx context.Context, r io.Reader, m budget.Meta) (budget
 }
 
 // issueHandle is DirStore.issueHandle over a bucket: conditional writes
-// (If-None-Match: *) take the place of link(2).
+// (If-None-Match: *) take the place of symlink(2).
 func (s *BlobStore) issueHandle(ctx context.Context, sum string) (budget.Handle, error) {
 	var others []string
 	it := s.bucket.List(&blob.ListOptions{Prefix: objKey(sum[:MinHandleLen])})
