@@ -404,3 +404,12 @@ func TestManyClients(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+// TestDeadline: a request that cannot finish within --timeout gets 504.
+func TestDeadline(t *testing.T) {
+	ts := newServer(t, server.Config{Timeout: 5 * time.Millisecond})
+	resp, body := postJSON(t, ts.URL+"/v1/compact", map[string]any{"tool": "github.list_issues", "content": string(issues(3000)), "budget": 500})
+	if resp.StatusCode != http.StatusGatewayTimeout || !strings.Contains(string(body), `"deadline"`) {
+		t.Errorf("status %d: %.200s", resp.StatusCode, body)
+	}
+}
