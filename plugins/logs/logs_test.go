@@ -282,3 +282,53 @@ func TestDeclinesJSONDocuments(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkImportant(b *testing.B) {
+	in, err := os.ReadFile("../../testdata/captured/app-log.jsonl")
+	if err != nil {
+		b.Skip(err)
+	}
+	m := newLevelMatcher(nil, nil)
+	lines := splitLines(in)
+	b.SetBytes(int64(len(in)))
+	for b.Loop() {
+		for _, l := range lines {
+			m.important(in[l.start:l.end])
+		}
+	}
+}
+
+func BenchmarkTemplate(b *testing.B) {
+	in, err := os.ReadFile("../../testdata/captured/app-log.jsonl")
+	if err != nil {
+		b.Skip(err)
+	}
+	lines := splitLines(in)
+	var buf []byte
+	b.SetBytes(int64(len(in)))
+	for b.Loop() {
+		for _, l := range lines {
+			buf = appendTemplate(buf[:0], in[l.start:l.end])
+		}
+	}
+}
+
+func TestLevelWordSwitchMatchesList(t *testing.T) {
+	for _, w := range levelWords {
+		if !isLevelWord(w) {
+			t.Errorf("%q missing from isLevelWord", w)
+		}
+	}
+	n := 0
+	for _, w := range []string{"error", "errors", "err", "fatal", "panic", "panicked", "warn", "warning", "warnings",
+		"exception", "exceptions", "traceback", "failed", "failure", "failures", "fail",
+		"critical", "crit", "severe", "emerg", "emergency", "alert", "abort", "aborted",
+		"killed", "oom", "segfault", "denied", "refused", "unhealthy"} {
+		if isLevelWord(w) {
+			n++
+		}
+	}
+	if n != len(levelWords) {
+		t.Errorf("isLevelWord knows %d words, levelWords has %d", n, len(levelWords))
+	}
+}

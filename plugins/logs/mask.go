@@ -254,10 +254,26 @@ var levelWords = []string{
 // levelMatcher decides which lines are important.
 type levelMatcher struct {
 	words map[string]bool
+	// builtin is set when words is exactly levelWords: then isLevelWord
+	// (a string switch, no hashing) answers instead of the map, which is
+	// several times faster inside WebAssembly.
+	builtin bool
+}
+
+// isLevelWord reports whether a lower-case word is one of levelWords.
+func isLevelWord(w string) bool {
+	switch w {
+	case "error", "errors", "err", "fatal", "panic", "panicked", "warn", "warning", "warnings",
+		"exception", "exceptions", "traceback", "failed", "failure", "failures", "fail",
+		"critical", "crit", "severe", "emerg", "emergency", "alert", "abort", "aborted",
+		"killed", "oom", "segfault", "denied", "refused", "unhealthy":
+		return true
+	}
+	return false
 }
 
 func newLevelMatcher(extra, ignore []string) *levelMatcher {
-	m := &levelMatcher{words: make(map[string]bool, len(levelWords)+len(extra))}
+	m := &levelMatcher{words: make(map[string]bool, len(levelWords)+len(extra)), builtin: len(extra) == 0 && len(ignore) == 0}
 	for _, w := range levelWords {
 		m.words[w] = true
 	}
@@ -297,12 +313,23 @@ func (m *levelMatcher) important(line []byte) bool {
 			for k, c := range w {
 				low[k] = c | 0x20
 			}
-			if m.words[string(low)] {
+			if m.builtin {
+				if isLevelWord(string(low)) {
+					return true
+				}
+			} else if m.words[string(low)] {
 				return true
 			}
 		}
-		if (m.words["error"] && hasSuffixFold(w, "error")) || (m.words["exception"] && hasSuffixFold(w, "exception")) {
-			return true
+		switch w[len(w)-1] | 0x20 {
+		case 'r':
+			if len(w) > 5 && hasSuffixFold(w, "error") && (m.builtin || m.words["error"]) {
+				return true
+			}
+		case 'n':
+			if len(w) > 9 && hasSuffixFold(w, "exception") && (m.builtin || m.words["exception"]) {
+				return true
+			}
 		}
 	}
 	return false
