@@ -323,7 +323,10 @@ func (p *plugin) classify(cctx context.Context, inst *instance, err error) *Plug
 	case isExit:
 		pe.Kind = KindTrap
 		pe.Err = fmt.Errorf("exited with status %d: %w", exit.ExitCode(), err)
-	case strings.Contains(msg, "wasm error:") || strings.Contains(msg, "failed to initialize runtime"):
+	case strings.Contains(msg, "wasm error:") || strings.Contains(msg, "recovered by wazero") ||
+		strings.Contains(msg, "wasm stack trace") || strings.Contains(msg, "failed to initialize runtime"):
+		// A trap, or a host function (such as a refused http_request)
+		// that panicked and was turned into an error by wazero.
 		pe.Kind = KindTrap
 	default:
 		pe.Kind = KindFailed

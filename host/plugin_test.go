@@ -107,6 +107,9 @@ func TestPluginFaults(t *testing.T) {
 			if pe.Kind != c.kind || !strings.Contains(err.Error(), c.msg) {
 				t.Errorf("err = %v (kind %s), want kind %s containing %q", err, pe.Kind, c.kind, c.msg)
 			}
+			if c.fault == "trap" && !strings.Contains(pe.Log, "panic: faults: trap requested") {
+				t.Errorf("the guest's stderr was not captured: log %q", pe.Log)
+			}
 			if pe.Plugin != p.name {
 				t.Errorf("plugin = %q, want %q", pe.Plugin, p.name)
 			}
