@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"testing"
 )
@@ -164,6 +165,49 @@ func FuzzLevel1(f *testing.F) {
 			if !reflect.DeepEqual(a, b) {
 				t.Fatalf("table round trip differs\ntable %q\n json %q", out.Content, js.Content)
 			}
+		}
+	})
+}
+
+// FuzzRun checks the pipeline end to end: it never fails but with
+// ErrCannotFit, the result fits, tokens.after is the exact count of the
+// content, and every collection keeps its input count.
+func FuzzRun(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s), uint16(40))
+	}
+	c, err := NewCounter("")
+	if err != nil {
+		f.Fatal(err)
+	}
+	p := NewPipeline(c)
+	f.Fuzz(func(t *testing.T, data []byte, budget uint16) {
+		if len(data) > 2048 {
+			return
+		}
+		b := int(budget%500) + 1
+		res, err := p.Run(context.Background(), Input{Tool: "fuzz", Data: data, Budget: b,
+			Rules: Rules{Defaults: true, StringsMax: 20, Format: "auto"}})
+		if err != nil {
+			if !errors.Is(err, ErrCannotFit) {
+				t.Fatalf("Run: %v", err)
+			}
+			return
+		}
+		if res.Tokens.After != c.Count(res.Content) || res.Tokens.After > b {
+			t.Fatalf("tokens %+v, content counts %d", res.Tokens, c.Count(res.Content))
+		}
+		shape, _ := DetectShape(data, nil)
+		if len(shape.Collections) != len(res.Collections) {
+			t.Fatalf("collections %+v, want %+v", res.Collections, shape.Collections)
+		}
+		for i, col := range res.Collections {
+			if col.Count != shape.Collections[i].Count || col.Shown != col.Count {
+				t.Fatalf("collection %+v, input count %d", col, shape.Collections[i].Count)
+			}
+		}
+		if res.Level == "none" && res.Content != string(data) {
+			t.Fatalf("level none changed the content")
 		}
 	})
 }
