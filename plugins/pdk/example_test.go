@@ -68,3 +68,26 @@ func ExampleWriter() {
 	// Output:
 	// {"title":"tab\there","labels":["bug",2]}
 }
+
+// A text payload line can stand for several input lines; the host adds
+// the markers up.
+func ExampleParseGroupMarker() {
+	line := pdk.AppendGroupMarker(nil, 400)
+	line = append(line, "GET /health 200"...)
+	n, rest := pdk.ParseGroupMarker(line)
+	fmt.Printf("%s\n%d %q\n", line, n, rest)
+	n, rest = pdk.ParseGroupMarker([]byte("ERROR db down"))
+	fmt.Printf("%d %q\n", n, rest)
+	// Output:
+	// [×400] GET /health 200
+	// 400 "GET /health 200"
+	// 1 "ERROR db down"
+}
+
+// Parsing the framed input a plugin receives.
+func ExampleParseInput() {
+	h, payload, err := pdk.ParseInput([]byte("{\"abi\":1,\"tool\":\"gh\",\"budget_tokens\":500,\"content_type\":\"application/json\",\"config\":{\"keep\":\"number\"}}\n[1,2]"))
+	fmt.Println(h.Tool, h.BudgetTokens, h.Config["keep"], string(payload), err)
+	// Output:
+	// gh 500 number [1,2] <nil>
+}

@@ -68,6 +68,7 @@ type SyntaxError struct {
 	Msg    string
 }
 
+// Error formats the message with its offset.
 func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("json: %s at offset %d", e.Msg, e.Offset)
 }
