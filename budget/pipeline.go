@@ -42,6 +42,8 @@ type FitError struct {
 	Reason string
 }
 
+// Error gives the tool, the budget, the best size and level reached, and
+// the reason.
 func (e *FitError) Error() string {
 	return fmt.Sprintf("%s: %v: best was %d tokens at level %q, budget %d: %s",
 		e.Tool, ErrCannotFit, e.Tokens, e.Level, e.Budget, e.Reason)

@@ -25,6 +25,7 @@ type errJSON struct {
 	msg string
 }
 
+// Error gives the offset and what was wrong.
 func (e *errJSON) Error() string { return fmt.Sprintf("invalid JSON at byte %d: %s", e.off, e.msg) }
 
 func (s *scanner) fail(msg string) error { return &errJSON{off: s.pos, msg: msg} }
