@@ -246,3 +246,22 @@ func stored(t testing.TB, st budget.Store, h string) string {
 }
 
 var _ = json.Marshal
+
+func TestStripOutputSchemas(t *testing.T) {
+	node, script := nodeServer(t)
+	eng, _ := newEngine(t, 1500)
+	root := t.TempDir()
+	h := startProxy(t, &mcpproxy.Command{Path: node, Args: []string{script, root}, Stderr: io.Discard}, mcpproxy.Adapt(eng), mcpproxy.Options{StripOutputSchemas: true})
+	tools, err := h.client.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range tools.Tools {
+		if tl.OutputSchema != nil {
+			t.Errorf("%s still has an output schema", tl.Name)
+		}
+		if tl.Name == "directory_tree" && tl.InputSchema == nil {
+			t.Errorf("input schema lost")
+		}
+	}
+}

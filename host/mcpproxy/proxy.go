@@ -39,6 +39,12 @@ type Options struct {
 	CallTimeout time.Duration
 	// Logger receives structured logs (slog.Default when nil).
 	Logger *slog.Logger
+	// StripOutputSchemas forwards tools without their outputSchema. A
+	// strict client checks structuredContent against it, and the proxy
+	// may have to compact or omit structuredContent that does not mirror
+	// the text (see compactResult); off by default, because schemas are
+	// forwarded unchanged.
+	StripOutputSchemas bool
 	// Observe, when set, is told about every compacted tool result (for
 	// metrics): the tool, the result (zero when err is set), the time the
 	// engine took, and the engine's error.
@@ -427,6 +433,9 @@ func (p *Proxy) addTool(t *mcp.Tool) (err error) {
 	}()
 	fwd := *t
 	fwd.Description = strings.TrimRight(t.Description, " ") + handleSentence
+	if p.opts.StripOutputSchemas {
+		fwd.OutputSchema = nil
+	}
 	name := t.Name
 	p.server.AddTool(&fwd, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return p.callTool(ctx, name, req)

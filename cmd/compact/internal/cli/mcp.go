@@ -76,7 +76,7 @@ func runMCP(e *env) int {
 		return ExitFailure
 	}
 	proxy, err := mcpproxy.New(ctx, up, mcpproxy.Adapt(eng), mcpproxy.Options{
-		Budget: c.Budget, CallTimeout: c.CallTimeout, Logger: log,
+		Budget: c.Budget, CallTimeout: c.CallTimeout, Logger: log, StripOutputSchemas: c.StripOutputSchemas,
 		Observe: func(tool string, r schemas.Result, took time.Duration, err error) {
 			metrics.Observe("mcp", tool, r, took, err)
 		},

@@ -46,6 +46,8 @@ type sidecarConfig struct {
 	Command     []string      `yaml:"command"`
 	MaxMessage  int           `yaml:"max_message"`
 	CallTimeout time.Duration `yaml:"call_timeout"`
+	// StripOutputSchemas forwards tools without their output schemas.
+	StripOutputSchemas bool `yaml:"strip_output_schemas"`
 }
 
 func defaultSidecarConfig() sidecarConfig {
@@ -113,8 +115,16 @@ func sidecarFlags(name string, e *env, mcp bool, args []string) (sidecarConfig, 
 	}
 	fs := flag.NewFlagSet("compact "+name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		if mcp {
+			fmt.Fprintln(e.stderr, "usage: compact mcp [flags] -- COMMAND ARGS...\n       compact mcp [flags] --upstream-url URL\n\nAn MCP proxy: every tool result of the upstream server is fitted to its budget (docs/sidecar.md).\n\nflags:")
+		} else {
+			fmt.Fprintln(e.stderr, "usage: compact serve [flags]\n\nThe HTTP JSON API (schemas/openapi.yaml, docs/sidecar.md).\n\nflags:")
+		}
+		fs.PrintDefaults()
+	}
 	fs.String("config", path, "YAML file with any of these settings (flags win)")
-	fs.StringVar(&c.Registry, "registry", c.Registry, "registry file (the built-in registry when empty)")
+	fs.StringVar(&c.Registry, "registry", c.Registry, "registry file layered over the built-in one (default $"+envRegistry+")")
 	fs.StringVar(&c.Encoding, "encoding", c.Encoding, "tokenizer: "+budget.EncodingO200k+" or "+budget.EncodingCL100k)
 	fs.IntVar(&c.Budget, "budget", c.Budget, "default token budget of one tool result (0: the registry's)")
 	fs.StringVar(&c.Store, "store", c.Store, "artifact store directory or URL (s3://, file://, mem://), or \"off\" (default $"+envStore+", else the user cache directory)")
@@ -138,6 +148,7 @@ func sidecarFlags(name string, e *env, mcp bool, args []string) (sidecarConfig, 
 		fs.StringVar(&c.UpstreamURL, "upstream-url", c.UpstreamURL, "upstream MCP server URL (streamable HTTP), instead of a command after --")
 		fs.IntVar(&c.MaxMessage, "max-message", c.MaxMessage, "largest message accepted from the upstream, in bytes (0: 256 MiB)")
 		fs.DurationVar(&c.CallTimeout, "call-timeout", c.CallTimeout, "deadline of one upstream request (0: 2m)")
+		fs.BoolVar(&c.StripOutputSchemas, "strip-output-schemas", c.StripOutputSchemas, "forward tools without their outputSchema, for strict clients that reject a compacted or omitted structuredContent")
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
