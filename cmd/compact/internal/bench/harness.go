@@ -380,7 +380,7 @@ func (h *Harness) measure(ctx context.Context, o *loaded, data []byte, b int, s 
 			r.Invalid = sh.actions[0]
 		}
 		if sh.claim == FormatNone && s == StrategyRaw {
-			r.Invalid = fmt.Sprintf("the output is %d tokens, over the budget", o.info.RawTokens)
+			r.Invalid = fmt.Sprintf("not shown: the output is %s tokens, over the budget", group(o.info.RawTokens))
 		}
 	}
 	for _, c := range o.info.Collections {

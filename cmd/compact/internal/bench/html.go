@@ -284,15 +284,15 @@ An answer is <em>visible</em> when the ground-truth value (jq over the original)
 <em>+1 query</em> counts the questions whose jq filter, run through the artifact query path on the stored artifact, returns exactly the ground truth.</p>
 {{range .Charts}}{{.}}{{end}}
 {{range .Budgets}}
-<h2>Budget {{group .Budget}} tokens: totals</h2>
+<h2 id="totals-{{.Budget}}">Budget {{group .Budget}} tokens: totals</h2>
 <table><tr><th class="l">strategy</th><th>tokens shown</th><th>saved vs raw</th><th>shown</th><th>valid</th><th>within budget</th><th>every count stated</th><th>visible</th><th>+1 query</th><th>answerable</th><th class="l">levels</th><th>wall ms</th></tr>
 {{range .Totals}}<tr{{if first .Strategy}} class="compact"{{end}}><td class="l">{{.Strategy}}</td><td>{{group .Tokens}}</td><td>{{saved .Saved}}</td><td>{{ratio .Shown .Outputs}}</td><td>{{ratio .Valid .Outputs}}</td><td>{{ratio .WithinBudget .Outputs}}</td><td>{{ratio .AllCountsStated .Outputs}}</td><td>{{pct .Inline .Questions}}</td><td>{{pct .FollowUp .Questions}}</td><td>{{pct .Answerable .Questions}}</td><td class="l">{{levels .Levels}}</td><td>{{printf "%.0f" .WallMS}}</td></tr>
 {{end}}</table>
-<h2>Budget {{group .Budget}} tokens: every output</h2>
+<h2 id="outputs-{{.Budget}}">Budget {{group .Budget}} tokens: every output</h2>
 <table><tr><th class="l">output</th><th class="l">strategy</th><th>tokens</th><th>within budget</th><th class="l">valid</th><th>counts stated</th><th>visible</th><th>+1 query</th><th>answerable</th><th class="l">level</th><th class="l">not answered</th></tr>
 {{range .Results}}<tr{{if first .Strategy}} class="compact"{{end}}><td class="l">{{if first .Strategy}}{{.Output}}{{end}}</td><td class="l">{{.Strategy}}</td>
 <td>{{if .Shown}}{{group .Tokens}}{{else}}–{{end}}</td><td>{{if .Shown}}{{if .WithinBudget}}yes{{else}}<span class="bad">no</span>{{end}}{{else}}–{{end}}</td>
-<td class="l">{{if .Valid}}yes{{else}}<span class="bad">no</span> <span class="note">{{.Invalid}}</span>{{end}}</td>
+<td class="l">{{if not .Shown}}– <span class="note">{{.Invalid}}</span>{{else if .Valid}}yes{{else}}<span class="bad">no</span> <span class="note">{{.Invalid}}</span>{{end}}</td>
 <td>{{ratio .CountsStated .Counts}}</td><td>{{ratio .Inline .Questions}}</td><td>{{ratio .FollowUp .Questions}}</td><td>{{ratio .Answerable .Questions}}</td><td class="l">{{.Level}}</td>
 <td class="l note">{{range $i, $id := .Unanswerable}}{{if $i}}, {{end}}{{$id}}{{end}}</td></tr>
 {{end}}</table>
