@@ -114,6 +114,11 @@ func TestTableRoundTrip(t *testing.T) {
 	if out := compact1(t, in, Rules{Format: "auto"}); out.ContentType != TypeTable {
 		t.Errorf("auto: want a table for %d records", 6)
 	}
+	// Duplicate member names cannot be a table row: JSON, and the reason.
+	out = compact1(t, `[{"a":1,"a":2},{"a":3}]`, Rules{Format: "table"})
+	if out.ContentType == TypeTable || !strings.Contains(actionSummary(out.Actions), "table_skipped") {
+		t.Errorf("duplicate names: want JSON and a table_skipped action, got %s %v", out.Content, out.Actions)
+	}
 	out = compact1(t, `{"x":[{"a":1}]}`, Rules{Format: "table"})
 	if out.ContentType == TypeTable || !strings.Contains(actionSummary(out.Actions), "table_skipped") {
 		t.Errorf("nested collection: want JSON and a table_skipped action, got %s %v", out.Content, out.Actions)

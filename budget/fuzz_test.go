@@ -27,6 +27,7 @@ var fuzzSeeds = []string{
 	`[[[[[[[[[[]]]]]]]]]]`,
 	`[1, 2.5e3, -0, true, false, null, "x"]`,
 	`{"a":{"b":{"c":[{"d":1},{"d":2}]}}}`,
+	`[{"a":1,"a":2},{"a":3}]`,
 	`{"id":"MDU6SXNzdWUxMjM0NTY3ODk=","node_id":"MDU6SXNzdWUxMjM0NTY3ODk=","html_url":"https://h","x_url":"https://x"}`,
 }
 

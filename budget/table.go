@@ -72,7 +72,7 @@ func renderTable(content []byte, stream bool) ([]byte, string, error) {
 	var rows [][]cell
 	idx := map[string]int{}
 	var header [][]byte
-	dec := jsontext.NewDecoder(bytes.NewBuffer(content))
+	dec := jsontext.NewDecoder(bytes.NewBuffer(content), jsontext.AllowDuplicateNames(true))
 	if !stream {
 		if _, err := dec.ReadToken(); err != nil {
 			return nil, "", fmt.Errorf("table: %w", err)

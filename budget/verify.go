@@ -134,7 +134,7 @@ func groupCount(raw []byte, field string) (int, error) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return 1, nil
 	}
-	dec := jsontext.NewDecoder(bytes.NewBuffer(raw))
+	dec := jsontext.NewDecoder(bytes.NewBuffer(raw), jsontext.AllowDuplicateNames(true))
 	if _, err := dec.ReadToken(); err != nil {
 		return 0, err
 	}
