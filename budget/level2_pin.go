@@ -3,6 +3,8 @@ package budget
 import (
 	"bytes"
 	"fmt"
+	"strconv"
+	"unicode/utf8"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/itchyny/gojq"
@@ -212,6 +214,7 @@ func projectObject(raw []byte, want map[string]bool) (map[string]any, bool, erro
 // projector projects records onto the members a predicate reads.
 type projector struct {
 	want map[string]bool
+	m    map[string]any
 }
 
 func newProjector(want map[string]bool) *projector { return &projector{want: want} }
@@ -226,7 +229,13 @@ func (p *projector) project(raw []byte) (map[string]any, bool, error) {
 	if i >= len(raw) || raw[i] != '{' {
 		return nil, false, nil
 	}
-	m := make(map[string]any, len(p.want))
+	// The map is reused from record to record: the predicate's result
+	// is read before the next record, and nothing keeps the value.
+	if p.m == nil {
+		p.m = make(map[string]any, len(p.want))
+	}
+	m := p.m
+	clear(m)
 	i = skipSpace(raw, i+1)
 	if i < len(raw) && raw[i] == '}' {
 		return m, true, nil
@@ -255,8 +264,8 @@ func (p *projector) project(raw []byte) (map[string]any, bool, error) {
 			return p.whole(raw)
 		}
 		if p.want[name] {
-			var x any
-			if err := jsonv2.Unmarshal(raw[start:end], &x, lenient); err != nil {
+			x, err := scalarValue(raw[start:end])
+			if err != nil {
 				return nil, true, fmt.Errorf("member %q: %w", name, err)
 			}
 			m[name] = x
@@ -275,6 +284,36 @@ func (p *projector) project(raw []byte) (map[string]any, bool, error) {
 		}
 	}
 	return p.whole(raw)
+}
+
+// scalarValue decodes one JSON value as jsonv2.Unmarshal into any would,
+// with fast paths for the plain strings, numbers and literals that
+// predicates usually compare.
+func scalarValue(v []byte) (any, error) {
+	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+		body := v[1 : len(v)-1]
+		if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+			return string(body), nil
+		}
+	} else if len(v) > 0 && (v[0] == '-' || v[0] >= '0' && v[0] <= '9') {
+		if f, err := strconv.ParseFloat(string(v), 64); err == nil {
+			return f, nil
+		}
+	} else {
+		switch string(v) {
+		case "true":
+			return true, nil
+		case "false":
+			return false, nil
+		case "null":
+			return nil, nil
+		}
+	}
+	var x any
+	if err := jsonv2.Unmarshal(v, &x, lenient); err != nil {
+		return nil, err
+	}
+	return x, nil
 }
 
 // whole decodes raw completely, for records the scanner does not follow.
