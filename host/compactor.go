@@ -50,6 +50,7 @@ func (c *compactor) Compact(ctx context.Context, req budget.Request) (budget.Out
 		Content:     payload,
 		ContentType: hdr.ContentType,
 		Declared:    hdr.Collections,
+		Actions:     hdr.Actions,
 	}
 	var verr error
 	if req.Shape != nil {

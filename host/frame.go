@@ -7,12 +7,27 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolcompact/compact/schemas"
 )
 
 // MaxHeaderBytes bounds the JSON header line of a plugin's output.
 const MaxHeaderBytes = 1 << 20
+
+// MaxPluginActions bounds the actions one plugin output may list.
+const MaxPluginActions = 256
+
+// clip shortens s to at most n bytes, on a rune boundary, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
 
 // EncodeInput frames a plugin's input as ABI v1 says: the header as one
 // line of JSON, a newline, then data exactly as the tool returned it.
@@ -34,8 +49,9 @@ func EncodeInput(h schemas.InputHeader, data []byte) ([]byte, error) {
 // OutputHeader), a newline, then the payload. It checks the header
 // strictly: abi must be 1, content_type must be set, collections must be
 // a list whose paths are jq paths ("." or starting with ".") and whose
-// counts are not negative. Unknown header members are ignored, so later
-// ABI versions can add some.
+// counts are not negative, and the optional actions must have a kind
+// (they are forwarded at level "fields", clipped). Unknown header members
+// are ignored, so later ABI versions can add some.
 func DecodeOutput(out []byte) (schemas.OutputHeader, []byte, error) {
 	var h schemas.OutputHeader
 	nl := bytes.IndexByte(out, '\n')
@@ -53,6 +69,7 @@ func DecodeOutput(out []byte) (schemas.OutputHeader, []byte, error) {
 		ABI         *int                          `json:"abi"`
 		ContentType *string                       `json:"content_type"`
 		Collections *[]schemas.DeclaredCollection `json:"collections"`
+		Actions     []schemas.Action              `json:"actions"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(line))
 	if err := dec.Decode(&raw); err != nil {
@@ -82,6 +99,20 @@ func DecodeOutput(out []byte) (schemas.OutputHeader, []byte, error) {
 			return h, nil, fmt.Errorf("collections[%d].count is negative (%d)", i, c.Count)
 		}
 	}
-	h.ABI, h.ContentType, h.Collections = *raw.ABI, *raw.ContentType, *raw.Collections
+	if len(raw.Actions) > MaxPluginActions {
+		return h, nil, fmt.Errorf("header lists %d actions, more than %d", len(raw.Actions), MaxPluginActions)
+	}
+	for i, a := range raw.Actions {
+		if strings.TrimSpace(a.Kind) == "" {
+			return h, nil, fmt.Errorf("actions[%d] has no kind", i)
+		}
+		if a.Count < 0 {
+			return h, nil, fmt.Errorf("actions[%d].count is negative (%d)", i, a.Count)
+		}
+		// A plugin speaks for level 1 only, and sizes are the host's to measure.
+		raw.Actions[i] = schemas.Action{Level: schemas.LevelFields, Kind: clip(a.Kind, 64), Target: clip(a.Target, 256),
+			Detail: clip(a.Detail, 512), Count: a.Count}
+	}
+	h.ABI, h.ContentType, h.Collections, h.Actions = *raw.ABI, *raw.ContentType, *raw.Collections, raw.Actions
 	return h, out[nl+1:], nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/toolcompact/compact/schemas"
 )
@@ -37,6 +38,10 @@ func TestDecodeOutput(t *testing.T) {
 		{`[1]` + "\n", "not a JSON object"},
 		{`null` + "\n", "not a JSON object"},
 		{"\n", "not a JSON object"},
+		{`{"abi":1,"content_type":"x","collections":[],"actions":[{"kind":"drop_field","target":".[].body","count":3}]}` + "\n", ""},
+		{`{"abi":1,"content_type":"x","collections":[],"actions":[{"target":"x"}]}` + "\n", "actions[0] has no kind"},
+		{`{"abi":1,"content_type":"x","collections":[],"actions":[{"kind":"k","count":-2}]}` + "\n", "actions[0].count is negative"},
+		{`{"abi":1,"content_type":"x","collections":[],"actions":{}}` + "\n", "not a JSON object"},
 	}
 	for _, c := range cases {
 		h, payload, err := DecodeOutput([]byte(c.in))
@@ -76,4 +81,19 @@ func FuzzDecodeOutput(f *testing.F) {
 			t.Fatalf("payload %q is not the tail of the output", payload)
 		}
 	})
+}
+
+func TestDecodeOutputActions(t *testing.T) {
+	long := strings.Repeat("é", 400)
+	h, _, err := DecodeOutput([]byte(`{"abi":1,"content_type":"x","collections":[],"actions":[{"level":"artifact","kind":"drop_field","target":".[].body","detail":"` + long + `","count":3,"tokens_before":9}]}` + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := h.Actions[0]
+	if a.Level != schemas.LevelFields || a.Kind != "drop_field" || a.Target != ".[].body" || a.Count != 3 || a.TokensBefore != 0 {
+		t.Errorf("action = %+v", a)
+	}
+	if len(a.Detail) > 512+len("…") || !strings.HasSuffix(a.Detail, "…") || !utf8.ValidString(a.Detail) {
+		t.Errorf("detail not clipped on a rune boundary: %d bytes", len(a.Detail))
+	}
 }

@@ -41,6 +41,11 @@ type OutputHeader struct {
 	// represents, how many input records it represents. An empty list
 	// asks the host to count them from the payload itself.
 	Collections []DeclaredCollection `json:"collections"`
+	// Actions, optional, say what the payload leaves out or changes
+	// (dropped fields, folded columns), in the form of the result
+	// envelope's actions. The host forwards them, at level "fields",
+	// after its own "plugin" action; they never replace its checks.
+	Actions []Action `json:"actions,omitempty"`
 }
 
 // DeclaredCollection is a plugin's account of one input collection.
