@@ -91,12 +91,12 @@ func TestConstantDetail(t *testing.T) {
 }
 
 func TestTableRoundTrip(t *testing.T) {
-	in := `[{"a":1,"b":"x y","c":true},{"a":2,"b":"12","d":null},{"a":3,"b":"","c":{"n":[1,2]}},{"b":"tab\there","a":-4.5},{"b":"\"q","e":"[no]"},{"a":"null"}]`
+	in := `[{"a":1,"b":"x y","c":true,"dup":{"k":1,"k":2}},{"a":2,"b":"12","d":null},{"a":3,"b":"","c":{"n":[1,2]}},{"b":"tab\there","a":-4.5},{"b":"\"q","e":"[no]"},{"a":"null"}]`
 	out := compact1(t, in, Rules{Format: "table"})
 	if out.ContentType != TypeTable {
 		t.Fatalf("content type %s, want table: %s", out.ContentType, out.Content)
 	}
-	want := "a\tb\tc\td\te\n1\tx y\ttrue\t\t\n2\t\"12\"\t\tnull\t\n3\t\"\"\t{\"n\":[1,2]}\t\t\n-4.5\t\"tab\\there\"\t\t\t\n\t\"\\\"q\"\t\t\t\"[no]\"\n\"null\"\t\t\t\t"
+	want := "a\tb\tc\tdup\td\te\n1\tx y\ttrue\t{\"k\":1,\"k\":2}\t\t\n2\t\"12\"\t\t\tnull\t\n3\t\"\"\t{\"n\":[1,2]}\t\t\t\n-4.5\t\"tab\\there\"\t\t\t\t\n\t\"\\\"q\"\t\t\t\t\"[no]\"\n\"null\"\t\t\t\t\t"
 	if string(out.Content) != want {
 		t.Errorf("table\n got %q\nwant %q", out.Content, want)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/toolcompact/compact/schemas"
@@ -205,7 +206,21 @@ func isJSONScalar(s []byte) bool {
 	if s[0] != '-' && (s[0] < '0' || s[0] > '9') {
 		return false
 	}
-	return jsontext.Value(s).IsValid()
+	return validValue(s)
+}
+
+// validValue reports whether b is exactly one JSON value, by the same
+// rules as shape detection (duplicate member names are allowed).
+func validValue(b []byte) bool {
+	if !utf8.Valid(b) {
+		return false
+	}
+	s := scanner{d: b}
+	if s.skip(0) != nil {
+		return false
+	}
+	s.ws()
+	return s.pos == len(b)
 }
 
 // TableToJSON parses the table format back into a JSON array of objects,
@@ -254,7 +269,7 @@ func TableToJSON(table []byte) ([]byte, error) {
 			out = append(out, ':')
 			switch {
 			case c[0] == '"' || c[0] == '{' || c[0] == '[' || isJSONScalar([]byte(c)):
-				if !jsontext.Value(c).IsValid() {
+				if !validValue([]byte(c)) {
 					return nil, fmt.Errorf("table: line %d cell %d: invalid JSON %s", ln+2, i+1, strconv.Quote(c))
 				}
 				out = append(out, c...)
