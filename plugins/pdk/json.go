@@ -626,6 +626,92 @@ func literalFor(c byte) string {
 	return "null"
 }
 
+// NextMember reads the next member of the object being read: its key
+// token and the exact bytes of its value (as RawValue would return them).
+// It returns ok false when the object ends (the closing brace is then
+// consumed) or on an error (see Err). It does the work of More, Next and
+// RawValue in one call, which matters inside WebAssembly.
+func (r *Reader) NextMember() (key Token, value []byte, ok bool) {
+	if r.has || r.err != nil || len(r.stack) == 0 || r.stack[len(r.stack)-1] != '{' ||
+		(r.state != stKeyOrEnd && r.state != stCommaOrEnd) {
+		return r.nextMemberSlow()
+	}
+	d := r.data
+	for r.pos < len(d) && isSpace(d[r.pos]) {
+		r.pos++
+	}
+	if r.pos >= len(d) {
+		r.fail(r.pos, "unexpected end of input")
+		return Token{}, nil, false
+	}
+	switch c := d[r.pos]; {
+	case c == '}':
+		r.end()
+		return Token{}, nil, false
+	case r.state == stCommaOrEnd && c != ',':
+		r.fail(r.pos, "invalid character %q after object member, want ',' or '}'", c)
+		return Token{}, nil, false
+	case r.state == stCommaOrEnd:
+		r.pos++
+		for r.pos < len(d) && isSpace(d[r.pos]) {
+			r.pos++
+		}
+	}
+	key = r.key()
+	if key.Kind == Invalid {
+		return Token{}, nil, false
+	}
+	for r.pos < len(d) && isSpace(d[r.pos]) {
+		r.pos++
+	}
+	if r.pos >= len(d) {
+		r.fail(r.pos, "unexpected end of input, want a value")
+		return Token{}, nil, false
+	}
+	start := r.pos
+	switch d[r.pos] {
+	case '{', '[':
+		if t := r.value(); t.Kind == Invalid {
+			return Token{}, nil, false
+		}
+		if !r.skipContainer(len(r.stack)) {
+			return Token{}, nil, false
+		}
+		return key, d[start:r.pos], true
+	case '"':
+		end, ok := r.scanString()
+		if !ok {
+			return Token{}, nil, false
+		}
+		r.pos = end
+		r.state = stCommaOrEnd
+		return key, d[start:end], true
+	}
+	t := r.value()
+	if t.Kind == Invalid {
+		return Token{}, nil, false
+	}
+	return key, t.Raw, true
+}
+
+func (r *Reader) nextMemberSlow() (Token, []byte, bool) {
+	if !r.More() {
+		return Token{}, nil, false
+	}
+	key := r.Next()
+	if key.Kind != Key {
+		if key.Kind != Invalid {
+			r.fail(key.Offset, "want key, found %s", key.Kind)
+		}
+		return Token{}, nil, false
+	}
+	v, err := r.RawValue()
+	if err != nil {
+		return Token{}, nil, false
+	}
+	return key, v, true
+}
+
 // expect consumes the next token and checks its kind.
 func (r *Reader) expect(k Kind) (Token, error) {
 	t := r.Next()

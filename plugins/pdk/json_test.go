@@ -79,6 +79,29 @@ func TestReaderErrors(t *testing.T) {
 	}
 }
 
+func TestNextMemberErrors(t *testing.T) {
+	for in, msg := range map[string]string{
+		`{"a":1 "b":2}`: "after object member",
+		`{"a" 1}`:       "want ':'",
+		`{"a":}`:        "looking for beginning of value",
+		`{"a":[1,}`:     "looking for beginning of value",
+		`{"a":"x`:       "end of input in string",
+		`{"a":1,`:       "end of input",
+		`{1:2}`:         "want object key string",
+	} {
+		r := NewReader([]byte(in))
+		r.BeginObject()
+		for {
+			if _, _, ok := r.NextMember(); !ok {
+				break
+			}
+		}
+		if r.Err() == nil || !strings.Contains(r.Err().Error(), msg) {
+			t.Errorf("%s: err %v, want %q", in, r.Err(), msg)
+		}
+	}
+}
+
 func TestReaderDepthLimit(t *testing.T) {
 	deep := strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1)
 	if err := NewReader([]byte(deep)).Skip(); err == nil || !strings.Contains(err.Error(), "nesting deeper") {
@@ -264,6 +287,31 @@ func FuzzReader(f *testing.F) {
 		raw, err := NewReader(in).RawValue()
 		if err != nil || !bytes.Equal(raw, bytes.TrimSpace(in)) {
 			t.Fatalf("RawValue(%q) = %q, %v", in, raw, err)
+		}
+		// NextMember walks a top-level object like More, Next and
+		// RawValue do.
+		if bytes.HasPrefix(bytes.TrimLeft(in, " \t\r\n"), []byte("{")) {
+			a, b := NewReader(in), NewReader(in)
+			a.BeginObject()
+			b.BeginObject()
+			for {
+				k, v, ok := a.NextMember()
+				more := b.More()
+				if ok != more {
+					t.Fatalf("NextMember ok %v, More %v: %q", ok, more, in)
+				}
+				if !ok {
+					break
+				}
+				bk := b.Next()
+				bv, err := b.RawValue()
+				if err != nil || !bytes.Equal(k.Raw, bk.Raw) || k.Offset != bk.Offset || !bytes.Equal(v, bv) {
+					t.Fatalf("NextMember %q=%q, token by token %q=%q (%v): %q", k.Raw, v, bk.Raw, bv, err, in)
+				}
+			}
+			if a.Err() != nil || a.Next().Kind != EOF || b.Next().Kind != EOF {
+				t.Fatalf("NextMember end: %v", a.Err())
+			}
 		}
 		// Every string decodes as encoding/json decodes it.
 		r := NewReader(in)

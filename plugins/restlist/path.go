@@ -59,23 +59,15 @@ func member(raw []byte, key string) []byte {
 	}
 	r := pdk.NewReader(raw)
 	r.BeginObject()
-	for r.More() {
-		t := r.Next()
-		if t.Kind != pdk.Key {
+	for {
+		t, v, ok := r.NextMember()
+		if !ok {
 			return nil
 		}
 		if keyEquals(t, key) {
-			v, err := r.RawValue()
-			if err != nil {
-				return nil
-			}
 			return v
 		}
-		if r.Skip() != nil {
-			return nil
-		}
 	}
-	return nil
 }
 
 // keyEquals compares a key token with a name without decoding it unless it

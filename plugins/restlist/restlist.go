@@ -264,10 +264,10 @@ func (in *input) readRecords(r *pdk.Reader) error {
 		}
 		r.BeginObject()
 		rec := record{members: make([]memberSpan, 0, len(in.keys))}
-		for r.More() {
-			t := r.Next()
-			if t.Kind != pdk.Key {
-				return fmt.Errorf("restlist: %w", r.Err())
+		for {
+			t, v, ok := r.NextMember()
+			if !ok {
+				break
 			}
 			name := t.Raw[1 : len(t.Raw)-1]
 			k := -1
@@ -290,10 +290,6 @@ func (in *input) readRecords(r *pdk.Reader) error {
 					lastSet = append(lastSet, 0)
 				}
 				k = idx
-			}
-			v, err := r.RawValue()
-			if err != nil {
-				return fmt.Errorf("restlist: %w", err)
 			}
 			rec.set(k, v, lastSet[k] == i+1)
 			lastSet[k] = i + 1
