@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/toolcompact/compact/budget"
 )
 
 // FuzzParseQuestions feeds arbitrary bytes to the questions-file parser:
@@ -87,6 +89,50 @@ func FuzzVisibleIn(f *testing.F) {
 		a.VisibleIn(content)
 		if !a.VisibleIn(content + " " + needle + " ") {
 			t.Fatalf("%q not visible when surrounded by spaces", needle)
+		}
+	})
+}
+
+// FuzzBaselines runs the token cut and the first-rows baseline on
+// arbitrary outputs with the real tokenizer: they never panic, always fit
+// the budget, and show a prefix of the original (token cut) or valid JSON
+// when they claim it (first rows of a JSON collection).
+func FuzzBaselines(f *testing.F) {
+	f.Add([]byte(`{"items":[{"id":1,"s":"a"},{"id":2,"s":"b"}]}`), uint16(8))
+	f.Add([]byte(`[1,2,3,{"a":[4,5]}]`), uint16(3))
+	f.Add([]byte("{\"a\":1}\n{\"a\":2}\n{\"a\":3}\n"), uint16(5))
+	f.Add([]byte(`{"time":{"1.0.0":"2020","1.0.1":"2021","1.0.2":"2022","1.0.3":"2023","1.1.0":"2024","1.2.0":"2025","2.0.0":"2026","2.1.0":"2027"}}`), uint16(12))
+	f.Add([]byte("line one\nline two\nlíne three\n"), uint16(2))
+	f.Add([]byte("caf\xc3\xa9 \xff\xfe"), uint16(1))
+	ctr, err := budget.NewCounter("")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, b uint16) {
+		if len(data) > 2048 || b == 0 || b > 400 {
+			return
+		}
+		budgetTokens := int(b)
+		sh := tokenCut(string(data), FormatText, budgetTokens, ctr)
+		if sh.claim != FormatNone {
+			if n := ctr.Count(sh.content); n > budgetTokens {
+				t.Fatalf("token cut: %d tokens over %d", n, budgetTokens)
+			}
+			if !strings.HasPrefix(string(data), sh.body) || !strings.HasSuffix(sh.content, sh.body) {
+				t.Fatalf("token cut body %q is not a prefix of the input shown last", sh.body)
+			}
+		}
+		fr, err := firstRows(data, FormatText, budgetTokens, ctr)
+		if err != nil {
+			return // shapes DetectShape refuses are reported, not shown
+		}
+		if n := ctr.Count(fr.content); n > budgetTokens && fr.content != "[]" && fr.content != "{}" {
+			t.Fatalf("first rows: %d tokens over %d", n, budgetTokens)
+		}
+		if fr.claim == FormatJSON {
+			if ok, why := FormatJSON.Valid(fr.body); !ok && utf8.Valid(data) {
+				t.Fatalf("first rows claim JSON but %q is not: %s", fr.body, why)
+			}
 		}
 	})
 }
