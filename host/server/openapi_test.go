@@ -57,3 +57,67 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 		t.Errorf("only %d routes served: %v", len(served), served)
 	}
 }
+
+// TestOpenAPIRefsResolve checks that every $ref of the document points at
+// something: "#/..." inside it, "file.json#/..." in schemas/.
+func TestOpenAPIRefsResolve(t *testing.T) {
+	dir := filepath.Join("..", "..", "schemas")
+	data, err := os.ReadFile(filepath.Join(dir, "openapi.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc any
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	docs := map[string]any{"": doc}
+	var refs []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				if s, ok := e.(string); ok && k == "$ref" {
+					refs = append(refs, s)
+				}
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(doc)
+	if len(refs) < 10 {
+		t.Fatalf("only %d refs found", len(refs))
+	}
+	for _, ref := range refs {
+		file, frag, _ := strings.Cut(ref, "#")
+		root, ok := docs[file]
+		if !ok {
+			b, err := os.ReadFile(filepath.Join(dir, file))
+			if err != nil {
+				t.Errorf("$ref %s: %v", ref, err)
+				continue
+			}
+			if err := yaml.Unmarshal(b, &root); err != nil { // JSON is YAML
+				t.Errorf("$ref %s: %v", ref, err)
+				continue
+			}
+			docs[file] = root
+		}
+		cur := root
+		for _, step := range strings.Split(strings.TrimPrefix(frag, "/"), "/") {
+			m, ok := cur.(map[string]any)
+			if !ok {
+				cur = nil
+				break
+			}
+			cur = m[step]
+		}
+		if cur == nil {
+			t.Errorf("$ref %s resolves to nothing", ref)
+		}
+	}
+}

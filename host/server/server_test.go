@@ -113,6 +113,7 @@ func TestCompactAndArtifacts(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Fatalf("status %d: %s", resp.StatusCode, body)
 	}
+	conforms(t, "Result", body)
 	var res schemas.Result
 	if err := json.Unmarshal(body, &res); err != nil {
 		t.Fatal(err)
@@ -148,6 +149,7 @@ func TestCompactAndArtifacts(t *testing.T) {
 		return resp.StatusCode, a, b
 	}
 	code, a, b := get(h + "?jq=" + url.QueryEscape(`[.[] | select(.state == "open")] | length`))
+	conforms(t, "Answer", b)
 	if code != 200 || strings.TrimSpace(a.Content) != "150" {
 		t.Errorf("jq: %d %s", code, b)
 	}
@@ -233,6 +235,7 @@ func TestContext(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Fatalf("status %d: %s", resp.StatusCode, body)
 	}
+	conforms(t, "context.schema.json#/$defs/result", body)
 	var res schemas.ContextResult
 	if err := json.Unmarshal(body, &res); err != nil {
 		t.Fatal(err)
