@@ -154,21 +154,6 @@ func (p pattern) matchSuffix(segs []*node) bool {
 	return true
 }
 
-// keepMatch reports whether p covers rel (p matches a prefix of rel) or
-// leads to something below it (rel is a prefix of p).
-func (p pattern) keepMatch(rel []*node) (covers, ancestor bool) {
-	n := len(rel)
-	if len(p.segs) < n {
-		n = len(p.segs)
-	}
-	for i := 0; i < n; i++ {
-		if !segMatch(p.segs[i], rel[i]) {
-			return false, false
-		}
-	}
-	return len(p.segs) <= len(rel), len(p.segs) > len(rel)
-}
-
 // Declarative returns the level-1 Compactor that applies req.Rules in one
 // streaming pass over the bytes. See docs/level1.md.
 func Declarative() Compactor { return declarative{} }
@@ -190,6 +175,7 @@ type filter struct {
 	scratch    []byte
 	values     int
 	consts     map[*node]int // constant field node → collection index
+	below      map[*node]bool
 }
 
 func (f *filter) note(kind string, n *node, detail string, count int) {
@@ -218,34 +204,24 @@ func (f *filter) rule(n *node) *nodeRule {
 	r := &nodeRule{}
 	n.rule = r
 	segs := n.segments()
-	// Keep applies relative to the record the node is in; a record
-	// itself is protected.
-	var rel []*node
+	// Keep applies inside records (the whole document when there are no
+	// collections); a record itself is protected.
 	inRecord := false
 	if n.record < 0 {
 		for i := len(segs) - 2; i >= 0; i-- {
 			if segs[i].record >= 0 {
-				rel, inRecord = segs[i+1:], true
+				inRecord = true
 				break
 			}
 		}
 		if !inRecord && (len(f.shape.Collections) == 0 || f.shape.tree.record >= 0) {
-			rel, inRecord = segs, true
+			inRecord = true
 		}
 	}
 	if len(f.keep) > 0 && inRecord {
-		covered, under := false, false
-		for _, p := range f.keep {
-			relp := rel
-			if p.anchored {
-				relp = segs
-			}
-			c, a := p.keepMatch(relp)
-			covered = covered || c
-			under = under || a
-		}
+		covered := f.keepCovers(n)
 		r.keep = covered
-		if !covered && !under {
+		if !covered && !f.keepBelow(n) {
 			r.drop, r.kind, r.detail = true, ActDropField, "not in keep"
 		}
 	}
@@ -277,6 +253,53 @@ func (f *filter) rule(n *node) *nodeRule {
 		}
 	}
 	return r
+}
+
+// keepMatches reports whether a keep pattern matches n's path (the end of
+// it, or all of it for an anchored pattern).
+func (f *filter) keepMatches(n *node) bool {
+	if n.parent == nil {
+		return false
+	}
+	segs := n.segments()
+	for _, p := range f.keep {
+		if p.matchSuffix(segs) {
+			return true
+		}
+	}
+	return false
+}
+
+// keepCovers reports whether n or one of its ancestors matches a keep
+// pattern: n's whole value is kept.
+func (f *filter) keepCovers(n *node) bool {
+	for m := n; m != nil; m = m.parent {
+		if f.keepMatches(m) {
+			return true
+		}
+	}
+	return false
+}
+
+// keepBelow reports whether a keep pattern matches a path below n, so
+// that n is kept to lead to it. Results are cached per node.
+func (f *filter) keepBelow(n *node) bool {
+	if v, ok := f.below[n]; ok {
+		return v
+	}
+	f.below[n] = false // no cycles in a tree; guards re-entry
+	res := false
+	for _, c := range n.order {
+		if f.keepMatches(c) || f.keepBelow(c) {
+			res = true
+			break
+		}
+	}
+	if !res && n.elem != nil {
+		res = f.keepMatches(n.elem) || f.keepBelow(n.elem)
+	}
+	f.below[n] = res
+	return res
 }
 
 // opaque reports whether the JSON string raw looks like a long opaque id:
@@ -580,6 +603,7 @@ func jsonLevel1(ctx context.Context, req Request, shape *Shape) (Output, error) 
 		defaults: req.Rules.Defaults,
 		actIdx:   map[string]int{},
 		consts:   map[*node]int{},
+		below:    map[*node]bool{},
 	}
 	if f.defaults {
 		for i, st := range shape.stats {
