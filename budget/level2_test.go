@@ -185,40 +185,28 @@ func BenchmarkLevel2(b *testing.B) {
 			f.Close()
 		}
 	})
-	// Level 2 with an in-memory store: its CPU work alone.
-	b.Run("level2-memstore", func(b *testing.B) {
-		c, err := budget.NewCounter(budget.EncodingO200k)
-		if err != nil {
-			b.Fatal(err)
-		}
-		st, err := artifact.OpenBlob(context.Background(), "mem://", artifact.BlobOptions{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer st.Close()
-		p := budget.NewPipeline(c, budget.WithStore(st))
-		in := budget.Input{Tool: "svc.list", Data: data, Budget: 4000, Rules: rules}
-		b.SetBytes(int64(len(data)))
-		for b.Loop() {
-			res, err := p.Run(context.Background(), in)
-			if err != nil || res.Level != schemas.LevelArtifact {
-				b.Fatal(res.Level, err)
-			}
-		}
-	})
 	for _, bc := range []struct {
 		name   string
 		budget int
 		level  schemas.Level
+		pin    string
 	}{
 		// A budget that the level 1 output fits but the original does
 		// not: Run ends at level 1, counting its output exactly.
-		{"level1", 2_500_000, schemas.LevelFields},
-		{"level2", 4000, schemas.LevelArtifact},
+		{"level1", 2_500_000, schemas.LevelFields, rules.Pin},
+		// The pin compares a member with a string: records without
+		// that string are not decoded.
+		{"level2", 4000, schemas.LevelArtifact, rules.Pin},
+		// A pin with no literal to look for: every record is decoded
+		// (only the member the pin reads) and evaluated.
+		{"level2-pin-decoded", 4000, schemas.LevelArtifact, `.state != "open" and .state != "closed" and .state != "pending"`},
+		{"level2-no-pin", 4000, schemas.LevelArtifact, ""},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			p, _ := l2Pipeline(b)
-			in := budget.Input{Tool: "svc.list", Data: data, Budget: bc.budget, Rules: rules}
+			r := rules
+			r.Pin = bc.pin
+			in := budget.Input{Tool: "svc.list", Data: data, Budget: bc.budget, Rules: r}
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
