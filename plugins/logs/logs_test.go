@@ -332,3 +332,13 @@ func TestLevelWordSwitchMatchesList(t *testing.T) {
 		t.Errorf("isLevelWord knows %d words, levelWords has %d", n, len(levelWords))
 	}
 }
+
+func TestLongCustomLevelWord(t *testing.T) {
+	m := newLevelMatcher([]string{"Misconfiguration"}, nil)
+	if !m.important([]byte("found a MISCONFIGURATION here")) || m.important([]byte("configuration ok")) {
+		t.Error("custom word longer than the built-in ones")
+	}
+	if !newLevelMatcher(nil, nil).important([]byte("java.lang.VeryLongNameForAnException: x")) {
+		t.Error("long word ending in exception")
+	}
+}

@@ -162,24 +162,32 @@ func appendTemplate(dst, line []byte) []byte {
 			continue
 		}
 		// i starts a token: either 0 or after a non-alphanumeric byte.
+		// Each matcher is tried only when a cheap look at the next bytes
+		// allows it: inside WebAssembly every call costs (RATIONALE.md).
 		if isDigit(c) {
-			if n := matchTimestamp(s[i:]); n > 0 && boundary(s, i+n) {
-				dst = append(dst, phTimestamp...)
-				i += n
-				continue
+			if i+10 <= len(s) && (s[i+4] == '-' || s[i+4] == '/') {
+				if n := matchTimestamp(s[i:]); n > 0 && boundary(s, i+n) {
+					dst = append(dst, phTimestamp...)
+					i += n
+					continue
+				}
 			}
-			if n := matchIPv4(s[i:]); n > 0 && boundary(s, i+n) {
-				dst = append(dst, phIP...)
-				i += n
-				continue
+			if i+7 <= len(s) && (s[i+1] == '.' || s[i+2] == '.' || s[i+3] == '.') {
+				if n := matchIPv4(s[i:]); n > 0 && boundary(s, i+n) {
+					dst = append(dst, phIP...)
+					i += n
+					continue
+				}
 			}
-			if n := matchClock(s[i:]); n > 0 && boundary(s, i+n) {
-				dst = append(dst, phClock...)
-				i += n
-				continue
+			if i+4 <= len(s) && (s[i+1] == ':' || s[i+2] == ':') {
+				if n := matchClock(s[i:]); n > 0 && boundary(s, i+n) {
+					dst = append(dst, phClock...)
+					i += n
+					continue
+				}
 			}
 		}
-		if isHex(c) {
+		if i+36 <= len(s) && s[i+8] == '-' && isHex(c) {
 			if n := matchUUID(s[i:]); n > 0 && boundary(s, i+n) {
 				dst = append(dst, phUUID...)
 				i += n
@@ -293,7 +301,8 @@ func (m *levelMatcher) important(line []byte) bool {
 	if len(line) >= 5 && (line[0] == 'W' || line[0] == 'E' || line[0] == 'F') && fixedDigits(line, 1, 4) {
 		return true
 	}
-	var buf [24]byte
+	var buf [10]byte // the longest built-in level word has 10 letters
+	var long []byte  // for longer custom words
 	for i := 0; i < len(line); {
 		if !isLetter(line[i]) {
 			i++
@@ -308,8 +317,14 @@ func (m *levelMatcher) important(line []byte) bool {
 		if len(w) < 3 {
 			continue
 		}
-		if len(w) <= len(buf) {
-			low := buf[:len(w)]
+		if len(w) <= len(buf) || !m.builtin {
+			var low []byte
+			if len(w) <= len(buf) {
+				low = buf[:len(w)]
+			} else {
+				long = append(long[:0], w...)
+				low = long
+			}
 			for k, c := range w {
 				low[k] = c | 0x20
 			}
