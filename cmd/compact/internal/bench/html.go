@@ -48,12 +48,28 @@ func barChart(title, axis string, cats []string, ss []series, stacked, horizonta
 	p.Title.Text = title
 	p.Title.TextStyle.Font.Size = vg.Points(13)
 	p.Legend.Top = true
+	// Ticks stop at the data's range (100% for shares); the space above
+	// is the legend's.
+	var ticks []plot.Tick
+	step := 20.0
+	if axisMax < 40 {
+		step = 5
+	}
+	top := axisMax / 1.15
+	if strings.HasPrefix(axis, "%") && top > 100 {
+		top = 100 // a share
+	}
+	for v := 0.0; v <= top; v += step {
+		ticks = append(ticks, plot.Tick{Value: v, Label: fmt.Sprint(v)})
+	}
 	if horizontal {
 		p.X.Label.Text = axis
 		p.X.Min, p.X.Max = 0, axisMax
+		p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	} else {
 		p.Y.Label.Text = axis
 		p.Y.Min, p.Y.Max = 0, axisMax
+		p.Y.Tick.Marker = plot.ConstantTicks(ticks)
 	}
 	n := len(ss)
 	width := vg.Points(14)
@@ -131,7 +147,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	// Tokens saved per tool by compact, one bar per budget.
 	var names []string
 	for _, o := range r.Outputs {
-		names = append(names, o.Name)
+		names = append(names, o.Name+" ("+o.Tool+")")
 	}
 	var saved []series
 	for _, b := range r.Budgets {
@@ -147,7 +163,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		}
 		saved = append(saved, s)
 	}
-	c, err := barChart("Tokens saved by compact vs the raw output, per output", "% of raw tokens saved", reverse(names), reverseSeries(saved), false, true, 125, 9*vg.Inch, vg.Length(len(names)*len(r.Budgets))*vg.Points(9)+vg.Inch)
+	c, err := barChart("Tokens saved by compact vs the raw output, per output (tool)", "% of raw tokens saved", reverse(names), reverseSeries(saved), false, true, 150, 9*vg.Inch, vg.Length(len(names)*len(r.Budgets))*vg.Points(9)+vg.Inch)
 	if err != nil {
 		return err
 	}
