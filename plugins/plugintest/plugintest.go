@@ -145,8 +145,26 @@ func normalize(pkg string) string {
 	return pkg
 }
 
+// wasmEnv is the environment of the go command for a wasip1 build:
+// GOFLAGS loses the flags wasip1 cannot build with (-race, -msan, -asan,
+// -cover...), so that `GOFLAGS=-race go test ./...` still builds plugins.
 func wasmEnv() []string {
-	return append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
+	var env []string
+	for _, kv := range os.Environ() {
+		if v, ok := strings.CutPrefix(kv, "GOFLAGS="); ok {
+			var keep []string
+			for _, f := range strings.Fields(v) {
+				switch name, _, _ := strings.Cut(f, "="); name {
+				case "-race", "-msan", "-asan", "-cover", "-covermode", "-coverpkg":
+					continue
+				}
+				keep = append(keep, f)
+			}
+			kv = "GOFLAGS=" + strings.Join(keep, " ")
+		}
+		env = append(env, kv)
+	}
+	return append(env, "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
 }
 
 func goBuild(pkg, out string, ldflags []string) error {
