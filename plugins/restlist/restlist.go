@@ -441,17 +441,15 @@ func eachMember(obj []byte, fn func(name string, v []byte) bool) bool {
 	if r.BeginObject() != nil {
 		return false
 	}
-	for r.More() {
-		t := r.Next()
-		if t.Kind != pdk.Key {
-			return false
+	for {
+		t, v, ok := r.NextMember()
+		if !ok {
+			return r.Err() == nil
 		}
-		v, err := r.RawValue()
-		if err != nil || !fn(t.Text(), v) {
+		if !fn(t.Text(), v) {
 			return false
 		}
 	}
-	return r.Err() == nil
 }
 
 // idField picks the identifying member of an object: the first of
