@@ -81,7 +81,9 @@ func (ps *pluginSet) load(ctx context.Context, spec *registry.Plugin) (*plugin, 
 	}
 	ps.mu.Unlock()
 	l.once.Do(func() {
-		l.p, l.err = ps.compile(ctx, spec.Path, pages)
+		// The result is kept for every later caller, so a caller that
+		// gives up must not leave a cancelled compile behind.
+		l.p, l.err = ps.compile(context.WithoutCancel(ctx), spec.Path, pages)
 	})
 	return l.p, l.err
 }
