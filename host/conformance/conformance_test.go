@@ -86,8 +86,8 @@ func TestBundledDeclineIsNotAFailure(t *testing.T) {
 	}
 }
 
-// TestFirstPartyPlugins runs the kit on every first-party plugin over the
-// bundled captured outputs, with the limits of the default registry.
+// TestFirstPartyPlugins runs the kit on every first-party plugin and the
+// AssemblyScript example over the bundled captured outputs.
 func TestFirstPartyPlugins(t *testing.T) {
 	dir := BundledDir()
 	if dir == "" {
@@ -104,6 +104,14 @@ func TestFirstPartyPlugins(t *testing.T) {
 	if len(inputs) < 5 {
 		t.Fatalf("only %d bundled inputs in %s", len(inputs), dir)
 	}
+	t.Run("groupby", func(t *testing.T) {
+		path := plugintest.BuildNPM(t, filepath.Join("..", "..", plugintest.ExampleGroupBy))
+		for _, c := range Run(context.Background(), path, Options{Inputs: inputs, Timeout: 10 * time.Second}) {
+			if !c.Passed() {
+				t.Error(c)
+			}
+		}
+	})
 	for _, pkg := range []string{plugintest.Logs, plugintest.RestList} {
 		rel := filepath.Join("..", "..", "plugins", filepath.Base(pkg))
 		if _, err := os.Stat(rel); err != nil {
