@@ -1,10 +1,17 @@
 package bench_test
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"log"
+	"log/slog"
+	"os"
 
+	"github.com/toolcompact/compact/budget"
+	"github.com/toolcompact/compact/budget/artifact"
 	"github.com/toolcompact/compact/cmd/compact/internal/bench"
+	"github.com/toolcompact/compact/host"
 )
 
 // Load a questions file, compute the ground truth over its output, and
@@ -60,4 +67,51 @@ func ExampleFormat_Valid() {
 	// Output:
 	// "{\"items\":[{\"id\":1},{\"id\":2}]}" is valid
 	// "{\"items\":[{\"id\":" is not: JSON value 1 is cut off at the end of the text (byte 16)
+}
+
+// Run every strategy on a small corpus at a budget of 70 tokens and print
+// what each one shows: the 3-pod list (about 80 tokens) does not fit. The
+// char-cut overshoots the budget; the token cut fits but is no longer
+// JSON; the 260-character output is under the preview's 2,000 characters,
+// so the preview shows it whole, over the budget.
+func ExampleHarness_Run() {
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "bench-example-")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	store, err := artifact.NewDir(dir, artifact.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctr, err := budget.NewCounter("o200k_base")
+	if err != nil {
+		log.Fatal(err)
+	}
+	eng, err := host.New(ctx, host.WithStore(store), host.WithCounter(ctr), host.WithLazyPlugins(),
+		host.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer eng.Close(ctx)
+	qf, err := bench.LoadQuestions("testdata/example/pods.questions.yaml")
+	if err != nil {
+		log.Fatal(err)
+	}
+	h := &bench.Harness{Engine: eng, Budgets: []int{70}, PreviewDir: dir}
+	rep, err := h.Run(ctx, []*bench.QuestionFile{qf})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, r := range rep.Results {
+		fmt.Printf("%-12s shown=%-5v within=%-5v valid=%-5v answerable=%d/%d\n", r.Strategy, r.Shown, r.WithinBudget, r.Valid, r.Answerable, r.Questions)
+	}
+	// Output:
+	// compact      shown=true  within=true  valid=true  answerable=3/3
+	// char-cut     shown=true  within=false valid=true  answerable=3/3
+	// token-cut    shown=true  within=true  valid=false answerable=1/3
+	// first-rows   shown=true  within=true  valid=true  answerable=2/3
+	// preview+file shown=true  within=false valid=true  answerable=3/3
+	// raw          shown=false within=false valid=false answerable=0/3
 }
