@@ -85,6 +85,25 @@ func BenchmarkLevel1(b *testing.B) {
 			b.ReportMetric(float64(len(data))*float64(b.N)/1e6/(cpuTime()-cpu0).Seconds(), "MB/cpu-s")
 			allocPerByte(b, len(data), run)
 		})
+		b.Run("Level1Defaults/"+name, func(b *testing.B) {
+			// The same with the built-in cleanups and a table: constant
+			// columns, ids, links, empties.
+			rules := halfRules
+			rules.Defaults, rules.Format = true, "auto"
+			run := func() {
+				if _, err := Declarative().Compact(context.Background(), Request{Input: data, Rules: rules}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.SetBytes(int64(len(data)))
+			cpu0 := cpuTime()
+			for i := 0; i < b.N; i++ {
+				run()
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(len(data))*float64(b.N)/1e6/(cpuTime()-cpu0).Seconds(), "MB/cpu-s")
+			allocPerByte(b, len(data), run)
+		})
 		b.Run("EncodingJSON/"+name, func(b *testing.B) {
 			run := func() {
 				var v any

@@ -120,6 +120,11 @@ func TestTableRoundTrip(t *testing.T) {
 	if out := compact1(t, in, Rules{Format: "auto"}); out.ContentType != TypeTable {
 		t.Errorf("auto: want a table for %d records", 6)
 	}
+	// Empty records are rows of empty cells.
+	out = compact1(t, `[{},{"a":1},{}]`, Rules{Format: "table"})
+	if string(out.Content) != "a\n\n1\n" {
+		t.Errorf("empty records: %q", out.Content)
+	}
 	// Duplicate member names cannot be a table row: JSON, and the reason.
 	out = compact1(t, `[{"a":1,"a":2},{"a":3}]`, Rules{Format: "table"})
 	if out.ContentType == TypeTable || !strings.Contains(actionSummary(out.Actions), "table_skipped") {

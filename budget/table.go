@@ -67,62 +67,41 @@ func tableIfAsked(format string, shape *Shape, out Output) (Output, error) {
 
 // renderTable turns minified JSON records (a root array, or one value
 // per line when stream) into the table format. It returns a reason
-// instead when a record is not an object.
+// instead when a record is not an object or has a member twice. Two
+// passes over content (the header, then the rows) keep no per-record
+// state.
 func renderTable(content []byte, stream bool) ([]byte, string, error) {
-	type cell struct{ name, raw []byte }
-	var rows [][]cell
 	idx := map[string]int{}
 	var header [][]byte
-	dec := jsontext.NewDecoder(bytes.NewBuffer(content), jsontext.AllowDuplicateNames(true))
-	if !stream {
-		if _, err := dec.ReadToken(); err != nil {
-			return nil, "", fmt.Errorf("table: %w", err)
+	var seen []int // per column: the last record that had it
+	rec := 0
+	reason, err := eachObjectMember(content, stream, func(name, _ []byte, newRecord bool) string {
+		if newRecord {
+			rec++
 		}
-	}
-	for {
-		k := dec.PeekKind()
-		if k == ']' || k == jsontext.KindInvalid {
-			break
+		if name == nil {
+			return "" // an empty record
 		}
-		if k != '{' {
-			return nil, "a table needs every record to be an object", nil
+		j, ok := idx[string(name)]
+		if !ok {
+			j = len(header)
+			idx[string(name)] = j
+			header = append(header, append([]byte(nil), name...))
+			seen = append(seen, 0)
 		}
-		if _, err := dec.ReadToken(); err != nil {
-			return nil, "", fmt.Errorf("table: %w", err)
+		if seen[j] == rec {
+			return "a record has a duplicate member name"
 		}
-		var row []cell
-		for dec.PeekKind() != '}' {
-			name, err := dec.ReadValue()
-			if err != nil {
-				return nil, "", fmt.Errorf("table: %w", err)
-			}
-			v, err := dec.ReadValue()
-			if err != nil {
-				return nil, "", fmt.Errorf("table: %w", err)
-			}
-			un := unquoteName(name)
-			if _, ok := idx[string(un)]; !ok {
-				idx[string(un)] = len(header)
-				header = append(header, append([]byte(nil), un...))
-			}
-			row = append(row, cell{un, v})
-		}
-		if _, err := dec.ReadToken(); err != nil {
-			return nil, "", fmt.Errorf("table: %w", err)
-		}
-		for i := range row {
-			for j := 0; j < i; j++ {
-				if bytes.Equal(row[i].name, row[j].name) {
-					return nil, "a record has a duplicate member name", nil
-				}
-			}
-		}
-		rows = append(rows, row)
+		seen[j] = rec
+		return ""
+	})
+	if err != nil || reason != "" {
+		return nil, reason, err
 	}
 	if len(header) == 0 {
 		return nil, "the records have no fields", nil
 	}
-	var b []byte
+	b := make([]byte, 0, len(content))
 	for i, h := range header {
 		if i > 0 {
 			b = append(b, '\t')
@@ -134,20 +113,110 @@ func renderTable(content []byte, stream bool) ([]byte, string, error) {
 		}
 	}
 	cells := make([][]byte, len(header))
-	for _, row := range rows {
+	flush := func() {
 		b = append(b, '\n')
-		clear(cells)
-		for _, c := range row {
-			cells[idx[string(c.name)]] = c.raw
-		}
 		for i, c := range cells {
 			if i > 0 {
 				b = append(b, '\t')
 			}
 			b = appendCell(b, c)
 		}
+		clear(cells)
+	}
+	started := false
+	_, err = eachObjectMember(content, stream, func(name, raw []byte, newRecord bool) string {
+		if newRecord && started {
+			flush()
+		}
+		started = true
+		if name != nil {
+			cells[idx[string(name)]] = raw
+		}
+		return ""
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	if started {
+		flush()
 	}
 	return b, "", nil
+}
+
+// eachObjectMember calls fn for each member of each record of content (a
+// JSON array, or a stream of values when stream), with newRecord set on
+// the first call of a record; an empty object gets one call with a nil
+// name. It returns the first reason fn gives, or a reason when a record is
+// not an object.
+func eachObjectMember(content []byte, stream bool, fn func(name, raw []byte, newRecord bool) string) (string, error) {
+	s := scanner{d: content}
+	if !stream {
+		if s.peek() != '[' {
+			return "a table needs an array of records", nil
+		}
+		s.pos++
+		if s.peek() == ']' {
+			return "", nil
+		}
+	}
+	for {
+		if stream && s.peek() == 0 {
+			return "", nil
+		}
+		if s.peek() != '{' {
+			return "a table needs every record to be an object", nil
+		}
+		s.pos++
+		first := true
+		if s.peek() == '}' {
+			s.pos++
+			if r := fn(nil, nil, true); r != "" {
+				return r, nil
+			}
+		} else {
+			for {
+				s.ws()
+				ns := s.pos
+				esc, err := s.str()
+				if err != nil {
+					return "", fmt.Errorf("table: %w", err)
+				}
+				name := s.d[ns+1 : s.pos-1]
+				if esc {
+					name = unquoteName(s.d[ns:s.pos])
+				}
+				if s.peek() != ':' {
+					return "", fmt.Errorf("table: %w", s.fail("want ':'"))
+				}
+				s.pos++
+				s.ws()
+				vs := s.pos
+				if err := s.skip(1); err != nil {
+					return "", fmt.Errorf("table: %w", err)
+				}
+				if r := fn(name, s.d[vs:s.pos], first); r != "" {
+					return r, nil
+				}
+				first = false
+				more, err := s.next('}')
+				if err != nil {
+					return "", fmt.Errorf("table: %w", err)
+				}
+				if !more {
+					break
+				}
+			}
+		}
+		if !stream {
+			more, err := s.next(']')
+			if err != nil {
+				return "", fmt.Errorf("table: %w", err)
+			}
+			if !more {
+				return "", nil
+			}
+		}
+	}
 }
 
 // bareName reports whether a header name can be written without quotes.
