@@ -84,6 +84,7 @@ type Proxy struct {
 	progress sync.Map   // upstream progress token (string) -> progressRoute
 	nextTok  atomic.Uint64
 	closed   atomic.Bool
+	ready    atomic.Bool  // p.server is set
 	logLevel atomic.Value // string: the last level a client set
 }
 
@@ -152,6 +153,7 @@ func New(ctx context.Context, up Upstream, engine Engine, opts Options) (*Proxy,
 	p.server = mcp.NewServer(&mcp.Implementation{Name: name, Version: version}, sopts)
 	p.server.AddReceivingMiddleware(p.middleware)
 	p.server.AddTool(readArtifactTool(), p.readArtifact)
+	p.ready.Store(true)
 	for _, kind := range []string{"tools", "prompts", "resources"} {
 		if err := p.sync(ctx, cs, kind); err != nil {
 			_ = cs.Close()
@@ -432,7 +434,7 @@ func (p *Proxy) addTool(t *mcp.Tool) (err error) {
 		}
 	}()
 	fwd := *t
-	fwd.Description = strings.TrimRight(t.Description, " ") + handleSentence
+	fwd.Description = strings.TrimSpace(strings.TrimRight(t.Description, " ") + handleSentence)
 	if p.opts.StripOutputSchemas {
 		fwd.OutputSchema = nil
 	}
@@ -455,7 +457,7 @@ func addTemplate(s *mcp.Server, t *mcp.ResourceTemplate, h mcp.ResourceHandler) 
 
 // resync re-reads one list after the upstream said it changed.
 func (p *Proxy) resync(ctx context.Context, kind string) {
-	if p.server == nil {
+	if !p.ready.Load() {
 		return
 	}
 	go func() {
@@ -583,7 +585,7 @@ func (p *Proxy) unsubscribe(ctx context.Context, req *mcp.UnsubscribeRequest) er
 }
 
 func (p *Proxy) onResourceUpdated(ctx context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
-	if p.server == nil {
+	if !p.ready.Load() {
 		return
 	}
 	if err := p.server.ResourceUpdated(ctx, req.Params); err != nil {
@@ -594,7 +596,7 @@ func (p *Proxy) onResourceUpdated(ctx context.Context, req *mcp.ResourceUpdatedN
 // onLog forwards an upstream log message to every downstream session
 // (each session's own log level filters it).
 func (p *Proxy) onLog(ctx context.Context, req *mcp.LoggingMessageRequest) {
-	if p.server == nil {
+	if !p.ready.Load() {
 		return
 	}
 	for ss := range p.server.Sessions() {
