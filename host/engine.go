@@ -246,20 +246,32 @@ func New(ctx context.Context, opts ...Option) (*Engine, error) {
 	if c.lazy {
 		return e, nil
 	}
-	for _, ent := range e.reg.Entries() {
+	// Compile the plugins side by side (each has its own runtime), then
+	// report the first fault in registry order.
+	ents := e.reg.Entries()
+	errs := make([]error, len(ents))
+	var wg sync.WaitGroup
+	for i, ent := range ents {
 		if ent.Plugin == nil {
 			continue
 		}
-		_, err := ps.load(ctx, ent.Plugin)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = ps.load(ctx, ent.Plugin)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
 		var pe *PluginError
 		if errors.As(err, &pe) && pe.Kind == KindMissing {
 			// Reported on every result that needed it.
-			e.logger.Warn("builtin plugin not built", "entry", ent.Name, "err", err)
+			e.logger.Warn("builtin plugin not built", "entry", ents[i].Name, "err", err)
 			continue
 		}
 		if err != nil {
 			_ = ps.close(ctx)
-			return nil, fmt.Errorf("host: registry entry %q (%s): %w", ent.Name, ent.Source, err)
+			return nil, fmt.Errorf("host: registry entry %q (%s): %w", ents[i].Name, ents[i].Source, err)
 		}
 	}
 	return e, nil
