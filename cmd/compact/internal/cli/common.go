@@ -73,6 +73,8 @@ func exitCode(err error) int {
 		return ExitRegistry
 	case errors.Is(err, budget.ErrCannotFit):
 		return ExitCannotFit
+	case errors.Is(err, budget.ErrTooLarge):
+		return ExitInput
 	}
 	return ExitFailure
 }
@@ -182,8 +184,9 @@ func flagExit(err error) int {
 	return ExitUsage
 }
 
-// DefaultMaxInput is the largest input compact run reads.
-const DefaultMaxInput = 256 << 20
+// DefaultMaxInput is the largest input compact run reads: the pipeline's
+// own limit.
+const DefaultMaxInput = budget.DefaultMaxInput
 
 // readInput reads FILE, or standard input for "-" or no name, refusing
 // more than max bytes. Its errors carry ExitInput.

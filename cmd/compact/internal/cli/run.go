@@ -27,7 +27,7 @@ func runRun(e *env) int {
 	fs.StringVar(&tool, "tool", registry.DefaultName, "tool `NAME` the registry entry is looked up by")
 	fs.StringVar(&contentType, "content-type", "", "declared media `TYPE` of the input (default: sniffed)")
 	fs.StringVar(&args, "args", "", "the tool call's arguments as a JSON `OBJECT`, passed to the plugin")
-	fs.StringVar(&maxInput, "max-input", registry.FormatSize(DefaultMaxInput), "largest input read, such as 64MiB or 1GiB")
+	fs.StringVar(&maxInput, "max-input", registry.FormatSize(DefaultMaxInput), "largest input read, such as 64MiB (at most the default)")
 	pos, err := parseArgs(fs, e.args)
 	if err != nil {
 		return flagExit(err)
@@ -36,7 +36,10 @@ func runRun(e *env) int {
 		fmt.Fprintf(e.stderr, "%s: one input at most, got %d: %q\nusage: %s\n", cmd, len(pos), pos, runUsage)
 		return ExitUsage
 	}
-	max, err := registry.ParseSize(maxInput)
+	maxBytes, err := registry.ParseSize(maxInput)
+	if err == nil && maxBytes > budget.DefaultMaxInput {
+		err = fmt.Errorf("%s is more than the pipeline's limit of %s", maxInput, registry.FormatSize(budget.DefaultMaxInput))
+	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "%s: --max-input: %v\n", cmd, err)
 		return ExitUsage
@@ -57,7 +60,7 @@ func runRun(e *env) int {
 		return exitCode(err)
 	}
 	defer eng.Close(e.ctx)
-	data, err := readInput(name, e.stdin, max)
+	data, err := readInput(name, e.stdin, maxBytes)
 	if err != nil {
 		report(e.stderr, cmd, err)
 		return exitCode(err)

@@ -3,10 +3,13 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toolcompact/compact/budget"
 )
 
 // execCLI runs the compact command in-process and returns its streams and
@@ -59,6 +62,7 @@ func TestRunRefusesBadInvocations(t *testing.T) {
 		{"unknown encoding", "", []string{"run", "--store", "off", "--encoding", "p50k_base"}, ExitUsage, []string{`--encoding: token encoding "p50k_base": unknown (want o200k_base or cl100k_base)`}},
 		{"two inputs", "", []string{"run", "a", "b"}, ExitUsage, []string{`one input at most, got 2`}},
 		{"bad args", "", []string{"run", "--args", "{nope"}, ExitUsage, []string{`--args: not valid JSON: "{nope"`}},
+		{"max-input over the pipeline's", "", []string{"run", "--max-input", "1GiB"}, ExitUsage, []string{`--max-input: 1GiB is more than the pipeline's limit of 256MiB`}},
 		{"bad max-input", "", []string{"run", "--max-input", "lots"}, ExitUsage, []string{`--max-input: bad size "lots"`}},
 		{"registry does not validate", "{}", []string{"run", "--store", "off", "--registry", badReg}, ExitRegistry,
 			[]string{"compact run: " + badReg + `:4:13: tools[0].budget: expected integer, got string "lots"`}},
@@ -111,6 +115,9 @@ func TestExitCodeMapping(t *testing.T) {
 	_, err := (&engineFlags{registry: writeFile(t, "r.yaml", "nope: 1\n"), store: storeOff, encoding: "o200k_base"}).engine(context.Background(), &bytes.Buffer{})
 	if exitCode(err) != ExitRegistry {
 		t.Errorf("registry error mapped to %d: %v", exitCode(err), err)
+	}
+	if exitCode(fmt.Errorf("x: %w", budget.ErrTooLarge)) != ExitInput || exitCode(fmt.Errorf("x: %w", budget.ErrCannotFit)) != ExitCannotFit {
+		t.Error("budget sentinels mapped wrongly")
 	}
 	if exitCode(nil) != ExitOK || exitCode(os.ErrClosed) != ExitFailure {
 		t.Error("plain errors must map to ExitFailure")
