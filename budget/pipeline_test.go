@@ -179,3 +179,40 @@ func TestRunBadInput(t *testing.T) {
 		})
 	}
 }
+
+func TestRunOptionsAndEstimates(t *testing.T) {
+	c := counter(t)
+	ctx := context.Background()
+	// Over 1 MiB: tokens.before is the estimate, flagged; after is exact.
+	big := records(5000)
+	if len(big) <= 1<<20 {
+		t.Fatalf("test input only %d bytes", len(big))
+	}
+	r, err := NewPipeline(c).Run(ctx, Input{Data: big, Budget: 60000, Rules: Rules{Keep: []string{"number"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Tokens.BeforeEstimated || r.Tokens.Before != Estimate(big) || r.Tokens.After != c.Count(r.Content) {
+		t.Errorf("tokens %+v", r.Tokens)
+	}
+	// The default budget applies when neither the input nor the rules set one.
+	_, err = NewPipeline(c, WithDefaultBudget(10)).Run(ctx, Input{Data: records(5)})
+	var fe *FitError
+	if !errors.As(err, &fe) || fe.Budget != 10 {
+		t.Errorf("default budget: %v", err)
+	}
+	r, err = NewPipeline(c, WithDefaultBudget(10)).Run(ctx, Input{Data: records(5), Rules: Rules{Budget: 5000}})
+	if err != nil || r.Tokens.Budget != 5000 {
+		t.Errorf("rules budget: %v %+v", err, r.Tokens)
+	}
+	// A records path that is not in this output: detected instead, and said.
+	r, err = NewPipeline(c).Run(ctx, Input{Data: records(5), Budget: 5000, Rules: Rules{Records: []string{".rows"}}})
+	if err != nil || r.Actions[0].Kind != ActRecordsMissing || r.Collections[0].Path != ".items" {
+		t.Errorf("missing records path: %v %+v %+v", err, r.Actions, r.Collections)
+	}
+	// Named records paths are used.
+	r, err = NewPipeline(c).Run(ctx, Input{Data: []byte(`{"m":{"a":1,"b":2}}`), Budget: 5000, Rules: Rules{Records: []string{".m"}}})
+	if err != nil || len(r.Collections) != 1 || r.Collections[0].Kind != "map" || r.Collections[0].Count != 2 {
+		t.Errorf("named records: %v %+v", err, r.Collections)
+	}
+}
