@@ -297,6 +297,15 @@ func TestMCPListen(t *testing.T) {
 		t.Errorf("read_text_file: %v %+v", err, res)
 	}
 	cs.Close()
+	mresp, err := hc.Get(url + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics, _ := io.ReadAll(mresp.Body)
+	mresp.Body.Close()
+	if !strings.Contains(string(metrics), `compact_calls_total{door="mcp",outcome="ok"`) {
+		t.Errorf("metrics lack the MCP door's calls:\n%.2000s", metrics)
+	}
 	cancel()
 	select {
 	case code := <-done:
