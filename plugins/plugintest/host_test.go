@@ -103,3 +103,22 @@ func TestGroupByThroughHost(t *testing.T) {
 		t.Logf("%s by %s: %d bytes -> %s", c.file, c.by, len(payload), firstBytes(out.Content, 200))
 	}
 }
+
+// BenchmarkLevel1GitHubIssues is the baseline for
+// BenchmarkRestListWasmGitHubIssues: compact's declarative level 1 on the
+// same page, natively, with its defaults and a table.
+func BenchmarkLevel1GitHubIssues(b *testing.B) {
+	payload := capturedFile(b, "github-issues.json")
+	req := budget.Request{Tool: "github.issues", Input: payload, ContentType: "application/json", Budget: 4000,
+		Rules: budget.Rules{Tool: "github.issues", Defaults: true, Format: "table", Drop: []string{"*_url", "url", "node_id", "body", "reactions"}}}
+	c := budget.Declarative()
+	if _, err := c.Compact(context.Background(), req); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(payload)))
+	for b.Loop() {
+		if _, err := c.Compact(context.Background(), req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
