@@ -216,3 +216,35 @@ func TestRunOptionsAndEstimates(t *testing.T) {
 		t.Errorf("named records: %v %+v", err, r.Collections)
 	}
 }
+
+// TestRunConcurrent runs one pipeline from several goroutines (go test
+// -race checks the sharing).
+func TestRunConcurrent(t *testing.T) {
+	p := NewPipeline(counter(t))
+	data := records(50)
+	want, err := p.Run(context.Background(), Input{Data: data, Budget: 800, Rules: Rules{Keep: []string{"number", "title"}, Defaults: true, Format: "auto"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 4)
+	for g := 0; g < 4; g++ {
+		go func() {
+			for i := 0; i < 5; i++ {
+				r, err := p.Run(context.Background(), Input{Data: data, Budget: 800, Rules: Rules{Keep: []string{"number", "title"}, Defaults: true, Format: "auto"}})
+				if err == nil && r.Content != want.Content {
+					err = fmt.Errorf("content differs")
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
