@@ -53,6 +53,7 @@ type PluginError struct {
 	Err error
 }
 
+// Error says which plugin failed, how and why.
 func (e *PluginError) Error() string {
 	return fmt.Sprintf("plugin %s: %s: %v", e.Plugin, e.Kind, e.Err)
 }

@@ -394,6 +394,7 @@ type limitedBuffer struct {
 	dropped int
 }
 
+// Write keeps what fits under the limit and counts the rest; it never fails.
 func (b *limitedBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -410,12 +411,14 @@ func (b *limitedBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// Len is the number of bytes kept.
 func (b *limitedBuffer) Len() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.Len()
 }
 
+// String returns what was kept, with a note of how much was dropped.
 func (b *limitedBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -425,6 +428,7 @@ func (b *limitedBuffer) String() string {
 	return b.buf.String()
 }
 
+// Reset empties the buffer for the next call.
 func (b *limitedBuffer) Reset() {
 	b.mu.Lock()
 	b.buf.Reset()

@@ -12,6 +12,7 @@ type funcSig struct {
 	params, results []byte
 }
 
+// String renders the signature as "(i32, i64) -> (i32)".
 func (s funcSig) String() string {
 	names := func(ts []byte) string {
 		n := make([]string, len(ts))

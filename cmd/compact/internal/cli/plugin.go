@@ -15,7 +15,10 @@ const pluginUsage = `compact plugin test FILE.wasm [--tool NAME] [--input FILE .
 // multiFlag collects a repeatable string flag.
 type multiFlag []string
 
-func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+// String joins the values with commas.
+func (m *multiFlag) String() string { return strings.Join(*m, ",") }
+
+// Set adds one value.
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 // runPlugin is the "compact plugin" subcommand.
