@@ -363,3 +363,34 @@ func TestRunSpeed(t *testing.T) {
 		t.Errorf("speed output:\n%s", b.String())
 	}
 }
+
+// BenchmarkSpeed runs the speed benchmarks of `compact bench --speed` as
+// ordinary Go benchmarks, each operation next to its baseline:
+//
+//	go test ./cmd/compact/internal/bench -run '^$' -bench 'Speed/level1' -benchtime 3x
+func BenchmarkSpeed(b *testing.B) {
+	dir := b.TempDir()
+	for _, sb := range SpeedBenches {
+		size, run, base, cleanup, err := sb.Setup(context.Background(), dir)
+		if err != nil {
+			b.Run(sb.Name, func(b *testing.B) { b.Skip(err) })
+			continue
+		}
+		for _, c := range []struct {
+			name string
+			fn   func() error
+		}{{sb.Name, run}, {sb.Name + "/baseline", base}} {
+			b.Run(c.name, func(b *testing.B) {
+				b.SetBytes(int64(size))
+				for b.Loop() {
+					if err := c.fn(); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+		if cleanup != nil {
+			cleanup()
+		}
+	}
+}
