@@ -125,3 +125,29 @@ func BenchmarkLevel1(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTokens compares Estimate with the exact count on the same
+// 256 KB of JSON records (SetBytes: MB/s of each).
+//
+//	go test -run '^$' -bench Tokens -benchtime 3x -cpu 1 ./budget
+func BenchmarkTokens(b *testing.B) {
+	data := benchRecords(256 << 10)
+	c, err := NewCounter("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("Estimate", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for i := 0; i < b.N; i++ {
+			Estimate(data)
+		}
+	})
+	b.Run("Count", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for i := 0; i < b.N; i++ {
+			c.Count(string(data))
+		}
+		b.StopTimer()
+		allocPerByte(b, len(data), func() { c.Count(string(data)) })
+	})
+}
