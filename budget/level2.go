@@ -287,11 +287,12 @@ func (s *summary) pin(ctx context.Context, pred string) []schemas.Action {
 				Count:  evalErrs,
 				Detail: fmt.Sprintf("pin predicate %s failed on %s records (not pinned); first: %s", pred, commas(evalErrs), firstErr)})
 		}
-		if cs.pinnedCount > 0 {
-			acts = append(acts, schemas.Action{Level: schemas.LevelArtifact, Kind: "pin", Target: c.Path,
-				Count:  cs.pinnedCount,
-				Detail: fmt.Sprintf("pin predicate %s selects %s of %s records, shown in full first", pred, commas(cs.pinnedCount), commas(c.Count))})
+		detail := fmt.Sprintf("pin predicate %s selects %s of %s records; they are shown first", pred, commas(cs.pinnedCount), commas(c.Count))
+		if cs.pinnedCount == 0 {
+			detail = fmt.Sprintf("pin predicate %s selects none of the %s records", pred, commas(c.Count))
 		}
+		acts = append(acts, schemas.Action{Level: schemas.LevelArtifact, Kind: "pin", Target: c.Path,
+			Count: cs.pinnedCount, Detail: detail})
 	}
 	return acts
 }

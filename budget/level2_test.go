@@ -297,10 +297,10 @@ func TestLevel2ExampleQueriesRun(t *testing.T) {
 				t.Errorf("example %q yields nothing", m[1])
 			}
 			if pins[name] != "" {
-				pinned := -1
+				pinned := 0
 				for _, a := range res.Actions {
 					if a.Kind == "pin" {
-						pinned = a.Count
+						pinned += a.Count
 					}
 				}
 				if n != pinned {
