@@ -98,6 +98,9 @@ func TestRunRejectsBadCompactors(t *testing.T) {
 		"declared wrong": func(_ context.Context, req Request) (Output, error) {
 			return Output{Content: req.Input, ContentType: TypeJSON, Declared: []schemas.DeclaredCollection{{Path: ".items", Count: 29}}}, nil
 		},
+		"empty output": func(context.Context, Request) (Output, error) {
+			return Output{Content: nil, ContentType: TypeJSON}, nil
+		},
 		"bad grouping": func(context.Context, Request) (Output, error) {
 			return Output{Content: []byte(`{"items":[{"n":29}]}`), ContentType: TypeJSON,
 				Declared: []schemas.DeclaredCollection{{Path: ".items", Count: 30, CountField: "n"}}}, nil

@@ -25,6 +25,9 @@ func checkOutput(in Shape, out Output) error {
 			return fmt.Errorf("%w: collection %s: declared %d records, the input has %d", ErrCountMismatch, c.Path, d.Count, c.Count)
 		}
 	}
+	if in.Format != FormatEmpty && len(bytes.TrimSpace(out.Content)) == 0 {
+		return errors.New("the output is empty, the input was not")
+	}
 	ct := out.ContentType
 	if ct == "" {
 		ct = in.ContentType
@@ -63,9 +66,6 @@ func countOutput(in Shape, content []byte, contentType string, declared map[stri
 		got[in.Collections[0].Path] = rows
 		return got, nil
 	case TypeJSON, TypeNDJSON:
-		if len(bytes.TrimSpace(content)) == 0 && len(in.Collections) == 0 {
-			return got, nil
-		}
 		var paths []string
 		for _, c := range in.Collections {
 			paths = append(paths, c.Path)
