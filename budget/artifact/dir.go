@@ -428,27 +428,15 @@ func (s *DirStore) Open(ctx context.Context, h budget.Handle) (io.ReadCloser, bu
 		return nil, budget.Meta{}, err
 	}
 	release := s.lease(sum)
-	f, err := os.Open(s.objectPath(sum))
+	f, err := s.openLocked(h, sum, known)
 	if err != nil {
 		release()
-		if errors.Is(err, fs.ErrNotExist) {
-			if known {
-				return nil, budget.Meta{}, fmt.Errorf("artifact %s: %w (removed by retention)", h, budget.ErrExpired)
-			}
-			return nil, budget.Meta{}, fmt.Errorf("artifact %s: %w (no artifact has this digest in %s)", h, budget.ErrNotFound, s.dir)
-		}
-		return nil, budget.Meta{}, fmt.Errorf("artifact %s: %w", h, err)
+		return nil, budget.Meta{}, err
 	}
 	fail := func(err error) (io.ReadCloser, budget.Meta, error) {
 		f.Close()
 		release()
 		return nil, budget.Meta{}, err
-	}
-	if err := lockFile(f, false, false); err != nil {
-		return fail(fmt.Errorf("artifact %s: lock: %w", h, err))
-	}
-	if unlinked(f) {
-		return fail(fmt.Errorf("artifact %s: %w (removed by retention)", h, budget.ErrExpired))
 	}
 	m, err := s.readMeta(sum, f)
 	if err != nil {
@@ -471,6 +459,36 @@ func (s *DirStore) Open(ctx context.Context, h budget.Handle) (io.ReadCloser, bu
 		return fail(fmt.Errorf("artifact %s: %w", h, err))
 	}
 	return &verifyingReader{f: f, h: sha256.New(), want: sum, handle: h, release: release}, m, nil
+}
+
+// openLocked opens the object of sum with a shared lock. The file opened
+// may have been replaced (the same bytes stored again) or removed (by the
+// collector) before the lock was granted: a replaced file is opened
+// again, a removed one is ErrExpired.
+func (s *DirStore) openLocked(h budget.Handle, sum string, known bool) (*os.File, error) {
+	for try := 0; ; try++ {
+		f, err := os.Open(s.objectPath(sum))
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				if known || try > 0 {
+					return nil, fmt.Errorf("artifact %s: %w (removed by retention)", h, budget.ErrExpired)
+				}
+				return nil, fmt.Errorf("artifact %s: %w (no artifact has this digest in %s)", h, budget.ErrNotFound, s.dir)
+			}
+			return nil, fmt.Errorf("artifact %s: %w", h, err)
+		}
+		if err := lockFile(f, false, false); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("artifact %s: lock: %w", h, err)
+		}
+		if !unlinked(f) {
+			return f, nil
+		}
+		f.Close()
+		if try == 3 {
+			return nil, fmt.Errorf("artifact %s: %w (removed by retention)", h, budget.ErrExpired)
+		}
+	}
 }
 
 // readMeta reads the sidecar; a missing or damaged sidecar (a commit in

@@ -491,3 +491,37 @@ func TestDefaultDir(t *testing.T) {
 		t.Fatalf("DefaultDir = %q, %v", d, err)
 	}
 }
+
+// Storing the same bytes again replaces the file; readers opening it at
+// that moment must still get the artifact, never "expired".
+func TestOpenWhileStoredAgain(t *testing.T) {
+	s := newDir(t, Options{})
+	data := strings.Repeat("same bytes\n", 2000)
+	h, _ := put(t, s, data)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if _, _, err := s.Put(context.Background(), strings.NewReader(data), budget.Meta{}); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	for range 300 {
+		if got, err := read(t, s, h); err != nil || got != data {
+			close(stop)
+			wg.Wait()
+			t.Fatalf("read during re-Put: %d bytes, %v", len(got), err)
+		}
+	}
+	close(stop)
+	wg.Wait()
+}

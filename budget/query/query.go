@@ -161,6 +161,15 @@ func (q *Querier) load(ctx context.Context, h budget.Handle) (*entry, error) {
 			}
 		}
 	}
+	if st, ok := q.store.(Stater); ok { // refuse a huge artifact before reading it
+		m, err := st.Stat(ctx, h)
+		if err != nil {
+			return nil, err
+		}
+		if m.Bytes > q.opt.MaxLoad {
+			return nil, fmt.Errorf("%w: artifact %s is %d bytes; queries load at most %d bytes (get it whole with compact artifact get)", ErrLimit, h, m.Bytes, q.opt.MaxLoad)
+		}
+	}
 	rc, m, err := q.store.Open(ctx, h)
 	if err != nil {
 		return nil, err

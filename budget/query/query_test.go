@@ -300,6 +300,12 @@ func TestJQBadInput(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "at byte") {
 		t.Errorf("parse error does not say where: %v", err)
 	}
+	tiny := newEnv(t, Options{MaxLoad: 4})
+	h = tiny.put(t, []byte(`[3,1,2]`))
+	opens := tiny.store.opens.Load()
+	if _, err := tiny.q.Slice(context.Background(), h, SliceOptions{}, 100); !errors.Is(err, ErrLimit) || tiny.store.opens.Load() != opens {
+		t.Errorf("load cap: %v (opened %d times)", err, tiny.store.opens.Load()-opens)
+	}
 	small := newEnv(t, Options{MaxInput: 4})
 	h = small.put(t, []byte(`[3,1,2]`))
 	if _, err := small.q.JQ(context.Background(), h, "sort", 100); !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "at most 4 bytes") {
