@@ -238,7 +238,9 @@ func (f *filter) rule(n *node) *nodeRule {
 	if f.defaults && !r.drop && !r.keep && !n.protected && !n.isElem() {
 		if ci, ok := f.consts[n]; ok {
 			r.drop, r.kind, r.constant = true, ActDropConstant, true
-			r.detail = fmt.Sprintf("every one of the %d records of %s has %s", f.shape.Collections[ci].Count, f.shape.Collections[ci].Path, n.first)
+			v := append(jsontext.Value(nil), n.first...)
+			_ = v.Compact()
+			r.detail = fmt.Sprintf("every one of the %d records of %s has %s", f.shape.Collections[ci].Count, f.shape.Collections[ci].Path, v)
 		}
 		low := strings.ToLower(n.name)
 		if strings.HasSuffix(low, "_url") && low != "html_url" {
@@ -689,7 +691,6 @@ func textLevel1(data []byte, rules Rules) Output {
 	}
 	var prev []byte
 	run := 0
-	lines := 0
 	finalNewline := len(data) > 0 && data[len(data)-1] == '\n'
 	for len(data) > 0 {
 		line := data
@@ -697,7 +698,6 @@ func textLevel1(data []byte, rules Rules) Output {
 		if j := bytes.IndexByte(data, '\n'); j >= 0 {
 			line, rest = data[:j], data[j+1:]
 		}
-		lines++
 		if run > 0 && bytes.Equal(line, prev) {
 			run++
 		} else {

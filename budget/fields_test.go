@@ -87,11 +87,11 @@ func TestDeclarativeRules(t *testing.T) {
 }
 
 func TestConstantDetail(t *testing.T) {
-	out := compact1(t, `[{"a":1,"s":"open"},{"a":2,"s":"open"},{"a":3,"s":"open"}]`, Rules{Defaults: true})
+	out := compact1(t, "[{\"a\":1,\"s\":{\n \"k\": \"open\"\n}},{\"a\":2,\"s\":{\n \"k\": \"open\"\n}},{\"a\":3,\"s\":{\n \"k\": \"open\"\n}}]", Rules{Defaults: true})
 	if string(out.Content) != `[{"a":1},{"a":2},{"a":3}]` {
 		t.Fatalf("content %s", out.Content)
 	}
-	if d := out.Actions[0].Detail; !strings.Contains(d, `"open"`) || !strings.Contains(d, "3 records") {
+	if d := out.Actions[0].Detail; !strings.Contains(d, `{"k":"open"}`) || !strings.Contains(d, "3 records") {
 		t.Errorf("constant action detail %q should state the value and the record count", d)
 	}
 }
