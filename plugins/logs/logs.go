@@ -52,6 +52,7 @@ const verbatim = -1
 type group struct {
 	text      []byte // the line itself while identical, else the template
 	first     int    // index of its first line
+	last      int    // index of its last line
 	count     int
 	bytes     int // bytes of its lines, newlines included
 	identical bool
@@ -86,6 +87,42 @@ func splitLines(payload []byte) []lineSpan {
 	return lines
 }
 
+// appendSpan appends to a template that masks a timestamp or clock time
+// the first one of the group's first and last lines:
+// "  (2026-11-20T03:00:00Z … 2026-11-20T03:33:19Z)", so that a group shown
+// where its first line was still says over which time it ran.
+func appendSpan(tmpl, first, last []byte) []byte {
+	if !bytes.Contains(tmpl, []byte(phTimestamp)) && !bytes.Contains(tmpl, []byte(phClock)) {
+		return tmpl
+	}
+	a, b := firstStamp(first), firstStamp(last)
+	if a == nil || b == nil {
+		return tmpl
+	}
+	tmpl = append(tmpl, "  ("...)
+	tmpl = append(tmpl, a...)
+	tmpl = append(tmpl, " … "...)
+	tmpl = append(tmpl, b...)
+	return append(tmpl, ')')
+}
+
+// firstStamp returns the first timestamp or clock time of a line, as
+// appendTemplate finds them, or nil.
+func firstStamp(s []byte) []byte {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) || (i > 0 && isAlnum(s[i-1])) {
+			continue
+		}
+		if n := matchTimestamp(s[i:]); n > 0 && boundary(s, i+n) {
+			return s[i : i+n]
+		}
+		if n := matchClock(s[i:]); n > 0 && boundary(s, i+n) {
+			return s[i : i+n]
+		}
+	}
+	return nil
+}
+
 // compactLines is the log compactor. It returns the payload and the number
 // of input lines it accounts for.
 //
@@ -96,8 +133,9 @@ func splitLines(payload []byte) []lineSpan {
 // with numbers, timestamps, ids and addresses masked). A group of at least
 // minCount lines whose collapsed form is shorter than its lines becomes one
 // line "[×N] text" at the position of its first line, where text is the
-// line itself when all N lines are identical and the template otherwise;
-// every other line is copied verbatim where it was. With scope=segment,
+// line itself when all N lines are identical and the template otherwise
+// (followed by the group's time span when the template masks a
+// timestamp); every other line is copied verbatim where it was. With scope=segment,
 // groups never span an important line, so whatever happened before an
 // error is still shown before it (at the cost of less compaction when
 // errors are frequent).
@@ -131,12 +169,16 @@ func compactLines(payload []byte, o options) ([]byte, int) {
 			gr.text = bytes.Clone(tmpl)
 		}
 		gr.count++
+		gr.last = i
 		gr.bytes += len(ln) + 1
 		lines[i].group = g
 	}
 	var marker [24]byte
 	for g := range groups {
 		gr := &groups[g]
+		if !gr.identical && gr.count >= o.minCount {
+			gr.text = appendSpan(gr.text, payload[lines[gr.first].start:lines[gr.first].end], payload[lines[gr.last].start:lines[gr.last].end])
+		}
 		collapsed := len(pdk.AppendGroupMarker(marker[:0], gr.count)) + len(gr.text) + 1
 		gr.collapse = gr.count >= o.minCount && collapsed < gr.bytes
 	}

@@ -144,7 +144,7 @@ func TestCompactSynthetic(t *testing.T) {
 	in := []byte(b.String())
 	out := check(t, "synthetic", in, nil)
 	want := []string{
-		"[×500] <ts> GET /healthz <n> in <n>ms",
+		"[×500] <ts> GET /healthz <n> in <n>ms  (2026-11-20T03:00:00.000Z … 2026-11-20T03:08:19.499Z)",
 		"[×2] cache warmed",
 		"2026-11-20T03:00:50.000Z ERROR upstream timeout after 1050ms",
 		"\tat com.example.Pool.get(Pool.java:42)",
@@ -165,8 +165,25 @@ func TestCompactSynthetic(t *testing.T) {
 
 	// With scope=segment the health checks are grouped between errors.
 	seg := check(t, "synthetic/segment", in, map[string]string{"scope": "segment"})
-	if seg[0] != "[×51] <ts> GET /healthz <n> in <n>ms" {
+	if seg[0] != "[×51] <ts> GET /healthz <n> in <n>ms  (2026-11-20T03:00:00.000Z … 2026-11-20T03:00:50.050Z)" {
 		t.Errorf("segment scope: first line %q", seg[0])
+	}
+}
+
+func TestFirstStamp(t *testing.T) {
+	for line, want := range map[string]string{
+		"2026-11-20T03:00:01.960Z GET":    "2026-11-20T03:00:01.960Z",
+		"Nov 22 01:23:47 host":            "01:23:47",
+		`{"time":"2026-11-20T03:00:04Z"}`: "2026-11-20T03:00:04Z",
+		"no time 12 here":                 "",
+		"x12:30:00":                       "30:00", // as appendTemplate masks it
+	} {
+		if got := string(firstStamp([]byte(line))); got != want {
+			t.Errorf("firstStamp(%q) = %q, want %q", line, got, want)
+		}
+	}
+	if got := string(appendSpan([]byte("<n> x"), []byte("1 x"), []byte("2 x"))); got != "<n> x" {
+		t.Errorf("span without a timestamp: %q", got)
 	}
 }
 

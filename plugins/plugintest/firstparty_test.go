@@ -91,7 +91,7 @@ func TestLogsWasm(t *testing.T) {
 	}
 	// The synthetic log: the 2,000 health checks are one group.
 	_, body := in.mustCall("text/plain", nil, inputs["synthetic"])
-	if !bytes.Contains(body, []byte("[×2000] <ts> INFO GET /healthz <n> <n>ms from <ip>\n")) {
+	if !bytes.Contains(body, []byte("[×2000] <ts> INFO GET /healthz <n> <n>ms from <ip>  (2026-11-20T03:00:00.000Z … 2026-11-20T03:33:19.999Z)\n")) {
 		t.Errorf("health checks not grouped:\n%s", firstBytes(body, 600))
 	}
 }
