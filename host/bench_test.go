@@ -157,3 +157,51 @@ func TestOneMB(t *testing.T) {
 		t.Fatalf("oneMB: %d bytes", len(in))
 	}
 }
+
+// BenchmarkEngine1MB: the same 1 MiB through Engine.Compact end to end
+// (registry lookup, level none check, plugin or declarative level 1, the
+// pipeline's re-count, exact token count of the result), with the
+// restlist plugin and with the declarative rules alone.
+func BenchmarkEngine1MB(b *testing.B) {
+	input := oneMB(b)
+	ctx := context.Background()
+	dir := b.TempDir()
+	src, err := os.ReadFile(plugintest.Build(b, plugintest.RestList))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(dir+"/restlist.wasm", src, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	run := func(b *testing.B, e *Engine, wantPlugin bool) {
+		defer e.Close(ctx)
+		b.SetBytes(int64(len(input)))
+		for b.Loop() {
+			res, err := e.Compact(ctx, Request{Tool: "github.issues", Input: input, ContentType: "application/json", Budget: 400000})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, ok := findAction(res.Actions, "plugin"); ok != wantPlugin {
+				b.Fatalf("plugin ran: %v, want %v (%+v)", ok, wantPlugin, res.Actions[:1])
+			}
+		}
+	}
+	b.Run("plugin", func(b *testing.B) {
+		reg := dir + "/slow.yaml"
+		os.WriteFile(reg, []byte("version: 1\ntools:\n  - name: github.*\n    records: [\".\"]\n    plugin: {path: builtin:restlist, timeout: 30s, memory: 256MiB}\n"), 0o644)
+		e, err := New(ctx, WithRegistryFile(reg), WithPluginDir(dir), quiet)
+		if err != nil {
+			b.Fatal(err)
+		}
+		run(b, e, true)
+	})
+	b.Run("declarative", func(b *testing.B) {
+		reg := dir + "/none.yaml"
+		os.WriteFile(reg, []byte("version: 1\ntools:\n  - name: github.*\n    records: [\".\"]\n"), 0o644)
+		e, err := New(ctx, WithRegistryFile(reg), WithPluginDir(dir), quiet)
+		if err != nil {
+			b.Fatal(err)
+		}
+		run(b, e, false)
+	})
+}
