@@ -381,7 +381,8 @@ func (e *Engine) pluginActions(actions []schemas.Action, tool, plugin string, fa
 	return actions
 }
 
-// Close releases every plugin runtime. It is safe to call more than once.
+// Close releases every plugin runtime. Call it once no Compact is in
+// flight; it is safe to call more than once.
 func (e *Engine) Close(ctx context.Context) error {
 	e.closeOnce.Do(func() {
 		if e.plugins != nil {
