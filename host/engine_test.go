@@ -131,7 +131,7 @@ func TestUserPluginMissingIsFatal(t *testing.T) {
 	dir := t.TempDir()
 	regFile := filepath.Join(dir, "r.yaml")
 	os.WriteFile(regFile, []byte("version: 1\ntools:\n  - name: mytool\n    plugin: {path: mine.wasm}\n"), 0o644)
-	_, err := New(ctx, WithCounter(runeCounter{}), WithCompilationCache(""), quiet, WithRegistryFile(regFile))
+	_, err := New(ctx, WithCounter(runeCounter{}), WithCompilationCache(""), quiet, WithRegistryFile(regFile), WithPluginDir(t.TempDir()))
 	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "mine.wasm")) || !strings.Contains(err.Error(), "mytool") {
 		t.Fatalf("New with a missing user plugin: %v; want an error naming the entry and the file", err)
 	}
