@@ -437,7 +437,8 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\
 // them exactly.
 //
 // JSON input yields arrays of objects at any depth (".items",
-// ".data.rows"), the root array whatever it holds, and objects whose
+// ".data.rows"), arrays of at least 8 strings or 8 numbers (npm view's
+// ".versions"), the root array whatever it holds, and objects whose
 // values are all objects, all strings or all numbers with at least 8
 // members (Kind "map", like an npm document's ".versions" and ".time").
 // Only the outermost collections are reported: arrays inside records are
@@ -570,6 +571,11 @@ func shapeFromTree(data []byte, root *node, values int, oneLine bool, records []
 				add(n, "array", n.elems)
 				return
 			case n.kinds == kArray && n.elem != nil && n.elem.kinds == kObject:
+				add(n, "array", n.elems)
+				return
+			case n.kinds == kArray && n.elem != nil && (n.elem.kinds == kString || n.elem.kinds == kNumber) &&
+				n.elems >= minMapMembers*n.seen:
+				// A list of names or numbers (npm view's versions).
 				add(n, "array", n.elems)
 				return
 			case n.kinds == kObject && !n.notMap && n.mapKind&(kObject|kString|kNumber) != 0:

@@ -36,6 +36,7 @@ func TestDetectShape(t *testing.T) {
 		{"envelope", `{"total_count":2,"items":[{"id":1,"labels":[{"n":"x"}]},{"id":2,"labels":[]}]}`, nil, "json: .items array 2"},
 		{"nested", `{"data":{"rows":[{"x":1},{"x":2},{"x":3}]},"meta":{"pages":[{"p":1}]}}`, nil, "json: .data.rows array 3; .meta.pages array 1"},
 		{"npm", string(npm), nil, "json: .time map 13; .versions map 12"},
+		{"scalar lists", `{"versions":["1","2","3","4","5","6","7","8"],"tags":["a","b"],"nums":[1,2,3,4,5,6,7,8,9]}`, nil, "json: .versions array 8; .nums array 9"},
 		{"jsonl", "{\"a\":1}\n{\"a\":2}\n{\"a\":3}\n", nil, "jsonl: . jsonl 3"},
 		{"concat", "{\n \"a\": 1\n}\n{\n \"a\": 2\n}\n", nil, "concat: . concat 2"},
 		{"text", "line one\nline two\nline three", nil, "text: . lines 3"},
