@@ -489,3 +489,50 @@ func TestExpiredWhileCached(t *testing.T) {
 		t.Fatalf("expired artifact served from the cache: %v", err)
 	}
 }
+
+// Concurrent first queries on one artifact build its parts once and agree
+// with a sequential run (run with -race).
+func TestConcurrentQueries(t *testing.T) {
+	e := newEnv(t, Options{})
+	h := e.put(t, fixture(t, "github-issues.json"))
+	ctx := context.Background()
+	run := func() (string, error) {
+		a, err := e.q.Search(ctx, h, "bug crash", SearchOptions{Limit: 3}, 3000)
+		if err != nil {
+			return "", err
+		}
+		b, err := e.q.Slice(ctx, h, SliceOptions{Offset: 7, Limit: 2}, 3000)
+		if err != nil {
+			return "", err
+		}
+		c, err := e.q.JQ(ctx, h, "map(.number) | add", 100)
+		if err != nil {
+			return "", err
+		}
+		return a.Content + b.Content + c.Content, nil
+	}
+	results := make([]string, 8)
+	errs := make([]error, 8)
+	done := make(chan int)
+	for i := range 8 {
+		go func() { results[i], errs[i] = run(); done <- i }()
+	}
+	for range 8 {
+		<-done
+	}
+	fresh := newEnv(t, Options{})
+	fh := fresh.put(t, fixture(t, "github-issues.json"))
+	if fh != h {
+		t.Fatal("same bytes, different handle")
+	}
+	e.q = fresh.q
+	want, err := run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 8 {
+		if errs[i] != nil || results[i] != want {
+			t.Fatalf("goroutine %d: %v\n%s\nwant\n%s", i, errs[i], results[i], want)
+		}
+	}
+}
