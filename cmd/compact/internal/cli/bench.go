@@ -3,10 +3,12 @@ package cli
 import (
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -98,6 +100,16 @@ func runBench(e *env) int {
 		budgets = budgetList{host.DefaultBudget}
 	}
 
+	corpusSet := false
+	fs.Visit(func(f *flag.Flag) { corpusSet = corpusSet || f.Name == "corpus" })
+	if !corpusSet {
+		if dir, ok := findBundledCorpus(); ok {
+			*corpus = dir
+		} else {
+			fmt.Fprintf(e.stderr, "compact bench: no corpus: %s is not here nor above the working directory (it is in the compact repository); give --corpus DIR\n", defaultBenchCorpus)
+			return ExitInput
+		}
+	}
 	files, err := bench.LoadCorpus(*corpus)
 	if err != nil {
 		report(e.stderr, "compact bench", err)
@@ -211,6 +223,35 @@ func readReport(path string) (*bench.Report, error) {
 		return nil, fmt.Errorf("--report %s: no results", path)
 	}
 	return &rep, nil
+}
+
+// findBundledCorpus looks for testdata/captured in the working directory
+// and its parents, so that compact bench runs from anywhere in the
+// repository.
+func findBundledCorpus() (string, bool) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", false
+	}
+	for {
+		c := filepath.Join(dir, defaultBenchCorpus)
+		if fi, err := os.Stat(c); err == nil && fi.IsDir() {
+			if rel, err := filepath.Rel(mustGetwd(), c); err == nil {
+				return rel, true
+			}
+			return c, true
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", false
+		}
+		dir = parent
+	}
+}
+
+func mustGetwd() string {
+	wd, _ := os.Getwd()
+	return wd
 }
 
 // writeFileWith writes a file through fn, atomically enough for a report:

@@ -120,3 +120,13 @@ func TestBenchRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchNoCorpus: outside the repository, without --corpus, the command
+// says where the bundled corpus lives.
+func TestBenchNoCorpus(t *testing.T) {
+	t.Chdir(t.TempDir())
+	_, stderr, code := execCLI(t, nil, "bench")
+	if code != ExitInput || !strings.Contains(stderr, "give --corpus DIR") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
