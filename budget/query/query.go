@@ -37,6 +37,7 @@ const (
 	DefaultMaxInput   = 64 << 20
 	DefaultMaxOutput  = 64 << 20
 	DefaultMaxLoad    = 512 << 20
+	DefaultMaxMemory  = 1 << 30
 	DefaultCacheBytes = 256 << 20
 	DefaultLimit      = 20
 )
@@ -55,6 +56,12 @@ type Options struct {
 	MaxOutput int64
 	// MaxLoad caps the bytes of an artifact any query loads.
 	MaxLoad int64
+	// MaxMemory stops a jq run when the process heap grows by more than
+	// this many bytes while it runs (a filter building a huge value, such
+	// as [range(1e9)]); 0 means DefaultMaxMemory. The heap is the whole
+	// process's, so concurrent work counts too: it is a safety net, not
+	// an accounting.
+	MaxMemory int64
 	// Cache holds parsed artifacts; nil means a new cache of
 	// DefaultCacheBytes (NewCache(0) disables caching).
 	Cache *Cache
@@ -99,6 +106,9 @@ func New(store budget.Store, counter budget.Counter, opt Options) (*Querier, err
 	}
 	if opt.MaxLoad <= 0 {
 		opt.MaxLoad = DefaultMaxLoad
+	}
+	if opt.MaxMemory <= 0 {
+		opt.MaxMemory = DefaultMaxMemory
 	}
 	c := opt.Cache
 	if c == nil {
@@ -308,8 +318,12 @@ func (q *Querier) JQ(ctx context.Context, ref, filter string, tokens int) (Answe
 			return Answer{}, fmt.Errorf("%s: %w", r, err)
 		}
 	}
-	rctx, cancel := context.WithTimeout(ctx, q.opt.Timeout)
-	defer cancel()
+	tctx, cancelT := context.WithTimeout(ctx, q.opt.Timeout)
+	defer cancelT()
+	rctx, cancel := context.WithCancelCause(tctx)
+	defer cancel(nil)
+	stopWatch := watchHeap(rctx, cancel, q.opt.MaxMemory)
+	defer stopWatch()
 	var outs [][]byte
 	var size int64
 	for _, in := range inputs {
@@ -323,6 +337,9 @@ func (q *Querier) JQ(ctx context.Context, ref, filter string, tokens int) (Answe
 				if rctx.Err() != nil {
 					if ctx.Err() != nil {
 						return Answer{}, ctx.Err()
+					}
+					if cause := context.Cause(rctx); errors.Is(cause, errHeap) {
+						return Answer{}, fmt.Errorf("%w: jq filter %q: %v after %d outputs; narrow it, or count with length", ErrLimit, clip(filter), cause, len(outs))
 					}
 					return Answer{}, fmt.Errorf("%w: jq filter %q ran past its deadline of %s after %d outputs", ErrLimit, clip(filter), q.opt.Timeout, len(outs))
 				}

@@ -296,6 +296,16 @@ func TestJQBadInput(t *testing.T) {
 			t.Errorf("jq %s took %s", filter, time.Since(start))
 		}
 	}
+	// A huge value is stopped by the memory cap before the deadline.
+	mem := newEnv(t, Options{Timeout: time.Minute, MaxMemory: 64 << 20})
+	mh := mem.put(t, []byte(`[1]`))
+	start := time.Now()
+	if _, err := mem.q.JQ(context.Background(), mh, "[range(1e9)] | length", 100); !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "memory cap") {
+		t.Errorf("huge value: %v", err)
+	}
+	if time.Since(start) > 30*time.Second {
+		t.Errorf("memory cap took %s", time.Since(start))
+	}
 	_, err := e.q.JQ(context.Background(), h, ".[", 100)
 	if err == nil || !strings.Contains(err.Error(), "at byte") {
 		t.Errorf("parse error does not say where: %v", err)
