@@ -156,3 +156,19 @@ func TestTextLevel1(t *testing.T) {
 		t.Errorf("binary: %q %s", bin.Content, actionSummary(bin.Actions))
 	}
 }
+
+// TestDeepestJSON checks level 1 at the scanner's nesting limit: JSON just
+// under it stays JSON (and a table), just over it is text.
+func TestDeepestJSON(t *testing.T) {
+	for d, want := range map[int]string{maxDepth - 2: TypeTable, maxDepth - 1: TypeText} {
+		in := "[{\"a\":" + strings.Repeat("[", d) + strings.Repeat("]", d) + "},{\"a\":1}]"
+		shape, _ := DetectShape([]byte(in), nil)
+		out := compact1(t, in, Rules{Format: "table"})
+		if out.ContentType != want {
+			t.Errorf("depth %d: %s, want %s", d, out.ContentType, want)
+		}
+		if err := checkOutput(shape, out); err != nil {
+			t.Errorf("depth %d: %v", d, err)
+		}
+	}
+}

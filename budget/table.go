@@ -150,7 +150,9 @@ func renderTable(content []byte, stream bool) ([]byte, string, error) {
 // not an object.
 func eachObjectMember(content []byte, stream bool, fn func(name, raw []byte, newRecord bool) string) (string, error) {
 	s := scanner{d: content}
+	valueDepth := 1 // the nesting depth of member values, as shape detection counts it
 	if !stream {
+		valueDepth = 2
 		if s.peek() != '[' {
 			return "a table needs an array of records", nil
 		}
@@ -191,7 +193,7 @@ func eachObjectMember(content []byte, stream bool, fn func(name, raw []byte, new
 				s.pos++
 				s.ws()
 				vs := s.pos
-				if err := s.skip(1); err != nil {
+				if err := s.skip(valueDepth); err != nil {
 					return "", fmt.Errorf("table: %w", err)
 				}
 				if r := fn(name, s.d[vs:s.pos], first); r != "" {
