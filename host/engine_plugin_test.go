@@ -200,3 +200,88 @@ func TestEngineRestListPlugin(t *testing.T) {
 		t.Errorf("restlist result: %+v\n%s", res.Tokens, res.Content)
 	}
 }
+
+// TestEngineCoolDownEnds: after its cool-down a plugin is tried again,
+// and a success resets its run of faults.
+func TestEngineCoolDownEnds(t *testing.T) {
+	e, _ := faultEngine(t, "trap", WithCoolDown(1, 50*time.Millisecond))
+	ctx := context.Background()
+	req := Request{Tool: "faulty", Input: records(30)}
+	kinds := func() string {
+		res, err := e.Compact(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ks []string
+		for _, a := range res.Actions {
+			if strings.HasPrefix(a.Kind, "plugin") {
+				ks = append(ks, a.Kind)
+			}
+		}
+		return strings.Join(ks, ",")
+	}
+	if got := kinds(); got != "plugin_failed" {
+		t.Fatalf("first call: %s", got)
+	}
+	if got := kinds(); got != "plugin_skipped" {
+		t.Fatalf("during the cool-down: %s", got)
+	}
+	time.Sleep(60 * time.Millisecond)
+	if got := kinds(); got != "plugin_failed" {
+		t.Fatalf("after the cool-down: %s, want the plugin tried again", got)
+	}
+}
+
+// TestEngineConcurrent: many goroutines share one engine and one plugin
+// pool; every result is the plugin's, with every record counted.
+func TestEngineConcurrent(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(plugintest.Build(t, plugintest.RestList))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "restlist.wasm"), src, 0o644)
+	reg := filepath.Join(dir, "compact.yaml")
+	os.WriteFile(reg, []byte("version: 1\ntools:\n  - name: github.*\n    plugin: {path: builtin:restlist, timeout: 10s}\n"), 0o644)
+	t.Setenv(EnvPluginDir, "")
+	ctx := context.Background()
+	e, err := New(ctx, WithRegistryFile(reg), WithPluginDir(dir), quiet, WithBudget(700), WithPoolSize(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close(ctx)
+	input := records(30)
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			for range 5 {
+				res, err := e.Compact(ctx, Request{Tool: "github.issues", Input: input})
+				if err == nil && (res.Collections[0].Count != 30 || res.Level != schemas.LevelFields) {
+					err = fmt.Errorf("result %+v", res.Collections)
+				}
+				if err == nil {
+					if a, ok := findAction(res.Actions, "plugin"); !ok || a.Target != "builtin:restlist" {
+						err = fmt.Errorf("the plugin did not run: %+v", res.Actions)
+					}
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	p, err := e.plugins.load(ctx, e.reg.Lookup("github.issues").Plugin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if made := p.made.Load(); made > 2 {
+		t.Errorf("%d instances made with a pool of 2", made)
+	}
+}
