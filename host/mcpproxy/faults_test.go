@@ -170,7 +170,47 @@ func TestLargeResults(t *testing.T) {
 		if m.Results[0].Artifact.Bytes < 17<<20 {
 			t.Errorf("stored %d bytes", m.Results[0].Artifact.Bytes)
 		}
+		if m.Spilled != 1 {
+			t.Errorf("the 17 MiB result was not spilled to the store as it was read (spilled %d)", m.Spilled)
+		}
+		// The stored text is exactly what the upstream sent.
+		got := stored(t, store, m.Results[0].Artifact.Handle)
+		if !strings.HasPrefix(got, "line 1: the quick brown fox") || strings.Count(got, "\n") != m.Results[0].Collections[0].Count {
+			t.Errorf("stored text: %d bytes, %d lines, count %d", len(got), strings.Count(got, "\n"), m.Results[0].Collections[0].Count)
+		}
 	})
+}
+
+// TestSpill: a result over the spill size goes from the upstream's
+// message to the store as it is read; the stored text is exactly the
+// upstream's, escapes and all, and structuredContent stays consistent.
+func TestSpill(t *testing.T) {
+	eng, store := newEngine(t, 800)
+	leakCheck(t)
+	up := faulty(t)
+	up.SpillAbove = 1 << 20
+	h := startProxy(t, up, mcpproxy.Adapt(eng), mcpproxy.Options{Budget: 800})
+	const size = 3 << 20
+	res := h.call(t, "unicode", map[string]any{"bytes": size})
+	m := meta(t, res)
+	if res.IsError || m.Spilled != 1 || len(m.Results) != 1 || m.Results[0].Artifact == nil {
+		t.Fatalf("error %v, meta %+v", res.IsError, m)
+	}
+	if got, want := stored(t, store, m.Results[0].Artifact.Handle), unicodeText(size); got != want {
+		t.Errorf("stored text differs from the upstream's (%d vs %d bytes)", len(got), len(want))
+	}
+	sc, _ := res.StructuredContent.(map[string]any)
+	if m.Structured != "mirrored" || sc["content"] != text(t, res) || sc["other"] != "small" {
+		t.Errorf("structuredContent %q: other=%v, content consistent: %v", m.Structured, sc["other"], sc["content"] == text(t, res))
+	}
+	if strings.Contains(text(t, res), "compact-spilled") {
+		t.Errorf("a spill marker reached the client")
+	}
+	// A result under the spill size is decoded as usual.
+	res = h.call(t, "unicode", map[string]any{"bytes": 100})
+	if meta(t, res).Spilled != 0 || text(t, res) != unicodeText(100) {
+		t.Errorf("small result: %q", text(t, res))
+	}
 }
 
 func TestMessageLimit(t *testing.T) {

@@ -38,6 +38,11 @@ type Meta struct {
 	// Handle is the artifact holding the original structuredContent,
 	// when it was compacted on its own and stored.
 	Handle string `json:"handle,omitempty"`
+	// Spilled is how many text blocks were so large that they went
+	// straight from the upstream's message to the artifact store as it
+	// was read (never decoded in memory), and were read back once for
+	// the engine.
+	Spilled int `json:"spilled,omitempty"`
 	// Pointers is how many arguments were artifact references replaced
 	// with their stored values.
 	Pointers int `json:"pointers,omitempty"`
@@ -134,10 +139,34 @@ func (p *Proxy) compactResult(ctx context.Context, tool string, args json.RawMes
 	var changedIdx []int
 	for _, i := range texts {
 		tc := res.Content[i].(*mcp.TextContent)
-		r, err := p.compact(ctx, tool, []byte(tc.Text), tokens, args)
+		var data []byte
+		h, spilled := spilledHandle(tc.Text)
+		if spilled {
+			b, err := readSpilled(ctx, p.engine.Store(), h)
+			if err != nil {
+				meta.Error = err.Error()
+				nt := *tc
+				nt.Text = fmt.Sprintf("compact: this %s result was stored as artifact %s while it was read, but reading it back failed (%v).", tool, h, err)
+				out.Content[i] = &nt
+				continue
+			}
+			data = b
+			meta.Spilled++
+		} else {
+			data = []byte(tc.Text)
+		}
+		r, err := p.compact(ctx, tool, data, tokens, args)
+		data = nil
 		if err != nil {
 			meta.Error = err.Error()
 			nt := *tc
+			if spilled {
+				nt.Text = fmt.Sprintf("compact: this %s result could not be compacted (%v). The full output is stored as artifact %s: read it with read_artifact (get, jq, slice, search) or pass the handle to a tool.", tool, err, h)
+				out.Content[i] = &nt
+				changed[tc.Text] = nt.Text
+				changedIdx = append(changedIdx, i)
+				continue
+			}
 			nt.Text = p.fallback(ctx, tool, tc.Text, err)
 			if nt.Text == tc.Text {
 				continue
@@ -165,13 +194,20 @@ func (p *Proxy) compactResult(ctx context.Context, tool string, args json.RawMes
 		switch {
 		case len(changed) == 0:
 			meta.Structured = "unchanged"
+			out.StructuredContent = p.restore(ctx, res.StructuredContent, &meta)
 		default:
 			if sc, n := mirror(res.StructuredContent, changed); n > 0 {
-				out.StructuredContent = sc
+				out.StructuredContent = p.restore(ctx, sc, &meta)
 				meta.Structured = "mirrored"
 				break
 			}
-			if i, ok := sameJSON(res.StructuredContent, res.Content, changedIdx); ok {
+			sc := p.restore(ctx, res.StructuredContent, &meta)
+			if sc == nil {
+				out.StructuredContent = nil
+				meta.Structured = "omitted"
+				break
+			}
+			if i, ok := sameJSON(sc, res.Content, changedIdx); ok {
 				var v any
 				if err := json.Unmarshal([]byte(out.Content[i].(*mcp.TextContent).Text), &v); err == nil {
 					out.StructuredContent = v
@@ -185,7 +221,7 @@ func (p *Proxy) compactResult(ctx context.Context, tool string, args json.RawMes
 				}
 				break
 			}
-			p.compactStructured(ctx, tool, args, tokens, res.StructuredContent, &out, &meta)
+			p.compactStructured(ctx, tool, args, tokens, sc, &out, &meta)
 		}
 	}
 	out.Meta[MetaKey] = meta
@@ -212,6 +248,22 @@ func (p *Proxy) fallback(ctx context.Context, tool, text string, cerr error) str
 		return text
 	}
 	return fmt.Sprintf("compact: this %s result (%d bytes) could not be compacted (%v). The full output is stored as artifact %s: read it with read_artifact (get, jq, slice, search) or pass the handle to a tool.", tool, m.Bytes, cerr, h)
+}
+
+// restore replaces the markers of spilled strings in v with their text;
+// when that fails, v is dropped (nil) and the error reported, so that a
+// marker never reaches the client.
+func (p *Proxy) restore(ctx context.Context, v any, meta *Meta) any {
+	st := p.engine.Store()
+	if st == nil {
+		return v
+	}
+	nv, err := restoreSpilled(ctx, st, v)
+	if err != nil {
+		meta.Error = err.Error()
+		return nil
+	}
+	return nv
 }
 
 // compactStructured compacts structuredContent on its own.

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolcompact/compact/budget"
 )
 
 // DefaultMaxMessage is the default limit on one message from the upstream
@@ -46,6 +48,13 @@ type Command struct {
 	// MaxMessage bounds one incoming message in bytes; 0 means
 	// DefaultMaxMessage.
 	MaxMessage int
+	// Spill, when set, is where a tools/call result larger than
+	// SpillAbove goes as it is read, instead of being decoded in memory
+	// (see New, which sets it to the engine's store).
+	Spill budget.Store
+	// SpillAbove is the frame size from which results are spilled; 0
+	// means DefaultSpillAbove.
+	SpillAbove int
 	// TerminateAfter is how long closing waits for the child to exit
 	// after its stdin is closed, before SIGTERM and then SIGKILL; 0 means
 	// 2 seconds.
@@ -99,6 +108,13 @@ func (t *commandTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 		term = 2 * time.Second
 	}
 	p := &childPipes{cmd: cmd, stdin: stdin, stdout: stdout, term: term}
+	if c.Spill != nil {
+		at := c.SpillAbove
+		if at <= 0 {
+			at = DefaultSpillAbove
+		}
+		return newSpillConn(stdout, p, c.Spill, int64(limit), int64(at)), nil
+	}
 	it := &mcp.IOTransport{Reader: io.NopCloser(stdout), Writer: p, MaxLineLength: limit}
 	return it.Connect(ctx)
 }

@@ -118,6 +118,11 @@ func runFaultyUpstream() int {
 		req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "warning", Logger: "faulty", Data: "half way"})
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, nil
 	})
+	mcp.AddTool(s, &mcp.Tool{Name: "unicode", Description: "Text full of escapes, mirrored in structuredContent."}, func(ctx context.Context, req *mcp.CallToolRequest, in sizeArgs) (*mcp.CallToolResult, any, error) {
+		text := unicodeText(in.Bytes)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}},
+			StructuredContent: map[string]any{"content": text, "other": "small"}}, nil, nil
+	})
 	mcp.AddTool(s, &mcp.Tool{Name: "add_tool", Description: "Adds the tool named text."}, func(ctx context.Context, req *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, any, error) {
 		mcp.AddTool(s, &mcp.Tool{Name: in.Text, Description: "Added at run time."}, func(context.Context, *mcp.CallToolRequest, noArgs) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "new"}}}, nil, nil
@@ -136,4 +141,15 @@ func runFaultyUpstream() int {
 		return 1
 	}
 	return 0
+}
+
+// unicodeText is about n bytes of lines that exercise every JSON escape:
+// quotes, backslashes, control characters, non-ASCII and astral runes,
+// and U+2028.
+func unicodeText(n int) string {
+	var b strings.Builder
+	for i := 0; b.Len() < n; i++ {
+		fmt.Fprintf(&b, "%d\t\"quoted\" back\\slash /slash \x01\x1f ünïcødé 日本語 😀 \u2028 <html>&amp;\n", i)
+	}
+	return b.String()
 }
