@@ -246,9 +246,9 @@ func (f *filter) rule(n *node) *nodeRule {
 		if strings.HasSuffix(low, "_url") && low != "html_url" {
 			r.urlCand = true
 		}
-		// Identity values (id, _id, uid, commit shas) stay: a model refers
-		// to records by them.
-		if (strings.HasSuffix(low, "id") || low == "etag") && low != "id" && low != "_id" && low != "uid" {
+		// Identity values (id, _id, commit shas) stay: a model refers to
+		// records by them.
+		if (strings.HasSuffix(low, "id") || low == "etag") && low != "id" && low != "_id" {
 			r.idCand = true
 		}
 		if low == "node_id" || strings.HasSuffix(low, "_node_id") {
