@@ -1,6 +1,7 @@
 package budget
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 )
@@ -65,6 +66,16 @@ func (s *scanner) str() (bool, error) {
 	i := s.pos + 1
 	esc := false
 	for {
+		// Eight bytes at a time while none is a quote, a backslash or a
+		// control byte (a SWAR test: it may flag a word that is plain, never
+		// miss one that is not), then byte by byte.
+		for i+8 <= len(d) {
+			x := binary.LittleEndian.Uint64(d[i:])
+			if hasLess(x, 0x20)|hasZero(x^(lsb*'"'))|hasZero(x^(lsb*'\\')) != 0 {
+				break
+			}
+			i += 8
+		}
 		for i < len(d) && strPlain[d[i]] {
 			i++
 		}
@@ -118,6 +129,17 @@ func (s *scanner) str() (bool, error) {
 		}
 	}
 }
+
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// hasZero is non-zero when a byte of x is zero.
+func hasZero(x uint64) uint64 { return (x - lsb) & ^x & msb }
+
+// hasLess is non-zero when a byte of x is below n (n <= 128).
+func hasLess(x uint64, n uint64) uint64 { return (x - lsb*n) & ^x & msb }
 
 func hex4(d []byte, i int) (rune, bool) {
 	if i+4 > len(d) {
