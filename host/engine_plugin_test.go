@@ -199,6 +199,14 @@ func TestEngineRestListPlugin(t *testing.T) {
 	if res.Collections[0].Count != 30 || res.Tokens.After > 700 || !strings.Contains(res.Content, "issue number 29") {
 		t.Errorf("restlist result: %+v\n%s", res.Tokens, res.Content)
 	}
+	// What the plugin says it left out reaches the result.
+	forwarded := false
+	for _, a := range res.Actions {
+		forwarded = forwarded || (a.Level == schemas.LevelFields && !strings.HasPrefix(a.Kind, "plugin") && a.Target != "")
+	}
+	if !forwarded {
+		t.Errorf("no action forwarded from the plugin's output header: %+v", res.Actions)
+	}
 }
 
 // TestEngineCoolDownEnds: after its cool-down a plugin is tried again,
