@@ -23,7 +23,7 @@ func BenchmarkParse(b *testing.B) {
 	b.Run("Parse", func(b *testing.B) {
 		b.SetBytes(int64(len(defaultYAML)))
 		for i := 0; i < b.N; i++ {
-			if _, err := parseFile(defaultYAML, DefaultFile); err != nil {
+			if _, err := parseFile(defaultYAML, DefaultFile, false); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -39,7 +39,7 @@ var defaultYAML []byte
 const DefaultFile = "builtin:registry/default.yaml"
 
 var defaultRegistry = sync.OnceValue(func() *Registry {
-	doc, err := parseFile(defaultYAML, DefaultFile)
+	doc, err := parseFile(defaultYAML, DefaultFile, false)
 	if err != nil {
 		// The built-in registry is validated by the package's tests;
 		// reaching this is a build defect, not bad user input.
@@ -70,7 +70,11 @@ func Load(path string) (*Registry, error) {
 	if err != nil {
 		return nil, Errors{{File: path, Msg: fmt.Sprintf("cannot read registry: %v", unwrapPath(err)), Err: err}}
 	}
-	return Parse(data, path)
+	doc, err := parseFile(data, path, true)
+	if err != nil {
+		return nil, err
+	}
+	return layer(path, doc), nil
 }
 
 func unwrapPath(err error) error {
@@ -84,15 +88,22 @@ func unwrapPath(err error) error {
 // Parse validates data as a registry file named filename (used in errors
 // and to resolve relative plugin paths), layered over the built-in
 // registry unless it says "builtin: false".
+//
+// Parse does not touch the file system; Load also checks that every
+// plugin file the registry names exists.
 func Parse(data []byte, filename string) (*Registry, error) {
-	doc, err := parseFile(data, filename)
+	doc, err := parseFile(data, filename, false)
 	if err != nil {
 		return nil, err
 	}
+	return layer(filename, doc), nil
+}
+
+func layer(filename string, doc *document) *Registry {
 	if !doc.builtin {
-		return build(filename, doc.entries), nil
+		return build(filename, doc.entries)
 	}
-	return over(filename, doc.entries, Default()), nil
+	return over(filename, doc.entries, Default())
 }
 
 // document is one parsed file.
@@ -109,10 +120,12 @@ type loc struct {
 }
 
 type parser struct {
-	file  string
-	locs  map[string]loc // by joinPtr(JSON pointer tokens)
-	nodes int
-	errs  Errors
+	file string
+	// checkFiles makes the parser check that plugin files exist.
+	checkFiles bool
+	locs       map[string]loc // by joinPtr(JSON pointer tokens)
+	nodes      int
+	errs       Errors
 }
 
 func joinPtr(tokens []string) string { return strings.Join(tokens, "\x00") }
@@ -135,8 +148,8 @@ func (p *parser) fail() error {
 	return p.errs
 }
 
-func parseFile(data []byte, filename string) (doc *document, err error) {
-	p := &parser{file: filename, locs: make(map[string]loc)}
+func parseFile(data []byte, filename string, checkFiles bool) (doc *document, err error) {
+	p := &parser{file: filename, checkFiles: checkFiles, locs: make(map[string]loc)}
 	defer func() {
 		// yaml.v3 is mature, but a panic on hostile input must still be
 		// an error naming the file, never a crash.
@@ -442,7 +455,7 @@ func (p *parser) entries(v any) *document {
 			}
 		}
 		if pm, ok := m["plugin"].(map[string]any); ok {
-			e.Plugin = p.plugin(pm, i)
+			e.Plugin = p.plugin(pm, i, e.Name)
 		}
 		doc.entries = append(doc.entries, e)
 	}
@@ -470,7 +483,7 @@ func checkJQ(src string) error {
 	return nil
 }
 
-func (p *parser) plugin(pm map[string]any, i int) *Plugin {
+func (p *parser) plugin(pm map[string]any, i int, entry string) *Plugin {
 	pl := &Plugin{Timeout: DefaultPluginTimeout}
 	pl.Path, _ = pm["path"].(string)
 	if cm, ok := pm["config"].(map[string]any); ok {
@@ -486,8 +499,18 @@ func (p *parser) plugin(pm map[string]any, i int) *Plugin {
 			l := p.at("tools", i, "plugin", "path")
 			p.errAt(l.val, l.human, "bad built-in plugin %q: expected builtin:NAME with NAME in [a-z0-9_-]", pl.Path)
 		}
-	} else if pl.Path != "" && !filepath.IsAbs(pl.Path) && p.file != "" && !strings.HasPrefix(p.file, "builtin:") {
-		pl.Path = filepath.Join(filepath.Dir(p.file), pl.Path)
+	} else if pl.Path != "" {
+		if !filepath.IsAbs(pl.Path) && p.file != "" && !strings.HasPrefix(p.file, "builtin:") {
+			pl.Path = filepath.Join(filepath.Dir(p.file), pl.Path)
+		}
+		if p.checkFiles {
+			l := p.at("tools", i, "plugin", "path")
+			if st, err := os.Stat(pl.Path); err != nil {
+				p.errAt(l.val, l.human, "entry %q: plugin file %s: %v", entry, pl.Path, unwrapPath(err))
+			} else if st.IsDir() {
+				p.errAt(l.val, l.human, "entry %q: plugin file %s is a directory, expected a .wasm file", entry, pl.Path)
+			}
+		}
 	}
 	if ts, ok := pm["timeout"].(string); ok {
 		l := p.at("tools", i, "plugin", "timeout")

@@ -137,6 +137,12 @@ tools:
 	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Mkdir(filepath.Join(dir, "plugins"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "plugins", "x.wasm"), []byte("\x00asm"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	r, err := Load(file)
 	if err != nil {
 		t.Fatal(err)
@@ -309,8 +315,23 @@ func TestDeepNesting(t *testing.T) {
 
 func TestLoadErrors(t *testing.T) {
 	dir := t.TempDir()
+	reg := filepath.Join(dir, "reg.yaml")
+	if err := os.WriteFile(reg, []byte("version: 1\ntools:\n  - name: x\n    plugin: {path: missing.wasm}\n  - name: y\n    plugin: {path: .}\n  - {name: z, plugin: {path: 'builtin:not_built_here'}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(reg)
+	want := reg + ":4:20: tools[0].plugin.path: entry \"x\": plugin file " + filepath.Join(dir, "missing.wasm") + ": no such file or directory\n" +
+		reg + ":6:20: tools[1].plugin.path: entry \"y\": plugin file " + dir + " is a directory, expected a .wasm file"
+	if err == nil || err.Error() != want {
+		t.Errorf("plugin files:\n got %v\nwant %s", err, want)
+	}
+	// Parse does not touch the file system.
+	if _, err := Parse([]byte("version: 1\ntools: [{name: x, plugin: {path: missing.wasm}}]\n"), reg); err != nil {
+		t.Errorf("Parse checked the file system: %v", err)
+	}
+
 	missing := filepath.Join(dir, "missing.yaml")
-	_, err := Load(missing)
+	_, err = Load(missing)
 	var e *Error
 	if !errors.As(err, &e) || e.File != missing || !strings.Contains(err.Error(), "cannot read registry: no such file or directory") {
 		t.Errorf("missing file: %v", err)
