@@ -57,7 +57,22 @@ func TestUpstreamFaults(t *testing.T) {
 	})
 	t.Run("hangs", func(t *testing.T) {
 		start := time.Now()
+		// Other calls are served while one hangs.
+		other := make(chan time.Duration, 1)
+		go func() {
+			time.Sleep(100 * time.Millisecond)
+			s := time.Now()
+			res, err := h.client.CallTool(context.Background(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "meanwhile"}})
+			if err != nil || res.IsError {
+				other <- -1
+				return
+			}
+			other <- time.Since(s)
+		}()
 		res := h.call(t, "hang", map[string]any{})
+		if d := <-other; d < 0 || d > time.Second {
+			t.Errorf("a call during the hang took %v", d)
+		}
 		if took := time.Since(start); took > 5*time.Second {
 			t.Errorf("the deadline did not hold: %v", took)
 		}

@@ -324,3 +324,10 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r.Header.Set("Authorization", "Bearer "+b.tok)
 	return http.DefaultTransport.RoundTrip(r)
 }
+
+func TestMCPUpstreamMissing(t *testing.T) {
+	code, out := runCLI(context.Background(), "mcp", "--store", "off", "--log-level", "error", "--", filepath.Join(t.TempDir(), "no-such-server"))
+	if code != ExitFailure || !strings.Contains(out, "no-such-server") {
+		t.Errorf("exit %d: %q", code, out)
+	}
+}
