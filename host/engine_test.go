@@ -136,3 +136,25 @@ func TestUserPluginMissingIsFatal(t *testing.T) {
 		t.Fatalf("New with a missing user plugin: %v; want an error naming the entry and the file", err)
 	}
 }
+
+func TestCompilationCacheDir(t *testing.T) {
+	ctx := context.Background()
+	file := filepath.Join(t.TempDir(), "not-a-dir")
+	os.WriteFile(file, nil, 0o644)
+	_, err := New(ctx, WithCounter(runeCounter{}), quiet, WithLazyPlugins(), WithCompilationCache(filepath.Join(file, "cache")))
+	if err == nil || !strings.Contains(err.Error(), "compilation cache") {
+		t.Errorf("an explicit cache directory that cannot be made: %v, want an error", err)
+	}
+	// The default directory falls back to memory.
+	t.Setenv("HOME", file)
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(file, "cache"))
+	var logged strings.Builder
+	e, err := New(ctx, WithCounter(runeCounter{}), WithLogger(slog.New(slog.NewTextHandler(&logged, nil))), WithLazyPlugins())
+	if err != nil {
+		t.Fatalf("an unusable default cache directory: %v, want a fallback to memory", err)
+	}
+	e.Close(ctx)
+	if !strings.Contains(logged.String(), "compilation cache unavailable; compiling in memory") {
+		t.Errorf("the fallback was not logged: %q", logged.String())
+	}
+}

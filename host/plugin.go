@@ -51,11 +51,18 @@ func newPluginSet(ctx context.Context, cfg *config) (*pluginSet, error) {
 	ps := &pluginSet{cfg: cfg, plugins: map[string]*loading{}}
 	if cfg.cacheDir != "" {
 		c, err := wazero.NewCompilationCacheWithDir(cfg.cacheDir)
-		if err != nil {
+		switch {
+		case err == nil:
+			ps.cache = c
+		case cfg.cacheSet:
 			return nil, fmt.Errorf("host: compilation cache %s: %w", cfg.cacheDir, err)
+		default:
+			// The default directory is a convenience: without it plugins
+			// still load, only slower.
+			cfg.logger.Warn("compilation cache unavailable; compiling in memory", "dir", cfg.cacheDir, "err", err)
 		}
-		ps.cache = c
-	} else {
+	}
+	if ps.cache == nil {
 		ps.cache = wazero.NewCompilationCache()
 	}
 	ps.rtConfig = wazero.NewRuntimeConfig().

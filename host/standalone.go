@@ -42,6 +42,7 @@ type Plugin struct {
 func LoadPlugin(ctx context.Context, path string, o PluginOptions) (*Plugin, error) {
 	cfg := &config{
 		cacheDir:  o.CacheDir,
+		cacheSet:  o.CacheDir != "",
 		poolSize:  o.PoolSize,
 		logger:    o.Logger,
 		logLimit:  16 << 10,
