@@ -72,6 +72,9 @@ func newPluginSet(ctx context.Context, cfg *config) (*pluginSet, error) {
 	// (the level is process-wide in extism); the rest is captured per
 	// instance with a size limit.
 	logLevelOnce.Do(func() { extism.SetLogLevel(extism.LogLevelInfo) })
+	if _, ok := os.LookupEnv("EXTISM_ENABLE_WASI_OUTPUT"); ok {
+		cfg.logger.Warn("EXTISM_ENABLE_WASI_OUTPUT is set: Extism sends plugin stdout and stderr to this process's own, not to the host's capped log")
+	}
 	return ps, nil
 }
 
