@@ -173,6 +173,19 @@ func TestLargeResults(t *testing.T) {
 		}
 	})
 
+	t.Run("structuredContent is the text's JSON", func(t *testing.T) {
+		small := h.call(t, "same", map[string]any{"bytes": 200})
+		if m := meta(t, small); m.Structured != "unchanged" || small.StructuredContent == nil {
+			t.Errorf("small: %q %v", m.Structured, small.StructuredContent)
+		}
+		res := h.call(t, "same", map[string]any{"bytes": 100_000})
+		m := meta(t, res)
+		r := m.Results[0]
+		if r.Level != schemas.LevelArtifact || m.Structured != "omitted" || res.StructuredContent != nil || r.Artifact == nil || m.Handle != r.Artifact.Handle {
+			t.Errorf("level %q structured %q handle %q (text artifact %v), sc %T", r.Level, m.Structured, m.Handle, r.Artifact, res.StructuredContent)
+		}
+	})
+
 	t.Run("over the SDK's 16 MiB default", func(t *testing.T) {
 		if testing.Short() {
 			t.Skip("large message")

@@ -123,6 +123,16 @@ func runFaultyUpstream() int {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}},
 			StructuredContent: map[string]any{"content": text, "other": "small"}}, nil, nil
 	})
+	mcp.AddTool(s, &mcp.Tool{Name: "same", Description: "structuredContent is the text's JSON (the go-sdk's typed tools)."}, func(ctx context.Context, req *mcp.CallToolRequest, in sizeArgs) (*mcp.CallToolResult, any, error) {
+		var items []map[string]any
+		for n, size := 0, 0; size < in.Bytes; n++ {
+			items = append(items, map[string]any{"id": n, "name": fmt.Sprintf("item-%d", n), "body": "some text that describes the item"})
+			size += 80
+		}
+		out := map[string]any{"items": items}
+		text, _ := json.Marshal(out)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}, StructuredContent: out}, nil, nil
+	})
 	mcp.AddTool(s, &mcp.Tool{Name: "add_tool", Description: "Adds the tool named text."}, func(ctx context.Context, req *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, any, error) {
 		mcp.AddTool(s, &mcp.Tool{Name: in.Text, Description: "Added at run time."}, func(context.Context, *mcp.CallToolRequest, noArgs) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "new"}}}, nil, nil
