@@ -19,11 +19,11 @@ import (
 
 // DefaultBudget is the token budget of a request that names none, when
 // the registry entry names none either.
-const DefaultBudget = 4000
+const DefaultBudget = budget.DefaultBudget
 
 // DefaultEncoding is the tokenizer encoding used unless WithEncoding says
 // otherwise.
-const DefaultEncoding = "o200k_base"
+const DefaultEncoding = budget.DefaultEncoding
 
 // DefaultTimeout is the deadline of one plugin call when the registry
 // entry sets no plugin.timeout.
