@@ -44,3 +44,6 @@ func (a *adapter) QueryArtifact(ctx context.Context, q ArtifactQuery) (query.Ans
 	}
 	return query.Answer{}, fmt.Errorf("%w: op %q", query.ErrBadQuery, q.Op)
 }
+
+// EntryName implements EntryNamer.
+func (a *adapter) EntryName(tool string) string { return a.e.Registry().Lookup(tool).Name }

@@ -24,8 +24,9 @@ type StoreSizer interface {
 }
 
 // Metrics are the Prometheus metrics of the sidecar. Label values are
-// bounded: tool is the registry entry name the result was compacted for
-// (not the caller's raw tool name), level is one of the five levels.
+// bounded: tool is the name of the registry entry the tool maps to (see
+// LabelTools; never the caller's raw tool name), level is one of the five
+// levels.
 type Metrics struct {
 	calls       *prometheus.CounterVec
 	levels      *prometheus.CounterVec
@@ -39,6 +40,7 @@ type Metrics struct {
 	httpReqs    *prometheus.CounterVec
 	httpTime    *prometheus.HistogramVec
 	storeBytes  atomic.Int64
+	entry       func(tool string) string
 }
 
 // NewMetrics registers the sidecar's metrics in reg. When st can report
@@ -109,15 +111,25 @@ func NewMetrics(reg prometheus.Registerer, st budget.Store) (*Metrics, error) {
 	return m, nil
 }
 
+// LabelTools makes the tool label of every metric the name of the
+// registry entry a tool maps to (entry(tool)), which keeps its values
+// bounded; without it the label is "unknown".
+func (m *Metrics) LabelTools(entry func(tool string) string) {
+	if m != nil {
+		m.entry = entry
+	}
+}
+
 // Observe records one compaction made through door ("http", "mcp").
 func (m *Metrics) Observe(door, tool string, res schemas.Result, took time.Duration, err error) {
 	if m == nil {
 		return
 	}
-	name := res.Tool
-	if name == "" {
-		name = "unknown"
-		_ = tool // the caller's raw tool name is unbounded: never a label
+	// The caller's tool name is unbounded: the label is the registry
+	// entry it maps to ("default" for any unknown tool).
+	name := "unknown"
+	if m.entry != nil {
+		name = m.entry(tool)
 	}
 	outcome := "ok"
 	switch {

@@ -47,6 +47,12 @@ type ContextFitter interface {
 	Context(ctx context.Context, blocks []schemas.Block, budget int) (schemas.ContextResult, error)
 }
 
+// EntryNamer is implemented by an engine that can say which registry
+// entry a tool maps to; metrics then label tools by entry.
+type EntryNamer interface {
+	EntryName(tool string) string
+}
+
 // ArtifactQuerier is implemented by an engine that answers jq, slice and
 // search queries over artifacts; without it only a plain get works.
 type ArtifactQuerier interface {
@@ -157,6 +163,9 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.metrics = m
+	if en, ok := cfg.Engine.(EntryNamer); ok {
+		m.LabelTools(en.EntryName)
+	}
 	handlers := map[Route]http.Handler{
 		{"POST", "/v1/compact"}:           s.bounded(s.compact),
 		{"POST", "/v1/context"}:           s.bounded(s.context),

@@ -282,6 +282,9 @@ func TestTokenAndMetrics(t *testing.T) {
 	if code, b := do("POST", "/v1/compact", "s3cret", fmt.Sprintf(`{"tool":"github.list_issues","content":%q,"budget":500}`, issues(200))); code != 200 {
 		t.Fatalf("with the token: %d %s", code, b)
 	}
+	if code, b := do("POST", "/v1/compact", "s3cret", `{"tool":"random-tool-4711","content":"x"}`); code != 200 {
+		t.Fatalf("unknown tool: %d %s", code, b)
+	}
 	code, m := do("GET", "/metrics", "s3cret", "")
 	if code != 200 {
 		t.Fatalf("metrics: %d", code)
@@ -299,6 +302,9 @@ func TestTokenAndMetrics(t *testing.T) {
 		if !strings.Contains(m, want) {
 			t.Errorf("metrics lack %s", want)
 		}
+	}
+	if strings.Contains(m, "random-tool-4711") || !strings.Contains(m, `compact_calls_total{door="http",outcome="ok",tool="default"}`) {
+		t.Errorf("an unknown tool must be labelled by its registry entry, default:\n%s", grep(m, "compact_calls_total"))
 	}
 	if !strings.Contains(m, "compact_records_total{tool=") || strings.Contains(m, `compact_records_total{tool="github.list_issues"} 0`) {
 		t.Errorf("records not counted:\n%s", grep(m, "compact_records"))

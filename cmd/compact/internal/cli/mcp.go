@@ -75,6 +75,7 @@ func runMCP(e *env) int {
 		fmt.Fprintf(e.stderr, "compact mcp: %v\n", err)
 		return ExitFailure
 	}
+	metrics.LabelTools(func(tool string) string { return eng.Registry().Lookup(tool).Name })
 	proxy, err := mcpproxy.New(ctx, up, mcpproxy.Adapt(eng), mcpproxy.Options{
 		Budget: c.Budget, CallTimeout: c.CallTimeout, Logger: log, StripOutputSchemas: c.StripOutputSchemas,
 		Observe: func(tool string, r schemas.Result, took time.Duration, err error) {
