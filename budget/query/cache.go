@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/toolcompact/compact/budget"
 )
@@ -23,8 +24,9 @@ type entry struct {
 	mu       sync.Mutex
 	shape    *budget.Shape
 	shapeErr error
-	values   []any // decoded JSON values (one, or one per stream value)
-	valErr   error
+	input    any // the jq input of the whole artifact (see getInput)
+	inputOK  bool
+	inputErr error
 	records  map[string]*records // by collection path
 	indexes  map[string]*index   // by collection path
 	cost     int64               // guarded by the cache's mutex
@@ -59,27 +61,78 @@ func (e *entry) getShape() (budget.Shape, error) {
 	return *e.shape, nil
 }
 
-// getValues decodes the artifact's JSON values once (numbers stay exact
-// as json.Number, which gojq understands).
-func (e *entry) getValues() ([]any, error) {
+// getInput builds the artifact's jq input once (see the package doc): the
+// value of a single JSON value; one array of the values of JSON Lines or
+// concatenated JSON (like jq -s); one array of the lines of text (like
+// jq -R -s 'split("\n")' without the empty string after a final newline,
+// with a "\r" before each "\n" removed and invalid UTF-8 replaced by
+// U+FFFD). Numbers stay exact: integers that fit become ints, other
+// numbers float64, larger integers json.Number, which gojq understands.
+func (e *entry) getInput() (any, error) {
 	shape, err := e.getShape()
 	if err != nil {
 		return nil, err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.values == nil && e.valErr == nil {
+	if !e.inputOK && e.inputErr == nil {
 		switch shape.Format {
-		case budget.FormatJSON, budget.FormatJSONL, budget.FormatConcat:
-			e.values, e.valErr = decodeAll(e.data)
-			if e.valErr == nil {
-				e.grow(4 * int64(len(e.data))) // decoded values take a few times the text
+		case budget.FormatJSON:
+			var vs []any
+			if vs, e.inputErr = decodeAll(e.data); e.inputErr == nil {
+				if len(vs) != 1 {
+					e.inputErr = fmt.Errorf("%w: the artifact was detected as one JSON value but holds %d", ErrNotJSON, len(vs))
+				} else {
+					e.input = vs[0]
+				}
 			}
+			e.grow(4 * int64(len(e.data))) // decoded values take a few times the text
+		case budget.FormatJSONL, budget.FormatConcat:
+			var vs []any
+			if vs, e.inputErr = decodeAll(e.data); e.inputErr == nil {
+				e.input = vs
+			}
+			e.grow(4 * int64(len(e.data)))
+		case budget.FormatText, budget.FormatEmpty:
+			lines := Lines(e.data)
+			e.input = lines
+			e.grow(int64(len(e.data)) + 32*int64(len(lines)))
 		default:
-			e.valErr = fmt.Errorf("%w: the artifact is %s (%s), not JSON; use slice or search on its lines", ErrNotJSON, shape.Format, e.meta.ContentType)
+			e.inputErr = fmt.Errorf("%w: the artifact is %s (%s): jq reads JSON or text; get it whole with compact artifact get", ErrNotJSON, shape.Format, e.meta.ContentType)
 		}
+		e.inputOK = e.inputErr == nil
 	}
-	return e.values, e.valErr
+	return e.input, e.inputErr
+}
+
+// Lines returns text as the jq input of a text artifact: an array of its
+// lines, as strings. Lines end at "\n"; a final "\n" does not start an
+// empty line (empty text has no lines); a "\r" ending a line is removed
+// (so "\r\n" text reads like "\n" text); invalid UTF-8 becomes U+FFFD, one
+// per run of bad bytes. This is how `jq -R -s 'split("\n")'` reads text,
+// without its empty last element, and how compact bench feeds questions
+// of input "lines"; line i is also record i of the artifact's "lines"
+// collection (slice and search positions) and the reference HANDLE[i].
+func Lines(data []byte) []any {
+	lines := []any{}
+	for len(data) > 0 {
+		line := data
+		var rest []byte
+		if j := bytes.IndexByte(data, '\n'); j >= 0 {
+			line, rest = data[:j], data[j+1:]
+		}
+		lines = append(lines, lineString(bytes.TrimSuffix(line, []byte("\r"))))
+		data = rest
+	}
+	return lines
+}
+
+// lineString is a line (without its line end) as jq sees it: valid UTF-8.
+func lineString(line []byte) string {
+	if utf8.Valid(line) {
+		return string(line)
+	}
+	return strings.ToValidUTF8(string(line), "\uFFFD")
 }
 
 // normalize turns json.Numbers into what gojq computes with fastest: an

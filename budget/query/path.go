@@ -137,3 +137,36 @@ func kindName(k jsontext.Kind) string {
 	}
 	return "not JSON"
 }
+
+// lineAt returns line steps[0] of text (negative counts from the end), as
+// its original bytes without the line's "\n" or "\r\n": the reference
+// HANDLE[i] of a text artifact, whose jq input is the array of its lines.
+func lineAt(data []byte, steps []any) ([]byte, error) {
+	i, ok := steps[0].(int)
+	if !ok {
+		return nil, fmt.Errorf("%w: at .: key %q: the artifact is text, an array of lines; index a line first, as in [0]", ErrNoValue, steps[0])
+	}
+	if len(steps) > 1 {
+		return nil, fmt.Errorf("%w: at %s: the line is a string; a path into text ends at its line", ErrNoValue, artifact.FormatPath(steps[:1]))
+	}
+	n := 0
+	if i < 0 {
+		n = bytes.Count(data, []byte("\n"))
+		if len(data) > 0 && data[len(data)-1] != '\n' {
+			n++
+		}
+		if i+n < 0 {
+			return nil, fmt.Errorf("%w: at .: index %d: the text has %d lines", ErrNoValue, i, n)
+		}
+		i += n
+	}
+	for k := 0; len(data) > 0; k++ {
+		line, rest, _ := bytes.Cut(data, []byte("\n"))
+		if k == i {
+			return bytes.TrimSuffix(line, []byte("\r")), nil
+		}
+		data = rest
+		n = k + 1
+	}
+	return nil, fmt.Errorf("%w: at .: index %d: the text has %d lines", ErrNoValue, i, n)
+}

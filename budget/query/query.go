@@ -243,16 +243,25 @@ func (q *Querier) subValue(r artifact.Ref, e *entry) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	var v []byte
 	switch shape.Format {
 	case budget.FormatJSON, budget.FormatJSONL, budget.FormatConcat:
+		v, err = subValue(e.data, shape.Format, r.Steps())
+	case budget.FormatText, budget.FormatEmpty:
+		v, err = lineAt(e.data, r.Steps())
 	default:
-		return nil, fmt.Errorf("%w: %s: a path applies to JSON only; the artifact is %s (%s)", ErrNotJSON, r, shape.Format, e.meta.ContentType)
+		return nil, fmt.Errorf("%w: %s: a path applies to JSON or text; the artifact is %s (%s)", ErrNotJSON, r, shape.Format, e.meta.ContentType)
 	}
-	v, err := subValue(e.data, shape.Format, r.Steps())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", r, err)
 	}
 	return v, nil
+}
+
+// isText reports whether e is read as lines of text.
+func isText(e *entry) bool {
+	s, err := e.getShape()
+	return err == nil && (s.Format == budget.FormatText || s.Format == budget.FormatEmpty)
 }
 
 // Get answers with the value at ref (the whole artifact, or the sub-value
@@ -271,19 +280,26 @@ func (q *Querier) Get(ctx context.Context, ref string, tokens int) (Answer, erro
 	a.Total = 1
 	var existing *schemas.Artifact
 	ctype := e.meta.ContentType
-	if r.Path == "" {
+	switch {
+	case r.Path == "":
 		existing = &a.Source
-	} else {
+	case isText(e):
+		ctype = budget.TypeText // one line, as its original text
+	default:
 		ctype = budget.TypeJSON
 	}
 	return q.fitValue(ctx, a, v, ctype, existing, "the value at "+a.Ref)
 }
 
-// JQ runs the jq program filter on the value at ref (for a stream of JSON
-// values, on each value in turn, as jq does) with a deadline, and answers
-// with its outputs, one compact JSON text a line, like jq -c. A filter
-// that does not parse or fails wraps ErrBadQuery; one that runs past the
-// deadline or produces more than MaxOutput bytes wraps ErrLimit.
+// JQ runs the jq program filter once on the value at ref with a deadline,
+// and answers with its outputs, one compact JSON text a line, like jq -c.
+// The input is the artifact read by its shape (see the package doc): a
+// JSON value as itself, JSON Lines and concatenated JSON as one array of
+// their values (like jq -s), text as one array of its lines (see Lines).
+// A path in ref picks a part of that input first: HANDLE[3] is the 4th
+// value of JSON Lines, or line 3 of text. A filter that does not parse
+// or fails wraps ErrBadQuery; one that runs past the deadline or produces
+// more than MaxOutput bytes wraps ErrLimit; a binary artifact ErrNotJSON.
 func (q *Querier) JQ(ctx context.Context, ref, filter string, tokens int) (Answer, error) {
 	parsed, err := gojq.Parse(filter)
 	if err != nil {
@@ -304,19 +320,31 @@ func (q *Querier) JQ(ctx context.Context, ref, filter string, tokens int) (Answe
 	if int64(len(e.data)) > q.opt.MaxInput {
 		return Answer{}, fmt.Errorf("%w: artifact %s is %d bytes; jq runs on at most %d bytes (its sort and group builtins cannot be interrupted); use slice or search, or query a smaller artifact", ErrLimit, r.Handle, len(e.data), q.opt.MaxInput)
 	}
-	var inputs []any
-	if r.Path == "" {
-		if inputs, err = e.getValues(); err != nil {
-			return Answer{}, err
+	var input any
+	switch {
+	case r.Path == "":
+		if input, err = e.getInput(); err != nil {
+			return Answer{}, fmt.Errorf("artifact %s: %w", r.Handle, err)
 		}
-	} else {
+	case isText(e):
 		v, err := q.subValue(r, e)
 		if err != nil {
 			return Answer{}, err
 		}
-		if inputs, err = decodeAll(v); err != nil {
+		input = lineString(v)
+	default:
+		v, err := q.subValue(r, e)
+		if err != nil {
+			return Answer{}, err
+		}
+		vs, err := decodeAll(v)
+		if err != nil {
 			return Answer{}, fmt.Errorf("%s: %w", r, err)
 		}
+		if len(vs) != 1 {
+			return Answer{}, fmt.Errorf("%w: %s: the path selects %d JSON values, want 1", ErrNoValue, r, len(vs))
+		}
+		input = vs[0]
 	}
 	tctx, cancelT := context.WithTimeout(ctx, q.opt.Timeout)
 	defer cancelT()
@@ -326,8 +354,8 @@ func (q *Querier) JQ(ctx context.Context, ref, filter string, tokens int) (Answe
 	defer stopWatch()
 	var outs [][]byte
 	var size int64
-	for _, in := range inputs {
-		iter := code.RunWithContext(rctx, in)
+	{
+		iter := code.RunWithContext(rctx, input)
 		for {
 			v, ok := iter.Next()
 			if !ok {

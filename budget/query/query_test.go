@@ -131,9 +131,27 @@ func TestGet(t *testing.T) {
 			t.Errorf("Get(%s) = %v; want ErrNoValue saying %q", ref, err, want)
 		}
 	}
-	th := e.put(t, []byte("just\ntext\n"))
-	if _, err := e.q.Get(context.Background(), th+".a", 100); !errors.Is(err, ErrNotJSON) {
-		t.Errorf("path into text: %v", err)
+	th := e.put(t, []byte("just\r\ntext \xff\n"))
+	for ref, want := range map[string]string{
+		th + ".a":    `key "a": the artifact is text, an array of lines; index a line first`,
+		th + "[2]":   `index 2: the text has 2 lines`,
+		th + "[-3]":  `index -3: the text has 2 lines`,
+		th + "[0].a": `the line is a string`,
+	} {
+		if _, err := e.q.Get(context.Background(), ref, 100); !errors.Is(err, ErrNoValue) || !strings.Contains(err.Error(), want) {
+			t.Errorf("Get(%s) = %v; want ErrNoValue saying %q", ref, err, want)
+		}
+	}
+	// A line of text is addressed like an element of the array of lines;
+	// get gives its original bytes without the line end.
+	for ref, want := range map[string]string{th + "[0]": "just", th + ".[1]": "text \xff", th + "[-1]": "text \xff"} {
+		v, _, err := e.q.Value(context.Background(), ref)
+		if err != nil || string(v) != want {
+			t.Errorf("Value(%s) = %q, %v; want %q", ref, v, err, want)
+		}
+	}
+	if a, err := e.q.Get(context.Background(), th+"[0]", 100); err != nil || a.Content != "just" || a.ContentType != budget.TypeText {
+		t.Errorf("Get(line 0) = %+v, %v", a, err)
 	}
 	if _, err := e.q.Get(context.Background(), "../etc/passwd", 100); !errors.Is(err, artifact.ErrBadRef) {
 		t.Errorf("traversal: %v", err)
@@ -240,8 +258,9 @@ func TestJQ(t *testing.T) {
 			t.Fatalf("positions %v", a.Positions)
 		}
 	}
-	// The stored answer is itself queryable.
-	a2, err := e.q.JQ(context.Background(), a.Stored.Handle, "select(.number == "+strconv.Itoa(int(issues[5]["number"].(float64)))+") | .title", 100)
+	// The stored answer (JSON Lines, one output a line) is itself
+	// queryable, as one array of the outputs.
+	a2, err := e.q.JQ(context.Background(), a.Stored.Handle, ".[] | select(.number == "+strconv.Itoa(int(issues[5]["number"].(float64)))+") | .title", 100)
 	if err != nil || a2.Content != mustJSON(issues[5]["title"]) {
 		t.Fatalf("query of the stored answer = %q, %v", a2.Content, err)
 	}
@@ -321,9 +340,9 @@ func TestJQBadInput(t *testing.T) {
 	if _, err := small.q.JQ(context.Background(), h, "sort", 100); !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "at most 4 bytes") {
 		t.Errorf("input cap: %v", err)
 	}
-	th := e.put(t, []byte("plain text\n"))
-	if _, err := e.q.JQ(context.Background(), th, ".", 100); !errors.Is(err, ErrNotJSON) {
-		t.Errorf("jq on text: %v", err)
+	bin := e.put(t, []byte("\x00\x01\x02\x03binary\x00\x00"))
+	if _, err := e.q.JQ(context.Background(), bin, "length", 100); !errors.Is(err, ErrNotJSON) || !strings.Contains(err.Error(), "binary") {
+		t.Errorf("jq on binary bytes: %v", err)
 	}
 }
 
