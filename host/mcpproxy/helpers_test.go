@@ -21,6 +21,7 @@ import (
 )
 
 var shared struct {
+	dir   string
 	once  sync.Once
 	eng   *host.Engine
 	store *artifact.DirStore
@@ -41,6 +42,7 @@ func newEngine(t testing.TB, budget int) (*host.Engine, *artifact.DirStore) {
 			shared.err = err
 			return
 		}
+		shared.dir = dir
 		st, err := artifact.NewDir(dir, artifact.Options{})
 		if err != nil {
 			shared.err = err

@@ -21,7 +21,11 @@ func TestMain(m *testing.M) {
 	if os.Getenv(envUpstream) != "" {
 		os.Exit(runFaultyUpstream())
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if shared.dir != "" {
+		os.RemoveAll(shared.dir)
+	}
+	os.Exit(code)
 }
 
 // faultyUpstream returns the Command that runs the fault-injection

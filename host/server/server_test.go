@@ -26,10 +26,19 @@ import (
 )
 
 var shared struct {
+	dir   string
 	once  sync.Once
 	eng   *host.Engine
 	store *artifact.DirStore
 	err   error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.dir != "" {
+		os.RemoveAll(shared.dir)
+	}
+	os.Exit(code)
 }
 
 // engine returns the real engine with a real store, shared by the tests
@@ -42,6 +51,7 @@ func engine(t testing.TB) (*host.Engine, *artifact.DirStore) {
 			shared.err = err
 			return
 		}
+		shared.dir = dir
 		st, err := artifact.NewDir(dir, artifact.Options{})
 		if err != nil {
 			shared.err = err
