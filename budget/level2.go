@@ -52,16 +52,29 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 		art, act, err := p.storeOriginal(ctx, in, shape)
 		done <- stored{art, act, err}
 	}()
+	// Every collection in the output is counted, also those the
+	// registry's records paths leave out (npm view's .exports).
+	ext := shape
+	if len(in.Rules.Records) > 0 && (shape.Format == FormatJSON || shape.Format == FormatJSONL || shape.Format == FormatConcat) {
+		if det, err := DetectShape(in.Data, nil); err == nil {
+			ext.Collections = slices.Clip(shape.Collections)
+			for _, c := range det.Collections {
+				if !slices.ContainsFunc(shape.Collections, func(r schemas.Collection) bool { return r.Path == c.Path }) {
+					ext.Collections = append(ext.Collections, c)
+				}
+			}
+		}
+	}
 	s := &summary{
-		p: p, in: in, shape: shape, best: best,
+		p: p, in: in, shape: ext, best: best, regColls: shape.Collections,
 		contentType: contentTypeOf(in, shape),
-		colls:       make([]collView, len(shape.Collections)),
+		colls:       make([]collView, len(ext.Collections)),
 	}
 	var pinActs []schemas.Action
 	if in.Rules.Pin != "" && len(shape.Collections) > 0 {
 		pinActs = s.pin(ctx, in.Rules.Pin)
 	}
-	lerr := s.leading()
+	lerr := s.leading(ctx)
 	st := <-done
 	if st.err != nil {
 		return schemas.Result{}, st.err
@@ -71,30 +84,32 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 	}
 	art, storeAct := st.art, st.act
 	s.art = art
-	content, shown, ok := s.fit(budget)
+	content, pl, ok := s.fit(budget)
 	if !ok {
 		return schemas.Result{}, &FitError{
 			Tool: in.Tool, Budget: budget, Tokens: s.minimum,
 			Level:  schemas.LevelArtifact,
-			Reason: fmt.Sprintf("even the bare summary (the counts of %d collections and the handle %s) needs %d tokens; the original is stored as artifact %s", len(shape.Collections), art.Handle, s.minimum, art.Handle),
+			Reason: fmt.Sprintf("even the bare summary (the counts of %d collections and the handle %s) needs %d tokens; the original is stored as artifact %s", len(ext.Collections), art.Handle, s.minimum, art.Handle),
 		}
 	}
-	colls := make([]schemas.Collection, len(res.Collections))
-	copy(colls, res.Collections)
-	if len(colls) != len(shape.Collections) {
-		colls = make([]schemas.Collection, len(shape.Collections))
-		copy(colls, shape.Collections)
+	colls := make([]schemas.Collection, len(ext.Collections))
+	copy(colls, ext.Collections)
+	for i := range res.Collections {
+		if i < len(colls) && res.Collections[i].Path == colls[i].Path {
+			colls[i] = res.Collections[i]
+		}
 	}
 	actions := append([]schemas.Action(nil), res.Actions...)
 	actions = append(actions, storeAct)
 	actions = append(actions, pinActs...)
+	actions = append(actions, s.shortenActions(pl)...)
 	for i := range colls {
-		colls[i].Shown = shown[i]
-		if shown[i] < colls[i].Count {
+		colls[i].Shown = pl.pinned[i] + pl.leading[i]
+		if colls[i].Shown < colls[i].Count {
 			actions = append(actions, schemas.Action{
 				Level: schemas.LevelArtifact, Kind: "omit_records", Target: colls[i].Path,
-				Count:  colls[i].Count - shown[i],
-				Detail: fmt.Sprintf("showing %s of %s records; the rest are in artifact %s", commas(shown[i]), commas(colls[i].Count), art.Handle),
+				Count:  colls[i].Count - colls[i].Shown,
+				Detail: fmt.Sprintf("showing %s of %s records; the rest are in artifact %s", commas(colls[i].Shown), commas(colls[i].Count), art.Handle),
 				Handle: art.Handle,
 			})
 		}
@@ -188,15 +203,20 @@ type summary struct {
 	contentType string
 	colls       []collView
 	minimum     int // tokens of the bare summary, set by fit
+	// regColls are the registry's collections (the first of
+	// shape.Collections); the others were found besides them.
+	regColls []schemas.Collection
+	views    map[[2]int]*formView // rows per (form, collection)
+	l1data   []byte               // level 1's records as JSON (see compactSource)
+	l1table  bool                 // l1data was read back from level 1's table
 }
 
 // collView is what the summary may show of one collection.
 type collView struct {
-	pinned      []row  // pinned rows, in order (at most maxPinnedKept)
-	pinnedCount int    // every record the predicate selected
-	leading     []row  // leading rows that are not pinned
-	header      string // the table header line, when leading rows are table rows
-	firstRaw    row    // the first record of the original, minified
+	pinned      []row // pinned rows, in order (at most maxPinnedKept)
+	pinnedCount int   // every record the predicate selected
+	leading     []row // leading rows that are not pinned
+	firstRaw    row   // the first record of the original, minified
 	example     string
 }
 
@@ -235,7 +255,7 @@ func (s *summary) pin(ctx context.Context, pred string) []schemas.Action {
 	}
 	lits := pinLiterals(q) // records without them cannot match
 	var acts []schemas.Action
-	for ci, c := range s.shape.Collections {
+	for ci, c := range s.regColls {
 		cs := &s.colls[ci]
 		evalErrs, firstErr, seen := 0, "", 0
 		stopped := errors.New("stopped")
@@ -380,10 +400,13 @@ func displayLine(line string) string {
 }
 
 // leading collects candidate leading rows of every collection: the first
-// records that are not pinned, in level 1's form when level 1 produced
-// JSON with the same collection, otherwise the original records minified.
-// It collects at most enough rows to fill the budget many times over.
-func (s *summary) leading() error {
+// records that are not pinned, in level 1's form when level 1's output
+// holds the collection with the same records (a table is read back as
+// JSON; a plugin's own format is replaced by the declarative rules' JSON),
+// otherwise the original records minified. It also gives pinned rows
+// their level 1 form. It collects at most enough rows to fill the budget
+// many times over.
+func (s *summary) leading(ctx context.Context) error {
 	budget := s.best.Result.Tokens.Budget
 	for ci, c := range s.shape.Collections {
 		cs := &s.colls[ci]
@@ -397,7 +420,7 @@ func (s *summary) leading() error {
 		if limit > c.Count {
 			limit = c.Count
 		}
-		rows := s.level1Rows(c, limit, pinned)
+		rows := s.level1Rows(ctx, c, limit, pinned)
 		if rows == nil {
 			rows = []row{}
 			done := errors.New("done")
@@ -427,31 +450,33 @@ func (s *summary) leading() error {
 				return stop
 			})
 		}
-		cs.example = exampleQuery(c, cs, s.in.Rules.Pin)
+		cs.example = exampleQuery(c, cs, s.pinFor(ci))
 	}
 	return nil
 }
 
-// level1Rows returns the leading rows of collection c from level 1's JSON
-// output, or nil when level 1's output is not JSON or does not hold the
-// collection with the same records.
-func (s *summary) level1Rows(c schemas.Collection, limit int, pinned map[int]bool) []row {
-	r := s.best.Result
-	if r.ContentType == TypeTable && c.Path == "." && len(s.shape.Collections) == 1 {
-		return s.tableRows(c, limit, pinned)
+// pinFor is the pin predicate of collection ci: the registry's records
+// only, not the collections level 2 found besides them.
+func (s *summary) pinFor(ci int) string {
+	if ci < len(s.regColls) {
+		return s.in.Rules.Pin
 	}
-	if c.Kind == "lines" || r.Content == "" || (r.ContentType != "" && r.ContentType != TypeJSON && r.ContentType != TypeNDJSON) {
+	return ""
+}
+
+// level1Rows returns the leading rows of collection c in level 1's form
+// (see compactSource) and sets the pinned rows' level 1 form, or returns
+// nil when level 1's output does not hold the collection with the same
+// records.
+func (s *summary) level1Rows(ctx context.Context, c schemas.Collection, limit int, pinned map[int]bool) []row {
+	data, sh, ok := s.compactSource(ctx, c)
+	if !ok {
 		return nil
 	}
-	data := []byte(r.Content)
-	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) == 0 || (t[0] != '{' && t[0] != '[') {
-		return nil
-	}
-	sh := Shape{Collections: []schemas.Collection{{Path: c.Path, Kind: c.Kind, Count: c.Count}}}
 	rows := []row{}
 	done := errors.New("done")
 	n := 0
-	cs := s.colls[s.collIndex(c.Path)]
+	cs := &s.colls[s.collIndex(c.Path)]
 	lastPinned := -1
 	if len(cs.pinned) > 0 {
 		lastPinned = cs.pinned[len(cs.pinned)-1].index
@@ -491,145 +516,112 @@ func (s *summary) collIndex(path string) int {
 	return -1
 }
 
-// tableRows returns the leading rows of level 1's table output (a header
-// line, then one line per record) and keeps its header, or nil when the
-// table does not have one line per record of c.
-func (s *summary) tableRows(c schemas.Collection, limit int, pinned map[int]bool) []row {
-	lines := strings.Split(strings.TrimSuffix(s.best.Result.Content, "\n"), "\n")
-	if len(lines)-1 != c.Count {
-		return nil
-	}
-	s.colls[0].header = lines[0]
-	rows := []row{}
-	for i, l := range lines[1:] {
-		if len(rows) >= limit {
-			break
-		}
-		if !pinned[i] {
-			rows = append(rows, row{index: i, text: l})
-		}
-	}
-	return rows
-}
-
 // fitPlan is one way of rendering the summary.
 type fitPlan struct {
 	maxFields int // fields listed per collection; -1 lists all
 	example   bool
+	form      int   // index in rowForms
 	pinned    []int // pinned rows shown per collection
-	// compactPinned lists the collections whose pinned rows are shown
-	// in level 1's form rather than in full.
-	compactPinned []int
-	leading       []int // leading rows shown per collection
+	leading   []int // leading rows shown per collection
 }
 
 // fit renders the richest summary that fits budget and returns it with
-// the rows shown per collection. It shrinks stepwise: fewer leading rows,
-// fewer pinned rows, fewer fields listed, no example query; the bare
-// minimum is what the output is, the counts and the handle.
-func (s *summary) fit(budget int) (string, []int, bool) {
+// the plan it rendered. The rowless summary is chosen first: every field
+// listed, then 12, then 4 per collection, then only their number, then
+// no example query (preferring a list that leaves half the budget to
+// rows); the bare minimum is what the output is, the counts and the
+// handle. Rows then fill what is left, in the form chosen as rowForms
+// describes.
+func (s *summary) fit(budget int) (string, fitPlan, bool) {
 	n := len(s.colls)
 	count := s.p.counter.Count
 	var base fitPlan
 	found := false
-	for _, pl := range []fitPlan{
+	plans := []fitPlan{
 		{maxFields: -1, example: true}, {maxFields: 12, example: true}, {maxFields: 4, example: true},
 		{maxFields: 0, example: true}, {maxFields: 0, example: false},
-	} {
-		pl.pinned, pl.leading = make([]int, n), make([]int, n)
-		if count(s.render(pl)) <= budget {
-			base, found = pl, true
+	}
+	for _, limit := range []int{budget / 2, budget} {
+		for _, pl := range plans {
+			pl.pinned, pl.leading = make([]int, n), make([]int, n)
+			if count(s.render(pl)) <= limit {
+				base, found = pl, true
+				break
+			}
+		}
+		if found {
 			break
 		}
 	}
 	s.minimum = count(s.render(fitPlan{maxFields: 0, pinned: make([]int, n), leading: make([]int, n)}))
 	if !found {
-		return "", nil, false
+		return "", fitPlan{}, false
 	}
-	// Rows: pinned rows first, then leading rows; collections take turns
-	// with an equal share of what is left. Row sizes are counted one by
-	// one and the whole text is then counted exactly; rows are removed
-	// from the end until it fits.
 	used := count(s.render(base))
-	left := budget - used
-	pl := base
-	for ci := range s.colls {
-		share := left / (n - ci)
-		spent := 0
-		cs := &s.colls[ci]
-		full := 0
-		for k := range cs.pinned {
-			r := &cs.pinned[k]
-			if r.tokens == 0 {
-				r.tokens = count(r.text) + 1
+	total := 0
+	for _, c := range s.shape.Collections {
+		total += c.Count
+	}
+	target := min(total, minRows)
+	var best fitPlan
+	bestText, bestShown := "", -1
+	for fi := range rowForms {
+		pl := base
+		pl.pinned, pl.leading = make([]int, n), make([]int, n)
+		if !s.planRows(&pl, fi, budget-used) {
+			continue
+		}
+		text := s.render(pl)
+		for count(text) > budget {
+			// Drop one row from the collection that shows the most.
+			ci, most := -1, 0
+			for i := range s.colls {
+				if k := pl.pinned[i] + pl.leading[i]; k > most {
+					ci, most = i, k
+				}
 			}
-			if full+r.tokens > share {
+			if ci < 0 {
 				break
 			}
-			full += r.tokens
-			pl.pinned[ci]++
-		}
-		spent = full
-		if pl.pinned[ci] < len(cs.pinned) && cs.pinned[0].compact != "" {
-			// Not all pinned rows fit in full: show them all in level
-			// 1's form if that shows more of them.
-			k, used := 0, 0
-			for j := range cs.pinned {
-				r := &cs.pinned[j]
-				if r.compactTokens == 0 {
-					r.compactTokens = count(r.compact) + 1
-				}
-				if used+r.compactTokens > share {
-					break
-				}
-				used += r.compactTokens
-				k++
+			if pl.leading[ci] > 0 {
+				pl.leading[ci]--
+			} else {
+				pl.pinned[ci]--
 			}
-			if k > pl.pinned[ci] {
-				pl.pinned[ci], spent = k, used
-				pl.compactPinned = append(pl.compactPinned, ci)
-			}
+			text = s.render(pl)
 		}
-		if pl.pinned[ci] == len(cs.pinned) {
-			for k := range cs.leading {
-				r := &cs.leading[k]
-				if r.tokens == 0 {
-					r.tokens = count(r.text) + 1
-				}
-				if spent+r.tokens > share {
-					break
-				}
-				spent += r.tokens
-				pl.leading[ci]++
-			}
+		if count(text) > budget {
+			continue
 		}
-		left -= spent
-	}
-	text := s.render(pl)
-	for count(text) > budget {
-		// Drop one row from the collection that shows the most.
-		ci, most := -1, 0
+		if rowForms[fi].fullPinned && !s.allPinned(pl) {
+			continue
+		}
+		shown := 0
 		for i := range s.colls {
-			if k := pl.pinned[i] + pl.leading[i]; k > most {
-				ci, most = i, k
-			}
+			shown += pl.pinned[i] + pl.leading[i]
 		}
-		if ci < 0 {
-			text = s.render(base)
+		if shown > bestShown {
+			best, bestText, bestShown = pl, text, shown
+		}
+		if shown >= target {
 			break
 		}
-		if pl.leading[ci] > 0 {
-			pl.leading[ci]--
-		} else {
-			pl.pinned[ci]--
+	}
+	if bestShown < 0 {
+		base.pinned, base.leading = make([]int, n), make([]int, n)
+		return s.render(base), base, true
+	}
+	return bestText, best, true
+}
+
+// allPinned reports whether pl shows every kept pinned row.
+func (s *summary) allPinned(pl fitPlan) bool {
+	for ci := range s.colls {
+		if pl.pinned[ci] < len(s.colls[ci].pinned) {
+			return false
 		}
-		text = s.render(pl)
 	}
-	shown := make([]int, n)
-	for i := range shown {
-		shown[i] = pl.pinned[i] + pl.leading[i]
-	}
-	return text, shown, true
+	return true
 }
 
 // render writes the summary text for plan pl.
@@ -652,73 +644,83 @@ func (s *summary) render(pl fitPlan) string {
 	for ci, c := range s.shape.Collections {
 		cs := &s.colls[ci]
 		shown := pl.pinned[ci] + pl.leading[ci]
-		fmt.Fprintf(&b, "collection %s (%s): %s records; showing %s of %s", c.Path, c.Kind, commas(c.Count), commas(shown), commas(c.Count))
+		also := ""
+		if ci >= len(s.regColls) {
+			also = ", also found"
+		}
+		fmt.Fprintf(&b, "collection %s (%s%s): %s records; showing %s of %s", c.Path, c.Kind, also, commas(c.Count), commas(shown), commas(c.Count))
 		if cs.pinnedCount > 0 {
 			fmt.Fprintf(&b, " (%s of %s pinned rows, then %s leading rows)", commas(pl.pinned[ci]), commas(cs.pinnedCount), commas(pl.leading[ci]))
 		}
 		b.WriteString("\n")
-		if len(c.Fields) > 0 && pl.maxFields != 0 {
-			b.WriteString("  fields: ")
-			k := len(c.Fields)
-			if pl.maxFields > 0 && k > pl.maxFields {
-				k = pl.maxFields
-			}
-			for i, f := range c.Fields[:k] {
-				if i > 0 {
-					b.WriteString(", ")
-				}
-				fmt.Fprintf(&b, "%s (%s", strings.TrimPrefix(fieldName(f.Name), "."), strings.Join(f.Types, "|"))
-				if f.Present < c.Count {
-					fmt.Fprintf(&b, "; in %s", commas(f.Present))
-				}
-				b.WriteString(")")
-			}
-			if k < len(c.Fields) {
-				fmt.Fprintf(&b, " (+%d more fields)", len(c.Fields)-k)
-			}
-			b.WriteString("\n")
-		} else if len(c.Fields) > 0 {
-			fmt.Fprintf(&b, "  %d fields\n", len(c.Fields))
+		s.renderFields(&b, c, pl.maxFields)
+		if shown == 0 {
+			continue
 		}
-		if pl.pinned[ci] > 0 {
-			compact := slices.Contains(pl.compactPinned, ci)
-			form := "in full"
-			if compact {
-				form = "after the field rules"
-			}
-			fmt.Fprintf(&b, "pinned rows of %s (%s), %s:\n", c.Path, s.in.Rules.Pin, form)
-			for _, r := range cs.pinned[:pl.pinned[ci]] {
-				if compact {
-					b.WriteString(r.compact)
-				} else {
-					b.WriteString(r.text)
-				}
-				b.WriteString("\n")
-			}
-		}
-		if pl.leading[ci] > 0 {
-			form := ""
-			if c.Kind != "lines" {
-				form = ", after the field rules"
-			}
-			if cs.header != "" {
-				form = ", as level 1's table (tab-separated, header first)"
-			}
-			fmt.Fprintf(&b, "leading rows of %s%s:\n", c.Path, form)
-			if cs.header != "" {
-				b.WriteString(cs.header)
-				b.WriteString("\n")
-			}
-			for _, r := range cs.leading[:pl.leading[ci]] {
-				b.WriteString(r.text)
-				b.WriteString("\n")
-			}
-		}
+		v := s.view(pl.form, ci)
+		f := rowForms[pl.form]
+		s.renderGroup(&b, fmt.Sprintf("pinned rows of %s (%s)", c.Path, s.in.Rules.Pin), &v.pinned, pl.pinned[ci], f.maxStr, f.maxNested, c.Kind)
+		s.renderGroup(&b, fmt.Sprintf("leading rows of %s", c.Path), &v.leading, pl.leading[ci], f.maxStr, f.maxNested, c.Kind)
 	}
 	if pl.example {
 		b.WriteString(s.exampleText())
 	}
 	return b.String()
+}
+
+// renderFields writes the fields line of collection c: the fields
+// grouped by their JSON types, in order of first appearance, a field that
+// not every record has marked with how many have it ("draft (26)"), at
+// most max names (-1: all) and then "and K more fields" with the query
+// that lists them all.
+func (s *summary) renderFields(b *strings.Builder, c schemas.Collection, max int) {
+	if len(c.Fields) == 0 {
+		return
+	}
+	if max == 0 {
+		fmt.Fprintf(b, "  %d fields; list them: compact artifact query %s --jq %s\n", len(c.Fields), s.art.Handle, shellQuote(fieldsQuery(c)))
+		return
+	}
+	k := len(c.Fields)
+	if max > 0 && k > max {
+		k = max
+	}
+	var order []string
+	groups := map[string][]string{}
+	for _, f := range c.Fields[:k] {
+		t := strings.Join(f.Types, "|")
+		if _, ok := groups[t]; !ok {
+			order = append(order, t)
+		}
+		name := strings.TrimPrefix(fieldName(f.Name), ".")
+		if f.Present < c.Count {
+			name += " (" + commas(f.Present) + ")"
+		}
+		groups[t] = append(groups[t], name)
+	}
+	fmt.Fprintf(b, "  fields (%d", len(c.Fields))
+	if c.Count > 0 {
+		b.WriteString("; (n) = in n records only")
+	}
+	b.WriteString("): ")
+	for i, t := range order {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(b, "%s: %s", t, strings.Join(groups[t], ", "))
+	}
+	if k < len(c.Fields) {
+		fmt.Fprintf(b, "; and %d more fields: compact artifact query %s --jq %s", len(c.Fields)-k, s.art.Handle, shellQuote(fieldsQuery(c)))
+	}
+	b.WriteString("\n")
+}
+
+// fieldsQuery is the jq filter that lists every field of c's records.
+func fieldsQuery(c schemas.Collection) string {
+	if c.Kind == "map" {
+		return fmt.Sprintf("[%s | .value | keys[]] | unique", iterExpr(c))
+	}
+	return fmt.Sprintf("[%s | keys[]] | unique", iterExpr(c))
 }
 
 // exampleText is the "how to get the rest" part of the summary.
@@ -845,9 +847,6 @@ func hasAny(have, want []string) bool {
 // value) that is a JSON object, or nil.
 func firstObject(c schemas.Collection, cs *collView) map[string]any {
 	rows := append(append([]row(nil), cs.pinned...), cs.leading...)
-	if cs.header != "" {
-		rows = cs.pinned // table rows are not JSON
-	}
 	for _, r := range append(rows, cs.firstRaw) {
 		var v any
 		if r.text == "" || jsonv2.Unmarshal([]byte(r.text), &v, lenient) != nil {

@@ -213,7 +213,7 @@ func TestLevel2ShrinksThenFails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(big.Content, "fields: ") || big.Collections[0].Shown == 0 {
+	if !strings.Contains(big.Content, "fields (") || big.Collections[0].Shown == 0 {
 		t.Fatalf("a 12000-token summary should list fields and rows:\n%s", big.Content)
 	}
 	small, _, err := runLevel2(t, data, rules.Tool, rules, 120)

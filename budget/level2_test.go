@@ -105,7 +105,7 @@ func TestRunLevel2EndToEnd(t *testing.T) {
 	}
 	// All 31 pinned rows fit only in level 1's form (without url and
 	// tags), and they are shown that way.
-	if c.Shown < 31 || !strings.Contains(res.Content, "31 of 31 pinned rows") || !strings.Contains(res.Content, "pinned rows of . (.state == \"ALARM\"), after the field rules:") {
+	if c.Shown < 31 || !strings.Contains(res.Content, "31 of 31 pinned rows") || !strings.Contains(res.Content, "pinned rows of . (.state == \"ALARM\"), after the field rules;") {
 		t.Errorf("pinned rows not all shown in compact form:\n%.3000s", res.Content)
 	}
 	// Without a pin predicate, leading rows are in level 1's form.
