@@ -436,23 +436,17 @@ func questionIndex(qf *QuestionFile, id string, guess int) int {
 
 // followUp runs a question's filter through the artifact query path on the
 // stored artifact and compares the answer with the ground truth. The
-// artifact query runs jq on a JSON artifact's value, and on each value of
-// a stream in turn; the questions of a "values" file expect the values
-// collected into one array (jq -s) and those of a "lines" file the lines
-// of text, so for them the filter is only right when the query path feeds
-// the artifact the same way: a mismatch shows up as a failure with its
-// reason.
+// filter is run as written: the query path must feed the artifact to jq as
+// the questions file's input mode says (a JSON value as itself, a stream
+// of values as one array, text as an array of lines), so a query path
+// that feeds it differently shows up as failures with their reasons.
 func followUp(ctx context.Context, follow FollowUpFunc, handle string, mode Input, filter string, truth Answer, tokens int) (bool, string) {
 	content, outputs, err := follow(ctx, handle, filter, tokens)
 	if err != nil {
 		return false, firstLineOf(err.Error())
 	}
 	if outputs != 1 {
-		why := fmt.Sprintf("the query gave %d outputs, want 1", outputs)
-		if mode == InputValues {
-			why += " (the artifact query runs jq on each value of the stream; the question needs them as one array, as jq -s)"
-		}
-		return false, why
+		return false, fmt.Sprintf("the query gave %d outputs, want 1 (is the %s artifact fed to jq as the questions' input %q says?)", outputs, mode, mode)
 	}
 	got, err := canonicalJSON(content)
 	if err != nil {
