@@ -26,6 +26,9 @@ const artifactUsage = `compact artifact get    REF [--budget N] [--store DIR]
 
 REF is a handle (12 to 64 hex digits) optionally followed by a jq path:
 a1b2c3d4e5f6, a1b2c3d4e5f6.items[3].name, a1b2c3d4e5f6["a key"][0].
+jq reads a JSON value as itself, JSON Lines (or concatenated JSON) as one
+array of the values, like jq -s, and text as one array of its lines; a
+path indexes the same way (a1b2c3d4e5f6[3] is value or line 3).
 get writes the exact bytes (of the whole artifact, or of the value at the
 path) unless --budget is given. Every other answer fits its budget: a
 larger one is stored as a new artifact and summarised, never cut.
