@@ -39,7 +39,7 @@ type Querier interface {
 
 const readArtifactDescription = `Read a stored artifact. When a tool result is too large, compact stores the full output and shows a summary with exact counts and a handle (12+ hex digits, e.g. 3f9a1c0b7d2e). Nothing is lost: query it here.
 ref: the handle, optionally with a path: 3f9a1c0b7d2e.items[0].name
-op "get": the value at ref. op "jq": run the jq program "filter" on it, e.g. [.[] | select(.state=="open") | .title] or length. op "slice": records (or lines) offset..offset+limit. op "search": records matching "text", best first, with their positions.
+op "get": the value at ref. op "jq": run the jq program "filter" once on it, e.g. [.[] | select(.state=="open") | .title] or length. jq reads JSON as itself, JSON Lines as one array of the values (like jq -s), text as one array of its lines; a path indexes the same way (3f9a1c0b7d2e[3] is value or line 3). op "slice": records (or lines) offset..offset+limit. op "search": records matching "text", best first, with their positions.
 Answers are budgeted too: a large answer comes back as a new handle with a summary. Any tool argument may also be a ref; the proxy passes the stored value.`
 
 func readArtifactTool() *mcp.Tool {
