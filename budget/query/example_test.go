@@ -44,3 +44,37 @@ func Example() {
 	// 3 [2 0]
 	// "disk slow"
 }
+
+// JQ reads JSON Lines as one array of the values (like jq -s) and text as
+// one array of its lines; a reference's path indexes the same array.
+func ExampleQuerier_JQ() {
+	dir, _ := os.MkdirTemp("", "artifacts")
+	defer os.RemoveAll(dir)
+	store, _ := artifact.NewDir(dir, artifact.Options{})
+	counter, _ := budget.NewCounter("o200k_base")
+	q, _ := query.New(store, counter, query.Options{})
+	ctx := context.Background()
+
+	logs, _, _ := store.Put(ctx, strings.NewReader(`{"level":"INFO","msg":"up"}
+{"level":"ERROR","msg":"disk full"}
+{"level":"ERROR","msg":"disk slow"}
+`), budget.Meta{Tool: "logs"})
+	a, _ := q.JQ(ctx, string(logs), `length`, 500)
+	fmt.Println(a.Content)
+	a, _ = q.JQ(ctx, string(logs), `map(select(.level == "ERROR") | .msg)`, 500)
+	fmt.Println(a.Content)
+	a, _ = q.JQ(ctx, string(logs)+"[1]", `.msg`, 500)
+	fmt.Println(a.Content)
+
+	text, _, _ := store.Put(ctx, strings.NewReader("total 3\r\ndrwxr-x docs\r\n-rw-r-- go.mod\r\n"), budget.Meta{Tool: "ls"})
+	a, _ = q.JQ(ctx, string(text), `[.[1:][] | split(" ")[1]]`, 500)
+	fmt.Println(a.Content)
+	v, _, _ := q.Value(ctx, string(text)+"[-1]")
+	fmt.Printf("%q\n", v)
+	// Output:
+	// 3
+	// ["disk full","disk slow"]
+	// "disk full"
+	// ["docs","go.mod"]
+	// "-rw-r-- go.mod"
+}
