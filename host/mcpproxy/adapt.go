@@ -23,6 +23,10 @@ func (a *adapter) Compact(ctx context.Context, req host.Request) (schemas.Result
 
 func (a *adapter) Store() budget.Store { return a.e.Store() }
 
+func (a *adapter) ArtifactValue(ctx context.Context, ref string) ([]byte, budget.Meta, error) {
+	return a.e.ArtifactValue(ctx, ref)
+}
+
 // QueryArtifact implements Querier.
 func (a *adapter) QueryArtifact(ctx context.Context, q Query) (query.Answer, error) {
 	qr, err := a.e.Artifacts()

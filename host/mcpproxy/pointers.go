@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/toolcompact/compact/budget"
 	"github.com/toolcompact/compact/budget/artifact"
@@ -18,6 +19,11 @@ type Artifacts interface {
 	// Store returns the artifact store, or nil when the artifact level
 	// is off (then no string is ever a pointer).
 	Store() budget.Store
+	// ArtifactValue returns the exact bytes a reference selects, with the
+	// same reading of paths as read_artifact and compact artifact: a
+	// JSON Lines or concatenated artifact is an array of its values, a
+	// text artifact an array of its lines (host.Engine.ArtifactValue).
+	ArtifactValue(ctx context.Context, ref string) ([]byte, budget.Meta, error)
 }
 
 // PointerError is returned when an argument is an artifact reference that
@@ -61,7 +67,7 @@ func resolvePointers(ctx context.Context, a Artifacts, args json.RawMessage) (js
 	if err := dec.Decode(&v); err != nil {
 		return nil, 0, fmt.Errorf("compact: tool arguments are not valid JSON: %w", err)
 	}
-	r := resolver{ctx: ctx, st: st}
+	r := resolver{ctx: ctx, a: a, st: st}
 	nv, err := r.walk(v, "$")
 	if err != nil {
 		return nil, 0, err
@@ -98,6 +104,7 @@ func mayHoldRef(b []byte) bool {
 
 type resolver struct {
 	ctx context.Context
+	a   Artifacts
 	st  budget.Store
 	n   int
 }
@@ -140,52 +147,35 @@ func (r *resolver) walk(v any, at string) (any, error) {
 	return v, nil
 }
 
-// value reads the referenced value.
+// value reads the referenced value: the exact stored text for a whole
+// handle; for a path, the selected JSON value, or the selected line of a
+// text artifact as a string. Paths are read by the query package, so a
+// reference means the same here as in read_artifact.
 func (r *resolver) value(ref artifact.Ref) (any, error) {
-	rc, _, err := r.st.Open(r.ctx, ref.Handle)
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
 	if ref.Path == "" {
+		rc, _, err := r.st.Open(r.ctx, ref.Handle)
+		if err != nil {
+			return nil, err
+		}
+		defer rc.Close()
 		b, err := io.ReadAll(rc)
 		if err != nil {
 			return nil, fmt.Errorf("reading artifact %s: %w", ref.Handle, err)
 		}
 		return string(b), nil
 	}
-	dec := json.NewDecoder(rc)
+	b, meta, err := r.a.ArtifactValue(r.ctx, ref.String())
+	if err != nil {
+		return nil, err
+	}
+	if strings.HasPrefix(meta.ContentType, "text/") {
+		return string(b), nil // a line of a text artifact stays a string
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("artifact %s is not JSON, so the path %s selects nothing: %w", ref.Handle, ref.Path, err)
-	}
-	for i, step := range ref.Steps() {
-		switch s := step.(type) {
-		case string:
-			m, ok := v.(map[string]any)
-			if !ok {
-				return nil, fmt.Errorf("path %s: step %d (%q) needs an object, found %s", ref.Path, i+1, s, kindOf(v))
-			}
-			e, ok := m[s]
-			if !ok {
-				return nil, fmt.Errorf("path %s: step %d: no key %q", ref.Path, i+1, s)
-			}
-			v = e
-		case int:
-			a, ok := v.([]any)
-			if !ok {
-				return nil, fmt.Errorf("path %s: step %d ([%d]) needs an array, found %s", ref.Path, i+1, s, kindOf(v))
-			}
-			j := s
-			if j < 0 {
-				j += len(a)
-			}
-			if j < 0 || j >= len(a) {
-				return nil, fmt.Errorf("path %s: step %d: index %d out of range (the array has %d elements)", ref.Path, i+1, s, len(a))
-			}
-			v = a[j]
-		}
+		return nil, fmt.Errorf("artifact %s path %s: %w", ref.Handle, ref.Path, err)
 	}
 	return v, nil
 }

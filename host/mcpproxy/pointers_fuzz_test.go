@@ -10,11 +10,34 @@ import (
 
 	"github.com/toolcompact/compact/budget"
 	"github.com/toolcompact/compact/budget/artifact"
+	"github.com/toolcompact/compact/budget/query"
 )
 
-type storeOnly struct{ st budget.Store }
+// storeArtifacts is the proxy's view of artifacts over a real store and
+// a real querier, without an engine.
+type storeArtifacts struct {
+	st budget.Store
+	q  *query.Querier
+}
 
-func (s storeOnly) Store() budget.Store { return s.st }
+func newStoreArtifacts(tb testing.TB, st budget.Store) storeArtifacts {
+	tb.Helper()
+	c, err := budget.NewCounter("")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	q, err := query.New(st, c, query.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return storeArtifacts{st: st, q: q}
+}
+
+func (s storeArtifacts) Store() budget.Store { return s.st }
+
+func (s storeArtifacts) ArtifactValue(ctx context.Context, ref string) ([]byte, budget.Meta, error) {
+	return s.q.Value(ctx, ref)
+}
 
 // FuzzResolvePointers: any arguments either come back unchanged (no
 // reference), come back as valid JSON with the references replaced, or
@@ -28,7 +51,7 @@ func FuzzResolvePointers(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	a := storeOnly{st}
+	a := newStoreArtifacts(f, st)
 	for _, s := range []string{
 		`{}`, `{"x":1}`, `{"path":"/tmp/a","content":"` + string(h) + `"}`,
 		`{"a":["` + string(h) + `.items[1].name"]}`, `{"a":{"b":"` + string(h) + `.items[9]"}}`,
