@@ -75,17 +75,11 @@ func TestLevel1Captured(t *testing.T) {
 	}
 }
 
-// TestEstimateUpperBound checks Estimate against the exact count of both
-// encodings on the captured outputs (the first 200 KB of each, and 4 KB
-// slices), the repository's own Go and Markdown files, and generated
-// adversarial text (random punctuation, white space, hex, base64, CJK and
-// emoji). Run with -v to see the overestimate ratios.
-func TestEstimateUpperBound(t *testing.T) {
-	if testing.Short() {
-		t.Skip("counts a few MB exactly")
-	}
-	o, _ := NewCounter(EncodingO200k)
-	c, _ := NewCounter(EncodingCL100k)
+// tokenSamples returns the texts the token bounds are checked on: the
+// captured outputs, the repository's own Go and Markdown files, and
+// generated adversarial text (random punctuation, white space, hex,
+// base64, CJK and emoji).
+func tokenSamples(t *testing.T) map[string][]byte {
 	samples := map[string][]byte{}
 	for _, f := range capturedFiles(t) {
 		b, _ := os.ReadFile(f)
@@ -119,6 +113,21 @@ func TestEstimateUpperBound(t *testing.T) {
 	}
 	samples["gen/cjk"] = gen(cjk, 8000)
 	samples["gen/emoji"] = gen(emoji, 4000)
+	return samples
+}
+
+// TestEstimateUpperBound checks Estimate against the exact count of both
+// encodings on the captured outputs (the first 200 KB of each, and 4 KB
+// slices), the repository's own Go and Markdown files, and generated
+// adversarial text (random punctuation, white space, hex, base64, CJK and
+// emoji). Run with -v to see the overestimate ratios.
+func TestEstimateUpperBound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("counts a few MB exactly")
+	}
+	o, _ := NewCounter(EncodingO200k)
+	c, _ := NewCounter(EncodingCL100k)
+	samples := tokenSamples(t)
 	for name, b := range samples {
 		if len(b) > 200<<10 {
 			b = b[:200<<10]

@@ -1,0 +1,162 @@
+package budget
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// TestLowerBound checks LowerBound against the exact count of both
+// encodings on the samples of TestEstimateUpperBound (whole, 4 KB and
+// 300-byte slices), level 1's minified output of every captured JSON
+// output, and text written to break its rules: contractions, letters
+// and digits of other scripts next to ASCII ones, control characters,
+// "/" after line breaks, long runs. Run with -v to see the ratios.
+func TestLowerBound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("counts a few MB exactly")
+	}
+	o, _ := NewCounter(EncodingO200k)
+	c, _ := NewCounter(EncodingCL100k)
+	samples := tokenSamples(t)
+	for _, f := range capturedFiles(t) {
+		data, _ := os.ReadFile(f)
+		out, err := Declarative().Compact(context.Background(), Request{Input: data, Rules: Rules{Defaults: true}})
+		if err == nil && out.ContentType == TypeJSON {
+			samples["level1/"+filepath.Base(f)] = out.Content
+		}
+	}
+	rng := rand.New(rand.NewSource(2))
+	pick := func(parts []string, n int) []byte {
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			b.WriteString(parts[rng.Intn(len(parts))])
+		}
+		return []byte(b.String())
+	}
+	samples["gen/contractions"] = pick([]string{"it", "'s", "'S", "'ll", "'re", "'", "''", "\"'", " ", "don", "'t", "x", "'d"}, 6000)
+	samples["gen/scripts"] = pick([]string{"a", "b", "1", "23", "é", "ß", "١", "٢٣", "²", "Ω", " ", ".", "-", "'", "日", "\u0301", "\u00a0", "\u3000"}, 8000)
+	samples["gen/controls"] = pick([]string{"a", "1", ".", "{", "\x01", "\x7f", "\v", "\f", "\x1c", "\x1f", " ", "  ", "\t", "\n", "\r", "/", "\x00"}, 8000)
+	samples["gen/lines"] = pick([]string{"ab", "12", "\n", "\r\n", "\n\n", "/", "//", "}", ",", " ", "   ", "\t", "\n/", "x\n", "]\n"}, 8000)
+	samples["gen/runs"] = []byte(strings.Repeat("a", 3000) + strings.Repeat("1", 3000) + strings.Repeat("!", 3000) + strings.Repeat(" ", 3000) + "x" + strings.Repeat("\n", 3000) + strings.Repeat("a1", 2000))
+	for name, b := range samples {
+		if len(b) > 200<<10 {
+			b = b[:200<<10]
+			for len(b) > 0 && !utf8.RuneStart(b[len(b)-1]) {
+				b = b[:len(b)-1]
+			}
+			b = b[:max(0, len(b)-1)]
+		}
+		check := func(part []byte, what string) float64 {
+			lb := LowerBound(part)
+			exact := min(o.Count(string(part)), c.Count(string(part)))
+			if lb > exact {
+				t.Errorf("%s %s: LowerBound %d > exact %d: %q", name, what, lb, exact, part[:min(len(part), 200)])
+			}
+			if exact == 0 {
+				return 1
+			}
+			return float64(lb) / float64(exact)
+		}
+		whole := check(b, "whole")
+		lo, hi := whole, whole
+		for size, limit := range map[int]int{4096: 64 << 10, 300: 8 << 10} {
+			for s := 0; s+size <= len(b) && s < limit; s += size {
+				e := s + size
+				st := s
+				for st < e && !utf8.RuneStart(b[st]) {
+					st++
+				}
+				for e < len(b) && !utf8.RuneStart(b[e]) {
+					e++
+				}
+				r := check(b[st:e], fmt.Sprintf("bytes %d-%d", st, e))
+				lo, hi = min(lo, r), max(hi, r)
+			}
+		}
+		t.Logf("%-40s whole %.2f×, slices %.2f–%.2f×", name, whole, lo, hi)
+	}
+}
+
+// TestCountUpTo checks the bounded count against Count, and both against
+// the tokenizer run on the whole text (the pieces must add up exactly):
+// on pretty-printed captured JSON, on level 1's minified JSON of it (one
+// long line, cut only between digits and other characters) and on logs.
+func TestCountUpTo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("counts about 2 MB exactly")
+	}
+	var texts []string
+	for _, f := range []string{"kubectl-pods.json", "github-issues.json", "app-log.jsonl", "sqlite-orders.json"} {
+		data, err := os.ReadFile(filepath.Join("../testdata/captured", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = data[:min(len(data), 120<<10)]
+		for len(data) > 0 && !utf8.RuneStart(data[len(data)-1]) {
+			data = data[:len(data)-1]
+		}
+		texts = append(texts, string(data))
+		out, err := Declarative().Compact(context.Background(), Request{Input: data, Rules: Rules{Defaults: true}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, string(out.Content))
+		// The same as one line: only the cuts between digits and other
+		// characters apply.
+		var one bytes.Buffer
+		if json.Compact(&one, out.Content) == nil && strings.Count(one.String(), "\n") == 0 {
+			texts = append(texts, one.String())
+		}
+	}
+	if len(texts) < 7 {
+		t.Fatalf("only %d texts; want the JSON level 1 outputs as one line too", len(texts))
+	}
+	for _, enc := range []string{EncodingO200k, EncodingCL100k} {
+		c, _ := NewCounter(enc)
+		tc := c.(*tikCounter)
+		for i, text := range texts {
+			whole := len(tc.enc.EncodeOrdinary(text))
+			if got := c.Count(text); got != whole {
+				t.Errorf("%s text %d: Count %d, whole %d", enc, i, got, whole)
+			}
+			for _, limit := range []int{0, 1, 100, 5000, whole - 1, whole, whole + 1, 1 << 30} {
+				n, over := CountUpTo(c, text, limit)
+				switch {
+				case over != (whole > limit):
+					t.Errorf("%s text %d limit %d: over %v, exact %d", enc, i, limit, over, whole)
+				case !over && n != whole:
+					t.Errorf("%s text %d limit %d: n %d, exact %d", enc, i, limit, n, whole)
+				case over && (n <= limit || n > whole):
+					t.Errorf("%s text %d limit %d: n %d not in (limit, %d]", enc, i, limit, n, whole)
+				}
+			}
+		}
+	}
+}
+
+// plainCounter is a Counter without CountUpTo.
+type plainCounter struct{ Counter }
+
+// TestCountUpToFallback checks the CountUpTo function with a Counter that
+// cannot stop early: it counts everything and still reports over.
+func TestCountUpToFallback(t *testing.T) {
+	c, _ := NewCounter("")
+	p := plainCounter{c}
+	if _, ok := any(p).(BoundedCounter); ok {
+		t.Fatal("plainCounter should not be a BoundedCounter")
+	}
+	if n, over := CountUpTo(p, "hello world", 1); n != 2 || !over {
+		t.Errorf("CountUpTo(plain, limit 1) = %d, %v; want 2, true", n, over)
+	}
+	if n, over := CountUpTo(p, "hello world", 2); n != 2 || over {
+		t.Errorf("CountUpTo(plain, limit 2) = %d, %v; want 2, false", n, over)
+	}
+}
