@@ -57,14 +57,17 @@ func ExamplePipeline_Run() {
 		Tool: "services.list",
 		Data: out,
 		// Budget is smaller than the output, so level 1 applies the rules.
-		Budget: 25,
+		Budget: 80,
 		Rules:  budget.Rules{Drop: []string{"url"}, Defaults: true, Format: "table"},
 	})
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println(res.Level, res.Tokens.After <= res.Tokens.Budget, res.Tokens.After == c.Count(res.Content))
-	fmt.Println(strings.ReplaceAll(res.Content, "\t", `\t`)) // cells are tab-separated
+	// A lossy level 1 starts with one notice line for the model.
+	notice, payload := budget.SplitNotice(res.Content)
+	fmt.Println(notice)
+	fmt.Println(strings.ReplaceAll(payload, "\t", `\t`)) // cells are tab-separated
 	for _, a := range res.Actions {
 		fmt.Println(a.Kind, a.Target, a.Count, a.Detail)
 	}
@@ -73,6 +76,7 @@ func ExamplePipeline_Run() {
 	}
 	// Output:
 	// fields true true
+	// [compact: 3 of 3 records shown; left out: 1 field (url ×3); left out as empty (null, "", [], {}): 1 field (owner ×2); every record has state="running" (left out); full original not stored: no artifact store is configured]
 	// id\tname\towner
 	// 1\tapi\t
 	// 2\tdb\t

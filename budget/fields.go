@@ -237,10 +237,14 @@ func (f *filter) rule(n *node) *nodeRule {
 	}
 	if f.defaults && !r.drop && !r.keep && !n.protected && !n.isElem() {
 		if ci, ok := f.consts[n]; ok {
-			r.drop, r.kind, r.constant = true, ActDropConstant, true
+			// A constant is stated once in the notice line, so only a
+			// short one is dropped; a long one stays in the records.
 			v := append(jsontext.Value(nil), n.first...)
 			_ = v.Compact()
-			r.detail = fmt.Sprintf("every one of the %d records of %s has %s", f.shape.Collections[ci].Count, f.shape.Collections[ci].Path, v)
+			if len(v) <= maxNoticeConst {
+				r.drop, r.kind, r.constant = true, ActDropConstant, true
+				r.detail = fmt.Sprintf("every one of the %d records of %s has %s", f.shape.Collections[ci].Count, f.shape.Collections[ci].Path, v)
+			}
 		}
 		low := strings.ToLower(n.name)
 		if strings.HasSuffix(low, "_url") && low != "html_url" {

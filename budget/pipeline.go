@@ -249,8 +249,12 @@ func (p *Pipeline) Run(ctx context.Context, in Input) (schemas.Result, error) {
 	} else {
 		res.Tokens.After = p.counter.Count(res.Content)
 	}
-	if !afterEstimated && res.Tokens.After <= budget {
-		return p.storeAlways(ctx, in, shape, res)
+	// The notice line of a lossy level 1, the way back, and the fit
+	// decision with the notice counted: budget/notice.go.
+	if !afterEstimated {
+		if r, ok, err := p.fitLevel1(ctx, in, shape, res); err != nil || ok {
+			return r, err
+		}
 	}
 	if p.store != nil {
 		return p.level2(ctx, in, shape, Level1Result{Result: res, Declared: declared, AfterEstimated: afterEstimated})
