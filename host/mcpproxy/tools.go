@@ -209,7 +209,8 @@ func (p *Proxy) compactResult(ctx context.Context, tool string, args json.RawMes
 			}
 			if i, ok := sameJSON(sc, res.Content, changedIdx); ok {
 				var v any
-				if err := json.Unmarshal([]byte(out.Content[i].(*mcp.TextContent).Text), &v); err == nil {
+				_, payload := budget.SplitNotice(out.Content[i].(*mcp.TextContent).Text)
+				if err := json.Unmarshal([]byte(payload), &v); err == nil {
 					out.StructuredContent = v
 					meta.Structured = "compacted"
 				} else {
@@ -287,9 +288,15 @@ func (p *Proxy) compactStructured(ctx context.Context, tool string, args json.Ra
 		return
 	}
 	var v any
-	if r.Level == schemas.LevelFields && json.Unmarshal([]byte(r.Content), &v) == nil {
+	notice, payload := budget.SplitNotice(r.Content)
+	if r.Level == schemas.LevelFields && json.Unmarshal([]byte(payload), &v) == nil {
 		out.StructuredContent = v
 		meta.Structured = "compacted"
+		if notice != "" {
+			// structuredContent cannot carry level 1's notice: the model
+			// reads it in a text block.
+			out.Content = append(out.Content, &mcp.TextContent{Text: "structuredContent: " + notice})
+		}
 		return
 	}
 	out.StructuredContent = nil
@@ -355,7 +362,8 @@ func sameJSON(sc any, content []mcp.Content, changedIdx []int) (int, bool) {
 		return 0, false
 	}
 	for _, i := range changedIdx {
-		t := content[i].(*mcp.TextContent).Text
+		// Level 1's notice line is not part of the JSON.
+		_, t := budget.SplitNotice(content[i].(*mcp.TextContent).Text)
 		if !json.Valid([]byte(t)) {
 			continue
 		}

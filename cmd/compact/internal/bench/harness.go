@@ -328,8 +328,14 @@ func (h *Harness) show(ctx context.Context, o *loaded, data []byte, b int, s Str
 			}
 			return shown{claim: FormatNone, level: level, actions: []string{firstLineOf(err.Error())}}, nil
 		}
-		sh := shown{content: res.Content, body: res.Content, fits: true, level: string(res.Level)}
-		sh.claim = contentFormat(res.Content, string(res.Level), res.ContentType, claim)
+		// A lossy level 1 starts with a notice line; the payload after it
+		// is what claims the format.
+		body := res.Content
+		if res.Level == schemas.LevelFields {
+			_, body = budget.SplitNotice(res.Content)
+		}
+		sh := shown{content: res.Content, body: body, fits: true, level: string(res.Level)}
+		sh.claim = contentFormat(body, string(res.Level), res.ContentType, claim)
 		if res.Artifact != nil {
 			sh.handle = res.Artifact.Handle
 		}
