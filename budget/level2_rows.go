@@ -159,39 +159,47 @@ func (s *summary) headerTok(g *rowGroup) int {
 }
 
 // planRows fills pl with rows in form fi: pinned rows first, then leading
-// rows; collections take turns with an equal share of what is left. It
-// reports false when the form shows pinned rows in full and they do not
-// all fit.
+// rows; collections take turns with an equal share of what is left, and a
+// second round gives what the first left over to the collections that
+// still have rows to show. It reports false when the form shows pinned
+// rows in full and they do not all fit.
 func (s *summary) planRows(pl *fitPlan, fi int, left int) bool {
-	n := len(s.colls)
 	pl.form = fi
-	for ci := range s.colls {
-		share := left / (n - ci)
-		v := s.view(fi, ci)
-		spent := 0
-		take := func(g *rowGroup, max int) int {
-			k := 0
-			for k < max && k < len(g.rows) {
-				t := s.tok(g, k)
-				if k == 0 {
-					t += s.headerTok(g)
-				}
-				if spent+t > share {
-					break
-				}
-				spent += t
-				k++
+	for round := 0; round < 2; round++ {
+		var open []int
+		for ci := range s.colls {
+			v := s.view(fi, ci)
+			if pl.pinned[ci] < len(v.pinned.rows) || pl.leading[ci] < len(v.leading.rows) {
+				open = append(open, ci)
 			}
-			return k
 		}
-		pl.pinned[ci] = take(&v.pinned, len(v.pinned.rows))
-		if v.pinned.full && pl.pinned[ci] < len(v.pinned.rows) {
-			return false
+		for j, ci := range open {
+			share := left / (len(open) - j)
+			spent := 0
+			take := func(g *rowGroup, k int) int {
+				for k < len(g.rows) {
+					t := s.tok(g, k)
+					if k == 0 {
+						t += s.headerTok(g)
+					}
+					if spent+t > share {
+						break
+					}
+					spent += t
+					k++
+				}
+				return k
+			}
+			v := s.view(fi, ci)
+			pl.pinned[ci] = take(&v.pinned, pl.pinned[ci])
+			if v.pinned.full && pl.pinned[ci] < len(v.pinned.rows) {
+				return false
+			}
+			if pl.pinned[ci] == len(s.colls[ci].pinned) {
+				pl.leading[ci] = take(&v.leading, pl.leading[ci])
+			}
+			left -= spent
 		}
-		if pl.pinned[ci] == len(s.colls[ci].pinned) {
-			pl.leading[ci] = take(&v.leading, len(v.leading.rows))
-		}
-		left -= spent
 	}
 	return true
 }
@@ -233,7 +241,7 @@ func shortenString(s string, max int) (string, bool) {
 // "…[+N items]"). It returns the text and how many values it shortened,
 // or raw unchanged when it does not decode.
 func shortenJSON(raw string, max, nested int) (string, int) {
-	if len(raw) <= max {
+	if len(raw) <= max && nested == 0 {
 		return raw, 0
 	}
 	dec := jsontext.NewDecoder(strings.NewReader(raw), lenient)
@@ -408,7 +416,8 @@ func (s *summary) compactSource(ctx context.Context, c schemas.Collection) ([]by
 	}
 	if s.l1data == nil {
 		r := s.best.Result
-		data := []byte(r.Content)
+		_, payload := SplitNotice(r.Content) // level 1's notice line, when it has one
+		data := []byte(payload)
 		switch {
 		case r.ContentType == TypeTable:
 			if j, err := TableToJSON(data); err == nil {
