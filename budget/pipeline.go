@@ -36,6 +36,9 @@ type FitError struct {
 	Budget int
 	// Tokens is the smallest size any level reached.
 	Tokens int
+	// AtLeast reports that Tokens is a lower bound (more than Budget),
+	// not an exact count: the text was not counted to the end.
+	AtLeast bool
 	// Level is the last level tried.
 	Level schemas.Level
 	// Reason says why the next level could not help.
@@ -45,8 +48,12 @@ type FitError struct {
 // Error gives the tool, the budget, the best size and level reached, and
 // the reason.
 func (e *FitError) Error() string {
-	return fmt.Sprintf("%s: %v: best was %d tokens at level %q, budget %d: %s",
-		e.Tool, ErrCannotFit, e.Tokens, e.Level, e.Budget, e.Reason)
+	least := ""
+	if e.AtLeast {
+		least = "at least "
+	}
+	return fmt.Sprintf("%s: %v: best was %s%d tokens at level %q, budget %d: %s",
+		e.Tool, ErrCannotFit, least, e.Tokens, e.Level, e.Budget, e.Reason)
 }
 
 // Unwrap makes errors.Is(err, ErrCannotFit) true.
@@ -66,9 +73,16 @@ type Level1Result struct {
 	// for the declarative rules).
 	Declared []schemas.DeclaredCollection
 	// AfterEstimated reports that Result.Tokens.After is Estimate's upper
-	// bound, not an exact count: the content was far over budget (more
-	// than 16 bytes per budget token), so counting it exactly was skipped.
+	// bound, not an exact count.
+	//
+	// Deprecated: Run no longer estimates level 1's output; it sets
+	// AfterAtLeast instead. Kept so that existing code compiles.
 	AfterEstimated bool
+	// AfterAtLeast reports that Result.Tokens.After is not an exact
+	// count but a lower bound that already exceeds the budget: LowerBound
+	// of the content, or the count of a prefix of it (CountUpTo). Counting
+	// the rest would only confirm that it does not fit.
+	AfterAtLeast bool
 }
 
 // Option configures a Pipeline.
@@ -89,14 +103,12 @@ func WithDefaultBudget(n int) Option { return func(p *Pipeline) { p.defBudget = 
 const (
 	DefaultMaxInput = 256 << 20
 	DefaultBudget   = 8000
-	// exactBeforeLimit: inputs larger than this get an estimated
-	// Tokens.Before (BeforeEstimated), since exact counting costs about
-	// 0.5 s and 200 MB of allocations per MB.
-	exactBeforeLimit = 1 << 20
-	// noFitBytesPerToken: content with more bytes per budget token than
-	// this is taken as over budget without an exact count (no measured
-	// corpus came near 8 bytes per token).
-	noFitBytesPerToken = 16
+	// exactBeforeLimit: inputs larger than this that do not fit get an
+	// estimated Tokens.Before (Estimate's upper bound, BeforeEstimated),
+	// since exact counting costs about 0.5 s and 200 MB of allocations
+	// per MB and the model never sees the input. 64 KiB is about 30 ms of
+	// counting; an input that fits is always counted exactly.
+	exactBeforeLimit = 64 << 10
 )
 
 // ErrTooLarge is wrapped when an input is larger than the pipeline's
@@ -184,25 +196,27 @@ func (p *Pipeline) Run(ctx context.Context, in Input) (schemas.Result, error) {
 		res.Collections = append(res.Collections, c)
 	}
 
-	// Level none.
+	// Level none. The input is counted exactly when it fits (it is what
+	// the model sees) or is small; otherwise only as far as it takes to
+	// know that it does not fit.
 	showable := shape.Format != FormatBinary && utf8.Valid(in.Data)
-	est := Estimate(in.Data)
-	exactBefore := len(in.Data) <= exactBeforeLimit
-	if !exactBefore {
-		res.Tokens.Before, res.Tokens.BeforeEstimated = est, true
+	if len(in.Data) > exactBeforeLimit {
+		res.Tokens.Before, res.Tokens.BeforeEstimated = Estimate(in.Data), true
 	}
-	if showable && (est <= budget || exactBefore) {
-		text := string(in.Data)
-		n := p.counter.Count(text)
-		if exactBefore {
-			res.Tokens.Before = n
-		}
-		if n <= budget {
-			res.Content, res.Level, res.Tokens.After = text, schemas.LevelNone, n
+	switch {
+	case !res.Tokens.BeforeEstimated:
+		res.Tokens.Before = p.counter.Count(string(in.Data))
+		if showable && res.Tokens.Before <= budget {
+			res.Content, res.Level, res.Tokens.After = string(in.Data), schemas.LevelNone, res.Tokens.Before
 			return p.storeAlways(ctx, in, shape, res)
 		}
-	} else if exactBefore {
-		res.Tokens.Before = p.counter.Count(string(in.Data))
+	case showable && LowerBound(in.Data) <= budget:
+		text := string(in.Data)
+		if n, over := CountUpTo(p.counter, text, budget); !over {
+			res.Content, res.Level, res.Tokens.After = text, schemas.LevelNone, n
+			res.Tokens.Before, res.Tokens.BeforeEstimated = n, false
+			return p.storeAlways(ctx, in, shape, res)
+		}
 	}
 
 	// Level 1.
@@ -243,26 +257,35 @@ func (p *Pipeline) Run(ctx context.Context, in Input) (schemas.Result, error) {
 	res.Actions = append(res.Actions, out.Actions...)
 	res.Level = schemas.LevelFields
 	res.Content = string(out.Content)
-	afterEstimated := false
-	if len(out.Content) > noFitBytesPerToken*budget {
-		res.Tokens.After, afterEstimated = Estimate(out.Content), true
+	// Level 1's output is counted exactly only when it fits: LowerBound
+	// rejects a hopeless one without counting, CountUpTo stops soon after
+	// the budget. When over, Tokens.After is a lower bound above the
+	// budget, which fitLevel1 rejects too.
+	over := false
+	if lb := LowerBound(out.Content); lb > budget {
+		res.Tokens.After, over = lb, true
 	} else {
-		res.Tokens.After = p.counter.Count(res.Content)
+		res.Tokens.After, over = CountUpTo(p.counter, res.Content, budget)
 	}
 	// The notice line of a lossy level 1, the way back, and the fit
 	// decision with the notice counted: budget/notice.go.
-	if !afterEstimated {
+	if !over {
 		if r, ok, err := p.fitLevel1(ctx, in, shape, res); err != nil || ok {
 			return r, err
 		}
 	}
 	if p.store != nil {
-		return p.level2(ctx, in, shape, Level1Result{Result: res, Declared: declared, AfterEstimated: afterEstimated})
+		return p.level2(ctx, in, shape, Level1Result{Result: res, Declared: declared, AfterAtLeast: over})
+	}
+	if !over {
+		// It fitted, but not with its notice line: the exact figure.
+		return schemas.Result{}, &FitError{Tool: in.Tool, Budget: budget, Tokens: res.Tokens.After, Level: schemas.LevelFields,
+			Reason: fmt.Sprintf("level 1 left %d tokens of %d before, too many with its notice line; no artifact store is configured, and compact never cuts an output", res.Tokens.After, res.Tokens.Before)}
 	}
 	approx := ""
-	if afterEstimated {
+	if res.Tokens.BeforeEstimated {
 		approx = " (estimated)"
 	}
-	return schemas.Result{}, &FitError{Tool: in.Tool, Budget: budget, Tokens: res.Tokens.After, Level: schemas.LevelFields,
-		Reason: fmt.Sprintf("level 1 left %d tokens%s of %d before; no artifact store is configured, and compact never cuts an output", res.Tokens.After, approx, res.Tokens.Before)}
+	return schemas.Result{}, &FitError{Tool: in.Tool, Budget: budget, Tokens: res.Tokens.After, AtLeast: true, Level: schemas.LevelFields,
+		Reason: fmt.Sprintf("level 1 left more than %d tokens of %d%s before; no artifact store is configured, and compact never cuts an output", budget, res.Tokens.Before, approx)}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand"
 	"os"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/toolcompact/compact/schemas"
 )
 
 // TestLowerBound checks LowerBound against the exact count of both
@@ -158,5 +161,72 @@ func TestCountUpToFallback(t *testing.T) {
 	}
 	if n, over := CountUpTo(p, "hello world", 2); n != 2 || over {
 		t.Errorf("CountUpTo(plain, limit 2) = %d, %v; want 2, false", n, over)
+	}
+}
+
+// spyCounter records the longest text each method was given.
+type spyCounter struct {
+	BoundedCounter
+	maxCount, maxUpTo, upTo int
+}
+
+func (s *spyCounter) Count(text string) int {
+	s.maxCount = max(s.maxCount, len(text))
+	return s.BoundedCounter.Count(text)
+}
+
+func (s *spyCounter) CountUpTo(text string, limit int) (int, bool) {
+	s.maxUpTo, s.upTo = max(s.maxUpTo, len(text)), s.upTo+1
+	return s.BoundedCounter.CountUpTo(text, limit)
+}
+
+// TestRunCountsOnlyWhatItShows checks the counting policy of Run: an
+// input over 64 KiB that does not fit and a level 1 output far over the
+// budget are never counted whole; tokens.before is then the flagged
+// estimate; an input that fits is counted exactly whatever its size.
+func TestRunCountsOnlyWhatItShows(t *testing.T) {
+	c, _ := NewCounter("")
+	ctx := context.Background()
+	big := records(3000) // about 700 KB
+	if len(big) <= exactBeforeLimit {
+		t.Fatalf("input only %d bytes", len(big))
+	}
+	// Far over: LowerBound rejects both the input and level 1's output.
+	spy := &spyCounter{BoundedCounter: c.(BoundedCounter)}
+	_, err := NewPipeline(spy).Run(ctx, Input{Data: big, Budget: 2000})
+	var fe *FitError
+	if !errors.As(err, &fe) || !fe.AtLeast || fe.Tokens <= 2000 || !strings.Contains(err.Error(), "at least") {
+		t.Fatalf("want a FitError with a lower bound, got %v", err)
+	}
+	if spy.maxCount > 0 || spy.upTo > 0 {
+		t.Errorf("counted %d bytes with Count, %d calls of CountUpTo; want none", spy.maxCount, spy.upTo)
+	}
+	// Near the budget: the lower bound cannot decide, CountUpTo does, and
+	// stops early.
+	exact := c.Count(string(big))
+	spy = &spyCounter{BoundedCounter: c.(BoundedCounter)}
+	_, err = NewPipeline(spy).Run(ctx, Input{Data: big, Budget: exact - 10, Rules: Rules{Format: "json"}})
+	if !errors.As(err, &fe) || !fe.AtLeast || fe.Tokens <= exact-10 || fe.Tokens > exact {
+		t.Fatalf("want a FitError with a count in (budget, exact], got %v", err)
+	}
+	if spy.maxCount > 0 || spy.upTo == 0 {
+		t.Errorf("Count saw %d bytes, CountUpTo was called %d times; want only CountUpTo", spy.maxCount, spy.upTo)
+	}
+	// Fits: exact after, and before too.
+	r, err := NewPipeline(c).Run(ctx, Input{Data: big, Budget: exact})
+	if err != nil || r.Level != schemas.LevelNone || r.Tokens.After != exact || r.Tokens.Before != exact || r.Tokens.BeforeEstimated {
+		t.Fatalf("fitting input: %v %+v", err, r.Tokens)
+	}
+	// Level 1 fits: after is exact, before the flagged upper bound.
+	r, err = NewPipeline(c).Run(ctx, Input{Data: big, Budget: exact / 2, Rules: Rules{Keep: []string{"number", "title"}}})
+	if err != nil || r.Level != schemas.LevelFields || r.Tokens.After != c.Count(r.Content) ||
+		!r.Tokens.BeforeEstimated || r.Tokens.Before != Estimate(big) {
+		t.Fatalf("level 1: %v %+v", err, r.Tokens)
+	}
+	// Small inputs keep an exact before even when they do not fit.
+	small := records(20)
+	r, err = NewPipeline(c).Run(ctx, Input{Data: small, Budget: 400, Rules: Rules{Keep: []string{"number"}}})
+	if err != nil || r.Tokens.BeforeEstimated || r.Tokens.Before != c.Count(string(small)) {
+		t.Fatalf("small input: %v %+v", err, r.Tokens)
 	}
 }
