@@ -1,0 +1,339 @@
+package budget_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/toolcompact/compact/budget"
+	"github.com/toolcompact/compact/budget/artifact"
+	"github.com/toolcompact/compact/schemas"
+)
+
+// noticeEntries parses the "path ×N" lists of a notice (inside the
+// parentheses of "left out" and "strings shortened"), expanding
+// "prefix{a,b} ×N" into one entry per path.
+func noticeEntries(t *testing.T, notice string) map[string]int {
+	t.Helper()
+	got := map[string]int{}
+	for _, part := range strings.Split(strings.TrimSuffix(strings.TrimPrefix(notice, budget.NoticePrefix), "]"), "; ") {
+		if !strings.HasPrefix(part, "left out") && !strings.Contains(part, "strings shortened") {
+			continue
+		}
+		open := strings.LastIndex(part, " (")
+		list := strings.TrimSuffix(part[open+2:], ")")
+		depth, start := 0, 0
+		var items []string
+		for i := 0; i < len(list); i++ {
+			switch list[i] {
+			case '{':
+				depth++
+			case '}':
+				depth--
+			case ',':
+				if depth == 0 && strings.HasPrefix(list[i:], ", ") {
+					items = append(items, list[start:i])
+					start = i + 2
+				}
+			}
+		}
+		items = append(items, list[start:])
+		for _, it := range items {
+			j := strings.LastIndex(it, " ×")
+			if j < 0 {
+				t.Fatalf("notice entry %q has no count: %s", it, notice)
+			}
+			n, err := strconv.Atoi(it[j+len(" ×"):])
+			if err != nil {
+				t.Fatalf("notice entry %q: %v", it, err)
+			}
+			p := it[:j]
+			if k := strings.IndexByte(p, '{'); k >= 0 && strings.HasSuffix(p, "}") {
+				for _, leaf := range strings.Split(p[k+1:len(p)-1], ",") {
+					got[p[:k]+leaf] += n
+				}
+			} else {
+				got[p] += n
+			}
+		}
+	}
+	return got
+}
+
+// relTarget is the action target relative to one record of coll.
+func relTarget(target, coll string) string {
+	pre := coll + "[]"
+	if coll == "." {
+		pre = ".[]"
+	}
+	for _, p := range []string{pre, coll} {
+		if strings.HasPrefix(target, p) {
+			if r := strings.TrimPrefix(target[len(p):], "."); r != "" {
+				return r
+			}
+		}
+	}
+	return target
+}
+
+func newStorePipeline(t *testing.T) (*budget.Pipeline, budget.Counter, budget.Store) {
+	t.Helper()
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := artifact.NewDir(t.TempDir(), artifact.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return budget.NewPipeline(c, budget.WithStore(st)), c, st
+}
+
+// TestNoticeCaptured runs level 1 with the default rules on captured
+// outputs, with a budget that level 1 meets: the notice states every
+// field path left out with its count, every constant with its value, the
+// strings shortened; the artifact is set and holds the original; the
+// payload after the notice is valid; tokens.after is the exact count.
+func TestNoticeCaptured(t *testing.T) {
+	p, c, st := newStorePipeline(t)
+	// Budgets between level 1's size and the raw size (testdata/README.md
+	// and the bench give the raw sizes).
+	for name, b := range map[string]int{"github-issues.json": 200000, "kubectl-pods.json": 450000, "sqlite-orders.json": 240000,
+		"fs-tree.json": 20000, "go-list-std.json": 200000, "cloudwatch-alarms.json": 180000} {
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("../testdata/captured", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rules := budget.Rules{Defaults: true, StringsMax: 2000}
+			r, err := p.Run(context.Background(), budget.Input{Tool: name, Data: data, Budget: b, Rules: rules})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Level != schemas.LevelFields {
+				t.Fatalf("level %s, want fields", r.Level)
+			}
+			notice, payload := budget.SplitNotice(r.Content)
+			if notice == "" || !strings.HasSuffix(notice, "]") || strings.Contains(notice, "\n") {
+				t.Fatalf("no notice line: %.200q", r.Content)
+			}
+			if got := c.Count(r.Content); r.Tokens.After != got {
+				t.Errorf("tokens.after %d, the content counts %d", r.Tokens.After, got)
+			}
+			if r.Artifact == nil || !strings.Contains(notice, "artifact "+r.Artifact.Handle) {
+				t.Fatalf("artifact %+v not named in %s", r.Artifact, notice)
+			}
+			rc, _, err := st.Open(context.Background(), budget.Handle(r.Artifact.Handle))
+			if err != nil {
+				t.Fatal(err)
+			}
+			orig, err := io.ReadAll(rc)
+			rc.Close()
+			if err != nil || !bytes.Equal(orig, data) {
+				t.Fatalf("artifact does not hold the original: %v, %d of %d bytes", err, len(orig), len(data))
+			}
+			if r.ContentType == budget.TypeTable || strings.Contains(payload, "\t") && !strings.HasPrefix(payload, "{") && !strings.HasPrefix(payload, "[") {
+				if _, err := budget.TableToJSON([]byte(payload)); err != nil {
+					t.Errorf("payload table: %v", err)
+				}
+			} else {
+				dec := json.NewDecoder(strings.NewReader(payload))
+				for {
+					var v any
+					if err := dec.Decode(&v); errors.Is(err, io.EOF) {
+						break
+					} else if err != nil {
+						t.Fatalf("payload is not JSON: %v", err)
+					}
+				}
+			}
+			entries := noticeEntries(t, notice)
+			coll := r.Collections[0].Path
+			checked := 0
+			for _, a := range r.Actions {
+				rel := relTarget(a.Target, coll)
+				switch a.Kind {
+				case budget.ActDropField, budget.ActDropURL, budget.ActDropID, budget.ActDropEmpty, budget.ActShorten:
+					if entries[rel] != a.Count {
+						t.Errorf("%s %s ×%d: the notice says ×%d: %s", a.Kind, rel, a.Count, entries[rel], notice)
+					}
+					checked++
+				case budget.ActDropConstant:
+					v := a.Detail[strings.LastIndex(a.Detail, " has ")+len(" has "):]
+					if !strings.Contains(notice, rel+"="+v) {
+						t.Errorf("constant %s=%s not in the notice: %s", rel, v, notice)
+					}
+					if len(v) > 64 {
+						t.Errorf("constant %s of %d bytes dropped", rel, len(v))
+					}
+					checked++
+				}
+			}
+			if checked == 0 {
+				t.Errorf("no lossy action to check: %v", r.Actions)
+			}
+			t.Logf("%d actions checked, notice %d tokens", checked, c.Count(notice+"\n"))
+		})
+	}
+}
+
+// TestNoticeLossless: level 1 that only minified (npm view react) shows no
+// notice and stores nothing.
+func TestNoticeLossless(t *testing.T) {
+	p, c, _ := newStorePipeline(t)
+	data, err := os.ReadFile("../testdata/captured/npm-view-react.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := p.Run(context.Background(), budget.Input{Tool: "npm.view", Data: data, Budget: 170000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Level != schemas.LevelFields || strings.HasPrefix(r.Content, budget.NoticePrefix) || r.Artifact != nil {
+		t.Fatalf("level %s, artifact %v, content %.100q", r.Level, r.Artifact, r.Content)
+	}
+	if !json.Valid([]byte(r.Content)) || r.Tokens.After != c.Count(r.Content) {
+		t.Errorf("content not JSON or tokens.after %d wrong", r.Tokens.After)
+	}
+}
+
+// TestNoticeInBudget: the notice counts in the budget. With a budget one
+// token below level 1's output plus its notice, level 1 does not fit and
+// level 2 takes over.
+func TestNoticeInBudget(t *testing.T) {
+	p, _, _ := newStorePipeline(t)
+	data, err := os.ReadFile("../testdata/captured/fs-tree.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := budget.Input{Tool: "fs.tree", Data: data, Budget: 20000, Rules: budget.Rules{Defaults: true}}
+	r, err := p.Run(context.Background(), in)
+	if err != nil || r.Level != schemas.LevelFields {
+		t.Fatalf("%v, level %s", err, r.Level)
+	}
+	in.Budget = r.Tokens.After
+	if r2, err := p.Run(context.Background(), in); err != nil || r2.Level != schemas.LevelFields || r2.Content != r.Content {
+		t.Fatalf("at exactly its size: %v, level %s", err, r2.Level)
+	}
+	in.Budget = r.Tokens.After - 1
+	r2, err := p.Run(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r2.Level != schemas.LevelArtifact || r2.Tokens.After > in.Budget {
+		t.Errorf("one token short: level %s, %d tokens of %d", r2.Level, r2.Tokens.After, in.Budget)
+	}
+	// Without a store (the notice then says the original is not stored)
+	// it is an error with the numbers, never a cut.
+	c, _ := budget.NewCounter("")
+	np := budget.NewPipeline(c)
+	in.Budget = 20000
+	r3, err := np.Run(context.Background(), in)
+	if err != nil || r3.Level != schemas.LevelFields || r3.Artifact != nil {
+		t.Fatalf("without a store: %v, level %s", err, r3.Level)
+	}
+	in.Budget = r3.Tokens.After - 1
+	if _, err := np.Run(context.Background(), in); !errors.Is(err, budget.ErrCannotFit) {
+		t.Errorf("without a store, one token short: %v", err)
+	}
+}
+
+// TestNoticeConstants: the directory_tree case. Children that are the
+// same in every record are stated as a constant when short, and stay in
+// the records when long; without a store the notice says the original
+// was not stored.
+func TestNoticeConstants(t *testing.T) {
+	c, _ := budget.NewCounter("")
+	p := budget.NewPipeline(c)
+	tree := func(children string) []byte {
+		var b bytes.Buffer
+		b.WriteString("[")
+		for i := range 20 {
+			if i > 0 {
+				b.WriteString(",\n")
+			}
+			fmt.Fprintf(&b, `{"name": "dir%02d", "type": "directory", "children": %s}`, i, children)
+		}
+		b.WriteString("]")
+		return b.Bytes()
+	}
+	in := budget.Input{Tool: "directory_tree", Budget: 1 << 20, Rules: budget.Rules{Defaults: true}}
+	// Small enough data fits at level none; force level 1 with a budget
+	// just under the raw size.
+	for _, tc := range []struct {
+		children string
+		dropped  bool
+	}{
+		{`[{"name": "a.go", "type": "file"}]`, true},
+		{`[{"name": "main.go", "type": "file"}, {"name": "main_test.go", "type": "file"}, {"name": "README.md", "type": "file"}]`, false},
+	} {
+		in.Data = tree(tc.children)
+		in.Budget = c.Count(string(in.Data)) - 1
+		r, err := p.Run(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		notice, payload := budget.SplitNotice(r.Content)
+		if strings.Contains(payload, `"children"`) == tc.dropped {
+			t.Errorf("children %s: dropped=%v wanted %v: %s", tc.children, !tc.dropped, tc.dropped, r.Content)
+		}
+		if tc.dropped && !strings.Contains(notice, `children=[{"name":"a.go","type":"file"}]`) {
+			t.Errorf("the constant is not stated: %s", notice)
+		}
+		if !strings.Contains(notice, `type="directory"`) || !strings.Contains(notice, "20 of 20 records shown") ||
+			!strings.HasSuffix(notice, "full original not stored: no artifact store is configured]") {
+			t.Errorf("notice: %s", notice)
+		}
+		if r.Tokens.After != c.Count(r.Content) || r.Tokens.After > in.Budget {
+			t.Errorf("tokens.after %d, budget %d", r.Tokens.After, in.Budget)
+		}
+	}
+}
+
+// TestNoticeText: folded lines in text are stated with their count.
+func TestNoticeText(t *testing.T) {
+	c, _ := budget.NewCounter("")
+	p := budget.NewPipeline(c)
+	data := []byte(strings.Repeat("starting worker pool with 16 threads and a queue of 1024 jobs\n", 200) + "done\n")
+	r, err := p.Run(context.Background(), budget.Input{Tool: "log", Data: data, Budget: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notice, payload := budget.SplitNotice(r.Content)
+	if !strings.Contains(notice, "199 repeated lines folded") || !strings.HasPrefix(payload, "[×200] starting") {
+		t.Errorf("notice %q, payload %q", notice, payload)
+	}
+}
+
+func TestSplitNotice(t *testing.T) {
+	for _, tc := range []struct{ in, notice, payload string }{
+		{"[compact: 3 of 3 records shown; left out: 1 field (url ×3)]\n[1,2,3]", "[compact: 3 of 3 records shown; left out: 1 field (url ×3)]", "[1,2,3]"},
+		{`[1,2,3]`, "", `[1,2,3]`},
+		{"[compact: x]", "[compact: x]", ""},
+		{"", "", ""},
+		{"[compact:no space]\n{}", "", "[compact:no space]\n{}"},
+	} {
+		n, p := budget.SplitNotice(tc.in)
+		if n != tc.notice || p != tc.payload {
+			t.Errorf("SplitNotice(%q) = %q, %q", tc.in, n, p)
+		}
+	}
+}
+
+func ExampleSplitNotice() {
+	content := "[compact: 2 of 2 records shown; left out: 1 field (node_id ×2)]\n" + `[{"id":1},{"id":2}]`
+	notice, payload := budget.SplitNotice(content)
+	fmt.Println(notice)
+	fmt.Println(json.Valid([]byte(payload)))
+	// Output:
+	// [compact: 2 of 2 records shown; left out: 1 field (node_id ×2)]
+	// true
+}
