@@ -238,75 +238,170 @@ func shortenString(s string, max int) (string, bool) {
 // JSON text raw that are longer than max characters and, when nested is
 // not 0, keeps at most nested members of each object and items of each
 // array inside the record, marking the rest ("…": "+N members",
-// "…[+N items]"). It returns the text and how many values it shortened,
-// or raw unchanged when it does not decode.
+// "…[+N items]"). Id-like members (name, id, key, state, ...: see idLike)
+// are kept first and their strings are not shortened up to 100
+// characters, so that a row can still be recognised. It returns the text
+// and how many values it shortened, or raw unchanged when it does not
+// decode.
 func shortenJSON(raw string, max, nested int) (string, int) {
 	if len(raw) <= max && nested == 0 {
 		return raw, 0
 	}
-	dec := jsontext.NewDecoder(strings.NewReader(raw), lenient)
 	var out bytes.Buffer
-	enc := jsontext.NewEncoder(&out, lenient, jsontext.EscapeForHTML(false))
-	n := 0
+	sh := &shortener{max: max, nested: nested,
+		enc: jsontext.NewEncoder(&out, lenient, jsontext.EscapeForHTML(false))}
+	dec := jsontext.NewDecoder(strings.NewReader(raw), lenient)
 	for {
-		if d := dec.StackDepth(); nested > 0 && d >= 2 {
-			kind, length := dec.StackIndex(d)
-			next := dec.PeekKind()
-			skipped := 0
-			switch {
-			case kind == '{' && length%2 == 0 && length/2 >= int64(nested):
-				for dec.PeekKind() == '"' {
-					if _, err := dec.ReadToken(); err != nil {
-						return raw, 0
-					}
-					if err := dec.SkipValue(); err != nil {
-						return raw, 0
-					}
-					skipped++
-				}
-				if skipped > 0 {
-					if enc.WriteToken(jsontext.String("…")) != nil || enc.WriteToken(jsontext.String("+"+strconv.Itoa(skipped)+" members")) != nil {
-						return raw, 0
-					}
-				}
-			case kind == '[' && length >= int64(nested) && next != ']' && next != 0:
-				for k := dec.PeekKind(); k != ']' && k != 0; k = dec.PeekKind() {
-					if err := dec.SkipValue(); err != nil {
-						return raw, 0
-					}
-					skipped++
-				}
-				if enc.WriteToken(jsontext.String("…[+"+strconv.Itoa(skipped)+" items]")) != nil {
-					return raw, 0
-				}
-			}
-			if skipped > 0 {
-				n++
-			}
-		}
-		tok, err := dec.ReadToken()
-		if errors.Is(err, io.EOF) {
+		if dec.PeekKind() == 0 {
 			break
 		}
-		if err != nil {
-			return raw, 0
-		}
-		if tok.Kind() == '"' {
-			d := dec.StackDepth()
-			kind, length := dec.StackIndex(d)
-			isName := kind == '{' && length%2 == 1 // the name was just read
-			if !isName {
-				if str, ok := shortenString(tok.String(), max); ok {
-					tok = jsontext.String(str)
-					n++
-				}
-			}
-		}
-		if err := enc.WriteToken(tok); err != nil {
+		if err := sh.value(dec, 0, ""); err != nil {
 			return raw, 0
 		}
 	}
-	return strings.TrimSuffix(out.String(), "\n"), n
+	if _, err := dec.ReadToken(); !errors.Is(err, io.EOF) {
+		return raw, 0
+	}
+	return strings.TrimSuffix(out.String(), "\n"), sh.n
+}
+
+// shortener rewrites one JSON value for shortenJSON.
+type shortener struct {
+	max, nested int
+	n           int // values shortened
+	enc         *jsontext.Encoder
+}
+
+// idNames are member names whose values identify a record (lower case);
+// names ending in "name" or "id" are id-like too.
+var idNames = map[string]bool{"key": true, "uid": true, "namespace": true, "login": true, "phase": true,
+	"state": true, "status": true, "type": true, "kind": true, "title": true, "number": true, "arn": true,
+	"version": true, "level": true, "path": true}
+
+// idLike reports whether a member called name probably identifies its
+// record.
+func idLike(name string) bool {
+	l := strings.ToLower(name)
+	return idNames[l] || strings.HasSuffix(l, "name") || strings.HasSuffix(l, "id")
+}
+
+// value copies the next value from dec to the encoder, shortened. depth
+// is the number of containers open around it (0 for the record itself);
+// name is its member name, if any.
+func (sh *shortener) value(dec *jsontext.Decoder, depth int, name string) error {
+	switch dec.PeekKind() {
+	case '{':
+		if _, err := dec.ReadToken(); err != nil {
+			return err
+		}
+		type member struct {
+			name string
+			raw  jsontext.Value
+		}
+		var members []member
+		for dec.PeekKind() == '"' {
+			t, err := dec.ReadToken()
+			if err != nil {
+				return err
+			}
+			name := t.String() // before the next read voids t
+			v, err := dec.ReadValue()
+			if err != nil {
+				return err
+			}
+			members = append(members, member{name, append(jsontext.Value(nil), v...)})
+		}
+		if _, err := dec.ReadToken(); err != nil { // '}'
+			return err
+		}
+		keep := make([]bool, len(members))
+		kept := len(members)
+		if sh.nested > 0 && depth >= 1 && len(members) > sh.nested {
+			kept = 0
+			for pass := 0; pass < 2; pass++ {
+				for i, m := range members {
+					if kept < sh.nested && !keep[i] && (pass == 1 || idLike(m.name)) {
+						keep[i] = true
+						kept++
+					}
+				}
+			}
+			sh.n++
+		} else {
+			for i := range keep {
+				keep[i] = true
+			}
+		}
+		if err := sh.enc.WriteToken(jsontext.BeginObject); err != nil {
+			return err
+		}
+		for i, m := range members {
+			if !keep[i] {
+				continue
+			}
+			if err := sh.enc.WriteToken(jsontext.String(m.name)); err != nil {
+				return err
+			}
+			sub := jsontext.NewDecoder(bytes.NewReader(m.raw), lenient)
+			if err := sh.value(sub, depth+1, m.name); err != nil {
+				return err
+			}
+		}
+		if kept < len(members) {
+			if err := sh.enc.WriteToken(jsontext.String("…")); err != nil {
+				return err
+			}
+			if err := sh.enc.WriteToken(jsontext.String("+" + strconv.Itoa(len(members)-kept) + " members")); err != nil {
+				return err
+			}
+		}
+		return sh.enc.WriteToken(jsontext.EndObject)
+	case '[':
+		if _, err := dec.ReadToken(); err != nil {
+			return err
+		}
+		if err := sh.enc.WriteToken(jsontext.BeginArray); err != nil {
+			return err
+		}
+		items, skipped := 0, 0
+		for k := dec.PeekKind(); k != ']' && k != 0; k = dec.PeekKind() {
+			if sh.nested > 0 && depth >= 1 && items >= sh.nested {
+				if err := dec.SkipValue(); err != nil {
+					return err
+				}
+				skipped++
+				continue
+			}
+			if err := sh.value(dec, depth+1, ""); err != nil {
+				return err
+			}
+			items++
+		}
+		if _, err := dec.ReadToken(); err != nil { // ']'
+			return err
+		}
+		if skipped > 0 {
+			sh.n++
+			if err := sh.enc.WriteToken(jsontext.String("…[+" + strconv.Itoa(skipped) + " items]")); err != nil {
+				return err
+			}
+		}
+		return sh.enc.WriteToken(jsontext.EndArray)
+	}
+	t, err := dec.ReadToken()
+	if err != nil {
+		return err
+	}
+	if t.Kind() == '"' && sh.max > 0 {
+		str := t.String()
+		if !(idLike(name) && utf8.RuneCountInString(str) <= 100) {
+			if short, ok := shortenString(str, sh.max); ok {
+				sh.n++
+				return sh.enc.WriteToken(jsontext.String(short))
+			}
+		}
+	}
+	return sh.enc.WriteToken(t)
 }
 
 // shortenLine shortens a text line longer than max characters.

@@ -23,6 +23,11 @@ func TestShortenJSON(t *testing.T) {
 		// own members are all kept.
 		{`{"a":1,"b":2,"c":3,"o":{"x":1,"y":2,"z":3},"l":[1,2,3,4]}`, `{"a":1,"b":2,"c":3,"o":{"x":1,"y":2,"…":"+1 members"},"l":[1,2,"…[+2 items]"]}`, 30, 2, 2},
 		{`[{"x":{"p":1,"q":2}}]`, `[{"x":{"p":1,"…":"+1 members"}}]`, 30, 1, 1},
+		// Id-like members are kept first and their strings stay whole
+		// (up to 100 characters), so a row can still be recognised.
+		{`{"m":{"a":1,"b":2,"name":"pod-7"}}`, `{"m":{"name":"pod-7","…":"+2 members"}}`, 30, 1, 1},
+		{`{"AlarmName":"prod-shipping-DynamoDB-ThrottledRequests-079","d":"prod-shipping-DynamoDB-ThrottledRequests-079"}`,
+			`{"AlarmName":"prod-shipping-DynamoDB-ThrottledRequests-079","d":"prod-ship…[+35 chars]"}`, 9, 0, 1},
 		// Not JSON: unchanged.
 		{`{"a":` + long, `{"a":` + long, 30, 2, 0},
 	}
