@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/toolcompact/compact/budget"
 	"github.com/toolcompact/compact/schemas"
 )
 
@@ -109,8 +110,10 @@ func TestRunBadInput(t *testing.T) {
 			fmt.Fprintf(&in, `{"id":%d,"secret":"s%d","name":"n%d"}`, i, i, i)
 		}
 		in.WriteString("]")
-		r, _ := runJSON(t, in.Bytes(), "--store", "off", "--registry", reg, "--tool", "no.such.tool", "--budget", "200")
-		if r.Tool != "no.such.tool" || r.Level != schemas.LevelFields || strings.Contains(r.Content, "secret") || !strings.Contains(r.Content, `"id"`) {
+		r, _ := runJSON(t, in.Bytes(), "--store", "off", "--registry", reg, "--tool", "no.such.tool", "--budget", "250")
+		notice, payload := budget.SplitNotice(r.Content)
+		if r.Tool != "no.such.tool" || r.Level != schemas.LevelFields || strings.Contains(payload, "secret") || !strings.Contains(payload, `"id"`) ||
+			!strings.Contains(notice, "secret ×20") {
 			t.Errorf("%+v", r)
 		}
 		if r.Collections[0].Count != 20 || r.Collections[0].Shown != 20 {

@@ -10,8 +10,9 @@ import (
 // homogeneous records become a lossless table.
 func ExampleMain_run() {
 	in := `[{"id":1,"name":"a","avatar_url":"https://x/1"},{"id":2,"name":"b","avatar_url":"https://x/2"},{"id":3,"name":"c","avatar_url":"https://x/3"}]`
-	Main([]string{"run", "--store", "off", "--budget", "30", "-"}, strings.NewReader(in), os.Stdout, os.Stdout)
+	Main([]string{"run", "--store", "off", "--budget", "50", "-"}, strings.NewReader(in), os.Stdout, os.Stdout)
 	// Output:
+	// [compact: 3 of 3 records shown; left out: 1 field (avatar_url ×3); full original not stored: no artifact store is configured]
 	// id	name
 	// 1	a
 	// 2	b

@@ -126,13 +126,14 @@ func TestExitCodeMapping(t *testing.T) {
 
 func TestRunVerboseAndTextMode(t *testing.T) {
 	t.Setenv(envRegistry, "")
-	in := []byte(`[{"id":1,"name":"a","avatar_url":"https://x/1"},{"id":2,"name":"b","avatar_url":"https://x/2"}]`)
+	in := []byte(`[{"id":1,"name":"a","avatar_url":"https://x/1"},{"id":2,"name":"b","avatar_url":"https://x/2"},{"id":3,"name":"c","avatar_url":"https://x/3"}]`)
 	file := writeFile(t, "in.json", string(in))
-	out, errs, code := execCLI(t, nil, "run", file, "--store", "off", "--budget", "30", "-v")
-	if code != ExitOK || out != "id\tname\n1\ta\n2\tb\n" {
+	out, errs, code := execCLI(t, nil, "run", file, "--store", "off", "--budget", "50", "-v")
+	notice := "[compact: 3 of 3 records shown; left out: 1 field (avatar_url ×3); full original not stored: no artifact store is configured]\n"
+	if code != ExitOK || out != notice+"id\tname\n1\ta\n2\tb\n3\tc\n" {
 		t.Fatalf("exit %d, out %q, err %q", code, out, errs)
 	}
-	for _, w := range []string{`compact run: tool "default", level fields, `, "collection . (array): 2 records, 2 shown", "fields drop_url .[].avatar_url (2)"} {
+	for _, w := range []string{`compact run: tool "default", level fields, `, "collection . (array): 3 records, 3 shown", "fields drop_url .[].avatar_url (3)"} {
 		if !strings.Contains(errs, w) {
 			t.Errorf("-v output lacks %q:\n%s", w, errs)
 		}
