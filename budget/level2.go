@@ -222,13 +222,11 @@ type collView struct {
 
 // row is one record as shown.
 type row struct {
-	index  int
-	text   string
-	tokens int
+	index int
+	text  string
 	// compact is a pinned row in level 1's form, when known; it is shown
-	// instead of text when the pinned rows in full do not all fit.
-	compact       string
-	compactTokens int
+	// instead of text unless every pinned row fits in full.
+	compact string
 }
 
 // pin evaluates the pin predicate over every record of every collection
@@ -866,13 +864,14 @@ func firstObject(c schemas.Collection, cs *collView) map[string]any {
 }
 
 // iterExpr is the jq expression that yields the records of c (for a map,
-// its entries).
+// its entries) in an artifact query, which reads a stream of JSON values
+// as one array (jq -s).
 func iterExpr(c schemas.Collection) string {
 	switch c.Kind {
 	case "map":
 		return c.Path + " | to_entries[]"
 	case FormatJSONL, FormatConcat:
-		return "."
+		return ".[]"
 	}
 	if c.Path == "." {
 		return ".[]"

@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -14,10 +13,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/itchyny/gojq"
-
 	"github.com/toolcompact/compact/budget"
 	"github.com/toolcompact/compact/budget/artifact"
+	"github.com/toolcompact/compact/budget/query"
 	"github.com/toolcompact/compact/schemas"
 )
 
@@ -223,15 +221,24 @@ func BenchmarkLevel2(b *testing.B) {
 }
 
 // TestLevel2ExampleQueriesRun runs level 2 on every captured output and
-// runs each summary's example query with gojq over the original: it must
-// parse, run without error and yield something; with a pin predicate it
-// must yield one value per pinned record.
+// runs each summary's example query through the artifact query path (as
+// compact artifact query does) on the stored original: it must parse, run
+// without error and yield something; with a pin predicate it must yield
+// one value per pinned record.
 func TestLevel2ExampleQueriesRun(t *testing.T) {
 	files, err := filepath.Glob("../testdata/captured/*.*")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := l2Pipeline(t)
+	p, st := l2Pipeline(t)
+	counter, err := budget.NewCounter(budget.EncodingO200k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	querier, err := query.New(st, counter, query.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	re := regexp.MustCompile(`compact artifact query \S+ --jq '([^']*)'`)
 	pins := map[string]string{
 		"kubectl-pods.json":      `select(.status.phase != "Running")`,
@@ -264,35 +271,13 @@ func TestLevel2ExampleQueriesRun(t *testing.T) {
 				}
 				return
 			}
-			q, err := gojq.Parse(m[1])
+			// Run it the way the model would: through the artifact
+			// query path, on the stored original.
+			ans, err := querier.JQ(context.Background(), res.Artifact.Handle, m[1], 1_000_000)
 			if err != nil {
-				t.Fatalf("example %q does not parse: %v", m[1], err)
+				t.Fatalf("example %q fails: %v", m[1], err)
 			}
-			var values []any
-			dec := json.NewDecoder(bytes.NewReader(data))
-			for {
-				var v any
-				if err := dec.Decode(&v); err == io.EOF {
-					break
-				} else if err != nil {
-					t.Fatal(err)
-				}
-				values = append(values, v)
-			}
-			n := 0
-			for _, v := range values {
-				iter := q.Run(v)
-				for {
-					x, ok := iter.Next()
-					if !ok {
-						break
-					}
-					if err, ok := x.(error); ok {
-						t.Fatalf("example %q fails: %v", m[1], err)
-					}
-					n++
-				}
-			}
+			n := ans.Total
 			if n == 0 {
 				t.Errorf("example %q yields nothing", m[1])
 			}
