@@ -230,3 +230,40 @@ func TestRunCountsOnlyWhatItShows(t *testing.T) {
 		t.Fatalf("small input: %v %+v", err, r.Tokens)
 	}
 }
+
+// TestCountCache checks that counting through the piece cache gives the
+// counts of the tokenizer without it, on a first and a repeated count,
+// and that the cache stays within its two generations.
+func TestCountCache(t *testing.T) {
+	c, _ := NewCounter("")
+	tc := c.(*tikCounter)
+	plain := &tikCounter{enc: tc.enc, name: tc.name}
+	data, err := os.ReadFile("../testdata/captured/app-log.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data[:100<<10])
+	want := plain.Count(text)
+	for i := range 2 {
+		if got := c.Count(text); got != want {
+			t.Fatalf("count %d through the cache: %d, without %d", i, got, want)
+		}
+	}
+	// A rearrangement of the same lines counts the same as without cache.
+	lines := strings.SplitAfter(text, "\n")
+	rev := strings.Join(append(lines[len(lines)/2:], lines[:len(lines)/2]...), "")
+	if got, want := c.Count(rev), plain.Count(rev); got != want {
+		t.Fatalf("rearranged lines: %d through the cache, %d without", got, want)
+	}
+	// Bounded: distinct lines beyond a generation push the oldest out.
+	var b strings.Builder
+	for i := 0; b.Len() < 3*cacheGenBytes; i++ {
+		fmt.Fprintf(&b, "line %d of filler text to fill the count cache beyond its bound %d\n", i, i*i)
+	}
+	c.Count(b.String())
+	tc.cache.mu.Lock()
+	defer tc.cache.mu.Unlock()
+	if tc.cache.bytes > cacheGenBytes || len(tc.cache.old)*cacheMinPiece > cacheGenBytes {
+		t.Errorf("cache holds %d bytes and %d old entries; the bound is %d bytes a generation", tc.cache.bytes, len(tc.cache.old), cacheGenBytes)
+	}
+}
