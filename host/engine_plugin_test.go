@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolcompact/compact/budget"
 	"github.com/toolcompact/compact/plugins/plugintest"
 	"github.com/toolcompact/compact/schemas"
 )
@@ -98,7 +99,8 @@ func TestEngineFaultFallback(t *testing.T) {
 			if res.Level != schemas.LevelFields || len(res.Collections) != 1 || res.Collections[0].Count != 30 || res.Collections[0].Shown != 30 {
 				t.Errorf("fallback result: level %s, collections %+v", res.Level, res.Collections)
 			}
-			if strings.Contains(res.Content, "node_id") || !strings.Contains(res.Content, "issue number 29") {
+			_, payload := budget.SplitNotice(res.Content)
+			if strings.Contains(payload, "node_id") || !strings.Contains(payload, "issue number 29") {
 				t.Errorf("content is not the declarative rules' output: %.200s", res.Content)
 			}
 		})

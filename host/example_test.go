@@ -13,7 +13,7 @@ import (
 
 func ExampleEngine_Compact() {
 	ctx := context.Background()
-	eng, err := host.New(ctx, host.WithBudget(100), host.WithLazyPlugins())
+	eng, err := host.New(ctx, host.WithBudget(120), host.WithLazyPlugins())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -42,6 +42,7 @@ func ExampleEngine_Compact() {
 	// Output:
 	// fields 5 records, 5 shown
 	// true
+	// [compact: 5 of 5 records shown; every record has owner=null (left out); full original not stored: no artifact store is configured]
 	// id	name	html_url
 	// 0	svc-0	https://example.com/svc/0
 	// 1	svc-1	https://example.com/svc/1
