@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolcompact/compact/budget"
+	"github.com/toolcompact/compact/budget/query"
 	"github.com/toolcompact/compact/schemas"
 )
 
@@ -222,4 +223,64 @@ func commas(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// TestLevel2FieldsLineShrinks: when the fields line must shrink, it says
+// exactly how many fields it leaves out, and its query lists them all
+// when run on the artifact.
+func TestLevel2FieldsLineShrinks(t *testing.T) {
+	data, err := os.ReadFile("../testdata/captured/github-issues.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, st := l2Pipeline(t)
+	counter, err := budget.NewCounter(budget.EncodingO200k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	querier, err := query.New(st, counter, query.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	moreRE := regexp.MustCompile(`^  fields \(34; \(n\) = in n records only\): (.*); and ([0-9]+) more fields: compact artifact query (\S+) --jq '([^']*)'$`)
+	countRE := regexp.MustCompile(`^  34 fields; list them: compact artifact query (\S+) --jq '([^']*)'$`)
+	seen := map[string]bool{}
+	for _, b := range []int{300, 500} {
+		res, err := p.Run(context.Background(), budget.Input{Tool: "github.issues", Data: data, Budget: b, Rules: githubRules()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var handle, filter string
+		for _, l := range strings.Split(res.Content, "\n") {
+			if m := moreRE.FindStringSubmatch(l); m != nil {
+				named := 0
+				for _, g := range strings.Split(m[1], "; ") {
+					_, names, _ := strings.Cut(g, ": ")
+					named += len(strings.Split(names, ", "))
+				}
+				if k, _ := strconv.Atoi(m[2]); named+k != 34 {
+					t.Errorf("budget %d: %d fields named and %d more, want 34 in all: %s", b, named, k, l)
+				}
+				handle, filter = m[3], m[4]
+				seen["more"] = true
+			} else if m := countRE.FindStringSubmatch(l); m != nil {
+				handle, filter = m[1], m[2]
+				seen["count"] = true
+			}
+		}
+		if filter == "" {
+			t.Fatalf("budget %d: no shrunk fields line:\n%s", b, res.Content)
+		}
+		ans, err := querier.JQ(context.Background(), handle, filter, 100000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var keys []string
+		if err := json.Unmarshal([]byte(ans.Content), &keys); err != nil || len(keys) != 34 {
+			t.Errorf("budget %d: the fields query gives %d fields (%v): %.200s", b, len(keys), err, ans.Content)
+		}
+	}
+	if !seen["more"] || !seen["count"] {
+		t.Errorf("expected both shrunk forms across the budgets, saw %v", seen)
+	}
 }
