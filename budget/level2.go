@@ -697,7 +697,7 @@ func (s *summary) renderFields(b *strings.Builder, c schemas.Collection, max int
 		groups[t] = append(groups[t], name)
 	}
 	fmt.Fprintf(b, "  fields (%d", len(c.Fields))
-	if c.Count > 0 {
+	if slices.ContainsFunc(c.Fields[:k], func(f schemas.Field) bool { return f.Present < c.Count }) {
 		b.WriteString("; (n) = in n records only")
 	}
 	b.WriteString("): ")
