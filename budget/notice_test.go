@@ -337,3 +337,77 @@ func ExampleSplitNotice() {
 	// [compact: 2 of 2 records shown; left out: 1 field (node_id ×2)]
 	// true
 }
+
+// FuzzNotice checks the notice on any input: a level-1 result has a notice
+// exactly when an action removed or changed data; the notice is one line
+// starting with NoticePrefix and ending with "]", states the record counts
+// of a single collection, and the payload after it passes the pipeline's
+// own output check.
+func FuzzNotice(f *testing.F) {
+	for _, s := range []string{
+		`[{"a":1,"b":"x"},{"a":2,"b":"x","c":null}]`,
+		`{"total_count":2,"items":[{"id":1,"user":{"login":"a","avatar_url":"https://x"}},{"id":2,"labels":[{"name":"bug"}]}]}`,
+		"{\"a\":1,\"s\":\"same\"}\n{\"a\":2,\"s\":\"same\"}\n",
+		"line 1\nline 1\nline 1\nline 2\n[compact: not a notice]\n",
+		"[compact: x]\n[compact: x]\n[compact: x]\n",
+		`[{"n":"a","children":[{"n":"x"}]},{"n":"b","children":[{"n":"x"}]}]`,
+	} {
+		f.Add([]byte(s), uint16(30))
+	}
+	c, err := budget.NewCounter("")
+	if err != nil {
+		f.Fatal(err)
+	}
+	p := budget.NewPipeline(c)
+	lossy := map[string]bool{budget.ActDropField: true, budget.ActDropEmpty: true, budget.ActDropConstant: true, budget.ActDropID: true,
+		budget.ActDropURL: true, budget.ActShorten: true, budget.ActCollapse: true, budget.ActShortenLines: true, budget.ActInvalidUTF8: true}
+	f.Fuzz(func(t *testing.T, data []byte, b uint16) {
+		if len(data) > 2048 {
+			return
+		}
+		res, err := p.Run(context.Background(), budget.Input{Tool: "fuzz", Data: data, Budget: int(b%400) + 1,
+			Rules: budget.Rules{Defaults: true, StringsMax: 16, Format: "auto"}})
+		if err != nil || res.Level != schemas.LevelFields {
+			return
+		}
+		notice, payload := budget.SplitNotice(res.Content)
+		changed, table := false, false
+		for _, a := range res.Actions {
+			changed = changed || lossy[a.Kind]
+			table = table || a.Kind == budget.ActTable
+		}
+		if changed != (notice != "") {
+			t.Fatalf("lossy %v, notice %q; actions %+v", changed, notice, res.Actions)
+		}
+		if notice == "" {
+			return
+		}
+		if !strings.HasSuffix(notice, "]") || strings.Contains(notice, "\n") {
+			t.Fatalf("notice %q", notice)
+		}
+		if len(res.Collections) == 1 {
+			n := commas(res.Collections[0].Count)
+			if !strings.Contains(notice, n+" of "+n+" records shown") {
+				t.Fatalf("notice %q does not state %s records", notice, n)
+			}
+		}
+		shape, err := budget.DetectShape(data, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ct := ""
+		if table {
+			ct = budget.TypeTable
+		} else if shape.Format == budget.FormatJSONL || shape.Format == budget.FormatConcat {
+			ct = budget.TypeNDJSON
+		} else if shape.Format == budget.FormatJSON {
+			ct = budget.TypeJSON
+		} else {
+			ct = budget.TypeText
+		}
+		if err := budget.CheckOutput(shape, budget.Output{Content: []byte(payload), ContentType: ct}); err != nil {
+			t.Fatalf("payload after the notice: %v\n%q", err, res.Content)
+		}
+	})
+}
+
