@@ -410,4 +410,3 @@ func FuzzNotice(f *testing.F) {
 		}
 	})
 }
-
