@@ -224,13 +224,37 @@ func groupEntries(es []noticeEntry, colls []schemas.Collection) string {
 		}
 		return keys[i].count > keys[j].count
 	})
+	// Parents that lost the same set of members are written once:
+	// "{user ×100,assignee ×60}.{avatar_url,events_url}" (GitHub's user
+	// objects repeat eleven *_url members under every person field).
+	sets := map[string][]key{}
+	for _, k := range keys {
+		sort.Strings(groups[k])
+		if len(groups[k]) > 1 && strings.HasSuffix(k.prefix, ".") {
+			ls := strings.Join(groups[k], ",")
+			sets[ls] = append(sets[ls], k)
+		}
+	}
+	done := map[key]bool{}
 	var out []string
 	for _, k := range keys {
+		if done[k] {
+			continue
+		}
 		leaves := groups[k]
-		sort.Strings(leaves)
+		ls := strings.Join(leaves, ",")
+		if same := sets[ls]; len(same) > 1 && len(leaves) > 1 && strings.HasSuffix(k.prefix, ".") {
+			var ps []string
+			for _, o := range same {
+				ps = append(ps, strings.TrimSuffix(o.prefix, ".")+" ×"+strconv.Itoa(o.count))
+				done[o] = true
+			}
+			out = append(out, "{"+strings.Join(ps, ",")+"}.{"+ls+"}")
+			continue
+		}
 		s := k.prefix + leaves[0]
 		if len(leaves) > 1 {
-			s = k.prefix + "{" + strings.Join(leaves, ",") + "}"
+			s = k.prefix + "{" + ls + "}"
 		}
 		out = append(out, s+" ×"+strconv.Itoa(k.count))
 	}

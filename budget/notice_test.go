@@ -47,6 +47,22 @@ func noticeEntries(t *testing.T, notice string) map[string]int {
 		}
 		items = append(items, list[start:])
 		for _, it := range items {
+			// "{user ×100,assignee ×60}.{login,id}": each parent with its
+			// count, each leaf under it.
+			if strings.HasPrefix(it, "{") && strings.HasSuffix(it, "}") && strings.Contains(it, "}.{") {
+				k := strings.Index(it, "}.{")
+				for _, pc := range strings.Split(it[1:k], ",") {
+					j := strings.LastIndex(pc, " ×")
+					n, err := strconv.Atoi(pc[j+len(" ×"):])
+					if j < 0 || err != nil {
+						t.Fatalf("notice entry %q: bad parent %q", it, pc)
+					}
+					for _, leaf := range strings.Split(it[k+3:len(it)-1], ",") {
+						got[pc[:j]+"."+leaf] += n
+					}
+				}
+				continue
+			}
 			j := strings.LastIndex(it, " ×")
 			if j < 0 {
 				t.Fatalf("notice entry %q has no count: %s", it, notice)
