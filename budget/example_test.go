@@ -87,3 +87,33 @@ func ExamplePipeline_Run() {
 	// table . 3 records shown as a table: header line of field names, one tab-separated line per record (docs/level1.md)
 	// . 3 3
 }
+
+func ExampleCountUpTo() {
+	c, err := budget.NewCounter("")
+	if err != nil {
+		panic(err)
+	}
+	text := strings.Repeat(`{"id":12345,"name":"a record with a name"},`, 5000) // 215 KB
+	// Is it within 1,000 tokens? Counting stops just past the limit.
+	n, over := budget.CountUpTo(c, text, 1000)
+	fmt.Println(over, n > 1000, n < c.Count(text))
+	// Within the limit, the count is exact.
+	n, over = budget.CountUpTo(c, "hello world", 1000)
+	fmt.Println(over, n)
+	// Output:
+	// true true true
+	// false 2
+}
+
+func ExampleLowerBound() {
+	data := []byte(`[{"id":1,"state":"open"},{"id":2,"state":"closed"}]`)
+	c, err := budget.NewCounter("")
+	if err != nil {
+		panic(err)
+	}
+	lb, exact := budget.LowerBound(data), c.Count(string(data))
+	// A text whose lower bound exceeds the budget cannot fit; no count needed.
+	fmt.Println(lb <= exact, lb > 0)
+	// Output:
+	// true true
+}

@@ -267,3 +267,45 @@ func TestCountCache(t *testing.T) {
 		t.Errorf("cache holds %d bytes and %d old entries; the bound is %d bytes a generation", tc.cache.bytes, len(tc.cache.old), cacheGenBytes)
 	}
 }
+
+// FuzzTokenBounds checks, in both encodings, that LowerBound never
+// exceeds the exact count, that cutting a text at any point where safeCut
+// holds gives the same count as the tokenizer on the whole text (the
+// rule Count and CountUpTo rely on), and that CountUpTo agrees with Count.
+func FuzzTokenBounds(f *testing.F) {
+	for _, s := range []string{
+		`{"id":12,"n":"x"},{"id":345,"n":"it's"}`, "a1b2 c3\n/x\n  y\n4", "it's 'tis ''s 12345678 ١٢٣ é1",
+		"}\n]\n/a\n\n  12\t!\x01a\x7f1", "AbcDef123ghi'LL 'RE \r\n\r\n  \u00a0 1", "日本語1a;2:3/4",
+	} {
+		f.Add(s)
+	}
+	o, _ := NewCounter(EncodingO200k)
+	c, _ := NewCounter(EncodingCL100k)
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 1000 {
+			return
+		}
+		for _, ctr := range []Counter{o, c} {
+			enc := ctr.(*tikCounter).enc
+			whole := len(enc.EncodeOrdinary(s))
+			if lb := LowerBound([]byte(s)); lb > whole {
+				t.Fatalf("%s: LowerBound %d > exact %d for %q", ctr.Encoding(), lb, whole, s)
+			}
+			cuts := 0
+			for i := 1; i < len(s) && cuts < 16; i++ {
+				if !safeCut(s[i-1], s[i]) {
+					continue
+				}
+				cuts++
+				if n := len(enc.EncodeOrdinary(s[:i])) + len(enc.EncodeOrdinary(s[i:])); n != whole {
+					t.Fatalf("%s: cut at %d of %q: %d + rest = %d, whole %d", ctr.Encoding(), i, s, len(enc.EncodeOrdinary(s[:i])), n, whole)
+				}
+			}
+			for _, limit := range []int{0, whole / 2, whole} {
+				if n, over := CountUpTo(ctr, s, limit); over != (whole > limit) || !over && n != whole {
+					t.Fatalf("%s: CountUpTo(limit %d) = %d, %v; exact %d", ctr.Encoding(), limit, n, over, whole)
+				}
+			}
+		}
+	})
+}
