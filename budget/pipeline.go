@@ -145,7 +145,10 @@ func NewPipeline(c Counter, opts ...Option) *Pipeline {
 //   - artifact: when the pipeline has a Store (see level2.go).
 //
 // A result that fits at level none or fields also stores the original
-// when in.Rules.Store is "always" (storeAlways in level2.go).
+// when in.Rules.Store is "always" (storeAlways in level2.go). A lossy
+// level-1 result starts with one notice line saying what was left out and
+// where the original is (stored whenever the pipeline has a store); the
+// notice counts in the budget (notice.go, SplitNotice).
 //
 // When nothing fits, Run returns a *FitError (errors.Is ErrCannotFit)
 // with the numbers; it never cuts an output. An input larger than the
