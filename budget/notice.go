@@ -40,7 +40,7 @@ func SplitNotice(content string) (notice, payload string) {
 // plugin declares that are not listed here count as lossy.
 var losslessKinds = map[string]bool{
 	ActTable: true, ActTableSkipped: true, ActHexdump: true, ActKeptCollection: true,
-	ActRecordsMissing: true, "plugin": true, "plugin_failed": true, "store": true, "store_failed": true,
+	ActRecordsMissing: true, "plugin": true, "plugin_failed": true, "plugin_skipped": true, "store": true, "store_failed": true,
 }
 
 // level1Lossy reports whether the level-1 actions changed anything lossy:
