@@ -34,10 +34,10 @@ func SplitNotice(content string) (notice, payload string) {
 	return content[:i], content[i+1:]
 }
 
-// lossyKinds are the level-1 action kinds that remove or change data; the
-// others (table, hexdump, keep_collection, records_not_found, plugin,
-// plugin_failed, table_skipped) are lossless or informational. Kinds a
-// plugin declares that are not listed here count as lossy.
+// losslessKinds are the action kinds that change no data (table, hex
+// dump) or only inform (keep_collection, records_not_found, plugin,
+// plugin_failed, plugin_skipped, table_skipped, store, store_failed).
+// Every other kind, including any a plugin declares, counts as lossy.
 var losslessKinds = map[string]bool{
 	ActTable: true, ActTableSkipped: true, ActHexdump: true, ActKeptCollection: true,
 	ActRecordsMissing: true, "plugin": true, "plugin_failed": true, "plugin_skipped": true, "store": true, "store_failed": true,
