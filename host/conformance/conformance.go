@@ -72,7 +72,8 @@ type Options struct {
 	// Records are the registry's record paths for the tool (nil detects
 	// them).
 	Records []string
-	// Budget is the token budget sent in the header (4000 when 0).
+	// Budget is the token budget sent in the header (host.DefaultBudget
+	// when 0).
 	Budget int
 	// Config is the plugin's string configuration.
 	Config map[string]string

@@ -68,7 +68,7 @@ func runBench(e *env) int {
 		from     = fs.String("report", "", "render a report saved with --json from `FILE` instead of running")
 		only     = fs.String("run", "", "with --speed, run only the benchmarks whose name contains `S`")
 	)
-	fs.Var(&budgets, "budget", "token budget `N` (repeat, or N,M,...; default 4000)")
+	fs.Var(&budgets, "budget", "token budget `N` (repeat, or N,M,...; default "+strconv.Itoa(host.DefaultBudget)+")")
 	pos, err := parseArgs(fs, e.args)
 	if err != nil {
 		return flagExit(err)
