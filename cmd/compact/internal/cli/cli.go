@@ -52,11 +52,13 @@ var commands = map[string]command{
 // Main runs the compact command with args (without the program name) and
 // returns the process exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 {
+		// A usage error, like an unknown command: the usage goes to stderr.
+		usage(stderr)
+		return ExitUsage
+	}
+	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(stdout)
-		if len(args) == 0 {
-			return ExitUsage
-		}
 		return ExitOK
 	}
 	cmd, ok := commands[args[0]]
