@@ -31,8 +31,8 @@ func runPlugin(e *env) int {
 	case "test":
 		return pluginTest(e, e.args[1:])
 	case "-h", "--help", "help":
-		fmt.Fprintf(e.stdout, "usage: %s\n", pluginUsage)
-		return ExitOK
+		// The usage with the flags of "plugin test", its one subcommand.
+		return pluginTest(e, []string{"-h"})
 	}
 	fmt.Fprintf(e.stderr, "compact plugin: unknown subcommand %q\nusage: %s\n", e.args[0], pluginUsage)
 	return ExitUsage
