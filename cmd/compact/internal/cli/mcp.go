@@ -44,12 +44,12 @@ func runMCP(e *env) int {
 	}
 	log, err := c.logger(e.stderr)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "compact mcp: %v\n", err)
+		report(e.stderr, "compact mcp", err)
 		return ExitUsage
 	}
 	if c.Listen != "" {
 		if err := server.CheckListen(c.Listen, c.Token); err != nil {
-			fmt.Fprintf(e.stderr, "compact mcp: %v\n", err)
+			report(e.stderr, "compact mcp", err)
 			return ExitUsage
 		}
 	}
@@ -58,7 +58,7 @@ func runMCP(e *env) int {
 
 	eng, err := c.engine(ctx, log)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "compact mcp: %v\n", err)
+		report(e.stderr, "compact mcp", err)
 		return engineExit(err)
 	}
 	defer eng.Close(context.Background())
@@ -72,7 +72,7 @@ func runMCP(e *env) int {
 	reg := prometheus.NewRegistry()
 	metrics, err := server.NewMetrics(reg, eng.Store())
 	if err != nil {
-		fmt.Fprintf(e.stderr, "compact mcp: %v\n", err)
+		report(e.stderr, "compact mcp", err)
 		return ExitFailure
 	}
 	metrics.LabelTools(func(tool string) string { return eng.Registry().Lookup(tool).Name })
@@ -83,7 +83,7 @@ func runMCP(e *env) int {
 		},
 	})
 	if err != nil {
-		fmt.Fprintf(e.stderr, "compact mcp: %v\n", err)
+		report(e.stderr, "compact mcp", err)
 		return ExitFailure
 	}
 	defer proxy.Close()
@@ -91,7 +91,7 @@ func runMCP(e *env) int {
 	if c.Listen == "" {
 		t := &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}, MaxLineLength: int(c.MaxBody)}
 		if err := proxy.Server().Run(ctx, t); err != nil && ctx.Err() == nil {
-			fmt.Fprintf(e.stderr, "compact mcp: %v\n", err)
+			report(e.stderr, "compact mcp", err)
 			return ExitFailure
 		}
 		return ExitOK
@@ -111,11 +111,11 @@ func runMCP(e *env) int {
 	}
 	ln, err := net.Listen("tcp", c.Listen)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "compact mcp: %v\n", err)
+		report(e.stderr, "compact mcp", err)
 		return ExitFailure
 	}
 	if err := server.Serve(ctx, ln, h, c.Grace, log); err != nil {
-		fmt.Fprintf(e.stderr, "compact mcp: %v\n", err)
+		report(e.stderr, "compact mcp", err)
 		return ExitFailure
 	}
 	return ExitOK

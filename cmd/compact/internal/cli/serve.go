@@ -104,12 +104,12 @@ func sidecarFlags(name string, e *env, mcp bool, args []string) (sidecarConfig, 
 	c := defaultSidecarConfig()
 	path, err := configFlag(args)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "compact %s: %v\n", name, err)
+		report(e.stderr, "compact "+name, err)
 		return c, nil, ExitUsage
 	}
 	if path != "" {
 		if err := loadSidecarConfig(path, &c); err != nil {
-			fmt.Fprintf(e.stderr, "compact %s: %v\n", name, err)
+			report(e.stderr, "compact "+name, err)
 			return c, nil, ExitUsage
 		}
 	}
@@ -235,18 +235,18 @@ func runServe(e *env) int {
 	}
 	log, err := c.logger(e.stderr)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "compact serve: %v\n", err)
+		report(e.stderr, "compact serve", err)
 		return ExitUsage
 	}
 	if err := server.CheckListen(c.Listen, c.Token); err != nil {
-		fmt.Fprintf(e.stderr, "compact serve: %v\n", err)
+		report(e.stderr, "compact serve", err)
 		return ExitUsage
 	}
 	ctx, stop := sidecarContext(e.ctx)
 	defer stop()
 	eng, err := c.engine(ctx, log)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "compact serve: %v\n", err)
+		report(e.stderr, "compact serve", err)
 		return engineExit(err)
 	}
 	defer eng.Close(context.Background())
@@ -255,16 +255,16 @@ func runServe(e *env) int {
 		Token: c.Token, Logger: log, MaxInFlight: c.MaxInFlight,
 	})
 	if err != nil {
-		fmt.Fprintf(e.stderr, "compact serve: %v\n", err)
+		report(e.stderr, "compact serve", err)
 		return ExitFailure
 	}
 	ln, err := net.Listen("tcp", c.Listen)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "compact serve: %v\n", err)
+		report(e.stderr, "compact serve", err)
 		return ExitFailure
 	}
 	if err := server.Serve(ctx, ln, srv, c.Grace, log); err != nil {
-		fmt.Fprintf(e.stderr, "compact serve: %v\n", err)
+		report(e.stderr, "compact serve", err)
 		return ExitFailure
 	}
 	return ExitOK
