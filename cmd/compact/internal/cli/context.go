@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolcompact/compact/budget"
 	"github.com/toolcompact/compact/budget/prompt"
+	"github.com/toolcompact/compact/registry"
 	"github.com/toolcompact/compact/schemas"
 )
 
@@ -21,7 +22,7 @@ func runContext(e *env) int {
 	fs := newFlagSet("context", usageLine, e.stderr)
 	var f engineFlags
 	f.register(fs)
-	maxInput := fs.Int64("max-input", DefaultMaxInput, "largest prompt document `BYTES` read")
+	maxInput := fs.String("max-input", registry.FormatSize(DefaultMaxInput), "largest prompt document read, such as 64MiB (at most the default)")
 	fs.Usage = func() {
 		fmt.Fprintf(e.stderr, "usage: %s\n\n", usageLine)
 		fmt.Fprintln(e.stderr, "Reads a prompt as JSON blocks (an array, or {\"blocks\": [...]}; see schemas/context.schema.json)")
@@ -44,11 +45,16 @@ func runContext(e *env) int {
 		fmt.Fprintf(e.stderr, "compact context: one input file at most, got %q\n", pos)
 		return ExitUsage
 	}
+	maxBytes, err := parseMaxInput(*maxInput)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "compact context: --max-input: %v\n", err)
+		return ExitUsage
+	}
 	name := "-"
 	if len(pos) == 1 {
 		name = pos[0]
 	}
-	data, err := readInput(name, e.stdin, *maxInput)
+	data, err := readInput(name, e.stdin, maxBytes)
 	if err != nil {
 		report(e.stderr, "compact context", err)
 		return exitCode(err)
@@ -139,4 +145,15 @@ func writeContextManifest(w io.Writer, res schemas.ContextResult) {
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// parseMaxInput reads a --max-input size ("64MiB", "512KiB" or a byte
+// count), at most DefaultMaxInput, the pipeline's own limit; compact run
+// takes the same sizes.
+func parseMaxInput(s string) (int64, error) {
+	n, err := registry.ParseSize(s)
+	if err == nil && n > DefaultMaxInput {
+		err = fmt.Errorf("%s is more than the pipeline's limit of %s", s, registry.FormatSize(DefaultMaxInput))
+	}
+	return n, err
 }
