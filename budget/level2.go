@@ -631,11 +631,12 @@ func (s *summary) render(pl fitPlan) string {
 	if tool == "" {
 		tool = "(unnamed)"
 	}
-	est := ""
+	size := commas(s.best.Result.Tokens.Before) + " tokens"
 	if s.best.Result.Tokens.BeforeEstimated {
-		est = " (estimated)"
+		// An upper bound, often 1.5-2.7x the exact count: say so.
+		size = "at most " + size + " (estimate)"
 	}
-	fmt.Fprintf(&b, "tool: %s; %s bytes of %s; %s tokens%s\n", tool, commas(len(s.in.Data)), s.contentType, commas(s.best.Result.Tokens.Before), est)
+	fmt.Fprintf(&b, "tool: %s; %s bytes of %s; %s\n", tool, commas(len(s.in.Data)), s.contentType, size)
 	if len(s.shape.Collections) == 0 {
 		fmt.Fprintf(&b, "no records: the content (%s) is not shown\n", s.shape.Format)
 	}
