@@ -22,6 +22,9 @@ func runContext(e *env) int {
 	fs := newFlagSet("context", usageLine, e.stderr)
 	var f engineFlags
 	f.register(fs)
+	// The shared --budget help speaks of a registry entry's budget; a
+	// whole prompt has none, so here the flag is required.
+	fs.Lookup("budget").Usage = "token budget `N` of the whole prompt (required)"
 	maxInput := fs.String("max-input", registry.FormatSize(DefaultMaxInput), "largest prompt document read, such as 64MiB (at most the default)")
 	fs.Usage = func() {
 		fmt.Fprintf(e.stderr, "usage: %s\n\n", usageLine)
