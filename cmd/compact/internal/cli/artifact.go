@@ -7,7 +7,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -239,7 +242,7 @@ func runArtifactGC(e *env, cmd string) int {
 	var opt artifact.Options
 	opt.TTL, opt.GCInterval = ttl, -1
 	if maxSize != "" {
-		if opt.MaxBytes, err = registry.ParseSize(maxSize); err != nil {
+		if opt.MaxBytes, err = parseQuota(maxSize); err != nil {
 			fmt.Fprintf(e.stderr, "%s: --max-size: %v\n", cmd, err)
 			return ExitUsage
 		}
@@ -281,4 +284,26 @@ func runArtifactGC(e *env, cmd string) int {
 	fmt.Fprintf(e.stdout, "%d artifacts scanned: %d expired and %d evicted (%s freed), %d in use kept, %s kept; %d left-over temporary files removed\n",
 		stats.Scanned, stats.Expired, stats.Evicted, registry.FormatSize(stats.Freed), stats.Busy, registry.FormatSize(stats.Kept), stats.Temps)
 	return ExitOK
+}
+
+var quotaRE = regexp.MustCompile(`^([0-9]+) ?(B|KiB|MiB|GiB|TiB|KB|MB|GB|TB)?$`)
+
+// parseQuota reads a store quota such as "500MiB", "10GiB", "2TB" or a
+// byte count. registry.ParseSize is not used: it caps sizes at the 4GiB a
+// WebAssembly instance can address, which is no limit for a store.
+func parseQuota(s string) (int64, error) {
+	m := quotaRE.FindStringSubmatch(s)
+	if m == nil {
+		return 0, fmt.Errorf("bad size %q: expected a size such as 500MiB, 10GiB or 2TB", s)
+	}
+	mult := map[string]int64{"": 1, "B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40,
+		"KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12}[m[2]]
+	n, err := strconv.ParseInt(m[1], 10, 64)
+	if err != nil || n > math.MaxInt64/mult {
+		return 0, fmt.Errorf("size %q is too large", s)
+	}
+	if n == 0 {
+		return 0, fmt.Errorf("size %q must be at least 1 byte", s)
+	}
+	return n * mult, nil
 }

@@ -129,3 +129,18 @@ func TestArtifactCommands(t *testing.T) {
 		t.Fatalf("expired: exit %d, %q", code, errs)
 	}
 }
+
+// TestParseQuota: a store quota may exceed the 4GiB cap of plugin memory
+// sizes, and bad, zero or overflowing sizes are errors.
+func TestParseQuota(t *testing.T) {
+	for in, want := range map[string]int64{"1": 1, "500MiB": 500 << 20, "10GiB": 10 << 30, "2TB": 2e12, "3 TiB": 3 << 40} {
+		if got, err := parseQuota(in); err != nil || got != want {
+			t.Errorf("parseQuota(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "0", "lots", "-1", "1PiB", "9223372036854775807KiB", "99999999999999999999"} {
+		if got, err := parseQuota(in); err == nil {
+			t.Errorf("parseQuota(%q) = %d, want an error", in, got)
+		}
+	}
+}
