@@ -60,9 +60,7 @@ type BlobStore struct {
 	url    string
 	opt    BlobOptions
 
-	mu     sync.Mutex
-	leases map[string]int
-	lastGC time.Time
+	leases
 }
 
 var _ budget.Store = (*BlobStore)(nil)
@@ -89,7 +87,7 @@ func NewBlob(b *blob.Bucket, name string, opt BlobOptions) *BlobStore {
 	if opt.SpoolMemory == 0 {
 		opt.SpoolMemory = 8 << 20
 	}
-	return &BlobStore{bucket: b, url: name, opt: opt, leases: map[string]int{}}
+	return &BlobStore{bucket: b, url: name, opt: opt}
 }
 
 // Close closes the bucket.
@@ -110,25 +108,6 @@ func redact(u string) string {
 	}
 	p.RawQuery = q.Encode()
 	return p.String()
-}
-
-func (s *BlobStore) lease(sum string) func() {
-	s.mu.Lock()
-	s.leases[sum]++
-	s.mu.Unlock()
-	return func() {
-		s.mu.Lock()
-		if s.leases[sum]--; s.leases[sum] <= 0 {
-			delete(s.leases, sum)
-		}
-		s.mu.Unlock()
-	}
-}
-
-func (s *BlobStore) leased(sum string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.leases[sum] > 0
 }
 
 func objKey(sum string) string  { return "objects/" + sum }
@@ -396,13 +375,7 @@ func (s *BlobStore) maybeGC(ctx context.Context) {
 	if (s.opt.TTL == 0 && s.opt.MaxBytes == 0) || s.opt.GCInterval < 0 {
 		return
 	}
-	s.mu.Lock()
-	due := s.opt.now().Sub(s.lastGC) >= s.opt.GCInterval
-	if due {
-		s.lastGC = s.opt.now()
-	}
-	s.mu.Unlock()
-	if due {
+	if s.gcDue(s.opt.now(), s.opt.GCInterval) {
 		_, _ = s.GC(ctx)
 	}
 }

@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/toolcompact/compact/budget"
@@ -89,9 +88,7 @@ type DirStore struct {
 	dir string
 	opt Options
 
-	mu     sync.Mutex
-	leases map[string]int // digest -> open readers and writers in this process
-	lastGC time.Time
+	leases
 
 	// wrapWrite wraps the temporary file's writer (tests simulate a full
 	// disk with it).
@@ -123,7 +120,7 @@ func NewDir(dir string, opt Options) (*DirStore, error) {
 			return nil, fmt.Errorf("artifact store %s: cannot create the directory (is it writable?): %w", abs, err)
 		}
 	}
-	return &DirStore{dir: abs, opt: opt.withDefaults(), leases: map[string]int{}}, nil
+	return &DirStore{dir: abs, opt: opt.withDefaults()}, nil
 }
 
 // Dir returns the store's directory.
@@ -135,25 +132,6 @@ func (s *DirStore) objectPath(sum string) string {
 func (s *DirStore) metaPath(sum string) string { return s.objectPath(sum) + ".json" }
 func (s *DirStore) handlePath(h string) string {
 	return filepath.Join(s.dir, "handles", h[:2], h)
-}
-
-func (s *DirStore) lease(sum string) func() {
-	s.mu.Lock()
-	s.leases[sum]++
-	s.mu.Unlock()
-	return func() {
-		s.mu.Lock()
-		if s.leases[sum]--; s.leases[sum] <= 0 {
-			delete(s.leases, sum)
-		}
-		s.mu.Unlock()
-	}
-}
-
-func (s *DirStore) leased(sum string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.leases[sum] > 0
 }
 
 // storeLock takes the store-wide lock: shared for a commit, exclusive for
@@ -563,13 +541,7 @@ func (s *DirStore) maybeGC(ctx context.Context) {
 	if (s.opt.TTL == 0 && s.opt.MaxBytes == 0) || s.opt.GCInterval < 0 {
 		return
 	}
-	s.mu.Lock()
-	due := s.opt.now().Sub(s.lastGC) >= s.opt.GCInterval
-	if due {
-		s.lastGC = s.opt.now()
-	}
-	s.mu.Unlock()
-	if due {
+	if s.gcDue(s.opt.now(), s.opt.GCInterval) {
 		_, _ = s.GC(ctx) // best effort; the next Put or an explicit GC retries
 	}
 }
