@@ -236,7 +236,7 @@ func (s *BlobStore) resolve(ctx context.Context, h budget.Handle) (string, bool,
 		if len(h) == MaxHandleLen {
 			return string(h), false, nil
 		}
-		return "", false, fmt.Errorf("artifact %s: %w (no artifact has this handle in %s)", h, budget.ErrNotFound, s.url)
+		return "", false, fmt.Errorf("%w: no artifact has handle %s in %s", budget.ErrNotFound, h, s.url)
 	default:
 		return "", false, fmt.Errorf("artifact %s: reading handle index: %w", h, err)
 	}

@@ -388,7 +388,7 @@ func (s *DirStore) resolve(h budget.Handle) (sum string, known bool, err error) 
 		if len(h) == MaxHandleLen {
 			return string(h), false, nil
 		}
-		return "", false, fmt.Errorf("artifact %s: %w (no artifact has this handle in %s)", h, budget.ErrNotFound, s.dir)
+		return "", false, fmt.Errorf("%w: no artifact has handle %s in %s", budget.ErrNotFound, h, s.dir)
 	default:
 		return "", false, fmt.Errorf("artifact %s: reading handle index: %w", h, err)
 	}
