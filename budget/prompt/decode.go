@@ -43,12 +43,12 @@ func DecodeBytes(data []byte) ([]schemas.Block, error) {
 	var raws []json.RawMessage
 	switch trimmed[0] {
 	case '[':
-		if err := strictUnmarshal(trimmed, &raws); err != nil {
+		if err := strictUnmarshal(data, &raws); err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
 		}
 	case '{':
 		var doc map[string]json.RawMessage
-		if err := strictUnmarshal(trimmed, &doc); err != nil {
+		if err := strictUnmarshal(data, &doc); err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
 		}
 		for k := range doc {
@@ -90,12 +90,32 @@ func DecodeBytes(data []byte) ([]schemas.Block, error) {
 func strictUnmarshal(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(v); err != nil {
+		var se *json.SyntaxError
+		switch {
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			return fmt.Errorf("the JSON ends at %s before its arrays, objects or strings are closed", where(data, int64(len(data))))
+		case errors.As(err, &se):
+			// Offset counts the bytes read, the offending one included.
+			return fmt.Errorf("%v at %s", err, where(data, max(se.Offset-1, 0)))
+		}
 		return err
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return fmt.Errorf("unexpected data after the JSON value at byte %d", dec.InputOffset())
+		return fmt.Errorf("unexpected data after the JSON value at %s", where(data, dec.InputOffset()))
 	}
 	return nil
+}
+
+// where names the byte at offset off of data as "line L, column C
+// (byte N)": line and column count from 1, the byte offset from 0.
+func where(data []byte, off int64) string {
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	before := data[:off]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := len(before) - (bytes.LastIndexByte(before, '\n') + 1) + 1
+	return fmt.Sprintf("line %d, column %d (byte %d)", line, col, off)
 }
 
 // decodeBlock decodes one block; its errors start with the member path

@@ -100,8 +100,9 @@ func TestDecodeAgreesWithSchema(t *testing.T) {
 		{`{}`, false, `no "blocks" member`},
 		{`"text"`, false, "want a JSON array"},
 		{``, false, "empty input"},
-		{`[{"kind":"user","content":"x"}] []`, false, "after the JSON value"},
-		{`[{"kind":"user","content":"x"`, false, "invalid prompt"},
+		{`[{"kind":"user","content":"x"}] []`, false, "after the JSON value at line 1, column 34 (byte 33)"},
+		{`[{"kind":"user","content":"x"`, false, "the JSON ends at line 1, column 30 (byte 29) before"},
+		{"[\n {\"kind\":\"user\",\n  \"content\": x}]", false, "invalid character 'x' looking for beginning of value at line 3, column 14 (byte 32)"},
 	}
 	for _, tc := range cases {
 		_, err := DecodeBytes([]byte(tc.doc))
