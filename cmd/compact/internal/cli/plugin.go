@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -64,6 +65,17 @@ func pluginTest(e *env, args []string) int {
 	if len(pos) != 1 {
 		fmt.Fprintf(e.stderr, "compact plugin test: give exactly one plugin FILE.wasm, got %d\nusage: %s\n", len(pos), pluginUsage)
 		return ExitUsage
+	}
+	// A plugin file that cannot be read is bad input (exit 3, like a
+	// missing --input), not a failed check.
+	if p := pos[0]; !strings.HasPrefix(p, "builtin:") {
+		if st, err := os.Stat(p); err != nil {
+			fmt.Fprintf(e.stderr, "compact plugin test: cannot read plugin: %v\n", err)
+			return ExitInput
+		} else if st.IsDir() {
+			fmt.Fprintf(e.stderr, "compact plugin test: cannot read plugin %s: is a directory\n", p)
+			return ExitInput
+		}
 	}
 	o := conformance.Options{Tool: tool, Timeout: timeout, Config: map[string]string{}}
 

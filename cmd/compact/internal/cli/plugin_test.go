@@ -28,6 +28,8 @@ func TestPluginTestCommand(t *testing.T) {
 		{"no file", []string{"plugin", "test"}, ExitUsage, nil},
 		{"bad config", []string{"plugin", "test", faults, "--config", "nokey"}, ExitUsage, nil},
 		{"missing input", []string{"plugin", "test", faults, "--input", in + ".absent"}, ExitInput, nil},
+		{"missing plugin", []string{"plugin", "test", faults + ".absent", "--input", in}, ExitInput, nil},
+		{"plugin is a directory", []string{"plugin", "test", t.TempDir(), "--input", in}, ExitInput, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
