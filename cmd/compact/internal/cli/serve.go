@@ -11,6 +11,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -123,20 +124,20 @@ func sidecarFlags(name string, e *env, mcp bool, args []string) (sidecarConfig, 
 		}
 		fs.PrintDefaults()
 	}
-	fs.String("config", path, "YAML file with any of these settings (flags win)")
-	fs.StringVar(&c.Registry, "registry", c.Registry, "registry file layered over the built-in one (default $"+envRegistry+")")
-	fs.StringVar(&c.Encoding, "encoding", c.Encoding, "tokenizer: "+budget.EncodingO200k+" or "+budget.EncodingCL100k)
-	fs.IntVar(&c.Budget, "budget", c.Budget, "default token budget of one tool result (0: the registry's)")
-	fs.StringVar(&c.Store, "store", c.Store, "artifact store directory or URL (s3://, file://, mem://), or \"off\" (default $"+envStore+", else the user cache directory)")
+	fs.String("config", path, "YAML `FILE` with any of these settings (flags win)")
+	fs.StringVar(&c.Registry, "registry", c.Registry, "registry `FILE` layered over the built-in one (default $"+envRegistry+")")
+	fs.StringVar(&c.Encoding, "encoding", c.Encoding, "tokenizer `NAME`: "+budget.EncodingO200k+" or "+budget.EncodingCL100k)
+	fs.IntVar(&c.Budget, "budget", c.Budget, "default token budget `N` of one tool result (0: the registry entry's, else "+strconv.Itoa(host.DefaultBudget)+")")
+	fs.StringVar(&c.Store, "store", c.Store, "artifact store `DIR` or URL (s3://, file://, mem://), or \"off\" (default $"+envStore+", else the user cache directory)")
 	fs.DurationVar(&c.StoreTTL, "store-ttl", c.StoreTTL, "artifact retention (0: until the quota needs the room)")
-	fs.Int64Var(&c.StoreMaxBytes, "store-max-bytes", c.StoreMaxBytes, "artifact store quota in bytes (0: none)")
-	listenHelp := "HTTP listen address (loopback unless a token is set)"
+	fs.Int64Var(&c.StoreMaxBytes, "store-max-bytes", c.StoreMaxBytes, "artifact store quota in `BYTES` (0: none)")
+	listenHelp := "HTTP listen `ADDR` (loopback unless a token is set)"
 	if mcp {
-		listenHelp = "serve MCP over streamable HTTP on this address instead of stdio (loopback unless a token is set)"
+		listenHelp = "serve MCP over streamable HTTP on `ADDR` instead of stdio (loopback unless a token is set)"
 	}
 	fs.StringVar(&c.Listen, "listen", c.Listen, listenHelp)
-	fs.StringVar(&c.Token, "token", c.Token, "bearer token required on every request ($"+server.EnvToken+" when empty)")
-	fs.Int64Var(&c.MaxBody, "max-body", c.MaxBody, "largest HTTP request body in bytes")
+	fs.StringVar(&c.Token, "token", c.Token, "bearer `TOKEN` required on every request ($"+server.EnvToken+" when empty)")
+	fs.Int64Var(&c.MaxBody, "max-body", c.MaxBody, "largest HTTP request body in `BYTES`")
 	if !mcp {
 		fs.IntVar(&c.MaxInFlight, "max-in-flight", c.MaxInFlight, "compactions running at once; others wait within their deadline (0: 2 × GOMAXPROCS)")
 	}
@@ -145,8 +146,8 @@ func sidecarFlags(name string, e *env, mcp bool, args []string) (sidecarConfig, 
 	fs.StringVar(&c.LogLevel, "log-level", c.LogLevel, "debug, info, warn or error")
 	fs.StringVar(&c.LogFormat, "log-format", c.LogFormat, "text or json (logs go to standard error)")
 	if mcp {
-		fs.StringVar(&c.UpstreamURL, "upstream-url", c.UpstreamURL, "upstream MCP server URL (streamable HTTP), instead of a command after --")
-		fs.IntVar(&c.MaxMessage, "max-message", c.MaxMessage, "largest message accepted from the upstream, in bytes (0: 256 MiB)")
+		fs.StringVar(&c.UpstreamURL, "upstream-url", c.UpstreamURL, "upstream MCP server `URL` (streamable HTTP), instead of a command after --")
+		fs.IntVar(&c.MaxMessage, "max-message", c.MaxMessage, "largest message accepted from the upstream, in `BYTES` (0: 256 MiB)")
 		fs.DurationVar(&c.CallTimeout, "call-timeout", c.CallTimeout, "deadline of one upstream request (0: 2m)")
 		fs.BoolVar(&c.StripOutputSchemas, "strip-output-schemas", c.StripOutputSchemas, "forward tools without their outputSchema, for strict clients that reject a compacted or omitted structuredContent")
 	}
