@@ -109,3 +109,42 @@ func (e *Engine) ArtifactSearch(ctx context.Context, ref, text string, o query.S
 	}
 	return q.Search(ctx, ref, text, o, tokens)
 }
+
+// ArtifactQuery is one query over a stored artifact, as the HTTP sidecar
+// (GET /v1/artifacts/{handle}) and the MCP proxy (read_artifact) receive
+// it. Each door decodes its own wire format and maps it onto this.
+type ArtifactQuery struct {
+	// Ref is a handle, optionally followed by a jq path
+	// ("a1b2c3d4e5f6.items[3]").
+	Ref string
+	// Op is "get" (or ""), "jq", "slice" or "search".
+	Op string
+	// Filter is the jq program of op "jq".
+	Filter string
+	// Offset and Limit select records or lines for op "slice"; Limit
+	// also caps the hits of op "search".
+	Offset, Limit int
+	// Text is the search text of op "search".
+	Text string
+	// Budget is the token budget of the answer; 0 means the engine's
+	// default.
+	Budget int
+}
+
+// QueryArtifact runs one query over a stored artifact: op "get" (or "")
+// as ArtifactGet, "jq" as ArtifactJQ, "slice" as ArtifactSlice and
+// "search" as ArtifactSearch. An unknown op fails with
+// query.ErrBadQuery naming it.
+func (e *Engine) QueryArtifact(ctx context.Context, q ArtifactQuery) (query.Answer, error) {
+	switch q.Op {
+	case "", "get":
+		return e.ArtifactGet(ctx, q.Ref, q.Budget)
+	case "jq":
+		return e.ArtifactJQ(ctx, q.Ref, q.Filter, q.Budget)
+	case "slice":
+		return e.ArtifactSlice(ctx, q.Ref, query.SliceOptions{Offset: q.Offset, Limit: q.Limit}, q.Budget)
+	case "search":
+		return e.ArtifactSearch(ctx, q.Ref, q.Text, query.SearchOptions{Limit: q.Limit}, q.Budget)
+	}
+	return query.Answer{}, fmt.Errorf("%w: op %q: want get, jq, slice or search", query.ErrBadQuery, q.Op)
+}

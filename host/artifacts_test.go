@@ -62,6 +62,30 @@ func TestEngineArtifactQueries(t *testing.T) {
 		t.Fatalf("bad jq: %v", err)
 	}
 
+	// QueryArtifact dispatches each op to the method above.
+	for _, c := range []struct {
+		q    ArtifactQuery
+		want string
+	}{
+		{ArtifactQuery{Ref: string(h) + ".items[0].id"}, "1"},
+		{ArtifactQuery{Ref: string(h) + ".items[0].id", Op: "get"}, "1"},
+		{ArtifactQuery{Ref: string(h), Op: "jq", Filter: "[.items[].id] | add"}, "6"},
+		{ArtifactQuery{Ref: string(h), Op: "slice", Offset: 1, Limit: 1}, "all good"},
+		{ArtifactQuery{Ref: string(h), Op: "search", Text: "slow", Limit: 1}, "disk slow"},
+	} {
+		a, err := e.QueryArtifact(ctx, c.q)
+		if err != nil || !strings.Contains(a.Content, c.want) {
+			t.Errorf("QueryArtifact(%+v) = %q, %v; want it to contain %q", c.q, a.Content, err, c.want)
+		}
+	}
+	a, err = e.QueryArtifact(ctx, ArtifactQuery{Ref: string(h), Op: "slice", Offset: 1, Limit: 1})
+	if err != nil || a.Total != 3 || a.Returned != 1 || a.Positions[0] != 1 {
+		t.Fatalf("QueryArtifact slice = %+v, %v", a, err)
+	}
+	if _, err := e.QueryArtifact(ctx, ArtifactQuery{Ref: string(h), Op: "grep"}); !errors.Is(err, query.ErrBadQuery) || !strings.Contains(err.Error(), `op "grep"`) {
+		t.Fatalf("unknown op: %v", err)
+	}
+
 	off, err := New(ctx, WithCounter(ctr), WithCompilationCache(""), quiet, WithPluginDir(t.TempDir()), WithLazyPlugins())
 	if err != nil {
 		t.Fatal(err)

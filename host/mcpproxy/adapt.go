@@ -2,7 +2,6 @@ package mcpproxy
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/toolcompact/compact/budget"
 	"github.com/toolcompact/compact/budget/query"
@@ -27,26 +26,9 @@ func (a *adapter) ArtifactValue(ctx context.Context, ref string) ([]byte, budget
 	return a.e.ArtifactValue(ctx, ref)
 }
 
-// QueryArtifact implements Querier.
+// QueryArtifact implements Querier. Query (the read_artifact wire
+// format) and host.ArtifactQuery have the same fields, so the conversion
+// is checked by the compiler.
 func (a *adapter) QueryArtifact(ctx context.Context, q Query) (query.Answer, error) {
-	qr, err := a.e.Artifacts()
-	if err != nil {
-		return query.Answer{}, err
-	}
-	return RunQuery(ctx, qr, q)
-}
-
-// RunQuery runs one read_artifact query on a budget/query Querier.
-func RunQuery(ctx context.Context, qr *query.Querier, q Query) (query.Answer, error) {
-	switch q.Op {
-	case "", "get":
-		return qr.Get(ctx, q.Ref, q.Budget)
-	case "jq":
-		return qr.JQ(ctx, q.Ref, q.Filter, q.Budget)
-	case "slice":
-		return qr.Slice(ctx, q.Ref, query.SliceOptions{Offset: q.Offset, Limit: q.Limit}, q.Budget)
-	case "search":
-		return qr.Search(ctx, q.Ref, q.Text, query.SearchOptions{Limit: q.Limit}, q.Budget)
-	}
-	return query.Answer{}, fmt.Errorf("%w: op %q: want get, jq, slice or search", query.ErrBadQuery, q.Op)
+	return a.e.QueryArtifact(ctx, host.ArtifactQuery(q))
 }

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/toolcompact/compact/budget"
 	"github.com/toolcompact/compact/budget/query"
@@ -27,22 +26,9 @@ func (a *adapter) Context(ctx context.Context, blocks []schemas.Block, tokens in
 	return a.e.Context(ctx, blocks, tokens)
 }
 
+// QueryArtifact implements ArtifactQuerier.
 func (a *adapter) QueryArtifact(ctx context.Context, q ArtifactQuery) (query.Answer, error) {
-	qr, err := a.e.Artifacts()
-	if err != nil {
-		return query.Answer{}, err
-	}
-	switch q.Op {
-	case "", "get":
-		return qr.Get(ctx, q.Ref, q.Budget)
-	case "jq":
-		return qr.JQ(ctx, q.Ref, q.Filter, q.Budget)
-	case "slice":
-		return qr.Slice(ctx, q.Ref, query.SliceOptions{Offset: q.Offset, Limit: q.Limit}, q.Budget)
-	case "search":
-		return qr.Search(ctx, q.Ref, q.Text, query.SearchOptions{Limit: q.Limit}, q.Budget)
-	}
-	return query.Answer{}, fmt.Errorf("%w: op %q", query.ErrBadQuery, q.Op)
+	return a.e.QueryArtifact(ctx, q)
 }
 
 // EntryName implements EntryNamer.

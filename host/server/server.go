@@ -59,22 +59,10 @@ type ArtifactQuerier interface {
 	QueryArtifact(ctx context.Context, q ArtifactQuery) (query.Answer, error)
 }
 
-// ArtifactQuery is one query of GET /v1/artifacts/{handle}.
-type ArtifactQuery struct {
-	// Ref is the handle, optionally followed by a jq path.
-	Ref string
-	// Op is "get", "jq", "slice" or "search".
-	Op string
-	// Filter is the jq program of op "jq".
-	Filter string
-	// Offset and Limit select records or lines (op "slice") and cap the
-	// hits of op "search".
-	Offset, Limit int
-	// Text is the search text of op "search".
-	Text string
-	// Budget is the token budget of the answer; 0 means the default.
-	Budget int
-}
+// ArtifactQuery is one query of GET /v1/artifacts/{handle}: the
+// engine's request type (see host.ArtifactQuery), filled from the URL's
+// query parameters.
+type ArtifactQuery = host.ArtifactQuery
 
 // Defaults of Config.
 const (
