@@ -44,6 +44,37 @@ func BenchmarkPluginCall(b *testing.B) {
 			}
 		}
 	})
+	// The floor below our code: an empty export (compact_abi_version takes
+	// no input and sets no output) called straight through Extism on one
+	// pooled instance, with no deadline. What it costs is Extism's
+	// per-call bookkeeping (six kernel functions looked up by name and
+	// called from Go) and the Go guest's export entry; see docs/plugins.md.
+	b.Run("extism-empty", func(b *testing.B) {
+		inst, err := p.acquire(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer p.release(inst, true)
+		for b.Loop() {
+			if _, _, err := inst.plug.CallWithContext(ctx, schemas.ExportABIVersion, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	// The same echo call straight through Extism with no deadline and no
+	// adapter: what pooled-raw costs without our code around it.
+	b.Run("extism-echo", func(b *testing.B) {
+		inst, err := p.acquire(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer p.release(inst, true)
+		for b.Loop() {
+			if _, _, err := inst.plug.CallWithContext(ctx, schemas.ExportCompactResult, framed); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("new-instance", func(b *testing.B) {
 		for b.Loop() {
 			inst, err := p.acquire(ctx)
