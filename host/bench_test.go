@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tetratelabs/wazero"
+
 	"github.com/toolcompact/compact/budget"
 	"github.com/toolcompact/compact/plugins/plugintest"
 	"github.com/toolcompact/compact/registry"
@@ -75,6 +77,28 @@ func BenchmarkPluginCall(b *testing.B) {
 			}
 		}
 	})
+	// The same two calls on a runtime without close-on-context-done, which
+	// the host needs to stop a looping plugin (see RATIONALE.md): wazero
+	// then starts no watcher goroutine per function call (one for the
+	// export and one for each Extism kernel function it reaches).
+	unstoppable := loadUnstoppable(b, plugintest.Faults)
+	for _, c := range []struct {
+		name, export string
+		in           []byte
+	}{{"extism-empty-nostop", schemas.ExportABIVersion, nil}, {"extism-echo-nostop", schemas.ExportCompactResult, framed}} {
+		b.Run(c.name, func(b *testing.B) {
+			inst, err := unstoppable.acquire(ctx)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer unstoppable.release(inst, true)
+			for b.Loop() {
+				if _, _, err := inst.plug.CallWithContext(ctx, c.export, c.in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 	b.Run("new-instance", func(b *testing.B) {
 		for b.Loop() {
 			inst, err := p.acquire(ctx)
@@ -87,6 +111,24 @@ func BenchmarkPluginCall(b *testing.B) {
 			p.release(inst, false)
 		}
 	})
+}
+
+// loadUnstoppable loads pkg on a runtime without close-on-context-done,
+// for the benchmark only: its calls cannot be stopped by a deadline.
+func loadUnstoppable(b *testing.B, pkg string) *plugin {
+	b.Helper()
+	ctx := context.Background()
+	ps, err := newPluginSet(ctx, testConfig(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { ps.close(ctx) })
+	ps.rtConfig = wazero.NewRuntimeConfig().WithCompilationCache(ps.cache)
+	p, err := ps.load(ctx, &registry.Plugin{Path: plugintest.Build(b, pkg)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p
 }
 
 // oneMB builds a JSON array of at least 1 MiB of real GitHub issues from
