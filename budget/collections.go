@@ -454,14 +454,7 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\
 // path that is not in the input, or holds no array or object, is an error.
 // Counts of a path under "[]" add up over every element.
 func DetectShape(data []byte, records []string) (Shape, error) {
-	allSpace := true
-	for _, c := range data {
-		if !isSpace(c) {
-			allSpace = false
-			break
-		}
-	}
-	if allSpace {
+	if allSpace(data) {
 		if len(records) > 0 {
 			return Shape{Format: FormatEmpty, ContentType: TypeText}, fmt.Errorf("records path %s: the input is empty", records[0])
 		}

@@ -25,7 +25,11 @@ func checkOutput(in Shape, out Output) error {
 			return fmt.Errorf("%w: collection %s: declared %d records, the input has %d", ErrCountMismatch, c.Path, d.Count, c.Count)
 		}
 	}
-	if in.Format != FormatEmpty && len(bytes.TrimSpace(out.Content)) == 0 {
+	// Empty means what DetectShape calls empty (isSpace: " \t\r\n"):
+	// bytes.TrimSpace also strips "\f", "\v", U+0085 and U+00A0, so an
+	// input of one such line was a line of text for DetectShape and its
+	// unchanged output "empty" here.
+	if in.Format != FormatEmpty && allSpace(out.Content) {
 		return errors.New("the output is empty, the input was not")
 	}
 	ct := out.ContentType
@@ -118,6 +122,17 @@ func countOutput(in Shape, content []byte, contentType string, declared map[stri
 		got[in.Collections[0].Path] = n
 		return got, nil
 	}
+}
+
+// allSpace reports whether b is empty or only JSON white space, the
+// bytes DetectShape treats as an empty input.
+func allSpace(b []byte) bool {
+	for _, c := range b {
+		if !isSpace(c) {
+			return false
+		}
+	}
+	return true
 }
 
 // mediaType strips parameters from a content type.
