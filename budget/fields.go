@@ -654,7 +654,7 @@ func textLevel1(data []byte, rules Rules) Output {
 		bad = countInvalid(data)
 		data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
 		acts = append(acts, schemas.Action{Level: schemas.LevelFields, Kind: ActInvalidUTF8, Target: ".", Count: bad,
-			Detail: "bytes that are not valid UTF-8 shown as U+FFFD"})
+			Detail: "bytes that are not valid UTF-8 shown as U+FFFD, one U+FFFD per run of them"})
 	}
 	out := make([]byte, 0, len(data))
 	folded, shortened, cutTotal := 0, 0, 0

@@ -20,6 +20,14 @@ var fuzzSeeds = []string{
 	"{\"a\":1}\n{\"a\":2}\n",
 	"{\n \"a\": [1,\n2]\n}\n{\n \"a\": []\n}",
 	"line 1\nline 1\nline 2\n[×3] marker\n",
+	// An empty last line (go doc's output ends "\n\n": level 1 once lost
+	// it, 3,005 vs 3,006 lines), blank runs at the end, CRLF.
+	"package http\n\nfunc Get()\n\n",
+	"a\n\n\n\n\n\n\n\n",
+	"a\r\n\r\n",
+	// White space DetectShape does not call empty: a line of text.
+	"\f",
+	"\u00a0\n",
 	"\x00\x01binary",
 	"caf\xe9\n",
 	`"\ud800"`,

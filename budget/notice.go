@@ -138,7 +138,7 @@ func level1Notice(colls []schemas.Collection, acts []schemas.Action, art *schema
 		case ActShortenLines:
 			textParts = append(textParts, fmt.Sprintf("%s lines shortened, marked …[+N chars]", commas(a.Count)))
 		case ActInvalidUTF8:
-			textParts = append(textParts, fmt.Sprintf("%s bytes that are not UTF-8 shown as U+FFFD", commas(a.Count)))
+			textParts = append(textParts, fmt.Sprintf("%s bytes that are not UTF-8 shown as U+FFFD, one per run of them", commas(a.Count)))
 		default:
 			e.rel = a.Kind + " " + a.Target
 			other = append(other, e)

@@ -121,7 +121,8 @@ func TestGoDocLineCount(t *testing.T) {
 
 // TestInvalidUTF8IsLossy checks that text with invalid UTF-8 is never
 // shown as it is: level 1 replaces each bad byte sequence with U+FFFD, and
-// this counts as lossy: the notice states how many bytes, and the
+// this counts as lossy: the notice states how many bytes (one U+FFFD
+// each, so the count matches what the reader sees), and the
 // original is stored (with a store) so the exact bytes come back.
 func TestInvalidUTF8IsLossy(t *testing.T) {
 	data := []byte("caf\xe9 au lait\nna\xff\xfeve\nplain\n")
@@ -134,7 +135,7 @@ func TestInvalidUTF8IsLossy(t *testing.T) {
 		t.Fatalf("level %s, want fields", r.Level)
 	}
 	notice, payload := budget.SplitNotice(r.Content)
-	if !strings.Contains(notice, "3 bytes that are not UTF-8 shown as U+FFFD") {
+	if !strings.Contains(notice, "3 bytes that are not UTF-8 shown as U+FFFD, one per run of them") {
 		t.Errorf("notice %q does not state the 3 bytes replaced", notice)
 	}
 	if want := "caf\uFFFD au lait\nna\uFFFDve\nplain\n"; payload != want {
