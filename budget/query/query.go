@@ -449,6 +449,25 @@ type SliceOptions struct {
 	Limit int
 }
 
+// startRecords starts a query over the records of one collection (or
+// the lines of a text artifact): the reference, the cached entry, the
+// answer being built, the collection at path and its records.
+func (q *Querier) startRecords(ctx context.Context, ref, op, path string, tokens int) (artifact.Ref, *entry, *Answer, schemas.Collection, *records, error) {
+	r, e, a, err := q.start(ctx, ref, op, tokens)
+	if err != nil {
+		return r, nil, nil, schemas.Collection{}, nil, err
+	}
+	c, err := q.collection(r, e, path)
+	if err != nil {
+		return r, nil, nil, schemas.Collection{}, nil, err
+	}
+	recs, err := e.getRecords(c.Path)
+	if err != nil {
+		return r, nil, nil, schemas.Collection{}, nil, fmt.Errorf("artifact %s: %w", r.Handle, err)
+	}
+	return r, e, a, c, recs, nil
+}
+
 // Slice answers with records Offset..Offset+Limit-1 of a collection (or
 // lines of a text artifact), each with its position.
 func (q *Querier) Slice(ctx context.Context, ref string, o SliceOptions, tokens int) (Answer, error) {
@@ -458,17 +477,9 @@ func (q *Querier) Slice(ctx context.Context, ref string, o SliceOptions, tokens 
 	if o.Limit == 0 {
 		o.Limit = DefaultLimit
 	}
-	r, e, a, err := q.start(ctx, ref, "slice", tokens)
+	r, _, a, c, recs, err := q.startRecords(ctx, ref, "slice", o.Path, tokens)
 	if err != nil {
 		return Answer{}, err
-	}
-	c, err := q.collection(r, e, o.Path)
-	if err != nil {
-		return Answer{}, err
-	}
-	recs, err := e.getRecords(c.Path)
-	if err != nil {
-		return Answer{}, fmt.Errorf("artifact %s: %w", r.Handle, err)
 	}
 	a.Collection = c.Path
 	total := len(recs.raw)
@@ -514,17 +525,9 @@ func (q *Querier) Search(ctx context.Context, ref, text string, o SearchOptions,
 	if o.Limit == 0 {
 		o.Limit = DefaultLimit
 	}
-	r, e, a, err := q.start(ctx, ref, "search", tokens)
+	r, e, a, c, recs, err := q.startRecords(ctx, ref, "search", o.Path, tokens)
 	if err != nil {
 		return Answer{}, err
-	}
-	c, err := q.collection(r, e, o.Path)
-	if err != nil {
-		return Answer{}, err
-	}
-	recs, err := e.getRecords(c.Path)
-	if err != nil {
-		return Answer{}, fmt.Errorf("artifact %s: %w", r.Handle, err)
 	}
 	ix, err := e.getIndex(c.Path)
 	if err != nil {
