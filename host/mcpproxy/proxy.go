@@ -94,8 +94,8 @@ type progressRoute struct {
 }
 
 // New connects to the upstream server, reads its tools, prompts and
-// resources, and returns a proxy ready to serve. For a Command upstream
-// without a Spill store, it sets Spill to the engine's store, so that
+// resources, and returns a proxy ready to serve. For a Command or HTTP
+// upstream without a Spill store, it sets Spill to the engine's store, so that
 // very large results go to the store as they are read. Close it to end the
 // upstream session.
 func New(ctx context.Context, up Upstream, engine Engine, opts Options) (*Proxy, error) {
@@ -105,8 +105,18 @@ func New(ctx context.Context, up Upstream, engine Engine, opts Options) (*Proxy,
 	if opts.CallTimeout <= 0 {
 		opts.CallTimeout = DefaultCallTimeout
 	}
-	if c, ok := up.(*Command); ok && c.Spill == nil {
-		c.Spill = engine.Store()
+	switch u := up.(type) {
+	case *Command:
+		if u.Spill == nil {
+			u.Spill = engine.Store()
+		}
+	case *HTTP:
+		if u.Spill == nil {
+			u.Spill = engine.Store()
+		}
+		if u.Logger == nil {
+			u.Logger = opts.Logger
+		}
 	}
 	p := &Proxy{up: up, engine: engine, opts: opts, log: opts.Logger,
 		tools: map[string]bool{}, prompts: map[string]bool{}, rsrcs: map[string]bool{}, tmpls: map[string]bool{}}

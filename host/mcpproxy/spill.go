@@ -252,7 +252,7 @@ func (c *spillConn) decodeSpilled(f *os.File) (jsonrpc.Message, error) {
 		delete(c.calls, info.id)
 		c.callsMu.Unlock()
 		if ok && len(info.spans) > 0 {
-			frame, err := c.rewrite(f, size, info.spans)
+			frame, err := rewriteSpans(context.Background(), c.store, f, size, info.spans)
 			if err == nil {
 				return jsonrpc.DecodeMessage(frame)
 			}
@@ -266,20 +266,22 @@ func (c *spillConn) decodeSpilled(f *os.File) (jsonrpc.Message, error) {
 	return jsonrpc.DecodeMessage(bytes.TrimSpace(data))
 }
 
-// rewrite copies the frame with each span (the escaped bytes of a long
-// string) replaced by a marker naming the artifact that holds it.
-func (c *spillConn) rewrite(f *os.File, size int64, spans []span) ([]byte, error) {
+// rewriteSpans copies the message held in ra (size bytes) with each span
+// (the escaped bytes of a long string) replaced by a marker naming the
+// artifact that holds the string's text, unescaped straight from ra into
+// the store.
+func rewriteSpans(ctx context.Context, store budget.Store, ra io.ReaderAt, size int64, spans []span) ([]byte, error) {
 	var out bytes.Buffer
 	var at int64
 	for _, s := range spans {
-		if _, err := io.Copy(&out, io.NewSectionReader(f, at, s.start-at)); err != nil {
+		if _, err := io.Copy(&out, io.NewSectionReader(ra, at, s.start-at)); err != nil {
 			return nil, err
 		}
 		pr, pw := io.Pipe()
 		go func() {
-			pw.CloseWithError(unescape(pw, bufio.NewReaderSize(io.NewSectionReader(f, s.start, s.end-s.start), 64<<10)))
+			pw.CloseWithError(unescape(pw, bufio.NewReaderSize(io.NewSectionReader(ra, s.start, s.end-s.start), 64<<10)))
 		}()
-		h, _, err := c.store.Put(context.Background(), pr, budget.Meta{Tool: "mcp upstream"})
+		h, _, err := store.Put(ctx, pr, budget.Meta{Tool: "mcp upstream"})
 		pr.CloseWithError(err)
 		if err != nil {
 			return nil, err
@@ -288,7 +290,7 @@ func (c *spillConn) rewrite(f *os.File, size int64, spans []span) ([]byte, error
 		out.Write(m[1 : len(m)-1])
 		at = s.end
 	}
-	if _, err := io.Copy(&out, io.NewSectionReader(f, at, size-at)); err != nil {
+	if _, err := io.Copy(&out, io.NewSectionReader(ra, at, size-at)); err != nil {
 		return nil, err
 	}
 	return bytes.TrimSpace(out.Bytes()), nil
@@ -406,15 +408,28 @@ func readHex4(r *bufio.Reader) (rune, error) {
 type span struct{ start, end int64 }
 
 type frameInfo struct {
-	id    string // idKey of the top-level id, "" when none
-	spans []span // long strings under result.content[].text and result.structuredContent
+	id     string // idKey of the top-level id, "" when none
+	idRaw  []byte // the id's JSON (strings kept up to 256 bytes)
+	method string // the top-level method, "" when none
+	spans  []span // long strings under result.content[].text and result.structuredContent
 }
 
 // scanner walks a JSON value without keeping its strings.
 type scanner struct {
-	r   *bufio.Reader
-	off int64
+	r     *bufio.Reader
+	off   int64
+	depth int
+	// stop, when set, is asked after each top-level member whether the
+	// scan may end there (errStopScan).
+	stop func(*frameInfo) bool
 }
+
+// errStopScan ends a scan early once stop is satisfied.
+var errStopScan = errors.New("scan stopped")
+
+// maxScanDepth bounds the nesting the scanner follows (as encoding/json
+// does), so that a message of nested brackets cannot exhaust the stack.
+const maxScanDepth = 10000
 
 func newScanner(r io.Reader) *scanner { return &scanner{r: bufio.NewReaderSize(r, 64<<10)} }
 
@@ -473,6 +488,13 @@ func (s *scanner) str(keep int) ([]byte, span, error) {
 // the value; strings at a wanted path that are long become spans. When
 // raw is not nil, the value's bytes are appended to it (used for ids).
 func (s *scanner) value(b byte, path []string, info *frameInfo, raw *[]byte) error {
+	if b == '{' || b == '[' {
+		s.depth++
+		defer func() { s.depth-- }()
+		if s.depth > maxScanDepth {
+			return fmt.Errorf("byte %d: nested more than %d deep", s.off, maxScanDepth)
+		}
+	}
 	switch b {
 	case '{':
 		if raw != nil {
@@ -502,14 +524,21 @@ func (s *scanner) value(b byte, path []string, info *frameInfo, raw *[]byte) err
 			key := string(k)
 			var sub *[]byte
 			var idBuf []byte
-			if len(path) == 0 && key == "id" {
+			if len(path) == 0 && (key == "id" || key == "method") {
 				sub = &idBuf
 			}
 			if err := s.value(c, append(path, key), info, sub); err != nil {
 				return err
 			}
-			if sub != nil {
+			if sub != nil && key == "id" {
 				info.id = rawIDKey(idBuf)
+				info.idRaw = idBuf
+			}
+			if sub != nil && key == "method" {
+				_ = json.Unmarshal(idBuf, &info.method)
+			}
+			if len(path) == 0 && s.stop != nil && s.stop(info) {
+				return errStopScan
 			}
 			if c, err = s.nonSpace(); err != nil {
 				return err

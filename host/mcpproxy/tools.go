@@ -78,6 +78,11 @@ func (p *Proxy) callTool(ctx context.Context, name string, req *mcp.CallToolRequ
 	if err != nil {
 		var je *jsonrpc.Error
 		if errors.As(err, &je) {
+			if je.Code == CodeMessageTooLarge {
+				// The transport discarded an answer over the limit: a
+				// fault of the upstream, told like the others.
+				return errorResult(fmt.Sprintf("compact: upstream %s: tools/call %s: %s", p.up, name, je.Message)), nil
+			}
 			return nil, err
 		}
 		if ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) {

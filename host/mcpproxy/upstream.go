@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"os/exec"
@@ -161,23 +162,58 @@ func (p *childPipes) Close() error {
 type HTTP struct {
 	// URL is the MCP endpoint.
 	URL string
-	// Client is the HTTP client (http.DefaultClient when nil).
+	// Client is the HTTP client (http.DefaultClient when nil). Its
+	// transport is wrapped, not changed.
 	Client *http.Client
-	// MaxMessage bounds one server-sent event in bytes; 0 means
-	// DefaultMaxMessage.
+	// MaxMessage bounds one message (a response body or one server-sent
+	// event) in bytes; 0 means DefaultMaxMessage. A message over it is
+	// read to its end without being kept and the call gets an error.
 	MaxMessage int
+	// Spill, when set, is where a tools/call result larger than
+	// SpillAbove goes as it is read, instead of being decoded in memory
+	// (see New, which sets it to the engine's store).
+	Spill budget.Store
+	// SpillAbove is the message size from which results are spilled; 0
+	// means DefaultSpillAbove.
+	SpillAbove int
+	// Logger receives warnings about discarded messages (slog.Default
+	// when nil).
+	Logger *slog.Logger
 }
 
 // String implements Upstream.
 func (h *HTTP) String() string { return fmt.Sprintf("url %q", h.URL) }
 
-// Transport implements Upstream.
+// Transport implements Upstream. Every response goes through a
+// transport that enforces MaxMessage and spills large tool results to
+// Spill as they are read (see httpspill.go), so that no message is held
+// whole in memory twice, or at all when it is over the limit.
 func (h *HTTP) Transport() (mcp.Transport, error) {
 	limit := h.MaxMessage
-	if limit == 0 {
+	if limit <= 0 {
 		limit = DefaultMaxMessage
 	}
-	return &mcp.StreamableClientTransport{Endpoint: h.URL, HTTPClient: h.Client, MaxEventSize: limit, MaxRetries: 1}, nil
+	at := h.SpillAbove
+	if at <= 0 {
+		at = DefaultSpillAbove
+	}
+	base := h.Client
+	if base == nil {
+		base = http.DefaultClient
+	}
+	rt := base.Transport
+	if rt == nil {
+		rt = http.DefaultTransport
+	}
+	log := h.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	client := *base
+	client.Transport = &spillRoundTripper{base: rt, store: h.Spill, limit: int64(limit), spillAt: int64(at), log: log}
+	// The SDK's own cap on one event sits just above ours: a message
+	// over the limit never reaches it (it is replaced by an error).
+	return &mcp.StreamableClientTransport{Endpoint: h.URL, HTTPClient: &client, MaxEventSize: limit + 64<<10, MaxRetries: 1}, nil
 }
 
 // InProcess is an upstream MCP server in this process, reached through

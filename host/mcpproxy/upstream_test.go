@@ -61,7 +61,10 @@ type noArgs struct{}
 //	progress           sends 3 progress notifications and a log message
 //	add_tool {text}    adds a tool named text (a tools/list_changed)
 //
-// and a prompt "review" and a resource "test://readme".
+// and a prompt "review" and a resource "test://readme". With
+// $COMPACT_TEST_UPSTREAM set to "http" (or "http-json") it serves the same
+// over streamable HTTP instead, with server-sent events (or JSON
+// response bodies): see serveHTTPUpstream.
 func runFaultyUpstream() int {
 	s := mcp.NewServer(&mcp.Implementation{Name: "faulty", Version: "0.1"}, &mcp.ServerOptions{
 		Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}},
@@ -77,11 +80,7 @@ func runFaultyUpstream() int {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
 	})
 	mcp.AddTool(s, &mcp.Tool{Name: "lines", Description: "Numbered lines."}, func(ctx context.Context, req *mcp.CallToolRequest, in sizeArgs) (*mcp.CallToolResult, any, error) {
-		var b strings.Builder
-		for i := 1; b.Len() < in.Bytes; i++ {
-			fmt.Fprintf(&b, "line %d: the quick brown fox jumps over the lazy dog\n", i)
-		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}, nil, nil
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: linesText(in.Bytes)}}}, nil, nil
 	})
 	mcp.AddTool(s, &mcp.Tool{Name: "records", Description: "JSON records."}, func(ctx context.Context, req *mcp.CallToolRequest, in sizeArgs) (*mcp.CallToolResult, any, error) {
 		var items []map[string]any
@@ -151,10 +150,24 @@ func runFaultyUpstream() int {
 		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: "read me"}}}, nil
 		})
+	if mode := os.Getenv(envUpstream); mode == "http" || mode == "http-json" {
+		return serveHTTPUpstream(s, mode == "http-json")
+	}
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		return 1
 	}
 	return 0
+}
+
+// linesText is about n bytes of numbered lines ("line 1: the quick
+// brown fox...").
+func linesText(n int) string {
+	var b strings.Builder
+	b.Grow(n + 64)
+	for i := 1; b.Len() < n; i++ {
+		fmt.Fprintf(&b, "line %d: the quick brown fox jumps over the lazy dog\n", i)
+	}
+	return b.String()
 }
 
 // unicodeText is about n bytes of lines that exercise every JSON escape:

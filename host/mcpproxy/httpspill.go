@@ -1,0 +1,448 @@
+package mcpproxy
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"os"
+
+	"github.com/toolcompact/compact/budget"
+)
+
+// Spilling over streamable HTTP: the go-sdk's client reads a response
+// body whole (application/json) or one server-sent event at a time
+// (text/event-stream), and decodes each message in memory. spillRoundTripper
+// sits under it, in the http.Client's transport, and rewrites each message
+// on the way: a message up to SpillAbove passes unchanged; a larger one is
+// kept in a temporary file as it is read while the scanner of spill.go
+// walks it, and when it answers an outstanding tools/call its long strings
+// go from the file to the artifact store, leaving the small spilled form
+// (markers) that compactResult already understands. A message over
+// MaxMessage is never kept: it is read to its end (to find its id) and
+// replaced with a JSON-RPC error naming the limit.
+
+// CodeMessageTooLarge is the JSON-RPC error code of the error that
+// replaces an upstream message larger than the configured limit.
+const CodeMessageTooLarge = -32001
+
+// maxFieldLine bounds an SSE line other than data (event, id, retry,
+// comments).
+const maxFieldLine = 64 << 10
+
+// spillRoundTripper is an http.RoundTripper that spills large upstream
+// messages (see above).
+type spillRoundTripper struct {
+	base    http.RoundTripper
+	store   budget.Store
+	limit   int64
+	spillAt int64
+	log     *slog.Logger
+}
+
+// callInfo is what a POST's body says about the request it carries.
+type callInfo struct {
+	id     string // idKey, "" for a notification or response
+	idRaw  []byte
+	method string
+}
+
+// requestCall reads the id and method of the JSON-RPC request in a POST
+// body without keeping its strings (a tools/call with a resolved memory
+// pointer may be large); it stops as soon as both are known.
+func requestCall(req *http.Request) callInfo {
+	if req.Method != http.MethodPost || req.GetBody == nil {
+		return callInfo{}
+	}
+	body, err := req.GetBody()
+	if err != nil {
+		return callInfo{}
+	}
+	defer body.Close()
+	sc := newScanner(body)
+	sc.stop = func(fi *frameInfo) bool { return fi.id != "" && fi.method != "" }
+	info, _ := sc.scanFrame()
+	return callInfo{id: info.id, idRaw: info.idRaw, method: info.method}
+}
+
+// RoundTrip implements http.RoundTripper.
+func (t *spillRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	call := requestCall(req)
+	resp, err := t.base.RoundTrip(req)
+	if err != nil || resp.StatusCode < 200 || resp.StatusCode > 299 || resp.Body == nil {
+		return resp, err
+	}
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	sp := &msgSpiller{store: t.store, limit: t.limit, spillAt: t.spillAt}
+	ctx := req.Context()
+	switch mt {
+	case "application/json":
+		if call.id == "" {
+			return resp, nil
+		}
+		resp.Body = &jsonBody{ctx: ctx, rc: resp.Body, sp: sp, call: call, log: t.log}
+		resp.ContentLength = -1
+		resp.Header.Del("Content-Length")
+	case "text/event-stream":
+		resp.Body = &sseBody{ctx: ctx, rc: resp.Body, r: bufio.NewReaderSize(resp.Body, 64<<10), sp: sp, call: call, log: t.log}
+	}
+	return resp, nil
+}
+
+// msgSpiller reads one message and decides what to pass on.
+type msgSpiller struct {
+	store   budget.Store
+	limit   int64
+	spillAt int64
+}
+
+// spilled is what became of one message.
+type spilled struct {
+	data []byte    // what to pass on (nil when over)
+	info frameInfo // its id, method and long strings (when it was scanned)
+	size int64     // its size in bytes (at least, when over)
+	over bool      // it was over the limit and was not kept
+}
+
+// read reads one message from r to its end. spillable says whether a
+// message with this id may have its long strings moved to the store (a
+// response to an outstanding tools/call). A message up to the spill size
+// (and the limit) is passed on as it is, without scanning.
+func (s *msgSpiller) read(ctx context.Context, r io.Reader, spillable func(frameInfo) bool) (spilled, error) {
+	headMax := s.spillAt
+	if s.limit > 0 && s.limit < headMax {
+		headMax = s.limit
+	}
+	head, err := io.ReadAll(io.LimitReader(r, headMax+1))
+	if err != nil {
+		return spilled{}, err
+	}
+	if int64(len(head)) <= headMax {
+		return spilled{data: head, size: int64(len(head))}, nil
+	}
+	// A large message: kept in a temporary file (up to the limit) while
+	// the scanner walks it.
+	buf := &spillBuffer{keepMax: s.limit}
+	defer buf.close()
+	tee := io.TeeReader(io.MultiReader(bytes.NewReader(head), r), buf)
+	head = nil
+	info, scanErr := newScanner(tee).scanFrame()
+	// The scanner stops at the end of the value (or at an error): the
+	// rest goes through the tee as well, to be kept or counted.
+	if _, err := io.Copy(io.Discard, tee); err != nil {
+		return spilled{}, err
+	}
+	out := spilled{info: info, size: buf.n, over: buf.over}
+	if buf.err != nil {
+		return out, buf.err
+	}
+	if buf.over {
+		return out, nil
+	}
+	if scanErr == nil && len(info.spans) > 0 && s.store != nil && spillable(info) {
+		data, err := rewriteSpans(ctx, s.store, buf.file, buf.n, info.spans)
+		if err == nil {
+			out.data = data
+			return out, nil
+		}
+		// Fall back to passing it whole: slower, never lossy.
+	}
+	data, err := buf.bytes()
+	out.data = data
+	return out, err
+}
+
+// spillBuffer keeps what is written to it in a temporary file; past
+// keepMax bytes it keeps nothing more and only counts.
+type spillBuffer struct {
+	keepMax int64
+	file    *os.File
+	n       int64
+	over    bool
+	err     error
+}
+
+func (b *spillBuffer) Write(p []byte) (int, error) {
+	b.n += int64(len(p))
+	if b.err != nil || b.over {
+		return len(p), nil
+	}
+	if b.keepMax > 0 && b.n > b.keepMax {
+		b.over = true
+		b.close()
+		return len(p), nil
+	}
+	if b.file == nil {
+		f, err := os.CreateTemp("", "compact-message-")
+		if err != nil {
+			b.err = fmt.Errorf("keeping a large upstream message: %w", err)
+			return len(p), nil
+		}
+		b.file = f
+	}
+	if _, err := b.file.Write(p); err != nil {
+		b.err = fmt.Errorf("keeping a large upstream message: %w", err)
+	}
+	return len(p), nil
+}
+
+// bytes returns everything kept.
+func (b *spillBuffer) bytes() ([]byte, error) {
+	if b.file == nil {
+		return nil, nil
+	}
+	data := make([]byte, b.n)
+	if _, err := b.file.ReadAt(data, 0); err != nil {
+		return nil, fmt.Errorf("reading back a large upstream message: %w", err)
+	}
+	return data, nil
+}
+
+func (b *spillBuffer) close() {
+	if b.file != nil {
+		name := b.file.Name()
+		b.file.Close()
+		os.Remove(name)
+		b.file = nil
+	}
+}
+
+// tooLarge is the JSON-RPC error response that replaces a message over
+// the limit.
+func tooLarge(id []byte, size, limit int64) []byte {
+	msg := fmt.Sprintf("compact: the upstream's answer is %d bytes or more, over the limit of %d bytes (--max-message); it was read and discarded, nothing was stored", size, limit)
+	b, _ := json.Marshal(map[string]any{
+		"jsonrpc": "2.0",
+		"id":      json.RawMessage(id),
+		"error":   map[string]any{"code": CodeMessageTooLarge, "message": msg},
+	})
+	return b
+}
+
+// answeredBy reports whether a message answers the call of the POST that
+// carried it.
+func (c callInfo) answeredBy(info frameInfo) bool {
+	return c.method == "tools/call" && c.id != "" && info.id == c.id
+}
+
+// jsonBody is an application/json response body: one message.
+type jsonBody struct {
+	ctx  context.Context
+	rc   io.ReadCloser
+	sp   *msgSpiller
+	call callInfo
+	log  *slog.Logger
+	out  *bytes.Reader
+	err  error
+}
+
+func (b *jsonBody) Read(p []byte) (int, error) {
+	if b.out == nil && b.err == nil {
+		m, err := b.sp.read(b.ctx, b.rc, b.call.answeredBy)
+		switch {
+		case err != nil:
+			b.err = err
+		case m.over:
+			b.log.Warn("upstream message over the limit discarded", "bytes", m.size, "limit", b.sp.limit)
+			b.out = bytes.NewReader(tooLarge(b.call.idRaw, m.size, b.sp.limit))
+		default:
+			b.out = bytes.NewReader(m.data)
+		}
+	}
+	if b.err != nil {
+		return 0, b.err
+	}
+	return b.out.Read(p)
+}
+
+func (b *jsonBody) Close() error { return b.rc.Close() }
+
+// sseBody is a text/event-stream response body, rewritten one event at a
+// time.
+type sseBody struct {
+	ctx  context.Context
+	rc   io.ReadCloser
+	r    *bufio.Reader
+	sp   *msgSpiller
+	call callInfo
+	log  *slog.Logger
+	out  []byte
+	err  error
+}
+
+func (b *sseBody) Read(p []byte) (int, error) {
+	for len(b.out) == 0 {
+		if b.err != nil {
+			return 0, b.err
+		}
+		b.out, b.err = b.next()
+	}
+	n := copy(p, b.out)
+	b.out = b.out[n:]
+	return n, nil
+}
+
+func (b *sseBody) Close() error { return b.rc.Close() }
+
+// next reads one event and returns its rewritten bytes; an error (io.EOF
+// at the end of the stream) comes after them.
+func (b *sseBody) next() ([]byte, error) {
+	ev := &sseEvent{r: b.r}
+	var out bytes.Buffer
+	m, err := b.sp.read(b.ctx, ev, b.call.answeredBy)
+	if ev.err != nil && !errors.Is(ev.err, io.EOF) {
+		return nil, ev.err
+	}
+	if err != nil {
+		return nil, err
+	}
+	out.Write(ev.fields)
+	if ev.data {
+		data := m.data
+		if m.over {
+			b.log.Warn("upstream message over the limit discarded", "bytes", m.size, "limit", b.sp.limit)
+			id := m.info.idRaw
+			if id == nil || m.info.method != "" {
+				// A request or notification over the limit is dropped; a
+				// response without a readable id answers the POST's call.
+				id = nil
+				if m.info.method == "" {
+					id = b.call.idRaw
+				}
+			}
+			if id != nil {
+				data = tooLarge(id, m.size, b.sp.limit)
+			}
+		}
+		if data != nil {
+			for line := range bytes.SplitSeq(data, []byte("\n")) {
+				out.WriteString("data: ")
+				out.Write(bytes.TrimSuffix(line, []byte("\r")))
+				out.WriteByte('\n')
+			}
+		}
+	}
+	if ev.ended || out.Len() > 0 {
+		out.WriteByte('\n')
+	}
+	if ev.err != nil {
+		return out.Bytes(), ev.err
+	}
+	return out.Bytes(), nil
+}
+
+// sseEvent reads the data of one server-sent event (its data lines joined
+// with "\n") as a stream, keeping its other lines in fields; it ends at
+// the blank line that ends the event.
+type sseEvent struct {
+	r      *bufio.Reader
+	fields []byte // the event's other lines, each with its "\n"
+	data   bool   // a data line was seen
+	inData bool   // in the middle of a long data line
+	cr     bool   // a '\r' held back at the end of a chunk
+	pend   []byte
+	ended  bool  // the blank line was read
+	err    error // io.EOF at the end of the stream
+}
+
+var crByte = []byte{'\r'}
+
+func (e *sseEvent) Read(p []byte) (int, error) {
+	for len(e.pend) == 0 {
+		if e.ended || e.err != nil {
+			return 0, io.EOF
+		}
+		e.fill()
+	}
+	n := copy(p, e.pend)
+	e.pend = e.pend[n:]
+	return n, nil
+}
+
+// fill reads the next piece of the event into pend.
+func (e *sseEvent) fill() {
+	if e.inData {
+		if e.cr {
+			e.cr = false
+			if c, err := e.r.Peek(1); err == nil && c[0] == '\n' {
+				e.r.Discard(1)
+				e.inData = false
+				return
+			}
+			e.pend = crByte
+			return
+		}
+		chunk, err := e.r.ReadSlice('\n')
+		switch {
+		case err == nil:
+			e.inData = false
+			e.pend = bytes.TrimSuffix(bytes.TrimSuffix(chunk, []byte("\n")), []byte("\r"))
+		case errors.Is(err, bufio.ErrBufferFull):
+			if chunk[len(chunk)-1] == '\r' {
+				chunk = chunk[:len(chunk)-1]
+				e.cr = true
+			}
+			e.pend = chunk
+		default:
+			e.pend = chunk
+			e.err = err
+		}
+		return
+	}
+	line, err := e.r.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		// A line longer than the buffer: only data lines may be.
+		if !bytes.HasPrefix(line, []byte("data:")) {
+			e.err = fmt.Errorf("upstream SSE stream: a line of more than %d bytes that is not data", len(line))
+			return
+		}
+		e.startData(line[len("data:"):])
+		e.inData = true
+		if n := len(e.pend); n > 0 && e.pend[n-1] == '\r' {
+			e.pend = e.pend[:len(e.pend)-1]
+			e.cr = true
+		}
+		return
+	}
+	if err != nil {
+		e.err = err
+		if len(line) == 0 {
+			return
+		}
+	}
+	trimmed := bytes.TrimRight(line, "\r\n")
+	switch {
+	case len(trimmed) == 0:
+		if err == nil {
+			e.ended = true
+		}
+	case bytes.HasPrefix(trimmed, []byte("data:")):
+		e.startData(trimmed[len("data:"):])
+	default:
+		if len(e.fields)+len(trimmed) > maxFieldLine {
+			e.err = fmt.Errorf("upstream SSE stream: more than %d bytes of fields in one event", maxFieldLine)
+			return
+		}
+		e.fields = append(append(e.fields, trimmed...), '\n')
+	}
+}
+
+// startData begins a data line whose value (after "data:") starts with v.
+func (e *sseEvent) startData(v []byte) {
+	v = bytes.TrimLeft(v, " ")
+	if e.data {
+		e.pend = append([]byte{'\n'}, v...)
+	} else {
+		e.pend = v
+	}
+	e.data = true
+	if len(e.pend) == 0 {
+		e.pend = nil
+	}
+}

@@ -1,0 +1,148 @@
+package mcpproxy
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+)
+
+// refEvent is one server-sent event as a plain reference parser reads it.
+type refEvent struct {
+	fields []string
+	data   []string
+}
+
+// refEvents parses an event stream the simple way: whole lines ending in
+// "\n" with trailing "\r\n" trimmed (as the go-sdk reads them), a blank
+// line ends an event, data values lose leading spaces.
+// A last event without its blank line counts; empty events (which carry
+// nothing) are left out.
+func refEvents(s string) []refEvent {
+	var out []refEvent
+	var cur refEvent
+	open := false
+	lines := strings.SplitAfter(s, "\n")
+	for _, l := range lines {
+		if l == "" {
+			continue
+		}
+		l = strings.TrimRight(l, "\r\n") // as the go-sdk reads lines
+		if l == "" {
+			if open {
+				out = append(out, cur)
+			}
+			cur, open = refEvent{}, false
+			continue
+		}
+		open = true
+		if v, ok := strings.CutPrefix(l, "data:"); ok {
+			cur.data = append(cur.data, strings.TrimLeft(v, " "))
+			continue
+		}
+		cur.fields = append(cur.fields, l)
+	}
+	if open {
+		out = append(out, cur)
+	}
+	return out
+}
+
+func sameEvents(a, b []refEvent) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if strings.Join(a[i].fields, "\n") != strings.Join(b[i].fields, "\n") ||
+			len(a[i].data) != len(b[i].data) || strings.Join(a[i].data, "\n") != strings.Join(b[i].data, "\n") {
+			return false
+		}
+	}
+	return true
+}
+
+// rewriteSSE runs a stream through sseBody with a reading buffer of bufSize
+// bytes and nothing spilled.
+func rewriteSSE(in string, bufSize int) (string, error) {
+	b := &sseBody{ctx: context.Background(), rc: io.NopCloser(strings.NewReader(in)), sp: &msgSpiller{limit: 1 << 20, spillAt: 1 << 20}, log: slog.New(slog.DiscardHandler)}
+	b.r = bufio.NewReaderSize(b.rc, bufSize)
+	out, err := io.ReadAll(b)
+	return string(out), err
+}
+
+// TestSSERewrite: events pass through the rewriting body with the same
+// fields and data, whatever the line endings and however the lines fall
+// across the reading buffer.
+func TestSSERewrite(t *testing.T) {
+	long := strings.Repeat("x", 100)
+	for _, in := range []string{
+		"event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n",
+		"id: 7\r\ndata: {\"a\":\r\ndata:  1}\r\n\r\n",
+		": a comment\n\nid: priming\ndata:\n\n",
+		"data: " + long + "\r\n\r\ndata: " + long + "\n" + "data: " + long + "\r\n\n",
+		"data: " + long + "\r" + long + "\n\n",
+		"data: unterminated",
+		"",
+	} {
+		for _, size := range []int{16, 17, 64, 4096} {
+			got, err := rewriteSSE(in, size)
+			if err != nil {
+				t.Fatalf("%q (buffer %d): %v", in, size, err)
+			}
+			if want := refEvents(in); !sameEvents(refEvents(got), want) {
+				t.Errorf("%q (buffer %d): rewritten as %q", in, size, got)
+			}
+		}
+	}
+	if _, err := rewriteSSE("event: "+long+"\n\n", 16); err == nil {
+		t.Errorf("a field line longer than the buffer: no error")
+	}
+}
+
+// FuzzSSERewrite: any event stream whose field lines fit the buffer
+// comes out of the rewriting body with the same events.
+func FuzzSSERewrite(f *testing.F) {
+	for _, s := range []string{
+		"data: {}\n\n", "id: 1\ndata: a\ndata: b\n\n", "data: x\r\n\r\n", ":c\n\n", "data:\n\n", "data: " + strings.Repeat("y", 70) + "\r\n\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		if len(in) > 4096 {
+			return
+		}
+		for l := range strings.SplitSeq(in, "\n") {
+			if !strings.HasPrefix(l, "data:") && len(l) > 60 {
+				return
+			}
+		}
+		got, err := rewriteSSE(in, 64)
+		if err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		if want := refEvents(in); !sameEvents(refEvents(got), want) {
+			t.Fatalf("%q rewritten as %q", in, got)
+		}
+	})
+}
+
+// TestRequestCall reads the id and method of a POST body and stops early.
+func TestRequestCall(t *testing.T) {
+	body := `{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"x","arguments":{"a":"` + strings.Repeat("z", 1<<16) + `"}}}`
+	sc := newScanner(strings.NewReader(body))
+	sc.stop = func(fi *frameInfo) bool { return fi.id != "" && fi.method != "" }
+	info, err := sc.scanFrame()
+	if err != errStopScan || info.id != "n:42" || string(info.idRaw) != "42" || info.method != "tools/call" {
+		t.Fatalf("%v %+v", err, info)
+	}
+	if sc.off > 64 {
+		t.Errorf("read %d bytes; should stop after the method", sc.off)
+	}
+	deep := strings.Repeat("[", maxScanDepth+10)
+	if _, err := newScanner(bytes.NewReader([]byte(`{"id":1,"result":` + deep))).scanFrame(); err == nil || !strings.Contains(err.Error(), "nested") {
+		t.Errorf("deep nesting: %v", err)
+	}
+}
