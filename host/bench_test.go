@@ -58,7 +58,7 @@ func BenchmarkPluginCall(b *testing.B) {
 		}
 		defer p.release(inst, true)
 		for b.Loop() {
-			if _, _, err := inst.plug.CallWithContext(ctx, schemas.ExportABIVersion, nil); err != nil {
+			if _, _, err := inst.g.call(ctx, schemas.ExportABIVersion, nil); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -72,7 +72,7 @@ func BenchmarkPluginCall(b *testing.B) {
 		}
 		defer p.release(inst, true)
 		for b.Loop() {
-			if _, _, err := inst.plug.CallWithContext(ctx, schemas.ExportCompactResult, framed); err != nil {
+			if _, _, err := inst.g.call(ctx, schemas.ExportCompactResult, framed); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -93,7 +93,7 @@ func BenchmarkPluginCall(b *testing.B) {
 			}
 			defer unstoppable.release(inst, true)
 			for b.Loop() {
-				if _, _, err := inst.plug.CallWithContext(ctx, c.export, c.in); err != nil {
+				if _, _, err := inst.g.call(ctx, c.export, c.in); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -105,7 +105,7 @@ func BenchmarkPluginCall(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, _, err := inst.plug.CallWithContext(ctx, schemas.ExportCompactResult, framed); err != nil {
+			if _, _, err := inst.g.call(ctx, schemas.ExportCompactResult, framed); err != nil {
 				b.Fatal(err)
 			}
 			p.release(inst, false)

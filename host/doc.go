@@ -1,7 +1,8 @@
 // Package host is the library entry point of compact. An Engine loads the
 // field registry, compiles every WebAssembly plugin the registry names once
-// at start-up (Extism over wazero, with a shared on-disk compilation
-// cache), keeps a bounded pool of instances per plugin, adapts each plugin
+// at start-up (on wazero, with a shared on-disk compilation cache; the
+// Extism host ABI plugins import is implemented natively in Go by default,
+// or by extism/go-sdk, the reference host, with WithRuntime), keeps a bounded pool of instances per plugin, adapts each plugin
 // to budget.Compactor, and runs the budget pipeline on each tool output.
 //
 // A plugin is never trusted: every call has a deadline and a memory cap,

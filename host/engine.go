@@ -67,6 +67,7 @@ type config struct {
 	coolFor   time.Duration
 	logLimit  int
 	lazy      bool
+	runtime   Runtime
 }
 
 // WithRegistry makes the engine use reg instead of the built-in default

@@ -69,10 +69,11 @@ func newPluginSet(ctx context.Context, cfg *config) (*pluginSet, error) {
 		WithCloseOnContextDone(true).
 		WithCompilationCache(ps.cache)
 	// Plugin log calls below this level are dropped by extism itself
-	// (the level is process-wide in extism); the rest is captured per
-	// instance with a size limit.
+	// (the level is process-wide in extism; the native runtime uses the
+	// same level, kernel.MinLevel); the rest is captured per instance
+	// with a size limit.
 	logLevelOnce.Do(func() { extism.SetLogLevel(extism.LogLevelInfo) })
-	if _, ok := os.LookupEnv("EXTISM_ENABLE_WASI_OUTPUT"); ok {
+	if _, ok := os.LookupEnv("EXTISM_ENABLE_WASI_OUTPUT"); ok && cfg.runtime == RuntimeExtismSDK {
 		cfg.logger.Warn("EXTISM_ENABLE_WASI_OUTPUT is set: Extism sends plugin stdout and stderr to this process's own, not to the host's capped log")
 	}
 	return ps, nil
@@ -124,15 +125,11 @@ func (ps *pluginSet) compile(ctx context.Context, name string, pages uint32) (*p
 	if err := checkExports(name, file, data); err != nil {
 		return nil, err
 	}
-	manifest := extism.Manifest{
-		Wasm:   []extism.Wasm{extism.WasmData{Data: data, Name: "main"}},
-		Memory: &extism.ManifestMemory{MaxPages: pages, MaxVarBytes: 0, MaxHttpResponseBytes: 0},
-		// No AllowedHosts and no AllowedPaths: no network, no files.
+	rt := ps.cfg.runtime
+	if rt == "" {
+		rt = RuntimeNative
 	}
-	cp, err := extism.NewCompiledPlugin(ctx, manifest, extism.PluginConfig{
-		EnableWasi:    true,
-		RuntimeConfig: ps.rtConfig,
-	}, nil)
+	cp, err := compileGuest(ctx, rt, ps.rtConfig, data, pages)
 	if err != nil {
 		return nil, pluginErr(name, KindLoad, "%s is not a valid WebAssembly module: %w", file, err)
 	}
@@ -158,7 +155,7 @@ func (ps *pluginSet) compile(ctx context.Context, name string, pages uint32) (*p
 	}
 	lctx, cancel := context.WithTimeout(ctx, loadTimeout)
 	defer cancel()
-	rc, _, err := inst.plug.CallWithContext(lctx, schemas.ExportABIVersion, nil)
+	rc, _, err := inst.g.call(lctx, schemas.ExportABIVersion, nil)
 	if err != nil {
 		perr := p.classify(lctx, inst, err)
 		p.release(inst, false)
@@ -172,7 +169,7 @@ func (ps *pluginSet) compile(ctx context.Context, name string, pages uint32) (*p
 			file, schemas.ExportABIVersion, int32(rc), schemas.ABIVersion)
 	}
 	p.release(inst, true)
-	ps.cfg.logger.Debug("plugin loaded", "plugin", name, "file", file, "max_pages", pages, "pool", size)
+	ps.cfg.logger.Debug("plugin loaded", "plugin", name, "file", file, "max_pages", pages, "pool", size, "runtime", rt)
 	return p, nil
 }
 
@@ -216,7 +213,7 @@ func (ps *pluginSet) close(ctx context.Context) error {
 type plugin struct {
 	name     string
 	file     string
-	compiled *extism.CompiledPlugin
+	compiled compiledGuest
 	maxPages uint32
 	logLimit int
 	cfg      *config
@@ -236,8 +233,8 @@ type plugin struct {
 
 // instance is one plugin instance with its captured log.
 type instance struct {
-	plug *extism.Plugin
-	log  *limitedBuffer
+	g   guest
+	log *limitedBuffer
 }
 
 // acquire takes an idle instance or makes one, waiting while the pool is
@@ -257,18 +254,14 @@ func (p *plugin) acquire(ctx context.Context) (*instance, error) {
 		return nil, fmt.Errorf("waiting for an instance of plugin %s: %w", p.name, ctx.Err())
 	}
 	log := &limitedBuffer{limit: p.logLimit}
-	mc := wazero.NewModuleConfig().WithStdout(log).WithStderr(log)
-	plug, err := p.compiled.Instance(ctx, extism.PluginInstanceConfig{ModuleConfig: mc})
+	g, err := p.compiled.instance(ctx, log)
 	if err != nil {
 		<-p.sem
 		return nil, &PluginError{Plugin: p.name, Kind: KindLoad, Err: fmt.Errorf("instantiate %s: %w", p.file, err), Log: log.String()}
 	}
-	plug.SetLogger(func(level extism.LogLevel, msg string) {
-		fmt.Fprintf(log, "%s: %s\n", level, msg)
-	})
 	p.live.Add(1)
 	p.made.Add(1)
-	return &instance{plug: plug, log: log}, nil
+	return &instance{g: g, log: log}, nil
 }
 
 // release returns inst to the pool, or closes it when it is not healthy.
@@ -277,7 +270,7 @@ func (p *plugin) release(inst *instance, healthy bool) {
 		p.idle <- inst // never blocks: at most cap(sem) instances live
 		return
 	}
-	_ = inst.plug.Close(context.Background())
+	_ = inst.g.close(context.Background())
 	p.live.Add(-1)
 	<-p.sem
 }
@@ -297,7 +290,7 @@ func (p *plugin) call(ctx context.Context, input []byte, timeout time.Duration) 
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	start := time.Now()
-	rc, out, err := inst.plug.CallWithContext(cctx, schemas.ExportCompactResult, input)
+	rc, out, err := inst.g.call(cctx, schemas.ExportCompactResult, input)
 	if err == nil && rc != 0 {
 		err = fmt.Errorf("returned status %d without a message", rc)
 	}
@@ -386,11 +379,11 @@ func (p *plugin) close(ctx context.Context) error {
 	for {
 		select {
 		case inst := <-p.idle:
-			_ = inst.plug.Close(ctx)
+			_ = inst.g.close(ctx)
 			p.live.Add(-1)
 			<-p.sem
 		default:
-			return p.compiled.Close(ctx)
+			return p.compiled.close(ctx)
 		}
 	}
 }

@@ -25,6 +25,10 @@ type PluginOptions struct {
 	PoolSize int
 	// Logger receives load and fault messages (discarded when nil).
 	Logger *slog.Logger
+	// Runtime is the implementation of the Extism host ABI
+	// (RuntimeNative when empty; RuntimeExtismSDK for the reference
+	// host).
+	Runtime Runtime
 }
 
 // Plugin is one plugin loaded outside an Engine: the conformance kit and
@@ -48,6 +52,10 @@ func LoadPlugin(ctx context.Context, path string, o PluginOptions) (*Plugin, err
 		logLimit:  16 << 10,
 		coolFails: 3,
 		coolFor:   30 * time.Second,
+		runtime:   o.Runtime,
+	}
+	if cfg.runtime != "" && cfg.runtime != RuntimeNative && cfg.runtime != RuntimeExtismSDK {
+		return nil, pluginErr(path, KindLoad, "unknown runtime %q (want %q or %q)", o.Runtime, RuntimeNative, RuntimeExtismSDK)
 	}
 	if cfg.cacheDir == "" {
 		cfg.cacheDir = defaultCacheDir()
