@@ -220,3 +220,23 @@ func FuzzRun(f *testing.F) {
 		}
 	})
 }
+
+// FuzzMinify checks minify's shortcut (raw returned as it is when it has
+// no white space outside strings) against compacting with jsontext, on
+// valid and invalid JSON alike.
+func FuzzMinify(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	for _, s := range []string{`{"a":"x y","b":[1,2]}`, `{"a" : 1}`, `"\" "`, `"\\" `, `[1,2]x`, `{"a":"\u00e9\/"}`, "{\"a\":\"\xff\"}", `{"a":1,"a":2}`, `1e5`, `"a\`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 4096 {
+			return
+		}
+		if got, want := minify([]byte(s)), compactJSON([]byte(s)); got != want {
+			t.Fatalf("minify(%q) = %q; compacting gives %q", s, got, want)
+		}
+	})
+}

@@ -121,7 +121,7 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 			Handle: art.Handle,
 		})
 	}
-	after := p.counter.Count(content)
+	after := s.count(content) // fit counted it: remembered
 	return schemas.Result{
 		Content:     content,
 		Level:       schemas.LevelArtifact,
@@ -209,6 +209,23 @@ type summary struct {
 	views    map[[2]int]*formView // rows per (form, collection)
 	l1data   []byte               // level 1's records as JSON (see compactSource)
 	l1table  bool                 // l1data was read back from level 1's table
+	// counted remembers the token counts of the renders fit counted: it
+	// counts the same text up to three times (the loop, the check after
+	// it, Tokens.After), and renders of different plans often coincide.
+	counted map[string]int
+}
+
+// count counts a rendered summary once.
+func (s *summary) count(text string) int {
+	if n, ok := s.counted[text]; ok {
+		return n
+	}
+	if s.counted == nil {
+		s.counted = make(map[string]int)
+	}
+	n := s.p.counter.Count(text)
+	s.counted[text] = n
+	return n
 }
 
 // collView is what the summary may show of one collection.
@@ -380,11 +397,41 @@ func truthy(ctx context.Context, code *gojq.Code, v any) (bool, error) {
 
 // minify returns raw JSON without insignificant white space.
 func minify(raw []byte) string {
+	if !spaceOutsideStrings(raw) {
+		// Nothing to remove: Compact would return raw as it is (it
+		// changes white space only), or fail, and then raw is returned
+		// too. Most records (of minified API output, and level 1's) take
+		// this path, which saves a copy and a validating parse.
+		return string(raw)
+	}
+	return compactJSON(raw)
+}
+
+// compactJSON is minify without the shortcut.
+func compactJSON(raw []byte) string {
 	v := jsontext.Value(append([]byte(nil), raw...))
 	if err := v.Compact(); err != nil {
 		return string(raw)
 	}
 	return string(v)
+}
+
+// spaceOutsideStrings reports whether raw has a JSON white-space byte
+// (space, tab, CR, LF) outside its strings: the only bytes minify
+// removes.
+func spaceOutsideStrings(raw []byte) bool {
+	in := false
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; {
+		case in && c == '\\':
+			i++ // the escaped byte cannot end the string
+		case c == '"':
+			in = !in
+		case !in && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+			return true
+		}
+	}
+	return false
 }
 
 // displayLine makes a text line safe to show: invalid UTF-8 bytes become
@@ -532,7 +579,7 @@ type fitPlan struct {
 // describes.
 func (s *summary) fit(budget int) (string, fitPlan, bool) {
 	n := len(s.colls)
-	count := s.p.counter.Count
+	count := s.count
 	var base fitPlan
 	found := false
 	plans := []fitPlan{

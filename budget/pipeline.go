@@ -213,7 +213,7 @@ func (p *Pipeline) Run(ctx context.Context, in Input) (schemas.Result, error) {
 			res.Content, res.Level, res.Tokens.After = string(in.Data), schemas.LevelNone, res.Tokens.Before
 			return p.storeAlways(ctx, in, shape, res)
 		}
-	case showable && LowerBound(in.Data) <= budget:
+	case showable && !lowerBoundOver(in.Data, budget):
 		text := string(in.Data)
 		if n, over := CountUpTo(p.counter, text, budget); !over {
 			res.Content, res.Level, res.Tokens.After = text, schemas.LevelNone, n
@@ -265,9 +265,17 @@ func (p *Pipeline) Run(ctx context.Context, in Input) (schemas.Result, error) {
 	// the budget. When over, Tokens.After is a lower bound above the
 	// budget, which fitLevel1 rejects too.
 	over := false
-	if lb := LowerBound(out.Content); lb > budget {
+	if p.store != nil {
+		// Level 2 recounts its own text: that level 1 is over is all it
+		// needs, so the bound stops as soon as it passes the budget.
+		if lb, lbOver := lowerBound(out.Content, budget); lbOver {
+			res.Tokens.After, over = lb, true
+		}
+	} else if lb := LowerBound(out.Content); lb > budget {
+		// No store: the bound is the figure the FitError reports.
 		res.Tokens.After, over = lb, true
-	} else {
+	}
+	if !over {
 		res.Tokens.After, over = CountUpTo(p.counter, res.Content, budget)
 	}
 	// The notice line of a lossy level 1, the way back, and the fit

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -158,4 +159,80 @@ func BenchmarkRunCaptured(b *testing.B) {
 			})
 		})
 	}
+}
+
+// sidecarIssues is the 100 KB request of the HTTP sidecar's benchmark
+// (host/server BenchmarkCompact100KB): n GitHub-like issues.
+func sidecarIssues(n int) []byte {
+	type user struct {
+		Login string `json:"login"`
+	}
+	type issue struct {
+		Body   string `json:"body"`
+		Number int    `json:"number"`
+		State  string `json:"state"`
+		Title  string `json:"title"`
+		User   user   `json:"user"`
+	}
+	items := make([]issue, n)
+	for i := range items {
+		items[i] = issue{Number: i + 1, Title: fmt.Sprintf("issue %d: crash when the cache is cold", i+1),
+			State: []string{"open", "closed"}[i%2], User: user{fmt.Sprintf("user%d", i%7)},
+			Body: strings.Repeat("steps to reproduce and what was expected. ", 5)}
+	}
+	b, _ := json.Marshal(items)
+	return b
+}
+
+// BenchmarkRunSidecar100KB is the compaction behind the sidecar's
+// 100 KB benchmark without the plugin: the built-in github.* rules
+// (declarative level 1, pin on open issues) and level 2 with a directory
+// store at a budget of 2,000 tokens. "warm" repeats the same output, as
+// the sidecar benchmark does, so the counters' piece cache answers most
+// counts; "cold" empties the cache first, as a new output would find it.
+//
+//	go test -run '^$' -bench RunSidecar100KB -benchtime 200x ./budget
+func BenchmarkRunSidecar100KB(b *testing.B) {
+	c, err := budget.NewCounter("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	data := sidecarIssues(330)
+	rules := budget.Rules{Records: []string{"."}, Drop: []string{"*_url", "url", "node_id"}, StringsMax: 400,
+		Pin: `select(.state == "open")`}
+	st, err := artifact.NewDir(b.TempDir(), artifact.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := budget.NewPipeline(c, budget.WithStore(st))
+	in := budget.Input{Tool: "github.list_issues", Data: data, Budget: 2000, Rules: rules}
+	run := func() {
+		r, err := p.Run(ctx, in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r.Level != schemas.LevelArtifact {
+			b.Fatalf("level %s", r.Level)
+		}
+	}
+	// cpu-ms/op is the process's CPU time per run (garbage collection
+	// included): steadier than ns/op on a shared machine.
+	b.Run("warm", func(b *testing.B) {
+		b.ReportAllocs()
+		cpu0 := cpuSeconds()
+		for b.Loop() {
+			run()
+		}
+		b.ReportMetric((cpuSeconds()-cpu0)*1e3/float64(b.N), "cpu-ms/op")
+	})
+	b.Run("cold", func(b *testing.B) {
+		b.ReportAllocs()
+		cpu0 := cpuSeconds()
+		for b.Loop() {
+			budget.ResetCountCache()
+			run()
+		}
+		b.ReportMetric((cpuSeconds()-cpu0)*1e3/float64(b.N), "cpu-ms/op")
+	})
 }

@@ -329,8 +329,21 @@ func Estimate(data []byte) int {
 // about 0.6–0.9 of the exact count on JSON and logs (figures in
 // docs/level1.md) and far lower on base64 or non-ASCII text.
 func LowerBound(data []byte) int {
-	n := 0
+	n, _ := lowerBound(data, -1)
+	return n
+}
+
+// lowerBound is LowerBound that stops, when limit >= 0, as soon as the
+// bound exceeds limit: over reports n > limit, and n is then the bound of
+// a prefix of data (still at most the exact count of data, since the
+// bound only grows along the text). A text over a budget is usually
+// proved so within its first few KB, so this costs a fraction of a full
+// scan where only the comparison matters.
+func lowerBound(data []byte, limit int) (n int, over bool) {
 	for i := 0; i < len(data); {
+		if limit >= 0 && n > limit {
+			return n, true
+		}
 		b := data[i]
 		j := i + 1
 		var before byte // the byte before the run; 0 at the start
@@ -382,7 +395,7 @@ func LowerBound(data []byte) int {
 		}
 		i = j
 	}
-	return n
+	return n, limit >= 0 && n > limit
 }
 
 const (
@@ -416,3 +429,10 @@ var byteClass = func() (t [256]byte) {
 	}
 	return t
 }()
+
+// lowerBoundOver reports LowerBound(data) > limit, reading only as much
+// of data as it takes to know.
+func lowerBoundOver(data []byte, limit int) bool {
+	_, over := lowerBound(data, limit)
+	return over
+}

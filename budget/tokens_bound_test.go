@@ -88,6 +88,44 @@ func TestLowerBound(t *testing.T) {
 	}
 }
 
+// checkLowerBoundStops checks that the early-stopping bound agrees with
+// LowerBound (full, lb) at limits around it: over exactly when lb >
+// limit, and a partial bound that is over the limit and at most lb.
+func checkLowerBoundStops(t *testing.T, data []byte, lb int) {
+	t.Helper()
+	for _, limit := range []int{-1, 0, 1, lb / 3, lb / 2, lb - 1, lb, lb + 1} {
+		n, over := lowerBound(data, limit)
+		switch {
+		case limit < 0 && (n != lb || over):
+			t.Fatalf("lowerBound(limit %d) = %d, %v; LowerBound %d", limit, n, over, lb)
+		case limit >= 0 && over != (lb > limit):
+			t.Fatalf("lowerBound(limit %d) over = %v; LowerBound %d", limit, over, lb)
+		case limit >= 0 && over && (n <= limit || n > lb):
+			t.Fatalf("lowerBound(limit %d) = %d; want in (limit, %d]", limit, n, lb)
+		case limit >= 0 && !over && n != lb:
+			t.Fatalf("lowerBound(limit %d) = %d, not over; LowerBound %d", limit, n, lb)
+		case limit >= 0 && lowerBoundOver(data, limit) != over:
+			t.Fatalf("lowerBoundOver(limit %d) disagrees with lowerBound", limit)
+		}
+	}
+}
+
+// TestLowerBoundStops checks the early-stopping bound the pipeline uses
+// against LowerBound on the captured outputs and the token samples.
+func TestLowerBoundStops(t *testing.T) {
+	samples := tokenSamples(t)
+	for _, f := range capturedFiles(t) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		samples["captured/"+filepath.Base(f)] = data
+	}
+	for name, b := range samples {
+		t.Run(name, func(t *testing.T) { checkLowerBoundStops(t, b, LowerBound(b)) })
+	}
+}
+
 // TestCountUpTo checks the bounded count against Count, and both against
 // the tokenizer run on the whole text (the pieces must add up exactly):
 // on pretty-printed captured JSON, on level 1's minified JSON of it (one
@@ -288,9 +326,11 @@ func FuzzTokenBounds(f *testing.F) {
 		for _, ctr := range []Counter{o, c} {
 			enc := ctr.(*tikCounter).enc
 			whole := len(enc.EncodeOrdinary(s))
-			if lb := LowerBound([]byte(s)); lb > whole {
+			lb := LowerBound([]byte(s))
+			if lb > whole {
 				t.Fatalf("%s: LowerBound %d > exact %d for %q", ctr.Encoding(), lb, whole, s)
 			}
+			checkLowerBoundStops(t, []byte(s), lb)
 			cuts := 0
 			for i := 1; i < len(s) && cuts < 16; i++ {
 				if !safeCut(s[i-1], s[i]) {
