@@ -2,8 +2,9 @@
 // a plugin through the checks the host makes on every call (load and ABI
 // version, framing, size, record counts, validity, time and memory
 // limits) plus determinism across two runs, over the author's sample
-// inputs and the bundled captured outputs, and reports one Check per
-// test. "compact plugin test" prints them; Go tests run it on every
+// inputs and the bundled captured outputs, then runs every input once on
+// extism/go-sdk, the reference Extism host, and requires the same results
+// there ("reference host"), and reports one Check per test. "compact plugin test" prints them; Go tests run it on every
 // first-party and example plugin.
 package conformance
 
@@ -85,6 +86,9 @@ type Options struct {
 	CacheDir string
 	// Inputs are the inputs to run.
 	Inputs []Input
+	// NoReference skips the "reference host" check, which loads the
+	// plugin a second time on extism/go-sdk.
+	NoReference bool
 }
 
 // Run loads the plugin at path and runs every check on every input. It
@@ -112,14 +116,89 @@ func Run(ctx context.Context, path string, o Options) []Check {
 	if len(o.Inputs) == 0 {
 		checks = append(checks, Check{Name: "inputs", Err: errors.New("no inputs to run the plugin on")})
 	}
-	for _, in := range o.Inputs {
-		checks = append(checks, runInput(ctx, p, o, timeout, in)...)
+	firsts := make([]outcome, len(o.Inputs))
+	for k, in := range o.Inputs {
+		var cs []Check
+		cs, firsts[k] = runInput(ctx, p, o, timeout, in)
+		checks = append(checks, cs...)
+	}
+	if !o.NoReference && len(o.Inputs) > 0 {
+		checks = append(checks, reference(ctx, path, o, firsts))
 	}
 	return checks
 }
 
-// runInput runs the checks of one input.
-func runInput(ctx context.Context, p *host.Plugin, o Options, timeout time.Duration, in Input) []Check {
+// outcome is what the first call on an input gave.
+type outcome struct {
+	framed []byte
+	out    []byte
+	err    error
+}
+
+// reference runs every input once more on extism/go-sdk, the reference
+// Extism host, and requires what the host's own runtime gave: the same
+// output bytes, or the same fault kind (and the same message for the
+// plugin's own error). A plugin that passes is a genuine Extism plugin,
+// not one that works only on compact.
+func reference(ctx context.Context, path string, o Options, firsts []outcome) Check {
+	const name = "reference host"
+	start := time.Now()
+	ref, err := host.LoadPlugin(ctx, path, host.PluginOptions{
+		Timeout: o.Timeout, Memory: o.Memory, Config: o.Config, CacheDir: o.CacheDir, PoolSize: 1, Runtime: host.RuntimeExtismSDK,
+	})
+	if err != nil {
+		return Check{Name: name, Err: fmt.Errorf("extism/go-sdk (the reference Extism host) cannot load it: %w", err)}
+	}
+	defer ref.Close(ctx)
+	n := 0
+	for k, f := range firsts {
+		if f.framed == nil {
+			continue
+		}
+		n++
+		out, err := ref.Call(ctx, f.framed)
+		if msg := differs(f.out, f.err, out, err); msg != "" {
+			return Check{Name: name, Err: fmt.Errorf("%s: on extism/go-sdk (the reference Extism host) %s", o.Inputs[k].Name, msg)}
+		}
+	}
+	return Check{Name: name, Note: fmt.Sprintf("same results on extism/go-sdk for %d inputs, %v", n, time.Since(start).Round(time.Millisecond))}
+}
+
+// differs says how the reference host's result differs from the host's,
+// or "" when it does not.
+func differs(out []byte, err error, refOut []byte, refErr error) string {
+	kind := func(err error) (host.Kind, string) {
+		var pe *host.PluginError
+		if !errors.As(err, &pe) {
+			return "error", err.Error()
+		}
+		if pe.Kind == host.KindFailed {
+			return pe.Kind, pe.Err.Error()
+		}
+		return pe.Kind, ""
+	}
+	switch {
+	case err == nil && refErr == nil:
+		if !bytes.Equal(out, refOut) {
+			return fmt.Sprintf("the output differs at byte %d (%d bytes here, %d there)", firstDiff(out, refOut), len(out), len(refOut))
+		}
+	case err == nil:
+		return "the call failed: " + oneLine(refErr.Error())
+	case refErr == nil:
+		return fmt.Sprintf("the call succeeded (%d bytes) where compact's host gave %s", len(refOut), oneLine(err.Error()))
+	default:
+		k1, m1 := kind(err)
+		k2, m2 := kind(refErr)
+		if k1 != k2 || m1 != m2 {
+			return fmt.Sprintf("the call gave %s (%s) where compact's host gave %s (%s)", k2, oneLine(refErr.Error()), k1, oneLine(err.Error()))
+		}
+	}
+	return ""
+}
+
+// runInput runs the checks of one input and returns them with the
+// outcome of the first call (for the reference host check).
+func runInput(ctx context.Context, p *host.Plugin, o Options, timeout time.Duration, in Input) ([]Check, outcome) {
 	name := func(s string) string { return in.Name + ": " + s }
 	ct := in.ContentType
 	if ct == "" {
@@ -128,26 +207,27 @@ func runInput(ctx context.Context, p *host.Plugin, o Options, timeout time.Durat
 	h := schemas.InputHeader{ABI: schemas.ABIVersion, Tool: o.Tool, BudgetTokens: o.Budget, ContentType: ct, Config: o.Config}
 	framed, err := host.EncodeInput(h, in.Data)
 	if err != nil {
-		return []Check{{Name: name("input"), Err: err}}
+		return []Check{{Name: name("input"), Err: err}}, outcome{}
 	}
 
 	// 1. The call: no trap, no timeout, no memory fault, status 0.
 	start := time.Now()
 	out, err := p.Call(ctx, framed)
 	took := time.Since(start)
+	first := outcome{framed: framed, out: out, err: err}
 	var pe *host.PluginError
 	if errors.As(err, &pe) && pe.Kind == host.KindFailed && in.Bundled {
-		return []Check{{Name: name("runs"), Note: "declined: " + oneLine(pe.Err.Error())}}
+		return []Check{{Name: name("runs"), Note: "declined: " + oneLine(pe.Err.Error())}}, first
 	}
 	if err != nil {
-		return []Check{{Name: name("runs"), Err: withLog(err)}}
+		return []Check{{Name: name("runs"), Err: withLog(err)}}, first
 	}
 	checks := []Check{{Name: name("runs"), Note: fmt.Sprintf("%v of a %v deadline", took.Round(time.Millisecond), timeout)}}
 
 	// 2. Framing.
 	hdr, payload, err := host.DecodeOutput(out)
 	if err != nil {
-		return append(checks, Check{Name: name("framing"), Err: err})
+		return append(checks, Check{Name: name("framing"), Err: err}), first
 	}
 	checks = append(checks, Check{Name: name("framing")})
 
@@ -172,7 +252,7 @@ func runInput(ctx context.Context, p *host.Plugin, o Options, timeout time.Durat
 	default:
 		checks = append(checks, Check{Name: name("deterministic")})
 	}
-	return checks
+	return checks, first
 }
 
 // withLog adds the plugin's captured log to a fault, for the author.

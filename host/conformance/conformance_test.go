@@ -2,12 +2,14 @@ package conformance
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/toolcompact/compact/host"
 	"github.com/toolcompact/compact/plugins/plugintest"
 )
 
@@ -128,5 +130,51 @@ func TestFirstPartyPlugins(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestReferenceHost: the echo plugin gives the same results on
+// extism/go-sdk; a guest whose output depends on what the host ABI leaves
+// to each host (memory_bytes) fails the check, naming the input.
+func TestReferenceHost(t *testing.T) {
+	ctx := context.Background()
+	checks := Run(ctx, plugintest.Build(t, plugintest.Faults), Options{Config: map[string]string{"fault": "echo"}, Inputs: sampleInputs()})
+	if c, ok := find(checks, "reference host"); !ok || !c.Passed() || !strings.Contains(c.Note, "for 2 inputs") {
+		t.Errorf("echo: reference host check %v (found %v)", c, ok)
+	}
+	checks = Run(ctx, plugintest.Build(t, "../testdata/guests/divergent"), Options{Inputs: sampleInputs()[1:]})
+	c, ok := find(checks, "reference host")
+	if !ok || c.Passed() || !strings.Contains(c.Err.Error(), "app.log: on extism/go-sdk (the reference Extism host) the output differs") {
+		t.Errorf("divergent: reference host check %v (found %v)", c, ok)
+	}
+	checks = Run(ctx, plugintest.Build(t, plugintest.Faults), Options{Config: map[string]string{"fault": "echo"}, Inputs: sampleInputs(), NoReference: true})
+	if _, ok := find(checks, "reference host"); ok {
+		t.Error("NoReference still ran the reference host check")
+	}
+}
+
+func TestDiffers(t *testing.T) {
+	fail := &host.PluginError{Kind: host.KindFailed, Err: errors.New("no")}
+	trap := &host.PluginError{Kind: host.KindTrap, Err: errors.New("unreachable")}
+	cases := []struct {
+		out    string
+		err    error
+		refOut string
+		refErr error
+		want   string
+	}{
+		{"a", nil, "a", nil, ""},
+		{"ab", nil, "ac", nil, "differs at byte 1"},
+		{"a", nil, "", trap, "the call failed"},
+		{"", trap, "a", nil, "the call succeeded"},
+		{"", trap, "", &host.PluginError{Kind: host.KindTrap, Err: errors.New("other text")}, ""},
+		{"", trap, "", fail, "gave failed"},
+		{"", fail, "", &host.PluginError{Kind: host.KindFailed, Err: errors.New("yes")}, "gave failed"},
+	}
+	for _, c := range cases {
+		got := differs([]byte(c.out), c.err, []byte(c.refOut), c.refErr)
+		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
+			t.Errorf("differs(%q, %v, %q, %v) = %q, want %q", c.out, c.err, c.refOut, c.refErr, got, c.want)
+		}
 	}
 }
