@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // Kind is the kind of a JSON token returned by Reader.Next.
@@ -166,11 +165,7 @@ func (r *Reader) Next() Token {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t' }
 
-func (r *Reader) skipSpace() {
-	for r.pos < len(r.data) && isSpace(r.data[r.pos]) {
-		r.pos++
-	}
-}
+func (r *Reader) skipSpace() { r.pos = skipSpace(r.data, r.pos) }
 
 func (r *Reader) next() Token {
 	if r.err != nil {
@@ -329,18 +324,14 @@ func (r *Reader) literal(lit string, k Kind) Token {
 func (r *Reader) scanString() (int, bool) {
 	d := r.data
 	i := r.pos + 1
-	// Skip eight plain bytes at a time: this loop runs once per word
-	// instead of once per byte, which matters most inside WebAssembly,
-	// where every loop iteration pays for the deadline check.
-	for i < len(d) {
-		for i+8 <= len(d) && !specialWord(loadWord(d, i)) {
-			i += 8
-		}
+	for {
+		// Plain bytes are skipped a word at a time (see scan.go): this
+		// loop runs once per escape, not once per byte.
+		i = skipPlain(d, i)
 		if i >= len(d) {
 			break
 		}
-		c := d[i]
-		switch {
+		switch c := d[i]; {
 		case c == '"':
 			return i + 1, true
 		case c == '\\':
@@ -367,11 +358,9 @@ func (r *Reader) scanString() (int, bool) {
 				r.fail(i, "invalid escape \\%c in string", d[i+1])
 				return 0, false
 			}
-		case c < 0x20:
+		default:
 			r.fail(i, "invalid control character %q in string", c)
 			return 0, false
-		default:
-			i++
 		}
 	}
 	r.fail(len(d), "unexpected end of input in string")
@@ -392,9 +381,7 @@ func (r *Reader) scanNumber() (int, bool) {
 	case d[i] == '0':
 		i++
 	case d[i] >= '1' && d[i] <= '9':
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
+		i = skipDigits(d, i)
 	default:
 		r.fail(i, "invalid character %q in number", d[i])
 		return 0, false
@@ -405,9 +392,7 @@ func (r *Reader) scanNumber() (int, bool) {
 			r.fail(i, "want digit after decimal point")
 			return 0, false
 		}
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
+		i = skipDigits(d, i)
 	}
 	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
 		i++
@@ -418,32 +403,9 @@ func (r *Reader) scanNumber() (int, bool) {
 			r.fail(i, "want digit in exponent")
 			return 0, false
 		}
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
+		i = skipDigits(d, i)
 	}
 	return i, true
-}
-
-const (
-	lsb = 0x0101010101010101
-	msb = 0x8080808080808080
-)
-
-// loadWord reads the eight bytes at d[i:i+8] as one word, in whatever
-// byte order the machine has (specialWord does not care).
-func loadWord(d []byte, i int) uint64 {
-	_ = d[i+7]
-	return *(*uint64)(unsafe.Pointer(&d[i]))
-}
-
-// specialWord reports whether any byte of w may be '"', '\\' or a control
-// character (< 0x20). It has no false negatives; a false positive only
-// sends the caller to its byte loop.
-func specialWord(w uint64) bool {
-	quote := w ^ ('"' * lsb)
-	backslash := w ^ ('\\' * lsb)
-	return ((quote-lsb)&^quote|(backslash-lsb)&^backslash|(w-0x20*lsb)&^w)&msb != 0
 }
 
 func unhex(c byte) int {
@@ -496,9 +458,7 @@ func (r *Reader) RawValue() ([]byte, error) {
 func (r *Reader) skipContainer(depth int) bool {
 	d := r.data
 	for len(r.stack) >= depth {
-		for r.pos < len(d) && isSpace(d[r.pos]) {
-			r.pos++
-		}
+		r.pos = skipSpace(d, r.pos)
 		if r.pos >= len(d) {
 			r.fail(r.pos, "unexpected end of input")
 			return false
@@ -515,9 +475,7 @@ func (r *Reader) skipContainer(depth int) bool {
 				} else {
 					r.state = stValue
 				}
-				for r.pos < len(d) && isSpace(d[r.pos]) {
-					r.pos++
-				}
+				r.pos = skipSpace(d, r.pos)
 				if r.pos >= len(d) {
 					if top == '{' {
 						r.fail(r.pos, "unexpected end of input, want object key")
@@ -554,9 +512,7 @@ func (r *Reader) skipContainer(depth int) bool {
 				return false
 			}
 			r.pos = end
-			for r.pos < len(d) && isSpace(d[r.pos]) {
-				r.pos++
-			}
+			r.pos = skipSpace(d, r.pos)
 			if r.pos >= len(d) {
 				r.fail(r.pos, "unexpected end of input, want ':'")
 				return false
@@ -637,9 +593,7 @@ func (r *Reader) NextMember() (key Token, value []byte, ok bool) {
 		return r.nextMemberSlow()
 	}
 	d := r.data
-	for r.pos < len(d) && isSpace(d[r.pos]) {
-		r.pos++
-	}
+	r.pos = skipSpace(d, r.pos)
 	if r.pos >= len(d) {
 		r.fail(r.pos, "unexpected end of input")
 		return Token{}, nil, false
@@ -653,17 +607,13 @@ func (r *Reader) NextMember() (key Token, value []byte, ok bool) {
 		return Token{}, nil, false
 	case r.state == stCommaOrEnd:
 		r.pos++
-		for r.pos < len(d) && isSpace(d[r.pos]) {
-			r.pos++
-		}
+		r.pos = skipSpace(d, r.pos)
 	}
 	key = r.key()
 	if key.Kind == Invalid {
 		return Token{}, nil, false
 	}
-	for r.pos < len(d) && isSpace(d[r.pos]) {
-		r.pos++
-	}
+	r.pos = skipSpace(d, r.pos)
 	if r.pos >= len(d) {
 		r.fail(r.pos, "unexpected end of input, want a value")
 		return Token{}, nil, false

@@ -347,19 +347,3 @@ func FuzzQuote(f *testing.F) {
 		}
 	})
 }
-
-func TestSpecialWord(t *testing.T) {
-	for i := 0; i < 256; i++ {
-		for pos := 0; pos < 8; pos++ {
-			b := []byte("abcdefgh")
-			b[pos] = byte(i)
-			want := i == '"' || i == '\\' || i < 0x20
-			if got := specialWord(loadWord(b, 0)); want && !got {
-				t.Fatalf("byte %#x at %d: missed", i, pos)
-			}
-		}
-	}
-	if specialWord(loadWord([]byte("plain tx"), 0)) {
-		t.Error("false positive on plain text")
-	}
-}

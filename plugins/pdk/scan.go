@@ -1,0 +1,169 @@
+package pdk
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// Word-at-a-time ("SWAR") byte classification for the tokenizer's hot
+// loops. Inside the host every taken branch of a Go guest is an exit from
+// wazero's native code into Go (see docs/pdk.md, "Loops cost more inside
+// the host"), so these helpers classify eight bytes with straight-line
+// arithmetic and say where the first interesting byte is with one
+// count-trailing-zeros, instead of a loop iteration per byte.
+//
+// Every mask helper is exact: bit 7 of byte k of the result is set if and
+// only if byte k of the word has the property, independently of the other
+// bytes (no borrow or carry crosses a byte), so the lowest set bit names
+// the first such byte. FuzzScan checks each against a byte loop.
+
+const (
+	lsb  = 0x0101010101010101
+	msb  = 0x8080808080808080
+	low7 = 0x7f7f7f7f7f7f7f7f
+)
+
+// wordAt returns the eight bytes of d starting at i as a little-endian
+// word (byte i in the low bits), with the bytes past the end of d read as
+// zero. 0 <= i <= len(d).
+func wordAt(d []byte, i int) uint64 {
+	if i+8 <= len(d) {
+		return binary.LittleEndian.Uint64(d[i:])
+	}
+	if len(d) >= 8 {
+		// The last eight bytes, shifted so that byte i comes first; the
+		// shift fills the bytes past the end with zeros (a shift of 64,
+		// for i == len(d), gives 0).
+		return binary.LittleEndian.Uint64(d[len(d)-8:]) >> (uint(8-(len(d)-i)) * 8)
+	}
+	return shortWord(d[i:])
+}
+
+// shortWord assembles fewer than eight bytes (data shorter than a word).
+func shortWord(b []byte) uint64 {
+	var w uint64
+	for k := len(b) - 1; k >= 0; k-- {
+		w = w<<8 | uint64(b[k])
+	}
+	return w
+}
+
+// nonzeroMask has bit 7 set in each byte of x that is not zero.
+func nonzeroMask(x uint64) uint64 { return ((x & low7) + low7 | x) & msb }
+
+// belowMask has bit 7 set in each byte of w that is less than n
+// (1 <= n <= 0x80).
+func belowMask(w uint64, n byte) uint64 {
+	return ^((w & low7) + (0x80-uint64(n))*lsb | w) & msb
+}
+
+// stringStopMask marks the bytes that end a run of plain string content:
+// '"', '\\' and control characters (< 0x20, which includes the zero bytes
+// wordAt reads past the end).
+func stringStopMask(w uint64) uint64 {
+	q := w ^ ('"' * lsb)
+	b := w ^ ('\\' * lsb)
+	plain := ((q & low7) + low7 | q) & ((b & low7) + low7 | b) & ((w & low7) + (0x80-0x20)*lsb | w)
+	return ^plain & msb
+}
+
+// nonSpaceMask marks the bytes that are not JSON whitespace (' ', '\t',
+// '\n', '\r'); zero bytes past the end count as not whitespace.
+func nonSpaceMask(w uint64) uint64 {
+	return nonzeroMask(w^' '*lsb) & nonzeroMask(w^'\n'*lsb) & nonzeroMask(w^'\r'*lsb) & nonzeroMask(w^'\t'*lsb)
+}
+
+// nonDigitMask marks the bytes that are not ASCII digits.
+func nonDigitMask(w uint64) uint64 {
+	return belowMask(w, '0') | ^belowMask(w, '9'+1)&msb
+}
+
+// firstByte returns the index of the lowest marked byte of a mask from
+// the helpers above, or 8 when none is marked.
+func firstByte(m uint64) int { return bits.TrailingZeros64(m) >> 3 }
+
+// skipSpace returns the index of the first byte at or after i that is not
+// JSON whitespace, or len(d). It is small enough to be inlined: the usual
+// cases, no whitespace (compact JSON) and one space (after a colon in
+// indented JSON), cost no call.
+func skipSpace(d []byte, i int) int {
+	if i < len(d) && d[i] > ' ' {
+		return i
+	}
+	if i+1 < len(d) && d[i] == ' ' && d[i+1] > ' ' {
+		return i + 1
+	}
+	return skipSpaceRun(d, i)
+}
+
+// skipSpaceRun is skipSpace for runs of whitespace (indentation): eight
+// bytes per iteration.
+func skipSpaceRun(d []byte, i int) int {
+	for i+8 <= len(d) {
+		m := nonSpaceMask(binary.LittleEndian.Uint64(d[i:]))
+		if m != 0 {
+			return i + firstByte(m)
+		}
+		i += 8
+	}
+	if i >= len(d) {
+		return len(d)
+	}
+	return min(i+firstByte(nonSpaceMask(wordAt(d, i))), len(d))
+}
+
+// skipDigits returns the index of the first byte at or after i that is not
+// an ASCII digit, or len(d).
+func skipDigits(d []byte, i int) int {
+	for i+8 <= len(d) {
+		m := nonDigitMask(binary.LittleEndian.Uint64(d[i:]))
+		if m != 0 {
+			return i + firstByte(m)
+		}
+		i += 8
+	}
+	if i >= len(d) {
+		return len(d)
+	}
+	return min(i+firstByte(nonDigitMask(wordAt(d, i))), len(d))
+}
+
+// skipPlain returns the index of the first byte at or after i that is
+// '"', '\\' or a control character, or len(d). Strings such as URLs and
+// text run for dozens of bytes, so it tests four words per iteration
+// while it can, with no branch to find which word stopped it.
+func skipPlain(d []byte, i int) int {
+	for i+32 <= len(d) {
+		w := d[i : i+32 : i+32]
+		m0 := stringStopMask(binary.LittleEndian.Uint64(w[0:]))
+		m1 := stringStopMask(binary.LittleEndian.Uint64(w[8:]))
+		m2 := stringStopMask(binary.LittleEndian.Uint64(w[16:]))
+		m3 := stringStopMask(binary.LittleEndian.Uint64(w[24:]))
+		if m0|m1|m2|m3 != 0 {
+			// The first marked byte: selects, not branches.
+			n := 24 + firstByte(m3)
+			if m2 != 0 {
+				n = 16 + firstByte(m2)
+			}
+			if m1 != 0 {
+				n = 8 + firstByte(m1)
+			}
+			if m0 != 0 {
+				n = firstByte(m0)
+			}
+			return i + n
+		}
+		i += 32
+	}
+	for i+8 <= len(d) {
+		m := stringStopMask(binary.LittleEndian.Uint64(d[i:]))
+		if m != 0 {
+			return i + firstByte(m)
+		}
+		i += 8
+	}
+	if i >= len(d) {
+		return len(d)
+	}
+	return min(i+firstByte(stringStopMask(wordAt(d, i))), len(d))
+}
