@@ -23,112 +23,124 @@ import (
 
 var tiny = []byte(`[{"id":1}]`)
 
-// BenchmarkPluginCall: a warm call with a tiny input on a pooled instance
-// (target ≤ 50 µs), against a new instance per call (the baseline the
-// pool exists to beat).
-func BenchmarkPluginCall(b *testing.B) {
-	_, p := loadPlugin(b, testConfig(b), plugintest.Faults, 0)
-	ctx := context.Background()
-	req := budget.Request{Tool: "t", Input: tiny, ContentType: "application/json"}
-	c := faultCompactor(p, "echo", time.Second)
-	b.Run("pooled", func(b *testing.B) {
-		for b.Loop() {
-			if _, err := c.Compact(ctx, req); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	framed, _ := EncodeInput(schemas.InputHeader{ABI: 1, Tool: "t", ContentType: "application/json", Config: map[string]string{"fault": "echo"}}, tiny)
-	b.Run("pooled-raw", func(b *testing.B) {
-		for b.Loop() {
-			if _, err := p.call(ctx, framed, time.Second); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	// The floor below our code: an empty export (compact_abi_version takes
-	// no input and sets no output) called straight through Extism on one
-	// pooled instance, with no deadline. What it costs is Extism's
-	// per-call bookkeeping (six kernel functions looked up by name and
-	// called from Go) and the Go guest's export entry; see docs/plugins.md.
-	b.Run("extism-empty", func(b *testing.B) {
-		inst, err := p.acquire(ctx)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer p.release(inst, true)
-		for b.Loop() {
-			if _, _, err := inst.g.call(ctx, schemas.ExportABIVersion, nil); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	// The same echo call straight through Extism with no deadline and no
-	// adapter: what pooled-raw costs without our code around it.
-	b.Run("extism-echo", func(b *testing.B) {
-		inst, err := p.acquire(ctx)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer p.release(inst, true)
-		for b.Loop() {
-			if _, _, err := inst.g.call(ctx, schemas.ExportCompactResult, framed); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	// The same two calls on a runtime without close-on-context-done, which
-	// the host needs to stop a looping plugin (see RATIONALE.md): wazero
-	// then starts no watcher goroutine per function call (one for the
-	// export and one for each Extism kernel function it reaches).
-	unstoppable := loadUnstoppable(b, plugintest.Faults)
-	for _, c := range []struct {
-		name, export string
-		in           []byte
-	}{{"extism-empty-nostop", schemas.ExportABIVersion, nil}, {"extism-echo-nostop", schemas.ExportCompactResult, framed}} {
-		b.Run(c.name, func(b *testing.B) {
-			inst, err := unstoppable.acquire(ctx)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer unstoppable.release(inst, true)
-			for b.Loop() {
-				if _, _, err := inst.g.call(ctx, c.export, c.in); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-	b.Run("new-instance", func(b *testing.B) {
-		for b.Loop() {
-			inst, err := p.acquire(ctx)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if _, _, err := inst.g.call(ctx, schemas.ExportCompactResult, framed); err != nil {
-				b.Fatal(err)
-			}
-			p.release(inst, false)
-		}
-	})
-}
+// runtimes are the two implementations of the Extism host ABI, the
+// default first.
+var runtimes = []Runtime{RuntimeNative, RuntimeExtismSDK}
 
-// loadUnstoppable loads pkg on a runtime without close-on-context-done,
-// for the benchmark only: its calls cannot be stopped by a deadline.
-func loadUnstoppable(b *testing.B, pkg string) *plugin {
+// loadOn loads pkg on runtime r with close-on-context-done (stop) or
+// without it (the latter for the benchmark only: such calls cannot be
+// stopped by a deadline).
+func loadOn(b *testing.B, r Runtime, pkg string, memory int64, stop bool) *plugin {
 	b.Helper()
 	ctx := context.Background()
-	ps, err := newPluginSet(ctx, testConfig(b))
+	cfg := testConfig(b)
+	cfg.runtime = r
+	ps, err := newPluginSet(ctx, cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { ps.close(ctx) })
-	ps.rtConfig = wazero.NewRuntimeConfig().WithCompilationCache(ps.cache)
-	p, err := ps.load(ctx, &registry.Plugin{Path: plugintest.Build(b, pkg)})
+	if !stop {
+		ps.rtConfig = wazero.NewRuntimeConfig().WithCompilationCache(ps.cache)
+	}
+	p, err := ps.load(ctx, &registry.Plugin{Path: plugintest.Build(b, pkg), Memory: memory})
 	if err != nil {
 		b.Fatal(err)
 	}
 	return p
+}
+
+// BenchmarkPluginCall: a warm call with a tiny input on a pooled instance
+// (target ≤ 50 µs), on the native Extism host ABI (the default) and on
+// extism/go-sdk, the reference host, in the same run:
+//
+//   - <runtime>/pooled: compactor.Compact (frame, call with a deadline,
+//     decode, verify), the issue's figure;
+//   - <runtime>/raw: plugin.call only (pool, deadline, log reset);
+//   - <runtime>/empty: compact_abi_version (no input, no output) on one
+//     pooled instance with no deadline: the per-call floor of the runtime;
+//   - <runtime>/echo-nostop, empty-nostop: the same on a runtime without
+//     close-on-context-done (which the host requires; see RATIONALE.md),
+//     to show what wazero's deadline checks cost;
+//   - <runtime>/new-instance: a new instance per call, the baseline the
+//     pool exists to beat;
+//   - interleaved: one native and one extism-sdk Compact per iteration,
+//     reporting both times and their ratio from the same moments of load.
+func BenchmarkPluginCall(b *testing.B) {
+	ctx := context.Background()
+	req := budget.Request{Tool: "t", Input: tiny, ContentType: "application/json"}
+	framed, _ := EncodeInput(schemas.InputHeader{ABI: 1, Tool: "t", ContentType: "application/json", Config: map[string]string{"fault": "echo"}}, tiny)
+	loaded := map[Runtime]*plugin{}
+	for _, r := range runtimes {
+		p := loadOn(b, r, plugintest.Faults, 0, true)
+		loaded[r] = p
+		c := faultCompactor(p, "echo", time.Second)
+		b.Run(string(r)+"/pooled", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := c.Compact(ctx, req); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(string(r)+"/raw", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := p.call(ctx, framed, time.Second); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		direct := func(p *plugin, export string, in []byte) func(b *testing.B) {
+			return func(b *testing.B) {
+				inst, err := p.acquire(ctx)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer p.release(inst, true)
+				for b.Loop() {
+					if _, _, err := inst.g.call(ctx, export, in); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		}
+		b.Run(string(r)+"/empty", direct(p, schemas.ExportABIVersion, nil))
+		unstoppable := loadOn(b, r, plugintest.Faults, 0, false)
+		b.Run(string(r)+"/empty-nostop", direct(unstoppable, schemas.ExportABIVersion, nil))
+		b.Run(string(r)+"/echo-nostop", direct(unstoppable, schemas.ExportCompactResult, framed))
+		b.Run(string(r)+"/new-instance", func(b *testing.B) {
+			for b.Loop() {
+				inst, err := p.acquire(ctx)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, _, err := inst.g.call(ctx, schemas.ExportCompactResult, framed); err != nil {
+					b.Fatal(err)
+				}
+				p.release(inst, false)
+			}
+		})
+	}
+	b.Run("interleaved", func(b *testing.B) {
+		native := faultCompactor(loaded[RuntimeNative], "echo", time.Second)
+		ref := faultCompactor(loaded[RuntimeExtismSDK], "echo", time.Second)
+		var tn, tr time.Duration
+		for b.Loop() {
+			t0 := time.Now()
+			if _, err := native.Compact(ctx, req); err != nil {
+				b.Fatal(err)
+			}
+			t1 := time.Now()
+			if _, err := ref.Compact(ctx, req); err != nil {
+				b.Fatal(err)
+			}
+			tn += t1.Sub(t0)
+			tr += time.Since(t1)
+		}
+		n := float64(b.N)
+		b.ReportMetric(float64(tn.Microseconds())/n, "native-µs/call")
+		b.ReportMetric(float64(tr.Microseconds())/n, "extism-sdk-µs/call")
+		b.ReportMetric(float64(tr)/float64(tn), "extism-sdk/native")
+	})
 }
 
 // oneMB builds a JSON array of at least 1 MiB of real GitHub issues from
@@ -170,19 +182,25 @@ func BenchmarkRestList1MB(b *testing.B) {
 	ctx := context.Background()
 	ent := registry.Default().Lookup("github.issues")
 	req := budget.Request{Tool: "github.issues", Input: input, ContentType: "application/json", Budget: 4000, Rules: rulesFromEntry(ent)}
-	b.Run("plugin", func(b *testing.B) {
-		_, p := loadPlugin(b, testConfig(b), plugintest.RestList, 256<<20)
-		c := &compactor{p: p, timeout: 30 * time.Second}
-		b.SetBytes(int64(len(input)))
-		var out budget.Output
-		for b.Loop() {
-			var err error
-			if out, err = c.Compact(ctx, req); err != nil {
-				b.Fatal(err)
-			}
+	for _, r := range runtimes {
+		name := "plugin"
+		if r != RuntimeNative {
+			name += "-" + string(r)
 		}
-		b.ReportMetric(float64(len(out.Content))/float64(len(input)), "out/in")
-	})
+		b.Run(name, func(b *testing.B) {
+			p := loadOn(b, r, plugintest.RestList, 256<<20, true)
+			c := &compactor{p: p, timeout: 30 * time.Second}
+			b.SetBytes(int64(len(input)))
+			var out budget.Output
+			for b.Loop() {
+				var err error
+				if out, err = c.Compact(ctx, req); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(len(out.Content))/float64(len(input)), "out/in")
+		})
+	}
 	b.Run("declarative", func(b *testing.B) {
 		d := budget.Declarative()
 		b.SetBytes(int64(len(input)))
@@ -199,29 +217,50 @@ func BenchmarkRestList1MB(b *testing.B) {
 
 // BenchmarkStartup: loading one Go plugin (read, check exports, compile,
 // instantiate, ask its ABI version) with a warm on-disk compilation cache
-// (target ≤ 100 ms) against a cold one.
+// (target ≤ 100 ms) against a cold one, on both runtimes.
 func BenchmarkStartup(b *testing.B) {
 	path := plugintest.Build(b, plugintest.RestList)
 	ctx := context.Background()
-	load := func(b *testing.B, dir string) {
-		p, err := LoadPlugin(ctx, path, PluginOptions{CacheDir: dir})
-		if err != nil {
-			b.Fatal(err)
+	for _, r := range runtimes {
+		load := func(b *testing.B, dir string) {
+			p, err := LoadPlugin(ctx, path, PluginOptions{CacheDir: dir, Runtime: r})
+			if err != nil {
+				b.Fatal(err)
+			}
+			p.Close(ctx)
 		}
-		p.Close(ctx)
+		if r == RuntimeNative {
+			// The same cold load compiling on one goroutine, as before
+			// compilation workers were used.
+			b.Run(string(r)+"/cold-1worker", func(b *testing.B) {
+				for b.Loop() {
+					cfg := testConfig(b)
+					cfg.cacheDir = b.TempDir()
+					cfg.compileWorkers = 1
+					ps, err := newPluginSet(ctx, cfg)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if _, err := ps.load(ctx, &registry.Plugin{Path: path}); err != nil {
+						b.Fatal(err)
+					}
+					ps.close(ctx)
+				}
+			})
+		}
+		b.Run(string(r)+"/warm", func(b *testing.B) {
+			dir := b.TempDir()
+			load(b, dir) // fill the cache
+			for b.Loop() {
+				load(b, dir)
+			}
+		})
+		b.Run(string(r)+"/cold", func(b *testing.B) {
+			for b.Loop() {
+				load(b, b.TempDir())
+			}
+		})
 	}
-	b.Run("warm", func(b *testing.B) {
-		dir := b.TempDir()
-		load(b, dir) // fill the cache
-		for b.Loop() {
-			load(b, dir)
-		}
-	})
-	b.Run("cold", func(b *testing.B) {
-		for b.Loop() {
-			load(b, b.TempDir())
-		}
-	})
 }
 
 func TestOneMB(t *testing.T) {

@@ -68,6 +68,9 @@ type config struct {
 	logLimit  int
 	lazy      bool
 	runtime   Runtime
+	// compileWorkers is how many goroutines compile a plugin's functions
+	// on a compilation cache miss (GOMAXPROCS when 0; benchmarks set 1).
+	compileWorkers int
 }
 
 // WithRegistry makes the engine use reg instead of the built-in default

@@ -129,7 +129,7 @@ func (ps *pluginSet) compile(ctx context.Context, name string, pages uint32) (*p
 	if rt == "" {
 		rt = RuntimeNative
 	}
-	cp, err := compileGuest(ctx, rt, ps.rtConfig, data, pages)
+	cp, err := compileGuest(ctx, rt, ps.rtConfig, data, pages, ps.cfg.compileWorkers)
 	if err != nil {
 		return nil, pluginErr(name, KindLoad, "%s is not a valid WebAssembly module: %w", file, err)
 	}

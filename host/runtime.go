@@ -3,9 +3,11 @@ package host
 import (
 	"context"
 	"fmt"
+	"runtime"
 
 	extism "github.com/extism/go-sdk"
 	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/experimental"
 
 	"github.com/toolcompact/compact/host/internal/kernel"
 )
@@ -61,8 +63,14 @@ type guest interface {
 	close(ctx context.Context) error
 }
 
-// compileGuest compiles data on the runtime r with the memory cap pages.
-func compileGuest(ctx context.Context, r Runtime, rc wazero.RuntimeConfig, data []byte, pages uint32) (compiledGuest, error) {
+// compileGuest compiles data on the runtime r with the memory cap pages,
+// compiling its functions on workers goroutines when the compilation
+// cache misses (GOMAXPROCS when 0).
+func compileGuest(ctx context.Context, r Runtime, rc wazero.RuntimeConfig, data []byte, pages uint32, workers int) (compiledGuest, error) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	ctx = experimental.WithCompilationWorkers(ctx, workers)
 	if r == RuntimeExtismSDK {
 		manifest := extism.Manifest{
 			Wasm:   []extism.Wasm{extism.WasmData{Data: data, Name: "main"}},
