@@ -157,7 +157,7 @@ func frame(t *testing.T, tool string, config map[string]string, data []byte) []b
 func TestDifferentialFirstParty(t *testing.T) {
 	maxBytes := int64(4 << 20)
 	if testing.Short() {
-		maxBytes = 64 << 10
+		maxBytes = 256 << 10
 	}
 	ins := capturedInputs(t, maxBytes)
 	for _, c := range []struct{ pkg, tool string }{{plugintest.Logs, "logs.app"}, {plugintest.RestList, "github.issues"}} {
