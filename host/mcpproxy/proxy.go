@@ -70,15 +70,17 @@ type Proxy struct {
 	opts   Options
 	log    *slog.Logger
 	server *mcp.Server
-	client *mcp.Client
 
-	mu      sync.Mutex
-	session *mcp.ClientSession // nil after the upstream went away
-	initRes *mcp.InitializeResult
-	tools   map[string]bool // upstream tool names currently registered
-	prompts map[string]bool
-	rsrcs   map[string]bool
-	tmpls   map[string]bool
+	mu       sync.Mutex
+	client   *mcp.Client                // replaced when the announced capabilities grow
+	caps     *mcp.ClientCapabilities    // what client announces (see clientfeatures.go)
+	inflight map[*mcp.ServerSession]int // requests to the upstream in flight, per downstream session
+	session  *mcp.ClientSession         // nil after the upstream went away
+	initRes  *mcp.InitializeResult
+	tools    map[string]bool // upstream tool names currently registered
+	prompts  map[string]bool
+	rsrcs    map[string]bool
+	tmpls    map[string]bool
 
 	syncMu   sync.Mutex // serialises list synchronisation
 	progress sync.Map   // upstream progress token (string) -> progressRoute
@@ -123,18 +125,11 @@ func New(ctx context.Context, up Upstream, engine Engine, opts Options) (*Proxy,
 	if p.log == nil {
 		p.log = slog.Default()
 	}
-	p.client = mcp.NewClient(&mcp.Implementation{Name: "compact", Version: "1"}, &mcp.ClientOptions{
-		Logger: p.log,
-		// No roots, sampling or elicitation: the proxy does not forward
-		// server-to-client requests (see docs/sidecar.md).
-		Capabilities:                &mcp.ClientCapabilities{},
-		ToolListChangedHandler:      func(ctx context.Context, _ *mcp.ToolListChangedRequest) { p.resync(ctx, "tools") },
-		PromptListChangedHandler:    func(ctx context.Context, _ *mcp.PromptListChangedRequest) { p.resync(ctx, "prompts") },
-		ResourceListChangedHandler:  func(ctx context.Context, _ *mcp.ResourceListChangedRequest) { p.resync(ctx, "resources") },
-		ResourceUpdatedHandler:      p.onResourceUpdated,
-		LoggingMessageHandler:       p.onLog,
-		ProgressNotificationHandler: p.onProgress,
-	})
+	// No client capabilities until a downstream client brings some (see
+	// clientfeatures.go).
+	p.caps = &mcp.ClientCapabilities{}
+	p.client = p.newClient(p.caps)
+	p.inflight = map[*mcp.ServerSession]int{}
 	cs, err := p.connect(ctx)
 	if err != nil {
 		return nil, err
@@ -152,9 +147,11 @@ func New(ctx context.Context, up Upstream, engine Engine, opts Options) (*Proxy,
 		version = init.ServerInfo.Version
 	}
 	sopts := &mcp.ServerOptions{
-		Logger:       p.log,
-		Capabilities: mirrorCapabilities(init),
-		Instructions: instructions(init),
+		Logger:                  p.log,
+		Capabilities:            mirrorCapabilities(init),
+		Instructions:            instructions(init),
+		InitializedHandler:      p.onInitialized,
+		RootsListChangedHandler: p.onRootsChanged,
 	}
 	if init != nil && init.Capabilities != nil {
 		if init.Capabilities.Completions != nil {
@@ -205,7 +202,10 @@ func (p *Proxy) connect(ctx context.Context) (*mcp.ClientSession, error) {
 	}
 	cctx, cancel := context.WithTimeout(ctx, p.opts.CallTimeout)
 	defer cancel()
-	cs, err := p.client.Connect(cctx, t, nil)
+	p.mu.Lock()
+	client := p.client
+	p.mu.Unlock()
+	cs, err := client.Connect(cctx, t, nil)
 	if err != nil {
 		return nil, fmt.Errorf("mcpproxy: connecting to upstream %s: %w", p.up, err)
 	}
@@ -536,9 +536,12 @@ func (p *Proxy) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.
 	if err != nil {
 		return nil, p.upstreamError(ctx, "prompts/get", err)
 	}
+	defer p.track(req.Session)()
+	params := *req.Params
+	params.Meta = p.capsMeta(cloneMeta(params.Meta), req.ClientCapabilities())
 	cctx, cancel := context.WithTimeout(ctx, p.opts.CallTimeout)
 	defer cancel()
-	res, err := cs.GetPrompt(cctx, req.Params)
+	res, err := cs.GetPrompt(cctx, &params)
 	if err != nil {
 		return nil, p.upstreamError(ctx, "prompts/get", err)
 	}
@@ -550,9 +553,12 @@ func (p *Proxy) readResource(ctx context.Context, req *mcp.ReadResourceRequest) 
 	if err != nil {
 		return nil, p.upstreamError(ctx, "resources/read", err)
 	}
+	defer p.track(req.Session)()
+	params := *req.Params
+	params.Meta = p.capsMeta(cloneMeta(params.Meta), req.ClientCapabilities())
 	cctx, cancel := context.WithTimeout(ctx, p.opts.CallTimeout)
 	defer cancel()
-	res, err := cs.ReadResource(cctx, req.Params)
+	res, err := cs.ReadResource(cctx, &params)
 	if err != nil {
 		return nil, p.upstreamError(ctx, "resources/read", err)
 	}
@@ -564,6 +570,7 @@ func (p *Proxy) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.Co
 	if err != nil {
 		return nil, p.upstreamError(ctx, "completion/complete", err)
 	}
+	defer p.track(req.Session)()
 	cctx, cancel := context.WithTimeout(ctx, p.opts.CallTimeout)
 	defer cancel()
 	res, err := cs.Complete(cctx, req.Params)
@@ -658,6 +665,18 @@ func (p *Proxy) withProgress(req *mcp.CallToolRequest, params *mcp.CallToolParam
 
 // progressLinger is how long a progress route outlives its call.
 const progressLinger = 5 * time.Second
+
+// cloneMeta returns a copy of m (nil for nil).
+func cloneMeta(m mcp.Meta) mcp.Meta {
+	if m == nil {
+		return nil
+	}
+	out := make(mcp.Meta, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
 
 // rawArgs returns a call's arguments as JSON.
 func rawArgs(v any) (json.RawMessage, error) {

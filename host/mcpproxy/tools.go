@@ -69,9 +69,13 @@ func (p *Proxy) callTool(ctx context.Context, name string, req *mcp.CallToolRequ
 	if err != nil {
 		return errorResult(p.upstreamError(ctx, "tools/call "+name, err).Error()), nil
 	}
-	params := &mcp.CallToolParams{Meta: p.forwardMeta(req.Params.Meta), Name: name, Arguments: resolved}
+	// The responses and state of a multi round-trip call pass up as they
+	// came (see clientfeatures.go).
+	params := &mcp.CallToolParams{Meta: p.capsMeta(p.forwardMeta(req.Params.Meta), req.ClientCapabilities()), Name: name, Arguments: resolved,
+		InputResponses: req.Params.InputResponses, RequestState: req.Params.RequestState}
 	forget := p.withProgress(req, params)
 	defer forget()
+	defer p.track(req.Session)()
 	cctx, cancel := context.WithTimeout(ctx, p.opts.CallTimeout)
 	defer cancel()
 	res, err := cs.CallTool(cctx, params)
@@ -89,6 +93,12 @@ func (p *Proxy) callTool(ctx context.Context, name string, req *mcp.CallToolRequ
 			p.dropSession(cs)
 		}
 		return errorResult(p.upstreamError(ctx, "tools/call "+name, err).Error()), nil
+	}
+	if res.NeedsInput() {
+		// The upstream asks the client for input before it answers: the
+		// downstream client (or, for an older one, the go-sdk server in
+		// front of it) fulfils it and calls again. Nothing to compact.
+		return &mcp.CallToolResult{Meta: res.Meta, InputRequests: res.InputRequests, RequestState: res.RequestState}, nil
 	}
 	out := p.compactResult(ctx, name, args, res)
 	if npointers > 0 {

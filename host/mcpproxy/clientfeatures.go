@@ -1,0 +1,399 @@
+package mcpproxy
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Client features: roots, sampling and elicitation are requests from the
+// upstream server to its client (the proxy), which the proxy forwards to
+// a downstream client. MCP has two ways to make them:
+//
+//   - Multi round-trip (protocol 2026-07-28 and later): the upstream
+//     answers a tools/call, prompts/get or resources/read with an
+//     "input required" result listing its requests; the client fulfils
+//     them and calls again with the responses. The proxy passes such a
+//     result back to the downstream client that made the call, unchanged
+//     and uncompacted, and passes the responses and request state of the
+//     next call up. A downstream client on the same protocol fulfils the
+//     requests itself; for an older one the go-sdk server in the proxy
+//     sends it the requests and calls again. Routing is exact: the input
+//     belongs to the call. The client capabilities the upstream sees on
+//     each request are the calling client's (roots, sampling and
+//     elicitation only; see capsMeta).
+//   - Server-to-client requests (protocols before 2026-07-28): the
+//     upstream sends roots/list, sampling/createMessage or
+//     elicitation/create on its session, which does not say which call
+//     they belong to, and one upstream session serves every downstream
+//     session. route picks the downstream session: the only one
+//     connected, else the only one with a request to the upstream in
+//     flight; anything else is an error naming the ambiguity, so that one
+//     agent's request never reaches another agent. The capabilities
+//     announced upstream are fixed when the session starts: the proxy
+//     announces those of the downstream clients on such protocols
+//     (reconnecting to the upstream when a client that has more
+//     initializes), and never more.
+
+// newProtocol is the first protocol version with multi round-trip
+// requests and without server-to-client requests.
+const newProtocol = "2026-07-28"
+
+// rootsChangedSentinel is the one root of the upstream client's own
+// list. The list is never served (roots/list is answered from the
+// downstream client, see rootsMiddleware); re-adding the root is how the
+// go-sdk lets a client send notifications/roots/list_changed.
+const rootsChangedSentinel = "compact:roots-changed"
+
+// newClient makes the upstream client announcing caps (roots, sampling
+// and elicitation; nil announces none).
+func (p *Proxy) newClient(caps *mcp.ClientCapabilities) *mcp.Client {
+	if caps == nil {
+		caps = &mcp.ClientCapabilities{}
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: "compact", Version: "1"}, &mcp.ClientOptions{
+		Logger: p.log,
+		// Exactly these: the go-sdk would add sampling and elicitation
+		// for handlers, so the requests are answered in clientMiddleware
+		// instead.
+		Capabilities:                caps,
+		ToolListChangedHandler:      func(ctx context.Context, _ *mcp.ToolListChangedRequest) { p.resync(ctx, "tools") },
+		PromptListChangedHandler:    func(ctx context.Context, _ *mcp.PromptListChangedRequest) { p.resync(ctx, "prompts") },
+		ResourceListChangedHandler:  func(ctx context.Context, _ *mcp.ResourceListChangedRequest) { p.resync(ctx, "resources") },
+		ResourceUpdatedHandler:      p.onResourceUpdated,
+		LoggingMessageHandler:       p.onLog,
+		ProgressNotificationHandler: p.onProgress,
+		// Input-required results go back to the downstream client that
+		// made the call (see above), not to handlers here.
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+	})
+	c.AddReceivingMiddleware(p.clientMiddleware)
+	return c
+}
+
+// clientMiddleware answers the upstream's roots/list,
+// sampling/createMessage and elicitation/create from the downstream
+// client that route picks.
+func (p *Proxy) clientMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		var res mcp.Result
+		var err error
+		switch params := req.GetParams().(type) {
+		case *mcp.ListRootsParams:
+			var ss *mcp.ServerSession
+			if ss, err = p.route(method, func(c *mcp.ClientCapabilities) bool { return c.RootsV2 != nil }); err != nil {
+				return nil, err
+			}
+			res, err = ss.ListRoots(ctx, params)
+		case *mcp.CreateMessageWithToolsParams:
+			var ss *mcp.ServerSession
+			if ss, err = p.route(method, func(c *mcp.ClientCapabilities) bool { return c.Sampling != nil }); err != nil {
+				return nil, err
+			}
+			res, err = ss.CreateMessageWithTools(ctx, params)
+		case *mcp.CreateMessageParams:
+			var ss *mcp.ServerSession
+			if ss, err = p.route(method, func(c *mcp.ClientCapabilities) bool { return c.Sampling != nil }); err != nil {
+				return nil, err
+			}
+			res, err = ss.CreateMessage(ctx, params)
+		case *mcp.ElicitParams:
+			var ss *mcp.ServerSession
+			if ss, err = p.route(method, func(c *mcp.ClientCapabilities) bool { return c.Elicitation != nil }); err != nil {
+				return nil, err
+			}
+			res, err = ss.Elicit(ctx, params)
+		default:
+			return next(ctx, method, req)
+		}
+		if err != nil {
+			return nil, downstreamError(method, err)
+		}
+		return res, nil
+	}
+}
+
+// downstreamError is what the upstream gets when the downstream client
+// failed a forwarded request: its JSON-RPC error unchanged, anything else
+// (it disconnected) as an internal error saying so.
+func downstreamError(method string, err error) error {
+	if je, ok := err.(*jsonrpc.Error); ok {
+		return je
+	}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("compact: forwarding %s to the downstream client failed: %v", method, err)}
+}
+
+// route picks the downstream session a server-to-client request of the
+// upstream is for: the only session, else the only one with a request to
+// the upstream in flight. It is an error when that is ambiguous, when
+// the session's protocol takes such input only through multi round-trip
+// results, or when the client lacks the capability (has).
+func (p *Proxy) route(method string, has func(*mcp.ClientCapabilities) bool) (*mcp.ServerSession, error) {
+	if !p.ready.Load() {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("compact: no downstream client is connected to answer %s", method)}
+	}
+	var all, busy []*mcp.ServerSession
+	p.mu.Lock()
+	for ss := range p.server.Sessions() {
+		all = append(all, ss)
+		if p.inflight[ss] > 0 {
+			busy = append(busy, ss)
+		}
+	}
+	p.mu.Unlock()
+	var ss *mcp.ServerSession
+	switch {
+	case len(all) == 0:
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("compact: no downstream client is connected to answer %s", method)}
+	case len(all) == 1:
+		ss = all[0]
+	case len(busy) == 1:
+		ss = busy[0]
+	default:
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf(
+			"compact: %s not forwarded: %d downstream clients share this upstream session and %d of them have requests in flight, so which one it is for cannot be told (the upstream's protocol does not say); connect one client per proxy to use it",
+			method, len(all), len(busy))}
+	}
+	ip := ss.InitializeParams()
+	if ip == nil || ip.ProtocolVersion >= newProtocol {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf(
+			"compact: %s not forwarded: the downstream client speaks protocol %s, which takes it only inside a multi round-trip result, and the upstream sent it as a request of its own", method, versionOf(ip))}
+	}
+	if ip.Capabilities == nil || !has(ip.Capabilities) {
+		// Not CodeMethodNotFound: the go-sdk replaces that one's message.
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("compact: the downstream client (%s) does not support %s", clientName(ip), method)}
+	}
+	return ss, nil
+}
+
+func versionOf(ip *mcp.InitializeParams) string {
+	if ip == nil || ip.ProtocolVersion == "" {
+		return newProtocol + " or later"
+	}
+	return ip.ProtocolVersion
+}
+
+func clientName(ip *mcp.InitializeParams) string {
+	if ip == nil || ip.ClientInfo == nil {
+		return "unnamed"
+	}
+	return ip.ClientInfo.Name
+}
+
+// track counts a request of ss to the upstream as in flight until the
+// returned function is called.
+func (p *Proxy) track(ss *mcp.ServerSession) func() {
+	if ss == nil {
+		return func() {}
+	}
+	p.mu.Lock()
+	p.inflight[ss]++
+	p.mu.Unlock()
+	return func() {
+		p.mu.Lock()
+		if p.inflight[ss]--; p.inflight[ss] <= 0 {
+			delete(p.inflight, ss)
+		}
+		p.mu.Unlock()
+	}
+}
+
+// forwardedCaps is the wire form of the client capabilities the proxy
+// can forward.
+type forwardedCaps struct {
+	Roots       *mcp.RootCapabilities        `json:"roots,omitempty"`
+	Sampling    *mcp.SamplingCapabilities    `json:"sampling,omitempty"`
+	Elicitation *mcp.ElicitationCapabilities `json:"elicitation,omitempty"`
+}
+
+func forwardable(c *mcp.ClientCapabilities) forwardedCaps {
+	if c == nil {
+		return forwardedCaps{}
+	}
+	return forwardedCaps{Roots: c.RootsV2, Sampling: c.Sampling, Elicitation: c.Elicitation}
+}
+
+// capsMeta sets, in meta, the client capabilities the upstream sees on a
+// request of a downstream client (protocol 2026-07-28 and later, where
+// they travel with each request): the client's own roots, sampling and
+// elicitation, nothing else.
+func (p *Proxy) capsMeta(meta mcp.Meta, caps *mcp.ClientCapabilities) mcp.Meta {
+	p.mu.Lock()
+	init := p.initRes
+	p.mu.Unlock()
+	if init == nil || init.ProtocolVersion < newProtocol {
+		return meta
+	}
+	if meta == nil {
+		meta = mcp.Meta{}
+	}
+	meta[mcp.MetaKeyClientCapabilities] = forwardable(caps)
+	return meta
+}
+
+// legacyCaps is the union of the roots, sampling and elicitation
+// capabilities of the downstream clients on protocols before 2026-07-28,
+// and whether any has one.
+func (p *Proxy) legacyCaps() *mcp.ClientCapabilities {
+	u := &mcp.ClientCapabilities{}
+	for ss := range p.server.Sessions() {
+		ip := ss.InitializeParams()
+		if ip == nil || ip.ProtocolVersion >= newProtocol || ip.Capabilities == nil {
+			continue
+		}
+		c := ip.Capabilities
+		if c.RootsV2 != nil {
+			if u.RootsV2 == nil {
+				u.RootsV2 = &mcp.RootCapabilities{}
+			}
+			u.RootsV2.ListChanged = u.RootsV2.ListChanged || c.RootsV2.ListChanged
+		}
+		if c.Sampling != nil {
+			if u.Sampling == nil {
+				u.Sampling = &mcp.SamplingCapabilities{}
+			}
+			if c.Sampling.Tools != nil {
+				u.Sampling.Tools = c.Sampling.Tools
+			}
+			if c.Sampling.Context != nil {
+				u.Sampling.Context = c.Sampling.Context
+			}
+		}
+		if c.Elicitation != nil {
+			if u.Elicitation == nil {
+				u.Elicitation = &mcp.ElicitationCapabilities{}
+			}
+			form := c.Elicitation.Form
+			if form == nil && c.Elicitation.URL == nil {
+				form = &mcp.FormElicitationCapabilities{} // {} means form
+			}
+			if form != nil {
+				u.Elicitation.Form = form
+			}
+			if c.Elicitation.URL != nil {
+				u.Elicitation.URL = c.Elicitation.URL
+			}
+		}
+	}
+	return u
+}
+
+// covers reports whether the announced capabilities a include all of b.
+func covers(a, b *mcp.ClientCapabilities) bool {
+	if b.RootsV2 != nil && (a.RootsV2 == nil || (b.RootsV2.ListChanged && !a.RootsV2.ListChanged)) {
+		return false
+	}
+	if b.Sampling != nil && (a.Sampling == nil || (b.Sampling.Tools != nil && a.Sampling.Tools == nil) || (b.Sampling.Context != nil && a.Sampling.Context == nil)) {
+		return false
+	}
+	if b.Elicitation != nil && (a.Elicitation == nil || (b.Elicitation.Form != nil && a.Elicitation.Form == nil) || (b.Elicitation.URL != nil && a.Elicitation.URL == nil)) {
+		return false
+	}
+	return true
+}
+
+// onInitialized runs when a downstream client on a protocol before
+// 2026-07-28 has initialized: when it has a client capability the
+// upstream session (on such a protocol too) was not told of, the proxy
+// reconnects to the upstream announcing the union of those of the
+// connected clients. Capabilities are only ever added, so this happens
+// at most three times.
+func (p *Proxy) onInitialized(ctx context.Context, _ *mcp.InitializedRequest) {
+	want := p.legacyCaps()
+	p.syncMu.Lock()
+	defer p.syncMu.Unlock()
+	p.mu.Lock()
+	have, init, cs := p.caps, p.initRes, p.session
+	p.mu.Unlock()
+	if covers(have, want) || p.closed.Load() {
+		return
+	}
+	union := p.legacyCapsWith(have, want)
+	p.mu.Lock()
+	p.caps = union
+	p.client = p.newClient(union)
+	legacy := init != nil && init.ProtocolVersion < newProtocol
+	if legacy {
+		p.session = nil
+	}
+	p.mu.Unlock()
+	if !legacy {
+		// A newer upstream reads capabilities from each request; the new
+		// client serves the next connection.
+		return
+	}
+	p.log.Info("reconnecting to the upstream to announce the downstream client's capabilities", "upstream", p.up.String(),
+		"roots", union.RootsV2 != nil, "sampling", union.Sampling != nil, "elicitation", union.Elicitation != nil)
+	if cs != nil {
+		go cs.Close()
+	}
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.opts.CallTimeout)
+	defer cancel()
+	ncs, err := p.connect(cctx)
+	if err != nil {
+		p.log.Warn("reconnecting to the upstream", "err", err)
+		return
+	}
+	for _, kind := range []string{"tools", "prompts", "resources"} {
+		if err := p.sync(cctx, ncs, kind); err != nil {
+			p.log.Warn("re-reading upstream lists after reconnecting", "kind", kind, "err", err)
+		}
+	}
+	if lvl, _ := p.logLevel.Load().(string); lvl != "" {
+		_ = ncs.SetLoggingLevel(cctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(lvl)})
+	}
+}
+
+// legacyCapsWith is the union of two capability sets.
+func (p *Proxy) legacyCapsWith(a, b *mcp.ClientCapabilities) *mcp.ClientCapabilities {
+	u := *a
+	if b.RootsV2 != nil {
+		r := mcp.RootCapabilities{}
+		if u.RootsV2 != nil {
+			r = *u.RootsV2
+		}
+		r.ListChanged = r.ListChanged || b.RootsV2.ListChanged
+		u.RootsV2 = &r
+	}
+	if b.Sampling != nil {
+		s := mcp.SamplingCapabilities{}
+		if u.Sampling != nil {
+			s = *u.Sampling
+		}
+		if b.Sampling.Tools != nil {
+			s.Tools = b.Sampling.Tools
+		}
+		if b.Sampling.Context != nil {
+			s.Context = b.Sampling.Context
+		}
+		u.Sampling = &s
+	}
+	if b.Elicitation != nil {
+		e := mcp.ElicitationCapabilities{}
+		if u.Elicitation != nil {
+			e = *u.Elicitation
+		}
+		if b.Elicitation.Form != nil {
+			e.Form = b.Elicitation.Form
+		}
+		if b.Elicitation.URL != nil {
+			e.URL = b.Elicitation.URL
+		}
+		u.Elicitation = &e
+	}
+	return &u
+}
+
+// onRootsChanged passes a downstream client's roots/list_changed up, when
+// the upstream session was told the client has roots.
+func (p *Proxy) onRootsChanged(ctx context.Context, _ *mcp.RootsListChangedRequest) {
+	p.mu.Lock()
+	c, caps, init := p.client, p.caps, p.initRes
+	p.mu.Unlock()
+	if caps == nil || caps.RootsV2 == nil || !caps.RootsV2.ListChanged || init == nil || init.ProtocolVersion >= newProtocol {
+		return
+	}
+	c.AddRoots(&mcp.Root{URI: rootsChangedSentinel, Name: "unused: roots/list is answered by the downstream client"})
+}

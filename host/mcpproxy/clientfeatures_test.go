@@ -1,0 +1,417 @@
+package mcpproxy_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolcompact/compact/host/mcpproxy"
+)
+
+// legacy is the last protocol version with server-to-client requests.
+const legacy = "2025-11-25"
+
+// featureServer is a real go-sdk server whose tools ask their client for
+// sampling, elicitation and roots, on its session (protocol ≤ legacy) or
+// through multi round-trip results (2026-07-28). rootsChanged receives
+// the client's roots/list_changed notifications; capsSeen the client
+// capabilities of each call.
+type featureServer struct {
+	s            *mcp.Server
+	rootsChanged chan struct{}
+	asked        chan error // the outcome of each request "ask" made
+	arrived      atomic.Int32
+	answered     atomic.Int32
+}
+
+func newFeatureServer(versions ...string) *featureServer {
+	f := &featureServer{rootsChanged: make(chan struct{}, 8), asked: make(chan error, 8)}
+	f.s = mcp.NewServer(&mcp.Implementation{Name: "features", Version: "1"}, &mcp.ServerOptions{
+		SupportedProtocolVersions: versions,
+		RootsListChangedHandler: func(context.Context, *mcp.RootsListChangedRequest) {
+			select {
+			case f.rootsChanged <- struct{}{}:
+			default:
+			}
+		},
+	})
+	reply := func(s string) *mcp.CallToolResult {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+	}
+	fail := func(err error) *mcp.CallToolResult {
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
+	}
+	mcp.AddTool(f.s, &mcp.Tool{Name: "ask", Description: "Samples the client's model."}, func(ctx context.Context, req *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, any, error) {
+		if in.Text == "after both" { // wait until two calls are in flight
+			f.arrived.Add(1)
+			for i := 0; f.arrived.Load() < 2 && i < 500; i++ {
+				time.Sleep(10 * time.Millisecond)
+			}
+		}
+		res, err := req.Session.CreateMessage(ctx, &mcp.CreateMessageParams{MaxTokens: 50,
+			Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: in.Text}}}})
+		if in.Text == "after both" { // and both asked before either returns
+			f.answered.Add(1)
+			for i := 0; f.answered.Load() < 2 && i < 500; i++ {
+				time.Sleep(10 * time.Millisecond)
+			}
+		}
+		select {
+		case f.asked <- err:
+		default:
+		}
+		if err != nil {
+			return fail(err), nil, nil
+		}
+		return reply("sampled: " + res.Content.(*mcp.TextContent).Text + " (" + res.Model + ")"), nil, nil
+	})
+	mcp.AddTool(f.s, &mcp.Tool{Name: "confirm", Description: "Asks the user."}, func(ctx context.Context, req *mcp.CallToolRequest, in noArgs) (*mcp.CallToolResult, any, error) {
+		res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "Proceed?", RequestedSchema: map[string]any{
+			"type": "object", "properties": map[string]any{"ok": map[string]any{"type": "boolean"}}}})
+		if err != nil {
+			return fail(err), nil, nil
+		}
+		return reply(fmt.Sprintf("%s %v", res.Action, res.Content["ok"])), nil, nil
+	})
+	mcp.AddTool(f.s, &mcp.Tool{Name: "roots", Description: "Lists the client's roots."}, func(ctx context.Context, req *mcp.CallToolRequest, in noArgs) (*mcp.CallToolResult, any, error) {
+		res, err := req.Session.ListRoots(ctx, nil)
+		if err != nil {
+			return fail(err), nil, nil
+		}
+		return reply(rootURIs(res.Roots)), nil, nil
+	})
+	mcp.AddTool(f.s, &mcp.Tool{Name: "caps", Description: "The client's capabilities."}, func(ctx context.Context, req *mcp.CallToolRequest, in noArgs) (*mcp.CallToolResult, any, error) {
+		return reply(capsString(req.ClientCapabilities())), nil, nil
+	})
+	// Multi round-trip: the same questions as input requests.
+	mcp.AddTool(f.s, &mcp.Tool{Name: "mrtr", Description: "Asks for input through a multi round-trip result."}, func(ctx context.Context, req *mcp.CallToolRequest, in noArgs) (*mcp.CallToolResult, any, error) {
+		r := req.Params.InputResponses
+		if r == nil {
+			return &mcp.CallToolResult{RequestState: "state-1", InputRequests: mcp.InputRequestMap{
+				"e": &mcp.ElicitParams{Message: "Proceed?", RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"ok": map[string]any{"type": "boolean"}}}},
+				"s": &mcp.CreateMessageParams{MaxTokens: 50, Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "hi"}}}},
+				"r": &mcp.ListRootsParams{},
+			}}, nil, nil
+		}
+		if req.Params.RequestState != "state-1" {
+			return fail(fmt.Errorf("request state %q", req.Params.RequestState)), nil, nil
+		}
+		e, _ := r["e"].(*mcp.ElicitResult)
+		s, _ := r["s"].(*mcp.CreateMessageWithToolsResult)
+		rr, _ := r["r"].(*mcp.ListRootsResult)
+		if e == nil || s == nil || rr == nil {
+			return fail(fmt.Errorf("input responses %#v", r)), nil, nil
+		}
+		return reply(fmt.Sprintf("%s %v | %s | %s", e.Action, e.Content["ok"], s.Content[0].(*mcp.TextContent).Text, rootURIs(rr.Roots))), nil, nil
+	})
+	return f
+}
+
+func rootURIs(roots []*mcp.Root) string {
+	var uris []string
+	for _, r := range roots {
+		uris = append(uris, r.URI)
+	}
+	slices.Sort(uris)
+	return strings.Join(uris, ",")
+}
+
+func capsString(c *mcp.ClientCapabilities) string {
+	if c == nil {
+		return "none"
+	}
+	var have []string
+	if c.RootsV2 != nil {
+		have = append(have, "roots")
+	}
+	if c.Sampling != nil {
+		have = append(have, "sampling")
+	}
+	if c.Elicitation != nil {
+		have = append(have, "elicitation")
+	}
+	if len(have) == 0 {
+		return "none"
+	}
+	return strings.Join(have, ",")
+}
+
+// agent is a real go-sdk client on a proxy, with a model (sampling), a
+// user (elicitation) and roots; sampled counts its sampling requests.
+type agent struct {
+	client  *mcp.Client
+	session *mcp.ClientSession
+	server  *mcp.ServerSession // the proxy's end
+	sampled atomic.Int32
+	block   chan struct{} // when set, sampling waits for it (or the end of the request)
+	started chan struct{}
+	cut     func() // disconnects the client abruptly
+}
+
+// connectAgent connects a downstream client on protocol version; full
+// gives it sampling, elicitation and a root named after name.
+func connectAgent(t *testing.T, p *mcpproxy.Proxy, name, version string, full bool) *agent {
+	t.Helper()
+	a := &agent{started: make(chan struct{}, 4)}
+	opts := &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}}
+	if full {
+		opts = &mcp.ClientOptions{
+			Capabilities: &mcp.ClientCapabilities{RootsV2: &mcp.RootCapabilities{ListChanged: true}},
+			CreateMessageHandler: func(ctx context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+				a.sampled.Add(1)
+				a.started <- struct{}{}
+				if a.block != nil {
+					select {
+					case <-a.block:
+					case <-ctx.Done():
+						return nil, ctx.Err()
+					}
+				}
+				in := req.Params.Messages[0].Content.(*mcp.TextContent).Text
+				return &mcp.CreateMessageResult{Role: "assistant", Model: name + "-model", Content: &mcp.TextContent{Text: name + " says hello to " + in}}, nil
+			},
+			ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"ok": true}}, nil
+			},
+		}
+	}
+	a.client = mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, opts)
+	if full {
+		a.client.AddRoots(&mcp.Root{URI: "file:///work/" + name, Name: name})
+	}
+	// Pipes, so that cut is a real disconnect (the proxy reads EOF).
+	toClient, fromProxy := io.Pipe()
+	toProxy, fromClient := io.Pipe()
+	ct := &mcp.IOTransport{Reader: toClient, Writer: fromClient}
+	st := &mcp.IOTransport{Reader: toProxy, Writer: fromProxy}
+	a.cut = func() {
+		fromClient.Close()
+		toClient.Close()
+	}
+	ss, err := p.Server().Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := a.client.Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.session, a.server = cs, ss
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+	})
+	return a
+}
+
+func (a *agent) call(t *testing.T, tool string, args any) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := a.session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("tools/call %s: %v", tool, err)
+	}
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	if res.IsError {
+		return "error: " + b.String()
+	}
+	return b.String()
+}
+
+func newFeatureProxy(t *testing.T, f *featureServer) *mcpproxy.Proxy {
+	t.Helper()
+	eng, _ := newEngine(t, 2000)
+	p, err := mcpproxy.New(context.Background(), &mcpproxy.InProcess{Server: f.s}, mcpproxy.Adapt(eng), mcpproxy.Options{Budget: 2000, Logger: quietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+// TestClientFeaturesLegacy: an upstream on protocol 2025-11-25 asks its
+// client for sampling, elicitation and roots during tool calls; the
+// proxy announces the downstream client's capabilities (and only those),
+// forwards each request to that client, and passes its roots changes up.
+func TestClientFeaturesLegacy(t *testing.T) {
+	leakCheck(t)
+	f := newFeatureServer(legacy)
+	p := newFeatureProxy(t, f)
+	a := connectAgent(t, p, "alice", legacy, true)
+
+	if got := a.call(t, "caps", map[string]any{}); got != "roots,sampling,elicitation" {
+		t.Errorf("the upstream sees capabilities %q, want the client's roots,sampling,elicitation", got)
+	}
+	if got := a.call(t, "ask", map[string]any{"text": "hi"}); got != "sampled: alice says hello to hi (alice-model)" {
+		t.Errorf("sampling: %q", got)
+	}
+	if got := a.call(t, "confirm", map[string]any{}); got != "accept true" {
+		t.Errorf("elicitation: %q", got)
+	}
+	if got := a.call(t, "roots", map[string]any{}); got != "file:///work/alice" {
+		t.Errorf("roots: %q", got)
+	}
+	a.client.AddRoots(&mcp.Root{URI: "file:///work/alice2"})
+	select {
+	case <-f.rootsChanged:
+	case <-time.After(10 * time.Second):
+		t.Fatal("roots/list_changed did not reach the upstream")
+	}
+	if got := a.call(t, "roots", map[string]any{}); got != "file:///work/alice,file:///work/alice2" {
+		t.Errorf("roots after the change: %q", got)
+	}
+
+	t.Run("routing between two clients", func(t *testing.T) {
+		b := connectAgent(t, p, "bob", legacy, true)
+		// Only bob has a call in flight: the request is his, and alice's
+		// model is never asked.
+		before := a.sampled.Load()
+		if got := b.call(t, "ask", map[string]any{"text": "x"}); got != "sampled: bob says hello to x (bob-model)" {
+			t.Errorf("bob's call: %q", got)
+		}
+		if a.sampled.Load() != before {
+			t.Errorf("alice's model was asked for bob's call")
+		}
+		// Both have calls in flight: which one the upstream asks cannot be
+		// told, so neither client is asked and both calls get a clear error.
+		f.arrived.Store(0)
+		f.answered.Store(0)
+		var wg sync.WaitGroup
+		got := make([]string, 2)
+		for i, ag := range []*agent{a, b} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				got[i] = ag.call(t, "ask", map[string]any{"text": "after both"})
+			}()
+		}
+		wg.Wait()
+		for i, g := range got {
+			if !strings.Contains(g, "not forwarded") || !strings.Contains(g, "2 downstream clients") {
+				t.Errorf("client %d with two calls in flight: %q", i, g)
+			}
+		}
+		if n := a.sampled.Load() + b.sampled.Load(); n != before+1 {
+			t.Errorf("a model was asked although the request was ambiguous (%d requests)", n-before)
+		}
+	})
+}
+
+// TestClientFeaturesMissing: a downstream client without the capability
+// gets nothing, the upstream a clear error, and the upstream is never
+// told of capabilities the client lacks.
+func TestClientFeaturesMissing(t *testing.T) {
+	leakCheck(t)
+	f := newFeatureServer(legacy)
+	p := newFeatureProxy(t, f)
+	a := connectAgent(t, p, "plain", legacy, false)
+	if got := a.call(t, "caps", map[string]any{}); got != "none" {
+		t.Errorf("the upstream sees capabilities %q for a client that has none", got)
+	}
+	// Not told of sampling, the upstream that asks anyway is refused.
+	if got := a.call(t, "ask", map[string]any{"text": "hi"}); !strings.HasPrefix(got, "error: ") || !strings.Contains(got, "sampling/createMessage") {
+		t.Errorf("sampling without the capability: %q", got)
+	}
+	if got := a.call(t, "roots", map[string]any{}); !strings.Contains(got, "error") {
+		t.Errorf("roots without the capability: %q", got)
+	}
+	if got := a.call(t, "confirm", map[string]any{}); !strings.Contains(got, "error") || !strings.Contains(got, "elicitation") {
+		t.Errorf("elicitation without the capability: %q", got)
+	}
+	// Another client has sampling, so the upstream is told of it; a
+	// request during the plain client's call is still not given to the
+	// other one.
+	full := connectAgent(t, p, "alice", legacy, true)
+	if got := full.call(t, "caps", map[string]any{}); got != "roots,sampling,elicitation" {
+		t.Errorf("after a client with capabilities joined, the upstream sees %q", got)
+	}
+	if got := a.call(t, "ask", map[string]any{"text": "hi"}); !strings.Contains(got, "the downstream client (plain) does not support sampling/createMessage") {
+		t.Errorf("sampling routed to the client without it: %q", got)
+	}
+	if full.sampled.Load() != 0 {
+		t.Errorf("the other client's model was asked")
+	}
+}
+
+// TestClientFeaturesDisconnect: the client disconnects while the
+// upstream's sampling request waits for its model: the upstream gets an
+// error at once (no hang), nothing leaks, and the proxy serves the next
+// client.
+func TestClientFeaturesDisconnect(t *testing.T) {
+	leakCheck(t)
+	f := newFeatureServer(legacy)
+	p := newFeatureProxy(t, f)
+	a := connectAgent(t, p, "alice", legacy, true)
+	a.block = make(chan struct{})
+	defer close(a.block)
+	go a.session.CallTool(context.Background(), &mcp.CallToolParams{Name: "ask", Arguments: map[string]any{"text": "slow"}})
+	select {
+	case <-a.started:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the sampling request did not reach the client")
+	}
+	start := time.Now()
+	a.cut() // alice's connection breaks
+	select {
+	case err := <-f.asked:
+		if err == nil {
+			t.Errorf("the upstream's sampling request succeeded after the client left")
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("the upstream waited %v", d)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the upstream's sampling request hangs after the client left")
+	}
+	b := connectAgent(t, p, "bob", legacy, true)
+	if got := b.call(t, "ask", map[string]any{"text": "y"}); got != "sampled: bob says hello to y (bob-model)" {
+		t.Errorf("the next client: %q", got)
+	}
+}
+
+// TestClientFeaturesMultiRoundTrip: an upstream on protocol 2026-07-28
+// asks for input in its result; the proxy passes the request to the
+// calling client and the responses back, for a client on the same
+// protocol (it fulfils them itself) and for an older one (the go-sdk
+// server in the proxy asks it). The upstream sees each caller's own
+// capabilities.
+func TestClientFeaturesMultiRoundTrip(t *testing.T) {
+	leakCheck(t)
+	f := newFeatureServer()
+	p := newFeatureProxy(t, f)
+	for _, version := range []string{"", legacy} {
+		name := "new"
+		if version != "" {
+			name = "old"
+		}
+		t.Run(name, func(t *testing.T) {
+			a := connectAgent(t, p, name, version, true)
+			if got := a.call(t, "mrtr", map[string]any{}); got != "accept true | "+name+" says hello to hi | file:///work/"+name {
+				t.Errorf("multi round-trip: %q", got)
+			}
+			if version == "" {
+				if got := a.call(t, "caps", map[string]any{}); got != "roots,sampling,elicitation" {
+					t.Errorf("capabilities seen upstream: %q", got)
+				}
+				plain := connectAgent(t, p, "plain-"+name, version, false)
+				if got := plain.call(t, "caps", map[string]any{}); got != "none" {
+					t.Errorf("capabilities seen upstream for a plain client: %q", got)
+				}
+			}
+		})
+	}
+}
