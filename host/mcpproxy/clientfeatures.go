@@ -327,6 +327,7 @@ func (p *Proxy) onInitialized(ctx context.Context, _ *mcp.InitializedRequest) {
 	p.log.Info("reconnecting to the upstream to announce the downstream client's capabilities", "upstream", p.up.String(),
 		"roots", union.RootsV2 != nil, "sampling", union.Sampling != nil, "elicitation", union.Elicitation != nil)
 	if cs != nil {
+		p.replaced.Store(cs, true)
 		go cs.Close()
 	}
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.opts.CallTimeout)

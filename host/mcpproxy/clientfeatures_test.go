@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -414,4 +416,62 @@ func TestClientFeaturesMultiRoundTrip(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestFilesystemRoots: @modelcontextprotocol/server-filesystem (a real
+// upstream on an older protocol) asks the agent's client for its roots
+// through the proxy and serves them instead of its command-line
+// directory; a change of the client's roots reaches it too.
+func TestFilesystemRoots(t *testing.T) {
+	node, script := nodeServer(t)
+	root := t.TempDir()
+	for _, d := range []string{"one", "two"} {
+		if err := os.Mkdir(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eng, _ := newEngine(t, 2000)
+	leakCheck(t)
+	p, err := mcpproxy.New(context.Background(), &mcpproxy.Command{Path: node, Args: []string{script, root}, Stderr: io.Discard, TerminateAfter: 500 * time.Millisecond},
+		mcpproxy.Adapt(eng), mcpproxy.Options{Budget: 2000, Logger: quietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	// The one client, with roots: the proxy reconnects announcing them,
+	// and the server asks for them.
+	b := &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{RootsV2: &mcp.RootCapabilities{ListChanged: true}}}
+	c := mcp.NewClient(&mcp.Implementation{Name: "rooted", Version: "1"}, b)
+	c.AddRoots(&mcp.Root{URI: "file://" + filepath.Join(root, "one"), Name: "one"})
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := p.Server().Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := c.Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: legacy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); ss.Wait() })
+	allowed := func() string {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_allowed_directories", Arguments: map[string]any{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Content[0].(*mcp.TextContent).Text
+	}
+	waitFor := func(want, not string) {
+		t.Helper()
+		var got string
+		for i := 0; i < 100; i++ {
+			if got = allowed(); strings.Contains(got, want) && (not == "" || !strings.Contains(got, not)) {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Fatalf("allowed directories %q, want %q (and not %q)", got, want, not)
+	}
+	waitFor(filepath.Join(root, "one"), filepath.Join(root, "two"))
+	c.AddRoots(&mcp.Root{URI: "file://" + filepath.Join(root, "two"), Name: "two"})
+	waitFor(filepath.Join(root, "two"), "")
 }

@@ -84,6 +84,7 @@ type Proxy struct {
 
 	syncMu   sync.Mutex // serialises list synchronisation
 	progress sync.Map   // upstream progress token (string) -> progressRoute
+	replaced sync.Map   // *mcp.ClientSession closed on purpose (see onInitialized)
 	nextTok  atomic.Uint64
 	closed   atomic.Bool
 	ready    atomic.Bool  // p.server is set
@@ -220,7 +221,9 @@ func (p *Proxy) connect(ctx context.Context) (*mcp.ClientSession, error) {
 			p.session = nil
 		}
 		p.mu.Unlock()
-		if !p.closed.Load() {
+		if _, replaced := p.replaced.LoadAndDelete(cs); replaced {
+			p.log.Debug("previous upstream session ended", "upstream", p.up.String(), "err", err)
+		} else if !p.closed.Load() {
 			p.log.Warn("upstream session ended", "upstream", p.up.String(), "err", err)
 		}
 	}()
