@@ -349,6 +349,23 @@ func TestClientFeaturesMissing(t *testing.T) {
 	}
 }
 
+// TestClientFeaturesProtocolMismatch: a client on protocol 2026-07-28
+// cannot be sent requests of its own; an upstream on an older protocol
+// that asks during its call gets an error saying so, and the client is
+// not asked.
+func TestClientFeaturesProtocolMismatch(t *testing.T) {
+	leakCheck(t)
+	f := newFeatureServer(legacy)
+	p := newFeatureProxy(t, f)
+	a := connectAgent(t, p, "modern", "", true)
+	if got := a.call(t, "ask", map[string]any{"text": "hi"}); !strings.Contains(got, "speaks protocol 2026-07-28") {
+		t.Errorf("sampling for a 2026-07-28 client from an older upstream: %q", got)
+	}
+	if a.sampled.Load() != 0 {
+		t.Errorf("the client was asked")
+	}
+}
+
 // TestClientFeaturesDisconnect: the client disconnects while the
 // upstream's sampling request waits for its model: the upstream gets an
 // error at once (no hang), nothing leaks, and the proxy serves the next

@@ -18,5 +18,12 @@
 //     stored value before the upstream tool is called, so a large output
 //     flows from one tool into the next without passing through the model.
 //
+// The upstream's questions to its client (roots, sampling, elicitation)
+// go to the agent's client: inside the call's result on protocol
+// 2026-07-28, or, on older protocols, to the one agent they can be for
+// (see clientfeatures.go). Very large tool results, over stdio or
+// streamable HTTP, go to the artifact store as they are read (spill.go,
+// httpspill.go).
+//
 // See docs/sidecar.md for the behaviour in detail.
 package mcpproxy
