@@ -83,28 +83,44 @@ func (p *Proxy) clientMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		switch params := req.GetParams().(type) {
 		case *mcp.ListRootsParams:
 			var ss *mcp.ServerSession
-			if ss, err = p.route(method, func(c *mcp.ClientCapabilities) bool { return c.RootsV2 != nil }); err != nil {
+			var cp mcp.ListRootsParams
+			if params != nil {
+				cp = *params
+			}
+			if ss, cp.Meta, err = p.route(method, cp.Meta, func(c *mcp.ClientCapabilities) bool { return c.RootsV2 != nil }); err != nil {
 				return nil, err
 			}
-			res, err = ss.ListRoots(ctx, params)
+			res, err = ss.ListRoots(ctx, &cp)
 		case *mcp.CreateMessageWithToolsParams:
 			var ss *mcp.ServerSession
-			if ss, err = p.route(method, func(c *mcp.ClientCapabilities) bool { return c.Sampling != nil }); err != nil {
+			var cp mcp.CreateMessageWithToolsParams
+			if params != nil {
+				cp = *params
+			}
+			if ss, cp.Meta, err = p.route(method, cp.Meta, func(c *mcp.ClientCapabilities) bool { return c.Sampling != nil }); err != nil {
 				return nil, err
 			}
-			res, err = ss.CreateMessageWithTools(ctx, params)
+			res, err = ss.CreateMessageWithTools(ctx, &cp)
 		case *mcp.CreateMessageParams:
 			var ss *mcp.ServerSession
-			if ss, err = p.route(method, func(c *mcp.ClientCapabilities) bool { return c.Sampling != nil }); err != nil {
+			var cp mcp.CreateMessageParams
+			if params != nil {
+				cp = *params
+			}
+			if ss, cp.Meta, err = p.route(method, cp.Meta, func(c *mcp.ClientCapabilities) bool { return c.Sampling != nil }); err != nil {
 				return nil, err
 			}
-			res, err = ss.CreateMessage(ctx, params)
+			res, err = ss.CreateMessage(ctx, &cp)
 		case *mcp.ElicitParams:
 			var ss *mcp.ServerSession
-			if ss, err = p.route(method, func(c *mcp.ClientCapabilities) bool { return c.Elicitation != nil }); err != nil {
+			var cp mcp.ElicitParams
+			if params != nil {
+				cp = *params
+			}
+			if ss, cp.Meta, err = p.route(method, cp.Meta, func(c *mcp.ClientCapabilities) bool { return c.Elicitation != nil }); err != nil {
 				return nil, err
 			}
-			res, err = ss.Elicit(ctx, params)
+			res, err = ss.Elicit(ctx, &cp)
 		default:
 			return next(ctx, method, req)
 		}
@@ -126,13 +142,45 @@ func downstreamError(method string, err error) error {
 }
 
 // route picks the downstream session a server-to-client request of the
-// upstream is for: the only session, else the only one with a request to
+// upstream is for: the session whose call's HTTP stream it came on (meta
+// carries its routing token, which route removes: the meta to forward is
+// returned), else the only session, else the only one with a request to
 // the upstream in flight. It is an error when that is ambiguous, when
 // the session's protocol takes such input only through multi round-trip
 // results, or when the client lacks the capability (has).
-func (p *Proxy) route(method string, has func(*mcp.ClientCapabilities) bool) (*mcp.ServerSession, error) {
+func (p *Proxy) route(method string, meta mcp.Meta, has func(*mcp.ClientCapabilities) bool) (*mcp.ServerSession, mcp.Meta, error) {
+	ss, err := p.pick(method, meta)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, tagged := meta[routeMetaKey]; tagged {
+		meta = cloneMeta(meta)
+		delete(meta, routeMetaKey)
+		if len(meta) == 0 {
+			meta = nil
+		}
+	}
+	ip := ss.InitializeParams()
+	if ip == nil || ip.ProtocolVersion >= newProtocol {
+		return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf(
+			"compact: %s not forwarded: the downstream client speaks protocol %s, which takes it only inside a multi round-trip result, and the upstream sent it as a request of its own", method, versionOf(ip))}
+	}
+	if ip.Capabilities == nil || !has(ip.Capabilities) {
+		// Not CodeMethodNotFound: the go-sdk replaces that one's message.
+		return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("compact: the downstream client (%s) does not support %s", clientName(ip), method)}
+	}
+	return ss, meta, nil
+}
+
+// pick is route's choice of session.
+func (p *Proxy) pick(method string, meta mcp.Meta) (*mcp.ServerSession, error) {
 	if !p.ready.Load() {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("compact: no downstream client is connected to answer %s", method)}
+	}
+	if tok, ok := meta[routeMetaKey].(string); ok {
+		if v, ok := p.routes.Load(tok); ok {
+			return v.(*mcp.ServerSession), nil
+		}
 	}
 	var all, busy []*mcp.ServerSession
 	p.mu.Lock()
@@ -143,29 +191,17 @@ func (p *Proxy) route(method string, has func(*mcp.ClientCapabilities) bool) (*m
 		}
 	}
 	p.mu.Unlock()
-	var ss *mcp.ServerSession
 	switch {
 	case len(all) == 0:
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("compact: no downstream client is connected to answer %s", method)}
 	case len(all) == 1:
-		ss = all[0]
+		return all[0], nil
 	case len(busy) == 1:
-		ss = busy[0]
-	default:
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf(
-			"compact: %s not forwarded: %d downstream clients share this upstream session and %d of them have requests in flight, so which one it is for cannot be told (the upstream's protocol does not say); connect one client per proxy to use it",
-			method, len(all), len(busy))}
+		return busy[0], nil
 	}
-	ip := ss.InitializeParams()
-	if ip == nil || ip.ProtocolVersion >= newProtocol {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf(
-			"compact: %s not forwarded: the downstream client speaks protocol %s, which takes it only inside a multi round-trip result, and the upstream sent it as a request of its own", method, versionOf(ip))}
-	}
-	if ip.Capabilities == nil || !has(ip.Capabilities) {
-		// Not CodeMethodNotFound: the go-sdk replaces that one's message.
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("compact: the downstream client (%s) does not support %s", clientName(ip), method)}
-	}
-	return ss, nil
+	return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf(
+		"compact: %s not forwarded: %d downstream clients share this upstream session and %d of them have requests in flight, so which one it is for cannot be told (the upstream's protocol does not say); connect one client per proxy to use it",
+		method, len(all), len(busy))}
 }
 
 func versionOf(ip *mcp.InitializeParams) string {
@@ -183,15 +219,19 @@ func clientName(ip *mcp.InitializeParams) string {
 }
 
 // track counts a request of ss to the upstream as in flight until the
-// returned function is called.
-func (p *Proxy) track(ss *mcp.ServerSession) func() {
+// returned function is called, and returns ctx marked with a routing
+// token of ss for the request's HTTP stream (see tagRoute).
+func (p *Proxy) track(ctx context.Context, ss *mcp.ServerSession) (context.Context, func()) {
 	if ss == nil {
-		return func() {}
+		return ctx, func() {}
 	}
+	tok := fmt.Sprintf("r%d", p.nextTok.Add(1))
+	p.routes.Store(tok, ss)
 	p.mu.Lock()
 	p.inflight[ss]++
 	p.mu.Unlock()
-	return func() {
+	return withRoute(ctx, tok), func() {
+		p.routes.Delete(tok)
 		p.mu.Lock()
 		if p.inflight[ss]--; p.inflight[ss] <= 0 {
 			delete(p.inflight, ss)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -156,19 +158,24 @@ type agent struct {
 	block   chan struct{} // when set, sampling waits for it (or the end of the request)
 	started chan struct{}
 	cut     func() // disconnects the client abruptly
+	// sawRouteKey: the proxy's routing token reached the client.
+	sawRouteKey atomic.Bool
 }
 
 // connectAgent connects a downstream client on protocol version; full
 // gives it sampling, elicitation and a root named after name.
 func connectAgent(t *testing.T, p *mcpproxy.Proxy, name, version string, full bool) *agent {
 	t.Helper()
-	a := &agent{started: make(chan struct{}, 4)}
+	a := &agent{started: make(chan struct{}, 16)}
 	opts := &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}}
 	if full {
 		opts = &mcp.ClientOptions{
 			Capabilities: &mcp.ClientCapabilities{RootsV2: &mcp.RootCapabilities{ListChanged: true}},
 			CreateMessageHandler: func(ctx context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 				a.sampled.Add(1)
+				if _, ok := req.Params.Meta["compact.proxy/route"]; ok {
+					a.sawRouteKey.Store(true)
+				}
 				a.started <- struct{}{}
 				if a.block != nil {
 					select {
@@ -491,4 +498,51 @@ func TestFilesystemRoots(t *testing.T) {
 	waitFor(filepath.Join(root, "one"), filepath.Join(root, "two"))
 	c.AddRoots(&mcp.Root{URI: "file://" + filepath.Join(root, "two"), Name: "two"})
 	waitFor(filepath.Join(root, "two"), "")
+}
+
+// TestClientFeaturesHTTPRouting: over streamable HTTP the upstream's
+// question comes on the stream of the call it belongs to, so with two
+// clients both in the middle of a call each gets its own question (where
+// stdio could only refuse), and the routing token never reaches them.
+func TestClientFeaturesHTTPRouting(t *testing.T) {
+	f := newFeatureServer(legacy)
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return f.s }, nil))
+	t.Cleanup(ts.Close)
+	leakCheck(t)
+	hc := &http.Client{Transport: &http.Transport{}}
+	t.Cleanup(hc.CloseIdleConnections)
+	eng, _ := newEngine(t, 2000)
+	p, err := mcpproxy.New(context.Background(), &mcpproxy.HTTP{URL: ts.URL, Client: hc}, mcpproxy.Adapt(eng), mcpproxy.Options{Budget: 2000, Logger: quietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	a := connectAgent(t, p, "alice", legacy, true)
+	b := connectAgent(t, p, "bob", legacy, true)
+	for round := range 3 {
+		f.arrived.Store(0)
+		f.answered.Store(0)
+		var wg sync.WaitGroup
+		got := make([]string, 2)
+		for i, ag := range []*agent{a, b} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				got[i] = ag.call(t, "ask", map[string]any{"text": "after both"})
+			}()
+		}
+		wg.Wait()
+		if got[0] != "sampled: alice says hello to after both (alice-model)" || got[1] != "sampled: bob says hello to after both (bob-model)" {
+			t.Errorf("round %d: alice got %q, bob got %q", round, got[0], got[1])
+		}
+	}
+	if a.sampled.Load() != 3 || b.sampled.Load() != 3 {
+		t.Errorf("sampling requests: alice %d, bob %d, want 3 each", a.sampled.Load(), b.sampled.Load())
+	}
+	if a.sawRouteKey.Load() || b.sawRouteKey.Load() {
+		t.Errorf("the proxy's routing token reached a client")
+	}
+	if got := b.call(t, "roots", map[string]any{}); got != "file:///work/bob" {
+		t.Errorf("bob's roots: %q", got)
+	}
 }

@@ -90,7 +90,7 @@ func (t *spillRoundTripper) RoundTrip(req *http.Request) (*http.Response, error)
 		resp.ContentLength = -1
 		resp.Header.Del("Content-Length")
 	case "text/event-stream":
-		resp.Body = &sseBody{ctx: ctx, rc: resp.Body, r: bufio.NewReaderSize(resp.Body, 64<<10), sp: sp, call: call, log: t.log}
+		resp.Body = &sseBody{ctx: ctx, rc: resp.Body, r: bufio.NewReaderSize(resp.Body, 64<<10), sp: sp, call: call, log: t.log, route: routeFrom(ctx)}
 	}
 	return resp, nil
 }
@@ -274,6 +274,10 @@ type sseBody struct {
 	log  *slog.Logger
 	out  []byte
 	err  error
+	// route, when set, is the routing token of the downstream session
+	// whose call this stream answers: the upstream's questions on it are
+	// that session's (see tagRoute).
+	route string
 }
 
 func (b *sseBody) Read(p []byte) (int, error) {
@@ -319,6 +323,9 @@ func (b *sseBody) next() ([]byte, error) {
 			if id != nil {
 				data = tooLarge(id, m.size, b.sp.limit)
 			}
+		}
+		if data != nil && !m.over && b.route != "" {
+			data = tagRoute(data, b.route)
 		}
 		if data != nil {
 			for line := range bytes.SplitSeq(data, []byte("\n")) {
@@ -445,4 +452,70 @@ func (e *sseEvent) startData(v []byte) {
 	if len(e.pend) == 0 {
 		e.pend = nil
 	}
+}
+
+// routeMetaKey is the _meta key under which a question of the upstream
+// (roots/list, sampling/createMessage, elicitation/create) that came on
+// the stream of a downstream session's call carries that session's
+// routing token. The proxy removes it before the question goes on.
+const routeMetaKey = "compact.proxy/route"
+
+type routeKey struct{}
+
+// withRoute marks ctx, the context of a request to the upstream, with the
+// routing token of the downstream session it is made for.
+func withRoute(ctx context.Context, token string) context.Context {
+	return context.WithValue(ctx, routeKey{}, token)
+}
+
+func routeFrom(ctx context.Context) string {
+	s, _ := ctx.Value(routeKey{}).(string)
+	return s
+}
+
+// tagRoute adds the routing token to the _meta of msg when it is one of
+// the upstream's questions to its client; anything else, or anything it
+// cannot read, is returned unchanged.
+func tagRoute(msg []byte, token string) []byte {
+	if !bytes.Contains(msg, []byte(`"method"`)) {
+		return msg
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(msg, &m) != nil || m["id"] == nil {
+		return msg
+	}
+	var method string
+	if json.Unmarshal(m["method"], &method) != nil {
+		return msg
+	}
+	switch method {
+	case "roots/list", "sampling/createMessage", "elicitation/create":
+	default:
+		return msg
+	}
+	params := map[string]json.RawMessage{}
+	if raw := m["params"]; len(raw) > 0 && string(raw) != "null" {
+		if json.Unmarshal(raw, &params) != nil {
+			return msg
+		}
+	}
+	meta := map[string]any{}
+	if raw := params["_meta"]; len(raw) > 0 && string(raw) != "null" {
+		if json.Unmarshal(raw, &meta) != nil {
+			return msg
+		}
+	}
+	meta[routeMetaKey] = token
+	var err error
+	if params["_meta"], err = json.Marshal(meta); err != nil {
+		return msg
+	}
+	if m["params"], err = json.Marshal(params); err != nil {
+		return msg
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		return msg
+	}
+	return out
 }

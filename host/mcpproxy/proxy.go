@@ -85,6 +85,7 @@ type Proxy struct {
 	syncMu   sync.Mutex // serialises list synchronisation
 	progress sync.Map   // upstream progress token (string) -> progressRoute
 	replaced sync.Map   // *mcp.ClientSession closed on purpose (see onInitialized)
+	routes   sync.Map   // routing token (string) -> *mcp.ServerSession of a request in flight
 	nextTok  atomic.Uint64
 	closed   atomic.Bool
 	ready    atomic.Bool  // p.server is set
@@ -539,7 +540,8 @@ func (p *Proxy) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.
 	if err != nil {
 		return nil, p.upstreamError(ctx, "prompts/get", err)
 	}
-	defer p.track(req.Session)()
+	ctx, done := p.track(ctx, req.Session)
+	defer done()
 	params := *req.Params
 	params.Meta = p.capsMeta(cloneMeta(params.Meta), req.ClientCapabilities())
 	cctx, cancel := context.WithTimeout(ctx, p.opts.CallTimeout)
@@ -556,7 +558,8 @@ func (p *Proxy) readResource(ctx context.Context, req *mcp.ReadResourceRequest) 
 	if err != nil {
 		return nil, p.upstreamError(ctx, "resources/read", err)
 	}
-	defer p.track(req.Session)()
+	ctx, done := p.track(ctx, req.Session)
+	defer done()
 	params := *req.Params
 	params.Meta = p.capsMeta(cloneMeta(params.Meta), req.ClientCapabilities())
 	cctx, cancel := context.WithTimeout(ctx, p.opts.CallTimeout)
@@ -573,7 +576,8 @@ func (p *Proxy) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.Co
 	if err != nil {
 		return nil, p.upstreamError(ctx, "completion/complete", err)
 	}
-	defer p.track(req.Session)()
+	ctx, done := p.track(ctx, req.Session)
+	defer done()
 	cctx, cancel := context.WithTimeout(ctx, p.opts.CallTimeout)
 	defer cancel()
 	res, err := cs.Complete(cctx, req.Params)

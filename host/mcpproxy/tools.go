@@ -75,8 +75,9 @@ func (p *Proxy) callTool(ctx context.Context, name string, req *mcp.CallToolRequ
 		InputResponses: req.Params.InputResponses, RequestState: req.Params.RequestState}
 	forget := p.withProgress(req, params)
 	defer forget()
-	defer p.track(req.Session)()
-	cctx, cancel := context.WithTimeout(ctx, p.opts.CallTimeout)
+	tctx, done := p.track(ctx, req.Session)
+	defer done()
+	cctx, cancel := context.WithTimeout(tctx, p.opts.CallTimeout)
 	defer cancel()
 	res, err := cs.CallTool(cctx, params)
 	if err != nil {
