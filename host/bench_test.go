@@ -307,6 +307,34 @@ func BenchmarkStartup(b *testing.B) {
 	}
 }
 
+// BenchmarkStartupInterleaved: one warm load on each runtime per
+// iteration, reporting both and their ratio from the same moments of load.
+func BenchmarkStartupInterleaved(b *testing.B) {
+	path := plugintest.Build(b, plugintest.RestList)
+	ctx := context.Background()
+	dir := b.TempDir()
+	load := func(r Runtime) time.Duration {
+		start := time.Now()
+		p, err := LoadPlugin(ctx, path, PluginOptions{CacheDir: dir, Runtime: r})
+		if err != nil {
+			b.Fatal(err)
+		}
+		took := time.Since(start)
+		p.Close(ctx)
+		return took
+	}
+	load(RuntimeNative) // fill the cache for both
+	load(RuntimeExtismSDK)
+	var tn, tr time.Duration
+	for b.Loop() {
+		tn += load(RuntimeNative)
+		tr += load(RuntimeExtismSDK)
+	}
+	b.ReportMetric(float64(tn.Milliseconds())/float64(b.N), "native-ms/load")
+	b.ReportMetric(float64(tr.Milliseconds())/float64(b.N), "extism-sdk-ms/load")
+	b.ReportMetric(float64(tr)/float64(tn), "extism-sdk/native")
+}
+
 func TestOneMB(t *testing.T) {
 	in := oneMB(t)
 	if len(in) < 1<<20 || len(in) > 1<<20+64<<10 || !bytes.HasPrefix(in, []byte("[{")) {
