@@ -3,6 +3,7 @@ package mcpproxy
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -65,6 +66,7 @@ func (p *Proxy) newClient(caps *mcp.ClientCapabilities) *mcp.Client {
 		ResourceUpdatedHandler:      p.onResourceUpdated,
 		LoggingMessageHandler:       p.onLog,
 		ProgressNotificationHandler: p.onProgress,
+		ElicitationCompleteHandler:  p.onElicitationComplete,
 		// Input-required results go back to the downstream client that
 		// made the call (see above), not to handlers here.
 		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
@@ -119,6 +121,11 @@ func (p *Proxy) clientMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 			if ss, cp.Meta, err = p.route(method, cp.Meta, func(c *mcp.ClientCapabilities) bool { return c.Elicitation != nil }); err != nil {
 				return nil, err
+			}
+			if cp.ElicitationID != "" {
+				// Its notifications/elicitation/complete goes to the same
+				// client (see onElicitationComplete).
+				p.rememberElicitation(cp.ElicitationID, ss)
 			}
 			res, err = ss.Elicit(ctx, &cp)
 		default:
@@ -437,4 +444,31 @@ func (p *Proxy) onRootsChanged(ctx context.Context, _ *mcp.RootsListChangedReque
 		return
 	}
 	c.AddRoots(&mcp.Root{URI: rootsChangedSentinel, Name: "unused: roots/list is answered by the downstream client"})
+}
+
+// elicitationLinger is how long the proxy remembers which client a URL
+// elicitation went to, waiting for the upstream to say it completed.
+const elicitationLinger = time.Hour
+
+// rememberElicitation records that the URL elicitation id went to ss.
+func (p *Proxy) rememberElicitation(id string, ss *mcp.ServerSession) {
+	p.elicits.Store(id, ss)
+	time.AfterFunc(elicitationLinger, func() { p.elicits.CompareAndDelete(id, ss) })
+}
+
+// onElicitationComplete passes the upstream's
+// notifications/elicitation/complete to the client the elicitation went
+// to; one nobody was asked about is dropped.
+func (p *Proxy) onElicitationComplete(ctx context.Context, req *mcp.ElicitationCompleteNotificationRequest) {
+	if req.Params == nil {
+		return
+	}
+	v, ok := p.elicits.LoadAndDelete(req.Params.ElicitationID)
+	if !ok {
+		p.log.Debug("elicitation completed that no client was asked", "id", req.Params.ElicitationID)
+		return
+	}
+	if err := v.(*mcp.ServerSession).NotifyElicitationComplete(ctx, req.Params); err != nil {
+		p.log.Debug("forwarding elicitation/complete", "err", err)
+	}
 }

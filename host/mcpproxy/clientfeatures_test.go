@@ -85,6 +85,16 @@ func newFeatureServer(versions ...string) *featureServer {
 		}
 		return reply(fmt.Sprintf("%s %v", res.Action, res.Content["ok"])), nil, nil
 	})
+	mcp.AddTool(f.s, &mcp.Tool{Name: "visit", Description: "Sends the user to a URL, then says it is done."}, func(ctx context.Context, req *mcp.CallToolRequest, in noArgs) (*mcp.CallToolResult, any, error) {
+		res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Mode: "url", Message: "Log in", URL: "https://example.com/login", ElicitationID: "login-1"})
+		if err != nil {
+			return fail(err), nil, nil
+		}
+		if err := req.Session.NotifyElicitationComplete(ctx, &mcp.ElicitationCompleteParams{ElicitationID: "login-1"}); err != nil {
+			return fail(err), nil, nil
+		}
+		return reply(res.Action), nil, nil
+	})
 	mcp.AddTool(f.s, &mcp.Tool{Name: "roots", Description: "Lists the client's roots."}, func(ctx context.Context, req *mcp.CallToolRequest, in noArgs) (*mcp.CallToolResult, any, error) {
 		res, err := req.Session.ListRoots(ctx, nil)
 		if err != nil {
@@ -544,5 +554,47 @@ func TestClientFeaturesHTTPRouting(t *testing.T) {
 	}
 	if got := b.call(t, "roots", map[string]any{}); got != "file:///work/bob" {
 		t.Errorf("bob's roots: %q", got)
+	}
+}
+
+// TestClientFeaturesURLElicitation: a URL elicitation reaches the client,
+// and the upstream's notice that it completed follows it there.
+func TestClientFeaturesURLElicitation(t *testing.T) {
+	leakCheck(t)
+	f := newFeatureServer(legacy)
+	p := newFeatureProxy(t, f)
+	completed := make(chan string, 1)
+	var url string
+	c := mcp.NewClient(&mcp.Implementation{Name: "browser", Version: "1"}, &mcp.ClientOptions{
+		Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}},
+		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			url = req.Params.URL
+			return &mcp.ElicitResult{Action: "accept"}, nil
+		},
+		ElicitationCompleteHandler: func(ctx context.Context, req *mcp.ElicitationCompleteNotificationRequest) {
+			completed <- req.Params.ElicitationID
+		},
+	})
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := p.Server().Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := c.Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: legacy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); ss.Wait() })
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "visit", Arguments: map[string]any{}})
+	if err != nil || res.IsError || res.Content[0].(*mcp.TextContent).Text != "accept" || url != "https://example.com/login" {
+		t.Fatalf("URL elicitation: %v %+v, url %q", err, res, url)
+	}
+	select {
+	case id := <-completed:
+		if id != "login-1" {
+			t.Errorf("completed %q", id)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("notifications/elicitation/complete did not reach the client")
 	}
 }

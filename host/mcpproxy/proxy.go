@@ -86,6 +86,7 @@ type Proxy struct {
 	progress sync.Map   // upstream progress token (string) -> progressRoute
 	replaced sync.Map   // *mcp.ClientSession closed on purpose (see onInitialized)
 	routes   sync.Map   // routing token (string) -> *mcp.ServerSession of a request in flight
+	elicits  sync.Map   // URL elicitation id (string) -> *mcp.ServerSession it went to
 	nextTok  atomic.Uint64
 	closed   atomic.Bool
 	ready    atomic.Bool  // p.server is set
