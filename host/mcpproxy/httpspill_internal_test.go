@@ -146,3 +146,26 @@ func TestRequestCall(t *testing.T) {
 		t.Errorf("deep nesting: %v", err)
 	}
 }
+
+// TestTagRoute: only the upstream's questions get the routing token, and
+// their other _meta members and params are kept.
+func TestTagRoute(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"jsonrpc":"2.0","id":3,"method":"roots/list"}`, `{"id":3,"jsonrpc":"2.0","method":"roots/list","params":{"_meta":{"compact.proxy/route":"r1"}}}`},
+		{`{"jsonrpc":"2.0","id":"x","method":"sampling/createMessage","params":{"maxTokens":5,"_meta":{"k":1}}}`, `{"id":"x","jsonrpc":"2.0","method":"sampling/createMessage","params":{"_meta":{"compact.proxy/route":"r1","k":1},"maxTokens":5}}`},
+		{`{"jsonrpc":"2.0","id":4,"method":"elicitation/create","params":null}`, `{"id":4,"jsonrpc":"2.0","method":"elicitation/create","params":{"_meta":{"compact.proxy/route":"r1"}}}`},
+		{`{"jsonrpc":"2.0","method":"notifications/message","params":{}}`, ``},
+		{`{"jsonrpc":"2.0","id":5,"method":"ping"}`, ``},
+		{`{"jsonrpc":"2.0","id":6,"result":{"method":"roots/list"}}`, ``},
+		{`{"jsonrpc":"2.0","id":7,"method":"roots/list","params":[1]}`, ``},
+		{`not json "method"`, ``},
+	} {
+		want := c.want
+		if want == "" {
+			want = c.in
+		}
+		if got := string(tagRoute([]byte(c.in), "r1")); got != want {
+			t.Errorf("tagRoute(%s) = %s, want %s", c.in, got, want)
+		}
+	}
+}
