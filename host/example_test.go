@@ -66,3 +66,19 @@ func ExampleLoadPlugin() {
 	// load
 	// 1
 }
+
+// An engine can run plugins on extism/go-sdk, the reference Extism host,
+// instead of compact's native implementation of the Extism host ABI (the
+// default); results are the same.
+func ExampleWithRuntime() {
+	ctx := context.Background()
+	eng, err := host.New(ctx, host.WithRuntime(host.RuntimeExtismSDK), host.WithLazyPlugins())
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer eng.Close(ctx)
+	_, err = host.New(ctx, host.WithRuntime("wasmtime"))
+	fmt.Println(err)
+	// Output:
+	// host: WithRuntime: unknown runtime "wasmtime" (want "native" or "extism-sdk")
+}

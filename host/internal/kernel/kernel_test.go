@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,4 +109,38 @@ func TestInputTooLarge(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "out of memory") {
 		t.Fatalf("oversized input: %v", err)
 	}
+}
+
+// Example: compile a plugin, make an instance and call an export with an
+// Extism input, as the host does for every plugin call.
+func Example() {
+	ctx := context.Background()
+	// A tiny module that imports the Extism kernel and exports an
+	// identity function: (module (import "extism:host/env" "input_length"
+	// (func (result i64))) (func (export "len") (result i32) call 0
+	// i32.wrap_i64)).
+	wasm := []byte{
+		0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version
+		0x01, 0x09, 0x02, 0x60, 0x00, 0x01, 0x7e, 0x60, 0x00, 0x01, 0x7f, // types: () -> i64, () -> i32
+		0x02, 0x20, 0x01, 0x0f, 'e', 'x', 't', 'i', 's', 'm', ':', 'h', 'o', 's', 't', '/', 'e', 'n', 'v',
+		0x0c, 'i', 'n', 'p', 'u', 't', '_', 'l', 'e', 'n', 'g', 't', 'h', 0x00, 0x00, // import
+		0x03, 0x02, 0x01, 0x01, // one function of type 1
+		0x07, 0x07, 0x01, 0x03, 'l', 'e', 'n', 0x00, 0x01, // export "len"
+		0x0a, 0x07, 0x01, 0x05, 0x00, 0x10, 0x00, 0xa7, 0x0b, // body: call 0, i32.wrap_i64, end
+	}
+	c, err := kernel.Compile(ctx, wasm, kernel.Options{Runtime: wazero.NewRuntimeConfig().WithCloseOnContextDone(true), MaxPages: 16})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer c.Close(ctx)
+	inst, err := c.Instance(ctx, nil, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	rc, out, err := inst.Call(ctx, "len", []byte("hello, kernel"))
+	fmt.Println(rc, len(out), err)
+	// Output:
+	// 13 0 <nil>
 }
