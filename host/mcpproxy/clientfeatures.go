@@ -193,8 +193,13 @@ func (p *Proxy) pick(method string, meta mcp.Meta) (*mcp.ServerSession, error) {
 	p.mu.Lock()
 	for ss := range p.server.Sessions() {
 		all = append(all, ss)
-		if p.inflight[ss] > 0 {
-			busy = append(busy, ss)
+		for _, ctx := range p.inflight[ss] {
+			// A request whose client went away or gave up no longer
+			// makes its session busy.
+			if ctx.Err() == nil {
+				busy = append(busy, ss)
+				break
+			}
 		}
 	}
 	p.mu.Unlock()
@@ -225,26 +230,65 @@ func clientName(ip *mcp.InitializeParams) string {
 	return ip.ClientInfo.Name
 }
 
-// track counts a request of ss to the upstream as in flight until the
-// returned function is called, and returns ctx marked with a routing
-// token of ss for the request's HTTP stream (see tagRoute).
-func (p *Proxy) track(ctx context.Context, ss *mcp.ServerSession) (context.Context, func()) {
-	if ss == nil {
-		return ctx, func() {}
+// track counts a request of ss (made in ctx) to the upstream on cs as in flight until
+// the returned function is called, and returns ctx marked with a routing
+// token of ss for the request's HTTP stream (see tagRoute). A session
+// retired meanwhile (see retire) is closed when its last request ends.
+func (p *Proxy) track(ctx context.Context, ss *mcp.ServerSession, cs *mcp.ClientSession) (context.Context, func()) {
+	tok := ""
+	if ss != nil {
+		tok = fmt.Sprintf("r%d", p.nextTok.Add(1))
+		p.routes.Store(tok, ss)
+		ctx = withRoute(ctx, tok)
 	}
-	tok := fmt.Sprintf("r%d", p.nextTok.Add(1))
-	p.routes.Store(tok, ss)
+	id := p.nextTok.Add(1)
 	p.mu.Lock()
-	p.inflight[ss]++
+	if ss != nil {
+		if p.inflight[ss] == nil {
+			p.inflight[ss] = map[uint64]context.Context{}
+		}
+		p.inflight[ss][id] = ctx
+	}
+	p.upCalls[cs]++
 	p.mu.Unlock()
-	return withRoute(ctx, tok), func() {
-		p.routes.Delete(tok)
+	return ctx, func() {
+		if tok != "" {
+			p.routes.Delete(tok)
+		}
+		closeIt := false
 		p.mu.Lock()
-		if p.inflight[ss]--; p.inflight[ss] <= 0 {
-			delete(p.inflight, ss)
+		if ss != nil {
+			if delete(p.inflight[ss], id); len(p.inflight[ss]) == 0 {
+				delete(p.inflight, ss)
+			}
+		}
+		if p.upCalls[cs]--; p.upCalls[cs] <= 0 {
+			delete(p.upCalls, cs)
+			if p.retiring[cs] {
+				delete(p.retiring, cs)
+				closeIt = true
+			}
 		}
 		p.mu.Unlock()
+		if closeIt {
+			go cs.Close()
+		}
 	}
+}
+
+// retire closes an upstream session that was replaced on purpose: at
+// once when no request is in flight on it, else when the last one ends,
+// so that a client joining never breaks another client's call.
+func (p *Proxy) retire(cs *mcp.ClientSession) {
+	p.replaced.Store(cs, true)
+	p.mu.Lock()
+	if p.upCalls[cs] > 0 {
+		p.retiring[cs] = true
+		p.mu.Unlock()
+		return
+	}
+	p.mu.Unlock()
+	go cs.Close()
 }
 
 // forwardedCaps is the wire form of the client capabilities the proxy
@@ -374,8 +418,7 @@ func (p *Proxy) onInitialized(ctx context.Context, _ *mcp.InitializedRequest) {
 	p.log.Info("reconnecting to the upstream to announce the downstream client's capabilities", "upstream", p.up.String(),
 		"roots", union.RootsV2 != nil, "sampling", union.Sampling != nil, "elicitation", union.Elicitation != nil)
 	if cs != nil {
-		p.replaced.Store(cs, true)
-		go cs.Close()
+		p.retire(cs)
 	}
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.opts.CallTimeout)
 	defer cancel()

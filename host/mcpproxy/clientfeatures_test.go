@@ -95,6 +95,14 @@ func newFeatureServer(versions ...string) *featureServer {
 		}
 		return reply(res.Action), nil, nil
 	})
+	mcp.AddTool(f.s, &mcp.Tool{Name: "slow", Description: "Answers after a while."}, func(ctx context.Context, req *mcp.CallToolRequest, in noArgs) (*mcp.CallToolResult, any, error) {
+		select {
+		case <-time.After(700 * time.Millisecond):
+			return reply("done"), nil, nil
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		}
+	})
 	mcp.AddTool(f.s, &mcp.Tool{Name: "roots", Description: "Lists the client's roots."}, func(ctx context.Context, req *mcp.CallToolRequest, in noArgs) (*mcp.CallToolResult, any, error) {
 		res, err := req.Session.ListRoots(ctx, nil)
 		if err != nil {
@@ -363,6 +371,32 @@ func TestClientFeaturesMissing(t *testing.T) {
 	}
 	if full.sampled.Load() != 0 {
 		t.Errorf("the other client's model was asked")
+	}
+}
+
+// TestClientFeaturesJoinDuringCall: a client with capabilities joins
+// while another client's call is in flight; the proxy reconnects to the
+// upstream to announce them, and the call in flight still finishes on
+// the session it started on.
+func TestClientFeaturesJoinDuringCall(t *testing.T) {
+	leakCheck(t)
+	f := newFeatureServer(legacy)
+	p := newFeatureProxy(t, f)
+	a := connectAgent(t, p, "plain", legacy, false)
+	got := make(chan string, 1)
+	go func() { got <- a.call(t, "slow", map[string]any{}) }()
+	time.Sleep(200 * time.Millisecond)
+	b := connectAgent(t, p, "alice", legacy, true)
+	if caps := b.call(t, "caps", map[string]any{}); caps != "roots,sampling,elicitation" {
+		t.Errorf("after alice joined the upstream sees %q", caps)
+	}
+	select {
+	case g := <-got:
+		if g != "done" {
+			t.Errorf("the call in flight while the proxy reconnected: %q", g)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call in flight never finished")
 	}
 }
 

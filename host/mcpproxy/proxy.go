@@ -72,10 +72,12 @@ type Proxy struct {
 	server *mcp.Server
 
 	mu       sync.Mutex
-	client   *mcp.Client                // replaced when the announced capabilities grow
-	caps     *mcp.ClientCapabilities    // what client announces (see clientfeatures.go)
-	inflight map[*mcp.ServerSession]int // requests to the upstream in flight, per downstream session
-	session  *mcp.ClientSession         // nil after the upstream went away
+	client   *mcp.Client                                       // replaced when the announced capabilities grow
+	caps     *mcp.ClientCapabilities                           // what client announces (see clientfeatures.go)
+	inflight map[*mcp.ServerSession]map[uint64]context.Context // requests to the upstream in flight, per downstream session
+	upCalls  map[*mcp.ClientSession]int                        // requests in flight, per upstream session
+	retiring map[*mcp.ClientSession]bool                       // replaced sessions to close when their last request ends
+	session  *mcp.ClientSession                                // nil after the upstream went away
 	initRes  *mcp.InitializeResult
 	tools    map[string]bool // upstream tool names currently registered
 	prompts  map[string]bool
@@ -132,7 +134,9 @@ func New(ctx context.Context, up Upstream, engine Engine, opts Options) (*Proxy,
 	// clientfeatures.go).
 	p.caps = &mcp.ClientCapabilities{}
 	p.client = p.newClient(p.caps)
-	p.inflight = map[*mcp.ServerSession]int{}
+	p.inflight = map[*mcp.ServerSession]map[uint64]context.Context{}
+	p.upCalls = map[*mcp.ClientSession]int{}
+	p.retiring = map[*mcp.ClientSession]bool{}
 	cs, err := p.connect(ctx)
 	if err != nil {
 		return nil, err
@@ -190,7 +194,15 @@ func (p *Proxy) Close() error {
 	p.mu.Lock()
 	cs := p.session
 	p.session = nil
+	var retiring []*mcp.ClientSession
+	for r := range p.retiring {
+		retiring = append(retiring, r)
+	}
+	clear(p.retiring)
 	p.mu.Unlock()
+	for _, r := range retiring {
+		r.Close()
+	}
 	if cs == nil {
 		return nil
 	}
@@ -541,7 +553,7 @@ func (p *Proxy) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.
 	if err != nil {
 		return nil, p.upstreamError(ctx, "prompts/get", err)
 	}
-	ctx, done := p.track(ctx, req.Session)
+	ctx, done := p.track(ctx, req.Session, cs)
 	defer done()
 	params := *req.Params
 	params.Meta = p.capsMeta(cloneMeta(params.Meta), req.ClientCapabilities())
@@ -559,7 +571,7 @@ func (p *Proxy) readResource(ctx context.Context, req *mcp.ReadResourceRequest) 
 	if err != nil {
 		return nil, p.upstreamError(ctx, "resources/read", err)
 	}
-	ctx, done := p.track(ctx, req.Session)
+	ctx, done := p.track(ctx, req.Session, cs)
 	defer done()
 	params := *req.Params
 	params.Meta = p.capsMeta(cloneMeta(params.Meta), req.ClientCapabilities())
@@ -577,7 +589,7 @@ func (p *Proxy) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.Co
 	if err != nil {
 		return nil, p.upstreamError(ctx, "completion/complete", err)
 	}
-	ctx, done := p.track(ctx, req.Session)
+	ctx, done := p.track(ctx, req.Session, cs)
 	defer done()
 	cctx, cancel := context.WithTimeout(ctx, p.opts.CallTimeout)
 	defer cancel()

@@ -75,7 +75,7 @@ func (p *Proxy) callTool(ctx context.Context, name string, req *mcp.CallToolRequ
 		InputResponses: req.Params.InputResponses, RequestState: req.Params.RequestState}
 	forget := p.withProgress(req, params)
 	defer forget()
-	tctx, done := p.track(ctx, req.Session)
+	tctx, done := p.track(ctx, req.Session, cs)
 	defer done()
 	cctx, cancel := context.WithTimeout(tctx, p.opts.CallTimeout)
 	defer cancel()
