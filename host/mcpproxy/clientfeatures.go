@@ -27,12 +27,14 @@ import (
 //     elicitation only; see capsMeta).
 //   - Server-to-client requests (protocols before 2026-07-28): the
 //     upstream sends roots/list, sampling/createMessage or
-//     elicitation/create on its session, which does not say which call
-//     they belong to, and one upstream session serves every downstream
-//     session. route picks the downstream session: the only one
-//     connected, else the only one with a request to the upstream in
-//     flight; anything else is an error naming the ambiguity, so that one
-//     agent's request never reaches another agent. The capabilities
+//     elicitation/create on its session, and one upstream session serves
+//     every downstream session. route picks the downstream session: over
+//     streamable HTTP, the one whose call's event stream the request came
+//     on (the HTTP transport tags it, see tagRoute); otherwise nothing
+//     says which call it belongs to, and route takes the only session
+//     connected, else the only one with a live request to the upstream
+//     in flight; anything else is an error naming the ambiguity, so that
+//     one agent's request never reaches another agent. The capabilities
 //     announced upstream are fixed when the session starts: the proxy
 //     announces those of the downstream clients on such protocols
 //     (reconnecting to the upstream when a client that has more
@@ -44,7 +46,7 @@ const newProtocol = "2026-07-28"
 
 // rootsChangedSentinel is the one root of the upstream client's own
 // list. The list is never served (roots/list is answered from the
-// downstream client, see rootsMiddleware); re-adding the root is how the
+// downstream client, see clientMiddleware); re-adding the root is how the
 // go-sdk lets a client send notifications/roots/list_changed.
 const rootsChangedSentinel = "compact:roots-changed"
 
@@ -185,9 +187,11 @@ func (p *Proxy) pick(method string, meta mcp.Meta) (*mcp.ServerSession, error) {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("compact: no downstream client is connected to answer %s", method)}
 	}
 	if tok, ok := meta[routeMetaKey].(string); ok {
+		// Tagged: it belongs to that call, and to nobody else.
 		if v, ok := p.routes.Load(tok); ok {
 			return v.(*mcp.ServerSession), nil
 		}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("compact: %s not forwarded: the call it was asked during has ended", method)}
 	}
 	var all, busy []*mcp.ServerSession
 	p.mu.Lock()
@@ -230,10 +234,11 @@ func clientName(ip *mcp.InitializeParams) string {
 	return ip.ClientInfo.Name
 }
 
-// track counts a request of ss (made in ctx) to the upstream on cs as in flight until
-// the returned function is called, and returns ctx marked with a routing
-// token of ss for the request's HTTP stream (see tagRoute). A session
-// retired meanwhile (see retire) is closed when its last request ends.
+// track counts a request of ss (made in ctx) to the upstream on cs as in
+// flight until the returned function is called, and returns ctx marked
+// with a routing token of ss for the request's HTTP stream (see
+// tagRoute). A session retired meanwhile (see retire) is closed when its
+// last request ends.
 func (p *Proxy) track(ctx context.Context, ss *mcp.ServerSession, cs *mcp.ClientSession) (context.Context, func()) {
 	tok := ""
 	if ss != nil {
