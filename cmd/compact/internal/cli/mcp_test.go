@@ -150,6 +150,47 @@ func TestMCPTypeScriptClient(t *testing.T) {
 	}
 }
 
+// TestMCPTypeScriptRoots: the TypeScript SDK client, with roots, spawns
+// "compact mcp" in front of server-filesystem; the server asks for the
+// client's roots through the proxy (which announces them upstream) and
+// serves them, and follows the client's roots/list_changed.
+func TestMCPTypeScriptRoots(t *testing.T) {
+	node, dir := npmDir(t)
+	root := t.TempDir()
+	for _, d := range []string{"one", "two"} {
+		if err := os.Mkdir(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	server := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-filesystem", "dist", "index.js")
+	cmd := exec.Command(node, filepath.Join(dir, "roots.mjs"), root,
+		os.Args[0], "mcp", "--store", t.TempDir(), "--log-level", "warn", "--", node, server, root)
+	cmd.Env = append(os.Environ(), envCLIMain+"=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("client: %v\n%s", err, stderr.String())
+	}
+	var got struct {
+		First, Second string
+		Asked         int
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("client output: %v\n%s", err, out)
+	}
+	one, two := filepath.Join(root, "one"), filepath.Join(root, "two")
+	if !strings.Contains(got.First, one) || strings.Contains(got.First, two) {
+		t.Errorf("allowed directories with the root %s: %q", one, got.First)
+	}
+	if !strings.Contains(got.Second, two) || strings.Contains(got.Second, one) {
+		t.Errorf("allowed directories after the roots changed to %s: %q", two, got.Second)
+	}
+	if got.Asked < 2 {
+		t.Errorf("the client was asked for its roots %d times, want at least 2", got.Asked)
+	}
+}
+
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
