@@ -556,7 +556,7 @@ func (p *Proxy) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.
 	ctx, done := p.track(ctx, req.Session, cs)
 	defer done()
 	params := *req.Params
-	params.Meta = p.capsMeta(cloneMeta(params.Meta), req.ClientCapabilities())
+	params.Meta = p.capsMeta(p.forwardMeta(params.Meta), req.ClientCapabilities())
 	cctx, cancel := context.WithTimeout(ctx, p.opts.CallTimeout)
 	defer cancel()
 	res, err := cs.GetPrompt(cctx, &params)
@@ -574,7 +574,7 @@ func (p *Proxy) readResource(ctx context.Context, req *mcp.ReadResourceRequest) 
 	ctx, done := p.track(ctx, req.Session, cs)
 	defer done()
 	params := *req.Params
-	params.Meta = p.capsMeta(cloneMeta(params.Meta), req.ClientCapabilities())
+	params.Meta = p.capsMeta(p.forwardMeta(params.Meta), req.ClientCapabilities())
 	cctx, cancel := context.WithTimeout(ctx, p.opts.CallTimeout)
 	defer cancel()
 	res, err := cs.ReadResource(cctx, &params)
