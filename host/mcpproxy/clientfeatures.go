@@ -330,8 +330,7 @@ func (p *Proxy) capsMeta(meta mcp.Meta, caps *mcp.ClientCapabilities) mcp.Meta {
 }
 
 // legacyCaps is the union of the roots, sampling and elicitation
-// capabilities of the downstream clients on protocols before 2026-07-28,
-// and whether any has one.
+// capabilities of the downstream clients on protocols before 2026-07-28.
 func (p *Proxy) legacyCaps() *mcp.ClientCapabilities {
 	u := &mcp.ClientCapabilities{}
 	for ss := range p.server.Sessions() {
@@ -339,39 +338,12 @@ func (p *Proxy) legacyCaps() *mcp.ClientCapabilities {
 		if ip == nil || ip.ProtocolVersion >= newProtocol || ip.Capabilities == nil {
 			continue
 		}
-		c := ip.Capabilities
-		if c.RootsV2 != nil {
-			if u.RootsV2 == nil {
-				u.RootsV2 = &mcp.RootCapabilities{}
-			}
-			u.RootsV2.ListChanged = u.RootsV2.ListChanged || c.RootsV2.ListChanged
+		c := *ip.Capabilities
+		if c.Elicitation != nil && c.Elicitation.Form == nil && c.Elicitation.URL == nil {
+			// {} means form (protocols before 2025-11-25).
+			c.Elicitation = &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}
 		}
-		if c.Sampling != nil {
-			if u.Sampling == nil {
-				u.Sampling = &mcp.SamplingCapabilities{}
-			}
-			if c.Sampling.Tools != nil {
-				u.Sampling.Tools = c.Sampling.Tools
-			}
-			if c.Sampling.Context != nil {
-				u.Sampling.Context = c.Sampling.Context
-			}
-		}
-		if c.Elicitation != nil {
-			if u.Elicitation == nil {
-				u.Elicitation = &mcp.ElicitationCapabilities{}
-			}
-			form := c.Elicitation.Form
-			if form == nil && c.Elicitation.URL == nil {
-				form = &mcp.FormElicitationCapabilities{} // {} means form
-			}
-			if form != nil {
-				u.Elicitation.Form = form
-			}
-			if c.Elicitation.URL != nil {
-				u.Elicitation.URL = c.Elicitation.URL
-			}
-		}
+		u = unionCaps(u, &c)
 	}
 	return u
 }
@@ -406,7 +378,7 @@ func (p *Proxy) onInitialized(ctx context.Context, _ *mcp.InitializedRequest) {
 	if covers(have, want) || p.closed.Load() {
 		return
 	}
-	union := p.legacyCapsWith(have, want)
+	union := unionCaps(have, want)
 	p.mu.Lock()
 	p.caps = union
 	p.client = p.newClient(union)
@@ -442,8 +414,9 @@ func (p *Proxy) onInitialized(ctx context.Context, _ *mcp.InitializedRequest) {
 	}
 }
 
-// legacyCapsWith is the union of two capability sets.
-func (p *Proxy) legacyCapsWith(a, b *mcp.ClientCapabilities) *mcp.ClientCapabilities {
+// unionCaps is the union of the roots, sampling and elicitation of two
+// capability sets (nothing else of them).
+func unionCaps(a, b *mcp.ClientCapabilities) *mcp.ClientCapabilities {
 	u := *a
 	if b.RootsV2 != nil {
 		r := mcp.RootCapabilities{}
