@@ -277,3 +277,55 @@ func TestWithRuntime(t *testing.T) {
 		p.Close(ctx)
 	}
 }
+
+// TestDifferentialABIProbe: a guest that calls every Extism host function
+// a well-behaved plugin may call (allocation, lengths, loads and stores,
+// input, output and error, config, vars, log level, logs, HTTP status and
+// headers) and reports what it saw gets the same answers, the same log
+// and the same endings (an error message with status 0, proc_exit 0 and
+// 3) from both hosts.
+func TestDifferentialABIProbe(t *testing.T) {
+	path := plugintest.Build(t, "./testdata/guests/abiprobe")
+	native, ref := diffPlugin(t, path, 0)
+	in := []byte("some tool output\n")
+	for _, mode := range []string{"ok", "error0", "exit0", "exit3"} {
+		framed := frame(t, "t", map[string]string{"mode": mode}, in)
+		o := same(t, mode, native, ref, framed, 10*time.Second)
+		switch mode {
+		case "ok", "exit0":
+			if o.kind != "" || !strings.Contains(string(o.out), "get_log_level 2") {
+				t.Errorf("%s: %s %q", mode, orOK(o.kind), o.out)
+			}
+			// proc_exit(0) answers but closes the module: the instance
+			// is thrown away, not pooled for a call that would fail.
+			if mode == "exit0" && (native.live.Load() != 0 || ref.live.Load() != 0) {
+				t.Errorf("exit0: %d and %d instances kept, want 0", native.live.Load(), ref.live.Load())
+			}
+		case "error0":
+			if o.kind != KindFailed || o.msg != "probe error with status 0" {
+				t.Errorf("%s: %s %q", mode, orOK(o.kind), o.msg)
+			}
+		case "exit3":
+			if o.kind != KindTrap {
+				t.Errorf("%s: %s", mode, orOK(o.kind))
+			}
+		}
+	}
+	// The captured log: info and warn, not debug, in the same words.
+	logs := make([]string, 2)
+	for k, p := range []*plugin{native, ref} {
+		inst, err := p.acquire(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		inst.log.Reset()
+		if _, _, err := inst.g.call(context.Background(), schemas.ExportCompactResult, frame(t, "t", nil, in)); err != nil {
+			t.Fatal(err)
+		}
+		logs[k] = inst.log.String()
+		p.release(inst, true)
+	}
+	if logs[0] != logs[1] || logs[0] != "INFO: probe info\nWARN: probe warn\n" {
+		t.Errorf("logs: native %q, extism-sdk %q", logs[0], logs[1])
+	}
+}

@@ -168,7 +168,7 @@ func (ps *pluginSet) compile(ctx context.Context, name string, pages uint32) (*p
 		return nil, pluginErr(name, KindABI, "%s: %s returned ABI version %d; this host speaks version %d",
 			file, schemas.ExportABIVersion, int32(rc), schemas.ABIVersion)
 	}
-	p.release(inst, true)
+	p.release(inst, !inst.g.closed())
 	ps.cfg.logger.Debug("plugin loaded", "plugin", name, "file", file, "max_pages", pages, "pool", size, "runtime", rt)
 	return p, nil
 }
@@ -305,7 +305,9 @@ func (p *plugin) call(ctx context.Context, input []byte, timeout time.Duration) 
 	if inst.log.Len() > 0 {
 		p.cfg.logger.Debug("plugin log", "plugin", p.name, "log", inst.log.String())
 	}
-	p.release(inst, true)
+	// A guest that ended the call with proc_exit(0) answered, but its
+	// module is closed: it serves no further call.
+	p.release(inst, !inst.g.closed())
 	return out, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"sync/atomic"
 
 	extism "github.com/extism/go-sdk"
 	"github.com/tetratelabs/wazero"
@@ -60,6 +61,11 @@ type guest interface {
 	// the return code, the output and the error, as extism/go-sdk's
 	// Plugin.CallWithContext does.
 	call(ctx context.Context, export string, input []byte) (uint32, []byte, error)
+	// closed reports whether the guest's module is closed: after a
+	// deadline, or after a call that ended in proc_exit, even with status
+	// 0, which extism/go-sdk reports as success. Such an instance can
+	// serve no further call.
+	closed() bool
 	close(ctx context.Context) error
 }
 
@@ -117,11 +123,19 @@ func (g nativeGuest) call(ctx context.Context, export string, input []byte) (uin
 	return g.i.Call(ctx, export, input)
 }
 
+func (g nativeGuest) closed() bool { return g.i.Module().IsClosed() }
+
 func (g nativeGuest) close(ctx context.Context) error { return g.i.Close(ctx) }
 
 type sdkCompiled struct{ cp *extism.CompiledPlugin }
 
 func (s sdkCompiled) instance(ctx context.Context, log *limitedBuffer) (guest, error) {
+	// extism/go-sdk does not say whether the main module is closed;
+	// wazero tells a close notifier given at instantiation (the Extism
+	// kernel module, instantiated with the same context, closes only
+	// with the plugin).
+	g := &sdkGuest{}
+	ctx = experimental.WithCloseNotifier(ctx, experimental.CloseNotifyFunc(func(context.Context, uint32) { g.isClosed.Store(true) }))
 	plug, err := s.cp.Instance(ctx, extism.PluginInstanceConfig{ModuleConfig: moduleConfig(log)})
 	if err != nil {
 		return nil, err
@@ -129,15 +143,21 @@ func (s sdkCompiled) instance(ctx context.Context, log *limitedBuffer) (guest, e
 	plug.SetLogger(func(level extism.LogLevel, msg string) {
 		fmt.Fprintf(log, "%s: %s\n", level, msg)
 	})
-	return sdkGuest{plug}, nil
+	g.p = plug
+	return g, nil
 }
 
 func (s sdkCompiled) close(ctx context.Context) error { return s.cp.Close(ctx) }
 
-type sdkGuest struct{ p *extism.Plugin }
+type sdkGuest struct {
+	p        *extism.Plugin
+	isClosed atomic.Bool
+}
 
-func (g sdkGuest) call(ctx context.Context, export string, input []byte) (uint32, []byte, error) {
+func (g *sdkGuest) call(ctx context.Context, export string, input []byte) (uint32, []byte, error) {
 	return g.p.CallWithContext(ctx, export, input)
 }
 
-func (g sdkGuest) close(ctx context.Context) error { return g.p.Close(ctx) }
+func (g *sdkGuest) closed() bool { return g.isClosed.Load() }
+
+func (g *sdkGuest) close(ctx context.Context) error { return g.p.Close(ctx) }

@@ -12,7 +12,8 @@ import (
 const Base = 16
 
 // splitAt is the excess over a request above which a reused free block is
-// split in two, as the Extism kernel does (128 bytes).
+// split in two, as the Extism kernel does (128 bytes): the request gets
+// the block's tail, the rest stays free.
 const splitAt = 128
 
 // Arena is the kernel memory of one instance: the blocks a plugin
@@ -94,12 +95,14 @@ func (a *Arena) Alloc(n uint64) uint64 {
 			continue
 		}
 		if need := align8(n); b.size-need >= splitAt {
-			rest := block{off: b.off + need, size: b.size - need, free: true}
-			b.size = need
+			// Split as the kernel does: the free block keeps its head,
+			// the new block is its tail.
+			tail := block{off: b.off + b.size - need, size: need}
+			b.size -= need
 			a.blocks = append(a.blocks, block{})
 			copy(a.blocks[i+2:], a.blocks[i+1:])
-			a.blocks[i+1] = rest
-			b = &a.blocks[i]
+			a.blocks[i+1] = tail
+			b = &a.blocks[i+1]
 		}
 		b.used, b.free = n, false
 		clear(a.mem[b.off : b.off+b.size])

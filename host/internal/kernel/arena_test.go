@@ -38,16 +38,19 @@ func TestArenaAlloc(t *testing.T) {
 	if a.Length(p2) != 0 {
 		t.Error("length of a freed block is not 0")
 	}
-	q := a.Alloc(16)
-	if q != p2 {
-		t.Errorf("alloc after free = %d, want the freed block %d", q, p2)
+	q := a.Alloc(16) // split: the tail of the freed block, as in the kernel
+	if q != p2+304-16 {
+		t.Errorf("alloc after free = %d, want the tail of the freed block at %d", q, p2+304-16)
 	}
 	if v, _ := a.LoadU64(q); v != 0 {
 		t.Errorf("reused block holds %#x, want zero", v)
 	}
-	r := a.Alloc(200) // fits the split-off rest of p2's 304 bytes
-	if r != p2+16 || a.Length(r) != 200 {
-		t.Errorf("alloc(200) = %d (length %d), want the split rest at %d", r, a.Length(r), p2+16)
+	r := a.Alloc(200) // fits the free head (288 bytes), too little excess to split
+	if r != p2 || a.Length(r) != 200 {
+		t.Errorf("alloc(200) = %d (length %d), want the free head at %d", r, a.Length(r), p2)
+	}
+	if s := a.Alloc(8); s != p3+8 {
+		t.Errorf("alloc(8) with no free block = %d, want a new block at %d", s, p3+8)
 	}
 	a.Free(12345) // not a block: ignored
 	a.Free(0)
