@@ -86,8 +86,18 @@ func align8(n uint64) uint64 { return (n + 7) &^ 7 }
 // 0 or when the block would take the arena past its limit (the kernel's
 // "failed allocation"; Failed records n). The block's bytes are zero.
 func (a *Arena) Alloc(n uint64) uint64 {
+	p, size := a.alloc(n)
+	clear(a.mem[p : p+size])
+	return p
+}
+
+// alloc is Alloc without zeroing the block; it also returns the block's
+// size (its length rounded up, or more for a reused block). The bytes of
+// an arena are reused from call to call, so callers must overwrite or
+// clear all size bytes: a plugin must never see a previous call's data.
+func (a *Arena) alloc(n uint64) (p, size uint64) {
 	if n == 0 {
-		return 0
+		return 0, 0
 	}
 	for i := range a.blocks {
 		b := &a.blocks[i]
@@ -105,8 +115,7 @@ func (a *Arena) Alloc(n uint64) uint64 {
 			b = &a.blocks[i+1]
 		}
 		b.used, b.free = n, false
-		clear(a.mem[b.off : b.off+b.size])
-		return b.off
+		return b.off, b.size
 	}
 	top := uint64(len(a.mem))
 	if top < Base {
@@ -114,7 +123,7 @@ func (a *Arena) Alloc(n uint64) uint64 {
 	}
 	if n > a.limit || top > a.limit || align8(n) > a.limit-top {
 		a.Failed = n
-		return 0
+		return 0, 0
 	}
 	need := align8(n)
 	end := top + need
@@ -126,9 +135,8 @@ func (a *Arena) Alloc(n uint64) uint64 {
 		a.mem = grown
 	}
 	a.mem = a.mem[:end]
-	clear(a.mem[top:end])
 	a.blocks = append(a.blocks, block{off: top, size: need, used: n})
-	return top
+	return top, need
 }
 
 // find returns the index of the active block that starts at p, or -1.
@@ -192,9 +200,10 @@ func (a *Arena) Bytes(p uint64) []byte {
 // Write copies b into a new block and returns its offset (0 when b is
 // empty or the arena is full).
 func (a *Arena) Write(b []byte) uint64 {
-	p := a.Alloc(uint64(len(b)))
+	p, size := a.alloc(uint64(len(b)))
 	if p != 0 {
-		copy(a.mem[p:], b)
+		n := uint64(copy(a.mem[p:], b))
+		clear(a.mem[p+n : p+size])
 	}
 	return p
 }

@@ -224,3 +224,28 @@ func TestHostFuncsRefuse(t *testing.T) {
 		t.Errorf("logged %q, want info and error only", logged)
 	}
 }
+
+// TestArenaNoStaleData: a call never sees bytes of an earlier call, in a
+// new block, a block's padding or a reused block.
+func TestArenaNoStaleData(t *testing.T) {
+	a := NewArena(1 << 16)
+	secret := bytes.Repeat([]byte{0xee}, 1000)
+	a.Write(secret)
+	a.Reset()
+	p := a.Write([]byte("abc")) // 3 bytes, 8-byte block
+	if v, ok := a.LoadU64(p); !ok || v != 0x636261 {
+		t.Errorf("padding after a written block holds %#x", v)
+	}
+	q := a.Alloc(500)
+	for i := uint64(0); i < 500; i += 8 {
+		if v, _ := a.LoadU64(q + i); v != 0 {
+			t.Fatalf("new block holds %#x at %d", v, i)
+		}
+	}
+	a.StoreU64(q, 0xffffffffffffffff)
+	a.Free(q)
+	r := a.Write([]byte("x")) // reuses q's tail (split)
+	if v, _ := a.LoadU64(r); v != 'x' {
+		t.Errorf("reused block holds %#x", v)
+	}
+}
