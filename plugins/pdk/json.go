@@ -2,6 +2,7 @@ package pdk
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"unicode/utf16"
@@ -245,7 +246,7 @@ func (r *Reader) key() Token {
 		return r.fail(r.pos, "invalid character %q, want object key string", r.data[r.pos])
 	}
 	start := r.pos
-	end, ok := r.scanString()
+	end, ok := r.scanString(r.pos)
 	if !ok {
 		return Token{Kind: Invalid, Offset: start}
 	}
@@ -283,7 +284,7 @@ func (r *Reader) value() Token {
 		r.state = stValueOrEnd
 		return Token{Kind: BeginArray, Raw: r.data[start:r.pos], Offset: start}
 	case '"':
-		end, ok := r.scanString()
+		end, ok := r.scanString(r.pos)
 		if !ok {
 			return Token{Kind: Invalid, Offset: start}
 		}
@@ -298,7 +299,7 @@ func (r *Reader) value() Token {
 		return r.literal("null", Null)
 	}
 	if c == '-' || (c >= '0' && c <= '9') {
-		end, ok := r.scanNumber()
+		end, ok := r.scanNumber(r.pos)
 		if !ok {
 			return Token{Kind: Invalid, Offset: start}
 		}
@@ -319,11 +320,32 @@ func (r *Reader) literal(lit string, k Kind) Token {
 	return Token{Kind: k, Raw: r.data[start:r.pos], Offset: start}
 }
 
-// scanString validates the string starting at r.pos (a '"') and returns
+// scanString validates the string starting at start (a '"') and returns
 // the offset just past its closing quote.
-func (r *Reader) scanString() (int, bool) {
+func (r *Reader) scanString(start int) (int, bool) {
+	// Most strings (keys, short values) end within 16 bytes: two words
+	// tested with no loop.
 	d := r.data
-	i := r.pos + 1
+	i := start + 1
+	if i+16 <= len(d) {
+		m0 := stringStopMask(binary.LittleEndian.Uint64(d[i:]))
+		m1 := stringStopMask(binary.LittleEndian.Uint64(d[i+8:]))
+		n := 8 + firstByte(m1)
+		if m0 != 0 {
+			n = firstByte(m0)
+		}
+		if n < 16 && d[i+n] == '"' {
+			return i + n + 1, true
+		}
+	}
+	return r.scanStringLong(start)
+}
+
+// scanStringLong is scanString for long strings, strings with escapes and
+// malformed strings.
+func (r *Reader) scanStringLong(start int) (int, bool) {
+	d := r.data
+	i := start + 1
 	for {
 		// Plain bytes are skipped a word at a time (see scan.go): this
 		// loop runs once per escape, not once per byte.
@@ -367,9 +389,29 @@ func (r *Reader) scanString() (int, bool) {
 	return 0, false
 }
 
-func (r *Reader) scanNumber() (int, bool) {
+// scanNumber validates the number starting at start and returns the
+// offset just past it.
+func (r *Reader) scanNumber(start int) (int, bool) {
+	// The common case, an integer of one to seven digits, in one word
+	// and no loop.
 	d := r.data
-	i := r.pos
+	if start+10 <= len(d) {
+		i := start
+		if d[i] == '-' {
+			i++
+		}
+		n := firstByte(nonDigitMask(binary.LittleEndian.Uint64(d[i:])))
+		if c := d[i+n]; uint(n-1) < 7 && (n == 1 || d[i] != '0') && c != '.' && c|0x20 != 'e' {
+			return i + n, true
+		}
+	}
+	return r.scanNumberLong(start)
+}
+
+// scanNumberLong is scanNumber for every other number, with the errors.
+func (r *Reader) scanNumberLong(start int) (int, bool) {
+	d := r.data
+	i := start
 	if d[i] == '-' {
 		i++
 	}
@@ -456,6 +498,152 @@ func (r *Reader) RawValue() ([]byte, error) {
 // token: inside WebAssembly every call and loop iteration is paid for
 // (see RATIONALE.md), so this is how Skip and RawValue stay cheap.
 func (r *Reader) skipContainer(depth int) bool {
+	switch r.skipFast(depth) {
+	case fastDone:
+		return true
+	case fastFailed:
+		return false
+	}
+	return r.skipContainerSlow(depth)
+}
+
+// skipFast results.
+const (
+	fastDone   = iota // the container is consumed
+	fastFailed        // a malformed string or number: r.err is set
+	fastStop          // something the fast loop leaves to skipContainerSlow
+)
+
+// skipFast is skipContainer for well-formed input, with as few branches
+// per token as it can: a member (key, colon, value, comma) is one loop
+// iteration. It commits its state (r.pos, r.state, r.stack) only at token
+// boundaries and stops, leaving the rest to skipContainerSlow, at anything
+// unusual (an error, the depth limit, the end of the input), so that every
+// error is reported by the same code, with the same message and offset,
+// as when reading token by token.
+func (r *Reader) skipFast(depth int) int {
+	d := r.data
+	i := r.pos
+	st := r.state
+	for {
+		i = skipSpace(d, i)
+		if i >= len(d) {
+			break
+		}
+		c := d[i]
+		if st == stCommaOrEnd {
+			top := r.stack[len(r.stack)-1]
+			if c == ',' {
+				j := skipSpace(d, i+1)
+				if j >= len(d) {
+					break // the slow loop says what was wanted after the comma
+				}
+				i, c = j, d[j]
+				st = stValue
+				if top == '{' {
+					st = stKey
+				}
+			} else if c == top+2 { // '{'+2 == '}', '['+2 == ']'
+				i++
+				r.stack = r.stack[:len(r.stack)-1]
+				if len(r.stack) < depth {
+					r.pos = i
+					r.valueDone()
+					return fastDone
+				}
+				continue
+			} else {
+				break
+			}
+		}
+		if st == stKey || st == stKeyOrEnd {
+			if c != '"' {
+				if c == '}' && st == stKeyOrEnd {
+					i++
+					r.stack = r.stack[:len(r.stack)-1]
+					st = stCommaOrEnd
+					if len(r.stack) < depth {
+						r.pos = i
+						r.valueDone()
+						return fastDone
+					}
+					continue
+				}
+				break
+			}
+			end, ok := r.scanString(i)
+			if !ok {
+				r.pos, r.state = i, st
+				return fastFailed
+			}
+			j := skipSpace(d, end)
+			if j >= len(d) || d[j] != ':' {
+				break // the slow loop reads the key again and says what is wrong
+			}
+			i = skipSpace(d, j+1)
+			st = stValue
+			if i >= len(d) {
+				break
+			}
+			c = d[i]
+		} else if st == stValueOrEnd && c == ']' {
+			i++
+			r.stack = r.stack[:len(r.stack)-1]
+			st = stCommaOrEnd
+			if len(r.stack) < depth {
+				r.pos = i
+				r.valueDone()
+				return fastDone
+			}
+			continue
+		}
+		// A value.
+		switch {
+		case c == '"':
+			end, ok := r.scanString(i)
+			if !ok {
+				r.pos, r.state = i, st
+				return fastFailed
+			}
+			i, st = end, stCommaOrEnd
+		case c == '{' || c == '[':
+			if len(r.stack) >= MaxDepth {
+				r.pos, r.state = i, st
+				return fastStop
+			}
+			r.stack = append(r.stack, c)
+			i++
+			st = stValueOrEnd
+			if c == '{' {
+				st = stKeyOrEnd
+			}
+		case c == '-' || c-'0' <= 9:
+			end, ok := r.scanNumber(i)
+			if !ok {
+				r.pos, r.state = i, st
+				return fastFailed
+			}
+			i, st = end, stCommaOrEnd
+		case c == 'n' && i+4 <= len(d) && string(d[i:i+4]) == "null",
+			c == 't' && i+4 <= len(d) && string(d[i:i+4]) == "true",
+			c == 'f' && i+5 <= len(d) && string(d[i:i+5]) == "false":
+			n := 4
+			if c == 'f' {
+				n = 5
+			}
+			i, st = i+n, stCommaOrEnd
+		default:
+			r.pos, r.state = i, st
+			return fastStop
+		}
+	}
+	r.pos, r.state = i, st
+	return fastStop
+}
+
+// skipContainerSlow is skipContainer for what skipFast leaves: the
+// general state machine with every error message.
+func (r *Reader) skipContainerSlow(depth int) bool {
 	d := r.data
 	for len(r.stack) >= depth {
 		r.pos = skipSpace(d, r.pos)
@@ -507,7 +695,7 @@ func (r *Reader) skipContainer(depth int) bool {
 				r.fail(r.pos, "invalid character %q, want object key string", c)
 				return false
 			}
-			end, ok := r.scanString()
+			end, ok := r.scanString(r.pos)
 			if !ok {
 				return false
 			}
@@ -547,14 +735,14 @@ func (r *Reader) skipContainer(depth int) bool {
 				r.state = stValueOrEnd
 			}
 		case c == '"':
-			end, ok := r.scanString()
+			end, ok := r.scanString(r.pos)
 			if !ok {
 				return false
 			}
 			r.pos = end
 			r.state = stCommaOrEnd
 		case c == '-' || (c >= '0' && c <= '9'):
-			end, ok := r.scanNumber()
+			end, ok := r.scanNumber(r.pos)
 			if !ok {
 				return false
 			}
@@ -592,6 +780,99 @@ func (r *Reader) NextMember() (key Token, value []byte, ok bool) {
 		(r.state != stKeyOrEnd && r.state != stCommaOrEnd) {
 		return r.nextMemberSlow()
 	}
+	switch key, value, res := r.nextMemberFast(); res {
+	case fastDone:
+		return key, value, true
+	case fastFailed:
+		return Token{}, nil, false
+	}
+	return r.nextMember()
+}
+
+// nextMemberFast is NextMember for a well-formed member, in straight-line
+// code. It changes nothing and returns fastStop at anything else (the end
+// of the object, an error, the depth limit), for nextMember to handle
+// with its exact messages; fastFailed means a malformed string, number
+// or nested value, with r.err set as nextMember would set it.
+func (r *Reader) nextMemberFast() (Token, []byte, int) {
+	// The happy path is written as nested positive conditions: inside the
+	// host a condition that fails costs an exit to Go, one that holds
+	// falls through for free (see docs/pdk.md).
+	d := r.data
+	i := skipSpace(d, r.pos)
+	if r.state == stCommaOrEnd {
+		if i < len(d) && d[i] == ',' {
+			i = skipSpace(d, i+1)
+		} else {
+			return Token{}, nil, fastStop
+		}
+	}
+	if i < len(d) && d[i] == '"' {
+		ke, ok := r.scanString(i)
+		if !ok {
+			return Token{}, nil, fastFailed
+		}
+		if j := skipSpace(d, ke); j < len(d) && d[j] == ':' {
+			if vs := skipSpace(d, j+1); vs < len(d) {
+				key := Token{Kind: Key, Raw: d[i:ke], Offset: i}
+				c := d[vs]
+				if c == '"' {
+					if ve, ok := r.scanString(vs); ok {
+						r.pos, r.state = ve, stCommaOrEnd
+						return key, d[vs:ve], fastDone
+					}
+					return Token{}, nil, fastFailed
+				}
+				if c-'0' <= 9 || c == '-' {
+					if ve, ok := r.scanNumber(vs); ok {
+						r.pos, r.state = ve, stCommaOrEnd
+						return key, d[vs:ve], fastDone
+					}
+					return Token{}, nil, fastFailed
+				}
+				if c == '{' || c == '[' {
+					if len(r.stack) >= MaxDepth {
+						return Token{}, nil, fastStop
+					}
+					r.stack = append(r.stack, c)
+					r.pos = vs + 1
+					r.state = stValueOrEnd
+					if c == '{' {
+						r.state = stKeyOrEnd
+					}
+					if r.skipContainer(len(r.stack)) {
+						return key, d[vs:r.pos], fastDone
+					}
+					return Token{}, nil, fastFailed
+				}
+				if n := literalLen(d[vs:]); n > 0 {
+					r.pos, r.state = vs+n, stCommaOrEnd
+					return key, d[vs : vs+n], fastDone
+				}
+			}
+		}
+	}
+	return Token{}, nil, fastStop
+}
+
+// literalLen returns the length of the literal null, true or false that d
+// starts with, or 0.
+func literalLen(d []byte) int {
+	if len(d) >= 4 {
+		switch string(d[:4]) {
+		case "null", "true":
+			return 4
+		case "fals":
+			if len(d) >= 5 && d[4] == 'e' {
+				return 5
+			}
+		}
+	}
+	return 0
+}
+
+// nextMember is NextMember in general, with every error message.
+func (r *Reader) nextMember() (key Token, value []byte, ok bool) {
 	d := r.data
 	r.pos = skipSpace(d, r.pos)
 	if r.pos >= len(d) {
@@ -629,7 +910,7 @@ func (r *Reader) NextMember() (key Token, value []byte, ok bool) {
 		}
 		return key, d[start:r.pos], true
 	case '"':
-		end, ok := r.scanString()
+		end, ok := r.scanString(r.pos)
 		if !ok {
 			return Token{}, nil, false
 		}
@@ -740,12 +1021,10 @@ func (r *Reader) Int() (int64, error) {
 // needsUnquote reports whether a quoted literal holds escapes or bytes that
 // decoding changes (invalid UTF-8).
 func needsUnquote(raw []byte) bool {
-	for _, c := range raw[1 : len(raw)-1] {
-		if c == '\\' || c >= utf8.RuneSelf {
-			return true
-		}
-	}
-	return false
+	s := raw[1 : len(raw)-1]
+	// A validated literal holds no '"' or control byte inside, so the
+	// first byte quoteStopMask marks is a '\\' or a byte >= 0x80.
+	return skipQuotePlain(s, 0) < len(s)
 }
 
 // AppendUnquote appends the decoded contents of the quoted JSON string
@@ -754,8 +1033,11 @@ func needsUnquote(raw []byte) bool {
 // have been validated by a Reader.
 func AppendUnquote(dst, raw []byte) []byte {
 	s := raw[1 : len(raw)-1]
+	if skipQuotePlain(s, 0) == len(s) {
+		return append(dst, s...) // the common case: plain ASCII, a word at a time
+	}
 	if bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s) {
-		return append(dst, s...) // the common case, without a loop per byte
+		return append(dst, s...)
 	}
 	for i := 0; i < len(s); {
 		c := s[i]

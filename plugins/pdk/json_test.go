@@ -252,6 +252,12 @@ func FuzzReader(f *testing.F) {
 		`{}`, `[]`, `null`, `0`, `-0.5e-7`, `"\u00e9"`, `{"a":[1,{"b":null}],"c":"d"}`,
 		` [ true , false ] `, `{"a":1,}`, `[1,]`, `01`, `"\ud800"`, "\"\xff\"", `[`, `{"a"}`,
 		`{"a":1}{"b":2}`, `1e`, `[[[[]]]]`, `{"":""}`, "\"a\x00\"",
+		// Long enough for the word-at-a-time fast paths (numbers, short
+		// strings, members) and their edges.
+		`[-x,          1]`, `[-,           1]`, `[0123,        1]`, `[1.5e3,       1]`, `[12345678,    1]`,
+		`[-0,          1]`, `[1234567,     1]`, `{"k":-7,      "l":1E2,   "m":[0,-0.0]}`, `[7e,          1]`,
+		`{"abcdefghijklmno":"p",          "q":nul}`, `{"a":tru,   "b":1}`, `{"a" : fals, "b": false}`,
+		`["abc\"def",   "x\u00e9yz",  "0123456789abcdef"]`, "[\"tab\there\",      1]",
 	} {
 		f.Add([]byte(s))
 	}

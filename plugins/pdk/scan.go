@@ -83,17 +83,17 @@ func nonDigitMask(w uint64) uint64 {
 func firstByte(m uint64) int { return bits.TrailingZeros64(m) >> 3 }
 
 // skipSpace returns the index of the first byte at or after i that is not
-// JSON whitespace, or len(d). It is small enough to be inlined: the usual
-// cases, no whitespace (compact JSON) and one space (after a colon in
-// indented JSON), cost no call.
+// JSON whitespace, or len(d). It is small enough to be inlined, and the
+// usual case, no whitespace (compact JSON, or after a run), falls through
+// with no taken branch: inside the host the empty then-branch is what
+// keeps it free, while an early return costs an exit (see docs/pdk.md).
 func skipSpace(d []byte, i int) int {
 	if i < len(d) && d[i] > ' ' {
-		return i
+		// Not whitespace: nothing to skip.
+	} else {
+		i = skipSpaceRun(d, i)
 	}
-	if i+1 < len(d) && d[i] == ' ' && d[i+1] > ' ' {
-		return i + 1
-	}
-	return skipSpaceRun(d, i)
+	return i
 }
 
 // skipSpaceRun is skipSpace for runs of whitespace (indentation): eight
@@ -166,4 +166,47 @@ func skipPlain(d []byte, i int) int {
 		return len(d)
 	}
 	return min(i+firstByte(stringStopMask(wordAt(d, i))), len(d))
+}
+
+// quoteStopMask marks the bytes appendQuote cannot copy as they are: '"',
+// '\\', control characters and every byte of a multi-byte UTF-8 sequence
+// (>= 0x80, which may be invalid or U+2028/U+2029).
+func quoteStopMask(w uint64) uint64 { return stringStopMask(w) | w&msb }
+
+// skipQuotePlain returns the index of the first byte at or after i that
+// quoteStopMask marks, or len(d).
+func skipQuotePlain(d []byte, i int) int {
+	for i+8 <= len(d) {
+		m := quoteStopMask(binary.LittleEndian.Uint64(d[i:]))
+		if m != 0 {
+			return i + firstByte(m)
+		}
+		i += 8
+	}
+	if i >= len(d) {
+		return len(d)
+	}
+	return min(i+firstByte(quoteStopMask(wordAt(d, i))), len(d))
+}
+
+// IndexControl returns the index of the first ASCII control character
+// (< 0x20 or 0x7f) in s, or -1. It tests eight bytes per loop iteration,
+// which inside the host costs an eighth of a byte loop.
+func IndexControl(s []byte) int {
+	i := 0
+	for i+8 <= len(s) {
+		w := binary.LittleEndian.Uint64(s[i:])
+		if m := belowMask(w, 0x20) | ^nonzeroMask(w^0x7f*lsb)&msb; m != 0 {
+			return i + firstByte(m)
+		}
+		i += 8
+	}
+	if i < len(s) {
+		w := wordAt(s, i)
+		// wordAt reads past the end as zero bytes: only the real ones count.
+		if m := belowMask(w, 0x20) | ^nonzeroMask(w^0x7f*lsb)&msb; m != 0 && i+firstByte(m) < len(s) {
+			return i + firstByte(m)
+		}
+	}
+	return -1
 }

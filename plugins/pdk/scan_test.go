@@ -29,6 +29,22 @@ func refSkipPlain(d []byte, i int) int {
 	return i
 }
 
+func refSkipQuotePlain(d []byte, i int) int {
+	for i < len(d) && d[i] != '"' && d[i] != '\\' && d[i] >= 0x20 && d[i] < 0x80 {
+		i++
+	}
+	return i
+}
+
+func refIndexControl(s []byte) int {
+	for i, c := range s {
+		if c < 0x20 || c == 0x7f {
+			return i
+		}
+	}
+	return -1
+}
+
 // checkScan compares every helper with its byte loop at every start
 // offset of d, and every mask with a per-byte test on every word.
 func checkScan(t *testing.T, d []byte) {
@@ -42,6 +58,12 @@ func checkScan(t *testing.T, d []byte) {
 		}
 		if got, want := skipPlain(d, i), refSkipPlain(d, i); got != want {
 			t.Fatalf("skipPlain(%q, %d) = %d, want %d", d, i, got, want)
+		}
+		if got, want := skipQuotePlain(d, i), refSkipQuotePlain(d, i); got != want {
+			t.Fatalf("skipQuotePlain(%q, %d) = %d, want %d", d, i, got, want)
+		}
+		if got, want := IndexControl(d[i:]), refIndexControl(d[i:]); got != want {
+			t.Fatalf("IndexControl(%q) = %d, want %d", d[i:], got, want)
 		}
 		w := wordAt(d, i)
 		for k := 0; k < 8; k++ {
@@ -61,6 +83,7 @@ func checkScan(t *testing.T, d []byte) {
 				"stop":       {bit(stringStopMask(w)), c == '"' || c == '\\' || c < 0x20},
 				"nonspace":   {bit(nonSpaceMask(w)), !isSpace(c)},
 				"nondigit":   {bit(nonDigitMask(w)), c < '0' || c > '9'},
+				"quote stop": {bit(quoteStopMask(w)), c == '"' || c == '\\' || c < 0x20 || c >= 0x80},
 			} {
 				if c2[0] != c2[1] {
 					t.Fatalf("%s mask of %#x at byte %d of %q: %v, want %v", name, w, k, d[i:], c2[0], c2[1])
@@ -73,7 +96,7 @@ func checkScan(t *testing.T, d []byte) {
 func TestScanEveryByte(t *testing.T) {
 	// Every byte value at every position of a word, between neighbours
 	// that provoke borrows and carries (0x00, 0x80, 0xff) or not.
-	for _, fill := range []byte{'a', 0x00, 0x80, 0xff, ' ', '0', '"'} {
+	for _, fill := range []byte{'a', 0x00, 0x80, 0xff, ' ', '0', '"', 0x7f, '\\'} {
 		for c := 0; c < 256; c++ {
 			for pos := 0; pos < 9; pos++ {
 				d := bytes.Repeat([]byte{fill}, 17)

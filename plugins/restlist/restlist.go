@@ -496,10 +496,8 @@ func bare(s []byte, name bool) bool {
 	if len(s) == 0 || s[0] == '"' {
 		return false
 	}
-	for _, c := range s {
-		if c < 0x20 || c == 0x7f {
-			return false
-		}
+	if pdk.IndexControl(s) >= 0 {
+		return false
 	}
 	if name {
 		return true
