@@ -75,8 +75,16 @@ func requestCall(req *http.Request) callInfo {
 func (t *spillRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	call := requestCall(req)
 	resp, err := t.base.RoundTrip(req)
-	if err != nil || resp.StatusCode < 200 || resp.StatusCode > 299 || resp.Body == nil {
+	if err != nil || resp.Body == nil {
 		return resp, err
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		// The go-sdk reads an error body whole, looking for a JSON-RPC
+		// error in it: never past the limit.
+		if t.limit > 0 {
+			resp.Body = &errorBody{rc: resp.Body, left: t.limit, status: resp.StatusCode, limit: t.limit}
+		}
+		return resp, nil
 	}
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	sp := &msgSpiller{store: t.store, limit: t.limit, spillAt: t.spillAt}
@@ -94,6 +102,33 @@ func (t *spillRoundTripper) RoundTrip(req *http.Request) (*http.Response, error)
 	}
 	return resp, nil
 }
+
+// errorBody is the body of an HTTP error response, cut at the limit: past
+// it, Read fails with an error naming the status and the limit.
+type errorBody struct {
+	rc     io.ReadCloser
+	left   int64
+	status int
+	limit  int64
+}
+
+func (b *errorBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		var one [1]byte
+		if n, err := io.ReadFull(b.rc, one[:]); n == 0 {
+			return 0, err
+		}
+		return 0, fmt.Errorf("upstream HTTP %d response: body over the limit of %d bytes (--max-message); the rest was not read", b.status, b.limit)
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.rc.Read(p)
+	b.left -= int64(n)
+	return n, err
+}
+
+func (b *errorBody) Close() error { return b.rc.Close() }
 
 // msgSpiller reads one message and decides what to pass on.
 type msgSpiller struct {

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"strings"
 	"testing"
 )
@@ -168,4 +170,64 @@ func TestTagRoute(t *testing.T) {
 			t.Errorf("tagRoute(%s) = %s, want %s", c.in, got, want)
 		}
 	}
+}
+
+// countingBody is a response body that counts the bytes read from it.
+type countingBody struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingBody) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+func (c *countingBody) Close() error { return nil }
+
+// oneResponse is an http.RoundTripper that answers every request with resp.
+type oneResponse struct{ resp *http.Response }
+
+func (o oneResponse) RoundTrip(*http.Request) (*http.Response, error) { return o.resp, nil }
+
+// TestHTTPErrorBodyOverLimit: an upstream answering a call with an HTTP
+// error status and a body larger than the limit. The go-sdk reads such a
+// body whole (to find a JSON-RPC error in it); the transport must not let
+// it read past the limit, and says why it stopped.
+func TestHTTPErrorBodyOverLimit(t *testing.T) {
+	const limit = 1 << 20
+	for _, status := range []int{http.StatusInternalServerError, http.StatusBadRequest, http.StatusNotFound} {
+		body := &countingBody{r: io.LimitReader(neverEnding('x'), 32<<20)}
+		rt := &spillRoundTripper{
+			base:  oneResponse{&http.Response{StatusCode: status, Header: http.Header{"Content-Type": {"application/json"}}, Body: body}},
+			limit: limit, spillAt: limit, log: slog.New(slog.DiscardHandler),
+		}
+		req, err := http.NewRequest(http.MethodPost, "http://upstream.invalid/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := rt.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(resp.Body) // as the go-sdk reads it
+		resp.Body.Close()
+		if body.n > limit+64<<10 || len(got) > limit {
+			t.Errorf("status %d: %d bytes read from a 32 MiB error body, %d passed on; the limit is %d", status, body.n, len(got), limit)
+		}
+		if err == nil || !strings.Contains(err.Error(), "1048576 bytes") || !strings.Contains(err.Error(), fmt.Sprint(status)) {
+			t.Errorf("status %d: error %v, want one naming the status and the limit", status, err)
+		}
+	}
+}
+
+// neverEnding is an endless stream of one byte.
+type neverEnding byte
+
+func (b neverEnding) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(b)
+	}
+	return len(p), nil
 }
