@@ -231,3 +231,19 @@ func (b neverEnding) Read(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// TestScanLongLiterals: the scanner keeps at most a few hundred bytes of
+// a top-level id or method, whatever its kind: a message over the limit
+// whose id is a number of many megabytes is counted, never kept.
+func TestScanLongLiterals(t *testing.T) {
+	for _, msg := range []string{
+		`{"jsonrpc":"2.0","id":` + strings.Repeat("1", 4<<20) + `,"result":{}}`,
+		`{"jsonrpc":"2.0","method":` + strings.Repeat("t", 4<<20) + `,"id":2}`,
+		`{"jsonrpc":"2.0","id":"` + strings.Repeat("s", 4<<20) + `","result":{}}`,
+	} {
+		info, _ := newScanner(strings.NewReader(msg)).scanFrame()
+		if len(info.idRaw) > 300 || len(info.method) > 300 {
+			t.Errorf("%.40s...: kept an id of %d bytes and a method of %d bytes", msg, len(info.idRaw), len(info.method))
+		}
+	}
+}

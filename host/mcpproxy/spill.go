@@ -409,10 +409,14 @@ type span struct{ start, end int64 }
 
 type frameInfo struct {
 	id     string // idKey of the top-level id, "" when none
-	idRaw  []byte // the id's JSON (strings kept up to 256 bytes)
+	idRaw  []byte // the id's JSON (up to maxKeptLiteral bytes of it)
 	method string // the top-level method, "" when none
 	spans  []span // long strings under result.content[].text and result.structuredContent
 }
+
+// maxKeptLiteral is how much of a member name, or of a top-level id or
+// method, the scanner keeps.
+const maxKeptLiteral = 256
 
 // scanner walks a JSON value without keeping its strings.
 type scanner struct {
@@ -511,7 +515,7 @@ func (s *scanner) value(b byte, path []string, info *frameInfo, raw *[]byte) err
 			if c != '"' {
 				return fmt.Errorf("byte %d: want a member name", s.off)
 			}
-			k, _, err := s.str(256)
+			k, _, err := s.str(maxKeptLiteral)
 			if err != nil {
 				return err
 			}
@@ -582,7 +586,7 @@ func (s *scanner) value(b byte, path []string, info *frameInfo, raw *[]byte) err
 			}
 		}
 	case '"':
-		kept, sp, err := s.str(256)
+		kept, sp, err := s.str(maxKeptLiteral)
 		if err != nil {
 			return err
 		}
@@ -594,6 +598,8 @@ func (s *scanner) value(b byte, path []string, info *frameInfo, raw *[]byte) err
 		}
 		return nil
 	default: // a number, true, false or null: up to a delimiter
+		// Kept up to maxKeptLiteral bytes, as strings are: an upstream
+		// message of many megabytes may be one long "number".
 		if raw != nil {
 			*raw = append(*raw, b)
 		}
@@ -603,7 +609,7 @@ func (s *scanner) value(b byte, path []string, info *frameInfo, raw *[]byte) err
 				return nil
 			}
 			c, _ := s.next()
-			if raw != nil {
+			if raw != nil && len(*raw) < maxKeptLiteral {
 				*raw = append(*raw, c)
 			}
 		}
