@@ -534,14 +534,18 @@ func tagRoute(msg []byte, token string) []byte {
 			return msg
 		}
 	}
-	meta := map[string]any{}
+	// Members kept as raw JSON: the upstream's values pass exactly (a
+	// number through float64 would not).
+	meta := map[string]json.RawMessage{}
 	if raw := params["_meta"]; len(raw) > 0 && string(raw) != "null" {
 		if json.Unmarshal(raw, &meta) != nil {
 			return msg
 		}
 	}
-	meta[routeMetaKey] = token
 	var err error
+	if meta[routeMetaKey], err = json.Marshal(token); err != nil {
+		return msg
+	}
 	if params["_meta"], err = json.Marshal(meta); err != nil {
 		return msg
 	}

@@ -161,6 +161,8 @@ func TestTagRoute(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":6,"result":{"method":"roots/list"}}`, ``},
 		{`{"jsonrpc":"2.0","id":7,"method":"roots/list","params":[1]}`, ``},
 		{`not json "method"`, ``},
+		// Other _meta members pass exactly, big numbers included.
+		{`{"jsonrpc":"2.0","id":8,"method":"roots/list","params":{"_meta":{"big":12345678901234567890,"f":1.50}}}`, `{"id":8,"jsonrpc":"2.0","method":"roots/list","params":{"_meta":{"big":12345678901234567890,"compact.proxy/route":"r1","f":1.50}}}`},
 	} {
 		want := c.want
 		if want == "" {
