@@ -649,7 +649,7 @@ func (in *input) table(p *plan) ([]byte, error) {
 	if len(shown) == 0 && len(in.records) > 0 {
 		return nil, fmt.Errorf("restlist: no field left to show in %s (not shown: %s)", in.path, strings.Join(p.dropped, ", "))
 	}
-	out := make([]byte, 0, 4096+in.size/2)
+	out := make([]byte, 0, 4096+in.size/8) // grows if needed; less garbage per call
 	for n, j := range shown {
 		if n > 0 {
 			out = append(out, '\t')
