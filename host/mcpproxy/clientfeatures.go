@@ -32,9 +32,10 @@ import (
 //     streamable HTTP, the one whose call's event stream the request came
 //     on (the HTTP transport tags it, see tagRoute); otherwise nothing
 //     says which call it belongs to, and route takes the only session
-//     connected, else the only one with a live request to the upstream
-//     in flight; anything else is an error naming the ambiguity, so that
-//     one agent's request never reaches another agent. The capabilities
+//     connected, else the only one with a live request in flight on the
+//     upstream session that asks; anything else is an error naming the
+//     ambiguity, so that one agent's request never reaches another agent
+//     on a guess. The capabilities
 //     announced upstream are fixed when the session starts: the proxy
 //     announces those of the downstream clients on such protocols
 //     (reconnecting to the upstream when a client that has more
@@ -84,6 +85,9 @@ func (p *Proxy) clientMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		var res mcp.Result
 		var err error
+		// The upstream session asking: only requests on it can be the
+		// call a question belongs to.
+		asker, _ := req.GetSession().(*mcp.ClientSession)
 		switch params := req.GetParams().(type) {
 		case *mcp.ListRootsParams:
 			var ss *mcp.ServerSession
@@ -91,7 +95,7 @@ func (p *Proxy) clientMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if params != nil {
 				cp = *params
 			}
-			if ss, cp.Meta, err = p.route(method, cp.Meta, func(c *mcp.ClientCapabilities) bool { return c.RootsV2 != nil }); err != nil {
+			if ss, cp.Meta, err = p.route(method, asker, cp.Meta, func(c *mcp.ClientCapabilities) bool { return c.RootsV2 != nil }); err != nil {
 				return nil, err
 			}
 			res, err = ss.ListRoots(ctx, &cp)
@@ -101,7 +105,7 @@ func (p *Proxy) clientMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if params != nil {
 				cp = *params
 			}
-			if ss, cp.Meta, err = p.route(method, cp.Meta, func(c *mcp.ClientCapabilities) bool { return c.Sampling != nil }); err != nil {
+			if ss, cp.Meta, err = p.route(method, asker, cp.Meta, func(c *mcp.ClientCapabilities) bool { return c.Sampling != nil }); err != nil {
 				return nil, err
 			}
 			res, err = ss.CreateMessageWithTools(ctx, &cp)
@@ -111,7 +115,7 @@ func (p *Proxy) clientMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if params != nil {
 				cp = *params
 			}
-			if ss, cp.Meta, err = p.route(method, cp.Meta, func(c *mcp.ClientCapabilities) bool { return c.Sampling != nil }); err != nil {
+			if ss, cp.Meta, err = p.route(method, asker, cp.Meta, func(c *mcp.ClientCapabilities) bool { return c.Sampling != nil }); err != nil {
 				return nil, err
 			}
 			res, err = ss.CreateMessage(ctx, &cp)
@@ -121,7 +125,7 @@ func (p *Proxy) clientMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if params != nil {
 				cp = *params
 			}
-			if ss, cp.Meta, err = p.route(method, cp.Meta, func(c *mcp.ClientCapabilities) bool { return c.Elicitation != nil }); err != nil {
+			if ss, cp.Meta, err = p.route(method, asker, cp.Meta, func(c *mcp.ClientCapabilities) bool { return c.Elicitation != nil }); err != nil {
 				return nil, err
 			}
 			if cp.ElicitationID != "" {
@@ -154,11 +158,12 @@ func downstreamError(method string, err error) error {
 // upstream is for: the session whose call's HTTP stream it came on (meta
 // carries its routing token, which route removes: the meta to forward is
 // returned), else the only session, else the only one with a request to
-// the upstream in flight. It is an error when that is ambiguous, when
-// the session's protocol takes such input only through multi round-trip
-// results, or when the client lacks the capability (has).
-func (p *Proxy) route(method string, meta mcp.Meta, has func(*mcp.ClientCapabilities) bool) (*mcp.ServerSession, mcp.Meta, error) {
-	ss, err := p.pick(method, meta)
+// the upstream session asking (asker) in flight. It is an error when
+// that is ambiguous, when the session's protocol takes such input only
+// through multi round-trip results, or when the client lacks the
+// capability (has).
+func (p *Proxy) route(method string, asker *mcp.ClientSession, meta mcp.Meta, has func(*mcp.ClientCapabilities) bool) (*mcp.ServerSession, mcp.Meta, error) {
+	ss, err := p.pick(method, asker, meta)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -182,7 +187,7 @@ func (p *Proxy) route(method string, meta mcp.Meta, has func(*mcp.ClientCapabili
 }
 
 // pick is route's choice of session.
-func (p *Proxy) pick(method string, meta mcp.Meta) (*mcp.ServerSession, error) {
+func (p *Proxy) pick(method string, asker *mcp.ClientSession, meta mcp.Meta) (*mcp.ServerSession, error) {
 	if !p.ready.Load() {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("compact: no downstream client is connected to answer %s", method)}
 	}
@@ -197,10 +202,12 @@ func (p *Proxy) pick(method string, meta mcp.Meta) (*mcp.ServerSession, error) {
 	p.mu.Lock()
 	for ss := range p.server.Sessions() {
 		all = append(all, ss)
-		for _, ctx := range p.inflight[ss] {
+		for _, r := range p.inflight[ss] {
 			// A request whose client went away or gave up no longer
-			// makes its session busy.
-			if ctx.Err() == nil {
+			// makes its session busy, nor does one on another upstream
+			// session (one replaced since, see onInitialized): the
+			// question cannot belong to it.
+			if r.ctx.Err() == nil && (asker == nil || r.cs == asker) {
 				busy = append(busy, ss)
 				break
 			}
@@ -250,9 +257,9 @@ func (p *Proxy) track(ctx context.Context, ss *mcp.ServerSession, cs *mcp.Client
 	p.mu.Lock()
 	if ss != nil {
 		if p.inflight[ss] == nil {
-			p.inflight[ss] = map[uint64]context.Context{}
+			p.inflight[ss] = map[uint64]inflightReq{}
 		}
-		p.inflight[ss][id] = ctx
+		p.inflight[ss][id] = inflightReq{ctx: ctx, cs: cs}
 	}
 	p.upCalls[cs]++
 	p.mu.Unlock()
@@ -279,6 +286,13 @@ func (p *Proxy) track(ctx context.Context, ss *mcp.ServerSession, cs *mcp.Client
 			go cs.Close()
 		}
 	}
+}
+
+// inflightReq is a request of a downstream session to the upstream in
+// flight: its context, and the upstream session it went on.
+type inflightReq struct {
+	ctx context.Context
+	cs  *mcp.ClientSession
 }
 
 // retire closes an upstream session that was replaced on purpose: at

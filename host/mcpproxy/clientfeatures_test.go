@@ -632,3 +632,98 @@ func TestClientFeaturesURLElicitation(t *testing.T) {
 		t.Fatal("notifications/elicitation/complete did not reach the client")
 	}
 }
+
+// TestClientFeaturesOtherSessionsCall: a call in flight on an upstream
+// session the proxy has since replaced says nothing about a question the
+// new session asks. Alice (roots) has a call in flight on the session
+// opened for her; bob (roots and sampling) joins, so the proxy opens a
+// new session, and the upstream asks it for roots as soon as it starts
+// (as server-filesystem does). Nothing says which agent that is for:
+// alice's roots must not be the answer.
+func TestClientFeaturesOtherSessionsCall(t *testing.T) {
+	leakCheck(t)
+	type asked struct {
+		roots string
+		err   error
+	}
+	asks := make(chan asked, 8)
+	release := make(chan struct{})
+	s := mcp.NewServer(&mcp.Implementation{Name: "eager", Version: "1"}, &mcp.ServerOptions{
+		SupportedProtocolVersions: []string{legacy},
+		InitializedHandler: func(_ context.Context, req *mcp.InitializedRequest) {
+			if req.Session.InitializeParams().Capabilities.RootsV2 == nil {
+				return
+			}
+			go func() {
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				defer cancel()
+				res, err := req.Session.ListRoots(ctx, nil)
+				a := asked{err: err}
+				if err == nil {
+					a.roots = rootURIs(res.Roots)
+				}
+				asks <- a
+			}()
+		},
+	})
+	mcp.AddTool(s, &mcp.Tool{Name: "wait", Description: "Answers when the test says so."}, func(ctx context.Context, req *mcp.CallToolRequest, in noArgs) (*mcp.CallToolResult, any, error) {
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, nil
+	})
+	eng, _ := newEngine(t, 2000)
+	p, err := mcpproxy.New(context.Background(), &mcpproxy.InProcess{Server: s}, mcpproxy.Adapt(eng), mcpproxy.Options{Budget: 2000, Logger: quietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+
+	// Alice: roots only. The proxy reconnects to announce them, and the
+	// new session's question is hers (she is the only client).
+	alice := mcp.NewClient(&mcp.Implementation{Name: "alice", Version: "1"}, &mcp.ClientOptions{
+		Capabilities: &mcp.ClientCapabilities{RootsV2: &mcp.RootCapabilities{}}})
+	alice.AddRoots(&mcp.Root{URI: "file:///work/alice", Name: "alice"})
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := p.Server().Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := alice.Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: legacy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); ss.Wait() })
+	next := func() asked {
+		t.Helper()
+		select {
+		case a := <-asks:
+			return a
+		case <-time.After(10 * time.Second):
+			t.Fatal("the upstream's session did not ask for roots")
+		}
+		return asked{}
+	}
+	if a := next(); a.err != nil || a.roots != "file:///work/alice" {
+		t.Fatalf("the question of the session opened for alice: %q, %v", a.roots, a.err)
+	}
+
+	// Alice's call is in flight on that session while bob joins.
+	done := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "wait", Arguments: map[string]any{}})
+		done <- err
+	}()
+	time.Sleep(200 * time.Millisecond)
+	connectAgent(t, p, "bob", legacy, true)
+	if a := next(); a.roots == "file:///work/alice" {
+		t.Errorf("the session opened when bob joined got alice's roots, from her call on the previous session")
+	} else if a.err == nil || !strings.Contains(a.err.Error(), "2 downstream clients") {
+		t.Errorf("the session opened when bob joined: roots %q, error %v; want an error naming the ambiguity", a.roots, a.err)
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Errorf("alice's call: %v", err)
+	}
+}

@@ -72,12 +72,12 @@ type Proxy struct {
 	server *mcp.Server
 
 	mu       sync.Mutex
-	client   *mcp.Client                                       // replaced when the announced capabilities grow
-	caps     *mcp.ClientCapabilities                           // what client announces (see clientfeatures.go)
-	inflight map[*mcp.ServerSession]map[uint64]context.Context // requests to the upstream in flight, per downstream session
-	upCalls  map[*mcp.ClientSession]int                        // requests in flight, per upstream session
-	retiring map[*mcp.ClientSession]bool                       // replaced sessions to close when their last request ends
-	session  *mcp.ClientSession                                // nil after the upstream went away
+	client   *mcp.Client                                   // replaced when the announced capabilities grow
+	caps     *mcp.ClientCapabilities                       // what client announces (see clientfeatures.go)
+	inflight map[*mcp.ServerSession]map[uint64]inflightReq // requests to the upstream in flight, per downstream session
+	upCalls  map[*mcp.ClientSession]int                    // requests in flight, per upstream session
+	retiring map[*mcp.ClientSession]bool                   // replaced sessions to close when their last request ends
+	session  *mcp.ClientSession                            // nil after the upstream went away
 	initRes  *mcp.InitializeResult
 	tools    map[string]bool // upstream tool names currently registered
 	prompts  map[string]bool
@@ -134,7 +134,7 @@ func New(ctx context.Context, up Upstream, engine Engine, opts Options) (*Proxy,
 	// clientfeatures.go).
 	p.caps = &mcp.ClientCapabilities{}
 	p.client = p.newClient(p.caps)
-	p.inflight = map[*mcp.ServerSession]map[uint64]context.Context{}
+	p.inflight = map[*mcp.ServerSession]map[uint64]inflightReq{}
 	p.upCalls = map[*mcp.ClientSession]int{}
 	p.retiring = map[*mcp.ClientSession]bool{}
 	cs, err := p.connect(ctx)
