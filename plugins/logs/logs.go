@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -23,12 +22,12 @@ func parseOptions(cfg map[string]string) (options, error) {
 	case "segment":
 		o.global = false
 	default:
-		return o, fmt.Errorf("logs: config scope=%q: want segment or global", s)
+		return o, pdk.Errorf("logs: config scope=%q: want segment or global", s)
 	}
 	if s, ok := cfg["min_count"]; ok {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 2 {
-			return o, fmt.Errorf("logs: config min_count=%q: want an integer ≥ 2", s)
+			return o, pdk.Errorf("logs: config min_count=%q: want an integer ≥ 2", s)
 		}
 		o.minCount = n
 	}
@@ -225,7 +224,7 @@ func checkLines(payload []byte) error {
 		if bytes.IndexByte(bytes.TrimSpace(payload), '\n') < 0 && payload[i] == '{' {
 			return nil // one JSON Lines record
 		}
-		return fmt.Errorf("logs: the input is one JSON document, not lines; use a JSON compactor")
+		return pdk.Errorf("logs: the input is one JSON document, not lines; use a JSON compactor")
 	}
 	if payload[i] == '[' {
 		return nil // text that starts like "[INFO] ..."
@@ -240,7 +239,7 @@ func checkLines(payload []byte) error {
 		}
 		line := bytes.TrimRight(payload[start:end], " \t\r")
 		if len(line) < 2 || line[0] != '{' || line[len(line)-1] != '}' {
-			return fmt.Errorf("logs: the input is JSON whose records are not its lines (line %d does not hold one object); use a JSON compactor", lines+1)
+			return pdk.Errorf("logs: the input is JSON whose records are not its lines (line %d does not hold one object); use a JSON compactor", lines+1)
 		}
 		start = end + 1
 	}

@@ -3,7 +3,6 @@ package pdk
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"strconv"
 )
 
@@ -82,10 +81,10 @@ func ParseInput(input []byte) (Header, []byte, error) {
 	var h Header
 	nl := bytes.IndexByte(input, '\n')
 	if nl < 0 {
-		return h, nil, fmt.Errorf("%w: no newline after the header in %d bytes of input", ErrFraming, len(input))
+		return h, nil, Errorf("%w: no newline after the header in %d bytes of input", ErrFraming, len(input))
 	}
 	if err := parseHeader(input[:nl], &h); err != nil {
-		return h, nil, fmt.Errorf("%w: header: %w", ErrFraming, err)
+		return h, nil, Errorf("%w: header: %w", ErrFraming, err)
 	}
 	return h, input[nl+1:], nil
 }
@@ -105,25 +104,25 @@ func parseHeader(line []byte, h *Header) error {
 		case "abi":
 			n, err := r.Int()
 			if err != nil {
-				return fmt.Errorf("abi: %w", err)
+				return Errorf("abi: %w", err)
 			}
 			h.ABI = int(n)
 		case "tool":
 			s, err := r.String()
 			if err != nil {
-				return fmt.Errorf("tool: %w", err)
+				return Errorf("tool: %w", err)
 			}
 			h.Tool = string(s)
 		case "budget_tokens":
 			n, err := r.Int()
 			if err != nil {
-				return fmt.Errorf("budget_tokens: %w", err)
+				return Errorf("budget_tokens: %w", err)
 			}
 			h.BudgetTokens = int(n)
 		case "content_type":
 			s, err := r.String()
 			if err != nil {
-				return fmt.Errorf("content_type: %w", err)
+				return Errorf("content_type: %w", err)
 			}
 			h.ContentType = string(s)
 		case "config":
@@ -132,31 +131,31 @@ func parseHeader(line []byte, h *Header) error {
 				continue
 			}
 			if err := r.BeginObject(); err != nil {
-				return fmt.Errorf("config: %w", err)
+				return Errorf("config: %w", err)
 			}
 			for r.More() {
 				ck, err := r.Key()
 				if err != nil {
-					return fmt.Errorf("config: %w", err)
+					return Errorf("config: %w", err)
 				}
 				name := string(ck)
 				v, err := r.String()
 				if err != nil {
-					return fmt.Errorf("config[%q]: %w", name, err)
+					return Errorf("config[%q]: %w", name, err)
 				}
 				h.Config[name] = string(v)
 			}
 		case "args":
 			raw, err := r.RawValue()
 			if err != nil {
-				return fmt.Errorf("args: %w", err)
+				return Errorf("args: %w", err)
 			}
 			if string(raw) != "null" {
 				h.Args = raw
 			}
 		default:
 			if err := r.Skip(); err != nil {
-				return fmt.Errorf("%s: %w", k, err)
+				return Errorf("%s: %w", k, err)
 			}
 		}
 	}
@@ -167,7 +166,7 @@ func parseHeader(line []byte, h *Header) error {
 		if r.Err() != nil {
 			return r.Err()
 		}
-		return fmt.Errorf("unexpected %s after header object", t.Kind)
+		return Errorf("unexpected %s after header object", t.Kind)
 	}
 	return nil
 }
@@ -241,7 +240,7 @@ func Process(input []byte, fn Func) (out []byte, err error) {
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			out, err = nil, fmt.Errorf("pdk: plugin panicked: %v", p)
+			out, err = nil, Errorf("pdk: plugin panicked: %v", p)
 		}
 	}()
 	oh, body, err := fn(h, payload)

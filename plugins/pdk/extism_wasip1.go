@@ -3,7 +3,6 @@
 package pdk
 
 import (
-	"encoding/binary"
 	"unsafe"
 )
 
@@ -54,24 +53,24 @@ func Input() []byte {
 	// deadline checks every loop iteration costs an exit to Go too.
 	for ; i+64 <= n; i += 64 {
 		b := buf[i : i+64 : i+64]
-		binary.LittleEndian.PutUint64(b[0:], extismInputLoadU64(i))
-		binary.LittleEndian.PutUint64(b[8:], extismInputLoadU64(i+8))
-		binary.LittleEndian.PutUint64(b[16:], extismInputLoadU64(i+16))
-		binary.LittleEndian.PutUint64(b[24:], extismInputLoadU64(i+24))
-		binary.LittleEndian.PutUint64(b[32:], extismInputLoadU64(i+32))
-		binary.LittleEndian.PutUint64(b[40:], extismInputLoadU64(i+40))
-		binary.LittleEndian.PutUint64(b[48:], extismInputLoadU64(i+48))
-		binary.LittleEndian.PutUint64(b[56:], extismInputLoadU64(i+56))
+		putLE64(b[0:], extismInputLoadU64(i))
+		putLE64(b[8:], extismInputLoadU64(i+8))
+		putLE64(b[16:], extismInputLoadU64(i+16))
+		putLE64(b[24:], extismInputLoadU64(i+24))
+		putLE64(b[32:], extismInputLoadU64(i+32))
+		putLE64(b[40:], extismInputLoadU64(i+40))
+		putLE64(b[48:], extismInputLoadU64(i+48))
+		putLE64(b[56:], extismInputLoadU64(i+56))
 	}
 	for ; i+8 <= n; i += 8 {
-		binary.LittleEndian.PutUint64(buf[i:], extismInputLoadU64(i))
+		putLE64(buf[i:], extismInputLoadU64(i))
 	}
 	if i < n && n >= 8 {
 		// The tail as one overlapping word: each byte call goes through the
 		// Extism kernel (a Go host function, a function lookup and, under
 		// a deadline, a goroutine), so up to seven of them cost more than
 		// the rest of a small call.
-		binary.LittleEndian.PutUint64(buf[n-8:], extismInputLoadU64(n-8))
+		putLE64(buf[n-8:], extismInputLoadU64(n-8))
 		i = n
 	}
 	for ; i < n; i++ {
@@ -87,21 +86,21 @@ func store(b []byte) uint64 {
 	i := uint64(0)
 	for ; i+64 <= n; i += 64 {
 		w := b[i : i+64 : i+64]
-		extismStoreU64(off+i, binary.LittleEndian.Uint64(w[0:]))
-		extismStoreU64(off+i+8, binary.LittleEndian.Uint64(w[8:]))
-		extismStoreU64(off+i+16, binary.LittleEndian.Uint64(w[16:]))
-		extismStoreU64(off+i+24, binary.LittleEndian.Uint64(w[24:]))
-		extismStoreU64(off+i+32, binary.LittleEndian.Uint64(w[32:]))
-		extismStoreU64(off+i+40, binary.LittleEndian.Uint64(w[40:]))
-		extismStoreU64(off+i+48, binary.LittleEndian.Uint64(w[48:]))
-		extismStoreU64(off+i+56, binary.LittleEndian.Uint64(w[56:]))
+		extismStoreU64(off+i, le64(w[0:]))
+		extismStoreU64(off+i+8, le64(w[8:]))
+		extismStoreU64(off+i+16, le64(w[16:]))
+		extismStoreU64(off+i+24, le64(w[24:]))
+		extismStoreU64(off+i+32, le64(w[32:]))
+		extismStoreU64(off+i+40, le64(w[40:]))
+		extismStoreU64(off+i+48, le64(w[48:]))
+		extismStoreU64(off+i+56, le64(w[56:]))
 	}
 	for ; i+8 <= n; i += 8 {
-		extismStoreU64(off+i, binary.LittleEndian.Uint64(b[i:]))
+		extismStoreU64(off+i, le64(b[i:]))
 	}
 	if i < n && n >= 8 {
 		// The tail as one overlapping word, inside the block (see Input).
-		extismStoreU64(off+n-8, binary.LittleEndian.Uint64(b[n-8:]))
+		extismStoreU64(off+n-8, le64(b[n-8:]))
 		i = n
 	}
 	for ; i < n; i++ {

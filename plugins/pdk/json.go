@@ -2,8 +2,6 @@ package pdk
 
 import (
 	"bytes"
-	"encoding/binary"
-	"fmt"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -70,7 +68,7 @@ type SyntaxError struct {
 
 // Error formats the message with its offset.
 func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("json: %s at offset %d", e.Msg, e.Offset)
+	return "json: " + e.Msg + " at offset " + strconv.Itoa(e.Offset)
 }
 
 // MaxDepth is the deepest nesting of objects and arrays a Reader accepts,
@@ -139,7 +137,7 @@ func (r *Reader) Depth() int {
 
 func (r *Reader) fail(off int, format string, args ...any) Token {
 	if r.err == nil {
-		r.err = &SyntaxError{Offset: off, Msg: fmt.Sprintf(format, args...)}
+		r.err = &SyntaxError{Offset: off, Msg: sprintfMsg(format, args)}
 	}
 	return Token{Kind: Invalid, Offset: off}
 }
@@ -328,8 +326,8 @@ func (r *Reader) scanString(start int) (int, bool) {
 	d := r.data
 	i := start + 1
 	if i+16 <= len(d) {
-		m0 := stringStopMask(binary.LittleEndian.Uint64(d[i:]))
-		m1 := stringStopMask(binary.LittleEndian.Uint64(d[i+8:]))
+		m0 := stringStopMask(le64(d[i:]))
+		m1 := stringStopMask(le64(d[i+8:]))
 		n := 8 + firstByte(m1)
 		if m0 != 0 {
 			n = firstByte(m0)
@@ -400,7 +398,7 @@ func (r *Reader) scanNumber(start int) (int, bool) {
 		if d[i] == '-' {
 			i++
 		}
-		n := firstByte(nonDigitMask(binary.LittleEndian.Uint64(d[i:])))
+		n := firstByte(nonDigitMask(le64(d[i:])))
 		if c := d[i+n]; uint(n-1) < 7 && (n == 1 || d[i] != '0') && c != '.' && c|0x20 != 'e' {
 			return i + n, true
 		}
@@ -522,12 +520,16 @@ const (
 // error is reported by the same code, with the same message and offset,
 // as when reading token by token.
 func (r *Reader) skipFast(depth int) int {
+	// Written for the host's cost model (docs/pdk.md): each `continue` is
+	// the one exit an iteration must pay; rare outcomes sit in else
+	// branches so that the common ones fall through.
 	d := r.data
 	i := r.pos
 	st := r.state
 	for {
 		i = skipSpace(d, i)
-		if i >= len(d) {
+		if i < len(d) {
+		} else {
 			break
 		}
 		c := d[i]
@@ -535,7 +537,8 @@ func (r *Reader) skipFast(depth int) int {
 			top := r.stack[len(r.stack)-1]
 			if c == ',' {
 				j := skipSpace(d, i+1)
-				if j >= len(d) {
+				if j < len(d) {
+				} else {
 					break // the slow loop says what was wanted after the comma
 				}
 				i, c = j, d[j]
@@ -557,35 +560,38 @@ func (r *Reader) skipFast(depth int) int {
 			}
 		}
 		if st == stKey || st == stKeyOrEnd {
-			if c != '"' {
-				if c == '}' && st == stKeyOrEnd {
-					i++
-					r.stack = r.stack[:len(r.stack)-1]
-					st = stCommaOrEnd
-					if len(r.stack) < depth {
-						r.pos = i
-						r.valueDone()
-						return fastDone
-					}
-					continue
+			if c == '"' {
+				end, ok := r.scanString(i)
+				if ok {
+				} else {
+					r.pos, r.state = i, st
+					return fastFailed
 				}
+				j := skipSpace(d, end)
+				if j < len(d) && d[j] == ':' {
+				} else {
+					break // the slow loop reads the key again and says what is wrong
+				}
+				j = skipSpace(d, j+1)
+				if j < len(d) {
+				} else {
+					i, st = j, stValue
+					break
+				}
+				i, c, st = j, d[j], stValue
+			} else if c == '}' && st == stKeyOrEnd {
+				i++
+				r.stack = r.stack[:len(r.stack)-1]
+				st = stCommaOrEnd
+				if len(r.stack) < depth {
+					r.pos = i
+					r.valueDone()
+					return fastDone
+				}
+				continue
+			} else {
 				break
 			}
-			end, ok := r.scanString(i)
-			if !ok {
-				r.pos, r.state = i, st
-				return fastFailed
-			}
-			j := skipSpace(d, end)
-			if j >= len(d) || d[j] != ':' {
-				break // the slow loop reads the key again and says what is wrong
-			}
-			i = skipSpace(d, j+1)
-			st = stValue
-			if i >= len(d) {
-				break
-			}
-			c = d[i]
 		} else if st == stValueOrEnd && c == ']' {
 			i++
 			r.stack = r.stack[:len(r.stack)-1]
@@ -597,19 +603,31 @@ func (r *Reader) skipFast(depth int) int {
 			}
 			continue
 		}
-		// A value.
-		switch {
-		case c == '"':
+		// A value, the most frequent kinds first.
+		if c == '"' {
 			end, ok := r.scanString(i)
-			if !ok {
+			if ok {
+			} else {
 				r.pos, r.state = i, st
 				return fastFailed
 			}
 			i, st = end, stCommaOrEnd
-		case c == '{' || c == '[':
-			if len(r.stack) >= MaxDepth {
+			continue
+		}
+		if c-'0' <= 9 || c == '-' {
+			end, ok := r.scanNumber(i)
+			if ok {
+			} else {
 				r.pos, r.state = i, st
-				return fastStop
+				return fastFailed
+			}
+			i, st = end, stCommaOrEnd
+			continue
+		}
+		if c == '{' || c == '[' {
+			if len(r.stack) < MaxDepth {
+			} else {
+				break
 			}
 			r.stack = append(r.stack, c)
 			i++
@@ -617,25 +635,13 @@ func (r *Reader) skipFast(depth int) int {
 			if c == '{' {
 				st = stKeyOrEnd
 			}
-		case c == '-' || c-'0' <= 9:
-			end, ok := r.scanNumber(i)
-			if !ok {
-				r.pos, r.state = i, st
-				return fastFailed
-			}
-			i, st = end, stCommaOrEnd
-		case c == 'n' && i+4 <= len(d) && string(d[i:i+4]) == "null",
-			c == 't' && i+4 <= len(d) && string(d[i:i+4]) == "true",
-			c == 'f' && i+5 <= len(d) && string(d[i:i+5]) == "false":
-			n := 4
-			if c == 'f' {
-				n = 5
-			}
-			i, st = i+n, stCommaOrEnd
-		default:
-			r.pos, r.state = i, st
-			return fastStop
+			continue
 		}
+		if n := literalLen(d[i:]); n > 0 {
+			i, st = i+n, stCommaOrEnd
+			continue
+		}
+		break
 	}
 	r.pos, r.state = i, st
 	return fastStop

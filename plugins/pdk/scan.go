@@ -1,7 +1,6 @@
 package pdk
 
 import (
-	"encoding/binary"
 	"math/bits"
 )
 
@@ -28,13 +27,13 @@ const (
 // zero. 0 <= i <= len(d).
 func wordAt(d []byte, i int) uint64 {
 	if i+8 <= len(d) {
-		return binary.LittleEndian.Uint64(d[i:])
+		return le64(d[i:])
 	}
 	if len(d) >= 8 {
 		// The last eight bytes, shifted so that byte i comes first; the
 		// shift fills the bytes past the end with zeros (a shift of 64,
 		// for i == len(d), gives 0).
-		return binary.LittleEndian.Uint64(d[len(d)-8:]) >> (uint(8-(len(d)-i)) * 8)
+		return le64(d[len(d)-8:]) >> (uint(8-(len(d)-i)) * 8)
 	}
 	return shortWord(d[i:])
 }
@@ -100,7 +99,7 @@ func skipSpace(d []byte, i int) int {
 // bytes per iteration.
 func skipSpaceRun(d []byte, i int) int {
 	for i+8 <= len(d) {
-		m := nonSpaceMask(binary.LittleEndian.Uint64(d[i:]))
+		m := nonSpaceMask(le64(d[i:]))
 		if m != 0 {
 			return i + firstByte(m)
 		}
@@ -116,7 +115,7 @@ func skipSpaceRun(d []byte, i int) int {
 // an ASCII digit, or len(d).
 func skipDigits(d []byte, i int) int {
 	for i+8 <= len(d) {
-		m := nonDigitMask(binary.LittleEndian.Uint64(d[i:]))
+		m := nonDigitMask(le64(d[i:]))
 		if m != 0 {
 			return i + firstByte(m)
 		}
@@ -135,10 +134,10 @@ func skipDigits(d []byte, i int) int {
 func skipPlain(d []byte, i int) int {
 	for i+32 <= len(d) {
 		w := d[i : i+32 : i+32]
-		m0 := stringStopMask(binary.LittleEndian.Uint64(w[0:]))
-		m1 := stringStopMask(binary.LittleEndian.Uint64(w[8:]))
-		m2 := stringStopMask(binary.LittleEndian.Uint64(w[16:]))
-		m3 := stringStopMask(binary.LittleEndian.Uint64(w[24:]))
+		m0 := stringStopMask(le64(w[0:]))
+		m1 := stringStopMask(le64(w[8:]))
+		m2 := stringStopMask(le64(w[16:]))
+		m3 := stringStopMask(le64(w[24:]))
 		if m0|m1|m2|m3 != 0 {
 			// The first marked byte: selects, not branches.
 			n := 24 + firstByte(m3)
@@ -156,7 +155,7 @@ func skipPlain(d []byte, i int) int {
 		i += 32
 	}
 	for i+8 <= len(d) {
-		m := stringStopMask(binary.LittleEndian.Uint64(d[i:]))
+		m := stringStopMask(le64(d[i:]))
 		if m != 0 {
 			return i + firstByte(m)
 		}
@@ -177,7 +176,7 @@ func quoteStopMask(w uint64) uint64 { return stringStopMask(w) | w&msb }
 // quoteStopMask marks, or len(d).
 func skipQuotePlain(d []byte, i int) int {
 	for i+8 <= len(d) {
-		m := quoteStopMask(binary.LittleEndian.Uint64(d[i:]))
+		m := quoteStopMask(le64(d[i:]))
 		if m != 0 {
 			return i + firstByte(m)
 		}
@@ -195,7 +194,7 @@ func skipQuotePlain(d []byte, i int) int {
 func IndexControl(s []byte) int {
 	i := 0
 	for i+8 <= len(s) {
-		w := binary.LittleEndian.Uint64(s[i:])
+		w := le64(s[i:])
 		if m := belowMask(w, 0x20) | ^nonzeroMask(w^0x7f*lsb)&msb; m != 0 {
 			return i + firstByte(m)
 		}
@@ -209,4 +208,20 @@ func IndexControl(s []byte) int {
 		}
 	}
 	return -1
+}
+
+// le64 reads d[0:8] as a little-endian word (one load on little-endian
+// machines; written out so that the pdk does not need encoding/binary,
+// which imports reflect).
+func le64(d []byte) uint64 {
+	_ = d[7]
+	return uint64(d[0]) | uint64(d[1])<<8 | uint64(d[2])<<16 | uint64(d[3])<<24 |
+		uint64(d[4])<<32 | uint64(d[5])<<40 | uint64(d[6])<<48 | uint64(d[7])<<56
+}
+
+// putLE64 writes v to d[0:8] in little-endian order.
+func putLE64(d []byte, v uint64) {
+	_ = d[7]
+	d[0], d[1], d[2], d[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+	d[4], d[5], d[6], d[7] = byte(v>>32), byte(v>>40), byte(v>>48), byte(v>>56)
 }

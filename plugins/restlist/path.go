@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/toolcompact/compact/plugins/pdk"
@@ -35,13 +34,13 @@ func (p fieldPath) list() bool {
 func parsePath(s string) (fieldPath, error) {
 	p := fieldPath{name: s}
 	if s == "" {
-		return p, fmt.Errorf("empty field path")
+		return p, pdk.Errorf("empty field path")
 	}
 	for _, part := range strings.Split(s, ".") {
 		each := strings.HasSuffix(part, "[]")
 		key := strings.TrimSuffix(part, "[]")
 		if key == "" || strings.ContainsAny(key, "[]") {
-			return p, fmt.Errorf("field path %q: bad member %q (want name or name[])", s, part)
+			return p, pdk.Errorf("field path %q: bad member %q (want name or name[])", s, part)
 		}
 		p.steps = append(p.steps, step{key: key})
 		if each {

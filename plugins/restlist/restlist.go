@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/toolcompact/compact/plugins/pdk"
@@ -22,7 +21,7 @@ func parseOptions(cfg map[string]string) (options, error) {
 	for _, s := range splitList(cfg["keep"]) {
 		p, err := parsePath(s)
 		if err != nil {
-			return o, fmt.Errorf("restlist: config keep: %w", err)
+			return o, pdk.Errorf("restlist: config keep: %w", err)
 		}
 		o.keep = append(o.keep, p)
 	}
@@ -32,12 +31,12 @@ func parseOptions(cfg map[string]string) (options, error) {
 	case "json":
 		o.json = true
 	default:
-		return o, fmt.Errorf("restlist: config format=%q: want table or json", f)
+		return o, pdk.Errorf("restlist: config format=%q: want table or json", f)
 	}
 	if r := cfg["records"]; r != "" {
 		name, ok := strings.CutPrefix(r, ".")
 		if !ok || name == "" || strings.ContainsAny(name, ".[]") {
-			return o, fmt.Errorf("restlist: config records=%q: want .member (a member of the top-level object)", r)
+			return o, pdk.Errorf("restlist: config records=%q: want .member (a member of the top-level object)", r)
 		}
 		o.records = name
 	}
@@ -149,7 +148,7 @@ func parseInput(payload []byte, o options) (*input, error) {
 			name := t.Text()
 			if seen[name] {
 				// Which of the two counts is undefined in JSON: decline.
-				return nil, fmt.Errorf("restlist: the top-level object has the member %q twice (offset %d)", name, t.Offset)
+				return nil, pdk.Errorf("restlist: the top-level object has the member %q twice (offset %d)", name, t.Offset)
 			}
 			seen[name] = true
 			if !found && r.Peek() == pdk.BeginArray && (o.records == "" || o.records == name) {
@@ -176,11 +175,11 @@ func parseInput(payload []byte, o options) (*input, error) {
 			in.extras = append(in.extras, [2][]byte{[]byte(name), raw})
 		}
 		if r.Err() != nil {
-			return nil, fmt.Errorf("restlist: %w", r.Err())
+			return nil, pdk.Errorf("restlist: %w", r.Err())
 		}
 		if !found {
 			if o.records != "" {
-				return nil, fmt.Errorf("restlist: config records=.%s: no such array in the input", o.records)
+				return nil, pdk.Errorf("restlist: config records=.%s: no such array in the input", o.records)
 			}
 			return nil, errNotList
 		}
@@ -189,17 +188,17 @@ func parseInput(payload []byte, o options) (*input, error) {
 			// objects, and not a tree whose nodes hold the same member.
 			name := in.path[1:]
 			if in.keyIndex(name) >= 0 {
-				return nil, fmt.Errorf("restlist: %s holds a tree (its records have %q too), not a list; set config records to use it anyway", in.path, name)
+				return nil, pdk.Errorf("restlist: %s holds a tree (its records have %q too), not a list; set config records to use it anyway", in.path, name)
 			}
 			for _, e := range in.extras {
 				if len(e[1]) > 0 && e[1][0] == '[' && listOfObjects(e[1]) {
-					return nil, fmt.Errorf("restlist: both %s and .%s hold lists of objects; set config records to choose", in.path, e[0])
+					return nil, pdk.Errorf("restlist: both %s and .%s hold lists of objects; set config records to choose", in.path, e[0])
 				}
 			}
 		}
 		return in, expectEnd(r)
 	case pdk.Invalid:
-		return nil, fmt.Errorf("restlist: %w", r.Err())
+		return nil, pdk.Errorf("restlist: %w", r.Err())
 	default:
 		return nil, errNotList
 	}
@@ -226,9 +225,9 @@ func listOfObjects(raw []byte) bool {
 func expectEnd(r *pdk.Reader) error {
 	if t := r.Next(); t.Kind != pdk.EOF {
 		if r.Err() != nil {
-			return fmt.Errorf("restlist: %w", r.Err())
+			return pdk.Errorf("restlist: %w", r.Err())
 		}
-		return fmt.Errorf("restlist: unexpected %s at offset %d after the JSON value", t.Kind, t.Offset)
+		return pdk.Errorf("restlist: unexpected %s at offset %d after the JSON value", t.Kind, t.Offset)
 	}
 	return nil
 }
@@ -253,14 +252,14 @@ func (in *input) readRecords(r *pdk.Reader) error {
 	keyIndex := map[string]int{}
 	var lastSet []int // per key: 1 + the last record that set it
 	if err := r.BeginArray(); err != nil {
-		return fmt.Errorf("restlist: %w", err)
+		return pdk.Errorf("restlist: %w", err)
 	}
 	for i := 0; r.More(); i++ {
 		if k := r.Peek(); k != pdk.BeginObject {
 			if k == pdk.Invalid {
-				return fmt.Errorf("restlist: %w", r.Err())
+				return pdk.Errorf("restlist: %w", r.Err())
 			}
-			return fmt.Errorf("restlist: element %d of %s is %s, not an object", i, in.path, k)
+			return pdk.Errorf("restlist: element %d of %s is %s, not an object", i, in.path, k)
 		}
 		r.BeginObject()
 		rec := record{members: make([]memberSpan, 0, len(in.keys))}
@@ -295,12 +294,12 @@ func (in *input) readRecords(r *pdk.Reader) error {
 			lastSet[k] = i + 1
 		}
 		if r.Err() != nil {
-			return fmt.Errorf("restlist: %w", r.Err())
+			return pdk.Errorf("restlist: %w", r.Err())
 		}
 		in.records = append(in.records, rec)
 	}
 	if r.Err() != nil {
-		return fmt.Errorf("restlist: %w", r.Err())
+		return pdk.Errorf("restlist: %w", r.Err())
 	}
 	return nil
 }
@@ -647,7 +646,7 @@ func (in *input) table(p *plan) ([]byte, error) {
 		shown = append(shown, j)
 	}
 	if len(shown) == 0 && len(in.records) > 0 {
-		return nil, fmt.Errorf("restlist: no field left to show in %s (not shown: %s)", in.path, strings.Join(p.dropped, ", "))
+		return nil, pdk.Errorf("restlist: no field left to show in %s (not shown: %s)", in.path, strings.Join(p.dropped, ", "))
 	}
 	out := make([]byte, 0, 4096+in.size/8) // grows if needed; less garbage per call
 	for n, j := range shown {
