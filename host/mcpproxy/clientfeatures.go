@@ -241,21 +241,45 @@ func clientName(ip *mcp.InitializeParams) string {
 	return ip.ClientInfo.Name
 }
 
+// begin returns the live upstream session with a request of ss (made in
+// ctx) counted in flight on it, the context for the request and the
+// function that ends it (see track). Taking the session and counting the
+// request happen under one lock, so that a session replaced meanwhile
+// (see onInitialized) is never closed under a request that already holds
+// it: begin takes the new session instead.
+func (p *Proxy) begin(ctx context.Context, ss *mcp.ServerSession) (*mcp.ClientSession, context.Context, func(), error) {
+	for attempt := 0; ; attempt++ {
+		cs, err := p.upstream(ctx)
+		if err != nil {
+			return nil, ctx, func() {}, err
+		}
+		// After a few tries (an upstream that keeps going away as soon
+		// as it is reached), the request goes on the session it has and
+		// fails there if it must.
+		if tctx, done, ok := p.track(ctx, ss, cs, attempt >= 2); ok {
+			return cs, tctx, done, nil
+		}
+	}
+}
+
 // track counts a request of ss (made in ctx) to the upstream on cs as in
 // flight until the returned function is called, and returns ctx marked
 // with a routing token of ss for the request's HTTP stream (see
 // tagRoute). A session retired meanwhile (see retire) is closed when its
-// last request ends.
-func (p *Proxy) track(ctx context.Context, ss *mcp.ServerSession, cs *mcp.ClientSession) (context.Context, func()) {
+// last request ends. Unless anyway is set, track counts nothing and
+// reports false when cs is no longer the live session.
+func (p *Proxy) track(ctx context.Context, ss *mcp.ServerSession, cs *mcp.ClientSession, anyway bool) (context.Context, func(), bool) {
+	id := p.nextTok.Add(1)
+	p.mu.Lock()
+	if !anyway && p.session != cs {
+		p.mu.Unlock()
+		return ctx, nil, false
+	}
 	tok := ""
 	if ss != nil {
 		tok = fmt.Sprintf("r%d", p.nextTok.Add(1))
 		p.routes.Store(tok, ss)
 		ctx = withRoute(ctx, tok)
-	}
-	id := p.nextTok.Add(1)
-	p.mu.Lock()
-	if ss != nil {
 		if p.inflight[ss] == nil {
 			p.inflight[ss] = map[uint64]inflightReq{}
 		}
@@ -285,7 +309,7 @@ func (p *Proxy) track(ctx context.Context, ss *mcp.ServerSession, cs *mcp.Client
 		if closeIt {
 			go cs.Close()
 		}
-	}
+	}, true
 }
 
 // inflightReq is a request of a downstream session to the upstream in

@@ -727,3 +727,70 @@ func TestClientFeaturesOtherSessionsCall(t *testing.T) {
 		t.Errorf("alice's call: %v", err)
 	}
 }
+
+// TestClientFeaturesJoinUnderLoad: clients that bring new capabilities
+// join (the proxy replaces its upstream session each time) while another
+// client makes calls without pause: none of those calls fails, however
+// it falls against the switch.
+func TestClientFeaturesJoinUnderLoad(t *testing.T) {
+	leakCheck(t)
+	for round := range 4 {
+		f := newFeatureServer(legacy)
+		p := newFeatureProxy(t, f)
+		busy := connectAgent(t, p, fmt.Sprintf("busy-%d", round), legacy, false)
+		stop := make(chan struct{})
+		var failed atomic.Int32
+		var firstErr atomic.Value
+		var wg sync.WaitGroup
+		for range 16 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					res, err := busy.session.CallTool(context.Background(), &mcp.CallToolParams{Name: "caps", Arguments: map[string]any{}})
+					if err == nil && res.IsError {
+						err = fmt.Errorf("%s", res.Content[0].(*mcp.TextContent).Text)
+					}
+					if err != nil {
+						failed.Add(1)
+						firstErr.CompareAndSwap(nil, err.Error())
+					}
+				}
+			}()
+		}
+		// Roots, then sampling, then elicitation: three new upstream
+		// sessions while the calls go on.
+		for i, caps := range []*mcp.ClientCapabilities{
+			{RootsV2: &mcp.RootCapabilities{}},
+			{Sampling: &mcp.SamplingCapabilities{}},
+			{Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}},
+		} {
+			time.Sleep(30 * time.Millisecond)
+			c := mcp.NewClient(&mcp.Implementation{Name: fmt.Sprintf("joiner-%d", i), Version: "1"}, &mcp.ClientOptions{Capabilities: caps})
+			ct, st := mcp.NewInMemoryTransports()
+			ss, err := p.Server().Connect(context.Background(), st, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cs, err := c.Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: legacy})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { cs.Close(); ss.Wait() })
+		}
+		time.Sleep(30 * time.Millisecond)
+		close(stop)
+		wg.Wait()
+		if got := busy.call(t, "caps", map[string]any{}); got != "roots,sampling,elicitation" {
+			t.Errorf("round %d: after three joins the upstream sees %q", round, got)
+		}
+		if n := failed.Load(); n > 0 {
+			t.Fatalf("round %d: %d calls failed while clients joined; first: %v", round, n, firstErr.Load())
+		}
+	}
+}

@@ -549,11 +549,10 @@ func (p *Proxy) upstreamError(ctx context.Context, what string, err error) error
 }
 
 func (p *Proxy) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-	cs, err := p.upstream(ctx)
+	cs, ctx, done, err := p.begin(ctx, req.Session)
 	if err != nil {
 		return nil, p.upstreamError(ctx, "prompts/get", err)
 	}
-	ctx, done := p.track(ctx, req.Session, cs)
 	defer done()
 	params := *req.Params
 	params.Meta = p.capsMeta(p.forwardMeta(params.Meta), req.ClientCapabilities())
@@ -567,11 +566,10 @@ func (p *Proxy) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.
 }
 
 func (p *Proxy) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	cs, err := p.upstream(ctx)
+	cs, ctx, done, err := p.begin(ctx, req.Session)
 	if err != nil {
 		return nil, p.upstreamError(ctx, "resources/read", err)
 	}
-	ctx, done := p.track(ctx, req.Session, cs)
 	defer done()
 	params := *req.Params
 	params.Meta = p.capsMeta(p.forwardMeta(params.Meta), req.ClientCapabilities())
@@ -585,11 +583,10 @@ func (p *Proxy) readResource(ctx context.Context, req *mcp.ReadResourceRequest) 
 }
 
 func (p *Proxy) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
-	cs, err := p.upstream(ctx)
+	cs, ctx, done, err := p.begin(ctx, req.Session)
 	if err != nil {
 		return nil, p.upstreamError(ctx, "completion/complete", err)
 	}
-	ctx, done := p.track(ctx, req.Session, cs)
 	defer done()
 	cctx, cancel := context.WithTimeout(ctx, p.opts.CallTimeout)
 	defer cancel()

@@ -65,18 +65,17 @@ func (p *Proxy) callTool(ctx context.Context, name string, req *mcp.CallToolRequ
 	if err != nil {
 		return errorResult(err.Error()), nil
 	}
-	cs, err := p.upstream(ctx)
+	cs, tctx, done, err := p.begin(ctx, req.Session)
 	if err != nil {
 		return errorResult(p.upstreamError(ctx, "tools/call "+name, err).Error()), nil
 	}
+	defer done()
 	// The responses and state of a multi round-trip call pass up as they
 	// came (see clientfeatures.go).
 	params := &mcp.CallToolParams{Meta: p.capsMeta(p.forwardMeta(req.Params.Meta), req.ClientCapabilities()), Name: name, Arguments: resolved,
 		InputResponses: req.Params.InputResponses, RequestState: req.Params.RequestState}
 	forget := p.withProgress(req, params)
 	defer forget()
-	tctx, done := p.track(ctx, req.Session, cs)
-	defer done()
 	cctx, cancel := context.WithTimeout(tctx, p.opts.CallTimeout)
 	defer cancel()
 	res, err := cs.CallTool(cctx, params)
