@@ -76,20 +76,23 @@ type Action struct {
 var ErrFraming = errors.New("pdk: bad input framing")
 
 // ParseInput splits a plugin input into its header and the raw tool
-// output that follows the first newline. The payload aliases input.
+// output that follows the first newline. The payload and Header.Args alias
+// input; the header's strings do not.
 func ParseInput(input []byte) (Header, []byte, error) {
 	var h Header
-	nl := bytes.IndexByte(input, '\n')
+	nl := indexNewline(input)
 	if nl < 0 {
 		return h, nil, Errorf("%w: no newline after the header in %d bytes of input", ErrFraming, len(input))
 	}
-	if err := parseHeader(input[:nl], &h); err != nil {
+	if err := parseHeader(input, nl, &h); err != nil {
 		return h, nil, Errorf("%w: header: %w", ErrFraming, err)
 	}
 	return h, input[nl+1:], nil
 }
 
-func parseHeader(line []byte, h *Header) error {
+// parseHeaderGeneric parses a header line with the Reader: any valid JSON
+// object, in any form. parseHeader tries parseHeaderFast first.
+func parseHeaderGeneric(line []byte, h *Header) error {
 	h.Config = map[string]string{}
 	r := NewReader(line)
 	if err := r.BeginObject(); err != nil {
@@ -174,55 +177,9 @@ func parseHeader(line []byte, h *Header) error {
 // AppendOutput appends the framed output (header line, newline, payload)
 // to dst.
 func AppendOutput(dst []byte, h OutputHeader, payload []byte) []byte {
-	w := NewWriter(dst)
-	w.BeginObject()
-	w.Key("abi")
-	w.Int(ABIVersion)
-	w.Key("content_type")
-	w.String(h.ContentType)
-	w.Key("collections")
-	w.BeginArray()
-	for _, c := range h.Collections {
-		w.BeginObject()
-		w.Key("path")
-		w.String(c.Path)
-		w.Key("count")
-		w.Int(int64(c.Count))
-		if c.CountField != "" {
-			w.Key("count_field")
-			w.String(c.CountField)
-		}
-		w.EndObject()
-	}
-	w.EndArray()
-	if len(h.Actions) > 0 {
-		w.Key("actions")
-		w.BeginArray()
-		for _, a := range h.Actions {
-			w.BeginObject()
-			w.Key("level")
-			w.String("fields")
-			w.Key("kind")
-			w.String(a.Kind)
-			if a.Target != "" {
-				w.Key("target")
-				w.String(a.Target)
-			}
-			if a.Detail != "" {
-				w.Key("detail")
-				w.String(a.Detail)
-			}
-			if a.Count != 0 {
-				w.Key("count")
-				w.Int(int64(a.Count))
-			}
-			w.EndObject()
-		}
-		w.EndArray()
-	}
-	w.EndObject()
-	out := append(w.Bytes(), '\n')
-	return append(out, payload...)
+	dst = appendOutputHeader(dst, &h)
+	dst = append(dst, '\n')
+	return append(dst, payload...)
 }
 
 // Func is a plugin's compaction function: it receives the parsed header
@@ -238,16 +195,21 @@ func Process(input []byte, fn Func) (out []byte, err error) {
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		if p := recover(); p != nil {
-			out, err = nil, Errorf("pdk: plugin panicked: %v", p)
-		}
-	}()
-	oh, body, err := fn(h, payload)
+	oh, body, err := call(fn, h, payload)
 	if err != nil {
 		return nil, err
 	}
 	return AppendOutput(make([]byte, 0, len(body)+128), oh, body), nil
+}
+
+// call runs fn, turning a panic into an error.
+func call(fn Func, h Header, payload []byte) (oh OutputHeader, body []byte, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			oh, body, err = OutputHeader{}, nil, Errorf("pdk: plugin panicked: %v", p)
+		}
+	}()
+	return fn(h, payload)
 }
 
 // GroupMarker returns the text-payload prefix "[×N] " that marks a line

@@ -81,8 +81,14 @@ func Input() []byte {
 
 // store copies b into a new block of kernel memory and returns its offset.
 func store(b []byte) uint64 {
+	off := extismAlloc(uint64(len(b)))
+	storeAt(off, b)
+	return off
+}
+
+// storeAt copies b to kernel memory at off.
+func storeAt(off uint64, b []byte) {
 	n := uint64(len(b))
-	off := extismAlloc(n)
 	i := uint64(0)
 	for ; i+64 <= n; i += 64 {
 		w := b[i : i+64 : i+64]
@@ -106,7 +112,6 @@ func store(b []byte) uint64 {
 	for ; i < n; i++ {
 		extismStoreU8(off+i, uint32(b[i]))
 	}
-	return off
 }
 
 // SetOutput makes b the Extism output of the current call.
@@ -127,22 +132,37 @@ func ReadInput() (Header, []byte, error) {
 }
 
 // WriteOutput frames h and payload and makes them the call's output.
+// The framing is written straight into the host's memory: the header line
+// and the first bytes of the payload from a scratch buffer, the rest of
+// the payload from where it is, with no buffer for the whole output.
 func WriteOutput(h OutputHeader, payload []byte) {
-	SetOutput(AppendOutput(make([]byte, 0, len(payload)+128), h, payload))
+	head, rest := frameOutput(&h, payload)
+	n := uint64(len(head) + len(rest))
+	off := extismAlloc(n)
+	storeAt(off, head)
+	if len(rest) > 0 {
+		storeAt(off+uint64(len(head)), rest)
+	}
+	extismOutputSet(off, n)
 }
 
 // Run is the body of a plugin's compact_result export: it reads the input,
-// runs fn through Process and sets the output, or the error message when
+// runs fn as Process does and sets the output, or the error message when
 // anything fails. It returns the status the export must return.
 //
 //	//go:wasmexport compact_result
 //	func compactResult() int32 { return pdk.Run(compact) }
 func Run(fn Func) int32 {
-	out, err := Process(Input(), fn)
+	h, payload, err := ParseInput(Input())
 	if err != nil {
 		SetError(err.Error())
 		return 1
 	}
-	SetOutput(out)
+	oh, body, err := call(fn, h, payload)
+	if err != nil {
+		SetError(err.Error())
+		return 1
+	}
+	WriteOutput(oh, body)
 	return 0
 }

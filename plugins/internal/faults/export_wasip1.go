@@ -14,7 +14,14 @@ func compactResult() int32 {
 		pdk.SetError(err.Error())
 		return 1
 	}
-	hazard(h.Config["fault"])
+	mode := h.Config["fault"]
+	if mode == "" || mode == "echo" {
+		// The valid mode, the host's tiny-call benchmark: the framing goes
+		// straight into the host's memory (respond gives the same bytes).
+		pdk.WriteOutput(pdk.OutputHeader{ContentType: h.ContentType}, payload)
+		return 0
+	}
+	hazard(mode)
 	out, err := respond(h, payload)
 	if err != nil {
 		pdk.SetError(err.Error())
