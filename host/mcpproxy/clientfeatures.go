@@ -442,14 +442,7 @@ func (p *Proxy) onInitialized(ctx context.Context, _ *mcp.InitializedRequest) {
 		p.log.Warn("reconnecting to the upstream", "err", err)
 		return
 	}
-	for _, kind := range []string{"tools", "prompts", "resources"} {
-		if err := p.sync(cctx, ncs, kind); err != nil {
-			p.log.Warn("re-reading upstream lists after reconnecting", "kind", kind, "err", err)
-		}
-	}
-	if lvl, _ := p.logLevel.Load().(string); lvl != "" {
-		_ = ncs.SetLoggingLevel(cctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(lvl)})
-	}
+	p.renew(cctx, ncs)
 }
 
 // unionCaps is the union of the roots, sampling and elicitation of two

@@ -794,3 +794,76 @@ func TestClientFeaturesJoinUnderLoad(t *testing.T) {
 		}
 	}
 }
+
+// TestClientFeaturesJoinKeepsSubscriptions: a client subscribed to a
+// resource keeps getting its updates after another client joins with
+// new capabilities and the proxy replaces its upstream session.
+func TestClientFeaturesJoinKeepsSubscriptions(t *testing.T) {
+	leakCheck(t)
+	var subscribed atomic.Int32
+	s := mcp.NewServer(&mcp.Implementation{Name: "docs", Version: "1"}, &mcp.ServerOptions{
+		SupportedProtocolVersions: []string{legacy},
+		SubscribeHandler: func(context.Context, *mcp.SubscribeRequest) error {
+			subscribed.Add(1)
+			return nil
+		},
+		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+	})
+	s.AddResource(&mcp.Resource{URI: "test://doc", Name: "doc"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "test://doc", Text: "v"}}}, nil
+	})
+	mcp.AddTool(s, &mcp.Tool{Name: "touch", Description: "Changes the document."}, func(ctx context.Context, req *mcp.CallToolRequest, in noArgs) (*mcp.CallToolResult, any, error) {
+		if err := s.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: "test://doc"}); err != nil {
+			return nil, nil, err
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "touched"}}}, nil, nil
+	})
+	eng, _ := newEngine(t, 2000)
+	p, err := mcpproxy.New(context.Background(), &mcpproxy.InProcess{Server: s}, mcpproxy.Adapt(eng), mcpproxy.Options{Budget: 2000, Logger: quietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+
+	updated := make(chan string, 8)
+	c := mcp.NewClient(&mcp.Implementation{Name: "reader", Version: "1"}, &mcp.ClientOptions{
+		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) { updated <- req.Params.URI },
+	})
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := p.Server().Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := c.Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: legacy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); ss.Wait() })
+	if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: "test://doc"}); err != nil {
+		t.Fatal(err)
+	}
+	touch := func(when string) {
+		t.Helper()
+		if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "touch", Arguments: map[string]any{}}); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case uri := <-updated:
+			if uri != "test://doc" {
+				t.Errorf("%s: update of %q", when, uri)
+			}
+		case <-time.After(5 * time.Second):
+			t.Errorf("%s: the subscribed client got no notifications/resources/updated", when)
+		}
+	}
+	touch("before another client joined")
+	connectAgent(t, p, "alice", legacy, true) // roots, sampling, elicitation: a new upstream session
+	// The proxy reconnects once alice has initialized, in the background.
+	for i := 0; subscribed.Load() < 2 && i < 100; i++ {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if got := subscribed.Load(); got != 2 {
+		t.Fatalf("the upstream saw %d subscriptions, want 2 (one per session)", got)
+	}
+	touch("after another client joined")
+}

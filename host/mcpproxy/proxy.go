@@ -85,6 +85,7 @@ type Proxy struct {
 	tmpls    map[string]bool
 
 	syncMu   sync.Mutex // serialises list synchronisation
+	subs     sync.Map   // resource URI (string) -> true: subscribed upstream, renewed on a new session
 	progress sync.Map   // upstream progress token (string) -> progressRoute
 	replaced sync.Map   // *mcp.ClientSession closed on purpose (see onInitialized)
 	routes   sync.Map   // routing token (string) -> *mcp.ServerSession of a request in flight
@@ -307,14 +308,7 @@ func (p *Proxy) upstream(ctx context.Context) (*mcp.ClientSession, error) {
 		return nil, err
 	}
 	// The new upstream may list other tools than the old one did.
-	for _, kind := range []string{"tools", "prompts", "resources"} {
-		if err := p.sync(ctx, cs, kind); err != nil {
-			p.log.Warn("re-reading upstream lists after reconnecting", "kind", kind, "err", err)
-		}
-	}
-	if lvl, _ := p.logLevel.Load().(string); lvl != "" {
-		_ = cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(lvl)})
-	}
+	p.renew(ctx, cs)
 	return cs, nil
 }
 
@@ -607,6 +601,7 @@ func (p *Proxy) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error 
 	if err := cs.Subscribe(cctx, req.Params); err != nil {
 		return p.upstreamError(ctx, "resources/subscribe", err)
 	}
+	p.subs.Store(req.Params.URI, true)
 	return nil
 }
 
@@ -617,10 +612,31 @@ func (p *Proxy) unsubscribe(ctx context.Context, req *mcp.UnsubscribeRequest) er
 	}
 	cctx, cancel := context.WithTimeout(ctx, p.opts.CallTimeout)
 	defer cancel()
+	p.subs.Delete(req.Params.URI)
 	if err := cs.Unsubscribe(cctx, req.Params); err != nil {
 		return p.upstreamError(ctx, "resources/unsubscribe", err)
 	}
 	return nil
+}
+
+// renew brings a new upstream session up to date with what the
+// downstream clients asked of the previous one: the lists, the log
+// level and the resource subscriptions.
+func (p *Proxy) renew(ctx context.Context, cs *mcp.ClientSession) {
+	for _, kind := range []string{"tools", "prompts", "resources"} {
+		if err := p.sync(ctx, cs, kind); err != nil {
+			p.log.Warn("re-reading upstream lists after reconnecting", "kind", kind, "err", err)
+		}
+	}
+	if lvl, _ := p.logLevel.Load().(string); lvl != "" {
+		_ = cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(lvl)})
+	}
+	p.subs.Range(func(k, _ any) bool {
+		if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: k.(string)}); err != nil {
+			p.log.Warn("renewing a resource subscription after reconnecting", "uri", k, "err", err)
+		}
+		return true
+	})
 }
 
 func (p *Proxy) onResourceUpdated(ctx context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
