@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -246,6 +247,53 @@ func TestScanLongLiterals(t *testing.T) {
 		info, _ := newScanner(strings.NewReader(msg)).scanFrame()
 		if len(info.idRaw) > 300 || len(info.method) > 300 {
 			t.Errorf("%.40s...: kept an id of %d bytes and a method of %d bytes", msg, len(info.idRaw), len(info.method))
+		}
+	}
+}
+
+// TestSSEOverLimit: messages over the limit on an event stream, read
+// through reads of every size: a response whose id comes after its
+// result (and whose data spans lines ending in CRLF) becomes the error
+// with that id; a request of the upstream over the limit is dropped with
+// its event's other fields kept; the events around them pass unchanged.
+func TestSSEOverLimit(t *testing.T) {
+	const limit = 64 << 10
+	big := strings.Repeat("y", 3*limit)
+	in := "id: 1\r\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}\r\n\r\n" +
+		"id: 2\r\ndata: {\"jsonrpc\":\"2.0\",\"result\":{\"content\":[{\"type\":\"text\",\r\ndata: \"text\":\"" + big + "\"}]},\r\ndata: \"id\":\"call-7\"}\r\n\r\n" +
+		"id: 3\ndata: {\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"sampling/createMessage\",\"params\":{\"x\":\"" + big + "\"}}\n\n" +
+		": still here\ndata: {\"jsonrpc\":\"2.0\",\"id\":10,\"result\":{}}\n\n"
+	for _, size := range []int{16, 4096, 64 << 10} {
+		b := &sseBody{ctx: context.Background(), rc: io.NopCloser(strings.NewReader(in)), sp: &msgSpiller{limit: limit, spillAt: 1024},
+			log: slog.New(slog.DiscardHandler)} // a GET stream: the id can only come from the message
+		b.r = bufio.NewReaderSize(b.rc, size)
+		out, err := io.ReadAll(b)
+		if err != nil {
+			t.Fatalf("buffer %d: %v", size, err)
+		}
+		got := refEvents(string(out))
+		if len(got) != 4 {
+			t.Fatalf("buffer %d: %d events: %.500q", size, len(got), out)
+		}
+		if strings.Join(got[0].data, "\n") != `{"jsonrpc":"2.0","method":"notifications/message","params":{}}` {
+			t.Errorf("buffer %d: small event changed: %q", size, got[0].data)
+		}
+		var resp struct {
+			ID    any `json:"id"`
+			Error struct {
+				Code    int    `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(strings.Join(got[1].data, "\n")), &resp); err != nil || resp.ID != "call-7" || resp.Error.Code != CodeMessageTooLarge ||
+			!strings.Contains(resp.Error.Message, fmt.Sprintf("over the limit of %d bytes", limit)) {
+			t.Errorf("buffer %d: the response over the limit became %q (%v)", size, got[1].data, err)
+		}
+		if strings.Join(got[1].fields, ",") != "id: 2" || strings.Join(got[2].fields, ",") != "id: 3" || len(got[2].data) != 0 {
+			t.Errorf("buffer %d: events 2 and 3: %+v, fields of 3 %q", size, got[1].fields, got[2].fields)
+		}
+		if got[3].fields[0] != ": still here" || strings.Join(got[3].data, "") != `{"jsonrpc":"2.0","id":10,"result":{}}` {
+			t.Errorf("buffer %d: the event after: %+v", size, got[3])
 		}
 	}
 }
