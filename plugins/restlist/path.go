@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/toolcompact/compact/plugins/pdk"
@@ -70,18 +71,19 @@ func member(raw []byte, key string) []byte {
 }
 
 // keyEquals compares a key token with a name without decoding it unless it
-// holds escapes.
+// holds escapes. An escape always decodes to fewer bytes than it takes, so
+// a raw key no longer than name matches only byte for byte and without a
+// backslash, and a longer
+// one only if it holds a backslash: most keys are settled without a loop.
+// (Before, a raw key equal byte for byte to name matched even when it held
+// escapes: {"a\\b":1} has the key a\b, not a\\b.)
 func keyEquals(t pdk.Token, name string) bool {
 	raw := t.Raw[1 : len(t.Raw)-1]
-	if len(raw) == len(name) && string(raw) == name {
-		return true
+	if len(raw) <= len(name) {
+		// Equal bytes match only without escapes (`a\\b` is a\b).
+		return len(raw) == len(name) && string(raw) == name && bytes.IndexByte(raw, '\\') < 0
 	}
-	for _, c := range raw {
-		if c == '\\' {
-			return t.Text() == name
-		}
-	}
-	return false
+	return bytes.IndexByte(raw, '\\') >= 0 && t.Text() == name
 }
 
 // elements returns the raw elements of the JSON array raw, or nil.

@@ -437,3 +437,37 @@ func TestLooksNumeric(t *testing.T) {
 		}
 	}
 }
+
+// keyEquals settles most keys by length; escaped keys still match what
+// they decode to, and only that.
+func TestKeyEquals(t *testing.T) {
+	for _, c := range []struct {
+		obj, name string
+		want      bool
+	}{
+		{`{"login":1}`, "login", true},
+		{`{"log\u0069n":1}`, "login", true},
+		{`{"logi":1}`, "login", false},
+		{`{"logins":1}`, "login", false},
+		{`{"a\\b":1}`, `a\b`, true},
+		{`{"a\\b":1}`, `a\\b`, false},
+		{`{"\u00e9":1}`, "é", true},
+		{`{"\ud83d\ude00":1}`, "😀", true},
+		{`{"x\n":1}`, "x\n", true},
+		{`{"x\\n":1}`, "x\n", false},
+		{`{"x\n":1}`, `x\n`, false},
+	} {
+		r := pdk.NewReader([]byte(c.obj))
+		r.BeginObject()
+		k, _, ok := r.NextMember()
+		if !ok {
+			if c.want {
+				t.Errorf("%s: %v", c.obj, r.Err())
+			}
+			continue
+		}
+		if got := keyEquals(k, c.name); got != c.want {
+			t.Errorf("keyEquals(%s, %q) = %v, want %v", k.Raw, c.name, got, c.want)
+		}
+	}
+}
