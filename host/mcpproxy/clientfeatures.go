@@ -85,6 +85,11 @@ func (p *Proxy) clientMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		var res mcp.Result
 		var err error
+		// A question asked on a call's stream ends with the call (see
+		// route): the client is not left asked for nothing.
+		octx := ctx
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
 		// The upstream session asking: only requests on it can be the
 		// call a question belongs to.
 		asker, _ := req.GetSession().(*mcp.ClientSession)
@@ -95,7 +100,7 @@ func (p *Proxy) clientMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if params != nil {
 				cp = *params
 			}
-			if ss, cp.Meta, err = p.route(method, asker, cp.Meta, func(c *mcp.ClientCapabilities) bool { return c.RootsV2 != nil }); err != nil {
+			if ss, cp.Meta, err = p.route(method, asker, cp.Meta, func(c *mcp.ClientCapabilities) bool { return c.RootsV2 != nil }, cancel); err != nil {
 				return nil, err
 			}
 			res, err = ss.ListRoots(ctx, &cp)
@@ -105,7 +110,7 @@ func (p *Proxy) clientMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if params != nil {
 				cp = *params
 			}
-			if ss, cp.Meta, err = p.route(method, asker, cp.Meta, func(c *mcp.ClientCapabilities) bool { return c.Sampling != nil }); err != nil {
+			if ss, cp.Meta, err = p.route(method, asker, cp.Meta, func(c *mcp.ClientCapabilities) bool { return c.Sampling != nil }, cancel); err != nil {
 				return nil, err
 			}
 			res, err = ss.CreateMessageWithTools(ctx, &cp)
@@ -115,7 +120,7 @@ func (p *Proxy) clientMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if params != nil {
 				cp = *params
 			}
-			if ss, cp.Meta, err = p.route(method, asker, cp.Meta, func(c *mcp.ClientCapabilities) bool { return c.Sampling != nil }); err != nil {
+			if ss, cp.Meta, err = p.route(method, asker, cp.Meta, func(c *mcp.ClientCapabilities) bool { return c.Sampling != nil }, cancel); err != nil {
 				return nil, err
 			}
 			res, err = ss.CreateMessage(ctx, &cp)
@@ -125,7 +130,7 @@ func (p *Proxy) clientMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if params != nil {
 				cp = *params
 			}
-			if ss, cp.Meta, err = p.route(method, asker, cp.Meta, func(c *mcp.ClientCapabilities) bool { return c.Elicitation != nil }); err != nil {
+			if ss, cp.Meta, err = p.route(method, asker, cp.Meta, func(c *mcp.ClientCapabilities) bool { return c.Elicitation != nil }, cancel); err != nil {
 				return nil, err
 			}
 			if cp.ElicitationID != "" {
@@ -135,7 +140,7 @@ func (p *Proxy) clientMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 			res, err = ss.Elicit(ctx, &cp)
 		default:
-			return next(ctx, method, req)
+			return next(octx, method, req)
 		}
 		if err != nil {
 			return nil, downstreamError(method, err)
@@ -161,11 +166,15 @@ func downstreamError(method string, err error) error {
 // the upstream session asking (asker) in flight. It is an error when
 // that is ambiguous, when the session's protocol takes such input only
 // through multi round-trip results, or when the client lacks the
-// capability (has).
-func (p *Proxy) route(method string, asker *mcp.ClientSession, meta mcp.Meta, has func(*mcp.ClientCapabilities) bool) (*mcp.ServerSession, mcp.Meta, error) {
-	ss, err := p.pick(method, asker, meta)
+// capability (has). A question tagged with a call has cancel called
+// when that call ends.
+func (p *Proxy) route(method string, asker *mcp.ClientSession, meta mcp.Meta, has func(*mcp.ClientCapabilities) bool, cancel func()) (*mcp.ServerSession, mcp.Meta, error) {
+	ss, life, err := p.pick(method, asker, meta)
 	if err != nil {
 		return nil, nil, err
+	}
+	if life != nil {
+		context.AfterFunc(life, cancel)
 	}
 	if _, tagged := meta[routeMetaKey]; tagged {
 		meta = cloneMeta(meta)
@@ -186,17 +195,19 @@ func (p *Proxy) route(method string, asker *mcp.ClientSession, meta mcp.Meta, ha
 	return ss, meta, nil
 }
 
-// pick is route's choice of session.
-func (p *Proxy) pick(method string, asker *mcp.ClientSession, meta mcp.Meta) (*mcp.ServerSession, error) {
+// pick is route's choice of session, with the context of the call a
+// tagged question belongs to (done when the call ends; nil otherwise).
+func (p *Proxy) pick(method string, asker *mcp.ClientSession, meta mcp.Meta) (*mcp.ServerSession, context.Context, error) {
 	if !p.ready.Load() {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("compact: no downstream client is connected to answer %s", method)}
+		return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("compact: no downstream client is connected to answer %s", method)}
 	}
 	if tok, ok := meta[routeMetaKey].(string); ok {
 		// Tagged: it belongs to that call, and to nobody else.
 		if v, ok := p.routes.Load(tok); ok {
-			return v.(*mcp.ServerSession), nil
+			r := v.(callRoute)
+			return r.ss, r.life, nil
 		}
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("compact: %s not forwarded: the call it was asked during has ended", method)}
+		return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("compact: %s not forwarded: the call it was asked during has ended", method)}
 	}
 	var all, busy []*mcp.ServerSession
 	p.mu.Lock()
@@ -216,13 +227,13 @@ func (p *Proxy) pick(method string, asker *mcp.ClientSession, meta mcp.Meta) (*m
 	p.mu.Unlock()
 	switch {
 	case len(all) == 0:
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("compact: no downstream client is connected to answer %s", method)}
+		return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("compact: no downstream client is connected to answer %s", method)}
 	case len(all) == 1:
-		return all[0], nil
+		return all[0], nil, nil
 	case len(busy) == 1:
-		return busy[0], nil
+		return busy[0], nil, nil
 	}
-	return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf(
+	return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf(
 		"compact: %s not forwarded: %d downstream clients share this upstream session and %d of them have requests in flight, so which one it is for cannot be told (the upstream's protocol does not say); connect one client per proxy to use it",
 		method, len(all), len(busy))}
 }
@@ -276,9 +287,12 @@ func (p *Proxy) track(ctx context.Context, ss *mcp.ServerSession, cs *mcp.Client
 		return ctx, nil, false
 	}
 	tok := ""
+	end := func() {}
 	if ss != nil {
 		tok = fmt.Sprintf("r%d", p.nextTok.Add(1))
-		p.routes.Store(tok, ss)
+		var life context.Context
+		life, end = context.WithCancel(ctx)
+		p.routes.Store(tok, callRoute{ss: ss, life: life})
 		ctx = withRoute(ctx, tok)
 		if p.inflight[ss] == nil {
 			p.inflight[ss] = map[uint64]inflightReq{}
@@ -291,6 +305,7 @@ func (p *Proxy) track(ctx context.Context, ss *mcp.ServerSession, cs *mcp.Client
 		if tok != "" {
 			p.routes.Delete(tok)
 		}
+		end()
 		closeIt := false
 		p.mu.Lock()
 		if ss != nil {
@@ -310,6 +325,14 @@ func (p *Proxy) track(ctx context.Context, ss *mcp.ServerSession, cs *mcp.Client
 			go cs.Close()
 		}
 	}, true
+}
+
+// callRoute is where the questions tagged with a call's routing token
+// go: the downstream session that made the call, and a context done when
+// the call ends.
+type callRoute struct {
+	ss   *mcp.ServerSession
+	life context.Context
 }
 
 // inflightReq is a request of a downstream session to the upstream in

@@ -867,3 +867,83 @@ func TestClientFeaturesJoinKeepsSubscriptions(t *testing.T) {
 	}
 	touch("after another client joined")
 }
+
+// TestClientFeaturesQuestionEndsWithCall: over streamable HTTP a question
+// belongs to the call on whose stream it came; an upstream that returns
+// from the call without withdrawing its question (it asked with a
+// context that outlives the call) does not leave the agent's client
+// asked forever: the proxy withdraws the question when the call ends,
+// and the upstream gets an error.
+func TestClientFeaturesQuestionEndsWithCall(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "careless", Version: "1"}, &mcp.ServerOptions{SupportedProtocolVersions: []string{legacy}})
+	asked := make(chan error, 1)
+	mcp.AddTool(s, &mcp.Tool{Name: "leave", Description: "Asks the model, and answers without waiting."}, func(ctx context.Context, req *mcp.CallToolRequest, in noArgs) (*mcp.CallToolResult, any, error) {
+		go func() {
+			// Not cancelled with the call (bounded, so that the test ends).
+			qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+			defer cancel()
+			_, err := req.Session.CreateMessage(qctx, &mcp.CreateMessageParams{MaxTokens: 5,
+				Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "hi"}}}})
+			asked <- err
+		}()
+		time.Sleep(300 * time.Millisecond)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "left"}}}, nil, nil
+	})
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	t.Cleanup(func() { ts.CloseClientConnections(); ts.Close() }) // the careless upstream never ends its stream
+	hc := &http.Client{Transport: &http.Transport{}}
+	t.Cleanup(hc.CloseIdleConnections)
+	eng, _ := newEngine(t, 2000)
+	p, err := mcpproxy.New(context.Background(), &mcpproxy.HTTP{URL: ts.URL, Client: hc}, mcpproxy.Adapt(eng), mcpproxy.Options{Budget: 2000, Logger: quietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	started, withdrawn := make(chan struct{}, 1), make(chan struct{}, 1)
+	release := make(chan struct{})
+	c := mcp.NewClient(&mcp.Implementation{Name: "patient", Version: "1"}, &mcp.ClientOptions{
+		CreateMessageHandler: func(ctx context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			started <- struct{}{}
+			select {
+			case <-ctx.Done():
+				withdrawn <- struct{}{}
+				return nil, ctx.Err()
+			case <-release:
+				return nil, fmt.Errorf("released by the test")
+			}
+		},
+	})
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := p.Server().Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := c.Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: legacy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); ss.Wait() })
+	t.Cleanup(func() { close(release) }) // first: a question left open ends
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "leave", Arguments: map[string]any{}})
+	if err != nil || res.IsError {
+		t.Fatalf("the call: %v %+v", err, res)
+	}
+	select {
+	case <-started:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the question never reached the client")
+	}
+	select {
+	case <-withdrawn:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the question is still open at the client 10 s after its call ended")
+	}
+	select {
+	case err := <-asked:
+		if err == nil {
+			t.Errorf("the upstream's question succeeded")
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("the upstream got no answer to its question")
+	}
+}
