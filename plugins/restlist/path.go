@@ -73,8 +73,8 @@ func member(raw []byte, key string) []byte {
 // keyEquals compares a key token with a name without decoding it unless it
 // holds escapes. An escape always decodes to fewer bytes than it takes, so
 // a raw key no longer than name matches only byte for byte and without a
-// backslash, and a longer
-// one only if it holds a backslash: most keys are settled without a loop.
+// backslash, and a longer one only if it holds a backslash: most keys are
+// settled without a loop.
 // (Before, a raw key equal byte for byte to name matched even when it held
 // escapes: {"a\\b":1} has the key a\b, not a\\b.)
 func keyEquals(t pdk.Token, name string) bool {
