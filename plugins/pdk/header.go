@@ -206,49 +206,11 @@ func parseHeaderFast(d []byte, n int, s string, h *Header) bool {
 				if i+1 >= n || d[i] != '{' {
 					return false
 				}
-				i++
-				if d[i] == '}' {
-					i++
-					break
+				end, ok := hdrConfig(d, i+1, n, s, h)
+				if !ok {
+					return false
 				}
-				for {
-					if i >= n || d[i] != '"' {
-						return false
-					}
-					cks := i + 1
-					cke := cks
-					m := hdrStopMask(le64(d[cke:]))
-					for m == 0 {
-						cke += 8
-						m = hdrStopMask(le64(d[cke:]))
-					}
-					cke += bits.TrailingZeros64(m) >> 3
-					if cke+2 >= n || d[cke] != '"' || d[cke+1] != ':' || d[cke+2] != '"' {
-						return false
-					}
-					vs := cke + 3
-					ve := vs
-					m = hdrStopMask(le64(d[ve:]))
-					for m == 0 {
-						ve += 8
-						m = hdrStopMask(le64(d[ve:]))
-					}
-					ve += bits.TrailingZeros64(m) >> 3
-					if ve+1 >= n || d[ve] != '"' {
-						return false
-					}
-					if h.Config == nil {
-						h.Config = make(map[string]string, 1)
-					}
-					h.Config[s[cks:cke]] = s[vs:ve]
-					i = ve + 2
-					if d[ve+1] != ',' {
-						if d[ve+1] != '}' {
-							return false
-						}
-						break
-					}
-				}
+				i = end
 			default: // "args" and members the pdk does not know
 				end, raw, ok := hdrRaw(d, i, n)
 				if !ok {
@@ -281,6 +243,153 @@ func parseHeaderFast(d []byte, n int, s string, h *Header) bool {
 	return true
 }
 
+// hdrConfig parses the members of the config object after its '{' at
+// d[i:], all plain strings, into h.Config, and returns the index after the
+// closing '}'.
+func hdrConfig(d []byte, i, n int, s string, h *Header) (int, bool) {
+	if d[i] == '}' {
+		return i + 1, true
+	}
+	for {
+		if i >= n || d[i] != '"' {
+			return 0, false
+		}
+		cks := i + 1
+		cke := cks
+		m := hdrStopMask(le64(d[cke:]))
+		if m != 0 {
+			cke += bits.TrailingZeros64(m) >> 3
+		} else {
+			cke = hdrScanLong(d, cke)
+		}
+		if cke+2 >= n || d[cke] != '"' || d[cke+1] != ':' || d[cke+2] != '"' {
+			return 0, false
+		}
+		vs := cke + 3
+		ve := vs
+		m = hdrStopMask(le64(d[ve:]))
+		if m != 0 {
+			ve += bits.TrailingZeros64(m) >> 3
+		} else {
+			ve = hdrScanLong(d, ve)
+		}
+		if ve+1 >= n || d[ve] != '"' {
+			return 0, false
+		}
+		if h.Config == nil {
+			h.Config = make(map[string]string, 1)
+		}
+		h.Config[s[cks:cke]] = s[vs:ve]
+		i = ve + 2
+		if d[ve+1] != ',' {
+			if d[ve+1] != '}' {
+				return 0, false
+			}
+			return i, true
+		}
+	}
+}
+
+// hdrScanLong continues a scan of plain string content whose first word,
+// at i, held no stop byte (see parseHeaderFast for what d must hold).
+func hdrScanLong(d []byte, i int) int {
+	for {
+		i += 8
+		if m := hdrStopMask(le64(d[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+}
+
+// Literal parts of the header as hosts write it (encoding/json's order of
+// schemas.InputHeader), as little-endian words.
+var (
+	litABI     = le64([]byte("{\"abi\":\x00"))
+	litTool    = le64([]byte(`,"tool":`))
+	litBudget1 = le64([]byte(`,"budget`))
+	litBudget2 = le64([]byte(`_tokens"`))
+	litType1   = le64([]byte(`,"conten`))
+	litType2   = le64([]byte(`t_type":`))
+	litConfig  = le64([]byte(`,"config`))
+	litArgs    = le64([]byte(`,"args":`))
+)
+
+// parseHeaderCanonical parses the header line d[:n] when it has exactly
+// the form and member order hosts write (abi, tool, budget_tokens,
+// content_type, config and optionally args, compact, plain strings): a
+// straight line of word comparisons with no loop over members. It reports
+// false for anything else, with h then in an unspecified state; d and s
+// are as for parseHeaderFast.
+func parseHeaderCanonical(d []byte, n int, s string, h *Header) bool {
+	if n < 8 || n+8 > len(d) || len(s) != n || le64(d)&0x00ffffffffffffff != litABI {
+		return false
+	}
+	v, i, ok := hdrDigits(d, 7, n)
+	if !ok || d[i] != ',' || le64(d[i:]) != litTool || d[i+8] != '"' {
+		return false
+	}
+	h.ABI = v
+	e := i + 9
+	m := hdrStopMask(le64(d[e:]))
+	if m != 0 {
+		e += bits.TrailingZeros64(m) >> 3
+	} else {
+		e = hdrScanLong(d, e)
+	}
+	if e >= n || d[e] != '"' {
+		return false
+	}
+	h.Tool = s[i+9 : e]
+	i = e + 1
+	if le64(d[i:]) != litBudget1 || le64(d[i+8:]) != litBudget2 || d[i+16] != ':' {
+		return false
+	}
+	v, i, ok = hdrDigits(d, i+17, n)
+	if !ok || d[i] != ',' || le64(d[i:]) != litType1 || le64(d[i+8:]) != litType2 || d[i+16] != '"' {
+		return false
+	}
+	h.BudgetTokens = v
+	e = i + 17
+	m = hdrStopMask(le64(d[e:]))
+	if m != 0 {
+		e += bits.TrailingZeros64(m) >> 3
+	} else {
+		e = hdrScanLong(d, e)
+	}
+	if e >= n || d[e] != '"' {
+		return false
+	}
+	h.ContentType = s[i+17 : e]
+	i = e + 1
+	if le64(d[i:]) != litConfig || uint32(le64(d[i+8:]))&0xffffff != '"'|':'<<8|'{'<<16 {
+		return false
+	}
+	i, ok = hdrConfig(d, i+11, n, s, h)
+	if !ok || i >= n {
+		return false
+	}
+	if d[i] != '}' {
+		if le64(d[i:]) != litArgs {
+			return false
+		}
+		end, raw, ok := hdrRaw(d, i+8, n)
+		if !ok || end >= n || d[end] != '}' {
+			return false
+		}
+		if string(raw) != "null" {
+			h.Args = raw
+		}
+		i = end
+	}
+	if i+1 != n {
+		return false
+	}
+	if h.Config == nil {
+		h.Config = map[string]string{}
+	}
+	return true
+}
+
 // parseHeader parses the header line, the first n bytes of d, where d[n]
 // is the newline after it if d is longer. The header's strings are slices
 // of one copy of the line (Input reuses its buffer from call to call, so
@@ -293,6 +402,10 @@ func parseHeader(d []byte, n int, h *Header) error {
 		fd = make([]byte, n+8)
 		copy(fd, d[:n])
 	}
+	if parseHeaderCanonical(fd, n, s, h) {
+		return nil
+	}
+	*h = Header{}
 	if parseHeaderFast(fd, n, s, h) {
 		return nil
 	}

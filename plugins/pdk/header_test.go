@@ -2,10 +2,13 @@ package pdk
 
 import (
 	"bytes"
+	"encoding/json"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/toolcompact/compact/schemas"
 )
 
 // checkHeaderSame parses line (followed by a newline and tail, as in an
@@ -36,12 +39,21 @@ func checkHeaderSame(t *testing.T, line, tail []byte) {
 	if parseHeaderFast(padded, len(line), string(line), &fast) && !reflect.DeepEqual(fast, want) {
 		t.Fatalf("%q: fast path %+v, generic parser: %+v", line, fast, want)
 	}
+	var canon Header
+	if parseHeaderCanonical(padded, len(line), string(line), &canon) && !reflect.DeepEqual(canon, want) {
+		t.Fatalf("%q: canonical path %+v, generic parser: %+v", line, canon, want)
+	}
 }
 
 var headerCases = []string{
 	`{"abi":1,"tool":"echo","budget_tokens":100,"content_type":"text/plain","config":{"fault":"echo"}}`,
 	`{"abi":1,"tool":"gh_list_issues","budget_tokens":2000,"content_type":"application/json","config":{"keep":"number,title","records":".items"},"args":{"repo":"a/b","n":3}}`,
 	`{"abi":1,"tool":"t","budget_tokens":10,"content_type":"text/plain","config":{}}`,
+	`{"abi":1,"tool":"a_tool_with_a_long_name","budget_tokens":1000000,"content_type":"application/vnd.github+json","config":{"a_long_config_key":"and a long value, with spaces"},"args":null}`,
+	`{"abi":1,"tool":"t","budget_tokens":10,"content_type":"text/plain","config":null}`,
+	`{"abi":1,"tool":"t","budget_tokens":10,"content_type":"text/plain","config":{},"args":{"a":[1,2]},"x":1}`,
+	`{"abi":1,"tool":"t","budget_tokens":10,"content_type":"text/plain","config":{},"args":{"a":[1,2]}`,
+	`{"abi":1,"tool":"t","budget_tokens":10,"content_type":"text/plain","config":{"a":"b"}`,
 	`{"config":{"a":"b","a":"c"},"config":{"d":""},"config":null}`,
 	`{"args":{"x":1},"args":null}`,
 	`{"args":[1,2,{"a":"\u00e9"}],"future":{"x":[true,false,null,-1.5e3]},"":0}`,
@@ -91,9 +103,13 @@ func TestParseHeaderMatchesGeneric(t *testing.T) {
 			checkHeaderSame(t, []byte(c), []byte(tail))
 		}
 	}
-	// The usual header takes the fast path.
+	// The usual header takes the canonical path, and the fast path too.
 	line := []byte(headerCases[1])
 	var h Header
+	if !parseHeaderCanonical(append(line, "\nbody...."...), len(line), string(line), &h) || h.Tool != "gh_list_issues" {
+		t.Errorf("canonical path: %+v", h)
+	}
+	h = Header{}
 	if !parseHeaderFast(append(line, "\nbody...."...), len(line), string(line), &h) || h.Tool != "gh_list_issues" || h.BudgetTokens != 2000 ||
 		h.Config["records"] != ".items" || string(h.Args) != `{"repo":"a/b","n":3}` {
 		t.Errorf("fast path: %+v", h)
@@ -187,5 +203,29 @@ func FuzzOutputHeader(f *testing.F) {
 			return
 		}
 		checkOutputSame(t, OutputHeader{ContentType: ct, Collections: []Collection{{Path: path, Count: count, CountField: field}}}, bytes.Repeat([]byte("p"), n))
+	})
+}
+
+// FuzzHeaderEncoded feeds headers as a host writes them (encoding/json of
+// schemas.InputHeader, so the canonical path is taken whenever the strings
+// are plain) with arbitrary strings and numbers, and compares with the
+// generic parser.
+func FuzzHeaderEncoded(f *testing.F) {
+	f.Add(1, "echo", 100, "text/plain", "fault", "echo", `{"a":[1]}`)
+	f.Add(1, "t\"x", 0, "application/json", "", "é", "")
+	f.Add(12345678, "", -5, "a\nb", "k", "<v>", "null")
+	f.Fuzz(func(t *testing.T, abi int, tool string, budget int, ct, key, val, args string) {
+		h := schemas.InputHeader{ABI: abi, Tool: tool, BudgetTokens: budget, ContentType: ct, Config: map[string]string{}}
+		if key != "" {
+			h.Config[key] = val
+		}
+		if json.Valid([]byte(args)) {
+			h.Args = json.RawMessage(args)
+		}
+		line, err := json.Marshal(h)
+		if err != nil {
+			return
+		}
+		checkHeaderSame(t, line, []byte("body"))
 	})
 }
