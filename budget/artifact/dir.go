@@ -167,6 +167,9 @@ func (c ctxReader) Read(p []byte) (int, error) {
 // reader) leaves nothing behind. Storing the same bytes again returns the
 // same handle and refreshes the metadata (and with it the retention).
 func (s *DirStore) Put(ctx context.Context, r io.Reader, m budget.Meta) (budget.Handle, budget.Meta, error) {
+	if h, m2, ok, err := s.putKnown(ctx, r, m); ok || err != nil {
+		return h, m2, err
+	}
 	tmp, err := os.CreateTemp(filepath.Join(s.dir, "tmp"), "put-*")
 	if err != nil {
 		return "", m, fmt.Errorf("artifact store %s: cannot create a temporary file (is the directory writable?): %w", s.dir, err)
@@ -218,6 +221,109 @@ func (s *DirStore) Put(ctx context.Context, r io.Reader, m budget.Meta) (budget.
 	done = true
 	s.maybeGC(ctx)
 	return handle, m, nil
+}
+
+// errVanished reports that an object removed by the collector while
+// putKnown checked it must be stored anew.
+var errVanished = errors.New("artifact store: object removed while being stored again")
+
+// sizedReader is an in-memory reader (*bytes.Reader, *strings.Reader):
+// its bytes can be hashed without consuming it.
+type sizedReader interface {
+	io.ReaderAt
+	Size() int64
+}
+
+// putKnown stores the metadata of bytes the store already holds without
+// writing and syncing them again: the common case of a tool returning the
+// same output twice. It applies only to in-memory readers, whose bytes it
+// hashes first without consuming them, and only when the stored object
+// has the same size and still hashes to the same digest (a damaged copy
+// is replaced by the normal path). ok is false when the normal path must
+// run; r is then unread.
+func (s *DirStore) putKnown(ctx context.Context, r io.Reader, m budget.Meta) (budget.Handle, budget.Meta, bool, error) {
+	sr, isSized := r.(sizedReader)
+	if !isSized || s.wrapWrite != nil {
+		return "", m, false, nil
+	}
+	size := sr.Size()
+	if s.opt.MaxBytes > 0 && size > s.opt.MaxBytes {
+		return "", m, false, nil // the normal path reports the quota
+	}
+	h := sha256.New()
+	sn := &sniffer{}
+	if _, err := io.Copy(io.MultiWriter(h, sn), ctxReader{ctx, io.NewSectionReader(sr, 0, size)}); err != nil {
+		return "", m, false, nil
+	}
+	sum := hex.EncodeToString(h.Sum(nil))
+	release := s.lease(sum)
+	defer release()
+	if !s.holds(ctx, sum, size) {
+		return "", m, false, nil
+	}
+	m.SHA256 = sum
+	m.Bytes = size
+	m.Created = s.opt.now().UTC()
+	if m.ContentType == "" {
+		m.ContentType = sn.contentType()
+	}
+	handle, err := s.commitKnown(sum, size, m)
+	if errors.Is(err, errVanished) {
+		return "", m, false, nil
+	}
+	if err != nil {
+		return "", m, true, err
+	}
+	s.maybeGC(ctx)
+	return handle, m, true, nil
+}
+
+// holds reports whether the object of sum is stored with size bytes that
+// still hash to sum.
+func (s *DirStore) holds(ctx context.Context, sum string, size int64) bool {
+	f, err := os.Open(s.objectPath(sum))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || fi.Size() != size {
+		return false
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, ctxReader{ctx, f}); err != nil {
+		return false
+	}
+	return hex.EncodeToString(h.Sum(nil)) == sum
+}
+
+// commitKnown refreshes the sidecar of an object already in place and
+// issues its handle, under the shared store lock. The object is checked
+// once more under the lock: the collector may have removed it meanwhile
+// (it never removes a leased digest, but a lease does not stop an
+// unleased GC that started earlier), and then the caller's error asks
+// for the normal path.
+func (s *DirStore) commitKnown(sum string, size int64, m budget.Meta) (budget.Handle, error) {
+	unlock, err := s.storeLock(false)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	if fi, err := os.Stat(s.objectPath(sum)); err != nil || fi.Size() != size {
+		return "", errVanished
+	}
+	mb, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return "", fmt.Errorf("artifact store: encoding metadata: %w", err)
+	}
+	name, err := s.writeTemp(mb, false)
+	if err != nil {
+		return "", err
+	}
+	if err := os.Rename(name, s.metaPath(sum)); err != nil {
+		os.Remove(name)
+		return "", fmt.Errorf("artifact store %s: %w", s.dir, err)
+	}
+	return s.issueHandle(sum)
 }
 
 // commit moves a complete temporary file to its content address, writes

@@ -525,3 +525,63 @@ func TestOpenWhileStoredAgain(t *testing.T) {
 	close(stop)
 	wg.Wait()
 }
+
+// Storing bytes the store already holds, from memory, leaves the object
+// file in place (no second write and fsync), refreshes the metadata and
+// with it the retention, and returns the same handle; a streamed reader
+// takes the normal path and gives the same answer.
+func TestPutKnownBytesKeepsObject(t *testing.T) {
+	c := &clock{t: time.Now()}
+	s := newDir(t, Options{TTL: time.Hour, GCInterval: -1, Now: c.Now})
+	data := strings.Repeat("the same tool output\n", 500)
+	h, m := put(t, s, data)
+	before, err := os.Stat(s.objectPath(m.SHA256))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Add(50 * time.Minute)
+	h2, m2, err := s.Put(context.Background(), bytes.NewReader([]byte(data)), budget.Meta{Tool: "again"})
+	if err != nil || h2 != h || m2.SHA256 != m.SHA256 || m2.Bytes != int64(len(data)) {
+		t.Fatalf("second Put = %s %+v %v, want handle %s", h2, m2, err, h)
+	}
+	after, err := os.Stat(s.objectPath(m.SHA256))
+	if err != nil || !os.SameFile(before, after) {
+		t.Fatalf("the object was rewritten (same file: %v, %v)", err == nil && os.SameFile(before, after), err)
+	}
+	if st, err := s.Stat(context.Background(), h); err != nil || st.Tool != "again" || !st.Created.Equal(c.Now().UTC()) {
+		t.Fatalf("metadata not refreshed: %+v, %v", st, err)
+	}
+	// 50 + 50 minutes after the first Put, 50 after the second: alive.
+	c.Add(50 * time.Minute)
+	if got, err := read(t, s, h); err != nil || got != data {
+		t.Fatalf("after the refreshed TTL: %v", err)
+	}
+	// A streamed reader cannot be hashed first: the normal path stores it
+	// anew, with the same handle.
+	h3, _, err := s.Put(context.Background(), io.MultiReader(strings.NewReader(data)), budget.Meta{})
+	if err != nil || h3 != h {
+		t.Fatalf("streamed Put = %s, %v", h3, err)
+	}
+	if now, _ := os.Stat(s.objectPath(m.SHA256)); os.SameFile(after, now) {
+		t.Fatal("the streamed Put kept the old file: the test does not see the two paths apart")
+	}
+}
+
+// An object the collector removed is stored anew by an in-memory Put.
+func TestPutKnownBytesAfterGC(t *testing.T) {
+	c := &clock{t: time.Now()}
+	s := newDir(t, Options{TTL: time.Hour, GCInterval: -1, Now: c.Now})
+	data := "collected, then stored again"
+	h, _ := put(t, s, data)
+	c.Add(2 * time.Hour)
+	if st, err := s.GC(context.Background()); err != nil || st.Expired != 1 {
+		t.Fatalf("GC = %+v, %v", st, err)
+	}
+	h2, _, err := s.Put(context.Background(), strings.NewReader(data), budget.Meta{})
+	if err != nil || h2 != h {
+		t.Fatalf("Put after GC = %s, %v; want %s", h2, err, h)
+	}
+	if got, err := read(t, s, h); err != nil || got != data {
+		t.Fatalf("read after re-Put: %q, %v", got, err)
+	}
+}
