@@ -169,6 +169,10 @@ func downstreamError(method string, err error) error {
 // capability (has). A question tagged with a call has cancel called
 // when that call ends.
 func (p *Proxy) route(method string, asker *mcp.ClientSession, meta mcp.Meta, has func(*mcp.ClientCapabilities) bool, cancel func()) (*mcp.ServerSession, mcp.Meta, error) {
+	if msg, ok := meta[overLimitMetaKey].(string); ok {
+		// The transport discarded the question: it was over the limit.
+		return nil, nil, &jsonrpc.Error{Code: CodeMessageTooLarge, Message: msg}
+	}
 	ss, life, err := p.pick(method, asker, meta)
 	if err != nil {
 		return nil, nil, err

@@ -947,3 +947,39 @@ func TestClientFeaturesQuestionEndsWithCall(t *testing.T) {
 		t.Error("the upstream got no answer to its question")
 	}
 }
+
+// TestClientFeaturesQuestionOverLimit: the upstream asks for sampling
+// with a message larger than the proxy's limit. The question is not
+// kept (nor passed on), and the upstream gets an error naming the limit
+// at once, instead of waiting for an answer that never comes.
+func TestClientFeaturesQuestionOverLimit(t *testing.T) {
+	f := newFeatureServer(legacy)
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return f.s }, nil))
+	t.Cleanup(ts.Close)
+	leakCheck(t)
+	hc := &http.Client{Transport: &http.Transport{}}
+	t.Cleanup(hc.CloseIdleConnections)
+	eng, _ := newEngine(t, 2000)
+	const limit = 256 << 10
+	p, err := mcpproxy.New(context.Background(), &mcpproxy.HTTP{URL: ts.URL, Client: hc, MaxMessage: limit}, mcpproxy.Adapt(eng),
+		mcpproxy.Options{Budget: 2000, Logger: quietLogger(), CallTimeout: 20 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	a := connectAgent(t, p, "alice", legacy, true)
+	start := time.Now()
+	got := a.call(t, "ask", map[string]any{"text": strings.Repeat("z", 2*limit)})
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the call took %v", d)
+	}
+	if !strings.HasPrefix(got, "error: ") || !strings.Contains(got, "sampling/createMessage") || !strings.Contains(got, fmt.Sprintf("limit of %d bytes", limit)) {
+		t.Errorf("want the upstream's error naming the method and the limit, got %.300q", got)
+	}
+	if a.sampled.Load() != 0 {
+		t.Errorf("the client was asked")
+	}
+	if got := a.call(t, "ask", map[string]any{"text": "small"}); got != "sampled: alice says hello to small (alice-model)" {
+		t.Errorf("a small question afterwards: %q", got)
+	}
+}

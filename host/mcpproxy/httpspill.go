@@ -26,7 +26,9 @@ import (
 // go from the file to the artifact store, leaving the small spilled form
 // (markers) that compactResult already understands. A message over
 // MaxMessage is never kept: it is read to its end (to find its id) and
-// replaced with a JSON-RPC error naming the limit.
+// replaced with a JSON-RPC error naming the limit (a request of the
+// upstream with the same request stripped of its params and marked, which
+// the proxy answers with that error; a notification is dropped).
 
 // CodeMessageTooLarge is the JSON-RPC error code of the error that
 // replaces an upstream message larger than the configured limit.
@@ -260,6 +262,24 @@ func tooLarge(id []byte, size, limit int64) []byte {
 	return b
 }
 
+// overLimitMetaKey marks, in its _meta, a request of the upstream that
+// was over the limit and replaced by its id and method alone; its value
+// is the error message the upstream gets.
+const overLimitMetaKey = "compact.proxy/over-limit"
+
+// overLimitRequest is the request that stands for a request of the
+// upstream over the limit (see overLimitMetaKey).
+func overLimitRequest(id []byte, method string, size, limit int64) []byte {
+	msg := fmt.Sprintf("compact: the upstream's %s request is %d bytes or more, over the limit of %d bytes (--max-message); it was read and discarded, not forwarded", method, size, limit)
+	b, _ := json.Marshal(map[string]any{
+		"jsonrpc": "2.0",
+		"id":      json.RawMessage(id),
+		"method":  method,
+		"params":  map[string]any{"_meta": map[string]any{overLimitMetaKey: msg}},
+	})
+	return b
+}
+
 // answeredBy reports whether a message answers the call of the POST that
 // carried it.
 func (c callInfo) answeredBy(info frameInfo) bool {
@@ -345,18 +365,23 @@ func (b *sseBody) next() ([]byte, error) {
 	if ev.data {
 		data := m.data
 		if m.over {
-			b.log.Warn("upstream message over the limit discarded", "bytes", m.size, "limit", b.sp.limit)
-			id := m.info.idRaw
-			if id == nil || m.info.method != "" {
-				// A request or notification over the limit is dropped; a
-				// response without a readable id answers the POST's call.
-				id = nil
-				if m.info.method == "" {
-					id = b.call.idRaw
+			b.log.Warn("upstream message over the limit discarded", "bytes", m.size, "limit", b.sp.limit, "method", m.info.method)
+			switch {
+			case m.info.method != "" && m.info.idRaw != nil:
+				// A request of the upstream (a question to its client):
+				// the same request without its params, marked, so that the
+				// proxy answers it with an error naming the limit (see
+				// route) instead of leaving the upstream waiting.
+				data = overLimitRequest(m.info.idRaw, m.info.method, m.size, b.sp.limit)
+			case m.info.method != "":
+				// A notification over the limit is dropped.
+			case m.info.idRaw != nil:
+				data = tooLarge(m.info.idRaw, m.size, b.sp.limit)
+			default:
+				// A response without a readable id answers the POST's call.
+				if b.call.idRaw != nil {
+					data = tooLarge(b.call.idRaw, m.size, b.sp.limit)
 				}
-			}
-			if id != nil {
-				data = tooLarge(id, m.size, b.sp.limit)
 			}
 		}
 		if data != nil && !m.over && b.route != "" {

@@ -254,14 +254,18 @@ func TestScanLongLiterals(t *testing.T) {
 // TestSSEOverLimit: messages over the limit on an event stream, read
 // through reads of every size: a response whose id comes after its
 // result (and whose data spans lines ending in CRLF) becomes the error
-// with that id; a request of the upstream over the limit is dropped with
-// its event's other fields kept; the events around them pass unchanged.
+// with that id; a request of the upstream over the limit becomes the
+// same request without params, marked with the error its sender gets; a
+// notification over the limit is dropped with its event's other fields
+// kept; the events around them pass unchanged.
 func TestSSEOverLimit(t *testing.T) {
 	const limit = 64 << 10
 	big := strings.Repeat("y", 3*limit)
+	question := `{"jsonrpc":"2.0","id":9,"method":"sampling/createMessage","params":{"x":"` + big + `"}}`
 	in := "id: 1\r\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}\r\n\r\n" +
 		"id: 2\r\ndata: {\"jsonrpc\":\"2.0\",\"result\":{\"content\":[{\"type\":\"text\",\r\ndata: \"text\":\"" + big + "\"}]},\r\ndata: \"id\":\"call-7\"}\r\n\r\n" +
-		"id: 3\ndata: {\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"sampling/createMessage\",\"params\":{\"x\":\"" + big + "\"}}\n\n" +
+		"id: 3\ndata: " + question + "\n\n" +
+		"id: 4\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"x\":\"" + big + "\"}}\n\n" +
 		": still here\ndata: {\"jsonrpc\":\"2.0\",\"id\":10,\"result\":{}}\n\n"
 	for _, size := range []int{16, 4096, 64 << 10} {
 		b := &sseBody{ctx: context.Background(), rc: io.NopCloser(strings.NewReader(in)), sp: &msgSpiller{limit: limit, spillAt: 1024},
@@ -272,7 +276,7 @@ func TestSSEOverLimit(t *testing.T) {
 			t.Fatalf("buffer %d: %v", size, err)
 		}
 		got := refEvents(string(out))
-		if len(got) != 4 {
+		if len(got) != 5 {
 			t.Fatalf("buffer %d: %d events: %.500q", size, len(got), out)
 		}
 		if strings.Join(got[0].data, "\n") != `{"jsonrpc":"2.0","method":"notifications/message","params":{}}` {
@@ -289,11 +293,22 @@ func TestSSEOverLimit(t *testing.T) {
 			!strings.Contains(resp.Error.Message, fmt.Sprintf("over the limit of %d bytes", limit)) {
 			t.Errorf("buffer %d: the response over the limit became %q (%v)", size, got[1].data, err)
 		}
-		if strings.Join(got[1].fields, ",") != "id: 2" || strings.Join(got[2].fields, ",") != "id: 3" || len(got[2].data) != 0 {
-			t.Errorf("buffer %d: events 2 and 3: %+v, fields of 3 %q", size, got[1].fields, got[2].fields)
+		var req struct {
+			ID     any    `json:"id"`
+			Method string `json:"method"`
+			Params struct {
+				Meta map[string]any `json:"_meta"`
+			} `json:"params"`
 		}
-		if got[3].fields[0] != ": still here" || strings.Join(got[3].data, "") != `{"jsonrpc":"2.0","id":10,"result":{}}` {
-			t.Errorf("buffer %d: the event after: %+v", size, got[3])
+		if err := json.Unmarshal([]byte(strings.Join(got[2].data, "\n")), &req); err != nil || req.ID != 9.0 || req.Method != "sampling/createMessage" ||
+			!strings.Contains(fmt.Sprint(req.Params.Meta[overLimitMetaKey]), fmt.Sprintf("sampling/createMessage request is %d bytes or more, over the limit of %d bytes", len(question), limit)) {
+			t.Errorf("buffer %d: the request over the limit became %.300q (%v)", size, got[2].data, err)
+		}
+		if strings.Join(got[1].fields, ",") != "id: 2" || strings.Join(got[2].fields, ",") != "id: 3" || strings.Join(got[3].fields, ",") != "id: 4" || len(got[3].data) != 0 {
+			t.Errorf("buffer %d: events 2 to 4: fields %q %q %q, data of 4 %.100q", size, got[1].fields, got[2].fields, got[3].fields, got[3].data)
+		}
+		if got[4].fields[0] != ": still here" || strings.Join(got[4].data, "") != `{"jsonrpc":"2.0","id":10,"result":{}}` {
+			t.Errorf("buffer %d: the event after: %+v", size, got[4])
 		}
 	}
 }
