@@ -983,3 +983,89 @@ func TestClientFeaturesQuestionOverLimit(t *testing.T) {
 		t.Errorf("a small question afterwards: %q", got)
 	}
 }
+
+// TestSubscriptionsSharedByClients: two clients subscribed to one
+// resource share one upstream subscription; when one unsubscribes, the
+// other keeps getting updates, and the upstream subscription ends only
+// with the last one.
+func TestSubscriptionsSharedByClients(t *testing.T) {
+	leakCheck(t)
+	var subscribed, unsubscribed atomic.Int32
+	s := mcp.NewServer(&mcp.Implementation{Name: "docs", Version: "1"}, &mcp.ServerOptions{
+		SupportedProtocolVersions: []string{legacy},
+		SubscribeHandler: func(context.Context, *mcp.SubscribeRequest) error {
+			subscribed.Add(1)
+			return nil
+		},
+		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error {
+			unsubscribed.Add(1)
+			return nil
+		},
+	})
+	s.AddResource(&mcp.Resource{URI: "test://doc", Name: "doc"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "test://doc", Text: "v"}}}, nil
+	})
+	mcp.AddTool(s, &mcp.Tool{Name: "touch", Description: "Changes the document."}, func(ctx context.Context, req *mcp.CallToolRequest, in noArgs) (*mcp.CallToolResult, any, error) {
+		if err := s.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: "test://doc"}); err != nil {
+			return nil, nil, err
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "touched"}}}, nil, nil
+	})
+	eng, _ := newEngine(t, 2000)
+	p, err := mcpproxy.New(context.Background(), &mcpproxy.InProcess{Server: s}, mcpproxy.Adapt(eng), mcpproxy.Options{Budget: 2000, Logger: quietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+
+	type reader struct {
+		cs      *mcp.ClientSession
+		updated chan string
+	}
+	connect := func(name string) reader {
+		r := reader{updated: make(chan string, 8)}
+		c := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, &mcp.ClientOptions{
+			ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) { r.updated <- req.Params.URI },
+		})
+		ct, st := mcp.NewInMemoryTransports()
+		ss, err := p.Server().Connect(context.Background(), st, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.cs, err = c.Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: legacy})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { r.cs.Close(); ss.Wait() })
+		if err := r.cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: "test://doc"}); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	ann, bob := connect("ann"), connect("bob")
+	if err := ann.cs.Unsubscribe(context.Background(), &mcp.UnsubscribeParams{URI: "test://doc"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := unsubscribed.Load(); got != 0 {
+		t.Fatalf("ann's unsubscribe reached the upstream (%d) while bob is still subscribed", got)
+	}
+	if _, err := ann.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "touch", Arguments: map[string]any{}}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-bob.updated:
+	case <-time.After(5 * time.Second):
+		t.Fatal("bob, still subscribed, got no update after ann unsubscribed")
+	}
+	select {
+	case <-ann.updated:
+		t.Fatal("ann got an update after unsubscribing")
+	case <-time.After(200 * time.Millisecond):
+	}
+	if err := bob.cs.Unsubscribe(context.Background(), &mcp.UnsubscribeParams{URI: "test://doc"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, sub := unsubscribed.Load(), subscribed.Load(); got != 1 || sub < 1 {
+		t.Fatalf("upstream saw %d subscribe and %d unsubscribe requests, want ≥1 and 1", sub, got)
+	}
+}

@@ -85,7 +85,8 @@ type Proxy struct {
 	tmpls    map[string]bool
 
 	syncMu   sync.Mutex // serialises list synchronisation
-	subs     sync.Map   // resource URI (string) -> true: subscribed upstream, renewed on a new session
+	subsMu   sync.Mutex
+	subs     map[string]map[*mcp.ServerSession]bool // resource URI -> the downstream sessions subscribed to it; subscribed upstream while any is, renewed on a new session
 	progress sync.Map   // upstream progress token (string) -> progressRoute
 	replaced sync.Map   // *mcp.ClientSession closed on purpose (see onInitialized)
 	routes   sync.Map   // routing token (string) -> *mcp.ServerSession of a request in flight
@@ -601,18 +602,44 @@ func (p *Proxy) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error 
 	if err := cs.Subscribe(cctx, req.Params); err != nil {
 		return p.upstreamError(ctx, "resources/subscribe", err)
 	}
-	p.subs.Store(req.Params.URI, true)
+	p.subsMu.Lock()
+	defer p.subsMu.Unlock()
+	if p.subs == nil {
+		p.subs = map[string]map[*mcp.ServerSession]bool{}
+	}
+	if p.subs[req.Params.URI] == nil {
+		p.subs[req.Params.URI] = map[*mcp.ServerSession]bool{}
+	}
+	p.subs[req.Params.URI][req.Session] = true
 	return nil
 }
 
+// unsubscribe forgets the calling session's subscription, and ends the
+// upstream one only when no other downstream session still holds it:
+// one client leaving must not stop another's updates.
 func (p *Proxy) unsubscribe(ctx context.Context, req *mcp.UnsubscribeRequest) error {
+	p.subsMu.Lock()
+	holders := p.subs[req.Params.URI]
+	delete(holders, req.Session)
+	for ss := range holders {
+		if !p.connected(ss) {
+			delete(holders, ss)
+		}
+	}
+	others := len(holders)
+	if others == 0 {
+		delete(p.subs, req.Params.URI)
+	}
+	p.subsMu.Unlock()
+	if others > 0 {
+		return nil
+	}
 	cs, err := p.upstream(ctx)
 	if err != nil {
 		return p.upstreamError(ctx, "resources/unsubscribe", err)
 	}
 	cctx, cancel := context.WithTimeout(ctx, p.opts.CallTimeout)
 	defer cancel()
-	p.subs.Delete(req.Params.URI)
 	if err := cs.Unsubscribe(cctx, req.Params); err != nil {
 		return p.upstreamError(ctx, "resources/unsubscribe", err)
 	}
@@ -631,12 +658,27 @@ func (p *Proxy) renew(ctx context.Context, cs *mcp.ClientSession) {
 	if lvl, _ := p.logLevel.Load().(string); lvl != "" {
 		_ = cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(lvl)})
 	}
-	p.subs.Range(func(k, _ any) bool {
-		if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: k.(string)}); err != nil {
-			p.log.Warn("renewing a resource subscription after reconnecting", "uri", k, "err", err)
+	p.subsMu.Lock()
+	uris := make([]string, 0, len(p.subs))
+	for uri := range p.subs {
+		uris = append(uris, uri)
+	}
+	p.subsMu.Unlock()
+	for _, uri := range uris {
+		if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil {
+			p.log.Warn("renewing a resource subscription after reconnecting", "uri", uri, "err", err)
 		}
-		return true
-	})
+	}
+}
+
+// connected reports whether ss is still one of the server's sessions.
+func (p *Proxy) connected(ss *mcp.ServerSession) bool {
+	for s := range p.server.Sessions() {
+		if s == ss {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *Proxy) onResourceUpdated(ctx context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
