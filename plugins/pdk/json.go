@@ -892,6 +892,88 @@ func literalLen(d []byte) int {
 	return 0
 }
 
+// NextElement reads the next element of the array being read and returns
+// its exact bytes (as RawValue would). It returns ok false when the array
+// ends (the closing bracket is then consumed) or on an error (see Err).
+// It does the work of More and RawValue in one call, which matters inside
+// the host (see docs/pdk.md).
+func (r *Reader) NextElement() (value []byte, ok bool) {
+	if r.has || r.err != nil || len(r.stack) == 0 || r.stack[len(r.stack)-1] != '[' ||
+		(r.state != stValueOrEnd && r.state != stCommaOrEnd) {
+		return r.nextElement()
+	}
+	switch v, res := r.nextElementFast(); res {
+	case fastDone:
+		return v, true
+	case fastFailed:
+		return nil, false
+	}
+	return r.nextElement()
+}
+
+// nextElementFast is NextElement for a well-formed element; like
+// nextMemberFast it changes nothing when it returns fastStop.
+func (r *Reader) nextElementFast() ([]byte, int) {
+	d := r.data
+	i := skipSpace(d, r.pos)
+	if r.state == stCommaOrEnd {
+		if i < len(d) && d[i] == ',' {
+			i = skipSpace(d, i+1)
+		} else {
+			return nil, fastStop
+		}
+	}
+	if i < len(d) {
+		c := d[i]
+		if c == '"' {
+			if ve, ok := r.scanString(i); ok {
+				r.pos, r.state = ve, stCommaOrEnd
+				return d[i:ve], fastDone
+			}
+			return nil, fastFailed
+		}
+		if c == '{' || c == '[' {
+			if len(r.stack) >= MaxDepth {
+				return nil, fastStop
+			}
+			r.stack = append(r.stack, c)
+			r.pos = i + 1
+			r.state = stValueOrEnd
+			if c == '{' {
+				r.state = stKeyOrEnd
+			}
+			if r.skipContainer(len(r.stack)) {
+				return d[i:r.pos], fastDone
+			}
+			return nil, fastFailed
+		}
+		if c-'0' <= 9 || c == '-' {
+			if ve, ok := r.scanNumber(i); ok {
+				r.pos, r.state = ve, stCommaOrEnd
+				return d[i:ve], fastDone
+			}
+			return nil, fastFailed
+		}
+		if n := literalLen(d[i:]); n > 0 {
+			r.pos, r.state = i+n, stCommaOrEnd
+			return d[i : i+n], fastDone
+		}
+	}
+	return nil, fastStop
+}
+
+// nextElement is NextElement in general, with every error message.
+func (r *Reader) nextElement() ([]byte, bool) {
+	if !r.More() {
+		return nil, false
+	}
+	v, err := r.RawValue()
+	if err != nil {
+		return nil, false
+	}
+	return v, true
+}
+
 // nextMember is NextMember in general, with every error message.
 func (r *Reader) nextMember() (key Token, value []byte, ok bool) {
 	d := r.data

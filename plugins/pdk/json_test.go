@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -280,6 +281,40 @@ func FuzzReader(f *testing.F) {
 		} else if err == nil || serr.Error() != err.Error() {
 			t.Fatalf("RawValue err %v, token by token %v, input %q", serr, err, in)
 		}
+		// NextElement and NextMember meet an error where, and as, the
+		// token-level walk does.
+		trimmed := bytes.TrimLeft(in, " \t\r\n")
+		if bytes.HasPrefix(trimmed, []byte("[")) || bytes.HasPrefix(trimmed, []byte("{")) {
+			a, b := NewReader(in), NewReader(in)
+			if trimmed[0] == '[' {
+				a.BeginArray()
+				b.BeginArray()
+				for _, ok := a.NextElement(); ok; _, ok = a.NextElement() {
+				}
+			} else {
+				a.BeginObject()
+				b.BeginObject()
+				for _, _, ok := a.NextMember(); ok; _, _, ok = a.NextMember() {
+				}
+			}
+			for b.More() {
+				if trimmed[0] == '{' && b.Next().Kind != Key {
+					break
+				}
+				if _, err := b.RawValue(); err != nil {
+					break
+				}
+			}
+			// NextElement says exactly what the token walk says; NextMember
+			// (older) may word an early end differently, at the same offset.
+			ae, be := errString(a.Err()), errString(b.Err())
+			if trimmed[0] == '{' {
+				ae, be = errOffset(a.Err()), errOffset(b.Err())
+			}
+			if ae != be {
+				t.Fatalf("fast walk error %q, token walk %q: %q", ae, be, in)
+			}
+		}
 		if !valid {
 			return
 		}
@@ -319,6 +354,29 @@ func FuzzReader(f *testing.F) {
 				t.Fatalf("NextMember end: %v", a.Err())
 			}
 		}
+		// NextElement walks a top-level array like More and RawValue do.
+		if bytes.HasPrefix(bytes.TrimLeft(in, " \t\r\n"), []byte("[")) {
+			a, b := NewReader(in), NewReader(in)
+			a.BeginArray()
+			b.BeginArray()
+			for {
+				v, ok := a.NextElement()
+				more := b.More()
+				if ok != more {
+					t.Fatalf("NextElement ok %v, More %v: %q", ok, more, in)
+				}
+				if !ok {
+					break
+				}
+				bv, err := b.RawValue()
+				if err != nil || !bytes.Equal(v, bv) {
+					t.Fatalf("NextElement %q, More/RawValue %q (%v): %q", v, bv, err, in)
+				}
+			}
+			if a.Err() != nil || a.Next().Kind != EOF || b.Next().Kind != EOF {
+				t.Fatalf("NextElement end: %v", a.Err())
+			}
+		}
 		// Every string decodes as encoding/json decodes it.
 		r := NewReader(in)
 		for tok := r.Next(); tok.Kind != EOF; tok = r.Next() {
@@ -352,4 +410,19 @@ func FuzzQuote(f *testing.F) {
 			t.Fatalf("AppendQuote(%q) decodes to %q, encoding/json gives %q", s, got, want)
 		}
 	})
+}
+
+func errOffset(err error) string {
+	var se *SyntaxError
+	if errors.As(err, &se) {
+		return strconv.Itoa(se.Offset)
+	}
+	return errString(err)
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }

@@ -94,12 +94,11 @@ func elements(raw []byte) [][]byte {
 	r := pdk.NewReader(raw)
 	r.BeginArray()
 	var out [][]byte
-	for r.More() {
-		v, err := r.RawValue()
-		if err != nil {
-			return nil
-		}
+	for v, ok := r.NextElement(); ok; v, ok = r.NextElement() {
 		out = append(out, v)
+	}
+	if r.Err() != nil {
+		return nil
 	}
 	return out
 }
@@ -119,8 +118,18 @@ func extract(dst [][]byte, raw []byte, steps []step) [][]byte {
 	}
 	s := steps[0]
 	if s.each {
-		for _, e := range elements(raw) {
+		// The elements one by one, without a slice of them.
+		if raw[0] != '[' {
+			return dst
+		}
+		r := pdk.NewReader(raw)
+		r.BeginArray()
+		n := len(dst)
+		for e, ok := r.NextElement(); ok; e, ok = r.NextElement() {
 			dst = extract(dst, e, steps[1:])
+		}
+		if r.Err() != nil {
+			return dst[:n] // as elements did: a malformed array yields nothing
 		}
 		return dst
 	}
