@@ -51,13 +51,36 @@ func parsePath(s string) (fieldPath, error) {
 	return p, nil
 }
 
+// readers is a free list of Readers for member and extract: a Reader made
+// per lookup would allocate its stack on the heap, and the guest's
+// allocator and collector are slow inside the host. A nil *readers makes
+// a new Reader each time.
+type readers struct{ free []*pdk.Reader }
+
+func (rs *readers) get(raw []byte) *pdk.Reader {
+	if rs == nil || len(rs.free) == 0 {
+		return pdk.NewReader(raw)
+	}
+	r := rs.free[len(rs.free)-1]
+	rs.free = rs.free[:len(rs.free)-1]
+	r.Reset(raw)
+	return r
+}
+
+func (rs *readers) put(r *pdk.Reader) {
+	if rs != nil {
+		rs.free = append(rs.free, r)
+	}
+}
+
 // member returns the raw value of key in the JSON object raw, or nil when
 // raw is not an object or lacks key.
-func member(raw []byte, key string) []byte {
+func member(rs *readers, raw []byte, key string) []byte {
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil
 	}
-	r := pdk.NewReader(raw)
+	r := rs.get(raw)
+	defer rs.put(r)
 	r.BeginObject()
 	for {
 		t, v, ok := r.NextMember()
@@ -106,7 +129,7 @@ func elements(raw []byte) [][]byte {
 // extract appends to dst the raw values the path reaches from raw. Absent
 // members and nulls on the way yield nothing; a null at the end of the
 // path is a value.
-func extract(dst [][]byte, raw []byte, steps []step) [][]byte {
+func extract(rs *readers, dst [][]byte, raw []byte, steps []step) [][]byte {
 	if len(raw) == 0 {
 		return dst
 	}
@@ -122,16 +145,17 @@ func extract(dst [][]byte, raw []byte, steps []step) [][]byte {
 		if raw[0] != '[' {
 			return dst
 		}
-		r := pdk.NewReader(raw)
+		r := rs.get(raw)
+		defer rs.put(r)
 		r.BeginArray()
 		n := len(dst)
 		for e, ok := r.NextElement(); ok; e, ok = r.NextElement() {
-			dst = extract(dst, e, steps[1:])
+			dst = extract(rs, dst, e, steps[1:])
 		}
 		if r.Err() != nil {
 			return dst[:n] // as elements did: a malformed array yields nothing
 		}
 		return dst
 	}
-	return extract(dst, member(raw, s.key), steps[1:])
+	return extract(rs, dst, member(rs, raw, s.key), steps[1:])
 }

@@ -127,6 +127,7 @@ type input struct {
 	keys    []string // top-level record members, in order of first appearance
 	records []record
 	extras  [][2][]byte // other members of a wrapping object: key, raw value
+	rs      readers     // Readers for member lookups, reused
 }
 
 var errNotList = errors.New("restlist: the input is not a JSON array of objects (nor an object holding one)")
@@ -574,12 +575,12 @@ func appendText(dst, s []byte, name bool) []byte {
 }
 
 // appendCell appends the cell of column c for rec.
-func appendCell(dst []byte, rec record, c column, vals [][]byte) ([]byte, [][]byte) {
+func appendCell(rs *readers, dst []byte, rec record, c column, vals [][]byte) ([]byte, [][]byte) {
 	top := rec.get(c.key)
 	if len(top) == 0 {
 		return dst, vals // absent
 	}
-	vals = extract(vals[:0], top, c.path.steps[1:])
+	vals = extract(rs, vals[:0], top, c.path.steps[1:])
 	if c.path.list() {
 		if string(top) == "null" {
 			return append(dst, "null"...), vals
@@ -633,7 +634,7 @@ func (in *input) table(p *plan) ([]byte, error) {
 		empty := true
 		for _, rec := range in.records {
 			if v := rec.get(c.key); len(v) > 0 && string(v) != "null" {
-				if c.path.list() || len(extract(nil, v, c.path.steps[1:])) > 0 {
+				if c.path.list() || len(extract(&in.rs, nil, v, c.path.steps[1:])) > 0 {
 					empty = false
 					break
 				}
@@ -662,7 +663,7 @@ func (in *input) table(p *plan) ([]byte, error) {
 			if n > 0 {
 				out = append(out, '\t')
 			}
-			out, vals = appendCell(out, rec, p.columns[j], vals)
+			out, vals = appendCell(&in.rs, out, rec, p.columns[j], vals)
 		}
 	}
 	return out, nil
@@ -718,7 +719,7 @@ func (in *input) jsonList(p plan) []byte {
 	for _, rec := range in.records {
 		w.BeginObject()
 		for _, c := range p.columns {
-			vals = extract(vals[:0], rec.get(c.key), c.path.steps[1:])
+			vals = extract(&in.rs, vals[:0], rec.get(c.key), c.path.steps[1:])
 			if len(vals) == 0 && !c.path.list() {
 				continue
 			}
