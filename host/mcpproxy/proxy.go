@@ -84,13 +84,15 @@ type Proxy struct {
 	rsrcs    map[string]bool
 	tmpls    map[string]bool
 
-	syncMu   sync.Mutex // serialises list synchronisation
-	subsMu   sync.Mutex
-	subs     map[string]map[*mcp.ServerSession]bool // resource URI -> the downstream sessions subscribed to it; subscribed upstream while any is, renewed on a new session
-	progress sync.Map   // upstream progress token (string) -> progressRoute
-	replaced sync.Map   // *mcp.ClientSession closed on purpose (see onInitialized)
-	routes   sync.Map   // routing token (string) -> *mcp.ServerSession of a request in flight
-	elicits  sync.Map   // URL elicitation id (string) -> *mcp.ServerSession it went to
+	syncMu sync.Mutex // serialises list synchronisation
+	subsMu sync.Mutex
+	// subs maps a resource URI to the downstream sessions subscribed to
+	// it: subscribed upstream while any is, renewed on a new session.
+	subs     map[string]map[*mcp.ServerSession]bool
+	progress sync.Map // upstream progress token (string) -> progressRoute
+	replaced sync.Map // *mcp.ClientSession closed on purpose (see onInitialized)
+	routes   sync.Map // routing token (string) -> *mcp.ServerSession of a request in flight
+	elicits  sync.Map // URL elicitation id (string) -> *mcp.ServerSession it went to
 	nextTok  atomic.Uint64
 	closed   atomic.Bool
 	ready    atomic.Bool  // p.server is set
