@@ -63,6 +63,9 @@ func (a *Arena) Size() uint64 { return uint64(len(a.mem)) }
 // kernel's reset does before each call. Memory too large to keep idle is
 // given back to the Go heap.
 func (a *Arena) Reset() {
+	if cap(a.blocks) > keepIdleBlocks {
+		a.blocks = nil
+	}
 	a.blocks = a.blocks[:0]
 	if cap(a.mem) > keepIdle {
 		a.mem = nil
@@ -80,11 +83,27 @@ func (a *Arena) Reset() {
 // about 2 MiB).
 const keepIdle = 8 << 20
 
+// keepIdleBlocks is the most block records kept between calls.
+const keepIdleBlocks = 4096
+
+// blockCost is the share of the limit a block's record takes: the
+// records live on the Go heap beside the arena's bytes (32 bytes each), so
+// without a bound a plugin allocating one byte at a time would make the
+// host keep about four times the limit. With at most limit/blockCost
+// records, the bookkeeping stays under the limit (append's spare capacity
+// included).
+const blockCost = 64
+
+// maxBlocks is the most blocks the arena keeps track of.
+func (a *Arena) maxBlocks() int { return int(min(a.limit/blockCost, 1<<40)) }
+
 func align8(n uint64) uint64 { return (n + 7) &^ 7 }
 
 // Alloc allocates a block of n bytes and returns its offset: 0 when n is
-// 0 or when the block would take the arena past its limit (the kernel's
-// "failed allocation"; Failed records n). The block's bytes are zero.
+// 0 or when the block would take the arena past its limit, or past
+// limit/64 blocks (the kernel's "failed allocation"; Failed records n).
+// The block's bytes are zero. A free block is split only while the arena
+// has fewer than limit/64 blocks.
 func (a *Arena) Alloc(n uint64) uint64 {
 	p, size := a.alloc(n)
 	clear(a.mem[p : p+size])
@@ -104,7 +123,7 @@ func (a *Arena) alloc(n uint64) (p, size uint64) {
 		if !b.free || b.size < n {
 			continue
 		}
-		if need := align8(n); b.size-need >= splitAt {
+		if need := align8(n); b.size-need >= splitAt && len(a.blocks) < a.maxBlocks() {
 			// Split as the kernel does: the free block keeps its head,
 			// the new block is its tail.
 			tail := block{off: b.off + b.size - need, size: need}
@@ -121,7 +140,7 @@ func (a *Arena) alloc(n uint64) (p, size uint64) {
 	if top < Base {
 		top = Base
 	}
-	if n > a.limit || top > a.limit || align8(n) > a.limit-top {
+	if n > a.limit || top > a.limit || align8(n) > a.limit-top || len(a.blocks) >= a.maxBlocks() {
 		a.Failed = n
 		return 0, 0
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math"
 	"testing"
+	"unsafe"
 )
 
 func TestArenaAlloc(t *testing.T) {
@@ -247,5 +248,43 @@ func TestArenaNoStaleData(t *testing.T) {
 	r := a.Write([]byte("x")) // reuses q's tail (split)
 	if v, _ := a.LoadU64(r); v != 'x' {
 		t.Errorf("reused block holds %#x", v)
+	}
+}
+
+// TestArenaBlockBookkeepingBounded: the arena's bookkeeping of blocks
+// lives on the Go heap beside the capped bytes, so it must be bounded by
+// the limit too. A plugin that allocates one byte at a time (new blocks)
+// or splits one large freed block again and again used to make the host
+// keep 32 bytes per 8-byte block, about four times the limit, and keep it
+// after Reset in a pooled instance.
+func TestArenaBlockBookkeepingBounded(t *testing.T) {
+	const limit = 256 << 10
+	meta := func(a *Arena) uint64 { return uint64(cap(a.blocks)) * uint64(unsafe.Sizeof(block{})) }
+	a := NewArena(limit)
+	n := 0
+	for a.Alloc(1) != 0 {
+		n++
+	}
+	if m := meta(a); m > limit {
+		t.Errorf("%d one-byte blocks keep %d bytes of bookkeeping, more than the limit of %d", n, m, limit)
+	}
+	if a.Failed != 1 {
+		t.Errorf("refused allocation not recorded (Failed %d)", a.Failed)
+	}
+	a.Reset()
+	if m := meta(a); m > keepIdle/64 {
+		t.Errorf("reset keeps %d bytes of bookkeeping", m)
+	}
+	big := a.Alloc(limit / 2)
+	a.Free(big)
+	for a.Alloc(1) != 0 {
+	}
+	if m := meta(a); m > limit {
+		t.Errorf("splitting a freed block keeps %d bytes of bookkeeping, more than the limit of %d", m, limit)
+	}
+	for _, b := range a.blocks {
+		if !b.free && b.used > b.size {
+			t.Fatalf("block %+v", b)
+		}
 	}
 }
