@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	extism "github.com/extism/go-sdk"
 	"github.com/tetratelabs/wazero"
@@ -157,7 +158,7 @@ func (ps *pluginSet) compile(ctx context.Context, name string, pages uint32) (*p
 	defer cancel()
 	rc, _, err := inst.g.call(lctx, schemas.ExportABIVersion, nil)
 	if err != nil {
-		perr := p.classify(lctx, inst, err)
+		perr := p.classify(lctx, inst, clipError(err))
 		p.release(inst, false)
 		_ = p.close(ctx)
 		return nil, fmt.Errorf("%s: %s at load: %w", file, schemas.ExportABIVersion, perr)
@@ -291,6 +292,9 @@ func (p *plugin) call(ctx context.Context, input []byte, timeout time.Duration) 
 	defer cancel()
 	start := time.Now()
 	rc, out, err := inst.g.call(cctx, schemas.ExportCompactResult, input)
+	if err != nil {
+		err = clipError(err)
+	}
 	if err == nil && rc != 0 {
 		err = fmt.Errorf("returned status %d without a message", rc)
 	}
@@ -439,4 +443,33 @@ func (b *limitedBuffer) Reset() {
 	b.buf.Reset()
 	b.dropped = 0
 	b.mu.Unlock()
+}
+
+// maxPluginMessage is the most bytes of a failed call's error text the host
+// keeps. A plugin sets its message with error_set and may make it as large
+// as its memory cap; the text goes into the result's actions and the log.
+const maxPluginMessage = 4 << 10
+
+// clippedError is an error whose text is cut to maxPluginMessage bytes,
+// saying how many it left out; it unwraps to the full error.
+type clippedError struct{ err error }
+
+func (c clippedError) Error() string {
+	s := c.err.Error()
+	n := maxPluginMessage
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return fmt.Sprintf("%s… (%d more bytes)", s[:n], len(s)-n)
+}
+
+func (c clippedError) Unwrap() error { return c.err }
+
+// clipError returns err, wrapped in a clippedError when its text is
+// longer than maxPluginMessage.
+func clipError(err error) error {
+	if len(err.Error()) > maxPluginMessage {
+		return clippedError{err}
+	}
+	return err
 }
