@@ -255,7 +255,12 @@ func (p *plugin) acquire(ctx context.Context) (*instance, error) {
 		return nil, fmt.Errorf("waiting for an instance of plugin %s: %w", p.name, ctx.Err())
 	}
 	log := &limitedBuffer{limit: p.logLimit}
-	g, err := p.compiled.instance(ctx, log)
+	// Instantiation runs the module's start section, guest code that may
+	// loop: it gets a deadline like any call (with close-on-context-done
+	// the runtime stops it there).
+	ictx, cancel := context.WithTimeout(ctx, loadTimeout)
+	g, err := p.compiled.instance(ictx, log)
+	cancel()
 	if err != nil {
 		<-p.sem
 		return nil, &PluginError{Plugin: p.name, Kind: KindLoad, Err: fmt.Errorf("instantiate %s: %w", p.file, err), Log: log.String()}

@@ -75,3 +75,65 @@ func TestPluginErrorMessageCapped(t *testing.T) {
 		})
 	}
 }
+
+// startLoopWasm is a hand-assembled plugin whose WebAssembly start
+// function (the module's start section, which runs while the module is
+// instantiated, whatever the host's start-function settings) loops
+// forever:
+//
+//	(module
+//	  (func $loop (loop br 0))
+//	  (func (export "compact_abi_version") (result i32) i32.const 1)
+//	  (func (export "compact_result") (result i32) i32.const 0)
+//	  (start $loop))
+var startLoopWasm = []byte{
+	0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+	0x01, 0x08, 0x02, 0x60, 0x00, 0x00, 0x60, 0x00, 0x01, 0x7f, // types
+	0x03, 0x04, 0x03, 0x00, 0x01, 0x01, // functions
+	0x07, 0x28, 0x02, // exports
+	0x13, 'c', 'o', 'm', 'p', 'a', 'c', 't', '_', 'a', 'b', 'i', '_', 'v', 'e', 'r', 's', 'i', 'o', 'n', 0x00, 0x01,
+	0x0e, 'c', 'o', 'm', 'p', 'a', 'c', 't', '_', 'r', 'e', 's', 'u', 'l', 't', 0x00, 0x02,
+	0x08, 0x01, 0x00, // start
+	0x0a, 0x13, 0x03, // code
+	0x07, 0x00, 0x03, 0x40, 0x0c, 0x00, 0x0b, 0x0b,
+	0x04, 0x00, 0x41, 0x01, 0x0b,
+	0x04, 0x00, 0x41, 0x00, 0x0b,
+}
+
+// TestPluginStartSectionLoopStopped: instantiating a plugin runs its start
+// section, guest code like any other, so it runs under a deadline too: a
+// plugin whose start function loops is refused at load (with a caller
+// context that has no deadline) instead of hanging the host, on both
+// runtimes.
+func TestPluginStartSectionLoopStopped(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "startloop.wasm")
+	if err := os.WriteFile(path, startLoopWasm, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, rt := range []Runtime{RuntimeNative, RuntimeExtismSDK} {
+		t.Run(string(rt), func(t *testing.T) {
+			cfg := testConfig(t)
+			cfg.runtime = rt
+			ctx := context.Background()
+			ps, err := newPluginSet(ctx, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ps.close(ctx)
+			done := make(chan error, 1)
+			go func() {
+				_, err := ps.load(ctx, &registry.Plugin{Path: path, Memory: 4 << 20})
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				var pe *PluginError
+				if !errors.As(err, &pe) || pe.Kind != KindLoad {
+					t.Fatalf("load: %v, want a load error", err)
+				}
+			case <-time.After(loadTimeout + 10*time.Second):
+				t.Fatalf("load of a plugin whose start function loops did not return within %v", loadTimeout+10*time.Second)
+			}
+		})
+	}
+}
