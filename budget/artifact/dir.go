@@ -311,17 +311,8 @@ func (s *DirStore) commitKnown(sum string, size int64, m budget.Meta) (budget.Ha
 	if fi, err := os.Stat(s.objectPath(sum)); err != nil || fi.Size() != size {
 		return "", errVanished
 	}
-	mb, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return "", fmt.Errorf("artifact store: encoding metadata: %w", err)
-	}
-	name, err := s.writeTemp(mb, false)
-	if err != nil {
+	if err := s.writeMeta(sum, m); err != nil {
 		return "", err
-	}
-	if err := os.Rename(name, s.metaPath(sum)); err != nil {
-		os.Remove(name)
-		return "", fmt.Errorf("artifact store %s: %w", s.dir, err)
 	}
 	return s.issueHandle(sum)
 }
@@ -346,22 +337,31 @@ func (s *DirStore) commit(tmpName, sum string, m budget.Meta) (budget.Handle, er
 	// The sidecar is not fsynced on its own: after a crash a damaged or
 	// missing sidecar is rebuilt from the object (see readMeta); only the
 	// object's bytes and its handle must be durable.
-	mb, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return "", fmt.Errorf("artifact store: encoding metadata: %w", err)
-	}
-	name, err := s.writeTemp(mb, false)
-	if err != nil {
+	if err := s.writeMeta(sum, m); err != nil {
 		return "", err
-	}
-	if err := os.Rename(name, s.metaPath(sum)); err != nil {
-		os.Remove(name)
-		return "", fmt.Errorf("artifact store %s: %w", s.dir, err)
 	}
 	if err := syncDir(shard); err != nil {
 		return "", fmt.Errorf("artifact store %s: fsync directory: %w", s.dir, err)
 	}
 	return s.issueHandle(sum)
+}
+
+// writeMeta replaces the sidecar of sum with m (not synced: a damaged
+// or missing sidecar is rebuilt from the object, see readMeta).
+func (s *DirStore) writeMeta(sum string, m budget.Meta) error {
+	mb, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return fmt.Errorf("artifact store: encoding metadata: %w", err)
+	}
+	name, err := s.writeTemp(mb, false)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(name, s.metaPath(sum)); err != nil {
+		os.Remove(name)
+		return fmt.Errorf("artifact store %s: %w", s.dir, err)
+	}
+	return nil
 }
 
 // writeTemp writes small data to a temporary file, synced if sync.
