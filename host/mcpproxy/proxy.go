@@ -510,6 +510,19 @@ func (p *Proxy) resync(ctx context.Context, kind string) {
 // the SDK: logging/setLevel goes upstream as well as to the session.
 func (p *Proxy) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "tools/call" {
+			// A tool the upstream did not list (or no longer lists) is
+			// still the upstream's to answer: it says whether the tool
+			// exists, in its own words, as a direct client would see.
+			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil && r.Params.Name != ReadArtifactTool {
+				p.mu.Lock()
+				listed := p.tools[r.Params.Name]
+				p.mu.Unlock()
+				if !listed {
+					return p.callTool(ctx, r.Params.Name, r)
+				}
+			}
+		}
 		if method == "logging/setLevel" {
 			if params, ok := req.GetParams().(*mcp.SetLoggingLevelParams); ok {
 				p.logLevel.Store(string(params.Level))
