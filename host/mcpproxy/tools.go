@@ -74,7 +74,7 @@ func (p *Proxy) callTool(ctx context.Context, name string, req *mcp.CallToolRequ
 	// came (see clientfeatures.go).
 	params := &mcp.CallToolParams{Meta: p.capsMeta(p.forwardMeta(req.Params.Meta), req.ClientCapabilities()), Name: name, Arguments: resolved,
 		InputResponses: req.Params.InputResponses, RequestState: req.Params.RequestState}
-	forget := p.withProgress(req, params)
+	forget := p.withProgress(tctx, req, params)
 	defer forget()
 	cctx, cancel := context.WithTimeout(tctx, p.opts.CallTimeout)
 	defer cancel()

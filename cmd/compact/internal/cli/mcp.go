@@ -98,8 +98,7 @@ func runMCP(e *env) int {
 	}
 
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return proxy.Server() },
-		&mcp.StreamableHTTPOptions{Logger: log, MaxRequestBodyBytes: c.MaxBody}))
+	mux.Handle("/mcp", proxy.Handler(mcpproxy.HTTPOptions{Logger: log, MaxRequestBodyBytes: c.MaxBody}))
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")

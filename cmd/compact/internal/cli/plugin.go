@@ -10,7 +10,8 @@ import (
 	"github.com/toolcompact/compact/registry"
 )
 
-const pluginUsage = `compact plugin test FILE.wasm [--tool NAME] [--input FILE ...] [--config KEY=VALUE ...]
+const pluginUsage = `compact plugin list [--registry FILE] [--plugin-dir DIR] [--json]
+       compact plugin test FILE.wasm [--tool NAME] [--input FILE ...] [--config KEY=VALUE ...]
                            [--timeout D] [--memory SIZE] [--registry FILE] [--bundled=false]`
 
 // multiFlag collects a repeatable string flag.
@@ -31,8 +32,11 @@ func runPlugin(e *env) int {
 	switch e.args[0] {
 	case "test":
 		return pluginTest(e, e.args[1:])
+	case "list":
+		return pluginList(e, e.args[1:])
 	case "-h", "--help", "help":
-		// The usage with the flags of "plugin test", its one subcommand.
+		// The usage with the flags of "plugin test", the subcommand with
+		// the most of them.
 		return pluginTest(e, []string{"-h"})
 	}
 	fmt.Fprintf(e.stderr, "compact plugin: unknown subcommand %q\nusage: %s\n", e.args[0], pluginUsage)

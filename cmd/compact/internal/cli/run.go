@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/toolcompact/compact/budget"
@@ -76,6 +77,8 @@ func runRun(e *env) int {
 	}
 	if f.verbose {
 		summarize(e, res)
+	} else if !f.json {
+		warnPlugins(e.stderr, cmd, res.Actions)
 	}
 	if f.json {
 		enc := json.NewEncoder(e.stdout)
@@ -114,6 +117,17 @@ func explainFit(err error, f engineFlags) error {
 		hint += ", or drop --store off so the artifact level can store the full output"
 	}
 	return fmt.Errorf("%w\n(nothing was cut; %s)", err, hint)
+}
+
+// warnPlugins reports, on stderr, every plugin that was skipped or failed
+// for this result: in text mode the content alone does not say that the
+// declarative rules ran in its place (--json and -v show the actions).
+func warnPlugins(w io.Writer, cmd string, actions []schemas.Action) {
+	for _, a := range actions {
+		if a.Kind == "plugin_failed" || a.Kind == "plugin_skipped" {
+			fmt.Fprintf(w, "%s: warning: %s %s: %s\n", cmd, strings.ReplaceAll(a.Kind, "_", " "), a.Target, a.Detail)
+		}
+	}
 }
 
 // summarize reports the result's sizes and actions on stderr.
