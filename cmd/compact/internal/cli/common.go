@@ -50,7 +50,7 @@ type engineFlags struct {
 func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.registry, "registry", "", "registry `FILE` layered over the built-in one (default $"+envRegistry+")")
 	fs.StringVar(&f.encoding, "encoding", budget.DefaultEncoding, "tokenizer `NAME`: "+budget.EncodingO200k+" or "+budget.EncodingCL100k)
-	fs.IntVar(&f.budget, "budget", 0, "token budget `N` (default: the registry entry's, else "+strconv.Itoa(host.DefaultBudget)+")")
+	fs.Var(budgetFlag{&f.budget}, "budget", "token budget `N` (default: the registry entry's, else "+strconv.Itoa(host.DefaultBudget)+")")
 	fs.StringVar(&f.store, "store", "", "artifact store `DIR` or URL (s3://, file://, mem://), or \"off\" (default $"+envStore+", else the user cache directory)")
 	fs.BoolVar(&f.json, "json", false, "print the JSON result envelope instead of the content")
 	fs.BoolVar(&f.verbose, "v", false, "report what was done on stderr")

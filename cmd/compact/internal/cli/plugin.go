@@ -59,7 +59,7 @@ func pluginTest(e *env, args []string) int {
 	fs.Var(&inputs, "input", "sample tool output `FILE` to run the plugin on (repeatable)")
 	fs.Var(&configs, "config", "plugin setting `KEY=VALUE` (repeatable; overrides the registry entry's)")
 	fs.DurationVar(&timeout, "timeout", 0, "deadline of one call (default: the registry entry's, else 250ms)")
-	fs.StringVar(&memory, "memory", "", "memory cap such as 64MiB (default: the registry entry's, else 64MiB)")
+	fs.Var(sizeText{&memory}, "memory", "memory cap, a `SIZE` such as 64MiB (default: the registry entry's, else 64MiB)")
 	fs.StringVar(&regFile, "registry", "", "registry `FILE` layered over the built-in one")
 	fs.BoolVar(&bundled, "bundled", true, "also run the captured outputs in testdata/captured (found above the working directory)")
 	pos, err := parseArgs(fs, args)

@@ -28,7 +28,8 @@ func runRun(e *env) int {
 	fs.StringVar(&tool, "tool", registry.DefaultName, "tool `NAME` the registry entry is looked up by")
 	fs.StringVar(&contentType, "content-type", "", "declared media `TYPE` of the input (default: sniffed)")
 	fs.StringVar(&args, "args", "", "the tool call's arguments as a JSON `OBJECT`, passed to the plugin")
-	fs.StringVar(&maxInput, "max-input", registry.FormatSize(DefaultMaxInput), "largest input read, such as 64MiB (at most the default)")
+	maxInput = registry.FormatSize(DefaultMaxInput)
+	fs.Var(sizeText{&maxInput}, "max-input", "largest input read, a `SIZE` such as 64MiB (at most the default)")
 	pos, err := parseArgs(fs, e.args)
 	if err != nil {
 		return flagExit(err)
@@ -37,10 +38,7 @@ func runRun(e *env) int {
 		fmt.Fprintf(e.stderr, "%s: one input at most, got %d: %q\nusage: %s\n", cmd, len(pos), pos, runUsage)
 		return ExitUsage
 	}
-	maxBytes, err := registry.ParseSize(maxInput)
-	if err == nil && maxBytes > budget.DefaultMaxInput {
-		err = fmt.Errorf("%s is more than the pipeline's limit of %s", maxInput, registry.FormatSize(budget.DefaultMaxInput))
-	}
+	maxBytes, err := parseMaxInput(maxInput)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "%s: --max-input: %v\n", cmd, err)
 		return ExitUsage
