@@ -13,6 +13,8 @@ import (
 	"net/http"
 	"os"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
 	"github.com/toolcompact/compact/budget"
 )
 
@@ -46,6 +48,9 @@ type spillRoundTripper struct {
 	limit   int64
 	spillAt int64
 	log     *slog.Logger
+	// divert, when set, is given every notification as it is read (see
+	// notify.go); one it passed on is left out of the stream.
+	divert func(jsonrpc.Message, string) bool
 }
 
 // callInfo is what a POST's body says about the request it carries.
@@ -100,7 +105,7 @@ func (t *spillRoundTripper) RoundTrip(req *http.Request) (*http.Response, error)
 		resp.ContentLength = -1
 		resp.Header.Del("Content-Length")
 	case "text/event-stream":
-		resp.Body = &sseBody{ctx: ctx, rc: resp.Body, r: bufio.NewReaderSize(resp.Body, 64<<10), sp: sp, call: call, log: t.log, route: routeFrom(ctx)}
+		resp.Body = &sseBody{ctx: ctx, rc: resp.Body, r: bufio.NewReaderSize(resp.Body, 64<<10), sp: sp, call: call, log: t.log, route: routeFrom(ctx), divert: t.divert}
 	}
 	return resp, nil
 }
@@ -332,7 +337,8 @@ type sseBody struct {
 	// route, when set, is the routing token of the downstream session
 	// whose call this stream answers: the upstream's questions on it are
 	// that session's (see tagRoute).
-	route string
+	route  string
+	divert func(jsonrpc.Message, string) bool
 }
 
 func (b *sseBody) Read(p []byte) (int, error) {
@@ -382,6 +388,13 @@ func (b *sseBody) next() ([]byte, error) {
 				if b.call.idRaw != nil {
 					data = tooLarge(b.call.idRaw, m.size, b.sp.limit)
 				}
+			}
+		}
+		if data != nil && !m.over && b.divert != nil && bytes.Contains(data, []byte(`"notifications/`)) {
+			// Passed on now, in stream order (see notify.go); the event
+			// keeps its id, so that resumption still counts it.
+			if msg, err := jsonrpc.DecodeMessage(data); err == nil && b.divert(msg, b.route) {
+				data = nil
 			}
 		}
 		if data != nil && !m.over && b.route != "" {

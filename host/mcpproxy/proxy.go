@@ -59,7 +59,7 @@ const DefaultCallTimeout = 2 * time.Minute
 const ReadArtifactTool = "read_artifact"
 
 // handleSentence is appended to every forwarded tool's description.
-const handleSentence = " (compact: any string argument may be an artifact handle from an earlier result, optionally with a jq path such as HANDLE.items[0]; the proxy passes the stored value instead.)"
+const handleSentence = " (compact: any string argument may be an artifact handle from an earlier result, optionally with a jq path such as HANDLE.items[0], or the same prefixed with artifact: (artifact:HANDLE.items[0]); the proxy passes the stored value instead.)"
 
 // Proxy is an MCP server that forwards to one upstream MCP server and
 // compacts every tool result. It is safe for concurrent use; one Proxy
@@ -93,15 +93,11 @@ type Proxy struct {
 	replaced sync.Map // *mcp.ClientSession closed on purpose (see onInitialized)
 	routes   sync.Map // routing token (string) -> *mcp.ServerSession of a request in flight
 	elicits  sync.Map // URL elicitation id (string) -> *mcp.ServerSession it went to
+	handles  sync.Map // handle (string) -> true: handed out by this proxy (see issue)
 	nextTok  atomic.Uint64
 	closed   atomic.Bool
 	ready    atomic.Bool  // p.server is set
 	logLevel atomic.Value // string: the last level a client set
-}
-
-type progressRoute struct {
-	session *mcp.ServerSession
-	token   any
 }
 
 // New connects to the upstream server, reads its tools, prompts and
@@ -116,6 +112,8 @@ func New(ctx context.Context, up Upstream, engine Engine, opts Options) (*Proxy,
 	if opts.CallTimeout <= 0 {
 		opts.CallTimeout = DefaultCallTimeout
 	}
+	p := &Proxy{up: up, engine: engine, opts: opts, log: opts.Logger,
+		tools: map[string]bool{}, prompts: map[string]bool{}, rsrcs: map[string]bool{}, tmpls: map[string]bool{}}
 	switch u := up.(type) {
 	case *Command:
 		if u.Spill == nil {
@@ -128,9 +126,8 @@ func New(ctx context.Context, up Upstream, engine Engine, opts Options) (*Proxy,
 		if u.Logger == nil {
 			u.Logger = opts.Logger
 		}
+		u.divert = p.divert
 	}
-	p := &Proxy{up: up, engine: engine, opts: opts, log: opts.Logger,
-		tools: map[string]bool{}, prompts: map[string]bool{}, rsrcs: map[string]bool{}, tmpls: map[string]bool{}}
 	if p.log == nil {
 		p.log = slog.Default()
 	}
@@ -175,6 +172,7 @@ func New(ctx context.Context, up Upstream, engine Engine, opts Options) (*Proxy,
 	}
 	p.server = mcp.NewServer(&mcp.Implementation{Name: name, Version: version}, sopts)
 	p.server.AddReceivingMiddleware(p.middleware)
+	p.server.AddSendingMiddleware(p.sendRaw)
 	p.server.AddTool(readArtifactTool(), p.readArtifact)
 	p.ready.Store(true)
 	for _, kind := range []string{"tools", "prompts", "resources"} {
@@ -218,6 +216,11 @@ func (p *Proxy) connect(ctx context.Context) (*mcp.ClientSession, error) {
 	t, err := p.up.Transport()
 	if err != nil {
 		return nil, fmt.Errorf("mcpproxy: upstream %s: %w", p.up, err)
+	}
+	if _, ok := p.up.(*HTTP); !ok {
+		// An HTTP upstream's event reader diverts notifications itself
+		// (its connection must stay the go-sdk's own).
+		t = &divertTransport{Transport: t, divert: p.divert}
 	}
 	cctx, cancel := context.WithTimeout(ctx, p.opts.CallTimeout)
 	defer cancel()
@@ -510,6 +513,19 @@ func (p *Proxy) resync(ctx context.Context, kind string) {
 // the SDK: logging/setLevel goes upstream as well as to the session.
 func (p *Proxy) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "tools/call" {
+			// A tool the upstream did not list (or no longer lists) is
+			// still the upstream's to answer: it says whether the tool
+			// exists, in its own words, as a direct client would see.
+			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil && r.Params.Name != ReadArtifactTool {
+				p.mu.Lock()
+				listed := p.tools[r.Params.Name]
+				p.mu.Unlock()
+				if !listed {
+					return p.callTool(ctx, r.Params.Name, r)
+				}
+			}
+		}
 		if method == "logging/setLevel" {
 			if params, ok := req.GetParams().(*mcp.SetLoggingLevelParams); ok {
 				p.logLevel.Store(string(params.Level))
@@ -692,56 +708,40 @@ func (p *Proxy) onResourceUpdated(ctx context.Context, req *mcp.ResourceUpdatedN
 	}
 }
 
-// onLog forwards an upstream log message to every downstream session
-// (each session's own log level filters it).
-func (p *Proxy) onLog(ctx context.Context, req *mcp.LoggingMessageRequest) {
-	if !p.ready.Load() {
-		return
-	}
-	for ss := range p.server.Sessions() {
-		if err := ss.Log(ctx, req.Params); err != nil {
-			p.log.Debug("forwarding log message", "err", err)
-		}
-	}
-}
-
-// onProgress routes an upstream progress notification to the downstream
-// session and token of the call it belongs to.
-func (p *Proxy) onProgress(ctx context.Context, req *mcp.ProgressNotificationClientRequest) {
-	key := fmt.Sprint(req.Params.ProgressToken)
-	v, ok := p.progress.Load(key)
-	if !ok {
-		return
-	}
-	r := v.(progressRoute)
-	params := *req.Params
-	params.ProgressToken = r.token
-	if err := r.session.NotifyProgress(ctx, &params); err != nil {
-		p.log.Debug("forwarding progress", "err", err)
-	}
-}
-
-// withProgress gives an upstream call its own progress token when the
-// downstream request carried one, and returns the params to send and a
-// function that forgets the route.
-func (p *Proxy) withProgress(req *mcp.CallToolRequest, params *mcp.CallToolParams) func() {
+// withProgress routes the progress of an upstream call to the
+// downstream session and call that asked for it, when the downstream
+// request carried a progress token. The upstream sees the client's own
+// token, unless another call in flight already uses the same token (two
+// clients on one upstream session), in which case it gets a token of the
+// proxy's and the client still sees its own. It returns the function
+// that forgets the route, called when the call ends: notifications are
+// passed on in order before the result (see notify.go), so none comes
+// later.
+func (p *Proxy) withProgress(ctx context.Context, req *mcp.CallToolRequest, params *mcp.CallToolParams) func() {
 	tok := req.Params.GetProgressToken()
 	if tok == nil || req.Session == nil {
 		return func() {}
 	}
-	key := fmt.Sprintf("compact-%d", p.nextTok.Add(1))
-	p.progress.Store(key, progressRoute{session: req.Session, token: tok})
+	raw, err := json.Marshal(tok)
+	if err != nil {
+		return func() {}
+	}
+	key := tokenKey(raw)
 	if params.Meta == nil {
 		params.Meta = mcp.Meta{}
 	}
-	params.SetProgressToken(key)
-	// Notifications are handled apart from responses and may arrive just
-	// after the result: keep the route a little longer.
-	return func() { time.AfterFunc(progressLinger, func() { p.progress.Delete(key) }) }
+	// Set as a member, not with SetProgressToken, which panics on a
+	// token that is a JSON number other than an integer.
+	params.Meta["progressToken"] = tok
+	if _, taken := p.progress.LoadOrStore(key, progressRoute{session: req.Session, ctx: ctx}); !taken {
+		return func() { p.progress.Delete(key) }
+	}
+	own := fmt.Sprintf("compact-%d", p.nextTok.Add(1))
+	ownRaw, _ := json.Marshal(own)
+	p.progress.Store(tokenKey(ownRaw), progressRoute{session: req.Session, ctx: ctx, token: raw})
+	params.Meta["progressToken"] = own
+	return func() { p.progress.Delete(tokenKey(ownRaw)) }
 }
-
-// progressLinger is how long a progress route outlives its call.
-const progressLinger = 5 * time.Second
 
 // cloneMeta returns a copy of m (nil for nil).
 func cloneMeta(m mcp.Meta) mcp.Meta {
