@@ -130,6 +130,8 @@ type htmlData struct {
 	R       *Report
 	Charts  []template.HTML
 	Budgets []budgetTable
+	// Faults are Report.PluginFaults, shown above the charts.
+	Faults []string
 }
 
 type budgetTable struct {
@@ -224,7 +226,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		charts = append(charts, c)
 	}
 
-	d := htmlData{R: r, Charts: charts}
+	d := htmlData{R: r, Charts: charts, Faults: r.PluginFaults()}
 	for _, b := range r.Budgets {
 		bt := budgetTable{Budget: b}
 		for _, t := range r.Totals {
@@ -298,6 +300,9 @@ svg{max-width:100%;height:auto;display:block;margin:1em 0}
 char-cut at {{.R.CharsPerToken}} characters per token; preview of {{group .R.PreviewChars}} characters.
 An answer is <em>visible</em> when the ground-truth value (jq over the original) appears in what is shown at word boundaries;
 <em>+1 query</em> counts the questions whose jq filter, run through the artifact query path on the stored artifact, returns exactly the ground truth.</p>
+{{if .Faults}}<h2 id="plugin-faults" class="bad">Plugin faults: {{len .Faults}}</h2>
+<p>compact's figures below for these outputs come from the declarative rules, which ran in the plugin's place.</p>
+<ul class="faults">{{range .Faults}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{range .Charts}}{{.}}{{end}}
 {{range .Budgets}}
 <h2 id="totals-{{.Budget}}">Budget {{group .Budget}} tokens: totals</h2>
