@@ -152,3 +152,23 @@ func TestNotificationsBeforeResult(t *testing.T) {
 		})
 	}
 }
+
+// TestLookalikeArgumentsReachUpstream: through the proxy, to a real
+// server that echoes its arguments, a string that merely looks like an
+// artifact handle arrives unchanged, and the call is not refused (on the
+// old code each of these was refused as an unresolvable reference).
+func TestLookalikeArgumentsReachUpstream(t *testing.T) {
+	node, _, _, scenarios := conformanceKit(t)
+	eng, _ := newEngine(t, 8000)
+	h := startProxy(t, &mcpproxy.Command{Path: node, Args: []string{scenarios, "stdio"}, Stderr: io.Discard}, mcpproxy.Adapt(eng), mcpproxy.Options{})
+	for _, s := range []string{"a94a8fe5ccb1", "a94a8fe5ccb19ba61c4c0873d391e987982fbbd3", "9e107d9d372bb6826bd81d3542a419d6", "1732550400123", "0123456789abcdef0123.json"} {
+		res, err := h.client.CallTool(context.Background(), &mcp.CallToolParams{Name: "json_schema_2020_12_tool", Arguments: map[string]any{"name": s}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := res.Content[0].(*mcp.TextContent).Text
+		if res.IsError || got != fmt.Sprintf(`{"name":%q}`, s) {
+			t.Errorf("%q: the upstream got %s (error %v), want it unchanged", s, got, res.IsError)
+		}
+	}
+}

@@ -59,7 +59,7 @@ const DefaultCallTimeout = 2 * time.Minute
 const ReadArtifactTool = "read_artifact"
 
 // handleSentence is appended to every forwarded tool's description.
-const handleSentence = " (compact: any string argument may be an artifact handle from an earlier result, optionally with a jq path such as HANDLE.items[0]; the proxy passes the stored value instead.)"
+const handleSentence = " (compact: any string argument may be an artifact handle from an earlier result, optionally with a jq path such as HANDLE.items[0], or the same prefixed with artifact: (artifact:HANDLE.items[0]); the proxy passes the stored value instead.)"
 
 // Proxy is an MCP server that forwards to one upstream MCP server and
 // compacts every tool result. It is safe for concurrent use; one Proxy
@@ -93,6 +93,7 @@ type Proxy struct {
 	replaced sync.Map // *mcp.ClientSession closed on purpose (see onInitialized)
 	routes   sync.Map // routing token (string) -> *mcp.ServerSession of a request in flight
 	elicits  sync.Map // URL elicitation id (string) -> *mcp.ServerSession it went to
+	handles  sync.Map // handle (string) -> true: handed out by this proxy (see issue)
 	nextTok  atomic.Uint64
 	closed   atomic.Bool
 	ready    atomic.Bool  // p.server is set

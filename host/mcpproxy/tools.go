@@ -61,7 +61,7 @@ func (p *Proxy) callTool(ctx context.Context, name string, req *mcp.CallToolRequ
 	if err != nil {
 		return errorResult(fmt.Sprintf("compact: tool %s: arguments: %v", name, err)), nil
 	}
-	resolved, npointers, err := resolvePointers(ctx, p.engine, args)
+	resolved, npointers, err := resolvePointers(ctx, p.engine, args, p.handedOut)
 	if err != nil {
 		return errorResult(err.Error()), nil
 	}
@@ -157,6 +157,9 @@ func (p *Proxy) compactResult(ctx context.Context, tool string, args json.RawMes
 		var data []byte
 		h, spilled := spilledHandle(tc.Text)
 		if spilled {
+			p.issue(string(h))
+		}
+		if spilled {
 			b, err := readSpilled(ctx, p.engine.Store(), h)
 			if err != nil {
 				meta.Error = err.Error()
@@ -191,6 +194,7 @@ func (p *Proxy) compactResult(ctx context.Context, tool string, args json.RawMes
 			changedIdx = append(changedIdx, i)
 			continue
 		}
+		p.issuedResult(r)
 		content := r.Content
 		r.Content = ""
 		meta.Results = append(meta.Results, r)
@@ -263,6 +267,7 @@ func (p *Proxy) fallback(ctx context.Context, tool, text string, cerr error) str
 		p.log.Warn("storing the original failed; passing it unchanged", "tool", tool, "err", err)
 		return text
 	}
+	p.issue(string(h))
 	return fmt.Sprintf("compact: this %s result (%d bytes) could not be compacted (%v). The full output is stored as artifact %s: read it with read_artifact (get, jq, slice, search) or pass the handle to a tool.", tool, m.Bytes, cerr, h)
 }
 
@@ -298,6 +303,7 @@ func (p *Proxy) compactStructured(ctx context.Context, tool string, args json.Ra
 		meta.Error = err.Error()
 		return
 	}
+	p.issuedResult(r)
 	if r.Level == schemas.LevelNone {
 		meta.Structured = "unchanged"
 		return
