@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -26,17 +27,49 @@ import (
 // never sees it.
 
 // divertConn is an upstream connection whose notifications go through
-// the proxy's divert as they are read.
+// the proxy's divert as they are read, and which leaves the raw result of
+// a request made with a capture in that capture.
 type divertConn struct {
 	mcp.Connection
 	divert func(jsonrpc.Message, string) bool
+
+	mu      sync.Mutex
+	pending map[string]*capture // by request id (idKey)
+}
+
+func (c *divertConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+		if cp := captureFrom(ctx); cp != nil {
+			c.mu.Lock()
+			if c.pending == nil {
+				c.pending = map[string]*capture{}
+			}
+			c.pending[idKey(req.ID.Raw())] = cp
+			c.mu.Unlock()
+		}
+	}
+	return c.Connection.Write(ctx, msg)
 }
 
 func (c *divertConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	for {
 		msg, err := c.Connection.Read(ctx)
-		if err != nil || !c.divert(msg, "") {
+		if err != nil {
 			return msg, err
+		}
+		if resp, ok := msg.(*jsonrpc.Response); ok {
+			c.mu.Lock()
+			k := idKey(resp.ID.Raw())
+			cp := c.pending[k]
+			delete(c.pending, k)
+			c.mu.Unlock()
+			if cp != nil && resp.Error == nil {
+				cp.set(resp.Result)
+			}
+			return msg, nil
+		}
+		if !c.divert(msg, "") {
+			return msg, nil
 		}
 	}
 }
@@ -197,4 +230,49 @@ func (p *Proxy) sendRaw(next mcp.MethodHandler) mcp.MethodHandler {
 		return next(ctx, n.method, &mcp.ServerRequest[*rawParams]{Session: ss,
 			Params: &rawParams{ProgressNotificationParams: &mcp.ProgressNotificationParams{}, raw: n.params}})
 	}
+}
+
+// Raw results: the go-sdk decodes every upstream result into Go types,
+// which drops members it does not know (a tool's execution, a server's
+// title, icons and unknown capabilities), adds members of its own
+// (idempotentHint: false) and passes numbers through float64. A request
+// made with a capture in its context has the upstream's result bytes
+// left in the capture by the upstream connection (divertConn, or the
+// HTTP upstream's body reader) before the go-sdk sees them; the proxy
+// answers from those.
+
+// capture receives the raw result of the one upstream request made with
+// it in its context.
+type capture struct {
+	mu     sync.Mutex
+	result json.RawMessage
+}
+
+type captureKey struct{}
+
+// withCapture returns ctx carrying a new capture.
+func withCapture(ctx context.Context) (context.Context, *capture) {
+	c := &capture{}
+	return context.WithValue(ctx, captureKey{}, c), c
+}
+
+func captureFrom(ctx context.Context) *capture {
+	c, _ := ctx.Value(captureKey{}).(*capture)
+	return c
+}
+
+func (c *capture) set(raw json.RawMessage) {
+	c.mu.Lock()
+	c.result = append(json.RawMessage(nil), raw...)
+	c.mu.Unlock()
+}
+
+// raw returns the captured result, nil when none was captured.
+func (c *capture) raw() json.RawMessage {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.result
 }

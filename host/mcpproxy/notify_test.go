@@ -17,11 +17,16 @@ import (
 // rawClient is a downstream client that reads the proxy's messages off
 // the wire, in the order they are sent.
 type rawClient struct {
-	t    testing.TB
-	conn mcp.Connection
+	t          testing.TB
+	conn       mcp.Connection
+	initResult json.RawMessage
 }
 
-func newRawClient(t testing.TB, p *mcpproxy.Proxy) *rawClient {
+func newRawClient(t testing.TB, p *mcpproxy.Proxy) *rawClient { return newRawClientKeep(t, p) }
+
+// newRawClientKeep is newRawClient; the client keeps the initialize
+// result in initResult.
+func newRawClientKeep(t testing.TB, p *mcpproxy.Proxy) *rawClient {
 	t.Helper()
 	ctx := context.Background()
 	ct, st := mcp.NewInMemoryTransports()
@@ -39,7 +44,8 @@ func newRawClient(t testing.TB, p *mcpproxy.Proxy) *rawClient {
 	})
 	c := &rawClient{t: t, conn: conn}
 	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
-	c.until(1)
+	_, resp := c.until(1)
+	c.initResult = resp.Result
 	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`)
 	return c
 }

@@ -45,11 +45,21 @@ type Options struct {
 	// the text (see compactResult); off by default, because schemas are
 	// forwarded unchanged.
 	StripOutputSchemas bool
+	// UpstreamProtocol is the protocol version the proxy asks of the
+	// upstream; "" means DefaultUpstreamProtocol, whose first request is
+	// initialize, as every server expects. From 2026-07-28 on, the go-sdk
+	// first probes the server with server/discover, and multi round-trip
+	// results pass through (see clientfeatures.go).
+	UpstreamProtocol string
 	// Observe, when set, is told about every compacted tool result (for
 	// metrics): the tool, the result (zero when err is set), the time the
 	// engine took, and the engine's error.
 	Observe func(tool string, res schemas.Result, took time.Duration, err error)
 }
+
+// DefaultUpstreamProtocol is the protocol version the proxy asks of the
+// upstream unless Options.UpstreamProtocol says otherwise.
+const DefaultUpstreamProtocol = "2025-11-25"
 
 // DefaultCallTimeout is the deadline of one upstream request unless
 // Options.CallTimeout says otherwise.
@@ -79,6 +89,7 @@ type Proxy struct {
 	retiring map[*mcp.ClientSession]bool                   // replaced sessions to close when their last request ends
 	session  *mcp.ClientSession                            // nil after the upstream went away
 	initRes  *mcp.InitializeResult
+	initRaw  json.RawMessage // the upstream's initialize result as it wrote it
 	tools    map[string]bool // upstream tool names currently registered
 	prompts  map[string]bool
 	rsrcs    map[string]bool
@@ -111,6 +122,9 @@ func New(ctx context.Context, up Upstream, engine Engine, opts Options) (*Proxy,
 	}
 	if opts.CallTimeout <= 0 {
 		opts.CallTimeout = DefaultCallTimeout
+	}
+	if opts.UpstreamProtocol == "" {
+		opts.UpstreamProtocol = DefaultUpstreamProtocol
 	}
 	p := &Proxy{up: up, engine: engine, opts: opts, log: opts.Logger,
 		tools: map[string]bool{}, prompts: map[string]bool{}, rsrcs: map[string]bool{}, tmpls: map[string]bool{}}
@@ -175,10 +189,15 @@ func New(ctx context.Context, up Upstream, engine Engine, opts Options) (*Proxy,
 	p.server.AddSendingMiddleware(p.sendRaw)
 	p.server.AddTool(readArtifactTool(), p.readArtifact)
 	p.ready.Store(true)
-	for _, kind := range []string{"tools", "prompts", "resources"} {
+	if err := p.sync(ctx, cs, "tools"); err != nil {
+		_ = cs.Close()
+		return nil, err
+	}
+	for _, kind := range []string{"prompts", "resources"} {
+		// Clients get the upstream's own answers to these lists (see
+		// raw.go): one it cannot give is not a reason not to start.
 		if err := p.sync(ctx, cs, kind); err != nil {
-			_ = cs.Close()
-			return nil, err
+			p.log.Warn("listing the upstream's "+kind, "err", err)
 		}
 	}
 	return p, nil
@@ -227,13 +246,17 @@ func (p *Proxy) connect(ctx context.Context) (*mcp.ClientSession, error) {
 	p.mu.Lock()
 	client := p.client
 	p.mu.Unlock()
-	cs, err := client.Connect(cctx, t, nil)
+	cctx, cp := withCapture(cctx)
+	cs, err := client.Connect(cctx, t, &mcp.ClientSessionOptions{ProtocolVersion: p.opts.UpstreamProtocol})
 	if err != nil {
 		return nil, fmt.Errorf("mcpproxy: connecting to upstream %s: %w", p.up, err)
 	}
 	p.mu.Lock()
 	p.session = cs
 	p.initRes = cs.InitializeResult()
+	if raw := cp.raw(); raw != nil {
+		p.initRaw = raw
+	}
 	p.mu.Unlock()
 	go func() {
 		err := cs.Wait()
@@ -424,7 +447,10 @@ func (p *Proxy) sync(ctx context.Context, cs *mcp.ClientSession, kind string) er
 		seenT := map[string]bool{}
 		for t, err := range cs.ResourceTemplates(ctx, nil) {
 			if err != nil {
-				return fmt.Errorf("mcpproxy: listing upstream resource templates: %w", err)
+				// An optional method: a server with resources may lack
+				// it. Clients asking get the upstream's own answer.
+				p.log.Debug("listing upstream resource templates", "err", err)
+				break
 			}
 			if err := addTemplate(p.server, t, p.readResource); err != nil {
 				p.log.Warn("upstream resource template not forwarded", "template", t.URITemplate, "err", err)
@@ -513,18 +539,24 @@ func (p *Proxy) resync(ctx context.Context, kind string) {
 // the SDK: logging/setLevel goes upstream as well as to the session.
 func (p *Proxy) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if method == "tools/call" {
-			// A tool the upstream did not list (or no longer lists) is
-			// still the upstream's to answer: it says whether the tool
-			// exists, in its own words, as a direct client would see.
-			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil && r.Params.Name != ReadArtifactTool {
-				p.mu.Lock()
-				listed := p.tools[r.Params.Name]
-				p.mu.Unlock()
-				if !listed {
-					return p.callTool(ctx, r.Params.Name, r)
-				}
+		switch method {
+		case "initialize":
+			res, err := next(ctx, method, req)
+			if typed, ok := res.(*mcp.InitializeResult); ok && err == nil && typed.ProtocolVersion < newProtocol {
+				return p.initializeResult(typed), nil
 			}
+			return res, err
+		case "tools/call":
+			// Every tool is the upstream's to answer, also one it did not
+			// list (or no longer lists): it says whether the tool exists,
+			// in its own words, as a direct client would see.
+			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil && r.Params.Name != ReadArtifactTool {
+				_, legacy := legacySession(req)
+				return p.callToolResult(ctx, r.Params.Name, r, legacy)
+			}
+		}
+		if res, err, ok := p.forwardRaw(ctx, method, req); ok {
+			return res, err
 		}
 		if method == "logging/setLevel" {
 			if params, ok := req.GetParams().(*mcp.SetLoggingLevelParams); ok {
