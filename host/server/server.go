@@ -196,7 +196,7 @@ func New(cfg Config) (*Server, error) {
 		}
 		s.mux.Handle(r.Method+" "+r.Path, m.instrument(r.Path, h))
 	}
-	s.handler = s.logRequests(s.limits(s.guard(s.mux)))
+	s.handler = s.logRequests(s.scrub(s.limits(s.guard(s.mux))))
 	return s, nil
 }
 
