@@ -81,6 +81,7 @@ type Querier struct {
 	counter budget.Counter
 	opt     Options
 	cache   *Cache
+	bnd     *bounded // jq's size-checked operators (bounded.go)
 }
 
 // New returns a Querier over store that counts answer tokens with counter.
@@ -114,7 +115,7 @@ func New(store budget.Store, counter budget.Counter, opt Options) (*Querier, err
 	if c == nil {
 		c = NewCache(DefaultCacheBytes)
 	}
-	return &Querier{store: store, counter: counter, opt: opt, cache: c}, nil
+	return &Querier{store: store, counter: counter, opt: opt, cache: c, bnd: newBounded(opt.MaxMemory)}, nil
 }
 
 // Cache returns the Querier's cache.
@@ -309,16 +310,37 @@ func (q *Querier) JQ(ctx context.Context, ref, filter string, tokens int) (Answe
 		}
 		return Answer{}, fmt.Errorf("%w: jq filter %q does not parse: %v", ErrBadQuery, clip(filter), err)
 	}
-	code, err := gojq.Compile(parsed)
+	boundQuery(parsed)
+	code, err := gojq.Compile(parsed, q.bnd.opts...)
 	if err != nil {
 		return Answer{}, fmt.Errorf("%w: jq filter %q: %v", ErrBadQuery, clip(filter), err)
+	}
+	// A filter that iterates a collection first streams its records on
+	// an artifact over MaxInput; any other is refused before the
+	// artifact is read (jqstream.go).
+	var it iteration
+	streams := false
+	if p, err := gojq.Parse(filter); err == nil {
+		it, streams = splitIteration(p)
+	}
+	if rr, err := artifact.ParseRef(ref); err == nil {
+		if err := q.checkJQSize(ctx, rr, filter, streams); err != nil {
+			return Answer{}, err
+		}
 	}
 	r, e, a, err := q.start(ctx, ref, "jq", tokens)
 	if err != nil {
 		return Answer{}, err
 	}
 	if int64(len(e.data)) > q.opt.MaxInput {
-		return Answer{}, fmt.Errorf("%w: artifact %s is %d bytes; jq runs on at most %d bytes (its sort and group builtins cannot be interrupted); use slice or search, or query a smaller artifact", ErrLimit, r.Handle, len(e.data), q.opt.MaxInput)
+		if r.Path != "" || !streams {
+			return Answer{}, q.tooLargeForJQ(r.Handle, int64(len(e.data)), filter, "does not start with one")
+		}
+		outs, err := q.jqStream(ctx, r, e, it, filter)
+		if err != nil {
+			return Answer{}, err
+		}
+		return q.jqAnswer(ctx, a, outs, filter)
 	}
 	var input any
 	switch {
@@ -375,7 +397,14 @@ func (q *Querier) JQ(ctx context.Context, ref, filter string, tokens int) (Answe
 				if errors.As(err, &he) && he.Value() == nil {
 					break
 				}
+				var ce *errValueCap
+				if errors.As(err, &ce) {
+					return Answer{}, fmt.Errorf("%w: jq filter %q: %v (after %d outputs); narrow it, or count with length", ErrLimit, clip(filter), ce, len(outs))
+				}
 				return Answer{}, fmt.Errorf("%w: jq filter %q failed: %v", ErrBadQuery, clip(filter), err)
+			}
+			if n := jsonSize(v, q.opt.MaxOutput-size); size+n > q.opt.MaxOutput {
+				return Answer{}, fmt.Errorf("%w: jq filter %q produced more than %d bytes (%d outputs so far); narrow it, or count with length", ErrLimit, clip(filter), q.opt.MaxOutput, len(outs)+1)
 			}
 			b, err := gojq.Marshal(v)
 			if err != nil {
@@ -388,6 +417,11 @@ func (q *Querier) JQ(ctx context.Context, ref, filter string, tokens int) (Answe
 			outs = append(outs, b)
 		}
 	}
+	return q.jqAnswer(ctx, a, outs, filter)
+}
+
+// jqAnswer fits the outputs of jq filter into a's budget.
+func (q *Querier) jqAnswer(ctx context.Context, a *Answer, outs [][]byte, filter string) (Answer, error) {
 	a.Total = len(outs)
 	if len(outs) == 1 {
 		return q.fitValue(ctx, a, outs[0], budget.TypeJSON, nil, fmt.Sprintf("the output of jq %q", clip(filter)))

@@ -38,6 +38,10 @@ type Candidate struct {
 	Record int
 	// Prio is one of the Prio constants.
 	Prio int
+	// Rank orders candidates of one priority across sections: the n-th
+	// row of every collection before the (n+1)-th of any (0 for
+	// candidates that need no interleaving).
+	Rank int
 	// Reason says why the candidate is there, in plain words.
 	Reason string
 	// Text is what is shown: complete lines without the final newline.
@@ -87,6 +91,9 @@ func (v *View) Candidates() []Candidate {
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Prio != out[j].Prio {
 			return out[i].Prio < out[j].Prio
+		}
+		if out[i].Rank != out[j].Rank {
+			return out[i].Rank < out[j].Rank
 		}
 		return out[i].seq < out[j].seq
 	})

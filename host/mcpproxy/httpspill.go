@@ -101,11 +101,11 @@ func (t *spillRoundTripper) RoundTrip(req *http.Request) (*http.Response, error)
 		if call.id == "" {
 			return resp, nil
 		}
-		resp.Body = &jsonBody{ctx: ctx, rc: resp.Body, sp: sp, call: call, log: t.log}
+		resp.Body = &jsonBody{ctx: ctx, cp: captureFrom(ctx), rc: resp.Body, sp: sp, call: call, log: t.log}
 		resp.ContentLength = -1
 		resp.Header.Del("Content-Length")
 	case "text/event-stream":
-		resp.Body = &sseBody{ctx: ctx, rc: resp.Body, r: bufio.NewReaderSize(resp.Body, 64<<10), sp: sp, call: call, log: t.log, route: routeFrom(ctx), divert: t.divert}
+		resp.Body = &sseBody{ctx: ctx, cp: captureFrom(ctx), rc: resp.Body, r: bufio.NewReaderSize(resp.Body, 64<<10), sp: sp, call: call, log: t.log, route: routeFrom(ctx), divert: t.divert}
 	}
 	return resp, nil
 }
@@ -294,6 +294,7 @@ func (c callInfo) answeredBy(info frameInfo) bool {
 // jsonBody is an application/json response body: one message.
 type jsonBody struct {
 	ctx  context.Context
+	cp   *capture // receives the result answering call (see capture)
 	rc   io.ReadCloser
 	sp   *msgSpiller
 	call callInfo
@@ -312,6 +313,7 @@ func (b *jsonBody) Read(p []byte) (int, error) {
 			b.log.Warn("upstream message over the limit discarded", "bytes", m.size, "limit", b.sp.limit)
 			b.out = bytes.NewReader(tooLarge(b.call.idRaw, m.size, b.sp.limit))
 		default:
+			b.cp.take(m.data, b.call)
 			b.out = bytes.NewReader(m.data)
 		}
 	}
@@ -327,6 +329,7 @@ func (b *jsonBody) Close() error { return b.rc.Close() }
 // time.
 type sseBody struct {
 	ctx  context.Context
+	cp   *capture // receives the result answering call (see capture)
 	rc   io.ReadCloser
 	r    *bufio.Reader
 	sp   *msgSpiller
@@ -396,6 +399,18 @@ func (b *sseBody) next() ([]byte, error) {
 			if msg, err := jsonrpc.DecodeMessage(data); err == nil && b.divert(msg, b.route) {
 				data = nil
 			}
+		} else if data != nil && !m.over && b.divert != nil && questionIn(data) {
+			// A question: its params as written are kept (see
+			// markQuestion).
+			if msg, err := jsonrpc.DecodeMessage(data); err == nil {
+				b.divert(msg, b.route)
+				if enc, err := jsonrpc.EncodeMessage(msg); err == nil {
+					data = enc
+				}
+			}
+		}
+		if data != nil && !m.over {
+			b.cp.take(data, b.call)
 		}
 		if data != nil && !m.over && b.route != "" {
 			data = tagRoute(data, b.route)
@@ -595,4 +610,28 @@ func tagRoute(msg []byte, token string) []byte {
 		return msg
 	}
 	return out
+}
+
+// take keeps, in cp, the result of msg when msg is the response to call.
+func (cp *capture) take(msg []byte, call callInfo) {
+	if cp == nil || call.id == "" || bytes.Contains(msg[:min(len(msg), 64)], []byte(`"method"`)) {
+		return
+	}
+	m, err := jsonrpc.DecodeMessage(msg)
+	if err != nil {
+		return
+	}
+	if r, ok := m.(*jsonrpc.Response); ok && r.Error == nil && idKey(r.ID.Raw()) == call.id {
+		cp.set(r.Result)
+	}
+}
+
+// questionIn is a cheap check for an upstream question in msg.
+func questionIn(msg []byte) bool {
+	for _, m := range []string{`"roots/list"`, `"sampling/createMessage"`, `"elicitation/create"`} {
+		if bytes.Contains(msg, []byte(m)) {
+			return true
+		}
+	}
+	return false
 }

@@ -45,11 +45,21 @@ type Options struct {
 	// the text (see compactResult); off by default, because schemas are
 	// forwarded unchanged.
 	StripOutputSchemas bool
+	// UpstreamProtocol is the protocol version the proxy asks of the
+	// upstream; "" means DefaultUpstreamProtocol, whose first request is
+	// initialize, as every server expects. From 2026-07-28 on, the go-sdk
+	// first probes the server with server/discover, and multi round-trip
+	// results pass through (see clientfeatures.go).
+	UpstreamProtocol string
 	// Observe, when set, is told about every compacted tool result (for
 	// metrics): the tool, the result (zero when err is set), the time the
 	// engine took, and the engine's error.
 	Observe func(tool string, res schemas.Result, took time.Duration, err error)
 }
+
+// DefaultUpstreamProtocol is the protocol version the proxy asks of the
+// upstream unless Options.UpstreamProtocol says otherwise.
+const DefaultUpstreamProtocol = "2025-11-25"
 
 // DefaultCallTimeout is the deadline of one upstream request unless
 // Options.CallTimeout says otherwise.
@@ -79,7 +89,9 @@ type Proxy struct {
 	retiring map[*mcp.ClientSession]bool                   // replaced sessions to close when their last request ends
 	session  *mcp.ClientSession                            // nil after the upstream went away
 	initRes  *mcp.InitializeResult
-	tools    map[string]bool // upstream tool names currently registered
+	initRaw  json.RawMessage   // the upstream's initialize result as it wrote it
+	defs     map[string]string // JSON of what is registered, by kind and name (see unchanged)
+	tools    map[string]bool   // upstream tool names currently registered
 	prompts  map[string]bool
 	rsrcs    map[string]bool
 	tmpls    map[string]bool
@@ -88,16 +100,17 @@ type Proxy struct {
 	subsMu sync.Mutex
 	// subs maps a resource URI to the downstream sessions subscribed to
 	// it: subscribed upstream while any is, renewed on a new session.
-	subs     map[string]map[*mcp.ServerSession]bool
-	progress sync.Map // upstream progress token (string) -> progressRoute
-	replaced sync.Map // *mcp.ClientSession closed on purpose (see onInitialized)
-	routes   sync.Map // routing token (string) -> *mcp.ServerSession of a request in flight
-	elicits  sync.Map // URL elicitation id (string) -> *mcp.ServerSession it went to
-	handles  sync.Map // handle (string) -> true: handed out by this proxy (see issue)
-	nextTok  atomic.Uint64
-	closed   atomic.Bool
-	ready    atomic.Bool  // p.server is set
-	logLevel atomic.Value // string: the last level a client set
+	subs      map[string]map[*mcp.ServerSession]bool
+	progress  sync.Map // upstream progress token (string) -> progressRoute
+	replaced  sync.Map // *mcp.ClientSession closed on purpose (see onInitialized)
+	routes    sync.Map // routing token (string) -> *mcp.ServerSession of a request in flight
+	elicits   sync.Map // URL elicitation id (string) -> *mcp.ServerSession it went to
+	handles   sync.Map // handle (string) -> true: handed out by this proxy (see issue)
+	questions sync.Map // question key (string) -> json.RawMessage: params as the upstream wrote them
+	nextTok   atomic.Uint64
+	closed    atomic.Bool
+	ready     atomic.Bool  // p.server is set
+	logLevel  atomic.Value // string: the last level a client set
 }
 
 // New connects to the upstream server, reads its tools, prompts and
@@ -111,6 +124,9 @@ func New(ctx context.Context, up Upstream, engine Engine, opts Options) (*Proxy,
 	}
 	if opts.CallTimeout <= 0 {
 		opts.CallTimeout = DefaultCallTimeout
+	}
+	if opts.UpstreamProtocol == "" {
+		opts.UpstreamProtocol = DefaultUpstreamProtocol
 	}
 	p := &Proxy{up: up, engine: engine, opts: opts, log: opts.Logger,
 		tools: map[string]bool{}, prompts: map[string]bool{}, rsrcs: map[string]bool{}, tmpls: map[string]bool{}}
@@ -175,10 +191,15 @@ func New(ctx context.Context, up Upstream, engine Engine, opts Options) (*Proxy,
 	p.server.AddSendingMiddleware(p.sendRaw)
 	p.server.AddTool(readArtifactTool(), p.readArtifact)
 	p.ready.Store(true)
-	for _, kind := range []string{"tools", "prompts", "resources"} {
+	if err := p.sync(ctx, cs, "tools"); err != nil {
+		_ = cs.Close()
+		return nil, err
+	}
+	for _, kind := range []string{"prompts", "resources"} {
+		// Clients get the upstream's own answers to these lists (see
+		// raw.go): one it cannot give is not a reason not to start.
 		if err := p.sync(ctx, cs, kind); err != nil {
-			_ = cs.Close()
-			return nil, err
+			p.log.Warn("listing the upstream's "+kind, "err", err)
 		}
 	}
 	return p, nil
@@ -227,13 +248,17 @@ func (p *Proxy) connect(ctx context.Context) (*mcp.ClientSession, error) {
 	p.mu.Lock()
 	client := p.client
 	p.mu.Unlock()
-	cs, err := client.Connect(cctx, t, nil)
+	cctx, cp := withCapture(cctx)
+	cs, err := client.Connect(cctx, t, &mcp.ClientSessionOptions{ProtocolVersion: p.opts.UpstreamProtocol})
 	if err != nil {
 		return nil, fmt.Errorf("mcpproxy: connecting to upstream %s: %w", p.up, err)
 	}
 	p.mu.Lock()
 	p.session = cs
 	p.initRes = cs.InitializeResult()
+	if raw := cp.raw(); raw != nil {
+		p.initRaw = raw
+	}
 	p.mu.Unlock()
 	go func() {
 		err := cs.Wait()
@@ -372,6 +397,10 @@ func (p *Proxy) sync(ctx context.Context, cs *mcp.ClientSession, kind string) er
 				p.log.Warn("upstream tool hidden by the proxy's own tool", "tool", t.Name)
 				continue
 			}
+			if p.unchanged("tool", t.Name, t) {
+				seen[t.Name] = true
+				continue
+			}
 			if err := p.addTool(t); err != nil {
 				p.log.Warn("upstream tool not forwarded", "tool", t.Name, "err", err)
 				continue
@@ -388,6 +417,7 @@ func (p *Proxy) sync(ctx context.Context, cs *mcp.ClientSession, kind string) er
 		p.tools = seen
 		p.mu.Unlock()
 		if len(gone) > 0 {
+			p.forget("tool", gone)
 			p.server.RemoveTools(gone...)
 		}
 	case "prompts":
@@ -399,7 +429,9 @@ func (p *Proxy) sync(ctx context.Context, cs *mcp.ClientSession, kind string) er
 			if err != nil {
 				return fmt.Errorf("mcpproxy: listing upstream prompts: %w", err)
 			}
-			p.server.AddPrompt(pr, p.getPrompt)
+			if !p.unchanged("prompt", pr.Name, pr) {
+				p.server.AddPrompt(pr, p.getPrompt)
+			}
 			seen[pr.Name] = true
 		}
 		p.mu.Lock()
@@ -407,6 +439,7 @@ func (p *Proxy) sync(ctx context.Context, cs *mcp.ClientSession, kind string) er
 		p.prompts = seen
 		p.mu.Unlock()
 		if len(gone) > 0 {
+			p.forget("prompt", gone)
 			p.server.RemovePrompts(gone...)
 		}
 	case "resources":
@@ -418,13 +451,22 @@ func (p *Proxy) sync(ctx context.Context, cs *mcp.ClientSession, kind string) er
 			if err != nil {
 				return fmt.Errorf("mcpproxy: listing upstream resources: %w", err)
 			}
-			p.server.AddResource(r, p.readResource)
+			if !p.unchanged("resource", r.URI, r) {
+				p.server.AddResource(r, p.readResource)
+			}
 			seen[r.URI] = true
 		}
 		seenT := map[string]bool{}
 		for t, err := range cs.ResourceTemplates(ctx, nil) {
 			if err != nil {
-				return fmt.Errorf("mcpproxy: listing upstream resource templates: %w", err)
+				// An optional method: a server with resources may lack
+				// it. Clients asking get the upstream's own answer.
+				p.log.Debug("listing upstream resource templates", "err", err)
+				break
+			}
+			if p.unchanged("template", t.URITemplate, t) {
+				seenT[t.URITemplate] = true
+				continue
 			}
 			if err := addTemplate(p.server, t, p.readResource); err != nil {
 				p.log.Warn("upstream resource template not forwarded", "template", t.URITemplate, "err", err)
@@ -437,13 +479,47 @@ func (p *Proxy) sync(ctx context.Context, cs *mcp.ClientSession, kind string) er
 		p.rsrcs, p.tmpls = seen, seenT
 		p.mu.Unlock()
 		if len(gone) > 0 {
+			p.forget("resource", gone)
 			p.server.RemoveResources(gone...)
 		}
 		if len(goneT) > 0 {
+			p.forget("template", goneT)
 			p.server.RemoveResourceTemplates(goneT...)
 		}
 	}
 	return nil
+}
+
+// unchanged reports whether the definition v of the named tool, prompt,
+// resource or template (kind) is the one registered already, and
+// remembers it otherwise: registering it again would send clients a
+// list_changed notification although nothing changed.
+func (p *Proxy) unchanged(kind, name string, v any) bool {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return false
+	}
+	k := kind + "\x00" + name
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.defs == nil {
+		p.defs = map[string]string{}
+	}
+	if p.defs[k] == string(b) {
+		return true
+	}
+	p.defs[k] = string(b)
+	return false
+}
+
+// forget drops the remembered definitions of removed names (see
+// unchanged).
+func (p *Proxy) forget(kind string, names []string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, n := range names {
+		delete(p.defs, kind+"\x00"+n)
+	}
 }
 
 func missing(old, now map[string]bool) []string {
@@ -513,18 +589,24 @@ func (p *Proxy) resync(ctx context.Context, kind string) {
 // the SDK: logging/setLevel goes upstream as well as to the session.
 func (p *Proxy) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if method == "tools/call" {
-			// A tool the upstream did not list (or no longer lists) is
-			// still the upstream's to answer: it says whether the tool
-			// exists, in its own words, as a direct client would see.
-			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil && r.Params.Name != ReadArtifactTool {
-				p.mu.Lock()
-				listed := p.tools[r.Params.Name]
-				p.mu.Unlock()
-				if !listed {
-					return p.callTool(ctx, r.Params.Name, r)
-				}
+		switch method {
+		case "initialize":
+			res, err := next(ctx, method, req)
+			if typed, ok := res.(*mcp.InitializeResult); ok && err == nil && typed.ProtocolVersion < newProtocol {
+				return p.initializeResult(typed), nil
 			}
+			return res, err
+		case "tools/call":
+			// Every tool is the upstream's to answer, also one it did not
+			// list (or no longer lists): it says whether the tool exists,
+			// in its own words, as a direct client would see.
+			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil && r.Params.Name != ReadArtifactTool {
+				_, legacy := legacySession(req)
+				return p.callToolResult(ctx, r.Params.Name, r, legacy)
+			}
+		}
+		if res, err, ok := p.forwardRaw(ctx, method, req); ok {
+			return res, err
 		}
 		if method == "logging/setLevel" {
 			if params, ok := req.GetParams().(*mcp.SetLoggingLevelParams); ok {

@@ -57,6 +57,16 @@ type Meta struct {
 
 // callTool forwards one tools/call upstream and compacts the result.
 func (p *Proxy) callTool(ctx context.Context, name string, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	res, err := p.callToolResult(ctx, name, req, false)
+	if err != nil {
+		return nil, err
+	}
+	return res.(*mcp.CallToolResult), nil
+}
+
+// callToolResult is callTool; with raw set, the result is the upstream's
+// bytes with only what the proxy compacted replaced (see raw.go).
+func (p *Proxy) callToolResult(ctx context.Context, name string, req *mcp.CallToolRequest, raw bool) (mcp.Result, error) {
 	args, err := rawArgs(req.Params.Arguments)
 	if err != nil {
 		return errorResult(fmt.Sprintf("compact: tool %s: arguments: %v", name, err)), nil
@@ -78,6 +88,7 @@ func (p *Proxy) callTool(ctx context.Context, name string, req *mcp.CallToolRequ
 	defer forget()
 	cctx, cancel := context.WithTimeout(tctx, p.opts.CallTimeout)
 	defer cancel()
+	cctx, cp := withCapture(cctx)
 	res, err := cs.CallTool(cctx, params)
 	if err != nil {
 		var je *jsonrpc.Error
@@ -106,7 +117,77 @@ func (p *Proxy) callTool(ctx context.Context, name string, req *mcp.CallToolRequ
 		m.Pointers = npointers
 		out.Meta[MetaKey] = m
 	}
+	if raw {
+		if b := rawToolResult(cp.raw(), res, out); b != nil {
+			return asRaw(b), nil
+		}
+	}
 	return out, nil
+}
+
+// rawToolResult is the upstream's result raw with the content blocks
+// the proxy changed or added, structuredContent when it is not exactly
+// the upstream's, and the proxy's account in _meta; nil when raw does
+// not match res.
+func rawToolResult(raw json.RawMessage, res, out *mcp.CallToolResult) json.RawMessage {
+	var m map[string]json.RawMessage
+	if raw == nil || json.Unmarshal(raw, &m) != nil || m == nil {
+		return nil
+	}
+	var blocks []json.RawMessage
+	if c := m["content"]; len(c) > 0 && json.Unmarshal(c, &blocks) != nil {
+		return nil
+	}
+	if len(blocks) != len(res.Content) {
+		return nil
+	}
+	changed := false
+	for i, c := range out.Content {
+		if i < len(res.Content) && c == res.Content[i] {
+			continue
+		}
+		b, err := json.Marshal(c)
+		if err != nil {
+			return nil
+		}
+		if i < len(blocks) {
+			blocks[i] = b
+		} else {
+			blocks = append(blocks, b)
+		}
+		changed = true
+	}
+	var err error
+	if changed {
+		if m["content"], err = json.Marshal(blocks); err != nil {
+			return nil
+		}
+	}
+	meta, _ := out.Meta[MetaKey].(Meta)
+	// Exact unless the proxy changed it, or the transport spilled some of
+	// its strings (the markers were replaced in out).
+	if meta.Structured != "unchanged" || bytes.Contains(m["structuredContent"], []byte(`\u0000compact-spilled:`)) {
+		if out.StructuredContent == nil {
+			delete(m, "structuredContent")
+		} else if m["structuredContent"], err = json.Marshal(out.StructuredContent); err != nil {
+			return nil
+		}
+	}
+	um := map[string]json.RawMessage{}
+	if c := m["_meta"]; len(c) > 0 && string(c) != "null" && json.Unmarshal(c, &um) != nil {
+		return nil
+	}
+	if um[MetaKey], err = json.Marshal(meta); err != nil {
+		return nil
+	}
+	if m["_meta"], err = json.Marshal(um); err != nil {
+		return nil
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 func errorResult(msg string) *mcp.CallToolResult {

@@ -38,6 +38,7 @@ type sidecarConfig struct {
 	Token         string        `yaml:"token"`
 	MaxBody       byteSize      `yaml:"max_body"`
 	MaxInFlight   int           `yaml:"max_in_flight"`
+	AllowedHosts  []string      `yaml:"allowed_hosts"`
 	Timeout       time.Duration `yaml:"timeout"`
 	Grace         time.Duration `yaml:"shutdown_grace"`
 	LogLevel      string        `yaml:"log_level"`
@@ -140,6 +141,7 @@ func sidecarFlags(name string, e *env, mcp bool, args []string) (sidecarConfig, 
 	fs.Var(sizeFlag{(*int64)(&c.MaxBody)}, "max-body", "largest HTTP request body, a `SIZE` such as 64MiB")
 	if !mcp {
 		fs.IntVar(&c.MaxInFlight, "max-in-flight", c.MaxInFlight, "compactions running at once; others wait within their deadline (0: 2 × GOMAXPROCS)")
+		fs.Var(hostsFlag{&c.AllowedHosts}, "allowed-host", "a `HOST` name the Host and Origin headers may name besides loopback and the listen address (repeatable)")
 	}
 	fs.DurationVar(&c.Timeout, "timeout", c.Timeout, "deadline of one HTTP request")
 	fs.DurationVar(&c.Grace, "shutdown-grace", c.Grace, "how long shutdown waits for in-flight requests")
@@ -261,7 +263,7 @@ func runServe(e *env) int {
 	defer eng.Close(context.Background())
 	srv, err := server.New(server.Config{
 		Engine: server.Adapt(eng), Budget: c.Budget, MaxBody: int64(c.MaxBody), Timeout: c.Timeout,
-		Token: c.Token, Logger: log, MaxInFlight: c.MaxInFlight,
+		Token: c.Token, Logger: log, MaxInFlight: c.MaxInFlight, AllowedHosts: c.AllowedHosts,
 	})
 	if err != nil {
 		report(e.stderr, "compact serve", err)
@@ -281,3 +283,22 @@ func runServe(e *env) int {
 
 // engineExit maps an engine start-up error to an exit code.
 func engineExit(err error) int { return exitCode(err) }
+
+// hostsFlag is a repeatable --allowed-host.
+type hostsFlag struct{ p *[]string }
+
+func (f hostsFlag) String() string {
+	if f.p == nil {
+		return ""
+	}
+	return strings.Join(*f.p, ",")
+}
+
+func (f hostsFlag) Set(s string) error {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.ContainsAny(s, "/ ") {
+		return fmt.Errorf("want a host name or address, got %q", s)
+	}
+	*f.p = append(*f.p, s)
+	return nil
+}
