@@ -251,8 +251,9 @@ func (c ctxReader) Read(p []byte) (int, error) {
 // reader) leaves nothing behind. Storing the same bytes again returns the
 // same handle and refreshes the metadata (and with it the retention).
 func (s *DirStore) Put(ctx context.Context, r io.Reader, m budget.Meta) (budget.Handle, budget.Meta, error) {
-	if h, m2, ok, err := s.putKnown(ctx, r, m); ok || err != nil {
-		return h, m2, err
+	h2, m2, ok, pre, err := s.putKnown(ctx, r, m)
+	if ok || err != nil {
+		return h2, m2, err
 	}
 	tmp, err := os.CreateTemp(filepath.Join(s.dir, "tmp"), "put-*")
 	if err != nil {
@@ -275,7 +276,17 @@ func (s *DirStore) Put(ctx context.Context, r io.Reader, m budget.Meta) (budget.
 	if s.wrapWrite != nil {
 		w = s.wrapWrite(w)
 	}
-	n, err := hashCopy(w, ctxReader{ctx, r}, io.MultiWriter(h, sn))
+	var n int64
+	if pre != nil {
+		// putKnown hashed these in-memory bytes already: write them
+		// without hashing them twice.
+		n, err = io.Copy(w, ctxReader{ctx, r})
+		if err == nil && n != pre.size {
+			err = fmt.Errorf("the reader yielded %d bytes, its size is %d", n, pre.size)
+		}
+	} else {
+		n, err = hashCopy(w, ctxReader{ctx, r}, io.MultiWriter(h, sn))
+	}
 	if err != nil {
 		return "", m, fmt.Errorf("artifact store %s: storing failed after %d bytes, nothing was stored: %w", s.dir, n, err)
 	}
@@ -288,12 +299,17 @@ func (s *DirStore) Put(ctx context.Context, r io.Reader, m budget.Meta) (budget.
 	if err := tmp.Close(); err != nil {
 		return "", m, fmt.Errorf("artifact store %s: closing %d written bytes failed, nothing was stored: %w", s.dir, n, err)
 	}
-	sum := hex.EncodeToString(h.Sum(nil))
+	sum, sniffed := hex.EncodeToString(h.Sum(nil)), ""
+	if pre != nil {
+		sum, sniffed = pre.sum, pre.contentType
+	} else {
+		sniffed = sn.contentType()
+	}
 	m.SHA256 = sum
 	m.Bytes = n
 	m.Created = s.opt.now().UTC()
 	if m.ContentType == "" {
-		m.ContentType = sn.contentType()
+		m.ContentType = sniffed
 	}
 
 	release := s.lease(sum)
@@ -325,26 +341,29 @@ type sizedReader interface {
 // hashes first without consuming them, and only when the stored object
 // has the same size and still hashes to the same digest (a damaged copy
 // is replaced by the normal path). ok is false when the normal path must
-// run; r is then unread.
-func (s *DirStore) putKnown(ctx context.Context, r io.Reader, m budget.Meta) (budget.Handle, budget.Meta, bool, error) {
+// run; r is then unread, and pre, when not nil, holds the digest and the
+// sniffed type of its bytes, so that the normal path need not hash them
+// again.
+func (s *DirStore) putKnown(ctx context.Context, r io.Reader, m budget.Meta) (budget.Handle, budget.Meta, bool, *preHashed, error) {
 	sr, isSized := r.(sizedReader)
 	if !isSized || s.wrapWrite != nil {
-		return "", m, false, nil
+		return "", m, false, nil, nil
 	}
 	size := sr.Size()
 	if s.opt.MaxBytes > 0 && size > s.opt.MaxBytes {
-		return "", m, false, nil // the normal path reports the quota
+		return "", m, false, nil, nil // the normal path reports the quota
 	}
 	h := sha256.New()
 	sn := &sniffer{}
 	if _, err := io.Copy(io.MultiWriter(h, sn), ctxReader{ctx, io.NewSectionReader(sr, 0, size)}); err != nil {
-		return "", m, false, nil
+		return "", m, false, nil, nil
 	}
 	sum := hex.EncodeToString(h.Sum(nil))
+	pre := &preHashed{sum: sum, contentType: sn.contentType(), size: size}
 	release := s.lease(sum)
 	defer release()
 	if !s.holds(ctx, sum, size) {
-		return "", m, false, nil
+		return "", m, false, pre, nil
 	}
 	m.SHA256 = sum
 	m.Bytes = size
@@ -354,13 +373,20 @@ func (s *DirStore) putKnown(ctx context.Context, r io.Reader, m budget.Meta) (bu
 	}
 	handle, err := s.commitKnown(sum, size, m)
 	if errors.Is(err, errVanished) {
-		return "", m, false, nil
+		return "", m, false, pre, nil
 	}
 	if err != nil {
-		return "", m, true, err
+		return "", m, true, nil, err
 	}
 	s.maybeGC(ctx)
-	return handle, m, true, nil
+	return handle, m, true, nil, nil
+}
+
+// preHashed is what putKnown learnt of in-memory bytes it did not find
+// stored.
+type preHashed struct {
+	sum, contentType string
+	size             int64
 }
 
 // holds reports whether the object of sum is stored with size bytes that

@@ -210,12 +210,9 @@ func flagExit(err error) int {
 	return ExitUsage
 }
 
-// DefaultMaxInput is the largest input compact run reads: the pipeline's
-// own limit.
-const DefaultMaxInput = budget.DefaultMaxInput
-
 // readInput reads FILE, or standard input for "-" or no name, refusing
-// more than max bytes. Its errors carry ExitInput.
+// more than max bytes (max < 0: no limit). Its errors carry ExitInput.
+// compact run maps its input instead (mapInput).
 func readInput(name string, stdin io.Reader, max int64) ([]byte, error) {
 	var r io.Reader
 	label := name
@@ -240,10 +237,17 @@ func readInput(name string, stdin io.Reader, max int64) ([]byte, error) {
 		if st.IsDir() {
 			return nil, withCode(ExitInput, fmt.Errorf("cannot read input %s: is a directory", name))
 		}
-		if st.Mode().IsRegular() && st.Size() > max {
+		if max >= 0 && st.Mode().IsRegular() && st.Size() > max {
 			return nil, withCode(ExitInput, tooLarge(label, st.Size(), max))
 		}
 		r = f
+	}
+	if max < 0 {
+		data, err := io.ReadAll(r)
+		if err != nil {
+			return nil, withCode(ExitInput, fmt.Errorf("cannot read %s: %w", label, err))
+		}
+		return data, nil
 	}
 	data, err := io.ReadAll(io.LimitReader(r, max+1))
 	if err != nil {
@@ -260,7 +264,7 @@ func tooLarge(label string, size, max int64) error {
 	if size >= 0 {
 		what = fmt.Sprintf("%d bytes, more than %d (%s)", size, max, registry.FormatSize(max))
 	}
-	return fmt.Errorf("input %s is %s, over the --max-input limit (raise it, or split the output)", label, what)
+	return fmt.Errorf("input %s is %s, over the --max-input limit (raise it, or leave the flag out: there is no limit by default)", label, what)
 }
 
 // report prints err for the user, prefixed with the command name, one
