@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -185,13 +186,21 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) error {
 		}
 		if err != nil {
 			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() || time.Now().After(d) {
+			timeout := errors.As(err, &ne) && ne.Timeout() || time.Now().After(d)
+			if timeout && hasEnd && !d.Before(end) {
+				// The request's own deadline, not the body's rate.
+				return fmt.Errorf("reading the body: %w", context.DeadlineExceeded)
+			}
+			if timeout {
 				return fmt.Errorf("%w: %d bytes in %v, under the minimum of %d bytes/s after %v",
 					errSlowBody, buf.Len(), time.Since(start).Round(time.Millisecond), s.cfg.MinBodyRate, s.cfg.BodyGrace)
 			}
 			return err
 		}
 		if !canDeadline && time.Now().After(d) {
+			if hasEnd && !d.Before(end) {
+				return fmt.Errorf("reading the body: %w", context.DeadlineExceeded)
+			}
 			return fmt.Errorf("%w: %d bytes in %v", errSlowBody, buf.Len(), time.Since(start).Round(time.Millisecond))
 		}
 	}

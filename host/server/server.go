@@ -221,7 +221,7 @@ func (s *Server) bounded(h http.HandlerFunc) http.Handler {
 			case errors.Is(err, errSlowBody):
 				w.Header().Set("Connection", "close")
 				writeError(w, http.StatusRequestTimeout, "slow_body", err.Error())
-			case errors.As(err, &mbe):
+			case errors.As(err, &mbe), errors.Is(err, context.DeadlineExceeded):
 				engineError(w, err)
 			default:
 				writeError(w, http.StatusBadRequest, "bad_request", "reading the body: "+err.Error())
