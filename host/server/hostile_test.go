@@ -3,6 +3,8 @@ package server_test
 import (
 	"bufio"
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -14,6 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolcompact/compact/budget"
+	"github.com/toolcompact/compact/budget/query"
+	"github.com/toolcompact/compact/host"
 	"github.com/toolcompact/compact/host/server"
 )
 
@@ -189,4 +194,34 @@ func concurrentClients(b *testing.B, slow int) {
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
 	b.ReportMetric(float64(errs), "errors")
+}
+
+// TestJQBombOverHTTP: a string-building jq filter sent to the sidecar's
+// artifact route gets 413 too_large at once, with the reason; the same
+// query.Querier serves the MCP door's read_artifact (host.Engine's
+// QueryArtifact). On the old code the request ran past its deadline
+// holding gigabytes.
+func TestJQBombOverHTTP(t *testing.T) {
+	ts := newServer(t, server.Config{Timeout: 10 * time.Second})
+	_, st := engine(t)
+	h, _, err := st.Put(context.Background(), strings.NewReader(`{"a":1}`), budget.Meta{Tool: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bomb := `("x"*1e8) as $s | [$s,$s,$s,$s,$s,$s,$s,$s,$s,$s,$s,$s,$s,$s,$s,$s,$s,$s,$s,$s] | add | length`
+	start := time.Now()
+	resp, err := http.Get(ts.URL + "/v1/artifacts/" + string(h) + "?jq=" + url.QueryEscape(bomb))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if took := time.Since(start); resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(b), "would build a value") || took > 5*time.Second {
+		t.Fatalf("jq bomb over HTTP: %d after %v: %s", resp.StatusCode, took, b)
+	}
+	// The engine call the MCP door's read_artifact makes.
+	eng, _ := engine(t)
+	if _, err := eng.QueryArtifact(context.Background(), host.ArtifactQuery{Ref: string(h), Op: "jq", Filter: bomb}); !errors.Is(err, query.ErrLimit) {
+		t.Fatalf("QueryArtifact(bomb) = %v, want query.ErrLimit", err)
+	}
 }
