@@ -54,12 +54,15 @@ type sidecarConfig struct {
 
 func defaultSidecarConfig() sidecarConfig {
 	return sidecarConfig{
-		MaxBody:   server.DefaultMaxBody,
-		Timeout:   server.DefaultTimeout,
-		Grace:     10 * time.Second,
-		Encoding:  budget.DefaultEncoding,
-		LogLevel:  "info",
-		LogFormat: "text",
+		MaxBody: server.DefaultMaxBody,
+		// A sidecar left running never fills the disk.
+		StoreTTL:      artifact.DefaultTTL,
+		StoreMaxBytes: artifact.DefaultMaxBytes,
+		Timeout:       server.DefaultTimeout,
+		Grace:         10 * time.Second,
+		Encoding:      budget.DefaultEncoding,
+		LogLevel:      "info",
+		LogFormat:     "text",
 	}
 }
 
@@ -130,8 +133,8 @@ func sidecarFlags(name string, e *env, mcp bool, args []string) (sidecarConfig, 
 	fs.StringVar(&c.Encoding, "encoding", c.Encoding, "tokenizer `NAME`: "+budget.EncodingO200k+" or "+budget.EncodingCL100k)
 	fs.Var(budgetFlag{&c.Budget}, "budget", "default token budget `N` of one tool result (0: the registry entry's, else "+strconv.Itoa(host.DefaultBudget)+")")
 	fs.StringVar(&c.Store, "store", c.Store, "artifact store `DIR` or URL (s3://, file://, mem://), or \"off\" (default $"+envStore+", else the user cache directory)")
-	fs.DurationVar(&c.StoreTTL, "store-ttl", c.StoreTTL, "artifact retention (0: until the quota needs the room)")
-	fs.Var(sizeFlag{(*int64)(&c.StoreMaxBytes)}, "store-max-bytes", "artifact store quota, a `SIZE` such as 10GiB (0: none)")
+	fs.DurationVar(&c.StoreTTL, "store-ttl", c.StoreTTL, "keep an artifact this `DURATION` after it was last stored (0: until the quota needs the room)")
+	fs.Var(sizeFlag{(*int64)(&c.StoreMaxBytes)}, "store-max-bytes", "artifact store quota, a `SIZE` such as 10GiB; the oldest go first (0: none)")
 	listenHelp := "HTTP listen `ADDR` (loopback unless a token is set)"
 	if mcp {
 		listenHelp = "serve MCP over streamable HTTP on `ADDR` instead of stdio (loopback unless a token is set)"
