@@ -52,6 +52,13 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 		art, act, err := p.storeOriginal(ctx, in, shape)
 		done <- stored{art, act, err}
 	}()
+	wait := func() (*schemas.Artifact, schemas.Action, error) {
+		st := <-done
+		return st.art, st.act, st.err
+	}
+	if res, ok, err := p.textLevel2(ctx, in, shape, best, wait); ok {
+		return res, err
+	}
 	// Every collection in the output is counted, also those the
 	// registry's records paths leave out (npm view's .exports).
 	ext := shape
