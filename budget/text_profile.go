@@ -57,9 +57,10 @@ type notable struct {
 type fieldStat struct {
 	name     string
 	present  int
-	values   map[string]int // distinct first-line values while few
-	overflow bool           // more than maxFieldValues distinct values
-	numeric  int            // records whose value is an integer
+	values   map[string]int      // distinct first-line values while few
+	overflow bool                // more than maxFieldValues distinct values
+	distinct map[uint64]struct{} // hashes of every distinct value (exact distinct count)
+	numeric  int                 // records whose value is an integer
 	sum      int64
 	min, max int64
 	minRec   string // name of the record with the smallest value
@@ -67,6 +68,20 @@ type fieldStat struct {
 }
 
 const maxFieldValues = 64
+
+// maxDistinctTracked bounds the distinct values counted per field.
+const maxDistinctTracked = 1 << 20
+
+// hashString is FNV-1a, 64 bits: distinct values are counted by hash (a
+// collision among a million values has a chance of about 3e-8).
+func hashString(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}
 
 // textProfile is what analyzeText found.
 type textProfile struct {
@@ -204,11 +219,14 @@ func analyzeText(data []byte) *textProfile {
 				}
 				f := fieldIdx[k]
 				if f == nil {
-					f = &fieldStat{name: k, values: map[string]int{}}
+					f = &fieldStat{name: k, values: map[string]int{}, distinct: map[uint64]struct{}{}}
 					fieldIdx[k] = f
 					p.fields = append(p.fields, f)
 				}
 				f.present++
+				if len(f.distinct) < maxDistinctTracked {
+					f.distinct[hashString(v)] = struct{}{}
+				}
 				if !f.overflow {
 					f.values[v]++
 					if len(f.values) > maxFieldValues {
@@ -341,7 +359,7 @@ func detectTextKind(data []byte) string {
 		return textFields
 	case timed*2 >= nonBlank:
 		return textLog
-	case blocks >= 3 && blank >= 2 && nonBlank >= 2*blocks:
+	case blocks >= 3 && blank >= 2 && nonBlank >= 2*blocks && nonBlank <= 50*blocks:
 		return textBlocks
 	case leveled*2 >= nonBlank:
 		return textLog

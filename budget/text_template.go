@@ -50,6 +50,17 @@ type cluster struct {
 // Template returns the cluster's template text.
 func (c *cluster) template() string { return strings.Join(c.tokens, " ") }
 
+// literal reports whether the template has a token that is not a
+// placeholder.
+func (c *cluster) literal() bool {
+	for _, t := range c.tokens {
+		if t != tmplAny && !(strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">")) {
+			return true
+		}
+	}
+	return false
+}
+
 // miner mines templates from lines added in order.
 type miner struct {
 	clusters []*cluster

@@ -10,6 +10,9 @@ import (
 // up as packages and tests passed, failed and skipped, the failed tests
 // by name with the first lines of their output, and build failures.
 
+// maxSkippedNames bounds the skipped tests named.
+const maxSkippedNames = 20
+
 // maxFailOutput bounds the output lines kept per failed test.
 const maxFailOutput = 12
 
@@ -28,11 +31,13 @@ type testSummary struct {
 	pkgPass, pkgFail, pkgSkip    int
 	testPass, testFail, testSkip int
 	failedPkgs                   []string
+	skipped                      []string // names of skipped tests (at most maxSkippedNames)
 	failed                       []*failedTest
 	buildErrors                  []posLine // build-output lines of failed builds (go test -json)
 	buildFails                   int
 	elapsed                      float64   // sum of the packages' Elapsed
 	output                       []posLine // the last output lines, in order (go test -json)
+	pkgLines                     []posLine // "ok", "FAIL", "?" lines of packages (go test -json)
 	running                      map[string][]string
 	runningMore                  map[string]int
 	last                         *failedTest // TAP/go test text: the test whose output follows
@@ -83,6 +88,9 @@ func analyzeGoTestJSON(data []byte) *testSummary {
 				t.output = t.output[1:]
 			}
 			t.output = append(t.output, posLine{pos, out})
+			if e.Test == "" && (strings.HasPrefix(out, "ok  ") || strings.HasPrefix(out, "FAIL\t") || strings.HasPrefix(out, "?   ")) && len(t.pkgLines) < 10000 {
+				t.pkgLines = append(t.pkgLines, posLine{pos, out})
+			}
 			if e.Test != "" && !boringTestOutput(out) {
 				if len(t.running[key]) < maxFailOutput {
 					t.running[key] = append(t.running[key], out)
@@ -124,6 +132,9 @@ func analyzeGoTestJSON(data []byte) *testSummary {
 					output: t.running[key], more: t.runningMore[key]})
 			default:
 				t.testSkip++
+				if len(t.skipped) < maxSkippedNames {
+					t.skipped = append(t.skipped, e.Package+" "+e.Test)
+				}
 			}
 			delete(t.running, key)
 			delete(t.runningMore, key)

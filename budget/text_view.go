@@ -29,6 +29,7 @@ const (
 	secFacts = iota
 	secSummary
 	secPinned
+	secPackages
 	secFailed
 	secBuild
 	secErrors
@@ -128,6 +129,9 @@ func (v *textView) textCandidates() {
 	var tmpls, rare []*cluster
 	if p != nil && p.miner != nil {
 		for _, cl := range p.miner.clusters {
+			if !cl.literal() {
+				continue // "<*> <*>" says nothing
+			}
 			if cl.count > 1 {
 				tmpls = append(tmpls, cl)
 			} else if cl.sev == sevNone {
@@ -173,7 +177,9 @@ func (v *textView) textCandidates() {
 			}
 			lines := []string{fmt.Sprintf("%s (at %d)", name, f.pos)}
 			for i := 0; i < outLines && i < len(f.output); i++ {
-				lines = append(lines, "    "+cut(strings.TrimSpace(f.output[i])))
+				if o := strings.TrimSpace(f.output[i]); o != "" {
+					lines = append(lines, "    "+cut(o))
+				}
 			}
 			if len(f.output) > outLines || f.more > 0 {
 				lines = append(lines, fmt.Sprintf("    … %d more output lines", len(f.output)-min(outLines, len(f.output))+f.more))
@@ -193,6 +199,11 @@ func (v *textView) textCandidates() {
 	// 1. The kind's summary.
 	for i, s := range v.summaryLines() {
 		add(secSummary, i, -1, s)
+	}
+	if t != nil {
+		for i, l := range t.pkgLines {
+			add(secPackages, i, l.pos, fmt.Sprintf("%d\t%s", l.pos, cut(l.text)))
+		}
 	}
 	// 2. The end.
 	tailFrom(1, 5)
@@ -280,7 +291,7 @@ func fieldSummary(f *fieldStat, records int) string {
 	switch {
 	case f.numeric == f.present && f.present > 1:
 		fmt.Fprintf(&b, "numbers, sum %s, min %s (%s), max %s (%s)", strconv.FormatInt(f.sum, 10), strconv.FormatInt(f.min, 10), f.minRec, strconv.FormatInt(f.max, 10), f.maxRec)
-	case !f.overflow && len(f.values) <= 12:
+	case !f.overflow && (len(f.values) <= 12 || 2*len(f.values) <= f.present):
 		type vc struct {
 			v string
 			n int
@@ -295,7 +306,18 @@ func fieldSummary(f *fieldStat, records int) string {
 			}
 			return vs[i].v < vs[j].v
 		})
+		if len(vs) > 12 {
+			fmt.Fprintf(&b, "%d distinct values; ", len(vs))
+		}
+		rest, restN := 0, 0
 		for i, x := range vs {
+			if i == 12 {
+				rest, restN = len(vs)-12, f.present
+				for _, y := range vs[:12] {
+					restN -= y.n
+				}
+				break
+			}
 			if i > 0 {
 				b.WriteString(", ")
 			}
@@ -305,10 +327,13 @@ func fieldSummary(f *fieldStat, records int) string {
 			}
 			fmt.Fprintf(&b, "%q %s", val, commas(x.n))
 		}
-	case f.overflow:
-		fmt.Fprintf(&b, "more than %d distinct values", maxFieldValues)
+		if rest > 0 {
+			fmt.Fprintf(&b, "; %d other values in %s records", rest, commas(restN))
+		}
+	case len(f.distinct) >= maxDistinctTracked:
+		fmt.Fprintf(&b, "at least %s distinct values", commas(len(f.distinct)))
 	default:
-		fmt.Fprintf(&b, "%d distinct values", len(f.values))
+		fmt.Fprintf(&b, "%s distinct values", commas(len(f.distinct)))
 	}
 	return b.String()
 }
@@ -353,6 +378,13 @@ func testTotals(t *testSummary, json bool) []string {
 	out = append(out, fmt.Sprintf("%s: %s (%s passed, %s failed, %s skipped)", tests, commas(t.testPass+t.testFail+t.testSkip), commas(t.testPass), commas(t.testFail), commas(t.testSkip)))
 	if len(t.failedPkgs) > 0 {
 		out = append(out, "failed packages: "+strings.Join(t.failedPkgs, ", "))
+	}
+	if len(t.skipped) > 0 {
+		s := "skipped tests: " + strings.Join(t.skipped, ", ")
+		if t.testSkip > len(t.skipped) {
+			s += fmt.Sprintf(" and %s more", commas(t.testSkip-len(t.skipped)))
+		}
+		out = append(out, s)
 	}
 	if json && t.elapsed > 0 {
 		out = append(out, fmt.Sprintf("elapsed (sum over packages): %.3fs", t.elapsed))
@@ -498,7 +530,12 @@ func (v *textView) sectionHeader(sec int, cs []textCand) string {
 		return fmt.Sprintf("first %s lines (positions %d-%d):", commas(len(cs)), cs[0].pos, cs[len(cs)-1].pos)
 	case secSpread:
 		return "lines spread over the middle, position<TAB>line:"
+	case secPackages:
+		return fmt.Sprintf("package results as go test printed them (%s), position<TAB>output:", commas(len(cs)))
 	case secTail:
+		if v.t != nil {
+			return fmt.Sprintf("the last %s output lines of the run (the Output of events %d-%d):", commas(len(cs)), cs[0].pos, cs[len(cs)-1].pos)
+		}
 		return fmt.Sprintf("last %s lines (positions %d-%d):", commas(len(cs)), cs[0].pos, cs[len(cs)-1].pos)
 	}
 	return ""
