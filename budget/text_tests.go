@@ -196,11 +196,11 @@ func (t *testSummary) addLine(pos int, line, kind string) {
 		f := &failedTest{name: name, pos: pos}
 		t.failed = append(t.failed, f)
 		t.last = f
-	case strings.HasPrefix(line, "ok  \t") || strings.HasPrefix(line, "ok \t"):
+	case (strings.HasPrefix(line, "ok  \t") || strings.HasPrefix(line, "ok \t")) && len(strings.Fields(line)) >= 2:
 		t.pkgPass++
 		t.assignPackage(strings.Fields(line)[1])
 		t.last = nil
-	case strings.HasPrefix(line, "FAIL\t") || strings.HasPrefix(line, "FAIL "):
+	case (strings.HasPrefix(line, "FAIL\t") || strings.HasPrefix(line, "FAIL ")) && len(strings.Fields(line)) >= 2:
 		t.pkgFail++
 		f := strings.Fields(line)
 		name := f[1]

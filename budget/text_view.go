@@ -511,10 +511,10 @@ func (v *textView) sectionHeader(sec int, cs []textCand) string {
 		}
 		s := fmt.Sprintf("error and warning lines, latest first by position (showing %s of %s distinct error lines, %s of %s distinct warning lines; [×N, first at P] = N identical lines):", commas(se), commas(de), commas(sw), commas(dw))
 		if se < de || p.notableCut > 0 {
-			s += fmt.Sprintf("\n  all error lines: compact artifact query %s --jq %s", h, shellQuote(severityQuery(sevError)))
+			s += fmt.Sprintf("\nall error lines: compact artifact query %s --jq %s", h, shellQuote(severityQuery(sevError)))
 		}
 		if sw < dw {
-			s += fmt.Sprintf("\n  all warning lines: compact artifact query %s --jq %s", h, shellQuote(severityQuery(sevWarn)))
+			s += fmt.Sprintf("\nall warning lines: compact artifact query %s --jq %s", h, shellQuote(severityQuery(sevWarn)))
 		}
 		return s
 	case secRare:

@@ -286,4 +286,3 @@ func TestCartCase34(t *testing.T) {
 	}
 	t.Log("checked 34")
 }
-

@@ -238,4 +238,3 @@ func TestCheckoutCase28(t *testing.T) {
 	}
 	t.Log("checked 28")
 }
-

@@ -240,4 +240,3 @@ func TestRefundPartial(t *testing.T) {
 		})
 	}
 }
-

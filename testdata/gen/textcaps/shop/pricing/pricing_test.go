@@ -374,4 +374,3 @@ func TestDiscountRounding(t *testing.T) {
 		t.Errorf("discount rounding: got %d cents, want %d cents", got, want)
 	}
 }
-

@@ -298,4 +298,3 @@ func TestShippingCase35(t *testing.T) {
 func TestLabelPrinterIntegration(t *testing.T) {
 	t.Skip("label printer not attached")
 }
-

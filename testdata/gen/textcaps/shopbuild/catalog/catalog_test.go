@@ -350,4 +350,3 @@ func TestCatalogCase42(t *testing.T) {
 	}
 	t.Log("checked 42")
 }
-

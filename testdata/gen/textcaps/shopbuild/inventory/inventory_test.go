@@ -302,4 +302,3 @@ func TestInventoryCase36(t *testing.T) {
 	}
 	t.Log("checked 36")
 }
-

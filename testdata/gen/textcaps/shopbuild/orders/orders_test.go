@@ -347,4 +347,3 @@ func TestCancelAfterShip(t *testing.T) {
 	t.Errorf("order ord-4471 cancelled after shipment: state = %q, want %q", "cancelled", "shipped")
 	t.Errorf("refund issued for shipped order ord-4471")
 }
-

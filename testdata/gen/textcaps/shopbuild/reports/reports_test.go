@@ -334,4 +334,3 @@ func TestReportsCase40(t *testing.T) {
 	}
 	t.Log("checked 40")
 }
-

@@ -227,4 +227,3 @@ func TestRankingStable(t *testing.T) {
 	var m map[string]int
 	m["x"] = 1
 }
-

@@ -214,4 +214,3 @@ func TestUsersCase25(t *testing.T) {
 	}
 	t.Log("checked 25")
 }
-
