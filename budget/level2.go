@@ -14,6 +14,7 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/itchyny/gojq"
+	"github.com/toolcompact/compact/budget/view"
 	"github.com/toolcompact/compact/schemas"
 )
 
@@ -27,21 +28,22 @@ var PinTimeout = 2 * time.Second
 const maxPinnedKept = 2000
 
 // level2 is the artifact level: the full original is stored and the model
-// sees a summary that fits the budget: what the output is, every
-// collection with its exact count and its fields with types, the rows the
-// pin predicate selects, as many leading rows as fit (in level 1's compact
-// form when level 1 produced JSON), the handle and an example query
-// written for this output.
+// sees a view of it that fits the budget (package view): what the output
+// is, its facts outside any collection, every collection with its exact
+// count and the profile of its fields, rows chosen with the reason each
+// is there (pinned, error states, rare values, outliers, extremes, first
+// and last, an even spread), what is not shown and the queries that fetch
+// exactly that, and the handle.
 //
 // Run calls it when p.store != nil and level 1's best output (best) is
 // still over budget. in is the original input (in.Data the full bytes) and
-// shape its detected shape. It returns a *FitError when even the bare
-// minimum (what the output is, the counts and the handle) does not fit.
+// shape its detected shape. It returns a *FitError when even the bare view
+// (what the output is, the counts and the handle) does not fit.
 func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level1Result) (schemas.Result, error) {
 	res := best.Result
 	budget := res.Tokens.Budget
 	// Storing is mostly waiting for the disk (fsync): it overlaps with
-	// the pin predicate and the choice of rows, which need no handle.
+	// the pin predicate.
 	type stored struct {
 		art *schemas.Artifact
 		act schemas.Action
@@ -52,13 +54,6 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 		art, act, err := p.storeOriginal(ctx, in, shape)
 		done <- stored{art, act, err}
 	}()
-	wait := func() (*schemas.Artifact, schemas.Action, error) {
-		st := <-done
-		return st.art, st.act, st.err
-	}
-	if res, ok, err := p.textLevel2(ctx, in, shape, best, wait); ok {
-		return res, err
-	}
 	// Every collection in the output is counted, also those the
 	// registry's records paths leave out (npm view's .exports).
 	ext := shape
@@ -73,30 +68,44 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 		}
 	}
 	s := &summary{
-		p: p, in: in, shape: ext, best: best, regColls: shape.Collections,
-		contentType: contentTypeOf(in, shape),
-		colls:       make([]collView, len(ext.Collections)),
+		p: p, in: in, shape: ext, regColls: shape.Collections,
+		colls: make([]collView, len(ext.Collections)),
 	}
 	var pinActs []schemas.Action
 	if in.Rules.Pin != "" && len(shape.Collections) > 0 {
 		pinActs = s.pin(ctx, in.Rules.Pin)
 	}
-	lerr := s.leading(ctx)
 	st := <-done
 	if st.err != nil {
 		return schemas.Result{}, st.err
 	}
-	if lerr != nil {
-		return schemas.Result{}, lerr
-	}
 	art, storeAct := st.art, st.act
-	s.art = art
-	content, pl, ok := s.fit(budget)
-	if !ok {
+	vin := view.Input{
+		Tool: in.Tool, ContentType: contentTypeOf(in, shape), Format: ext.Format, Data: in.Data,
+		Handle: art.Handle, Budget: budget, TokensBefore: res.Tokens.Before, BeforeEstimated: res.Tokens.BeforeEstimated,
+		Args: in.Args, Drop: dropFunc(in.Rules),
+	}
+	for ci, c := range ext.Collections {
+		vc := view.Collection{Path: c.Path, Kind: c.Kind, Count: c.Count, Also: ci >= len(s.regColls),
+			Each: func(fn func(int, []byte) error) error { return EachRecord(in.Data, ext, c.Path, fn) }}
+		if ci < len(s.regColls) && s.colls[ci].pinnedCount > 0 {
+			vc.Pin, vc.PinnedCount = in.Rules.Pin, s.colls[ci].pinnedCount
+			for _, r := range s.colls[ci].pinned {
+				vc.Pinned = append(vc.Pinned, r.index)
+			}
+		}
+		vin.Collections = append(vin.Collections, vc)
+	}
+	v, err := view.Build(vin)
+	if err != nil {
+		return schemas.Result{}, fmt.Errorf("%s: the view of artifact %s: %w", in.Tool, art.Handle, err)
+	}
+	filled, err := v.Fill(p.counter, budget)
+	if err != nil {
 		return schemas.Result{}, &FitError{
-			Tool: in.Tool, Budget: budget, Tokens: s.minimum,
+			Tool: in.Tool, Budget: budget, Tokens: filled.Minimum,
 			Level:  schemas.LevelArtifact,
-			Reason: fmt.Sprintf("even the bare summary (the counts of %d collections and the handle %s) needs %d tokens; the original is stored as artifact %s", len(ext.Collections), art.Handle, s.minimum, art.Handle),
+			Reason: fmt.Sprintf("even the bare view (the counts of %d collections and the handle %s) needs %d tokens; the original is stored as artifact %s", len(ext.Collections), art.Handle, filled.Minimum, art.Handle),
 		}
 	}
 	colls := make([]schemas.Collection, len(ext.Collections))
@@ -109,9 +118,8 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 	actions := append([]schemas.Action(nil), res.Actions...)
 	actions = append(actions, storeAct)
 	actions = append(actions, pinActs...)
-	actions = append(actions, s.shortenActions(pl)...)
 	for i := range colls {
-		colls[i].Shown = pl.pinned[i] + pl.leading[i]
+		colls[i].Shown = filled.Shown(v, colls[i].Path)
 		if colls[i].Shown < colls[i].Count {
 			actions = append(actions, schemas.Action{
 				Level: schemas.LevelArtifact, Kind: "omit_records", Target: colls[i].Path,
@@ -124,22 +132,64 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 	if len(shape.Collections) == 0 {
 		actions = append(actions, schemas.Action{
 			Level: schemas.LevelArtifact, Kind: "omit_content", Target: ".",
-			Detail: fmt.Sprintf("the %s content (%s bytes) is not shown; it is artifact %s", s.contentType, commas(len(in.Data)), art.Handle),
+			Detail: fmt.Sprintf("the %s content (%s bytes) is not shown; it is artifact %s", contentTypeOf(in, shape), commas(len(in.Data)), art.Handle),
 			Handle: art.Handle,
 		})
 	}
-	after := s.count(content) // fit counted it: remembered
 	return schemas.Result{
-		Content:     content,
+		Content:     filled.Text,
 		Level:       schemas.LevelArtifact,
 		Tool:        res.Tool,
 		ContentType: res.ContentType,
 		Tokens: schemas.Tokens{Before: res.Tokens.Before, BeforeEstimated: res.Tokens.BeforeEstimated,
-			After: after, Budget: budget, Encoding: p.counter.Encoding()},
+			After: filled.Tokens, Budget: budget, Encoding: p.counter.Encoding()},
 		Collections: colls,
 		Artifact:    art,
 		Actions:     actions,
 	}, nil
+}
+
+// dropFunc reports the record fields the rules drop, by the last segment
+// of their path ("*_url", "avatar_url") or the whole path relative to a
+// record ("items[].user.login" is "user.login" of .items).
+func dropFunc(r Rules) func(string) bool {
+	var pats []string
+	pats = append(pats, r.Drop...)
+	if r.Defaults {
+		pats = append(pats, "*_url")
+	}
+	if len(pats) == 0 {
+		return nil
+	}
+	split := func(p string) []string {
+		p = strings.TrimPrefix(strings.ReplaceAll(p, "[]", ""), ".")
+		return strings.Split(p, ".")
+	}
+	var segs [][]string
+	for _, p := range pats {
+		segs = append(segs, split(p))
+	}
+	return func(path string) bool {
+		ps := split(path)
+		for _, pat := range segs {
+			// The pattern matches a run of the path's segments; a
+			// one-segment pattern (*_url) matches any segment, a longer
+			// one starts at the record or at a segment below it.
+			for i := 0; i+len(pat) <= len(ps); i++ {
+				ok := true
+				for k, g := range pat {
+					if !globMatch(g, ps[i+k]) {
+						ok = false
+						break
+					}
+				}
+				if ok {
+					return true
+				}
+			}
+		}
+		return false
+	}
 }
 
 // storeAlways stores the original of a result that fitted at level none
@@ -200,57 +250,28 @@ func contentTypeOf(in Input, shape Shape) string {
 	return shape.ContentType
 }
 
-// summary builds the level 2 text of one output.
+// summary holds what level 2 finds before it builds the view: the rows
+// the registry's pin predicate selects, per collection.
 type summary struct {
-	p           *Pipeline
-	in          Input
-	shape       Shape
-	best        Level1Result
-	art         *schemas.Artifact
-	contentType string
-	colls       []collView
-	minimum     int // tokens of the bare summary, set by fit
+	p     *Pipeline
+	in    Input
+	shape Shape
+	colls []collView
 	// regColls are the registry's collections (the first of
 	// shape.Collections); the others were found besides them.
 	regColls []schemas.Collection
-	views    map[[2]int]*formView // rows per (form, collection)
-	l1data   []byte               // level 1's records as JSON (see compactSource)
-	l1table  bool                 // l1data was read back from level 1's table
-	// counted remembers the token counts of the renders fit counted: it
-	// counts the same text up to three times (the loop, the check after
-	// it, Tokens.After), and renders of different plans often coincide.
-	counted map[string]int
 }
 
-// count counts a rendered summary once.
-func (s *summary) count(text string) int {
-	if n, ok := s.counted[text]; ok {
-		return n
-	}
-	if s.counted == nil {
-		s.counted = make(map[string]int)
-	}
-	n := s.p.counter.Count(text)
-	s.counted[text] = n
-	return n
-}
-
-// collView is what the summary may show of one collection.
+// collView is what the pin predicate selected in one collection.
 type collView struct {
 	pinned      []row // pinned rows, in order (at most maxPinnedKept)
 	pinnedCount int   // every record the predicate selected
-	leading     []row // leading rows that are not pinned
-	firstRaw    row   // the first record of the original, minified
-	example     string
 }
 
-// row is one record as shown.
+// row is one pinned record.
 type row struct {
 	index int
 	text  string
-	// compact is a pinned row in level 1's form, when known; it is shown
-	// instead of text unless every pinned row fits in full.
-	compact string
 }
 
 // pin evaluates the pin predicate over every record of every collection
@@ -449,497 +470,6 @@ func displayLine(line string) string {
 		return strings.ToValidUTF8(line, "\uFFFD")
 	}
 	return line
-}
-
-// leading collects candidate leading rows of every collection: the first
-// records that are not pinned, in level 1's form when level 1's output
-// holds the collection with the same records (a table is read back as
-// JSON; a plugin's own format is replaced by the declarative rules' JSON),
-// otherwise the original records minified. It also gives pinned rows
-// their level 1 form. It collects at most enough rows to fill the budget
-// many times over.
-func (s *summary) leading(ctx context.Context) error {
-	budget := s.best.Result.Tokens.Budget
-	for ci, c := range s.shape.Collections {
-		cs := &s.colls[ci]
-		pinned := make(map[int]bool, len(cs.pinned))
-		for _, r := range cs.pinned {
-			pinned[r.index] = true
-		}
-		// Rows are at least one token each plus a newline: never more
-		// than the budget can hold.
-		limit := budget + len(cs.pinned)
-		if limit > c.Count {
-			limit = c.Count
-		}
-		rows := s.level1Rows(ctx, c, limit, pinned)
-		if rows == nil {
-			rows = []row{}
-			done := errors.New("done")
-			err := EachRecord(s.in.Data, s.shape, c.Path, func(i int, raw []byte) error {
-				if len(rows) >= limit || i >= limit+len(pinned) {
-					return done
-				}
-				if pinned[i] {
-					return nil
-				}
-				text := displayLine(string(raw))
-				if c.Kind != "lines" {
-					text = minify(raw)
-				}
-				rows = append(rows, row{index: i, text: text})
-				return nil
-			})
-			if err != nil && !errors.Is(err, done) {
-				return fmt.Errorf("%s: read records of %s: %w", s.in.Tool, c.Path, err)
-			}
-		}
-		cs.leading = rows
-		if c.Kind != "lines" {
-			stop := errors.New("stop")
-			_ = EachRecord(s.in.Data, s.shape, c.Path, func(i int, raw []byte) error {
-				cs.firstRaw = row{index: i, text: minify(raw)}
-				return stop
-			})
-		}
-		cs.example = exampleQuery(c, cs, s.pinFor(ci))
-	}
-	return nil
-}
-
-// pinFor is the pin predicate of collection ci: the registry's records
-// only, not the collections level 2 found besides them.
-func (s *summary) pinFor(ci int) string {
-	if ci < len(s.regColls) {
-		return s.in.Rules.Pin
-	}
-	return ""
-}
-
-// level1Rows returns the leading rows of collection c in level 1's form
-// (see compactSource) and sets the pinned rows' level 1 form, or returns
-// nil when level 1's output does not hold the collection with the same
-// records.
-func (s *summary) level1Rows(ctx context.Context, c schemas.Collection, limit int, pinned map[int]bool) []row {
-	data, sh, ok := s.compactSource(ctx, c)
-	if !ok {
-		return nil
-	}
-	rows := []row{}
-	done := errors.New("done")
-	n := 0
-	cs := &s.colls[s.collIndex(c.Path)]
-	lastPinned := -1
-	if len(cs.pinned) > 0 {
-		lastPinned = cs.pinned[len(cs.pinned)-1].index
-	}
-	compact := make(map[int]string, len(cs.pinned))
-	err := EachRecord(data, sh, c.Path, func(i int, raw []byte) error {
-		n = i + 1
-		if len(rows) >= limit && i > lastPinned {
-			return done
-		}
-		if pinned[i] {
-			compact[i] = minify(raw)
-		} else if len(rows) < limit {
-			rows = append(rows, row{index: i, text: minify(raw)})
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, done) {
-		return nil
-	}
-	if !errors.Is(err, done) && n != c.Count {
-		return nil // not the same records
-	}
-	for k := range cs.pinned {
-		cs.pinned[k].compact = compact[cs.pinned[k].index]
-	}
-	return rows
-}
-
-// collIndex returns the index of the collection at path.
-func (s *summary) collIndex(path string) int {
-	for i, c := range s.shape.Collections {
-		if c.Path == path {
-			return i
-		}
-	}
-	return -1
-}
-
-// fitPlan is one way of rendering the summary.
-type fitPlan struct {
-	maxFields int // fields listed per collection; -1 lists all
-	example   bool
-	form      int   // index in rowForms
-	pinned    []int // pinned rows shown per collection
-	leading   []int // leading rows shown per collection
-}
-
-// fit renders the richest summary that fits budget and returns it with
-// the plan it rendered. The rowless summary is chosen first: every field
-// listed, then 12, then 4 per collection, then only their number, then
-// no example query (preferring a list that leaves half the budget to
-// rows); the bare minimum is what the output is, the counts and the
-// handle. Rows then fill what is left, in the form chosen as rowForms
-// describes.
-func (s *summary) fit(budget int) (string, fitPlan, bool) {
-	n := len(s.colls)
-	count := s.count
-	var base fitPlan
-	found := false
-	plans := []fitPlan{
-		{maxFields: -1, example: true}, {maxFields: 12, example: true}, {maxFields: 4, example: true},
-		{maxFields: 0, example: true}, {maxFields: 0, example: false},
-	}
-	for _, limit := range []int{budget / 2, budget} {
-		for _, pl := range plans {
-			pl.pinned, pl.leading = make([]int, n), make([]int, n)
-			if count(s.render(pl)) <= limit {
-				base, found = pl, true
-				break
-			}
-		}
-		if found {
-			break
-		}
-	}
-	s.minimum = count(s.render(fitPlan{maxFields: 0, pinned: make([]int, n), leading: make([]int, n)}))
-	if !found {
-		return "", fitPlan{}, false
-	}
-	used := count(s.render(base))
-	total := 0
-	for _, c := range s.shape.Collections {
-		total += c.Count
-	}
-	target := min(total, minRows)
-	var best fitPlan
-	bestText, bestShown := "", -1
-	for fi := range rowForms {
-		pl := base
-		pl.pinned, pl.leading = make([]int, n), make([]int, n)
-		if !s.planRows(&pl, fi, budget-used) {
-			continue
-		}
-		text := s.render(pl)
-		for count(text) > budget {
-			// Drop one row from the collection that shows the most.
-			ci, most := -1, 0
-			for i := range s.colls {
-				if k := pl.pinned[i] + pl.leading[i]; k > most {
-					ci, most = i, k
-				}
-			}
-			if ci < 0 {
-				break
-			}
-			if pl.leading[ci] > 0 {
-				pl.leading[ci]--
-			} else {
-				pl.pinned[ci]--
-			}
-			text = s.render(pl)
-		}
-		if count(text) > budget {
-			continue
-		}
-		if rowForms[fi].fullPinned && !s.allPinned(pl) {
-			continue
-		}
-		shown := 0
-		for i := range s.colls {
-			shown += pl.pinned[i] + pl.leading[i]
-		}
-		if shown > bestShown {
-			best, bestText, bestShown = pl, text, shown
-		}
-		if shown >= target {
-			break
-		}
-	}
-	if bestShown < 0 {
-		base.pinned, base.leading = make([]int, n), make([]int, n)
-		return s.render(base), base, true
-	}
-	return bestText, best, true
-}
-
-// allPinned reports whether pl shows every kept pinned row.
-func (s *summary) allPinned(pl fitPlan) bool {
-	for ci := range s.colls {
-		if pl.pinned[ci] < len(s.colls[ci].pinned) {
-			return false
-		}
-	}
-	return true
-}
-
-// render writes the summary text for plan pl.
-func (s *summary) render(pl fitPlan) string {
-	var b strings.Builder
-	h := s.art.Handle
-	fmt.Fprintf(&b, "[compact: this output is too large for its budget of %s tokens; the full original is stored as artifact %s]\n", commas(s.best.Result.Tokens.Budget), h)
-	tool := s.in.Tool
-	if tool == "" {
-		tool = "(unnamed)"
-	}
-	size := commas(s.best.Result.Tokens.Before) + " tokens"
-	if s.best.Result.Tokens.BeforeEstimated {
-		// An upper bound, often 1.5-2.7x the exact count: say so.
-		size = "at most " + size + " (estimate)"
-	}
-	fmt.Fprintf(&b, "tool: %s; %s bytes of %s; %s\n", tool, commas(len(s.in.Data)), s.contentType, size)
-	if len(s.shape.Collections) == 0 {
-		fmt.Fprintf(&b, "no records: the content (%s) is not shown\n", s.shape.Format)
-	}
-	for ci, c := range s.shape.Collections {
-		cs := &s.colls[ci]
-		shown := pl.pinned[ci] + pl.leading[ci]
-		also := ""
-		if ci >= len(s.regColls) {
-			also = ", also found"
-		}
-		fmt.Fprintf(&b, "collection %s (%s%s): %s records; showing %s of %s", c.Path, c.Kind, also, commas(c.Count), commas(shown), commas(c.Count))
-		if cs.pinnedCount > 0 {
-			fmt.Fprintf(&b, " (%s of %s pinned rows, then %s leading rows)", commas(pl.pinned[ci]), commas(cs.pinnedCount), commas(pl.leading[ci]))
-		}
-		b.WriteString("\n")
-		s.renderFields(&b, c, pl.maxFields)
-		if shown == 0 {
-			continue
-		}
-		v := s.view(pl.form, ci)
-		f := rowForms[pl.form]
-		s.renderGroup(&b, fmt.Sprintf("pinned rows of %s (%s)", c.Path, s.in.Rules.Pin), &v.pinned, pl.pinned[ci], f.maxStr, f.maxNested, c.Kind)
-		s.renderGroup(&b, fmt.Sprintf("leading rows of %s", c.Path), &v.leading, pl.leading[ci], f.maxStr, f.maxNested, c.Kind)
-	}
-	if pl.example {
-		b.WriteString(s.exampleText())
-	}
-	return b.String()
-}
-
-// renderFields writes the fields line of collection c: the fields
-// grouped by their JSON types, in order of first appearance, a field that
-// not every record has marked with how many have it ("draft (26)"), at
-// most max names (-1: all) and then "and K more fields" with the query
-// that lists them all.
-func (s *summary) renderFields(b *strings.Builder, c schemas.Collection, max int) {
-	if len(c.Fields) == 0 {
-		return
-	}
-	if max == 0 {
-		fmt.Fprintf(b, "  %d fields; list them: compact artifact query %s --jq %s\n", len(c.Fields), s.art.Handle, shellQuote(fieldsQuery(c)))
-		return
-	}
-	k := len(c.Fields)
-	if max > 0 && k > max {
-		k = max
-	}
-	var order []string
-	groups := map[string][]string{}
-	for _, f := range c.Fields[:k] {
-		t := strings.Join(f.Types, "|")
-		if _, ok := groups[t]; !ok {
-			order = append(order, t)
-		}
-		name := strings.TrimPrefix(fieldName(f.Name), ".")
-		if f.Present < c.Count {
-			name += " (" + commas(f.Present) + ")"
-		}
-		groups[t] = append(groups[t], name)
-	}
-	fmt.Fprintf(b, "  fields (%d", len(c.Fields))
-	if slices.ContainsFunc(c.Fields[:k], func(f schemas.Field) bool { return f.Present < c.Count }) {
-		b.WriteString("; (n) = in n records only")
-	}
-	b.WriteString("): ")
-	for i, t := range order {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		fmt.Fprintf(b, "%s: %s", t, strings.Join(groups[t], ", "))
-	}
-	if k < len(c.Fields) {
-		fmt.Fprintf(b, "; and %d more fields: compact artifact query %s --jq %s", len(c.Fields)-k, s.art.Handle, shellQuote(fieldsQuery(c)))
-	}
-	b.WriteString("\n")
-}
-
-// fieldsQuery is the jq filter that lists every field of c's records.
-func fieldsQuery(c schemas.Collection) string {
-	if c.Kind == "map" {
-		return fmt.Sprintf("[%s | .value | keys[]] | unique", iterExpr(c))
-	}
-	return fmt.Sprintf("[%s | keys[]] | unique", iterExpr(c))
-}
-
-// exampleText is the "how to get the rest" part of the summary.
-func (s *summary) exampleText() string {
-	h := s.art.Handle
-	var b strings.Builder
-	b.WriteString("get the rest:\n")
-	for ci, c := range s.shape.Collections {
-		if q := s.colls[ci].example; q != "" {
-			fmt.Fprintf(&b, "  compact artifact query %s --jq %s\n", h, shellQuote(q))
-			fmt.Fprintf(&b, "  read_artifact {\"ref\":%q,\"op\":\"jq\",\"filter\":%s}\n", h, strconv.Quote(q))
-			return b.String()
-		}
-		if c.Kind == "lines" {
-			fmt.Fprintf(&b, "  compact artifact slice %s --offset 0 --limit 50\n", h)
-			fmt.Fprintf(&b, "  read_artifact {\"ref\":%q,\"op\":\"slice\",\"offset\":0,\"limit\":50}\n", h)
-			return b.String()
-		}
-	}
-	fmt.Fprintf(&b, "  compact artifact get %s > output\n", h)
-	return b.String()
-}
-
-// exampleQuery writes a jq filter for collection c that uses a real field
-// of its records: it selects on a categorical field (state, status,
-// level, ...) with a value from the first record and yields an id-like
-// field; without such fields it yields one field of the first records.
-func exampleQuery(c schemas.Collection, cs *collView, pin string) string {
-	if c.Kind == "lines" {
-		return ""
-	}
-	iter := iterExpr(c)
-	if len(c.Fields) == 0 {
-		// Records that are not objects: look one up by key, or slice.
-		var m map[string]any
-		if c.Kind == "map" && jsonv2.Unmarshal([]byte(cs.firstRaw.text), &m, lenient) == nil {
-			for k := range m {
-				lit, _ := jsonv2.Marshal(k)
-				return fmt.Sprintf("%s | select(.key == %s) | .value", iter, lit)
-			}
-		}
-		if c.Kind == "array" {
-			return c.Path + "[:50]"
-		}
-		return ""
-	}
-	first := firstObject(c, cs)
-	// An id-like field to yield, and a categorical field to select on,
-	// matched by name without regard to case.
-	pick := func(names []string, suffixes []string, types ...string) []string {
-		var out []string
-		for _, want := range names {
-			for _, f := range c.Fields {
-				if strings.EqualFold(f.Name, want) && hasAny(f.Types, types) {
-					out = append(out, f.Name)
-				}
-			}
-		}
-		for _, f := range c.Fields {
-			l := strings.ToLower(f.Name)
-			for _, suf := range suffixes {
-				if strings.HasSuffix(l, suf) && hasAny(f.Types, types) {
-					out = append(out, f.Name)
-				}
-			}
-		}
-		return out
-	}
-	yield := fieldName(c.Fields[0].Name)
-	if ids := pick([]string{"id", "number", "name", "key", "title", "uid", "arn", "path"}, []string{"name", "id"}, "string", "number"); len(ids) > 0 {
-		yield = fieldName(ids[0])
-	} else if meta := pick([]string{"metadata"}, nil, "object"); len(meta) > 0 {
-		yield = fieldName(meta[0]) + ".name" // Kubernetes objects
-	}
-	if c.Kind == "map" {
-		yield = ".value" + yield
-	}
-	if pin != "" && cs.pinnedCount > 0 {
-		// The query that lists every pinned row, shown or not.
-		if strings.HasPrefix(strings.TrimSpace(pin), "select(") {
-			if c.Kind == "map" {
-				return fmt.Sprintf("%s | select(.value | %s) | .key", iter, pin)
-			}
-			return fmt.Sprintf("%s | %s | %s", iter, pin, yield)
-		}
-		if c.Kind == "map" {
-			return fmt.Sprintf("%s | select(.value | %s) | .key", iter, pin)
-		}
-		return fmt.Sprintf("%s | select(%s) | %s", iter, pin, yield)
-	}
-	cats := pick([]string{"state", "status", "level", "severity", "type", "kind", "phase", "statevalue", "state_value"}, []string{"state", "status", "level"}, "string")
-	for _, name := range cats {
-		if first == nil {
-			break
-		}
-		v, ok := first[name].(string)
-		if !ok || v == "" || len(v) > 40 {
-			continue
-		}
-		lit, _ := jsonv2.Marshal(v)
-		if c.Kind == "map" {
-			return fmt.Sprintf("%s | select(.value%s == %s) | .key", iter, fieldName(name), lit)
-		}
-		return fmt.Sprintf("%s | select(%s == %s) | %s", iter, fieldName(name), lit, yield)
-	}
-	if c.Kind == "map" {
-		return fmt.Sprintf("%s | {key, value: %s}", iter, yield)
-	}
-	return fmt.Sprintf("%s | %s", iter, yield)
-}
-
-func hasAny(have, want []string) bool {
-	for _, h := range have {
-		for _, w := range want {
-			if h == w {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// firstObject returns the first pinned or leading record (a map's member
-// value) that is a JSON object, or nil.
-func firstObject(c schemas.Collection, cs *collView) map[string]any {
-	rows := append(append([]row(nil), cs.pinned...), cs.leading...)
-	for _, r := range append(rows, cs.firstRaw) {
-		var v any
-		if r.text == "" || jsonv2.Unmarshal([]byte(r.text), &v, lenient) != nil {
-			continue
-		}
-		m, ok := v.(map[string]any)
-		if ok && c.Kind == "map" && len(m) == 1 {
-			for _, x := range m {
-				m, ok = x.(map[string]any)
-			}
-		}
-		if ok {
-			return m
-		}
-	}
-	return nil
-}
-
-// iterExpr is the jq expression that yields the records of c (for a map,
-// its entries) in an artifact query, which reads a stream of JSON values
-// as one array (jq -s).
-func iterExpr(c schemas.Collection) string {
-	switch c.Kind {
-	case "map":
-		return c.Path + " | to_entries[]"
-	case FormatJSONL, FormatConcat:
-		return ".[]"
-	}
-	if c.Path == "." {
-		return ".[]"
-	}
-	return c.Path + "[]"
-}
-
-// fieldName renders a member access: .name or ."odd name".
-func fieldName(name string) string { return pathSegment(name) }
-
-// shellQuote quotes s for a POSIX shell.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // commas formats n with thousands separators: 5000 -> "5,000".

@@ -47,14 +47,12 @@ func cpuSeconds() float64 {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }
 
-// loop runs f b.N times, each after emptying the token counters' piece
-// cache (a new tool output is counted for the first time), and reports
+// loop runs f b.N times and reports
 // MB/cpu-s besides the wall-clock MB/s.
 func loop(b *testing.B, n int, f func()) {
 	b.SetBytes(int64(n))
 	cpu0 := cpuSeconds()
 	for b.Loop() {
-		budget.ResetCountCache()
 		f()
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/1e6/(cpuSeconds()-cpu0), "MB/cpu-s")
@@ -187,9 +185,9 @@ func sidecarIssues(n int) []byte {
 // BenchmarkRunSidecar100KB is the compaction behind the sidecar's
 // 100 KB benchmark without the plugin: the built-in github.* rules
 // (declarative level 1, pin on open issues) and level 2 with a directory
-// store at a budget of 2,000 tokens. "warm" repeats the same output, as
-// the sidecar benchmark does, so the counters' piece cache answers most
-// counts; "cold" empties the cache first, as a new output would find it.
+// store at a budget of 2,000 tokens, repeating the same output as the
+// sidecar benchmark does (the token counter keeps no cache, so a repeat
+// costs what a new output costs).
 //
 //	go test -run '^$' -bench RunSidecar100KB -benchtime 200x ./budget
 func BenchmarkRunSidecar100KB(b *testing.B) {
@@ -222,15 +220,6 @@ func BenchmarkRunSidecar100KB(b *testing.B) {
 		b.ReportAllocs()
 		cpu0 := cpuSeconds()
 		for b.Loop() {
-			run()
-		}
-		b.ReportMetric((cpuSeconds()-cpu0)*1e3/float64(b.N), "cpu-ms/op")
-	})
-	b.Run("cold", func(b *testing.B) {
-		b.ReportAllocs()
-		cpu0 := cpuSeconds()
-		for b.Loop() {
-			budget.ResetCountCache()
 			run()
 		}
 		b.ReportMetric((cpuSeconds()-cpu0)*1e3/float64(b.N), "cpu-ms/op")

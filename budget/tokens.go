@@ -2,12 +2,8 @@ package budget
 
 import (
 	"fmt"
-	"strings"
-	"sync"
-	"unicode/utf8"
 
-	"github.com/pkoukk/tiktoken-go"
-	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
+	"github.com/toolcompact/compact/budget/internal/bpe"
 )
 
 // Encodings NewCounter knows.
@@ -18,201 +14,53 @@ const (
 	DefaultEncoding = EncodingO200k
 )
 
-var (
-	loaderOnce sync.Once
-	encMu      sync.Mutex
-	encCache   = map[string]*tiktoken.Tiktoken{}
-	pieceCache = map[string]*countCache{}
-)
-
 // NewCounter returns an exact token counter for encoding ("o200k_base",
 // the default when encoding is "", or "cl100k_base"). The vocabularies are
-// compiled into the binary: nothing is downloaded. Counters are cached and
-// safe for concurrent use.
+// compiled into the binary: nothing is downloaded, and nothing is loaded
+// until a text needs it. Counters are safe for concurrent use.
+//
+// The counts are those of tiktoken's ordinary encoding (special-token
+// text counted as ordinary text), computed by package budget/internal/bpe
+// without a regular-expression engine; the tests compare them with the
+// reference tokenizer, github.com/pkoukk/tiktoken-go, on the captured
+// outputs and fuzzed text, and with js-tiktoken.
 func NewCounter(encoding string) (Counter, error) {
 	if encoding == "" {
 		encoding = DefaultEncoding
 	}
-	if encoding != EncodingO200k && encoding != EncodingCL100k {
+	enc := bpe.Get(encoding)
+	if enc == nil {
 		return nil, fmt.Errorf("token encoding %q: unknown (want %s or %s)", encoding, EncodingO200k, EncodingCL100k)
 	}
-	loaderOnce.Do(func() { tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader()) })
-	encMu.Lock()
-	defer encMu.Unlock()
-	enc, ok := encCache[encoding]
-	if !ok {
-		var err error
-		enc, err = tiktoken.GetEncoding(encoding)
-		if err != nil {
-			return nil, fmt.Errorf("token encoding %s: %w", encoding, err)
-		}
-		encCache[encoding] = enc
-		pieceCache[encoding] = &countCache{cur: map[string]int{}}
-	}
-	return &tikCounter{enc: enc, name: encoding, cache: pieceCache[encoding]}, nil
+	return bpeCounter{enc}, nil
 }
 
-type tikCounter struct {
-	enc   *tiktoken.Tiktoken
-	name  string
-	cache *countCache
-}
-
-// Pieces of text between cacheMinPiece and cacheMaxPiece bytes are
-// counted once and remembered (see countCache); cacheGenBytes bounds the
-// text one generation of the cache holds.
-const (
-	cacheMinPiece = 64
-	cacheMaxPiece = 4 << 10
-	cacheGenBytes = 2 << 20
-)
-
-// countCache remembers the counts of recently counted pieces of text
-// (lines, mostly), so that text counted again and again in different
-// arrangements (level 2 fits its summary by counting renders that share
-// their rows; queries and the context fitter count what they assemble)
-// is encoded once. Looking a piece up costs a hash of its bytes; encoding
-// it costs about 0.5 µs per byte. It holds two generations of at most
-// cacheGenBytes of keys each: when the current one is full it becomes
-// the old one and the old one is dropped, and a piece found in the old
-// one moves to the current one (an approximate LRU). It is shared by
-// every counter of one encoding and safe for concurrent use.
-type countCache struct {
-	mu       sync.Mutex
-	cur, old map[string]int
-	bytes    int
-}
-
-func (c *countCache) get(k string) (int, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if n, ok := c.cur[k]; ok {
-		return n, true
-	}
-	n, ok := c.old[k]
-	if ok {
-		c.putLocked(k, n)
-	}
-	return n, ok
-}
-
-func (c *countCache) put(k string, n int) {
-	c.mu.Lock()
-	c.putLocked(strings.Clone(k), n)
-	c.mu.Unlock()
-}
-
-func (c *countCache) putLocked(k string, n int) {
-	if c.bytes+len(k) > cacheGenBytes {
-		c.old, c.cur, c.bytes = c.cur, make(map[string]int, len(c.cur)), 0
-	}
-	c.cur[k] = n
-	c.bytes += len(k)
-}
-
-// countChunk is the size of the pieces Count encodes one at a time, to
-// bound the memory the tokenizer takes on long texts.
-const countChunk = 64 << 10
-
-// boundedChunk is the size of the pieces CountUpTo encodes one at a time:
-// smaller, so that it stops soon after the running total passes the limit.
-const boundedChunk = 8 << 10
-
-// maxRun is the longest run of one byte class (letters, digits, white
-// space, line breaks, other ASCII, non-ASCII) Count encodes in one piece.
-// tiktoken-go's byte-pair merge is quadratic in the length of a
-// pre-token, and a pre-token never extends far beyond such a run: 100,000
-// "[" took 84 s to count in one piece, and takes milliseconds in pieces.
-const maxRun = 512
+type bpeCounter struct{ enc *bpe.Encoding }
 
 // Count counts text's tokens, with special-token text counted as
-// ordinary text.
-//
-// Long text is encoded in pieces, split where no pre-token of o200k_base
-// or cl100k_base can span: after a newline that is followed by a
-// character other than white space or '/', and between an ASCII digit and
-// a printable ASCII character that is not a digit (either way round; no
-// pre-token holds a digit and a non-digit, and neither side is white
-// space, whose pre-tokens look ahead). So the sum is exact
-// (TestCountChunked checks it on the captured outputs, minified JSON
-// included). A run of more than 512 bytes of one class (100,000 "[", a
-// megabyte of spaces) is encoded in 512-byte slices, cut at character
-// boundaries; only for such runs can the count differ from the reference
-// tokenizer's, by about a token per slice.
-func (c *tikCounter) Count(text string) int {
-	n, _ := c.count(text, -1, countChunk)
-	return n
+// ordinary text. It is exact for any text, however long its runs of one
+// character, and allocates only for pieces that are not tokens.
+func (c bpeCounter) Count(text string) int { return c.enc.Count(text) }
+
+// CountUpTo counts text's tokens like Count, pre-token by pre-token, and
+// stops as soon as the running total exceeds limit. When over is false,
+// n is the exact count (equal to Count(text)); when it is true, n is the
+// count of a prefix of text: more than limit and at most Count(text). Its
+// cost grows with limit, not with the length of text.
+func (c bpeCounter) CountUpTo(text string, limit int) (n int, over bool) {
+	return c.enc.CountUpTo(text, limit)
 }
 
-// CountUpTo counts text's tokens like Count, piece by piece at the same
-// cut points, and stops as soon as the running total exceeds limit. When
-// over is false, n is the exact count (equal to Count(text)); when it is
-// true, n is the count of a prefix of text: more than limit and at most
-// Count(text). Its cost grows with limit, not with the length of text.
-func (c *tikCounter) CountUpTo(text string, limit int) (n int, over bool) {
-	return c.count(text, limit, boundedChunk)
-}
-
-// count encodes text in pieces of about chunk bytes (see Count); with
-// limit >= 0 it stops once the total exceeds limit.
-func (c *tikCounter) count(text string, limit, chunk int) (int, bool) {
-	n, start, run := 0, 0, 0
-	prev := byte(255)
-	add := func(i int) bool {
-		n += c.countPiece(text[start:i])
-		start = i
-		return limit >= 0 && n > limit
-	}
-	for i := 0; i < len(text); i++ {
-		b := text[i]
-		cls := byteClass[b]
-		if cls == clsHighCont {
-			cls = clsHighStart
-		}
-		if cls == prev {
-			run++
-		} else {
-			prev, run = cls, 1
-		}
-		switch {
-		case run > maxRun && utf8.RuneStart(b):
-			if add(i) {
-				return n, true
-			}
-			run = 1
-		case i-start >= cacheMinPiece && text[i-1] == '\n' && safeStart(b) && c.cache != nil:
-			// A line (or a few short ones): worth remembering.
-			if add(i) {
-				return n, true
-			}
-		case i-start >= chunk && safeCut(text[i-1], b):
-			if add(i) {
-				return n, true
-			}
-		}
-	}
-	if start < len(text) {
-		add(len(text))
-	}
-	return n, limit >= 0 && n > limit
-}
-
-// countPiece counts one piece of text, through the cache when it is the
-// size of a line.
-func (c *tikCounter) countPiece(p string) int {
-	if c.cache == nil || len(p) < cacheMinPiece || len(p) > cacheMaxPiece {
-		return len(c.enc.EncodeOrdinary(p))
-	}
-	if n, ok := c.cache.get(p); ok {
-		return n
-	}
-	n := len(c.enc.EncodeOrdinary(p))
-	c.cache.put(p, n)
-	return n
-}
+// Encoding names the encoding.
+func (c bpeCounter) Encoding() string { return c.enc.Name() }
 
 // safeCut reports whether no pre-token of o200k_base or cl100k_base spans
-// the point between the bytes a and b (see Count).
+// the point between the bytes a and b: after a newline that is followed
+// by a character other than white space or '/', and between an ASCII
+// digit and a printable ASCII character that is not a digit (either way
+// round; no pre-token holds a digit and a non-digit, and neither side is
+// white space, whose pre-tokens look ahead). Counts of texts cut there add
+// up to the count of the whole (FuzzTokenBounds checks it).
 func safeCut(a, b byte) bool {
 	if a == '\n' {
 		return safeStart(b)
@@ -256,9 +104,6 @@ func safeStart(b byte) bool {
 	}
 	return b < 0x80
 }
-
-// Encoding names the encoding.
-func (c *tikCounter) Encoding() string { return c.name }
 
 // Estimate returns an upper bound of the tokens of data in o200k_base and
 // cl100k_base, at memory speed and without allocating. It weighs byte

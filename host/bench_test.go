@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
@@ -396,4 +397,94 @@ func BenchmarkEngine1MB(b *testing.B) {
 		}
 		run(b, e, false)
 	})
+}
+
+// BenchmarkVerifyContent: the content checks (ABI.md §4) against the plugin
+// call they verify, on the bundled corpus (testdata/captured; restlist on
+// JSON, logs on text and JSON Lines), both timed in the same iterations:
+// check/call is the cost of the checks as a fraction of the calls
+// (target ≤ 0.20). Inputs a plugin declines are skipped.
+func BenchmarkVerifyContent(b *testing.B) {
+	ctx := context.Background()
+	plugins := map[string]*plugin{
+		"restlist": loadOn(b, RuntimeNative, plugintest.RestList, 256<<20, true),
+		"logs":     loadOn(b, RuntimeNative, plugintest.Logs, 256<<20, true),
+	}
+	type job struct {
+		name  string
+		p     *plugin
+		input []byte
+		frame []byte
+		shape budget.Shape
+	}
+	var jobs []job
+	ents, err := os.ReadDir("../testdata/captured")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, e := range ents {
+		n := e.Name()
+		ext := filepath.Ext(n)
+		if ext != ".json" && ext != ".jsonl" && ext != ".txt" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join("../testdata/captured", n))
+		if err != nil {
+			b.Fatal(err)
+		}
+		p := plugins["logs"]
+		if ext == ".json" {
+			p = plugins["restlist"]
+		}
+		shape, err := budget.DetectShape(data, nil)
+		if err != nil {
+			continue
+		}
+		fr, err := EncodeInput(schemas.InputHeader{ABI: 1, Tool: "t", BudgetTokens: 4000, ContentType: shape.ContentType}, data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out, err := p.call(ctx, fr, 30*time.Second)
+		if err != nil {
+			continue // declined
+		}
+		hdr, payload, err := DecodeOutput(out)
+		if err != nil || budget.CheckOutput(shape, budget.Output{Content: payload, ContentType: hdr.ContentType, Declared: hdr.Collections}) != nil {
+			continue
+		}
+		if err := verifyContent(data, shape, budget.Output{Content: payload, ContentType: hdr.ContentType, Declared: hdr.Collections}); err != nil {
+			b.Fatalf("%s: the first-party plugin's output fails the content checks: %v", n, err)
+		}
+		jobs = append(jobs, job{n, p, data, fr, shape})
+	}
+	if len(jobs) == 0 {
+		b.Fatal("no input of the bundled corpus was compacted")
+	}
+	var total int64
+	for _, j := range jobs {
+		total += int64(len(j.input))
+	}
+	b.SetBytes(total)
+	var call, check time.Duration
+	for b.Loop() {
+		for _, j := range jobs {
+			t0 := time.Now()
+			out, err := j.p.call(ctx, j.frame, 30*time.Second)
+			if err != nil {
+				b.Fatal(err)
+			}
+			hdr, payload, err := DecodeOutput(out)
+			if err != nil {
+				b.Fatal(err)
+			}
+			t1 := time.Now()
+			if err := verifyContent(j.input, j.shape, budget.Output{Content: payload, ContentType: hdr.ContentType, Declared: hdr.Collections}); err != nil {
+				b.Fatal(err)
+			}
+			call += t1.Sub(t0)
+			check += time.Since(t1)
+		}
+	}
+	b.ReportMetric(float64(check)/float64(call), "check/call")
+	b.ReportMetric(float64(len(jobs)), "inputs")
 }

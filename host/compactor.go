@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/toolcompact/compact/budget"
@@ -54,12 +55,16 @@ func (c *compactor) Compact(ctx context.Context, req budget.Request) (budget.Out
 	}
 	var verr error
 	if req.Shape != nil {
-		verr = verifyShape(*req.Shape, res)
+		verr = verifyShape(req.Input, *req.Shape, res)
 	} else {
 		verr = VerifyOutput(req.Input, req.Rules.Records, res)
 	}
 	if err := verr; err != nil {
-		return budget.Output{}, &PluginError{Plugin: c.p.name, Kind: KindCount, Err: err}
+		kind := KindCount
+		if errors.Is(err, ErrContent) {
+			kind = KindContent
+		}
+		return budget.Output{}, &PluginError{Plugin: c.p.name, Kind: kind, Err: err}
 	}
 	return res, nil
 }

@@ -34,6 +34,11 @@ const (
 	// KindCount: the pipeline found that the output does not account for
 	// every input record, or is not valid for its content type.
 	KindCount Kind = "count"
+	// KindContent: the counts hold but the payload shows something that
+	// is not the input's: a changed value, a record out of order or
+	// duplicated, a member, column or line not in the input, or a group
+	// whose lines do not match its template (schemas/ABI.md §4).
+	KindContent Kind = "content"
 	// KindCoolDown: the plugin failed too often recently and was skipped.
 	KindCoolDown Kind = "cooldown"
 	// KindMissing: a builtin plugin has not been built.

@@ -115,15 +115,13 @@ func memoryPages(bytes int64) uint32 {
 
 // compile reads, checks, compiles and instantiates one plugin.
 func (ps *pluginSet) compile(ctx context.Context, name string, pages uint32) (*plugin, error) {
-	file, err := resolvePath(name, ps.cfg.pluginDir)
+	res, err := resolvePlugin(name, ps.cfg.pluginDir)
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(file)
+	file, data := res.file, res.data
+	declares, err := checkExports(name, file, data)
 	if err != nil {
-		return nil, pluginErr(name, KindLoad, "read %s: %w", file, err)
-	}
-	if err := checkExports(name, file, data); err != nil {
 		return nil, err
 	}
 	rt := ps.cfg.runtime
@@ -141,6 +139,8 @@ func (ps *pluginSet) compile(ctx context.Context, name string, pages uint32) (*p
 	p := &plugin{
 		name:     name,
 		file:     file,
+		source:   res.source,
+		sha256:   res.sha256,
 		compiled: cp,
 		maxPages: pages,
 		idle:     make(chan *instance, size),
@@ -148,26 +148,29 @@ func (ps *pluginSet) compile(ctx context.Context, name string, pages uint32) (*p
 		logLimit: ps.cfg.logLimit,
 		cfg:      ps.cfg,
 	}
-	// Fail fast: instantiate one instance and ask it its ABI version.
+	// Fail fast: instantiate one instance and, when the module declares
+	// its ABI version, ask it.
 	inst, perr := p.acquire(ctx)
 	if perr != nil {
 		_ = p.close(ctx)
 		return nil, perr
 	}
-	lctx, cancel := context.WithTimeout(ctx, loadTimeout)
-	defer cancel()
-	rc, _, err := inst.g.call(lctx, schemas.ExportABIVersion, nil)
-	if err != nil {
-		perr := p.classify(lctx, inst, clipError(err))
-		p.release(inst, false)
-		_ = p.close(ctx)
-		return nil, fmt.Errorf("%s: %s at load: %w", file, schemas.ExportABIVersion, perr)
-	}
-	if int32(rc) != schemas.ABIVersion {
-		p.release(inst, false)
-		_ = p.close(ctx)
-		return nil, pluginErr(name, KindABI, "%s: %s returned ABI version %d; this host speaks version %d",
-			file, schemas.ExportABIVersion, int32(rc), schemas.ABIVersion)
+	if declares {
+		lctx, cancel := context.WithTimeout(ctx, loadTimeout)
+		defer cancel()
+		rc, _, err := inst.g.call(lctx, schemas.ExportABIVersion, nil)
+		if err != nil {
+			perr := p.classify(lctx, inst, clipError(err))
+			p.release(inst, false)
+			_ = p.close(ctx)
+			return nil, fmt.Errorf("%s: %s at load: %w", file, schemas.ExportABIVersion, perr)
+		}
+		if int32(rc) != schemas.ABIVersion {
+			p.release(inst, false)
+			_ = p.close(ctx)
+			return nil, pluginErr(name, KindABI, "%s: %s returned ABI version %d; this host speaks version %d",
+				file, schemas.ExportABIVersion, int32(rc), schemas.ABIVersion)
+		}
 	}
 	p.release(inst, !inst.g.closed())
 	ps.cfg.logger.Debug("plugin loaded", "plugin", name, "file", file, "max_pages", pages, "pool", size, "runtime", rt)
@@ -176,24 +179,31 @@ func (ps *pluginSet) compile(ctx context.Context, name string, pages uint32) (*p
 
 // checkExports reads the export and type sections of data (without
 // compiling it: a compile decodes and validates the whole module, ~100 ms
-// for a Go plugin, and extism's compile does that next) and checks both
-// ABI exports and their signatures.
-func checkExports(name, file string, data []byte) error {
+// for a Go plugin, and extism's compile does that next) and checks the
+// ABI exports and their signatures. compact_result is required;
+// compact_abi_version is optional (a module without it speaks ABI v1, as
+// the first statement of the ABI had it) and declares reports whether the
+// module exports it, so that the caller asks it its version.
+func checkExports(name, file string, data []byte) (declares bool, err error) {
 	exports, err := exportedFuncs(data)
 	if err != nil {
-		return pluginErr(name, KindLoad, "%s is not a valid WebAssembly module: %w", file, err)
+		return false, pluginErr(name, KindLoad, "%s is not a valid WebAssembly module: %w", file, err)
 	}
 	for _, want := range []string{schemas.ExportCompactResult, schemas.ExportABIVersion} {
 		sig, ok := exports[want]
 		if !ok {
-			return pluginErr(name, KindABI, "%s does not export %q (ABI v%d needs %s and %s; see schemas/ABI.md)",
-				file, want, schemas.ABIVersion, schemas.ExportCompactResult, schemas.ExportABIVersion)
+			if want == schemas.ExportABIVersion {
+				continue
+			}
+			return false, pluginErr(name, KindABI, "%s does not export %q (ABI v%d needs %s; see schemas/ABI.md)",
+				file, want, schemas.ABIVersion, schemas.ExportCompactResult)
 		}
 		if len(sig.params) != 0 || len(sig.results) != 1 || sig.results[0] != 0x7f {
-			return pluginErr(name, KindABI, "%s: export %q has signature %s, want () -> i32", file, want, sig)
+			return false, pluginErr(name, KindABI, "%s: export %q has signature %s, want () -> i32", file, want, sig)
 		}
 	}
-	return nil
+	_, declares = exports[schemas.ExportABIVersion]
+	return declares, nil
 }
 
 func (ps *pluginSet) close(ctx context.Context) error {
@@ -214,6 +224,8 @@ func (ps *pluginSet) close(ctx context.Context) error {
 type plugin struct {
 	name     string
 	file     string
+	source   string // the file's path, or SourceEmbedded
+	sha256   string // of the module, hex
 	compiled compiledGuest
 	maxPages uint32
 	logLimit int

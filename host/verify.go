@@ -16,8 +16,15 @@ import (
 // content type, every input collection is still represented by exactly
 // as many records).
 //
+// Then the content is checked (ABI.md §4, "What the payload may
+// contain"): every output record stands for its input record in order,
+// every value is the input's at the same path or a marked shortening of
+// it, no member, column or line is new, and every "[×N]" group's lines
+// match its template, with errors and warnings verbatim.
+//
 // records are the registry's record paths for the tool (nil to detect
-// them). Count errors wrap budget.ErrCountMismatch.
+// them). Count errors wrap budget.ErrCountMismatch; content errors wrap
+// ErrContent and start with the first offending path.
 func VerifyOutput(input []byte, records []string, out budget.Output) error {
 	in, err := budget.DetectShape(input, records)
 	if err != nil && len(records) > 0 {
@@ -26,11 +33,11 @@ func VerifyOutput(input []byte, records []string, out budget.Output) error {
 	if err != nil {
 		return fmt.Errorf("input: %w", err)
 	}
-	return verifyShape(in, out)
+	return verifyShape(input, in, out)
 }
 
 // verifyShape is VerifyOutput on an input already measured.
-func verifyShape(in budget.Shape, out budget.Output) error {
+func verifyShape(input []byte, in budget.Shape, out budget.Output) error {
 	for _, d := range out.Declared {
 		found := false
 		for _, c := range in.Collections {
@@ -41,7 +48,10 @@ func verifyShape(in budget.Shape, out budget.Output) error {
 				budget.ErrCountMismatch, d.Path, pathList(in.Collections))
 		}
 	}
-	return budget.CheckOutput(in, out)
+	if err := budget.CheckOutput(in, out); err != nil {
+		return err
+	}
+	return verifyContent(input, in, out)
 }
 
 func pathList(cs []schemas.Collection) string {

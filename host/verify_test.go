@@ -31,7 +31,8 @@ func TestVerifyOutput(t *testing.T) {
 		{"json bad count_field", arr, budget.Output{Content: []byte(`[{"m":"x","n":"two"},{"m":"y"}]`), ContentType: "application/json", Declared: decl(".", 3, "n")}, "want a positive integer"},
 		{"declared wrong count", arr, budget.Output{Content: []byte("id\n1\n2\n3"), ContentType: table, Declared: decl(".", 4, "")}, "declared 4 records, the input has 3"},
 		{"declared unknown path", obj, budget.Output{Content: []byte("id\n1\n2\n3"), ContentType: table, Declared: decl(".rows", 3, "")}, "declares collection .rows, which the input does not have (input collections: .items)"},
-		{"table", obj, budget.Output{Content: []byte("id\tname\n1\ta\n2\tb\n3\tc"), ContentType: table, Declared: decl(".items", 3, "")}, ""},
+		{"table", obj, budget.Output{Content: []byte("id\n1\n2\n3"), ContentType: table, Declared: decl(".items", 3, "")}, ""},
+		{"table with a column not in the input", obj, budget.Output{Content: []byte("id\tname\n1\ta\n2\tb\n3\tc"), ContentType: table, Declared: decl(".items", 3, "")}, ".items[0].name: member not in the input record"},
 		{"table missing a row", obj, budget.Output{Content: []byte("id\n1\n2"), ContentType: table}, "the output has 2 records, the input 3"},
 		{"table ragged", obj, budget.Output{Content: []byte("id\tname\n1\ta\n2\n3\tc"), ContentType: table}, "line 3 has 1 cells, the header has 2"},
 		{"text table with a header line", obj, budget.Output{Content: []byte("id\n1\n2\n3"), ContentType: "text/plain", Declared: decl(".items", 3, "")}, "the output has 4 records, the input 3"},
@@ -44,6 +45,7 @@ func TestVerifyOutput(t *testing.T) {
 		{"lines dropped, declared all", log, budget.Output{Content: []byte("a\nc\n"), ContentType: "text/plain", Declared: decl(".", 5, "")}, "the output has 2 records"},
 		{"not utf-8", log, budget.Output{Content: []byte("a\xff\n"), ContentType: "text/plain"}, "not valid UTF-8"},
 	}
+	cases = append(cases, contentCases...)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			err := VerifyOutput(c.in, nil, c.out)

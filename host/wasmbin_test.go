@@ -39,7 +39,7 @@ func TestExportedFuncs(t *testing.T) {
 	if got := ex["compact_result"].String(); got != "() -> (i64)" {
 		t.Errorf("hand-made module: %s", got)
 	}
-	err = checkExports("p", "m.wasm", mod)
+	_, err = checkExports("p", "m.wasm", mod)
 	if err == nil || !strings.Contains(err.Error(), `export "compact_result" has signature () -> (i64), want () -> i32`) {
 		t.Errorf("checkExports: %v", err)
 	}

@@ -4,12 +4,16 @@
 // tests (plugintest) and a third-party example in AssemblyScript
 // (examples/). See docs/pdk.md.
 //
-// The first-party plugins are built from source, never committed:
+// The first-party plugins are built from source into plugins/builtin,
+// committed, and embedded in the compact binary (package builtin):
 //
 //	go generate ./plugins
 //
-// writes plugins/dist/logs.wasm and plugins/dist/restlist.wasm, where the
-// host resolves builtin:logs and builtin:restlist.
+// rewrites plugins/builtin/logs.wasm, plugins/builtin/restlist.wasm and
+// plugins/builtin/BUILD (the Go version and the SHA-256 of each). The
+// build is reproducible (-trimpath, -buildvcs=false): a test in
+// plugins/builtin rebuilds both and fails when the committed files differ
+// from a fresh build of the sources, naming this command.
 package plugins
 
-//go:generate go run ./internal/build -out dist
+//go:generate go run ./internal/build -out builtin

@@ -543,24 +543,44 @@ func (p *parser) plugin(pm map[string]any, i int, entry string) *Plugin {
 // 32-bit WebAssembly.
 const MaxMemory = 4 << 30
 
-var sizeRE = regexp.MustCompile(`^([0-9]+) ?(B|KiB|MiB|GiB|KB|MB|GB)?$`)
+var sizeRE = regexp.MustCompile(`^([0-9]+) ?(B|KiB|MiB|GiB|TiB|KB|MB|GB|TB)?$`)
 
-// ParseSize parses a memory size such as "64MiB", "512KiB", "1GiB",
-// "10MB" or a plain byte count, between 1 byte and MaxMemory.
-func ParseSize(s string) (int64, error) {
+var sizeUnits = map[string]int64{"": 1, "B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40,
+	"KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12}
+
+// ParseBytes parses a byte size: a count of bytes, or a number followed
+// (optionally after one space) by B, KiB, MiB, GiB, TiB (powers of 1024)
+// or KB, MB, GB, TB (powers of 1000): "64MiB", "10MB", "1048576". It is
+// the one size parser of compact: every size in a registry, a config file
+// or a command-line flag reads through it. Zero is a valid size (what it
+// means is the caller's); a negative number is not a size.
+func ParseBytes(s string) (int64, error) {
 	m := sizeRE.FindStringSubmatch(s)
 	if m == nil {
-		return 0, fmt.Errorf("bad size %q: expected a size such as 64MiB, 512KiB or 1GiB", s)
+		return 0, fmt.Errorf("bad size %q: expected a size such as 64MiB, 10MB or a byte count", s)
 	}
+	mult := sizeUnits[m[2]]
 	n, err := strconv.ParseInt(m[1], 10, 64)
-	mult := map[string]int64{"": 1, "B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "KB": 1e3, "MB": 1e6, "GB": 1e9}[m[2]]
-	if err != nil || n > MaxMemory/mult || n*mult > MaxMemory {
+	if err != nil || n > math.MaxInt64/mult {
+		return 0, fmt.Errorf("size %q is too large", s)
+	}
+	return n * mult, nil
+}
+
+// ParseSize parses a plugin memory size with ParseBytes, between 1 byte
+// and MaxMemory.
+func ParseSize(s string) (int64, error) {
+	n, err := ParseBytes(s)
+	if err != nil {
+		return 0, err
+	}
+	if n > MaxMemory {
 		return 0, fmt.Errorf("size %q is larger than the 4GiB a 32-bit WebAssembly instance can address", s)
 	}
 	if n == 0 {
 		return 0, fmt.Errorf("size %q must be at least 1 byte", s)
 	}
-	return n * mult, nil
+	return n, nil
 }
 
 // FormatSize renders a byte count the way ParseSize reads it, in the

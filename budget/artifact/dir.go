@@ -27,6 +27,14 @@ var ErrCorrupt = errors.New("artifact corrupted")
 // errBusy: a file is locked by a reader or writer.
 var errBusy = errors.New("file busy")
 
+// ErrNotRegular marks a store entry that is not a regular file (a FIFO, a
+// device, a socket, a directory or a symbolic link where an object, a
+// sidecar or a temporary file should be). The store never opens such an
+// entry for reading (it could block forever): Open and Stat fail with an
+// error wrapping both ErrCorrupt and ErrNotRegular, and GC skips it and
+// reports it in GCStats.Skipped.
+var ErrNotRegular = errors.New("not a regular file")
+
 // Options configure retention. The zero value keeps everything forever.
 type Options struct {
 	// TTL is how long an artifact is kept after it was (last) stored; 0
@@ -130,6 +138,11 @@ func (s *DirStore) objectPath(sum string) string {
 	return filepath.Join(s.dir, "objects", sum[:2], sum)
 }
 func (s *DirStore) metaPath(sum string) string { return s.objectPath(sum) + ".json" }
+
+// gonePath is the tombstone GC leaves for an object it removed, holding
+// the reason; an issued object missing without one was deleted by
+// someone else.
+func (s *DirStore) gonePath(sum string) string { return s.objectPath(sum) + ".gone" }
 func (s *DirStore) handlePath(h string) string {
 	return filepath.Join(s.dir, "handles", h[:2], h)
 }
@@ -281,7 +294,7 @@ func (s *DirStore) putKnown(ctx context.Context, r io.Reader, m budget.Meta) (bu
 // holds reports whether the object of sum is stored with size bytes that
 // still hash to sum.
 func (s *DirStore) holds(ctx context.Context, sum string, size int64) bool {
-	f, err := os.Open(s.objectPath(sum))
+	f, err := openRegular(s.objectPath(sum))
 	if err != nil {
 		return false
 	}
@@ -340,6 +353,7 @@ func (s *DirStore) commit(tmpName, sum string, m budget.Meta) (budget.Handle, er
 	if err := s.writeMeta(sum, m); err != nil {
 		return "", err
 	}
+	os.Remove(s.gonePath(sum)) // stored again: no longer removed
 	if err := syncDir(shard); err != nil {
 		return "", fmt.Errorf("artifact store %s: fsync directory: %w", s.dir, err)
 	}
@@ -461,7 +475,7 @@ func readHandle(p string) (string, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", err
 	}
-	b, err := os.ReadFile(p) // a file handle (no symlinks here)
+	b, err := readRegular(p) // a file handle (no symlinks here)
 	if err != nil {
 		return "", err
 	}
@@ -551,11 +565,14 @@ func (s *DirStore) Open(ctx context.Context, h budget.Handle) (io.ReadCloser, bu
 // again, a removed one is ErrExpired.
 func (s *DirStore) openLocked(h budget.Handle, sum string, known bool) (*os.File, error) {
 	for try := 0; ; try++ {
-		f, err := os.Open(s.objectPath(sum))
+		f, err := openRegular(s.objectPath(sum))
 		if err != nil {
+			if errors.Is(err, ErrNotRegular) {
+				return nil, notRegular(h, err)
+			}
 			if errors.Is(err, fs.ErrNotExist) {
 				if known || try > 0 {
-					return nil, fmt.Errorf("artifact %s: %w (removed by retention)", h, budget.ErrExpired)
+					return nil, s.missing(h, sum)
 				}
 				return nil, fmt.Errorf("artifact %s: %w (no artifact has this digest in %s)", h, budget.ErrNotFound, s.dir)
 			}
@@ -570,7 +587,7 @@ func (s *DirStore) openLocked(h budget.Handle, sum string, known bool) (*os.File
 		}
 		f.Close()
 		if try == 3 {
-			return nil, fmt.Errorf("artifact %s: %w (removed by retention)", h, budget.ErrExpired)
+			return nil, s.missing(h, sum)
 		}
 	}
 }
@@ -580,11 +597,11 @@ func (s *DirStore) openLocked(h budget.Handle, sum string, known bool) (*os.File
 // object itself.
 func (s *DirStore) readMeta(sum string, f *os.File) (budget.Meta, error) {
 	var m budget.Meta
-	b, err := os.ReadFile(s.metaPath(sum))
+	b, err := readRegular(s.metaPath(sum))
 	if err == nil && json.Unmarshal(b, &m) == nil && m.SHA256 == sum {
 		return m, nil
 	}
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, ErrNotRegular) {
 		return m, err
 	}
 	m = budget.Meta{}
@@ -641,6 +658,10 @@ type GCStats struct {
 	Kept  int64 `json:"kept"`
 	// Temps counts left-over temporary files removed.
 	Temps int `json:"temps"`
+	// Skipped lists the store entries left alone because they are not
+	// regular files (a FIFO or device in tmp/ or objects/), each as
+	// "path (store-relative): reason". GC never opens such an entry.
+	Skipped []string `json:"skipped,omitempty"`
 }
 
 func (s *DirStore) maybeGC(ctx context.Context) {
@@ -683,6 +704,14 @@ func (s *DirStore) GC(ctx context.Context) (GCStats, error) {
 			continue
 		}
 		for _, e := range ents {
+			if len(e.Name()) != 64 && !(len(e.Name()) == 69 && strings.HasSuffix(e.Name(), ".json")) {
+				continue
+			}
+			if !e.Type().IsRegular() {
+				st.Skipped = append(st.Skipped, skipNote("objects/"+sh.Name()+"/"+e.Name(),
+					fmt.Errorf("%w (%s)", ErrNotRegular, typeName(e.Type()))))
+				continue
+			}
 			if len(e.Name()) != 64 {
 				continue
 			}
@@ -691,7 +720,7 @@ func (s *DirStore) GC(ctx context.Context) (GCStats, error) {
 				continue
 			}
 			en := gcEntry{sum: e.Name(), size: fi.Size(), created: fi.ModTime()}
-			if b, err := os.ReadFile(s.metaPath(e.Name())); err == nil {
+			if b, err := readRegular(s.metaPath(e.Name())); err == nil {
 				var m budget.Meta
 				if json.Unmarshal(b, &m) == nil && !m.Created.IsZero() {
 					en.created = m.Created
@@ -716,7 +745,8 @@ func (s *DirStore) GC(ctx context.Context) (GCStats, error) {
 			if now.Sub(e.created) <= s.opt.TTL {
 				continue
 			}
-			switch err := s.remove(e.sum); {
+			switch err := s.remove(e.sum, fmt.Sprintf("expired: stored %s, TTL %s, removed %s",
+				e.created.UTC().Format(time.RFC3339), s.opt.TTL, now.UTC().Format(time.RFC3339))); {
 			case err == nil:
 				removed[e.sum] = true
 				st.Expired++
@@ -737,7 +767,8 @@ func (s *DirStore) GC(ctx context.Context) (GCStats, error) {
 			if removed[e.sum] {
 				continue
 			}
-			switch err := s.remove(e.sum); {
+			switch err := s.remove(e.sum, fmt.Sprintf("evicted to keep the store under its quota of %d bytes, removed %s",
+				s.opt.MaxBytes, now.UTC().Format(time.RFC3339))); {
 			case err == nil:
 				removed[e.sum] = true
 				st.Evicted++
@@ -751,18 +782,76 @@ func (s *DirStore) GC(ctx context.Context) (GCStats, error) {
 		}
 	}
 	st.Kept = total
-	st.Temps = s.sweepTemps(now)
+	st.Temps = s.sweepTemps(now, &st.Skipped)
 	s.sweepHandles(now, removed)
 	return st, nil
 }
 
+// notRegular is the error of Open and Stat for an object that is not a
+// regular file; it names no path (messages reach HTTP and MCP clients).
+func notRegular(h budget.Handle, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("artifact %s: %w: the stored object is %w", h, ErrCorrupt, err)
+}
+
+// skipNote is one GCStats.Skipped line.
+func skipNote(rel string, err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return rel + ": " + err.Error()
+}
+
+// typeName names the type of a directory entry that is not a regular file.
+func typeName(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsDir():
+		return "a directory"
+	}
+	return "of type " + m.String()
+}
+
+// maxSidecar bounds what readRegular reads: sidecars and file handles are
+// a few hundred bytes.
+const maxSidecar = 1 << 20
+
+// readRegular reads a small regular file (a sidecar or a file handle)
+// through openRegular, so that a FIFO or device in its place fails at
+// once instead of blocking.
+func readRegular(p string) ([]byte, error) {
+	f, err := openRegular(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxSidecar+1))
+	if err == nil && len(b) > maxSidecar {
+		return nil, fmt.Errorf("%s: more than %d bytes", p, maxSidecar)
+	}
+	return b, err
+}
+
 // remove deletes one artifact unless it is leased in this process or
 // locked by a reader or writer anywhere (errBusy).
-func (s *DirStore) remove(sum string) error {
+func (s *DirStore) remove(sum, reason string) error {
 	if s.leased(sum) {
 		return errBusy
 	}
-	f, err := os.Open(s.objectPath(sum))
+	f, err := openRegular(s.objectPath(sum))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -777,12 +866,23 @@ func (s *DirStore) remove(sum string) error {
 		return fmt.Errorf("artifact store %s: gc: %w", s.dir, err)
 	}
 	os.Remove(s.metaPath(sum))
+	_ = os.WriteFile(s.gonePath(sum), []byte(reason+"\n"), 0o600) // best effort: without it the reason is less precise
 	return nil
+}
+
+// missing is the error for an issued handle whose object is not in the
+// store: removed by retention (GC's tombstone says why and when) or
+// deleted by something else. Both wrap budget.ErrExpired.
+func (s *DirStore) missing(h budget.Handle, sum string) error {
+	if b, err := readRegular(s.gonePath(sum)); err == nil && len(b) > 0 {
+		return fmt.Errorf("artifact %s: %w (removed by retention: %s)", h, budget.ErrExpired, strings.TrimSpace(string(b)))
+	}
+	return fmt.Errorf("artifact %s: %w (deleted: the object is no longer in the store, and compact's retention did not remove it)", h, budget.ErrExpired)
 }
 
 // sweepTemps removes temporary files left by a crashed writer: older than
 // TempGrace and not locked.
-func (s *DirStore) sweepTemps(now time.Time) int {
+func (s *DirStore) sweepTemps(now time.Time, skipped *[]string) int {
 	n := 0
 	ents, _ := os.ReadDir(filepath.Join(s.dir, "tmp"))
 	for _, e := range ents {
@@ -791,8 +891,11 @@ func (s *DirStore) sweepTemps(now time.Time) int {
 			continue
 		}
 		p := filepath.Join(s.dir, "tmp", e.Name())
-		f, err := os.Open(p)
+		f, err := openRegular(p)
 		if err != nil {
+			if errors.Is(err, ErrNotRegular) {
+				*skipped = append(*skipped, skipNote("tmp/"+e.Name(), err))
+			}
 			continue
 		}
 		if lockFile(f, true, true) == nil {
@@ -845,6 +948,7 @@ func (s *DirStore) sweepHandles(now time.Time, removed map[string]bool) {
 			}
 			if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > s.opt.TombstoneTTL {
 				os.Remove(p)
+				os.Remove(s.gonePath(sum))
 			}
 		}
 	}
@@ -857,11 +961,14 @@ func (s *DirStore) Stat(ctx context.Context, h budget.Handle) (budget.Meta, erro
 	if err != nil {
 		return budget.Meta{}, err
 	}
-	f, err := os.Open(s.objectPath(sum))
+	f, err := openRegular(s.objectPath(sum))
 	if err != nil {
+		if errors.Is(err, ErrNotRegular) {
+			return budget.Meta{}, notRegular(h, err)
+		}
 		if errors.Is(err, fs.ErrNotExist) {
 			if known {
-				return budget.Meta{}, fmt.Errorf("artifact %s: %w (removed by retention)", h, budget.ErrExpired)
+				return budget.Meta{}, s.missing(h, sum)
 			}
 			return budget.Meta{}, fmt.Errorf("artifact %s: %w (no artifact has this digest in %s)", h, budget.ErrNotFound, s.dir)
 		}

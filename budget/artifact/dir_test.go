@@ -585,3 +585,98 @@ func TestPutKnownBytesAfterGC(t *testing.T) {
 		t.Fatalf("read after re-Put: %q, %v", got, err)
 	}
 }
+
+// A FIFO, a device or a symbolic link in place of a stored object, a
+// sidecar or a temporary file never blocks the store: Open and Stat fail
+// at once (ErrCorrupt and ErrNotRegular) and GC skips the entry and
+// reports it. On the old code Open of a FIFO object and GC with a stale
+// FIFO in tmp/ blocked forever.
+func TestNonRegularEntriesNeverBlock(t *testing.T) {
+	if _, err := os.Stat("/dev/null"); err != nil {
+		t.Skip("no /dev/null")
+	}
+	c := &clock{t: time.Now()}
+	s := newDir(t, Options{TTL: time.Hour, GCInterval: -1, Now: c.Now})
+	h, m := put(t, s, "precious bytes")
+	h2, m2 := put(t, s, "other precious bytes")
+	obj := s.objectPath(m.SHA256)
+	os.Remove(obj)
+	if err := syscall.Mkfifo(obj, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	// The other object: a symbolic link to a FIFO; its sidecar a FIFO.
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	syscall.Mkfifo(fifo, 0o600)
+	os.Remove(s.objectPath(m2.SHA256))
+	os.Symlink(fifo, s.objectPath(m2.SHA256))
+	os.Remove(s.metaPath(m2.SHA256))
+	syscall.Mkfifo(s.metaPath(m2.SHA256), 0o600)
+	// A stale FIFO and a device link in tmp/.
+	tmpFifo := filepath.Join(s.dir, "tmp", "stale-fifo")
+	syscall.Mkfifo(tmpFifo, 0o600)
+	os.Chtimes(tmpFifo, c.t.Add(-48*time.Hour), c.t.Add(-48*time.Hour))
+
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, hh := range []budget.Handle{h, h2} {
+			_, err := read(t, s, hh)
+			if !errors.Is(err, ErrCorrupt) || !errors.Is(err, ErrNotRegular) {
+				t.Errorf("Open(%s) = %v, want ErrCorrupt and ErrNotRegular", hh, err)
+			}
+			if err != nil && strings.Contains(err.Error(), s.dir) {
+				t.Errorf("Open(%s) error names the store path: %v", hh, err)
+			}
+			if _, err := s.Stat(context.Background(), hh); !errors.Is(err, ErrNotRegular) {
+				t.Errorf("Stat(%s) = %v, want ErrNotRegular", hh, err)
+			}
+		}
+		c.Add(2 * time.Hour)
+		st, err := s.GC(context.Background())
+		if err != nil {
+			t.Errorf("GC: %v", err)
+		}
+		joined := strings.Join(st.Skipped, "\n")
+		for _, want := range []string{"tmp/stale-fifo: not a regular file (a FIFO)", m.SHA256 + ": not a regular file (a FIFO)", m2.SHA256 + ": not a regular file (a symbolic link)"} {
+			if !strings.Contains(joined, want) {
+				t.Errorf("GC skipped %q, want a line %q", st.Skipped, want)
+			}
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the store blocked on a FIFO for 10 s")
+	}
+}
+
+// An object deleted by something other than compact's retention is
+// reported as deleted, not as "removed by retention"; one the collector
+// removed says why and when.
+func TestMissingObjectReason(t *testing.T) {
+	c := &clock{t: time.Now()}
+	s := newDir(t, Options{TTL: time.Hour, GCInterval: -1, Now: c.Now})
+	h, m := put(t, s, "deleted by hand")
+	os.Remove(s.objectPath(m.SHA256))
+	_, err := read(t, s, h)
+	if !errors.Is(err, budget.ErrExpired) || !strings.Contains(err.Error(), "deleted") || strings.Contains(err.Error(), "retention") && !strings.Contains(err.Error(), "did not remove") {
+		t.Fatalf("deleted object: %v", err)
+	}
+	if _, err := s.Stat(context.Background(), h); err == nil || !strings.Contains(err.Error(), "deleted") {
+		t.Fatalf("Stat of a deleted object: %v", err)
+	}
+	h2, _ := put(t, s, "expires")
+	c.Add(2 * time.Hour)
+	if _, err := s.GC(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	_, err = read(t, s, h2)
+	if !errors.Is(err, budget.ErrExpired) || !strings.Contains(err.Error(), "removed by retention: expired") || !strings.Contains(err.Error(), "TTL 1h0m0s") {
+		t.Fatalf("expired object: %v", err)
+	}
+	// Stored again, it is served again and the tombstone is gone.
+	put(t, s, "expires")
+	if got, err := read(t, s, h2); err != nil || got != "expires" {
+		t.Fatalf("stored again: %q, %v", got, err)
+	}
+}

@@ -81,6 +81,7 @@ type Querier struct {
 	counter budget.Counter
 	opt     Options
 	cache   *Cache
+	bnd     *bounded // jq's size-checked operators (bounded.go)
 }
 
 // New returns a Querier over store that counts answer tokens with counter.
@@ -114,7 +115,7 @@ func New(store budget.Store, counter budget.Counter, opt Options) (*Querier, err
 	if c == nil {
 		c = NewCache(DefaultCacheBytes)
 	}
-	return &Querier{store: store, counter: counter, opt: opt, cache: c}, nil
+	return &Querier{store: store, counter: counter, opt: opt, cache: c, bnd: newBounded(opt.MaxMemory)}, nil
 }
 
 // Cache returns the Querier's cache.
@@ -309,7 +310,8 @@ func (q *Querier) JQ(ctx context.Context, ref, filter string, tokens int) (Answe
 		}
 		return Answer{}, fmt.Errorf("%w: jq filter %q does not parse: %v", ErrBadQuery, clip(filter), err)
 	}
-	code, err := gojq.Compile(parsed)
+	boundQuery(parsed)
+	code, err := gojq.Compile(parsed, q.bnd.opts...)
 	if err != nil {
 		return Answer{}, fmt.Errorf("%w: jq filter %q: %v", ErrBadQuery, clip(filter), err)
 	}
@@ -375,7 +377,14 @@ func (q *Querier) JQ(ctx context.Context, ref, filter string, tokens int) (Answe
 				if errors.As(err, &he) && he.Value() == nil {
 					break
 				}
+				var ce *errValueCap
+				if errors.As(err, &ce) {
+					return Answer{}, fmt.Errorf("%w: jq filter %q: %v (after %d outputs); narrow it, or count with length", ErrLimit, clip(filter), ce, len(outs))
+				}
 				return Answer{}, fmt.Errorf("%w: jq filter %q failed: %v", ErrBadQuery, clip(filter), err)
+			}
+			if n := jsonSize(v, q.opt.MaxOutput-size); size+n > q.opt.MaxOutput {
+				return Answer{}, fmt.Errorf("%w: jq filter %q produced more than %d bytes (%d outputs so far); narrow it, or count with length", ErrLimit, clip(filter), q.opt.MaxOutput, len(outs)+1)
 			}
 			b, err := gojq.Marshal(v)
 			if err != nil {

@@ -61,26 +61,50 @@ func TestImportRules(t *testing.T) {
 	}
 }
 
-// TestOneTiktokenFile checks that exactly one non-test file imports
-// tiktoken-go, so the tokenizer can be swapped in one place.
+// TestOneTiktokenFile checks that the tokenizer stays swappable in one
+// place: no non-test file imports the reference tokenizer
+// (github.com/pkoukk/tiktoken-go, or its vocabulary loader), exactly one
+// test file does (the one that compares the counter with it), and only
+// budget/tokens.go imports the counter of budget/internal/bpe.
 func TestOneTiktokenFile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list over the module")
 	}
-	var importers []string
+	var prod, tests []string
 	for _, line := range goList(t, "-f", `{{$d := .Dir}}{{range .GoFiles}}{{$d}}/{{.}} {{end}}`, "./...") {
-		for _, f := range strings.Fields(line) {
-			importers = append(importers, f)
+		prod = append(prod, strings.Fields(line)...)
+	}
+	for _, line := range goList(t, "-f", `{{$d := .Dir}}{{range .TestGoFiles}}{{$d}}/{{.}} {{end}}{{range .XTestGoFiles}}{{$d}}/{{.}} {{end}}`, "./...") {
+		tests = append(tests, strings.Fields(line)...)
+	}
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	importers := func(files []string, path string) []string {
+		var out []string
+		for _, f := range files {
+			if b, err := exec.Command("grep", "-l", `"`+path+`"`, f).Output(); err == nil && len(b) > 0 {
+				rel, err := filepath.Rel(root, f)
+				if err != nil {
+					rel = f
+				}
+				out = append(out, rel)
+			}
+		}
+		return out
+	}
+	// Spelled in two parts, so that this file does not match.
+	ref := "github.com/pkoukk/" + "tiktoken-go"
+	for _, lib := range []string{ref, ref + "-loader"} {
+		if got := importers(prod, lib); len(got) != 0 {
+			t.Errorf("non-test files import %s: %v (it is the tests' reference only)", lib, got)
+		}
+		if got := importers(tests, lib); len(got) != 1 {
+			t.Errorf("test files importing %s: %v, want exactly 1", lib, got)
 		}
 	}
-	n := 0
-	for _, f := range importers {
-		out, err := exec.Command("grep", "-l", `"github.com/pkoukk/tiktoken-go"`, f).Output()
-		if err == nil && len(out) > 0 {
-			n++
-		}
-	}
-	if n != 1 {
-		t.Errorf("%d non-test files import tiktoken-go, want exactly 1", n)
+	if got := importers(prod, module+"/budget/internal/bpe"); len(got) != 1 || got[0] != filepath.Join("budget", "tokens.go") {
+		t.Errorf("non-test files importing budget/internal/bpe: %v, want budget/tokens.go alone", got)
 	}
 }

@@ -238,9 +238,18 @@ func runInput(ctx context.Context, p *host.Plugin, o Options, timeout time.Durat
 		checks = append(checks, Check{Name: name("size"), Note: fmt.Sprintf("%d → %d bytes", len(in.Data), len(payload))})
 	}
 
-	// 4. Counts and validity, exactly as the host verifies them.
+	// 4. Counts and validity, then content (every value the input's,
+	// records in order, no new text, groups true), exactly as the host
+	// verifies them.
 	err = host.VerifyOutput(in.Data, o.Records, budget.Output{Content: payload, ContentType: hdr.ContentType, Declared: hdr.Collections})
-	checks = append(checks, Check{Name: name("counts"), Err: err})
+	if errors.Is(err, host.ErrContent) {
+		checks = append(checks, Check{Name: name("counts")}, Check{Name: name("content"), Err: err})
+	} else {
+		checks = append(checks, Check{Name: name("counts"), Err: err})
+		if err == nil {
+			checks = append(checks, Check{Name: name("content")})
+		}
+	}
 
 	// 5. Determinism: a second run on a fresh call gives the same bytes.
 	again, err := p.Call(ctx, framed)

@@ -38,7 +38,7 @@ func TestRunPassingPlugin(t *testing.T) {
 		}
 		t.Fatalf("%d checks failed on the echo plugin", n)
 	}
-	for _, want := range []string{"load", "issues.json: runs", "issues.json: framing", "issues.json: size", "issues.json: counts", "issues.json: deterministic", "app.log: counts"} {
+	for _, want := range []string{"load", "issues.json: runs", "issues.json: framing", "issues.json: size", "issues.json: counts", "issues.json: content", "issues.json: deterministic", "app.log: counts", "app.log: content"} {
 		if _, ok := find(checks, want); !ok {
 			t.Errorf("no check %q", want)
 		}
@@ -52,6 +52,8 @@ func TestRunFailingPlugins(t *testing.T) {
 	}{
 		{"drop", faults, "issues.json: counts", "collection .: the output has 1 records, the input 2"},
 		{"bloat", faults, "issues.json: size", "larger than the 35-byte input"},
+		{"fabricate", faults, "issues.json: content", `.[0].id: value 2 differs from the input's 1`},
+		{"reorder", faults, "issues.json: content", `.[0].id: value 2 differs from the input's 1`},
 		{"framing", faults, "issues.json: framing", "no newline after the header"},
 		{"loop", faults, "issues.json: runs", "timeout"},
 		{"trap", faults, "issues.json: runs", "trap"},

@@ -62,14 +62,12 @@ func (p *Proxy) newClient(caps *mcp.ClientCapabilities) *mcp.Client {
 		// Exactly these: the go-sdk would add sampling and elicitation
 		// for handlers, so the requests are answered in clientMiddleware
 		// instead.
-		Capabilities:                caps,
-		ToolListChangedHandler:      func(ctx context.Context, _ *mcp.ToolListChangedRequest) { p.resync(ctx, "tools") },
-		PromptListChangedHandler:    func(ctx context.Context, _ *mcp.PromptListChangedRequest) { p.resync(ctx, "prompts") },
-		ResourceListChangedHandler:  func(ctx context.Context, _ *mcp.ResourceListChangedRequest) { p.resync(ctx, "resources") },
-		ResourceUpdatedHandler:      p.onResourceUpdated,
-		LoggingMessageHandler:       p.onLog,
-		ProgressNotificationHandler: p.onProgress,
-		ElicitationCompleteHandler:  p.onElicitationComplete,
+		Capabilities:               caps,
+		ToolListChangedHandler:     func(ctx context.Context, _ *mcp.ToolListChangedRequest) { p.resync(ctx, "tools") },
+		PromptListChangedHandler:   func(ctx context.Context, _ *mcp.PromptListChangedRequest) { p.resync(ctx, "prompts") },
+		ResourceListChangedHandler: func(ctx context.Context, _ *mcp.ResourceListChangedRequest) { p.resync(ctx, "resources") },
+		ResourceUpdatedHandler:     p.onResourceUpdated,
+		ElicitationCompleteHandler: p.onElicitationComplete,
 		// Input-required results go back to the downstream client that
 		// made the call (see above), not to handlers here.
 		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},

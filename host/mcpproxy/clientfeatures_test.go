@@ -262,7 +262,7 @@ func (a *agent) call(t *testing.T, tool string, args any) string {
 func newFeatureProxy(t *testing.T, f *featureServer) *mcpproxy.Proxy {
 	t.Helper()
 	eng, _ := newEngine(t, 2000)
-	p, err := mcpproxy.New(context.Background(), &mcpproxy.InProcess{Server: f.s}, mcpproxy.Adapt(eng), mcpproxy.Options{Budget: 2000, Logger: quietLogger()})
+	p, err := mcpproxy.New(context.Background(), &mcpproxy.InProcess{Server: f.s}, mcpproxy.Adapt(eng), mcpproxy.Options{Budget: 2000, Logger: quietLogger(), UpstreamProtocol: "2026-07-28"})
 	if err != nil {
 		t.Fatal(err)
 	}

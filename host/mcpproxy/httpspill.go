@@ -13,6 +13,8 @@ import (
 	"net/http"
 	"os"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
 	"github.com/toolcompact/compact/budget"
 )
 
@@ -46,6 +48,9 @@ type spillRoundTripper struct {
 	limit   int64
 	spillAt int64
 	log     *slog.Logger
+	// divert, when set, is given every notification as it is read (see
+	// notify.go); one it passed on is left out of the stream.
+	divert func(jsonrpc.Message, string) bool
 }
 
 // callInfo is what a POST's body says about the request it carries.
@@ -96,11 +101,11 @@ func (t *spillRoundTripper) RoundTrip(req *http.Request) (*http.Response, error)
 		if call.id == "" {
 			return resp, nil
 		}
-		resp.Body = &jsonBody{ctx: ctx, rc: resp.Body, sp: sp, call: call, log: t.log}
+		resp.Body = &jsonBody{ctx: ctx, cp: captureFrom(ctx), rc: resp.Body, sp: sp, call: call, log: t.log}
 		resp.ContentLength = -1
 		resp.Header.Del("Content-Length")
 	case "text/event-stream":
-		resp.Body = &sseBody{ctx: ctx, rc: resp.Body, r: bufio.NewReaderSize(resp.Body, 64<<10), sp: sp, call: call, log: t.log, route: routeFrom(ctx)}
+		resp.Body = &sseBody{ctx: ctx, cp: captureFrom(ctx), rc: resp.Body, r: bufio.NewReaderSize(resp.Body, 64<<10), sp: sp, call: call, log: t.log, route: routeFrom(ctx), divert: t.divert}
 	}
 	return resp, nil
 }
@@ -289,6 +294,7 @@ func (c callInfo) answeredBy(info frameInfo) bool {
 // jsonBody is an application/json response body: one message.
 type jsonBody struct {
 	ctx  context.Context
+	cp   *capture // receives the result answering call (see capture)
 	rc   io.ReadCloser
 	sp   *msgSpiller
 	call callInfo
@@ -307,6 +313,7 @@ func (b *jsonBody) Read(p []byte) (int, error) {
 			b.log.Warn("upstream message over the limit discarded", "bytes", m.size, "limit", b.sp.limit)
 			b.out = bytes.NewReader(tooLarge(b.call.idRaw, m.size, b.sp.limit))
 		default:
+			b.cp.take(m.data, b.call)
 			b.out = bytes.NewReader(m.data)
 		}
 	}
@@ -322,6 +329,7 @@ func (b *jsonBody) Close() error { return b.rc.Close() }
 // time.
 type sseBody struct {
 	ctx  context.Context
+	cp   *capture // receives the result answering call (see capture)
 	rc   io.ReadCloser
 	r    *bufio.Reader
 	sp   *msgSpiller
@@ -332,7 +340,8 @@ type sseBody struct {
 	// route, when set, is the routing token of the downstream session
 	// whose call this stream answers: the upstream's questions on it are
 	// that session's (see tagRoute).
-	route string
+	route  string
+	divert func(jsonrpc.Message, string) bool
 }
 
 func (b *sseBody) Read(p []byte) (int, error) {
@@ -383,6 +392,16 @@ func (b *sseBody) next() ([]byte, error) {
 					data = tooLarge(b.call.idRaw, m.size, b.sp.limit)
 				}
 			}
+		}
+		if data != nil && !m.over && b.divert != nil && bytes.Contains(data, []byte(`"notifications/`)) {
+			// Passed on now, in stream order (see notify.go); the event
+			// keeps its id, so that resumption still counts it.
+			if msg, err := jsonrpc.DecodeMessage(data); err == nil && b.divert(msg, b.route) {
+				data = nil
+			}
+		}
+		if data != nil && !m.over {
+			b.cp.take(data, b.call)
 		}
 		if data != nil && !m.over && b.route != "" {
 			data = tagRoute(data, b.route)
@@ -582,4 +601,18 @@ func tagRoute(msg []byte, token string) []byte {
 		return msg
 	}
 	return out
+}
+
+// take keeps, in cp, the result of msg when msg is the response to call.
+func (cp *capture) take(msg []byte, call callInfo) {
+	if cp == nil || call.id == "" || bytes.Contains(msg[:min(len(msg), 64)], []byte(`"method"`)) {
+		return
+	}
+	m, err := jsonrpc.DecodeMessage(msg)
+	if err != nil {
+		return
+	}
+	if r, ok := m.(*jsonrpc.Response); ok && r.Error == nil && idKey(r.ID.Raw()) == call.id {
+		cp.set(r.Result)
+	}
 }

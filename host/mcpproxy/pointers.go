@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/toolcompact/compact/budget"
 	"github.com/toolcompact/compact/budget/artifact"
+	"github.com/toolcompact/compact/schemas"
 )
 
 // Artifacts is the part of the engine that memory pointers need.
@@ -45,18 +45,28 @@ func (e *PointerError) Error() string {
 // Unwrap returns the reason.
 func (e *PointerError) Unwrap() error { return e.Err }
 
+// RefPrefix marks an explicit artifact reference in a tool argument:
+// "artifact:" followed by a reference (a handle, optionally with a jq
+// path), as in "artifact:3f9a1c0b7d2e.items[0]". Ordinary data does not
+// start that way, so such a string is always taken for a reference.
+const RefPrefix = "artifact:"
+
 // resolvePointers replaces every string value of args that is an artifact
-// reference to a stored artifact with the stored value: the exact stored
-// text for a whole handle, the selected JSON value for a handle with a
-// path (a string stays a string). It returns args unchanged when nothing
-// was replaced, and the number of replacements.
+// reference with the stored value: the exact stored text for a whole
+// handle, the selected JSON value for a handle with a path (a string
+// stays a string). It returns args unchanged when nothing was replaced,
+// and the number of replacements.
 //
-// A string is a reference when budget/artifact.ParseRef accepts it. A
-// reference whose artifact does not exist, has expired, or whose path
-// selects nothing is an error, with one exception: a bare 40-digit hex
-// string that is not stored passes through, because it is far more
-// likely a git object name than a compact handle.
-func resolvePointers(ctx context.Context, a Artifacts, args json.RawMessage) (json.RawMessage, int, error) {
+// A string is a reference when it is RefPrefix followed by a reference
+// (budget/artifact.ParseRef), or when it is a bare reference whose handle
+// issued reports as one this proxy handed out. Anything else, such as a
+// git SHA, an md5 sum, a container id, a millisecond timestamp or a
+// "<hex>.json" file name that merely looks like a handle, reaches the
+// upstream unchanged: it is never refused. A reference that is one (an
+// explicit one, or a handle the proxy handed out) and cannot be resolved
+// is a *PointerError. Arguments that are not valid JSON pass unchanged:
+// they are the upstream's to judge.
+func resolvePointers(ctx context.Context, a Artifacts, args json.RawMessage, issued func(budget.Handle) bool) (json.RawMessage, int, error) {
 	st := a.Store()
 	if st == nil || !mayHoldRef(args) {
 		return args, 0, nil
@@ -65,9 +75,9 @@ func resolvePointers(ctx context.Context, a Artifacts, args json.RawMessage) (js
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, 0, fmt.Errorf("compact: tool arguments are not valid JSON: %w", err)
+		return args, 0, nil
 	}
-	r := resolver{ctx: ctx, a: a, st: st}
+	r := resolver{ctx: ctx, a: a, st: st, issued: issued}
 	nv, err := r.walk(v, "$")
 	if err != nil {
 		return nil, 0, err
@@ -82,9 +92,12 @@ func resolvePointers(ctx context.Context, a Artifacts, args json.RawMessage) (js
 	return out, r.n, nil
 }
 
-// mayHoldRef is a cheap pre-check: a reference starts with at least
-// MinHandleLen hex digits right after a quote.
+// mayHoldRef is a cheap pre-check: a reference starts with RefPrefix or
+// with at least MinHandleLen hex digits, right after a quote.
 func mayHoldRef(b []byte) bool {
+	if bytes.Contains(b, []byte(`"`+RefPrefix)) {
+		return true
+	}
 	run := -1 // hex digits since the last quote, -1 when not right after one
 	for _, c := range b {
 		switch {
@@ -103,10 +116,11 @@ func mayHoldRef(b []byte) bool {
 }
 
 type resolver struct {
-	ctx context.Context
-	a   Artifacts
-	st  budget.Store
-	n   int
+	ctx    context.Context
+	a      Artifacts
+	st     budget.Store
+	issued func(budget.Handle) bool
+	n      int
 }
 
 func (r *resolver) walk(v any, at string) (any, error) {
@@ -130,15 +144,21 @@ func (r *resolver) walk(v any, at string) (any, error) {
 		}
 		return x, nil
 	case string:
-		ref, err := artifact.ParseRef(x)
-		if err != nil {
-			return x, nil // not a reference: an ordinary string
+		explicit := strings.HasPrefix(x, RefPrefix)
+		var ref artifact.Ref
+		var err error
+		if explicit {
+			if ref, err = artifact.ParseRef(x[len(RefPrefix):]); err != nil {
+				return x, nil // "artifact:" and no reference: ordinary text
+			}
+		} else {
+			ref, err = artifact.ParseRef(x)
+			if err != nil || r.issued == nil || !r.issued(ref.Handle) {
+				return x, nil // an ordinary string, even when it looks like a handle
+			}
 		}
 		val, err := r.value(ref)
 		if err != nil {
-			if errors.Is(err, budget.ErrNotFound) && ref.Path == "" && len(ref.Handle) == 40 {
-				return x, nil
-			}
 			return nil, &PointerError{Arg: at, Ref: x, Err: err}
 		}
 		r.n++
@@ -196,4 +216,31 @@ func kindOf(v any) string {
 		return "null"
 	}
 	return fmt.Sprintf("%T", v)
+}
+
+// issue records handles the proxy hands out (in a compacted result, a
+// note, or a read_artifact answer): a bare handle in a later tool
+// argument is resolved only when it is one of them.
+func (p *Proxy) issue(handles ...string) {
+	for _, h := range handles {
+		if h != "" {
+			p.handles.Store(strings.ToLower(h), true)
+		}
+	}
+}
+
+// issuedResult records the handles of a compaction result.
+func (p *Proxy) issuedResult(r schemas.Result) {
+	if r.Artifact != nil {
+		p.issue(r.Artifact.Handle)
+	}
+	for _, a := range r.Actions {
+		p.issue(a.Handle)
+	}
+}
+
+// handedOut reports whether h is a handle the proxy handed out.
+func (p *Proxy) handedOut(h budget.Handle) bool {
+	_, ok := p.handles.Load(string(h))
+	return ok
 }

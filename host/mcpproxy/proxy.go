@@ -45,11 +45,21 @@ type Options struct {
 	// the text (see compactResult); off by default, because schemas are
 	// forwarded unchanged.
 	StripOutputSchemas bool
+	// UpstreamProtocol is the protocol version the proxy asks of the
+	// upstream; "" means DefaultUpstreamProtocol, whose first request is
+	// initialize, as every server expects. From 2026-07-28 on, the go-sdk
+	// first probes the server with server/discover, and multi round-trip
+	// results pass through (see clientfeatures.go).
+	UpstreamProtocol string
 	// Observe, when set, is told about every compacted tool result (for
 	// metrics): the tool, the result (zero when err is set), the time the
 	// engine took, and the engine's error.
 	Observe func(tool string, res schemas.Result, took time.Duration, err error)
 }
+
+// DefaultUpstreamProtocol is the protocol version the proxy asks of the
+// upstream unless Options.UpstreamProtocol says otherwise.
+const DefaultUpstreamProtocol = "2025-11-25"
 
 // DefaultCallTimeout is the deadline of one upstream request unless
 // Options.CallTimeout says otherwise.
@@ -59,7 +69,7 @@ const DefaultCallTimeout = 2 * time.Minute
 const ReadArtifactTool = "read_artifact"
 
 // handleSentence is appended to every forwarded tool's description.
-const handleSentence = " (compact: any string argument may be an artifact handle from an earlier result, optionally with a jq path such as HANDLE.items[0]; the proxy passes the stored value instead.)"
+const handleSentence = " (compact: any string argument may be an artifact handle from an earlier result, optionally with a jq path such as HANDLE.items[0], or the same prefixed with artifact: (artifact:HANDLE.items[0]); the proxy passes the stored value instead.)"
 
 // Proxy is an MCP server that forwards to one upstream MCP server and
 // compacts every tool result. It is safe for concurrent use; one Proxy
@@ -79,6 +89,7 @@ type Proxy struct {
 	retiring map[*mcp.ClientSession]bool                   // replaced sessions to close when their last request ends
 	session  *mcp.ClientSession                            // nil after the upstream went away
 	initRes  *mcp.InitializeResult
+	initRaw  json.RawMessage // the upstream's initialize result as it wrote it
 	tools    map[string]bool // upstream tool names currently registered
 	prompts  map[string]bool
 	rsrcs    map[string]bool
@@ -93,15 +104,11 @@ type Proxy struct {
 	replaced sync.Map // *mcp.ClientSession closed on purpose (see onInitialized)
 	routes   sync.Map // routing token (string) -> *mcp.ServerSession of a request in flight
 	elicits  sync.Map // URL elicitation id (string) -> *mcp.ServerSession it went to
+	handles  sync.Map // handle (string) -> true: handed out by this proxy (see issue)
 	nextTok  atomic.Uint64
 	closed   atomic.Bool
 	ready    atomic.Bool  // p.server is set
 	logLevel atomic.Value // string: the last level a client set
-}
-
-type progressRoute struct {
-	session *mcp.ServerSession
-	token   any
 }
 
 // New connects to the upstream server, reads its tools, prompts and
@@ -116,6 +123,11 @@ func New(ctx context.Context, up Upstream, engine Engine, opts Options) (*Proxy,
 	if opts.CallTimeout <= 0 {
 		opts.CallTimeout = DefaultCallTimeout
 	}
+	if opts.UpstreamProtocol == "" {
+		opts.UpstreamProtocol = DefaultUpstreamProtocol
+	}
+	p := &Proxy{up: up, engine: engine, opts: opts, log: opts.Logger,
+		tools: map[string]bool{}, prompts: map[string]bool{}, rsrcs: map[string]bool{}, tmpls: map[string]bool{}}
 	switch u := up.(type) {
 	case *Command:
 		if u.Spill == nil {
@@ -128,9 +140,8 @@ func New(ctx context.Context, up Upstream, engine Engine, opts Options) (*Proxy,
 		if u.Logger == nil {
 			u.Logger = opts.Logger
 		}
+		u.divert = p.divert
 	}
-	p := &Proxy{up: up, engine: engine, opts: opts, log: opts.Logger,
-		tools: map[string]bool{}, prompts: map[string]bool{}, rsrcs: map[string]bool{}, tmpls: map[string]bool{}}
 	if p.log == nil {
 		p.log = slog.Default()
 	}
@@ -175,12 +186,18 @@ func New(ctx context.Context, up Upstream, engine Engine, opts Options) (*Proxy,
 	}
 	p.server = mcp.NewServer(&mcp.Implementation{Name: name, Version: version}, sopts)
 	p.server.AddReceivingMiddleware(p.middleware)
+	p.server.AddSendingMiddleware(p.sendRaw)
 	p.server.AddTool(readArtifactTool(), p.readArtifact)
 	p.ready.Store(true)
-	for _, kind := range []string{"tools", "prompts", "resources"} {
+	if err := p.sync(ctx, cs, "tools"); err != nil {
+		_ = cs.Close()
+		return nil, err
+	}
+	for _, kind := range []string{"prompts", "resources"} {
+		// Clients get the upstream's own answers to these lists (see
+		// raw.go): one it cannot give is not a reason not to start.
 		if err := p.sync(ctx, cs, kind); err != nil {
-			_ = cs.Close()
-			return nil, err
+			p.log.Warn("listing the upstream's "+kind, "err", err)
 		}
 	}
 	return p, nil
@@ -219,18 +236,27 @@ func (p *Proxy) connect(ctx context.Context) (*mcp.ClientSession, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcpproxy: upstream %s: %w", p.up, err)
 	}
+	if _, ok := p.up.(*HTTP); !ok {
+		// An HTTP upstream's event reader diverts notifications itself
+		// (its connection must stay the go-sdk's own).
+		t = &divertTransport{Transport: t, divert: p.divert}
+	}
 	cctx, cancel := context.WithTimeout(ctx, p.opts.CallTimeout)
 	defer cancel()
 	p.mu.Lock()
 	client := p.client
 	p.mu.Unlock()
-	cs, err := client.Connect(cctx, t, nil)
+	cctx, cp := withCapture(cctx)
+	cs, err := client.Connect(cctx, t, &mcp.ClientSessionOptions{ProtocolVersion: p.opts.UpstreamProtocol})
 	if err != nil {
 		return nil, fmt.Errorf("mcpproxy: connecting to upstream %s: %w", p.up, err)
 	}
 	p.mu.Lock()
 	p.session = cs
 	p.initRes = cs.InitializeResult()
+	if raw := cp.raw(); raw != nil {
+		p.initRaw = raw
+	}
 	p.mu.Unlock()
 	go func() {
 		err := cs.Wait()
@@ -421,7 +447,10 @@ func (p *Proxy) sync(ctx context.Context, cs *mcp.ClientSession, kind string) er
 		seenT := map[string]bool{}
 		for t, err := range cs.ResourceTemplates(ctx, nil) {
 			if err != nil {
-				return fmt.Errorf("mcpproxy: listing upstream resource templates: %w", err)
+				// An optional method: a server with resources may lack
+				// it. Clients asking get the upstream's own answer.
+				p.log.Debug("listing upstream resource templates", "err", err)
+				break
 			}
 			if err := addTemplate(p.server, t, p.readResource); err != nil {
 				p.log.Warn("upstream resource template not forwarded", "template", t.URITemplate, "err", err)
@@ -510,6 +539,25 @@ func (p *Proxy) resync(ctx context.Context, kind string) {
 // the SDK: logging/setLevel goes upstream as well as to the session.
 func (p *Proxy) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch method {
+		case "initialize":
+			res, err := next(ctx, method, req)
+			if typed, ok := res.(*mcp.InitializeResult); ok && err == nil && typed.ProtocolVersion < newProtocol {
+				return p.initializeResult(typed), nil
+			}
+			return res, err
+		case "tools/call":
+			// Every tool is the upstream's to answer, also one it did not
+			// list (or no longer lists): it says whether the tool exists,
+			// in its own words, as a direct client would see.
+			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil && r.Params.Name != ReadArtifactTool {
+				_, legacy := legacySession(req)
+				return p.callToolResult(ctx, r.Params.Name, r, legacy)
+			}
+		}
+		if res, err, ok := p.forwardRaw(ctx, method, req); ok {
+			return res, err
+		}
 		if method == "logging/setLevel" {
 			if params, ok := req.GetParams().(*mcp.SetLoggingLevelParams); ok {
 				p.logLevel.Store(string(params.Level))
@@ -692,56 +740,40 @@ func (p *Proxy) onResourceUpdated(ctx context.Context, req *mcp.ResourceUpdatedN
 	}
 }
 
-// onLog forwards an upstream log message to every downstream session
-// (each session's own log level filters it).
-func (p *Proxy) onLog(ctx context.Context, req *mcp.LoggingMessageRequest) {
-	if !p.ready.Load() {
-		return
-	}
-	for ss := range p.server.Sessions() {
-		if err := ss.Log(ctx, req.Params); err != nil {
-			p.log.Debug("forwarding log message", "err", err)
-		}
-	}
-}
-
-// onProgress routes an upstream progress notification to the downstream
-// session and token of the call it belongs to.
-func (p *Proxy) onProgress(ctx context.Context, req *mcp.ProgressNotificationClientRequest) {
-	key := fmt.Sprint(req.Params.ProgressToken)
-	v, ok := p.progress.Load(key)
-	if !ok {
-		return
-	}
-	r := v.(progressRoute)
-	params := *req.Params
-	params.ProgressToken = r.token
-	if err := r.session.NotifyProgress(ctx, &params); err != nil {
-		p.log.Debug("forwarding progress", "err", err)
-	}
-}
-
-// withProgress gives an upstream call its own progress token when the
-// downstream request carried one, and returns the params to send and a
-// function that forgets the route.
-func (p *Proxy) withProgress(req *mcp.CallToolRequest, params *mcp.CallToolParams) func() {
+// withProgress routes the progress of an upstream call to the
+// downstream session and call that asked for it, when the downstream
+// request carried a progress token. The upstream sees the client's own
+// token, unless another call in flight already uses the same token (two
+// clients on one upstream session), in which case it gets a token of the
+// proxy's and the client still sees its own. It returns the function
+// that forgets the route, called when the call ends: notifications are
+// passed on in order before the result (see notify.go), so none comes
+// later.
+func (p *Proxy) withProgress(ctx context.Context, req *mcp.CallToolRequest, params *mcp.CallToolParams) func() {
 	tok := req.Params.GetProgressToken()
 	if tok == nil || req.Session == nil {
 		return func() {}
 	}
-	key := fmt.Sprintf("compact-%d", p.nextTok.Add(1))
-	p.progress.Store(key, progressRoute{session: req.Session, token: tok})
+	raw, err := json.Marshal(tok)
+	if err != nil {
+		return func() {}
+	}
+	key := tokenKey(raw)
 	if params.Meta == nil {
 		params.Meta = mcp.Meta{}
 	}
-	params.SetProgressToken(key)
-	// Notifications are handled apart from responses and may arrive just
-	// after the result: keep the route a little longer.
-	return func() { time.AfterFunc(progressLinger, func() { p.progress.Delete(key) }) }
+	// Set as a member, not with SetProgressToken, which panics on a
+	// token that is a JSON number other than an integer.
+	params.Meta["progressToken"] = tok
+	if _, taken := p.progress.LoadOrStore(key, progressRoute{session: req.Session, ctx: ctx}); !taken {
+		return func() { p.progress.Delete(key) }
+	}
+	own := fmt.Sprintf("compact-%d", p.nextTok.Add(1))
+	ownRaw, _ := json.Marshal(own)
+	p.progress.Store(tokenKey(ownRaw), progressRoute{session: req.Session, ctx: ctx, token: raw})
+	params.Meta["progressToken"] = own
+	return func() { p.progress.Delete(tokenKey(ownRaw)) }
 }
-
-// progressLinger is how long a progress route outlives its call.
-const progressLinger = 5 * time.Second
 
 // cloneMeta returns a copy of m (nil for nil).
 func cloneMeta(m mcp.Meta) mcp.Meta {

@@ -95,6 +95,10 @@ func (p *Proxy) readArtifact(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	if err != nil {
 		return errorResult("read_artifact: " + err.Error()), nil
 	}
+	p.issue(r.Source.Handle)
+	if r.Stored != nil {
+		p.issue(r.Stored.Handle)
+	}
 	content := r.Content
 	r.Content = ""
 	return &mcp.CallToolResult{

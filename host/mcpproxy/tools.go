@@ -57,11 +57,21 @@ type Meta struct {
 
 // callTool forwards one tools/call upstream and compacts the result.
 func (p *Proxy) callTool(ctx context.Context, name string, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	res, err := p.callToolResult(ctx, name, req, false)
+	if err != nil {
+		return nil, err
+	}
+	return res.(*mcp.CallToolResult), nil
+}
+
+// callToolResult is callTool; with raw set, the result is the upstream's
+// bytes with only what the proxy compacted replaced (see raw.go).
+func (p *Proxy) callToolResult(ctx context.Context, name string, req *mcp.CallToolRequest, raw bool) (mcp.Result, error) {
 	args, err := rawArgs(req.Params.Arguments)
 	if err != nil {
 		return errorResult(fmt.Sprintf("compact: tool %s: arguments: %v", name, err)), nil
 	}
-	resolved, npointers, err := resolvePointers(ctx, p.engine, args)
+	resolved, npointers, err := resolvePointers(ctx, p.engine, args, p.handedOut)
 	if err != nil {
 		return errorResult(err.Error()), nil
 	}
@@ -74,10 +84,11 @@ func (p *Proxy) callTool(ctx context.Context, name string, req *mcp.CallToolRequ
 	// came (see clientfeatures.go).
 	params := &mcp.CallToolParams{Meta: p.capsMeta(p.forwardMeta(req.Params.Meta), req.ClientCapabilities()), Name: name, Arguments: resolved,
 		InputResponses: req.Params.InputResponses, RequestState: req.Params.RequestState}
-	forget := p.withProgress(req, params)
+	forget := p.withProgress(tctx, req, params)
 	defer forget()
 	cctx, cancel := context.WithTimeout(tctx, p.opts.CallTimeout)
 	defer cancel()
+	cctx, cp := withCapture(cctx)
 	res, err := cs.CallTool(cctx, params)
 	if err != nil {
 		var je *jsonrpc.Error
@@ -106,7 +117,77 @@ func (p *Proxy) callTool(ctx context.Context, name string, req *mcp.CallToolRequ
 		m.Pointers = npointers
 		out.Meta[MetaKey] = m
 	}
+	if raw {
+		if b := rawToolResult(cp.raw(), res, out); b != nil {
+			return asRaw(b), nil
+		}
+	}
 	return out, nil
+}
+
+// rawToolResult is the upstream's result raw with the content blocks
+// the proxy changed or added, structuredContent when it is not exactly
+// the upstream's, and the proxy's account in _meta; nil when raw does
+// not match res.
+func rawToolResult(raw json.RawMessage, res, out *mcp.CallToolResult) json.RawMessage {
+	var m map[string]json.RawMessage
+	if raw == nil || json.Unmarshal(raw, &m) != nil || m == nil {
+		return nil
+	}
+	var blocks []json.RawMessage
+	if c := m["content"]; len(c) > 0 && json.Unmarshal(c, &blocks) != nil {
+		return nil
+	}
+	if len(blocks) != len(res.Content) {
+		return nil
+	}
+	changed := false
+	for i, c := range out.Content {
+		if i < len(res.Content) && c == res.Content[i] {
+			continue
+		}
+		b, err := json.Marshal(c)
+		if err != nil {
+			return nil
+		}
+		if i < len(blocks) {
+			blocks[i] = b
+		} else {
+			blocks = append(blocks, b)
+		}
+		changed = true
+	}
+	var err error
+	if changed {
+		if m["content"], err = json.Marshal(blocks); err != nil {
+			return nil
+		}
+	}
+	meta, _ := out.Meta[MetaKey].(Meta)
+	// Exact unless the proxy changed it, or the transport spilled some of
+	// its strings (the markers were replaced in out).
+	if meta.Structured != "unchanged" || bytes.Contains(m["structuredContent"], []byte(`\u0000compact-spilled:`)) {
+		if out.StructuredContent == nil {
+			delete(m, "structuredContent")
+		} else if m["structuredContent"], err = json.Marshal(out.StructuredContent); err != nil {
+			return nil
+		}
+	}
+	um := map[string]json.RawMessage{}
+	if c := m["_meta"]; len(c) > 0 && string(c) != "null" && json.Unmarshal(c, &um) != nil {
+		return nil
+	}
+	if um[MetaKey], err = json.Marshal(meta); err != nil {
+		return nil
+	}
+	if m["_meta"], err = json.Marshal(um); err != nil {
+		return nil
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 func errorResult(msg string) *mcp.CallToolResult {
@@ -157,6 +238,9 @@ func (p *Proxy) compactResult(ctx context.Context, tool string, args json.RawMes
 		var data []byte
 		h, spilled := spilledHandle(tc.Text)
 		if spilled {
+			p.issue(string(h))
+		}
+		if spilled {
 			b, err := readSpilled(ctx, p.engine.Store(), h)
 			if err != nil {
 				meta.Error = err.Error()
@@ -191,6 +275,7 @@ func (p *Proxy) compactResult(ctx context.Context, tool string, args json.RawMes
 			changedIdx = append(changedIdx, i)
 			continue
 		}
+		p.issuedResult(r)
 		content := r.Content
 		r.Content = ""
 		meta.Results = append(meta.Results, r)
@@ -263,6 +348,7 @@ func (p *Proxy) fallback(ctx context.Context, tool, text string, cerr error) str
 		p.log.Warn("storing the original failed; passing it unchanged", "tool", tool, "err", err)
 		return text
 	}
+	p.issue(string(h))
 	return fmt.Sprintf("compact: this %s result (%d bytes) could not be compacted (%v). The full output is stored as artifact %s: read it with read_artifact (get, jq, slice, search) or pass the handle to a tool.", tool, m.Bytes, cerr, h)
 }
 
@@ -298,6 +384,7 @@ func (p *Proxy) compactStructured(ctx context.Context, tool string, args json.Ra
 		meta.Error = err.Error()
 		return
 	}
+	p.issuedResult(r)
 	if r.Level == schemas.LevelNone {
 		meta.Structured = "unchanged"
 		return

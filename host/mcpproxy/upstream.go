@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolcompact/compact/budget"
@@ -179,6 +180,9 @@ type HTTP struct {
 	// Logger receives warnings about discarded messages (slog.Default
 	// when nil).
 	Logger *slog.Logger
+
+	// divert is the proxy's (see notify.go), set by New.
+	divert func(jsonrpc.Message, string) bool
 }
 
 // String implements Upstream.
@@ -210,7 +214,7 @@ func (h *HTTP) Transport() (mcp.Transport, error) {
 		log = slog.Default()
 	}
 	client := *base
-	client.Transport = &spillRoundTripper{base: rt, store: h.Spill, limit: int64(limit), spillAt: int64(at), log: log}
+	client.Transport = &spillRoundTripper{base: rt, store: h.Spill, limit: int64(limit), spillAt: int64(at), log: log, divert: h.divert}
 	// The SDK's own cap on one event sits just above ours: a message
 	// over the limit never reaches it (it is replaced by an error).
 	return &mcp.StreamableClientTransport{Endpoint: h.URL, HTTPClient: &client, MaxEventSize: limit + 64<<10, MaxRetries: 1}, nil

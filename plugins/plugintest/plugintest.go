@@ -168,7 +168,10 @@ func wasmEnv() []string {
 }
 
 func goBuild(pkg, out string, ldflags []string) error {
-	args := []string{"build", "-buildmode=c-shared", "-trimpath", "-o", out}
+	// -trimpath and -buildvcs=false keep the checkout's path and its
+	// commit out of the module, so that a build is byte-identical on any
+	// machine with the same Go version (plugins/builtin embeds them).
+	args := []string{"build", "-buildmode=c-shared", "-trimpath", "-buildvcs=false", "-o", out}
 	if len(ldflags) > 0 {
 		args = append(args, "-ldflags="+strings.Join(ldflags, " "))
 	}

@@ -1,15 +1,22 @@
 // Command build compiles compact's first-party plugins from source into
-// a directory (plugins/dist by default, as go generate in plugins/ runs
-// it), one NAME.wasm per plugin, for the host's builtin:NAME.
+// a directory (plugins/builtin, as go generate in plugins/ runs it), one
+// NAME.wasm per plugin for the host's builtin:NAME, plus SHA256SUMS (in
+// sha256sum's format) and GOVERSION (the Go release that built them: the
+// bytes depend on it).
 //
 //	go run ./plugins/internal/build [-out DIR] [NAME ...]
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/toolcompact/compact/plugins/plugintest"
@@ -22,12 +29,14 @@ var builtins = map[string]string{
 }
 
 func main() {
-	out := flag.String("out", filepath.Join("plugins", "dist"), "directory to write NAME.wasm into")
+	out := flag.String("out", filepath.Join("plugins", "builtin"), "directory to write NAME.wasm, SHA256SUMS and GOVERSION into")
 	flag.Parse()
 	names := flag.Args()
-	if len(names) == 0 {
+	all := len(names) == 0
+	if all {
 		names = []string{"logs", "restlist"}
 	}
+	var sums strings.Builder
 	for _, name := range names {
 		pkg, ok := builtins[name]
 		if !ok {
@@ -40,6 +49,27 @@ func main() {
 			fmt.Fprintf(os.Stderr, "build: %s: %v\n", name, err)
 			os.Exit(1)
 		}
-		fmt.Printf("build: %s (%s)\n", dst, time.Since(start).Round(time.Millisecond))
+		b, err := os.ReadFile(dst)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "build: %v\n", err)
+			os.Exit(1)
+		}
+		sum := sha256.Sum256(b)
+		fmt.Fprintf(&sums, "%s  %s\n", hex.EncodeToString(sum[:]), name+".wasm")
+		fmt.Printf("build: %s %x (%s)\n", dst, sum[:6], time.Since(start).Round(time.Millisecond))
+	}
+	if !all {
+		return
+	}
+	lines := strings.SplitAfter(sums.String(), "\n")
+	slices.Sort(lines)
+	for file, text := range map[string]string{
+		"SHA256SUMS": strings.Join(lines, ""),
+		"GOVERSION":  runtime.Version() + "\n",
+	} {
+		if err := os.WriteFile(filepath.Join(*out, file), []byte(text), 0o644); err != nil {
+			fmt.Fprintf(os.Stderr, "build: %v\n", err)
+			os.Exit(1)
+		}
 	}
 }

@@ -105,13 +105,14 @@ func ExampleHarness_Run() {
 		log.Fatal(err)
 	}
 	for _, r := range rep.Results {
-		fmt.Printf("%-12s shown=%-5v within=%-5v valid=%-5v answerable=%d/%d\n", r.Strategy, r.Shown, r.WithinBudget, r.Valid, r.Answerable, r.Questions)
+		fmt.Printf("%-12s shown=%-5v within=%-5v valid=%-5v from-view=%d/%d view-answerable=%d/%d\n", r.Strategy, r.Shown, r.WithinBudget, r.Valid, r.FromView, r.Questions, r.ViewAnswerable, r.Questions)
 	}
 	// Output:
-	// compact      shown=true  within=true  valid=true  answerable=3/3
-	// char-cut     shown=true  within=false valid=true  answerable=3/3
-	// token-cut    shown=true  within=true  valid=false answerable=1/3
-	// first-rows   shown=true  within=true  valid=true  answerable=2/3
-	// preview+file shown=true  within=false valid=true  answerable=3/3
-	// raw          shown=false within=false valid=false answerable=0/3
+	// compact      shown=true  within=true  valid=true  from-view=3/3 view-answerable=3/3
+	// head+tail    shown=true  within=true  valid=false from-view=1/3 view-answerable=1/3
+	// char-cut     shown=true  within=false valid=true  from-view=3/3 view-answerable=3/3
+	// token-cut    shown=true  within=true  valid=false from-view=1/3 view-answerable=1/3
+	// first-rows   shown=true  within=true  valid=true  from-view=2/3 view-answerable=2/3
+	// preview+file shown=true  within=false valid=true  from-view=3/3 view-answerable=3/3
+	// raw          shown=false within=false valid=false from-view=0/3 view-answerable=0/3
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -79,6 +80,36 @@ type Report struct {
 	Results []Result `json:"results"`
 	// Totals sum the results per budget × strategy.
 	Totals []Total `json:"totals"`
+	// ByCategory sums the questions per budget × strategy × category
+	// (see Categories), in that order; categories without questions are
+	// left out.
+	ByCategory []CategoryTotal `json:"by_category,omitempty"`
+	// Violations list every question answerable from what a strategy
+	// shows at a smaller budget but not at a larger one (by the
+	// field-aware rule), per output and strategy.
+	Violations []Violation `json:"monotonicity_violations,omitempty"`
+}
+
+// CategoryTotal sums one category of questions for one strategy at one
+// budget.
+type CategoryTotal struct {
+	Budget    int      `json:"budget"`
+	Strategy  Strategy `json:"strategy"`
+	Category  Category `json:"category"`
+	Questions int      `json:"questions"`
+	// FromView and ViewAnswerable are as in Result.
+	FromView       int `json:"from_view"`
+	ViewAnswerable int `json:"view_answerable"`
+}
+
+// Violation is one question a strategy answers (from what it shows, by
+// the field-aware rule) at budget Smaller but not at budget Larger.
+type Violation struct {
+	Output   string   `json:"output"`
+	Strategy Strategy `json:"strategy"`
+	Question string   `json:"question"`
+	Smaller  int      `json:"smaller"`
+	Larger   int      `json:"larger"`
 }
 
 // OutputInfo describes one output of the corpus.
@@ -91,6 +122,8 @@ type OutputInfo struct {
 	// RawTokens is the exact token count of the whole output.
 	RawTokens int `json:"raw_tokens"`
 	Questions int `json:"questions"`
+	// QuestionCategories gives each question's category by id.
+	QuestionCategories map[string]Category `json:"question_categories,omitempty"`
 	// Collections are the record collections of the output as
 	// budget.DetectShape finds them without registry paths, with their
 	// exact counts: the counts that must be stated.
@@ -136,6 +169,29 @@ type Result struct {
 	Answerable int `json:"answerable"`
 	// Unanswerable lists the ids of the questions that are neither.
 	Unanswerable []string `json:"unanswerable,omitempty"`
+	// FromView is how many answers are visible in what is shown by the
+	// field-aware rule (Answer.VisibleFor: near the record's identifier
+	// when the question names one). Inline above is the older, looser
+	// rule (anywhere at word boundaries), kept for comparison.
+	FromView int `json:"from_view"`
+	// ViewQuery is how many answers one query a model could write from
+	// what it is shown reveals, by the same rule: a query the view
+	// suggests, or a search for the record the question names (over the
+	// artifact, or over preview+file's saved file). It never uses the
+	// question's own filter (FollowUp does).
+	ViewQuery int `json:"view_query"`
+	// ViewAnswerable is how many are FromView or ViewQuery.
+	ViewAnswerable int `json:"view_answerable"`
+	// FromViewIDs and ViewAnswerableIDs list those questions' ids.
+	FromViewIDs       []string `json:"from_view_ids,omitempty"`
+	ViewAnswerableIDs []string `json:"view_answerable_ids,omitempty"`
+	// NotFromView lists the ids of the questions not answered from what
+	// is shown.
+	NotFromView []string `json:"not_from_view,omitempty"`
+	// SuggestedQueries are the follow-up queries the view suggests (as
+	// commands), each run once; SuggestedFailed say which failed, why.
+	SuggestedQueries []string  `json:"suggested_queries,omitempty"`
+	SuggestedFailed  []Failure `json:"suggested_failed,omitempty"`
 	// FollowUpFailures say why follow-up queries failed, one per question.
 	FollowUpFailures []Failure `json:"follow_up_failures,omitempty"`
 	// Handle is the artifact handle shown (compact only).
@@ -174,6 +230,17 @@ type Total struct {
 	Inline          int `json:"inline"`
 	FollowUp        int `json:"follow_up"`
 	Answerable      int `json:"answerable"`
+	// FromView, ViewQuery and ViewAnswerable sum the results' (the
+	// field-aware measures); Suggested and SuggestedFailed count the
+	// view's suggested queries and those that failed to run; Violations
+	// counts the monotonicity violations of the strategy (the same in
+	// every budget's total).
+	FromView        int `json:"from_view"`
+	ViewQuery       int `json:"view_query"`
+	ViewAnswerable  int `json:"view_answerable"`
+	Suggested       int `json:"suggested"`
+	SuggestedFailed int `json:"suggested_failed"`
+	Violations      int `json:"monotonicity_violations"`
 	// Tokens sums what is shown, RawTokens the whole outputs of the same
 	// results (those that show something); Saved is 1 - Tokens/RawTokens.
 	Tokens    int     `json:"tokens"`
@@ -218,6 +285,12 @@ func prepare(ctx context.Context, files []*QuestionFile, ctr budget.Counter) ([]
 			Bytes: len(data), Chars: utf8.RuneCount(data),
 			RawTokens: ctr.Count(string(data)),
 			Questions: len(qf.Questions),
+		}
+		for _, a := range answers {
+			if info.QuestionCategories == nil {
+				info.QuestionCategories = map[string]Category{}
+			}
+			info.QuestionCategories[a.ID] = a.Category
 		}
 		for _, c := range shape.Collections {
 			info.Collections = append(info.Collections, CollectionCount{Path: c.Path, Kind: c.Kind, Count: c.Count})
@@ -292,7 +365,9 @@ func (h *Harness) Run(ctx context.Context, files []*QuestionFile) (*Report, erro
 			}
 		}
 	}
+	rep.Violations = violations(rep)
 	rep.Totals = totals(rep)
+	rep.ByCategory = byCategory(rep)
 	return rep, nil
 }
 
@@ -352,7 +427,23 @@ func (h *Harness) show(ctx context.Context, o *loaded, data []byte, b int, s Str
 	case StrategyFirstRows:
 		return firstRows(data, claim, b, ctr)
 	case StrategyPreview:
-		return previewFile(orig, claim, pchars, filepath.Join(pdir, filepath.Base(o.qf.Output)))
+		sh, err := previewFile(orig, claim, pchars, filepath.Join(pdir, filepath.Base(o.qf.Output)))
+		if err != nil || sh.body == orig {
+			return sh, err
+		}
+		// The same query ability over its file as compact's artifact:
+		// the saved file goes into the store, and searches for a
+		// question's record run through the same query path.
+		if st := h.Engine.Store(); st != nil {
+			hd, _, err := st.Put(ctx, strings.NewReader(orig), budget.Meta{Tool: o.qf.Tool})
+			if err != nil {
+				return shown{}, fmt.Errorf("preview: store the file: %w", err)
+			}
+			sh.fileHandle = string(hd)
+		}
+		return sh, nil
+	case StrategyHeadTail:
+		return headTail(orig, claim, b, ctr), nil
 	case StrategyRaw:
 		if o.info.RawTokens <= b {
 			return shown{content: orig, body: orig, claim: claim, fits: true}, nil
@@ -401,6 +492,7 @@ func (h *Harness) measure(ctx context.Context, o *loaded, data []byte, b int, s 
 	if sh.handle != "" && follow != nil {
 		fstart = time.Now()
 	}
+	h.viewMeasures(ctx, &r, o, sh, b)
 	for i, a := range o.answers {
 		inline := r.Shown && a.VisibleIn(sh.content)
 		if inline {
@@ -549,6 +641,11 @@ func totals(rep *Report) []Total {
 		t.Inline += r.Inline
 		t.FollowUp += r.FollowUp
 		t.Answerable += r.Answerable
+		t.FromView += r.FromView
+		t.ViewQuery += r.ViewQuery
+		t.ViewAnswerable += r.ViewAnswerable
+		t.Suggested += len(r.SuggestedQueries)
+		t.SuggestedFailed += len(r.SuggestedFailed)
 		if r.Shown {
 			t.Tokens += r.Tokens
 			t.RawTokens += raw[r.Output]
@@ -560,6 +657,13 @@ func totals(rep *Report) []Total {
 			t.Levels[r.Level]++
 		}
 		t.WallMS += r.WallMS
+	}
+	for _, v := range rep.Violations {
+		for i := range ts {
+			if ts[i].Strategy == v.Strategy {
+				ts[i].Violations++
+			}
+		}
 	}
 	for i := range ts {
 		if ts[i].RawTokens > 0 {
@@ -579,4 +683,131 @@ func compactSafely(ctx context.Context, eng *host.Engine, req host.Request) (res
 		}
 	}()
 	return eng.Compact(ctx, req)
+}
+
+// viewMeasures fills the field-aware measures of r: which answers are
+// visible from what is shown, and which one query a model could write
+// from it reveals (a query the view suggests, or a search for the
+// question's record over the artifact or preview+file's saved file).
+func (h *Harness) viewMeasures(ctx context.Context, r *Result, o *loaded, sh shown, b int) {
+	handle := sh.handle
+	if handle == "" {
+		handle = sh.fileHandle
+	}
+	var results []string // contents of the view's suggested queries
+	if r.Shown && sh.handle != "" {
+		for _, q := range SuggestedQueries(sh.content, sh.handle) {
+			r.SuggestedQueries = append(r.SuggestedQueries, q.String())
+			c, err := runModelQuery(ctx, h.Engine, q, b)
+			if err != nil {
+				r.SuggestedFailed = append(r.SuggestedFailed, Failure{ID: q.String(), Reason: firstLineOf(err.Error())})
+				continue
+			}
+			results = append(results, c)
+		}
+	}
+	searched := map[string]string{}
+	for _, a := range o.answers {
+		seen := r.Shown && a.VisibleFor(sh.content)
+		if seen {
+			r.FromView++
+			r.FromViewIDs = append(r.FromViewIDs, a.ID)
+		} else {
+			r.NotFromView = append(r.NotFromView, a.ID)
+		}
+		byQuery := false
+		for _, c := range results {
+			if a.VisibleFor(c) {
+				byQuery = true
+				break
+			}
+		}
+		if !byQuery && handle != "" && len(a.Record) > 0 {
+			text := a.Record[0]
+			c, done := searched[text]
+			if !done {
+				c, _ = runModelQuery(ctx, h.Engine, ModelQuery{Op: "search", Ref: handle, Text: text}, b)
+				searched[text] = c
+			}
+			byQuery = c != "" && a.VisibleFor(c)
+		}
+		if byQuery {
+			r.ViewQuery++
+		}
+		if seen || byQuery {
+			r.ViewAnswerable++
+			r.ViewAnswerableIDs = append(r.ViewAnswerableIDs, a.ID)
+		}
+	}
+}
+
+// violations lists, per output and strategy, every question visible by
+// the field-aware rule at a smaller budget and not at a larger one.
+func violations(rep *Report) []Violation {
+	type key struct {
+		out string
+		s   Strategy
+	}
+	seen := map[key][]Result{}
+	var order []key
+	for _, r := range rep.Results {
+		k := key{r.Output, r.Strategy}
+		if _, ok := seen[k]; !ok {
+			order = append(order, k)
+		}
+		seen[k] = append(seen[k], r)
+	}
+	var out []Violation
+	for _, k := range order {
+		rs := seen[k]
+		sort.SliceStable(rs, func(i, j int) bool { return rs[i].Budget < rs[j].Budget })
+		for i := range rs {
+			for _, id := range rs[i].FromViewIDs {
+				for j := i + 1; j < len(rs); j++ {
+					if !slices.Contains(rs[j].FromViewIDs, id) {
+						out = append(out, Violation{Output: k.out, Strategy: k.s, Question: id, Smaller: rs[i].Budget, Larger: rs[j].Budget})
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// byCategory sums the field-aware measures per budget × strategy ×
+// category.
+func byCategory(rep *Report) []CategoryTotal {
+	cats := map[string]map[string]Category{}
+	for _, o := range rep.Outputs {
+		cats[o.Name] = o.QuestionCategories
+	}
+	var out []CategoryTotal
+	for _, b := range rep.Budgets {
+		for _, s := range rep.Strategies {
+			for _, c := range Categories {
+				t := CategoryTotal{Budget: b, Strategy: s, Category: c}
+				for _, r := range rep.Results {
+					if r.Budget != b || r.Strategy != s {
+						continue
+					}
+					for id, qc := range cats[r.Output] {
+						if qc != c {
+							continue
+						}
+						t.Questions++
+						if slices.Contains(r.FromViewIDs, id) {
+							t.FromView++
+						}
+						if slices.Contains(r.ViewAnswerableIDs, id) {
+							t.ViewAnswerable++
+						}
+					}
+				}
+				if t.Questions > 0 {
+					out = append(out, t)
+				}
+			}
+		}
+	}
+	return out
 }

@@ -176,13 +176,13 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		strat = append(strat, string(s))
 	}
 	for _, b := range r.Budgets {
-		inl := series{name: "answer visible in what is shown"}
-		fol := series{name: "+ answered by one query through the handle"}
+		inl := series{name: "answer visible in what is shown (field-aware)"}
+		fol := series{name: "+ answered by one query the model could write from it"}
 		for _, s := range r.Strategies {
 			t, _ := r.Total(b, s)
 			q := float64(max(t.Questions, 1))
-			inl.values = append(inl.values, 100*float64(t.Inline)/q)
-			fol.values = append(fol.values, 100*float64(t.Answerable-t.Inline)/q)
+			inl.values = append(inl.values, 100*float64(t.FromView)/q)
+			fol.values = append(fol.values, 100*float64(t.ViewAnswerable-t.FromView)/q)
 		}
 		c, err := barChart(fmt.Sprintf("Questions answerable per strategy at %s tokens", group(b)), "% of questions", strat, []series{inl, fol}, true, false, 118, 9*vg.Inch, 3*vg.Inch)
 		if err != nil {
@@ -296,21 +296,22 @@ svg{max-width:100%;height:auto;display:block;margin:1em 0}
 <h1>compact bench</h1>
 <p>{{len .R.Outputs}} outputs{{if .R.Corpus}} of <code>{{.R.Corpus}}</code>{{end}}; tokens counted exactly with <code>{{.R.Encoding}}</code>;
 char-cut at {{.R.CharsPerToken}} characters per token; preview of {{group .R.PreviewChars}} characters.
-An answer is <em>visible</em> when the ground-truth value (jq over the original) appears in what is shown at word boundaries;
-<em>+1 query</em> counts the questions whose jq filter, run through the artifact query path on the stored artifact, returns exactly the ground truth.</p>
+An answer is <em>from the view</em> when the ground-truth value (jq over the original) appears in what is shown at word boundaries, near the record the question names;
+<em>+1 model query</em> counts those one query the model could write from what it is shown reveals (a query the view suggests, or a search for the record);
+<em>oracle query</em> counts the questions whose own jq filter, run through the artifact query path, returns exactly the ground truth; <em>loose</em> is the answer anywhere at word boundaries.</p>
 {{range .Charts}}{{.}}{{end}}
 {{range .Budgets}}
 <h2 id="totals-{{.Budget}}">Budget {{group .Budget}} tokens: totals</h2>
-<table><tr><th class="l">strategy</th><th>tokens shown</th><th>saved vs raw</th><th>shown</th><th>valid</th><th>within budget</th><th>every count stated</th><th>visible</th><th>+1 query</th><th>answerable</th><th class="l">levels</th><th>wall ms</th></tr>
-{{range .Totals}}<tr{{if first .Strategy}} class="compact"{{end}}><td class="l">{{.Strategy}}</td><td>{{group .Tokens}}</td><td>{{saved .Saved}}</td><td>{{ratio .Shown .Outputs}}</td><td>{{ratio .Valid .Outputs}}</td><td>{{ratio .WithinBudget .Outputs}}</td><td>{{ratio .AllCountsStated .Outputs}}</td><td>{{pct .Inline .Questions}}</td><td>{{pct .FollowUp .Questions}}</td><td>{{pct .Answerable .Questions}}</td><td class="l">{{levels .Levels}}</td><td>{{printf "%.0f" .WallMS}}</td></tr>
+<table><tr><th class="l">strategy</th><th>tokens shown</th><th>saved vs raw</th><th>shown</th><th>valid</th><th>within budget</th><th>every count stated</th><th>from the view</th><th>+1 model query</th><th>answerable</th><th>loose</th><th>oracle query</th><th>monotonicity violations</th><th class="l">levels</th><th>wall ms</th></tr>
+{{range .Totals}}<tr{{if first .Strategy}} class="compact"{{end}}><td class="l">{{.Strategy}}</td><td>{{group .Tokens}}</td><td>{{saved .Saved}}</td><td>{{ratio .Shown .Outputs}}</td><td>{{ratio .Valid .Outputs}}</td><td>{{ratio .WithinBudget .Outputs}}</td><td>{{ratio .AllCountsStated .Outputs}}</td><td>{{pct .FromView .Questions}}</td><td>{{pct .ViewQuery .Questions}}</td><td>{{pct .ViewAnswerable .Questions}}</td><td>{{pct .Inline .Questions}}</td><td>{{pct .FollowUp .Questions}}</td><td>{{.Violations}}</td><td class="l">{{levels .Levels}}</td><td>{{printf "%.0f" .WallMS}}</td></tr>
 {{end}}</table>
 <h2 id="outputs-{{.Budget}}">Budget {{group .Budget}} tokens: every output</h2>
-<table><tr><th class="l">output</th><th class="l">strategy</th><th>tokens</th><th>within budget</th><th class="l">valid</th><th>counts stated</th><th>visible</th><th>+1 query</th><th>answerable</th><th class="l">level</th><th class="l">not answered</th></tr>
+<table><tr><th class="l">output</th><th class="l">strategy</th><th>tokens</th><th>within budget</th><th class="l">valid</th><th>counts stated</th><th>from the view</th><th>+1 model query</th><th>answerable</th><th>oracle query</th><th class="l">level</th><th class="l">not answered from the view</th></tr>
 {{range .Results}}<tr{{if first .Strategy}} class="compact"{{end}}><td class="l">{{if first .Strategy}}{{.Output}}{{end}}</td><td class="l">{{.Strategy}}</td>
 <td>{{if .Shown}}{{group .Tokens}}{{else}}–{{end}}</td><td>{{if .Shown}}{{if .WithinBudget}}yes{{else}}<span class="bad">no</span>{{end}}{{else}}–{{end}}</td>
 <td class="l">{{if not .Shown}}– <span class="note">{{.Invalid}}</span>{{else if .Valid}}yes{{else}}<span class="bad">no</span> <span class="note">{{.Invalid}}</span>{{end}}</td>
-<td>{{ratio .CountsStated .Counts}}</td><td>{{ratio .Inline .Questions}}</td><td>{{ratio .FollowUp .Questions}}</td><td>{{ratio .Answerable .Questions}}</td><td class="l">{{.Level}}</td>
-<td class="l note">{{range $i, $id := .Unanswerable}}{{if $i}}, {{end}}{{$id}}{{end}}</td></tr>
+<td>{{ratio .CountsStated .Counts}}</td><td>{{ratio .FromView .Questions}}</td><td>{{ratio .ViewQuery .Questions}}</td><td>{{ratio .ViewAnswerable .Questions}}</td><td>{{ratio .FollowUp .Questions}}</td><td class="l">{{.Level}}</td>
+<td class="l note">{{range $i, $id := .NotFromView}}{{if $i}}, {{end}}{{$id}}{{end}}</td></tr>
 {{end}}</table>
 {{end}}
 </body></html>

@@ -74,6 +74,63 @@ const (
 	KindLast        Kind = "last"         // a field of the last record
 )
 
+// Category is which of the seven sorts of question a user asks about an
+// output a question is; the report counts answers per category.
+type Category string
+
+// The categories a questions file may use (the schema's enum), in report
+// order.
+const (
+	CategoryHowMany      Category = "how_many"     // how many records, in total or per type
+	CategoryRecord       Category = "record"       // a field of one record in the middle, by name or id
+	CategoryAnomaly      Category = "anomaly"      // the one that failed, is not running; the error
+	CategoryExtremes     Category = "extremes"     // largest, newest, oldest
+	CategoryFacts        Category = "facts"        // facts outside any collection
+	CategoryEnd          Category = "end"          // the end of a log or report
+	CategoryDistribution Category = "distribution" // how many have status X; which values occur
+)
+
+// Categories lists every category in report order.
+var Categories = []Category{CategoryHowMany, CategoryRecord, CategoryAnomaly, CategoryExtremes, CategoryFacts, CategoryEnd, CategoryDistribution}
+
+// categoryOfKind is the category of a question that names none.
+func categoryOfKind(k Kind) Category {
+	switch k {
+	case KindCount, KindSum:
+		return CategoryHowMany
+	case KindLookup:
+		return CategoryRecord
+	case KindFilterCount, KindDistinct:
+		return CategoryDistribution
+	case KindMax, KindMin:
+		return CategoryExtremes
+	case KindExists:
+		return CategoryAnomaly
+	case KindFirst:
+		return CategoryFacts
+	case KindLast:
+		return CategoryEnd
+	}
+	return CategoryFacts
+}
+
+// Names is one string or a list of alternatives in a questions file.
+type Names []string
+
+// UnmarshalYAML accepts a string or a sequence of strings.
+func (n *Names) UnmarshalYAML(v *yaml.Node) error {
+	if v.Kind == yaml.ScalarNode {
+		*n = Names{v.Value}
+		return nil
+	}
+	var list []string
+	if err := v.Decode(&list); err != nil {
+		return err
+	}
+	*n = list
+	return nil
+}
+
 // QuestionFile is a loaded, validated questions file whose filters all
 // parse and whose output exists.
 type QuestionFile struct {
@@ -101,6 +158,13 @@ type Question struct {
 	Question string `yaml:"question"`
 	// Kind is the sort of answer.
 	Kind Kind `yaml:"kind"`
+	// Category is the sort of question as the file names it ("" when
+	// it names none; see Cat).
+	Category Category `yaml:"category"`
+	// Record is what the answer must be read next to for the
+	// field-aware rule: the record's identifier, or the word the answer
+	// is stated with; empty for none.
+	Record Names `yaml:"record"`
 	// JQ is the filter over the original output.
 	JQ string `yaml:"jq"`
 	// Note is free text.
@@ -111,12 +175,23 @@ type Question struct {
 	code *gojq.Code
 }
 
+// Cat is the question's category: as named, else derived from its kind.
+func (q *Question) Cat() Category {
+	if q.Category != "" {
+		return q.Category
+	}
+	return categoryOfKind(q.Kind)
+}
+
 // Answer is the ground truth of one question.
 type Answer struct {
-	// ID, Question and Kind repeat the question's.
+	// ID, Question and Kind repeat the question's; Category is its
+	// Cat() and Record its record strings.
 	ID       string
 	Question string
 	Kind     Kind
+	Category Category
+	Record   []string
 	// Value is the filter's result: a string, a number (int, float64,
 	// *big.Int or json.Number), a bool, or a []any of those.
 	Value any
@@ -359,7 +434,7 @@ func (q *Question) answer(ctx context.Context, input any) (Answer, error) {
 	if err != nil {
 		return Answer{}, fmt.Errorf("jq %q: %w", q.JQ, err)
 	}
-	return Answer{ID: q.ID, Question: q.Question, Kind: q.Kind, Value: v, Needles: needles}, nil
+	return Answer{ID: q.ID, Question: q.Question, Kind: q.Kind, Category: q.Cat(), Record: q.Record, Value: v, Needles: needles}, nil
 }
 
 // Feed turns an output into the value its filters run on, as the input

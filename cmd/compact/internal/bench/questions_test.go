@@ -93,6 +93,20 @@ func TestCorpus(t *testing.T) {
 					if !a.VisibleIn(string(orig)) {
 						t.Errorf("question %q: answer %s (%s) is not visible in the full output", a.ID, a.String(), a.Kind)
 					}
+					// The field-aware rule must hold on the full output
+					// too, or it is stricter than the data allows. A
+					// pretty-printed JSON record can be kilobytes long
+					// (a pod), so JSON is checked in compact form (each
+					// record on one line is what a faithful display of
+					// records does).
+					if !a.VisibleFor(oneLine(qf.Input, orig)) {
+						t.Errorf("question %q: answer %s (%s) is not near its record %q in the full output", a.ID, a.String(), a.Kind, a.Record)
+					}
+				}
+				for _, r := range a.Record {
+					if len(occurrences(string(orig), r)) == 0 {
+						t.Errorf("question %q: record %q does not occur in the output at word boundaries", a.ID, r)
+					}
 				}
 			}
 		})
@@ -139,6 +153,25 @@ func TestCorpus(t *testing.T) {
 	if !bytes.Equal(b, want) {
 		t.Errorf("answers differ from %s (if the change is intended, run go test -run TestCorpus -update and review the diff):\n%s", goldenPath, lineDiff(string(want), string(b)))
 	}
+}
+
+// oneLine is the output as checked by the field-aware rule in TestCorpus:
+// text as it is, JSON values compacted.
+func oneLine(mode Input, orig []byte) string {
+	if mode == InputLines {
+		return string(orig)
+	}
+	var b bytes.Buffer
+	dec := json.NewDecoder(bytes.NewReader(orig))
+	for {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			break
+		}
+		_ = json.Compact(&b, raw)
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 // lineDiff lists the lines of got that are not in want and the reverse.

@@ -24,6 +24,11 @@ type Strategy string
 const (
 	// StrategyCompact runs host.Engine.Compact with the configured registry.
 	StrategyCompact Strategy = "compact"
+	// StrategyHeadTail shows the head and the tail of the output, equal
+	// in characters, with a note between them saying how many characters
+	// are left out, as long as the whole fits the budget in exact tokens
+	// (the way coding agents truncate command output).
+	StrategyHeadTail Strategy = "head+tail"
 	// StrategyCharCut shows the first budget×CharsPerToken characters.
 	StrategyCharCut Strategy = "char-cut"
 	// StrategyTokenCut shows the longest prefix that fits the budget in
@@ -42,7 +47,7 @@ const (
 )
 
 // Strategies lists every strategy in report order.
-var Strategies = []Strategy{StrategyCompact, StrategyCharCut, StrategyTokenCut, StrategyFirstRows, StrategyPreview, StrategyRaw}
+var Strategies = []Strategy{StrategyCompact, StrategyHeadTail, StrategyCharCut, StrategyTokenCut, StrategyFirstRows, StrategyPreview, StrategyRaw}
 
 // DefaultCharsPerToken is the characters-per-token ratio of the char-cut
 // strategy: the common rule of thumb "a token is about 4 characters".
@@ -64,6 +69,9 @@ type shown struct {
 	fits bool
 	// handle is the artifact handle a follow-up query can use.
 	handle string
+	// fileHandle is where preview+file's saved file is stored, so that
+	// it gets the same search ability as compact's artifact.
+	fileHandle string
 	// level and actions are the compact result's, for the report.
 	level   string
 	actions []string
@@ -255,6 +263,34 @@ func tokenCut(original string, claim Format, budgetTokens int, ctr budget.Counte
 		return shown{claim: FormatNone} // not even the note fits
 	}
 	return shown{content: content, body: original[:end], claim: claim, fits: true}
+}
+
+// headTailNote is the note placed between the head and the tail.
+func headTailNote(omitted, totalChars int) string {
+	return fmt.Sprintf("\n[… %s of %s characters not shown …]\n", group(omitted), group(totalChars))
+}
+
+// headTail shows the first and the last k characters of original with a
+// note between them, for the largest k whose text fits the budget.
+func headTail(original string, claim Format, budgetTokens int, ctr budget.Counter) shown {
+	runes := []rune(original)
+	total := len(runes)
+	render := func(k int) (string, string) {
+		if 2*k >= total {
+			return original, original
+		}
+		head, tail := string(runes[:k]), string(runes[total-k:])
+		return head + headTailNote(total-2*k, total) + tail, head + tail
+	}
+	k := largestFit((total+1)/2, budgetTokens, ctr, func(k int) (string, bool) {
+		s, _ := render(k)
+		return s, true
+	})
+	content, body := render(k)
+	if k == 0 && ctr.Count(content) > budgetTokens {
+		return shown{claim: FormatNone}
+	}
+	return shown{content: content, body: body, claim: claim, fits: true}
 }
 
 // largestFit returns the largest n in [0, max] whose rendering fits the

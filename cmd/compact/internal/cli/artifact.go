@@ -7,10 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
-	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -229,7 +226,7 @@ func runArtifactGC(e *env, cmd string) int {
 	var asJSON bool
 	fs.StringVar(&store, "store", "", "artifact store `DIR` or URL (default $"+envStore+", else the user cache directory)")
 	fs.DurationVar(&ttl, "ttl", 0, "remove artifacts stored longer ago than `DURATION` (such as 168h)")
-	fs.StringVar(&maxSize, "max-size", "", "then remove the oldest until the store holds at most `SIZE` (such as 1GiB)")
+	fs.Var(sizeText{&maxSize}, "max-size", "then remove the oldest until the store holds at most `SIZE` (such as 1GiB)")
 	fs.BoolVar(&asJSON, "json", false, "print the statistics as JSON")
 	pos, err := parseArgs(fs, e.args[1:])
 	if err != nil {
@@ -286,24 +283,14 @@ func runArtifactGC(e *env, cmd string) int {
 	return ExitOK
 }
 
-var quotaRE = regexp.MustCompile(`^([0-9]+) ?(B|KiB|MiB|GiB|TiB|KB|MB|GB|TB)?$`)
-
-// parseQuota reads a store quota such as "500MiB", "10GiB", "2TB" or a
-// byte count. registry.ParseSize is not used: it caps sizes at the 4GiB a
-// WebAssembly instance can address, which is no limit for a store.
+// parseQuota reads a store quota with parseSize, the parser of every
+// size flag ("500MiB", "10GiB", "2TB" or a byte count; sizes over the
+// 4GiB of plugin memory are fine here). A quota of 0 is refused: it would
+// mean "no quota" for a command whose only job is to enforce one.
 func parseQuota(s string) (int64, error) {
-	m := quotaRE.FindStringSubmatch(s)
-	if m == nil {
-		return 0, fmt.Errorf("bad size %q: expected a size such as 500MiB, 10GiB or 2TB", s)
+	n, err := parseSize(s)
+	if err == nil && n == 0 {
+		err = fmt.Errorf("size %q must be at least 1 byte", s)
 	}
-	mult := map[string]int64{"": 1, "B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40,
-		"KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12}[m[2]]
-	n, err := strconv.ParseInt(m[1], 10, 64)
-	if err != nil || n > math.MaxInt64/mult {
-		return 0, fmt.Errorf("size %q is too large", s)
-	}
-	if n == 0 {
-		return 0, fmt.Errorf("size %q must be at least 1 byte", s)
-	}
-	return n * mult, nil
+	return n, err
 }

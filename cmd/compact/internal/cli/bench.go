@@ -52,10 +52,11 @@ func (b *budgetList) Set(s string) error {
 // baselines on a corpus of captured outputs with questions, or with
 // --speed runs the project's benchmarks.
 func runBench(e *env) int {
-	fs := newFlagSet("compact bench", "compact bench [--corpus DIR] [--budget N ...] [--registry F] [--json] [--html FILE] [--markdown] [--check] | compact bench --speed", e.stderr)
+	fs := newFlagSet("compact bench", "compact bench [--corpus DIR] [--tool NAME] [--budget N ...] [--registry F] [--json] [--html FILE] [--markdown] [--check] | compact bench --speed", e.stderr)
 	var (
 		budgets  budgetList
-		corpus   = fs.String("corpus", defaultBenchCorpus, "corpus `DIR` of outputs with <name>.questions.yaml beside each")
+		corpus   = fs.String("corpus", defaultBenchCorpus, "corpus `DIR` of outputs, with <name>.questions.yaml beside those that have questions")
+		tool     = fs.String("tool", "default", "tool `NAME` (registry entry) for the outputs without a questions file")
 		regFile  = fs.String("registry", "", "registry `FILE` layered over the built-in one (default $"+envRegistry+")")
 		encoding = fs.String("encoding", budget.DefaultEncoding, "tokenizer `NAME`: "+budget.EncodingO200k+" or "+budget.EncodingCL100k)
 		asJSON   = fs.Bool("json", false, "print the report as JSON")
@@ -110,7 +111,7 @@ func runBench(e *env) int {
 			return ExitInput
 		}
 	}
-	files, err := bench.LoadCorpus(*corpus)
+	files, err := bench.LoadOutputs(*corpus, *tool)
 	if err != nil {
 		report(e.stderr, "compact bench", err)
 		return ExitInput
@@ -168,7 +169,7 @@ func runBench(e *env) int {
 	if err != nil {
 		report(e.stderr, "compact bench", err)
 		var qe *bench.QuestionError
-		if errors.As(err, &qe) || errors.Is(err, bench.ErrEmptyCorpus) {
+		if errors.As(err, &qe) || errors.Is(err, bench.ErrEmptyCorpus) || errors.Is(err, bench.ErrNoOutputs) {
 			return ExitInput
 		}
 		return exitCode(err)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -46,7 +47,7 @@ func TestBenchBadInput(t *testing.T) {
 			ExitInput, []string{"question \"none\"", "gives no result"}},
 		{"missing output", []string{"--corpus", benchCorpus(t, "", good)},
 			ExitInput, []string{"x.questions.yaml: output \"x.json\"", "no such file"}},
-		{"empty corpus", []string{"--corpus", t.TempDir()}, ExitInput, []string{"no questions files"}},
+		{"empty corpus", []string{"--corpus", t.TempDir()}, ExitInput, []string{"no outputs"}},
 		{"corpus not there", []string{"--corpus", filepath.Join(t.TempDir(), "nowhere")}, ExitInput, []string{"nowhere"}},
 		{"bad budget", []string{"--budget", "0"}, ExitUsage, []string{`invalid value "0" for flag -budget`}},
 		{"bad budget list", []string{"--budget", "2000,lots"}, ExitUsage, []string{`"lots"`}},
@@ -95,7 +96,7 @@ func TestBenchRuns(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("--json output: %v\n%s", err, stdout)
 	}
-	if len(rep.Results) != 6 {
+	if len(rep.Results) != 7 {
 		t.Fatalf("%d results, want one per strategy", len(rep.Results))
 	}
 	for _, r := range rep.Results {
@@ -118,6 +119,49 @@ func TestBenchRuns(t *testing.T) {
 		if !strings.Contains(stderr, w) {
 			t.Errorf("--check does not say %q:\n%s", w, stderr)
 		}
+	}
+}
+
+// TestBenchOutputsWithoutQuestions: a directory of outputs with no
+// questions file is measured (tokens, validity, counts), as a team runs
+// the bench on its own data; --tool names the registry entry.
+func TestBenchOutputsWithoutQuestions(t *testing.T) {
+	t.Setenv(envRegistry, "")
+	dir := t.TempDir()
+	var items []string
+	for i := 0; i < 300; i++ {
+		items = append(items, `{"id":`+strconv.Itoa(i)+`,"state":"open","title":"a title that takes a few tokens"}`)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "items.json"), []byte(`{"total_count":300,"items":[`+strings.Join(items, ",")+`]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := execCLI(t, nil, "bench", "--corpus", dir, "--budget", "400", "--tool", "github.issues", "--json")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep struct {
+		Outputs []struct {
+			Name string `json:"name"`
+			Tool string `json:"tool"`
+		} `json:"outputs"`
+		Results []struct {
+			Strategy     string `json:"strategy"`
+			Tokens       int    `json:"tokens"`
+			WithinBudget bool   `json:"within_budget"`
+			Valid        bool   `json:"valid"`
+			CountsStated int    `json:"counts_stated"`
+			Questions    int    `json:"questions"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("--json output: %v\n%s", err, stdout)
+	}
+	if len(rep.Outputs) != 1 || rep.Outputs[0].Name != "items.json" || rep.Outputs[0].Tool != "github.issues" {
+		t.Fatalf("outputs %+v", rep.Outputs)
+	}
+	r := rep.Results[0]
+	if r.Strategy != "compact" || r.Tokens == 0 || !r.WithinBudget || !r.Valid || r.CountsStated != 1 || r.Questions != 0 {
+		t.Errorf("compact on an output without questions: %+v", r)
 	}
 }
 

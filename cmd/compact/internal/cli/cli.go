@@ -43,7 +43,9 @@ var commands = map[string]command{
 	"registry": {"validate a registry file or show the entry a tool gets", runRegistry},
 	"artifact": {"get, query, slice or search a stored artifact", runArtifact},
 	"context":  {"fit a whole prompt of blocks to a budget", runContext},
-	"plugin":   {"run the conformance kit on a plugin (plugin test)", runPlugin},
+	"plugin":   {"list the loaded plugins (plugin list) or run the conformance kit on one (plugin test)", runPlugin},
+	"plugins":  {"list the loaded plugins with their source and SHA-256 (= plugin list)", func(e *env) int { return pluginList(e, e.args) }},
+	"version":  {"print the version, the VCS revision and the embedded plugins", runVersion},
 	"bench":    {"measure fidelity and savings against the baselines", runBench},
 	"mcp":      {"run the MCP proxy in front of an MCP server", runMCP},
 	"serve":    {"run the HTTP sidecar API", runServe},
@@ -57,7 +59,18 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return ExitUsage
 	}
-	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if args[0] == "--version" {
+		args = append([]string{"version"}, args[1:]...)
+	}
+	if (args[0] == "help" || args[0] == "-h" || args[0] == "--help") && len(args) > 1 && args[0] == "help" {
+		// "compact help COMMAND [SUB]" is "compact COMMAND [SUB] -h".
+		args = append(append([]string{}, args[1:]...), "-h")
+		if _, ok := commands[args[0]]; !ok {
+			fmt.Fprintf(stderr, "compact help: unknown command %q\n", args[0])
+			usage(stderr)
+			return ExitUsage
+		}
+	} else if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(stdout)
 		return ExitOK
 	}
@@ -83,5 +96,5 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintln(w, "\nRun \"compact COMMAND -h\" for a command's flags.")
+	fmt.Fprintln(w, "\nRun \"compact help COMMAND\" (or \"compact COMMAND -h\") for a command's flags; \"compact --version\" for the version.")
 }

@@ -28,6 +28,9 @@ const (
 	envStore    = "COMPACT_STORE"    // --store
 )
 
+// envPluginDir is read when --plugin-dir is not given.
+const envPluginDir = host.EnvPluginDir
+
 // storeOff is the --store value that turns the artifact level off.
 const storeOff = "off"
 
@@ -39,16 +42,19 @@ type engineFlags struct {
 	store    string
 	json     bool
 	verbose  bool
+	// pluginDir replaces the embedded builtin plugins with DIR/NAME.wasm.
+	pluginDir string
 }
 
 // register adds the engine flags to fs.
 func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.registry, "registry", "", "registry `FILE` layered over the built-in one (default $"+envRegistry+")")
 	fs.StringVar(&f.encoding, "encoding", budget.DefaultEncoding, "tokenizer `NAME`: "+budget.EncodingO200k+" or "+budget.EncodingCL100k)
-	fs.IntVar(&f.budget, "budget", 0, "token budget `N` (default: the registry entry's, else "+strconv.Itoa(host.DefaultBudget)+")")
+	fs.Var(budgetFlag{&f.budget}, "budget", "token budget `N` (default: the registry entry's, else "+strconv.Itoa(host.DefaultBudget)+")")
 	fs.StringVar(&f.store, "store", "", "artifact store `DIR` or URL (s3://, file://, mem://), or \"off\" (default $"+envStore+", else the user cache directory)")
 	fs.BoolVar(&f.json, "json", false, "print the JSON result envelope instead of the content")
 	fs.BoolVar(&f.verbose, "v", false, "report what was done on stderr")
+	fs.StringVar(&f.pluginDir, "plugin-dir", "", "`DIR` of NAME.wasm files used for builtin:NAME in place of the plugins embedded in compact (default $"+envPluginDir+")")
 }
 
 // exitError carries an exit code and a message already fit for the user.
@@ -138,6 +144,12 @@ func (f *engineFlags) engine(ctx context.Context, stderr io.Writer) (*host.Engin
 	}
 	if f.budget > 0 {
 		opts = append(opts, host.WithBudget(f.budget))
+	}
+	if f.pluginDir != "" {
+		if st, err := os.Stat(f.pluginDir); err != nil || !st.IsDir() {
+			return nil, withCode(ExitUsage, fmt.Errorf("--plugin-dir %s: not a directory", f.pluginDir))
+		}
+		opts = append(opts, host.WithPluginDir(f.pluginDir))
 	}
 	if st != nil {
 		opts = append(opts, host.WithStore(st))

@@ -25,7 +25,8 @@ func runContext(e *env) int {
 	// The shared --budget help speaks of a registry entry's budget; a
 	// whole prompt has none, so here the flag is required.
 	fs.Lookup("budget").Usage = "token budget `N` of the whole prompt (required)"
-	maxInput := fs.String("max-input", registry.FormatSize(DefaultMaxInput), "largest prompt document read, such as 64MiB (at most the default)")
+	maxInput := new(registry.FormatSize(DefaultMaxInput))
+	fs.Var(sizeText{maxInput}, "max-input", "largest prompt document read, a `SIZE` such as 64MiB (at most the default)")
 	fs.Usage = func() {
 		fmt.Fprintf(e.stderr, "usage: %s\n\n", usageLine)
 		fmt.Fprintln(e.stderr, "Reads a prompt as JSON blocks (an array, or {\"blocks\": [...]}; see schemas/context.schema.json)")
@@ -154,7 +155,10 @@ func writeContextManifest(w io.Writer, res schemas.ContextResult) {
 // count), at most DefaultMaxInput, the pipeline's own limit; compact run
 // takes the same sizes.
 func parseMaxInput(s string) (int64, error) {
-	n, err := registry.ParseSize(s)
+	n, err := parseSize(s)
+	if err == nil && n == 0 {
+		err = fmt.Errorf("size %q must be at least 1 byte", s)
+	}
 	if err == nil && n > DefaultMaxInput {
 		err = fmt.Errorf("%s is more than the pipeline's limit of %s", s, registry.FormatSize(DefaultMaxInput))
 	}

@@ -141,7 +141,7 @@ func TestContextCompactsToolResult(t *testing.T) {
 		t.Fatalf("result %+v", r)
 	}
 	content := res.Blocks[2].Content
-	if !strings.Contains(content, "pinned rows of .MetricAlarms") || !strings.Contains(content, r.Artifact.Handle) {
+	if !strings.Contains(content, "\tpinned") || !strings.Contains(content, "pinned: ") || !strings.Contains(content, r.Artifact.Handle) {
 		t.Errorf("summary lacks pinned rows or the handle:\n%.1500s", content)
 	}
 	// The manifest names the handle, and the store holds the original.

@@ -65,9 +65,9 @@ func runMCP(e *env) int {
 
 	var up mcpproxy.Upstream
 	if c.UpstreamURL != "" {
-		up = &mcpproxy.HTTP{URL: c.UpstreamURL, MaxMessage: c.MaxMessage}
+		up = &mcpproxy.HTTP{URL: c.UpstreamURL, MaxMessage: int(c.MaxMessage)}
 	} else {
-		up = &mcpproxy.Command{Path: c.Command[0], Args: c.Command[1:], Stderr: e.stderr, MaxMessage: c.MaxMessage}
+		up = &mcpproxy.Command{Path: c.Command[0], Args: c.Command[1:], Stderr: e.stderr, MaxMessage: int(c.MaxMessage)}
 	}
 	reg := prometheus.NewRegistry()
 	metrics, err := server.NewMetrics(reg, eng.Store())
@@ -98,8 +98,7 @@ func runMCP(e *env) int {
 	}
 
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return proxy.Server() },
-		&mcp.StreamableHTTPOptions{Logger: log, MaxRequestBodyBytes: c.MaxBody}))
+	mux.Handle("/mcp", proxy.Handler(mcpproxy.HTTPOptions{Logger: log, MaxRequestBodyBytes: int64(c.MaxBody)}))
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")

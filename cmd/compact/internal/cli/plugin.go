@@ -10,7 +10,8 @@ import (
 	"github.com/toolcompact/compact/registry"
 )
 
-const pluginUsage = `compact plugin test FILE.wasm [--tool NAME] [--input FILE ...] [--config KEY=VALUE ...]
+const pluginUsage = `compact plugin list [--registry FILE] [--plugin-dir DIR] [--json]
+       compact plugin test FILE.wasm [--tool NAME] [--input FILE ...] [--config KEY=VALUE ...]
                            [--timeout D] [--memory SIZE] [--registry FILE] [--bundled=false]`
 
 // multiFlag collects a repeatable string flag.
@@ -31,8 +32,11 @@ func runPlugin(e *env) int {
 	switch e.args[0] {
 	case "test":
 		return pluginTest(e, e.args[1:])
+	case "list":
+		return pluginList(e, e.args[1:])
 	case "-h", "--help", "help":
-		// The usage with the flags of "plugin test", its one subcommand.
+		// The usage with the flags of "plugin test", the subcommand with
+		// the most of them.
 		return pluginTest(e, []string{"-h"})
 	}
 	fmt.Fprintf(e.stderr, "compact plugin: unknown subcommand %q\nusage: %s\n", e.args[0], pluginUsage)
@@ -55,7 +59,7 @@ func pluginTest(e *env, args []string) int {
 	fs.Var(&inputs, "input", "sample tool output `FILE` to run the plugin on (repeatable)")
 	fs.Var(&configs, "config", "plugin setting `KEY=VALUE` (repeatable; overrides the registry entry's)")
 	fs.DurationVar(&timeout, "timeout", 0, "deadline of one call (default: the registry entry's, else 250ms)")
-	fs.StringVar(&memory, "memory", "", "memory cap such as 64MiB (default: the registry entry's, else 64MiB)")
+	fs.Var(sizeText{&memory}, "memory", "memory cap, a `SIZE` such as 64MiB (default: the registry entry's, else 64MiB)")
 	fs.StringVar(&regFile, "registry", "", "registry `FILE` layered over the built-in one")
 	fs.BoolVar(&bundled, "bundled", true, "also run the captured outputs in testdata/captured (found above the working directory)")
 	pos, err := parseArgs(fs, args)

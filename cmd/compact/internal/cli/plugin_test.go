@@ -18,7 +18,7 @@ func TestPluginTestCommand(t *testing.T) {
 		want []string
 	}{
 		{"passes", []string{"plugin", "test", faults, "--input", in, "--bundled=false"}, ExitOK,
-			[]string{"PASS load", "PASS issues.json: counts", "PASS issues.json: deterministic", "PASS reference host (same results on extism/go-sdk for 1 inputs", "all 7 checks passed"}},
+			[]string{"PASS load", "PASS issues.json: counts", "PASS issues.json: content", "PASS issues.json: deterministic", "PASS reference host (same results on extism/go-sdk for 1 inputs", "all 8 checks passed"}},
 		{"drops a record", []string{"plugin", "test", faults, "--input", in, "--config", "fault=drop", "--bundled=false"}, ExitCheck,
 			[]string{"FAIL issues.json: counts: record count mismatch: collection .: the output has 2 records, the input 3", "1 of 7 checks failed"}},
 		{"loops", []string{"plugin", "test", faults, "--input", in, "--config", "fault=loop", "--timeout", "50ms", "--bundled=false"}, ExitCheck,

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/toolcompact/compact/budget"
@@ -27,7 +28,8 @@ func runRun(e *env) int {
 	fs.StringVar(&tool, "tool", registry.DefaultName, "tool `NAME` the registry entry is looked up by")
 	fs.StringVar(&contentType, "content-type", "", "declared media `TYPE` of the input (default: sniffed)")
 	fs.StringVar(&args, "args", "", "the tool call's arguments as a JSON `OBJECT`, passed to the plugin")
-	fs.StringVar(&maxInput, "max-input", registry.FormatSize(DefaultMaxInput), "largest input read, such as 64MiB (at most the default)")
+	maxInput = registry.FormatSize(DefaultMaxInput)
+	fs.Var(sizeText{&maxInput}, "max-input", "largest input read, a `SIZE` such as 64MiB (at most the default)")
 	pos, err := parseArgs(fs, e.args)
 	if err != nil {
 		return flagExit(err)
@@ -36,10 +38,7 @@ func runRun(e *env) int {
 		fmt.Fprintf(e.stderr, "%s: one input at most, got %d: %q\nusage: %s\n", cmd, len(pos), pos, runUsage)
 		return ExitUsage
 	}
-	maxBytes, err := registry.ParseSize(maxInput)
-	if err == nil && maxBytes > budget.DefaultMaxInput {
-		err = fmt.Errorf("%s is more than the pipeline's limit of %s", maxInput, registry.FormatSize(budget.DefaultMaxInput))
-	}
+	maxBytes, err := parseMaxInput(maxInput)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "%s: --max-input: %v\n", cmd, err)
 		return ExitUsage
@@ -76,6 +75,8 @@ func runRun(e *env) int {
 	}
 	if f.verbose {
 		summarize(e, res)
+	} else if !f.json {
+		warnPlugins(e.stderr, cmd, res.Actions)
 	}
 	if f.json {
 		enc := json.NewEncoder(e.stdout)
@@ -114,6 +115,17 @@ func explainFit(err error, f engineFlags) error {
 		hint += ", or drop --store off so the artifact level can store the full output"
 	}
 	return fmt.Errorf("%w\n(nothing was cut; %s)", err, hint)
+}
+
+// warnPlugins reports, on stderr, every plugin that was skipped or failed
+// for this result: in text mode the content alone does not say that the
+// declarative rules ran in its place (--json and -v show the actions).
+func warnPlugins(w io.Writer, cmd string, actions []schemas.Action) {
+	for _, a := range actions {
+		if a.Kind == "plugin_failed" || a.Kind == "plugin_skipped" {
+			fmt.Fprintf(w, "%s: warning: %s %s: %s\n", cmd, strings.ReplaceAll(a.Kind, "_", " "), a.Target, a.Detail)
+		}
+	}
 }
 
 // summarize reports the result's sizes and actions on stderr.

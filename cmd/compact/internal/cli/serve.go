@@ -33,10 +33,10 @@ type sidecarConfig struct {
 	Budget        int           `yaml:"budget"`
 	Store         string        `yaml:"store"`
 	StoreTTL      time.Duration `yaml:"store_ttl"`
-	StoreMaxBytes int64         `yaml:"store_max_bytes"`
+	StoreMaxBytes byteSize      `yaml:"store_max_bytes"`
 	Listen        string        `yaml:"listen"`
 	Token         string        `yaml:"token"`
-	MaxBody       int64         `yaml:"max_body"`
+	MaxBody       byteSize      `yaml:"max_body"`
 	MaxInFlight   int           `yaml:"max_in_flight"`
 	Timeout       time.Duration `yaml:"timeout"`
 	Grace         time.Duration `yaml:"shutdown_grace"`
@@ -45,7 +45,7 @@ type sidecarConfig struct {
 	// compact mcp only.
 	UpstreamURL string        `yaml:"upstream_url"`
 	Command     []string      `yaml:"command"`
-	MaxMessage  int           `yaml:"max_message"`
+	MaxMessage  byteSize      `yaml:"max_message"`
 	CallTimeout time.Duration `yaml:"call_timeout"`
 	// StripOutputSchemas forwards tools without their output schemas.
 	StripOutputSchemas bool `yaml:"strip_output_schemas"`
@@ -127,17 +127,17 @@ func sidecarFlags(name string, e *env, mcp bool, args []string) (sidecarConfig, 
 	fs.String("config", path, "YAML `FILE` with any of these settings (flags win)")
 	fs.StringVar(&c.Registry, "registry", c.Registry, "registry `FILE` layered over the built-in one (default $"+envRegistry+")")
 	fs.StringVar(&c.Encoding, "encoding", c.Encoding, "tokenizer `NAME`: "+budget.EncodingO200k+" or "+budget.EncodingCL100k)
-	fs.IntVar(&c.Budget, "budget", c.Budget, "default token budget `N` of one tool result (0: the registry entry's, else "+strconv.Itoa(host.DefaultBudget)+")")
+	fs.Var(budgetFlag{&c.Budget}, "budget", "default token budget `N` of one tool result (0: the registry entry's, else "+strconv.Itoa(host.DefaultBudget)+")")
 	fs.StringVar(&c.Store, "store", c.Store, "artifact store `DIR` or URL (s3://, file://, mem://), or \"off\" (default $"+envStore+", else the user cache directory)")
 	fs.DurationVar(&c.StoreTTL, "store-ttl", c.StoreTTL, "artifact retention (0: until the quota needs the room)")
-	fs.Int64Var(&c.StoreMaxBytes, "store-max-bytes", c.StoreMaxBytes, "artifact store quota in `BYTES` (0: none)")
+	fs.Var(sizeFlag{(*int64)(&c.StoreMaxBytes)}, "store-max-bytes", "artifact store quota, a `SIZE` such as 10GiB (0: none)")
 	listenHelp := "HTTP listen `ADDR` (loopback unless a token is set)"
 	if mcp {
 		listenHelp = "serve MCP over streamable HTTP on `ADDR` instead of stdio (loopback unless a token is set)"
 	}
 	fs.StringVar(&c.Listen, "listen", c.Listen, listenHelp)
 	fs.StringVar(&c.Token, "token", c.Token, "bearer `TOKEN` required on every request ($"+server.EnvToken+" when empty)")
-	fs.Int64Var(&c.MaxBody, "max-body", c.MaxBody, "largest HTTP request body in `BYTES`")
+	fs.Var(sizeFlag{(*int64)(&c.MaxBody)}, "max-body", "largest HTTP request body, a `SIZE` such as 64MiB")
 	if !mcp {
 		fs.IntVar(&c.MaxInFlight, "max-in-flight", c.MaxInFlight, "compactions running at once; others wait within their deadline (0: 2 × GOMAXPROCS)")
 	}
@@ -147,7 +147,7 @@ func sidecarFlags(name string, e *env, mcp bool, args []string) (sidecarConfig, 
 	fs.StringVar(&c.LogFormat, "log-format", c.LogFormat, "text or json (logs go to standard error)")
 	if mcp {
 		fs.StringVar(&c.UpstreamURL, "upstream-url", c.UpstreamURL, "upstream MCP server `URL` (streamable HTTP), instead of a command after --")
-		fs.IntVar(&c.MaxMessage, "max-message", c.MaxMessage, "largest message accepted from the upstream, in `BYTES` (0: 256 MiB)")
+		fs.Var(sizeFlag{(*int64)(&c.MaxMessage)}, "max-message", "largest message accepted from the upstream, a `SIZE` such as 512MiB (0: 256MiB)")
 		fs.DurationVar(&c.CallTimeout, "call-timeout", c.CallTimeout, "deadline of one upstream request (0: 2m)")
 		fs.BoolVar(&c.StripOutputSchemas, "strip-output-schemas", c.StripOutputSchemas, "forward tools without their outputSchema, for strict clients that reject a compacted or omitted structuredContent")
 	}
@@ -160,8 +160,16 @@ func sidecarFlags(name string, e *env, mcp bool, args []string) (sidecarConfig, 
 	if c.Token == "" {
 		c.Token = os.Getenv(server.EnvToken)
 	}
-	if c.Budget < 0 || c.MaxBody < 0 || c.MaxMessage < 0 || c.StoreMaxBytes < 0 || c.MaxInFlight < 0 {
-		fmt.Fprintf(e.stderr, "compact %s: budget, max-body, max-message, max-in-flight and store-max-bytes must not be negative\n", name)
+	if c.Budget != 0 {
+		// 0 (the default, and a config file without budget) is the
+		// registry entry's budget; any value given is checked as --budget is.
+		if err := checkBudget(c.Budget); err != nil {
+			fmt.Fprintf(e.stderr, "compact %s: budget: %v\n", name, err)
+			return c, nil, ExitUsage
+		}
+	}
+	if c.MaxInFlight < 0 {
+		fmt.Fprintf(e.stderr, "compact %s: max-in-flight must not be negative, got %d\n", name, c.MaxInFlight)
 		return c, nil, ExitUsage
 	}
 	return c, fs.Args(), -1
@@ -204,7 +212,7 @@ func (c *sidecarConfig) engine(ctx context.Context, log *slog.Logger) (*host.Eng
 		target = os.Getenv(envStore)
 	}
 	if target != storeOff {
-		st, err := artifact.Open(ctx, target, artifact.Options{TTL: c.StoreTTL, MaxBytes: c.StoreMaxBytes})
+		st, err := artifact.Open(ctx, target, artifact.Options{TTL: c.StoreTTL, MaxBytes: int64(c.StoreMaxBytes)})
 		if err != nil {
 			return nil, withCode(ExitFailure, fmt.Errorf("--store: %w", err))
 		}
@@ -252,7 +260,7 @@ func runServe(e *env) int {
 	}
 	defer eng.Close(context.Background())
 	srv, err := server.New(server.Config{
-		Engine: server.Adapt(eng), Budget: c.Budget, MaxBody: c.MaxBody, Timeout: c.Timeout,
+		Engine: server.Adapt(eng), Budget: c.Budget, MaxBody: int64(c.MaxBody), Timeout: c.Timeout,
 		Token: c.Token, Logger: log, MaxInFlight: c.MaxInFlight,
 	})
 	if err != nil {

@@ -366,8 +366,8 @@ export function compact_result(): i32 {
     }
     groups[g].count++;
   }
-  // Largest groups first; ties keep the order of first appearance.
-  groups.sort((a: Group, b: Group): i32 => (a.count != b.count ? b.count - a.count : a.first - b.first));
+  // Groups stay in the order of their first record: the host checks
+  // grouped records in that order (schemas/ABI.md §4).
 
   const parts: string[] = [];
   for (let g = 0; g < groups.length; g++) {

@@ -1,4 +1,4 @@
-package budget
+package view
 
 import (
 	"encoding/json"

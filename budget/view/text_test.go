@@ -1,4 +1,4 @@
-package budget
+package view
 
 import (
 	"encoding/json"
@@ -28,7 +28,7 @@ var textCaptures = map[string]string{
 
 func readCapture(t testing.TB, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile("../testdata/captured/" + name)
+	b, err := os.ReadFile("../../testdata/captured/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestTextProfileCounts(t *testing.T) {
 	for name, kind := range textCaptures {
 		t.Run(name, func(t *testing.T) {
 			data := readCapture(t, name)
-			p := analyzeText(data)
+			p := analyzeText(data, nil)
 			if n := runJQ(t, len(jqLines(t, data, ".[]")), "."); n[0].(int) != p.lines {
 				t.Errorf("lines: %d, jq length %d", p.lines, n[0])
 			}
@@ -256,120 +256,6 @@ func TestLineSeverity(t *testing.T) {
 	}
 }
 
-// TestTextViewMonotone renders the view of every captured text (and the
-// go test -json stream) at growing budgets: each fits its budget exactly
-// counted, and each shows every line the smaller one shows.
-func TestTextViewMonotone(t *testing.T) {
-	c, err := NewCounter(EncodingO200k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	names := []string{"go-test-json.jsonl"}
-	for n := range textCaptures {
-		names = append(names, n)
-	}
-	budgets := []int{600, 1000, 2000, 3000, 4000, 8000}
-	if testing.Short() {
-		budgets = []int{1000, 4000}
-	}
-	for _, name := range names {
-		t.Run(name, func(t *testing.T) {
-			v := testTextView(t, readCapture(t, name), c)
-			var prev []string
-			prevBudget := 0
-			for _, b := range budgets {
-				text, _, ok := v.fit(b)
-				if !ok {
-					t.Fatalf("budget %d: not even the facts fit", b)
-				}
-				if n := c.Count(text); n > b {
-					t.Fatalf("budget %d: view has %d tokens", b, n)
-				}
-				have := map[string]bool{}
-				var lines []string
-				for _, l := range strings.Split(text, "\n") {
-					if strings.HasPrefix(l, "  ") {
-						have[l] = true
-						lines = append(lines, l)
-					}
-				}
-				for _, l := range prev {
-					if !have[l] {
-						t.Errorf("budget %d drops %q shown at budget %d", b, l, prevBudget)
-						break
-					}
-				}
-				prev, prevBudget = lines, b
-			}
-		})
-	}
-}
-
-// testTextView builds the view of data as level 2 does, with a fixed
-// handle.
-func testTextView(t testing.TB, data []byte, c Counter) *textView {
-	t.Helper()
-	v := &textView{handle: "0123456789ab", header: []string{"[compact: test view]"}}
-	shape, err := DetectShape(data, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if shape.Format == FormatJSONL && isGoTestJSON(data) {
-		v.t = analyzeGoTestJSON(data)
-	} else {
-		v.p = analyzeText(data)
-	}
-	v.total = shape.Collections[0].Count
-	v.textCandidates()
-	counted := map[string]int{}
-	v.counted = func(s string) int {
-		if n, ok := counted[s]; ok {
-			return n
-		}
-		n := c.Count(s)
-		counted[s] = n
-		return n
-	}
-	return v
-}
-
-// TestTextViewAnswers checks, at 2,000 tokens, that the view of each new
-// failing-run capture shows what a user asks first: the cause and the end.
-func TestTextViewAnswers(t *testing.T) {
-	c, err := NewCounter(EncodingO200k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string][]string{
-		"go-test-json.jsonl": {
-			"tests (subtests counted, a parent fails with its subtest): 397 (391 passed, 5 failed, 1 skipped)",
-			"example.com/shop/pricing TestDiscountRounding",
-			"discount rounding: got 1999 cents, want 2000 cents",
-			"legacy/legacy.go:3:25: undefined: undefinedThing",
-			"FAIL\texample.com/shop/search",
-		},
-		"go-build-fail.txt": {
-			"orders/notify.go:5:9: undefined: sendMail",
-			"orders/status.go:15:22: cannot use s (variable of int type Status) as float64 value in variable declaration",
-		},
-		"npm-install-fail.txt": {
-			"npm error command sh -c node build.js",
-			"gyp ERR! stack Error: not found: make",
-		},
-		"apt-cache-show.txt": {"400 records", `Architecture: "amd64" 254, "all" 146`},
-		"dpkg-log.txt":       {"[×41] <ts> upgrade <*> <*> <*>", "5,064 lines"},
-	}
-	for name, needles := range want {
-		v := testTextView(t, readCapture(t, name), c)
-		text, _, _ := v.fit(2000)
-		for _, n := range needles {
-			if !strings.Contains(text, n) {
-				t.Errorf("%s at 2,000 tokens: %q not shown\n%s", name, n, text)
-			}
-		}
-	}
-}
-
 // FuzzTextProfile checks the profile's invariants on any input: lines
 // as compact counts them, templates and notable lines account for every
 // line, the view fits and never panics; and lineSeverity's cheap
@@ -383,15 +269,11 @@ func FuzzTextProfile(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	c, err := NewCounter(EncodingO200k)
-	if err != nil {
-		f.Fatal(err)
-	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > 4096 {
 			return
 		}
-		p := analyzeText(data)
+		p := analyzeText(data, nil)
 		if p.lines != countLines(data) {
 			t.Fatalf("lines %d, want %d", p.lines, countLines(data))
 		}
@@ -420,9 +302,13 @@ func FuzzTextProfile(f *testing.F) {
 		if len(data) == 0 {
 			return
 		}
-		v := &textView{handle: "0123456789ab", p: p, total: p.lines, counted: c.Count}
-		v.textCandidates()
-		if text, _, ok := v.fit(300); ok && c.Count(text) > 300 {
+		in := Input{Tool: "fuzz", Format: "text", Data: data, Handle: "0123456789ab", Budget: 300,
+			Collections: []Collection{{Path: ".", Kind: "lines", Count: p.lines}}}
+		v, err := Build(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f, err := v.Fill(wordCounter{}, 300); err == nil && (wordCounter{}).Count(f.Text) > 300 {
 			t.Fatalf("view over budget")
 		}
 	})

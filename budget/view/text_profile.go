@@ -1,4 +1,4 @@
-package budget
+package view
 
 import (
 	"bytes"
@@ -34,7 +34,6 @@ const (
 	tailKeep   = 200 // tail lines kept
 	spreadKeep = 64  // evenly spaced lines kept
 	maxNotable = 5000
-	maxShown   = 400 // a line is shown cut to this many bytes, with its length stated
 )
 
 // posLine is a line and its position (0-based, as compact artifact slice
@@ -103,8 +102,21 @@ type textProfile struct {
 	fields     []*fieldStat
 	head       []posLine
 	tail       []posLine
-	spread     []posLine
+	spread     []posLine // in spreadOrder's order: coarse to fine
+	extra      map[int]string
 	tests      *testSummary // go test, TAP
+}
+
+// countLines counts lines as textLines numbers them.
+func countLines(data []byte) int {
+	if len(data) == 0 {
+		return 0
+	}
+	n := bytes.Count(data, []byte{'\n'})
+	if data[len(data)-1] != '\n' {
+		n++
+	}
+	return n
 }
 
 // textLines calls fn for each line of data as compact artifact slice and
@@ -130,15 +142,19 @@ func textLines(data []byte, fn func(pos int, line string)) {
 }
 
 // analyzeText profiles the lines of data.
-func analyzeText(data []byte) *textProfile {
+// The lines at the positions in want are kept in extra (the rows a pin
+// predicate selected).
+func analyzeText(data []byte, want map[int]bool) *textProfile {
 	n := countLines(data)
-	p := &textProfile{lines: n, levels: map[string]int{}, miner: newMiner()}
+	p := &textProfile{lines: n, levels: map[string]int{}, miner: newMiner(), extra: map[int]string{}}
 	p.kind = detectTextKind(data)
-	spreadAt := map[int]bool{}
+	// The spread: lines between the head and the tail, coarse to fine.
+	spreadAt := map[int]int{}
 	if n > headKeep+tailKeep {
-		for k := 1; k <= spreadKeep; k++ {
-			spreadAt[headKeep+(n-headKeep-tailKeep)*k/(spreadKeep+1)] = true
+		for r, i := range spreadOrder(n-headKeep-tailKeep, spreadKeep) {
+			spreadAt[headKeep+i] = r
 		}
+		p.spread = make([]posLine, len(spreadAt))
 	}
 	ring := make([]posLine, 0, tailKeep)
 	notables := map[string]*notable{}
@@ -173,8 +189,11 @@ func analyzeText(data []byte) *textProfile {
 		if pos < headKeep {
 			p.head = append(p.head, posLine{pos, line})
 		}
-		if spreadAt[pos] {
-			p.spread = append(p.spread, posLine{pos, line})
+		if r, ok := spreadAt[pos]; ok {
+			p.spread[r] = posLine{pos, line}
+		}
+		if want[pos] {
+			p.extra[pos] = line
 		}
 		if len(ring) < tailKeep {
 			ring = append(ring, posLine{pos, line})

@@ -1,0 +1,472 @@
+package view
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Caps on the rows kept as candidates per collection: fixed numbers, so
+// that the candidates (and the memory they take) do not grow with the
+// input or depend on the budget.
+const (
+	firstRound = 4   // rows per reason in the first round
+	maxPerWhy  = 60  // rows per reason in all
+	maxSpread  = 256 // rows of the even spread
+	maxCols    = 8   // columns of a row besides the position and the reason
+	cellWidth  = 48  // characters of a cell before it is cut
+)
+
+// Build returns the candidates of an output: its facts (JSON outside
+// every collection) and, per collection, its profile and rows. Text
+// collections (Kind "lines") get the text candidates.
+func Build(in Input) (*View, error) {
+	v := &View{}
+	var hb strings.Builder
+	fmt.Fprintf(&hb, "[compact: this output is too large for its budget of %s tokens; the full original is stored as artifact %s]\n", commas(in.Budget), in.Handle)
+	tool := in.Tool
+	if tool == "" {
+		tool = "(unnamed)"
+	}
+	size := commas(in.TokensBefore) + " tokens"
+	if in.BeforeEstimated {
+		size = "at most " + size + " (estimate)"
+	}
+	fmt.Fprintf(&hb, "tool: %s; %s bytes of %s; %s\n", tool, commas(len(in.Data)), in.ContentType, size)
+	if len(in.Collections) == 0 {
+		fmt.Fprintf(&hb, "no records: the content (%s) is not shown; get it: compact artifact get %s\n", in.Format, in.Handle)
+	}
+	for _, n := range in.Notes {
+		hb.WriteString(n)
+		hb.WriteByte('\n')
+	}
+	v.Header = hb.String()
+	if in.Format == "json" {
+		addFacts(v, in)
+	}
+	for ci, c := range in.Collections {
+		if c.Kind == "jsonl" && len(in.Collections) == 1 && isGoTestJSON(in.Data) {
+			if err := addGoTest(v, in, ci); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if c.Kind == "lines" {
+			if err := addText(v, in, ci); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if err := addRecords(v, in, ci); err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
+}
+
+// errStop ends a walk over records early.
+var errStop = errors.New("stop")
+
+// coll is the state of one structured collection while its candidates are
+// chosen.
+type coll struct {
+	in   Input
+	c    Collection
+	p    *Profile
+	cols []*Field
+	// why lists, per reason, the records it selects (in its order).
+	why   []*reason
+	rows  map[int]*row
+	probe []probe // identities of records for the lookup query
+	// profileLines counts the profile line candidates.
+	profileLines int
+}
+
+type reason struct {
+	prio int
+	recs []int
+	text map[int]string // per record: why, in words
+	more int            // records the reason selects beyond the cap
+}
+
+type row struct {
+	cells []string
+	ident string
+}
+
+type probe struct {
+	rec   int
+	ident string
+}
+
+// addRecords adds the profile and row candidates of structured
+// collection ci.
+func addRecords(v *View, in Input, ci int) error {
+	c := in.Collections[ci]
+	k := &coll{in: in, c: c, p: NewProfile(c.Kind == "map"), rows: map[int]*row{}}
+	if err := c.Each(func(i int, raw []byte) error { k.p.Add(i, raw); return nil }); err != nil {
+		return fmt.Errorf("profile %s: %w", c.Path, err)
+	}
+	k.p.Finish()
+	k.chooseColumns()
+	if err := k.selectRows(); err != nil {
+		return err
+	}
+	sec := v.AddSection(&Section{Coll: c.Path, Order: 10 + ci,
+		Head: k.head, Foot: k.foot})
+	k.addProfile(v, sec)
+	k.addRows(v, sec)
+	return nil
+}
+
+// head is the collection's first line: its path, kind, exact count and
+// how many records are shown.
+func (k *coll) head(chosen []Candidate) string {
+	shown := map[int]bool{}
+	for _, c := range chosen {
+		if c.Record >= 0 {
+			shown[c.Record] = true
+		}
+	}
+	also := ""
+	if k.c.Pin != "" {
+		also = "; pinned: " + k.c.Pin
+	}
+	if k.c.Also {
+		also = ", found besides the registry's records"
+	}
+	id := ""
+	if k.p.Map {
+		id = "; each record is a key and its value"
+	} else if k.p.Identity != nil {
+		id = "; identity: " + k.p.Identity.Path
+	}
+	return fmt.Sprintf("collection %s (%s%s): %s records; showing %s of %s%s\n", k.c.Path, k.c.Kind, also,
+		commas(k.c.Count), commas(len(shown)), commas(k.c.Count), id)
+}
+
+// addProfile adds the profile lines of the collection: constants, then
+// field by field, the important ones first.
+func (k *coll) addProfile(v *View, sec int) {
+	p := k.p
+	key := -1_000_000
+	var consts []string
+	for _, f := range p.Fields {
+		if f.Constant(p.Records) && !k.dropped(f) {
+			consts = append(consts, f.Path+"="+cell(onlyValue(f), 80))
+		}
+	}
+	if len(consts) > 0 && p.Records > 1 {
+		v.Add(Candidate{Section: sec, Key: key, Record: -1, Prio: PrioProfile, Reason: "constant fields",
+			Text: fmt.Sprintf("  all %s records have: %s", commas(p.Records), strings.Join(consts, ", "))})
+	}
+	key++
+	if p.Map {
+		v.Add(Candidate{Section: sec, Key: key, Record: -1, Prio: PrioProfile, Reason: "the keys", Text: k.keysLine()})
+	}
+	key++
+	type line struct {
+		prio int
+		text string
+	}
+	var lines []line
+	nImportant := 0
+	for _, f := range p.Fields {
+		if f.Constant(p.Records) && p.Records > 1 || k.dropped(f) {
+			continue
+		}
+		text, important := k.fieldLine(f)
+		if important {
+			// A dozen distributions and ranges come before the rows;
+			// the others after the first rows.
+			nImportant++
+			important = nImportant <= 12 || f == p.Identity
+		}
+		if text == "" {
+			continue
+		}
+		prio := PrioProfile2
+		if important {
+			prio = PrioProfile
+		}
+		lines = append(lines, line{prio, text})
+	}
+	if p.Unprofiled > 0 {
+		lines = append(lines, line{PrioProfile2, fmt.Sprintf("  %s more field values (past %d fields or %d levels deep) are not profiled", commas(p.Unprofiled), maxFields, maxDepth)})
+	}
+	k.profileLines = len(lines)
+	for _, l := range lines {
+		v.Add(Candidate{Section: sec, Key: key, Record: -1, Prio: l.prio, Reason: "profile", Text: l.text})
+		key++
+	}
+	// The column header goes before every row, and is chosen before any
+	// (its priority is the profile's).
+	if k.c.Count > 0 {
+		v.Add(Candidate{Section: sec, Key: -1, Record: -1, Prio: PrioProfile, Reason: "row header", Text: k.rowHeader()})
+	}
+}
+
+// keysLine lists the keys of a keyed collection: all when short, else the
+// first and last 25 with the count between.
+func (k *coll) keysLine() string {
+	var keys []string
+	total, n := 0, 0
+	_ = k.c.Each(func(i int, raw []byte) error {
+		s := jscan{d: raw}
+		s.ws()
+		s.pos++
+		s.ws()
+		key := s.readString()
+		n++
+		total += len(key) + 2
+		if len(keys) < 25 || total < 1500 {
+			keys = append(keys, key)
+		} else {
+			keys = append(keys[:25], keys[len(keys)-24:]...)
+			keys = append(keys, key)
+		}
+		return nil
+	})
+	if n > len(keys) {
+		return fmt.Sprintf("  keys (%s): %s, … %s more …, %s", commas(n), strings.Join(keys[:25], ", "), commas(n-len(keys)), strings.Join(keys[25:], ", "))
+	}
+	return fmt.Sprintf("  keys (%s): %s", commas(n), strings.Join(keys, ", "))
+}
+
+// stateNames are field names whose values are states.
+var stateNames = regexp.MustCompile(`(?i)(^|\.)(phase|status|state|level|severity|type|kind|reason|conclusion|result|outcome|health|ready|action|priority|statevalue|state_value|lang|language|license)$`)
+
+// fieldLine is the profile line of f, and whether it is important (a
+// distribution, a range of numbers or times, the identity).
+func (k *coll) fieldLine(f *Field) (string, bool) {
+	p := k.p
+	if f.Types == tObject && f.Present == p.Records {
+		return "", false // its fields are listed
+	}
+	if strings.HasSuffix(f.Path, "[]") && f.Counts == nil && f.NumN == 0 && f.TimeN == 0 {
+		return "", false // its array's line gives the counts
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "  %s (%s", f.Path, strings.Join(f.TypeNames(), "|"))
+	if f.Present < p.Records {
+		fmt.Fprintf(&b, ", in %s of %s records", commas(f.Present), commas(p.Records))
+	}
+	if f.Values > f.Present {
+		fmt.Fprintf(&b, ", %s values", commas(f.Values))
+	}
+	if f.Nulls > 0 {
+		fmt.Fprintf(&b, ", %s null", commas(f.Nulls))
+	}
+	b.WriteString(")")
+	important := false
+	switch {
+	case f == p.Identity:
+		fmt.Fprintf(&b, ": identity, %s distinct", commas(f.Distinct))
+		if f.MaxLen > 0 {
+			fmt.Fprintf(&b, ", longest %s chars", commas(f.MaxLen))
+		}
+		important = true
+	case f.Types&tArray != 0:
+		fmt.Fprintf(&b, ": %s-%s items, %s in all", commas(f.MinItems), commas(f.MaxItems), commas(f.Items))
+		important = f.MinItems != f.MaxItems && !strings.Contains(f.Path, "[]")
+	case f.Types&tObject != 0:
+		// present in some records only: said above
+	case f.Counts != nil && f.Distinct <= 24 && (f.Distinct < f.Values || f.Values < 4):
+		b.WriteString(": ")
+		for i, vc := range f.sortedCounts() {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%s %s", cell(vc.raw, 60), commas(vc.n))
+		}
+		important = f.Distinct >= 2 && (f.Distinct <= 12 && !strings.Contains(f.Path, "[]") || stateNames.MatchString(f.Path))
+	case f.NumN > 0 && f.NumN >= f.Values-f.Nulls:
+		fmt.Fprintf(&b, ": min %s, max %s, mean %s, sum %s", num(f.Min), num(f.Max), num(f.Mean()), num(f.Sum))
+		if !f.ManyDistinct {
+			fmt.Fprintf(&b, ", %s distinct", commas(f.Distinct))
+		}
+		important = f.Min != f.Max && (!strings.Contains(f.Path, "[]") || f.Max > f.Mean()+2*f.StdDev())
+	case f.TimeN > 0 && f.TimeN == f.Values-f.Nulls:
+		fmt.Fprintf(&b, ": earliest %s, latest %s", f.earliestText, f.latestText)
+		important = !strings.Contains(f.Path, "[]")
+	default:
+		if f.ManyDistinct {
+			fmt.Fprintf(&b, ": over %s distinct", commas(maxDistinct))
+		} else {
+			fmt.Fprintf(&b, ": %s distinct", commas(f.Distinct))
+		}
+		if f.Counts != nil && f.Distinct <= 24 {
+			b.WriteString(" (")
+			for i, vc := range f.sortedCounts() {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "%s %s", cell(vc.raw, 40), commas(vc.n))
+			}
+			b.WriteString(")")
+		}
+		if f.MaxLen > 0 {
+			fmt.Fprintf(&b, ", longest %s chars", commas(f.MaxLen))
+		}
+		if f.TimeN > 0 {
+			fmt.Fprintf(&b, "; %s are times from %s to %s", commas(f.TimeN), f.earliestText, f.latestText)
+		}
+	}
+	return b.String(), important
+}
+
+// num formats a number shortly: integers in full, others with up to 6
+// significant digits.
+func num(x float64) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+		return strconv.FormatInt(int64(x), 10)
+	}
+	return strconv.FormatFloat(x, 'g', 6, 64)
+}
+
+// onlyValue is the one value of a constant field.
+func onlyValue(f *Field) string {
+	for k := range f.Counts {
+		return k
+	}
+	return ""
+}
+
+// dropped reports whether the rules drop f (not shown as a column).
+func (k *coll) dropped(f *Field) bool {
+	return k.in.Drop != nil && k.in.Drop(f.Path)
+}
+
+// chooseColumns picks the columns rows show: the identity first, then the
+// most telling fields (states, numbers, times, short strings), long free
+// text last.
+func (k *coll) chooseColumns() {
+	p := k.p
+	type scored struct {
+		f     *Field
+		score int
+	}
+	var cand []scored
+	for _, f := range p.Fields {
+		if f == p.Identity || !f.scalar() || k.dropped(f) || (f.Constant(p.Records) && p.Records > 1) {
+			continue
+		}
+		s := 30
+		switch {
+		case f.Types == tBool:
+			s = 60
+		case f.Counts != nil && f.Distinct <= 12 && f.Distinct >= 2:
+			s = 80
+		case f.NumN > 0:
+			s = 70
+			if f.Max > f.Mean()+2*f.StdDev() {
+				s += 20
+			}
+		case f.TimeN > 0:
+			s = 50
+		case f.MaxLen > 60:
+			s = 20
+		case f.Distinct <= 1:
+			s = 10
+		default:
+			s = 45
+		}
+		if stateNames.MatchString(f.Path) {
+			s += 20
+		}
+		s -= 4 * strings.Count(f.Path, ".")
+		if strings.Contains(f.Path, "[]") {
+			s -= 25
+			if f.Values > f.Present+f.Present/5 {
+				s -= 30 // several values per record
+			}
+		}
+		if f.Present*2 < p.Records {
+			s -= 20
+		}
+		cand = append(cand, scored{f, s})
+	}
+	sort.SliceStable(cand, func(i, j int) bool { return cand[i].score > cand[j].score })
+	if len(cand) > maxCols {
+		cand = cand[:maxCols]
+	}
+	// Long free text last.
+	sort.SliceStable(cand, func(i, j int) bool { return cand[i].f.MaxLen <= 60 && cand[j].f.MaxLen > 60 })
+	if p.Identity != nil && !p.Map {
+		k.cols = append(k.cols, p.Identity)
+	}
+	for _, c := range cand {
+		k.cols = append(k.cols, c.f)
+	}
+	if p.Map && len(p.Fields) == 0 {
+		k.cols = append(k.cols, p.root) // a map of scalars: its value
+	}
+	if !p.Map && len(p.Fields) == 0 {
+		k.cols = append(k.cols, p.root) // records that are scalars
+	}
+}
+
+// rowHeader names the columns of the rows.
+func (k *coll) rowHeader() string {
+	var b strings.Builder
+	b.WriteString("rows (tab-separated; cells over ")
+	b.WriteString(strconv.Itoa(cellWidth))
+	b.WriteString(" chars cut, marked …[+N chars]):\n#")
+	if k.p.Map {
+		b.WriteString("\tkey")
+	}
+	for _, f := range k.cols {
+		b.WriteByte('\t')
+		if f == k.p.root {
+			b.WriteString("value")
+		} else {
+			b.WriteString(f.Path)
+		}
+	}
+	b.WriteString("\twhy")
+	return b.String()
+}
+
+// cell renders a scalar's JSON text for a row: strings bare when that
+// reads unambiguously, cut at width characters with the count cut.
+func cell(raw string, width int) string {
+	s := raw
+	if strings.HasPrefix(raw, `"`) {
+		s = unquote([]byte(raw))
+		if s == "" || strings.ContainsAny(s, "\t\n\r") || isLiteral(s) {
+			s = strconv.Quote(s)
+		}
+	}
+	return cut(s, width)
+}
+
+// isLiteral reports whether a bare string would read as a number or a
+// JSON literal.
+func isLiteral(s string) bool {
+	switch s {
+	case "true", "false", "null":
+		return true
+	}
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
+}
+
+// cut shortens s to width characters plus "…[+N chars]".
+func cut(s string, width int) string {
+	n := 0
+	for i := range s {
+		if n == width {
+			rest := len([]rune(s[i:]))
+			if rest <= 12 {
+				return s
+			}
+			return s[:i] + "…[+" + strconv.Itoa(rest) + " chars]"
+		}
+		n++
+	}
+	return s
+}

@@ -1,0 +1,56 @@
+// Package view builds what the model reads when a tool output does not fit
+// its budget: a view of the output (its facts, the profile of every
+// collection, chosen rows with the reason each is there, what is not
+// shown and the queries that fetch exactly that) that fits an exact token
+// budget. Level 2 of package budget stores the full original and shows
+// this view with the artifact's handle.
+//
+// The view is one small pipeline; read the files in this order:
+//
+//	profile.go     one pass over the records of a collection: per dot-path
+//	               field its types, present/null counts, distinct values
+//	               (every value with its count when there are few), numeric
+//	               min/max/sum/mean, time earliest/latest, string lengths,
+//	               and the identity field. Exact: the view states these
+//	               numbers.
+//	candidates.go  every piece the view could show, each with a reason and
+//	               a priority: top-level facts, keyed maps, profile lines,
+//	               rows (pinned, error states, rare values, outliers, a
+//	               field most rows lack, relevant to the request, extremes,
+//	               first and last, then an even spread).
+//	fill.go        one walk over the candidates in a fixed order (priority,
+//	               then the order they were added) keeping the longest
+//	               prefix whose rendering fits the budget, counted exactly.
+//	               The order does not depend on the budget, so the view at a
+//	               bigger budget holds everything the view at a smaller one
+//	               holds.
+//	render.go      the chosen candidates as text, section by section: each
+//	               section's head (with counts of what is shown), its chosen
+//	               candidates in their natural order (record or line
+//	               number), its foot ("not shown" lines with exact counts
+//	               and the queries that fetch exactly the rest).
+//
+// # Adding a kind of candidate
+//
+// A kind of candidate is a function that looks at the input and calls
+// View.Add for every piece it could show, in its own preferred order:
+//
+//	sec := v.AddSection(&Section{Coll: ".", Head: ..., Foot: ...})
+//	v.Add(Candidate{Section: sec, Key: lineNo, Record: lineNo,
+//		Prio: PrioAnomaly, Reason: "error line",
+//		Text: "  42 [error line] panic: boom"})
+//
+// Give it one of the Prio constants (lower is shown first); within one
+// priority, candidates keep the order they were added. A candidate's Text
+// must be complete (one or more lines, no final newline) and must not
+// depend on the budget or on which other candidates are chosen: that is
+// what keeps a bigger view a superset of a smaller one. What depends on
+// the choice (how many rows are shown, the query for the rest) belongs in
+// the section's Head and Foot functions, which get the chosen candidates.
+// Record is the record (line, element, member) the candidate shows, or -1;
+// the section's Coll names the collection, and level 2 reports the
+// number of distinct records shown per collection as its "shown" count.
+//
+// Build adds the candidates of structured outputs (JSON, JSON Lines,
+// concatenated JSON); text outputs get theirs from the text*.go files.
+package view

@@ -1,0 +1,226 @@
+package view
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Facts: what a JSON document holds outside its collections (a package's
+// name, description and version, an envelope's total_count). Scalars are
+// shown verbatim (long strings cut, with their length), small objects and
+// arrays inline, larger ones by their keys and sizes and then member by
+// member.
+
+const (
+	maxFactLen   = 300 // characters of a string fact before it is cut
+	maxInline    = 200 // bytes of an object or array shown inline
+	maxFactDepth = 3
+)
+
+type fact struct {
+	path string // jq path: .name, .repository.url, ."dist-tags"
+}
+
+// addFacts adds the facts of a JSON document whose root is an object.
+func addFacts(v *View, in Input) {
+	s := jscan{d: in.Data}
+	s.ws()
+	if s.peek() != '{' {
+		return
+	}
+	colls := map[string]bool{}
+	for _, c := range in.Collections {
+		colls[c.Path] = true
+	}
+	holds := func(path string) bool {
+		for _, c := range in.Collections {
+			if strings.HasPrefix(c.Path, path+".") || strings.HasPrefix(c.Path, path+"[") {
+				return true
+			}
+		}
+		return false
+	}
+	var facts []fact
+	sec := v.AddSection(&Section{Order: 0,
+		Head: func(ch []Candidate) string {
+			if len(ch) == 0 {
+				return ""
+			}
+			return "outside the collections:\n"
+		},
+	})
+	v.sections[sec].Foot = func(ch []Candidate) string {
+		if len(ch) == len(facts) {
+			return ""
+		}
+		shown := map[int]bool{}
+		for _, c := range ch {
+			shown[c.Key] = true
+		}
+		var rest []string
+		for i, f := range facts {
+			if !shown[i] && !isAncestorShown(facts, shown, i) {
+				rest = append(rest, f.path)
+			}
+		}
+		if len(rest) == 0 {
+			return ""
+		}
+		var q string
+		if len(rest) <= 12 {
+			parts := make([]string, len(rest))
+			for i, p := range rest {
+				parts[i] = jsonQuote(strings.TrimPrefix(p, ".")) + ": " + p
+			}
+			q = "{" + strings.Join(parts, ", ") + "}"
+		} else {
+			var cs []string
+			for _, c := range in.Collections {
+				if !strings.Contains(c.Path, "[]") && c.Path != "." {
+					cs = append(cs, c.Path)
+				}
+			}
+			q = "."
+			if len(cs) > 0 {
+				q = "del(" + strings.Join(cs, ", ") + ")"
+			}
+		}
+		return fmt.Sprintf("  not shown: %s of %s facts; get them: %s\n", commas(len(facts)-len(ch)), commas(len(facts)), jqCommand(in.Handle, q))
+	}
+	var walk func(prefix string, depth int)
+	walk = func(prefix string, depth int) {
+		s.pos++ // '{'
+		for {
+			s.ws()
+			if s.peek() != '"' {
+				s.pos++ // '}'
+				return
+			}
+			name := s.readString()
+			s.ws()
+			s.pos++ // ':'
+			s.ws()
+			path := prefix + "." + name
+			if !plainName(name) {
+				path = prefix + "." + jsonQuote(name)
+			}
+			start := s.pos
+			c := s.peek()
+			switch {
+			case colls[path]:
+				s.skipValue()
+			case c == '{' && holds(path):
+				walk(path, depth+1)
+			case holds(path):
+				s.skipValue()
+			default:
+				s.skipValue()
+				raw := s.d[start:s.pos]
+				prio := PrioFact
+				if depth > 0 {
+					prio = PrioObject
+				}
+				text := ""
+				switch {
+				case c == '"':
+					str := unquote(raw)
+					n := len([]rune(str))
+					text = cell(string(raw), maxFactLen)
+					if n > maxFactLen+12 {
+						text += fmt.Sprintf(" (%s chars)", commas(n))
+						if prio == PrioFact && n > 2*maxFactLen {
+							prio = PrioObject
+						}
+					}
+				case c == '{' || c == '[':
+					var mb bytes.Buffer
+					if json.Compact(&mb, raw) != nil {
+						mb.Reset()
+						mb.Write(raw)
+					}
+					if mb.Len() <= maxInline {
+						text = mb.String()
+					} else {
+						text = summarize(raw)
+						if c == '{' && depth+1 < maxFactDepth {
+							facts = append(facts, fact{path})
+							v.Add(Candidate{Section: sec, Key: len(facts) - 1, Record: -1, Prio: prio, Reason: "fact", Text: "  " + strings.TrimPrefix(path, ".") + ": " + text})
+							sub := jscan{d: raw}
+							saved := s
+							s = sub
+							walk(path, depth+1)
+							s = saved
+							continue
+						}
+					}
+				default:
+					text = string(raw)
+				}
+				facts = append(facts, fact{path})
+				v.Add(Candidate{Section: sec, Key: len(facts) - 1, Record: -1, Prio: prio, Reason: "fact", Text: "  " + strings.TrimPrefix(path, ".") + ": " + text})
+			}
+			s.ws()
+			if s.peek() == ',' {
+				s.pos++
+			}
+		}
+	}
+	walk("", 0)
+}
+
+// isAncestorShown reports whether a fact containing fact i is shown (its
+// summary does not show i, so this is false for summaries: only inline
+// values would cover i, and those have no separate facts below them).
+func isAncestorShown(facts []fact, shown map[int]bool, i int) bool { return false }
+
+// summarize describes a large object or array by its size and keys.
+func summarize(raw []byte) string {
+	s := jscan{d: raw}
+	s.ws()
+	if s.peek() == '[' {
+		n := 0
+		s.pos++
+		for {
+			s.ws()
+			if s.peek() == ']' || s.peek() == 0 {
+				break
+			}
+			s.skipValue()
+			n++
+			s.ws()
+			if s.peek() == ',' {
+				s.pos++
+			}
+		}
+		return fmt.Sprintf("array of %s items (%s bytes)", commas(n), commas(len(raw)))
+	}
+	var keys []string
+	n := 0
+	s.pos++
+	for {
+		s.ws()
+		if s.peek() != '"' {
+			break
+		}
+		k := s.readString()
+		n++
+		if len(keys) < 12 {
+			keys = append(keys, k)
+		}
+		s.ws()
+		s.pos++
+		s.ws()
+		s.skipValue()
+		s.ws()
+		if s.peek() == ',' {
+			s.pos++
+		}
+	}
+	more := ""
+	if n > len(keys) {
+		more = fmt.Sprintf(", … %d more", n-len(keys))
+	}
+	return fmt.Sprintf("object of %s members (%s bytes): %s%s", commas(n), commas(len(raw)), strings.Join(keys, ", "), more)
+}

@@ -1,0 +1,50 @@
+package view
+
+// Input is what Build needs to know about one output.
+type Input struct {
+	// Tool names the tool; ContentType is the output's media type.
+	Tool, ContentType string
+	// Format is the shape's format: "json", "jsonl", "concat", "text".
+	Format string
+	// Data is the full output.
+	Data []byte
+	// Handle is the artifact the full output is stored as.
+	Handle string
+	// Budget is the token budget; TokensBefore the output's size in
+	// tokens, an upper-bound estimate when BeforeEstimated.
+	Budget          int
+	TokensBefore    int
+	BeforeEstimated bool
+	// Collections are the output's record collections, outermost first.
+	Collections []Collection
+	// Args are the tool call's arguments as JSON, when known: rows
+	// relevant to them are candidates.
+	Args []byte
+	// Drop reports whether a field path (relative to a record, as in the
+	// profile: "user.avatar_url") is one the rules drop; such fields are
+	// not shown as columns (they are still profiled and counted).
+	Drop func(path string) bool
+	// Notes are lines to show after the header (what level 1 dropped,
+	// for instance), each without its newline.
+	Notes []string
+}
+
+// Collection is one record collection of an output.
+type Collection struct {
+	// Path is its jq-style path (".items", "." for the root); Kind is
+	// "array", "map", "jsonl", "concat" or "lines".
+	Path, Kind string
+	// Count is the exact number of records.
+	Count int
+	// Each calls fn with every record in order (the JSON text of an
+	// element, {"key": value} of a map member, a line of text).
+	Each func(fn func(i int, raw []byte) error) error
+	// Pinned are the record indices the registry's pin predicate
+	// selects (in order, perhaps not all of them: PinnedCount is all),
+	// and Pin the predicate.
+	Pinned      []int
+	PinnedCount int
+	Pin         string
+	// Also is true for a collection found besides the registry's.
+	Also bool
+}

@@ -1,0 +1,484 @@
+package view
+
+import (
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Limits of the profile; none depends on the input's size, so the memory
+// of a profile is bounded whatever the number of records.
+const (
+	// maxValues is how many distinct values of a field are counted one
+	// by one ("phase: Running 41, Pending 1"); a field with more has no
+	// value counts.
+	maxValues = 64
+	// maxDistinct is how many distinct values are counted exactly; a
+	// field with more is reported as having more.
+	maxDistinct = 4096
+	// maxFields caps the fields profiled per collection; the others are
+	// counted as not profiled.
+	maxFields = 400
+	// maxDepth is how deep nested objects and arrays are followed.
+	maxDepth = 8
+)
+
+// JSON value kinds as bits.
+const (
+	tString = 1 << iota
+	tNumber
+	tBool
+	tNull
+	tObject
+	tArray
+)
+
+var typeNames = []string{"string", "number", "bool", "null", "object", "array"}
+
+// Field is the profile of one dot-path field of a collection's records:
+// "status.phase", "spec.containers[].image" ([] stands for every element
+// of an array), "." for records that are not objects. Every number in it
+// is exact over all the records.
+type Field struct {
+	// Path is the field's path relative to one record.
+	Path string
+	// Types are the kinds of JSON value seen (bits of tString...).
+	Types int
+	// Present counts the records that have the field (at least one
+	// value, for paths through arrays); Values counts every value (more
+	// than Present under []); Nulls counts null values.
+	Present, Values, Nulls int
+	// Distinct is the number of distinct scalar values, exact when
+	// !ManyDistinct.
+	Distinct     int
+	ManyDistinct bool
+	// Counts holds every scalar value (its JSON text) with its count when
+	// the field has at most maxValues distinct values (!tooMany).
+	Counts  map[string]int
+	tooMany bool
+	// Numbers: how many, min, max, sum, sum of squares.
+	NumN                      int
+	Min, Max, Sum, SumSquares float64
+	// Times (strings in RFC 3339): how many, earliest, latest.
+	TimeN            int
+	Earliest, Latest time.Time
+	earliestText     string
+	latestText       string
+	// MaxLen is the longest string in characters.
+	MaxLen int
+	// Items: for arrays, the fewest and most items and their total.
+	MinItems, MaxItems, Items int
+
+	hashes  map[uint64]struct{}
+	lastRec int
+	first   int // the order of first appearance
+	kids    map[string]*Field
+	elem    *Field
+	depth   int
+}
+
+// Mean returns the mean of the field's numbers.
+func (f *Field) Mean() float64 {
+	if f.NumN == 0 {
+		return 0
+	}
+	return f.Sum / float64(f.NumN)
+}
+
+// StdDev returns the population standard deviation of the numbers.
+func (f *Field) StdDev() float64 {
+	if f.NumN == 0 {
+		return 0
+	}
+	m := f.Mean()
+	v := f.SumSquares/float64(f.NumN) - m*m
+	if v < 0 {
+		return 0
+	}
+	return math.Sqrt(v)
+}
+
+// TypeNames lists the field's JSON kinds.
+func (f *Field) TypeNames() []string {
+	var out []string
+	for i, n := range typeNames {
+		if f.Types&(1<<i) != 0 {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// scalar reports whether the field only holds scalars (or null).
+func (f *Field) scalar() bool { return f.Types&(tObject|tArray) == 0 && f.Types != 0 }
+
+// Constant reports whether every record has the field with one and the
+// same scalar value (stated once: "all 288: kind=Pod").
+func (f *Field) Constant(records int) bool {
+	return f.scalar() && !f.ManyDistinct && f.Distinct == 1 && f.Present == records && f.Values == records
+}
+
+// Profile is the profile of one collection.
+type Profile struct {
+	// Records is the number of records profiled (the collection's count).
+	Records int
+	// Fields in order of first appearance.
+	Fields []*Field
+	// Unprofiled counts fields past maxFields (or deeper than maxDepth).
+	Unprofiled int
+	// Identity is the field that names a record (unique, present in
+	// every record), or nil.
+	Identity *Field
+	// Map is true for a keyed collection (records are {"key": value}):
+	// the key is the identity and fields are of the value.
+	Map  bool
+	root *Field
+	byP  map[string]*Field
+}
+
+// NewProfile returns an empty profile; Add each record, then Finish.
+func NewProfile(isMap bool) *Profile {
+	p := &Profile{Map: isMap, byP: map[string]*Field{}}
+	p.root = &Field{Path: ".", lastRec: -1}
+	return p
+}
+
+// Field returns the field at path, or nil.
+func (p *Profile) Field(path string) *Field { return p.byP[path] }
+
+// Add profiles record i (its JSON text; for a map, the one-member object
+// {"key": value}, whose value is profiled).
+func (p *Profile) Add(i int, raw []byte) {
+	p.Records++
+	s := jscan{d: raw}
+	if p.Map {
+		// {"key": value}: skip to the value.
+		s.ws()
+		if s.peek() != '{' {
+			return
+		}
+		s.pos++
+		s.ws()
+		s.skipString()
+		s.ws()
+		s.pos++ // ':'
+	}
+	s.ws()
+	p.value(&s, p.root, i, 0)
+}
+
+// child returns the field name under parent, creating it when the cap
+// allows.
+func (p *Profile) child(parent *Field, name string) *Field {
+	if f, ok := parent.kids[name]; ok {
+		return f
+	}
+	if len(p.Fields) >= maxFields || parent.depth >= maxDepth {
+		p.Unprofiled++
+		return nil
+	}
+	path := joinPath(parent.Path, name)
+	f := &Field{Path: path, lastRec: -1, first: len(p.Fields), depth: parent.depth + 1}
+	if parent.kids == nil {
+		parent.kids = map[string]*Field{}
+	}
+	parent.kids[name] = f
+	p.Fields = append(p.Fields, f)
+	p.byP[path] = f
+	return f
+}
+
+// elemOf returns the [] field of an array field.
+func (p *Profile) elemOf(parent *Field) *Field {
+	if parent.elem != nil {
+		return parent.elem
+	}
+	if len(p.Fields) >= maxFields || parent.depth >= maxDepth {
+		p.Unprofiled++
+		return nil
+	}
+	path := parent.Path + "[]"
+	if parent.Path == "." {
+		path = "[]"
+	}
+	f := &Field{Path: path, lastRec: -1, first: len(p.Fields), depth: parent.depth + 1}
+	parent.elem = f
+	p.Fields = append(p.Fields, f)
+	p.byP[path] = f
+	return f
+}
+
+// joinPath appends a member name to a path: "a" + "b" = "a.b"; names
+// that are not plain identifiers are quoted as jq would: a."x-y".
+func joinPath(parent, name string) string {
+	seg := name
+	if !plainName(name) {
+		seg = strconv.Quote(name)
+	}
+	if parent == "." {
+		return seg
+	}
+	return parent + "." + seg
+}
+
+// plainName reports whether name can follow a dot in jq unquoted.
+func plainName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for i, r := range name {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// value profiles the JSON value at s into field f (nil: not profiled,
+// only skipped) of record rec.
+func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
+	c := s.peek()
+	if f == nil {
+		s.skipValue()
+		return
+	}
+	if f.lastRec != rec {
+		f.lastRec = rec
+		f.Present++
+	}
+	f.Values++
+	switch c {
+	case '{':
+		f.Types |= tObject
+		s.pos++
+		s.ws()
+		if s.peek() == '}' {
+			s.pos++
+			return
+		}
+		for {
+			s.ws()
+			name := s.readString()
+			s.ws()
+			s.pos++ // ':'
+			s.ws()
+			p.value(s, p.child(f, name), rec, depth+1)
+			s.ws()
+			if s.peek() == ',' {
+				s.pos++
+				continue
+			}
+			s.pos++ // '}'
+			return
+		}
+	case '[':
+		f.Types |= tArray
+		s.pos++
+		s.ws()
+		n := 0
+		if s.peek() == ']' {
+			s.pos++
+		} else {
+			el := p.elemOf(f)
+			for {
+				s.ws()
+				p.value(s, el, rec, depth+1)
+				n++
+				s.ws()
+				if s.peek() == ',' {
+					s.pos++
+					continue
+				}
+				s.pos++ // ']'
+				break
+			}
+		}
+		if f.Values-f.Nulls == 1 || n < f.MinItems {
+			f.MinItems = n
+		}
+		f.MaxItems = max(f.MaxItems, n)
+		f.Items += n
+		return
+	}
+	start := s.pos
+	s.skipValue()
+	raw := s.d[start:s.pos]
+	switch c {
+	case '"':
+		f.Types |= tString
+		str := unquote(raw)
+		if n := utf8.RuneCountInString(str); n > f.MaxLen {
+			f.MaxLen = n
+		}
+		if t, ok := parseTime(str); ok {
+			f.TimeN++
+			if f.TimeN == 1 || t.Before(f.Earliest) {
+				f.Earliest, f.earliestText = t, str
+			}
+			if f.TimeN == 1 || t.After(f.Latest) {
+				f.Latest, f.latestText = t, str
+			}
+		}
+	case 'n':
+		f.Types |= tNull
+		f.Nulls++
+	case 't', 'f':
+		f.Types |= tBool
+	default:
+		f.Types |= tNumber
+		if x, err := strconv.ParseFloat(string(raw), 64); err == nil {
+			if f.NumN == 0 || x < f.Min {
+				f.Min = x
+			}
+			if f.NumN == 0 || x > f.Max {
+				f.Max = x
+			}
+			f.NumN++
+			f.Sum += x
+			f.SumSquares += x * x
+		}
+	}
+	p.distinct(f, raw)
+}
+
+// distinct counts the scalar value raw (its JSON text) of f.
+func (p *Profile) distinct(f *Field, raw []byte) {
+	if !f.tooMany {
+		if f.Counts == nil {
+			f.Counts = map[string]int{}
+		}
+		if _, ok := f.Counts[string(raw)]; ok || len(f.Counts) < maxValues {
+			f.Counts[string(raw)]++
+			f.Distinct = len(f.Counts)
+			return
+		}
+		f.tooMany = true
+		f.hashes = make(map[uint64]struct{}, 2*maxValues)
+		for k := range f.Counts {
+			f.hashes[hash(k)] = struct{}{}
+		}
+		f.Counts = nil
+	}
+	if f.ManyDistinct {
+		return
+	}
+	f.hashes[hashBytes(raw)] = struct{}{}
+	f.Distinct = len(f.hashes)
+	if len(f.hashes) > maxDistinct {
+		f.ManyDistinct = true
+		f.Distinct = maxDistinct
+		f.hashes = nil
+	}
+}
+
+func hash(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+func hashBytes(b []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
+}
+
+// parseTime recognises RFC 3339 times ("2024-05-01T12:00:00Z") and
+// "2024-05-01 12:00:00" with a cheap check before parsing.
+func parseTime(s string) (time.Time, bool) {
+	if len(s) < 19 || len(s) > 40 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != ' ') || s[0] < '0' || s[0] > '9' {
+		return time.Time{}, false
+	}
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, true
+	}
+	if t, err := time.Parse("2006-01-02 15:04:05", s); err == nil {
+		return t, true
+	}
+	return time.Time{}, false
+}
+
+// Finish finds the identity field after the last record.
+func (p *Profile) Finish() {
+	if p.Map {
+		return // the key
+	}
+	best, bestScore := (*Field)(nil), 0
+	for _, f := range p.Fields {
+		if f.Types&^(tString|tNumber) != 0 || f.Types == 0 || f.Present != p.Records || f.Values != p.Records || f.ManyDistinct || f.Distinct != p.Records || strings.Contains(f.Path, "[]") {
+			continue
+		}
+		if f.Types == tString && f.MaxLen > 200 {
+			continue
+		}
+		score := identityScore(f.Path)
+		if score > bestScore {
+			best, bestScore = f, score
+		}
+	}
+	if best == nil && p.Records > 0 {
+		// Not unique (or too many to tell): a field named like an id
+		// still names its record best.
+		for _, f := range p.Fields {
+			if f.scalar() && f.Present == p.Records && !strings.Contains(f.Path, "[]") && identityScore(f.Path) >= 50 {
+				if s := identityScore(f.Path); s > bestScore {
+					best, bestScore = f, s
+				}
+			}
+		}
+	}
+	p.Identity = best
+}
+
+// identityScore rates how well a field's name says it names its record.
+func identityScore(path string) int {
+	l := strings.ToLower(path)
+	leaf := l
+	if i := strings.LastIndexByte(l, '.'); i >= 0 {
+		leaf = l[i+1:]
+	}
+	depth := strings.Count(l, ".")
+	switch l {
+	case "metadata.name":
+		return 100
+	case "name", "id", "key", "importpath", "path", "package", "full_name", "login", "number", "uid", "arn", "title", "alarmname", "slug":
+		return 95 - depth
+	}
+	switch {
+	case strings.HasSuffix(leaf, "name"):
+		return 70 - 5*depth
+	case strings.HasSuffix(leaf, "id") || strings.HasSuffix(leaf, "key"):
+		return 60 - 5*depth
+	}
+	return 10 - depth
+}
+
+// sortedCounts returns the field's values by count, most first, ties by
+// value text.
+func (f *Field) sortedCounts() []valueCount {
+	out := make([]valueCount, 0, len(f.Counts))
+	for k, n := range f.Counts {
+		out = append(out, valueCount{k, n})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].n != out[j].n {
+			return out[i].n > out[j].n
+		}
+		return out[i].raw < out[j].raw
+	})
+	return out
+}
+
+type valueCount struct {
+	raw string
+	n   int
+}

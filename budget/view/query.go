@@ -1,0 +1,219 @@
+package view
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// The follow-up queries the view suggests. Each is written out in full,
+// runnable as it stands: "compact artifact query HANDLE --jq 'FILTER'".
+// An artifact query reads a stream of JSON values (JSON Lines,
+// concatenated JSON) as one array, as jq -s does.
+
+// jqCommand is the command line of a jq query over the artifact.
+func jqCommand(handle, filter string) string {
+	return "compact artifact query " + handle + " --jq " + ShellQuote(filter)
+}
+
+// fieldExpr is the jq expression of a profile path relative to a record.
+func fieldExpr(path string) string {
+	if path == "." {
+		return "."
+	}
+	return "." + path
+}
+
+// iterExpr yields the records of c in an artifact query.
+func iterExpr(c Collection) string {
+	switch c.Kind {
+	case "map":
+		return c.Path + " | to_entries[]"
+	case "jsonl", "concat":
+		return ".[]"
+	}
+	if c.Path == "." {
+		return ".[]"
+	}
+	return c.Path + "[]"
+}
+
+// restQuery is the filter that yields exactly the records of c not in
+// shown (record positions; for a map, keys holds their keys).
+func restQuery(c Collection, shown []int, keys []string) string {
+	if len(shown) == 0 {
+		if c.Kind == "jsonl" || c.Kind == "concat" {
+			return "."
+		}
+		return c.Path
+	}
+	if c.Kind == "map" {
+		qs := make([]string, len(keys))
+		for i, k := range keys {
+			qs[i] = jsonQuote(k)
+		}
+		sort.Strings(qs)
+		return fmt.Sprintf("%s | del(.[%s])", c.Path, strings.Join(qs, ","))
+	}
+	sort.Ints(shown)
+	var parts []string
+	for i := 0; i < len(shown); {
+		j := i
+		for j+1 < len(shown) && shown[j+1] == shown[j]+1 {
+			j++
+		}
+		if j-i >= 2 {
+			parts = append(parts, fmt.Sprintf(".[%d:%d]", shown[i], shown[j]+1))
+		} else {
+			for x := i; x <= j; x++ {
+				parts = append(parts, fmt.Sprintf(".[%d]", shown[x]))
+			}
+		}
+		i = j + 1
+	}
+	del := "del(" + strings.Join(parts, ", ") + ")"
+	switch {
+	case c.Kind == "jsonl" || c.Kind == "concat" || c.Path == ".":
+		return del
+	case strings.Contains(c.Path, "[]"):
+		return "[" + c.Path + "[]] | " + del
+	}
+	return c.Path + " | " + del
+}
+
+// lookupQuery is the filter that yields one record of c by its identity
+// (for a map, by its key).
+func lookupQuery(c Collection, p *Profile, ident string) string {
+	if c.Kind == "map" {
+		return fmt.Sprintf("%s[%s]", c.Path, jsonQuote(ident))
+	}
+	return fmt.Sprintf("%s | select(%s == %s)", iterExpr(c), fieldExpr(p.Identity.Path), ident)
+}
+
+// foot is the end of a collection's section: what is not shown, with
+// exact counts, and the queries that fetch exactly that.
+func (k *coll) foot(chosen []Candidate) string {
+	h := k.in.Handle
+	var shown []int
+	var keys []string
+	profiles := 0
+	for _, c := range chosen {
+		if c.Record >= 0 {
+			shown = append(shown, c.Record)
+			if k.p.Map {
+				keys = append(keys, k.rows[c.Record].ident)
+			}
+		} else if c.Reason == "profile" {
+			profiles++
+		}
+	}
+	var b strings.Builder
+	if len(chosen) == 0 {
+		// The bare view: the count and one query for everything.
+		fmt.Fprintf(&b, "  get the records: %s\n", jqCommand(h, restQuery(k.c, nil, nil)))
+		return b.String()
+	}
+	if rest := k.c.Count - len(shown); rest > 0 {
+		fmt.Fprintf(&b, "  not shown: %s of %s records; get exactly them: %s\n", commas(rest), commas(k.c.Count), jqCommand(h, restQuery(k.c, shown, keys)))
+		in := map[int]bool{}
+		for _, i := range shown {
+			in[i] = true
+		}
+		for _, pr := range k.probe {
+			if in[pr.rec] || (k.p.Identity == nil && !k.p.Map) {
+				continue
+			}
+			what := "its " + "key"
+			if !k.p.Map {
+				what = "its " + k.p.Identity.Path
+			}
+			fmt.Fprintf(&b, "  one record by %s: %s\n", what, jqCommand(h, lookupQuery(k.c, k.p, pr.ident)))
+			break
+		}
+	}
+	if n := k.nDropped(); n > 0 {
+		fmt.Fprintf(&b, "  %s fields the registry's rules drop are left out of the profile and the rows\n", commas(n))
+	}
+	if n := k.nProfile() - profiles; n > 0 {
+		fmt.Fprintf(&b, "  profile lines not shown: %s of %s fields; list every field: %s\n", commas(n), commas(len(k.p.Fields)), jqCommand(h, fieldsQuery(k.c)))
+	}
+	if len(shown) > 0 && len(k.cols) < len(k.p.Fields) && !(len(k.cols) == 1 && k.cols[0] == k.p.root) {
+		fmt.Fprintf(&b, "  rows show %s of %s fields (constants above); a whole record: %s\n", commas(len(k.cols)), commas(len(k.p.Fields)), jqCommand(h, oneRecordQuery(k.c, shown[0])))
+	}
+	if k.c.PinnedCount > 0 {
+		pinShown := 0
+		for _, c := range chosen {
+			if strings.Contains(c.Reason, "pinned") {
+				pinShown++
+			}
+		}
+		if pinShown < k.c.PinnedCount {
+			fmt.Fprintf(&b, "  pinned rows: %s of %s shown; all of them: %s\n", commas(pinShown), commas(k.c.PinnedCount), jqCommand(h, pinQuery(k.c, k.p)))
+		}
+	}
+	return b.String()
+}
+
+// nProfile is the number of profile lines the collection has.
+func (k *coll) nProfile() int { return k.profileLines }
+
+// nDropped counts the fields the rules drop.
+func (k *coll) nDropped() int {
+	n := 0
+	for _, f := range k.p.Fields {
+		if k.dropped(f) {
+			n++
+		}
+	}
+	return n
+}
+
+// fieldsQuery lists every field path of c's records.
+func fieldsQuery(c Collection) string {
+	it := iterExpr(c)
+	if c.Kind == "map" {
+		it += " | .value"
+	}
+	return fmt.Sprintf(`[%s | paths | map(if type == "number" then "[]" else tostring end) | join(".")] | unique`, it)
+}
+
+// oneRecordQuery yields record i of c in full.
+func oneRecordQuery(c Collection, i int) string {
+	switch {
+	case c.Kind == "map":
+		return fmt.Sprintf("%s | to_entries[%d]", c.Path, i)
+	case c.Kind == "jsonl" || c.Kind == "concat" || c.Path == ".":
+		return fmt.Sprintf(".[%d]", i)
+	case strings.Contains(c.Path, "[]"):
+		return fmt.Sprintf("[%s[]] | .[%d]", c.Path, i)
+	}
+	return fmt.Sprintf("%s[%d]", c.Path, i)
+}
+
+// pinQuery yields every record the pin predicate selects, by identity
+// when there is one.
+func pinQuery(c Collection, p *Profile) string {
+	pin := strings.TrimSpace(c.Pin)
+	sel := "select(" + pin + ")"
+	if strings.HasPrefix(pin, "select(") {
+		sel = pin
+	}
+	if c.Kind == "map" {
+		return fmt.Sprintf("%s | select(.value | %s) | .key", iterExpr(c), pin)
+	}
+	if p.Identity != nil {
+		return fmt.Sprintf("%s | %s | %s", iterExpr(c), sel, fieldExpr(p.Identity.Path))
+	}
+	return fmt.Sprintf("%s | %s", iterExpr(c), sel)
+}
+
+// jsonQuote writes s as a JSON (and jq) string literal.
+func jsonQuote(s string) string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		return strconv.Quote(s)
+	}
+	return string(b)
+}

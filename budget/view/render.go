@@ -1,0 +1,39 @@
+package view
+
+import (
+	"sort"
+	"strings"
+)
+
+// render writes the view with the chosen candidates: the header, then
+// every section in order with its head, its chosen candidates in Key
+// order and its foot.
+func (v *View) render(chosen []Candidate) string {
+	per := make([][]Candidate, len(v.sections))
+	for _, c := range chosen {
+		per[c.Section] = append(per[c.Section], c)
+	}
+	idx := make([]int, len(v.sections))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return v.sections[idx[a]].Order < v.sections[idx[b]].Order })
+	var b strings.Builder
+	b.WriteString(v.Header)
+	for _, si := range idx {
+		s := v.sections[si]
+		cs := per[si]
+		sort.SliceStable(cs, func(i, j int) bool { return cs[i].Key < cs[j].Key })
+		if s.Head != nil {
+			b.WriteString(s.Head(cs))
+		}
+		for _, c := range cs {
+			b.WriteString(c.Text)
+			b.WriteByte('\n')
+		}
+		if s.Foot != nil {
+			b.WriteString(s.Foot(cs))
+		}
+	}
+	return b.String()
+}

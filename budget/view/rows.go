@@ -1,0 +1,649 @@
+package view
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// errWords match values that say something went wrong.
+var errWords = regexp.MustCompile(`(?i)(err|fail|fatal|panic|crash|alarm|unhealthy|denied|invalid|timed? ?out|warn|critical|backoff|oomkilled|evicted|refused|broken|missing|reject|abort|killed|not.?ready|unavailable|degraded|conflict)`)
+
+// exitNames are numeric fields where a value other than 0 is a failure.
+var exitNames = regexp.MustCompile(`(?i)(^|\.)(exit_?code|exitstatus|return_?code|returncode|rc|errors?|failures?|failed)$`)
+
+// leaves calls fn with every scalar value of the record raw (for a map,
+// its value) and the profile field it belongs to.
+func (p *Profile) leaves(raw []byte, fn func(f *Field, raw []byte)) {
+	s := jscan{d: raw}
+	s.ws()
+	if p.Map {
+		if s.peek() != '{' {
+			return
+		}
+		s.pos++
+		s.ws()
+		s.skipString()
+		s.ws()
+		s.pos++
+		s.ws()
+	}
+	p.walk(&s, p.root, fn)
+}
+
+func (p *Profile) walk(s *jscan, f *Field, fn func(*Field, []byte)) {
+	if f == nil {
+		s.skipValue()
+		return
+	}
+	switch s.peek() {
+	case '{':
+		s.pos++
+		s.ws()
+		if s.peek() == '}' {
+			s.pos++
+			return
+		}
+		for {
+			s.ws()
+			name := s.readString()
+			s.ws()
+			s.pos++
+			s.ws()
+			p.walk(s, f.kids[name], fn)
+			s.ws()
+			if s.peek() == ',' {
+				s.pos++
+				continue
+			}
+			s.pos++
+			return
+		}
+	case '[':
+		s.pos++
+		s.ws()
+		if s.peek() == ']' {
+			s.pos++
+			return
+		}
+		for {
+			s.ws()
+			p.walk(s, f.elem, fn)
+			s.ws()
+			if s.peek() == ',' {
+				s.pos++
+				continue
+			}
+			s.pos++
+			return
+		}
+	}
+	start := s.pos
+	s.skipValue()
+	fn(f, s.d[start:s.pos])
+}
+
+// mapKey returns the key of a map record {"key": value}.
+func mapKey(raw []byte) string {
+	s := jscan{d: raw}
+	s.ws()
+	s.pos++
+	s.ws()
+	return s.readString()
+}
+
+// spreadOrder returns up to max record positions of n in bisection order
+// (the middle, then the quarters, ...): any prefix is an even spread.
+func spreadOrder(n, max int) []int {
+	var out []int
+	seen := map[int]bool{0: true, n - 1: true}
+	for step := 2; len(out) < max && step <= 2*n; step *= 2 {
+		for j := 1; j < step && len(out) < max; j += 2 {
+			i := j * n / step
+			if i > 0 && i < n-1 && !seen[i] {
+				seen[i] = true
+				out = append(out, i)
+			}
+		}
+	}
+	return out
+}
+
+// requestTerms are the words of the tool call's arguments (three letters
+// or more), for rows relevant to the request.
+func requestTerms(args []byte) []string {
+	if len(args) == 0 {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	// Only string values count: member names are the tool's vocabulary.
+	s := jscan{d: args}
+	var walk func()
+	walk = func() {
+		s.ws()
+		switch s.peek() {
+		case '{':
+			s.pos++
+			for {
+				s.ws()
+				if s.peek() == '}' || s.peek() == 0 {
+					s.pos++
+					return
+				}
+				s.skipString()
+				s.ws()
+				s.pos++
+				walk()
+				s.ws()
+				if s.peek() == ',' {
+					s.pos++
+				}
+			}
+		case '[':
+			s.pos++
+			for {
+				s.ws()
+				if s.peek() == ']' || s.peek() == 0 {
+					s.pos++
+					return
+				}
+				walk()
+				s.ws()
+				if s.peek() == ',' {
+					s.pos++
+				}
+			}
+		case '"':
+			str := s.readString()
+			for _, w := range strings.FieldsFunc(strings.ToLower(str), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+				if len(w) >= 3 && !seen[w] && len(out) < 16 {
+					seen[w] = true
+					out = append(out, w)
+				}
+			}
+		default:
+			s.skipValue()
+		}
+	}
+	walk()
+	return out
+}
+
+// selectRows walks the records a second time: it finds the records each
+// reason selects and renders the rows of those records.
+func (k *coll) selectRows() error {
+	p, c := k.p, k.c
+	n := c.Count
+	add := func(prio int) *reason {
+		r := &reason{prio: prio, text: map[int]string{}}
+		k.why = append(k.why, r)
+		return r
+	}
+	pinned := add(PrioPinned)
+	for _, i := range c.Pinned {
+		pinned.recs = append(pinned.recs, i)
+		pinned.text[i] = "pinned"
+	}
+	pinned.more = c.PinnedCount - len(c.Pinned)
+	errs := add(PrioAnomaly)
+	outliers := add(PrioAnomaly)
+	rare := add(PrioRare)
+	lacking := add(PrioRare)
+	relevant := add(PrioRare)
+	ends := add(PrioEnds)
+	spread := add(PrioSpread)
+
+	// Which fields can flag a record.
+	rareVals := map[*Field]map[string]bool{}
+	errVals := map[*Field]map[string]bool{}
+	type stat struct{ mean, sd float64 }
+	outl := map[*Field]stat{}
+	var lack []*Field
+	for _, f := range p.Fields {
+		if k.dropped(f) {
+			continue
+		}
+		if f.Counts != nil && f.Values >= 2 {
+			top := f.sortedCounts()
+			for _, vc := range top {
+				if vc.n*2 >= f.Values {
+					continue // the usual value
+				}
+				if vc.raw[0] == '"' && errWords.MatchString(vc.raw) && !strings.Contains(f.Path, "[]message") {
+					if errVals[f] == nil {
+						errVals[f] = map[string]bool{}
+					}
+					errVals[f][vc.raw] = true
+				} else if f.Values >= 10 && f.Distinct <= 24 && f.Distinct < f.Values/2 && vc.n <= max(1, f.Values/20) {
+					if rareVals[f] == nil {
+						rareVals[f] = map[string]bool{}
+					}
+					rareVals[f][vc.raw] = true
+				}
+			}
+		}
+		if f.NumN >= 8 && f.StdDev() > 0 && f != p.Identity {
+			outl[f] = stat{f.Mean(), f.StdDev()}
+		}
+		if f.Present > 0 && p.Records >= 10 && f.Present*10 <= p.Records && !strings.Contains(f.Path, "[]") {
+			parent := f.Path
+			if i := strings.LastIndexByte(parent, '.'); i >= 0 {
+				parent = parent[:i]
+				if pf := p.Field(parent); pf != nil && pf.Present*10 <= p.Records {
+					continue // its parent is rare already
+				}
+			}
+			lack = append(lack, f)
+		}
+	}
+	lackSet := map[*Field]bool{}
+	for _, f := range lack {
+		lackSet[f] = true
+	}
+	// Extremes of the main numeric and time fields: the columns.
+	type extreme struct {
+		f       *Field
+		max     bool
+		time    bool
+		found   bool
+		wantNum float64
+		wantStr string
+	}
+	var exts []*extreme
+	for _, f := range k.cols {
+		if f == p.root || f == p.Identity || f.Present < p.Records/2 {
+			continue
+		}
+		if f.NumN > 0 && f.Min != f.Max {
+			exts = append(exts, &extreme{f: f, max: true, wantNum: f.Max}, &extreme{f: f, wantNum: f.Min})
+		} else if f.TimeN > 1 && f.earliestText != f.latestText {
+			exts = append(exts, &extreme{f: f, max: true, time: true, wantStr: f.latestText}, &extreme{f: f, time: true, wantStr: f.earliestText})
+		}
+	}
+	terms := requestTerms(k.in.Args)
+	type hit struct {
+		rec  int
+		mask uint32
+	}
+	var hits []hit
+	df := make([]int, len(terms))
+	type dev struct {
+		rec int
+		d   float64
+		why string
+	}
+	var devs []dev
+	want := map[int]bool{0: true, n - 1: true}
+	for _, i := range spreadOrder(n, maxSpread) {
+		want[i] = true
+		spread.recs = append(spread.recs, i)
+		spread.text[i] = "spread"
+	}
+	for _, i := range c.Pinned {
+		want[i] = true
+	}
+	probes := map[int]bool{n / 2: true, n / 3: true, 2 * n / 3: true, n / 4: true, 3 * n / 4: true}
+	colIdx := map[*Field]int{}
+	for j, f := range k.cols {
+		colIdx[f] = j
+	}
+	lower := []byte(nil)
+	err := c.Each(func(i int, raw []byte) error {
+		cells := make([][]string, len(k.cols))
+		var whyErr, whyRare, whyLack []string
+		var bestDev float64
+		whyOut := ""
+		p.leaves(raw, func(f *Field, v []byte) {
+			if j, ok := colIdx[f]; ok && len(cells[j]) < 4 {
+				cells[j] = append(cells[j], string(v))
+			}
+			if errVals[f][string(v)] && len(whyErr) < 2 {
+				whyErr = append(whyErr, fmt.Sprintf("%s=%s (%s of %s)", f.Path, cell(string(v), 40), commas(f.Counts[string(v)]), commas(f.Values)))
+			}
+			if exitNames.MatchString(f.Path) && f.NumN > 0 && string(v) != "0" && string(v) != "null" && len(whyErr) < 2 && f.Counts != nil {
+				if x, err := strconv.ParseFloat(string(v), 64); err == nil && x != 0 {
+					whyErr = append(whyErr, fmt.Sprintf("%s=%s (not 0)", f.Path, string(v)))
+				}
+			}
+			if rareVals[f][string(v)] && len(whyRare) < 2 {
+				whyRare = append(whyRare, fmt.Sprintf("%s=%s is rare (%s of %s)", f.Path, cell(string(v), 40), commas(f.Counts[string(v)]), commas(f.Values)))
+			}
+			if st, ok := outl[f]; ok && len(v) > 0 && v[0] != '"' && v[0] != 'n' {
+				if x, err := strconv.ParseFloat(string(v), 64); err == nil {
+					if d := math.Abs(x-st.mean) / st.sd; d > 2 && d > bestDev {
+						bestDev = d
+						whyOut = fmt.Sprintf("%s=%s is %.1fσ from the mean %s", f.Path, num(x), d, num(st.mean))
+					}
+				}
+			}
+			for _, e := range exts {
+				if e.f != f || e.found {
+					continue
+				}
+				if e.time {
+					if string(v) == strconv.Quote(e.wantStr) || unquote(v) == e.wantStr && v[0] == '"' {
+						e.found = true
+						ends.recs = append(ends.recs, i)
+						ends.text[i] = joinWhy(ends.text[i], fmt.Sprintf("%s %s", map[bool]string{true: "latest", false: "earliest"}[e.max], f.Path))
+					}
+				} else if x, err := strconv.ParseFloat(string(v), 64); err == nil && x == e.wantNum {
+					e.found = true
+					ends.recs = append(ends.recs, i)
+					ends.text[i] = joinWhy(ends.text[i], fmt.Sprintf("%s %s", map[bool]string{true: "largest", false: "smallest"}[e.max], f.Path))
+				}
+			}
+		})
+		if len(lack) > 0 {
+			for _, f := range lack {
+				if f.lastRec >= 0 && hasPath(p, raw, f) {
+					whyLack = append(whyLack, fmt.Sprintf("has %s (only %s of %s records do)", f.Path, commas(f.Present), commas(p.Records)))
+					break
+				}
+			}
+		}
+		sel := false
+		note := func(r *reason, why string) {
+			if len(r.recs) < 1000 {
+				r.recs = append(r.recs, i)
+				r.text[i] = why
+				sel = true
+			} else {
+				r.more++
+			}
+		}
+		if len(whyErr) > 0 {
+			note(errs, strings.Join(whyErr, "; "))
+		}
+		if whyOut != "" {
+			if len(devs) < 1000 {
+				devs = append(devs, dev{i, bestDev, whyOut})
+				sel = true
+			} else {
+				outliers.more++
+			}
+		}
+		if len(whyRare) > 0 {
+			note(rare, strings.Join(whyRare, "; "))
+		}
+		if len(whyLack) > 0 {
+			note(lacking, whyLack[0])
+		}
+		if len(terms) > 0 {
+			lower = append(lower[:0], raw...)
+			lower = bytes.ToLower(lower)
+			var mask uint32
+			for t, term := range terms {
+				if bytes.Contains(lower, []byte(term)) {
+					mask |= 1 << t
+					df[t]++
+				}
+			}
+			if mask != 0 && len(hits) < 2000 {
+				hits = append(hits, hit{i, mask})
+				sel = true
+			}
+		}
+		for _, r := range ends.recs {
+			if r == i {
+				sel = true
+			}
+		}
+		if sel || want[i] || probes[i] {
+			k.rows[i] = k.renderRow(i, raw, cells)
+			if probes[i] && k.rows[i].ident != "" {
+				k.probe = append(k.probe, probe{i, k.rows[i].ident})
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("rows of %s: %w", c.Path, err)
+	}
+	// Outliers, most extreme first.
+	sort.SliceStable(devs, func(a, b int) bool { return devs[a].d > devs[b].d })
+	for _, d := range devs {
+		outliers.recs = append(outliers.recs, d.rec)
+		outliers.text[d.rec] = d.why
+	}
+	// Relevant rows: the most relevant first (BM25's idf, one hit per
+	// term).
+	if len(hits) > 0 {
+		idf := make([]float64, len(terms))
+		for t := range terms {
+			idf[t] = math.Log(1 + (float64(n)-float64(df[t])+0.5)/(float64(df[t])+0.5))
+		}
+		score := func(m uint32) float64 {
+			s := 0.0
+			for t := range terms {
+				if m&(1<<t) != 0 {
+					s += idf[t]
+				}
+			}
+			return s
+		}
+		sort.SliceStable(hits, func(a, b int) bool { return score(hits[a].mask) > score(hits[b].mask) })
+		for _, h := range hits {
+			if len(relevant.recs) >= maxPerWhy {
+				break
+			}
+			var ws []string
+			for t, term := range terms {
+				if h.mask&(1<<t) != 0 {
+					ws = append(ws, term)
+				}
+			}
+			relevant.recs = append(relevant.recs, h.rec)
+			relevant.text[h.rec] = "matches the request: " + strings.Join(ws, ", ")
+		}
+	}
+	for _, i := range []int{0, n - 1} {
+		if n > 0 {
+			ends.recs = append(ends.recs, i)
+			ends.text[i] = joinWhy(ends.text[i], map[bool]string{true: "first", false: "last"}[i == 0])
+		}
+	}
+	for _, r := range k.why {
+		if len(r.recs) > maxPerWhy && r != pinned && r != spread {
+			r.more += len(r.recs) - maxPerWhy
+			r.recs = r.recs[:maxPerWhy]
+		}
+	}
+	return nil
+}
+
+// hasPath reports whether the record raw has field f (present, perhaps
+// null).
+func hasPath(p *Profile, raw []byte, f *Field) bool {
+	found := false
+	s := jscan{d: raw}
+	s.ws()
+	if p.Map {
+		s.pos++
+		s.ws()
+		s.skipString()
+		s.ws()
+		s.pos++
+		s.ws()
+	}
+	p.walkAll(&s, p.root, func(g *Field) {
+		if g == f {
+			found = true
+		}
+	})
+	return found
+}
+
+// walkAll is walk that also reports containers.
+func (p *Profile) walkAll(s *jscan, f *Field, fn func(*Field)) {
+	if f == nil {
+		s.skipValue()
+		return
+	}
+	fn(f)
+	switch s.peek() {
+	case '{':
+		s.pos++
+		s.ws()
+		if s.peek() == '}' {
+			s.pos++
+			return
+		}
+		for {
+			s.ws()
+			name := s.readString()
+			s.ws()
+			s.pos++
+			s.ws()
+			p.walkAll(s, f.kids[name], fn)
+			s.ws()
+			if s.peek() == ',' {
+				s.pos++
+				continue
+			}
+			s.pos++
+			return
+		}
+	case '[':
+		s.pos++
+		s.ws()
+		if s.peek() == ']' {
+			s.pos++
+			return
+		}
+		for {
+			s.ws()
+			p.walkAll(s, f.elem, fn)
+			s.ws()
+			if s.peek() == ',' {
+				s.pos++
+				continue
+			}
+			s.pos++
+			return
+		}
+	}
+	s.skipValue()
+}
+
+func joinWhy(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+// renderRow renders the cells of record i.
+func (k *coll) renderRow(i int, raw []byte, vals [][]string) *row {
+	r := &row{}
+	if k.p.Map {
+		r.cells = append(r.cells, cut(mapKey(raw), 80))
+		r.ident = mapKey(raw)
+	}
+	for j, f := range k.cols {
+		vs := vals[j]
+		width := cellWidth
+		if f == k.p.Identity {
+			width = 100
+		}
+		var parts []string
+		for _, v := range vs {
+			parts = append(parts, cell(v, width))
+		}
+		s := strings.Join(parts, ",")
+		if f.Values > f.Present && len(vs) >= 4 {
+			s += ",…"
+		}
+		if len(vs) == 0 {
+			s = "-"
+		}
+		r.cells = append(r.cells, s)
+		if f == k.p.Identity && len(vs) == 1 {
+			r.ident = vs[0]
+		}
+	}
+	return r
+}
+
+// addRows adds one candidate per selected record, at the priority of its
+// best reason: each reason's first rows in the first round, its others
+// in the second; records are interleaved across reasons (the first of
+// every reason, then the second of every reason, ...).
+func (k *coll) addRows(v *View, sec int) {
+	type pick struct {
+		rec, prio, rank, why int
+	}
+	best := map[int]*pick{}
+	texts := map[int][]string{}
+	for wi, r := range k.why {
+		for rank, i := range r.recs {
+			prio := r.prio
+			if rank >= firstRound && prio < PrioSecond && prio != PrioPinned && prio != PrioEnds {
+				prio = PrioSecond
+			}
+			if prio == PrioEnds && rank >= 2*firstRound+2 {
+				prio = PrioSecond
+			}
+			pk := &pick{i, prio, rank, wi}
+			if b := best[i]; b == nil || pk.prio < b.prio || pk.prio == b.prio && pk.rank < b.rank {
+				best[i] = pk
+			}
+			if t := r.text[i]; t != "" && !contains(texts[i], t) && len(texts[i]) < 3 {
+				texts[i] = append(texts[i], t)
+			}
+		}
+	}
+	var picks []*pick
+	for _, pk := range best {
+		if k.rows[pk.rec] != nil {
+			picks = append(picks, pk)
+		}
+	}
+	sort.Slice(picks, func(a, b int) bool {
+		x, y := picks[a], picks[b]
+		if x.prio != y.prio {
+			return x.prio < y.prio
+		}
+		if x.rank != y.rank {
+			return x.rank < y.rank
+		}
+		if x.why != y.why {
+			return x.why < y.why
+		}
+		return x.rec < y.rec
+	})
+	for _, pk := range picks {
+		why := texts[pk.rec]
+		// The spread is a reason only when there is no other.
+		if len(why) > 1 {
+			why = remove(why, "spread")
+		}
+		row := k.rows[pk.rec]
+		text := strconv.Itoa(pk.rec) + "\t" + strings.Join(row.cells, "\t") + "\t" + strings.Join(why, "; ")
+		v.Add(Candidate{Section: sec, Key: pk.rec, Record: pk.rec, Prio: pk.prio, Rank: pk.rank, Reason: strings.Join(why, "; "), Text: text})
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func remove(list []string, s string) []string {
+	var out []string
+	for _, x := range list {
+		if x != s {
+			out = append(out, x)
+		}
+	}
+	return out
+}

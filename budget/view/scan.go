@@ -1,0 +1,115 @@
+package view
+
+import (
+	"encoding/json"
+	"strconv"
+)
+
+// jscan walks JSON text that is already known to be valid (the records
+// of a collection DetectShape parsed). On anything unexpected it stops
+// at the end of the text rather than fail.
+type jscan struct {
+	d   []byte
+	pos int
+}
+
+func (s *jscan) ws() {
+	for s.pos < len(s.d) {
+		switch s.d[s.pos] {
+		case ' ', '\t', '\n', '\r':
+			s.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (s *jscan) peek() byte {
+	if s.pos < len(s.d) {
+		return s.d[s.pos]
+	}
+	return 0
+}
+
+// skipString moves past the string at pos.
+func (s *jscan) skipString() {
+	i := s.pos + 1
+	for i < len(s.d) {
+		switch s.d[i] {
+		case '\\':
+			i += 2
+			continue
+		case '"':
+			s.pos = i + 1
+			return
+		}
+		i++
+	}
+	s.pos = len(s.d)
+}
+
+// readString returns the string at pos, unquoted.
+func (s *jscan) readString() string {
+	start := s.pos
+	s.skipString()
+	return unquote(s.d[start:s.pos])
+}
+
+// skipValue moves past the value at pos.
+func (s *jscan) skipValue() {
+	switch s.peek() {
+	case '"':
+		s.skipString()
+	case '{', '[':
+		depth := 0
+		for s.pos < len(s.d) {
+			switch s.d[s.pos] {
+			case '"':
+				s.skipString()
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					s.pos++
+					return
+				}
+			}
+			s.pos++
+		}
+	default:
+		for s.pos < len(s.d) {
+			switch s.d[s.pos] {
+			case ',', '}', ']', ' ', '\t', '\n', '\r':
+				return
+			}
+			s.pos++
+		}
+	}
+}
+
+// unquote returns the string a JSON string literal stands for.
+func unquote(raw []byte) string {
+	if len(raw) >= 2 {
+		body := raw[1 : len(raw)-1]
+		plain := true
+		for _, c := range body {
+			if c == '\\' {
+				plain = false
+				break
+			}
+		}
+		if plain {
+			return string(body)
+		}
+	}
+	var out string
+	if err := json.Unmarshal(raw, &out); err != nil {
+		if u, err := strconv.Unquote(string(raw)); err == nil {
+			return u
+		}
+		return string(raw)
+	}
+	return out
+}

@@ -1,0 +1,134 @@
+package view
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Counter counts tokens exactly (budget.Counter satisfies it).
+type Counter interface {
+	Count(text string) int
+}
+
+// Priorities of candidates: lower is shown first. Candidates of one
+// priority keep the order in which they were added.
+const (
+	PrioFact      = 10 // a top-level fact: a scalar outside every collection
+	PrioProfile   = 20 // the profile line of an important field (identity, distributions)
+	PrioPinned    = 30 // a row the registry's pin predicate selects
+	PrioAnomaly   = 40 // an error/warn/failed state, an error line, a numeric outlier
+	PrioRare      = 50 // a rare value, a field most rows lack, relevant to the request
+	PrioEnds      = 60 // the first and the last record, extremes
+	PrioProfile2  = 70 // the profile line of a less important field
+	PrioSecond    = 80 // the second round of anomaly and rare rows
+	PrioSpread    = 90 // an even spread over the records
+	PrioObject    = 95 // object summaries and long facts
+	PrioRemaining = 99 // anything else
+)
+
+// Candidate is one piece the view may show.
+type Candidate struct {
+	// Section is the index of the section it renders in (AddSection).
+	Section int
+	// Key orders the chosen candidates of a section when rendered
+	// (record or line number; facts use their document order).
+	Key int
+	// Record is the record the candidate shows, or -1.
+	Record int
+	// Prio is one of the Prio constants.
+	Prio int
+	// Rank orders candidates of one priority across sections: the n-th
+	// row of every collection before the (n+1)-th of any (0 for
+	// candidates that need no interleaving).
+	Rank int
+	// Reason says why the candidate is there, in plain words.
+	Reason string
+	// Text is what is shown: complete lines without the final newline.
+	Text string
+
+	seq int // the order of Add
+}
+
+// Section is one block of the view: a header, the chosen candidates in
+// Key order, a footer.
+type Section struct {
+	// Coll is the path of the collection the section shows, or "".
+	Coll string
+	// Head and Foot render the lines before and after the chosen
+	// candidates (each line ending in "\n"); they get the section's
+	// chosen candidates in Key order. Either may be nil.
+	Head func(chosen []Candidate) string
+	Foot func(chosen []Candidate) string
+	// Order places sections: lower first, then the order added.
+	Order int
+}
+
+// View is the candidates of one output, before and after the fill.
+type View struct {
+	// Header is the first lines of every view (what the output is, the
+	// handle), each ending in "\n".
+	Header   string
+	sections []*Section
+	cands    []Candidate
+}
+
+// AddSection adds a section and returns its index for Candidate.Section.
+func (v *View) AddSection(s *Section) int {
+	v.sections = append(v.sections, s)
+	return len(v.sections) - 1
+}
+
+// Add adds a candidate.
+func (v *View) Add(c Candidate) {
+	c.seq = len(v.cands)
+	v.cands = append(v.cands, c)
+}
+
+// Candidates returns the candidates in fill order.
+func (v *View) Candidates() []Candidate {
+	out := append([]Candidate(nil), v.cands...)
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Prio != out[j].Prio {
+			return out[i].Prio < out[j].Prio
+		}
+		if out[i].Rank != out[j].Rank {
+			return out[i].Rank < out[j].Rank
+		}
+		return out[i].seq < out[j].seq
+	})
+	return out
+}
+
+// commas formats n with thousands separators: 5000 -> "5,000".
+func commas(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// plural writes "1 field", "2 fields".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return commas(n) + " " + word + "s"
+}
+
+// ShellQuote quotes s for a POSIX shell.
+func ShellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

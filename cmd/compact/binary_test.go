@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolcompact/compact/plugins/builtin"
+)
+
+// TestInstalledBinaryIsWhole builds compact as `go install` does (into a
+// GOBIN), copies it to an empty directory and runs it there with an empty
+// HOME and a planted plugins/dist (junk modules in a go.mod tree, which
+// the old resolution loaded as first-party): the first-party plugins come
+// from the binary and are applied to the bundled samples, `compact
+// plugins` lists them as embedded with the SHA-256 of the committed
+// modules, and --version answers.
+func TestInstalledBinaryIsWhole(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the compact binary")
+	}
+	gobin := t.TempDir()
+	install := exec.Command("go", "install", "./cmd/compact")
+	install.Dir = filepath.Join("..", "..")
+	install.Env = append(os.Environ(), "GOBIN="+gobin)
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Fatalf("go install: %v\n%s", err, out)
+	}
+	src, err := os.ReadFile(filepath.Join(gobin, "compact"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	work, home := t.TempDir(), t.TempDir()
+	bin := filepath.Join(t.TempDir(), "compact")
+	if err := os.WriteFile(bin, src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(work, "go.mod"), []byte("module example.com/planted\n"), 0o644)
+	os.MkdirAll(filepath.Join(work, "plugins", "dist"), 0o755)
+	for _, name := range []string{"logs", "restlist"} {
+		os.WriteFile(filepath.Join(work, "plugins", "dist", name+".wasm"), []byte("\x00asm\x01\x00\x00\x00planted"), 0o644)
+	}
+	captured, err := filepath.Abs(filepath.Join("..", "..", "testdata", "captured"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(args ...string) (string, string, error) {
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = work
+		var env []string
+		for _, kv := range os.Environ() {
+			if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "COMPACT_") || k == "HOME" || k == "XDG_CACHE_HOME" {
+				continue
+			}
+			env = append(env, kv)
+		}
+		cmd.Env = append(env, "HOME="+home)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		return stdout.String(), stderr.String(), err
+	}
+
+	out, errs, err := run("--version")
+	if err != nil || !strings.HasPrefix(out, "compact ") || !strings.Contains(out, "embedded plugins: logs") {
+		t.Errorf("--version: %v %q %q", err, out, errs)
+	}
+
+	out, errs, err = run("plugins", "--json")
+	if err != nil {
+		t.Fatalf("plugins: %v\n%s", err, errs)
+	}
+	var infos []struct{ Path, Source, SHA256, Status string }
+	if err := json.Unmarshal([]byte(out), &infos); err != nil {
+		t.Fatalf("plugins --json: %v\n%s", err, out)
+	}
+	listed := 0
+	for _, pi := range infos {
+		name, _ := strings.CutPrefix(pi.Path, "builtin:")
+		wasm, ok := builtin.Wasm(name)
+		if !ok {
+			continue
+		}
+		listed++
+		if pi.Source != "embedded" || pi.Status != "loaded" || pi.SHA256 != sha256Hex(wasm) {
+			t.Errorf("plugins: %+v, want loaded from the embedded module", pi)
+		}
+	}
+	if listed != 2 {
+		t.Errorf("plugins listed %d first-party plugins, want 2:\n%s", listed, out)
+	}
+
+	// README's first command, and the two first-party plugins on their
+	// bundled samples.
+	for _, c := range []struct{ tool, file, plugin string }{
+		{"kubectl.pods", "kubectl-pods.json", ""},
+		{"github.issues", "github-issues.json", "builtin:restlist"},
+		{"logs.dpkg", "dpkg-log.txt", "builtin:logs"},
+	} {
+		file := filepath.Join(captured, c.file)
+		if _, err := os.Stat(file); err != nil {
+			t.Fatalf("sample %s: %v", c.file, err)
+		}
+		out, errs, err := run("run", "--json", "--tool", c.tool, "--budget", "2000", file)
+		if err != nil {
+			t.Fatalf("run %s: %v\n%s", c.file, err, errs)
+		}
+		var res struct {
+			Actions []struct{ Kind, Target string }
+			Tokens  struct{ After, Budget int }
+		}
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatalf("run %s: %v", c.file, err)
+		}
+		if res.Tokens.After > 2000 {
+			t.Errorf("run %s: %d tokens", c.file, res.Tokens.After)
+		}
+		ran := false
+		for _, a := range res.Actions {
+			if strings.HasPrefix(a.Kind, "plugin_") {
+				t.Errorf("run %s: %s %s", c.file, a.Kind, a.Target)
+			}
+			ran = ran || (a.Kind == "plugin" && a.Target == c.plugin)
+		}
+		if c.plugin != "" && !ran {
+			t.Errorf("run %s: plugin %s did not run: %s", c.file, c.plugin, out[:min(len(out), 2000)])
+		}
+	}
+}
+
+func sha256Hex(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}

@@ -1,0 +1,164 @@
+package bench
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// NearBytes is how far a string needle may stand from an occurrence of its
+// question's record (the record's identifier, or the word the answer is
+// stated with) when they are not on the same line; NearNumberBytes is the
+// distance for a number or boolean needle, which must stand right beside
+// its label ("Pending 3", "3 pods failed", "\"restarts\": 3").
+const (
+	NearBytes       = 600
+	NearNumberBytes = 80
+)
+
+// span is one occurrence of a needle in a text: [start, end) in bytes.
+type span struct{ start, end int }
+
+// VisibleFor is the field-aware visibility rule, the "from the view"
+// measure of compact bench. Without a record it is VisibleIn: every needle
+// at word boundaries anywhere. With one (Answer.Record, alternatives),
+// every needle must occur near an occurrence of one of the record strings:
+// on the same line, or within NearBytes of it (NearNumberBytes for a
+// number or boolean needle, unless the question is of the record
+// category: a field of a record may stand further from its identifier
+// than a count from its label). When the identifier's line is a whole
+// record by itself (a table row, a JSON object on one line), only that
+// line is near it. A needle that occurs only elsewhere (a "3"
+// in another row, a name in an unrelated list) does not count.
+func (a Answer) VisibleFor(content string) bool {
+	if len(a.Record) == 0 {
+		return a.VisibleIn(content)
+	}
+	if len(a.Needles) == 0 {
+		return false
+	}
+	var anchors []span
+	for _, r := range a.Record {
+		anchors = append(anchors, occurrences(content, r)...)
+	}
+	if len(anchors) == 0 {
+		return false
+	}
+	for _, n := range a.Needles {
+		if !needleNear(content, n, anchors, a.Category == CategoryRecord) {
+			return false
+		}
+	}
+	return true
+}
+
+// needleNear reports whether some occurrence of needle n is near one of
+// the anchors.
+func needleNear(content, n string, anchors []span, field bool) bool {
+	window := NearBytes
+	if !field && (isNumeric(n) || n == "true" || n == "false") {
+		window = NearNumberBytes
+	}
+	for _, o := range occurrences(content, n) {
+		for _, a := range anchors {
+			if near(content, o, a, window) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// near reports whether spans o and a are on one line or within window
+// bytes of each other. A needle that is the anchor itself (the same
+// bytes) is near.
+func near(s string, o, a span, window int) bool {
+	lo, hi := o, a
+	if a.start < o.start {
+		lo, hi = a, o
+	}
+	if hi.start <= lo.end { // overlapping
+		return true
+	}
+	gap := s[lo.end:hi.start]
+	if !strings.Contains(gap, "\n") {
+		return true
+	}
+	if selfContained(lineAt(s, a.start)) {
+		return false
+	}
+	return len(gap) <= window
+}
+
+// lineAt is the line of s around byte i.
+func lineAt(s string, i int) string {
+	start := strings.LastIndexByte(s[:i], '\n') + 1
+	end := strings.IndexByte(s[i:], '\n')
+	if end < 0 {
+		return s[start:]
+	}
+	return s[start : i+end]
+}
+
+// selfContained reports whether a line is a whole record by itself: a
+// table row (tab- or pipe-separated) or a JSON object on one line. The
+// fields of such a record are on its line; the next line is another
+// record, so nothing there is near its identifier.
+func selfContained(line string) bool {
+	if strings.Contains(line, "\t") || strings.Contains(line, " | ") {
+		return true
+	}
+	l := strings.TrimSpace(line)
+	l = strings.TrimSuffix(l, ",")
+	return len(l) > 1 && l[0] == '{' && l[len(l)-1] == '}'
+}
+
+// occurrences lists every occurrence of needle in s under the visibility
+// rule: as itself or JSON-escaped at word boundaries, and an integer of
+// four digits or more also with thousands separators.
+func occurrences(s, needle string) []span {
+	out := boundaryOccurrences(s, needle)
+	if esc := jsonEscape(needle); esc != needle {
+		out = append(out, boundaryOccurrences(s, esc)...)
+	}
+	if g, ok := groupedInteger(needle); ok {
+		out = append(out, groupedOccurrences(s, g)...)
+	}
+	return out
+}
+
+func boundaryOccurrences(s, needle string) []span {
+	var out []span
+	if needle == "" {
+		return nil
+	}
+	for from := 0; from <= len(s)-len(needle); {
+		i := strings.Index(s[from:], needle)
+		if i < 0 {
+			break
+		}
+		start, end := from+i, from+i+len(needle)
+		if boundaryBefore(s, start, needle) && boundaryAfter(s, end, needle) {
+			out = append(out, span{start, end})
+		}
+		_, size := utf8.DecodeRuneInString(s[start:])
+		from = start + size
+	}
+	return out
+}
+
+func groupedOccurrences(s, g string) []span {
+	var out []span
+	for from := 0; from <= len(s)-len(g); {
+		i := strings.Index(s[from:], g)
+		if i < 0 {
+			break
+		}
+		start, end := from+i, from+i+len(g)
+		if containsGrouped(s[start:end+min(2, len(s)-end)], g) && boundaryBefore(s, start, g) &&
+			!(start >= 2 && s[start-1] == ',' && s[start-2] >= '0' && s[start-2] <= '9') {
+			out = append(out, span{start, end})
+		}
+		from = start + 1
+	}
+	return out
+}

@@ -1,0 +1,245 @@
+package bench
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/toolcompact/compact/budget"
+)
+
+// TestVisibleFor checks the field-aware rule: with a record, the answer
+// counts only next to the record's identifier (same line, or within the
+// window), a number only right beside its label, and a bare occurrence
+// elsewhere does not count. VisibleIn (the loose rule) accepts them all.
+func TestVisibleFor(t *testing.T) {
+	ip := Answer{Needles: []string{"10.0.0.7"}, Record: []string{"ledger-db-1"}, Category: CategoryRecord}
+	pending := Answer{Needles: []string{"3"}, Record: []string{"Pending"}, Category: CategoryDistribution}
+	far := strings.Repeat("x ", 400) // 800 bytes
+	cases := []struct {
+		name    string
+		a       Answer
+		content string
+		want    bool
+	}{
+		{"same row", ip, "ledger-db-1\tRunning\t10.0.0.7\n", true},
+		{"other row", ip, "ledger-db-1\tRunning\t10.0.0.9\nledger-db-2\tRunning\t10.0.0.7\n", false},
+		{"next line, close", ip, "name: ledger-db-1\nip: 10.0.0.7\n", true},
+		{"far away", ip, "name: ledger-db-1\n" + far + "\nip: 10.0.0.7\n", false},
+		{"identifier inside a longer name", ip, "ledger-db-10\t10.0.0.7\n", false},
+		{"no identifier", ip, "10.0.0.7\n", false},
+		{"count beside its label", pending, "status.phase: Running 40, Pending 3, Failed 1\n", true},
+		{"count beside its label, JSON", pending, "{\"phase\": \"Pending\",\n \"count\": 3}", true},
+		{"count on another line, far", pending, "Pending\n" + strings.Repeat("-", 100) + "\nrestarts 3\n", false},
+		{"a 3 somewhere else", pending, "Pending pods are listed below\n" + far + "\n3 nodes\n", false},
+		{"grouped number", Answer{Needles: []string{"9000"}, Record: []string{"lines"}}, "9,000 lines", true},
+		{"array needs every element near", Answer{Needles: []string{"a1", "b2"}, Record: []string{"pod"}}, "pod a1\n" + far + "\nb2\n", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := c.a.VisibleFor(c.content); got != c.want {
+				t.Errorf("VisibleFor = %v, want %v", got, c.want)
+			}
+		})
+	}
+	// Without a record the field-aware rule is the loose rule.
+	a := Answer{Needles: []string{"288"}}
+	for _, s := range []string{"288 records", "x 288", "2880", "1.288"} {
+		if a.VisibleFor(s) != a.VisibleIn(s) {
+			t.Errorf("no record: VisibleFor(%q) != VisibleIn", s)
+		}
+	}
+}
+
+// TestSuggestedQueries parses the follow-up commands a view suggests.
+func TestSuggestedQueries(t *testing.T) {
+	const h = "3d38d105ebf2"
+	view := `collection .items (array): 288 records
+get the rest:
+  compact artifact query 3d38d105ebf2 --jq '.items[] | select(.status.phase == "Pending") | .metadata.name'
+  read_artifact {"ref":"3d38d105ebf2","op":"jq","filter":".items[] | .metadata.name"}
+  compact artifact slice 3d38d105ebf2 --offset 40 --limit 10
+  search: compact artifact search 3d38d105ebf2 'error' --limit 5 (matching lines)
+  compact artifact query 3d38d105ebf2.items[3] --jq . > pod.json
+  compact artifact get 3d38d105ebf2 > output
+  compact artifact query ffffffffffff --jq .   (another artifact)
+  compact artifact query 3d38d105ebf2 --jq '.items[] | .metadata.name'
+`
+	qs := SuggestedQueries(view, h)
+	var got []string
+	for _, q := range qs {
+		got = append(got, q.String())
+	}
+	want := []string{
+		`compact artifact query 3d38d105ebf2 --jq '.items[] | select(.status.phase == "Pending") | .metadata.name'`,
+		`compact artifact query 3d38d105ebf2 --jq '.items[] | .metadata.name'`,
+		`compact artifact slice 3d38d105ebf2 --offset 40 --limit 10`,
+		`compact artifact search 3d38d105ebf2 'error' --limit 5`,
+		`compact artifact query 3d38d105ebf2.items[3] --jq '.'`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("suggested queries:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if qs := SuggestedQueries(view, ""); qs != nil {
+		t.Errorf("no handle: %v", qs)
+	}
+}
+
+// TestHeadTail: the head+tail baseline fits the budget exactly (within a
+// few tokens of it), shows the first and the last characters, and says how
+// many characters it left out, exactly.
+func TestHeadTail(t *testing.T) {
+	ctr, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for i := 0; i < 3000; i++ {
+		b.WriteString("line ")
+		b.WriteString(strings.Repeat("é", i%7))
+		b.WriteString(" ")
+		b.WriteString(group(i))
+		b.WriteString("\n")
+	}
+	b.WriteString("error: the last line\n")
+	orig := b.String()
+	sh := headTail(orig, FormatText, 500, ctr)
+	n := ctr.Count(sh.content)
+	if n > 500 || n < 480 {
+		t.Errorf("head+tail is %d tokens, want 480..500", n)
+	}
+	if !strings.HasPrefix(sh.content, "line  0\n") || !strings.HasSuffix(sh.content, "error: the last line\n") {
+		t.Errorf("head+tail does not keep the head and the tail:\n%s", sh.content)
+	}
+	total := utf8.RuneCountInString(orig)
+	shown := utf8.RuneCountInString(sh.body)
+	if !strings.Contains(sh.content, "[… "+group(total-shown)+" of "+group(total)+" characters not shown …]") {
+		t.Errorf("note does not state the %d characters left out:\n%s", total-shown, sh.content)
+	}
+	if !utf8.ValidString(sh.content) {
+		t.Error("head+tail cut a character")
+	}
+	// An output that fits is shown whole, without a note.
+	if sh := headTail("short", FormatText, 500, ctr); sh.content != "short" {
+		t.Errorf("short output: %q", sh.content)
+	}
+}
+
+// TestLoadOutputsWithoutQuestions runs the bench on a directory of outputs
+// without any questions file, plus one with: tokens, validity and counts
+// are measured for all, the answerable shares only where there are
+// questions.
+func TestLoadOutputsWithoutQuestions(t *testing.T) {
+	dir := t.TempDir()
+	var items []string
+	for i := 0; i < 400; i++ {
+		items = append(items, `{"id":`+group(i + 1000)[:1]+`0`+strings.Repeat("1", i%5)+`,"state":"open","title":"an item with a longish title for the tokens"}`)
+	}
+	writeFile(t, dir, "items.json", `{"total_count":400,"items":[`+strings.Join(items, ",")+`]}`)
+	var lines []string
+	for i := 0; i < 2000; i++ {
+		lines = append(lines, "2026-11-20T10:00:00Z INFO request served in 12ms path=/api/items")
+	}
+	writeFile(t, dir, "app.log", strings.Join(lines, "\n")+"\nERROR the end\n")
+	writeFile(t, dir, "events.jsonl", "{\"a\":1}\n{\"a\":2}\n")
+	writeFile(t, dir, "README.md", "not an output")
+	writeFile(t, dir, "x.json", `{"items":[{"id":1},{"id":2}]}`)
+	writeFile(t, dir, "x"+QuestionsSuffix, "output: x.json\ntool: t\ninput: json\nquestions:\n  - {id: n, question: how many, kind: count, jq: '.items | length'}\n")
+
+	files, err := LoadOutputs(dir, "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range files {
+		names = append(names, f.Output+"="+string(f.Input))
+	}
+	if got := strings.Join(names, " "); got != "app.log=lines events.jsonl=values items.json=json x.json=json" {
+		t.Fatalf("outputs %s", got)
+	}
+	if testing.Short() {
+		return
+	}
+	h := &Harness{Engine: testEngine(t), Budgets: []int{300}, PreviewDir: t.TempDir()}
+	rep, err := h.Run(context.Background(), files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp := find(t, rep, "items.json", StrategyCompact)
+	if cp.Questions != 0 || !cp.Shown || !cp.Valid || !cp.WithinBudget || cp.Counts != 1 || cp.CountsStated != 1 {
+		t.Errorf("items.json without questions: %+v", cp)
+	}
+	if lg := find(t, rep, "app.log", StrategyCompact); !lg.Shown || !lg.WithinBudget || lg.Tokens == 0 {
+		t.Errorf("app.log without questions: %+v", lg)
+	}
+	if x := find(t, rep, "x.json", StrategyCompact); x.Questions != 1 {
+		t.Errorf("x.json keeps its question: %+v", x)
+	}
+	if _, err := LoadOutputs(t.TempDir(), "default"); err == nil || !strings.Contains(err.Error(), "no outputs") {
+		t.Errorf("empty directory: %v", err)
+	}
+}
+
+// TestViolations: a question answered from the view at a smaller budget
+// and not at a larger one is a monotonicity violation, counted in the
+// totals of its strategy.
+func TestViolations(t *testing.T) {
+	rep := &Report{Budgets: []int{2000, 4000, 8000}, Strategies: []Strategy{StrategyCompact},
+		Outputs: []OutputInfo{{Name: "o", QuestionCategories: map[string]Category{"a": CategoryRecord, "b": CategoryEnd}}},
+		Results: []Result{
+			{Output: "o", Strategy: StrategyCompact, Budget: 2000, Questions: 2, FromViewIDs: []string{"a", "b"}},
+			{Output: "o", Strategy: StrategyCompact, Budget: 4000, Questions: 2, FromViewIDs: []string{"b"}},
+			{Output: "o", Strategy: StrategyCompact, Budget: 8000, Questions: 2, FromViewIDs: []string{"a", "b"}},
+		}}
+	rep.Violations = violations(rep)
+	if len(rep.Violations) != 1 || rep.Violations[0] != (Violation{Output: "o", Strategy: StrategyCompact, Question: "a", Smaller: 2000, Larger: 4000}) {
+		t.Fatalf("violations %+v", rep.Violations)
+	}
+	rep.Totals = totals(rep)
+	if tot, _ := rep.Total(8000, StrategyCompact); tot.Violations != 1 {
+		t.Errorf("total counts %d violations", tot.Violations)
+	}
+	cats := byCategory(rep)
+	if len(cats) != 6 || cats[0].Category != CategoryRecord || cats[0].FromView != 1 || cats[1].Category != CategoryEnd || cats[1].FromView != 1 {
+		t.Errorf("by category %+v", cats)
+	}
+}
+
+// TestModelQueries runs compact on a real output at the artifact level:
+// every query the view suggests is run through the artifact query path,
+// and a question about a record in the middle is answered by a search for
+// that record, for compact and for preview+file (over its saved file),
+// never by the question's own filter.
+func TestModelQueries(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the engine on a real output")
+	}
+	files := loadSmall(t, "kubectl-pods")
+	h := &Harness{Engine: testEngine(t), Budgets: []int{2000}, PreviewDir: t.TempDir()}
+	rep, err := h.Run(context.Background(), files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp := find(t, rep, "kubectl-pods.json", StrategyCompact)
+	if len(cp.SuggestedQueries) == 0 {
+		t.Errorf("compact's view suggests no query: %+v", cp)
+	}
+	for _, f := range cp.SuggestedFailed {
+		t.Errorf("suggested query %s fails: %s", f.ID, f.Reason)
+	}
+	pv := find(t, rep, "kubectl-pods.json", StrategyPreview)
+	for _, r := range []Result{cp, pv} {
+		if !slices.Contains(r.ViewAnswerableIDs, "node-of-ledger-db-1") {
+			t.Errorf("%s: a search for ledger-db-1 does not answer its node: %v", r.Strategy, r.ViewAnswerableIDs)
+		}
+		if r.ViewAnswerable != len(r.ViewAnswerableIDs) || r.FromView != len(r.FromViewIDs) || r.FromView+len(r.NotFromView) != r.Questions {
+			t.Errorf("%s: counts and ids disagree: %+v", r.Strategy, r)
+		}
+	}
+	// Truncation baselines have no query ability.
+	if ht := find(t, rep, "kubectl-pods.json", StrategyHeadTail); ht.ViewQuery != 0 || ht.ViewAnswerable != ht.FromView {
+		t.Errorf("head+tail: %+v", ht)
+	}
+}

@@ -1,0 +1,30 @@
+// A stdio MCP server that writes its results as fixed JSON text, to check
+// that compact passes them exactly: server info members and capabilities
+// the Go SDK does not know, paginated tools in the server's own order
+// with their annotations and execution as written, optional methods it
+// does not implement, and numbers no float64 can hold.
+//
+//   node server.mjs        (every request line is also logged to stderr)
+import readline from "node:readline";
+
+const results = {
+  initialize: `{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":true},"resources":{},"tasks":{"requests":{"tools":{"call":{}}}},"experimental":{"acme/x":{"on":true}},"extensions":{"io.acme/y":{}}},"serverInfo":{"name":"wire","version":"1.2.3","title":"Wire Server","websiteUrl":"https://example.invalid/wire","icons":[{"src":"https://example.invalid/i.png","mimeType":"image/png"}]},"instructions":"Use the zeta tool first."}`,
+  "tools/list:": `{"tools":[{"name":"zeta","description":"Z","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true},"execution":{"taskSupport":"optional"}},{"name":"alpha","description":"A","inputSchema":{"type":"object","properties":{"n":{"type":"integer","maximum":12345678901234567890}}}}],"nextCursor":"page2"}`,
+  "tools/list:page2": `{"tools":[{"name":"mid","description":"M","inputSchema":{"type":"object"},"annotations":{"destructiveHint":false}}]}`,
+  "tools/call": `{"content":[{"type":"text","text":"{\\"n\\":12345678901234567890,\\"f\\":1.10}"}],"structuredContent":{"n":12345678901234567890,"f":1.10},"isError":false,"_meta":{"acme/trace":"t-1"}}`,
+  "resources/list:": `{"resources":[{"uri":"wire://a","name":"a"}]}`,
+};
+
+const rl = readline.createInterface({ input: process.stdin });
+rl.on("line", (line) => {
+  process.stderr.write(line + "\n");
+  const msg = JSON.parse(line);
+  if (msg.id === undefined || msg.method === undefined) return;
+  let key = msg.method;
+  if (key.endsWith("/list")) key += ":" + (msg.params?.cursor ?? "");
+  const r = results[key];
+  const out = r !== undefined
+    ? `{"jsonrpc":"2.0","id":${JSON.stringify(msg.id)},"result":${r}}`
+    : `{"jsonrpc":"2.0","id":${JSON.stringify(msg.id)},"error":{"code":-32601,"message":"Method not found: ${msg.method}"}}`;
+  process.stdout.write(out + "\n");
+});
