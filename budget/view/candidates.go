@@ -17,7 +17,7 @@ const (
 	firstRound = 4   // rows per reason in the first round
 	maxPerWhy  = 60  // rows per reason in all
 	maxSpread  = 256 // rows of the even spread
-	maxCols    = 8   // columns of a row besides the position and the reason
+	maxCols    = 10  // columns of a row besides the position and the reason
 	cellWidth  = 48  // characters of a cell before it is cut
 )
 
@@ -351,23 +351,28 @@ func (k *coll) chooseColumns() {
 		}
 		s := 30
 		switch {
+		case f.MaxLen > 60:
+			s = 20 // free text
 		case f.Types == tBool:
 			s = 60
-		case f.Counts != nil && f.Distinct <= 12 && f.Distinct >= 2:
-			s = 80
-		case f.NumN > 0:
-			s = 70
+		case f.NumN > 0 && f.Distinct > 12:
+			s = 75 // a measure
 			if f.Max > f.Mean()+2*f.StdDev() {
 				s += 20
 			}
+		case f.Counts != nil && f.Distinct <= 12 && f.Distinct >= 2:
+			s = 70
+		case f.NumN > 0:
+			s = 65
 		case f.TimeN > 0:
-			s = 50
-		case f.MaxLen > 60:
-			s = 20
+			s = 55
 		case f.Distinct <= 1:
 			s = 10
 		default:
 			s = 45
+		}
+		if f.Nulls*2 > f.Values {
+			s -= 35 // mostly null
 		}
 		if stateNames.MatchString(f.Path) {
 			s += 20
