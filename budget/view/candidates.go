@@ -169,7 +169,11 @@ func (k *coll) addProfile(v *View, sec int) {
 	}
 	var lines []line
 	nImportant := 0
-	for _, f := range p.Fields {
+	fields := p.Fields
+	if p.root.Values > 0 && p.root.scalar() {
+		fields = append([]*Field{p.root}, fields...)
+	}
+	for _, f := range fields {
 		if f.Constant(p.Records) && p.Records > 1 || k.dropped(f) {
 			continue
 		}
@@ -186,6 +190,8 @@ func (k *coll) addProfile(v *View, sec int) {
 		prio := PrioProfile2
 		if important {
 			prio = PrioProfile
+		} else if f.Present*10 < p.Records {
+			prio = PrioObject // a field of a few records
 		}
 		lines = append(lines, line{prio, text})
 	}
@@ -263,6 +269,8 @@ func (k *coll) fieldLine(f *Field) (string, bool) {
 		if f.MaxLen > 0 {
 			fmt.Fprintf(&b, ", longest %s chars", commas(f.MaxLen))
 		}
+		kinds(&b, "shapes (# digits, * mixed letters and digits)", f.Patterns, f.Distinct)
+		kinds(&b, "before the first /", f.Prefixes, f.Distinct)
 		important = true
 	case f.Types&tArray != 0:
 		fmt.Fprintf(&b, ": %s-%s items, %s in all", commas(f.MinItems), commas(f.MaxItems), commas(f.Items))
@@ -306,6 +314,12 @@ func (k *coll) fieldLine(f *Field) (string, bool) {
 		if f.MaxLen > 0 {
 			fmt.Fprintf(&b, ", longest %s chars", commas(f.MaxLen))
 		}
+		if kinds(&b, "shapes (# digits, * mixed letters and digits)", f.Patterns, f.Distinct) {
+			important = true
+		}
+		if kinds(&b, "before the first /", f.Prefixes, f.Distinct) {
+			important = true
+		}
 		if f.TimeN > 0 {
 			fmt.Fprintf(&b, "; %s are times from %s to %s", commas(f.TimeN), f.earliestText, f.latestText)
 		}
@@ -346,7 +360,7 @@ func (k *coll) chooseColumns() {
 	}
 	var cand []scored
 	for _, f := range p.Fields {
-		if f == p.Identity || !f.scalar() || k.dropped(f) || (f.Constant(p.Records) && p.Records > 1) {
+		if f == p.Identity || !f.scalar() || k.dropped(f) || (f.Constant(p.Records) && p.Records > 1) || f.Present*10 < p.Records {
 			continue
 		}
 		s := 30
@@ -468,4 +482,44 @@ func cut(s string, width int) string {
 		n++
 	}
 	return s
+}
+
+// kinds writes ", what: a 12, b 3" when m has between 2 and 24 kinds, far
+// fewer than the distinct values (else it says nothing), and reports
+// whether it wrote.
+func kinds(b *strings.Builder, what string, m map[string]int, distinct int) bool {
+	if len(m) < 2 || len(m)*2 > distinct {
+		return false
+	}
+	type kc struct {
+		k string
+		n int
+	}
+	var ks []kc
+	for k, n := range m {
+		ks = append(ks, kc{k, n})
+	}
+	sort.Slice(ks, func(i, j int) bool {
+		if ks[i].n != ks[j].n {
+			return ks[i].n > ks[j].n
+		}
+		return ks[i].k < ks[j].k
+	})
+	fmt.Fprintf(b, "; %s: ", what)
+	rest, restN := 0, 0
+	for i, x := range ks {
+		if i >= 16 {
+			rest++
+			restN += x.n
+			continue
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(b, "%s %s", cut(x.k, 40), commas(x.n))
+	}
+	if rest > 0 {
+		fmt.Fprintf(b, ", %d more with %s", rest, commas(restN))
+	}
+	return true
 }

@@ -69,6 +69,12 @@ type Field struct {
 	latestText       string
 	// MaxLen is the longest string in characters.
 	MaxLen int
+	// Patterns counts the strings by their shape (digit runs as #, runs
+	// mixing letters and digits as *: "18.3.0-canary-0e352ea01-20231109"
+	// is "#.#.#-canary-*-#"); Prefixes counts strings with a "/" by
+	// their first segment. Each is nil past maxValues kinds.
+	Patterns, Prefixes map[string]int
+	patDone, preDone   bool
 	// Items: for arrays, the fewest and most items and their total.
 	MinItems, MaxItems, Items int
 
@@ -313,6 +319,14 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 		if n := utf8.RuneCountInString(str); n > f.MaxLen {
 			f.MaxLen = n
 		}
+		if !f.patDone {
+			f.Patterns, f.patDone = countKind(f.Patterns, pattern(str))
+		}
+		if !f.preDone {
+			if i := strings.IndexByte(str, '/'); i >= 0 && !strings.ContainsAny(str, " \t\n") {
+				f.Prefixes, f.preDone = countKind(f.Prefixes, str[:i])
+			}
+		}
 		if t, ok := parseTime(str); ok {
 			f.TimeN++
 			if f.TimeN == 1 || t.Before(f.Earliest) {
@@ -481,4 +495,52 @@ func (f *Field) sortedCounts() []valueCount {
 type valueCount struct {
 	raw string
 	n   int
+}
+
+// countKind counts kind in m, up to maxValues kinds; done reports that m
+// had too many (and is dropped).
+func countKind(m map[string]int, kind string) (map[string]int, bool) {
+	if m == nil {
+		m = map[string]int{}
+	}
+	if _, ok := m[kind]; !ok && len(m) >= maxValues {
+		return nil, true
+	}
+	m[kind]++
+	return m, false
+}
+
+// pattern is the shape of a string: digit runs become #, runs of letters
+// and digits that mix both (or letter runs over 20) become *, everything
+// else stays. Strings over 100 bytes have no pattern ("").
+func pattern(s string) string {
+	if len(s) > 100 {
+		return ""
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		j := i
+		letters, digits := 0, 0
+		for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z') {
+			if s[j] <= '9' {
+				digits++
+			} else {
+				letters++
+			}
+			j++
+		}
+		switch {
+		case j == i:
+			b.WriteByte(s[i])
+			j = i + 1
+		case letters == 0:
+			b.WriteByte('#')
+		case digits > 0 || letters > 20:
+			b.WriteByte('*')
+		default:
+			b.WriteString(s[i:j])
+		}
+		i = j
+	}
+	return b.String()
 }
