@@ -603,7 +603,7 @@ func jsonLevel1(ctx context.Context, req Request, shape *Shape) (Output, error) 
 		ctx:      ctx,
 		scanner:  scanner{d: req.Input},
 		shape:    shape,
-		out:      make([]byte, 0, len(req.Input)/2+64),
+		out:      make([]byte, 0, outCap(len(req.Input))),
 		keep:     keep,
 		drop:     drop,
 		strMax:   req.Rules.StringsMax,
@@ -756,4 +756,16 @@ func hexdumpOutput(data []byte, ct string) Output {
 	return Output{Content: []byte(strings.TrimRight(b.String(), "\n")), ContentType: TypeText, Actions: []schemas.Action{{
 		Level: schemas.LevelFields, Kind: ActHexdump, Target: ".", Count: len(data),
 		Detail: "binary input shown as a hex dump, never raw"}}}
+}
+
+// outCap is the capacity level 1's output buffer starts with for an input
+// of n bytes. A large input gets room for all of it at once: the output
+// is rarely larger, growing by appending would copy it several times
+// (peaking at about twice its size), and the pages of a fresh large
+// allocation are not touched, so room never written costs no memory.
+func outCap(n int) int {
+	if n >= 8<<20 {
+		return n + 64
+	}
+	return n/2 + 64
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/toolcompact/compact/schemas"
 )
@@ -91,8 +92,9 @@ type Option func(*Pipeline)
 // WithStore enables level 2 with s as the artifact store.
 func WithStore(s Store) Option { return func(p *Pipeline) { p.store = s } }
 
-// WithMaxInput sets the largest input Run accepts, in bytes (default
-// DefaultMaxInput); larger inputs fail with ErrTooLarge.
+// WithMaxInput sets the largest input Run accepts, in bytes; larger
+// inputs fail with ErrTooLarge. The limit is opt-in: by default
+// (DefaultMaxInput, 0) any input is accepted.
 func WithMaxInput(n int64) Option { return func(p *Pipeline) { p.maxInput = n } }
 
 // WithDefaultBudget sets the budget used when neither Input.Budget nor
@@ -101,7 +103,9 @@ func WithDefaultBudget(n int) Option { return func(p *Pipeline) { p.defBudget = 
 
 // Defaults of a Pipeline.
 const (
-	DefaultMaxInput = 256 << 20
+	// DefaultMaxInput is no limit: Run takes what its caller could
+	// hold (the CLI maps files and spools pipes to disk).
+	DefaultMaxInput = 0
 	DefaultBudget   = 8000
 	// exactBeforeLimit: inputs larger than this that do not fit get an
 	// estimated Tokens.Before (Estimate's upper bound, BeforeEstimated),
@@ -161,7 +165,7 @@ func (p *Pipeline) Run(ctx context.Context, in Input) (schemas.Result, error) {
 	if p.counter == nil {
 		return schemas.Result{}, fmt.Errorf("%s: pipeline has no token counter", tool)
 	}
-	if int64(len(in.Data)) > p.maxInput {
+	if p.maxInput > 0 && int64(len(in.Data)) > p.maxInput {
 		return schemas.Result{}, fmt.Errorf("%s: %w: %d bytes, the limit is %d bytes", tool, ErrTooLarge, len(in.Data), p.maxInput)
 	}
 	budget := in.Budget
@@ -259,7 +263,13 @@ func (p *Pipeline) Run(ctx context.Context, in Input) (schemas.Result, error) {
 	}
 	res.Actions = append(res.Actions, out.Actions...)
 	res.Level = schemas.LevelFields
-	res.Content = string(out.Content)
+	if done || len(out.Content) == 0 {
+		res.Content = string(out.Content)
+	} else {
+		// The declarative rules' output is a fresh buffer nothing else
+		// holds or writes: share it rather than copy a large output.
+		res.Content = unsafe.String(&out.Content[0], len(out.Content))
+	}
 	// Level 1's output is counted exactly only when it fits: LowerBound
 	// rejects a hopeless one without counting, CountUpTo stops soon after
 	// the budget. When over, Tokens.After is a lower bound above the

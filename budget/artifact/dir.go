@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/toolcompact/compact/budget"
@@ -101,9 +102,79 @@ type DirStore struct {
 	// wrapWrite wraps the temporary file's writer (tests simulate a full
 	// disk with it).
 	wrapWrite func(io.Writer) io.Writer
+
+	// usage tracks the bytes this process knows the store to hold, so
+	// that a Put that takes the store over its quota collects at once
+	// instead of at the next GCInterval.
+	usage struct {
+		sync.Mutex
+		known bool
+		bytes int64
+	}
 }
 
 var _ budget.Store = (*DirStore)(nil)
+
+// The retention compact's command line gives a store unless told
+// otherwise (--store-ttl, --store-max-bytes, or store_ttl and
+// store_max_bytes in a sidecar config file): a store left alone never
+// fills the disk. A library user of NewDir or Open sets Options itself;
+// zero values there still mean no TTL and no quota.
+const (
+	// DefaultTTL keeps an artifact seven days after it was last stored.
+	DefaultTTL = 7 * 24 * time.Hour
+	// DefaultMaxBytes keeps a store under 1 GiB, oldest artifacts
+	// evicted first.
+	DefaultMaxBytes = 1 << 30
+)
+
+// Usage is what a store holds now.
+type Usage struct {
+	// Artifacts is the number of stored objects; Bytes their total size.
+	Artifacts int   `json:"artifacts"`
+	Bytes     int64 `json:"bytes"`
+	// Oldest and Newest are the storage times of the oldest and newest
+	// object (zero for an empty store).
+	Oldest time.Time `json:"oldest,omitzero"`
+	Newest time.Time `json:"newest,omitzero"`
+	// TTL and MaxBytes are the store's retention settings (0: none).
+	TTL      time.Duration `json:"ttl"`
+	MaxBytes int64         `json:"max_bytes"`
+}
+
+// Usage counts the stored objects and their bytes (a read-only walk; it
+// takes no lock and may be slightly stale under concurrent writes).
+func (s *DirStore) Usage(ctx context.Context) (Usage, error) {
+	u := Usage{TTL: s.opt.TTL, MaxBytes: s.opt.MaxBytes}
+	shards, err := os.ReadDir(filepath.Join(s.dir, "objects"))
+	if err != nil {
+		return u, fmt.Errorf("artifact store %s: %w", s.dir, err)
+	}
+	for _, sh := range shards {
+		if ctx.Err() != nil {
+			return u, ctx.Err()
+		}
+		ents, _ := os.ReadDir(filepath.Join(s.dir, "objects", sh.Name()))
+		for _, e := range ents {
+			if len(e.Name()) != 64 || !e.Type().IsRegular() {
+				continue
+			}
+			fi, err := e.Info()
+			if err != nil {
+				continue
+			}
+			u.Artifacts++
+			u.Bytes += fi.Size()
+			if t := fi.ModTime(); u.Oldest.IsZero() || t.Before(u.Oldest) {
+				u.Oldest = t
+			}
+			if t := fi.ModTime(); t.After(u.Newest) {
+				u.Newest = t
+			}
+		}
+	}
+	return u, nil
+}
 
 // DefaultDir returns $XDG_CACHE_HOME/compact/artifacts (os.UserCacheDir).
 func DefaultDir() (string, error) {
@@ -180,8 +251,9 @@ func (c ctxReader) Read(p []byte) (int, error) {
 // reader) leaves nothing behind. Storing the same bytes again returns the
 // same handle and refreshes the metadata (and with it the retention).
 func (s *DirStore) Put(ctx context.Context, r io.Reader, m budget.Meta) (budget.Handle, budget.Meta, error) {
-	if h, m2, ok, err := s.putKnown(ctx, r, m); ok || err != nil {
-		return h, m2, err
+	h2, m2, ok, pre, err := s.putKnown(ctx, r, m)
+	if ok || err != nil {
+		return h2, m2, err
 	}
 	tmp, err := os.CreateTemp(filepath.Join(s.dir, "tmp"), "put-*")
 	if err != nil {
@@ -204,7 +276,17 @@ func (s *DirStore) Put(ctx context.Context, r io.Reader, m budget.Meta) (budget.
 	if s.wrapWrite != nil {
 		w = s.wrapWrite(w)
 	}
-	n, err := hashCopy(w, ctxReader{ctx, r}, io.MultiWriter(h, sn))
+	var n int64
+	if pre != nil {
+		// putKnown hashed these in-memory bytes already: write them
+		// without hashing them twice.
+		n, err = io.Copy(w, ctxReader{ctx, r})
+		if err == nil && n != pre.size {
+			err = fmt.Errorf("the reader yielded %d bytes, its size is %d", n, pre.size)
+		}
+	} else {
+		n, err = hashCopy(w, ctxReader{ctx, r}, io.MultiWriter(h, sn))
+	}
 	if err != nil {
 		return "", m, fmt.Errorf("artifact store %s: storing failed after %d bytes, nothing was stored: %w", s.dir, n, err)
 	}
@@ -217,12 +299,17 @@ func (s *DirStore) Put(ctx context.Context, r io.Reader, m budget.Meta) (budget.
 	if err := tmp.Close(); err != nil {
 		return "", m, fmt.Errorf("artifact store %s: closing %d written bytes failed, nothing was stored: %w", s.dir, n, err)
 	}
-	sum := hex.EncodeToString(h.Sum(nil))
+	sum, sniffed := hex.EncodeToString(h.Sum(nil)), ""
+	if pre != nil {
+		sum, sniffed = pre.sum, pre.contentType
+	} else {
+		sniffed = sn.contentType()
+	}
 	m.SHA256 = sum
 	m.Bytes = n
 	m.Created = s.opt.now().UTC()
 	if m.ContentType == "" {
-		m.ContentType = sn.contentType()
+		m.ContentType = sniffed
 	}
 
 	release := s.lease(sum)
@@ -232,6 +319,7 @@ func (s *DirStore) Put(ctx context.Context, r io.Reader, m budget.Meta) (budget.
 		return "", m, err
 	}
 	done = true
+	s.noteStored(n)
 	s.maybeGC(ctx)
 	return handle, m, nil
 }
@@ -253,26 +341,29 @@ type sizedReader interface {
 // hashes first without consuming them, and only when the stored object
 // has the same size and still hashes to the same digest (a damaged copy
 // is replaced by the normal path). ok is false when the normal path must
-// run; r is then unread.
-func (s *DirStore) putKnown(ctx context.Context, r io.Reader, m budget.Meta) (budget.Handle, budget.Meta, bool, error) {
+// run; r is then unread, and pre, when not nil, holds the digest and the
+// sniffed type of its bytes, so that the normal path need not hash them
+// again.
+func (s *DirStore) putKnown(ctx context.Context, r io.Reader, m budget.Meta) (budget.Handle, budget.Meta, bool, *preHashed, error) {
 	sr, isSized := r.(sizedReader)
 	if !isSized || s.wrapWrite != nil {
-		return "", m, false, nil
+		return "", m, false, nil, nil
 	}
 	size := sr.Size()
 	if s.opt.MaxBytes > 0 && size > s.opt.MaxBytes {
-		return "", m, false, nil // the normal path reports the quota
+		return "", m, false, nil, nil // the normal path reports the quota
 	}
 	h := sha256.New()
 	sn := &sniffer{}
 	if _, err := io.Copy(io.MultiWriter(h, sn), ctxReader{ctx, io.NewSectionReader(sr, 0, size)}); err != nil {
-		return "", m, false, nil
+		return "", m, false, nil, nil
 	}
 	sum := hex.EncodeToString(h.Sum(nil))
+	pre := &preHashed{sum: sum, contentType: sn.contentType(), size: size}
 	release := s.lease(sum)
 	defer release()
 	if !s.holds(ctx, sum, size) {
-		return "", m, false, nil
+		return "", m, false, pre, nil
 	}
 	m.SHA256 = sum
 	m.Bytes = size
@@ -282,13 +373,20 @@ func (s *DirStore) putKnown(ctx context.Context, r io.Reader, m budget.Meta) (bu
 	}
 	handle, err := s.commitKnown(sum, size, m)
 	if errors.Is(err, errVanished) {
-		return "", m, false, nil
+		return "", m, false, pre, nil
 	}
 	if err != nil {
-		return "", m, true, err
+		return "", m, true, nil, err
 	}
 	s.maybeGC(ctx)
-	return handle, m, true, nil
+	return handle, m, true, nil, nil
+}
+
+// preHashed is what putKnown learnt of in-memory bytes it did not find
+// stored.
+type preHashed struct {
+	sum, contentType string
+	size             int64
 }
 
 // holds reports whether the object of sum is stored with size bytes that
@@ -668,9 +766,41 @@ func (s *DirStore) maybeGC(ctx context.Context) {
 	if (s.opt.TTL == 0 && s.opt.MaxBytes == 0) || s.opt.GCInterval < 0 {
 		return
 	}
-	if s.gcDue(s.opt.now(), s.opt.GCInterval) {
-		_, _ = s.GC(ctx) // best effort; the next Put or an explicit GC retries
+	if s.overQuota() {
+		// Over the quota: collect now, down to nine tenths of it, so that
+		// the next collections are not one per Put.
+		if st, err := s.gc(ctx, s.opt.MaxBytes-s.opt.MaxBytes/10); err == nil {
+			s.noteKept(st.Kept)
+		}
+		return
 	}
+	if s.gcDue(s.opt.now(), s.opt.GCInterval) {
+		if st, err := s.GC(ctx); err == nil { // best effort; the next Put or an explicit GC retries
+			s.noteKept(st.Kept)
+		}
+	}
+}
+
+// noteStored adds n stored bytes to the known usage.
+func (s *DirStore) noteStored(n int64) {
+	s.usage.Lock()
+	s.usage.bytes += n
+	s.usage.Unlock()
+}
+
+// noteKept records the bytes a collection left.
+func (s *DirStore) noteKept(n int64) {
+	s.usage.Lock()
+	s.usage.known, s.usage.bytes = true, n
+	s.usage.Unlock()
+}
+
+// overQuota reports whether the known usage is over the quota (false
+// until a collection has measured it).
+func (s *DirStore) overQuota() bool {
+	s.usage.Lock()
+	defer s.usage.Unlock()
+	return s.opt.MaxBytes > 0 && s.usage.known && s.usage.bytes > s.opt.MaxBytes
 }
 
 type gcEntry struct {
@@ -685,6 +815,11 @@ type gcEntry struct {
 // and it leaves the handles of removed artifacts as tombstones so that
 // Open reports budget.ErrExpired rather than budget.ErrNotFound.
 func (s *DirStore) GC(ctx context.Context) (GCStats, error) {
+	return s.gc(ctx, s.opt.MaxBytes)
+}
+
+// gc is GC evicting down to limit bytes (when MaxBytes is set).
+func (s *DirStore) gc(ctx context.Context, limit int64) (GCStats, error) {
 	var st GCStats
 	unlock, err := s.storeLock(true)
 	if err != nil {
@@ -761,7 +896,7 @@ func (s *DirStore) GC(ctx context.Context) (GCStats, error) {
 	}
 	if s.opt.MaxBytes > 0 {
 		for _, e := range all {
-			if total <= s.opt.MaxBytes {
+			if total <= limit {
 				break
 			}
 			if removed[e.sum] {

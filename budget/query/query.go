@@ -315,12 +315,32 @@ func (q *Querier) JQ(ctx context.Context, ref, filter string, tokens int) (Answe
 	if err != nil {
 		return Answer{}, fmt.Errorf("%w: jq filter %q: %v", ErrBadQuery, clip(filter), err)
 	}
+	// A filter that iterates a collection first streams its records on
+	// an artifact over MaxInput; any other is refused before the
+	// artifact is read (jqstream.go).
+	var it iteration
+	streams := false
+	if p, err := gojq.Parse(filter); err == nil {
+		it, streams = splitIteration(p)
+	}
+	if rr, err := artifact.ParseRef(ref); err == nil {
+		if err := q.checkJQSize(ctx, rr, filter, streams); err != nil {
+			return Answer{}, err
+		}
+	}
 	r, e, a, err := q.start(ctx, ref, "jq", tokens)
 	if err != nil {
 		return Answer{}, err
 	}
 	if int64(len(e.data)) > q.opt.MaxInput {
-		return Answer{}, fmt.Errorf("%w: artifact %s is %d bytes; jq runs on at most %d bytes (its sort and group builtins cannot be interrupted); use slice or search, or query a smaller artifact", ErrLimit, r.Handle, len(e.data), q.opt.MaxInput)
+		if r.Path != "" || !streams {
+			return Answer{}, q.tooLargeForJQ(r.Handle, int64(len(e.data)), filter, "does not start with one")
+		}
+		outs, err := q.jqStream(ctx, r, e, it, filter)
+		if err != nil {
+			return Answer{}, err
+		}
+		return q.jqAnswer(ctx, a, outs, filter)
 	}
 	var input any
 	switch {
@@ -397,6 +417,11 @@ func (q *Querier) JQ(ctx context.Context, ref, filter string, tokens int) (Answe
 			outs = append(outs, b)
 		}
 	}
+	return q.jqAnswer(ctx, a, outs, filter)
+}
+
+// jqAnswer fits the outputs of jq filter into a's budget.
+func (q *Querier) jqAnswer(ctx context.Context, a *Answer, outs [][]byte, filter string) (Answer, error) {
 	a.Total = len(outs)
 	if len(outs) == 1 {
 		return q.fitValue(ctx, a, outs[0], budget.TypeJSON, nil, fmt.Sprintf("the output of jq %q", clip(filter)))

@@ -98,36 +98,56 @@ func (p *Proxy) clientMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if params != nil {
 				cp = *params
 			}
+			raw, m := p.questionParams(cp.Meta)
+			cp.Meta = m
 			if ss, cp.Meta, err = p.route(method, asker, cp.Meta, func(c *mcp.ClientCapabilities) bool { return c.RootsV2 != nil }, cancel); err != nil {
 				return nil, err
 			}
-			res, err = ss.ListRoots(ctx, &cp)
+			if raw != nil {
+				res, err = p.askRaw(ctx, ss, method, raw)
+			} else {
+				res, err = ss.ListRoots(ctx, &cp)
+			}
 		case *mcp.CreateMessageWithToolsParams:
 			var ss *mcp.ServerSession
 			var cp mcp.CreateMessageWithToolsParams
 			if params != nil {
 				cp = *params
 			}
+			raw, m := p.questionParams(cp.Meta)
+			cp.Meta = m
 			if ss, cp.Meta, err = p.route(method, asker, cp.Meta, func(c *mcp.ClientCapabilities) bool { return c.Sampling != nil }, cancel); err != nil {
 				return nil, err
 			}
-			res, err = ss.CreateMessageWithTools(ctx, &cp)
+			if raw != nil {
+				res, err = p.askRaw(ctx, ss, method, raw)
+			} else {
+				res, err = ss.CreateMessageWithTools(ctx, &cp)
+			}
 		case *mcp.CreateMessageParams:
 			var ss *mcp.ServerSession
 			var cp mcp.CreateMessageParams
 			if params != nil {
 				cp = *params
 			}
+			raw, m := p.questionParams(cp.Meta)
+			cp.Meta = m
 			if ss, cp.Meta, err = p.route(method, asker, cp.Meta, func(c *mcp.ClientCapabilities) bool { return c.Sampling != nil }, cancel); err != nil {
 				return nil, err
 			}
-			res, err = ss.CreateMessage(ctx, &cp)
+			if raw != nil {
+				res, err = p.askRaw(ctx, ss, method, raw)
+			} else {
+				res, err = ss.CreateMessage(ctx, &cp)
+			}
 		case *mcp.ElicitParams:
 			var ss *mcp.ServerSession
 			var cp mcp.ElicitParams
 			if params != nil {
 				cp = *params
 			}
+			raw, m := p.questionParams(cp.Meta)
+			cp.Meta = m
 			if ss, cp.Meta, err = p.route(method, asker, cp.Meta, func(c *mcp.ClientCapabilities) bool { return c.Elicitation != nil }, cancel); err != nil {
 				return nil, err
 			}
@@ -136,7 +156,11 @@ func (p *Proxy) clientMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 				// client (see onElicitationComplete).
 				p.rememberElicitation(cp.ElicitationID, ss)
 			}
-			res, err = ss.Elicit(ctx, &cp)
+			if raw != nil {
+				res, err = p.askRaw(ctx, ss, method, raw)
+			} else {
+				res, err = ss.Elicit(ctx, &cp)
+			}
 		default:
 			return next(octx, method, req)
 		}

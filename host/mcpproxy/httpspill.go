@@ -399,6 +399,15 @@ func (b *sseBody) next() ([]byte, error) {
 			if msg, err := jsonrpc.DecodeMessage(data); err == nil && b.divert(msg, b.route) {
 				data = nil
 			}
+		} else if data != nil && !m.over && b.divert != nil && questionIn(data) {
+			// A question: its params as written are kept (see
+			// markQuestion).
+			if msg, err := jsonrpc.DecodeMessage(data); err == nil {
+				b.divert(msg, b.route)
+				if enc, err := jsonrpc.EncodeMessage(msg); err == nil {
+					data = enc
+				}
+			}
 		}
 		if data != nil && !m.over {
 			b.cp.take(data, b.call)
@@ -615,4 +624,14 @@ func (cp *capture) take(msg []byte, call callInfo) {
 	if r, ok := m.(*jsonrpc.Response); ok && r.Error == nil && idKey(r.ID.Raw()) == call.id {
 		cp.set(r.Result)
 	}
+}
+
+// questionIn is a cheap check for an upstream question in msg.
+func questionIn(msg []byte) bool {
+	for _, m := range []string{`"roots/list"`, `"sampling/createMessage"`, `"elicitation/create"`} {
+		if bytes.Contains(msg, []byte(m)) {
+			return true
+		}
+	}
+	return false
 }

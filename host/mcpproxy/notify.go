@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -74,6 +75,88 @@ func (c *divertConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
+// questionMetaKey is the _meta key under which an upstream question
+// (roots/list, sampling/createMessage, elicitation/create) carries, on
+// its way through the go-sdk, the key of its params as the upstream
+// wrote them (see markQuestion), which the downstream client receives.
+const questionMetaKey = "compact.proxy/question"
+
+// isQuestion reports whether method is an upstream question to its
+// client that the proxy forwards.
+func isQuestion(method string) bool {
+	switch method {
+	case "roots/list", "sampling/createMessage", "elicitation/create":
+		return true
+	}
+	return false
+}
+
+// markQuestion keeps the params of an upstream question as written and
+// marks the request with their key (see questionMetaKey).
+func (p *Proxy) markQuestion(req *jsonrpc.Request) {
+	key := fmt.Sprintf("q%d", p.nextTok.Add(1))
+	raw := append(json.RawMessage(nil), req.Params...)
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		raw = json.RawMessage("{}")
+	}
+	var params map[string]json.RawMessage
+	if json.Unmarshal(raw, &params) != nil || params == nil {
+		return
+	}
+	meta := map[string]json.RawMessage{}
+	if m := params["_meta"]; len(m) > 0 && string(m) != "null" && json.Unmarshal(m, &meta) != nil {
+		return
+	}
+	var err error
+	if meta[questionMetaKey], err = json.Marshal(key); err != nil {
+		return
+	}
+	if params["_meta"], err = json.Marshal(meta); err != nil {
+		return
+	}
+	b, err := json.Marshal(params)
+	if err != nil {
+		return
+	}
+	p.questions.Store(key, raw)
+	time.AfterFunc(questionLinger, func() { p.questions.Delete(key) })
+	req.Params = b
+}
+
+// questionLinger bounds how long unclaimed question params are kept.
+const questionLinger = 10 * time.Minute
+
+// questionParams returns (and forgets) the params as written of the
+// question marked in meta, and meta without the mark.
+func (p *Proxy) questionParams(meta mcp.Meta) (json.RawMessage, mcp.Meta) {
+	key, ok := meta[questionMetaKey].(string)
+	if !ok {
+		return nil, meta
+	}
+	meta = cloneMeta(meta)
+	delete(meta, questionMetaKey)
+	if len(meta) == 0 {
+		meta = nil
+	}
+	v, ok := p.questions.LoadAndDelete(key)
+	if !ok {
+		return nil, meta
+	}
+	return v.(json.RawMessage), meta
+}
+
+// askRaw sends the question method with params as written to ss and
+// returns the client's answer (see sendRaw): unlike the go-sdk's own
+// calls, nothing is added to the question (no elicitation mode) and
+// nothing to the answer (no schema defaults).
+func (p *Proxy) askRaw(ctx context.Context, ss *mcp.ServerSession, method string, params json.RawMessage) (mcp.Result, error) {
+	n := &rawNote{method: method, params: params, call: true}
+	if err := ss.NotifyProgress(context.WithValue(ctx, rawNoteKey{}, n), &mcp.ProgressNotificationParams{}); err != nil {
+		return nil, err
+	}
+	return n.res, n.err
+}
+
 // divertTransport wraps the connections of a transport in divertConn.
 type divertTransport struct {
 	mcp.Transport
@@ -104,7 +187,13 @@ func tokenKey(raw []byte) string { return string(bytes.TrimSpace(raw)) }
 // routing token of the call whose HTTP event stream it came on, if any.
 func (p *Proxy) divert(msg jsonrpc.Message, route string) bool {
 	req, ok := msg.(*jsonrpc.Request)
-	if !ok || req.IsCall() || !p.ready.Load() {
+	if !ok || !p.ready.Load() {
+		return false
+	}
+	if req.IsCall() {
+		if isQuestion(req.Method) {
+			p.markQuestion(req)
+		}
 		return false
 	}
 	switch req.Method {
@@ -185,6 +274,9 @@ func withMember(raw json.RawMessage, name string, val json.RawMessage) json.RawM
 type rawNote struct {
 	method string
 	params json.RawMessage
+	call   bool // a request: its answer goes in res, err
+	res    mcp.Result
+	err    error
 }
 
 type rawNoteKey struct{}
@@ -227,8 +319,13 @@ func (p *Proxy) sendRaw(next mcp.MethodHandler) mcp.MethodHandler {
 		if !ok {
 			return nil, fmt.Errorf("mcpproxy: raw notification on a %T", req.GetSession())
 		}
-		return next(ctx, n.method, &mcp.ServerRequest[*rawParams]{Session: ss,
+		res, err := next(ctx, n.method, &mcp.ServerRequest[*rawParams]{Session: ss,
 			Params: &rawParams{ProgressNotificationParams: &mcp.ProgressNotificationParams{}, raw: n.params}})
+		if n.call {
+			n.res, n.err = res, err
+			return nil, nil
+		}
+		return res, err
 	}
 }
 

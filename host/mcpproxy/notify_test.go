@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"testing"
 	"time"
 
@@ -177,4 +178,107 @@ func TestLookalikeArgumentsReachUpstream(t *testing.T) {
 			t.Errorf("%q: the upstream got %s (error %v), want it unchanged", s, got, res.IsError)
 		}
 	}
+}
+
+// TestQuestionsUnaltered: an elicitation of the upstream reaches the
+// client as the upstream wrote it (no mode member added), and the
+// client's answer reaches the upstream as the client wrote it (no
+// schema defaults filled in); a client with elicitation joining sends
+// no list_changed notification (nothing changed). Over a stdio and an
+// HTTP upstream. On the old code the request gained "mode":"form", the
+// answer gained age 30, score 95.5, status and verified, and the client
+// was sent tools/list_changed.
+func TestQuestionsUnaltered(t *testing.T) {
+	node, _, _, scenarios := conformanceKit(t)
+	eng, _ := newEngine(t, 8000)
+	upURL := startHTTPServer(t, node, scenarios, "http")
+	for _, up := range []mcpproxy.Upstream{
+		&mcpproxy.Command{Path: node, Args: []string{scenarios, "stdio"}, Stderr: io.Discard},
+		&mcpproxy.HTTP{URL: upURL},
+	} {
+		t.Run(up.String(), func(t *testing.T) {
+			p, err := mcpproxy.New(context.Background(), up, mcpproxy.Adapt(eng), mcpproxy.Options{Logger: quietLogger()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			ctx := context.Background()
+			ct, st := mcp.NewInMemoryTransports()
+			ss, err := p.Server().Connect(ctx, st, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ss.Close()
+			conn, err := ct.Connect(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			c := &rawClient{t: t, conn: conn}
+			c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}}`)
+			c.until(1)
+			c.send(`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`)
+			var notes []string
+			for i := int64(0); i < 3; i++ {
+				c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"test_elicitation_sep1034_defaults","arguments":{}}}`, 10+i))
+				rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+				var asked json.RawMessage
+				var result *jsonrpc.Response
+				for result == nil {
+					m, err := conn.Read(rctx)
+					if err != nil {
+						t.Fatal(err)
+					}
+					switch m := m.(type) {
+					case *jsonrpc.Request:
+						if !m.IsCall() {
+							notes = append(notes, m.Method)
+							continue
+						}
+						asked = m.Params
+						ans, _ := jsonrpc.DecodeMessage([]byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"action":"accept","content":{"name":"Jane"}}}`, mustJSON(t, m.ID.Raw()))))
+						if err := conn.Write(rctx, ans); err != nil {
+							t.Fatal(err)
+						}
+					case *jsonrpc.Response:
+						if m.ID.Raw() == 10+i {
+							result = m
+						}
+					}
+				}
+				cancel()
+				var params map[string]json.RawMessage
+				if err := json.Unmarshal(asked, &params); err != nil {
+					t.Fatalf("elicitation params %s: %v", asked, err)
+				}
+				if _, has := params["mode"]; has {
+					t.Errorf("the elicitation gained a mode member: %s", asked)
+				}
+				if !strings.Contains(string(params["requestedSchema"]), `"default":"John Doe"`) {
+					t.Errorf("requestedSchema %s, want the upstream's", params["requestedSchema"])
+				}
+				var res mcp.CallToolResult
+				if err := json.Unmarshal(result.Result, &res); err != nil {
+					t.Fatal(err)
+				}
+				if got := res.Content[0].(*mcp.TextContent).Text; got != `Elicitation completed: action=accept, content={"name":"Jane"}` {
+					t.Errorf("the upstream got %q, want the client's answer as written", got)
+				}
+			}
+			for _, n := range notes {
+				if strings.HasSuffix(n, "/list_changed") {
+					t.Errorf("the client was sent %s although nothing changed", n)
+				}
+			}
+		})
+	}
+}
+
+func mustJSON(t testing.TB, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -89,8 +89,9 @@ type Proxy struct {
 	retiring map[*mcp.ClientSession]bool                   // replaced sessions to close when their last request ends
 	session  *mcp.ClientSession                            // nil after the upstream went away
 	initRes  *mcp.InitializeResult
-	initRaw  json.RawMessage // the upstream's initialize result as it wrote it
-	tools    map[string]bool // upstream tool names currently registered
+	initRaw  json.RawMessage   // the upstream's initialize result as it wrote it
+	defs     map[string]string // JSON of what is registered, by kind and name (see unchanged)
+	tools    map[string]bool   // upstream tool names currently registered
 	prompts  map[string]bool
 	rsrcs    map[string]bool
 	tmpls    map[string]bool
@@ -99,16 +100,17 @@ type Proxy struct {
 	subsMu sync.Mutex
 	// subs maps a resource URI to the downstream sessions subscribed to
 	// it: subscribed upstream while any is, renewed on a new session.
-	subs     map[string]map[*mcp.ServerSession]bool
-	progress sync.Map // upstream progress token (string) -> progressRoute
-	replaced sync.Map // *mcp.ClientSession closed on purpose (see onInitialized)
-	routes   sync.Map // routing token (string) -> *mcp.ServerSession of a request in flight
-	elicits  sync.Map // URL elicitation id (string) -> *mcp.ServerSession it went to
-	handles  sync.Map // handle (string) -> true: handed out by this proxy (see issue)
-	nextTok  atomic.Uint64
-	closed   atomic.Bool
-	ready    atomic.Bool  // p.server is set
-	logLevel atomic.Value // string: the last level a client set
+	subs      map[string]map[*mcp.ServerSession]bool
+	progress  sync.Map // upstream progress token (string) -> progressRoute
+	replaced  sync.Map // *mcp.ClientSession closed on purpose (see onInitialized)
+	routes    sync.Map // routing token (string) -> *mcp.ServerSession of a request in flight
+	elicits   sync.Map // URL elicitation id (string) -> *mcp.ServerSession it went to
+	handles   sync.Map // handle (string) -> true: handed out by this proxy (see issue)
+	questions sync.Map // question key (string) -> json.RawMessage: params as the upstream wrote them
+	nextTok   atomic.Uint64
+	closed    atomic.Bool
+	ready     atomic.Bool  // p.server is set
+	logLevel  atomic.Value // string: the last level a client set
 }
 
 // New connects to the upstream server, reads its tools, prompts and
@@ -395,6 +397,10 @@ func (p *Proxy) sync(ctx context.Context, cs *mcp.ClientSession, kind string) er
 				p.log.Warn("upstream tool hidden by the proxy's own tool", "tool", t.Name)
 				continue
 			}
+			if p.unchanged("tool", t.Name, t) {
+				seen[t.Name] = true
+				continue
+			}
 			if err := p.addTool(t); err != nil {
 				p.log.Warn("upstream tool not forwarded", "tool", t.Name, "err", err)
 				continue
@@ -411,6 +417,7 @@ func (p *Proxy) sync(ctx context.Context, cs *mcp.ClientSession, kind string) er
 		p.tools = seen
 		p.mu.Unlock()
 		if len(gone) > 0 {
+			p.forget("tool", gone)
 			p.server.RemoveTools(gone...)
 		}
 	case "prompts":
@@ -422,7 +429,9 @@ func (p *Proxy) sync(ctx context.Context, cs *mcp.ClientSession, kind string) er
 			if err != nil {
 				return fmt.Errorf("mcpproxy: listing upstream prompts: %w", err)
 			}
-			p.server.AddPrompt(pr, p.getPrompt)
+			if !p.unchanged("prompt", pr.Name, pr) {
+				p.server.AddPrompt(pr, p.getPrompt)
+			}
 			seen[pr.Name] = true
 		}
 		p.mu.Lock()
@@ -430,6 +439,7 @@ func (p *Proxy) sync(ctx context.Context, cs *mcp.ClientSession, kind string) er
 		p.prompts = seen
 		p.mu.Unlock()
 		if len(gone) > 0 {
+			p.forget("prompt", gone)
 			p.server.RemovePrompts(gone...)
 		}
 	case "resources":
@@ -441,7 +451,9 @@ func (p *Proxy) sync(ctx context.Context, cs *mcp.ClientSession, kind string) er
 			if err != nil {
 				return fmt.Errorf("mcpproxy: listing upstream resources: %w", err)
 			}
-			p.server.AddResource(r, p.readResource)
+			if !p.unchanged("resource", r.URI, r) {
+				p.server.AddResource(r, p.readResource)
+			}
 			seen[r.URI] = true
 		}
 		seenT := map[string]bool{}
@@ -451,6 +463,10 @@ func (p *Proxy) sync(ctx context.Context, cs *mcp.ClientSession, kind string) er
 				// it. Clients asking get the upstream's own answer.
 				p.log.Debug("listing upstream resource templates", "err", err)
 				break
+			}
+			if p.unchanged("template", t.URITemplate, t) {
+				seenT[t.URITemplate] = true
+				continue
 			}
 			if err := addTemplate(p.server, t, p.readResource); err != nil {
 				p.log.Warn("upstream resource template not forwarded", "template", t.URITemplate, "err", err)
@@ -463,13 +479,47 @@ func (p *Proxy) sync(ctx context.Context, cs *mcp.ClientSession, kind string) er
 		p.rsrcs, p.tmpls = seen, seenT
 		p.mu.Unlock()
 		if len(gone) > 0 {
+			p.forget("resource", gone)
 			p.server.RemoveResources(gone...)
 		}
 		if len(goneT) > 0 {
+			p.forget("template", goneT)
 			p.server.RemoveResourceTemplates(goneT...)
 		}
 	}
 	return nil
+}
+
+// unchanged reports whether the definition v of the named tool, prompt,
+// resource or template (kind) is the one registered already, and
+// remembers it otherwise: registering it again would send clients a
+// list_changed notification although nothing changed.
+func (p *Proxy) unchanged(kind, name string, v any) bool {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return false
+	}
+	k := kind + "\x00" + name
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.defs == nil {
+		p.defs = map[string]string{}
+	}
+	if p.defs[k] == string(b) {
+		return true
+	}
+	p.defs[k] = string(b)
+	return false
+}
+
+// forget drops the remembered definitions of removed names (see
+// unchanged).
+func (p *Proxy) forget(kind string, names []string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, n := range names {
+		delete(p.defs, kind+"\x00"+n)
+	}
 }
 
 func missing(old, now map[string]bool) []string {

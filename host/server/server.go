@@ -97,6 +97,20 @@ type Config struct {
 	// Registerer receives the metrics (a new registry when nil; /metrics
 	// serves that registry).
 	Registry *prometheus.Registry
+	// AllowedHosts are host names (or addresses) besides loopback and the
+	// address a request arrived on that the Host and Origin headers may
+	// name; anything else is refused with 403 (DNS rebinding).
+	AllowedHosts []string
+	// MinBodyRate is the slowest, in bytes per second, a request body may
+	// arrive once BodyGrace has passed (DefaultMinBodyRate when 0). The
+	// body is read whole before a compaction slot is taken.
+	MinBodyRate int64
+	// BodyGrace is how long a body may take before MinBodyRate applies
+	// (DefaultBodyGrace when 0).
+	BodyGrace time.Duration
+	// MaxPerClient bounds the requests one client address has in progress
+	// at once; more get 429 (DefaultMaxPerClient when 0).
+	MaxPerClient int
 }
 
 // Server is the HTTP API. It is an http.Handler.
@@ -107,6 +121,7 @@ type Server struct {
 	metrics *Metrics
 	handler http.Handler
 	slots   chan struct{}
+	clients clientCounts
 }
 
 // Route is one method and path pattern the server answers.
@@ -143,6 +158,15 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxInFlight <= 0 {
 		cfg.MaxInFlight = 2 * runtime.GOMAXPROCS(0)
 	}
+	if cfg.MinBodyRate <= 0 {
+		cfg.MinBodyRate = DefaultMinBodyRate
+	}
+	if cfg.BodyGrace <= 0 {
+		cfg.BodyGrace = DefaultBodyGrace
+	}
+	if cfg.MaxPerClient <= 0 {
+		cfg.MaxPerClient = DefaultMaxPerClient
+	}
 	s := &Server{cfg: cfg, log: cfg.Logger, mux: http.NewServeMux(), slots: make(chan struct{}, cfg.MaxInFlight)}
 	if s.log == nil {
 		s.log = slog.Default()
@@ -158,7 +182,7 @@ func New(cfg Config) (*Server, error) {
 	handlers := map[Route]http.Handler{
 		{"POST", "/v1/compact"}:           s.bounded(s.compact),
 		{"POST", "/v1/context"}:           s.bounded(s.context),
-		{"GET", "/v1/artifacts/{handle}"}: s.bounded(s.artifact),
+		{"GET", "/v1/artifacts/{handle}"}: s.boundedQuery(s.artifact),
 		{"GET", "/healthz"}:               http.HandlerFunc(s.healthz),
 		{"GET", "/metrics"}:               promhttp.HandlerFor(cfg.Registry, promhttp.HandlerOpts{}),
 	}
@@ -172,7 +196,7 @@ func New(cfg Config) (*Server, error) {
 		}
 		s.mux.Handle(r.Method+" "+r.Path, m.instrument(r.Path, h))
 	}
-	s.handler = s.logRequests(s.limits(s.mux))
+	s.handler = s.logRequests(s.limits(s.guard(s.mux)))
 	return s, nil
 }
 
@@ -183,10 +207,27 @@ func (s *Server) Metrics() *Metrics { return s.metrics }
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
-// bounded runs h when one of the MaxInFlight slots is free, waiting for
-// one within the request's deadline.
+// bounded reads the request body whole (readBody: with a deadline that
+// grows with a minimum rate), then runs h when one of the MaxInFlight
+// slots is free, waiting for one within the request's deadline. h
+// writes into a buffer, and the slot is released before the response
+// goes to the client: a slot is held only while compacting, never while
+// a slow client sends or reads.
 func (s *Server) bounded(h http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := s.readBody(w, r); err != nil {
+			var mbe *http.MaxBytesError
+			switch {
+			case errors.Is(err, errSlowBody):
+				w.Header().Set("Connection", "close")
+				writeError(w, http.StatusRequestTimeout, "slow_body", err.Error())
+			case errors.As(err, &mbe):
+				engineError(w, err)
+			default:
+				writeError(w, http.StatusBadRequest, "bad_request", "reading the body: "+err.Error())
+			}
+			return
+		}
 		select {
 		case s.slots <- struct{}{}:
 		case <-r.Context().Done():
@@ -194,8 +235,26 @@ func (s *Server) bounded(h http.HandlerFunc) http.Handler {
 				fmt.Sprintf("no free slot among %d within the request's deadline: %v", cap(s.slots), r.Context().Err()))
 			return
 		}
-		defer func() { <-s.slots }()
-		h(w, r)
+		bw := &bufferedWriter{h: http.Header{}}
+		func() {
+			defer func() { <-s.slots }()
+			h(bw, r)
+		}()
+		bw.flush(w)
+	})
+}
+
+// boundedQuery is bounded for artifact queries; a plain download of a
+// whole artifact (no query parameters) streams the stored bytes without
+// a slot: it compacts nothing.
+func (s *Server) boundedQuery(h http.HandlerFunc) http.Handler {
+	b := s.bounded(h)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.RawQuery == "" {
+			h(w, r)
+			return
+		}
+		b.ServeHTTP(w, r)
 	})
 }
 

@@ -39,3 +39,39 @@ fi
 if want fs-tree; then
 	go run ./testdata/gen/fstree "$(go env GOROOT)/src/net" >"$out/fs-tree.json"
 fi
+want npm-view-vite && npm view vite --json 2>/dev/null >"$out/npm-view-vite.json"
+if want npm-ls-all; then
+	# A scratch project with eslint 8, express 4 and jest 29 installed, whose
+	# package.json then asks for express 5 and left-pad (not installed), so
+	# that npm ls reports an invalid and a missing dependency (exit 1).
+	d=$(mktemp -d)
+	(cd "$d" && mkdir npmproj && cd npmproj &&
+		echo '{"name":"scratch-app","version":"1.0.0","private":true}' >package.json &&
+		npm install --ignore-scripts --no-audit --no-fund express@4 eslint@8 jest@29 >/dev/null 2>&1 &&
+		node -e 'const fs=require("fs");const p=JSON.parse(fs.readFileSync("package.json"));p.dependencies.express="^5.0.0";p.dependencies["left-pad"]="^1.3.0";fs.writeFileSync("package.json",JSON.stringify(p,null,2)+"\n")' &&
+		{ npm ls --all --json 2>/dev/null || true; }) >"$out/npm-ls-all.json"
+	rm -rf "$d"
+fi
+if want go-test-shop; then
+	# testdata/gen/scratch/shop: one failing test, one panicking test, one
+	# skipped test, a slow test; go test exits 1.
+	(cd testdata/gen/scratch/shop && { go test -count=1 -json ./... || true; }) >"$out/go-test-shop.jsonl"
+fi
+if want go-build-failed; then
+	# testdata/gen/scratch/ledger: compile errors in two packages; an empty
+	# build cache makes -x print every command of the build first.
+	c=$(mktemp -d)
+	(cd testdata/gen/scratch/ledger && { GOCACHE="$c" go build -x ./... 2>&1 || true; }) >"$out/go-build-failed.txt"
+	rm -rf "$c"
+fi
+if want apt-cache-show-node; then
+	# shellcheck disable=SC2046
+	apt-cache show $(apt-cache pkgnames node- | sort) 2>/dev/null |
+		perl -pe '
+			if (/^(Maintainer|Original-Maintainer|Uploaders): (.*)$/) {
+				my ($k, $v) = ($1, $2);
+				$id{$v} //= sprintf("%03d", ++$n);
+				$_ = "$k: Maintainer $id{$v} <maintainer-$id{$v}\@example.invalid>\n";
+			}' >"$out/apt-cache-show-node.txt"
+fi
+want tree-pip && tree -J -s /usr/lib/python3/dist-packages/pip >"$out/tree-pip.json"

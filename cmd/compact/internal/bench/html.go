@@ -130,6 +130,8 @@ type htmlData struct {
 	R       *Report
 	Charts  []template.HTML
 	Budgets []budgetTable
+	// Faults are Report.PluginFaults, shown above the charts.
+	Faults []string
 }
 
 type budgetTable struct {
@@ -224,7 +226,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		charts = append(charts, c)
 	}
 
-	d := htmlData{R: r, Charts: charts}
+	d := htmlData{R: r, Charts: charts, Faults: r.PluginFaults()}
 	for _, b := range r.Budgets {
 		bt := budgetTable{Budget: b}
 		for _, t := range r.Totals {
@@ -299,6 +301,9 @@ char-cut at {{.R.CharsPerToken}} characters per token; preview of {{group .R.Pre
 An answer is <em>from the view</em> when the ground-truth value (jq over the original) appears in what is shown at word boundaries, near the record the question names;
 <em>+1 model query</em> counts those one query the model could write from what it is shown reveals (a query the view suggests, or a search for the record);
 <em>oracle query</em> counts the questions whose own jq filter, run through the artifact query path, returns exactly the ground truth; <em>loose</em> is the answer anywhere at word boundaries.</p>
+{{if .Faults}}<h2 id="plugin-faults" class="bad">Plugin faults: {{len .Faults}}</h2>
+<p>compact's figures below for these outputs come from the declarative rules, which ran in the plugin's place.</p>
+<ul class="faults">{{range .Faults}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{range .Charts}}{{.}}{{end}}
 {{range .Budgets}}
 <h2 id="totals-{{.Budget}}">Budget {{group .Budget}} tokens: totals</h2>

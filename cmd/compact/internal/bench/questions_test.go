@@ -23,6 +23,13 @@ var update = flag.Bool("update", false, "rewrite testdata/answers.golden.json fr
 // change of an output, a filter or gojq shows up in review.
 const goldenPath = "testdata/answers.golden.json"
 
+// allCategories are the outputs whose questions must cover every
+// category.
+var allCategories = map[string]bool{
+	"npm-ls-all.json": true, "npm-view-vite.json": true, "go-test-shop.jsonl": true, "go-build-failed.txt": true,
+	"apt-cache-show-node.txt": true, "tree-pip.json": true, "kubectl-pods-restarts.json": true, "github-search-repos.json": true,
+}
+
 // TestCorpus loads every questions file of the bundled corpus (validating
 // each against the schema and compiling every filter) and computes every
 // answer with gojq over the real captured output.
@@ -61,6 +68,19 @@ func TestCorpus(t *testing.T) {
 			for _, k := range []Kind{"count", "lookup", "filter_count"} {
 				if !kinds[k] {
 					t.Errorf("no question of kind %s", k)
+				}
+			}
+			// The outputs added for issue 11 ask all seven sorts of
+			// question, so that every category is measured on each.
+			if allCategories[filepath.Base(qf.Output)] {
+				cats := map[Category]bool{}
+				for _, q := range qf.Questions {
+					cats[q.Cat()] = true
+				}
+				for _, c := range Categories {
+					if !cats[c] {
+						t.Errorf("no question of category %s", c)
+					}
 				}
 			}
 			orig, err := qf.ReadOutput()

@@ -75,7 +75,38 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintln(w)
 	}
-	return r.WriteTotals(w)
+	if err := r.WriteTotals(w); err != nil {
+		return err
+	}
+	return r.writePluginFaults(w)
+}
+
+// PluginFaults lists every plugin that was skipped or failed while compact
+// made what the report measures, one line per output and budget: compact's
+// figures then come from the declarative rules, and the report says so.
+func (r *Report) PluginFaults() []string {
+	var out []string
+	for _, res := range r.Results {
+		for _, n := range res.Notes {
+			out = append(out, fmt.Sprintf("%s at %s tokens: %s", res.Output, group(res.Budget), n))
+		}
+	}
+	return out
+}
+
+// writePluginFaults writes PluginFaults under a heading, or nothing.
+func (r *Report) writePluginFaults(w io.Writer) error {
+	faults := r.PluginFaults()
+	if len(faults) == 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "\nplugin faults: %d (the declarative rules ran in their place)\n", len(faults))
+	for _, f := range faults {
+		if _, err := fmt.Fprintf(w, "  %s\n", f); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // WriteTotals writes the totals per budget × strategy as a terminal table.
@@ -293,6 +324,13 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 				res.Level, valid, ratio(res.CountsStated, res.Counts), ratio(res.FromView, res.Questions),
 				ratio(res.ViewQuery, res.Questions), ratio(res.ViewAnswerable, res.Questions),
 				len(res.SuggestedQueries), len(res.SuggestedFailed), mdEscape(strings.Join(res.NotFromView, ", ")))
+		}
+		b.WriteString("\n")
+	}
+	if faults := r.PluginFaults(); len(faults) > 0 {
+		fmt.Fprintf(&b, "**Plugin faults** (the declarative rules ran in their place):\n\n")
+		for _, f := range faults {
+			fmt.Fprintf(&b, "- %s\n", mdEscape(f))
 		}
 		b.WriteString("\n")
 	}

@@ -34,6 +34,14 @@ func TestArtifactCommands(t *testing.T) {
 	if code != ExitOK || out != `{"id": 3, "msg": "disk slow"}` {
 		t.Fatalf("get path = %q, %d", out, code)
 	}
+	// A string-building jq bomb is refused at once with the reason
+	// (issue 12); on the old code it ran for tens of seconds and GBs.
+	bomb := `("x"*1e8) as $s | [$s,$s,$s,$s,$s,$s,$s,$s,$s,$s,$s,$s,$s,$s,$s,$s,$s,$s,$s,$s] | add | length`
+	start := time.Now()
+	_, errs, code = execCLI(t, nil, "artifact", "query", hs, "--jq", bomb, "--store", dir)
+	if code != ExitInput || !strings.Contains(errs, "would build a value") || time.Since(start) > 5*time.Second {
+		t.Fatalf("jq bomb: exit %d after %v: %s", code, time.Since(start), errs)
+	}
 	out, _, code = execCLI(t, nil, "artifact", "query", hs, "--jq", "[.items[] | select(.msg | test(\"disk\")) | .id]", "--store", dir)
 	if code != ExitOK || out != "[1,3]\n" {
 		t.Fatalf("query = %q, %d", out, code)

@@ -49,6 +49,7 @@ var commands = map[string]command{
 	"bench":    {"measure fidelity and savings against the baselines", runBench},
 	"mcp":      {"run the MCP proxy in front of an MCP server", runMCP},
 	"serve":    {"run the HTTP sidecar API", runServe},
+	"store":    {"show what the artifact store holds (store stats) or collect it (store gc)", runStore},
 }
 
 // Main runs the compact command with args (without the program name) and

@@ -15,6 +15,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/toolcompact/compact/budget"
 	"github.com/toolcompact/compact/budget/artifact"
@@ -44,6 +45,9 @@ type engineFlags struct {
 	verbose  bool
 	// pluginDir replaces the embedded builtin plugins with DIR/NAME.wasm.
 	pluginDir string
+	// storeTTL and storeMaxBytes are the store's retention.
+	storeTTL      time.Duration
+	storeMaxBytes int64
 }
 
 // register adds the engine flags to fs.
@@ -54,6 +58,7 @@ func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.store, "store", "", "artifact store `DIR` or URL (s3://, file://, mem://), or \"off\" (default $"+envStore+", else the user cache directory)")
 	fs.BoolVar(&f.json, "json", false, "print the JSON result envelope instead of the content")
 	fs.BoolVar(&f.verbose, "v", false, "report what was done on stderr")
+	registerStoreRetention(fs, &f.storeTTL, &f.storeMaxBytes)
 	fs.StringVar(&f.pluginDir, "plugin-dir", "", "`DIR` of NAME.wasm files used for builtin:NAME in place of the plugins embedded in compact (default $"+envPluginDir+")")
 }
 
@@ -111,7 +116,15 @@ func (f *engineFlags) openStore(ctx context.Context) (budget.Store, error) {
 	if target == storeOff {
 		return nil, nil
 	}
-	return artifact.Open(ctx, target, artifact.Options{})
+	return artifact.Open(ctx, target, artifact.Options{TTL: f.storeTTL, MaxBytes: f.storeMaxBytes})
+}
+
+// registerStoreRetention adds --store-ttl and --store-max-bytes with the
+// documented defaults (artifact.DefaultTTL, artifact.DefaultMaxBytes).
+func registerStoreRetention(fs *flag.FlagSet, ttl *time.Duration, maxBytes *int64) {
+	*ttl, *maxBytes = artifact.DefaultTTL, artifact.DefaultMaxBytes
+	fs.DurationVar(ttl, "store-ttl", *ttl, "keep an artifact this `DURATION` after it was last stored (0: until the quota needs the room)")
+	fs.Var(sizeFlag{maxBytes}, "store-max-bytes", "artifact store quota, a `SIZE` such as 10GiB; the oldest go first (0: none) (default "+registry.FormatSize(*maxBytes)+")")
 }
 
 // engine builds a host.Engine from the flags. Errors carry their exit
@@ -197,12 +210,9 @@ func flagExit(err error) int {
 	return ExitUsage
 }
 
-// DefaultMaxInput is the largest input compact run reads: the pipeline's
-// own limit.
-const DefaultMaxInput = budget.DefaultMaxInput
-
 // readInput reads FILE, or standard input for "-" or no name, refusing
-// more than max bytes. Its errors carry ExitInput.
+// more than max bytes (max < 0: no limit). Its errors carry ExitInput.
+// compact run maps its input instead (mapInput).
 func readInput(name string, stdin io.Reader, max int64) ([]byte, error) {
 	var r io.Reader
 	label := name
@@ -227,10 +237,17 @@ func readInput(name string, stdin io.Reader, max int64) ([]byte, error) {
 		if st.IsDir() {
 			return nil, withCode(ExitInput, fmt.Errorf("cannot read input %s: is a directory", name))
 		}
-		if st.Mode().IsRegular() && st.Size() > max {
+		if max >= 0 && st.Mode().IsRegular() && st.Size() > max {
 			return nil, withCode(ExitInput, tooLarge(label, st.Size(), max))
 		}
 		r = f
+	}
+	if max < 0 {
+		data, err := io.ReadAll(r)
+		if err != nil {
+			return nil, withCode(ExitInput, fmt.Errorf("cannot read %s: %w", label, err))
+		}
+		return data, nil
 	}
 	data, err := io.ReadAll(io.LimitReader(r, max+1))
 	if err != nil {
@@ -247,7 +264,7 @@ func tooLarge(label string, size, max int64) error {
 	if size >= 0 {
 		what = fmt.Sprintf("%d bytes, more than %d (%s)", size, max, registry.FormatSize(max))
 	}
-	return fmt.Errorf("input %s is %s, over the --max-input limit (raise it, or split the output)", label, what)
+	return fmt.Errorf("input %s is %s, over the --max-input limit (raise it, or leave the flag out: there is no limit by default)", label, what)
 }
 
 // report prints err for the user, prefixed with the command name, one

@@ -10,7 +10,6 @@ import (
 
 	"github.com/toolcompact/compact/budget"
 	"github.com/toolcompact/compact/budget/prompt"
-	"github.com/toolcompact/compact/registry"
 	"github.com/toolcompact/compact/schemas"
 )
 
@@ -25,8 +24,8 @@ func runContext(e *env) int {
 	// The shared --budget help speaks of a registry entry's budget; a
 	// whole prompt has none, so here the flag is required.
 	fs.Lookup("budget").Usage = "token budget `N` of the whole prompt (required)"
-	maxInput := new(registry.FormatSize(DefaultMaxInput))
-	fs.Var(sizeText{maxInput}, "max-input", "largest prompt document read, a `SIZE` such as 64MiB (at most the default)")
+	maxInput := new(string)
+	fs.Var(sizeText{maxInput}, "max-input", "largest prompt document read, a `SIZE` such as 64MiB (default: no limit but memory)")
 	fs.Usage = func() {
 		fmt.Fprintf(e.stderr, "usage: %s\n\n", usageLine)
 		fmt.Fprintln(e.stderr, "Reads a prompt as JSON blocks (an array, or {\"blocks\": [...]}; see schemas/context.schema.json)")
@@ -152,15 +151,15 @@ func writeContextManifest(w io.Writer, res schemas.ContextResult) {
 }
 
 // parseMaxInput reads a --max-input size ("64MiB", "512KiB" or a byte
-// count), at most DefaultMaxInput, the pipeline's own limit; compact run
-// takes the same sizes.
+// count); "" (the flag not given) is no limit (noLimit). The limit is
+// opt-in: the pipeline has none of its own.
 func parseMaxInput(s string) (int64, error) {
+	if s == "" {
+		return noLimit, nil
+	}
 	n, err := parseSize(s)
 	if err == nil && n == 0 {
 		err = fmt.Errorf("size %q must be at least 1 byte", s)
-	}
-	if err == nil && n > DefaultMaxInput {
-		err = fmt.Errorf("%s is more than the pipeline's limit of %s", s, registry.FormatSize(DefaultMaxInput))
 	}
 	return n, err
 }

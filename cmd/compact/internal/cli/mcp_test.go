@@ -265,6 +265,7 @@ func TestServeEndToEnd(t *testing.T) {
 	post := func(token string) *http.Response {
 		req, _ := http.NewRequest("POST", url+"/v1/compact", strings.NewReader(`{"tool":"x","content":"hello world"}`))
 		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", "application/json")
 		r, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
 
 	"github.com/toolcompact/compact/budget"
@@ -19,7 +20,7 @@ const runUsage = "compact run [--tool NAME] [--registry FILE] [--budget N] [--en
 // (FILE, or standard input) to its budget and prints what the model would
 // see, or with --json the result envelope. An output that no level can
 // fit exits ExitCannotFit with the numbers; it is never cut.
-func runRun(e *env) int {
+func runRun(e *env) (code int) {
 	const cmd = "compact run"
 	var f engineFlags
 	var tool, contentType, maxInput, args string
@@ -28,8 +29,7 @@ func runRun(e *env) int {
 	fs.StringVar(&tool, "tool", registry.DefaultName, "tool `NAME` the registry entry is looked up by")
 	fs.StringVar(&contentType, "content-type", "", "declared media `TYPE` of the input (default: sniffed)")
 	fs.StringVar(&args, "args", "", "the tool call's arguments as a JSON `OBJECT`, passed to the plugin")
-	maxInput = registry.FormatSize(DefaultMaxInput)
-	fs.Var(sizeText{&maxInput}, "max-input", "largest input read, a `SIZE` such as 64MiB (at most the default)")
+	fs.Var(sizeText{&maxInput}, "max-input", "largest input read, a `SIZE` such as 64MiB (default: no limit but memory and disk space)")
 	pos, err := parseArgs(fs, e.args)
 	if err != nil {
 		return flagExit(err)
@@ -59,11 +59,26 @@ func runRun(e *env) int {
 		return exitCode(err)
 	}
 	defer eng.Close(e.ctx)
-	data, err := readInput(name, e.stdin, maxBytes)
+	data, release, err := mapInput(name, e.stdin, maxBytes)
 	if err != nil {
 		report(e.stderr, cmd, err)
 		return exitCode(err)
 	}
+	defer release()
+	// A mapped file that another process truncates while it is read
+	// faults; the fault becomes a panic here, reported as an input error,
+	// instead of killing the process.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			if err, ok := r.(error); ok && isFault(err) {
+				report(e.stderr, cmd, fmt.Errorf("the input changed while it was read (was the file truncated?): %v", err))
+				code = ExitInput
+				return
+			}
+			panic(r)
+		}
+	}()
 	req := host.Request{Tool: tool, Input: data, ContentType: contentType, Budget: f.budget}
 	if args != "" {
 		req.Args = json.RawMessage(args)

@@ -38,6 +38,7 @@ type sidecarConfig struct {
 	Token         string        `yaml:"token"`
 	MaxBody       byteSize      `yaml:"max_body"`
 	MaxInFlight   int           `yaml:"max_in_flight"`
+	AllowedHosts  []string      `yaml:"allowed_hosts"`
 	Timeout       time.Duration `yaml:"timeout"`
 	Grace         time.Duration `yaml:"shutdown_grace"`
 	LogLevel      string        `yaml:"log_level"`
@@ -53,12 +54,15 @@ type sidecarConfig struct {
 
 func defaultSidecarConfig() sidecarConfig {
 	return sidecarConfig{
-		MaxBody:   server.DefaultMaxBody,
-		Timeout:   server.DefaultTimeout,
-		Grace:     10 * time.Second,
-		Encoding:  budget.DefaultEncoding,
-		LogLevel:  "info",
-		LogFormat: "text",
+		MaxBody: server.DefaultMaxBody,
+		// A sidecar left running never fills the disk.
+		StoreTTL:      artifact.DefaultTTL,
+		StoreMaxBytes: artifact.DefaultMaxBytes,
+		Timeout:       server.DefaultTimeout,
+		Grace:         10 * time.Second,
+		Encoding:      budget.DefaultEncoding,
+		LogLevel:      "info",
+		LogFormat:     "text",
 	}
 }
 
@@ -129,8 +133,8 @@ func sidecarFlags(name string, e *env, mcp bool, args []string) (sidecarConfig, 
 	fs.StringVar(&c.Encoding, "encoding", c.Encoding, "tokenizer `NAME`: "+budget.EncodingO200k+" or "+budget.EncodingCL100k)
 	fs.Var(budgetFlag{&c.Budget}, "budget", "default token budget `N` of one tool result (0: the registry entry's, else "+strconv.Itoa(host.DefaultBudget)+")")
 	fs.StringVar(&c.Store, "store", c.Store, "artifact store `DIR` or URL (s3://, file://, mem://), or \"off\" (default $"+envStore+", else the user cache directory)")
-	fs.DurationVar(&c.StoreTTL, "store-ttl", c.StoreTTL, "artifact retention (0: until the quota needs the room)")
-	fs.Var(sizeFlag{(*int64)(&c.StoreMaxBytes)}, "store-max-bytes", "artifact store quota, a `SIZE` such as 10GiB (0: none)")
+	fs.DurationVar(&c.StoreTTL, "store-ttl", c.StoreTTL, "keep an artifact this `DURATION` after it was last stored (0: until the quota needs the room)")
+	fs.Var(sizeFlag{(*int64)(&c.StoreMaxBytes)}, "store-max-bytes", "artifact store quota, a `SIZE` such as 10GiB; the oldest go first (0: none)")
 	listenHelp := "HTTP listen `ADDR` (loopback unless a token is set)"
 	if mcp {
 		listenHelp = "serve MCP over streamable HTTP on `ADDR` instead of stdio (loopback unless a token is set)"
@@ -140,6 +144,7 @@ func sidecarFlags(name string, e *env, mcp bool, args []string) (sidecarConfig, 
 	fs.Var(sizeFlag{(*int64)(&c.MaxBody)}, "max-body", "largest HTTP request body, a `SIZE` such as 64MiB")
 	if !mcp {
 		fs.IntVar(&c.MaxInFlight, "max-in-flight", c.MaxInFlight, "compactions running at once; others wait within their deadline (0: 2 × GOMAXPROCS)")
+		fs.Var(hostsFlag{&c.AllowedHosts}, "allowed-host", "a `HOST` name the Host and Origin headers may name besides loopback and the listen address (repeatable)")
 	}
 	fs.DurationVar(&c.Timeout, "timeout", c.Timeout, "deadline of one HTTP request")
 	fs.DurationVar(&c.Grace, "shutdown-grace", c.Grace, "how long shutdown waits for in-flight requests")
@@ -261,7 +266,7 @@ func runServe(e *env) int {
 	defer eng.Close(context.Background())
 	srv, err := server.New(server.Config{
 		Engine: server.Adapt(eng), Budget: c.Budget, MaxBody: int64(c.MaxBody), Timeout: c.Timeout,
-		Token: c.Token, Logger: log, MaxInFlight: c.MaxInFlight,
+		Token: c.Token, Logger: log, MaxInFlight: c.MaxInFlight, AllowedHosts: c.AllowedHosts,
 	})
 	if err != nil {
 		report(e.stderr, "compact serve", err)
@@ -281,3 +286,22 @@ func runServe(e *env) int {
 
 // engineExit maps an engine start-up error to an exit code.
 func engineExit(err error) int { return exitCode(err) }
+
+// hostsFlag is a repeatable --allowed-host.
+type hostsFlag struct{ p *[]string }
+
+func (f hostsFlag) String() string {
+	if f.p == nil {
+		return ""
+	}
+	return strings.Join(*f.p, ",")
+}
+
+func (f hostsFlag) Set(s string) error {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.ContainsAny(s, "/ ") {
+		return fmt.Errorf("want a host name or address, got %q", s)
+	}
+	*f.p = append(*f.p, s)
+	return nil
+}

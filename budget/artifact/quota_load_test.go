@@ -1,0 +1,184 @@
+package artifact
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/toolcompact/compact/budget"
+)
+
+// objectBytes sums the sizes of the stored objects of the store at dir.
+func objectBytes(dir string) int64 {
+	var n int64
+	shards, _ := os.ReadDir(filepath.Join(dir, "objects"))
+	for _, sh := range shards {
+		ents, _ := os.ReadDir(filepath.Join(dir, "objects", sh.Name()))
+		for _, e := range ents {
+			if len(e.Name()) != 64 {
+				continue
+			}
+			if fi, err := e.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+	}
+	return n
+}
+
+// TestQuotaHeldUnderLoad: writers store far more than the quota while
+// readers read what was stored; the store never holds more than the quota
+// plus what the writers have in flight, ends under its quota, and every
+// read either returns the exact bytes or says the artifact was evicted
+// (ErrExpired, naming the handle), never anything else. On the old code a
+// store collected at most once per GCInterval, so between two collections
+// it grew without bound (here: to ~10× the quota).
+func TestQuotaHeldUnderLoad(t *testing.T) {
+	const (
+		quota   = 512 << 10
+		writers = 4
+		readers = 2
+		puts    = 40
+		maxSize = 48 << 10
+	)
+	if testing.Short() {
+		t.Skip("stores ~10 MB")
+	}
+	dir := t.TempDir()
+	st, err := NewDir(dir, Options{MaxBytes: quota, GCInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var (
+		mu      sync.Mutex
+		stored  = map[budget.Handle][]byte{}
+		handles []budget.Handle
+		peak    atomic.Int64
+		evicted atomic.Int64
+		reads   atomic.Int64
+		done    = make(chan struct{})
+	)
+	var bg sync.WaitGroup
+	bg.Add(1)
+	go func() { // the monitor
+		defer bg.Done()
+		for {
+			if n := objectBytes(dir); n > peak.Load() {
+				peak.Store(n)
+			}
+			select {
+			case <-done:
+				return
+			case <-time.After(2 * time.Millisecond):
+			}
+		}
+	}()
+	for r := range readers {
+		bg.Add(1)
+		go func() {
+			defer bg.Done()
+			rng := rand.New(rand.NewPCG(uint64(r), 7))
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				mu.Lock()
+				if len(handles) == 0 {
+					mu.Unlock()
+					time.Sleep(time.Millisecond)
+					continue
+				}
+				h := handles[rng.IntN(len(handles))]
+				want := stored[h]
+				mu.Unlock()
+				rc, _, err := st.Open(ctx, h)
+				if errors.Is(err, budget.ErrExpired) {
+					evicted.Add(1)
+					time.Sleep(100 * time.Microsecond)
+					continue
+				}
+				if err != nil {
+					t.Errorf("Open %s: %v", h, err)
+					return
+				}
+				got, err := io.ReadAll(rc)
+				rc.Close()
+				if err != nil || !bytes.Equal(got, want) {
+					t.Errorf("read %s: %d bytes, err %v; want %d exact bytes", h, len(got), err, len(want))
+					return
+				}
+				reads.Add(1)
+			}
+		}()
+	}
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(w), 99))
+			for range puts {
+				data := make([]byte, 16<<10+rng.IntN(maxSize-16<<10))
+				for i := range data {
+					data[i] = byte(rng.Uint32())
+				}
+				h, _, err := st.Put(ctx, bytes.NewReader(data), budget.Meta{Tool: "load"})
+				if err != nil {
+					t.Errorf("Put: %v", err)
+					return
+				}
+				mu.Lock()
+				stored[h] = data
+				handles = append(handles, h)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	close(done)
+	bg.Wait()
+	total := int64(0)
+	for _, d := range stored {
+		total += int64(len(d))
+	}
+	end := objectBytes(dir)
+	t.Logf("stored %d bytes in %d artifacts through a %d-byte quota: peak %d, end %d; %d reads, %d answered evicted",
+		total, len(stored), quota, peak.Load(), end, reads.Load(), evicted.Load())
+	if total < 5*quota {
+		t.Fatalf("the load stored only %d bytes", total)
+	}
+	if limit := int64(quota + writers*maxSize); peak.Load() > limit {
+		t.Errorf("peak %d bytes on disk, over the quota %d plus the writers in flight (%d)", peak.Load(), quota, limit)
+	}
+	if end > quota {
+		t.Errorf("%d bytes left, over the quota %d", end, quota)
+	}
+	if reads.Load() == 0 || evicted.Load() == 0 {
+		t.Errorf("readers: %d reads, %d evicted answers; want both", reads.Load(), evicted.Load())
+	}
+	// An evicted artifact's error names its handle.
+	for h := range stored {
+		rc, _, err := st.Open(ctx, h)
+		if err == nil {
+			rc.Close()
+			continue
+		}
+		{
+			if !errors.Is(err, budget.ErrExpired) || !bytes.Contains([]byte(err.Error()), []byte(h)) {
+				t.Errorf("evicted %s: %v", h, err)
+			}
+			break
+		}
+	}
+}

@@ -1,0 +1,128 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// spoolThreshold is the size up to which input from a pipe is read into
+// memory; beyond it the input is spooled to a temporary file and mapped,
+// so that memory does not grow by doubling a buffer (io.ReadAll peaks
+// above twice the input) and an input larger than memory can still be
+// read, up to the free space of the temporary directory. A variable so
+// that a test can spool small inputs.
+var spoolThreshold = 64 << 20
+
+// noLimit is the max of readInput and mapInput when --max-input is not
+// given: inputs are bounded by memory or disk space only.
+const noLimit = -1
+
+// mapInput reads FILE, or standard input for "-" or no name, refusing more
+// than max bytes (max < 0: no limit). A regular file (named, or
+// redirected to standard input) is mapped into memory instead of read
+// (see mapFile); input from a pipe is read into memory up to
+// spoolThreshold and spooled to a temporary file and mapped beyond. The
+// bytes are valid until release is called; they must not be written.
+// Its errors carry ExitInput.
+func mapInput(name string, stdin io.Reader, max int64) (data []byte, release func(), err error) {
+	f, label, err := openInput(name, stdin)
+	if err != nil {
+		return nil, nil, err
+	}
+	if name != "" && name != "-" {
+		defer f.(*os.File).Close()
+	}
+	if file, ok := f.(*os.File); ok {
+		if st, err := file.Stat(); err == nil && st.Mode().IsRegular() {
+			if max >= 0 && st.Size() > max {
+				return nil, nil, withCode(ExitInput, tooLarge(label, st.Size(), max))
+			}
+			if data, release, err := mapFile(file, st.Size()); err == nil {
+				return data, release, nil
+			}
+			// Not mappable (a file system without mmap): read it.
+		}
+	}
+	limit := int64(spoolThreshold)
+	if max >= 0 && max < limit {
+		limit = max
+	}
+	head, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, nil, withCode(ExitInput, fmt.Errorf("cannot read %s: %w", label, err))
+	}
+	if int64(len(head)) <= limit {
+		return head, func() {}, nil
+	}
+	if max >= 0 && int64(len(head)) > max {
+		return nil, nil, withCode(ExitInput, tooLarge(label, -1, max))
+	}
+	return spool(head, f, label, max)
+}
+
+// spool writes head and the rest of r to a temporary file, removed at
+// once, and maps it.
+func spool(head []byte, r io.Reader, label string, max int64) ([]byte, func(), error) {
+	tmp, err := os.CreateTemp("", "compact-input-*")
+	if err != nil {
+		return nil, nil, withCode(ExitInput, fmt.Errorf("cannot spool %s to a temporary file: %w", label, err))
+	}
+	os.Remove(tmp.Name()) // the open file and its mapping keep the bytes
+	defer tmp.Close()
+	if _, err := tmp.Write(head); err != nil {
+		return nil, nil, withCode(ExitInput, fmt.Errorf("cannot spool %s to %s: %w", label, tmp.Name(), err))
+	}
+	rest := r
+	if max >= 0 {
+		rest = io.LimitReader(r, max-int64(len(head))+1)
+	}
+	n, err := io.Copy(tmp, rest)
+	size := int64(len(head)) + n
+	if err != nil {
+		return nil, nil, withCode(ExitInput, fmt.Errorf("cannot spool %s to %s after %d bytes (is the temporary directory full? set TMPDIR): %w", label, tmp.Name(), size, err))
+	}
+	if max >= 0 && size > max {
+		return nil, nil, withCode(ExitInput, tooLarge(label, -1, max))
+	}
+	data, release, err := mapFile(tmp, size)
+	if err != nil {
+		return nil, nil, withCode(ExitInput, fmt.Errorf("cannot map the spooled %s (%d bytes): %w", label, size, err))
+	}
+	return data, release, nil
+}
+
+// openInput opens FILE, or returns standard input for "-" or no name
+// (refusing a terminal), with the label errors name it by.
+func openInput(name string, stdin io.Reader) (io.Reader, string, error) {
+	if name == "" || name == "-" {
+		if f, ok := stdin.(*os.File); ok {
+			if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+				return nil, "", withCode(ExitUsage, errors.New("standard input is a terminal: give a FILE, or pipe the tool output in"))
+			}
+		}
+		return stdin, "standard input", nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, "", withCode(ExitInput, fmt.Errorf("cannot read input: %w", err))
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, "", withCode(ExitInput, fmt.Errorf("cannot read input: %w", err))
+	}
+	if st.IsDir() {
+		f.Close()
+		return nil, "", withCode(ExitInput, fmt.Errorf("cannot read input %s: is a directory", name))
+	}
+	return f, name, nil
+}
+
+// isFault reports whether err is the runtime error of a memory fault
+// (debug.SetPanicOnFault), as reading a mapped file that shrank causes.
+func isFault(err error) bool {
+	var addr interface{ Addr() uintptr }
+	return errors.As(err, &addr)
+}

@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolcompact/compact/schemas"
+)
+
+// TestRunInputPaths runs the same output through the three ways compact
+// run reads its input (a mapped file, a pipe read into memory, a pipe
+// spooled to a temporary file and mapped) and checks that the results are
+// the same: same content, same exact counts, the same stored artifact,
+// whose digest is the input's. The spool threshold is lowered so that a
+// few hundred KB take the spooling path. An opt-in --max-input is
+// enforced on the spooled path too.
+func TestRunInputPaths(t *testing.T) {
+	t.Setenv(envRegistry, "")
+	var b strings.Builder
+	b.WriteString(`{"items":[`)
+	for i := range 3000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id":%d,"name":"item-%d","state":%q,"body":"some text %d"}`, i, i, []string{"open", "closed"}[i%2], i*7)
+	}
+	b.WriteString("]}\n")
+	input := b.String()
+	sum := sha256.Sum256([]byte(input))
+	file := writeFile(t, "in.json", input)
+	store := filepath.Join(t.TempDir(), "store")
+
+	run := func(stdin []byte, args ...string) schemas.Result {
+		t.Helper()
+		out, errs, code := execCLI(t, stdin, append([]string{"run", "--json", "--budget", "1500", "--store", store}, args...)...)
+		if code != ExitOK {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		var r schemas.Result
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	mapped := run(nil, file)
+	inMemory := run([]byte(input), "-")
+	old := spoolThreshold
+	spoolThreshold = 4 << 10
+	t.Cleanup(func() { spoolThreshold = old })
+	spooled := run([]byte(input), "-")
+
+	if mapped.Level != schemas.LevelArtifact || mapped.Artifact == nil {
+		t.Fatalf("level %s, artifact %v: want level 2 with an artifact", mapped.Level, mapped.Artifact)
+	}
+	if mapped.Artifact.SHA256 != hex.EncodeToString(sum[:]) || mapped.Artifact.Bytes != int64(len(input)) {
+		t.Errorf("artifact %+v, want the input's digest and size %d", mapped.Artifact, len(input))
+	}
+	for name, r := range map[string]schemas.Result{"in memory": inMemory, "spooled": spooled} {
+		if r.Content != mapped.Content || r.Tokens != mapped.Tokens || r.Artifact == nil || *r.Artifact != *mapped.Artifact {
+			t.Errorf("%s: differs from the mapped file's result:\n%+v %+v\n%+v %+v", name, r.Tokens, r.Artifact, mapped.Tokens, mapped.Artifact)
+		}
+	}
+	if got, _ := os.ReadFile(file); string(got) != input {
+		t.Error("the mapped input file was changed")
+	}
+	_, errs, code := execCLI(t, []byte(input), "run", "--store", "off", "--max-input", "64KiB", "-")
+	if code != ExitInput || !strings.Contains(errs, "more than 64KiB, over the --max-input limit") {
+		t.Errorf("spooled input over --max-input: exit %d: %s", code, errs)
+	}
+}
