@@ -100,17 +100,18 @@ type Proxy struct {
 	subsMu sync.Mutex
 	// subs maps a resource URI to the downstream sessions subscribed to
 	// it: subscribed upstream while any is, renewed on a new session.
-	subs      map[string]map[*mcp.ServerSession]bool
-	progress  sync.Map // upstream progress token (string) -> progressRoute
-	replaced  sync.Map // *mcp.ClientSession closed on purpose (see onInitialized)
-	routes    sync.Map // routing token (string) -> *mcp.ServerSession of a request in flight
-	elicits   sync.Map // URL elicitation id (string) -> *mcp.ServerSession it went to
-	handles   sync.Map // handle (string) -> true: handed out by this proxy (see issue)
-	questions sync.Map // question key (string) -> json.RawMessage: params as the upstream wrote them
-	nextTok   atomic.Uint64
-	closed    atomic.Bool
-	ready     atomic.Bool  // p.server is set
-	logLevel  atomic.Value // string: the last level a client set
+	subs       map[string]map[*mcp.ServerSession]bool
+	progress   sync.Map // upstream progress token (string) -> progressRoute
+	replaced   sync.Map // *mcp.ClientSession closed on purpose (see onInitialized)
+	routes     sync.Map // routing token (string) -> *mcp.ServerSession of a request in flight
+	elicits    sync.Map // URL elicitation id (string) -> *mcp.ServerSession it went to
+	handles    sync.Map // handle (string) -> true: handed out by this proxy (see issue)
+	questions  sync.Map // question key (string) -> json.RawMessage: params as the upstream wrote them
+	outSchemas sync.Map // tool name -> *toolSchema (see outschema.go)
+	nextTok    atomic.Uint64
+	closed     atomic.Bool
+	ready      atomic.Bool  // p.server is set
+	logLevel   atomic.Value // string: the last level a client set
 }
 
 // New connects to the upstream server, reads its tools, prompts and
@@ -397,6 +398,7 @@ func (p *Proxy) sync(ctx context.Context, cs *mcp.ClientSession, kind string) er
 				p.log.Warn("upstream tool hidden by the proxy's own tool", "tool", t.Name)
 				continue
 			}
+			p.setOutputSchema(t.Name, t.OutputSchema)
 			if p.unchanged("tool", t.Name, t) {
 				seen[t.Name] = true
 				continue

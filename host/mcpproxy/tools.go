@@ -38,6 +38,10 @@ type Meta struct {
 	// Handle is the artifact holding the original structuredContent,
 	// when it was compacted on its own and stored.
 	Handle string `json:"handle,omitempty"`
+	// SchemaKept is set when structuredContent is passed exact because
+	// its compacted form did not validate against the tool's
+	// outputSchema (see outschema.go).
+	SchemaKept bool `json:"schema_kept,omitempty"`
 	// Spilled is how many text blocks were so large that they went
 	// straight from the upstream's message to the artifact store as it
 	// was read (never decoded in memory), and were read back once for
@@ -323,6 +327,17 @@ func (p *Proxy) compactResult(ctx context.Context, tool string, args json.RawMes
 				break
 			}
 			p.compactStructured(ctx, tool, args, tokens, sc, &out, &meta)
+		}
+	}
+	if res.StructuredContent != nil && meta.Structured != "unchanged" {
+		if sch := p.outputSchema(tool); sch != nil && (out.StructuredContent == nil || !validates(sch, out.StructuredContent)) {
+			// The tool promises its schema: the exact structuredContent
+			// keeps the promise; the content blocks are compacted.
+			out.StructuredContent = p.restore(ctx, res.StructuredContent, &meta)
+			out.Content = out.Content[:len(res.Content)] // notes about structuredContent
+			meta.Structured = "unchanged"
+			meta.Handle = ""
+			meta.SchemaKept = true
 		}
 	}
 	out.Meta[MetaKey] = meta
