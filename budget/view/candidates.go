@@ -371,9 +371,6 @@ func (k *coll) chooseColumns() {
 			s = 60
 		case f.NumN > 0 && f.Distinct > 12:
 			s = 75 // a measure
-			if f.Max > f.Mean()+2*f.StdDev() {
-				s += 20
-			}
 		case f.Counts != nil && f.Distinct <= 12 && f.Distinct >= 2:
 			s = 70
 		case f.NumN > 0:
@@ -388,14 +385,17 @@ func (k *coll) chooseColumns() {
 		if f.Nulls*2 > f.Values {
 			s -= 35 // mostly null
 		}
+		if f.NumN >= 8 && f.Max > f.Mean()+2*f.StdDev() {
+			s += 30 // has outliers
+		}
 		if stateNames.MatchString(f.Path) {
 			s += 20
 		}
 		s -= 4 * strings.Count(f.Path, ".")
 		if strings.Contains(f.Path, "[]") {
-			s -= 25
+			s -= 10
 			if f.Values > f.Present+f.Present/5 {
-				s -= 30 // several values per record
+				s -= 45 // several values per record
 			}
 		}
 		if f.Present*2 < p.Records {
@@ -404,6 +404,22 @@ func (k *coll) chooseColumns() {
 		cand = append(cand, scored{f, s})
 	}
 	sort.SliceStable(cand, func(i, j int) bool { return cand[i].score > cand[j].score })
+	// A column that repeats another's values (spec.containers[].image and
+	// status.containerStatuses[].image) is left out.
+	var kept []scored
+	for _, c := range cand {
+		dup := false
+		for _, o := range kept {
+			if sameValues(c.f, o.f) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			kept = append(kept, c)
+		}
+	}
+	cand = kept
 	if len(cand) > maxCols {
 		cand = cand[:maxCols]
 	}
@@ -488,7 +504,7 @@ func cut(s string, width int) string {
 // fewer than the distinct values (else it says nothing), and reports
 // whether it wrote.
 func kinds(b *strings.Builder, what string, m map[string]int, distinct int) bool {
-	if len(m) < 2 || len(m)*2 > distinct {
+	if len(m) < 2 || len(m)*4 > distinct {
 		return false
 	}
 	type kc struct {
@@ -508,7 +524,7 @@ func kinds(b *strings.Builder, what string, m map[string]int, distinct int) bool
 	fmt.Fprintf(b, "; %s: ", what)
 	rest, restN := 0, 0
 	for i, x := range ks {
-		if i >= 16 {
+		if i >= 16 || x.n == 1 && i > 0 {
 			rest++
 			restN += x.n
 			continue
@@ -520,6 +536,20 @@ func kinds(b *strings.Builder, what string, m map[string]int, distinct int) bool
 	}
 	if rest > 0 {
 		fmt.Fprintf(b, ", %d more with %s", rest, commas(restN))
+	}
+	return true
+}
+
+// sameValues reports whether two fields hold the same values with the
+// same counts (as far as counted).
+func sameValues(a, b *Field) bool {
+	if a.Counts == nil || b.Counts == nil || len(a.Counts) != len(b.Counts) || a.Present != b.Present {
+		return false
+	}
+	for k, n := range a.Counts {
+		if b.Counts[k] != n {
+			return false
+		}
 	}
 	return true
 }

@@ -77,6 +77,8 @@ type Field struct {
 	patDone, preDone   bool
 	// Items: for arrays, the fewest and most items and their total.
 	MinItems, MaxItems, Items int
+	// Containers counts the object and array values among Values.
+	Containers int
 
 	hashes  map[uint64]struct{}
 	lastRec int
@@ -149,6 +151,7 @@ type Profile struct {
 func NewProfile(isMap bool) *Profile {
 	p := &Profile{Map: isMap, byP: map[string]*Field{}}
 	p.root = &Field{Path: ".", lastRec: -1}
+	p.byP["."] = p.root
 	return p
 }
 
@@ -259,6 +262,7 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 	switch c {
 	case '{':
 		f.Types |= tObject
+		f.Containers++
 		s.pos++
 		s.ws()
 		if s.peek() == '}' {
@@ -282,6 +286,7 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 		}
 	case '[':
 		f.Types |= tArray
+		f.Containers++
 		s.pos++
 		s.ws()
 		n := 0
@@ -302,7 +307,7 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 				break
 			}
 		}
-		if f.Values-f.Nulls == 1 || n < f.MinItems {
+		if f.Containers == 1 && f.Types&tObject == 0 || n < f.MinItems || f.MinItems == 0 && f.Items == 0 && f.MaxItems == 0 {
 			f.MinItems = n
 		}
 		f.MaxItems = max(f.MaxItems, n)
