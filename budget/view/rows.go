@@ -20,6 +20,13 @@ var exitNames = regexp.MustCompile(`(?i)(^|\.)(exit_?code|exitstatus|return_?cod
 // leaves calls fn with every scalar value of the record raw (for a map,
 // its value) and the profile field it belongs to.
 func (p *Profile) leaves(raw []byte, fn func(f *Field, raw []byte)) {
+	p.leavesIn(raw, nil, fn)
+}
+
+// leavesIn is leaves that skips the subtrees whose fields are not in
+// want (indexed by Field.first+1; nil walks everything).
+func (p *Profile) leavesIn(raw []byte, want []bool, fn func(f *Field, raw []byte)) {
+	p.want = want
 	s := jscan{d: raw}
 	s.ws()
 	if p.Map {
@@ -37,7 +44,7 @@ func (p *Profile) leaves(raw []byte, fn func(f *Field, raw []byte)) {
 }
 
 func (p *Profile) walk(s *jscan, f *Field, fn func(*Field, []byte)) {
-	if f == nil {
+	if f == nil || p.want != nil && !p.want[f.first+1] {
 		s.skipValue()
 		return
 	}
@@ -51,11 +58,16 @@ func (p *Profile) walk(s *jscan, f *Field, fn func(*Field, []byte)) {
 		}
 		for {
 			s.ws()
-			name := s.readString()
+			var kid *Field
+			if b, name := s.memberName(); b != nil {
+				kid = f.kids[string(b)]
+			} else {
+				kid = f.kids[name]
+			}
 			s.ws()
 			s.pos++
 			s.ws()
-			p.walk(s, f.kids[name], fn)
+			p.walk(s, kid, fn)
 			s.ws()
 			if s.peek() == ',' {
 				s.pos++
@@ -310,9 +322,54 @@ func (k *coll) selectRows() error {
 		colIdx[f] = j
 	}
 	items := map[*Field]int{}
+	exitField := map[*Field]bool{}
+	for _, f := range p.Fields {
+		if f.NumN > 0 && exitNames.MatchString(f.Path) && !k.dropped(f) {
+			exitField[f] = true
+		}
+	}
 	lower := []byte(nil)
+	// Most leaves are of no interest: one slice index tells.
+	interesting := make([]bool, len(p.Fields)+1)
+	mark := func(f *Field) { interesting[f.first+1] = true }
+	extField := map[*Field]bool{}
+	for f := range colIdx {
+		mark(f)
+	}
+	for f := range errVals {
+		mark(f)
+	}
+	for f := range rareVals {
+		mark(f)
+	}
+	for f := range outl {
+		mark(f)
+	}
+	for f := range exitField {
+		mark(f)
+	}
+	for _, e := range exts {
+		mark(e.f)
+		extField[e.f] = true
+	}
+	// The walk goes down only where something is of interest.
+	under := append([]bool(nil), interesting...)
+	for _, f := range p.Fields {
+		if interesting[f.first+1] {
+			for _, a := range ancestors(p, f) {
+				under[a.first+1] = true
+			}
+		}
+	}
+	under[0] = true
+	if len(lack) > 0 {
+		under = nil // hasPath walks whole records anyway
+	}
+	cells := make([][][]byte, len(k.cols))
 	err := c.Each(func(i int, raw []byte) error {
-		cells := make([][]string, len(k.cols))
+		for j := range cells {
+			cells[j] = cells[j][:0]
+		}
 		sel := false
 		flag := func(label string, prio int, list *[]*keyed, count int, why string) {
 			kr := byValue[label]
@@ -335,16 +392,45 @@ func (k *coll) selectRows() error {
 		var bestDev float64
 		whyOut := ""
 		clear(items)
-		p.leaves(raw, func(f *Field, v []byte) {
-			if j, ok := colIdx[f]; ok && len(cells[j]) < 4 {
-				cells[j] = append(cells[j], string(v))
+		p.leavesIn(raw, under, func(f *Field, v []byte) {
+			if !interesting[f.first+1] {
+				return
 			}
-			items[f]++
+			if j, ok := colIdx[f]; ok && len(cells[j]) < 4 {
+				cells[j] = append(cells[j], v)
+			}
+			if extField[f] {
+				items[f]++
+				for _, e := range exts {
+					if e.f != f || e.found || e.items {
+						continue
+					}
+					if e.time {
+						e.found = v[0] == '"' && unquote(v) == e.wantStr
+					} else if x, err := strconv.ParseFloat(string(v), 64); err == nil && x == e.wantNum {
+						e.found = true
+					}
+					if e.found {
+						word := "smallest"
+						switch {
+						case e.time && e.max:
+							word = "latest"
+						case e.time:
+							word = "earliest"
+						case e.max:
+							word = "largest"
+						}
+						ends.recs = append(ends.recs, i)
+						ends.text[i] = joinWhy(ends.text[i], word+" "+f.Path)
+						sel = true
+					}
+				}
+			}
 			if errVals[f][string(v)] {
 				label := f.Path + "=" + cell(string(v), 40)
 				flag(label, PrioAnomaly, &anomalies, f.Counts[string(v)], fmt.Sprintf("%s (%s of %s)", label, commas(f.Counts[string(v)]), commas(f.Values)))
 			}
-			if exitNames.MatchString(f.Path) && f.NumN > 0 && len(v) > 0 && v[0] != 'n' && string(v) != "0" {
+			if exitField[f] && len(v) > 0 && v[0] != 'n' && string(v) != "0" {
 				if x, err := strconv.ParseFloat(string(v), 64); err == nil && x != 0 {
 					label := fmt.Sprintf("%s=%s", f.Path, string(v))
 					flag(label, PrioAnomaly, &anomalies, f.Counts[string(v)], label+" (not 0)")
@@ -360,25 +446,6 @@ func (k *coll) selectRows() error {
 						bestDev = d
 						whyOut = fmt.Sprintf("%s=%s is %.1fσ from the mean %s", f.Path, num(x), d, num(st.mean))
 					}
-				}
-			}
-			for _, e := range exts {
-				if e.f != f || e.found || e.items {
-					continue
-				}
-				word := map[bool]string{true: "largest", false: "smallest"}[e.max]
-				if e.time {
-					word = map[bool]string{true: "latest", false: "earliest"}[e.max]
-					if v[0] == '"' && unquote(v) == e.wantStr {
-						e.found = true
-					}
-				} else if x, err := strconv.ParseFloat(string(v), 64); err == nil && x == e.wantNum {
-					e.found = true
-				}
-				if e.found {
-					ends.recs = append(ends.recs, i)
-					ends.text[i] = joinWhy(ends.text[i], fmt.Sprintf("%s %s", word, f.Path))
-					sel = true
 				}
 			}
 		})
@@ -568,7 +635,7 @@ func joinWhy(a, b string) string {
 }
 
 // renderRow renders the cells of record i.
-func (k *coll) renderRow(i int, raw []byte, vals [][]string) *row {
+func (k *coll) renderRow(i int, raw []byte, vals [][][]byte) *row {
 	r := &row{}
 	if k.p.Map {
 		r.cells = append(r.cells, cut(mapKey(raw), 80))
@@ -582,7 +649,7 @@ func (k *coll) renderRow(i int, raw []byte, vals [][]string) *row {
 		}
 		var parts []string
 		for _, v := range vs {
-			parts = append(parts, cell(v, width))
+			parts = append(parts, cell(string(v), width))
 		}
 		s := strings.Join(parts, ",")
 		if f.Values > f.Present && len(vs) >= 4 {
@@ -593,7 +660,7 @@ func (k *coll) renderRow(i int, raw []byte, vals [][]string) *row {
 		}
 		r.cells = append(r.cells, s)
 		if f == k.p.Identity && len(vs) == 1 {
-			r.ident = vs[0]
+			r.ident = string(vs[0])
 		}
 	}
 	return r
@@ -676,6 +743,24 @@ func remove(list []string, s string) []string {
 	for _, x := range list {
 		if x != s {
 			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// ancestors returns the fields that contain f (its parents up to the
+// record).
+func ancestors(p *Profile, f *Field) []*Field {
+	var out []*Field
+	path := f.Path
+	for {
+		i := strings.LastIndexAny(path, ".[")
+		if i <= 0 {
+			break
+		}
+		path = path[:i]
+		if a := p.Field(path); a != nil {
+			out = append(out, a)
 		}
 	}
 	return out
