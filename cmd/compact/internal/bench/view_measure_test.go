@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"flag"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -302,16 +303,25 @@ func TestOtherCorpus(t *testing.T) {
 	}
 }
 
-// weakNeedle reports whether an answer has a needle that says nothing
-// without a label: a number below 100 or a boolean. Such a question must
-// name its record, or a stray "3" anywhere would answer it.
+// weakNeedle reports whether an answer is a value that says nothing
+// without a label: a number between -100 and 100 or a boolean (or an
+// array holding one). Such a question must name its record, or a stray
+// "3" anywhere would answer it. Strings are never weak ("3.134" is a
+// version).
 func weakNeedle(a Answer) bool {
-	for _, n := range a.Needles {
-		if n == "true" || n == "false" {
+	vals := []any{a.Value}
+	if arr, ok := a.Value.([]any); ok {
+		vals = arr
+	}
+	for _, v := range vals {
+		switch x := v.(type) {
+		case bool:
 			return true
-		}
-		if f, err := strconv.ParseFloat(n, 64); err == nil && f > -100 && f < 100 {
-			return true
+		case string:
+		default:
+			if f, err := strconv.ParseFloat(fmt.Sprint(x), 64); err == nil && f > -100 && f < 100 {
+				return true
+			}
 		}
 	}
 	return false
