@@ -1001,6 +1001,7 @@ func (s *DirStore) remove(sum, reason string) error {
 		return fmt.Errorf("artifact store %s: gc: %w", s.dir, err)
 	}
 	os.Remove(s.metaPath(sum))
+	os.Remove(s.sidecarPath(sum, sidecarName))
 	_ = os.WriteFile(s.gonePath(sum), []byte(reason+"\n"), 0o600) // best effort: without it the reason is less precise
 	return nil
 }

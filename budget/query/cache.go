@@ -28,6 +28,7 @@ type entry struct {
 	inputOK  bool
 	inputErr error
 	records  map[string]*records // by collection path
+	indexed  bool                // shape and records came from the on-disk index (index.go)
 	indexes  map[string]*index   // by collection path
 	cost     int64               // guarded by the cache's mutex
 	onGrow   func(*entry, int64) // set once, before e is shared
@@ -198,6 +199,13 @@ func (e *entry) getRecords(path string) (*records, error) {
 	}
 	r := &records{path: path, kind: kind}
 	var extra int64
+	if e.indexed {
+		// The index's shape has no path tree: a path it does not list
+		// needs the full detection.
+		if shape, err = budget.DetectShape(e.data, nil); err != nil {
+			return nil, err
+		}
+	}
 	err = budget.EachRecord(e.data, shape, path, func(i int, raw []byte) error {
 		r.raw = append(r.raw, raw)
 		extra += 24

@@ -193,13 +193,19 @@ func (q *Querier) load(ctx context.Context, h budget.Handle) (*entry, error) {
 	if m.Bytes > q.opt.MaxLoad {
 		return nil, fmt.Errorf("%w: artifact %s is %d bytes; queries load at most %d bytes (get it whole with compact artifact get)", ErrLimit, h, m.Bytes, q.opt.MaxLoad)
 	}
-	data := make([]byte, 0, m.Bytes+1)
+	// Room for the bytes and the final empty read: ReadFrom grows a
+	// buffer with less than bytes.MinRead free, which doubled it.
+	data := make([]byte, 0, m.Bytes+bytes.MinRead)
 	buf := bytes.NewBuffer(data)
 	if _, err := buf.ReadFrom(io.LimitReader(rc, q.opt.MaxLoad+1)); err != nil {
 		return nil, fmt.Errorf("artifact %s: %w", h, err)
 	}
-	e := q.cache.add(&entry{sum: m.SHA256, data: buf.Bytes(), meta: m})
+	ne := &entry{sum: m.SHA256, data: buf.Bytes(), meta: m}
+	e := q.cache.add(ne)
 	q.cache.remember(h, m.SHA256)
+	if e == ne {
+		q.useIndex(e) // index.go
+	}
 	return e, nil
 }
 

@@ -49,6 +49,12 @@ func Build(in Input) (*View, error) {
 		addFacts(v, in)
 	}
 	for ci, c := range in.Collections {
+		if c.Kind == "jsonl" && len(in.Collections) == 1 && isGoTestJSON(in.Data) {
+			if err := addGoTest(v, in, ci); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if c.Kind == "lines" {
 			if err := addText(v, in, ci); err != nil {
 				return nil, err

@@ -2,85 +2,494 @@ package view
 
 import (
 	"fmt"
+	"sort"
+	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
-// Text outputs (Kind "lines"). This is the plain default: every error or
-// warning line (by errWords, first ones first), the last lines and the
-// first lines, then an even spread. Richer text candidates (records
-// separated by blank lines, log templates, test events) live in the
-// other text*.go files.
+// Text outputs (Kind "lines") and go test -json event streams. One pass
+// (text_profile.go) finds what the text is and counts it exactly; the
+// candidates are, in this order of priority:
+//
+//	PrioAnomaly  the last 5 lines (the end of a log is the most-asked
+//	             fact), failed tests and build errors, the 10 latest
+//	             distinct error lines and 3 warning lines, each once with
+//	             its count of identical repeats
+//	PrioRare     the last 20 lines, the fields of RFC 822-like records,
+//	             the 10 most frequent templates with exact counts, the
+//	             first 10 lines, lines unlike the rest (the only line of
+//	             their template)
+//	PrioSecond   more errors and warnings, tail, templates, head
+//	PrioSpread   an even spread over the middle, more failed tests, rare
+//	             lines and tail, record names
+//	PrioRemaining everything else that was kept
+//
+// What the text is (lines, blank lines, kind, records, error and warning
+// lines, templates; the kind's summary such as tests passed and failed,
+// levels, time range) is the head of the first section and always shown.
+// Every section's head says how much of its kind is shown of how many,
+// and the last section's foot names the lines not shown with the queries
+// that read them.
 
 const (
-	textTail   = 20
-	textHead   = 20
-	lineWidth  = 240
-	maxErrLine = 60
+	textWidth = 400 // a line is shown cut to this many characters, with the rest's length stated
 )
+
+// Sections of a text view, in rendering order (offsets from the
+// collection's base Order).
+const (
+	tsFacts = iota
+	tsPinned
+	tsPackages
+	tsFailed
+	tsBuild
+	tsErrors
+	tsRare
+	tsFields
+	tsTemplates
+	tsNames
+	tsHead
+	tsSpread
+	tsTail
+	tsRest
+	tsCount
+)
+
+// textCands builds the candidates of one text collection.
+type textCands struct {
+	v     *View
+	in    Input
+	c     Collection
+	p     *textProfile // text (nil for go test -json)
+	t     *testSummary // go test -json, go test text, TAP
+	json  bool         // go test -json: records are events, the tail is their output
+	sec   [tsCount]int
+	shown map[int]bool // lines shown in any section, for the final foot (reset by the facts head)
+	// derived lists
+	errs, warns []*notable
+	tmpls, rare []*cluster
+}
 
 // addText adds the candidates of text collection ci.
 func addText(v *View, in Input, ci int) error {
 	c := in.Collections[ci]
-	n := c.Count
-	sec := v.AddSection(&Section{Coll: c.Path, Order: 10 + ci})
-	s := v.sections[sec]
-	s.Head = func(ch []Candidate) string {
-		return fmt.Sprintf("text: %s lines; showing %s of %s (line numbers from 0, then a tab)\n", commas(n), commas(len(ch)), commas(n))
+	tc := &textCands{v: v, in: in, c: c}
+	want := map[int]bool{}
+	for _, i := range c.Pinned {
+		want[i] = true
 	}
-	s.Foot = func(ch []Candidate) string { return textFoot(in.Handle, n, ch) }
-	errs := 0
-	spread := map[int]int{}
-	for r, i := range spreadOrder(n, maxSpread) {
-		spread[i] = r
+	tc.p = analyzeText(in.Data, want)
+	if tc.p.lines != c.Count {
+		return fmt.Errorf("text view: %d lines counted, the collection has %d", tc.p.lines, c.Count)
 	}
-	return c.Each(func(i int, raw []byte) error {
-		line := strings.TrimSuffix(string(raw), "\r")
-		if !utf8.ValidString(line) {
-			line = strings.ToValidUTF8(line, "\uFFFD")
-		}
-		text := fmt.Sprintf("%d\t%s", i, cut(line, lineWidth))
-		switch {
-		case errs < maxErrLine && errWords.MatchString(line):
-			errs++
-			v.Add(Candidate{Section: sec, Key: i, Record: i, Prio: PrioAnomaly, Reason: "error or warning line", Text: text})
-		case i >= n-textTail:
-			// The last lines: the end of a log says how it ended.
-			prio := PrioEnds
-			if i < n-5 {
-				prio = PrioSecond
-			}
-			v.Add(Candidate{Section: sec, Key: i, Record: i, Prio: prio, Reason: "last lines", Text: text})
-		case i < textHead:
-			prio := PrioEnds
-			if i >= 5 {
-				prio = PrioSecond
-			}
-			v.Add(Candidate{Section: sec, Key: i, Record: i, Prio: prio, Reason: "first lines", Text: text})
-		default:
-			if r, ok := spread[i]; ok {
-				v.Add(Candidate{Section: sec, Key: i, Record: i, Prio: PrioSpread, Rank: r, Reason: "spread", Text: text})
-			}
-		}
-		return nil
-	})
+	tc.t = tc.p.tests
+	tc.build(ci)
+	return nil
 }
 
-// textFoot says which lines are not shown and how to read them: the
-// largest gap between shown lines as a slice, and a search.
-func textFoot(handle string, n int, ch []Candidate) string {
-	if len(ch) >= n {
-		return ""
+// addGoTest adds the candidates of a go test -json stream (collection ci,
+// Kind "jsonl").
+func addGoTest(v *View, in Input, ci int) error {
+	c := in.Collections[ci]
+	tc := &textCands{v: v, in: in, c: c, json: true}
+	tc.t = analyzeGoTestJSON(in.Data)
+	if tc.t.events != c.Count {
+		return fmt.Errorf("go test -json view: %d events read, the collection has %d", tc.t.events, c.Count)
 	}
-	shown := make([]bool, n)
-	for _, c := range ch {
-		if c.Record >= 0 && c.Record < n {
-			shown[c.Record] = true
+	tc.build(ci)
+	return nil
+}
+
+// cutLine shortens a line for display, stating how much is left out.
+func cutLine(s string) string { return cut(s, textWidth) }
+
+func (tc *textCands) build(ci int) {
+	for k := 0; k < tsCount; k++ {
+		k := k
+		s := &Section{Coll: tc.c.Path, Order: 10 + ci*tsCount + k}
+		s.Head = func(ch []Candidate) string {
+			if k == tsFacts {
+				tc.shown = map[int]bool{}
+			}
+			for _, c := range ch {
+				if c.Record >= 0 {
+					tc.shown[c.Record] = true
+				}
+			}
+			if k == tsFacts {
+				return tc.factsHead()
+			}
+			if len(ch) == 0 {
+				return ""
+			}
+			return tc.head(k, ch)
 		}
+		if k == tsRest {
+			s.Foot = func([]Candidate) string { return tc.restFoot() }
+		}
+		tc.sec[k] = tc.v.AddSection(s)
+	}
+	tc.lists()
+	tc.candidates()
+}
+
+// lists sorts the profile's notable lines and templates.
+func (tc *textCands) lists() {
+	p := tc.p
+	if p == nil {
+		return
+	}
+	for _, nb := range p.notables {
+		if nb.sev == sevError {
+			tc.errs = append(tc.errs, nb)
+		} else {
+			tc.warns = append(tc.warns, nb)
+		}
+	}
+	byLast := func(s []*notable) { sort.SliceStable(s, func(i, j int) bool { return s[i].last > s[j].last }) }
+	byLast(tc.errs)
+	byLast(tc.warns)
+	for _, cl := range p.miner.clusters {
+		if !cl.literal() {
+			continue // "<*> <*>" says nothing
+		}
+		if cl.count > 1 {
+			tc.tmpls = append(tc.tmpls, cl)
+		} else if cl.sev == sevNone {
+			tc.rare = append(tc.rare, cl)
+		}
+	}
+	sort.SliceStable(tc.tmpls, func(i, j int) bool { return tc.tmpls[i].count > tc.tmpls[j].count })
+	sort.SliceStable(tc.rare, func(i, j int) bool { return tc.rare[i].first > tc.rare[j].first })
+	// In prose every line is rare: lines unlike the rest mean something
+	// only when most lines follow templates.
+	if len(tc.rare)*4 > p.lines-p.blank {
+		tc.rare = nil
+	}
+}
+
+// candidates adds every candidate in fill order.
+func (tc *textCands) candidates() {
+	p, t := tc.p, tc.t
+	prio := PrioAnomaly
+	add := func(sec, key, rec int, reason, text string) {
+		tc.v.Add(Candidate{Section: tc.sec[sec], Key: key, Record: rec, Prio: prio, Reason: reason, Text: text})
+	}
+	var tail []posLine
+	if tc.json {
+		tail = t.output
+	} else {
+		tail = p.tail
+	}
+	tailFrom := func(a, b int) { // the a-th to b-th line from the end, 1-based
+		for k := a; k <= b && k <= len(tail); k++ {
+			l := tail[len(tail)-k]
+			add(tsTail, l.pos, l.pos, "last lines", "  "+cutLine(l.text))
+		}
+	}
+	notableFrom := func(list []*notable, a, b int) {
+		for k := a; k < b && k < len(list); k++ {
+			nb := list[k]
+			text := fmt.Sprintf("  %d\t%s", nb.last, cutLine(nb.text))
+			if nb.count > 1 {
+				text = fmt.Sprintf("  %d\t[×%s, first at %d] %s", nb.last, commas(nb.count), nb.first, cutLine(nb.text))
+			}
+			reason := "error line"
+			if nb.sev == sevWarn {
+				reason = "warning line"
+			}
+			add(tsErrors, nb.last, nb.last, reason, text)
+		}
+	}
+	tmplFrom := func(a, b int) {
+		for k := a; k < b && k < len(tc.tmpls); k++ {
+			cl := tc.tmpls[k]
+			add(tsTemplates, k, -1, "template", fmt.Sprintf("  [×%s] %s  (lines %d … %d)", commas(cl.count), cutLine(cl.template()), cl.first, cl.last))
+		}
+	}
+	rareFrom := func(a, b int) {
+		for k := a; k < b && k < len(tc.rare); k++ {
+			r := tc.rare[k]
+			add(tsRare, r.first, r.first, "unlike the rest", fmt.Sprintf("  %d\t%s", r.first, cutLine(r.example)))
+		}
+	}
+	headFrom := func(a, b int) {
+		if p == nil {
+			return
+		}
+		for k := a; k < b && k < len(p.head); k++ {
+			add(tsHead, p.head[k].pos, p.head[k].pos, "first lines", "  "+cutLine(p.head[k].text))
+		}
+	}
+	var failed []*failedTest
+	if t != nil {
+		failed = t.failed
+	}
+	failedFrom := func(a, b int) {
+		for k := a; k < b && k < len(failed); k++ {
+			f := failed[k]
+			name := f.name
+			if f.pkg != "" {
+				name = f.pkg + " " + f.name
+			}
+			lines := []string{fmt.Sprintf("  %s (at %d)", name, f.pos)}
+			shown := 0
+			for i := 0; i < 3 && i < len(f.output); i++ {
+				if o := strings.TrimSpace(f.output[i]); o != "" {
+					lines = append(lines, "      "+cutLine(o))
+				}
+				shown++
+			}
+			if rest := len(f.output) - shown + f.more; rest > 0 {
+				lines = append(lines, fmt.Sprintf("      … %d more output lines", rest))
+			}
+			add(tsFailed, k, f.pos, "failed test", strings.Join(lines, "\n"))
+		}
+	}
+	buildFrom := func(a, b int) {
+		if t == nil {
+			return
+		}
+		for k := a; k < b && k < len(t.buildErrors); k++ {
+			l := t.buildErrors[k]
+			add(tsBuild, k, l.pos, "build error", fmt.Sprintf("  %d\t%s", l.pos, cutLine(l.text)))
+		}
+	}
+	spreadFrom := func(a, b int) {
+		if p == nil {
+			return
+		}
+		for k := a; k < b && k < len(p.spread); k++ {
+			l := p.spread[k]
+			add(tsSpread, l.pos, l.pos, "spread", fmt.Sprintf("  %d\t%s", l.pos, cutLine(l.text)))
+		}
+	}
+
+	// PrioFact: what the text is, beyond its first line.
+	prio = PrioFact
+	for i, f := range tc.factLines() {
+		add(tsFacts, i, -1, "fact", f)
+	}
+	// PrioPinned: the rows the registry's pin predicate selects.
+	if p != nil && len(tc.c.Pinned) > 0 {
+		prio = PrioPinned
+		for _, i := range tc.c.Pinned {
+			if s, ok := p.extra[i]; ok {
+				add(tsPinned, i, i, "pinned", fmt.Sprintf("  %d\t%s", i, cutLine(s)))
+			}
+		}
+	}
+	// PrioAnomaly: how it ended, what failed.
+	prio = PrioAnomaly
+	if t != nil {
+		for i, l := range t.pkgLines {
+			add(tsPackages, i, l.pos, "package result", fmt.Sprintf("  %d\t%s", l.pos, cutLine(l.text)))
+		}
+	}
+	tailFrom(1, 5)
+	buildFrom(0, 10)
+	failedFrom(0, 20)
+	notableFrom(tc.errs, 0, 10)
+	notableFrom(tc.warns, 0, 3)
+	// PrioRare: more of the end, the structure, the start.
+	prio = PrioRare
+	tailFrom(6, 20)
+	if p != nil {
+		for i, f := range p.fields {
+			if i < 40 {
+				add(tsFields, i, -1, "field", "  "+fieldSummary(f, p.records))
+			}
+		}
+	}
+	tmplFrom(0, 10)
+	headFrom(0, 10)
+	rareFrom(0, 10)
+	// PrioSecond: more of each.
+	prio = PrioSecond
+	notableFrom(tc.errs, 10, 40)
+	notableFrom(tc.warns, 3, 20)
+	buildFrom(10, len(tc.buildLines()))
+	tailFrom(21, 40)
+	tmplFrom(10, 30)
+	headFrom(10, 30)
+	// PrioSpread: the middle, and the long lists.
+	prio = PrioSpread
+	spreadFrom(0, 32)
+	failedFrom(20, len(failed))
+	rareFrom(10, 40)
+	tailFrom(41, 100)
+	notableFrom(tc.errs, 40, 200)
+	notableFrom(tc.warns, 20, 100)
+	spreadFrom(32, len(p.spreadOrNil()))
+	if p != nil {
+		for i := 0; i < len(p.names); i += 40 {
+			var names []string
+			for _, nm := range p.names[i:min(i+40, len(p.names))] {
+				names = append(names, fmt.Sprintf("%s@%d", nm.text, nm.pos))
+			}
+			add(tsNames, i, -1, "record names", "  "+strings.Join(names, " "))
+		}
+	}
+	// PrioRemaining: whatever else was kept.
+	prio = PrioRemaining
+	tmplFrom(30, 100)
+	headFrom(30, 100)
+	rareFrom(40, 200)
+	tailFrom(101, tailKeep)
+	notableFrom(tc.errs, 200, maxNotable)
+	notableFrom(tc.warns, 100, maxNotable)
+	headFrom(100, headKeep)
+}
+
+func (tc *textCands) buildLines() []posLine {
+	if tc.t == nil {
+		return nil
+	}
+	return tc.t.buildErrors
+}
+
+func (p *textProfile) spreadOrNil() []posLine {
+	if p == nil {
+		return nil
+	}
+	return p.spread
+}
+
+// factsHead is what the text is, in one line: always shown.
+func (tc *textCands) factsHead() string {
+	if tc.json {
+		return fmt.Sprintf("go test -json: %s events (one JSON value a line; positions are event numbers from 0)\n", commas(tc.t.events))
+	}
+	p := tc.p
+	var b strings.Builder
+	fmt.Fprintf(&b, "text: %s lines", commas(p.lines))
+	if p.blank > 0 {
+		fmt.Fprintf(&b, " (%s blank)", commas(p.blank))
+	}
+	fmt.Fprintf(&b, "; kind: %s", p.kind)
+	if p.recordUnit != "lines" {
+		fmt.Fprintf(&b, "; %s %s", commas(p.records), p.recordUnit)
+		if p.nameField != "" {
+			fmt.Fprintf(&b, ", named by %s", p.nameField)
+		}
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// factLines are the text's other facts, shown first (PrioFact): error
+// and warning counts, templates, the kind's summary (tests, time range,
+// levels).
+func (tc *textCands) factLines() []string {
+	if tc.json {
+		return testTotals(tc.t, true)
+	}
+	p := tc.p
+	var out []string
+	s := fmt.Sprintf("error lines: %s (%s distinct); warning lines: %s (%s distinct); templates: %s",
+		commas(p.errors), commas(len(tc.errs)), commas(p.warns), commas(len(tc.warns)), commas(len(p.miner.clusters)))
+	if p.miner.other > 0 {
+		s += fmt.Sprintf(" (+%s lines past the template cap)", commas(p.miner.other))
+	}
+	out = append(out, s)
+	if p.tests != nil {
+		out = append(out, testTotals(p.tests, false)...)
+	}
+	if p.firstTime != "" {
+		out = append(out, fmt.Sprintf("time: %s … %s", p.firstTime, p.lastTime))
+	}
+	if len(p.levels) > 0 && (p.kind == textLog || p.kind == textPlain) {
+		var parts []string
+		sum := 0
+		for _, lv := range sortedLevels(p.levels) {
+			parts = append(parts, fmt.Sprintf("%s %s", lv, commas(p.levels[lv])))
+			sum += p.levels[lv]
+		}
+		out = append(out, fmt.Sprintf("levels (of the %s lines that state one): %s", commas(sum), strings.Join(parts, ", ")))
+	}
+	return out
+}
+
+// head is the header of section k with its chosen candidates cs.
+func (tc *textCands) head(k int, cs []Candidate) string {
+	h := tc.in.Handle
+	switch k {
+	case tsPinned:
+		s := fmt.Sprintf("lines the registry's pin predicate selects (%s; showing %s), line<TAB>text:\n", commas(tc.c.PinnedCount), commas(len(cs)))
+		if len(cs) < tc.c.PinnedCount {
+			s += fmt.Sprintf("all of them: compact artifact query %s --jq %s\n", h, ShellQuote(`to_entries[] | select(.value | `+tc.c.Pin+`) | "\(.key)\t\(.value)"`))
+		}
+		return s
+	case tsPackages:
+		return fmt.Sprintf("package results as go test printed them (%s), event<TAB>output:\n", commas(len(cs)))
+	case tsFailed:
+		n := len(tc.t.failed)
+		s := fmt.Sprintf("failed tests (%s; showing %s, with their first output lines):\n", commas(n), commas(len(cs)))
+		if len(cs) < n && tc.json {
+			s += fmt.Sprintf("all of them: compact artifact query %s --jq %s\n", h, ShellQuote(`.[] | select(.Action == "fail" and .Test) | "\(.Package) \(.Test)"`))
+		}
+		return s
+	case tsBuild:
+		return fmt.Sprintf("build output of failed builds (%s lines, %s failed builds; showing %s), event<TAB>line:\n", commas(len(tc.t.buildErrors)), commas(tc.t.buildFails), commas(len(cs)))
+	case tsErrors:
+		at := make(map[int]bool, len(cs))
+		for _, c := range cs {
+			at[c.Record] = true
+		}
+		se, sw := 0, 0
+		for _, nb := range tc.p.notables {
+			if at[nb.last] {
+				if nb.sev == sevError {
+					se++
+				} else {
+					sw++
+				}
+			}
+		}
+		s := fmt.Sprintf("error and warning lines, each distinct line once at its last position (showing %s of %s distinct error lines, %s of %s distinct warning lines; [×N, first at P] = N identical lines):\n",
+			commas(se), commas(len(tc.errs)), commas(sw), commas(len(tc.warns)))
+		if se < len(tc.errs) || tc.p.notableCut > 0 {
+			s += fmt.Sprintf("all error lines: compact artifact query %s --jq %s\n", h, ShellQuote(severityQuery(sevError)))
+		}
+		if sw < len(tc.warns) {
+			s += fmt.Sprintf("all warning lines: compact artifact query %s --jq %s\n", h, ShellQuote(severityQuery(sevWarn)))
+		}
+		return s
+	case tsRare:
+		return fmt.Sprintf("lines unlike the rest (the only line of their template, latest first; showing %s of %s), line<TAB>text:\n", commas(len(cs)), commas(len(tc.rare)))
+	case tsFields:
+		return fmt.Sprintf("fields of the %s records (showing %s of %s fields; counts are of records):\n", commas(tc.p.records), commas(len(cs)), commas(len(tc.p.fields)))
+	case tsTemplates:
+		return fmt.Sprintf("templates, most frequent first (showing %s of %s; [×N] = exactly N lines; <n> number, <ts> timestamp, <id> id, <*> varies):\n", commas(len(cs)), commas(len(tc.tmpls)))
+	case tsNames:
+		n := 0
+		for _, c := range cs {
+			n += strings.Count(strings.TrimSpace(c.Text), " ") + 1
+		}
+		return fmt.Sprintf("record names (%s of %s; name@line of its %s field):\n", commas(n), commas(len(tc.p.names)), tc.p.nameField)
+	case tsHead:
+		return fmt.Sprintf("first %s lines (lines %d-%d):\n", commas(len(cs)), cs[0].Record, cs[len(cs)-1].Record)
+	case tsSpread:
+		return "lines spread over the middle, line<TAB>text:\n"
+	case tsTail:
+		if tc.json {
+			return fmt.Sprintf("the last %s output lines of the run (the Output of events %d-%d):\n", commas(len(cs)), cs[0].Record, cs[len(cs)-1].Record)
+		}
+		return fmt.Sprintf("last %s lines (lines %d-%d):\n", commas(len(cs)), cs[0].Record, cs[len(cs)-1].Record)
+	}
+	return ""
+}
+
+// restFoot names what is not shown: the count of records (lines or
+// events) not shown and the longest run of them, as a slice, and a search.
+func (tc *textCands) restFoot() string {
+	n := tc.c.Count
+	if len(tc.shown) >= n {
+		return ""
 	}
 	bestStart, bestLen, start := 0, 0, -1
 	for i := 0; i <= n; i++ {
-		if i < n && !shown[i] {
+		if i < n && !tc.shown[i] {
 			if start < 0 {
 				start = i
 			}
@@ -91,7 +500,92 @@ func textFoot(handle string, n int, ch []Candidate) string {
 		}
 		start = -1
 	}
-	limit := min(bestLen, 200)
-	return fmt.Sprintf("  not shown: %s of %s lines; the longest run not shown starts at line %s (%s lines): compact artifact slice %s --offset %d --limit %d\n",
-		commas(n-len(ch)), commas(n), commas(bestStart), commas(bestLen), handle, bestStart, limit)
+	unit := "lines"
+	if tc.json {
+		unit = "events"
+	}
+	return fmt.Sprintf("not shown: %s of %s %s (numbered from 0); %s-%s: compact artifact slice %s --offset %d --limit %d\n",
+		commas(n-len(tc.shown)), commas(n), unit, commas(bestStart), commas(bestStart+bestLen-1), tc.in.Handle, bestStart, min(bestLen, 100))
+}
+
+// fieldSummary is one field of RFC 822-like records: how many records
+// have it, and either every value with its count (few distinct values,
+// or values that repeat), or the numeric range and sum, or the exact
+// number of distinct values.
+func fieldSummary(f *fieldStat, records int) string {
+	var b strings.Builder
+	b.WriteString(f.name)
+	if f.present != records {
+		fmt.Fprintf(&b, " (in %s records)", commas(f.present))
+	}
+	b.WriteString(": ")
+	switch {
+	case f.numeric == f.present && f.present > 1:
+		fmt.Fprintf(&b, "numbers, sum %s, min %s (%s), max %s (%s)", strconv.FormatInt(f.sum, 10), strconv.FormatInt(f.min, 10), f.minRec, strconv.FormatInt(f.max, 10), f.maxRec)
+	case !f.overflow && (len(f.values) <= 12 || 2*len(f.values) <= f.present):
+		type vc struct {
+			v string
+			n int
+		}
+		var vs []vc
+		for k, n := range f.values {
+			vs = append(vs, vc{k, n})
+		}
+		sort.Slice(vs, func(i, j int) bool {
+			if vs[i].n != vs[j].n {
+				return vs[i].n > vs[j].n
+			}
+			return vs[i].v < vs[j].v
+		})
+		if len(vs) > 12 {
+			fmt.Fprintf(&b, "%d distinct values; ", len(vs))
+		}
+		for i, x := range vs {
+			if i == 12 {
+				rest := f.present
+				for _, y := range vs[:12] {
+					rest -= y.n
+				}
+				fmt.Fprintf(&b, "; %d other values in %s records", len(vs)-12, commas(rest))
+				break
+			}
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%q %s", cut(x.v, 60), commas(x.n))
+		}
+	case len(f.distinct) >= maxDistinctTracked:
+		fmt.Fprintf(&b, "at least %s distinct values", commas(len(f.distinct)))
+	default:
+		fmt.Fprintf(&b, "%s distinct values", commas(len(f.distinct)))
+	}
+	return b.String()
+}
+
+// testTotals are the totals of a test run.
+func testTotals(t *testSummary, json bool) []string {
+	var out []string
+	pk := t.pkgPass + t.pkgFail + t.pkgSkip
+	if pk > 0 {
+		out = append(out, fmt.Sprintf("packages: %s (%s passed, %s failed, %s with no tests or skipped)", commas(pk), commas(t.pkgPass), commas(t.pkgFail), commas(t.pkgSkip)))
+	}
+	tests := "tests"
+	if json {
+		tests = "tests (subtests counted, a parent fails with its subtest)"
+	}
+	out = append(out, fmt.Sprintf("%s: %s (%s passed, %s failed, %s skipped)", tests, commas(t.testPass+t.testFail+t.testSkip), commas(t.testPass), commas(t.testFail), commas(t.testSkip)))
+	if len(t.failedPkgs) > 0 {
+		out = append(out, "failed packages: "+strings.Join(t.failedPkgs, ", "))
+	}
+	if len(t.skipped) > 0 {
+		s := "skipped tests: " + strings.Join(t.skipped, ", ")
+		if t.testSkip > len(t.skipped) {
+			s += fmt.Sprintf(" and %s more", commas(t.testSkip-len(t.skipped)))
+		}
+		out = append(out, s)
+	}
+	if json && t.elapsed > 0 {
+		out = append(out, fmt.Sprintf("elapsed (sum over packages): %.3fs", t.elapsed))
+	}
+	return out
 }

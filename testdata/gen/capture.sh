@@ -75,3 +75,29 @@ if want apt-cache-show-node; then
 			}' >"$out/apt-cache-show-node.txt"
 fi
 want tree-pip && tree -J -s /usr/lib/python3/dist-packages/pip >"$out/tree-pip.json"
+
+# Text outputs of failing runs (see testdata/gen/textcaps): a go test -json
+# stream with failing tests, a panic and a build failure; a go build -x log
+# ending in compile errors; an npm install log whose postinstall script
+# fails at the end; apt-cache show of 400 packages (maintainers
+# pseudonymised as for dpkg-status).
+caps=testdata/gen/textcaps
+want go-test-json && { (cd "$caps/shop" && go test -json ./... >"../../../../$out/go-test-json.jsonl" 2>/dev/null) || true; }
+want go-build-fail && { (cd "$caps/shopbuild" && go build -a -x -v ./... >"../../../../$out/go-build-fail.txt" 2>&1) || true; }
+if want npm-install-fail; then
+	tmp=$(mktemp -d)
+	cp -r "$caps/npmfail/." "$tmp/"
+	(cd "$tmp" && npm install --loglevel silly --no-audit --no-fund --foreground-scripts --cache "$tmp/.cache" >npm.log 2>&1) || true
+	cp "$tmp/npm.log" "$out/npm-install-fail.txt"
+	rm -rf "$tmp"
+fi
+if want apt-cache-show; then
+	# shellcheck disable=SC2046
+	apt-cache show $(apt-cache pkgnames | LC_ALL=C sort | head -400) 2>/dev/null |
+		perl -pe '
+			if (/^(Maintainer|Original-Maintainer|Uploaders): (.*)$/) {
+				my ($k, $v) = ($1, $2);
+				$id{$v} //= sprintf("%03d", ++$n);
+				$_ = "$k: Maintainer $id{$v} <maintainer-$id{$v}\@example.invalid>\n";
+			}' >"$out/apt-cache-show.txt"
+fi

@@ -2,6 +2,8 @@ package bench
 
 import (
 	"context"
+	"flag"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -241,5 +243,54 @@ func TestModelQueries(t *testing.T) {
 	// Truncation baselines have no query ability.
 	if ht := find(t, rep, "kubectl-pods.json", StrategyHeadTail); ht.ViewQuery != 0 || ht.ViewAnswerable != ht.FromView {
 		t.Errorf("head+tail: %+v", ht)
+	}
+}
+
+var otherCorpus = flag.String("corpus", "", "a corpus directory to check like the bundled one (TestOtherCorpus), e.g. a held-out set")
+
+// TestOtherCorpus checks a corpus given with -corpus DIR the way
+// TestCorpus checks the bundled one: every questions file loads, every
+// answer is computed, every read-off answer (lookup, first, last,
+// distinct) is visible by the field-aware rule in the full output, and
+// every record string occurs in it. Skipped without -corpus.
+func TestOtherCorpus(t *testing.T) {
+	if *otherCorpus == "" {
+		t.Skip("no -corpus DIR")
+	}
+	files, err := LoadCorpus(*otherCorpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, qf := range files {
+		t.Run(filepath.Base(qf.Path), func(t *testing.T) {
+			orig, err := qf.ReadOutput()
+			if err != nil {
+				t.Fatal(err)
+			}
+			answers, err := qf.Answer(orig)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cats := map[Category]bool{}
+			for _, a := range answers {
+				cats[a.Category] = true
+				switch a.Kind {
+				case KindLookup, KindFirst, KindLast, KindDistinct:
+					if !a.VisibleFor(oneLine(qf.Input, orig)) {
+						t.Errorf("question %q: answer %s is not visible near %q in the full output", a.ID, a.String(), a.Record)
+					}
+				}
+				for _, r := range a.Record {
+					if len(occurrences(string(orig), r)) == 0 {
+						t.Errorf("question %q: record %q does not occur in the output", a.ID, r)
+					}
+				}
+			}
+			for _, c := range Categories {
+				if !cats[c] {
+					t.Errorf("no question of category %s", c)
+				}
+			}
+		})
 	}
 }

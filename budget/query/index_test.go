@@ -1,0 +1,108 @@
+package query
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolcompact/compact/budget"
+	"github.com/toolcompact/compact/budget/artifact"
+)
+
+// TestIndexReused checks the on-disk index: the first query of a large
+// artifact writes it, a query in a fresh Querier (a new process) reads it
+// instead of parsing, and every answer (slice, search, jq, get of a path)
+// is the same as without an index. A damaged index, or one of another
+// artifact, is ignored and rewritten.
+func TestIndexReused(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"kind":"List","items":[`)
+	for i := 0; b.Len() < 2<<20; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id":%d,"state":%q,"msg":"event number %d happened"}`, i, []string{"open", "closed"}[i%2], i)
+	}
+	b.WriteString(`],"tail":[1,2,3,4,5,6,7,8,9,10]}`)
+	doc := []byte(b.String())
+	dir := t.TempDir()
+	ds, err := artifact.NewDir(dir, artifact.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctr, _ := budget.NewCounter("")
+	h, m, err := ds.Put(context.Background(), strings.NewReader(string(doc)), budget.Meta{Tool: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := func() *Querier {
+		q, err := New(ds, ctr, Options{Cache: NewCache(0)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return q
+	}
+	answers := func(q *Querier) []string {
+		ctx := context.Background()
+		var out []string
+		for _, f := range []func() (Answer, error){
+			func() (Answer, error) { return q.Slice(ctx, string(h), SliceOptions{Offset: 1234, Limit: 3}, 2000) },
+			func() (Answer, error) { return q.Slice(ctx, string(h), SliceOptions{Path: ".tail", Offset: 8}, 2000) },
+			func() (Answer, error) { return q.Search(ctx, string(h), "number 4321", SearchOptions{Limit: 2}, 2000) },
+			func() (Answer, error) { return q.Get(ctx, string(h)+".items[77]", 2000) },
+			func() (Answer, error) { return q.JQ(ctx, string(h), `.items[] | select(.id == 99) | .msg`, 2000) },
+		} {
+			a, err := f()
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, fmt.Sprintf("%s|%d|%d|%v", a.Content, a.Total, a.Returned, a.Positions))
+		}
+		return out
+	}
+	idx := filepath.Join(dir, "objects", m.SHA256[:2], m.SHA256+".idx")
+	want := answers(fresh()) // no index yet: parses, and writes it
+	if _, err := os.Stat(idx); err != nil {
+		t.Fatalf("no index written: %v", err)
+	}
+	q := fresh()
+	e, err := q.load(context.Background(), h)
+	if err != nil || !e.indexed {
+		t.Fatalf("the second load did not use the index: %v, indexed %v", err, e != nil && e.indexed)
+	}
+	if got := answers(fresh()); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("answers with the index differ:\n%v\nwant\n%v", got, want)
+	}
+	// Damaged: one byte flipped. Ignored, rebuilt, same answers.
+	ib, _ := os.ReadFile(idx)
+	ib[len(ib)/2] ^= 0xff
+	if err := os.WriteFile(idx, ib, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if e, _ := fresh().load(context.Background(), h); e.indexed {
+		t.Fatal("a damaged index was used")
+	}
+	if got := answers(fresh()); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatal("answers after a damaged index differ")
+	}
+	if e, _ := fresh().load(context.Background(), h); !e.indexed {
+		t.Fatal("the damaged index was not rewritten")
+	}
+	// Another artifact's index under this digest's name is refused.
+	other := &entry{sum: strings.Repeat("ab", 32), data: doc}
+	if _, _, err := decodeIndex(other, mustRead(t, idx)); err == nil {
+		t.Fatal("an index was accepted for another digest")
+	}
+}
+
+func mustRead(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

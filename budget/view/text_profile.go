@@ -1,0 +1,520 @@
+package view
+
+import (
+	"bytes"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// The profile of a text: one pass over its lines that finds what the
+// text is (its kind and its records), and counts, exactly, what the view
+// of it states: lines, records, blank lines, levels, error and warning
+// lines (each distinct one with its repeats), templates, the fields of
+// RFC 822-like records, the time range. Memory is bounded by the view,
+// not the input: the head, a ring of the tail, the lines at the spread's
+// positions, at most maxNotable distinct error/warning lines and at most
+// maxClusters templates are kept; everything else is counted.
+
+// Kinds of text.
+const (
+	textPlain   = "text"       // lines, no structure found
+	textLog     = "log"        // lines that start with a timestamp or a level
+	textBlocks  = "paragraphs" // blank-line-separated blocks
+	textFields  = "fields"     // blank-line-separated blocks of "Key: value" lines (RFC 822, dpkg, apt-cache show)
+	textGoTest  = "go test"    // go test (-v) text output
+	textGoJSON  = "go test -json"
+	textTAP     = "TAP"          // Test Anything Protocol
+	textCompile = "build output" // compiler diagnostics "file:line:col: ..."
+)
+
+const (
+	headKeep   = 200 // head lines kept
+	tailKeep   = 200 // tail lines kept
+	spreadKeep = 64  // evenly spaced lines kept
+	maxNotable = 5000
+)
+
+// posLine is a line and its position (0-based, as compact artifact slice
+// and jq count lines).
+type posLine struct {
+	pos  int
+	text string
+}
+
+// notable is one distinct error or warning line and its repeats.
+type notable struct {
+	text  string
+	sev   int
+	count int
+	first int
+	last  int
+}
+
+// fieldStat is the profile of one field of RFC 822-like records.
+type fieldStat struct {
+	name     string
+	present  int
+	values   map[string]int      // distinct first-line values while few
+	overflow bool                // more than maxFieldValues distinct values
+	distinct map[uint64]struct{} // hashes of every distinct value (exact distinct count)
+	numeric  int                 // records whose value is an integer
+	sum      int64
+	min, max int64
+	minRec   string // name of the record with the smallest value
+	maxRec   string
+}
+
+const maxFieldValues = 64
+
+// maxDistinctTracked bounds the distinct values counted per field.
+const maxDistinctTracked = 1 << 20
+
+// hashString is FNV-1a, 64 bits: distinct values are counted by hash (a
+// collision among a million values has a chance of about 3e-8).
+func hashString(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+// textProfile is what analyzeText found.
+type textProfile struct {
+	kind       string
+	lines      int
+	blank      int
+	records    int    // records of the kind: blocks, entries, events, lines
+	recordUnit string // their name: "paragraphs", "entries", "lines"
+	nameField  string // for textFields: the field that names a record ("Package")
+	names      []posLine
+	firstTime  string
+	lastTime   string
+	levels     map[string]int
+	errors     int // error lines
+	warns      int // warning lines
+	notables   []*notable
+	notableCut int // distinct error/warning lines past maxNotable (counted in errors/warns)
+	miner      *miner
+	fields     []*fieldStat
+	head       []posLine
+	tail       []posLine
+	spread     []posLine // in spreadOrder's order: coarse to fine
+	extra      map[int]string
+	tests      *testSummary // go test, TAP
+}
+
+// countLines counts lines as textLines numbers them.
+func countLines(data []byte) int {
+	if len(data) == 0 {
+		return 0
+	}
+	n := bytes.Count(data, []byte{'\n'})
+	if data[len(data)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+// textLines calls fn for each line of data as compact artifact slice and
+// jq number them: split at '\n', a final '\n' starts no line, one '\r'
+// ending a line is removed, invalid UTF-8 is replaced.
+func textLines(data []byte, fn func(pos int, line string)) {
+	pos := 0
+	for len(data) > 0 {
+		line := data
+		var rest []byte
+		if j := bytes.IndexByte(data, '\n'); j >= 0 {
+			line, rest = data[:j], data[j+1:]
+		}
+		line = bytes.TrimSuffix(line, []byte{'\r'})
+		s := string(line)
+		if !utf8.ValidString(s) {
+			s = strings.ToValidUTF8(s, "\uFFFD")
+		}
+		fn(pos, s)
+		pos++
+		data = rest
+	}
+}
+
+// analyzeText profiles the lines of data.
+// The lines at the positions in want are kept in extra (the rows a pin
+// predicate selected).
+func analyzeText(data []byte, want map[int]bool) *textProfile {
+	n := countLines(data)
+	p := &textProfile{lines: n, levels: map[string]int{}, miner: newMiner(), extra: map[int]string{}}
+	p.kind = detectTextKind(data)
+	// The spread: lines between the head and the tail, coarse to fine.
+	spreadAt := map[int]int{}
+	if n > headKeep+tailKeep {
+		for r, i := range spreadOrder(n-headKeep-tailKeep, spreadKeep) {
+			spreadAt[headKeep+i] = r
+		}
+		p.spread = make([]posLine, len(spreadAt))
+	}
+	ring := make([]posLine, 0, tailKeep)
+	notables := map[string]*notable{}
+	var fieldIdx map[string]*fieldStat
+	if p.kind == textFields {
+		fieldIdx = map[string]*fieldStat{}
+	}
+	var tests *testSummary
+	if p.kind == textGoTest || p.kind == textTAP {
+		tests = &testSummary{}
+		p.tests = tests
+	}
+	inBlock := false
+	var recName string
+	var recFields []string // fields seen in this record, for numeric max attribution
+	_ = recFields
+	var pendingNums []*fieldStat
+	var pendingVals []int64
+	flushRecord := func() {
+		for i, f := range pendingNums {
+			v := pendingVals[i]
+			if f.numeric == 1 || v > f.max {
+				f.max, f.maxRec = v, recName
+			}
+			if f.numeric == 1 || v < f.min {
+				f.min, f.minRec = v, recName
+			}
+		}
+		pendingNums, pendingVals = pendingNums[:0], pendingVals[:0]
+	}
+	textLines(data, func(pos int, line string) {
+		if pos < headKeep {
+			p.head = append(p.head, posLine{pos, line})
+		}
+		if r, ok := spreadAt[pos]; ok {
+			p.spread[r] = posLine{pos, line}
+		}
+		if want[pos] {
+			p.extra[pos] = line
+		}
+		if len(ring) < tailKeep {
+			ring = append(ring, posLine{pos, line})
+		} else {
+			ring[pos%tailKeep] = posLine{pos, line}
+		}
+		blank := strings.TrimSpace(line) == ""
+		if blank {
+			p.blank++
+			if inBlock && p.kind == textFields {
+				flushRecord()
+			}
+			inBlock = false
+		}
+		// Records.
+		switch p.kind {
+		case textBlocks, textFields:
+			if !blank && !inBlock {
+				p.records++
+				recName = ""
+			}
+		case textLog:
+			if ts := lineTime(line); ts != "" {
+				p.records++
+				if p.firstTime == "" {
+					p.firstTime = ts
+				}
+				p.lastTime = ts
+			} else if pos == 0 || p.records == 0 {
+				p.records++
+			}
+		default:
+			p.records++
+		}
+		if p.kind == textFields && !blank {
+			if k, v, ok := fieldLine(line); ok {
+				if !inBlock {
+					recName = v
+					if p.nameField == "" {
+						p.nameField = k
+					}
+				}
+				f := fieldIdx[k]
+				if f == nil {
+					f = &fieldStat{name: k, values: map[string]int{}, distinct: map[uint64]struct{}{}}
+					fieldIdx[k] = f
+					p.fields = append(p.fields, f)
+				}
+				f.present++
+				if len(f.distinct) < maxDistinctTracked {
+					f.distinct[hashString(v)] = struct{}{}
+				}
+				if !f.overflow {
+					f.values[v]++
+					if len(f.values) > maxFieldValues {
+						f.overflow, f.values = true, nil
+					}
+				}
+				if x, err := strconv.ParseInt(v, 10, 64); err == nil {
+					f.numeric++
+					f.sum += x
+					pendingNums = append(pendingNums, f)
+					pendingVals = append(pendingVals, x)
+				}
+				if k == p.nameField && recName == v && len(p.names) < 100000 {
+					p.names = append(p.names, posLine{pos, v})
+				}
+			}
+		}
+		if !blank {
+			inBlock = true
+		}
+		if lv := lineLevel(line); lv != "" {
+			p.levels[lv]++
+		}
+		sev := lineSeverity(line)
+		switch sev {
+		case sevError:
+			p.errors++
+		case sevWarn:
+			p.warns++
+		}
+		if sev != sevNone {
+			if nb := notables[line]; nb != nil {
+				nb.count++
+				nb.last = pos
+			} else if len(notables) < maxNotable {
+				nb := &notable{text: line, sev: sev, count: 1, first: pos, last: pos}
+				notables[line] = nb
+				p.notables = append(p.notables, nb)
+			} else {
+				p.notableCut++
+			}
+		}
+		if !blank {
+			p.miner.add(pos, line, sev)
+		}
+		if tests != nil {
+			tests.addLine(pos, line, p.kind)
+		}
+	})
+	if inBlock && p.kind == textFields {
+		flushRecord()
+	}
+	// The tail, in order.
+	if len(ring) == tailKeep {
+		start := n % tailKeep
+		ring = append(ring[start:], ring[:start]...)
+	}
+	p.tail = ring
+	switch p.kind {
+	case textBlocks, textFields:
+		p.recordUnit = "records (blank-line-separated paragraphs)"
+	case textLog:
+		p.recordUnit = "entries (a timestamped line and its continuation lines)"
+	default:
+		p.recordUnit = "lines"
+	}
+	if tests != nil {
+		tests.finish()
+	}
+	return p
+}
+
+// detectTextKind decides the kind of a text from its first 4,000 lines.
+func detectTextKind(data []byte) string {
+	lines, nonBlank, blank, blocks, fieldLines, blockFirstField := 0, 0, 0, 0, 0, 0
+	timed, leveled, goTest, tap, located := 0, 0, 0, 0, 0
+	inBlock := false
+	sample := data
+	if len(sample) > 1<<20 {
+		sample = sample[:1<<20]
+	}
+	textLines(sample, func(pos int, line string) {
+		if pos >= 4000 {
+			return
+		}
+		lines++
+		if strings.TrimSpace(line) == "" {
+			blank++
+			inBlock = false
+			return
+		}
+		nonBlank++
+		_, _, isField := fieldLine(line)
+		if isField {
+			fieldLines++
+		} else if line[0] == ' ' || line[0] == '\t' {
+			fieldLines++ // a continuation line of a field
+		}
+		if !inBlock {
+			blocks++
+			if isField {
+				blockFirstField++
+			}
+		}
+		inBlock = true
+		if lineTime(line) != "" {
+			timed++
+		} else if lineLevel(line) != "" {
+			leveled++
+		}
+		if strings.HasPrefix(line, "=== RUN") || strings.HasPrefix(line, "--- PASS: ") || strings.HasPrefix(line, "--- FAIL: ") ||
+			strings.HasPrefix(line, "ok  \t") || strings.HasPrefix(line, "FAIL\t") || strings.HasPrefix(line, "PASS") && len(line) == 4 {
+			goTest++
+		}
+		if strings.HasPrefix(line, "ok ") || strings.HasPrefix(line, "not ok ") || strings.HasPrefix(line, "1..") {
+			tap++
+		}
+		if hasLocationPrefix(line) {
+			located++
+		}
+	})
+	switch {
+	case nonBlank == 0:
+		return textPlain
+	case goTest >= 2 && goTest*20 >= nonBlank:
+		return textGoTest
+	case tap >= 2 && tap*3 >= nonBlank:
+		return textTAP
+	case blocks >= 3 && blank >= 2 && blockFirstField*10 >= blocks*8 && fieldLines*10 >= nonBlank*7:
+		return textFields
+	case timed*2 >= nonBlank:
+		return textLog
+	case blocks >= 3 && blank >= 2 && nonBlank >= 2*blocks && nonBlank <= 50*blocks:
+		return textBlocks
+	case leveled*2 >= nonBlank:
+		return textLog
+	case located > 0 && located*10 >= nonBlank:
+		return textCompile
+	}
+	return textPlain
+}
+
+// fieldLine splits an RFC 822-like "Key: value" line; the key is a run of
+// letters, digits and '-' starting with a letter.
+func fieldLine(line string) (key, value string, ok bool) {
+	i := 0
+	for i < len(line) && (isAlnumByte(line[i]) || line[i] == '-' || line[i] == '_') {
+		i++
+	}
+	if i == 0 || i >= len(line) || line[i] != ':' || !(line[0]|0x20 >= 'a' && line[0]|0x20 <= 'z') || i > 40 {
+		return "", "", false
+	}
+	rest := line[i+1:]
+	if rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+		return "", "", false // "http://", "12:30"
+	}
+	return line[:i], strings.TrimSpace(rest), true
+}
+
+// lineTime returns the timestamp a log line starts with (after an
+// optional '[' or '<n>'), or "": ISO 8601 dates with a time, syslog
+// ("Nov 25 14:57:27"), klog ("I1125 14:57:27.123").
+func lineTime(line string) string {
+	s := line
+	if strings.HasPrefix(s, "[") {
+		s = s[1:]
+	}
+	if n := matchDate(s); n > 10 {
+		return s[:n]
+	}
+	if len(s) >= 15 && isMonth(s[:3]) && s[3] == ' ' {
+		j := 4
+		if s[j] == ' ' {
+			j++
+		}
+		k := j
+		for k < len(s) && isDigitByte(s[k]) {
+			k++
+		}
+		if k > j && k < len(s) && s[k] == ' ' {
+			if n := matchClock(s[k+1:]); n >= 8 {
+				return s[:k+1+n]
+			}
+		}
+	}
+	if len(s) >= 14 && strings.IndexByte("IWEF", s[0]) >= 0 && fixedDigitsAt(s, 1, 4) && s[5] == ' ' {
+		if n := matchClock(s[6:]); n >= 8 {
+			return s[:6+n]
+		}
+	}
+	return ""
+}
+
+func isMonth(s string) bool {
+	switch s {
+	case "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec":
+		return true
+	}
+	return false
+}
+
+// lineLevel returns the log level a line states in its first 64 bytes
+// (a word such as INFO, [WARN], level=error, or a klog prefix), upper
+// case, or "".
+func lineLevel(line string) string {
+	if len(line) >= 5 && strings.IndexByte("IWEF", line[0]) >= 0 && fixedDigitsAt(line, 1, 4) {
+		return map[byte]string{'I': "INFO", 'W': "WARN", 'E': "ERROR", 'F': "FATAL"}[line[0]]
+	}
+	s := line
+	if len(s) > 64 {
+		s = s[:64]
+	}
+	if i := strings.Index(s, "level="); i >= 0 {
+		v := s[i+6:]
+		v = strings.TrimPrefix(v, `"`)
+		j := 0
+		for j < len(v) && isAlnumByte(v[j]) {
+			j++
+		}
+		if lv := normLevel(v[:j]); lv != "" {
+			return lv
+		}
+	}
+	for i := 0; i < len(s); {
+		for i < len(s) && !isAlnumByte(s[i]) {
+			i++
+		}
+		j := i
+		for j < len(s) && isAlnumByte(s[j]) {
+			j++
+		}
+		w := s[i:j]
+		if len(w) >= 4 && w == strings.ToUpper(w) {
+			if lv := normLevel(w); lv != "" {
+				return lv
+			}
+		}
+		i = j
+	}
+	return ""
+}
+
+func normLevel(w string) string {
+	switch strings.ToUpper(w) {
+	case "TRACE":
+		return "TRACE"
+	case "DEBUG":
+		return "DEBUG"
+	case "INFO":
+		return "INFO"
+	case "NOTICE":
+		return "NOTICE"
+	case "WARN", "WARNING":
+		return "WARN"
+	case "ERROR", "ERR":
+		return "ERROR"
+	case "FATAL", "CRIT", "CRITICAL", "EMERG", "ALERT", "PANIC":
+		return "FATAL"
+	}
+	return ""
+}
+
+// sortedLevels returns the levels in a fixed severity order.
+func sortedLevels(m map[string]int) []string {
+	order := map[string]int{"FATAL": 0, "ERROR": 1, "WARN": 2, "NOTICE": 3, "INFO": 4, "DEBUG": 5, "TRACE": 6}
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool { return order[out[i]] < order[out[j]] })
+	return out
+}

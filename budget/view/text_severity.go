@@ -1,0 +1,155 @@
+package view
+
+import "regexp"
+
+// Which lines of a text are errors or warnings.
+//
+// A line is an error line when, after every "zero phrase" ("0 errors",
+// "no failures", "error=nil", "errors: 0") is removed from it, it matches
+// errorPattern: a severity word on its own (error, fatal, panic, FAIL,
+// npm's ERR!, Traceback, denied, killed, ...), an exception type that ends
+// a line or precedes a colon (ValueError:, NullPointerException), an
+// ERR_* code, a non-zero exit status, a klog/glog or apt prefix (E1125,
+// F1125, "E: "), or a compiler's location prefix (file:line:col:). A line
+// that is not an error line is a warning line when it matches
+// warnPattern. Both are plain regular expressions that jq (gojq uses Go's
+// regexp) evaluates exactly as compact does, so the query the view prints
+// for the lines it does not show fetches exactly those lines.
+//
+// The words are severity concepts, not spellings of one tool's messages:
+// a log's unusual lines are found by a second, independent test (lines
+// whose template is rare, see text_template.go), which needs no word at
+// all.
+const (
+	errorPattern = `(?i:(?:^|[^\w./-])(?:errors?|err|fatal|panic|panicked|exception|traceback|fail|failed|failures?|critical|crit|emerg|abort|aborted|killed|oom|segfault|denied|refused)(?:$|[^\w/-])|\berr_[a-z_]+|\bexit (?:status|code) [1-9]|exited with (?:code|status) [1-9]|non-zero exit)|[a-z](?:Error|Exception)(?::|$)|^[EF]\d{4} |^[EF]: |^[^\s:]+:\d+:\d+: `
+	warnPattern  = `(?i:(?:^|[^\w./-])(?:warn|warning|warnings|deprecated)(?:$|[^\w/-]))|^W\d{4} |^W: `
+	zeroPattern  = `(?i:\b(?:0|no|zero) (?:errors?|warnings?|failures?|failed)\b|\b(?:errors?|err|warnings?|failures?|failed)"?\s?[:=]\s?(?:0|nil|null|none|false)\b)`
+)
+
+var (
+	errorRe = regexp.MustCompile(errorPattern)
+	warnRe  = regexp.MustCompile(warnPattern)
+	zeroRe  = regexp.MustCompile(zeroPattern)
+)
+
+// Severities of a line.
+const (
+	sevNone = iota
+	sevWarn
+	sevError
+)
+
+// severityHints are lower-case letter runs of which every match of
+// errorPattern and warnPattern (apart from the prefixes mayHaveSeverity
+// tests itself) contains one: a line with none of them skips the regular
+// expressions, the slow part of the pass.
+var severityHints = []string{"err", "fatal", "panic", "exception", "traceback", "fail", "crit", "emerg", "abort", "killed", "oom", "segfault", "denied", "refused", "exit", "warn", "deprecated"}
+
+// lineSeverity classifies one line (see errorPattern).
+func lineSeverity(line string) int {
+	if !mayHaveSeverity(line) {
+		return sevNone
+	}
+	s := line
+	if zeroRe.MatchString(s) {
+		s = zeroRe.ReplaceAllString(s, "")
+	}
+	if errorRe.MatchString(s) {
+		return sevError
+	}
+	if warnRe.MatchString(s) {
+		return sevWarn
+	}
+	return sevNone
+}
+
+// mayHaveSeverity is a cheap pre-test: false only when neither pattern
+// can match line.
+func mayHaveSeverity(line string) bool {
+	if len(line) >= 2 && (line[0] == 'E' || line[0] == 'F' || line[0] == 'W') && (line[1] == ':' || isDigitByte(line[1])) {
+		return true // "E: ", "W: ", "E1125"
+	}
+	if hasLocationPrefix(line) {
+		return true
+	}
+	for _, h := range severityHints {
+		if indexFold(line, h) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// hasLocationPrefix reports whether line starts like "file:12:3: ".
+func hasLocationPrefix(line string) bool {
+	i := 0
+	for i < len(line) && line[i] != ':' && line[i] != ' ' && line[i] != '\t' {
+		i++
+	}
+	if i == 0 || i == len(line) || line[i] != ':' {
+		return false
+	}
+	for k := 0; k < 2; k++ {
+		i++
+		j := i
+		for i < len(line) && isDigitByte(line[i]) {
+			i++
+		}
+		if i == j || i == len(line) || line[i] != ':' {
+			return false
+		}
+	}
+	return i+1 < len(line) && line[i+1] == ' '
+}
+
+// indexFold returns the index of lower-case ASCII sub in s, ignoring the
+// case of s, or -1.
+func indexFold(s, sub string) int {
+	c0 := sub[0]
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i]|0x20 != c0 {
+			continue
+		}
+		k := 1
+		for k < len(sub) && s[i+k]|0x20 == sub[k] {
+			k++
+		}
+		if k == len(sub) {
+			return i
+		}
+	}
+	return -1
+}
+
+func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }
+
+// severityQuery is the jq filter (over the lines of a text, as compact
+// artifact query reads text) that yields "position<TAB>line" for every
+// line of severity sev, the lines lineSeverity classifies so.
+func severityQuery(sev int) string {
+	q := jqString(zeroPattern)
+	e := jqString(errorPattern)
+	if sev == sevError {
+		return `to_entries[] | select(.value | gsub(` + q + `; "") | test(` + e + `)) | "\(.key)\t\(.value)"`
+	}
+	return `to_entries[] | select(.value | gsub(` + q + `; "") | (test(` + e + `) | not) and test(` + jqString(warnPattern) + `)) | "\(.key)\t\(.value)"`
+}
+
+// jqString writes s as a jq (JSON) string literal.
+func jqString(s string) string {
+	b := make([]byte, 0, len(s)+8)
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			b = append(b, c)
+		}
+	}
+	return string(append(b, '"'))
+}

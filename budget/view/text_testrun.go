@@ -1,0 +1,240 @@
+package view
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+)
+
+// Test reports: go test -json events, go test (-v) text and TAP, summed
+// up as packages and tests passed, failed and skipped, the failed tests
+// by name with the first lines of their output, and build failures.
+
+// maxSkippedNames bounds the skipped tests named.
+const maxSkippedNames = 20
+
+// maxFailOutput bounds the output lines kept per failed test.
+const maxFailOutput = 12
+
+// failedTest is one failed test and what it printed.
+type failedTest struct {
+	pkg    string
+	name   string
+	pos    int // position of its fail event or line
+	output []string
+	more   int // output lines past maxFailOutput
+}
+
+// testSummary counts a test run.
+type testSummary struct {
+	events                       int
+	pkgPass, pkgFail, pkgSkip    int
+	testPass, testFail, testSkip int
+	failedPkgs                   []string
+	skipped                      []string // names of skipped tests (at most maxSkippedNames)
+	failed                       []*failedTest
+	buildErrors                  []posLine // build-output lines of failed builds (go test -json)
+	buildFails                   int
+	elapsed                      float64   // sum of the packages' Elapsed
+	output                       []posLine // the last output lines, in order (go test -json)
+	pkgLines                     []posLine // "ok", "FAIL", "?" lines of packages (go test -json)
+	running                      map[string][]string
+	runningMore                  map[string]int
+	last                         *failedTest // TAP/go test text: the test whose output follows
+}
+
+// goTestEvent is one line of go test -json (cmd/test2json).
+type goTestEvent struct {
+	Action      string
+	Package     string
+	ImportPath  string
+	Test        string
+	Output      string
+	Elapsed     float64
+	FailedBuild string
+}
+
+// isGoTestJSON reports whether the first values of a JSON Lines text are
+// go test -json events.
+func isGoTestJSON(data []byte) bool {
+	n, hits := 0, 0
+	textLines(data[:min(len(data), 64<<10)], func(pos int, line string) {
+		if n >= 20 || strings.TrimSpace(line) == "" {
+			return
+		}
+		n++
+		var e goTestEvent
+		if json.Unmarshal([]byte(line), &e) == nil && e.Action != "" && (e.Package != "" || e.ImportPath != "") {
+			hits++
+		}
+	})
+	return n > 0 && hits*10 >= n*9
+}
+
+// analyzeGoTestJSON sums up go test -json events, one a line.
+func analyzeGoTestJSON(data []byte) *testSummary {
+	t := &testSummary{running: map[string][]string{}, runningMore: map[string]int{}}
+	textLines(data, func(pos int, line string) {
+		var e goTestEvent
+		if json.Unmarshal([]byte(line), &e) != nil {
+			return
+		}
+		t.events++
+		key := e.Package + "\x00" + e.Test
+		switch e.Action {
+		case "output":
+			out := strings.TrimSuffix(e.Output, "\n")
+			if len(t.output) == tailKeep {
+				t.output = t.output[1:]
+			}
+			t.output = append(t.output, posLine{pos, out})
+			if e.Test == "" && (strings.HasPrefix(out, "ok  ") || strings.HasPrefix(out, "FAIL\t") || strings.HasPrefix(out, "?   ")) && len(t.pkgLines) < 10000 {
+				t.pkgLines = append(t.pkgLines, posLine{pos, out})
+			}
+			if e.Test != "" && !boringTestOutput(out) {
+				if len(t.running[key]) < maxFailOutput {
+					t.running[key] = append(t.running[key], out)
+				} else {
+					t.runningMore[key]++
+				}
+			}
+		case "build-output":
+			out := strings.TrimSuffix(e.Output, "\n")
+			if len(t.buildErrors) < 200 {
+				t.buildErrors = append(t.buildErrors, posLine{pos, out})
+			}
+		case "build-fail":
+			t.buildFails++
+		case "pass", "fail", "skip":
+			if e.Test == "" {
+				t.elapsed += e.Elapsed
+				switch e.Action {
+				case "pass":
+					t.pkgPass++
+				case "fail":
+					t.pkgFail++
+					name := e.Package
+					if e.FailedBuild != "" {
+						name += " [build failed]"
+					}
+					t.failedPkgs = append(t.failedPkgs, name)
+				default:
+					t.pkgSkip++
+				}
+				break
+			}
+			switch e.Action {
+			case "pass":
+				t.testPass++
+			case "fail":
+				t.testFail++
+				t.failed = append(t.failed, &failedTest{pkg: e.Package, name: e.Test, pos: pos,
+					output: t.running[key], more: t.runningMore[key]})
+			default:
+				t.testSkip++
+				if len(t.skipped) < maxSkippedNames {
+					t.skipped = append(t.skipped, e.Package+" "+e.Test)
+				}
+			}
+			delete(t.running, key)
+			delete(t.runningMore, key)
+		}
+	})
+	t.finish()
+	return t
+}
+
+// boringTestOutput reports the framing lines of go test output that say
+// nothing a failed test's name does not.
+func boringTestOutput(s string) bool {
+	for _, p := range []string{"=== RUN", "=== PAUSE", "=== CONT", "=== NAME", "--- PASS", "--- FAIL", "--- SKIP"} {
+		if strings.HasPrefix(strings.TrimSpace(s), p) {
+			return true
+		}
+	}
+	return false
+}
+
+// addLine counts one line of go test text or TAP.
+func (t *testSummary) addLine(pos int, line, kind string) {
+	t.events++
+	trim := strings.TrimSpace(line)
+	if kind == textTAP {
+		switch {
+		case strings.HasPrefix(line, "ok "):
+			t.testPass++
+			t.last = nil
+		case strings.HasPrefix(line, "not ok "):
+			if strings.Contains(line, "# SKIP") || strings.Contains(line, "# skip") || strings.Contains(line, "# TODO") {
+				t.testSkip++
+				t.last = nil
+				return
+			}
+			t.testFail++
+			f := &failedTest{name: strings.TrimSpace(strings.TrimPrefix(line, "not ok ")), pos: pos}
+			t.failed = append(t.failed, f)
+			t.last = f
+		default:
+			if t.last != nil && (strings.HasPrefix(line, " ") || strings.HasPrefix(line, "#")) {
+				t.last.addOutput(line)
+			}
+		}
+		return
+	}
+	// go test text.
+	switch {
+	case strings.HasPrefix(trim, "--- PASS: "):
+		t.testPass++
+	case strings.HasPrefix(trim, "--- SKIP: "):
+		t.testSkip++
+	case strings.HasPrefix(trim, "--- FAIL: "):
+		t.testFail++
+		name := strings.TrimPrefix(trim, "--- FAIL: ")
+		if i := strings.Index(name, " ("); i >= 0 {
+			name = name[:i]
+		}
+		f := &failedTest{name: name, pos: pos}
+		t.failed = append(t.failed, f)
+		t.last = f
+	case (strings.HasPrefix(line, "ok  \t") || strings.HasPrefix(line, "ok \t")) && len(strings.Fields(line)) >= 2:
+		t.pkgPass++
+		t.assignPackage(strings.Fields(line)[1])
+		t.last = nil
+	case (strings.HasPrefix(line, "FAIL\t") || strings.HasPrefix(line, "FAIL ")) && len(strings.Fields(line)) >= 2:
+		t.pkgFail++
+		f := strings.Fields(line)
+		name := f[1]
+		if strings.Contains(line, "[build failed]") || strings.Contains(line, "[setup failed]") {
+			name += " " + f[len(f)-2] + " " + f[len(f)-1]
+		}
+		t.failedPkgs = append(t.failedPkgs, name)
+		t.assignPackage(f[1])
+		t.last = nil
+	case strings.HasPrefix(line, "?   \t"):
+		t.pkgSkip++
+	case t.last != nil && (strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "\t")):
+		t.last.addOutput(line)
+	}
+}
+
+// assignPackage names the package of the failed tests seen since the last
+// package line (go test prints a package's line after its tests).
+func (t *testSummary) assignPackage(pkg string) {
+	for i := len(t.failed) - 1; i >= 0 && t.failed[i].pkg == ""; i-- {
+		t.failed[i].pkg = pkg
+	}
+}
+
+func (f *failedTest) addOutput(line string) {
+	if len(f.output) < maxFailOutput {
+		f.output = append(f.output, line)
+	} else {
+		f.more++
+	}
+}
+
+// finish orders the failed tests: by package, then as they failed.
+func (t *testSummary) finish() {
+	sort.SliceStable(t.failed, func(i, j int) bool { return t.failed[i].pkg < t.failed[j].pkg })
+	t.running, t.runningMore = nil, nil
+}

@@ -1,0 +1,216 @@
+package auth
+
+import (
+	"testing"
+	"time"
+)
+
+var _ = time.Millisecond
+
+func TestAuthCase00(t *testing.T) {
+	t.Parallel()
+	if Add(0, 1) != 1 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 0")
+}
+
+func TestAuthCase01(t *testing.T) {
+	t.Parallel()
+	if Add(1, 1) != 2 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 1")
+}
+
+func TestAuthCase02(t *testing.T) {
+	t.Parallel()
+	if Add(2, 1) != 3 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 2")
+}
+
+func TestAuthCase03(t *testing.T) {
+	t.Parallel()
+	if Add(3, 1) != 4 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 3")
+}
+
+func TestAuthCase04(t *testing.T) {
+	t.Parallel()
+	if Add(4, 1) != 5 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 4")
+}
+
+func TestAuthCase05(t *testing.T) {
+	t.Parallel()
+	if Add(5, 1) != 6 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 5")
+}
+
+func TestAuthCase06(t *testing.T) {
+	t.Parallel()
+	if Add(6, 1) != 7 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 6")
+}
+
+func TestAuthCase07(t *testing.T) {
+	t.Parallel()
+	if Add(7, 1) != 8 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 7")
+}
+
+func TestAuthCase08(t *testing.T) {
+	t.Parallel()
+	if Add(8, 1) != 9 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 8")
+}
+
+func TestAuthCase09(t *testing.T) {
+	t.Parallel()
+	if Add(9, 1) != 10 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 9")
+}
+
+func TestAuthCase10(t *testing.T) {
+	t.Parallel()
+	if Add(10, 1) != 11 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 10")
+}
+
+func TestAuthCase11(t *testing.T) {
+	t.Parallel()
+	if Add(11, 1) != 12 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 11")
+}
+
+func TestAuthCase12(t *testing.T) {
+	t.Parallel()
+	if Add(12, 1) != 13 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 12")
+}
+
+func TestAuthCase13(t *testing.T) {
+	t.Parallel()
+	if Add(13, 1) != 14 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 13")
+}
+
+func TestAuthCase14(t *testing.T) {
+	t.Parallel()
+	if Add(14, 1) != 15 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 14")
+}
+
+func TestAuthCase15(t *testing.T) {
+	t.Parallel()
+	if Add(15, 1) != 16 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 15")
+}
+
+func TestAuthCase16(t *testing.T) {
+	t.Parallel()
+	if Add(16, 1) != 17 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 16")
+}
+
+func TestAuthCase17(t *testing.T) {
+	t.Parallel()
+	if Add(17, 1) != 18 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 17")
+}
+
+func TestAuthCase18(t *testing.T) {
+	t.Parallel()
+	if Add(18, 1) != 19 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 18")
+}
+
+func TestAuthCase19(t *testing.T) {
+	t.Parallel()
+	if Add(19, 1) != 20 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 19")
+}
+
+func TestAuthCase20(t *testing.T) {
+	t.Parallel()
+	if Add(20, 1) != 21 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 20")
+}
+
+func TestAuthCase21(t *testing.T) {
+	t.Parallel()
+	if Add(21, 1) != 22 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 21")
+}
+
+func TestAuthCase22(t *testing.T) {
+	t.Parallel()
+	if Add(22, 1) != 23 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 22")
+}
+
+func TestAuthCase23(t *testing.T) {
+	t.Parallel()
+	if Add(23, 1) != 24 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 23")
+}
+
+func TestAuthCase24(t *testing.T) {
+	t.Parallel()
+	if Add(24, 1) != 25 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 24")
+}
+
+func TestAuthCase25(t *testing.T) {
+	t.Parallel()
+	if Add(25, 1) != 26 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 25")
+}

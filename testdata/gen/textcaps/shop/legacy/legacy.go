@@ -1,0 +1,3 @@
+package legacy
+
+func Old() int { return undefinedThing }

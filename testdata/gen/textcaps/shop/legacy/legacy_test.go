@@ -1,0 +1,5 @@
+package legacy
+
+import "testing"
+
+func TestOld(t *testing.T) { _ = Old() }

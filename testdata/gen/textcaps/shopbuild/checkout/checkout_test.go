@@ -1,0 +1,240 @@
+package checkout
+
+import (
+	"testing"
+	"time"
+)
+
+var _ = time.Millisecond
+
+func TestCheckoutCase00(t *testing.T) {
+	t.Parallel()
+	if Add(0, 1) != 1 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 0")
+}
+
+func TestCheckoutCase01(t *testing.T) {
+	t.Parallel()
+	if Add(1, 1) != 2 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 1")
+}
+
+func TestCheckoutCase02(t *testing.T) {
+	t.Parallel()
+	if Add(2, 1) != 3 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 2")
+}
+
+func TestCheckoutCase03(t *testing.T) {
+	t.Parallel()
+	if Add(3, 1) != 4 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 3")
+}
+
+func TestCheckoutCase04(t *testing.T) {
+	t.Parallel()
+	if Add(4, 1) != 5 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 4")
+}
+
+func TestCheckoutCase05(t *testing.T) {
+	t.Parallel()
+	if Add(5, 1) != 6 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 5")
+}
+
+func TestCheckoutCase06(t *testing.T) {
+	t.Parallel()
+	if Add(6, 1) != 7 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 6")
+}
+
+func TestCheckoutCase07(t *testing.T) {
+	t.Parallel()
+	if Add(7, 1) != 8 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 7")
+}
+
+func TestCheckoutCase08(t *testing.T) {
+	t.Parallel()
+	if Add(8, 1) != 9 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 8")
+}
+
+func TestCheckoutCase09(t *testing.T) {
+	t.Parallel()
+	if Add(9, 1) != 10 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 9")
+}
+
+func TestCheckoutCase10(t *testing.T) {
+	t.Parallel()
+	if Add(10, 1) != 11 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 10")
+}
+
+func TestCheckoutCase11(t *testing.T) {
+	t.Parallel()
+	if Add(11, 1) != 12 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 11")
+}
+
+func TestCheckoutCase12(t *testing.T) {
+	t.Parallel()
+	if Add(12, 1) != 13 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 12")
+}
+
+func TestCheckoutCase13(t *testing.T) {
+	t.Parallel()
+	if Add(13, 1) != 14 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 13")
+}
+
+func TestCheckoutCase14(t *testing.T) {
+	t.Parallel()
+	if Add(14, 1) != 15 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 14")
+}
+
+func TestCheckoutCase15(t *testing.T) {
+	t.Parallel()
+	if Add(15, 1) != 16 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 15")
+}
+
+func TestCheckoutCase16(t *testing.T) {
+	t.Parallel()
+	if Add(16, 1) != 17 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 16")
+}
+
+func TestCheckoutCase17(t *testing.T) {
+	t.Parallel()
+	if Add(17, 1) != 18 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 17")
+}
+
+func TestCheckoutCase18(t *testing.T) {
+	t.Parallel()
+	if Add(18, 1) != 19 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 18")
+}
+
+func TestCheckoutCase19(t *testing.T) {
+	t.Parallel()
+	if Add(19, 1) != 20 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 19")
+}
+
+func TestCheckoutCase20(t *testing.T) {
+	t.Parallel()
+	if Add(20, 1) != 21 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 20")
+}
+
+func TestCheckoutCase21(t *testing.T) {
+	t.Parallel()
+	if Add(21, 1) != 22 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 21")
+}
+
+func TestCheckoutCase22(t *testing.T) {
+	t.Parallel()
+	if Add(22, 1) != 23 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 22")
+}
+
+func TestCheckoutCase23(t *testing.T) {
+	t.Parallel()
+	if Add(23, 1) != 24 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 23")
+}
+
+func TestCheckoutCase24(t *testing.T) {
+	t.Parallel()
+	if Add(24, 1) != 25 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 24")
+}
+
+func TestCheckoutCase25(t *testing.T) {
+	t.Parallel()
+	if Add(25, 1) != 26 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 25")
+}
+
+func TestCheckoutCase26(t *testing.T) {
+	t.Parallel()
+	if Add(26, 1) != 27 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 26")
+}
+
+func TestCheckoutCase27(t *testing.T) {
+	t.Parallel()
+	if Add(27, 1) != 28 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 27")
+}
+
+func TestCheckoutCase28(t *testing.T) {
+	t.Parallel()
+	if Add(28, 1) != 29 {
+		t.Fatal("bad")
+	}
+	t.Log("checked 28")
+}

@@ -1,0 +1,3 @@
+module example.com/shopbuild
+
+go 1.22
