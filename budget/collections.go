@@ -52,6 +52,11 @@ type Shape struct {
 	tree  *node // the JSON path tree, for JSON formats
 	data  []byte
 	stats []collStats // parallel to Collections
+
+	// LoneSurrogates counts the string escapes of a lone UTF-16
+	// surrogate ("\ud800" without its pair, as Python writes one):
+	// valid JSON text, which decodes to U+FFFD.
+	LoneSurrogates int
 }
 
 // collStats is what level 1 needs to know about a collection beyond the
@@ -117,6 +122,7 @@ type node struct {
 
 	elems   int // array elements, summed over occurrences
 	members int // object members, summed over occurrences
+	lone    int // root only: lone surrogate escapes in the whole input
 
 	notMap  bool // some occurrence is not a map of uniform values
 	mapKind uint8
@@ -259,6 +265,7 @@ func walkJSON(data []byte) (root *node, values int, oneLine bool, err error) {
 	if values == 0 {
 		return nil, 0, false, errNoValue
 	}
+	root.lone = w.lone
 	return root, values, oneLine, nil
 }
 
@@ -504,7 +511,7 @@ func countLines(data []byte) int {
 }
 
 func shapeFromTree(data []byte, root *node, values int, oneLine bool, records []string) (Shape, error) {
-	s := Shape{Format: FormatJSON, ContentType: TypeJSON, tree: root, data: data}
+	s := Shape{Format: FormatJSON, ContentType: TypeJSON, tree: root, data: data, LoneSurrogates: root.lone}
 	stream := values > 1
 	if stream {
 		s.Format = FormatConcat

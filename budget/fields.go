@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -28,6 +29,7 @@ const (
 	ActHexdump        = "hexdump"
 	ActInvalidUTF8    = "replace_invalid_utf8"
 	ActRecordsMissing = "records_not_found"
+	ActLoneSurrogate  = "lone_surrogate_escapes"
 	ActKeptCollection = "keep_collection" // a rule would have removed a collection
 )
 
@@ -432,7 +434,13 @@ func (f *filter) shorten(v []byte) ([]byte, int) {
 	var err error
 	f.scratch, err = jsontext.AppendUnquote(f.scratch[:0], v)
 	if err != nil {
-		return nil, 0
+		// A lone surrogate escape: decode it as encoding/json does,
+		// to U+FFFD (the pipeline states it: ActLoneSurrogate).
+		var str string
+		if json.Unmarshal(v, &str) != nil {
+			return nil, 0
+		}
+		f.scratch = append(f.scratch[:0], str...)
 	}
 	total := utf8.RuneCount(f.scratch)
 	if total <= f.strMax+len("…[+0 chars]") {

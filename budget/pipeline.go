@@ -198,6 +198,10 @@ func (p *Pipeline) Run(ctx context.Context, in Input) (schemas.Result, error) {
 	if res.ContentType == "" {
 		res.ContentType = shape.ContentType
 	}
+	if shape.LoneSurrogates > 0 {
+		res.Actions = append(res.Actions, schemas.Action{Level: schemas.LevelNone, Kind: ActLoneSurrogate, Count: shape.LoneSurrogates,
+			Detail: "string escapes of a lone UTF-16 surrogate (such as \\ud800): valid JSON, kept as written; a value decoded and re-encoded (a shortened string, a view's cell) shows each as U+FFFD; the artifact keeps the exact bytes"})
+	}
 	for _, c := range shape.Collections {
 		c.Shown = c.Count
 		res.Collections = append(res.Collections, c)

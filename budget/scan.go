@@ -18,6 +18,9 @@ const maxDepth = 9000
 type scanner struct {
 	d   []byte
 	pos int
+	// lone counts the lone surrogate escapes seen ("\ud800" without
+	// its pair): valid JSON text that decodes to U+FFFD.
+	lone int
 }
 
 // errJSON describes a syntax error at an offset.
@@ -103,21 +106,21 @@ func (s *scanner) str() (bool, error) {
 					return esc, s.fail("bad \\u escape")
 				}
 				i += 6
-				switch {
-				case r >= 0xDC00 && r <= 0xDFFF:
-					s.pos = i - 6
-					return esc, s.fail("lone low surrogate escape")
-				case r >= 0xD800 && r <= 0xDBFF:
-					if i+1 >= len(d) || d[i] != '\\' || d[i+1] != 'u' {
-						s.pos = i - 6
-						return esc, s.fail("unpaired surrogate escape")
+				// A lone surrogate escape ("\ud800", as Python writes
+				// one) is valid JSON text (RFC 8259's grammar allows any
+				// \uXXXX); decoders turn it into U+FFFD, as Go does.
+				// It is counted, so that the change can be stated.
+				if r >= 0xD800 && r <= 0xDFFF {
+					paired := false
+					if r <= 0xDBFF && i+1 < len(d) && d[i] == '\\' && d[i+1] == 'u' {
+						if r2, ok := hex4(d, i+2); ok && r2 >= 0xDC00 && r2 <= 0xDFFF {
+							i += 6
+							paired = true
+						}
 					}
-					r2, ok := hex4(d, i+2)
-					if !ok || r2 < 0xDC00 || r2 > 0xDFFF {
-						s.pos = i - 6
-						return esc, s.fail("unpaired surrogate escape")
+					if !paired {
+						s.lone++
 					}
-					i += 6
 				}
 			default:
 				s.pos = i

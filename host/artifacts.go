@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 	"weak"
 
@@ -134,8 +135,39 @@ type ArtifactQuery struct {
 // QueryArtifact runs one query over a stored artifact: op "get" (or "")
 // as ArtifactGet, "jq" as ArtifactJQ, "slice" as ArtifactSlice and
 // "search" as ArtifactSearch. An unknown op fails with
-// query.ErrBadQuery naming it.
+// query.ErrBadQuery naming it. It is what the sidecar's HTTP API and the
+// MCP door's read_artifact call, so its errors never name the store's
+// directory (see Redact); they wrap the same errors.
 func (e *Engine) QueryArtifact(ctx context.Context, q ArtifactQuery) (query.Answer, error) {
+	a, err := e.queryArtifact(ctx, q)
+	if err != nil {
+		err = e.Redact(err)
+	}
+	return a, err
+}
+
+// Redact returns err with the text of the artifact store's directory (and
+// so of every path in it) replaced by "<store>", for messages that go to
+// remote clients; errors.Is and errors.As still see the original. Errors
+// of a store without a directory are returned as they are.
+func (e *Engine) Redact(err error) error {
+	d, ok := e.cfg.store.(interface{ Dir() string })
+	if err == nil || !ok || d.Dir() == "" || !strings.Contains(err.Error(), d.Dir()) {
+		return err
+	}
+	return redacted{err: err, dir: d.Dir()}
+}
+
+// redacted is an error whose text hides a directory.
+type redacted struct {
+	err error
+	dir string
+}
+
+func (r redacted) Error() string { return strings.ReplaceAll(r.err.Error(), r.dir, "<store>") }
+func (r redacted) Unwrap() error { return r.err }
+
+func (e *Engine) queryArtifact(ctx context.Context, q ArtifactQuery) (query.Answer, error) {
 	switch q.Op {
 	case "", "get":
 		return e.ArtifactGet(ctx, q.Ref, q.Budget)

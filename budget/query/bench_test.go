@@ -106,3 +106,48 @@ func BenchmarkQuery10MB(b *testing.B) {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// BenchmarkJQBounded: filters heavy on the operators bounded.go wraps
+// (+, add, tostring, join, tojson, interpolation), on the 10 MB document,
+// with the wrappers (bounded) and with gojq's own operators (gojq), in
+// the same run; bounded/gojq is the cost of the value cap.
+func BenchmarkJQBounded(b *testing.B) {
+	data := doc10MB()
+	st, err := artifact.NewDir(b.TempDir(), artifact.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctr, err := budget.NewCounter("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	h, _, err := st.Put(ctx, bytes.NewReader(data), budget.Meta{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	filter := `([.items[] | "\(.status)-" + (.status + 1 | tostring) + (.status | tojson)] | join(",") | length), ([.items[].status] | add)`
+	var times [2]time.Duration
+	for i, mode := range []string{"bounded", "gojq"} {
+		b.Run(mode, func(b *testing.B) {
+			q, err := New(st, ctr, Options{Timeout: time.Minute, MaxInput: 64 << 20})
+			if err != nil {
+				b.Fatal(err)
+			}
+			q.unbounded = mode == "gojq"
+			if _, err := q.JQ(ctx, string(h), filter, 2000); err != nil {
+				b.Fatal(err)
+			}
+			start := time.Now()
+			for b.Loop() {
+				if _, err := q.JQ(ctx, string(h), filter, 2000); err != nil {
+					b.Fatal(err)
+				}
+			}
+			times[i] = time.Since(start) / time.Duration(b.N)
+			if i == 1 && times[1] > 0 {
+				b.ReportMetric(float64(times[0])/float64(times[1]), "bounded/gojq")
+			}
+		})
+	}
+}

@@ -181,6 +181,32 @@ func newBounded(maxMemory int64) *bounded {
 	}
 	b.opts = []gojq.CompilerOption{
 		gojq.WithFunction(fnAdd, 2, 2, func(_ any, a []any) any {
+			// The common cases natively (a call through gojq costs
+			// microseconds); the rest through gojq's own operator.
+			switch l := a[0].(type) {
+			case nil:
+				return a[1]
+			case int:
+				if r, ok := a[1].(int); ok {
+					if s := l + r; (s > l) == (r > 0) {
+						return s
+					}
+				}
+			case float64:
+				if r, ok := a[1].(float64); ok {
+					return l + r
+				}
+			case string:
+				if r, ok := a[1].(string); ok {
+					if int64(len(l))+int64(len(r)) > b.cap {
+						return &errValueCap{"+", int64(len(l)) + int64(len(r)), b.cap}
+					}
+					return l + r
+				}
+			}
+			if a[1] == nil {
+				return a[0]
+			}
 			if err := b.check("+", sizeOf(a[0], b.cap)+sizeOf(a[1], b.cap), a[0], a[1]); err != nil {
 				return err
 			}
@@ -209,6 +235,28 @@ func newBounded(maxMemory int64) *bounded {
 			sep := int64(0)
 			if s, ok := a[0].(string); ok {
 				sep = int64(len(s))
+				// Strings, natively (the common case).
+				if vs, ok := v.([]any); ok {
+					var sb strings.Builder
+					plain := true
+					for i, x := range vs {
+						str, isStr := x.(string)
+						if !isStr {
+							plain = false
+							break
+						}
+						if i > 0 {
+							sb.WriteString(s)
+						}
+						if int64(sb.Len()+len(str)) > b.cap {
+							return &errValueCap{"join", int64(sb.Len() + len(str)), b.cap}
+						}
+						sb.WriteString(str)
+					}
+					if plain {
+						return sb.String()
+					}
+				}
 			}
 			var total int64
 			each(v, func(x any) bool {
@@ -223,6 +271,9 @@ func newBounded(maxMemory int64) *bounded {
 		gojq.WithFunction(fnToJSON, 0, 0, func(v any, _ []any) any {
 			if n := jsonSize(v, b.cap); n > b.cap {
 				return &errValueCap{"tojson", n, b.cap}
+			}
+			if out, err := gojq.Marshal(v); err == nil {
+				return string(out)
 			}
 			return b.run(fnToJSON, v)
 		}),
@@ -254,10 +305,16 @@ func newBounded(maxMemory int64) *bounded {
 			return b.run(fnSplit, []any{v, a[0]})
 		}),
 		gojq.WithFunction(fnToString, 0, 0, func(v any, _ []any) any {
-			if _, ok := v.(string); !ok {
-				if n := jsonSize(v, b.cap); n > b.cap {
-					return &errValueCap{"tostring", n, b.cap}
-				}
+			if s, ok := v.(string); ok {
+				return s
+			}
+			if n := jsonSize(v, b.cap); n > b.cap {
+				return &errValueCap{"tostring", n, b.cap}
+			}
+			// tostring of a non-string is tojson: gojq.Marshal is that
+			// encoder.
+			if out, err := gojq.Marshal(v); err == nil {
+				return string(out)
 			}
 			return b.run(fnToString, v)
 		}),

@@ -2,6 +2,7 @@ package mcpproxy_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	budgetpkg "github.com/toolcompact/compact/budget"
+	"github.com/toolcompact/compact/host"
 	"github.com/toolcompact/compact/host/mcpproxy"
 )
 
@@ -51,5 +53,17 @@ func TestReadArtifactJQBomb(t *testing.T) {
 	txt := res.Content[0].(*mcp.TextContent).Text
 	if !res.IsError || !strings.Contains(txt, "would build a value") || time.Since(start) > 5*time.Second {
 		t.Fatalf("read_artifact jq bomb: error %v after %v: %s", res.IsError, time.Since(start), txt)
+	}
+}
+
+// TestReadArtifactHidesStorePath: read_artifact's errors never show the
+// store's directory (on the old code "no artifact has handle … in
+// /abs/path").
+func TestReadArtifactHidesStorePath(t *testing.T) {
+	ctx := context.Background()
+	eng, st := newEngine(t, 0)
+	_, err := eng.QueryArtifact(ctx, host.ArtifactQuery{Ref: "0123456789ab", Op: "get"})
+	if err == nil || strings.Contains(err.Error(), st.Dir()) || !errors.Is(err, budgetpkg.ErrNotFound) {
+		t.Fatalf("QueryArtifact of an unknown handle: %v (store %s)", err, st.Dir())
 	}
 }

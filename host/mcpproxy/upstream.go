@@ -82,6 +82,7 @@ func (t *commandTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 	cmd.Dir = c.Dir
 	cmd.Stderr = c.Stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	dieWithParent(cmd.SysProcAttr)
 	// Our own pipe for stdout, not cmd.StdoutPipe: Wait closes that one
 	// as soon as the child exits, which can drop its last message.
 	stdout, childOut, err := os.Pipe()
@@ -95,7 +96,7 @@ func (t *commandTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 		childOut.Close()
 		return nil, fmt.Errorf("mcpproxy: upstream %s: %w", c, err)
 	}
-	if err := cmd.Start(); err != nil {
+	if err := start(cmd); err != nil {
 		stdout.Close()
 		childOut.Close()
 		return nil, fmt.Errorf("mcpproxy: starting upstream %s: %w", c, err)

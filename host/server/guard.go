@@ -2,6 +2,8 @@ package server
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -184,13 +186,21 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) error {
 		}
 		if err != nil {
 			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() || time.Now().After(d) {
+			timeout := errors.As(err, &ne) && ne.Timeout() || time.Now().After(d)
+			if timeout && hasEnd && !d.Before(end) {
+				// The request's own deadline, not the body's rate.
+				return fmt.Errorf("reading the body: %w", context.DeadlineExceeded)
+			}
+			if timeout {
 				return fmt.Errorf("%w: %d bytes in %v, under the minimum of %d bytes/s after %v",
 					errSlowBody, buf.Len(), time.Since(start).Round(time.Millisecond), s.cfg.MinBodyRate, s.cfg.BodyGrace)
 			}
 			return err
 		}
 		if !canDeadline && time.Now().After(d) {
+			if hasEnd && !d.Before(end) {
+				return fmt.Errorf("reading the body: %w", context.DeadlineExceeded)
+			}
 			return fmt.Errorf("%w: %d bytes in %v", errSlowBody, buf.Len(), time.Since(start).Round(time.Millisecond))
 		}
 	}
@@ -236,3 +246,69 @@ func (b *bufferedWriter) flush(w http.ResponseWriter) {
 	w.WriteHeader(b.status)
 	_, _ = w.Write(b.body.Bytes())
 }
+
+// scrub keeps the artifact store's directory out of error responses: a
+// remote client has no use for the server's file layout (an error about
+// a damaged object names its path). The text "<store>" stands for it.
+func (s *Server) scrub(next http.Handler) http.Handler {
+	d, ok := s.cfg.Engine.Store().(interface{ Dir() string })
+	if !ok || d.Dir() == "" {
+		return next
+	}
+	dir := d.Dir()
+	quoted, _ := jsonText(dir)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(&scrubWriter{ResponseWriter: w, dir: dir, quoted: quoted}, r)
+	})
+}
+
+// jsonText is s as it appears inside a JSON string.
+func jsonText(s string) (string, error) {
+	b, err := json.Marshal(s)
+	if err != nil {
+		return s, err
+	}
+	return string(b[1 : len(b)-1]), nil
+}
+
+// scrubWriter rewrites the body of an error response (status ≥ 400).
+type scrubWriter struct {
+	http.ResponseWriter
+	dir, quoted string
+	status      int
+}
+
+func (w *scrubWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	if code >= 400 {
+		w.Header().Del("Content-Length")
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *scrubWriter) Write(p []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	if w.status < 400 {
+		return w.ResponseWriter.Write(p)
+	}
+	q := bytes.ReplaceAll(p, []byte(w.quoted), []byte("<store>"))
+	q = bytes.ReplaceAll(q, []byte(w.dir), []byte("<store>"))
+	if _, err := w.ResponseWriter.Write(q); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Flush lets streaming handlers flush through the wrapper.
+func (w *scrubWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (w *scrubWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

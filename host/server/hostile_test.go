@@ -225,3 +225,22 @@ func TestJQBombOverHTTP(t *testing.T) {
 		t.Fatalf("QueryArtifact(bomb) = %v, want query.ErrLimit", err)
 	}
 }
+
+// TestNoStorePathsToClients: errors about artifacts never show the
+// server's store directory to an HTTP client (on the old code "no
+// artifact has handle … in /abs/path"), on the raw route and on queries.
+func TestNoStorePathsToClients(t *testing.T) {
+	ts := newServer(t, server.Config{})
+	_, st := engine(t)
+	for _, path := range []string{"/v1/artifacts/0123456789ab", "/v1/artifacts/0123456789ab?jq=.", "/v1/artifacts/" + strings.Repeat("ab", 32)} {
+		resp, err := http.Get(ts.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode < 400 || strings.Contains(string(b), st.Dir()) || !strings.Contains(string(b), "<store>") && strings.Contains(string(b), " in ") {
+			t.Errorf("GET %s: %d %s (store %s)", path, resp.StatusCode, b, st.Dir())
+		}
+	}
+}

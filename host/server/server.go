@@ -196,7 +196,7 @@ func New(cfg Config) (*Server, error) {
 		}
 		s.mux.Handle(r.Method+" "+r.Path, m.instrument(r.Path, h))
 	}
-	s.handler = s.logRequests(s.limits(s.guard(s.mux)))
+	s.handler = s.logRequests(s.scrub(s.limits(s.guard(s.mux))))
 	return s, nil
 }
 
@@ -221,7 +221,7 @@ func (s *Server) bounded(h http.HandlerFunc) http.Handler {
 			case errors.Is(err, errSlowBody):
 				w.Header().Set("Connection", "close")
 				writeError(w, http.StatusRequestTimeout, "slow_body", err.Error())
-			case errors.As(err, &mbe):
+			case errors.As(err, &mbe), errors.Is(err, context.DeadlineExceeded):
 				engineError(w, err)
 			default:
 				writeError(w, http.StatusBadRequest, "bad_request", "reading the body: "+err.Error())

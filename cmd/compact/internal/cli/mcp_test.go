@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -371,5 +372,89 @@ func TestMCPUpstreamMissing(t *testing.T) {
 	code, out := runCLI(context.Background(), "mcp", "--store", "off", "--log-level", "error", "--", filepath.Join(t.TempDir(), "no-such-server"))
 	if code != ExitFailure || !strings.Contains(out, "no-such-server") {
 		t.Errorf("exit %d: %q", code, out)
+	}
+}
+
+// upstreamsRunning counts the processes whose command line holds token.
+func upstreamsRunning(t *testing.T, token string) int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Skipf("cannot count processes: %v", err)
+	}
+	n := 0
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil || !bytes.Contains(b, []byte(token)) {
+			continue
+		}
+		if st, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat")); err == nil {
+			s := string(st)
+			if f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:]); len(f) > 0 && f[0] == "Z" {
+				continue
+			}
+		}
+		n++
+	}
+	return n
+}
+
+// TestMCPNoOrphans: "compact mcp" in front of an upstream that ignores
+// SIGTERM and the end of its input ends it when its client leaves
+// (stdin closed), when it is told to stop (SIGTERM), and when it is
+// killed (SIGKILL: the kernel ends the upstream, see upstream_linux.go);
+// the test counts the upstream processes. The last failed on the old
+// code.
+func TestMCPNoOrphans(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("node is missing")
+		}
+		t.Skip("node is missing")
+	}
+	script, _ := filepath.Abs(filepath.Join("..", "..", "..", "..", "host", "mcpproxy", "testdata", "wire", "server.mjs"))
+	for _, how := range []string{"client leaves", "SIGTERM", "SIGKILL"} {
+		t.Run(how, func(t *testing.T) {
+			token := fmt.Sprintf("orphan-check-%d-%d", os.Getpid(), time.Now().UnixNano())
+			cmd := exec.Command(os.Args[0], "mcp", "--store", "off", "--log-level", "error", "--", node, script, "stubborn", token)
+			cmd.Env = append(os.Environ(), envCLIMain+"=1")
+			stdin, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			for deadline := time.Now().Add(20 * time.Second); upstreamsRunning(t, token) == 0; time.Sleep(50 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					cmd.Process.Kill()
+					t.Fatal("the upstream never started")
+				}
+			}
+			time.Sleep(500 * time.Millisecond) // the proxy has read the upstream's lists
+			switch how {
+			case "SIGTERM":
+				cmd.Process.Signal(syscall.SIGTERM)
+			case "SIGKILL":
+				cmd.Process.Kill()
+			default:
+				stdin.Close()
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case <-done:
+			case <-time.After(20 * time.Second):
+				cmd.Process.Kill()
+				t.Fatal("compact mcp did not exit")
+			}
+			for deadline := time.Now().Add(5 * time.Second); upstreamsRunning(t, token) > 0; time.Sleep(50 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("compact mcp exited and left %d upstream processes running", upstreamsRunning(t, token))
+				}
+			}
+		})
 	}
 }

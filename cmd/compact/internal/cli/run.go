@@ -7,6 +7,7 @@ import (
 	"io"
 	"runtime/debug"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolcompact/compact/budget"
 	"github.com/toolcompact/compact/host"
@@ -65,6 +66,7 @@ func runRun(e *env) (code int) {
 		return exitCode(err)
 	}
 	defer release()
+	tuneGC(len(data))
 	// A mapped file that another process truncates while it is read
 	// faults; the fault becomes a panic here, reported as an input error,
 	// instead of killing the process.
@@ -111,10 +113,17 @@ func runRun(e *env) (code int) {
 }
 
 // writeContent prints the content exactly, with a final newline added
-// only when it lacks one (the envelope's content is never changed).
+// only when it lacks one (the envelope's content is never changed). On a
+// terminal, control characters other than newline and tab are shown
+// escaped (\x1b, \u009b), so that a tool output cannot move the cursor,
+// retitle the window or hide text; piped or redirected output stays
+// byte for byte.
 func writeContent(e *env, s string) error {
 	if s != "" && !strings.HasSuffix(s, "\n") {
 		s += "\n"
+	}
+	if isTerminal(e.stdout) {
+		s = escapeControls(s)
 	}
 	_, err := fmt.Fprint(e.stdout, s)
 	return err
@@ -160,4 +169,37 @@ func summarize(e *env, r schemas.Result) {
 		}
 		fmt.Fprintln(e.stderr)
 	}
+}
+
+// escapeControls writes C0 controls (but newline and tab), DEL and C1
+// controls as Go escapes, and invalid UTF-8 bytes as \xNN.
+func escapeControls(s string) string {
+	clean := true
+	for _, r := range s {
+		if r != '\n' && r != '\t' && (r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f || r == utf8.RuneError) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case r == '\n' || r == '\t':
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, "\\x%02x", r)
+		case r >= 0x80 && r <= 0x9f:
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
 }

@@ -4,8 +4,18 @@
 // with their annotations and execution as written, optional methods it
 // does not implement, and numbers no float64 can hold.
 //
-//   node server.mjs        (every request line is also logged to stderr)
+//   node server.mjs [MODE]  (every request line is also logged to stderr)
+//
+// MODE "stubborn": ignore SIGTERM and the end of stdin, as a careless
+// server does; "garbage": also answer tools/call with a line that is not
+// JSON; "late-garbage": the same, half a second later.
 import readline from "node:readline";
+
+const mode = process.argv[2] ?? "";
+if (mode === "stubborn" || mode.endsWith("garbage")) {
+  process.on("SIGTERM", () => {});
+  setInterval(() => {}, 1 << 30);
+}
 
 const results = {
   initialize: `{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":true},"resources":{},"tasks":{"requests":{"tools":{"call":{}}}},"experimental":{"acme/x":{"on":true}},"extensions":{"io.acme/y":{}}},"serverInfo":{"name":"wire","version":"1.2.3","title":"Wire Server","websiteUrl":"https://example.invalid/wire","icons":[{"src":"https://example.invalid/i.png","mimeType":"image/png"}]},"instructions":"Use the zeta tool first."}`,
@@ -22,6 +32,14 @@ rl.on("line", (line) => {
   if (msg.id === undefined || msg.method === undefined) return;
   let key = msg.method;
   if (key.endsWith("/list")) key += ":" + (msg.params?.cursor ?? "");
+  if (mode === "garbage" && msg.method === "tools/call") {
+    process.stdout.write("this is not JSON\n");
+    return;
+  }
+  if (mode === "late-garbage" && msg.method === "tools/call") {
+    setTimeout(() => process.stdout.write("this is not JSON\n"), 500);
+    return;
+  }
   const r = results[key];
   const out = r !== undefined
     ? `{"jsonrpc":"2.0","id":${JSON.stringify(msg.id)},"result":${r}}`
