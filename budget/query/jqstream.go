@@ -193,11 +193,11 @@ func (q *Querier) jqStream(ctx context.Context, r artifact.Ref, e *entry, it ite
 		if lines {
 			input = lineString(trimCR(raw))
 		} else {
-			vs, err := decodeAll(raw)
-			if err != nil || len(vs) != 1 {
-				return nil, fmt.Errorf("artifact %s: record %d of %s: not one JSON value: %v", r.Handle, i, it.path, err)
+			v, err := decodeValue(raw)
+			if err != nil {
+				return nil, fmt.Errorf("artifact %s: record %d of %s: %v", r.Handle, i, it.path, err)
 			}
-			input = vs[0]
+			input = v
 		}
 		iter := it.rest.RunWithContext(rctx, input)
 		for {

@@ -1,0 +1,139 @@
+package mcpproxy_test
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolcompact/compact/host/mcpproxy"
+)
+
+// sseEvent is one server-sent event: its id and data.
+type sseEvent struct{ id, data string }
+
+// readEvents reads events from r until stop says so or the stream ends.
+func readEvents(r io.Reader, stop func(sseEvent) bool) []sseEvent {
+	var out []sseEvent
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	var ev sseEvent
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case line == "":
+			if ev.data != "" || ev.id != "" {
+				out = append(out, ev)
+				if stop(ev) {
+					return out
+				}
+			}
+			ev = sseEvent{}
+		case strings.HasPrefix(line, "id:"):
+			ev.id = strings.TrimSpace(line[3:])
+		case strings.HasPrefix(line, "data:"):
+			ev.data += strings.TrimSpace(line[5:])
+		}
+	}
+	return out
+}
+
+// TestHTTPDoorResumes: over the HTTP door, a client whose stream breaks
+// in the middle of a call (after the first progress notification)
+// resumes it with Last-Event-ID and receives the rest: the remaining
+// progress notifications and the result, nothing lost, nothing twice.
+// Every event carries an id. On the old code events had no ids and the
+// rest of the call was lost.
+func TestHTTPDoorResumes(t *testing.T) {
+	node, _, _, scenarios := conformanceKit(t)
+	eng, _ := newEngine(t, 8000)
+	p, err := mcpproxy.New(context.Background(), &mcpproxy.Command{Path: node, Args: []string{scenarios, "stdio"}, Stderr: io.Discard}, mcpproxy.Adapt(eng), mcpproxy.Options{Logger: quietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	srv := httptest.NewServer(p.Handler(mcpproxy.HTTPOptions{}))
+	defer srv.Close()
+
+	session := ""
+	post := func(body string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest("POST", srv.URL, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("MCP-Protocol-Version", "2025-06-18")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode/100 != 2 {
+			b, _ := io.ReadAll(resp.Body)
+			t.Fatalf("POST %s: %s %s", body, resp.Status, b)
+		}
+		return resp
+	}
+	resp := post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	session = resp.Header.Get("Mcp-Session-Id")
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if session == "" {
+		t.Fatal("no session id")
+	}
+	resp = post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	resp.Body.Close()
+
+	resp = post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"test_tool_with_progress","arguments":{},"_meta":{"progressToken":"p"}}}`)
+	first := readEvents(resp.Body, func(e sseEvent) bool { return strings.Contains(e.data, "notifications/progress") })
+	resp.Body.Close() // the connection breaks
+	if len(first) == 0 || !strings.Contains(first[len(first)-1].data, `"progress":0`) {
+		t.Fatalf("first events %v, want the first progress notification", first)
+	}
+	last := first[len(first)-1].id
+	if last == "" {
+		t.Fatalf("event without an id: %v", first)
+	}
+	time.Sleep(300 * time.Millisecond) // the call goes on meanwhile
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", session)
+	req.Header.Set("MCP-Protocol-Version", "2025-06-18")
+	req.Header.Set("Last-Event-ID", last)
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("resuming: %s", resp.Status)
+	}
+	rest := readEvents(resp.Body, func(e sseEvent) bool { return strings.Contains(e.data, `"id":2`) })
+	var got []string
+	for _, e := range rest {
+		if e.id == "" && e.data != "" {
+			t.Errorf("event without an id: %q", e.data)
+		}
+		switch {
+		case strings.Contains(e.data, `"progress":50`):
+			got = append(got, "50")
+		case strings.Contains(e.data, `"progress":100`):
+			got = append(got, "100")
+		case strings.Contains(e.data, `"progress":0`):
+			got = append(got, "0 again")
+		case strings.Contains(e.data, `"id":2`):
+			got = append(got, "result")
+		}
+	}
+	if strings.Join(got, " ") != "50 100 result" {
+		t.Errorf("after resuming: %v, want 50 100 result", got)
+	}
+}
