@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -85,6 +86,8 @@ func BenchmarkScale(b *testing.B) {
 				qc := exec.Command(bin, "artifact", "query", "--store", store, m[1], "--jq", `.items[] | select(.id == 12345) | .name`)
 				q := measure(b, qc)
 				b.ReportMetric(s1.wall.Seconds(), "slice1-s")
+				b.ReportMetric(s1.cpu.Seconds(), "slice1-cpu-s")
+				b.ReportMetric(float64(s1.rss)/1e6, "slice1-MB")
 				b.ReportMetric(s2.wall.Seconds(), "slice2-s")
 				b.ReportMetric(s2.cpu.Seconds(), "slice2-cpu-s")
 				b.ReportMetric(float64(s2.rss)/1e6, "slice2-MB")
@@ -251,4 +254,56 @@ func writeScaleInput(path string, size int64) error {
 		return err
 	}
 	return f.Close()
+}
+
+// BenchmarkStartup measures a whole compact run on a 1 KB input (process
+// start, registry, token counter, output) against jq . on the same file,
+// alternating, in one run:
+//
+//	go test ./cmd/compact -run '^$' -bench Startup -benchtime 20x
+//
+// compact-ms and jq-ms are median wall times, -cpu-ms median CPU times
+// (steadier on a loaded machine); x-jq is the ratio of the wall times.
+func BenchmarkStartup(b *testing.B) {
+	dir := b.TempDir()
+	bin := filepath.Join(dir, "compact")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	var in strings.Builder
+	in.WriteString("[")
+	for i := 0; in.Len() < 900; i++ {
+		if i > 0 {
+			in.WriteString(",")
+		}
+		fmt.Fprintf(&in, `{"id":%d,"name":"pod-%d","status":"Running"}`, i, i)
+	}
+	in.WriteString("]")
+	file := filepath.Join(dir, "in.json")
+	if err := os.WriteFile(file, []byte(in.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	jq, _ := exec.LookPath("jq")
+	var cs, js, ccpu, jcpu []float64
+	for b.Loop() {
+		_, c := runProcess(b, bin, "run", "--store", "off", file)
+		cs, ccpu = append(cs, c.wall.Seconds()*1e3), append(ccpu, c.cpu.Seconds()*1e3)
+		if jq != "" {
+			_, j := runProcess(b, jq, ".", file)
+			js, jcpu = append(js, j.wall.Seconds()*1e3), append(jcpu, j.cpu.Seconds()*1e3)
+		}
+	}
+	b.ReportMetric(median(cs), "compact-ms")
+	b.ReportMetric(median(ccpu), "compact-cpu-ms")
+	if len(js) > 0 {
+		b.ReportMetric(median(js), "jq-ms")
+		b.ReportMetric(median(jcpu), "jq-cpu-ms")
+		b.ReportMetric(median(cs)/median(js), "x-jq")
+	}
+}
+
+func median(v []float64) float64 {
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	return s[len(s)/2]
 }
