@@ -348,3 +348,19 @@ func TestCheckTargetsSuggestedQueries(t *testing.T) {
 		t.Errorf("misses %v", m)
 	}
 }
+
+// TestAdapt: a suggested query that selects one value is adapted to the
+// record a question names, as a model would.
+func TestAdapt(t *testing.T) {
+	q := ModelQuery{Op: "jq", Ref: "abc123abc123", Filter: `.items[] | select(.metadata.name == "catalog-api-x") | .spec`}
+	a, ok := q.Adapt(`basket-"1"`)
+	if !ok || a.Filter != `.items[] | select(.metadata.name == "basket-\"1\"") | .spec` || a.Source != "adapted" {
+		t.Errorf("adapted %+v %v", a, ok)
+	}
+	if _, ok := (ModelQuery{Op: "jq", Filter: ".items | length"}).Adapt("x"); ok {
+		t.Error("a filter without a compared string was adapted")
+	}
+	if _, ok := (ModelQuery{Op: "search", Text: "x"}).Adapt("y"); ok {
+		t.Error("a search was adapted")
+	}
+}
