@@ -107,6 +107,14 @@ type probe struct {
 // collection ci.
 func addRecords(v *View, in Input, ci int) error {
 	c := in.Collections[ci]
+	if envelope(in, c) {
+		// {total_count, items: [...]}: the members are facts and the
+		// collection inside has its own section.
+		v.AddSection(&Section{Coll: c.Path, Order: 10 + ci, Head: func([]Candidate) string {
+			return fmt.Sprintf("collection %s (%s): %s members, an envelope: its scalars are above, the collections in it below\n", c.Path, c.Kind, commas(c.Count))
+		}})
+		return nil
+	}
 	k := &coll{in: in, c: c, p: NewProfile(c.Kind == "map"), rows: map[int]*row{}}
 	if err := c.Each(func(i int, raw []byte) error { k.p.Add(i, raw); return nil }); err != nil {
 		return fmt.Errorf("profile %s: %w", c.Path, err)
@@ -134,7 +142,7 @@ func (k *coll) head(chosen []Candidate) string {
 	}
 	also := ""
 	if k.c.Pin != "" {
-		also = "; pinned: " + k.c.Pin
+		also = "; pinned: " + cut(k.c.Pin, 80)
 	}
 	if k.c.Also {
 		also = ", found besides the registry's records"
@@ -558,4 +566,19 @@ func sameValues(a, b *Field) bool {
 		}
 	}
 	return true
+}
+
+// envelope reports whether c is a small object holding other collections
+// (a search result's {total_count, incomplete_results, items}) rather
+// than a map of records.
+func envelope(in Input, c Collection) bool {
+	if c.Kind != "map" || c.Count >= 8 {
+		return false
+	}
+	for _, o := range in.Collections {
+		if o.Path != c.Path && (c.Path == "." || strings.HasPrefix(o.Path, c.Path+".") || strings.HasPrefix(o.Path, c.Path+"[")) {
+			return true
+		}
+	}
+	return false
 }

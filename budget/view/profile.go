@@ -344,7 +344,7 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 				f.MaxLen = n
 			}
 		}
-		if !f.patDone && f.tooMany {
+		if !f.patDone && f.tooMany && len(body) <= 100 {
 			// While the field has few values, its patterns come from
 			// its value counts (Finish).
 			p.pat = appendPattern(p.pat[:0], raw[1:len(raw)-1])
@@ -460,7 +460,7 @@ func (p *Profile) Finish() {
 			continue
 		}
 		for raw, n := range f.Counts {
-			if len(raw) < 2 || raw[0] != '"' {
+			if len(raw) < 2 || raw[0] != '"' || len(raw) > 102 {
 				continue
 			}
 			p.pat = appendPattern(p.pat[:0], []byte(raw[1:len(raw)-1]))
