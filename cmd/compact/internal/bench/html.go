@@ -13,6 +13,10 @@ type htmlData struct {
 	Budgets []budgetTable
 	// Faults are Report.PluginFaults, shown above the charts.
 	Faults []string
+	// Goals are Report.Goals; Categories the per-category table (a header
+	// row, then one row per category) as in the Markdown report.
+	Goals      []Goal
+	Categories [][]string
 }
 
 type budgetTable struct {
@@ -107,7 +111,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		charts = append(charts, c)
 	}
 
-	d := htmlData{R: r, Charts: charts, Faults: r.PluginFaults()}
+	d := htmlData{R: r, Charts: charts, Faults: r.PluginFaults(), Goals: r.Goals(), Categories: r.categoryRows()}
 	for _, b := range r.Budgets {
 		bt := budgetTable{Budget: b}
 		for _, t := range r.Totals {
@@ -165,6 +169,13 @@ An answer is <em>from the view</em> when the ground-truth value (jq over the ori
 {{if .Faults}}<h2 id="plugin-faults" class="bad">Plugin faults: {{len .Faults}}</h2>
 <p>compact's figures below for these outputs come from the declarative rules, which ran in the plugin's place.</p>
 <ul class="faults">{{range .Faults}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{if .Goals}}<h2 id="goals">The view's goals</h2>
+<table><tr><th class="l">goal</th><th>compact</th><th>target</th><th class="l">verdict</th></tr>
+{{range .Goals}}<tr><td class="l">{{.Name}}</td><td>{{.Value}}</td><td>{{.Target}}</td><td class="l">{{if .Met}}met{{else}}<span class="bad">not met</span>{{end}}</td></tr>
+{{end}}</table>{{end}}
+{{if .Categories}}<h2 id="categories">Answered from the view, per question category</h2>
+<table>{{range $i, $row := .Categories}}<tr>{{range $j, $c := $row}}{{if eq $i 0}}<th{{if eq $j 0}} class="l"{{end}}>{{$c}}</th>{{else}}<td{{if eq $j 0}} class="l"{{end}}>{{$c}}</td>{{end}}{{end}}</tr>
+{{end}}</table>{{end}}
 {{range .Charts}}{{.}}{{end}}
 {{range .Budgets}}
 <h2 id="totals-{{.Budget}}">Budget {{group .Budget}} tokens: totals</h2>
