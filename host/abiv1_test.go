@@ -183,7 +183,7 @@ func TestABIV1PluginWithoutVersionExportLoads(t *testing.T) {
 				t.Fatalf("New with an ABI v1 plugin exporting only compact_result: %v", err)
 			}
 			defer e.Close(ctx)
-			res, err := e.Compact(ctx, Request{Tool: "old", Input: input, ContentType: "text/plain", Budget: 100})
+			res, err := e.Compact(ctx, Request{Tool: "old", Input: input, ContentType: "text/plain", Budget: 400})
 			if err != nil {
 				t.Fatal(err)
 			}

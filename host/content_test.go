@@ -66,3 +66,17 @@ func TestContentErrorIsTyped(t *testing.T) {
 		t.Fatalf("err = %v, want ErrContent naming .[0].a", err)
 	}
 }
+
+// A list column path the record lacks may be shown as an empty list (as
+// restlist's JSON format does); a non-empty one is made up.
+func TestContentListPathAbsent(t *testing.T) {
+	in := []byte(`[{"id":1,"tags":[{"n":"a"}]},{"id":2}]`)
+	ok := budget.Output{Content: []byte(`[{"id":1,"tags[].n":["a"]},{"id":2,"tags[].n":[]}]`), ContentType: "application/json"}
+	if err := VerifyOutput(in, nil, ok); err != nil {
+		t.Errorf("empty list for an absent path: %v", err)
+	}
+	bad := budget.Output{Content: []byte(`[{"id":1,"tags[].n":["a"]},{"id":2,"tags[].n":["b"]}]`), ContentType: "application/json"}
+	if err := VerifyOutput(in, nil, bad); !errors.Is(err, ErrContent) {
+		t.Errorf("a made-up list for an absent path: %v", err)
+	}
+}

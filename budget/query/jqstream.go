@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/itchyny/gojq"
 	"github.com/toolcompact/compact/budget"
@@ -24,8 +25,9 @@ import (
 // the artifact's bytes by its record spans (the same as slice and
 // search), each decoded alone, so memory is the artifact's bytes plus one
 // element's values and the outputs, and sort or group_by inside REST is
-// bounded by one element. Other filters on a large artifact are refused
-// before the artifact is read, with its size and the limit.
+// bounded by one element. Its deadline is Timeout for each MaxInput bytes
+// of the artifact. Other filters on a large artifact are refused before
+// the artifact is read, with its size and the limit.
 
 // iteration is a filter split as PATH[] | REST.
 type iteration struct {
@@ -180,7 +182,10 @@ func (q *Querier) jqStream(ctx context.Context, r artifact.Ref, e *entry, it ite
 	if err != nil {
 		return nil, fmt.Errorf("artifact %s: %w", r.Handle, err)
 	}
-	tctx, cancelT := context.WithTimeout(ctx, q.opt.Timeout)
+	// The deadline grows with the artifact: Timeout for each MaxInput
+	// bytes (what jq may take on a whole artifact of that size).
+	timeout := q.opt.Timeout * time.Duration((int64(len(e.data))+q.opt.MaxInput-1)/q.opt.MaxInput)
+	tctx, cancelT := context.WithTimeout(ctx, timeout)
 	defer cancelT()
 	rctx, cancel := context.WithCancelCause(tctx)
 	defer cancel(nil)
@@ -193,11 +198,11 @@ func (q *Querier) jqStream(ctx context.Context, r artifact.Ref, e *entry, it ite
 		if lines {
 			input = lineString(trimCR(raw))
 		} else {
-			vs, err := decodeAll(raw)
-			if err != nil || len(vs) != 1 {
-				return nil, fmt.Errorf("artifact %s: record %d of %s: not one JSON value: %v", r.Handle, i, it.path, err)
+			v, err := decodeValue(raw)
+			if err != nil {
+				return nil, fmt.Errorf("artifact %s: record %d of %s: %v", r.Handle, i, it.path, err)
 			}
-			input = vs[0]
+			input = v
 		}
 		iter := it.rest.RunWithContext(rctx, input)
 		for {
@@ -213,7 +218,7 @@ func (q *Querier) jqStream(ctx context.Context, r artifact.Ref, e *entry, it ite
 					if cause := context.Cause(rctx); errors.Is(cause, errHeap) {
 						return nil, fmt.Errorf("%w: jq filter %q: %v after %d outputs (record %d of %s); narrow it, or count with length", ErrLimit, clip(filter), cause, len(outs), i, it.path)
 					}
-					return nil, fmt.Errorf("%w: jq filter %q ran past its deadline of %s after %d outputs (record %d of %d of %s)", ErrLimit, clip(filter), q.opt.Timeout, len(outs), i, len(recs.raw), it.path)
+					return nil, fmt.Errorf("%w: jq filter %q ran past its deadline of %s (%s per %d bytes streamed) after %d outputs (record %d of %d of %s)", ErrLimit, clip(filter), timeout, q.opt.Timeout, q.opt.MaxInput, len(outs), i, len(recs.raw), it.path)
 				}
 				var he *gojq.HaltError
 				if errors.As(err, &he) && he.Value() == nil {

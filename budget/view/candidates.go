@@ -17,7 +17,7 @@ const (
 	firstRound = 4   // rows per reason in the first round
 	maxPerWhy  = 60  // rows per reason in all
 	maxSpread  = 256 // rows of the even spread
-	maxCols    = 8   // columns of a row besides the position and the reason
+	maxCols    = 10  // columns of a row besides the position and the reason
 	cellWidth  = 48  // characters of a cell before it is cut
 )
 
@@ -107,6 +107,14 @@ type probe struct {
 // collection ci.
 func addRecords(v *View, in Input, ci int) error {
 	c := in.Collections[ci]
+	if envelope(in, c) {
+		// {total_count, items: [...]}: the members are facts and the
+		// collection inside has its own section.
+		v.AddSection(&Section{Coll: c.Path, Order: 10 + ci, Head: func([]Candidate) string {
+			return fmt.Sprintf("collection %s (%s): %s members, an envelope: its scalars are above, the collections in it below\n", c.Path, c.Kind, commas(c.Count))
+		}})
+		return nil
+	}
 	k := &coll{in: in, c: c, p: NewProfile(c.Kind == "map"), rows: map[int]*row{}}
 	if err := c.Each(func(i int, raw []byte) error { k.p.Add(i, raw); return nil }); err != nil {
 		return fmt.Errorf("profile %s: %w", c.Path, err)
@@ -134,7 +142,7 @@ func (k *coll) head(chosen []Candidate) string {
 	}
 	also := ""
 	if k.c.Pin != "" {
-		also = "; pinned: " + k.c.Pin
+		also = "; pinned: " + cut(k.c.Pin, 80)
 	}
 	if k.c.Also {
 		also = ", found besides the registry's records"
@@ -175,7 +183,11 @@ func (k *coll) addProfile(v *View, sec int) {
 	}
 	var lines []line
 	nImportant := 0
-	for _, f := range p.Fields {
+	fields := p.Fields
+	if p.root.Values > 0 && p.root.scalar() {
+		fields = append([]*Field{p.root}, fields...)
+	}
+	for _, f := range fields {
 		if f.Constant(p.Records) && p.Records > 1 || k.dropped(f) {
 			continue
 		}
@@ -192,6 +204,8 @@ func (k *coll) addProfile(v *View, sec int) {
 		prio := PrioProfile2
 		if important {
 			prio = PrioProfile
+		} else if f.Present*10 < p.Records {
+			prio = PrioObject // a field of a few records
 		}
 		lines = append(lines, line{prio, text})
 	}
@@ -269,6 +283,8 @@ func (k *coll) fieldLine(f *Field) (string, bool) {
 		if f.MaxLen > 0 {
 			fmt.Fprintf(&b, ", longest %s chars", commas(f.MaxLen))
 		}
+		kinds(&b, "shapes (# digits, * mixed letters and digits)", f.Patterns, f.Distinct)
+		kinds(&b, "before the first /", f.Prefixes, f.Distinct)
 		important = true
 	case f.Types&tArray != 0:
 		fmt.Fprintf(&b, ": %s-%s items, %s in all", commas(f.MinItems), commas(f.MaxItems), commas(f.Items))
@@ -312,6 +328,12 @@ func (k *coll) fieldLine(f *Field) (string, bool) {
 		if f.MaxLen > 0 {
 			fmt.Fprintf(&b, ", longest %s chars", commas(f.MaxLen))
 		}
+		if kinds(&b, "shapes (# digits, * mixed letters and digits)", f.Patterns, f.Distinct) {
+			important = true
+		}
+		if kinds(&b, "before the first /", f.Prefixes, f.Distinct) {
+			important = true
+		}
 		if f.TimeN > 0 {
 			fmt.Fprintf(&b, "; %s are times from %s to %s", commas(f.TimeN), f.earliestText, f.latestText)
 		}
@@ -352,37 +374,42 @@ func (k *coll) chooseColumns() {
 	}
 	var cand []scored
 	for _, f := range p.Fields {
-		if f == p.Identity || !f.scalar() || k.dropped(f) || (f.Constant(p.Records) && p.Records > 1) {
+		if f == p.Identity || !f.scalar() || k.dropped(f) || (f.Constant(p.Records) && p.Records > 1) || f.Present*10 < p.Records {
 			continue
 		}
 		s := 30
 		switch {
+		case f.MaxLen > 60:
+			s = 20 // free text
 		case f.Types == tBool:
 			s = 60
+		case f.NumN > 0 && f.Distinct > 12:
+			s = 75 // a measure
 		case f.Counts != nil && f.Distinct <= 12 && f.Distinct >= 2:
-			s = 80
-		case f.NumN > 0:
 			s = 70
-			if f.Max > f.Mean()+2*f.StdDev() {
-				s += 20
-			}
+		case f.NumN > 0:
+			s = 65
 		case f.TimeN > 0:
-			s = 50
-		case f.MaxLen > 60:
-			s = 20
+			s = 55
 		case f.Distinct <= 1:
 			s = 10
 		default:
 			s = 45
+		}
+		if f.Nulls*2 > f.Values {
+			s -= 35 // mostly null
+		}
+		if f.NumN >= 8 && f.Max > f.Mean()+2*f.StdDev() {
+			s += 30 // has outliers
 		}
 		if stateNames.MatchString(f.Path) {
 			s += 20
 		}
 		s -= 4 * strings.Count(f.Path, ".")
 		if strings.Contains(f.Path, "[]") {
-			s -= 25
+			s -= 10
 			if f.Values > f.Present+f.Present/5 {
-				s -= 30 // several values per record
+				s -= 45 // several values per record
 			}
 		}
 		if f.Present*2 < p.Records {
@@ -391,6 +418,22 @@ func (k *coll) chooseColumns() {
 		cand = append(cand, scored{f, s})
 	}
 	sort.SliceStable(cand, func(i, j int) bool { return cand[i].score > cand[j].score })
+	// A column that repeats another's values (spec.containers[].image and
+	// status.containerStatuses[].image) is left out.
+	var kept []scored
+	for _, c := range cand {
+		dup := false
+		for _, o := range kept {
+			if sameValues(c.f, o.f) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			kept = append(kept, c)
+		}
+	}
+	cand = kept
 	if len(cand) > maxCols {
 		cand = cand[:maxCols]
 	}
@@ -469,4 +512,73 @@ func cut(s string, width int) string {
 		n++
 	}
 	return s
+}
+
+// kinds writes ", what: a 12, b 3" when m has between 2 and 24 kinds, far
+// fewer than the distinct values (else it says nothing), and reports
+// whether it wrote.
+func kinds(b *strings.Builder, what string, m map[string]int, distinct int) bool {
+	if len(m) < 2 || len(m)*4 > distinct {
+		return false
+	}
+	type kc struct {
+		k string
+		n int
+	}
+	var ks []kc
+	for k, n := range m {
+		ks = append(ks, kc{k, n})
+	}
+	sort.Slice(ks, func(i, j int) bool {
+		if ks[i].n != ks[j].n {
+			return ks[i].n > ks[j].n
+		}
+		return ks[i].k < ks[j].k
+	})
+	fmt.Fprintf(b, "; %s: ", what)
+	rest, restN := 0, 0
+	for i, x := range ks {
+		if i >= 16 || x.n == 1 && i > 0 {
+			rest++
+			restN += x.n
+			continue
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(b, "%s %s", cut(x.k, 40), commas(x.n))
+	}
+	if rest > 0 {
+		fmt.Fprintf(b, ", %d more with %s", rest, commas(restN))
+	}
+	return true
+}
+
+// sameValues reports whether two fields hold the same values with the
+// same counts (as far as counted).
+func sameValues(a, b *Field) bool {
+	if a.Counts == nil || b.Counts == nil || len(a.Counts) != len(b.Counts) || a.Present != b.Present {
+		return false
+	}
+	for k, n := range a.Counts {
+		if b.Counts[k] != n {
+			return false
+		}
+	}
+	return true
+}
+
+// envelope reports whether c is a small object holding other collections
+// (a search result's {total_count, incomplete_results, items}) rather
+// than a map of records.
+func envelope(in Input, c Collection) bool {
+	if c.Kind != "map" || c.Count >= 8 {
+		return false
+	}
+	for _, o := range in.Collections {
+		if o.Path != c.Path && (c.Path == "." || strings.HasPrefix(o.Path, c.Path+".") || strings.HasPrefix(o.Path, c.Path+"[")) {
+			return true
+		}
+	}
+	return false
 }

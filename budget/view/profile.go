@@ -1,6 +1,8 @@
 package view
 
 import (
+	"bytes"
+	"fmt"
 	"math"
 	"sort"
 	"strconv"
@@ -69,8 +71,16 @@ type Field struct {
 	latestText       string
 	// MaxLen is the longest string in characters.
 	MaxLen int
+	// Patterns counts the strings by their shape (digit runs as #, runs
+	// mixing letters and digits as *: "18.3.0-canary-0e352ea01-20231109"
+	// is "#.#.#-canary-*-#"); Prefixes counts strings with a "/" by
+	// their first segment. Each is nil past maxValues kinds.
+	Patterns, Prefixes map[string]int
+	patDone, preDone   bool
 	// Items: for arrays, the fewest and most items and their total.
 	MinItems, MaxItems, Items int
+	// Containers counts the object and array values among Values.
+	Containers int
 
 	hashes  map[uint64]struct{}
 	lastRec int
@@ -137,12 +147,15 @@ type Profile struct {
 	Map  bool
 	root *Field
 	byP  map[string]*Field
+	pat  []byte
+	want []bool // see leavesIn
 }
 
 // NewProfile returns an empty profile; Add each record, then Finish.
 func NewProfile(isMap bool) *Profile {
 	p := &Profile{Map: isMap, byP: map[string]*Field{}}
-	p.root = &Field{Path: ".", lastRec: -1}
+	p.root = &Field{Path: ".", lastRec: -1, first: -1}
+	p.byP["."] = p.root
 	return p
 }
 
@@ -253,6 +266,7 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 	switch c {
 	case '{':
 		f.Types |= tObject
+		f.Containers++
 		s.pos++
 		s.ws()
 		if s.peek() == '}' {
@@ -261,11 +275,19 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 		}
 		for {
 			s.ws()
-			name := s.readString()
+			var kid *Field
+			if b, name := s.memberName(); b != nil {
+				kid = f.kids[string(b)] // no allocation when found
+				if kid == nil {
+					kid = p.child(f, string(b))
+				}
+			} else {
+				kid = p.child(f, name)
+			}
 			s.ws()
 			s.pos++ // ':'
 			s.ws()
-			p.value(s, p.child(f, name), rec, depth+1)
+			p.value(s, kid, rec, depth+1)
 			s.ws()
 			if s.peek() == ',' {
 				s.pos++
@@ -276,6 +298,7 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 		}
 	case '[':
 		f.Types |= tArray
+		f.Containers++
 		s.pos++
 		s.ws()
 		n := 0
@@ -296,7 +319,7 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 				break
 			}
 		}
-		if f.Values-f.Nulls == 1 || n < f.MinItems {
+		if f.Containers == 1 && f.Types&tObject == 0 || n < f.MinItems || f.MinItems == 0 && f.Items == 0 && f.MaxItems == 0 {
 			f.MinItems = n
 		}
 		f.MaxItems = max(f.MaxItems, n)
@@ -309,9 +332,32 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 	switch c {
 	case '"':
 		f.Types |= tString
-		str := unquote(raw)
-		if n := utf8.RuneCountInString(str); n > f.MaxLen {
-			f.MaxLen = n
+		body := raw[1 : len(raw)-1]
+		escaped := bytes.IndexByte(body, '\\') >= 0
+		var str string
+		if escaped {
+			str = unquote(raw)
+			if n := utf8.RuneCountInString(str); n > f.MaxLen {
+				f.MaxLen = n
+			}
+		} else if len(body) > f.MaxLen {
+			if n := utf8.RuneCount(body); n > f.MaxLen {
+				f.MaxLen = n
+			}
+		}
+		if !f.patDone && f.tooMany && len(body) <= 100 {
+			// While the field has few values, its patterns come from
+			// its value counts (Finish).
+			p.pat = appendPattern(p.pat[:0], raw[1:len(raw)-1])
+			f.Patterns, f.patDone = countKindBytes(f.Patterns, p.pat)
+		}
+		if !f.preDone {
+			if i := strings.IndexByte(str, '/'); i >= 0 && !strings.ContainsAny(str, " \t\n") {
+				f.Prefixes, f.preDone = countKind(f.Prefixes, str[:i])
+			}
+		}
+		if len(body) >= 19 && len(body) <= 40 && body[4] == '-' && !escaped {
+			str = string(body)
 		}
 		if t, ok := parseTime(str); ok {
 			f.TimeN++
@@ -407,8 +453,23 @@ func parseTime(s string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// Finish finds the identity field after the last record.
+// Finish finds the identity field after the last record, and the
+// patterns of the fields with few values.
 func (p *Profile) Finish() {
+	for _, f := range append(p.Fields, p.root) {
+		if f.Counts == nil {
+			continue
+		}
+		for raw, n := range f.Counts {
+			if len(raw) < 2 || raw[0] != '"' || len(raw) > 102 {
+				continue
+			}
+			p.pat = appendPattern(p.pat[:0], []byte(raw[1:len(raw)-1]))
+			for i := 0; i < n && !f.patDone; i++ {
+				f.Patterns, f.patDone = countKindBytes(f.Patterns, p.pat)
+			}
+		}
+	}
 	if p.Map {
 		return // the key
 	}
@@ -481,4 +542,141 @@ func (f *Field) sortedCounts() []valueCount {
 type valueCount struct {
 	raw string
 	n   int
+}
+
+// countKind counts kind in m, up to maxValues kinds; done reports that m
+// had too many (and is dropped).
+func countKind(m map[string]int, kind string) (map[string]int, bool) {
+	if m == nil {
+		m = map[string]int{}
+	}
+	if _, ok := m[kind]; !ok && len(m) >= maxValues {
+		return nil, true
+	}
+	m[kind]++
+	return m, false
+}
+
+// countKindBytes is countKind for a kind held in a reused buffer.
+func countKindBytes(m map[string]int, kind []byte) (map[string]int, bool) {
+	if m == nil {
+		m = map[string]int{}
+	}
+	if _, ok := m[string(kind)]; ok {
+		m[string(kind)]++
+		return m, false
+	}
+	if len(m) >= maxValues {
+		return nil, true
+	}
+	m[string(kind)] = 1
+	return m, false
+}
+
+// appendPattern appends the pattern of the JSON string body s (escapes
+// are kept as they are) to b.
+func appendPattern(b, s []byte) []byte {
+	if len(s) > 100 {
+		return b
+	}
+	for i := 0; i < len(s); {
+		j := i
+		letters, digits := 0, 0
+		for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z') {
+			if s[j] <= '9' {
+				digits++
+			} else {
+				letters++
+			}
+			j++
+		}
+		switch {
+		case j == i:
+			b = append(b, s[i])
+			j = i + 1
+		case letters == 0:
+			b = append(b, '#')
+		case digits > 0 || letters > 20:
+			b = append(b, '*')
+		default:
+			b = append(b, s[i:j]...)
+		}
+		i = j
+	}
+	return b
+}
+
+// pattern is the shape of a string: digit runs become #, runs of letters
+// and digits that mix both (or letter runs over 20) become *, everything
+// else stays. Strings over 100 bytes have no pattern ("").
+func pattern(s string) string {
+	if len(s) > 100 {
+		return ""
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		j := i
+		letters, digits := 0, 0
+		for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z') {
+			if s[j] <= '9' {
+				digits++
+			} else {
+				letters++
+			}
+			j++
+		}
+		switch {
+		case j == i:
+			b.WriteByte(s[i])
+			j = i + 1
+		case letters == 0:
+			b.WriteByte('#')
+		case digits > 0 || letters > 20:
+			b.WriteByte('*')
+		default:
+			b.WriteString(s[i:j])
+		}
+		i = j
+	}
+	return b.String()
+}
+
+// Summary states, in at most max short phrases, the value counts of the
+// profile's telling fields (few distinct short values, outside arrays or
+// named like a state: "state open 71, closed 29"; states first) and the
+// range and sum of its numeric fields outside arrays ("comments 0..57,
+// sum 412"). Fields drop reports (nil: none) are left out. Level 1's
+// notice carries it.
+func (p *Profile) Summary(max int, drop func(string) bool) []string {
+	var states, others, nums []string
+	for _, f := range p.Fields {
+		if f == p.Identity || f.Constant(p.Records) || drop != nil && drop(f.Path) {
+			continue
+		}
+		under := strings.Contains(f.Path, "[]")
+		state := stateNames.MatchString(f.Path)
+		switch {
+		case f.Counts != nil && f.Distinct >= 2 && f.Distinct <= 8 && f.Distinct < f.Values && f.MaxLen <= 30 && (!under || state):
+			var b strings.Builder
+			b.WriteString(f.Path)
+			for i, vc := range f.sortedCounts() {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				fmt.Fprintf(&b, " %s %d", cell(vc.raw, 30), vc.n)
+			}
+			if state {
+				states = append(states, b.String())
+			} else {
+				others = append(others, b.String())
+			}
+		case !under && f.NumN >= 3 && f.NumN == f.Values-f.Nulls && f.Min != f.Max && f.Distinct > 8:
+			nums = append(nums, fmt.Sprintf("%s %s..%s, sum %s", f.Path, num(f.Min), num(f.Max), num(f.Sum)))
+		}
+	}
+	out := append(append(states, nums...), others...)
+	if len(out) > max {
+		out = out[:max]
+	}
+	return out
 }

@@ -20,6 +20,13 @@ var exitNames = regexp.MustCompile(`(?i)(^|\.)(exit_?code|exitstatus|return_?cod
 // leaves calls fn with every scalar value of the record raw (for a map,
 // its value) and the profile field it belongs to.
 func (p *Profile) leaves(raw []byte, fn func(f *Field, raw []byte)) {
+	p.leavesIn(raw, nil, fn)
+}
+
+// leavesIn is leaves that skips the subtrees whose fields are not in
+// want (indexed by Field.first+1; nil walks everything).
+func (p *Profile) leavesIn(raw []byte, want []bool, fn func(f *Field, raw []byte)) {
+	p.want = want
 	s := jscan{d: raw}
 	s.ws()
 	if p.Map {
@@ -37,7 +44,7 @@ func (p *Profile) leaves(raw []byte, fn func(f *Field, raw []byte)) {
 }
 
 func (p *Profile) walk(s *jscan, f *Field, fn func(*Field, []byte)) {
-	if f == nil {
+	if f == nil || p.want != nil && !p.want[f.first+1] {
 		s.skipValue()
 		return
 	}
@@ -51,11 +58,16 @@ func (p *Profile) walk(s *jscan, f *Field, fn func(*Field, []byte)) {
 		}
 		for {
 			s.ws()
-			name := s.readString()
+			var kid *Field
+			if b, name := s.memberName(); b != nil {
+				kid = f.kids[string(b)]
+			} else {
+				kid = f.kids[name]
+			}
 			s.ws()
 			s.pos++
 			s.ws()
-			p.walk(s, f.kids[name], fn)
+			p.walk(s, kid, fn)
 			s.ws()
 			if s.peek() == ',' {
 				s.pos++
@@ -176,7 +188,10 @@ func requestTerms(args []byte) []string {
 }
 
 // selectRows walks the records a second time: it finds the records each
-// reason selects and renders the rows of those records.
+// reason selects and renders the rows of those records. Reasons are kept
+// apart per field and value (status.phase=Failed is one reason,
+// state.waiting.reason=CrashLoopBackOff another), so that the first
+// round of rows shows one of each kind of anomaly before a second of any.
 func (k *coll) selectRows() error {
 	p, c := k.p, k.c
 	n := c.Count
@@ -191,13 +206,19 @@ func (k *coll) selectRows() error {
 		pinned.text[i] = "pinned"
 	}
 	pinned.more = c.PinnedCount - len(c.Pinned)
-	errs := add(PrioAnomaly)
-	outliers := add(PrioAnomaly)
-	rare := add(PrioRare)
-	lacking := add(PrioRare)
-	relevant := add(PrioRare)
-	ends := add(PrioEnds)
-	spread := add(PrioSpread)
+	// Per field and value: the anomalies and the rare values, in the
+	// order first seen; sorted rarest first after the walk.
+	type keyed struct {
+		r     *reason
+		count int
+	}
+	byValue := map[string]*keyed{}
+	var anomalies, rares []*keyed
+	outliers := &reason{prio: PrioAnomaly, text: map[int]string{}}
+	lacking := &reason{prio: PrioRare, text: map[int]string{}}
+	relevant := &reason{prio: PrioRare, text: map[int]string{}}
+	ends := &reason{prio: PrioEnds, text: map[int]string{}}
+	spread := &reason{prio: PrioSpread, text: map[int]string{}}
 
 	// Which fields can flag a record.
 	rareVals := map[*Field]map[string]bool{}
@@ -210,12 +231,11 @@ func (k *coll) selectRows() error {
 			continue
 		}
 		if f.Counts != nil && f.Values >= 2 {
-			top := f.sortedCounts()
-			for _, vc := range top {
+			for _, vc := range f.sortedCounts() {
 				if vc.n*2 >= f.Values {
 					continue // the usual value
 				}
-				if vc.raw[0] == '"' && errWords.MatchString(vc.raw) && !strings.Contains(f.Path, "[]message") {
+				if vc.raw[0] == '"' && errWords.MatchString(vc.raw) && len(vc.raw) < 120 {
 					if errVals[f] == nil {
 						errVals[f] = map[string]bool{}
 					}
@@ -242,25 +262,33 @@ func (k *coll) selectRows() error {
 			lack = append(lack, f)
 		}
 	}
-	lackSet := map[*Field]bool{}
-	for _, f := range lack {
-		lackSet[f] = true
-	}
-	// Extremes of the main numeric and time fields: the columns.
+	// Extremes of the main numeric and time fields (outside arrays,
+	// in at least half the records), and of the longest arrays of
+	// scalars.
 	type extreme struct {
 		f       *Field
 		max     bool
 		time    bool
+		items   bool
 		found   bool
 		wantNum float64
 		wantStr string
 	}
 	var exts []*extreme
-	for _, f := range k.cols {
-		if f == p.root || f == p.Identity || f.Present < p.Records/2 {
+	for _, f := range p.Fields {
+		if f == p.Identity || k.dropped(f) || f.Present < p.Records/2 || p.Records < 3 {
 			continue
 		}
-		if f.NumN > 0 && f.Min != f.Max {
+		if strings.HasSuffix(f.Path, "[]") && f.scalar() && !strings.Contains(strings.TrimSuffix(f.Path, "[]"), "[]") {
+			if a := p.Field(strings.TrimSuffix(f.Path, "[]")); a != nil && a.MaxItems > a.MinItems {
+				exts = append(exts, &extreme{f: f, max: true, items: true, wantNum: float64(a.MaxItems)})
+			}
+			continue
+		}
+		if strings.Contains(f.Path, "[]") {
+			continue
+		}
+		if f.NumN > 0 && f.Min != f.Max && f.NumN == f.Values-f.Nulls {
 			exts = append(exts, &extreme{f: f, max: true, wantNum: f.Max}, &extreme{f: f, wantNum: f.Min})
 		} else if f.TimeN > 1 && f.earliestText != f.latestText {
 			exts = append(exts, &extreme{f: f, max: true, time: true, wantStr: f.latestText}, &extreme{f: f, time: true, wantStr: f.earliestText})
@@ -293,26 +321,124 @@ func (k *coll) selectRows() error {
 	for j, f := range k.cols {
 		colIdx[f] = j
 	}
+	items := map[*Field]int{}
+	exitField := map[*Field]bool{}
+	for _, f := range p.Fields {
+		if f.NumN > 0 && exitNames.MatchString(f.Path) && !k.dropped(f) {
+			exitField[f] = true
+		}
+	}
 	lower := []byte(nil)
+	// Most leaves are of no interest: one slice index tells.
+	interesting := make([]bool, len(p.Fields)+1)
+	mark := func(f *Field) { interesting[f.first+1] = true }
+	extField := map[*Field]bool{}
+	for f := range colIdx {
+		mark(f)
+	}
+	for f := range errVals {
+		mark(f)
+	}
+	for f := range rareVals {
+		mark(f)
+	}
+	for f := range outl {
+		mark(f)
+	}
+	for f := range exitField {
+		mark(f)
+	}
+	for _, e := range exts {
+		mark(e.f)
+		extField[e.f] = true
+	}
+	// The walk goes down only where something is of interest.
+	under := append([]bool(nil), interesting...)
+	for _, f := range p.Fields {
+		if interesting[f.first+1] {
+			for _, a := range ancestors(p, f) {
+				under[a.first+1] = true
+			}
+		}
+	}
+	under[0] = true
+	if len(lack) > 0 {
+		under = nil // hasPath walks whole records anyway
+	}
+	cells := make([][][]byte, len(k.cols))
 	err := c.Each(func(i int, raw []byte) error {
-		cells := make([][]string, len(k.cols))
-		var whyErr, whyRare, whyLack []string
+		for j := range cells {
+			cells[j] = cells[j][:0]
+		}
+		sel := false
+		flag := func(label string, prio int, list *[]*keyed, count int, why string) {
+			kr := byValue[label]
+			if kr == nil {
+				kr = &keyed{r: &reason{prio: prio, text: map[int]string{}}, count: count}
+				byValue[label] = kr
+				*list = append(*list, kr)
+			}
+			if _, ok := kr.r.text[i]; ok {
+				return
+			}
+			if len(kr.r.recs) < maxPerWhy {
+				kr.r.recs = append(kr.r.recs, i)
+				kr.r.text[i] = why
+				sel = true
+			} else {
+				kr.r.more++
+			}
+		}
 		var bestDev float64
 		whyOut := ""
-		p.leaves(raw, func(f *Field, v []byte) {
+		clear(items)
+		p.leavesIn(raw, under, func(f *Field, v []byte) {
+			if !interesting[f.first+1] {
+				return
+			}
 			if j, ok := colIdx[f]; ok && len(cells[j]) < 4 {
-				cells[j] = append(cells[j], string(v))
+				cells[j] = append(cells[j], v)
 			}
-			if errVals[f][string(v)] && len(whyErr) < 2 {
-				whyErr = append(whyErr, fmt.Sprintf("%s=%s (%s of %s)", f.Path, cell(string(v), 40), commas(f.Counts[string(v)]), commas(f.Values)))
-			}
-			if exitNames.MatchString(f.Path) && f.NumN > 0 && string(v) != "0" && string(v) != "null" && len(whyErr) < 2 && f.Counts != nil {
-				if x, err := strconv.ParseFloat(string(v), 64); err == nil && x != 0 {
-					whyErr = append(whyErr, fmt.Sprintf("%s=%s (not 0)", f.Path, string(v)))
+			if extField[f] {
+				items[f]++
+				for _, e := range exts {
+					if e.f != f || e.found || e.items {
+						continue
+					}
+					if e.time {
+						e.found = v[0] == '"' && unquote(v) == e.wantStr
+					} else if x, err := strconv.ParseFloat(string(v), 64); err == nil && x == e.wantNum {
+						e.found = true
+					}
+					if e.found {
+						word := "smallest"
+						switch {
+						case e.time && e.max:
+							word = "latest"
+						case e.time:
+							word = "earliest"
+						case e.max:
+							word = "largest"
+						}
+						ends.recs = append(ends.recs, i)
+						ends.text[i] = joinWhy(ends.text[i], word+" "+f.Path)
+						sel = true
+					}
 				}
 			}
-			if rareVals[f][string(v)] && len(whyRare) < 2 {
-				whyRare = append(whyRare, fmt.Sprintf("%s=%s is rare (%s of %s)", f.Path, cell(string(v), 40), commas(f.Counts[string(v)]), commas(f.Values)))
+			if errVals[f][string(v)] {
+				label := f.Path + "=" + cell(string(v), 40)
+				flag(label, PrioAnomaly, &anomalies, f.Counts[string(v)], fmt.Sprintf("%s (%s of %s)", label, commas(f.Counts[string(v)]), commas(f.Values)))
+			}
+			if exitField[f] && len(v) > 0 && v[0] != 'n' && string(v) != "0" {
+				if x, err := strconv.ParseFloat(string(v), 64); err == nil && x != 0 {
+					label := fmt.Sprintf("%s=%s", f.Path, string(v))
+					flag(label, PrioAnomaly, &anomalies, f.Counts[string(v)], label+" (not 0)")
+				}
+			}
+			if rareVals[f][string(v)] {
+				label := f.Path + "=" + cell(string(v), 40)
+				flag(label, PrioRare, &rares, f.Counts[string(v)], fmt.Sprintf("%s is rare (%s of %s)", label, commas(f.Counts[string(v)]), commas(f.Values)))
 			}
 			if st, ok := outl[f]; ok && len(v) > 0 && v[0] != '"' && v[0] != 'n' {
 				if x, err := strconv.ParseFloat(string(v), 64); err == nil {
@@ -322,57 +448,28 @@ func (k *coll) selectRows() error {
 					}
 				}
 			}
-			for _, e := range exts {
-				if e.f != f || e.found {
-					continue
-				}
-				if e.time {
-					if string(v) == strconv.Quote(e.wantStr) || unquote(v) == e.wantStr && v[0] == '"' {
-						e.found = true
-						ends.recs = append(ends.recs, i)
-						ends.text[i] = joinWhy(ends.text[i], fmt.Sprintf("%s %s", map[bool]string{true: "latest", false: "earliest"}[e.max], f.Path))
-					}
-				} else if x, err := strconv.ParseFloat(string(v), 64); err == nil && x == e.wantNum {
-					e.found = true
-					ends.recs = append(ends.recs, i)
-					ends.text[i] = joinWhy(ends.text[i], fmt.Sprintf("%s %s", map[bool]string{true: "largest", false: "smallest"}[e.max], f.Path))
-				}
-			}
 		})
-		if len(lack) > 0 {
-			for _, f := range lack {
-				if f.lastRec >= 0 && hasPath(p, raw, f) {
-					whyLack = append(whyLack, fmt.Sprintf("has %s (only %s of %s records do)", f.Path, commas(f.Present), commas(p.Records)))
-					break
+		for _, e := range exts {
+			if e.items && !e.found && float64(items[e.f]) == e.wantNum {
+				e.found = true
+				ends.recs = append(ends.recs, i)
+				ends.text[i] = joinWhy(ends.text[i], fmt.Sprintf("most %s items (%d)", strings.TrimSuffix(e.f.Path, "[]"), items[e.f]))
+				sel = true
+			}
+		}
+		for _, f := range lack {
+			if hasPath(p, raw, f) {
+				if len(lacking.recs) < maxPerWhy {
+					lacking.recs = append(lacking.recs, i)
+					lacking.text[i] = fmt.Sprintf("has %s (only %s of %s records do)", f.Path, commas(f.Present), commas(p.Records))
+					sel = true
 				}
+				break
 			}
 		}
-		sel := false
-		note := func(r *reason, why string) {
-			if len(r.recs) < 1000 {
-				r.recs = append(r.recs, i)
-				r.text[i] = why
-				sel = true
-			} else {
-				r.more++
-			}
-		}
-		if len(whyErr) > 0 {
-			note(errs, strings.Join(whyErr, "; "))
-		}
-		if whyOut != "" {
-			if len(devs) < 1000 {
-				devs = append(devs, dev{i, bestDev, whyOut})
-				sel = true
-			} else {
-				outliers.more++
-			}
-		}
-		if len(whyRare) > 0 {
-			note(rare, strings.Join(whyRare, "; "))
-		}
-		if len(whyLack) > 0 {
-			note(lacking, whyLack[0])
+		if whyOut != "" && len(devs) < 1000 {
+			devs = append(devs, dev{i, bestDev, whyOut})
+			sel = true
 		}
 		if len(terms) > 0 {
 			lower = append(lower[:0], raw...)
@@ -389,11 +486,6 @@ func (k *coll) selectRows() error {
 				sel = true
 			}
 		}
-		for _, r := range ends.recs {
-			if r == i {
-				sel = true
-			}
-		}
 		if sel || want[i] || probes[i] {
 			k.rows[i] = k.renderRow(i, raw, cells)
 			if probes[i] && k.rows[i].ident != "" {
@@ -405,11 +497,20 @@ func (k *coll) selectRows() error {
 	if err != nil {
 		return fmt.Errorf("rows of %s: %w", c.Path, err)
 	}
+	// Anomalies and rare values: the rarest kind first.
+	for _, list := range [][]*keyed{anomalies, rares} {
+		sort.SliceStable(list, func(a, b int) bool { return list[a].count < list[b].count })
+		for _, kr := range list {
+			k.why = append(k.why, kr.r)
+		}
+	}
 	// Outliers, most extreme first.
 	sort.SliceStable(devs, func(a, b int) bool { return devs[a].d > devs[b].d })
 	for _, d := range devs {
-		outliers.recs = append(outliers.recs, d.rec)
-		outliers.text[d.rec] = d.why
+		if len(outliers.recs) < maxPerWhy {
+			outliers.recs = append(outliers.recs, d.rec)
+			outliers.text[d.rec] = d.why
+		}
 	}
 	// Relevant rows: the most relevant first (BM25's idf, one hit per
 	// term).
@@ -448,12 +549,7 @@ func (k *coll) selectRows() error {
 			ends.text[i] = joinWhy(ends.text[i], map[bool]string{true: "first", false: "last"}[i == 0])
 		}
 	}
-	for _, r := range k.why {
-		if len(r.recs) > maxPerWhy && r != pinned && r != spread {
-			r.more += len(r.recs) - maxPerWhy
-			r.recs = r.recs[:maxPerWhy]
-		}
-	}
+	k.why = append(k.why, outliers, lacking, relevant, ends, spread)
 	return nil
 }
 
@@ -539,7 +635,7 @@ func joinWhy(a, b string) string {
 }
 
 // renderRow renders the cells of record i.
-func (k *coll) renderRow(i int, raw []byte, vals [][]string) *row {
+func (k *coll) renderRow(i int, raw []byte, vals [][][]byte) *row {
 	r := &row{}
 	if k.p.Map {
 		r.cells = append(r.cells, cut(mapKey(raw), 80))
@@ -553,7 +649,7 @@ func (k *coll) renderRow(i int, raw []byte, vals [][]string) *row {
 		}
 		var parts []string
 		for _, v := range vs {
-			parts = append(parts, cell(v, width))
+			parts = append(parts, cell(string(v), width))
 		}
 		s := strings.Join(parts, ",")
 		if f.Values > f.Present && len(vs) >= 4 {
@@ -564,7 +660,7 @@ func (k *coll) renderRow(i int, raw []byte, vals [][]string) *row {
 		}
 		r.cells = append(r.cells, s)
 		if f == k.p.Identity && len(vs) == 1 {
-			r.ident = vs[0]
+			r.ident = string(vs[0])
 		}
 	}
 	return r
@@ -583,7 +679,11 @@ func (k *coll) addRows(v *View, sec int) {
 	for wi, r := range k.why {
 		for rank, i := range r.recs {
 			prio := r.prio
-			if rank >= firstRound && prio < PrioSecond && prio != PrioPinned && prio != PrioEnds {
+			quota := firstRound
+			if prio == PrioAnomaly {
+				quota = 2 * firstRound
+			}
+			if rank >= quota && prio < PrioSecond && prio != PrioPinned && prio != PrioEnds {
 				prio = PrioSecond
 			}
 			if prio == PrioEnds && rank >= 2*firstRound+2 {
@@ -643,6 +743,24 @@ func remove(list []string, s string) []string {
 	for _, x := range list {
 		if x != s {
 			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// ancestors returns the fields that contain f (its parents up to the
+// record).
+func ancestors(p *Profile, f *Field) []*Field {
+	var out []*Field
+	path := f.Path
+	for {
+		i := strings.LastIndexAny(path, ".[")
+		if i <= 0 {
+			break
+		}
+		path = path[:i]
+		if a := p.Field(path); a != nil {
+			out = append(out, a)
 		}
 	}
 	return out

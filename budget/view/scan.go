@@ -113,3 +113,27 @@ func unquote(raw []byte) string {
 	}
 	return out
 }
+
+// nameBytes returns the string at pos as raw bytes when it has no escape
+// (ok), for map lookups that do not allocate; otherwise it moves past it
+// and returns ok false.
+func (s *jscan) nameBytes() ([]byte, bool) {
+	start := s.pos
+	s.skipString()
+	body := s.d[start+1 : max(start+1, s.pos-1)]
+	for _, c := range body {
+		if c == '\\' {
+			return nil, false
+		}
+	}
+	return body, true
+}
+
+// memberName reads a member name: raw bytes when plain, else unquoted.
+func (s *jscan) memberName() (raw []byte, name string) {
+	start := s.pos
+	if b, ok := s.nameBytes(); ok {
+		return b, ""
+	}
+	return nil, unquote(s.d[start:s.pos])
+}

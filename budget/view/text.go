@@ -192,7 +192,7 @@ func (tc *textCands) candidates() {
 			nb := list[k]
 			text := fmt.Sprintf("  %d\t%s", nb.last, cutLine(nb.text))
 			if nb.count > 1 {
-				text = fmt.Sprintf("  %d\t[×%s, first at %d] %s", nb.last, commas(nb.count), nb.first, cutLine(nb.text))
+				text = fmt.Sprintf("  %d\t[%s times, first at line %d] %s", nb.last, commas(nb.count), nb.first, cutLine(nb.text))
 			}
 			reason := "error line"
 			if nb.sev == sevWarn {
@@ -204,7 +204,14 @@ func (tc *textCands) candidates() {
 	tmplFrom := func(a, b int) {
 		for k := a; k < b && k < len(tc.tmpls); k++ {
 			cl := tc.tmpls[k]
-			add(tsTemplates, k, -1, "template", fmt.Sprintf("  [×%s] %s  (lines %d … %d)", commas(cl.count), cutLine(cl.template()), cl.first, cl.last))
+			add(tsTemplates, k, -1, "template", fmt.Sprintf("  [%s lines] %s  (lines %d … %d)", commas(cl.count), cutLine(cl.template()), cl.first, cl.last))
+		}
+	}
+	slotsFrom := func(a, b int) {
+		for k := a; k < b && k < len(tc.tmpls); k++ {
+			if v := tc.tmpls[k].slotValues(); v != "" {
+				add(tsTemplates, k, -1, "template values", "      "+cut(v, 3*textWidth))
+			}
 		}
 	}
 	rareFrom := func(a, b int) {
@@ -311,6 +318,7 @@ func (tc *textCands) candidates() {
 	buildFrom(10, len(tc.buildLines()))
 	tailFrom(21, 40)
 	tmplFrom(10, 30)
+	slotsFrom(0, 30)
 	headFrom(10, 30)
 	// PrioSpread: the middle, and the long lists.
 	prio = PrioSpread
@@ -446,7 +454,7 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 				}
 			}
 		}
-		s := fmt.Sprintf("error and warning lines, each distinct line once at its last position (showing %s of %s distinct error lines, %s of %s distinct warning lines; [×N, first at P] = N identical lines):\n",
+		s := fmt.Sprintf("error and warning lines, each distinct line once at its last position (showing %s of %s distinct error lines, %s of %s distinct warning lines; [N times, first at line P] = N identical lines):\n",
 			commas(se), commas(len(tc.errs)), commas(sw), commas(len(tc.warns)))
 		if se < len(tc.errs) || tc.p.notableCut > 0 {
 			s += fmt.Sprintf("all error lines: compact artifact query %s --jq %s\n", h, ShellQuote(severityQuery(sevError)))
@@ -460,7 +468,13 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 	case tsFields:
 		return fmt.Sprintf("fields of the %s records (showing %s of %s fields; counts are of records):\n", commas(tc.p.records), commas(len(cs)), commas(len(tc.p.fields)))
 	case tsTemplates:
-		return fmt.Sprintf("templates, most frequent first (showing %s of %s; [×N] = exactly N lines; <n> number, <ts> timestamp, <id> id, <*> varies):\n", commas(len(cs)), commas(len(tc.tmpls)))
+		n := 0
+		for _, c := range cs {
+			if c.Reason == "template" {
+				n++
+			}
+		}
+		return fmt.Sprintf("templates, most frequent first (showing %s of %s; [N lines] = exactly N lines have this form; <n> number, <ts> timestamp, <id> id, <*> varies):\n", commas(n), commas(len(tc.tmpls)))
 	case tsNames:
 		n := 0
 		for _, c := range cs {

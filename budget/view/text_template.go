@@ -1,6 +1,7 @@
 package view
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -45,6 +46,90 @@ type cluster struct {
 	last    int    // position of its last line
 	example string // its first line
 	sev     int    // highest severity of its lines
+	// slots are the distinct tokens seen at each position while the
+	// cluster is small (at most maxSlotLines lines, maxSlotValues values
+	// per position; nil once past either).
+	slots [][]string
+}
+
+// Bounds of the values kept per template position (see cluster.slots).
+const (
+	maxSlotLines  = 64
+	maxSlotValues = 24
+)
+
+// rawTokens returns the white-space-separated tokens of line aligned
+// with its n masked tokens: a masked timestamp may stand for two raw
+// tokens ("2006-01-02 15:04:05"), so when the counts differ the tokens are
+// aligned from the end, the first masked token taking what is left.
+func rawTokens(line string, n int) []string {
+	f := strings.Fields(line)
+	if len(f) == n || n == 0 {
+		return f
+	}
+	if len(f) < n {
+		return nil
+	}
+	out := make([]string, n)
+	d := len(f) - n
+	out[0] = strings.Join(f[:d+1], " ")
+	copy(out[1:], f[d+1:])
+	return out
+}
+
+// note records the tokens of one more line in the cluster's slots.
+func (c *cluster) note(toks []string) {
+	if c.slots == nil {
+		return
+	}
+	if c.count > maxSlotLines || len(toks) != len(c.slots) {
+		c.slots = nil
+		return
+	}
+	for i, t := range toks {
+		if c.slots[i] == nil && i < len(c.slots) && c.count > 1 {
+			continue // position already past maxSlotValues
+		}
+		found := false
+		for _, v := range c.slots[i] {
+			if v == t {
+				found = true
+				break
+			}
+		}
+		if !found {
+			if len(c.slots[i]) == maxSlotValues {
+				c.slots[i] = nil
+				continue
+			}
+			c.slots[i] = append(c.slots[i], t)
+		}
+	}
+}
+
+// slotValues lists, for a small template, the values each varying
+// position took: "<*>1: a, b, c; <*>2: ...", or "".
+func (c *cluster) slotValues() string {
+	if c.slots == nil {
+		return ""
+	}
+	var parts []string
+	k := 0
+	for i, t := range c.tokens {
+		if t != tmplAny {
+			continue
+		}
+		k++
+		if c.slots[i] == nil {
+			parts = append(parts, fmt.Sprintf("<*>%d: more than %d values", k, maxSlotValues))
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("<*>%d (%d values): %s", k, len(c.slots[i]), strings.Join(c.slots[i], ", ")))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "values: " + strings.Join(parts, "; ")
 }
 
 // Template returns the cluster's template text.
@@ -98,6 +183,7 @@ func (m *miner) add(pos int, line string, sev int) *cluster {
 			}
 		}
 		best.count++
+		best.note(rawTokens(line, len(toks)))
 		best.last = pos
 		best.sev = max(best.sev, sev)
 		return best
@@ -107,7 +193,8 @@ func (m *miner) add(pos int, line string, sev int) *cluster {
 		m.otherSev = max(m.otherSev, sev)
 		return nil
 	}
-	c := &cluster{tokens: toks, count: 1, first: pos, last: pos, example: line, sev: sev}
+	c := &cluster{tokens: toks, count: 1, first: pos, last: pos, example: line, sev: sev, slots: make([][]string, len(toks))}
+	c.note(rawTokens(line, len(toks)))
 	m.clusters = append(m.clusters, c)
 	m.groups[key] = append(m.groups[key], c)
 	return c

@@ -18,8 +18,8 @@ const (
 	PrioProfile   = 20 // the profile line of an important field (identity, distributions)
 	PrioPinned    = 30 // a row the registry's pin predicate selects
 	PrioAnomaly   = 40 // an error/warn/failed state, an error line, a numeric outlier
+	PrioEnds      = 45 // the first and the last record, extremes
 	PrioRare      = 50 // a rare value, a field most rows lack, relevant to the request
-	PrioEnds      = 60 // the first and the last record, extremes
 	PrioProfile2  = 70 // the profile line of a less important field
 	PrioSecond    = 80 // the second round of anomaly and rare rows
 	PrioSpread    = 90 // an even spread over the records

@@ -39,6 +39,8 @@ type Metrics struct {
 	stored      prometheus.Counter
 	httpReqs    *prometheus.CounterVec
 	httpTime    *prometheus.HistogramVec
+	ctxCalls    *prometheus.CounterVec
+	ctxLatency  prometheus.Histogram
 	storeBytes  atomic.Int64
 	entry       func(tool string) string
 }
@@ -84,7 +86,14 @@ func NewMetrics(reg prometheus.Registerer, st budget.Store) (*Metrics, error) {
 			Buckets: prometheus.DefBuckets,
 		}, []string{"route"}),
 	}
-	cs := []prometheus.Collector{m.calls, m.levels, m.tokBefore, m.tokAfter, m.records, m.shown, m.latency, m.pluginFails, m.stored, m.httpReqs, m.httpTime}
+	m.ctxCalls = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "compact_context_calls_total", Help: "Whole prompts fitted through POST /v1/context, by outcome (ok, cannot_fit, error).",
+	}, []string{"outcome"})
+	m.ctxLatency = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name: "compact_context_seconds", Help: "Time the engine took per prompt fitted through POST /v1/context.",
+		Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5},
+	})
+	cs := []prometheus.Collector{m.calls, m.levels, m.tokBefore, m.tokAfter, m.records, m.shown, m.latency, m.pluginFails, m.stored, m.httpReqs, m.httpTime, m.ctxCalls, m.ctxLatency}
 	sz, ok := st.(StoreSizer)
 	if d, isDir := st.(interface{ Dir() string }); !ok && isDir {
 		sz, ok = &dirSizer{dir: d.Dir()}, true
@@ -162,6 +171,23 @@ func (m *Metrics) Observe(door, tool string, res schemas.Result, took time.Durat
 	if res.Artifact != nil {
 		m.stored.Add(float64(res.Artifact.Bytes))
 	}
+}
+
+// ObserveContext records one prompt fitted through /v1/context.
+func (m *Metrics) ObserveContext(took time.Duration, err error) {
+	if m == nil {
+		return
+	}
+	outcome := "ok"
+	switch {
+	case err == nil:
+	case errors.Is(err, budget.ErrCannotFit):
+		outcome = "cannot_fit"
+	default:
+		outcome = "error"
+	}
+	m.ctxCalls.WithLabelValues(outcome).Inc()
+	m.ctxLatency.Observe(took.Seconds())
 }
 
 // instrument counts and times the requests of one route.

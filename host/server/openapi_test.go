@@ -1,8 +1,11 @@
 package server
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -119,5 +122,84 @@ func TestOpenAPIRefsResolve(t *testing.T) {
 		if cur == nil {
 			t.Errorf("$ref %s resolves to nothing", ref)
 		}
+	}
+}
+
+// TestOpenAPIStrict parses openapi.yaml and refuses what YAML accepts but
+// an OpenAPI document never means: a key without a value (in a flow
+// mapping, an unquoted comma in a description silently made one:
+// `{ description: The reference queried, in canonical form. }` is the key
+// "in canonical form." with a null value), and a key given twice.
+func TestOpenAPIStrict(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "schemas", "openapi.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs := strictYAML(data); len(errs) > 0 {
+		for _, e := range errs {
+			t.Error("openapi.yaml:" + e)
+		}
+	}
+	// The check catches the old document's mistake.
+	old := []byte("components:\n  schemas:\n    A:\n      properties:\n        ref: { type: string, description: The reference queried, in canonical form. }\n")
+	if errs := strictYAML(old); len(errs) != 1 || !strings.Contains(errs[0], `5:66: key "in canonical form." has no value`) {
+		t.Errorf("strictYAML on the old line: %q", errs)
+	}
+}
+
+// strictYAML lists the keys without a value and the duplicate keys of a
+// YAML document, as "line:col: what".
+func strictYAML(data []byte) []string {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return []string{err.Error()}
+	}
+	var errs []string
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		if n.Kind == yaml.MappingNode {
+			seen := map[string]bool{}
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i], n.Content[i+1]
+				if seen[k.Value] {
+					errs = append(errs, fmt.Sprintf("%d:%d: key %q given twice", k.Line, k.Column, k.Value))
+				}
+				seen[k.Value] = true
+				if v.Kind == yaml.ScalarNode && v.Tag == "!!null" && v.Value == "" {
+					errs = append(errs, fmt.Sprintf("%d:%d: key %q has no value", k.Line, k.Column, k.Value))
+				}
+			}
+		}
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	walk(&root)
+	return errs
+}
+
+// TestOpenAPILint runs the pinned @redocly/cli (schemas/package.json,
+// installed by .ci/run's npm ci) on openapi.yaml with schemas/redocly.yaml:
+// no error and no warning. It skips where the linter is not installed,
+// except under CI=1.
+func TestOpenAPILint(t *testing.T) {
+	dir := filepath.Join("..", "..", "schemas")
+	bin := filepath.Join(dir, "node_modules", ".bin", "redocly")
+	if _, err := os.Stat(bin); err != nil {
+		msg := "the OpenAPI linter is not installed (cd schemas && npm ci)"
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	cmd := exec.Command(filepath.Join("node_modules", ".bin", "redocly"), "lint", "--format=stylish", "openapi.yaml")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "REDOCLY_TELEMETRY=off", "REDOCLY_SUPPRESS_UPDATE_NOTICE=true")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("redocly lint: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "Your API description is valid") || regexp.MustCompile(`You have \d+ warning`).Match(out) {
+		t.Errorf("redocly lint is not clean:\n%s", out)
 	}
 }

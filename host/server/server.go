@@ -26,6 +26,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/toolcompact/compact/budget"
@@ -153,7 +154,11 @@ func New(cfg Config) (*Server, error) {
 		cfg.Timeout = DefaultTimeout
 	}
 	if cfg.Registry == nil {
+		// The sidecar's own registry also carries the Go runtime's and
+		// the process's metrics (go_*, process_*); a caller's registry
+		// gets only compact's.
 		cfg.Registry = prometheus.NewRegistry()
+		cfg.Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	}
 	if cfg.MaxInFlight <= 0 {
 		cfg.MaxInFlight = 2 * runtime.GOMAXPROCS(0)
@@ -196,7 +201,7 @@ func New(cfg Config) (*Server, error) {
 		}
 		s.mux.Handle(r.Method+" "+r.Path, m.instrument(r.Path, h))
 	}
-	s.handler = s.logRequests(s.scrub(s.limits(s.guard(s.mux))))
+	s.handler = s.logRequests(s.scrub(s.limits(s.guard(m.instrumentUnmatched(s.mux, jsonMuxErrors(s.mux))))))
 	return s, nil
 }
 
@@ -510,7 +515,9 @@ func (s *Server) context(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "bad_request", "body: blocks: "+err.Error())
 		return
 	}
+	start := time.Now()
 	res, err := fitter.Context(r.Context(), blocks, req.Budget)
+	s.metrics.ObserveContext(time.Since(start), err)
 	if err != nil {
 		engineError(w, err)
 		return

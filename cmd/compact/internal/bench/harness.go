@@ -176,8 +176,9 @@ type Result struct {
 	FromView int `json:"from_view"`
 	// ViewQuery is how many answers one query a model could write from
 	// what it is shown reveals, by the same rule: a query the view
-	// suggests, or a search for the record the question names (over the
-	// artifact, or over preview+file's saved file). It never uses the
+	// suggests, such a jq query adapted to the record the question names
+	// (its compared string replaced), or a search for that record (over
+	// the artifact, or over preview+file's saved file). It never uses the
 	// question's own filter (FollowUp does).
 	ViewQuery int `json:"view_query"`
 	// ViewAnswerable is how many are FromView or ViewQuery.
@@ -695,8 +696,10 @@ func (h *Harness) viewMeasures(ctx context.Context, r *Result, o *loaded, sh sho
 		handle = sh.fileHandle
 	}
 	var results []string // contents of the view's suggested queries
+	var suggested []ModelQuery
 	if r.Shown && sh.handle != "" {
-		for _, q := range SuggestedQueries(sh.content, sh.handle) {
+		suggested = SuggestedQueries(sh.content, sh.handle)
+		for _, q := range suggested {
 			r.SuggestedQueries = append(r.SuggestedQueries, q.String())
 			c, err := runModelQuery(ctx, h.Engine, q, b)
 			if err != nil {
@@ -707,6 +710,7 @@ func (h *Harness) viewMeasures(ctx context.Context, r *Result, o *loaded, sh sho
 		}
 	}
 	searched := map[string]string{}
+	adapted := map[string]string{}
 	for _, a := range o.answers {
 		seen := r.Shown && a.VisibleFor(sh.content)
 		if seen {
@@ -728,6 +732,25 @@ func (h *Harness) viewMeasures(ctx context.Context, r *Result, o *loaded, sh sho
 			if !done {
 				c, _ = runModelQuery(ctx, h.Engine, ModelQuery{Op: "search", Ref: handle, Text: text}, b)
 				searched[text] = c
+			}
+			byQuery = c != "" && a.VisibleFor(c)
+		}
+		// A suggested query that selects one value, adapted to the
+		// record the question names (the model knows it from the
+		// question).
+		for _, q := range suggested {
+			if byQuery || len(a.Record) == 0 {
+				break
+			}
+			aq, ok := q.Adapt(a.Record[0])
+			if !ok {
+				continue
+			}
+			key := aq.String()
+			c, done := adapted[key]
+			if !done {
+				c, _ = runModelQuery(ctx, h.Engine, aq, b)
+				adapted[key] = c
 			}
 			byQuery = c != "" && a.VisibleFor(c)
 		}

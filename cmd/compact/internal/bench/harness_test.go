@@ -174,6 +174,12 @@ func TestHarnessSmallCorpus(t *testing.T) {
 		t.Fatal(err)
 	}
 	html := b.String()
+	if !strings.Contains(html, "answered from the view, per question category") && !strings.Contains(html, "Answered from the view, per question category") {
+		t.Errorf("HTML report has no per-category table")
+	}
+	if !strings.Contains(html, "The view&#39;s goals") && !strings.Contains(html, "The view's goals") {
+		t.Errorf("HTML report has no goals table")
+	}
 	if !strings.Contains(html, "<svg") || strings.Contains(html, "<script") || strings.Contains(html, "src=\"http") || strings.Contains(html, "href=\"http") {
 		t.Errorf("HTML report is not self-contained with inline SVG charts")
 	}

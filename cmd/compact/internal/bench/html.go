@@ -1,129 +1,10 @@
 package bench
 
 import (
-	"bytes"
 	"fmt"
 	"html/template"
-	"image/color"
 	"io"
-	"strings"
-	"sync"
-
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgsvg"
 )
-
-var fontOnce sync.Once
-
-// palette colours the bars of a chart, one per series.
-var palette = []color.Color{
-	color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff},
-	color.RGBA{R: 0xff, G: 0x7f, B: 0x0e, A: 0xff},
-	color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff},
-	color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff},
-	color.RGBA{R: 0x94, G: 0x67, B: 0xbd, A: 0xff},
-	color.RGBA{R: 0x8c, G: 0x56, B: 0x4b, A: 0xff},
-}
-
-// series is one set of bars of a grouped bar chart.
-type series struct {
-	name   string
-	values []float64
-}
-
-// barChart renders a grouped (or stacked) bar chart as SVG. Horizontal
-// charts put the categories on the Y axis, which suits long names.
-// axisMax is the value axis' maximum: room above the largest bar for the
-// legend, which sits in the top right corner.
-func barChart(title, axis string, cats []string, ss []series, stacked, horizontal bool, axisMax float64, w, h vg.Length) (template.HTML, error) {
-	fontOnce.Do(func() {
-		plot.DefaultFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
-		plotter.DefaultFont = plot.DefaultFont
-	})
-	p := plot.New()
-	p.Title.Text = title
-	p.Title.TextStyle.Font.Size = vg.Points(13)
-	p.Legend.Top = true
-	// Ticks stop at the data's range (100% for shares); the space above
-	// is the legend's.
-	var ticks []plot.Tick
-	step := 20.0
-	if axisMax < 40 {
-		step = 5
-	}
-	top := axisMax / 1.15
-	if strings.HasPrefix(axis, "%") && top > 100 {
-		top = 100 // a share
-	}
-	for v := 0.0; v <= top; v += step {
-		ticks = append(ticks, plot.Tick{Value: v, Label: fmt.Sprint(v)})
-	}
-	if horizontal {
-		p.X.Label.Text = axis
-		p.X.Min, p.X.Max = 0, axisMax
-		p.X.Tick.Marker = plot.ConstantTicks(ticks)
-	} else {
-		p.Y.Label.Text = axis
-		p.Y.Min, p.Y.Max = 0, axisMax
-		p.Y.Tick.Marker = plot.ConstantTicks(ticks)
-	}
-	n := len(ss)
-	width := vg.Points(14)
-	if !stacked && n > 0 {
-		width = vg.Points(40 / float64(n))
-		if horizontal {
-			width = (h - vg.Points(80)) / vg.Length(len(cats)*n+len(cats))
-		} else {
-			width = (w - vg.Points(80)) / vg.Length(len(cats)*n+len(cats))
-		}
-	} else if horizontal {
-		width = (h - vg.Points(80)) / vg.Length(2*len(cats)+1)
-	} else {
-		width = (w - vg.Points(80)) / vg.Length(2*len(cats)+1)
-	}
-	var prev *plotter.BarChart
-	for i, s := range ss {
-		bc, err := plotter.NewBarChart(plotter.Values(s.values), width)
-		if err != nil {
-			return "", fmt.Errorf("chart %q: %w", title, err)
-		}
-		bc.Horizontal = horizontal
-		bc.Color = palette[i%len(palette)]
-		bc.LineStyle.Width = 0
-		if stacked {
-			if prev != nil {
-				bc.StackOn(prev)
-			}
-			prev = bc
-		} else {
-			bc.Offset = width * vg.Length(float64(i)-float64(n-1)/2)
-		}
-		p.Add(bc)
-		p.Legend.Add(s.name, bc)
-	}
-	if horizontal {
-		p.NominalY(cats...)
-		p.Legend.Left = false
-	} else {
-		p.NominalX(cats...)
-	}
-	p.Add(plotter.NewGrid())
-	c := vgsvg.New(w, h)
-	p.Draw(draw.New(c))
-	var buf bytes.Buffer
-	if _, err := c.WriteTo(&buf); err != nil {
-		return "", fmt.Errorf("chart %q: %w", title, err)
-	}
-	svg := buf.String()
-	if i := strings.Index(svg, "<svg"); i > 0 {
-		svg = svg[i:] // drop the XML declaration and comment
-	}
-	return template.HTML(svg), nil
-}
 
 // htmlData is what the HTML template renders.
 type htmlData struct {
@@ -132,6 +13,10 @@ type htmlData struct {
 	Budgets []budgetTable
 	// Faults are Report.PluginFaults, shown above the charts.
 	Faults []string
+	// Goals are Report.Goals; Categories the per-category table (a header
+	// row, then one row per category) as in the Markdown report.
+	Goals      []Goal
+	Categories [][]string
 }
 
 type budgetTable struct {
@@ -165,7 +50,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		}
 		saved = append(saved, s)
 	}
-	c, err := barChart("Tokens saved by compact vs the raw output, per output (tool)", "% of raw tokens saved", reverse(names), reverseSeries(saved), false, true, 150, 9*vg.Inch, vg.Length(len(names)*len(r.Budgets))*vg.Points(9)+vg.Inch)
+	c, err := barChart("Tokens saved by compact vs the raw output, per output (tool)", "% of raw tokens saved", names, saved, false, true, 100)
 	if err != nil {
 		return err
 	}
@@ -186,7 +71,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 			inl.values = append(inl.values, 100*float64(t.FromView)/q)
 			fol.values = append(fol.values, 100*float64(t.ViewAnswerable-t.FromView)/q)
 		}
-		c, err := barChart(fmt.Sprintf("Questions answerable per strategy at %s tokens", group(b)), "% of questions", strat, []series{inl, fol}, true, false, 118, 9*vg.Inch, 3*vg.Inch)
+		c, err := barChart(fmt.Sprintf("Questions answerable per strategy at %s tokens", group(b)), "% of questions", strat, []series{inl, fol}, true, false, 100)
 		if err != nil {
 			return err
 		}
@@ -219,14 +104,14 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		ls = append(ls, s)
 	}
 	if len(ls) > 0 {
-		c, err := barChart("Levels compact took (outputs per level)", "outputs", bnames, ls, true, false, float64(len(r.Outputs))*1.3, 6*vg.Inch, 3*vg.Inch)
+		c, err := barChart("Levels compact took (outputs per level)", "outputs", bnames, ls, true, false, float64(len(r.Outputs)))
 		if err != nil {
 			return err
 		}
 		charts = append(charts, c)
 	}
 
-	d := htmlData{R: r, Charts: charts, Faults: r.PluginFaults()}
+	d := htmlData{R: r, Charts: charts, Faults: r.PluginFaults(), Goals: r.Goals(), Categories: r.categoryRows()}
 	for _, b := range r.Budgets {
 		bt := budgetTable{Budget: b}
 		for _, t := range r.Totals {
@@ -253,26 +138,6 @@ func sortLevels(l []string) {
 			l[j], l[j-1] = l[j-1], l[j]
 		}
 	}
-}
-
-func reverse(s []string) []string {
-	out := make([]string, len(s))
-	for i, v := range s {
-		out[len(s)-1-i] = v
-	}
-	return out
-}
-
-func reverseSeries(ss []series) []series {
-	out := make([]series, len(ss))
-	for i, s := range ss {
-		v := make([]float64, len(s.values))
-		for j, x := range s.values {
-			v[len(v)-1-j] = x
-		}
-		out[i] = series{name: s.name, values: v}
-	}
-	return out
 }
 
 var htmlTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
@@ -304,6 +169,13 @@ An answer is <em>from the view</em> when the ground-truth value (jq over the ori
 {{if .Faults}}<h2 id="plugin-faults" class="bad">Plugin faults: {{len .Faults}}</h2>
 <p>compact's figures below for these outputs come from the declarative rules, which ran in the plugin's place.</p>
 <ul class="faults">{{range .Faults}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{if .Goals}}<h2 id="goals">The view's goals</h2>
+<table><tr><th class="l">goal</th><th>compact</th><th>target</th><th class="l">verdict</th></tr>
+{{range .Goals}}<tr><td class="l">{{.Name}}</td><td>{{.Value}}</td><td>{{.Target}}</td><td class="l">{{if .Met}}met{{else}}<span class="bad">not met</span>{{end}}</td></tr>
+{{end}}</table>{{end}}
+{{if .Categories}}<h2 id="categories">Answered from the view, per question category</h2>
+<table>{{range $i, $row := .Categories}}<tr>{{range $j, $c := $row}}{{if eq $i 0}}<th{{if eq $j 0}} class="l"{{end}}>{{$c}}</th>{{else}}<td{{if eq $j 0}} class="l"{{end}}>{{$c}}</td>{{end}}{{end}}</tr>
+{{end}}</table>{{end}}
 {{range .Charts}}{{.}}{{end}}
 {{range .Budgets}}
 <h2 id="totals-{{.Budget}}">Budget {{group .Budget}} tokens: totals</h2>

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -22,8 +23,9 @@ const MaxViewQueries = 16
 // model knows it). Its result is judged by the same field-aware rule as
 // the view.
 type ModelQuery struct {
-	// Source is "view" (suggested by the view) or "record" (a search for
-	// the question's record).
+	// Source is "view" (suggested by the view), "adapted" (a suggested
+	// jq query with its compared string replaced by the question's
+	// record) or "record" (a search for the question's record).
 	Source string `json:"source"`
 	// Op is "jq", "slice" or "search".
 	Op string `json:"op"`
@@ -239,6 +241,30 @@ func parseReadArtifact(s string) (ModelQuery, bool) {
 		return q, q.Text != ""
 	}
 	return ModelQuery{}, false
+}
+
+// eqLiteral finds the first string literal compared with == in a jq
+// filter: `select(.metadata.name == "web-1")` gives the span of web-1.
+var eqLiteral = regexp.MustCompile(`==\s*"((?:[^"\\]|\\.)*)"`)
+
+// Adapt returns q with the first string literal a jq filter compares with
+// == replaced by value, the way a model adapts a suggested query to the
+// record it is asked about (`select(.metadata.name == "web-1")` becomes
+// `select(.metadata.name == "<value>")`), or false when q has no such
+// literal or is not a jq query.
+func (q ModelQuery) Adapt(value string) (ModelQuery, bool) {
+	if q.Op != "jq" {
+		return ModelQuery{}, false
+	}
+	m := eqLiteral.FindStringSubmatchIndex(q.Filter)
+	if m == nil {
+		return ModelQuery{}, false
+	}
+	lit, _ := json.Marshal(value)
+	a := q
+	a.Source = "adapted"
+	a.Filter = q.Filter[:m[0]] + "== " + string(lit) + q.Filter[m[1]:]
+	return a, a.Filter != q.Filter
 }
 
 // runModelQuery runs one query through the engine's artifact query path

@@ -38,6 +38,8 @@ func TestVisibleFor(t *testing.T) {
 		{"count beside its label, JSON", pending, "{\"phase\": \"Pending\",\n \"count\": 3}", true},
 		{"count on another line, far", pending, "Pending\n" + strings.Repeat("-", 100) + "\nrestarts 3\n", false},
 		{"a 3 somewhere else", pending, "Pending pods are listed below\n" + far + "\n3 nodes\n", false},
+		{"numbered text lines are not table rows", ip, "12\tPackage: ledger-db-1\n13\tIP: 10.0.0.7\n", true},
+		{"numbered table rows are", ip, "12\tledger-db-1\tRunning\n13\tledger-db-2\t10.0.0.7\n", false},
 		{"grouped number", Answer{Needles: []string{"9000"}, Record: []string{"lines"}}, "9,000 lines", true},
 		{"array needs every element near", Answer{Needles: []string{"a1", "b2"}, Record: []string{"pod"}}, "pod a1\n" + far + "\nb2\n", false},
 	}
@@ -325,4 +327,42 @@ func weakNeedle(a Answer) bool {
 		}
 	}
 	return false
+}
+
+// TestCheckTargetsSuggestedQueries: a query the view suggests that fails
+// to run is a missed target; the goals not yet met are reported by Goals
+// but are not targets.
+func TestCheckTargetsSuggestedQueries(t *testing.T) {
+	ok := Result{Output: "o", Strategy: StrategyCompact, Budget: 4000, Shown: true, Valid: true, WithinBudget: true, Questions: 2, Answerable: 2, FromView: 0, SuggestedQueries: []string{"q1"}}
+	rep := &Report{Budgets: []int{4000}, Strategies: []Strategy{StrategyCompact, StrategyHeadTail}, Outputs: []OutputInfo{{Name: "o", RawTokens: 100000}},
+		Results: []Result{ok, {Output: "o", Strategy: StrategyHeadTail, Budget: 4000, Shown: true, Questions: 2, FromView: 1, FromViewIDs: []string{"a"}}}}
+	rep.Totals = totals(rep)
+	if m := rep.CheckTargets(); len(m) != 0 {
+		t.Errorf("misses %v, want none (0%% from the view is a goal, not a target)", m)
+	}
+	goals := rep.Goals()
+	if len(goals) != 3 || goals[0].Met || goals[1].Met || !goals[2].Met {
+		t.Errorf("goals %+v", goals)
+	}
+	rep.Results[0].SuggestedFailed = []Failure{{ID: "q1", Reason: "jq: error"}}
+	rep.Totals = totals(rep)
+	if m := rep.CheckTargets(); len(m) != 1 || !strings.Contains(m[0], "the suggested query q1 fails: jq: error") {
+		t.Errorf("misses %v", m)
+	}
+}
+
+// TestAdapt: a suggested query that selects one value is adapted to the
+// record a question names, as a model would.
+func TestAdapt(t *testing.T) {
+	q := ModelQuery{Op: "jq", Ref: "abc123abc123", Filter: `.items[] | select(.metadata.name == "catalog-api-x") | .spec`}
+	a, ok := q.Adapt(`basket-"1"`)
+	if !ok || a.Filter != `.items[] | select(.metadata.name == "basket-\"1\"") | .spec` || a.Source != "adapted" {
+		t.Errorf("adapted %+v %v", a, ok)
+	}
+	if _, ok := (ModelQuery{Op: "jq", Filter: ".items | length"}).Adapt("x"); ok {
+		t.Error("a filter without a compared string was adapted")
+	}
+	if _, ok := (ModelQuery{Op: "search", Text: "x"}).Adapt("y"); ok {
+		t.Error("a search was adapted")
+	}
 }

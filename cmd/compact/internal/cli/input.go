@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 )
 
 // spoolThreshold is the size up to which input from a pipe is read into
@@ -125,4 +126,19 @@ func openInput(name string, stdin io.Reader) (io.Reader, string, error) {
 func isFault(err error) bool {
 	var addr interface{ Addr() uintptr }
 	return errors.As(err, &addr)
+}
+
+// largeInputGC is the garbage collector's target (GOGC) for inputs of at
+// least spoolThreshold bytes, unless $GOGC is set. Level 1 holds its
+// output (about the input's size) while the view is built from many
+// short-lived values; with the default of 100 the heap grew to twice the
+// live data: 300 MB of JSON peaked at 978 MB, with 25 at 737 MB for the
+// same CPU time (one run).
+const largeInputGC = 25
+
+// tuneGC lowers the collector's target for a large input.
+func tuneGC(size int) {
+	if size >= spoolThreshold && os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(largeInputGC)
+	}
 }

@@ -66,6 +66,7 @@ func runRun(e *env) (code int) {
 		return exitCode(err)
 	}
 	defer release()
+	tuneGC(len(data))
 	// A mapped file that another process truncates while it is read
 	// faults; the fault becomes a panic here, reported as an input error,
 	// instead of killing the process.
