@@ -69,6 +69,11 @@ func TestRunInputPaths(t *testing.T) {
 	if got, _ := os.ReadFile(file); string(got) != input {
 		t.Error("the mapped input file was changed")
 	}
+	// A limit above the old fixed ceiling of 256 MiB is accepted (it was
+	// refused as "more than the pipeline's limit").
+	if _, errs, code := execCLI(t, []byte(input), "run", "--store", "off", "--budget", "200000", "--max-input", "1GiB", "-"); code != ExitOK {
+		t.Errorf("--max-input 1GiB: exit %d: %s", code, errs)
+	}
 	_, errs, code := execCLI(t, []byte(input), "run", "--store", "off", "--max-input", "64KiB", "-")
 	if code != ExitInput || !strings.Contains(errs, "more than 64KiB, over the --max-input limit") {
 		t.Errorf("spooled input over --max-input: exit %d: %s", code, errs)
