@@ -43,7 +43,6 @@ func TestCompleteCandidates(t *testing.T) {
 	}
 }
 
-
 // TestCompletionScripts: each script is valid for its shell (checked with
 // the shell's own parser where the shell is installed; bash always is
 // here), and an unknown shell is a usage error.
