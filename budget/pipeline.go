@@ -33,17 +33,17 @@ type Input struct {
 // FitError is returned (wrapping ErrCannotFit) when no level could make an
 // output fit; it carries the numbers.
 type FitError struct {
-	Tool   string
-	Budget int
+	Tool   string `json:"tool"`
+	Budget int    `json:"budget"`
 	// Tokens is the smallest size any level reached.
-	Tokens int
+	Tokens int `json:"tokens"`
 	// AtLeast reports that Tokens is a lower bound (more than Budget),
 	// not an exact count: the text was not counted to the end.
-	AtLeast bool
+	AtLeast bool `json:"at_least,omitempty"`
 	// Level is the last level tried.
-	Level schemas.Level
+	Level schemas.Level `json:"level"`
 	// Reason says why the next level could not help.
-	Reason string
+	Reason string `json:"reason"`
 }
 
 // Error gives the tool, the budget, the best size and level reached, and

@@ -71,19 +71,20 @@ func New(c budget.Counter, compact CompactFunc, opts ...Option) *Fitter {
 // a prompt fit. It carries the numbers.
 type FitError struct {
 	// Budget is the budget asked for.
-	Budget int
+	Budget int `json:"budget"`
 	// Before is the prompt's size as given.
-	Before int
+	Before int `json:"before"`
 	// Best is the smallest size any level reached.
-	Best int
+	Best int `json:"best"`
 	// Fixed is the part of Best no level may remove: system blocks,
 	// tool_result blocks after compaction, and the blocks before the
 	// cuttable tail.
-	Fixed int
+	Fixed int `json:"fixed"`
 	// System and ToolResults break Fixed down.
-	System, ToolResults int
+	System      int `json:"system"`
+	ToolResults int `json:"tool_results"`
 	// Reason says what stood in the way.
-	Reason string
+	Reason string `json:"reason"`
 }
 
 // Error gives the numbers: the best size reached, the budget, the prompt's

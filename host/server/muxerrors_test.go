@@ -83,3 +83,46 @@ func TestMetricsCoverEveryEndpoint(t *testing.T) {
 		}
 	}
 }
+
+// TestFitUsesContractNames: error.fit names its numbers as the contract
+// does (snake_case JSON members), for one result and for a prompt; on the
+// old code they were the Go field names (Tool, Budget, AtLeast, ...).
+func TestFitUsesContractNames(t *testing.T) {
+	ts := newServer(t, server.Config{})
+	for _, c := range []struct {
+		path, body string
+		want       []string
+	}{
+		{"/v1/context", `{"budget":3,"blocks":[{"kind":"system","content":"you are a careful assistant with many rules"}]}`,
+			[]string{"budget", "before", "best", "fixed", "system", "tool_results", "reason"}},
+		{"/v1/compact", `{"tool":"t","budget":1,"content":"` + strings.Repeat("word ", 200) + `"}`,
+			[]string{"tool", "budget", "tokens", "level", "reason"}},
+	} {
+		resp, err := http.Post(ts.URL+c.path, "application/json", strings.NewReader(c.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		var e struct {
+			Error struct {
+				Code string
+				Fit  map[string]any
+			}
+		}
+		if resp.StatusCode != 422 || json.Unmarshal(b, &e) != nil || e.Error.Code != "cannot_fit" {
+			t.Errorf("%s: %d %s, want 422 cannot_fit", c.path, resp.StatusCode, b)
+			continue
+		}
+		for _, k := range c.want {
+			if _, ok := e.Error.Fit[k]; !ok {
+				t.Errorf("%s: fit %v lacks %q", c.path, e.Error.Fit, k)
+			}
+		}
+		for k := range e.Error.Fit {
+			if strings.ToLower(k) != k {
+				t.Errorf("%s: fit member %q is not a contract name", c.path, k)
+			}
+		}
+	}
+}

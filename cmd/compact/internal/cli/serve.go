@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -11,6 +10,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"reflect"
 	"strconv"
 	"strings"
 	"syscall"
@@ -66,18 +66,77 @@ func defaultSidecarConfig() sidecarConfig {
 	}
 }
 
-// loadSidecarConfig reads path strictly into c.
+// loadSidecarConfig reads path strictly into c. Errors name the file, the
+// line and the YAML key with what it wants ("line 3: budget: want a whole
+// number"), never a Go type or field: unknown keys, values of the wrong
+// kind and duplicate keys are refused one key at a time.
 func loadSidecarConfig(path string, c *sidecarConfig) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return fmt.Errorf("config %s: %w", path, err)
 	}
+	if len(doc.Content) == 0 {
+		return nil // an empty file
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		return fmt.Errorf("config %s: line %d: want a mapping of settings (key: value)", path, root.Line)
+	}
+	fields := map[string]reflect.Value{}
+	var keys []string
+	cv := reflect.ValueOf(c).Elem()
+	for i := range cv.NumField() {
+		if k, _, _ := strings.Cut(cv.Type().Field(i).Tag.Get("yaml"), ","); k != "" {
+			fields[k] = cv.Field(i)
+			keys = append(keys, k)
+		}
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		f, ok := fields[k.Value]
+		switch {
+		case !ok:
+			return fmt.Errorf("config %s: line %d: unknown key %q (known: %s)", path, k.Line, k.Value, strings.Join(keys, ", "))
+		case seen[k.Value]:
+			return fmt.Errorf("config %s: line %d: key %q given twice", path, k.Line, k.Value)
+		}
+		seen[k.Value] = true
+		if err := v.Decode(f.Addr().Interface()); err != nil {
+			return fmt.Errorf("config %s: line %d: %s: %s", path, v.Line, k.Value, wantOf(f.Type(), err))
+		}
+	}
 	return nil
+}
+
+// wantOf says, in the contract's words, what a setting of type t takes;
+// errors of the size type already say it.
+func wantOf(t reflect.Type, err error) string {
+	switch t {
+	case reflect.TypeFor[time.Duration]():
+		return "want a duration such as 30s, 5m or 72h"
+	case reflect.TypeFor[byteSize]():
+		msg := err.Error()
+		if _, after, ok := strings.Cut(msg, ": "); ok && strings.HasPrefix(msg, "line ") {
+			return after
+		}
+		return msg
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int64:
+		return "want a whole number"
+	case reflect.Bool:
+		return "want true or false"
+	case reflect.String:
+		return "want a string"
+	case reflect.Slice:
+		return "want a list of strings"
+	}
+	return "not a valid value"
 }
 
 // configFlag finds --config FILE (or -config, or =FILE) before "--".

@@ -81,3 +81,40 @@ func TestConfigSizes(t *testing.T) {
 		t.Fatalf("bad size in config: %v", err)
 	}
 }
+
+// TestConfigErrorsUseKeys: a sidecar config error names the line and the
+// YAML key and says what the key wants, never a Go type or field (on the
+// old code: "cannot unmarshal !!str `soon` into time.Duration", "field
+// budgett not found in type cli.sidecarConfig").
+func TestConfigErrorsUseKeys(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ yaml, want string }{
+		{"budgett: 10\n", `line 1: unknown key "budgett" (known: registry, encoding, budget,`},
+		{"listen: x\ntimeout: soon\n", "line 2: timeout: want a duration such as 30s, 5m or 72h"},
+		{"budget: lots\n", "line 1: budget: want a whole number"},
+		{"strip_output_schemas: maybe\n", "line 1: strip_output_schemas: want true or false"},
+		{"budget: 1\nbudget: 2\n", `line 2: key "budget" given twice`},
+		{"command: {a: b}\n", "line 1: command: want a list of strings"},
+		{"- a\n", "line 1: want a mapping of settings"},
+	} {
+		p := filepath.Join(dir, "c.yaml")
+		os.WriteFile(p, []byte(c.yaml), 0o644)
+		cfg := defaultSidecarConfig()
+		err := loadSidecarConfig(p, &cfg)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.yaml, err, c.want)
+			continue
+		}
+		for _, goName := range []string{"sidecarConfig", "time.Duration", "!!str", "unmarshal", "cli."} {
+			if strings.Contains(err.Error(), goName) {
+				t.Errorf("%q: error %q names %q", c.yaml, err, goName)
+			}
+		}
+	}
+	empty := filepath.Join(dir, "empty.yaml")
+	os.WriteFile(empty, nil, 0o644)
+	cfg := defaultSidecarConfig()
+	if err := loadSidecarConfig(empty, &cfg); err != nil {
+		t.Errorf("empty config: %v", err)
+	}
+}
