@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolcompact/compact/budget/view"
 	"github.com/toolcompact/compact/schemas"
 )
 
@@ -300,15 +301,27 @@ func (p *Pipeline) fitLevel1(ctx context.Context, in Input, shape Shape, res sch
 			}
 		}
 	}
-	notice := level1Notice(out.Collections, out.Actions, out.Artifact, noStore)
-	out.Content = notice + "\n" + payload
-	// The notice ends with a newline; when the payload starts with a
-	// character at which a pre-token always starts, the counts add up
-	// exactly (see Count).
-	if payload != "" && safeStart(payload[0]) {
-		out.Tokens.After = p.counter.Count(notice+"\n") + res.Tokens.After
-	} else {
-		out.Tokens.After = p.counter.Count(out.Content)
+	plain := level1Notice(out.Collections, out.Actions, out.Artifact, noStore)
+	// The notice states the value counts of each collection's telling
+	// fields when they fit (a lossy level 1 result leaves counting to
+	// the model otherwise); without them when they do not.
+	notices := []string{plain}
+	if counts := valueCounts(in, shape); counts != "" {
+		notices = []string{strings.TrimSuffix(plain, "]") + "; " + counts + "]", plain}
+	}
+	for _, notice := range notices {
+		out.Content = notice + "\n" + payload
+		// The notice ends with a newline; when the payload starts with a
+		// character at which a pre-token always starts, the counts add up
+		// exactly (see Count).
+		if payload != "" && safeStart(payload[0]) {
+			out.Tokens.After = p.counter.Count(notice+"\n") + res.Tokens.After
+		} else {
+			out.Tokens.After = p.counter.Count(out.Content)
+		}
+		if out.Tokens.After <= budget {
+			break
+		}
 	}
 	if out.Tokens.After > budget {
 		return res, false, nil
@@ -322,4 +335,26 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return commas(n) + " " + word + "s"
+}
+
+// valueCounts profiles the records of the input's collections (package
+// view) and states the value counts, ranges and sums of their telling
+// fields ("values in .: state open 71, closed 29; comments 0..57, sum
+// 412"), or "" when there are none.
+func valueCounts(in Input, shape Shape) string {
+	var parts []string
+	for _, c := range shape.Collections {
+		if c.Kind == "lines" || c.Count < 3 {
+			continue
+		}
+		p := view.NewProfile(c.Kind == "map")
+		if EachRecord(in.Data, shape, c.Path, func(i int, raw []byte) error { p.Add(i, raw); return nil }) != nil {
+			continue
+		}
+		p.Finish()
+		if lines := p.Summary(8, dropFunc(in.Rules)); len(lines) > 0 {
+			parts = append(parts, "values in "+c.Path+": "+strings.Join(lines, "; "))
+		}
+	}
+	return strings.Join(parts, "; ")
 }

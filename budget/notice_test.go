@@ -222,8 +222,9 @@ func TestNoticeLossless(t *testing.T) {
 }
 
 // TestNoticeInBudget: the notice counts in the budget. With a budget one
-// token below level 1's output plus its notice, level 1 does not fit and
-// level 2 takes over.
+// token below level 1's output plus its notice (with the value counts),
+// the notice leaves the value counts out; one token below that, level 1
+// does not fit and level 2 takes over.
 func TestNoticeInBudget(t *testing.T) {
 	p, _, _ := newStorePipeline(t)
 	data, err := os.ReadFile("../testdata/captured/fs-tree.json")
@@ -239,7 +240,15 @@ func TestNoticeInBudget(t *testing.T) {
 	if r2, err := p.Run(context.Background(), in); err != nil || r2.Level != schemas.LevelFields || r2.Content != r.Content {
 		t.Fatalf("at exactly its size: %v, level %s", err, r2.Level)
 	}
+	if !strings.Contains(r.Content, "; values in .") {
+		t.Fatalf("the notice states no value counts: %.300s", r.Content)
+	}
 	in.Budget = r.Tokens.After - 1
+	r1, err := p.Run(context.Background(), in)
+	if err != nil || r1.Level != schemas.LevelFields || strings.Contains(r1.Content, "; values in .") || r1.Tokens.After > in.Budget {
+		t.Fatalf("one token short of the notice with counts: %v, level %s, %d tokens", err, r1.Level, r1.Tokens.After)
+	}
+	in.Budget = r1.Tokens.After - 1
 	r2, err := p.Run(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
@@ -257,6 +266,11 @@ func TestNoticeInBudget(t *testing.T) {
 		t.Fatalf("without a store: %v, level %s", err, r3.Level)
 	}
 	in.Budget = r3.Tokens.After - 1
+	r4, err := np.Run(context.Background(), in)
+	if err != nil || strings.Contains(r4.Content, "; values in .") {
+		t.Fatalf("without a store, one token short of the counts: %v", err)
+	}
+	in.Budget = r4.Tokens.After - 1
 	if _, err := np.Run(context.Background(), in); !errors.Is(err, budget.ErrCannotFit) {
 		t.Errorf("without a store, one token short: %v", err)
 	}

@@ -2,6 +2,7 @@ package view
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"sort"
 	"strconv"
@@ -638,4 +639,44 @@ func pattern(s string) string {
 		i = j
 	}
 	return b.String()
+}
+
+// Summary states, in at most max short phrases, the value counts of the
+// profile's telling fields (few distinct short values, outside arrays or
+// named like a state: "state open 71, closed 29"; states first) and the
+// range and sum of its numeric fields outside arrays ("comments 0..57,
+// sum 412"). Fields drop reports (nil: none) are left out. Level 1's
+// notice carries it.
+func (p *Profile) Summary(max int, drop func(string) bool) []string {
+	var states, others, nums []string
+	for _, f := range p.Fields {
+		if f == p.Identity || f.Constant(p.Records) || drop != nil && drop(f.Path) {
+			continue
+		}
+		under := strings.Contains(f.Path, "[]")
+		state := stateNames.MatchString(f.Path)
+		switch {
+		case f.Counts != nil && f.Distinct >= 2 && f.Distinct <= 8 && f.Distinct < f.Values && f.MaxLen <= 30 && (!under || state):
+			var b strings.Builder
+			b.WriteString(f.Path)
+			for i, vc := range f.sortedCounts() {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				fmt.Fprintf(&b, " %s %d", cell(vc.raw, 30), vc.n)
+			}
+			if state {
+				states = append(states, b.String())
+			} else {
+				others = append(others, b.String())
+			}
+		case !under && f.NumN >= 3 && f.NumN == f.Values-f.Nulls && f.Min != f.Max && f.Distinct > 8:
+			nums = append(nums, fmt.Sprintf("%s %s..%s, sum %s", f.Path, num(f.Min), num(f.Max), num(f.Sum)))
+		}
+	}
+	out := append(append(states, nums...), others...)
+	if len(out) > max {
+		out = out[:max]
+	}
+	return out
 }
