@@ -45,6 +45,9 @@ func verifyContent(input []byte, in budget.Shape, out budget.Output) error {
 		}
 		return nil
 	}
+	if err := verifyActions(input, in, out.Actions); err != nil {
+		return err
+	}
 	v := &contentCheck{declared: map[string]schemas.DeclaredCollection{}, colls: map[string]bool{}}
 	for _, d := range out.Declared {
 		v.declared[d.Path] = d
@@ -421,14 +424,13 @@ func (v *contentCheck) groups(oe, ins [][]byte, sp, cp, countField string) error
 		}
 		gs[i] = grp{raw: o, left: n, size: gs[i].size}
 	}
-	var open []int
+	var open []int // groups opened and not yet full
 	next := 0
 	esp := join(sp, "[]")
 	for r, in := range ins {
 		best := -1
 		for _, g := range open {
-			if gs[g].left > 0 && (best < 0 || gs[g].size > gs[best].size) &&
-				v.record(gs[g].raw, in, esp, "", countField) == nil {
+			if (best < 0 || gs[g].size > gs[best].size) && v.record(gs[g].raw, in, esp, "", countField) == nil {
 				best = g
 			}
 		}
@@ -442,8 +444,20 @@ func (v *contentCheck) groups(oe, ins [][]byte, sp, cp, countField string) error
 			best = next
 			open = append(open, next)
 			next++
+			if len(open) > maxOpenGroups {
+				// Each record is compared with every open group: a bound
+				// keeps a hostile output from making the check quadratic.
+				return contentErr(join(cp, "["+strconv.Itoa(next-1)+"]"), "more than %d groups have records still to come at input record %d; the host checks at most that many interleaved groups", maxOpenGroups, r)
+			}
 		}
-		gs[best].left--
+		if gs[best].left--; gs[best].left == 0 {
+			for i, g := range open {
+				if g == best {
+					open = append(open[:i], open[i+1:]...)
+					break
+				}
+			}
+		}
 	}
 	for i, g := range gs {
 		if g.left != 0 || i >= next {
@@ -452,6 +466,10 @@ func (v *contentCheck) groups(oe, ins [][]byte, sp, cp, countField string) error
 	}
 	return nil
 }
+
+// maxOpenGroups bounds the groups with records still to come at any
+// point of the input (see groups).
+const maxOpenGroups = 256
 
 // shortenSuffix matches the marker of a shortened string.
 const shortenOpen, shortenClose = "…[+", " chars]"

@@ -100,11 +100,12 @@ func (p *Proxy) clientMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 			raw, m := p.questionParams(cp.Meta)
 			cp.Meta = m
+			tag, _ := cp.Meta[routeMetaKey].(string)
 			if ss, cp.Meta, err = p.route(method, asker, cp.Meta, func(c *mcp.ClientCapabilities) bool { return c.RootsV2 != nil }, cancel); err != nil {
 				return nil, err
 			}
 			if raw != nil {
-				res, err = p.askRaw(ctx, ss, method, raw)
+				res, err = p.askRaw(p.questionCtx(ctx, tag, ss), ss, method, raw)
 			} else {
 				res, err = ss.ListRoots(ctx, &cp)
 			}
@@ -116,11 +117,12 @@ func (p *Proxy) clientMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 			raw, m := p.questionParams(cp.Meta)
 			cp.Meta = m
+			tag, _ := cp.Meta[routeMetaKey].(string)
 			if ss, cp.Meta, err = p.route(method, asker, cp.Meta, func(c *mcp.ClientCapabilities) bool { return c.Sampling != nil }, cancel); err != nil {
 				return nil, err
 			}
 			if raw != nil {
-				res, err = p.askRaw(ctx, ss, method, raw)
+				res, err = p.askRaw(p.questionCtx(ctx, tag, ss), ss, method, raw)
 			} else {
 				res, err = ss.CreateMessageWithTools(ctx, &cp)
 			}
@@ -132,11 +134,12 @@ func (p *Proxy) clientMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 			raw, m := p.questionParams(cp.Meta)
 			cp.Meta = m
+			tag, _ := cp.Meta[routeMetaKey].(string)
 			if ss, cp.Meta, err = p.route(method, asker, cp.Meta, func(c *mcp.ClientCapabilities) bool { return c.Sampling != nil }, cancel); err != nil {
 				return nil, err
 			}
 			if raw != nil {
-				res, err = p.askRaw(ctx, ss, method, raw)
+				res, err = p.askRaw(p.questionCtx(ctx, tag, ss), ss, method, raw)
 			} else {
 				res, err = ss.CreateMessage(ctx, &cp)
 			}
@@ -148,6 +151,7 @@ func (p *Proxy) clientMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 			raw, m := p.questionParams(cp.Meta)
 			cp.Meta = m
+			tag, _ := cp.Meta[routeMetaKey].(string)
 			if ss, cp.Meta, err = p.route(method, asker, cp.Meta, func(c *mcp.ClientCapabilities) bool { return c.Elicitation != nil }, cancel); err != nil {
 				return nil, err
 			}
@@ -157,7 +161,7 @@ func (p *Proxy) clientMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 				p.rememberElicitation(cp.ElicitationID, ss)
 			}
 			if raw != nil {
-				res, err = p.askRaw(ctx, ss, method, raw)
+				res, err = p.askRaw(p.questionCtx(ctx, tag, ss), ss, method, raw)
 			} else {
 				res, err = ss.Elicit(ctx, &cp)
 			}
@@ -572,4 +576,23 @@ func (p *Proxy) onElicitationComplete(ctx context.Context, req *mcp.ElicitationC
 	if err := v.(*mcp.ServerSession).NotifyElicitationComplete(ctx, req.Params); err != nil {
 		p.log.Debug("forwarding elicitation/complete", "err", err)
 	}
+}
+
+// questionCtx is the context to ask ss a question in: done with ctx, and
+// carrying the context of the call the question belongs to (the call
+// whose HTTP stream it came on, tag; else the one call of ss in flight),
+// so that over the HTTP door the question goes on that call's stream.
+func (p *Proxy) questionCtx(ctx context.Context, tag string, ss *mcp.ServerSession) context.Context {
+	base := context.Background()
+	if v, ok := p.routes.Load(tag); ok && tag != "" {
+		base = v.(callRoute).life
+	} else {
+		base = p.callContext(ss)
+	}
+	if base == context.Background() {
+		return ctx
+	}
+	qctx, cancel := context.WithCancel(base)
+	context.AfterFunc(ctx, cancel)
+	return qctx
 }

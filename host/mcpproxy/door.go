@@ -3,6 +3,7 @@ package mcpproxy
 import (
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -14,20 +15,75 @@ type HTTPOptions struct {
 	// MaxRequestBodyBytes bounds one request body; 0 means the go-sdk's
 	// default.
 	MaxRequestBodyBytes int64
+	// SessionTimeout ends a session no request has used for that long
+	// (and its upstream session with it); 0 means DefaultSessionTimeout.
+	SessionTimeout time.Duration
 }
 
+// DefaultSessionTimeout is how long an HTTP session may stay unused
+// before it is ended, unless HTTPOptions.SessionTimeout says otherwise.
+const DefaultSessionTimeout = 30 * time.Minute
+
 // Handler returns the proxy's MCP endpoint over streamable HTTP: the
-// door `compact mcp --listen` serves. Every event of an SSE stream
+// door `compact mcp --listen` serves.
+//
+// Each HTTP session has an upstream session of its own (for a command
+// upstream, a process of its own), connected when the session starts
+// (with that client's capabilities once it initializes) and ended when
+// the session ends: deleted by the client, or unused for
+// SessionTimeout. So clients never see each other's resources,
+// subscriptions, log level or questions. Every event of an SSE stream
 // carries an id, and a client that lost a stream resumes it with
 // Last-Event-ID (events are kept in memory, up to the go-sdk's default
 // of 10 MiB per session); requests with a Host or Origin other than
 // loopback are refused, as the transport specifies for a local server.
+// Handles handed out in any session resolve in every session.
 func (p *Proxy) Handler(o HTTPOptions) http.Handler {
 	log := o.Logger
 	if log == nil {
 		log = p.log
 	}
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return p.server },
+	timeout := o.SessionTimeout
+	if timeout <= 0 {
+		timeout = DefaultSessionTimeout
+	}
+	return mcp.NewStreamableHTTPHandler(p.sessionServer,
 		&mcp.StreamableHTTPOptions{Logger: log, MaxRequestBodyBytes: o.MaxRequestBodyBytes,
-			EventStore: mcp.NewMemoryEventStore(nil)})
+			EventStore: mcp.NewMemoryEventStore(nil), SessionTimeout: timeout})
+}
+
+// sessionServer is the server of a new HTTP session: that of a proxy of
+// its own, with an upstream session of its own (connected when the
+// client initializes, see sessionProxy), closed when the session ends.
+func (p *Proxy) sessionServer(r *http.Request) *mcp.Server {
+	if p.closed.Load() {
+		return p.server
+	}
+	child := p.sessionProxy()
+	p.mu.Lock()
+	if p.children == nil {
+		p.children = map[*Proxy]bool{}
+	}
+	p.children[child] = true
+	p.mu.Unlock()
+	go func() {
+		child.closeWithSession()
+		p.mu.Lock()
+		delete(p.children, child)
+		p.mu.Unlock()
+	}()
+	return child.server
+}
+
+// closeWithSession closes p when the one session of its server ends (or
+// when none starts within a minute).
+func (p *Proxy) closeWithSession() {
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		for ss := range p.server.Sessions() {
+			_ = ss.Wait()
+			p.Close()
+			return
+		}
+	}
+	p.Close()
 }

@@ -91,6 +91,8 @@ type Proxy struct {
 	initRes  *mcp.InitializeResult
 	initRaw  json.RawMessage   // the upstream's initialize result as it wrote it
 	defs     map[string]string // JSON of what is registered, by kind and name (see unchanged)
+	children map[*Proxy]bool   // the proxies of HTTP sessions (see Handler)
+	lazy     bool              // a session proxy, connected when its client initializes
 	tools    map[string]bool   // upstream tool names currently registered
 	prompts  map[string]bool
 	rsrcs    map[string]bool
@@ -101,13 +103,13 @@ type Proxy struct {
 	// subs maps a resource URI to the downstream sessions subscribed to
 	// it: subscribed upstream while any is, renewed on a new session.
 	subs       map[string]map[*mcp.ServerSession]bool
-	progress   sync.Map // upstream progress token (string) -> progressRoute
-	replaced   sync.Map // *mcp.ClientSession closed on purpose (see onInitialized)
-	routes     sync.Map // routing token (string) -> *mcp.ServerSession of a request in flight
-	elicits    sync.Map // URL elicitation id (string) -> *mcp.ServerSession it went to
-	handles    sync.Map // handle (string) -> true: handed out by this proxy (see issue)
-	questions  sync.Map // question key (string) -> json.RawMessage: params as the upstream wrote them
-	outSchemas sync.Map // tool name -> *toolSchema (see outschema.go)
+	progress   sync.Map  // upstream progress token (string) -> progressRoute
+	replaced   sync.Map  // *mcp.ClientSession closed on purpose (see onInitialized)
+	routes     sync.Map  // routing token (string) -> *mcp.ServerSession of a request in flight
+	elicits    sync.Map  // URL elicitation id (string) -> *mcp.ServerSession it went to
+	handles    *sync.Map // handle (string) -> true: handed out by this proxy (see issue); shared with its per-session proxies
+	questions  sync.Map  // question key (string) -> json.RawMessage: params as the upstream wrote them
+	outSchemas sync.Map  // tool name -> *toolSchema (see outschema.go)
 	nextTok    atomic.Uint64
 	closed     atomic.Bool
 	ready      atomic.Bool  // p.server is set
@@ -129,8 +131,6 @@ func New(ctx context.Context, up Upstream, engine Engine, opts Options) (*Proxy,
 	if opts.UpstreamProtocol == "" {
 		opts.UpstreamProtocol = DefaultUpstreamProtocol
 	}
-	p := &Proxy{up: up, engine: engine, opts: opts, log: opts.Logger,
-		tools: map[string]bool{}, prompts: map[string]bool{}, rsrcs: map[string]bool{}, tmpls: map[string]bool{}}
 	switch u := up.(type) {
 	case *Command:
 		if u.Spill == nil {
@@ -143,8 +143,32 @@ func New(ctx context.Context, up Upstream, engine Engine, opts Options) (*Proxy,
 		if u.Logger == nil {
 			u.Logger = opts.Logger
 		}
-		u.divert = p.divert
 	}
+	p := newProxy(up, engine, opts)
+	cs, err := p.connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p.buildServer(cs.InitializeResult())
+	p.ready.Store(true)
+	if err := p.sync(ctx, cs, "tools"); err != nil {
+		_ = cs.Close()
+		return nil, err
+	}
+	for _, kind := range []string{"prompts", "resources"} {
+		// Clients get the upstream's own answers to these lists (see
+		// raw.go): one it cannot give is not a reason not to start.
+		if err := p.sync(ctx, cs, kind); err != nil {
+			p.log.Warn("listing the upstream's "+kind, "err", err)
+		}
+	}
+	return p, nil
+}
+
+// newProxy is a proxy not yet connected.
+func newProxy(up Upstream, engine Engine, opts Options) *Proxy {
+	p := &Proxy{up: up, engine: engine, opts: opts, log: opts.Logger, handles: &sync.Map{},
+		tools: map[string]bool{}, prompts: map[string]bool{}, rsrcs: map[string]bool{}, tmpls: map[string]bool{}}
 	if p.log == nil {
 		p.log = slog.Default()
 	}
@@ -155,12 +179,13 @@ func New(ctx context.Context, up Upstream, engine Engine, opts Options) (*Proxy,
 	p.inflight = map[*mcp.ServerSession]map[uint64]inflightReq{}
 	p.upCalls = map[*mcp.ClientSession]int{}
 	p.retiring = map[*mcp.ClientSession]bool{}
-	cs, err := p.connect(ctx)
-	if err != nil {
-		return nil, err
-	}
-	init := cs.InitializeResult()
-	name := opts.Name
+	return p
+}
+
+// buildServer makes the downstream server for an upstream that
+// initialized with init.
+func (p *Proxy) buildServer(init *mcp.InitializeResult) {
+	name := p.opts.Name
 	if name == "" {
 		name = "compact"
 		if init != nil && init.ServerInfo != nil {
@@ -191,19 +216,63 @@ func New(ctx context.Context, up Upstream, engine Engine, opts Options) (*Proxy,
 	p.server.AddReceivingMiddleware(p.middleware)
 	p.server.AddSendingMiddleware(p.sendRaw)
 	p.server.AddTool(readArtifactTool(), p.readArtifact)
-	p.ready.Store(true)
-	if err := p.sync(ctx, cs, "tools"); err != nil {
-		_ = cs.Close()
-		return nil, err
+}
+
+// sessionProxy is a proxy for one downstream session (see Handler): it
+// shares p's upstream, engine, options and handed-out handles, and
+// connects to the upstream when its client initializes, announcing that
+// client's capabilities (see connectFor).
+func (p *Proxy) sessionProxy() *Proxy {
+	c := newProxy(p.up, p.engine, p.opts)
+	c.handles = p.handles
+	p.mu.Lock()
+	c.initRes, c.initRaw = p.initRes, p.initRaw
+	p.mu.Unlock()
+	c.lazy = true
+	c.buildServer(c.initRes)
+	c.ready.Store(true)
+	return c
+}
+
+// connectFor connects a session proxy to the upstream for a client that
+// initializes with params: the upstream is told that client's roots,
+// sampling and elicitation, so it never needs to be told again.
+func (p *Proxy) connectFor(ctx context.Context, params *mcp.InitializeParams) error {
+	p.syncMu.Lock()
+	defer p.syncMu.Unlock()
+	p.mu.Lock()
+	have := p.session
+	p.mu.Unlock()
+	if have != nil {
+		return nil
 	}
-	for _, kind := range []string{"prompts", "resources"} {
-		// Clients get the upstream's own answers to these lists (see
-		// raw.go): one it cannot give is not a reason not to start.
-		if err := p.sync(ctx, cs, kind); err != nil {
-			p.log.Warn("listing the upstream's "+kind, "err", err)
+	caps := &mcp.ClientCapabilities{}
+	if params != nil && params.Capabilities != nil && params.ProtocolVersion < newProtocol {
+		c := *params.Capabilities
+		if c.Elicitation != nil && c.Elicitation.Form == nil && c.Elicitation.URL == nil {
+			c.Elicitation = &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}
+		}
+		caps = unionCaps(caps, &c)
+	}
+	p.mu.Lock()
+	p.caps = caps
+	p.client = p.newClient(caps)
+	p.mu.Unlock()
+	// Not derived from the initialize request's context: the upstream
+	// session outlives it, and its questions must not go to that
+	// request's stream.
+	cctx, cancel := context.WithTimeout(context.Background(), p.opts.CallTimeout)
+	defer cancel()
+	cs, err := p.connect(cctx)
+	if err != nil {
+		return err
+	}
+	for _, kind := range []string{"tools", "prompts", "resources"} {
+		if err := p.sync(cctx, cs, kind); err != nil {
+			p.log.Debug("listing the upstream's "+kind, "err", err)
 		}
 	}
-	return p, nil
+	return nil
 }
 
 // Server returns the downstream MCP server. Run it on a transport
@@ -218,6 +287,9 @@ func (p *Proxy) Close() error {
 	p.mu.Lock()
 	cs := p.session
 	p.session = nil
+	for c := range p.children {
+		go c.Close()
+	}
 	var retiring []*mcp.ClientSession
 	for r := range p.retiring {
 		retiring = append(retiring, r)
@@ -235,7 +307,13 @@ func (p *Proxy) Close() error {
 
 // connect opens a new upstream session and remembers it.
 func (p *Proxy) connect(ctx context.Context) (*mcp.ClientSession, error) {
-	t, err := p.up.Transport()
+	var t mcp.Transport
+	var err error
+	if h, ok := p.up.(*HTTP); ok {
+		t, err = h.transport(p.divert)
+	} else {
+		t, err = p.up.Transport()
+	}
 	if err != nil {
 		return nil, fmt.Errorf("mcpproxy: upstream %s: %w", p.up, err)
 	}
@@ -593,6 +671,12 @@ func (p *Proxy) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch method {
 		case "initialize":
+			if p.lazy {
+				params, _ := req.GetParams().(*mcp.InitializeParams)
+				if err := p.connectFor(ctx, params); err != nil {
+					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: p.upstreamError(ctx, "initialize", err).Error()}
+				}
+			}
 			res, err := next(ctx, method, req)
 			if typed, ok := res.(*mcp.InitializeResult); ok && err == nil && typed.ProtocolVersion < newProtocol {
 				return p.initializeResult(typed), nil

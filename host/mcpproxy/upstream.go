@@ -181,9 +181,6 @@ type HTTP struct {
 	// Logger receives warnings about discarded messages (slog.Default
 	// when nil).
 	Logger *slog.Logger
-
-	// divert is the proxy's (see notify.go), set by New.
-	divert func(jsonrpc.Message, string) bool
 }
 
 // String implements Upstream.
@@ -193,7 +190,11 @@ func (h *HTTP) String() string { return fmt.Sprintf("url %q", h.URL) }
 // transport that enforces MaxMessage and spills large tool results to
 // Spill as they are read (see httpspill.go), so that no message is held
 // whole in memory twice, or at all when it is over the limit.
-func (h *HTTP) Transport() (mcp.Transport, error) {
+func (h *HTTP) Transport() (mcp.Transport, error) { return h.transport(nil) }
+
+// transport is Transport with the proxy's divert (see notify.go), nil
+// for none.
+func (h *HTTP) transport(divert func(jsonrpc.Message, string) bool) (mcp.Transport, error) {
 	limit := h.MaxMessage
 	if limit <= 0 {
 		limit = DefaultMaxMessage
@@ -215,7 +216,7 @@ func (h *HTTP) Transport() (mcp.Transport, error) {
 		log = slog.Default()
 	}
 	client := *base
-	client.Transport = &spillRoundTripper{base: rt, store: h.Spill, limit: int64(limit), spillAt: int64(at), log: log, divert: h.divert}
+	client.Transport = &spillRoundTripper{base: rt, store: h.Spill, limit: int64(limit), spillAt: int64(at), log: log, divert: divert}
 	// The SDK's own cap on one event sits just above ours: a message
 	// over the limit never reaches it (it is replaced by an error).
 	return &mcp.StreamableClientTransport{Endpoint: h.URL, HTTPClient: &client, MaxEventSize: limit + 64<<10, MaxRetries: 1}, nil

@@ -1,9 +1,14 @@
 package bench
 
 import (
+	"regexp"
 	"strings"
 	"unicode/utf8"
 )
+
+// lineNumberPrefix is a line number and a tab at the start of a shown
+// text line.
+var lineNumberPrefix = regexp.MustCompile(`^\s*\d+\t`)
 
 // NearBytes is how far a string needle may stand from an occurrence of its
 // question's record (the record's identifier, or the word the answer is
@@ -104,6 +109,11 @@ func lineAt(s string, i int) string {
 // fields of such a record are on its line; the next line is another
 // record, so nothing there is near its identifier.
 func selfContained(line string) bool {
+	// A line number and a tab before a text line ("6396\tVersion: 1.2")
+	// do not make it a table row.
+	if m := lineNumberPrefix.FindStringIndex(line); m != nil {
+		line = line[m[1]:]
+	}
 	if strings.Contains(line, "\t") || strings.Contains(line, " | ") {
 		return true
 	}

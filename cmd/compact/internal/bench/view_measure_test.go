@@ -38,6 +38,8 @@ func TestVisibleFor(t *testing.T) {
 		{"count beside its label, JSON", pending, "{\"phase\": \"Pending\",\n \"count\": 3}", true},
 		{"count on another line, far", pending, "Pending\n" + strings.Repeat("-", 100) + "\nrestarts 3\n", false},
 		{"a 3 somewhere else", pending, "Pending pods are listed below\n" + far + "\n3 nodes\n", false},
+		{"numbered text lines are not table rows", ip, "12\tPackage: ledger-db-1\n13\tIP: 10.0.0.7\n", true},
+		{"numbered table rows are", ip, "12\tledger-db-1\tRunning\n13\tledger-db-2\t10.0.0.7\n", false},
 		{"grouped number", Answer{Needles: []string{"9000"}, Record: []string{"lines"}}, "9,000 lines", true},
 		{"array needs every element near", Answer{Needles: []string{"a1", "b2"}, Record: []string{"pod"}}, "pod a1\n" + far + "\nb2\n", false},
 	}
