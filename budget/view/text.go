@@ -194,6 +194,9 @@ func (tc *textCands) candidates() {
 			if nb.count > 1 {
 				text = fmt.Sprintf("  %d\t[%s times, first at line %d] %s", nb.last, commas(nb.count), nb.first, cutLine(nb.text))
 			}
+			if nb.prev != "" {
+				text = fmt.Sprintf("  %d\t%s\n", nb.last-1, cutLine(nb.prev)) + text
+			}
 			reason := "error line"
 			if nb.sev == sevWarn {
 				reason = "warning line"
@@ -454,7 +457,7 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 				}
 			}
 		}
-		s := fmt.Sprintf("error and warning lines, each distinct line once at its last position (showing %s of %s distinct error lines, %s of %s distinct warning lines; [N times, first at line P] = N identical lines):\n",
+		s := fmt.Sprintf("error and warning lines, each distinct line once at its last position, after the line before it (showing %s of %s distinct error lines, %s of %s distinct warning lines; [N times, first at line P] = N identical lines):\n",
 			commas(se), commas(len(tc.errs)), commas(sw), commas(len(tc.warns)))
 		if se < len(tc.errs) || tc.p.notableCut > 0 {
 			s += fmt.Sprintf("all error lines: compact artifact query %s --jq %s\n", h, ShellQuote(severityQuery(sevError)))
