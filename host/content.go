@@ -45,6 +45,9 @@ func verifyContent(input []byte, in budget.Shape, out budget.Output) error {
 		}
 		return nil
 	}
+	if err := verifyActions(input, in, out.Actions); err != nil {
+		return err
+	}
 	v := &contentCheck{declared: map[string]schemas.DeclaredCollection{}, colls: map[string]bool{}}
 	for _, d := range out.Declared {
 		v.declared[d.Path] = d
