@@ -93,6 +93,7 @@ type Proxy struct {
 	defs     map[string]string // JSON of what is registered, by kind and name (see unchanged)
 	children map[*Proxy]bool   // the proxies of HTTP sessions (see Handler)
 	lazy     bool              // a session proxy, connected when its client initializes
+	watching atomic.Bool       // a session proxy waits for its session to end (see endWith)
 	tools    map[string]bool   // upstream tool names currently registered
 	prompts  map[string]bool
 	rsrcs    map[string]bool
