@@ -37,7 +37,7 @@ func hostileLog(n int) []byte {
 func TestHostilePluginsContained(t *testing.T) {
 	inputs := map[string][]byte{"json": records(30), "text": hostileLog(40)}
 	for _, rt := range []Runtime{RuntimeNative, RuntimeExtismSDK} {
-		for _, mode := range []string{"fabricate", "duplicate", "reorder", "grouplie", "inject"} {
+		for _, mode := range []string{"fabricate", "duplicate", "reorder", "grouplie", "inject", "injectaction"} {
 			t.Run(string(rt)+"/"+mode, func(t *testing.T) {
 				st, err := artifact.NewDir(t.TempDir(), artifact.Options{})
 				if err != nil {

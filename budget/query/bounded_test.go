@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -107,5 +108,34 @@ func TestJQBoundedOperatorsKeepResults(t *testing.T) {
 		if got := strings.TrimSpace(a.Content); got != want {
 			t.Errorf("%s = %s, want %s", filter, got, want)
 		}
+	}
+}
+
+// TestJQStreamedBombsBounded: a filter that iterates the records of an
+// artifact larger than MaxInput is run record by record (jqstream.go);
+// the rest of the filter is bounded the same way.
+func TestJQStreamedBombsBounded(t *testing.T) {
+	e := newEnv(t, Options{Timeout: 5 * time.Second, MaxMemory: 256 << 20, MaxInput: 1 << 10})
+	var b strings.Builder
+	b.WriteString("[")
+	for i := range 100 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`{"id":` + strconv.Itoa(i) + `,"msg":"a record of the artifact"}`)
+	}
+	b.WriteString("]")
+	h := e.put(t, []byte(b.String()))
+	if a, err := e.q.JQ(context.Background(), h, `.[] | .id + 1`, 500); err != nil || !strings.Contains(a.Content, "100") {
+		t.Fatalf("streamed honest filter: %v %q", err, a.Content)
+	}
+	start := time.Now()
+	_, err := e.q.JQ(context.Background(), h, `.[] | ("x"*2e7) as $s | [$s,$s,$s,$s,$s,$s,$s,$s,$s,$s,$s,$s,$s,$s,$s,$s,$s,$s,$s,$s] | add | length`, 500)
+	if !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "would build a value") || time.Since(start) > 5*time.Second {
+		t.Fatalf("streamed bomb: %v after %v", err, time.Since(start))
+	}
+	_, err = e.q.JQ(context.Background(), h, `.[] | ("x"*2e7) as $s | [range(20) | $s]`, 500)
+	if !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "produced more than") {
+		t.Fatalf("streamed output bomb: %v", err)
 	}
 }

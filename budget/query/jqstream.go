@@ -39,7 +39,7 @@ type iteration struct {
 // it has the form PATH[] or PATH[] | REST (PATH[]? too: the collections
 // it streams are arrays, which never fail to iterate); ok is false
 // otherwise. It changes q (the leading iteration becomes ".").
-func splitIteration(q *gojq.Query) (it iteration, ok bool) {
+func splitIteration(q *gojq.Query, opts ...gojq.CompilerOption) (it iteration, ok bool) {
 	if len(q.FuncDefs) > 0 || len(q.Imports) > 0 || q.Meta != nil {
 		return it, false
 	}
@@ -85,7 +85,7 @@ func splitIteration(q *gojq.Query) (it iteration, ok bool) {
 	it.path = "." + strings.Join(names, ".")
 	// REST: the filter with its leading iteration replaced by ".".
 	*leaf = gojq.Query{Term: &gojq.Term{Type: gojq.TermTypeIdentity}}
-	code, err := gojq.Compile(q)
+	code, err := gojq.Compile(q, opts...)
 	if err != nil {
 		return it, false
 	}
@@ -224,7 +224,14 @@ func (q *Querier) jqStream(ctx context.Context, r artifact.Ref, e *entry, it ite
 				if errors.As(err, &he) && he.Value() == nil {
 					return outs, nil // halt stops the whole program
 				}
+				var ce *errValueCap
+				if errors.As(err, &ce) {
+					return nil, fmt.Errorf("%w: jq filter %q: %v (record %d of %s); narrow it, or count with length", ErrLimit, clip(filter), ce, i, it.path)
+				}
 				return nil, fmt.Errorf("%w: jq filter %q failed on record %d of %s: %v", ErrBadQuery, clip(filter), i, it.path, err)
+			}
+			if n := jsonSize(v, q.opt.MaxOutput-size); !q.unbounded && size+n > q.opt.MaxOutput {
+				return nil, fmt.Errorf("%w: jq filter %q produced more than %d bytes (%d outputs so far); narrow it, or count with length", ErrLimit, clip(filter), q.opt.MaxOutput, len(outs)+1)
 			}
 			b, err := gojq.Marshal(v)
 			if err != nil {

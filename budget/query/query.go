@@ -334,7 +334,13 @@ func (q *Querier) JQ(ctx context.Context, ref, filter string, tokens int) (Answe
 	var it iteration
 	streams := false
 	if p, err := gojq.Parse(filter); err == nil {
-		it, streams = splitIteration(p)
+		// The streamed rest runs bounded too (bounded.go).
+		var opts []gojq.CompilerOption
+		if !q.unbounded {
+			boundQuery(p)
+			opts = q.bnd.opts
+		}
+		it, streams = splitIteration(p, opts...)
 	}
 	if rr, err := artifact.ParseRef(ref); err == nil {
 		if err := q.checkJQSize(ctx, rr, filter, streams); err != nil {

@@ -173,10 +173,16 @@ func (k *coll) addProfile(v *View, sec int) {
 			Text: fmt.Sprintf("  all %s records have: %s", commas(p.Records), strings.Join(consts, ", "))})
 	}
 	key++
-	if p.Map {
+	if p.Map && p.root.scalar() && k.c.Count <= 40 {
+		v.Add(Candidate{Section: sec, Key: key, Record: -1, Prio: PrioProfile, Reason: "every member", Text: k.membersLine()})
+	} else if p.Map {
 		v.Add(Candidate{Section: sec, Key: key, Record: -1, Prio: PrioProfile, Reason: "the keys", Text: k.keysLine()})
 	}
 	key++
+	for _, l := range k.treeLines() {
+		v.Add(Candidate{Section: sec, Key: key, Record: -1, Prio: PrioProfile, Reason: "tree", Text: l})
+		key++
+	}
 	type line struct {
 		prio int
 		text string
@@ -222,6 +228,26 @@ func (k *coll) addProfile(v *View, sec int) {
 	if k.c.Count > 0 {
 		v.Add(Candidate{Section: sec, Key: -1, Record: -1, Prio: PrioProfile, Reason: "row header", Text: k.rowHeader()})
 	}
+}
+
+// membersLine lists every member of a small map of scalars: key value.
+func (k *coll) membersLine() string {
+	var parts []string
+	_ = k.c.Each(func(i int, raw []byte) error {
+		s := jscan{d: raw}
+		s.ws()
+		s.pos++
+		s.ws()
+		key := s.readString()
+		s.ws()
+		s.pos++
+		s.ws()
+		start := s.pos
+		s.skipValue()
+		parts = append(parts, key+" "+cell(string(s.d[start:s.pos]), 60))
+		return nil
+	})
+	return "  every member: " + strings.Join(parts, ", ")
 }
 
 // keysLine lists the keys of a keyed collection: all when short, else the
@@ -291,6 +317,7 @@ func (k *coll) fieldLine(f *Field) (string, bool) {
 		important = f.MinItems != f.MaxItems && !strings.Contains(f.Path, "[]")
 	case f.Types&tObject != 0:
 		// present in some records only: said above
+		important = !strings.Contains(f.Path, ".") && !strings.Contains(f.Path, "[]") && f.Present*10 >= p.Records
 	case f.Counts != nil && f.Distinct <= 24 && (f.Distinct < f.Values || f.Values < 4):
 		b.WriteString(": ")
 		for i, vc := range f.sortedCounts() {
@@ -298,6 +325,9 @@ func (k *coll) fieldLine(f *Field) (string, bool) {
 				b.WriteString(", ")
 			}
 			fmt.Fprintf(&b, "%s %s", cell(vc.raw, 60), commas(vc.n))
+		}
+		if f.NumN > 1 && f.Min != f.Max {
+			fmt.Fprintf(&b, "; sum %s", num(f.Sum))
 		}
 		important = f.Distinct >= 2 && (f.Distinct <= 12 && !strings.Contains(f.Path, "[]") || stateNames.MatchString(f.Path))
 	case f.NumN > 0 && f.NumN >= f.Values-f.Nulls:

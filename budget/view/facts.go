@@ -152,14 +152,16 @@ func addFacts(v *View, in Input) {
 							s = sub
 							walk(path, depth+1)
 							s = saved
-							continue
+							text = "" // added above
 						}
 					}
 				default:
 					text = string(raw)
 				}
-				facts = append(facts, fact{path})
-				v.Add(Candidate{Section: sec, Key: len(facts) - 1, Record: -1, Prio: prio, Reason: "fact", Text: "  " + strings.TrimPrefix(path, ".") + ": " + text})
+				if text != "" {
+					facts = append(facts, fact{path})
+					v.Add(Candidate{Section: sec, Key: len(facts) - 1, Record: -1, Prio: prio, Reason: "fact", Text: "  " + strings.TrimPrefix(path, ".") + ": " + text})
+				}
 			}
 			s.ws()
 			if s.peek() == ',' {

@@ -543,11 +543,15 @@ func (k *coll) selectRows() error {
 			relevant.text[h.rec] = "matches the request: " + strings.Join(ws, ", ")
 		}
 	}
-	for _, i := range []int{0, n - 1} {
-		if n > 0 {
-			ends.recs = append(ends.recs, i)
-			ends.text[i] = joinWhy(ends.text[i], map[bool]string{true: "first", false: "last"}[i == 0])
+	// The first and the last record lead the ends, before the extremes.
+	if n > 0 {
+		lead := []int{0}
+		ends.text[0] = joinWhy("first", ends.text[0])
+		if n > 1 {
+			lead = append(lead, n-1)
+			ends.text[n-1] = joinWhy("last", ends.text[n-1])
 		}
+		ends.recs = append(lead, ends.recs...)
 	}
 	k.why = append(k.why, outliers, lacking, relevant, ends, spread)
 	return nil
@@ -630,6 +634,9 @@ func (p *Profile) walkAll(s *jscan, f *Field, fn func(*Field)) {
 func joinWhy(a, b string) string {
 	if a == "" {
 		return b
+	}
+	if b == "" {
+		return a
 	}
 	return a + "; " + b
 }

@@ -194,6 +194,9 @@ func (tc *textCands) candidates() {
 			if nb.count > 1 {
 				text = fmt.Sprintf("  %d\t[%s times, first at line %d] %s", nb.last, commas(nb.count), nb.first, cutLine(nb.text))
 			}
+			if nb.prev != "" {
+				text = fmt.Sprintf("  %d\t%s\n", nb.last-1, cutLine(nb.prev)) + text
+			}
 			reason := "error line"
 			if nb.sev == sevWarn {
 				reason = "warning line"
@@ -308,6 +311,9 @@ func (tc *textCands) candidates() {
 			}
 		}
 	}
+	if w := tc.leadWords(); w != "" {
+		add(tsTemplates, -1, -1, "leading words", w)
+	}
 	tmplFrom(0, 10)
 	headFrom(0, 10)
 	rareFrom(0, 10)
@@ -347,6 +353,50 @@ func (tc *textCands) candidates() {
 	notableFrom(tc.errs, 200, maxNotable)
 	notableFrom(tc.warns, 100, maxNotable)
 	headFrom(100, headKeep)
+}
+
+// leadWords is the line "lines by their first words: npm silly 1,312,
+// npm http 749, ..." (exact counts; the 16 most frequent of at least 2
+// distinct), or "" when that says nothing.
+func (tc *textCands) leadWords() string {
+	if tc.p == nil || len(tc.p.miner.lead) < 2 {
+		return ""
+	}
+	m := tc.p.miner
+	type wc struct {
+		w string
+		n int
+	}
+	var ws []wc
+	total := 0
+	for w, n := range m.lead {
+		ws = append(ws, wc{w, n})
+		total += n
+	}
+	sort.Slice(ws, func(i, j int) bool {
+		if ws[i].n != ws[j].n {
+			return ws[i].n > ws[j].n
+		}
+		return ws[i].w < ws[j].w
+	})
+	// Words that start only one line each are names, not kinds of lines.
+	if ws[0].n < 3 || len(ws)*2 > total {
+		return ""
+	}
+	var parts []string
+	shown := 0
+	for i, x := range ws {
+		if i == 16 {
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s %s", x.w, commas(x.n)))
+		shown += x.n
+	}
+	s := fmt.Sprintf("  lines by their first words (exact counts): %s", strings.Join(parts, ", "))
+	if rest := tc.p.lines - tc.p.blank - shown; rest > 0 {
+		s += fmt.Sprintf("; %s other lines", commas(rest))
+	}
+	return s
 }
 
 func (tc *textCands) buildLines() []posLine {
@@ -454,7 +504,7 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 				}
 			}
 		}
-		s := fmt.Sprintf("error and warning lines, each distinct line once at its last position (showing %s of %s distinct error lines, %s of %s distinct warning lines; [N times, first at line P] = N identical lines):\n",
+		s := fmt.Sprintf("error and warning lines, each distinct line once at its last position, after the line before it (showing %s of %s distinct error lines, %s of %s distinct warning lines; [N times, first at line P] = N identical lines):\n",
 			commas(se), commas(len(tc.errs)), commas(sw), commas(len(tc.warns)))
 		if se < len(tc.errs) || tc.p.notableCut > 0 {
 			s += fmt.Sprintf("all error lines: compact artifact query %s --jq %s\n", h, ShellQuote(severityQuery(sevError)))

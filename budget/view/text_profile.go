@@ -45,6 +45,7 @@ type posLine struct {
 
 // notable is one distinct error or warning line and its repeats.
 type notable struct {
+	prev  string // the line before its last occurrence, when that is not itself an error or warning line
 	text  string
 	sev   int
 	count int
@@ -168,6 +169,7 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		p.tests = tests
 	}
 	inBlock := false
+	prevLine, prevSev := "", sevNone
 	var recName string
 	var recFields []string // fields seen in this record, for numeric max attribution
 	_ = recFields
@@ -277,11 +279,16 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 			p.warns++
 		}
 		if sev != sevNone {
+			prev := prevLine
+			if prevSev != sevNone || strings.TrimSpace(prev) == "" || pos == 0 {
+				prev = ""
+			}
 			if nb := notables[line]; nb != nil {
 				nb.count++
 				nb.last = pos
+				nb.prev = prev
 			} else if len(notables) < maxNotable {
-				nb := &notable{text: line, sev: sev, count: 1, first: pos, last: pos}
+				nb := &notable{text: line, prev: prev, sev: sev, count: 1, first: pos, last: pos}
 				notables[line] = nb
 				p.notables = append(p.notables, nb)
 			} else {
@@ -291,6 +298,7 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		if !blank {
 			p.miner.add(pos, line, sev)
 		}
+		prevLine, prevSev = line, sev
 		if tests != nil {
 			tests.addLine(pos, line, p.kind)
 		}

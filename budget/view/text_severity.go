@@ -7,6 +7,7 @@ import "regexp"
 // A line is an error line when, after every "zero phrase" ("0 errors",
 // "no failures", "error=nil", "errors: 0") is removed from it, it matches
 // errorPattern: a severity word on its own (error, fatal, panic, FAIL,
+// "3 errors" but not a bare "errors", which is also Go's package name,
 // npm's ERR!, Traceback, denied, killed, ...), an exception type that ends
 // a line or precedes a colon (ValueError:, NullPointerException), an
 // ERR_* code, a non-zero exit status, a klog/glog or apt prefix (E1125,
@@ -21,7 +22,7 @@ import "regexp"
 // whose template is rare, see text_template.go), which needs no word at
 // all.
 const (
-	errorPattern = `(?i:(?:^|[^\w./-])(?:errors?|err|fatal|panic|panicked|exception|traceback|fail|failed|failures?|critical|crit|emerg|abort|aborted|killed|oom|segfault|denied|refused)(?:$|[^\w/-])|\berr_[a-z_]+|\bexit (?:status|code) [1-9]|exited with (?:code|status) [1-9]|non-zero exit)|[a-z](?:Error|Exception)(?::|$)|^[EF]\d{4} |^[EF]: |^[^\s:]+:\d+:\d+: `
+	errorPattern = `(?i:(?:^|[^\w./-])(?:error|err|fatal|panic|panicked|exception|traceback|fail|failed|failures?|critical|crit|emerg|abort|aborted|killed|oom|segfault|denied|refused)(?:$|[^\w/-])|\b[1-9]\d* errors\b|\berr_[a-z_]+|\bexit (?:status|code) [1-9]|exited with (?:code|status) [1-9]|non-zero exit)|[a-z](?:Error|Exception)(?::|$)|^[EF]\d{4} |^[EF]: |^[^\s:]+:\d+:\d+: `
 	warnPattern  = `(?i:(?:^|[^\w./-])(?:warn|warning|warnings|deprecated)(?:$|[^\w/-]))|^W\d{4} |^W: `
 	zeroPattern  = `(?i:\b(?:0|no|zero) (?:errors?|warnings?|failures?|failed)\b|\b(?:errors?|err|warnings?|failures?|failed)"?\s?[:=]\s?(?:0|nil|null|none|false)\b)`
 )

@@ -31,6 +31,39 @@ const (
 	tmplAny       = "<*>"
 )
 
+// maxLeadWords bounds the distinct leading words counted (lines whose
+// leading words come later are counted in leadOther).
+const maxLeadWords = 4000
+
+// countWords counts a line by its leading words: the first two tokens
+// when both are plain words ("npm error", "status installed"), or the
+// first one ("packagefile", "mkdir"); lines that start with anything else
+// (a timestamp, a path) by the first plain words among their first four
+// tokens, as groupKey finds them.
+func (m *miner) countWords(toks []string) {
+	var w []string
+	for i, t := range toks {
+		if len(w) == 2 || i == 4 {
+			break
+		}
+		if plainWord(t) {
+			w = append(w, t)
+		} else if len(w) > 0 {
+			break
+		}
+	}
+	if len(w) == 0 {
+		m.leadNone++
+		return
+	}
+	k := strings.Join(w, " ")
+	if _, ok := m.lead[k]; !ok && len(m.lead) >= maxLeadWords {
+		m.leadOther++
+		return
+	}
+	m.lead[k]++
+}
+
 // maxClusters bounds the clusters a miner keeps; later lines that match
 // none are counted in Other.
 const maxClusters = 4000
@@ -148,14 +181,19 @@ func (c *cluster) literal() bool {
 
 // miner mines templates from lines added in order.
 type miner struct {
-	clusters []*cluster
-	groups   map[string][]*cluster
-	other    int // lines not clustered because of maxClusters
-	otherSev int
-	buf      []byte
+	clusters  []*cluster
+	groups    map[string][]*cluster
+	other     int            // lines not clustered because of maxClusters
+	lead      map[string]int // lines by their leading words (countWords)
+	leadOther int            // lines whose leading words were past maxLeadWords
+	leadNone  int            // lines without a leading word
+	otherSev  int
+	buf       []byte
 }
 
-func newMiner() *miner { return &miner{groups: make(map[string][]*cluster)} }
+func newMiner() *miner {
+	return &miner{groups: make(map[string][]*cluster), lead: make(map[string]int)}
+}
 
 // add adds line at position pos with severity sev and returns its cluster
 // (nil when it went to Other).
@@ -163,6 +201,7 @@ func (m *miner) add(pos int, line string, sev int) *cluster {
 	m.buf = appendMasked(m.buf[:0], line)
 	toks := strings.Fields(string(m.buf))
 	key := groupKey(toks)
+	m.countWords(toks)
 	var best *cluster
 	bestSim := -1
 	for _, c := range m.groups[key] {

@@ -72,6 +72,24 @@ func TestInstalledBinaryIsWhole(t *testing.T) {
 		t.Errorf("--version: %v %q %q", err, out, errs)
 	}
 
+	// Shell completion, for real: bash sources the script and completes
+	// through this binary.
+	script, _, err := run("completion", "bash")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bash, lerr := exec.LookPath("bash"); lerr == nil {
+		sp := filepath.Join(t.TempDir(), "compact.bash")
+		os.WriteFile(sp, []byte(script), 0o644)
+		cmd := exec.Command(bash, "-c", `source "$1"; COMP_WORDS=(compact artifact g); COMP_CWORD=2; _compact; echo "${COMPREPLY[*]}"; `+
+			`COMP_WORDS=(compact serve --store-m); COMP_CWORD=2; _compact; echo "${COMPREPLY[*]}"`, "bash", sp)
+		cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+		b, err := cmd.CombinedOutput()
+		if err != nil || string(b) != "gc get\n--store-max-bytes\n" {
+			t.Errorf("bash completion: %v %q, want \"gc get\" and \"--store-max-bytes\"", err, b)
+		}
+	}
+
 	out, errs, err = run("plugins", "--json")
 	if err != nil {
 		t.Fatalf("plugins: %v\n%s", err, errs)

@@ -23,6 +23,8 @@
 //	reorder    reverses the records
 //	grouplie   text: one line "[×N] all systems nominal" for N lines;
 //	           JSON: one group showing the first record, "n": N
+//	injectaction  echoes the payload with an action whose kind is an
+//	           instruction to the model (rendered into the notice line)
 //	inject     puts text that is not in the input in place of the first
 //	           record: {"note": "..."}, or a line (the payload is smaller
 //	           than the input when the first record is longer than ~80
@@ -148,6 +150,9 @@ func respond(h pdk.Header, payload []byte) ([]byte, error) {
 		return nil, errors.New("faults: failure requested")
 	case mode == "fabricate", mode == "duplicate", mode == "reorder", mode == "grouplie", mode == "inject":
 		return hostile(h, mode, payload)
+	case mode == "injectaction":
+		return pdk.AppendOutput(nil, pdk.OutputHeader{ContentType: h.ContentType,
+			Actions: []pdk.Action{{Kind: injected, Target: ".", Count: 1}}}, payload), nil
 	}
 	return nil, fmt.Errorf("faults: unknown fault %q", mode)
 }

@@ -136,3 +136,49 @@ func FuzzBaselines(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSuggestedQueries feeds arbitrary view text to the parser of the
+// follow-up queries a view suggests: it must never panic, every query it
+// returns refers to the view's handle, and the command it prints parses
+// back to the same query.
+func FuzzSuggestedQueries(f *testing.F) {
+	const h = "3d38d105ebf2"
+	f.Add("get the rest:\n  compact artifact query 3d38d105ebf2 --jq '.items[] | .metadata.name'\n")
+	f.Add("  read_artifact {\"ref\":\"3d38d105ebf2\",\"op\":\"slice\",\"offset\":0,\"limit\":50}\n")
+	f.Add("compact artifact search 3d38d105ebf2 \"it's \\\"x\\\"\" --limit 5 | head\n")
+	f.Add("compact artifact slice 3d38d105ebf2.items --offset=40 --limit=10 --path .items\n")
+	f.Add("compact artifact query 3d38d105ebf2 --jq '")
+	f.Add("read_artifact {\"ref\":\"3d38d105ebf2\",\"op\":\"search\",\"query\":\"x\"")
+	f.Fuzz(func(t *testing.T, view string) {
+		for _, q := range SuggestedQueries(view, h) {
+			if !strings.HasPrefix(q.Ref, h) {
+				t.Fatalf("query %+v is not about the handle", q)
+			}
+			back := SuggestedQueries(q.String(), h)
+			if len(back) != 1 || back[0] != q {
+				t.Fatalf("%q parses back to %+v, want %+v", q.String(), back, q)
+			}
+		}
+	})
+}
+
+// FuzzVisibleFor: the field-aware rule never panics and is never looser
+// than the word-boundary rule it refines.
+func FuzzVisibleFor(f *testing.F) {
+	f.Add("ledger-db-1\tRunning\t10.0.0.7\n", "10.0.0.7", "ledger-db-1", true)
+	f.Add("12\tPackage: curl\n13\tVersion: 7.88\n", "7.88", "curl", true)
+	f.Add("status.phase: Running 40, Pending 3\n", "3", "Pending", false)
+	f.Add("{\"a\":1}\n{\"b\":3}", "3", "a", false)
+	f.Fuzz(func(t *testing.T, content, needle, record string, field bool) {
+		if needle == "" || record == "" {
+			return
+		}
+		a := Answer{Needles: []string{needle}, Record: []string{record}}
+		if field {
+			a.Category = CategoryRecord
+		}
+		if a.VisibleFor(content) && !a.VisibleIn(content) {
+			t.Fatalf("visible near %q but not at word boundaries: %q in %q", record, needle, content)
+		}
+	})
+}

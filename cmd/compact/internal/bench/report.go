@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -364,8 +365,10 @@ const TargetSaved = 0.60
 // CheckTargets checks compact's results against the targets at every
 // budget of the report: every output shown, valid and within budget,
 // every true count stated, every question answerable inline or with one
-// query, every query the view suggests runs, and at least TargetSaved
-// fewer tokens than the raw outputs. It
+// query, every query the view suggests runs, at least TargetSaved fewer
+// tokens than the raw outputs, and, when the run has GoalBudget, the
+// view's goals of answering GoalFromView from the view and leading the
+// truncation baselines by GoalLead. It
 // returns one line per miss, naming the output and why.
 func (r *Report) CheckTargets() []string {
 	var misses []string
@@ -393,8 +396,19 @@ func (r *Report) CheckTargets() []string {
 		}
 	}
 	// Of the view's goals (Goals), the ones compact meets on the bundled
-	// corpus are targets, so that a regression shows: every query the
-	// view suggests runs.
+	// corpus are targets, so that a regression shows: at GoalBudget
+	// tokens (when the run has that budget) at least GoalFromView of the
+	// questions answered from the view and at least GoalLead above the
+	// better truncation baseline; and every query the view suggests
+	// runs. More budget never fewer answers is not met yet: reported by
+	// Goals, not a target.
+	if slices.Contains(r.Budgets, GoalBudget) {
+		for _, g := range r.Goals() {
+			if !g.Met && (strings.HasPrefix(g.Name, "answerable from the view") || strings.HasPrefix(g.Name, "lead over")) {
+				misses = append(misses, fmt.Sprintf("corpus: %s is %s, want %s", g.Name, g.Value, g.Target))
+			}
+		}
+	}
 	for _, res := range r.Results {
 		if res.Strategy == StrategyCompact {
 			for _, f := range res.SuggestedFailed {
@@ -411,9 +425,9 @@ func (r *Report) CheckTargets() []string {
 }
 
 // The goals of issue 11 for the view, measured at GoalBudget tokens by the
-// field-aware rule. They are reported (Goals) but not yet targets of
-// CheckTargets: --check fails only on targets compact meets on the
-// bundled corpus, so that a regression shows.
+// field-aware rule. Every goal is reported (Goals); those compact meets on
+// the bundled corpus are also targets of CheckTargets, so that a
+// regression shows.
 const (
 	// GoalBudget is the budget the goals are measured at.
 	GoalBudget = 4000

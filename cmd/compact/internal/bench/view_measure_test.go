@@ -330,19 +330,28 @@ func weakNeedle(a Answer) bool {
 }
 
 // TestCheckTargetsSuggestedQueries: a query the view suggests that fails
-// to run is a missed target; the goals not yet met are reported by Goals
-// but are not targets.
+// to run is a missed target, and so are the goals met on the bundled
+// corpus (answered from the view, lead over truncation) at 4,000 tokens;
+// monotonicity is reported by Goals but is not a target.
 func TestCheckTargetsSuggestedQueries(t *testing.T) {
 	ok := Result{Output: "o", Strategy: StrategyCompact, Budget: 4000, Shown: true, Valid: true, WithinBudget: true, Questions: 2, Answerable: 2, FromView: 0, SuggestedQueries: []string{"q1"}}
 	rep := &Report{Budgets: []int{4000}, Strategies: []Strategy{StrategyCompact, StrategyHeadTail}, Outputs: []OutputInfo{{Name: "o", RawTokens: 100000}},
 		Results: []Result{ok, {Output: "o", Strategy: StrategyHeadTail, Budget: 4000, Shown: true, Questions: 2, FromView: 1, FromViewIDs: []string{"a"}}}}
 	rep.Totals = totals(rep)
-	if m := rep.CheckTargets(); len(m) != 0 {
-		t.Errorf("misses %v, want none (0%% from the view is a goal, not a target)", m)
+	if m := rep.CheckTargets(); len(m) != 2 || !strings.Contains(m[0], "answerable from the view at 4,000 tokens is 0% (0/2), want ≥ 60%") || !strings.Contains(m[1], "lead over") {
+		t.Errorf("misses %v, want the two goals met on the bundled corpus", m)
 	}
 	goals := rep.Goals()
 	if len(goals) != 3 || goals[0].Met || goals[1].Met || !goals[2].Met {
 		t.Errorf("goals %+v", goals)
+	}
+	rep.Budgets = []int{3000} // the goals are targets at 4,000 tokens only
+	for i := range rep.Results {
+		rep.Results[i].Budget = 3000
+	}
+	rep.Totals = totals(rep)
+	if m := rep.CheckTargets(); len(m) != 0 {
+		t.Errorf("misses at 3,000 tokens %v, want none", m)
 	}
 	rep.Results[0].SuggestedFailed = []Failure{{ID: "q1", Reason: "jq: error"}}
 	rep.Totals = totals(rep)

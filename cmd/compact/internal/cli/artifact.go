@@ -122,6 +122,7 @@ func runArtifact(e *env) int {
 		}
 		return ExitOK
 	}
+	tuneQueryGC(e.ctx, eng, ref)
 	var a query.Answer
 	switch op {
 	case "get":

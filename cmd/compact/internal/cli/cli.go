@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"sort"
+	"strings"
 )
 
 // Exit codes. They are part of the public contract of the compact command.
@@ -39,17 +40,18 @@ type command struct {
 
 // commands is the table of subcommands; each lives in a file of its own.
 var commands = map[string]command{
-	"run":      {"compact one tool output to a budget (the offline CLI)", runRun},
-	"registry": {"validate a registry file or show the entry a tool gets", runRegistry},
-	"artifact": {"get, query, slice or search a stored artifact", runArtifact},
-	"context":  {"fit a whole prompt of blocks to a budget", runContext},
-	"plugin":   {"list the loaded plugins (plugin list) or run the conformance kit on one (plugin test)", runPlugin},
-	"plugins":  {"list the loaded plugins with their source and SHA-256 (= plugin list)", func(e *env) int { return pluginList(e, e.args) }},
-	"version":  {"print the version, the VCS revision and the embedded plugins", runVersion},
-	"bench":    {"measure fidelity and savings against the baselines", runBench},
-	"mcp":      {"run the MCP proxy in front of an MCP server", runMCP},
-	"serve":    {"run the HTTP sidecar API", runServe},
-	"store":    {"show what the artifact store holds (store stats) or collect it (store gc)", runStore},
+	"run":        {"compact one tool output to a budget (the offline CLI)", runRun},
+	"registry":   {"validate a registry file or show the entry a tool gets", runRegistry},
+	"artifact":   {"get, query, slice or search a stored artifact", runArtifact},
+	"context":    {"fit a whole prompt of blocks to a budget", runContext},
+	"plugin":     {"list the loaded plugins (plugin list) or run the conformance kit on one (plugin test)", runPlugin},
+	"plugins":    {"list the loaded plugins with their source and SHA-256 (= plugin list)", func(e *env) int { return pluginList(e, e.args) }},
+	"version":    {"print the version, the VCS revision and the embedded plugins", runVersion},
+	"bench":      {"measure fidelity and savings against the baselines", runBench},
+	"mcp":        {"run the MCP proxy in front of an MCP server", runMCP},
+	"serve":      {"run the HTTP sidecar API", runServe},
+	"store":      {"show what the artifact store holds (store stats) or collect it (store gc)", runStore},
+	"completion": {"print a shell completion script: completion bash|zsh|fish", runCompletion},
 }
 
 // Main runs the compact command with args (without the program name) and
@@ -59,6 +61,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// A usage error, like an unknown command: the usage goes to stderr.
 		usage(stderr)
 		return ExitUsage
+	}
+	if args[0] == "__complete" {
+		// Hidden: the candidates for the shell completion scripts.
+		return runComplete(&env{ctx: context.Background(), args: args[1:], stdin: stdin, stdout: stdout, stderr: stderr})
 	}
 	if args[0] == "--version" {
 		args = append([]string{"version"}, args[1:]...)
@@ -91,11 +97,13 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "\ncommands:")
 	names := make([]string, 0, len(commands))
 	for n := range commands {
-		names = append(names, n)
+		if !strings.HasPrefix(n, "__") {
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w, "\nRun \"compact help COMMAND\" (or \"compact COMMAND -h\") for a command's flags; \"compact --version\" for the version.")
 }

@@ -1,11 +1,17 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime/debug"
+
+	"github.com/toolcompact/compact/budget/artifact"
+	"github.com/toolcompact/compact/budget/query"
+	"github.com/toolcompact/compact/host"
 )
 
 // spoolThreshold is the size up to which input from a pipe is read into
@@ -140,5 +146,22 @@ const largeInputGC = 25
 func tuneGC(size int) {
 	if size >= spoolThreshold && os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(largeInputGC)
+	}
+}
+
+// tuneQueryGC lowers the collector's target (as tuneGC does) for a query
+// on a large artifact: the artifact's bytes stay live while a streamed jq
+// decodes record after record into garbage, and with the default the heap
+// grew to about twice them (a streamed jq on 100 MB peaked at 278 MB, with
+// 25 at 190 MB for a quarter more CPU, one run).
+func tuneQueryGC(ctx context.Context, eng *host.Engine, ref string) {
+	r, err := artifact.ParseRef(ref)
+	if err != nil {
+		return
+	}
+	if st, ok := eng.Store().(query.Stater); ok {
+		if m, err := st.Stat(ctx, r.Handle); err == nil {
+			tuneGC(int(min(m.Bytes, int64(math.MaxInt))))
+		}
 	}
 }

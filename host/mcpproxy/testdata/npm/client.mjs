@@ -37,8 +37,9 @@ out.fileCount = files.content[0].text;
 const write = await client.callTool({ name: "write_file", arguments: { path: root + "/tree.json", content: handle } });
 out.write = { text: write.content[0].text, isError: write.isError ?? false };
 
-// A handle that does not exist.
-const bad = await client.callTool({ name: "write_file", arguments: { path: root + "/bad.txt", content: "abcdef0123456789" } });
+// An explicit artifact: reference to a handle that does not exist is refused
+// (a bare hex string that names no artifact reaches the upstream unchanged).
+const bad = await client.callTool({ name: "write_file", arguments: { path: root + "/bad.txt", content: "artifact:abcdef0123456789" } });
 out.bad = { text: bad.content[0].text, isError: bad.isError ?? false };
 
 await client.close();

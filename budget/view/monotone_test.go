@@ -1,0 +1,74 @@
+package view_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolcompact/compact/budget"
+	"github.com/toolcompact/compact/budget/view"
+)
+
+// TestViewMonotoneOnCapturedOutputs builds the view of every captured
+// output and fills it at growing budgets with the real token counter:
+// every view fits its budget, is counted exactly, and holds every
+// candidate the view at a smaller budget holds.
+func TestViewMonotoneOnCapturedOutputs(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/captured/*")
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, ".yaml") || strings.HasSuffix(f, ".md") {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sh, err := budget.DetectShape(data, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := view.Input{Tool: "t", ContentType: sh.ContentType, Format: sh.Format, Data: data, Handle: "0123456789ab", Budget: 8000}
+		for _, col := range sh.Collections {
+			in.Collections = append(in.Collections, view.Collection{Path: col.Path, Kind: col.Kind, Count: col.Count,
+				Each: func(fn func(int, []byte) error) error { return budget.EachRecord(data, sh, col.Path, fn) }})
+		}
+		v, err := view.Build(in)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		n++
+		var prev []view.Candidate
+		for _, b := range []int{1000, 2000, 4000, 8000} {
+			fl, err := v.Fill(c, b)
+			if err != nil {
+				continue // the bare view is over a small budget
+			}
+			if fl.Tokens > b || fl.Tokens != c.Count(fl.Text) {
+				t.Errorf("%s at %d: %d tokens (counted %d)", filepath.Base(f), b, fl.Tokens, c.Count(fl.Text))
+			}
+			if len(fl.Chosen) < len(prev) {
+				t.Errorf("%s: %d candidates at %d tokens, %d at a smaller budget", filepath.Base(f), len(fl.Chosen), b, len(prev))
+			}
+			for i := range prev {
+				if prev[i].Text != fl.Chosen[i].Text {
+					t.Errorf("%s at %d: candidate %d differs from the smaller view's", filepath.Base(f), b, i)
+					break
+				}
+				if !strings.Contains(fl.Text, prev[i].Text) {
+					t.Errorf("%s at %d: lost %q", filepath.Base(f), b, prev[i].Text)
+					break
+				}
+			}
+			prev = fl.Chosen
+		}
+	}
+	if n < 10 {
+		t.Errorf("only %d outputs", n)
+	}
+}
