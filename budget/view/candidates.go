@@ -179,6 +179,10 @@ func (k *coll) addProfile(v *View, sec int) {
 		v.Add(Candidate{Section: sec, Key: key, Record: -1, Prio: PrioProfile, Reason: "the keys", Text: k.keysLine()})
 	}
 	key++
+	for _, l := range k.treeLines() {
+		v.Add(Candidate{Section: sec, Key: key, Record: -1, Prio: PrioProfile, Reason: "tree", Text: l})
+		key++
+	}
 	type line struct {
 		prio int
 		text string

@@ -25,7 +25,7 @@ const (
 	// counted as not profiled.
 	maxFields = 400
 	// maxDepth is how deep nested objects and arrays are followed.
-	maxDepth = 8
+	maxDepth = 64
 )
 
 // JSON value kinds as bits.

@@ -1,0 +1,156 @@
+package view
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Trees: records that nest records of their own kind through one array
+// member (a directory's "children", a tree's "contents"). The profile has
+// a field per depth (type, children[].type, children[].children[].type);
+// the tree lines add them up over every depth, so that "how many files"
+// and "how many bytes in all" are stated, not left to the model.
+
+// treeKey returns the member X through which the records nest (a field
+// path has "X[]" twice), or "".
+func treeKey(p *Profile) string {
+	best, bestN := "", 0
+	n := map[string]int{}
+	for _, f := range p.Fields {
+		segs := strings.Split(f.Path, ".")
+		seen := map[string]bool{}
+		for _, s := range segs {
+			if strings.HasSuffix(s, "[]") {
+				if seen[s] {
+					n[s]++
+					break
+				}
+				seen[s] = true
+			}
+		}
+	}
+	for k, c := range n {
+		if c > bestN || c == bestN && k < best {
+			best, bestN = k, c
+		}
+	}
+	return strings.TrimSuffix(best, "[]")
+}
+
+// treeLines are the profile lines of a nesting collection, over every
+// depth: how many nodes, and per field its values (the counts of a few
+// values, the range and sum of numbers, distinct strings).
+func (k *coll) treeLines() []string {
+	p := k.p
+	key := treeKey(p)
+	if key == "" {
+		return nil
+	}
+	elem := key + "[]"
+	type agg struct {
+		leaf                 string
+		values, nulls, depth int
+		counts               map[string]int
+		many                 bool
+		nums                 int
+		min, max, sum        float64
+		maxLen               int
+		first                int
+	}
+	groups := map[string]*agg{}
+	nodes := p.Records
+	maxDepth := 0
+	for _, f := range p.Fields {
+		segs := strings.Split(f.Path, ".")
+		d := 0
+		for d < len(segs)-1 && segs[d] == elem {
+			d++
+		}
+		leaf := strings.Join(segs[d:], ".")
+		if leaf == key && f.Types&tArray != 0 {
+			nodes += f.Items // the children at this depth
+			maxDepth = max(maxDepth, d+1)
+			continue
+		}
+		if !f.scalar() || strings.Contains(leaf, "[]") || k.dropped(f) {
+			continue
+		}
+		g := groups[leaf]
+		if g == nil {
+			g = &agg{leaf: leaf, counts: map[string]int{}, first: f.first}
+			groups[leaf] = g
+		}
+		g.values += f.Values
+		g.nulls += f.Nulls
+		g.maxLen = max(g.maxLen, f.MaxLen)
+		if f.Counts == nil {
+			g.many = true
+		} else if !g.many {
+			for v, n := range f.Counts {
+				g.counts[v] += n
+			}
+			if len(g.counts) > 24 {
+				g.many = true
+			}
+		}
+		if f.NumN > 0 {
+			if g.nums == 0 || f.Min < g.min {
+				g.min = f.Min
+			}
+			if g.nums == 0 || f.Max > g.max {
+				g.max = f.Max
+			}
+			g.nums += f.NumN
+			g.sum += f.Sum
+		}
+	}
+	if maxDepth == 0 {
+		return nil
+	}
+	var out []string
+	note := ""
+	if p.Unprofiled > 0 {
+		note = fmt.Sprintf(" (%s values deeper or past %d fields are not counted here)", commas(p.Unprofiled), maxFields)
+	}
+	out = append(out, fmt.Sprintf("  the records nest through %s[], %d levels deep: %s nodes at every depth%s", key, maxDepth+1, commas(nodes), note))
+	var gs []*agg
+	for _, g := range groups {
+		gs = append(gs, g)
+	}
+	sort.Slice(gs, func(i, j int) bool { return gs[i].first < gs[j].first })
+	for _, g := range gs {
+		var b strings.Builder
+		fmt.Fprintf(&b, "  every depth: %s (%s values", g.leaf, commas(g.values))
+		if g.nulls > 0 {
+			fmt.Fprintf(&b, ", %s null", commas(g.nulls))
+		}
+		b.WriteString(")")
+		switch {
+		case !g.many && len(g.counts) <= 12 && len(g.counts)*2 <= g.values:
+			b.WriteString(": ")
+			vcs := make([]valueCount, 0, len(g.counts))
+			for v, n := range g.counts {
+				vcs = append(vcs, valueCount{v, n})
+			}
+			sort.Slice(vcs, func(i, j int) bool {
+				if vcs[i].n != vcs[j].n {
+					return vcs[i].n > vcs[j].n
+				}
+				return vcs[i].raw < vcs[j].raw
+			})
+			for i, vc := range vcs {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "%s %s", cell(vc.raw, 40), commas(vc.n))
+			}
+		case g.nums > 0 && g.nums == g.values-g.nulls:
+			fmt.Fprintf(&b, ": min %s, max %s, sum %s", num(g.min), num(g.max), num(g.sum))
+		case g.maxLen > 0:
+			fmt.Fprintf(&b, ": longest %s chars", commas(g.maxLen))
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
