@@ -452,7 +452,7 @@ func BenchmarkVerifyContent(b *testing.B) {
 		if err != nil || budget.CheckOutput(shape, budget.Output{Content: payload, ContentType: hdr.ContentType, Declared: hdr.Collections}) != nil {
 			continue
 		}
-		if err := verifyContent(data, shape, budget.Output{Content: payload, ContentType: hdr.ContentType, Declared: hdr.Collections}); err != nil {
+		if err := verifyContent(data, shape, budget.Output{Content: payload, ContentType: hdr.ContentType, Declared: hdr.Collections}, nil); err != nil {
 			b.Fatalf("%s: the first-party plugin's output fails the content checks: %v", n, err)
 		}
 		jobs = append(jobs, job{n, p, data, fr, shape})
@@ -478,7 +478,7 @@ func BenchmarkVerifyContent(b *testing.B) {
 				b.Fatal(err)
 			}
 			t1 := time.Now()
-			if err := verifyContent(j.input, j.shape, budget.Output{Content: payload, ContentType: hdr.ContentType, Declared: hdr.Collections}); err != nil {
+			if err := verifyContent(j.input, j.shape, budget.Output{Content: payload, ContentType: hdr.ContentType, Declared: hdr.Collections}, nil); err != nil {
 				b.Fatal(err)
 			}
 			call += t1.Sub(t0)

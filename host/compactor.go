@@ -55,9 +55,9 @@ func (c *compactor) Compact(ctx context.Context, req budget.Request) (budget.Out
 	}
 	var verr error
 	if req.Shape != nil {
-		verr = verifyShape(req.Input, *req.Shape, res)
+		verr = verifyShape(req.Input, *req.Shape, res, c.config)
 	} else {
-		verr = VerifyOutput(req.Input, req.Rules.Records, res)
+		verr = verifyOutput(req.Input, req.Rules.Records, res, c.config)
 	}
 	if err := verr; err != nil {
 		kind := KindCount

@@ -30,7 +30,7 @@ func contentErr(where, format string, args ...any) error {
 // verifyContent checks that a plugin's payload holds only what a field
 // compressor may show of input (ABI.md §4): counts are checked before,
 // by budget.CheckOutput.
-func verifyContent(input []byte, in budget.Shape, out budget.Output) error {
+func verifyContent(input []byte, in budget.Shape, out budget.Output, config map[string]string) error {
 	ct := out.ContentType
 	if ct == "" {
 		ct = in.ContentType
@@ -45,7 +45,7 @@ func verifyContent(input []byte, in budget.Shape, out budget.Output) error {
 		}
 		return nil
 	}
-	if err := verifyActions(input, in, out.Actions); err != nil {
+	if err := verifyActions(input, in, out.Actions, config); err != nil {
 		return err
 	}
 	v := &contentCheck{declared: map[string]schemas.DeclaredCollection{}, colls: map[string]bool{}}

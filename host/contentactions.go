@@ -16,8 +16,10 @@ import (
 // have. A kind is a lower-case word (letters, digits, "_"); a target is
 // "." or a jq path whose member names all occur in the input; a
 // drop_constant's value ("... has VALUE") must be the input's value at
-// its target.
-func verifyActions(input []byte, in budget.Shape, acts []schemas.Action) error {
+// its target. The words of the plugin's config values count as names
+// too: a column the config asks for may be absent from every record and
+// reported as empty.
+func verifyActions(input []byte, in budget.Shape, acts []schemas.Action, config map[string]string) error {
 	var names map[string]bool
 	for i, a := range acts {
 		where := "actions[" + strconv.Itoa(i) + "]"
@@ -36,6 +38,13 @@ func verifyActions(input []byte, in budget.Shape, acts []schemas.Action) error {
 			if in.Format != budget.FormatText {
 				for _, v := range streamValues(input) {
 					collectNames(names, v)
+				}
+			}
+			for _, val := range config {
+				for _, w := range strings.FieldsFunc(val, func(r rune) bool {
+					return r == ',' || r == '.' || r == ' ' || r == '[' || r == ']' || r == '\t'
+				}) {
+					names[w] = true
 				}
 			}
 		}

@@ -26,6 +26,11 @@ import (
 // them). Count errors wrap budget.ErrCountMismatch; content errors wrap
 // ErrContent and start with the first offending path.
 func VerifyOutput(input []byte, records []string, out budget.Output) error {
+	return verifyOutput(input, records, out, nil)
+}
+
+// verifyOutput is VerifyOutput with the plugin's config (see verifyShape).
+func verifyOutput(input []byte, records []string, out budget.Output, config map[string]string) error {
 	in, err := budget.DetectShape(input, records)
 	if err != nil && len(records) > 0 {
 		in, err = budget.DetectShape(input, nil)
@@ -33,11 +38,14 @@ func VerifyOutput(input []byte, records []string, out budget.Output) error {
 	if err != nil {
 		return fmt.Errorf("input: %w", err)
 	}
-	return verifyShape(input, in, out)
+	return verifyShape(input, in, out, config)
 }
 
-// verifyShape is VerifyOutput on an input already measured.
-func verifyShape(input []byte, in budget.Shape, out budget.Output) error {
+// verifyShape is VerifyOutput on an input already measured. config is
+// the plugin's registry config: the words of its values may appear in
+// action targets too (a configured column the input lacks is reported
+// as empty).
+func verifyShape(input []byte, in budget.Shape, out budget.Output, config ...map[string]string) error {
 	for _, d := range out.Declared {
 		found := false
 		for _, c := range in.Collections {
@@ -51,7 +59,11 @@ func verifyShape(input []byte, in budget.Shape, out budget.Output) error {
 	if err := budget.CheckOutput(in, out); err != nil {
 		return err
 	}
-	return verifyContent(input, in, out)
+	var cfg map[string]string
+	if len(config) > 0 {
+		cfg = config[0]
+	}
+	return verifyContent(input, in, out, cfg)
 }
 
 func pathList(cs []schemas.Collection) string {
