@@ -459,7 +459,10 @@ func covers(a, b *mcp.ClientCapabilities) bool {
 // reconnects to the upstream announcing the union of those of the
 // connected clients. Capabilities are only ever added, so this happens
 // at most three times.
-func (p *Proxy) onInitialized(ctx context.Context, _ *mcp.InitializedRequest) {
+func (p *Proxy) onInitialized(ctx context.Context, req *mcp.InitializedRequest) {
+	if req != nil && req.Session != nil {
+		p.endWith(req.Session) // a session proxy ends with its session
+	}
 	want := p.legacyCaps()
 	p.syncMu.Lock()
 	defer p.syncMu.Unlock()

@@ -149,7 +149,9 @@ func serveProxy(t testing.TB, up mcpproxy.Upstream) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(p.Handler(mcpproxy.HTTPOptions{}))
+	// The suite's client does not delete its sessions: a short timeout
+	// ends them (and their upstream processes) soon after each scenario.
+	srv := httptest.NewServer(p.Handler(mcpproxy.HTTPOptions{SessionTimeout: 5 * time.Second}))
 	t.Cleanup(func() {
 		srv.Close()
 		p.Close()

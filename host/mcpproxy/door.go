@@ -75,15 +75,25 @@ func (p *Proxy) sessionServer(r *http.Request) *mcp.Server {
 	return child.server
 }
 
-// closeWithSession closes p when the one session of its server ends (or
-// when none starts within a minute).
+// closeWithSession closes p when the one session of its server ends:
+// from the moment it initializes (see onInitialized), or, for a session
+// that never does, when a minute has passed (at once when none started).
 func (p *Proxy) closeWithSession() {
-	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		for ss := range p.server.Sessions() {
-			_ = ss.Wait()
-			p.Close()
-			return
-		}
+	time.Sleep(time.Minute)
+	for ss := range p.server.Sessions() {
+		p.endWith(ss)
+		return
 	}
 	p.Close()
+}
+
+// endWith closes p (a session proxy) when ss ends; once.
+func (p *Proxy) endWith(ss *mcp.ServerSession) {
+	if !p.lazy || !p.watching.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		_ = ss.Wait()
+		p.Close()
+	}()
 }

@@ -3,6 +3,7 @@ package mcpproxy_test
 import (
 	"context"
 	"io"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -110,4 +111,43 @@ func TestNoOrphans(t *testing.T) {
 		h.proxy.Close()
 		waitChildren(t, base, "after Close")
 	})
+}
+
+// TestHTTPSessionEndsItsUpstream: over the HTTP door each session has an
+// upstream process of its own, ended when the client ends the session;
+// closing the proxy ends the rest. The test counts the processes.
+func TestHTTPSessionEndsItsUpstream(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		node, _, _, _ = conformanceKit(t)
+	}
+	script, _ := filepath.Abs(filepath.Join("testdata", "wire", "server.mjs"))
+	eng, _ := newEngine(t, 8000)
+	base := children(t)
+	p, err := mcpproxy.New(context.Background(), &mcpproxy.Command{Path: node, Args: []string{script, "stubborn"}, Stderr: io.Discard, TerminateAfter: 200 * time.Millisecond}, mcpproxy.Adapt(eng), mcpproxy.Options{Logger: quietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(p.Handler(mcpproxy.HTTPOptions{}))
+	defer srv.Close()
+	var sessions []*mcp.ClientSession
+	for range 2 {
+		c := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil)
+		cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.URL}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "zeta", Arguments: map[string]any{}}); err != nil {
+			t.Fatal(err)
+		}
+		sessions = append(sessions, cs)
+	}
+	if n := children(t) - base; n != 3 {
+		t.Errorf("%d upstream processes for the proxy and two sessions, want 3", n)
+	}
+	sessions[0].Close() // DELETE
+	waitChildren(t, base+2, "after a client ended its session")
+	p.Close()
+	waitChildren(t, base, "after Close")
+	sessions[1].Close()
 }

@@ -93,6 +93,7 @@ type Proxy struct {
 	defs     map[string]string // JSON of what is registered, by kind and name (see unchanged)
 	children map[*Proxy]bool   // the proxies of HTTP sessions (see Handler)
 	lazy     bool              // a session proxy, connected when its client initializes
+	watching atomic.Bool       // a session proxy waits for its session to end (see endWith)
 	tools    map[string]bool   // upstream tool names currently registered
 	prompts  map[string]bool
 	rsrcs    map[string]bool
@@ -287,8 +288,9 @@ func (p *Proxy) Close() error {
 	p.mu.Lock()
 	cs := p.session
 	p.session = nil
+	children := make([]*Proxy, 0, len(p.children))
 	for c := range p.children {
-		go c.Close()
+		children = append(children, c)
 	}
 	var retiring []*mcp.ClientSession
 	for r := range p.retiring {
@@ -299,6 +301,17 @@ func (p *Proxy) Close() error {
 	for _, r := range retiring {
 		r.Close()
 	}
+	// The HTTP sessions' proxies, each ending its upstream (in parallel:
+	// each may wait out a grace period).
+	var wg sync.WaitGroup
+	for _, c := range children {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.Close()
+		}()
+	}
+	wg.Wait()
 	if cs == nil {
 		return nil
 	}
