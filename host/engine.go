@@ -132,10 +132,10 @@ func WithLogger(l *slog.Logger) Option {
 	return func(c *config) error { c.logger = l; return nil }
 }
 
-// WithPluginDir sets where builtin:NAME plugins are found, as
-// dir/NAME.wasm. $COMPACT_PLUGIN_DIR wins over it; without either, the
-// engine looks in plugins/dist under the module root above the working
-// directory.
+// WithPluginDir makes builtin:NAME plugins come from dir/NAME.wasm in
+// place of the modules embedded in the binary (package plugins/builtin).
+// $COMPACT_PLUGIN_DIR wins over it; without either, the embedded modules
+// are used. The working directory is never searched.
 func WithPluginDir(dir string) Option {
 	return func(c *config) error { c.pluginDir = dir; return nil }
 }

@@ -173,7 +173,7 @@ func (ps *pluginSet) compile(ctx context.Context, name string, pages uint32) (*p
 		}
 	}
 	p.release(inst, !inst.g.closed())
-	ps.cfg.logger.Debug("plugin loaded", "plugin", name, "file", file, "max_pages", pages, "pool", size, "runtime", rt)
+	ps.cfg.logger.Debug("plugin loaded", "plugin", name, "file", file, "source", res.source, "sha256", res.sha256, "max_pages", pages, "pool", size, "runtime", rt)
 	return p, nil
 }
 

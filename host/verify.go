@@ -29,6 +29,14 @@ func VerifyOutput(input []byte, records []string, out budget.Output) error {
 	return verifyOutput(input, records, out, nil)
 }
 
+// VerifyPluginOutput is VerifyOutput for the output of a plugin run with
+// config (its registry config): the words of the config's values may
+// name action targets too, as on every call the host makes. The
+// conformance kit uses it.
+func VerifyPluginOutput(input []byte, records []string, out budget.Output, config map[string]string) error {
+	return verifyOutput(input, records, out, config)
+}
+
 // verifyOutput is VerifyOutput with the plugin's config (see verifyShape).
 func verifyOutput(input []byte, records []string, out budget.Output, config map[string]string) error {
 	in, err := budget.DetectShape(input, records)

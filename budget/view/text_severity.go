@@ -73,12 +73,75 @@ func mayHaveSeverity(line string) bool {
 	if hasLocationPrefix(line) {
 		return true
 	}
-	for _, h := range severityHints {
-		if indexFold(line, h) >= 0 {
-			return true
+	// One pass: at each byte, the hints that start with it.
+	for i := 0; i < len(line); i++ {
+		var hs []string
+		switch line[i] | 0x20 {
+		case 'e':
+			hs = hintsE
+		case 'f':
+			hs = hintsF
+		case 'p':
+			hs = hintsP
+		case 't':
+			hs = hintsT
+		case 'c':
+			hs = hintsC
+		case 'a':
+			hs = hintsA
+		case 'k':
+			hs = hintsK
+		case 'o':
+			hs = hintsO
+		case 's':
+			hs = hintsS
+		case 'd':
+			hs = hintsD
+		case 'r':
+			hs = hintsR
+		case 'w':
+			hs = hintsW
+		default:
+			continue
+		}
+		for _, h := range hs {
+			if hasPrefixFold(line[i:], h) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// severityHints by their first letter (TestSeverityHintsByLetter checks
+// that they are exactly severityHints).
+var (
+	hintsE = []string{"err", "exception", "emerg", "exit"}
+	hintsF = []string{"fatal", "fail"}
+	hintsP = []string{"panic"}
+	hintsT = []string{"traceback"}
+	hintsC = []string{"crit"}
+	hintsA = []string{"abort"}
+	hintsK = []string{"killed"}
+	hintsO = []string{"oom"}
+	hintsS = []string{"segfault"}
+	hintsD = []string{"denied", "deprecated"}
+	hintsR = []string{"refused"}
+	hintsW = []string{"warn"}
+)
+
+// hasPrefixFold reports whether s starts with lower-case ASCII prefix,
+// ignoring the case of s.
+func hasPrefixFold(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for k := 0; k < len(prefix); k++ {
+		if s[k]|0x20 != prefix[k] {
+			return false
+		}
+	}
+	return true
 }
 
 // hasLocationPrefix reports whether line starts like "file:12:3: ".
@@ -101,25 +164,6 @@ func hasLocationPrefix(line string) bool {
 		}
 	}
 	return i+1 < len(line) && line[i+1] == ' '
-}
-
-// indexFold returns the index of lower-case ASCII sub in s, ignoring the
-// case of s, or -1.
-func indexFold(s, sub string) int {
-	c0 := sub[0]
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i]|0x20 != c0 {
-			continue
-		}
-		k := 1
-		for k < len(sub) && s[i+k]|0x20 == sub[k] {
-			k++
-		}
-		if k == len(sub) {
-			return i
-		}
-	}
-	return -1
 }
 
 func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }

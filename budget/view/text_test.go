@@ -313,3 +313,24 @@ func FuzzTextProfile(f *testing.F) {
 		}
 	})
 }
+
+// TestSeverityHintsByLetter checks that the per-letter hint lists used by
+// mayHaveSeverity hold exactly severityHints.
+func TestSeverityHintsByLetter(t *testing.T) {
+	var all []string
+	for _, l := range [][]string{hintsE, hintsF, hintsP, hintsT, hintsC, hintsA, hintsK, hintsO, hintsS, hintsD, hintsR, hintsW} {
+		all = append(all, l...)
+	}
+	if len(all) != len(severityHints) {
+		t.Fatalf("%d hints by letter, %d hints", len(all), len(severityHints))
+	}
+	for _, h := range severityHints {
+		found := false
+		for _, x := range all {
+			found = found || x == h
+		}
+		if !found {
+			t.Errorf("hint %q is not in its letter's list", h)
+		}
+	}
+}

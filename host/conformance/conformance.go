@@ -241,7 +241,7 @@ func runInput(ctx context.Context, p *host.Plugin, o Options, timeout time.Durat
 	// 4. Counts and validity, then content (every value the input's,
 	// records in order, no new text, groups true), exactly as the host
 	// verifies them.
-	err = host.VerifyOutput(in.Data, o.Records, budget.Output{Content: payload, ContentType: hdr.ContentType, Declared: hdr.Collections})
+	err = host.VerifyPluginOutput(in.Data, o.Records, budget.Output{Content: payload, ContentType: hdr.ContentType, Declared: hdr.Collections, Actions: hdr.Actions}, o.Config)
 	if errors.Is(err, host.ErrContent) {
 		checks = append(checks, Check{Name: name("counts")}, Check{Name: name("content"), Err: err})
 	} else {

@@ -81,7 +81,7 @@ func (t *commandTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 	cmd.Env = c.Env
 	cmd.Dir = c.Dir
 	cmd.Stderr = c.Stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = newProcAttr()
 	dieWithParent(cmd.SysProcAttr)
 	// Our own pipe for stdout, not cmd.StdoutPipe: Wait closes that one
 	// as soon as the child exits, which can drop its last message.
@@ -148,7 +148,7 @@ func (p *childPipes) Close() error {
 			select {
 			case <-done:
 			case <-time.After(p.term):
-				_ = syscall.Kill(-pid, sig)
+				_ = signalGroup(pid, sig)
 				continue
 			}
 			break

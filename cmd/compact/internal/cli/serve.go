@@ -285,7 +285,21 @@ func (c *sidecarConfig) engine(ctx context.Context, log *slog.Logger) (*host.Eng
 	if c.Budget > 0 {
 		opts = append(opts, host.WithBudget(c.Budget))
 	}
-	return host.New(ctx, opts...)
+	eng, err := host.New(ctx, opts...)
+	if err != nil {
+		return nil, err
+	}
+	// Say at start-up which plugins run, from where, with which digest.
+	for _, pi := range eng.Plugins(ctx) {
+		attrs := []any{"plugin", pi.Path, "status", pi.Status, "source", pi.Source, "sha256", pi.SHA256, "tools", strings.Join(pi.Tools, ",")}
+		switch pi.Status {
+		case host.PluginMissing, host.PluginFailed:
+			log.Warn("plugin not usable; the declarative rules run instead", append(attrs, "err", pi.Error)...)
+		case host.PluginLoaded:
+			log.Info("plugin", attrs...)
+		}
+	}
+	return eng, nil
 }
 
 // sidecarContext ends on SIGINT or SIGTERM.
