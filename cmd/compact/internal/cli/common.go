@@ -124,7 +124,7 @@ func (f *engineFlags) openStore(ctx context.Context) (budget.Store, error) {
 func registerStoreRetention(fs *flag.FlagSet, ttl *time.Duration, maxBytes *int64) {
 	*ttl, *maxBytes = artifact.DefaultTTL, artifact.DefaultMaxBytes
 	fs.DurationVar(ttl, "store-ttl", *ttl, "keep an artifact this `DURATION` after it was last stored (0: until the quota needs the room)")
-	fs.Var(sizeFlag{maxBytes}, "store-max-bytes", "artifact store quota, a `SIZE` such as 10GiB; the oldest go first (0: none) (default "+registry.FormatSize(*maxBytes)+")")
+	fs.Var(sizeFlag{maxBytes}, "store-max-bytes", "artifact store quota, a `SIZE` such as 10GiB; the oldest go first (0: none)") // flag adds "(default 1GiB)"
 }
 
 // engine builds a host.Engine from the flags. Errors carry their exit

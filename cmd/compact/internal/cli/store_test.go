@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -74,5 +75,23 @@ func TestStoreStatsAndGC(t *testing.T) {
 	}
 	if _, _, code := execCLI(t, nil, "store", "nope"); code != ExitUsage {
 		t.Errorf("store nope: %d", code)
+	}
+}
+
+// TestStoreFlagsHelpSaysDefaultOnce: -h of every command with
+// --store-max-bytes gives its default once; on the old code run, context
+// and store stats printed "(default 1GiB) (default 1GiB)".
+func TestStoreFlagsHelpSaysDefaultOnce(t *testing.T) {
+	for _, args := range [][]string{{"run", "-h"}, {"context", "-h"}, {"store", "stats", "-h"}, {"serve", "-h"}} {
+		_, out := runCLI(context.Background(), args...)
+		line := ""
+		for l := range strings.Lines(out) {
+			if strings.Contains(l, "artifact store quota") {
+				line = l
+			}
+		}
+		if n := strings.Count(line, "(default "); n != 1 {
+			t.Errorf("compact %s: --store-max-bytes help %q gives %d defaults, want 1", strings.Join(args, " "), strings.TrimSpace(line), n)
+		}
 	}
 }
