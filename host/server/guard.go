@@ -34,9 +34,9 @@ const (
 // guard applies the rules every route shares, before anything else
 // runs: the Host (and Origin) must name this server (loopback, the
 // address the request arrived on, or one of Config.AllowedHosts), so a
-// DNS-rebinding page cannot reach it; a request with a body must say
-// Content-Type: application/json, so a cross-site form or text/plain POST
-// (which a browser sends without asking) is refused; cross-origin
+// DNS-rebinding page cannot reach it; a request with a body that a route
+// takes must say Content-Type: application/json, so a cross-site form or
+// text/plain POST (which a browser sends without asking) is refused; cross-origin
 // browser requests are refused (http.CrossOriginProtection); and one
 // client address may have at most MaxPerClient requests in progress.
 func (s *Server) guard(next http.Handler) http.Handler {
@@ -58,7 +58,10 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			writeError(w, http.StatusForbidden, "forbidden_origin", err.Error())
 			return
 		}
-		if r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch {
+		// Only a request a route takes is held to the media type: one no
+		// route takes gets its 404 or 405, which runs nothing.
+		if _, pattern := s.mux.Handler(r); pattern != "" &&
+			(r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch) {
 			mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 			if mt != "application/json" {
 				writeError(w, http.StatusUnsupportedMediaType, "unsupported_media_type",

@@ -32,10 +32,18 @@ func TestEveryErrorIsJSON(t *testing.T) {
 		{"GET", "/v1/compact", "", 405, "method_not_allowed", "POST"},
 		{"DELETE", "/healthz", "", 405, "method_not_allowed", "GET"},
 		{"POST", "/v1/compact", `{"tool":"t","content":"` + strings.Repeat("x", 4<<10) + `"}`, 413, "", ""},
+		// No Content-Type: a request no route takes is still 404 or 405
+		// (it was 415 on the old code, which checked the type first).
+		{"POST", "/nope", "x", 404, "not_found", ""},
+		{"POST", "/metrics", "x", 405, "method_not_allowed", "GET"},
+		{"PUT", "/v1/compact", "x", 405, "method_not_allowed", "POST"},
+		{"POST", "/v1/compact", "x", 415, "unsupported_media_type", ""},
 	}
 	for _, c := range cases {
 		req, _ := http.NewRequest(c.method, ts.URL+c.path, strings.NewReader(c.body))
-		req.Header.Set("Content-Type", "application/json")
+		if c.body != "x" {
+			req.Header.Set("Content-Type", "application/json")
+		}
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
