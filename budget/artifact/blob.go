@@ -134,13 +134,14 @@ func (s *BlobStore) Put(ctx context.Context, r io.Reader, m budget.Meta) (budget
 	h := sha256.New()
 	sn := &sniffer{}
 	n, err := hashCopy(w, ctxReader{ctx, r}, io.MultiWriter(h, sn))
-	if err == nil && s.opt.MaxBytes > 0 && n > s.opt.MaxBytes {
-		err = fmt.Errorf("an artifact of %d bytes exceeds the store quota of %d bytes", n, s.opt.MaxBytes)
-	}
-	if err != nil {
+	over := err == nil && s.opt.MaxBytes > 0 && n > s.opt.MaxBytes
+	if err != nil || over {
 		cancel() // aborts the upload
 		w.Close()
 		s.bucket.Delete(context.WithoutCancel(ctx), tmp)
+		if over {
+			return "", m, overQuotaError(n, s.opt.MaxBytes)
+		}
 		return "", m, fmt.Errorf("artifact store %s: storing failed after %d bytes, nothing was stored: %w", s.url, n, err)
 	}
 	if err := w.Close(); err != nil {

@@ -36,6 +36,17 @@ var errBusy = errors.New("file busy")
 // reports it in GCStats.Skipped.
 var ErrNotRegular = errors.New("not a regular file")
 
+// ErrOverQuota is the error a Put of one artifact larger than the whole
+// store quota wraps. Its text names the sizes and how to raise the quota
+// (the --store-max-bytes flag, the store_max_bytes config key), never the
+// store's directory or URL: it reaches HTTP and MCP clients.
+var ErrOverQuota = errors.New("artifact store: over its quota")
+
+// overQuotaError is the error of a Put of n bytes into a store whose quota is max.
+func overQuotaError(n, max int64) error {
+	return fmt.Errorf("%w: an artifact of %d bytes exceeds the store quota of %d bytes; nothing was stored (raise the quota with --store-max-bytes SIZE or store_max_bytes in the config file; 0 is no quota)", ErrOverQuota, n, max)
+}
+
 // Options configure retention. The zero value keeps everything forever.
 type Options struct {
 	// TTL is how long an artifact is kept after it was (last) stored; 0
@@ -291,7 +302,7 @@ func (s *DirStore) Put(ctx context.Context, r io.Reader, m budget.Meta) (budget.
 		return "", m, fmt.Errorf("artifact store %s: storing failed after %d bytes, nothing was stored: %w", s.dir, n, err)
 	}
 	if s.opt.MaxBytes > 0 && n > s.opt.MaxBytes {
-		return "", m, fmt.Errorf("artifact store %s: an artifact of %d bytes exceeds the store quota of %d bytes; nothing was stored", s.dir, n, s.opt.MaxBytes)
+		return "", m, overQuotaError(n, s.opt.MaxBytes)
 	}
 	if err := tmp.Sync(); err != nil {
 		return "", m, fmt.Errorf("artifact store %s: fsync of %d bytes failed, nothing was stored: %w", s.dir, n, err)

@@ -680,3 +680,35 @@ func TestMissingObjectReason(t *testing.T) {
 		t.Fatalf("stored again: %q, %v", got, err)
 	}
 }
+
+// TestOverQuotaErrorSaysHowToRaiseIt: a Put larger than the whole quota
+// fails with ErrOverQuota, names the flag and the config key that raise
+// the quota, and does not name the store's directory or URL (the text
+// reaches HTTP and MCP clients).
+func TestOverQuotaErrorSaysHowToRaiseIt(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	ds, err := NewDir(dir, Options{MaxBytes: 100, GCInterval: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bs, err := OpenBlob(ctx, "mem://", BlobOptions{Options: Options{MaxBytes: 100, GCInterval: -1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range map[string]budget.Store{"dir": ds, "blob": bs} {
+		_, _, err := s.Put(ctx, strings.NewReader(strings.Repeat("y", 101)), budget.Meta{})
+		if !errors.Is(err, ErrOverQuota) {
+			t.Fatalf("%s: oversized Put = %v, want ErrOverQuota", name, err)
+		}
+		msg := err.Error()
+		for _, want := range []string{"101 bytes", "quota of 100 bytes", "--store-max-bytes", "store_max_bytes", "nothing was stored"} {
+			if !strings.Contains(msg, want) {
+				t.Errorf("%s: %q does not say %q", name, msg, want)
+			}
+		}
+		if strings.Contains(msg, dir) || strings.Contains(msg, "mem://") {
+			t.Errorf("%s: %q names the store's location", name, msg)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package query
 
 import (
 	"container/heap"
+	"context"
 	"math"
 	"sort"
 	"unicode"
@@ -73,11 +74,20 @@ func tokenize(text []byte, fn func(term string)) {
 	flush(len(text))
 }
 
-func buildIndex(recs [][]byte) *index {
+// ctxEvery is how many records (or postings) the index's loops handle
+// between two checks of the context: a check costs ~20 ns, a record's
+// tokenizing some microseconds.
+const ctxEvery = 1024
+
+// buildIndex indexes recs; it stops with ctx's error when ctx ends.
+func buildIndex(ctx context.Context, recs [][]byte) (*index, error) {
 	ix := &index{n: len(recs), lens: make([]int32, len(recs)), post: map[string][]posting{}}
 	var total int64
 	tf := map[string]int32{}
 	for d, r := range recs {
+		if d%ctxEvery == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		clear(tf)
 		var l int32
 		tokenize(r, func(t string) {
@@ -99,7 +109,7 @@ func buildIndex(recs [][]byte) *index {
 	}
 	ix.cost = cost
 	ix.terms = len(ix.post)
-	return ix
+	return ix, nil
 }
 
 // hit is one matching record.
@@ -152,8 +162,9 @@ func (w *worst) Pop() any {
 }
 
 // search returns every record that holds at least one of the terms of
-// text, unordered (see top and sortHits).
-func (ix *index) search(text string) []hit {
+// text, unordered (see top and sortHits); it stops with ctx's error when
+// ctx ends.
+func (ix *index) search(ctx context.Context, text string) ([]hit, error) {
 	seen := map[string]bool{}
 	var terms []string
 	tokenize([]byte(text), func(t string) {
@@ -163,6 +174,7 @@ func (ix *index) search(text string) []hit {
 		}
 	})
 	scores := map[int32]float64{}
+	seenPostings := 0
 	for _, t := range terms {
 		ps := ix.post[t]
 		if len(ps) == 0 {
@@ -171,6 +183,10 @@ func (ix *index) search(text string) []hit {
 		df := float64(len(ps))
 		idf := math.Log(1 + (float64(ix.n)-df+0.5)/(df+0.5))
 		for _, p := range ps {
+			if seenPostings%ctxEvery == 0 && ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			seenPostings++
 			tf := float64(p.tf)
 			norm := tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*float64(ix.lens[p.doc])/ix.avg))
 			scores[p.doc] += idf * norm
@@ -180,5 +196,5 @@ func (ix *index) search(text string) []hit {
 	for d, s := range scores {
 		hits = append(hits, hit{doc: int(d), score: s})
 	}
-	return hits
+	return hits, nil
 }

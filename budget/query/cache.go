@@ -3,6 +3,7 @@ package query
 import (
 	"bytes"
 	"container/list"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -222,8 +223,9 @@ func (e *entry) getRecords(path string) (*records, error) {
 	return r, nil
 }
 
-// getIndex builds the search index of one collection once.
-func (e *entry) getIndex(path string) (*index, error) {
+// getIndex builds the search index of one collection once; a build that
+// ctx ends is not kept.
+func (e *entry) getIndex(ctx context.Context, path string) (*index, error) {
 	recs, err := e.getRecords(path)
 	if err != nil {
 		return nil, err
@@ -233,7 +235,10 @@ func (e *entry) getIndex(path string) (*index, error) {
 	if ix, ok := e.indexes[path]; ok {
 		return ix, nil
 	}
-	ix := buildIndex(recs.raw)
+	ix, err := buildIndex(ctx, recs.raw)
+	if err != nil {
+		return nil, err
+	}
 	if e.indexes == nil {
 		e.indexes = map[string]*index{}
 	}

@@ -582,11 +582,14 @@ func (q *Querier) Search(ctx context.Context, ref, text string, o SearchOptions,
 	if err != nil {
 		return Answer{}, err
 	}
-	ix, err := e.getIndex(c.Path)
+	ix, err := e.getIndex(ctx, c.Path)
 	if err != nil {
 		return Answer{}, fmt.Errorf("artifact %s: %w", r.Handle, err)
 	}
-	hits := ix.search(text)
+	hits, err := ix.search(ctx, text)
+	if err != nil {
+		return Answer{}, fmt.Errorf("artifact %s: search %q: %w", r.Handle, clip(text), err)
+	}
 	best := top(hits, o.Limit)
 	a.Collection = c.Path
 	a.Total = len(hits)

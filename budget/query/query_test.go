@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -563,5 +564,35 @@ func TestConcurrentQueries(t *testing.T) {
 		if errs[i] != nil || results[i] != want {
 			t.Fatalf("goroutine %d: %v\n%s\nwant\n%s", i, errs[i], results[i], want)
 		}
+	}
+}
+
+// TestSearchStopsAtDeadline: a search whose context has ended stops with
+// the context's error inside its loops (building the index, scoring the
+// postings), not after them; the index a stopped build leaves is not
+// kept, and the next search builds it and answers.
+func TestSearchStopsAtDeadline(t *testing.T) {
+	e := newEnv(t, Options{})
+	var b strings.Builder
+	for i := range 5000 {
+		fmt.Fprintf(&b, "line %d disk %d full\n", i, i%7)
+	}
+	h := e.put(t, []byte(b.String()))
+	// The records are parsed and cached; the index is not built yet.
+	if _, err := e.q.Slice(context.Background(), h, SliceOptions{Limit: 1}, 500); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := e.q.Search(ctx, h, "disk", SearchOptions{}, 3000); !errors.Is(err, context.Canceled) {
+		t.Fatalf("search building its index after the deadline: %v, want context.Canceled", err)
+	}
+	a, err := e.q.Search(context.Background(), h, "disk", SearchOptions{}, 3000)
+	if err != nil || a.Total != 5000 {
+		t.Fatalf("search after a stopped one: %+v %v", a, err)
+	}
+	// The index is built now: scoring stops at the deadline too.
+	if _, err := e.q.Search(ctx, h, "disk", SearchOptions{}, 3000); !errors.Is(err, context.Canceled) {
+		t.Fatalf("search scoring after the deadline: %v, want context.Canceled", err)
 	}
 }

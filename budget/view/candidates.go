@@ -84,6 +84,10 @@ type coll struct {
 	probe []probe // identities of records for the lookup query
 	// profileLines counts the profile line candidates.
 	profileLines int
+	// group and measures give the sums per group (rows.go).
+	group     *Field
+	measures  []*Field
+	groupSums map[string]*groupSum
 }
 
 type reason struct {
@@ -217,6 +221,9 @@ func (k *coll) addProfile(v *View, sec int) {
 	}
 	if p.Unprofiled > 0 {
 		lines = append(lines, line{PrioProfile2, fmt.Sprintf("  %s more field values (past %d fields or %d levels deep) are not profiled", commas(p.Unprofiled), maxFields, maxDepth)})
+	}
+	for _, g := range k.groupLines() {
+		lines = append(lines, line{PrioProfile2, g})
 	}
 	k.profileLines = len(lines)
 	for _, l := range lines {

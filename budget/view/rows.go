@@ -352,6 +352,15 @@ func (k *coll) selectRows() error {
 		mark(e.f)
 		extField[e.f] = true
 	}
+	// Sums of the main measures per value of the main state field
+	// ("total_cents by status: delivered 1,488 sum 56,057,600").
+	k.chooseGroups()
+	if k.group != nil {
+		mark(k.group)
+		for _, m := range k.measures {
+			mark(m)
+		}
+	}
 	// The walk goes down only where something is of interest.
 	under := append([]bool(nil), interesting...)
 	for _, f := range p.Fields {
@@ -392,12 +401,25 @@ func (k *coll) selectRows() error {
 		var bestDev float64
 		whyOut := ""
 		clear(items)
+		var groupVal []byte
+		var mvals [4]float64
+		var mhas [4]bool
 		p.leavesIn(raw, under, func(f *Field, v []byte) {
 			if !interesting[f.first+1] {
 				return
 			}
 			if j, ok := colIdx[f]; ok && len(cells[j]) < 4 {
 				cells[j] = append(cells[j], v)
+			}
+			if f == k.group {
+				groupVal = v
+			}
+			for mi, m := range k.measures {
+				if f == m {
+					if x, err := strconv.ParseFloat(string(v), 64); err == nil {
+						mvals[mi], mhas[mi] = x, true
+					}
+				}
 			}
 			if extField[f] {
 				items[f]++
@@ -449,6 +471,20 @@ func (k *coll) selectRows() error {
 				}
 			}
 		})
+		if groupVal != nil {
+			g := k.groupSums[string(groupVal)]
+			if g == nil {
+				g = &groupSum{}
+				k.groupSums[string(groupVal)] = g
+			}
+			g.n++
+			for mi := range k.measures {
+				if mhas[mi] {
+					g.sum[mi] += mvals[mi]
+					g.has[mi]++
+				}
+			}
+		}
 		for _, e := range exts {
 			if e.items && !e.found && float64(items[e.f]) == e.wantNum {
 				e.found = true
@@ -769,6 +805,71 @@ func ancestors(p *Profile, f *Field) []*Field {
 		if a := p.Field(path); a != nil {
 			out = append(out, a)
 		}
+	}
+	return out
+}
+
+// groupSum is the records of one value of the group field and the sums of
+// the measures over them.
+type groupSum struct {
+	n   int
+	sum [4]float64
+	has [4]int
+}
+
+// chooseGroups picks the group field (a state-like field of 2 to 12
+// values, outside arrays, in every record) and up to 3 measures (numeric
+// fields outside arrays with many values) for the sums per group.
+func (k *coll) chooseGroups() {
+	p := k.p
+	k.groupSums = map[string]*groupSum{}
+	for _, f := range p.Fields {
+		if f.Counts != nil && f.Distinct >= 2 && f.Distinct <= 12 && f.Present == p.Records && !strings.Contains(f.Path, "[]") && stateNames.MatchString(f.Path) && !k.dropped(f) {
+			k.group = f
+			break
+		}
+	}
+	if k.group == nil {
+		return
+	}
+	for _, f := range p.Fields {
+		if len(k.measures) < 3 && f != p.Identity && f.NumN > 0 && f.NumN == f.Values-f.Nulls && f.Distinct > 12 && !strings.Contains(f.Path, "[]") && !k.dropped(f) &&
+			!strings.HasSuffix(strings.ToLower(f.Path), "id") {
+			k.measures = append(k.measures, f)
+		}
+	}
+	if len(k.measures) == 0 {
+		k.group = nil
+	}
+}
+
+// groupLines are the sums of each measure per value of the group field.
+func (k *coll) groupLines() []string {
+	if k.group == nil || len(k.groupSums) == 0 {
+		return nil
+	}
+	keys := make([]string, 0, len(k.groupSums))
+	for v := range k.groupSums {
+		keys = append(keys, v)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if k.groupSums[keys[i]].n != k.groupSums[keys[j]].n {
+			return k.groupSums[keys[i]].n > k.groupSums[keys[j]].n
+		}
+		return keys[i] < keys[j]
+	})
+	var out []string
+	for mi, m := range k.measures {
+		var b strings.Builder
+		fmt.Fprintf(&b, "  %s by %s:", m.Path, k.group.Path)
+		for i, v := range keys {
+			g := k.groupSums[v]
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, " %s %s records sum %s", cell(v, 30), commas(g.n), num(g.sum[mi]))
+		}
+		out = append(out, b.String())
 	}
 	return out
 }

@@ -43,14 +43,14 @@ func BenchmarkAddedLatency(b *testing.B) {
 		cmd := exec.Command(exe)
 		cmd.Env = faulty(b).Env
 		direct := connectDirect(b, cmd)
-		h := startProxy(b, faulty(b), mcpproxy.Adapt(eng), mcpproxy.Options{Budget: 1000})
+		h := startProxyVersion(b, faulty(b), mcpproxy.Adapt(eng), mcpproxy.Options{Budget: 1000}, benchProtocol)
 		measure(b, direct, pipeClient(b, h.proxy), h.client, "echo", map[string]any{"text": "a small result: 40 bytes of plain text."})
 	})
 	b.Run("server-filesystem", func(b *testing.B) {
 		node, script := nodeServer(b)
 		root := b.TempDir()
 		direct := connectDirect(b, exec.Command(node, script, root))
-		h := startProxy(b, &mcpproxy.Command{Path: node, Args: []string{script, root}}, mcpproxy.Adapt(eng), mcpproxy.Options{Budget: 1000})
+		h := startProxyVersion(b, &mcpproxy.Command{Path: node, Args: []string{script, root}}, mcpproxy.Adapt(eng), mcpproxy.Options{Budget: 1000}, benchProtocol)
 		measure(b, direct, pipeClient(b, h.proxy), h.client, "list_allowed_directories", map[string]any{})
 	})
 }
@@ -72,7 +72,7 @@ func pipeClient(b *testing.B, p *mcpproxy.Proxy) *mcp.ClientSession {
 		b.Fatal(err)
 	}
 	c := mcp.NewClient(&mcp.Implementation{Name: "pipe", Version: "1"}, &mcp.ClientOptions{})
-	cs, err := c.Connect(ctx, &mcp.IOTransport{Reader: downR, Writer: upW}, nil)
+	cs, err := c.Connect(ctx, &mcp.IOTransport{Reader: downR, Writer: upW}, &mcp.ClientSessionOptions{ProtocolVersion: benchProtocol})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -83,10 +83,15 @@ func pipeClient(b *testing.B, p *mcpproxy.Proxy) *mcp.ClientSession {
 	return cs
 }
 
+// benchProtocol is the protocol of every client of the benchmark: the
+// one most clients speak, where the proxy answers from the upstream's
+// raw results (see raw.go).
+const benchProtocol = "2025-11-25"
+
 func connectDirect(b *testing.B, cmd *exec.Cmd) *mcp.ClientSession {
 	b.Helper()
 	c := mcp.NewClient(&mcp.Implementation{Name: "direct", Version: "1"}, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
-	cs, err := c.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	cs, err := c.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: benchProtocol})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -194,13 +194,21 @@ func TestFilesystemServer(t *testing.T) {
 	})
 
 	t.Run("missing handle", func(t *testing.T) {
+		// An explicit reference that does not resolve is refused.
 		out := filepath.Join(root, "never.txt")
-		res := h.call(t, "write_file", map[string]any{"path": out, "content": "0123456789abcdef01"})
+		res := h.call(t, "write_file", map[string]any{"path": out, "content": mcpproxy.RefPrefix + "0123456789abcdef01"})
 		if !res.IsError || !strings.Contains(text(t, res), "$.content") || !strings.Contains(text(t, res), "0123456789abcdef01") {
 			t.Errorf("want a clear error naming the argument and the reference, got %v %q", res.IsError, text(t, res))
 		}
 		if _, err := os.Stat(out); err == nil {
 			t.Errorf("the upstream was called although the reference does not exist")
+		}
+		// A bare hex string the proxy never handed out is data: it
+		// reaches the upstream as it is.
+		plain := filepath.Join(root, "plain.txt")
+		res = h.call(t, "write_file", map[string]any{"path": plain, "content": "0123456789abcdef01"})
+		if b, _ := os.ReadFile(plain); res.IsError || string(b) != "0123456789abcdef01" {
+			t.Errorf("a bare hex string: %v %q, file %q; want it written as it is", res.IsError, text(t, res), b)
 		}
 		ans := h.call(t, mcpproxy.ReadArtifactTool, map[string]any{"ref": "0123456789abcdef01"})
 		if !ans.IsError || !strings.Contains(text(t, ans), "not found") {

@@ -144,6 +144,10 @@ func (c *clientCounts) leave(client string) {
 	}
 }
 
+// bodyPrealloc is the most readBody reserves for a body before its bytes
+// arrive.
+const bodyPrealloc = 1 << 20
+
 // errSlowBody is the error of a body that arrived slower than the
 // minimum rate.
 var errSlowBody = errors.New("request body too slow")
@@ -169,7 +173,10 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) error {
 	}
 	var buf bytes.Buffer
 	if r.ContentLength > 0 {
-		buf.Grow(int(min(r.ContentLength, s.cfg.MaxBody)))
+		// The declared length is the client's word: reserve at most
+		// bodyPrealloc for it, the rest grows as bytes arrive (a client
+		// that declares 64 MiB and sends one byte must not cost 64 MiB).
+		buf.Grow(int(min(r.ContentLength, s.cfg.MaxBody, bodyPrealloc)))
 	}
 	chunk := make([]byte, 32<<10)
 	canDeadline := rc.SetReadDeadline(limit(0)) == nil

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -242,5 +243,30 @@ func TestNoStorePathsToClients(t *testing.T) {
 		if resp.StatusCode < 400 || strings.Contains(string(b), st.Dir()) || !strings.Contains(string(b), "<store>") && strings.Contains(string(b), " in ") {
 			t.Errorf("GET %s: %d %s (store %s)", path, resp.StatusCode, b, st.Dir())
 		}
+	}
+}
+
+// TestDeclaredLengthReservesNoMemory: a request that declares a large
+// Content-Length and then sends one byte does not make the server
+// reserve memory for the whole declared body. On the old code each of
+// these reserved DefaultMaxBody (64 MiB) at once: 8 connections of a few
+// header bytes each took 512 MiB of heap for the grace period.
+func TestDeclaredLengthReservesNoMemory(t *testing.T) {
+	ts := newServer(t, server.Config{BodyGrace: 3 * time.Second})
+	addr := strings.TrimPrefix(ts.URL, "http://")
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range 8 {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		fmt.Fprintf(c, "POST /v1/compact HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{", addr, server.DefaultMaxBody)
+	}
+	time.Sleep(500 * time.Millisecond) // let the server take them in
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 64<<20 {
+		t.Fatalf("8 requests that sent one byte each made the server allocate %d MiB", got>>20)
 	}
 }

@@ -4,16 +4,24 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 
 	"github.com/toolcompact/compact/host/server"
 )
 
 // TestEveryErrorIsJSON: requests no route matches (unknown path, known
 // path with another method) and a body over the limit get the documented
-// JSON error body; on the old code 404 and 405 were net/http's plain text.
+// JSON error body, with a code schemas/openapi.yaml's Error enum lists; on
+// the old code 404 and 405 were net/http's plain text, and the enum lacked
+// method_not_allowed.
 func TestEveryErrorIsJSON(t *testing.T) {
+	codes := openAPIErrorCodes(t)
 	ts := newServer(t, server.Config{MaxBody: 1 << 10})
 	cases := []struct {
 		method, path, body string
@@ -41,10 +49,48 @@ func TestEveryErrorIsJSON(t *testing.T) {
 			json.Unmarshal(b, &e) != nil || e.Error.Message == "" || (c.code != "" && e.Error.Code != c.code) {
 			t.Errorf("%s %s: %d %q %s, want %d and the JSON error body (code %q)", c.method, c.path, resp.StatusCode, resp.Header.Get("Content-Type"), b, c.status, c.code)
 		}
+		if !slices.Contains(codes, e.Error.Code) {
+			t.Errorf("%s %s: code %q is not in openapi.yaml's Error code enum %v", c.method, c.path, e.Error.Code, codes)
+		}
 		if c.allow != "" && !strings.Contains(resp.Header.Get("Allow"), c.allow) {
 			t.Errorf("%s %s: Allow %q, want %s", c.method, c.path, resp.Header.Get("Allow"), c.allow)
 		}
 	}
+}
+
+// openAPIErrorCodes is the enum of the Error body's code in
+// schemas/openapi.yaml.
+func openAPIErrorCodes(t *testing.T) []string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "schemas", "openapi.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Components struct {
+			Schemas struct {
+				Error struct {
+					Properties struct {
+						Error struct {
+							Properties struct {
+								Code struct {
+									Enum []string `yaml:"enum"`
+								} `yaml:"code"`
+							} `yaml:"properties"`
+						} `yaml:"error"`
+					} `yaml:"properties"`
+				} `yaml:"Error"`
+			} `yaml:"schemas"`
+		} `yaml:"components"`
+	}
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("openapi.yaml: %v", err)
+	}
+	codes := doc.Components.Schemas.Error.Properties.Error.Properties.Code.Enum
+	if len(codes) == 0 {
+		t.Fatal("openapi.yaml: no enum at components.schemas.Error.properties.error.properties.code")
+	}
+	return codes
 }
 
 // TestMetricsCoverEveryEndpoint: /v1/context is counted, requests no

@@ -83,6 +83,15 @@ func Build(tb testing.TB, pkg string, ldflags ...string) string {
 // BuildPlugin builds the plugin package pkg (a directory or an import
 // path) for wasip1 with the given -ldflags arguments into the file out.
 func BuildPlugin(pkg, out string, ldflags ...string) error {
+	return BuildPluginWith("", pkg, out, ldflags...)
+}
+
+// BuildPluginWith is BuildPlugin with the Go toolchain named (such as
+// go1.26.8; "" is the go command's own choice): the go command runs with
+// GOTOOLCHAIN set to it, which fetches that release from the module proxy
+// when it is not the one installed. The bytes of a plugin depend on the
+// Go release that built it.
+func BuildPluginWith(toolchain, pkg, out string, ldflags ...string) error {
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return fmt.Errorf("plugintest: %w", err)
 	}
@@ -92,7 +101,7 @@ func BuildPlugin(pkg, out string, ldflags ...string) error {
 	}
 	tmp.Close()
 	defer os.Remove(tmp.Name())
-	if err := goBuild(pkg, tmp.Name(), ldflags); err != nil {
+	if err := goBuild(toolchain, pkg, tmp.Name(), ldflags); err != nil {
 		return err
 	}
 	if err := os.Rename(tmp.Name(), out); err != nil {
@@ -167,7 +176,7 @@ func wasmEnv() []string {
 	return append(env, "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
 }
 
-func goBuild(pkg, out string, ldflags []string) error {
+func goBuild(toolchain, pkg, out string, ldflags []string) error {
 	// -trimpath and -buildvcs=false keep the checkout's path and its
 	// commit out of the module, so that a build is byte-identical on any
 	// machine with the same Go version (plugins/builtin embeds them).
@@ -178,6 +187,9 @@ func goBuild(pkg, out string, ldflags []string) error {
 	args = append(args, pkg)
 	cmd := exec.Command(goCmd(), args...)
 	cmd.Env = wasmEnv()
+	if toolchain != "" {
+		cmd.Env = append(cmd.Env, "GOTOOLCHAIN="+toolchain)
+	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	cmd.Stdout = &stderr
