@@ -352,7 +352,8 @@ func valueCounts(in Input, shape Shape) string {
 			continue
 		}
 		p.Finish()
-		if lines := p.Summary(8, dropFunc(in.Rules)); len(lines) > 0 {
+		each := func(fn func(int, []byte) error) error { return EachRecord(in.Data, shape, c.Path, fn) }
+		if lines := p.SummaryOf(8, dropFunc(in.Rules), each); len(lines) > 0 {
 			parts = append(parts, "values in "+c.Path+": "+strings.Join(lines, "; "))
 		}
 	}

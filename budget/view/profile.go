@@ -511,7 +511,11 @@ func identityScore(path string) int {
 	switch l {
 	case "metadata.name":
 		return 100
-	case "name", "id", "key", "importpath", "path", "package", "full_name", "login", "number", "uid", "arn", "title", "alarmname", "slug":
+	case "name":
+		return 97
+	case "number":
+		return 96 // an issue's number, which people use, before its id
+	case "id", "key", "importpath", "path", "package", "full_name", "login", "uid", "arn", "title", "alarmname", "slug":
 		return 95 - depth
 	}
 	switch {
@@ -648,6 +652,41 @@ func pattern(s string) string {
 // sum 412"). Fields drop reports (nil: none) are left out. Level 1's
 // notice carries it.
 func (p *Profile) Summary(max int, drop func(string) bool) []string {
+	return p.SummaryOf(max, drop, nil)
+}
+
+// SummaryOf is Summary that, given the records again (each), names the
+// record holding each numeric field's largest value by its identity
+// ("comments 0..29 (largest: number 4139), sum 1520").
+func (p *Profile) SummaryOf(max int, drop func(string) bool, each func(fn func(int, []byte) error) error) []string {
+	largest := map[*Field]string{}
+	if each != nil && p.Identity != nil {
+		want := map[*Field]bool{}
+		for _, f := range p.Fields {
+			if !strings.Contains(f.Path, "[]") && f.NumN >= 3 && f.Min != f.Max && f.Distinct > 8 && f != p.Identity {
+				want[f] = true
+			}
+		}
+		if len(want) > 0 {
+			_ = each(func(i int, raw []byte) error {
+				var id string
+				var hits []*Field
+				p.leaves(raw, func(f *Field, v []byte) {
+					if f == p.Identity {
+						id = string(v)
+					} else if want[f] && largest[f] == "" {
+						if x, err := strconv.ParseFloat(string(v), 64); err == nil && x == f.Max {
+							hits = append(hits, f)
+						}
+					}
+				})
+				for _, f := range hits {
+					largest[f] = cell(id, 60)
+				}
+				return nil
+			})
+		}
+	}
 	var states, others, nums []string
 	for _, f := range p.Fields {
 		if f == p.Identity || f.Constant(p.Records) || drop != nil && drop(f.Path) {
@@ -670,8 +709,12 @@ func (p *Profile) Summary(max int, drop func(string) bool) []string {
 			} else {
 				others = append(others, b.String())
 			}
-		case !under && f.NumN >= 3 && f.NumN == f.Values-f.Nulls && f.Min != f.Max && f.Distinct > 8:
-			nums = append(nums, fmt.Sprintf("%s %s..%s, sum %s", f.Path, num(f.Min), num(f.Max), num(f.Sum)))
+		case !under && f.NumN >= 3 && f.NumN == f.Values-f.Nulls && f.Min != f.Max && f.Distinct > 8 && !strings.HasSuffix(strings.ToLower(f.Path), "id"):
+			who := ""
+			if id := largest[f]; id != "" {
+				who = fmt.Sprintf(" (largest: %s %s)", p.Identity.Path, id)
+			}
+			nums = append(nums, fmt.Sprintf("%s %s..%s%s, sum %s", f.Path, num(f.Min), num(f.Max), who, num(f.Sum)))
 		}
 	}
 	out := append(append(states, nums...), others...)
