@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -51,6 +52,22 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 	}
 	done := make(chan stored, 1)
 	go func() {
+		// in.Data may be a mapped file (compact run FILE) that another
+		// process truncates: reading it then faults. The caller's
+		// goroutine can turn that into a panic it recovers
+		// (debug.SetPanicOnFault), but this one is ours: the fault
+		// becomes the store's error here instead of killing the process.
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer func() {
+			if r := recover(); r != nil {
+				var fault interface{ Addr() uintptr }
+				err, ok := r.(error)
+				if !ok || !errors.As(err, &fault) {
+					panic(r)
+				}
+				done <- stored{err: fmt.Errorf("%s: store the original (%d bytes): the input changed while it was read: %w", in.Tool, len(in.Data), err)}
+			}
+		}()
 		art, act, err := p.storeOriginal(ctx, in, shape)
 		done <- stored{art, act, err}
 	}()

@@ -311,10 +311,13 @@ func (tc *textCands) candidates() {
 			}
 		}
 	}
-	if w := tc.leadWords(); w != "" {
-		add(tsTemplates, -1, -1, "leading words", w)
+	if w := tc.wordCounts("first words", tc.leadMap()); w != "" {
+		add(tsTemplates, -2, -1, "leading words", w)
 	}
 	tmplFrom(0, 10)
+	if w := tc.wordCounts("last word", tc.lastMap()); w != "" {
+		add(tsTemplates, -1, -1, "last words", w)
+	}
 	headFrom(0, 10)
 	rareFrom(0, 10)
 	// PrioSecond: more of each.
@@ -355,21 +358,37 @@ func (tc *textCands) candidates() {
 	headFrom(100, headKeep)
 }
 
-// leadWords is the line "lines by their first words: npm silly 1,312,
-// npm http 749, ..." (exact counts; the 16 most frequent of at least 2
-// distinct), or "" when that says nothing.
-func (tc *textCands) leadWords() string {
-	if tc.p == nil || len(tc.p.miner.lead) < 2 {
+func (tc *textCands) leadMap() map[string]int {
+	if tc.p == nil {
+		return nil
+	}
+	return tc.p.miner.lead
+}
+
+func (tc *textCands) lastMap() map[string]int {
+	if tc.p == nil {
+		return nil
+	}
+	return tc.p.miner.last
+}
+
+// wordCounts is the line "lines by their first words (exact counts): npm
+// silly 1,312, npm http 749, ..." (the 16 most frequent), or "" when the
+// words mostly start (or end) one line each, or the 16 cover less than
+// a third of the lines: then they are names or values, not kinds of lines.
+func (tc *textCands) wordCounts(what string, m map[string]int) string {
+	if len(m) < 2 || tc.p.kind == textFields || tc.p.kind == textBlocks {
+		// Records and prose have their own structure (fields,
+		// paragraphs); their words are not kinds of lines.
 		return ""
 	}
-	m := tc.p.miner
 	type wc struct {
 		w string
 		n int
 	}
 	var ws []wc
 	total := 0
-	for w, n := range m.lead {
+	for w, n := range m {
 		ws = append(ws, wc{w, n})
 		total += n
 	}
@@ -379,7 +398,6 @@ func (tc *textCands) leadWords() string {
 		}
 		return ws[i].w < ws[j].w
 	})
-	// Words that start only one line each are names, not kinds of lines.
 	if ws[0].n < 3 || len(ws)*2 > total {
 		return ""
 	}
@@ -389,10 +407,13 @@ func (tc *textCands) leadWords() string {
 		if i == 16 {
 			break
 		}
-		parts = append(parts, fmt.Sprintf("%s %s", x.w, commas(x.n)))
+		parts = append(parts, fmt.Sprintf("%s %s", cut(x.w, 60), commas(x.n)))
 		shown += x.n
 	}
-	s := fmt.Sprintf("  lines by their first words (exact counts): %s", strings.Join(parts, ", "))
+	if 3*shown < tc.p.lines-tc.p.blank {
+		return "" // the most frequent words cover less than a third of the lines
+	}
+	s := fmt.Sprintf("  lines by their %s (exact counts): %s", what, strings.Join(parts, ", "))
 	if rest := tc.p.lines - tc.p.blank - shown; rest > 0 {
 		s += fmt.Sprintf("; %s other lines", commas(rest))
 	}

@@ -64,6 +64,28 @@ func (m *miner) countWords(toks []string) {
 	m.lead[k]++
 }
 
+// countLast counts a line by its last word: its last white-space-separated
+// token, and of a path its last segment ("copyright" of
+// /usr/share/doc/bash/copyright, "[installed,automatic]" of an apt list
+// line).
+func (m *miner) countLast(line string) {
+	f := strings.TrimRight(line, " \t\r")
+	if i := strings.LastIndexAny(f, " \t"); i >= 0 {
+		f = f[i+1:]
+	}
+	if i := strings.LastIndexByte(f, '/'); i >= 0 && i < len(f)-1 {
+		f = f[i+1:]
+	}
+	if f == "" {
+		return
+	}
+	if _, ok := m.last[f]; !ok && len(m.last) >= maxLeadWords {
+		m.lastOther++
+		return
+	}
+	m.last[f]++
+}
+
 // maxClusters bounds the clusters a miner keeps; later lines that match
 // none are counted in Other.
 const maxClusters = 4000
@@ -187,17 +209,20 @@ type miner struct {
 	lead      map[string]int // lines by their leading words (countWords)
 	leadOther int            // lines whose leading words were past maxLeadWords
 	leadNone  int            // lines without a leading word
+	last      map[string]int // lines by their last word (countLast)
+	lastOther int            // lines whose last word was past maxLeadWords
 	otherSev  int
 	buf       []byte
 }
 
 func newMiner() *miner {
-	return &miner{groups: make(map[string][]*cluster), lead: make(map[string]int)}
+	return &miner{groups: make(map[string][]*cluster), lead: make(map[string]int), last: make(map[string]int)}
 }
 
 // add adds line at position pos with severity sev and returns its cluster
 // (nil when it went to Other).
 func (m *miner) add(pos int, line string, sev int) *cluster {
+	m.countLast(line)
 	m.buf = appendMasked(m.buf[:0], line)
 	toks := strings.Fields(string(m.buf))
 	key := groupKey(toks)

@@ -86,6 +86,12 @@ func runRun(e *env) (code int) {
 		req.Args = json.RawMessage(args)
 	}
 	res, err := eng.Compact(e.ctx, req)
+	if err != nil && isFault(err) {
+		// A fault on the engine's own goroutine (level 2 stores the
+		// original on one), turned into its error.
+		report(e.stderr, cmd, fmt.Errorf("the input changed while it was read (was the file truncated?): %w", err))
+		return ExitInput
+	}
 	if err != nil {
 		report(e.stderr, cmd, explainFit(err, f))
 		return exitCode(err)
