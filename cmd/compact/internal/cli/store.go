@@ -3,8 +3,10 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/toolcompact/compact/budget/artifact"
@@ -62,6 +64,14 @@ func runStore(e *env) int {
 	if store == storeOff {
 		fmt.Fprintf(e.stderr, "%s: --store off: there is no store\n", cmd)
 		return ExitUsage
+	}
+	// A directory named (--store, $COMPACT_STORE) that does not exist is
+	// a mistake to report, not an empty store to create.
+	if store != "" && !strings.Contains(store, "://") {
+		if _, err := os.Stat(store); errors.Is(err, os.ErrNotExist) {
+			fmt.Fprintf(e.stderr, "%s: no artifact store at %s (the directory does not exist)\n", cmd, store)
+			return ExitFailure
+		}
 	}
 	st, err := artifact.Open(e.ctx, store, artifact.Options{TTL: ttl, MaxBytes: maxBytes, GCInterval: -1})
 	if err != nil {

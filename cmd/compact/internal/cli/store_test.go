@@ -95,3 +95,20 @@ func TestStoreFlagsHelpSaysDefaultOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestStoreStatsMissingDir: store stats and gc on a directory that does
+// not exist say so, naming it, and create nothing; on the old code they
+// created an empty store there and reported 0 artifacts (a mistyped
+// --store looked like an empty store).
+func TestStoreStatsMissingDir(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "typo", "artifacts")
+	for _, op := range []string{"stats", "gc"} {
+		code, out := runCLI(context.Background(), "store", op, "--store", missing)
+		if code != ExitFailure || !strings.Contains(out, "no artifact store at "+missing) {
+			t.Errorf("store %s --store %s: exit %d, %q", op, missing, code, out)
+		}
+		if _, err := os.Stat(missing); err == nil {
+			t.Fatalf("store %s created %s", op, missing)
+		}
+	}
+}
