@@ -154,3 +154,73 @@ func TestTreeRootListing(t *testing.T) {
 		}
 	}
 }
+
+// TestTreeNodesCap: a tree of 30,103 nodes lists at most 20,000 as
+// candidates, and the head and foot still state the exact total.
+func TestTreeNodesCap(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"name":"root","children":[`)
+	for i := 0; i < 100; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`{"name":"d` + strconv.Itoa(i) + `","type":"directory","children":[`)
+		for j := 0; j < 300; j++ {
+			if j > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString(`{"name":"f` + strconv.Itoa(j) + `","type":"file","size":` + strconv.Itoa(j) + `}`)
+		}
+		b.WriteString("]}")
+	}
+	b.WriteString(`,{"name":"x","type":"directory","children":[{"name":"y","type":"file","size":1,"children":[{"name":"z","type":"file","size":2}]}]}]}`)
+	data := []byte(b.String())
+	sh, err := budget.DetectShape(data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := view.Input{Tool: "fs.tree", ContentType: sh.ContentType, Format: sh.Format, Data: data, Handle: "0123456789ab", Budget: 4000}
+	for _, col := range sh.Collections {
+		in.Collections = append(in.Collections, view.Collection{Path: col.Path, Kind: col.Kind, Count: col.Count,
+			Each: func(fn func(int, []byte) error) error { return budget.EachRecord(data, sh, col.Path, fn) }})
+	}
+	v, err := view.Build(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range v.Candidates() {
+		if c.Reason == "tree node" {
+			n++
+		}
+	}
+	if n != 20000 {
+		t.Errorf("%d node candidates, want 20,000", n)
+	}
+	c, _ := budget.NewCounter("")
+	fl, err := v.Fill(c, 4000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := runJQ(t, data, `[.children[] | recurse(.children[]?)] | length`).(int)
+	if total != 30103 {
+		t.Fatalf("jq counts %d", total)
+	}
+	if !strings.Contains(fl.Text, "of 30,103 nodes shown (breadth-first); only the first 20,000 nodes of the 30,103 can be listed here") {
+		t.Errorf("head does not state the cap:\n%s", fl.Text)
+	}
+	m := regexp.MustCompile(`(?m)^  nodes not shown: ([0-9,]+) of 30,103 .*--jq '(.*)'$`).FindStringSubmatch(fl.Text)
+	if m == nil {
+		t.Fatalf("no foot in\n%s", fl.Text)
+	}
+	rest := runJQ(t, data, m[2]).([]any)
+	shown := 0
+	for _, c := range fl.Chosen {
+		if c.Reason == "tree node" {
+			shown++
+		}
+	}
+	if len(rest) != total-shown || m[1] != commas(total-shown) {
+		t.Errorf("foot says %s, query yields %d, want %d", m[1], len(rest), total-shown)
+	}
+}
