@@ -90,6 +90,32 @@ func TestInstalledBinaryIsWhole(t *testing.T) {
 		}
 	}
 
+	// zsh autoloads the script from $fpath as the body of _compact: the
+	// first Tab must complete already (on the old script it only defined
+	// the function, so the first Tab offered nothing).
+	zscript, _, err := run("completion", "zsh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if zsh, lerr := exec.LookPath("zsh"); lerr != nil {
+		if os.Getenv("CI") != "" {
+			t.Error("zsh is not installed (apt-get install -y zsh; .ci/run does it)")
+		}
+	} else {
+		fdir := t.TempDir()
+		os.WriteFile(filepath.Join(fdir, "_compact"), []byte(zscript), 0o644)
+		// compadd and compdef stand in for the completion system's
+		// builtins, which exist only inside a completion widget.
+		cmd := exec.Command(zsh, "-f", "-c", `fpath=("$1" $fpath); autoload -Uz _compact; `+
+			`compdef() { :; }; compadd() { [[ $1 == -a ]] && print -r -- "${(P)2}"; }; _files() { print files; }; `+
+			`words=(compact artifact g); CURRENT=3; _compact; words=(compact serve --store-m); CURRENT=3; _compact`, "zsh", fdir)
+		cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+		b, err := cmd.CombinedOutput()
+		if err != nil || string(b) != "gc get\n--store-max-bytes\n" {
+			t.Errorf("zsh completion (autoloaded from $fpath): %v %q, want \"gc get\" and \"--store-max-bytes\"", err, b)
+		}
+	}
+
 	out, errs, err = run("plugins", "--json")
 	if err != nil {
 		t.Fatalf("plugins: %v\n%s", err, errs)

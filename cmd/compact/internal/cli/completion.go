@@ -38,7 +38,13 @@ _compact() {
 		_files
 	fi
 }
-if (( $+functions[compdef] )); then compdef _compact compact; fi
+# Autoloaded from $fpath, this file is the body of _compact: complete now
+# (the first Tab); sourced, register the function.
+if [[ "${funcstack[1]}" == _compact ]]; then
+	_compact "$@"
+elif (( $+functions[compdef] )); then
+	compdef _compact compact
+fi
 `
 
 const fishCompletion = `# fish completion for compact:
