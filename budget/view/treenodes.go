@@ -78,6 +78,7 @@ func addTreeNodes(v *View, k *coll) {
 		infos    []nodeInfo
 		perDepth []int
 		stats    = map[string]*memberStat{}
+		order    []string // member names, first seen first
 		total    int
 	)
 	for depth := 0; len(level) > 0; depth++ {
@@ -95,6 +96,7 @@ func addTreeNodes(v *View, k *coll) {
 				if st == nil {
 					st = &memberStat{first: m[1], constant: id == 0, byType: map[string]string{}, functional: true}
 					stats[m[0]] = st
+					order = append(order, m[0])
 				}
 				st.present++
 				if m[1] != st.first {
@@ -122,6 +124,14 @@ func addTreeNodes(v *View, k *coll) {
 	}
 	if len(perDepth) < 2 {
 		return
+	}
+	// The members shown, as columns named once in the head.
+	var cols []string
+	for _, name := range order {
+		st := stats[name]
+		if !st.constant && !(typeM != "" && st.functional && len(st.byType) > 1) {
+			cols = append(cols, name)
+		}
 	}
 	rel := roots == 1 // one root: paths are relative to it
 	paths := make([]string, len(listed))
@@ -151,6 +161,14 @@ func addTreeNodes(v *View, k *coll) {
 			fmt.Fprintf(&b, "tree of %s (nodes nest through %s[]): %s of %s nodes shown (breadth-first)", c.Path, key, commas(len(chosen)), commas(total))
 			if rel {
 				fmt.Fprintf(&b, "; paths from %s", cut(rootName, 80))
+			}
+			fmt.Fprintf(&b, "; each line: path")
+			if typeM != "" {
+				b.WriteString(", " + typeM)
+			}
+			fmt.Fprintf(&b, ", entries (of a node with %s[])", key)
+			for _, col := range cols {
+				b.WriteString(", " + col)
 			}
 			if total > maxTreeNodes {
 				fmt.Fprintf(&b, "; only the first %s nodes of the %s can be listed here", commas(maxTreeNodes), commas(total))
@@ -198,12 +216,22 @@ func addTreeNodes(v *View, k *coll) {
 				b.WriteString("  " + commas(info.entries) + " entries")
 			}
 		}
+		vals := map[string]string{}
 		for _, m := range info.members {
-			st := stats[m[0]]
-			if st.constant || typeM != "" && st.functional && len(st.byType) > 1 {
-				continue
+			vals[m[0]] = m[1]
+		}
+		last := -1
+		for ci, col := range cols {
+			if _, ok := vals[col]; ok {
+				last = ci
 			}
-			b.WriteString("  " + m[0] + "=" + cell(m[1], 40))
+		}
+		for _, col := range cols[:last+1] {
+			if val, ok := vals[col]; ok {
+				b.WriteString("  " + cell(val, 40))
+			} else {
+				b.WriteString("  -")
+			}
 		}
 		// The root's listing (the records; with one root, its entries)
 		// before the second round of rows, the deeper nodes after it.

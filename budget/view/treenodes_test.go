@@ -206,7 +206,7 @@ func TestTreeNodesCap(t *testing.T) {
 	if total != 30103 {
 		t.Fatalf("jq counts %d", total)
 	}
-	if !strings.Contains(fl.Text, "of 30,103 nodes shown (breadth-first); only the first 20,000 nodes of the 30,103 can be listed here") {
+	if !regexp.MustCompile(`(?m)^tree of .*: [0-9,]+ of 30,103 nodes shown \(breadth-first\);.*; only the first 20,000 nodes of the 30,103 can be listed here$`).MatchString(fl.Text) {
 		t.Errorf("head does not state the cap:\n%s", fl.Text)
 	}
 	m := regexp.MustCompile(`(?m)^  nodes not shown: ([0-9,]+) of 30,103 .*--jq '(.*)'$`).FindStringSubmatch(fl.Text)
