@@ -547,6 +547,14 @@ func shapeFromTree(data []byte, root *node, values int, oneLine bool, records []
 			if err != nil {
 				return s, err
 			}
+			if n == root && !stream {
+				// "." names the output's records. An envelope (a page of
+				// a REST list: {total_count, items: [...]}) holds them in
+				// its one array of objects, not in its members.
+				if items := envelopeItems(n); items != nil {
+					n = items
+				}
+			}
 			if n.coll >= 0 {
 				continue // listed twice
 			}
@@ -724,6 +732,33 @@ func unquotePrefix(s string) (string, string, error) {
 }
 
 // resolvePath finds the node of a records path.
+// envelopeItems returns the records member of an envelope object, or nil:
+// an object seen once whose members are all scalars (counts, flags,
+// cursors, URLs) but for exactly one array whose elements are objects.
+// A map of name -> object (package maps, dependency trees) has no scalar
+// members and is not an envelope.
+func envelopeItems(n *node) *node {
+	if n.kinds != kObject || n.seen != 1 {
+		return nil
+	}
+	var items *node
+	for _, c := range n.order {
+		switch {
+		case c.kinds == kArray && c.elem != nil && c.elem.kinds == kObject:
+			if items != nil {
+				return nil // two lists: not one page of one list
+			}
+			items = c
+		case c.kinds&(kObject|kArray) != 0:
+			return nil
+		}
+	}
+	if items == nil || len(n.order) < 2 {
+		return nil
+	}
+	return items
+}
+
 func resolvePath(root *node, p string, stream bool) (*node, error) {
 	segs, err := parsePath(p)
 	if err != nil {

@@ -130,3 +130,31 @@ func TestEachRecord(t *testing.T) {
 		}
 	}
 }
+
+// TestDetectShapeEnvelope: the records path "." of an envelope (scalars
+// and one array of objects) names the array's elements; a map of
+// name -> object, or an object with two lists, keeps "." as a map.
+func TestDetectShapeEnvelope(t *testing.T) {
+	for _, tc := range []struct {
+		in        string
+		path      string
+		kind      string
+		wantCount int
+	}{
+		{`{"total_count":3,"incomplete_results":false,"items":[{"a":1},{"a":2},{"a":3}]}`, ".items", "array", 3},
+		{`{"object":"list","data":[{"id":"ch_1"},{"id":"ch_2"}],"has_more":true,"url":"/v1/charges"}`, ".data", "array", 2},
+		{`{"left-pad":{"version":"1.3.0"},"express":{"version":"5.0.0"}}`, ".", "map", 2},
+		{`{"items":[{"a":1}],"more":[{"b":2}],"n":1}`, ".", "map", 3},
+		{`{"items":[{"a":1}]}`, ".", "map", 1},
+		{`[{"a":1},{"a":2}]`, ".", "array", 2},
+	} {
+		s, err := DetectShape([]byte(tc.in), []string{"."})
+		if err != nil {
+			t.Errorf("%s: %v", tc.in, err)
+			continue
+		}
+		if len(s.Collections) != 1 || s.Collections[0].Path != tc.path || s.Collections[0].Kind != tc.kind || s.Collections[0].Count != tc.wantCount {
+			t.Errorf("%s: collections %+v, want %s (%s) with %d", tc.in, s.Collections, tc.path, tc.kind, tc.wantCount)
+		}
+	}
+}

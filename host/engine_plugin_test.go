@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/toolcompact/compact/budget"
+	"github.com/toolcompact/compact/budget/artifact"
 	"github.com/toolcompact/compact/plugins/plugintest"
 	"github.com/toolcompact/compact/schemas"
 )
@@ -293,5 +294,44 @@ func TestEngineConcurrent(t *testing.T) {
 	}
 	if made := p.made.Load(); made > 2 {
 		t.Errorf("%d instances made with a pool of 2", made)
+	}
+}
+
+// TestEngineRestListEnvelope: a GitHub search page is an envelope
+// ({total_count, incomplete_results, items}); the registry's records path
+// "." names its items. On the old code the host counted the envelope's
+// three members as the records, refused the plugin's honest declaration
+// of .items ("declares collection .items, which the input does not
+// have") and fell back to the declarative rules.
+func TestEngineRestListEnvelope(t *testing.T) {
+	in, err := os.ReadFile(filepath.Join("..", "testdata", "captured", "github-search-repos.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := artifact.NewDir(t.TempDir(), artifact.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(EnvPluginDir, "")
+	e, err := New(context.Background(), WithStore(st), quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close(context.Background())
+	res, err := e.Compact(context.Background(), Request{Tool: "github.search", Input: in, ContentType: "application/json", Budget: 4000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, ok := findAction(res.Actions, "plugin_failed"); ok {
+		t.Fatalf("the restlist plugin failed on an envelope: %+v", a)
+	}
+	if a, ok := findAction(res.Actions, "plugin"); !ok || a.Target != "builtin:restlist" {
+		t.Fatalf("actions %+v, want the restlist plugin to have run", res.Actions)
+	}
+	if len(res.Collections) == 0 || res.Collections[0].Path != ".items" || res.Collections[0].Count != 100 {
+		t.Fatalf("collections %+v, want .items with 100 records", res.Collections)
+	}
+	if !strings.Contains(res.Content, "total_count: 48213") {
+		t.Errorf("the envelope's total_count is not in the view:\n%s", res.Content)
 	}
 }

@@ -132,6 +132,7 @@ func addRecords(v *View, in Input, ci int) error {
 		Head: k.head, Foot: k.foot})
 	k.addProfile(v, sec)
 	k.addRows(v, sec)
+	addTreeNodes(v, k) // treenodes.go
 	return nil
 }
 

@@ -55,7 +55,8 @@ type Harness struct {
 	// PreviewChars is the preview size (DefaultPreviewChars if 0).
 	PreviewChars int
 	// PreviewDir is where preview+file saves whole outputs; "" means a
-	// fixed directory under os.TempDir, removed at the end of Run.
+	// fixed directory under os.TempDir, whose files are removed at the
+	// end of Run.
 	PreviewDir string
 	// Progress, when set, is called after each output × budget step.
 	Progress func(done, total int, what string)
@@ -332,8 +333,16 @@ func (h *Harness) Run(ctx context.Context, files []*QuestionFile) (*Report, erro
 	}
 	pdir := h.PreviewDir
 	if pdir == "" {
+		// A fixed directory keeps the preview's note (which names the
+		// file) the same on every run. Only the files are removed at the
+		// end, never the directory: a concurrent run removing it made
+		// another run's preview fail mid-run.
 		pdir = filepath.Join(os.TempDir(), "compact-bench-previews")
-		defer os.RemoveAll(pdir)
+		defer func() {
+			for _, f := range files {
+				os.Remove(filepath.Join(pdir, filepath.Base(f.Output)))
+			}
+		}()
 	}
 
 	outs, err := prepare(ctx, files, ctr)
