@@ -8,13 +8,23 @@
 # does only with a token: without COMPACT_TOKEN it refuses to start and
 # says so. Artifacts and the plugin compilation cache live under
 # /home/nonroot/.cache (mount a volume there to keep them).
+#
+# The sidecar answers only requests whose Host names loopback, the listen
+# address or an allowed host (DNS-rebinding guard): behind a service name
+# (compose, Kubernetes), add it, e.g.
+#   docker run ... compact serve --listen 0.0.0.0:8377 --allowed-host compact
+# The version --version prints comes from the build argument VERSION:
+#   docker build --build-arg VERSION=v1.2.3 -t compact .
 # Not built by CI (no container engine there): see RATIONALE.md.
 FROM golang:1.26-bookworm AS build
+ARG VERSION=
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/compact ./cmd/compact \
+RUN CGO_ENABLED=0 go build -trimpath \
+      -ldflags="-s -w${VERSION:+ -X github.com/toolcompact/compact/cmd/compact/internal/cli.version=${VERSION}}" \
+      -o /out/compact ./cmd/compact \
  && /out/compact --version
 
 FROM gcr.io/distroless/static-debian12:nonroot
