@@ -79,6 +79,7 @@ func addTreeNodes(v *View, k *coll) {
 		perDepth []int
 		stats    = map[string]*memberStat{}
 		order    []string // member names, first seen first
+		types    = map[string]int{}
 		total    int
 	)
 	for depth := 0; len(level) > 0; depth++ {
@@ -88,6 +89,7 @@ func addTreeNodes(v *View, k *coll) {
 			id := total
 			total++
 			info, kids := scanNode(nd.raw, key, nameM, typeM)
+			types[info.typ]++
 			if depth == 0 && info.entries >= 0 {
 				roots++
 			}
@@ -124,6 +126,16 @@ func addTreeNodes(v *View, k *coll) {
 	}
 	if len(perDepth) < 2 {
 		return
+	}
+	// The most common type is not written on every line.
+	common := ""
+	for t, n := range types {
+		if t != "" && (n > types[common] || n == types[common] && t < common) {
+			common = t
+		}
+	}
+	if types[common]*2 <= total {
+		common = ""
 	}
 	// The members shown, as columns named once in the head.
 	var cols []string
@@ -165,6 +177,9 @@ func addTreeNodes(v *View, k *coll) {
 			fmt.Fprintf(&b, "; each line: path")
 			if typeM != "" {
 				b.WriteString(", " + typeM)
+				if common != "" {
+					fmt.Fprintf(&b, " (%s when not given)", common)
+				}
 			}
 			fmt.Fprintf(&b, ", entries (of a node with %s[])", key)
 			for _, col := range cols {
@@ -206,7 +221,7 @@ func addTreeNodes(v *View, k *coll) {
 		var b strings.Builder
 		b.WriteString("  ")
 		b.WriteString(cut(paths[i], 160))
-		if info.typ != "" {
+		if info.typ != "" && info.typ != common {
 			b.WriteString("  " + info.typ)
 		}
 		if info.entries >= 0 {
@@ -336,9 +351,9 @@ func treeRestQuery(c Collection, key, nameM string, rel bool, d, j int) string {
 		entries = c.Path + " | to_entries[]"
 	}
 	def := fmt.Sprintf(`def n($p; $d; $rel): .key as $i | .value as $v`+
-		` | ($p + ((($v | if type == "object" then %s else null end) // "#\($i)") | tostring)) as $q`+
-		` | (($v | if type == "object" then del(.%s) else {value: .} end) + {path: $q, depth: $d}),`+
-		` (($v | if type == "object" then .%s else null end) | if type == "array" then to_entries[] | n(if $rel then "" else $q + "/" end; $d + 1; false) else empty end);`,
+		` | ($p + (($v | %s?) // "#\($i)" | tostring)) as $q`+
+		` | (($v | objects | del(.%s)) // {value: $v}) + {path: $q, depth: $d},`+
+		` ($v | .%s? | arrays | to_entries[] | n(if $rel then "" else $q + "/" end; $d + 1; false));`,
 		name, k, k)
 	rest := fmt.Sprintf("[.[] | select(.depth == %d)][%d:] + [.[] | select(.depth > %d)]", d, j, d)
 	return fmt.Sprintf("%s [%s | n(\"\"; 0; %v)] | %s", def, entries, rel, rest)

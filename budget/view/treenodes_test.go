@@ -126,31 +126,37 @@ func TestTreeNodes(t *testing.T) {
 }
 
 // TestTreeRootListing: at 4,000 tokens the pip tree lists its root and
-// every entry of it.
+// every entry of it, and the Go tree (whose root is outside the
+// collection) every one of its 238 records.
 func TestTreeRootListing(t *testing.T) {
-	data, err := os.ReadFile("../../testdata/captured/tree-pip.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sh, _ := budget.DetectShape(data, nil)
-	in := view.Input{Tool: "fs.tree", ContentType: sh.ContentType, Format: sh.Format, Data: data, Handle: "0123456789ab", Budget: 4000}
-	for _, col := range sh.Collections {
-		in.Collections = append(in.Collections, view.Collection{Path: col.Path, Kind: col.Kind, Count: col.Count,
-			Each: func(fn func(int, []byte) error) error { return budget.EachRecord(data, sh, col.Path, fn) }})
-	}
-	v, err := view.Build(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, _ := budget.NewCounter("")
-	fl, err := v.Fill(c, 4000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	names := runJQ(t, data, `[.[0].contents[].name]`).([]any)
-	for _, n := range names {
-		if !strings.Contains(fl.Text, "\n  "+n.(string)+"  ") {
-			t.Errorf("root entry %s not listed at 4,000 tokens", n)
+	for _, tc := range []struct{ file, names string }{
+		{"tree-pip.json", `[.[0].contents[].name]`},
+		{"fs-tree.json", `[.children[].name]`},
+	} {
+		data, err := os.ReadFile("../../testdata/captured/" + tc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sh, _ := budget.DetectShape(data, nil)
+		in := view.Input{Tool: "fs.tree", ContentType: sh.ContentType, Format: sh.Format, Data: data, Handle: "0123456789ab", Budget: 4000}
+		for _, col := range sh.Collections {
+			in.Collections = append(in.Collections, view.Collection{Path: col.Path, Kind: col.Kind, Count: col.Count,
+				Each: func(fn func(int, []byte) error) error { return budget.EachRecord(data, sh, col.Path, fn) }})
+		}
+		v, err := view.Build(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, _ := budget.NewCounter("")
+		fl, err := v.Fill(c, 4000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := runJQ(t, data, tc.names).([]any)
+		for _, n := range names {
+			if !strings.Contains(fl.Text, "\n  "+n.(string)+"  ") {
+				t.Errorf("%s: root entry %s not listed at 4,000 tokens", tc.file, n)
+			}
 		}
 	}
 }
