@@ -83,7 +83,45 @@ want tree-pip && tree -J -s /usr/lib/python3/dist-packages/pip >"$out/tree-pip.j
 # pseudonymised as for dpkg-status).
 caps=testdata/gen/textcaps
 want go-test-json && { (cd "$caps/shop" && go test -json ./... >"../../../../$out/go-test-json.jsonl" 2>/dev/null) || true; }
-want go-build-fail && { (cd "$caps/shopbuild" && go build -a -x -v ./... >"../../../../$out/go-build-fail.txt" 2>&1) || true; }
+if want go-build-fail; then
+	# The same module as shop, renamed example.com/shopbuild, without the
+	# legacy package and with two compile errors in package orders, built in
+	# a scratch copy so that one copy of the module is kept in the tree.
+	tmp=$(mktemp -d)
+	b="$tmp/shopbuild"
+	cp -r "$caps/shop" "$b"
+	rm -rf "$b/legacy"
+	sed -i 's#^module example.com/shop$#module example.com/shopbuild#' "$b/go.mod"
+	cat >"$b/orders/notify.go" <<'GO'
+package orders
+
+// Notify tells the customer.
+func Notify(id string) error {
+	return sendMail(id, "shipped")
+}
+GO
+	cat >"$b/orders/status.go" <<'GO'
+package orders
+
+import "fmt"
+
+// Status is an order's state.
+type Status int
+
+// String names the status.
+func (s Status) String() string {
+	return fmt.Sprintf("status-%d", s)
+}
+
+// Next moves an order on.
+func Next(s Status) Status {
+	var total float64 = s
+	return Status(total + 1)
+}
+GO
+	(cd "$b" && go build -a -x -v ./... 2>&1 || true) >"$out/go-build-fail.txt"
+	rm -rf "$tmp"
+fi
 if want npm-install-fail; then
 	tmp=$(mktemp -d)
 	cp -r "$caps/npmfail/." "$tmp/"

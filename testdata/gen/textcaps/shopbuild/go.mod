@@ -1,3 +1,0 @@
-module example.com/shopbuild
-
-go 1.22

@@ -1,4 +1,0 @@
-package users
-
-// Add adds.
-func Add(a, b int) int { return a + b }
