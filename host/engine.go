@@ -270,7 +270,7 @@ func New(ctx context.Context, opts ...Option) (*Engine, error) {
 		var pe *PluginError
 		if errors.As(err, &pe) && pe.Kind == KindMissing {
 			// Reported on every result that needed it.
-			e.logger.Warn("builtin plugin not built", "entry", ents[i].Name, "err", err)
+			e.logger.Warn("builtin plugin missing", "entry", ents[i].Name, "err", err)
 			continue
 		}
 		if err != nil {

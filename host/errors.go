@@ -67,8 +67,9 @@ func (e *PluginError) Error() string {
 func (e *PluginError) Unwrap() error { return e.Err }
 
 // ErrPluginNotBuilt is wrapped by the KindMissing error of a builtin
-// plugin whose .wasm file has not been built.
-var ErrPluginNotBuilt = errors.New("builtin plugin not built (run: go generate ./plugins/...)")
+// plugin that is neither embedded in the binary nor in the plugin
+// directory that overrides the embedded ones.
+var ErrPluginNotBuilt = errors.New("builtin plugin missing")
 
 // pluginErr builds a *PluginError.
 func pluginErr(name string, kind Kind, format string, args ...any) *PluginError {

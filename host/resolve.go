@@ -74,7 +74,7 @@ func resolvePlugin(path, pluginDir string) (resolved, error) {
 	file := filepath.Join(dir, name+".wasm")
 	if _, err := os.Stat(file); err != nil {
 		return resolved{}, &PluginError{Plugin: path, Kind: KindMissing,
-			Err: fmt.Errorf("%w: %s (from %s) does not exist", ErrPluginNotBuilt, file, from)}
+			Err: fmt.Errorf("%w: %s (from %s, which replaces the embedded plugins) does not exist; build the first-party plugins there with go generate ./plugins/... or drop the override", ErrPluginNotBuilt, file, from)}
 	}
 	return readPlugin(path, file, file)
 }
