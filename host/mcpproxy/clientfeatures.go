@@ -585,12 +585,17 @@ func (p *Proxy) onElicitationComplete(ctx context.Context, req *mcp.ElicitationC
 // carrying the context of the call the question belongs to (the call
 // whose HTTP stream it came on, tag; else the one call of ss in flight),
 // so that over the HTTP door the question goes on that call's stream.
+// Only a tagged question is withdrawn when its call ends: the one call in
+// flight is a guess (the upstream's protocol does not say), and a
+// question the upstream asked on its own (roots/list after
+// roots/list_changed) must not be cancelled by the end of an unrelated
+// call that happened to be in flight.
 func (p *Proxy) questionCtx(ctx context.Context, tag string, ss *mcp.ServerSession) context.Context {
 	base := context.Background()
 	if v, ok := p.routes.Load(tag); ok && tag != "" {
 		base = v.(callRoute).life
-	} else {
-		base = p.callContext(ss)
+	} else if call := p.callContext(ss); call != context.Background() && call.Err() == nil {
+		base = context.WithoutCancel(call)
 	}
 	if base == context.Background() {
 		return ctx

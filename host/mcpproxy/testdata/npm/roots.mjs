@@ -37,6 +37,17 @@ async function allowedUntil(want) {
 
 const out = {};
 out.first = await allowedUntil(root + "/one");
+// The change is made several times, while the poll's calls are in
+// flight: the upstream's roots/list after each roots/list_changed must
+// reach the client whatever call is in flight (it once was cancelled with
+// the unrelated call that happened to be running).
+for (let i = 0; i < 6; i++) {
+  const d = i % 2 === 0 ? "two" : "one";
+  roots = [{ uri: "file://" + root + "/" + d, name: d }];
+  await client.sendRootsListChanged();
+  out.second = await allowedUntil(root + "/" + d);
+  if (!out.second.includes(root + "/" + d)) break;
+}
 roots = [{ uri: "file://" + root + "/two", name: "two" }];
 await client.sendRootsListChanged();
 out.second = await allowedUntil(root + "/two");
