@@ -3,6 +3,8 @@ package host
 import (
 	"bytes"
 	"strconv"
+
+	"github.com/toolcompact/compact/schemas/linetemplate"
 )
 
 // verifyLines checks a text payload against input lines (ABI.md §4,
@@ -57,7 +59,7 @@ func verifyLines(input, payload []byte) error {
 				return false
 			}
 			if !tmplDone {
-				tmpl = appendLineTemplate(tmpl[:0], l)
+				tmpl = linetemplate.Append(tmpl[:0], l)
 				tmplDone = true
 			}
 			return bytes.Equal(g.tmpl, tmpl)
@@ -71,7 +73,7 @@ func verifyLines(input, payload []byte) error {
 			}
 		}
 		if found == nil && !important {
-			tmpl = appendLineTemplate(tmpl[:0], l)
+			tmpl = linetemplate.Append(tmpl[:0], l)
 			tmplDone = true
 			for _, g := range byKey[string(tmpl)] {
 				if g.left > 0 {
@@ -132,10 +134,10 @@ func verifyLines(input, payload []byte) error {
 			return contentErr("output line "+strconv.Itoa(g.line), "group says it stands for %d more lines than the input has", g.left)
 		}
 		if g.span {
-			if a := firstStamp(g.first); !bytes.Equal(a, g.a) {
+			if a := linetemplate.FirstStamp(g.first); !bytes.Equal(a, g.a) {
 				return contentErr("output line "+strconv.Itoa(g.line), "group's span starts %q, its first line's time is %q", g.a, a)
 			}
-			if b := firstStamp(g.last); !bytes.Equal(b, g.b) {
+			if b := linetemplate.FirstStamp(g.last); !bytes.Equal(b, g.b) {
 				return contentErr("output line "+strconv.Itoa(g.line), "group's span ends %q, its last line's time is %q", g.b, b)
 			}
 		}

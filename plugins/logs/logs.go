@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toolcompact/compact/plugins/pdk"
+	lt "github.com/toolcompact/compact/schemas/linetemplate"
 )
 
 // options are the plugin's config keys, parsed.
@@ -91,10 +92,10 @@ func splitLines(payload []byte) []lineSpan {
 // "  (2026-11-20T03:00:00Z … 2026-11-20T03:33:19Z)", so that a group shown
 // where its first line was still says over which time it ran.
 func appendSpan(tmpl, first, last []byte) []byte {
-	if !bytes.Contains(tmpl, []byte(phTimestamp)) && !bytes.Contains(tmpl, []byte(phClock)) {
+	if !bytes.Contains(tmpl, []byte(lt.Timestamp)) && !bytes.Contains(tmpl, []byte(lt.Clock)) {
 		return tmpl
 	}
-	a, b := firstStamp(first), firstStamp(last)
+	a, b := lt.FirstStamp(first), lt.FirstStamp(last)
 	if a == nil || b == nil {
 		return tmpl
 	}
@@ -103,23 +104,6 @@ func appendSpan(tmpl, first, last []byte) []byte {
 	tmpl = append(tmpl, " … "...)
 	tmpl = append(tmpl, b...)
 	return append(tmpl, ')')
-}
-
-// firstStamp returns the first timestamp or clock time of a line, as
-// appendTemplate finds them, or nil.
-func firstStamp(s []byte) []byte {
-	for i := 0; i < len(s); i++ {
-		if !isDigit(s[i]) || (i > 0 && isAlnum(s[i-1])) {
-			continue
-		}
-		if n := matchTimestamp(s[i:]); n > 0 && boundary(s, i+n) {
-			return s[i : i+n]
-		}
-		if n := matchClock(s[i:]); n > 0 && boundary(s, i+n) {
-			return s[i : i+n]
-		}
-	}
-	return nil
 }
 
 // compactLines is the log compactor. It returns the payload and the number
@@ -155,7 +139,7 @@ func compactLines(payload []byte, o options) ([]byte, int) {
 			continue
 		}
 		inTrace = false
-		tmpl = appendTemplate(tmpl[:0], ln)
+		tmpl = lt.Append(tmpl[:0], ln)
 		g, ok := index[string(tmpl)]
 		if !ok {
 			g = len(groups)
