@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/itchyny/gojq"
@@ -38,7 +39,36 @@ const (
 	fnCheck    = "_compact_bounded_check"
 	fnExplode  = "_compact_bounded_explode"
 	fnSplit    = "_compact_bounded_split"
+	fnRegex    = "_compact_bounded_regex"
 )
+
+// Regular expressions: gojq's regex builtins (match, test, capture, scan,
+// split/2, splits, sub, gsub) are single Go calls that the deadline cannot
+// interrupt, and with many matches (an empty or frequent pattern, "g")
+// their cost grows with the square of the string's length: split(""; null)
+// on 200,000 characters took 22 s against a 5 s deadline. Their input
+// string is checked first: at most maxRegexGlobal bytes for the calls that
+// may match many times, maxRegexOne for a single match (linear).
+const (
+	maxRegexGlobal = 64 << 10
+	maxRegexOne    = 1 << 20
+)
+
+// regexGlobal tells, for a regex builtin and its number of arguments,
+// whether it may match many times (true), once (false), or is not a
+// regex builtin (ok false).
+func regexGlobal(name string, args int) (global, ok bool) {
+	switch name {
+	case "scan", "gsub", "splits":
+		return true, true
+	case "split":
+		return true, args == 2
+	case "match", "test", "capture", "sub":
+		// The flags argument may hold "g".
+		return args >= 2 && !(name == "sub" && args == 2), args >= 1
+	}
+	return false, false
+}
 
 // boundQuery rewrites q in place: binary + and * become calls of the
 // bounded wrappers (gojq compiles a binary operator as a call of a
@@ -91,6 +121,21 @@ func boundQuery(q *gojq.Query) {
 					}
 				}
 			case *gojq.Term:
+				if x.Type == gojq.TermTypeFunc && x.Func != nil && !defined[x.Func.Name] && !wrapped[x] {
+					if global, ok := regexGlobal(x.Func.Name, len(x.Func.Args)); ok {
+						f := &gojq.Term{Type: gojq.TermTypeFunc, Func: x.Func}
+						wrapped[f] = true
+						limit := maxRegexOne
+						if global {
+							limit = maxRegexGlobal
+						}
+						check := &gojq.Query{Term: &gojq.Term{Type: gojq.TermTypeFunc, Func: &gojq.Func{Name: fnRegex, Args: []*gojq.Query{
+							{Term: &gojq.Term{Type: gojq.TermTypeString, Str: &gojq.String{Str: x.Func.Name}}},
+							{Term: &gojq.Term{Type: gojq.TermTypeNumber, Number: strconv.Itoa(limit)}},
+						}}}}
+						*x = gojq.Term{Type: gojq.TermTypeQuery, Query: &gojq.Query{Left: check, Op: gojq.OpPipe, Right: &gojq.Query{Term: f}}, SuffixList: x.SuffixList}
+					}
+				}
 				if x.Type == gojq.TermTypeFormat && x.Str == nil && !wrapped[x] {
 					f := &gojq.Term{Type: gojq.TermTypeFormat, Format: x.Format}
 					wrapped[f] = true
@@ -150,9 +195,13 @@ func checked(q *gojq.Query) *gojq.Query {
 type errValueCap struct {
 	op        string
 	size, cap int64
+	msg       string // when set, the whole message
 }
 
 func (e *errValueCap) Error() string {
+	if e.msg != "" {
+		return e.msg
+	}
 	return fmt.Sprintf("%s would build a value of %d MiB or more, over the cap of %d MiB per value", e.op, e.size>>20, e.cap>>20)
 }
 
@@ -199,7 +248,7 @@ func newBounded(maxMemory int64) *bounded {
 			case string:
 				if r, ok := a[1].(string); ok {
 					if int64(len(l))+int64(len(r)) > b.cap {
-						return &errValueCap{"+", int64(len(l)) + int64(len(r)), b.cap}
+						return &errValueCap{"+", int64(len(l)) + int64(len(r)), b.cap, ""}
 					}
 					return l + r
 				}
@@ -215,7 +264,7 @@ func newBounded(maxMemory int64) *bounded {
 		gojq.WithFunction(fnMul, 2, 2, func(_ any, a []any) any {
 			if s, n, ok := repeat(a[0], a[1]); ok {
 				if float64(len(s))*n > float64(b.cap) {
-					return &errValueCap{"string repetition", int64(min(float64(len(s))*n, math.MaxInt64/2)), b.cap}
+					return &errValueCap{"string repetition", int64(min(float64(len(s))*n, math.MaxInt64/2)), b.cap, ""}
 				}
 			}
 			return b.run(fnMul, []any{a[0], a[1]})
@@ -227,7 +276,7 @@ func newBounded(maxMemory int64) *bounded {
 				return total <= b.cap
 			})
 			if total > b.cap {
-				return &errValueCap{"add", total, b.cap}
+				return &errValueCap{"add", total, b.cap, ""}
 			}
 			return b.run(fnAddAll, v)
 		}),
@@ -249,7 +298,7 @@ func newBounded(maxMemory int64) *bounded {
 							sb.WriteString(s)
 						}
 						if int64(sb.Len()+len(str)) > b.cap {
-							return &errValueCap{"join", int64(sb.Len() + len(str)), b.cap}
+							return &errValueCap{"join", int64(sb.Len() + len(str)), b.cap, ""}
 						}
 						sb.WriteString(str)
 					}
@@ -264,13 +313,13 @@ func newBounded(maxMemory int64) *bounded {
 				return total <= b.cap
 			})
 			if total > b.cap {
-				return &errValueCap{"join", total, b.cap}
+				return &errValueCap{"join", total, b.cap, ""}
 			}
 			return b.run(fnJoin, []any{v, a[0]})
 		}),
 		gojq.WithFunction(fnToJSON, 0, 0, func(v any, _ []any) any {
 			if n := jsonSize(v, b.cap); n > b.cap {
-				return &errValueCap{"tojson", n, b.cap}
+				return &errValueCap{"tojson", n, b.cap, ""}
 			}
 			if out, err := gojq.Marshal(v); err == nil {
 				return string(out)
@@ -279,14 +328,23 @@ func newBounded(maxMemory int64) *bounded {
 		}),
 		gojq.WithFunction(fnCheck, 0, 0, func(v any, _ []any) any {
 			if n := jsonSize(v, b.cap); n > b.cap {
-				return &errValueCap{"a string interpolation or format", n, b.cap}
+				return &errValueCap{"a string interpolation or format", n, b.cap, ""}
+			}
+			return v
+		}),
+		gojq.WithFunction(fnRegex, 2, 2, func(v any, a []any) any {
+			s, ok := v.(string)
+			limit, _ := a[1].(int)
+			if ok && limit > 0 && len(s) > limit {
+				name, _ := a[0].(string)
+				return &errValueCap{op: name, msg: fmt.Sprintf("%s on a string of %d bytes: regular expressions run here on strings of at most %d bytes for %s (their matching cannot be interrupted at the deadline); slice the string first (.[0:%d])", name, len(s), limit, name, limit)}
 			}
 			return v
 		}),
 		gojq.WithFunction(fnExplode, 0, 0, func(v any, _ []any) any {
 			// An element of the array costs about 16 bytes.
 			if s, ok := v.(string); ok && int64(len(s))*16 > b.cap {
-				return &errValueCap{"explode", int64(len(s)) * 16, b.cap}
+				return &errValueCap{"explode", int64(len(s)) * 16, b.cap, ""}
 			}
 			return b.run(fnExplode, v)
 		}),
@@ -299,7 +357,7 @@ func newBounded(maxMemory int64) *bounded {
 					n = int64(strings.Count(s, sep))
 				}
 				if n*32 > b.cap {
-					return &errValueCap{"split", n * 32, b.cap}
+					return &errValueCap{"split", n * 32, b.cap, ""}
 				}
 			}
 			return b.run(fnSplit, []any{v, a[0]})
@@ -309,7 +367,7 @@ func newBounded(maxMemory int64) *bounded {
 				return s
 			}
 			if n := jsonSize(v, b.cap); n > b.cap {
-				return &errValueCap{"tostring", n, b.cap}
+				return &errValueCap{"tostring", n, b.cap, ""}
 			}
 			// tostring of a non-string is tojson: gojq.Marshal is that
 			// encoder.
@@ -330,7 +388,7 @@ func (b *bounded) check(op string, size int64, l, r any) error {
 	_, la := l.([]any)
 	_, ra := r.([]any)
 	if (ls && rs || la && ra) && size > b.cap {
-		return &errValueCap{op, size, b.cap}
+		return &errValueCap{op, size, b.cap, ""}
 	}
 	return nil
 }

@@ -24,6 +24,12 @@ var stringBombs = map[string]string{
 	"output of shared":      `("x"*2e7) as $s | [range(20) | $s]`,
 	"repeat":                `"x"*3e8 | length`,
 	"explode":               `"x"*2e7 | explode | length`,
+	// gojq's regex builtins are one uninterruptible Go call each, quadratic
+	// with many matches: these ran 11-22 s against the 5 s deadline.
+	"split by regex": `"x"*2e5 | split(""; null) | length`,
+	"match global":   `"x"*2e5 | [match(""; "g")] | length`,
+	"gsub":           `"x"*2e5 | gsub(""; "y") | length`,
+	"scan":           `"x"*2e5 | [scan("")] | length`,
 }
 
 // TestJQStringBombsBounded: each bomb fails with ErrLimit well within the
@@ -84,21 +90,30 @@ func TestJQBoundedOperatorsKeepResults(t *testing.T) {
 	e := newEnv(t, Options{})
 	h := e.put(t, []byte(`{"a":[1,2],"b":"xy","o":{"k":1}}`))
 	for filter, want := range map[string]string{
-		`.a + [3]`:                        `[1,2,3]`,
-		`.b + "z"`:                        `"xyz"`,
-		`(1,2) + (10,20)`:                 "11\n12\n21\n22",
-		`.o * {"j":2}`:                    `{"j":2,"k":1}`,
-		`.b * 2`:                          `"xyxy"`,
-		`[.a[] | tostring] | join("-")`:   `"1-2"`,
-		`.a | add`:                        `3`,
-		`.o | tojson`:                     `"{\"k\":1}"`,
-		`"v=\(.a)"`:                       `"v=[1,2]"`,
-		`.a | @json`:                      `"[1,2]"`,
-		`.b | explode`:                    `[120,121]`,
-		`.b | split("")`:                  `["x","y"]`,
-		`def add: 42; add`:                `42`,
-		`null + 1`:                        `1`,
-		`try ("x" * 1e12) catch "caught"`: `"caught"`,
+		`.a + [3]`:                            `[1,2,3]`,
+		`.b + "z"`:                            `"xyz"`,
+		`(1,2) + (10,20)`:                     "11\n12\n21\n22",
+		`.o * {"j":2}`:                        `{"j":2,"k":1}`,
+		`.b * 2`:                              `"xyxy"`,
+		`[.a[] | tostring] | join("-")`:       `"1-2"`,
+		`.a | add`:                            `3`,
+		`.o | tojson`:                         `"{\"k\":1}"`,
+		`"v=\(.a)"`:                           `"v=[1,2]"`,
+		`.a | @json`:                          `"[1,2]"`,
+		`.b | explode`:                        `[120,121]`,
+		`.b | split("")`:                      `["x","y"]`,
+		`def add: 42; add`:                    `42`,
+		`null + 1`:                            `1`,
+		`try ("x" * 1e12) catch "caught"`:     `"caught"`,
+		`.b | test("y")`:                      `true`,
+		`.b | [match("."; "g").string]`:       `["x","y"]`,
+		`.b | gsub("x"; "z")`:                 `"zy"`,
+		`.b | sub("(?<c>x)"; "\(.c)!")`:       `"x!y"`,
+		`.b | split(""; null)`:                `["","x","y",""]`,
+		`.b | [scan(".")]`:                    `["x","y"]`,
+		`.b | capture("(?<first>.)").first`:   `"x"`,
+		`.b | [test("x"), test("q")]`:         `[true,false]`,
+		`def test(x): "mine"; .b | test("q")`: `"mine"`,
 	} {
 		a, err := e.q.JQ(context.Background(), h, filter, 500)
 		if err != nil {
