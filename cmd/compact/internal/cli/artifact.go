@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -15,7 +14,6 @@ import (
 	"github.com/toolcompact/compact/budget/artifact"
 	"github.com/toolcompact/compact/budget/query"
 	"github.com/toolcompact/compact/host"
-	"github.com/toolcompact/compact/registry"
 )
 
 const artifactUsage = `compact artifact get    REF [--budget N] [--store DIR]
@@ -261,27 +259,7 @@ func runArtifactGC(e *env, cmd string) int {
 		report(e.stderr, cmd, err)
 		return ExitFailure
 	}
-	gc, ok := st.(interface {
-		GC(context.Context) (artifact.GCStats, error)
-	})
-	if !ok {
-		fmt.Fprintf(e.stderr, "%s: this store has no collector\n", cmd)
-		return ExitFailure
-	}
-	stats, err := gc.GC(e.ctx)
-	if err != nil {
-		report(e.stderr, cmd, err)
-		return ExitFailure
-	}
-	if asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(stats)
-		return ExitOK
-	}
-	fmt.Fprintf(e.stdout, "%d artifacts scanned: %d expired and %d evicted (%s freed), %d in use kept, %s kept; %d left-over temporary files removed\n",
-		stats.Scanned, stats.Expired, stats.Evicted, registry.FormatSize(stats.Freed), stats.Busy, registry.FormatSize(stats.Kept), stats.Temps)
-	return ExitOK
+	return collect(e, cmd, st, asJSON)
 }
 
 // parseQuota reads a store quota with parseSize, the parser of every

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolcompact/compact/budget"
 	"github.com/toolcompact/compact/budget/artifact"
 	"github.com/toolcompact/compact/registry"
 )
@@ -115,6 +116,12 @@ func runStore(e *env) int {
 		}
 		return ExitOK
 	}
+	return collect(e, cmd, st, asJSON)
+}
+
+// collect runs the store's garbage collector and prints what it did:
+// the end of compact store gc and of compact artifact gc.
+func collect(e *env, cmd string, st budget.Store, asJSON bool) int {
 	gc, ok := st.(interface {
 		GC(context.Context) (artifact.GCStats, error)
 	})
@@ -128,7 +135,12 @@ func runStore(e *env) int {
 		return ExitFailure
 	}
 	if asJSON {
-		return out(stats)
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(stats); err != nil {
+			return ExitFailure
+		}
+		return ExitOK
 	}
 	fmt.Fprintf(e.stdout, "%d artifacts scanned: %d expired and %d evicted (%s freed), %d in use kept, %s kept; %d left-over temporary files removed\n",
 		stats.Scanned, stats.Expired, stats.Evicted, registry.FormatSize(stats.Freed), stats.Busy, registry.FormatSize(stats.Kept), stats.Temps)
