@@ -46,6 +46,8 @@ const (
 	tsErrors
 	tsRare
 	tsFields
+	tsColumns
+	tsColRows
 	tsTemplates
 	tsNames
 	tsHead
@@ -311,6 +313,8 @@ func (tc *textCands) candidates() {
 			}
 		}
 	}
+	colRows := tc.columnCandidates(add)
+	prio = PrioRare
 	if w := tc.wordCounts("first words", tc.leadMap()); w != "" {
 		add(tsTemplates, -2, -1, "leading words", w)
 	}
@@ -327,6 +331,7 @@ func (tc *textCands) candidates() {
 	buildFrom(10, len(tc.buildLines()))
 	tailFrom(21, 40)
 	tmplFrom(10, 30)
+	colRows(firstColRows, maxColRows)
 	slotsFrom(0, 30)
 	headFrom(10, 30)
 	// PrioSpread: the middle, and the long lists.
@@ -552,6 +557,10 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 			n += strings.Count(strings.TrimSpace(c.Text), " ") + 1
 		}
 		return fmt.Sprintf("record names (%s of %s; name@line of its %s field):\n", commas(n), commas(len(tc.p.names)), tc.p.nameField)
+	case tsColumns:
+		return tc.columnsHead(cs)
+	case tsColRows:
+		return fmt.Sprintf("rows chosen by their columns (showing %s), line<TAB>text<TAB>[why]:\n", commas(len(cs)))
 	case tsHead:
 		return fmt.Sprintf("first %s lines (lines %d-%d):\n", commas(len(cs)), cs[0].Record, cs[len(cs)-1].Record)
 	case tsSpread:

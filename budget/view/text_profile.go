@@ -106,6 +106,7 @@ type textProfile struct {
 	spread     []posLine // in spreadOrder's order: coarse to fine
 	extra      map[int]string
 	tests      *testSummary // go test, TAP
+	cols       *colProfile  // a table's columns (text_columns.go), or nil
 }
 
 // countLines counts lines as textLines numbers them.
@@ -149,6 +150,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	n := countLines(data)
 	p := &textProfile{lines: n, levels: map[string]int{}, miner: newMiner(), extra: map[int]string{}}
 	p.kind = detectTextKind(data)
+	if sp := detectColumns(data, p.kind); sp != nil {
+		p.cols = newColProfile(sp)
+	}
 	// The spread: lines between the head and the tail, coarse to fine.
 	spreadAt := map[int]int{}
 	if n > headKeep+tailKeep {
@@ -297,6 +301,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		}
 		if !blank {
 			p.miner.add(pos, line, sev)
+			if p.cols != nil {
+				p.cols.add(pos, line)
+			}
 		}
 		prevLine, prevSev = line, sev
 		if tests != nil {
