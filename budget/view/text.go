@@ -46,6 +46,7 @@ const (
 	tsErrors
 	tsRare
 	tsFields
+	tsHeaders
 	tsColumns
 	tsColRows
 	tsTemplates
@@ -308,11 +309,31 @@ func (tc *textCands) candidates() {
 	tailFrom(6, 20)
 	if p != nil {
 		for i, f := range p.fields {
-			if i < 40 {
+			switch {
+			case i >= 40:
+			case p.loose:
+				s := fieldSummary(f, f.present)
+				add(tsFields, i, -1, "field", fmt.Sprintf("  %s (%s lines)%s", f.name, commas(f.present), strings.TrimPrefix(s, f.name)))
+			default:
 				add(tsFields, i, -1, "field", "  "+fieldSummary(f, p.records))
 			}
 		}
 	}
+	headersFrom := func(a, b int) { // the a-th to b-th header from each end
+		if p == nil {
+			return
+		}
+		hs := p.headers
+		for k := a; k < b && k < len(hs)-1-k; k++ {
+			add(tsHeaders, hs[k].pos, hs[k].pos, "record header", fmt.Sprintf("  %d\t%s", hs[k].pos, cutLine(hs[k].text)))
+			l := hs[len(hs)-1-k]
+			add(tsHeaders, l.pos, l.pos, "record header", fmt.Sprintf("  %d\t%s", l.pos, cutLine(l.text)))
+		}
+		if n := len(hs); n%2 == 1 && n/2 >= a && n/2 < b {
+			add(tsHeaders, hs[n/2].pos, hs[n/2].pos, "record header", fmt.Sprintf("  %d\t%s", hs[n/2].pos, cutLine(hs[n/2].text)))
+		}
+	}
+	headersFrom(0, 3)
 	colRows := tc.columnCandidates(add)
 	prio = PrioRare
 	if w := tc.wordCounts("first words", tc.leadMap()); w != "" {
@@ -361,6 +382,7 @@ func (tc *textCands) candidates() {
 	notableFrom(tc.errs, 200, maxNotable)
 	notableFrom(tc.warns, 100, maxNotable)
 	headFrom(100, headKeep)
+	headersFrom(3, maxHeaders)
 }
 
 func (tc *textCands) leadMap() map[string]int {
@@ -541,7 +563,12 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 		return s
 	case tsRare:
 		return fmt.Sprintf("lines unlike the rest (the only line of their template, latest first; showing %s of %s), line<TAB>text:\n", commas(len(cs)), commas(len(tc.rare)))
+	case tsHeaders:
+		return fmt.Sprintf("record headers (the first line of each record; showing %s of %s, the first and the last), line<TAB>text:\n", commas(len(cs)), commas(tc.p.nHead))
 	case tsFields:
+		if tc.p.loose {
+			return fmt.Sprintf("Key: value lines by key (showing %s of %s keys that recur; counts are of lines):\n", commas(len(cs)), commas(len(tc.p.fields)))
+		}
 		return fmt.Sprintf("fields of the %s records (showing %s of %s fields; counts are of records):\n", commas(tc.p.records), commas(len(cs)), commas(len(tc.p.fields)))
 	case tsTemplates:
 		n := 0
