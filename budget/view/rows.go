@@ -691,24 +691,6 @@ func remove(list []string, s string) []string {
 	return out
 }
 
-// ancestors returns the fields that contain f (its parents up to the
-// record).
-func ancestors(p *Profile, f *Field) []*Field {
-	var out []*Field
-	path := f.Path
-	for {
-		i := strings.LastIndexAny(path, ".[")
-		if i <= 0 {
-			break
-		}
-		path = path[:i]
-		if a := p.Field(path); a != nil {
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
 // groupSum is the records of one value of the group field and the sums of
 // the measures over them.
 type groupSum struct {
