@@ -61,6 +61,20 @@ type Options struct {
 // upstream unless Options.UpstreamProtocol says otherwise.
 const DefaultUpstreamProtocol = "2025-11-25"
 
+// UpstreamProtocols returns the protocol versions the proxy can ask of
+// the upstream (Options.UpstreamProtocol, compact mcp
+// --upstream-protocol), newest first: those of the go-sdk.
+func UpstreamProtocols() []string { return mcp.SupportedProtocolVersions() }
+
+// CheckUpstreamProtocol reports whether v ("" for the default) is one of
+// UpstreamProtocols; the error lists them.
+func CheckUpstreamProtocol(v string) error {
+	if v == "" || slices.Contains(UpstreamProtocols(), v) {
+		return nil
+	}
+	return fmt.Errorf("protocol version %q is not one the proxy speaks; want one of %s", v, strings.Join(UpstreamProtocols(), ", "))
+}
+
 // DefaultCallTimeout is the deadline of one upstream request unless
 // Options.CallTimeout says otherwise.
 const DefaultCallTimeout = 2 * time.Minute
@@ -131,6 +145,9 @@ func New(ctx context.Context, up Upstream, engine Engine, opts Options) (*Proxy,
 	}
 	if opts.UpstreamProtocol == "" {
 		opts.UpstreamProtocol = DefaultUpstreamProtocol
+	}
+	if err := CheckUpstreamProtocol(opts.UpstreamProtocol); err != nil {
+		return nil, fmt.Errorf("mcpproxy: upstream protocol: %w", err)
 	}
 	switch u := up.(type) {
 	case *Command:
