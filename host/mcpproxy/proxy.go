@@ -129,6 +129,9 @@ type Proxy struct {
 	closed     atomic.Bool
 	ready      atomic.Bool  // p.server is set
 	logLevel   atomic.Value // string: the last level a client set
+	wired      atomic.Bool  // served through Run or Handler (see passthrough.go)
+	wire       *wireState   // clients' answers as written; shared with its per-session proxies
+	tasks      sync.Map     // upstream task id -> *taskTool (see passIn)
 }
 
 // New connects to the upstream server, reads its tools, prompts and
@@ -185,7 +188,7 @@ func New(ctx context.Context, up Upstream, engine Engine, opts Options) (*Proxy,
 
 // newProxy is a proxy not yet connected.
 func newProxy(up Upstream, engine Engine, opts Options) *Proxy {
-	p := &Proxy{up: up, engine: engine, opts: opts, log: opts.Logger, handles: &sync.Map{},
+	p := &Proxy{up: up, engine: engine, opts: opts, log: opts.Logger, handles: &sync.Map{}, wire: &wireState{},
 		tools: map[string]bool{}, prompts: map[string]bool{}, rsrcs: map[string]bool{}, tmpls: map[string]bool{}}
 	if p.log == nil {
 		p.log = slog.Default()
@@ -243,6 +246,7 @@ func (p *Proxy) buildServer(init *mcp.InitializeResult) {
 func (p *Proxy) sessionProxy() *Proxy {
 	c := newProxy(p.up, p.engine, p.opts)
 	c.handles = p.handles
+	c.wire = p.wire
 	p.mu.Lock()
 	c.initRes, c.initRaw = p.initRes, p.initRaw
 	p.mu.Unlock()
@@ -712,6 +716,23 @@ func (p *Proxy) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				return p.initializeResult(typed), nil
 			}
 			return res, err
+		case "ping", "notifications/progress":
+			// A message the go-sdk does not know, carried (see
+			// passthrough.go).
+			var meta mcp.Meta
+			switch params := req.GetParams().(type) {
+			case *mcp.PingParams:
+				if params != nil {
+					meta = params.Meta
+				}
+			case *mcp.ProgressNotificationParams:
+				if params != nil {
+					meta = params.Meta
+				}
+			}
+			if m, ok := metaMsg(meta, inMetaKey); ok {
+				return p.passIn(ctx, req, method == "ping", m)
+			}
 		case "tools/call":
 			// Every tool is the upstream's to answer, also one it did not
 			// list (or no longer lists): it says whether the tool exists,

@@ -91,7 +91,7 @@ func runMCP(e *env) int {
 
 	if c.Listen == "" {
 		t := &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}, MaxLineLength: int(c.MaxBody)}
-		if err := proxy.Server().Run(ctx, t); err != nil && ctx.Err() == nil {
+		if err := proxy.Run(ctx, t); err != nil && ctx.Err() == nil {
 			report(e.stderr, "compact mcp", err)
 			return ExitFailure
 		}
