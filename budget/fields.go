@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -178,6 +179,31 @@ type filter struct {
 	values     int
 	consts     map[*node]int // constant field node → collection index
 	below      map[*node]bool
+	// stopOver, when >= 0, stops the filter with errLevel1Over as soon
+	// as its output so far is proved to exceed stopOver tokens (see
+	// declarativeUpTo); checked once more output than nextCheck exists.
+	stopOver  int
+	nextCheck int
+}
+
+// errLevel1Over stops the declarative rules when their output is already
+// over the budget and the pipeline has a level after them.
+var errLevel1Over = errors.New("level 1 output over the budget")
+
+// stopCheckEvery is how much output the filter writes between two checks
+// of its lower bound against stopOver.
+const stopCheckEvery = 64 << 10
+
+// overSoFar reports whether the output written so far is proved to be
+// over stopOver tokens, checking at most once per stopCheckEvery bytes.
+// lowerBound stops as soon as it passes the limit, so a check costs about
+// the bytes that hold stopOver tokens, not the whole output.
+func (f *filter) overSoFar() bool {
+	if f.stopOver < 0 || len(f.out) < f.nextCheck {
+		return false
+	}
+	f.nextCheck = len(f.out) + stopCheckEvery
+	return lowerBoundOver(f.out, f.stopOver)
 }
 
 func (f *filter) note(kind string, n *node, detail string, count int) {
@@ -361,6 +387,9 @@ func (f *filter) value(n *node) error {
 		if f.values&1023 == 0 {
 			if err := f.ctx.Err(); err != nil {
 				return err
+			}
+			if f.overSoFar() {
+				return errLevel1Over
 			}
 		}
 		f.out = append(f.out, '{')
@@ -550,6 +579,21 @@ func (f *filter) emptyContainer(open byte) bool {
 // or becomes a table; text keeps every line, with runs of identical lines
 // folded into "[×N] line"; binary becomes a hex dump.
 func (declarative) Compact(ctx context.Context, req Request) (Output, error) {
+	return declarativeUpTo(ctx, req, -1)
+}
+
+// declarativeUpTo is the declarative rules' Compact that, when stopOver
+// >= 0, gives up with errLevel1Over as soon as the JSON output written so
+// far is proved (by its token lower bound) to be over stopOver tokens.
+// The pipeline uses it when a level 2 follows: on a large input over the
+// budget, level 1's output would be thrown away, so it stops after the
+// first few hundred KB instead of writing (and holding) an output about
+// as large as the input. A table (Rules.Format table or auto) is never
+// stopped: it is made from the whole JSON output and may be smaller.
+func declarativeUpTo(ctx context.Context, req Request, stopOver int) (Output, error) {
+	if req.Rules.Format == "table" || req.Rules.Format == "auto" {
+		stopOver = -1
+	}
 	var shape Shape
 	var pre []schemas.Action
 	if req.Shape != nil && sameBytes(req.Shape.data, req.Input) {
@@ -575,7 +619,7 @@ func (declarative) Compact(ctx context.Context, req Request) (Output, error) {
 	case FormatText:
 		out = textLevel1(req.Input, req.Rules)
 	default:
-		out, err = jsonLevel1(ctx, req, &shape)
+		out, err = jsonLevel1(ctx, req, &shape, stopOver)
 	}
 	if err != nil {
 		return Output{}, err
@@ -588,7 +632,7 @@ func sameBytes(a, b []byte) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
-func jsonLevel1(ctx context.Context, req Request, shape *Shape) (Output, error) {
+func jsonLevel1(ctx context.Context, req Request, shape *Shape, stopOver int) (Output, error) {
 	keep, err := compilePatterns(req.Rules.Keep)
 	if err != nil {
 		return Output{}, fmt.Errorf("keep: %w", err)
@@ -611,7 +655,7 @@ func jsonLevel1(ctx context.Context, req Request, shape *Shape) (Output, error) 
 		ctx:      ctx,
 		scanner:  scanner{d: req.Input},
 		shape:    shape,
-		out:      make([]byte, 0, outCap(len(req.Input))),
+		out:      make([]byte, 0, outCap(len(req.Input), stopOver)),
 		keep:     keep,
 		drop:     drop,
 		strMax:   req.Rules.StringsMax,
@@ -619,6 +663,10 @@ func jsonLevel1(ctx context.Context, req Request, shape *Shape) (Output, error) 
 		actIdx:   map[string]int{},
 		consts:   map[*node]int{},
 		below:    map[*node]bool{},
+		stopOver: stopOver,
+		// A shorter output is rarely over: the first check waits
+		// for four bytes per token of the budget.
+		nextCheck: 4 * max(stopOver, 0),
 	}
 	if f.defaults {
 		for i, st := range shape.stats {
@@ -634,6 +682,9 @@ func jsonLevel1(ctx context.Context, req Request, shape *Shape) (Output, error) 
 		}
 		if n > 0 {
 			f.out = append(f.out, '\n')
+			if n&1023 == 0 && f.overSoFar() {
+				return Output{}, errLevel1Over
+			}
 		}
 		if err := f.value(shape.tree); err != nil {
 			return Output{}, err
@@ -771,7 +822,13 @@ func hexdumpOutput(data []byte, ct string) Output {
 // is rarely larger, growing by appending would copy it several times
 // (peaking at about twice its size), and the pages of a fresh large
 // allocation are not touched, so room never written costs no memory.
-func outCap(n int) int {
+//
+// With a stop (stopOver >= 0, see declarativeUpTo) the output is expected
+// to be stopped early: it starts at 1 MiB at most and grows as needed.
+func outCap(n, stopOver int) int {
+	if stopOver >= 0 {
+		return min(n/2+64, 1<<20)
+	}
 	if n >= 8<<20 {
 		return n + 64
 	}

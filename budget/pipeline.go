@@ -68,7 +68,10 @@ type Level1Result struct {
 	// Tokens.After the exact count of Content, Tokens.Before and
 	// Tokens.Budget set, Collections the input's collections with exact
 	// Count (Shown = Count, since level 1 keeps every record), Actions
-	// everything done so far.
+	// everything done so far. When the declarative rules were stopped
+	// because their output was already over the budget (a large input),
+	// Content is empty, Tokens.After is only known to exceed the budget
+	// (AfterAtLeast) and level 1's actions are not listed.
 	Result schemas.Result
 	// Declared is what the compactor that produced Content declared (nil
 	// for the declarative rules).
@@ -256,7 +259,21 @@ func (p *Pipeline) Run(ctx context.Context, in Input) (schemas.Result, error) {
 		}
 	}
 	if !done {
-		o, err := Declarative().Compact(ctx, req)
+		// With a store, an output that level 1 cannot bring under the
+		// budget goes to level 2, which builds its view from the input:
+		// level 1 stops as soon as its output is proved over.
+		stop := -1
+		if p.store != nil {
+			stop = budget
+		}
+		o, err := declarativeUpTo(ctx, req, stop)
+		if errors.Is(err, errLevel1Over) {
+			// Its actions are left out: they counted part of an
+			// output nobody sees.
+			res.Level = schemas.LevelFields
+			res.Tokens.After = budget + 1
+			return p.level2(ctx, in, shape, Level1Result{Result: res, AfterAtLeast: true})
+		}
 		if err != nil {
 			return schemas.Result{}, fmt.Errorf("%s: level 1: %w", tool, err)
 		}
