@@ -177,6 +177,7 @@ type filter struct {
 	actIdx     map[string]int
 	scratch    []byte
 	values     int
+	elems      int
 	consts     map[*node]int // constant field node → collection index
 	below      map[*node]bool
 	// stopOver, when >= 0, stops the filter with errLevel1Over as soon
@@ -425,6 +426,11 @@ func (f *filter) value(n *node) error {
 				if err := f.value(n.elem); err != nil {
 					return err
 				}
+				// Elements copied whole (no rule below them) are not
+				// counted in values: check here too.
+				if f.elems++; f.elems&1023 == 0 && f.overSoFar() {
+					return errLevel1Over
+				}
 				more, err := f.next(']')
 				if err != nil {
 					return err
@@ -588,12 +594,10 @@ func (declarative) Compact(ctx context.Context, req Request) (Output, error) {
 // The pipeline uses it when a level 2 follows: on a large input over the
 // budget, level 1's output would be thrown away, so it stops after the
 // first few hundred KB instead of writing (and holding) an output about
-// as large as the input. A table (Rules.Format table or auto) is never
-// stopped: it is made from the whole JSON output and may be smaller.
+// as large as the input. An output that may become a table (Rules.Format
+// table or auto, records at the root) is never stopped: the table is made
+// from the whole JSON output and may be smaller.
 func declarativeUpTo(ctx context.Context, req Request, stopOver int) (Output, error) {
-	if req.Rules.Format == "table" || req.Rules.Format == "auto" {
-		stopOver = -1
-	}
 	var shape Shape
 	var pre []schemas.Action
 	if req.Shape != nil && sameBytes(req.Shape.data, req.Input) {
@@ -608,6 +612,9 @@ func declarativeUpTo(ctx context.Context, req Request, stopOver int) (Output, er
 				return Output{}, err
 			}
 		}
+	}
+	if (req.Rules.Format == "table" || req.Rules.Format == "auto") && tableable(&shape) {
+		stopOver = -1
 	}
 	var out Output
 	var err error
