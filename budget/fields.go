@@ -31,6 +31,9 @@ const (
 	ActInvalidUTF8    = "replace_invalid_utf8"
 	ActRecordsMissing = "records_not_found"
 	ActLoneSurrogate  = "lone_surrogate_escapes"
+	// ActLevel1Stopped: level 1 was stopped over the budget on a large
+	// input and level 2 made the view (see Level1Result).
+	ActLevel1Stopped  = "level1_stopped"
 	ActKeptCollection = "keep_collection" // a rule would have removed a collection
 )
 
@@ -188,8 +191,22 @@ type filter struct {
 }
 
 // errLevel1Over stops the declarative rules when their output is already
-// over the budget and the pipeline has a level after them.
+// over the budget and the pipeline has a level after them; the error
+// returned is a *level1Stopped that wraps it.
 var errLevel1Over = errors.New("level 1 output over the budget")
+
+// level1Stopped says where level 1 stopped: read of the input's bytes,
+// wrote of output.
+type level1Stopped struct{ read, wrote int }
+
+func (e *level1Stopped) Error() string {
+	return fmt.Sprintf("%v after %d input bytes (%d bytes written)", errLevel1Over, e.read, e.wrote)
+}
+
+func (e *level1Stopped) Unwrap() error { return errLevel1Over }
+
+// stopped is the error of a filter stopped over the budget.
+func (f *filter) stopped() error { return &level1Stopped{read: f.pos, wrote: len(f.out)} }
 
 // stopCheckEvery is how much output the filter writes between two checks
 // of its lower bound against stopOver.
@@ -390,7 +407,7 @@ func (f *filter) value(n *node) error {
 				return err
 			}
 			if f.overSoFar() {
-				return errLevel1Over
+				return f.stopped()
 			}
 		}
 		f.out = append(f.out, '{')
@@ -429,7 +446,7 @@ func (f *filter) value(n *node) error {
 				// Elements copied whole (no rule below them) are not
 				// counted in values: check here too.
 				if f.elems++; f.elems&1023 == 0 && f.overSoFar() {
-					return errLevel1Over
+					return f.stopped()
 				}
 				more, err := f.next(']')
 				if err != nil {
@@ -690,7 +707,7 @@ func jsonLevel1(ctx context.Context, req Request, shape *Shape, stopOver int) (O
 		if n > 0 {
 			f.out = append(f.out, '\n')
 			if n&1023 == 0 && f.overSoFar() {
-				return Output{}, errLevel1Over
+				return Output{}, f.stopped()
 			}
 		}
 		if err := f.value(shape.tree); err != nil {

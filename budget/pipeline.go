@@ -116,6 +116,11 @@ const (
 	// per MB and the model never sees the input. 64 KiB is about 30 ms of
 	// counting; an input that fits is always counted exactly.
 	exactBeforeLimit = 64 << 10
+	// level1StopMin is the input size from which the declarative level 1
+	// stops once its output is over the budget when a level 2 follows
+	// (declarativeUpTo): below it, level 1 runs to its end (a few
+	// milliseconds) and its actions are listed in the level-2 result.
+	level1StopMin = 8 << 20
 )
 
 // ErrTooLarge is wrapped when an input is larger than the pipeline's
@@ -259,19 +264,22 @@ func (p *Pipeline) Run(ctx context.Context, in Input) (schemas.Result, error) {
 		}
 	}
 	if !done {
-		// With a store, an output that level 1 cannot bring under the
-		// budget goes to level 2, which builds its view from the input:
-		// level 1 stops as soon as its output is proved over.
+		// With a store, a large output that level 1 cannot bring under
+		// the budget goes to level 2, which builds its view from the
+		// input: level 1 stops as soon as its output is proved over.
 		stop := -1
-		if p.store != nil {
+		if p.store != nil && len(in.Data) >= level1StopMin {
 			stop = budget
 		}
 		o, err := declarativeUpTo(ctx, req, stop)
-		if errors.Is(err, errLevel1Over) {
+		var st *level1Stopped
+		if errors.As(err, &st) {
 			// Its actions are left out: they counted part of an
 			// output nobody sees.
 			res.Level = schemas.LevelFields
 			res.Tokens.After = budget + 1
+			res.Actions = append(res.Actions, schemas.Action{Level: schemas.LevelFields, Kind: ActLevel1Stopped, Target: ".",
+				Detail: fmt.Sprintf("level 1's output was over the budget after %s of the %s input bytes (%s bytes written); it was stopped there, and its actions are not listed: the view below is made from the original", commas(st.read), commas(len(in.Data)), commas(st.wrote))})
 			return p.level2(ctx, in, shape, Level1Result{Result: res, AfterAtLeast: true})
 		}
 		if err != nil {

@@ -89,10 +89,11 @@ func TestLevel1StopAllocatesLittle(t *testing.T) {
 }
 
 // TestLevel2SkipsLevel1Actions: a level-2 result whose level 1 was
-// stopped early lists no level-1 actions (they would count a part of an
-// output nobody sees), and its counts are still exact.
+// stopped early (an input of level1StopMin or more) lists no level-1
+// actions (they would count a part of an output nobody sees) but one
+// level1_stopped action, and its counts are still exact.
 func TestLevel2SkipsLevel1Actions(t *testing.T) {
-	data := benchRecords(2 << 20)
+	data := benchRecords(level1StopMin)
 	p := NewPipeline(mustCounter(t), WithStore(hashStore{}))
 	res, err := p.Run(context.Background(), Input{Tool: "t", Data: data, Budget: 4000, Rules: Rules{Defaults: true, Drop: []string{"note"}}})
 	if err != nil {
@@ -108,9 +109,16 @@ func TestLevel2SkipsLevel1Actions(t *testing.T) {
 	if res.Collections[0].Count != sh.Collections[0].Count {
 		t.Errorf("count %d, want %d", res.Collections[0].Count, sh.Collections[0].Count)
 	}
+	stopped := 0
 	for _, a := range res.Actions {
-		if a.Level == schemas.LevelFields {
+		switch {
+		case a.Kind == ActLevel1Stopped:
+			stopped++
+		case a.Level == schemas.LevelFields:
 			t.Errorf("level-1 action in a level-2 result: %+v", a)
 		}
+	}
+	if stopped != 1 {
+		t.Errorf("%d level1_stopped actions, want 1: %+v", stopped, res.Actions)
 	}
 }

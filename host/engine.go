@@ -68,6 +68,8 @@ type config struct {
 	logLimit  int
 	lazy      bool
 	runtime   Runtime
+	// mapArtifacts: see WithMappedArtifacts.
+	mapArtifacts bool
 	// compileWorkers is how many goroutines compile a plugin's functions
 	// on a compilation cache miss (GOMAXPROCS when 0; benchmarks set 1).
 	compileWorkers int
@@ -116,6 +118,15 @@ func WithBudget(tokens int) Option {
 // WithStore enables the artifact level with s as the store.
 func WithStore(s budget.Store) Option {
 	return func(c *config) error { c.store = s; return nil }
+}
+
+// WithMappedArtifacts makes the engine's artifact queries map artifacts
+// into memory instead of reading them into the heap (query.Options.Map):
+// less memory and no size cap for a one-shot process such as a compact
+// artifact command. A mapped artifact stays mapped for the process's
+// life, so a long-running server should not use it.
+func WithMappedArtifacts() Option {
+	return func(c *config) error { c.mapArtifacts = true; return nil }
 }
 
 // WithCompilationCache keeps compiled plugins in dir, shared by every

@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -163,5 +164,61 @@ func TestIndexWrittenAtStoreTime(t *testing.T) {
 		if err != nil || string(parsed) != string(stored) {
 			t.Fatalf("records %v: the index written at store time differs from the one a query writes (%d vs %d bytes, %v)", records, len(stored), len(parsed), err)
 		}
+	}
+}
+
+// TestMappedQuery: with Options.Map a DirStore's artifact is mapped, not
+// read: the same answers as reading it, no MaxLoad cap (a Querier that
+// reads refuses it), and a damaged object is still refused.
+func TestMappedQuery(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`[`)
+	for i := 0; b.Len() < 64<<10; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id":%d,"msg":"event %d"}`, i, i)
+	}
+	b.WriteString(`]`)
+	dir := t.TempDir()
+	ds, err := artifact.NewDir(dir, artifact.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctr, _ := budget.NewCounter("")
+	ctx := context.Background()
+	h, m, err := ds.Put(ctx, strings.NewReader(b.String()), budget.Meta{Tool: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask := func(opt Options) (string, error) {
+		opt.Cache = NewCache(0)
+		q, err := New(ds, ctr, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := q.JQ(ctx, string(h), `.[] | select(.id == 777) | .msg`, 2000)
+		return a.Content, err
+	}
+	read, err := ask(Options{})
+	if err != nil || !strings.Contains(read, "event 777") {
+		t.Fatalf("read: %q, %v", read, err)
+	}
+	mapped, err := ask(Options{Map: true, MaxLoad: 1024})
+	if err != nil || mapped != read {
+		t.Fatalf("mapped: %q, %v; want %q", mapped, err, read)
+	}
+	if _, err := ask(Options{MaxLoad: 1024}); !errors.Is(err, ErrLimit) {
+		t.Fatalf("read over MaxLoad: %v, want ErrLimit", err)
+	}
+	obj := filepath.Join(dir, "objects", m.SHA256[:2], m.SHA256)
+	os.Chmod(obj, 0o600)
+	raw, _ := os.ReadFile(obj)
+	raw[10] ^= 1
+	if err := os.WriteFile(obj, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ask(Options{Map: true}); !errors.Is(err, artifact.ErrCorrupt) {
+		t.Fatalf("mapped damaged object: %v, want ErrCorrupt", err)
 	}
 }

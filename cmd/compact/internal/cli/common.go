@@ -48,6 +48,9 @@ type engineFlags struct {
 	// storeTTL and storeMaxBytes are the store's retention.
 	storeTTL      time.Duration
 	storeMaxBytes int64
+	// mapArtifacts maps artifacts for queries (host.WithMappedArtifacts):
+	// the artifact commands, one query per process, set it.
+	mapArtifacts bool
 }
 
 // register adds the engine flags to fs.
@@ -166,6 +169,9 @@ func (f *engineFlags) engine(ctx context.Context, stderr io.Writer) (*host.Engin
 	}
 	if st != nil {
 		opts = append(opts, host.WithStore(st))
+	}
+	if f.mapArtifacts {
+		opts = append(opts, host.WithMappedArtifacts())
 	}
 	return host.New(ctx, opts...)
 }
