@@ -252,10 +252,18 @@ func (p *Pipeline) storeOriginal(ctx context.Context, in Input, shape Shape) (*s
 	}
 	colls := make([]schemas.Collection, len(shape.Collections))
 	copy(colls, shape.Collections)
-	h, m, err := p.store.Put(ctx, bytes.NewReader(in.Data), Meta{
+	meta := Meta{
 		Tool: in.Tool, Created: time.Now().UTC(), ContentType: contentTypeOf(in, shape),
 		Bytes: int64(len(in.Data)), Collections: colls,
-	})
+	}
+	var h Handle
+	var m Meta
+	var err error
+	if in.Spooled != nil {
+		h, m, err = in.Spooled.Commit(ctx, meta) // already written: no second copy
+	} else {
+		h, m, err = p.store.Put(ctx, bytes.NewReader(in.Data), meta)
+	}
 	if err != nil {
 		return nil, schemas.Action{}, fmt.Errorf("%s: store the original (%d bytes): %w", in.Tool, len(in.Data), err)
 	}

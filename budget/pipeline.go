@@ -24,6 +24,10 @@ type Input struct {
 	Compactor Compactor
 	// Args are the tool's call arguments as JSON, when known.
 	Args []byte
+	// Spooled, when set, holds Data already written into the pipeline's
+	// store (a pipe spooled while it was read): storing the original
+	// commits it instead of writing Data again.
+	Spooled Spooled
 	// OnReject, when set, is told why the Compactor's output was
 	// rejected (an error, a record count it did not account for, invalid
 	// output); the pipeline then falls back to the declarative rules.

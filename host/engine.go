@@ -46,6 +46,10 @@ type Request struct {
 	Budget int
 	// Args are the tool's call arguments as JSON, when known.
 	Args json.RawMessage
+	// Spooled, when set, holds Input already written into the engine's
+	// store (artifact.DirStore.Spool): the artifact level commits it
+	// instead of writing the input a second time (budget.Input.Spooled).
+	Spooled budget.Spooled
 }
 
 // Option configures an Engine.
@@ -317,6 +321,7 @@ func (e *Engine) Compact(ctx context.Context, req Request) (schemas.Result, erro
 		Budget:      req.Budget,
 		Rules:       rules,
 		Args:        req.Args,
+		Spooled:     req.Spooled,
 	}
 	if in.Budget == 0 && rules.Budget == 0 {
 		in.Budget = e.cfg.budget
