@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -93,7 +94,8 @@ type Field struct {
 	// records holding it.
 	vals map[string]*valState
 	// inArr: the path goes through an array ("[]").
-	inArr bool
+	inArr  bool
+	parent *Field
 	// The first record holding each extreme: Min, Max, Earliest,
 	// Latest, MaxItems.
 	minRec, maxRec, earliestRec, latestRec, maxItemsRec int
@@ -176,6 +178,8 @@ type Profile struct {
 	root *Field
 	byP  map[string]*Field
 	pat  []byte
+	// walkMask: see leavesOf.
+	walkMask []bool
 	// t gathers what the selection of rows needs in the same pass
 	// (rows.go); nil for a profile alone.
 	t *tracker
@@ -265,7 +269,7 @@ func (p *Profile) elemOf(parent *Field) *Field {
 // newField returns a new field at path under parent (not yet linked).
 func (p *Profile) newField(path string, parent *Field) *Field {
 	f := &Field{Path: path, lastRec: -1, first: len(p.Fields), depth: parent.depth + 1, inArr: parent.inArr,
-		vals: map[string]*valState{}}
+		vals: map[string]*valState{}, parent: parent}
 	if p.t != nil {
 		p.t.newField(f)
 	}
@@ -394,9 +398,15 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 		escaped := bytes.IndexByte(body, '\\') >= 0
 		var str string
 		if escaped {
-			str = unquote(raw)
-			if n := utf8.RuneCountInString(str); n > f.MaxLen {
+			if n := escapedRunes(body); n > f.MaxLen {
 				f.MaxLen = n
+			}
+			// The prefix before a "/" and the time need the string
+			// itself; cheap checks of the text tell when they cannot.
+			slash := !f.preDone && bytes.IndexByte(body, ' ') < 0 && (bytes.IndexByte(body, '/') >= 0 || bytes.Contains(body, []byte(`\u00`)))
+			timeLike := len(body) >= 19 && len(body) <= 240 && (body[0] >= '0' && body[0] <= '9' || body[0] == '\\')
+			if slash || timeLike {
+				str = unquote(raw)
 			}
 		} else if len(body) > f.MaxLen {
 			if n := utf8.RuneCount(body); n > f.MaxLen {
@@ -530,6 +540,54 @@ func hashBytes(b []byte) uint64 {
 	return h
 }
 
+// escapedRunes returns the number of characters of the JSON string body
+// (with escapes) once unquoted, as encoding/json unquotes it: an escape
+// is one character, a surrogate pair one, a lone surrogate or a byte
+// that is not UTF-8 one U+FFFD.
+func escapedRunes(body []byte) int {
+	n := 0
+	for i := 0; i < len(body); n++ {
+		c := body[i]
+		switch {
+		case c == '\\' && i+1 < len(body) && body[i+1] == 'u' && i+6 <= len(body):
+			r := hex4(body[i+2 : i+6])
+			if utf16.IsSurrogate(r) && i+12 <= len(body) && body[i+6] == '\\' && body[i+7] == 'u' &&
+				utf16.DecodeRune(r, hex4(body[i+8:i+12])) != utf8.RuneError {
+				i += 12
+			} else {
+				i += 6
+			}
+		case c == '\\':
+			i += 2
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			_, size := utf8.DecodeRune(body[i:])
+			i += size
+		}
+	}
+	return n
+}
+
+// hex4 decodes four hex digits (-1 when they are not).
+func hex4(b []byte) rune {
+	var r rune
+	for _, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r*16 + rune(c)
+	}
+	return r
+}
+
 // parseTime recognises RFC 3339 times ("2024-05-01T12:00:00Z") and
 // "2024-05-01 12:00:00" with a cheap check before parsing.
 func parseTime(s string) (time.Time, bool) {
@@ -566,8 +624,12 @@ func (p *Profile) Finish() {
 				continue
 			}
 			p.pat = appendPattern(p.pat[:0], []byte(raw[1:len(raw)-1]))
-			for i := 0; i < n && !f.patDone; i++ {
-				f.Patterns, f.patDone = countKindBytes(f.Patterns, p.pat)
+			if !f.patDone {
+				// n times at once: the first adds the kind (or finds
+				// too many), the others only count.
+				if f.Patterns, f.patDone = countKindBytes(f.Patterns, p.pat); !f.patDone {
+					f.Patterns[string(p.pat)] += n - 1
+				}
 			}
 		}
 	}
