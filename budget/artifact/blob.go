@@ -61,6 +61,8 @@ type BlobStore struct {
 	opt    BlobOptions
 
 	leases
+	// testHookRead runs in Open between the metadata and the bytes.
+	testHookRead func()
 }
 
 var _ budget.Store = (*BlobStore)(nil)
@@ -156,6 +158,13 @@ func (s *BlobStore) Put(ctx context.Context, r io.Reader, m budget.Meta) (budget
 	}
 	release := s.lease(sum)
 	defer release()
+	// The object may be stored already, and old: keep other replicas'
+	// collectors off it until its metadata says it was stored now.
+	unhold, err := s.holdShared(ctx, sum)
+	if err != nil {
+		return "", m, err
+	}
+	defer unhold()
 	if ok, err := s.bucket.Exists(ctx, objKey(sum)); err != nil {
 		return "", m, fmt.Errorf("artifact store %s: %w", s.url, err)
 	} else if !ok {
@@ -287,10 +296,21 @@ func (s *BlobStore) Open(ctx context.Context, h budget.Handle) (io.ReadCloser, b
 		return nil, budget.Meta{}, err
 	}
 	release := s.lease(sum)
+	unhold, err := s.holdShared(ctx, sum)
+	if err != nil {
+		release()
+		return nil, budget.Meta{}, err
+	}
+	// Once verified, the bytes are in the spool: other replicas'
+	// collectors may have the object.
+	defer unhold()
 	m, err := s.stat(ctx, h, sum, known)
 	if err != nil {
 		release()
 		return nil, m, err
+	}
+	if s.testHookRead != nil {
+		s.testHookRead()
 	}
 	rd, err := s.bucket.NewReader(ctx, objKey(sum), nil)
 	if err != nil {
@@ -425,6 +445,20 @@ func (s *BlobStore) GC(ctx context.Context) (GCStats, error) {
 			st.Busy++
 			return false, nil
 		}
+		// Other replicas' readers (bloblease.go).
+		ok, inTime, err := s.claim(ctx, e.sum)
+		if err != nil {
+			return false, err
+		}
+		if !ok {
+			st.Busy++
+			return false, nil
+		}
+		defer s.unclaim(ctx, e.sum)
+		if !inTime() {
+			st.Busy++
+			return false, nil
+		}
 		if err := s.bucket.Delete(ctx, objKey(e.sum)); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
 			return false, fmt.Errorf("artifact store %s: gc: %w", s.url, err)
 		}
@@ -479,6 +513,11 @@ func (s *BlobStore) GC(ctx context.Context) (GCStats, error) {
 			}
 		}
 	}
+	// Read announcements of a replica that crashed in a Put.
+	for sum := range removed {
+		delete(modTime, sum)
+	}
+	s.sweepReaders(ctx, modTime, now, s.opt.TempGrace)
 	// Tombstones: restart the clock of removed artifacts' handles (by
 	// rewriting them), forget old ones.
 	it = s.bucket.List(&blob.ListOptions{Prefix: "handles/"})
