@@ -50,11 +50,12 @@ type BlobOptions struct {
 // writers commit on Close), reads are verified before they are served,
 // handles are issued with conditional writes (If-None-Match) so that no
 // handle ever names two digests, and the collector removes the oldest
-// artifacts first but never one younger than MinAge or open in this
-// process.
+// artifacts first but never one younger than MinAge, open in this
+// process, or being read by another replica (bloblease.go).
 //
 // Keys: objects/<sha256> (bytes), objects/<sha256>.json (metadata),
-// handles/<handle> (the digest), tmp/<random> (uploads in progress).
+// handles/<handle> (the digest), tmp/<random> (uploads in progress),
+// readers/<sha256>/<random> and doomed/<sha256> (bloblease.go).
 type BlobStore struct {
 	bucket *blob.Bucket
 	url    string
