@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -88,6 +89,43 @@ type Field struct {
 	kids    map[string]*Field
 	elem    *Field
 	depth   int
+	// vals counts the values while there are few (Counts is made of it
+	// by Finish); with a tracker, each value also keeps the first
+	// records holding it.
+	vals map[string]*valState
+	// inArr: the path goes through an array ("[]").
+	inArr  bool
+	parent *Field
+	// name is the member name under parent; firstKid and nextSib
+	// remember the order of members (the member first in the last
+	// record, the member after this one the last time).
+	name              string
+	firstKid, nextSib *Field
+	// lastVal is the value seen last (tried before the map).
+	lastVal *valState
+	// The first record holding each extreme: Min, Max, Earliest,
+	// Latest, MaxItems.
+	minRec, maxRec, earliestRec, latestRec, maxItemsRec int
+	// ...and its text, when the profile has a tracker.
+	minRaw, maxRaw, earliestRaw, latestRaw, maxItemsRaw []byte
+	// sel is the state the selection of rows gathers in the same pass
+	// (rows.go), nil without a tracker.
+	sel *fieldSel
+}
+
+// valState is one value of a field with few values: its count and, when
+// the profile has a tracker, the first records holding it (at most
+// maxPerWhy) and where it was first seen (record, leaf).
+type valState struct {
+	key       string
+	n         int
+	recs      []int
+	last      int // 1 + the last record in recs
+	first     int
+	seq       int
+	noRecs    bool // records no longer kept (it cannot be chosen)
+	errWord   int8 // 0 not checked, 1 says an error, -1 does not
+	exitValue bool
 }
 
 // Mean returns the mean of the field's numbers.
@@ -148,13 +186,19 @@ type Profile struct {
 	root *Field
 	byP  map[string]*Field
 	pat  []byte
-	want []bool // see leavesIn
+	// walkMask: see leavesOf.
+	walkMask []bool
+	// t gathers what the selection of rows needs in the same pass
+	// (rows.go); nil for a profile alone.
+	t *tracker
+	// rec is the record being added, seq counts its scalar values.
+	rec, seq int
 }
 
 // NewProfile returns an empty profile; Add each record, then Finish.
 func NewProfile(isMap bool) *Profile {
 	p := &Profile{Map: isMap, byP: map[string]*Field{}}
-	p.root = &Field{Path: ".", lastRec: -1, first: -1}
+	p.root = &Field{Path: ".", lastRec: -1, first: -1, vals: map[string]*valState{}}
 	p.byP["."] = p.root
 	return p
 }
@@ -166,6 +210,11 @@ func (p *Profile) Field(path string) *Field { return p.byP[path] }
 // {"key": value}, whose value is profiled).
 func (p *Profile) Add(i int, raw []byte) {
 	p.Records++
+	p.rec, p.seq = i, 0
+	if p.t != nil {
+		p.t.begin(i, raw)
+		defer p.t.end()
+	}
 	s := jscan{d: raw}
 	if p.Map {
 		// {"key": value}: skip to the value.
@@ -194,7 +243,8 @@ func (p *Profile) child(parent *Field, name string) *Field {
 		return nil
 	}
 	path := joinPath(parent.Path, name)
-	f := &Field{Path: path, lastRec: -1, first: len(p.Fields), depth: parent.depth + 1}
+	f := p.newField(path, parent)
+	f.name = name
 	if parent.kids == nil {
 		parent.kids = map[string]*Field{}
 	}
@@ -217,10 +267,21 @@ func (p *Profile) elemOf(parent *Field) *Field {
 	if parent.Path == "." {
 		path = "[]"
 	}
-	f := &Field{Path: path, lastRec: -1, first: len(p.Fields), depth: parent.depth + 1}
+	f := p.newField(path, parent)
+	f.inArr = true
 	parent.elem = f
 	p.Fields = append(p.Fields, f)
 	p.byP[path] = f
+	return f
+}
+
+// newField returns a new field at path under parent (not yet linked).
+func (p *Profile) newField(path string, parent *Field) *Field {
+	f := &Field{Path: path, lastRec: -1, first: len(p.Fields), depth: parent.depth + 1, inArr: parent.inArr,
+		vals: map[string]*valState{}, parent: parent}
+	if p.t != nil {
+		p.t.newField(f)
+	}
 	return f
 }
 
@@ -261,6 +322,10 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 	if f.lastRec != rec {
 		f.lastRec = rec
 		f.Present++
+		if p.t != nil && !f.inArr && f.sel != nil && len(f.sel.firstRecs) < maxPerWhy {
+			f.sel.firstRecs = append(f.sel.firstRecs, rec)
+			p.t.keep()
+		}
 	}
 	f.Values++
 	switch c {
@@ -273,17 +338,35 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 			s.pos++
 			return
 		}
+		var prev *Field // the member before
 		for {
 			s.ws()
 			var kid *Field
 			if b, name := s.memberName(); b != nil {
-				kid = f.kids[string(b)] // no allocation when found
-				if kid == nil {
-					kid = p.child(f, string(b))
+				// Records mostly list their members in one order: the
+				// member that followed the previous one last time is
+				// tried before the map.
+				pred := f.firstKid
+				if prev != nil {
+					pred = prev.nextSib
+				}
+				if pred != nil && pred.name == string(b) {
+					kid = pred
+				} else {
+					kid = f.kids[string(b)] // no allocation when found
+					if kid == nil {
+						kid = p.child(f, string(b))
+					}
+					if kid != nil && prev == nil {
+						f.firstKid = kid
+					} else if kid != nil {
+						prev.nextSib = kid
+					}
 				}
 			} else {
 				kid = p.child(f, name)
 			}
+			prev = kid
 			s.ws()
 			s.pos++ // ':'
 			s.ws()
@@ -322,13 +405,19 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 		if f.Containers == 1 && f.Types&tObject == 0 || n < f.MinItems || f.MinItems == 0 && f.Items == 0 && f.MaxItems == 0 {
 			f.MinItems = n
 		}
-		f.MaxItems = max(f.MaxItems, n)
+		if n > f.MaxItems {
+			f.MaxItems, f.maxItemsRec = n, rec
+			if p.t != nil {
+				f.maxItemsRaw = p.t.hold(f.maxItemsRaw)
+			}
+		}
 		f.Items += n
 		return
 	}
 	start := s.pos
 	s.skipValue()
 	raw := s.d[start:s.pos]
+	p.seq++
 	switch c {
 	case '"':
 		f.Types |= tString
@@ -336,9 +425,15 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 		escaped := bytes.IndexByte(body, '\\') >= 0
 		var str string
 		if escaped {
-			str = unquote(raw)
-			if n := utf8.RuneCountInString(str); n > f.MaxLen {
+			if n := escapedRunes(body); n > f.MaxLen {
 				f.MaxLen = n
+			}
+			// The prefix before a "/" and the time need the string
+			// itself; cheap checks of the text tell when they cannot.
+			slash := !f.preDone && bytes.IndexByte(body, ' ') < 0 && (bytes.IndexByte(body, '/') >= 0 || bytes.Contains(body, []byte(`\u00`)))
+			timeLike := len(body) >= 19 && len(body) <= 240 && (body[0] >= '0' && body[0] <= '9' || body[0] == '\\')
+			if slash || timeLike {
+				str = unquote(raw)
 			}
 		} else if len(body) > f.MaxLen {
 			if n := utf8.RuneCount(body); n > f.MaxLen {
@@ -362,10 +457,16 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 		if t, ok := parseTime(str); ok {
 			f.TimeN++
 			if f.TimeN == 1 || t.Before(f.Earliest) {
-				f.Earliest, f.earliestText = t, str
+				f.Earliest, f.earliestText, f.earliestRec = t, str, rec
+				if p.t != nil {
+					f.earliestRaw = p.t.hold(f.earliestRaw)
+				}
 			}
 			if f.TimeN == 1 || t.After(f.Latest) {
-				f.Latest, f.latestText = t, str
+				f.Latest, f.latestText, f.latestRec = t, str, rec
+				if p.t != nil {
+					f.latestRaw = p.t.hold(f.latestRaw)
+				}
 			}
 		}
 	case 'n':
@@ -377,36 +478,68 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 		f.Types |= tNumber
 		if x, err := strconv.ParseFloat(string(raw), 64); err == nil {
 			if f.NumN == 0 || x < f.Min {
-				f.Min = x
+				f.Min, f.minRec = x, rec
+				if p.t != nil {
+					f.minRaw = p.t.hold(f.minRaw)
+				}
 			}
 			if f.NumN == 0 || x > f.Max {
-				f.Max = x
+				f.Max, f.maxRec = x, rec
+				if p.t != nil {
+					f.maxRaw = p.t.hold(f.maxRaw)
+				}
 			}
 			f.NumN++
 			f.Sum += x
 			f.SumSquares += x * x
+			if p.t != nil && f.sel != nil {
+				p.t.number(f, x)
+			}
 		}
 	}
 	p.distinct(f, raw)
+	if p.t != nil && f.sel != nil && f.sel.gslot >= 0 {
+		p.t.groupValue(f, raw)
+	}
 }
 
 // distinct counts the scalar value raw (its JSON text) of f.
 func (p *Profile) distinct(f *Field, raw []byte) {
 	if !f.tooMany {
-		if f.Counts == nil {
-			f.Counts = map[string]int{}
+		vs := f.lastVal
+		if vs == nil || vs.key != string(raw) {
+			vs = f.vals[string(raw)] // no allocation
 		}
-		if _, ok := f.Counts[string(raw)]; ok || len(f.Counts) < maxValues {
-			f.Counts[string(raw)]++
-			f.Distinct = len(f.Counts)
+		if vs == nil && len(f.vals) < maxValues {
+			vs = &valState{key: string(raw), first: p.rec, seq: p.seq}
+			f.vals[vs.key] = vs
+			f.Distinct = len(f.vals)
+			if p.t != nil && f.sel != nil {
+				p.t.newValue(f, vs, raw)
+			}
+		}
+		if vs != nil {
+			f.lastVal = vs
+			vs.n++
+			if p.t != nil && vs.last != p.rec+1 && !vs.noRecs && len(vs.recs) < maxPerWhy {
+				vs.recs = append(vs.recs, p.rec)
+				vs.last = p.rec + 1
+				p.t.keep()
+			}
 			return
 		}
 		f.tooMany = true
 		f.hashes = make(map[uint64]struct{}, 2*maxValues)
-		for k := range f.Counts {
+		for k := range f.vals {
 			f.hashes[hash(k)] = struct{}{}
 		}
-		f.Counts = nil
+		if p.t != nil && f.sel != nil {
+			p.t.tooMany(f)
+		}
+		f.vals, f.lastVal = nil, nil
+	}
+	if p.t != nil && f.sel != nil && f.sel.exitVals != nil {
+		p.t.exitValue(f, raw)
 	}
 	if f.ManyDistinct {
 		return
@@ -438,6 +571,54 @@ func hashBytes(b []byte) uint64 {
 	return h
 }
 
+// escapedRunes returns the number of characters of the JSON string body
+// (with escapes) once unquoted, as encoding/json unquotes it: an escape
+// is one character, a surrogate pair one, a lone surrogate or a byte
+// that is not UTF-8 one U+FFFD.
+func escapedRunes(body []byte) int {
+	n := 0
+	for i := 0; i < len(body); n++ {
+		c := body[i]
+		switch {
+		case c == '\\' && i+1 < len(body) && body[i+1] == 'u' && i+6 <= len(body):
+			r := hex4(body[i+2 : i+6])
+			if utf16.IsSurrogate(r) && i+12 <= len(body) && body[i+6] == '\\' && body[i+7] == 'u' &&
+				utf16.DecodeRune(r, hex4(body[i+8:i+12])) != utf8.RuneError {
+				i += 12
+			} else {
+				i += 6
+			}
+		case c == '\\':
+			i += 2
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			_, size := utf8.DecodeRune(body[i:])
+			i += size
+		}
+	}
+	return n
+}
+
+// hex4 decodes four hex digits (-1 when they are not).
+func hex4(b []byte) rune {
+	var r rune
+	for _, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r*16 + rune(c)
+	}
+	return r
+}
+
 // parseTime recognises RFC 3339 times ("2024-05-01T12:00:00Z") and
 // "2024-05-01 12:00:00" with a cheap check before parsing.
 func parseTime(s string) (time.Time, bool) {
@@ -457,6 +638,15 @@ func parseTime(s string) (time.Time, bool) {
 // patterns of the fields with few values.
 func (p *Profile) Finish() {
 	for _, f := range append(p.Fields, p.root) {
+		if f.vals != nil && len(f.vals) > 0 {
+			f.Counts = make(map[string]int, len(f.vals))
+			for k, vs := range f.vals {
+				f.Counts[k] = vs.n
+			}
+		}
+		if p.t == nil {
+			f.vals = nil
+		}
 		if f.Counts == nil {
 			continue
 		}
@@ -465,8 +655,12 @@ func (p *Profile) Finish() {
 				continue
 			}
 			p.pat = appendPattern(p.pat[:0], []byte(raw[1:len(raw)-1]))
-			for i := 0; i < n && !f.patDone; i++ {
-				f.Patterns, f.patDone = countKindBytes(f.Patterns, p.pat)
+			if !f.patDone {
+				// n times at once: the first adds the kind (or finds
+				// too many), the others only count.
+				if f.Patterns, f.patDone = countKindBytes(f.Patterns, p.pat); !f.patDone {
+					f.Patterns[string(p.pat)] += n - 1
+				}
 			}
 		}
 	}
