@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -404,6 +405,37 @@ func Sniff(data []byte) string {
 // 8 KiB, or
 // net/http recognises a binary signature.
 func isBinary(data []byte) (bool, string) {
+	return isBinaryAs(data, "")
+}
+
+// IsBinary reports whether data would be taken for binary unless its
+// content type is declared as text (see DetectShapeAs): a NUL byte, many
+// control characters or invalid UTF-8 sequences in its first 8 KiB, or a
+// binary signature.
+func IsBinary(data []byte) bool {
+	b, _ := isBinary(data)
+	return b
+}
+
+// declaredText reports whether the media type ct says the data is text:
+// text/*, JSON (application/json, *+json), JSON Lines or NDJSON.
+func declaredText(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return false
+	}
+	return strings.HasPrefix(mt, "text/") || mt == TypeJSON || strings.HasSuffix(mt, "+json") ||
+		mt == TypeNDJSON || mt == "application/jsonl" || mt == "application/x-jsonlines"
+}
+
+// isBinaryAs is isBinary for data declared as contentType: data declared
+// as text (see declaredText) is never binary, whatever bytes it holds (a
+// NUL, control characters): it is shown as text, escaped where it must
+// be.
+func isBinaryAs(data []byte, contentType string) (bool, string) {
+	if declaredText(contentType) {
+		return false, ""
+	}
 	head := data
 	if len(head) > 8192 {
 		head = head[:8192]
@@ -461,13 +493,20 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\
 // path that is not in the input, or holds no array or object, is an error.
 // Counts of a path under "[]" add up over every element.
 func DetectShape(data []byte, records []string) (Shape, error) {
+	return DetectShapeAs(data, records, "")
+}
+
+// DetectShapeAs is DetectShape for data declared as contentType ("" for
+// none): data declared as text is never binary (an MCP text block with a
+// NUL byte is text, not a hex dump).
+func DetectShapeAs(data []byte, records []string, contentType string) (Shape, error) {
 	if allSpace(data) {
 		if len(records) > 0 {
 			return Shape{Format: FormatEmpty, ContentType: TypeText}, fmt.Errorf("records path %s: the input is empty", records[0])
 		}
 		return Shape{Format: FormatEmpty, ContentType: TypeText}, nil
 	}
-	if bin, ct := isBinary(data); bin {
+	if bin, ct := isBinaryAs(data, contentType); bin {
 		s := Shape{Format: FormatBinary, ContentType: ct, data: data}
 		if len(records) > 0 {
 			return s, fmt.Errorf("records path %s: the input is binary (%s)", records[0], ct)

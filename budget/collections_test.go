@@ -158,3 +158,26 @@ func TestDetectShapeEnvelope(t *testing.T) {
 		}
 	}
 }
+
+// TestDeclaredTextIsNeverBinary: data declared as text (text/*, JSON,
+// NDJSON) is text whatever bytes it holds; undeclared, a NUL byte in the
+// first 8 KiB still makes it binary. On the old code the declared type
+// was ignored: an MCP text block with a NUL became a hex dump.
+func TestDeclaredTextIsNeverBinary(t *testing.T) {
+	data := []byte("line 0\nline 1 with a NUL \x00 byte\nline 2 \a\x01\x02\n")
+	if s, err := DetectShape(data, nil); err != nil || s.Format != FormatBinary {
+		t.Fatalf("undeclared: %v %v, want binary", s.Format, err)
+	}
+	for _, ct := range []string{"text/plain", "text/plain; charset=utf-8", "application/json", "application/vnd.api+json", "application/x-ndjson"} {
+		s, err := DetectShapeAs(data, nil, ct)
+		if err != nil || s.Format != FormatText || len(s.Collections) != 1 || s.Collections[0].Count != 3 {
+			t.Errorf("declared %s: %+v %v, want 3 lines of text", ct, s, err)
+		}
+	}
+	if s, _ := DetectShapeAs(data, nil, "image/png"); s.Format != FormatBinary {
+		t.Errorf("declared image/png: %v, want binary", s.Format)
+	}
+	if !IsBinary(data) || IsBinary([]byte("plain text\n")) {
+		t.Error("IsBinary")
+	}
+}

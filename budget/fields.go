@@ -556,10 +556,10 @@ func (declarative) Compact(ctx context.Context, req Request) (Output, error) {
 		shape = *req.Shape
 	} else {
 		var err error
-		shape, err = DetectShape(req.Input, req.Rules.Records)
+		shape, err = DetectShapeAs(req.Input, req.Rules.Records, req.ContentType)
 		if err != nil {
 			pre = append(pre, schemas.Action{Level: schemas.LevelFields, Kind: ActRecordsMissing, Detail: err.Error()})
-			shape, err = DetectShape(req.Input, nil)
+			shape, err = DetectShapeAs(req.Input, nil, req.ContentType)
 			if err != nil {
 				return Output{}, err
 			}

@@ -187,10 +187,10 @@ func (p *Pipeline) Run(ctx context.Context, in Input) (schemas.Result, error) {
 		Collections: []schemas.Collection{},
 		Actions:     []schemas.Action{},
 	}
-	shape, err := DetectShape(in.Data, in.Rules.Records)
+	shape, err := DetectShapeAs(in.Data, in.Rules.Records, in.ContentType)
 	if err != nil {
 		res.Actions = append(res.Actions, schemas.Action{Level: schemas.LevelNone, Kind: ActRecordsMissing, Detail: err.Error() + "; collections detected instead"})
-		if shape, err = DetectShape(in.Data, nil); err != nil {
+		if shape, err = DetectShapeAs(in.Data, nil, in.ContentType); err != nil {
 			return schemas.Result{}, fmt.Errorf("%s: %w", tool, err)
 		}
 	}

@@ -78,6 +78,10 @@ type coll struct {
 	c    Collection
 	p    *Profile
 	cols []*Field
+	// colIdx indexes cols.
+	colIdx map[*Field]int
+	// t gathers the selection's state in the profile's pass (rows.go).
+	t *tracker
 	// why lists, per reason, the records it selects (in its order).
 	why   []*reason
 	rows  map[int]*row
@@ -119,15 +123,18 @@ func addRecords(v *View, in Input, ci int) error {
 		}})
 		return nil
 	}
+	// One pass over the records: the profile, and what the selection of
+	// rows needs (rows.go); then a look at the few records kept.
 	k := &coll{in: in, c: c, p: NewProfile(c.Kind == "map"), rows: map[int]*row{}}
+	k.t = newTracker(k)
+	k.p.t = k.t
 	if err := c.Each(func(i int, raw []byte) error { k.p.Add(i, raw); return nil }); err != nil {
 		return fmt.Errorf("profile %s: %w", c.Path, err)
 	}
 	k.p.Finish()
 	k.chooseColumns()
-	if err := k.selectRows(); err != nil {
-		return err
-	}
+	k.selectRows()
+	k.t, k.p.t = nil, nil
 	sec := v.AddSection(&Section{Coll: c.Path, Order: 10 + ci,
 		Head: k.head, Foot: k.foot})
 	k.addProfile(v, sec)
@@ -483,6 +490,12 @@ func (k *coll) chooseColumns() {
 	for _, c := range cand {
 		k.cols = append(k.cols, c.f)
 	}
+	defer func() {
+		k.colIdx = map[*Field]int{}
+		for j, f := range k.cols {
+			k.colIdx[f] = j
+		}
+	}()
 	if p.Map && len(p.Fields) == 0 {
 		k.cols = append(k.cols, p.root) // a map of scalars: its value
 	}

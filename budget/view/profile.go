@@ -88,6 +88,34 @@ type Field struct {
 	kids    map[string]*Field
 	elem    *Field
 	depth   int
+	// vals counts the values while there are few (Counts is made of it
+	// by Finish); with a tracker, each value also keeps the first
+	// records holding it.
+	vals map[string]*valState
+	// inArr: the path goes through an array ("[]").
+	inArr bool
+	// The first record holding each extreme: Min, Max, Earliest,
+	// Latest, MaxItems.
+	minRec, maxRec, earliestRec, latestRec, maxItemsRec int
+	// ...and its text, when the profile has a tracker.
+	minRaw, maxRaw, earliestRaw, latestRaw, maxItemsRaw []byte
+	// sel is the state the selection of rows gathers in the same pass
+	// (rows.go), nil without a tracker.
+	sel *fieldSel
+}
+
+// valState is one value of a field with few values: its count and, when
+// the profile has a tracker, the first records holding it (at most
+// maxPerWhy) and where it was first seen (record, leaf).
+type valState struct {
+	n         int
+	recs      []int
+	last      int // 1 + the last record in recs
+	first     int
+	seq       int
+	noRecs    bool // records no longer kept (it cannot be chosen)
+	errWord   int8 // 0 not checked, 1 says an error, -1 does not
+	exitValue bool
 }
 
 // Mean returns the mean of the field's numbers.
@@ -148,13 +176,17 @@ type Profile struct {
 	root *Field
 	byP  map[string]*Field
 	pat  []byte
-	want []bool // see leavesIn
+	// t gathers what the selection of rows needs in the same pass
+	// (rows.go); nil for a profile alone.
+	t *tracker
+	// rec is the record being added, seq counts its scalar values.
+	rec, seq int
 }
 
 // NewProfile returns an empty profile; Add each record, then Finish.
 func NewProfile(isMap bool) *Profile {
 	p := &Profile{Map: isMap, byP: map[string]*Field{}}
-	p.root = &Field{Path: ".", lastRec: -1, first: -1}
+	p.root = &Field{Path: ".", lastRec: -1, first: -1, vals: map[string]*valState{}}
 	p.byP["."] = p.root
 	return p
 }
@@ -166,6 +198,11 @@ func (p *Profile) Field(path string) *Field { return p.byP[path] }
 // {"key": value}, whose value is profiled).
 func (p *Profile) Add(i int, raw []byte) {
 	p.Records++
+	p.rec, p.seq = i, 0
+	if p.t != nil {
+		p.t.begin(i, raw)
+		defer p.t.end()
+	}
 	s := jscan{d: raw}
 	if p.Map {
 		// {"key": value}: skip to the value.
@@ -194,7 +231,7 @@ func (p *Profile) child(parent *Field, name string) *Field {
 		return nil
 	}
 	path := joinPath(parent.Path, name)
-	f := &Field{Path: path, lastRec: -1, first: len(p.Fields), depth: parent.depth + 1}
+	f := p.newField(path, parent)
 	if parent.kids == nil {
 		parent.kids = map[string]*Field{}
 	}
@@ -217,10 +254,21 @@ func (p *Profile) elemOf(parent *Field) *Field {
 	if parent.Path == "." {
 		path = "[]"
 	}
-	f := &Field{Path: path, lastRec: -1, first: len(p.Fields), depth: parent.depth + 1}
+	f := p.newField(path, parent)
+	f.inArr = true
 	parent.elem = f
 	p.Fields = append(p.Fields, f)
 	p.byP[path] = f
+	return f
+}
+
+// newField returns a new field at path under parent (not yet linked).
+func (p *Profile) newField(path string, parent *Field) *Field {
+	f := &Field{Path: path, lastRec: -1, first: len(p.Fields), depth: parent.depth + 1, inArr: parent.inArr,
+		vals: map[string]*valState{}}
+	if p.t != nil {
+		p.t.newField(f)
+	}
 	return f
 }
 
@@ -261,6 +309,10 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 	if f.lastRec != rec {
 		f.lastRec = rec
 		f.Present++
+		if p.t != nil && !f.inArr && f.sel != nil && len(f.sel.firstRecs) < maxPerWhy {
+			f.sel.firstRecs = append(f.sel.firstRecs, rec)
+			p.t.keep()
+		}
 	}
 	f.Values++
 	switch c {
@@ -322,13 +374,19 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 		if f.Containers == 1 && f.Types&tObject == 0 || n < f.MinItems || f.MinItems == 0 && f.Items == 0 && f.MaxItems == 0 {
 			f.MinItems = n
 		}
-		f.MaxItems = max(f.MaxItems, n)
+		if n > f.MaxItems {
+			f.MaxItems, f.maxItemsRec = n, rec
+			if p.t != nil {
+				f.maxItemsRaw = p.t.hold(f.maxItemsRaw)
+			}
+		}
 		f.Items += n
 		return
 	}
 	start := s.pos
 	s.skipValue()
 	raw := s.d[start:s.pos]
+	p.seq++
 	switch c {
 	case '"':
 		f.Types |= tString
@@ -362,10 +420,16 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 		if t, ok := parseTime(str); ok {
 			f.TimeN++
 			if f.TimeN == 1 || t.Before(f.Earliest) {
-				f.Earliest, f.earliestText = t, str
+				f.Earliest, f.earliestText, f.earliestRec = t, str, rec
+				if p.t != nil {
+					f.earliestRaw = p.t.hold(f.earliestRaw)
+				}
 			}
 			if f.TimeN == 1 || t.After(f.Latest) {
-				f.Latest, f.latestText = t, str
+				f.Latest, f.latestText, f.latestRec = t, str, rec
+				if p.t != nil {
+					f.latestRaw = p.t.hold(f.latestRaw)
+				}
 			}
 		}
 	case 'n':
@@ -377,36 +441,64 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 		f.Types |= tNumber
 		if x, err := strconv.ParseFloat(string(raw), 64); err == nil {
 			if f.NumN == 0 || x < f.Min {
-				f.Min = x
+				f.Min, f.minRec = x, rec
+				if p.t != nil {
+					f.minRaw = p.t.hold(f.minRaw)
+				}
 			}
 			if f.NumN == 0 || x > f.Max {
-				f.Max = x
+				f.Max, f.maxRec = x, rec
+				if p.t != nil {
+					f.maxRaw = p.t.hold(f.maxRaw)
+				}
 			}
 			f.NumN++
 			f.Sum += x
 			f.SumSquares += x * x
+			if p.t != nil && f.sel != nil {
+				p.t.number(f, x)
+			}
 		}
 	}
 	p.distinct(f, raw)
+	if p.t != nil && f.sel != nil && f.sel.gslot >= 0 {
+		p.t.groupValue(f, raw)
+	}
 }
 
 // distinct counts the scalar value raw (its JSON text) of f.
 func (p *Profile) distinct(f *Field, raw []byte) {
 	if !f.tooMany {
-		if f.Counts == nil {
-			f.Counts = map[string]int{}
+		vs := f.vals[string(raw)] // no allocation
+		if vs == nil && len(f.vals) < maxValues {
+			vs = &valState{first: p.rec, seq: p.seq}
+			f.vals[string(raw)] = vs
+			f.Distinct = len(f.vals)
+			if p.t != nil && f.sel != nil {
+				p.t.newValue(f, vs, raw)
+			}
 		}
-		if _, ok := f.Counts[string(raw)]; ok || len(f.Counts) < maxValues {
-			f.Counts[string(raw)]++
-			f.Distinct = len(f.Counts)
+		if vs != nil {
+			vs.n++
+			if p.t != nil && vs.last != p.rec+1 && !vs.noRecs && len(vs.recs) < maxPerWhy {
+				vs.recs = append(vs.recs, p.rec)
+				vs.last = p.rec + 1
+				p.t.keep()
+			}
 			return
 		}
 		f.tooMany = true
 		f.hashes = make(map[uint64]struct{}, 2*maxValues)
-		for k := range f.Counts {
+		for k := range f.vals {
 			f.hashes[hash(k)] = struct{}{}
 		}
-		f.Counts = nil
+		if p.t != nil && f.sel != nil {
+			p.t.tooMany(f)
+		}
+		f.vals = nil
+	}
+	if p.t != nil && f.sel != nil && f.sel.exitVals != nil {
+		p.t.exitValue(f, raw)
 	}
 	if f.ManyDistinct {
 		return
@@ -457,6 +549,15 @@ func parseTime(s string) (time.Time, bool) {
 // patterns of the fields with few values.
 func (p *Profile) Finish() {
 	for _, f := range append(p.Fields, p.root) {
+		if f.vals != nil && len(f.vals) > 0 {
+			f.Counts = make(map[string]int, len(f.vals))
+			for k, vs := range f.vals {
+				f.Counts[k] = vs.n
+			}
+		}
+		if p.t == nil {
+			f.vals = nil
+		}
 		if f.Counts == nil {
 			continue
 		}

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode"
+	"unsafe"
 )
 
 // errWords match values that say something went wrong.
@@ -17,16 +19,17 @@ var errWords = regexp.MustCompile(`(?i)(err|fail|fatal|panic|crash|alarm|unhealt
 // exitNames are numeric fields where a value other than 0 is a failure.
 var exitNames = regexp.MustCompile(`(?i)(^|\.)(exit_?code|exitstatus|return_?code|returncode|rc|errors?|failures?|failed)$`)
 
-// leaves calls fn with every scalar value of the record raw (for a map,
-// its value) and the profile field it belongs to.
-func (p *Profile) leaves(raw []byte, fn func(f *Field, raw []byte)) {
-	p.leavesIn(raw, nil, fn)
-}
+// errWord reports whether a value (its JSON text) says something went
+// wrong. It runs once per distinct value of a field with few values.
+func errWord(raw string) bool { return errWords.MatchString(raw) }
 
-// leavesIn is leaves that skips the subtrees whose fields are not in
-// want (indexed by Field.first+1; nil walks everything).
-func (p *Profile) leavesIn(raw []byte, want []bool, fn func(f *Field, raw []byte)) {
-	p.want = want
+// exitName reports whether a field's numbers are exit codes (a value
+// other than 0 is a failure). It runs once per field.
+func exitName(path string) bool { return exitNames.MatchString(path) }
+
+// leaves calls fn with every scalar value of the record raw (for a map,
+// its value) and the profile field it belongs to, in document order.
+func (p *Profile) leaves(raw []byte, fn func(f *Field, raw []byte)) {
 	s := jscan{d: raw}
 	s.ws()
 	if p.Map {
@@ -44,7 +47,7 @@ func (p *Profile) leavesIn(raw []byte, want []bool, fn func(f *Field, raw []byte
 }
 
 func (p *Profile) walk(s *jscan, f *Field, fn func(*Field, []byte)) {
-	if f == nil || p.want != nil && !p.want[f.first+1] {
+	if f == nil {
 		s.skipValue()
 		return
 	}
@@ -187,13 +190,15 @@ func requestTerms(args []byte) []string {
 	return out
 }
 
-// selectRows walks the records a second time: it finds the records each
-// reason selects and renders the rows of those records. Reasons are kept
-// apart per field and value (status.phase=Failed is one reason,
-// state.waiting.reason=CrashLoopBackOff another), so that the first
-// round of rows shows one of each kind of anomaly before a second of any.
-func (k *coll) selectRows() error {
-	p, c := k.p, k.c
+// selectRows finds the records each reason selects, from what the
+// profile's one pass gathered (the tracker), and renders the rows of
+// those records: no second walk over the records, only a look at the
+// few records kept as candidates. Reasons are kept apart per field and
+// value (status.phase=Failed is one reason, state.waiting.reason=
+// CrashLoopBackOff another), so that the first round of rows shows one of
+// each kind of anomaly before a second of any.
+func (k *coll) selectRows() {
+	p, c, t := k.p, k.c, k.t
 	n := c.Count
 	add := func(prio int) *reason {
 		r := &reason{prio: prio, text: map[int]string{}}
@@ -206,46 +211,67 @@ func (k *coll) selectRows() error {
 		pinned.text[i] = "pinned"
 	}
 	pinned.more = c.PinnedCount - len(c.Pinned)
-	// Per field and value: the anomalies and the rare values, in the
-	// order first seen; sorted rarest first after the walk.
-	type keyed struct {
-		r     *reason
-		count int
-	}
-	byValue := map[string]*keyed{}
-	var anomalies, rares []*keyed
 	outliers := &reason{prio: PrioAnomaly, text: map[int]string{}}
 	lacking := &reason{prio: PrioRare, text: map[int]string{}}
 	relevant := &reason{prio: PrioRare, text: map[int]string{}}
 	ends := &reason{prio: PrioEnds, text: map[int]string{}}
 	spread := &reason{prio: PrioSpread, text: map[int]string{}}
 
-	// Which fields can flag a record.
-	rareVals := map[*Field]map[string]bool{}
-	errVals := map[*Field]map[string]bool{}
+	// Per field and value: the anomalies and the rare values, in the
+	// order first seen (record, then value in the record), then the
+	// rarest first.
+	byLabel := map[string]*keyed{}
+	var anomalies, rares []*keyed
+	flag := func(label string, prio, count int, vs *valState, why string) {
+		kr := byLabel[label]
+		if kr == nil {
+			kr = &keyed{r: &reason{prio: prio, text: map[int]string{}}, count: count, first: vs.first, seq: vs.seq}
+			byLabel[label] = kr
+			if prio == PrioAnomaly {
+				anomalies = append(anomalies, kr)
+			} else {
+				rares = append(rares, kr)
+			}
+		} else if vs.first < kr.first || vs.first == kr.first && vs.seq < kr.seq {
+			// Two values with one label (cut alike): the first seen
+			// names it.
+			kr.first, kr.seq = vs.first, vs.seq
+		}
+		for _, i := range vs.recs {
+			if _, ok := kr.r.text[i]; !ok {
+				kr.r.recs = append(kr.r.recs, i)
+				kr.r.text[i] = why
+			}
+		}
+	}
 	type stat struct{ mean, sd float64 }
 	outl := map[*Field]stat{}
 	var lack []*Field
 	for _, f := range p.Fields {
-		if k.dropped(f) {
+		if k.dropped(f) || f.sel == nil {
 			continue
 		}
-		if f.Counts != nil && f.Values >= 2 {
-			for _, vc := range f.sortedCounts() {
-				if vc.n*2 >= f.Values {
-					continue // the usual value
+		exit := f.NumN > 0 && f.sel.exit
+		if f.Counts != nil {
+			for _, raw := range sortedKeys(f.vals) {
+				vs := f.vals[raw]
+				usual := vs.n*2 >= f.Values || f.Values < 2
+				switch {
+				case !usual && raw[0] == '"' && len(raw) < 120 && vs.errWord > 0:
+					label := f.Path + "=" + cell(raw, 40)
+					flag(label, PrioAnomaly, vs.n, vs, fmt.Sprintf("%s (%s of %s)", label, commas(vs.n), commas(f.Values)))
+				case exit && vs.exitValue:
+					label := f.Path + "=" + raw
+					flag(label, PrioAnomaly, vs.n, vs, label+" (not 0)")
+				case !usual && f.Values >= 10 && f.Distinct <= 24 && f.Distinct < f.Values/2 && vs.n <= max(1, f.Values/20):
+					label := f.Path + "=" + cell(raw, 40)
+					flag(label, PrioRare, vs.n, vs, fmt.Sprintf("%s is rare (%s of %s)", label, commas(vs.n), commas(f.Values)))
 				}
-				if vc.raw[0] == '"' && errWords.MatchString(vc.raw) && len(vc.raw) < 120 {
-					if errVals[f] == nil {
-						errVals[f] = map[string]bool{}
-					}
-					errVals[f][vc.raw] = true
-				} else if f.Values >= 10 && f.Distinct <= 24 && f.Distinct < f.Values/2 && vc.n <= max(1, f.Values/20) {
-					if rareVals[f] == nil {
-						rareVals[f] = map[string]bool{}
-					}
-					rareVals[f][vc.raw] = true
-				}
+			}
+		} else if exit && f.sel.exitVals != nil {
+			for _, raw := range sortedKeys(f.sel.exitVals) {
+				label := f.Path + "=" + raw
+				flag(label, PrioAnomaly, 0, f.sel.exitVals[raw], label+" (not 0)")
 			}
 		}
 		if f.NumN >= 8 && f.StdDev() > 0 && f != p.Identity {
@@ -262,26 +288,32 @@ func (k *coll) selectRows() error {
 			lack = append(lack, f)
 		}
 	}
+	for _, list := range [][]*keyed{anomalies, rares} {
+		sort.SliceStable(list, func(a, b int) bool {
+			if list[a].first != list[b].first {
+				return list[a].first < list[b].first
+			}
+			return list[a].seq < list[b].seq
+		})
+	}
+
 	// Extremes of the main numeric and time fields (outside arrays,
 	// in at least half the records), and of the longest arrays of
-	// scalars.
+	// scalars: the first record holding each, found by the profile.
 	type extreme struct {
-		f       *Field
-		max     bool
-		time    bool
-		items   bool
-		found   bool
-		wantNum float64
-		wantStr string
+		f    *Field
+		word string
+		rec  int
+		raw  []byte
 	}
-	var exts []*extreme
+	var exts, itemExts []extreme
 	for _, f := range p.Fields {
 		if f == p.Identity || k.dropped(f) || f.Present < p.Records/2 || p.Records < 3 {
 			continue
 		}
 		if strings.HasSuffix(f.Path, "[]") && f.scalar() && !strings.Contains(strings.TrimSuffix(f.Path, "[]"), "[]") {
 			if a := p.Field(strings.TrimSuffix(f.Path, "[]")); a != nil && a.MaxItems > a.MinItems {
-				exts = append(exts, &extreme{f: f, max: true, items: true, wantNum: float64(a.MaxItems)})
+				itemExts = append(itemExts, extreme{f, fmt.Sprintf("most %s items (%d)", a.Path, a.MaxItems), a.maxItemsRec, a.maxItemsRaw})
 			}
 			continue
 		}
@@ -289,180 +321,56 @@ func (k *coll) selectRows() error {
 			continue
 		}
 		if f.NumN > 0 && f.Min != f.Max && f.NumN == f.Values-f.Nulls {
-			exts = append(exts, &extreme{f: f, max: true, wantNum: f.Max}, &extreme{f: f, wantNum: f.Min})
+			exts = append(exts, extreme{f, "largest " + f.Path, f.maxRec, f.maxRaw}, extreme{f, "smallest " + f.Path, f.minRec, f.minRaw})
 		} else if f.TimeN > 1 && f.earliestText != f.latestText {
-			exts = append(exts, &extreme{f: f, max: true, time: true, wantStr: f.latestText}, &extreme{f: f, time: true, wantStr: f.earliestText})
+			exts = append(exts, extreme{f, "latest " + f.Path, f.latestRec, f.latestRaw}, extreme{f, "earliest " + f.Path, f.earliestRec, f.earliestRaw})
 		}
 	}
-	terms := requestTerms(k.in.Args)
-	type hit struct {
-		rec  int
-		mask uint32
+	raws := t.raws
+	extra := func(rec int, raw []byte) {
+		if _, ok := raws[rec]; !ok && raw != nil {
+			raws[rec] = raw
+		}
 	}
-	var hits []hit
-	df := make([]int, len(terms))
+	extAt := map[int]bool{}
+	for _, e := range append(append([]extreme(nil), exts...), itemExts...) {
+		extAt[e.rec] = true
+		extra(e.rec, e.raw)
+	}
+	// Outliers: the candidates are the largest and smallest numbers of
+	// each field; a record's deviation is its largest over the fields.
+	devAt := map[int]bool{}
+	for f := range outl {
+		for _, h := range [2]numHeap{f.sel.hi, f.sel.lo} {
+			for _, e := range h.ents {
+				devAt[e.rec] = true
+				extra(e.rec, e.raw)
+			}
+		}
+	}
 	type dev struct {
 		rec int
 		d   float64
 		why string
 	}
 	var devs []dev
-	want := map[int]bool{0: true, n - 1: true}
-	for _, i := range spreadOrder(n, maxSpread) {
-		want[i] = true
-		spread.recs = append(spread.recs, i)
-		spread.text[i] = "spread"
-	}
-	for _, i := range c.Pinned {
-		want[i] = true
-	}
-	probes := map[int]bool{n / 2: true, n / 3: true, 2 * n / 3: true, n / 4: true, 3 * n / 4: true}
-	colIdx := map[*Field]int{}
-	for j, f := range k.cols {
-		colIdx[f] = j
-	}
-	items := map[*Field]int{}
-	exitField := map[*Field]bool{}
-	for _, f := range p.Fields {
-		if f.NumN > 0 && exitNames.MatchString(f.Path) && !k.dropped(f) {
-			exitField[f] = true
-		}
-	}
-	lower := []byte(nil)
-	// Most leaves are of no interest: one slice index tells.
-	interesting := make([]bool, len(p.Fields)+1)
-	mark := func(f *Field) { interesting[f.first+1] = true }
-	extField := map[*Field]bool{}
-	for f := range colIdx {
-		mark(f)
-	}
-	for f := range errVals {
-		mark(f)
-	}
-	for f := range rareVals {
-		mark(f)
-	}
-	for f := range outl {
-		mark(f)
-	}
-	for f := range exitField {
-		mark(f)
-	}
-	for _, e := range exts {
-		mark(e.f)
-		extField[e.f] = true
-	}
-	// Sums of the main measures per value of the main state field
-	// ("total_cents by status: delivered 1,488 sum 56,057,600").
-	k.chooseGroups()
-	if k.group != nil {
-		mark(k.group)
-		for _, m := range k.measures {
-			mark(m)
-		}
-	}
-	// The walk goes down only where something is of interest.
-	under := append([]bool(nil), interesting...)
-	for _, f := range p.Fields {
-		if interesting[f.first+1] {
-			for _, a := range ancestors(p, f) {
-				under[a.first+1] = true
-			}
-		}
-	}
-	under[0] = true
-	if len(lack) > 0 {
-		under = nil // hasPath walks whole records anyway
-	}
-	cells := make([][][]byte, len(k.cols))
-	err := c.Each(func(i int, raw []byte) error {
-		for j := range cells {
-			cells[j] = cells[j][:0]
-		}
-		sel := false
-		flag := func(label string, prio int, list *[]*keyed, count int, why string) {
-			kr := byValue[label]
-			if kr == nil {
-				kr = &keyed{r: &reason{prio: prio, text: map[int]string{}}, count: count}
-				byValue[label] = kr
-				*list = append(*list, kr)
-			}
-			if _, ok := kr.r.text[i]; ok {
-				return
-			}
-			if len(kr.r.recs) < maxPerWhy {
-				kr.r.recs = append(kr.r.recs, i)
-				kr.r.text[i] = why
-				sel = true
-			} else {
-				kr.r.more++
-			}
-		}
+	type endHit struct{ rec, seq, ext int }
+	var endHits []endHit
+	for _, i := range sortedSet(extAt, devAt) {
+		raw := raws[i]
 		var bestDev float64
 		whyOut := ""
-		clear(items)
-		var groupVal []byte
-		var mvals [4]float64
-		var mhas [4]bool
-		p.leavesIn(raw, under, func(f *Field, v []byte) {
-			if !interesting[f.first+1] {
-				return
-			}
-			if j, ok := colIdx[f]; ok && len(cells[j]) < 4 {
-				cells[j] = append(cells[j], v)
-			}
-			if f == k.group {
-				groupVal = v
-			}
-			for mi, m := range k.measures {
-				if f == m {
-					if x, err := strconv.ParseFloat(string(v), 64); err == nil {
-						mvals[mi], mhas[mi] = x, true
+		seq := 0
+		p.leaves(raw, func(f *Field, v []byte) {
+			seq++
+			if extAt[i] {
+				for ei, e := range exts {
+					if e.f == f && e.rec == i && !slices.ContainsFunc(endHits, func(h endHit) bool { return h.ext == ei }) {
+						endHits = append(endHits, endHit{i, seq, ei})
 					}
 				}
 			}
-			if extField[f] {
-				items[f]++
-				for _, e := range exts {
-					if e.f != f || e.found || e.items {
-						continue
-					}
-					if e.time {
-						e.found = v[0] == '"' && unquote(v) == e.wantStr
-					} else if x, err := strconv.ParseFloat(string(v), 64); err == nil && x == e.wantNum {
-						e.found = true
-					}
-					if e.found {
-						word := "smallest"
-						switch {
-						case e.time && e.max:
-							word = "latest"
-						case e.time:
-							word = "earliest"
-						case e.max:
-							word = "largest"
-						}
-						ends.recs = append(ends.recs, i)
-						ends.text[i] = joinWhy(ends.text[i], word+" "+f.Path)
-						sel = true
-					}
-				}
-			}
-			if errVals[f][string(v)] {
-				label := f.Path + "=" + cell(string(v), 40)
-				flag(label, PrioAnomaly, &anomalies, f.Counts[string(v)], fmt.Sprintf("%s (%s of %s)", label, commas(f.Counts[string(v)]), commas(f.Values)))
-			}
-			if exitField[f] && len(v) > 0 && v[0] != 'n' && string(v) != "0" {
-				if x, err := strconv.ParseFloat(string(v), 64); err == nil && x != 0 {
-					label := fmt.Sprintf("%s=%s", f.Path, string(v))
-					flag(label, PrioAnomaly, &anomalies, f.Counts[string(v)], label+" (not 0)")
-				}
-			}
-			if rareVals[f][string(v)] {
-				label := f.Path + "=" + cell(string(v), 40)
-				flag(label, PrioRare, &rares, f.Counts[string(v)], fmt.Sprintf("%s is rare (%s of %s)", label, commas(f.Counts[string(v)]), commas(f.Values)))
-			}
-			if st, ok := outl[f]; ok && len(v) > 0 && v[0] != '"' && v[0] != 'n' {
+			if st, ok := outl[f]; ok && devAt[i] && len(v) > 0 && v[0] != '"' && v[0] != 'n' {
 				if x, err := strconv.ParseFloat(string(v), 64); err == nil {
 					if d := math.Abs(x-st.mean) / st.sd; d > 2 && d > bestDev {
 						bestDev = d
@@ -471,107 +379,102 @@ func (k *coll) selectRows() error {
 				}
 			}
 		})
-		if groupVal != nil {
-			g := k.groupSums[string(groupVal)]
-			if g == nil {
-				g = &groupSum{}
-				k.groupSums[string(groupVal)] = g
-			}
-			g.n++
-			for mi := range k.measures {
-				if mhas[mi] {
-					g.sum[mi] += mvals[mi]
-					g.has[mi]++
-				}
+		for ei, e := range itemExts {
+			if e.rec == i {
+				endHits = append(endHits, endHit{i, math.MaxInt, len(exts) + ei})
 			}
 		}
-		for _, e := range exts {
-			if e.items && !e.found && float64(items[e.f]) == e.wantNum {
-				e.found = true
-				ends.recs = append(ends.recs, i)
-				ends.text[i] = joinWhy(ends.text[i], fmt.Sprintf("most %s items (%d)", strings.TrimSuffix(e.f.Path, "[]"), items[e.f]))
-				sel = true
-			}
-		}
-		for _, f := range lack {
-			if hasPath(p, raw, f) {
-				if len(lacking.recs) < maxPerWhy {
-					lacking.recs = append(lacking.recs, i)
-					lacking.text[i] = fmt.Sprintf("has %s (only %s of %s records do)", f.Path, commas(f.Present), commas(p.Records))
-					sel = true
-				}
-				break
-			}
-		}
-		if whyOut != "" && len(devs) < 1000 {
+		if whyOut != "" {
 			devs = append(devs, dev{i, bestDev, whyOut})
-			sel = true
 		}
-		if len(terms) > 0 {
-			lower = append(lower[:0], raw...)
-			lower = bytes.ToLower(lower)
-			var mask uint32
-			for t, term := range terms {
-				if bytes.Contains(lower, []byte(term)) {
-					mask |= 1 << t
-					df[t]++
-				}
-			}
-			if mask != 0 && len(hits) < 2000 {
-				hits = append(hits, hit{i, mask})
-				sel = true
-			}
+	}
+	// Extremes in record order, then value order in the record.
+	sort.SliceStable(endHits, func(a, b int) bool {
+		if endHits[a].rec != endHits[b].rec {
+			return endHits[a].rec < endHits[b].rec
 		}
-		if sel || want[i] || probes[i] {
-			k.rows[i] = k.renderRow(i, raw, cells)
-			if probes[i] && k.rows[i].ident != "" {
-				k.probe = append(k.probe, probe{i, k.rows[i].ident})
-			}
-		}
-		return nil
+		return endHits[a].seq < endHits[b].seq
 	})
-	if err != nil {
-		return fmt.Errorf("rows of %s: %w", c.Path, err)
+	for _, h := range endHits {
+		word := ""
+		if h.ext < len(exts) {
+			word = exts[h.ext].word
+		} else {
+			word = itemExts[h.ext-len(exts)].word
+		}
+		ends.recs = append(ends.recs, h.rec)
+		ends.text[h.rec] = joinWhy(ends.text[h.rec], word)
 	}
 	// Anomalies and rare values: the rarest kind first.
 	for _, list := range [][]*keyed{anomalies, rares} {
 		sort.SliceStable(list, func(a, b int) bool { return list[a].count < list[b].count })
 		for _, kr := range list {
+			if len(kr.r.recs) > maxPerWhy {
+				sort.Ints(kr.r.recs)
+				kr.r.recs = kr.r.recs[:maxPerWhy]
+			}
 			k.why = append(k.why, kr.r)
 		}
 	}
 	// Outliers, most extreme first.
-	sort.SliceStable(devs, func(a, b int) bool { return devs[a].d > devs[b].d })
+	sort.SliceStable(devs, func(a, b int) bool {
+		if devs[a].d != devs[b].d {
+			return devs[a].d > devs[b].d
+		}
+		return devs[a].rec < devs[b].rec
+	})
 	for _, d := range devs {
 		if len(outliers.recs) < maxPerWhy {
 			outliers.recs = append(outliers.recs, d.rec)
 			outliers.text[d.rec] = d.why
 		}
 	}
+	// Records with a field most lack: the first ones, each with the
+	// first such field it has.
+	lackAt := map[int]bool{}
+	for _, f := range lack {
+		for _, i := range f.sel.firstRecs {
+			lackAt[i] = true
+		}
+	}
+	for _, i := range sortedSet(lackAt) {
+		if len(lacking.recs) >= maxPerWhy {
+			break
+		}
+		for _, f := range lack {
+			if slices.Contains(f.sel.firstRecs, i) {
+				lacking.recs = append(lacking.recs, i)
+				lacking.text[i] = fmt.Sprintf("has %s (only %s of %s records do)", f.Path, commas(f.Present), commas(p.Records))
+				break
+			}
+		}
+	}
 	// Relevant rows: the most relevant first (BM25's idf, one hit per
 	// term).
-	if len(hits) > 0 {
+	if len(t.hits) > 0 {
+		terms, df := t.terms, t.df
 		idf := make([]float64, len(terms))
-		for t := range terms {
-			idf[t] = math.Log(1 + (float64(n)-float64(df[t])+0.5)/(float64(df[t])+0.5))
+		for i := range terms {
+			idf[i] = math.Log(1 + (float64(n)-float64(df[i])+0.5)/(float64(df[i])+0.5))
 		}
 		score := func(m uint32) float64 {
 			s := 0.0
-			for t := range terms {
-				if m&(1<<t) != 0 {
-					s += idf[t]
+			for i := range terms {
+				if m&(1<<i) != 0 {
+					s += idf[i]
 				}
 			}
 			return s
 		}
+		hits := t.hits
 		sort.SliceStable(hits, func(a, b int) bool { return score(hits[a].mask) > score(hits[b].mask) })
 		for _, h := range hits {
 			if len(relevant.recs) >= maxPerWhy {
 				break
 			}
 			var ws []string
-			for t, term := range terms {
-				if h.mask&(1<<t) != 0 {
+			for i, term := range terms {
+				if h.mask&(1<<i) != 0 {
 					ws = append(ws, term)
 				}
 			}
@@ -589,85 +492,82 @@ func (k *coll) selectRows() error {
 		}
 		ends.recs = append(lead, ends.recs...)
 	}
+	for _, i := range spreadOrder(n, maxSpread) {
+		spread.recs = append(spread.recs, i)
+		spread.text[i] = "spread"
+	}
 	k.why = append(k.why, outliers, lacking, relevant, ends, spread)
-	return nil
+	k.fillGroups()
+
+	// The rows of every record a reason chose, and of the probes.
+	show := map[int]bool{}
+	for _, r := range k.why {
+		for _, i := range r.recs {
+			show[i] = true
+		}
+	}
+	for _, i := range t.probes {
+		show[i] = true
+	}
+	for _, i := range sortedSet(show) {
+		raw, ok := raws[i]
+		if !ok {
+			continue // not kept: cannot happen, but a row is never invented
+		}
+		k.rows[i] = k.renderRow(i, raw, k.cellsOf(raw))
+	}
+	for _, i := range t.probes {
+		if r := k.rows[i]; r != nil && r.ident != "" {
+			k.probe = append(k.probe, probe{i, r.ident})
+		}
+	}
 }
 
-// hasPath reports whether the record raw has field f (present, perhaps
-// null).
-func hasPath(p *Profile, raw []byte, f *Field) bool {
-	found := false
-	s := jscan{d: raw}
-	s.ws()
-	if p.Map {
-		s.pos++
-		s.ws()
-		s.skipString()
-		s.ws()
-		s.pos++
-		s.ws()
-	}
-	p.walkAll(&s, p.root, func(g *Field) {
-		if g == f {
-			found = true
+// keyed is the reason of one field's value (an anomaly, a rare value):
+// its count and where it was first seen.
+type keyed struct {
+	r          *reason
+	count      int
+	first, seq int
+}
+
+// cellsOf returns the values of the columns in the record raw (at most 4
+// of each).
+func (k *coll) cellsOf(raw []byte) [][][]byte {
+	cells := make([][][]byte, len(k.cols))
+	p := k.p
+	p.leaves(raw, func(f *Field, v []byte) {
+		if j, ok := k.colIdx[f]; ok && len(cells[j]) < 4 {
+			cells[j] = append(cells[j], v)
 		}
 	})
-	return found
+	return cells
 }
 
-// walkAll is walk that also reports containers.
-func (p *Profile) walkAll(s *jscan, f *Field, fn func(*Field)) {
-	if f == nil {
-		s.skipValue()
-		return
+// sortedKeys returns the keys of m in order.
+func sortedKeys(m map[string]*valState) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
 	}
-	fn(f)
-	switch s.peek() {
-	case '{':
-		s.pos++
-		s.ws()
-		if s.peek() == '}' {
-			s.pos++
-			return
-		}
-		for {
-			s.ws()
-			name := s.readString()
-			s.ws()
-			s.pos++
-			s.ws()
-			p.walkAll(s, f.kids[name], fn)
-			s.ws()
-			if s.peek() == ',' {
-				s.pos++
-				continue
-			}
-			s.pos++
-			return
-		}
-	case '[':
-		s.pos++
-		s.ws()
-		if s.peek() == ']' {
-			s.pos++
-			return
-		}
-		for {
-			s.ws()
-			p.walkAll(s, f.elem, fn)
-			s.ws()
-			if s.peek() == ',' {
-				s.pos++
-				continue
-			}
-			s.pos++
-			return
+	sort.Strings(out)
+	return out
+}
+
+// sortedSet returns the members of the sets in order.
+func sortedSet(sets ...map[int]bool) []int {
+	var out []int
+	for _, s := range sets {
+		for i := range s {
+			out = append(out, i)
 		}
 	}
-	s.skipValue()
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 func joinWhy(a, b string) string {
+
 	if a == "" {
 		return b
 	}
@@ -791,24 +691,6 @@ func remove(list []string, s string) []string {
 	return out
 }
 
-// ancestors returns the fields that contain f (its parents up to the
-// record).
-func ancestors(p *Profile, f *Field) []*Field {
-	var out []*Field
-	path := f.Path
-	for {
-		i := strings.LastIndexAny(path, ".[")
-		if i <= 0 {
-			break
-		}
-		path = path[:i]
-		if a := p.Field(path); a != nil {
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
 // groupSum is the records of one value of the group field and the sums of
 // the measures over them.
 type groupSum struct {
@@ -872,4 +754,372 @@ func (k *coll) groupLines() []string {
 		out = append(out, b.String())
 	}
 	return out
+}
+
+// fieldSel is what the selection of rows gathers about one field during
+// the profile's pass (fields the rules drop have none).
+type fieldSel struct {
+	// firstRecs are the first records that have the field (outside
+	// arrays): the candidates for "has a field most records lack".
+	firstRecs []int
+	// hi and lo are the largest and the smallest numbers: the
+	// candidates for outliers, whose mean is known only at the end.
+	hi, lo numHeap
+	// exit: the name says a value other than 0 is a failure; exitVals
+	// are its non-zero values once it has too many to count each.
+	exit     bool
+	exitVals map[string]*valState
+	// gslot and mslot index the field among the group and measure
+	// candidates (-1: not one).
+	gslot, mslot int
+}
+
+// maxExitValues caps the non-zero values of an exit-code field followed
+// past maxValues.
+const maxExitValues = 256
+
+// numEnt is a number and the record holding it.
+type numEnt struct {
+	x   float64
+	rec int
+	raw []byte
+}
+
+// numHeap keeps the maxPerWhy numbers that rank first (the largest, or
+// the smallest when low), the earlier record first among equal numbers;
+// ents[0] ranks last.
+type numHeap struct {
+	low  bool
+	ents []numEnt
+}
+
+// worse reports whether a ranks after b.
+func (h *numHeap) worse(a, b *numEnt) bool {
+	if a.x != b.x {
+		return a.x < b.x != h.low
+	}
+	return a.rec > b.rec
+}
+
+// push offers x of record rec (records come in order, so an equal
+// number ranks after those kept); t holds the record's text.
+func (h *numHeap) push(x float64, rec int, t *tracker) {
+	if len(h.ents) < maxPerWhy {
+		h.ents = append(h.ents, numEnt{x, rec, t.hold(nil)})
+		for i := len(h.ents) - 1; i > 0; {
+			up := (i - 1) / 2
+			if !h.worse(&h.ents[i], &h.ents[up]) {
+				break
+			}
+			h.ents[i], h.ents[up] = h.ents[up], h.ents[i]
+			i = up
+		}
+		return
+	}
+	if x == h.ents[0].x || x < h.ents[0].x != h.low {
+		return
+	}
+	h.ents[0].x, h.ents[0].rec, h.ents[0].raw = x, rec, t.hold(h.ents[0].raw)
+	for i := 0; ; {
+		w := i
+		for _, c := range [2]int{2*i + 1, 2*i + 2} {
+			if c < len(h.ents) && h.worse(&h.ents[c], &h.ents[w]) {
+				w = c
+			}
+		}
+		if w == i {
+			return
+		}
+		h.ents[i], h.ents[w] = h.ents[w], h.ents[i]
+		i = w
+	}
+}
+
+// hit is a record that matches words of the request.
+type hit struct {
+	rec  int
+	mask uint32
+}
+
+// gsum is the records of one value of a group candidate and the sums of
+// the measure candidates over them (indexed by mslot).
+type gsum struct {
+	n   int
+	sum []float64
+	has []int
+}
+
+// tracker gathers, in the profile's one pass over the records, what the
+// selection of rows needs besides the profile: per value of a field with
+// few values its first records, the largest and smallest numbers of each
+// field with their records, the first records having each field, the
+// records matching the request, the sums per group, and the text of
+// every record a reason may choose (a slice of the input, or a copy when
+// the collection's records are not: members of a map). Everything it
+// keeps is bounded by the caps (maxPerWhy per value, field and reason,
+// maxFields, maxValues), not by the number of records.
+type tracker struct {
+	k    *coll
+	data []byte
+	// The record being added.
+	rec   int
+	raw   []byte
+	alias bool
+	kept  bool
+	// raws are the records kept for the second look.
+	raws map[int][]byte
+	// want are the records chosen in advance (first, last, spread,
+	// pinned, probes), in order; wi is the next.
+	want   []int
+	wi     int
+	probes []int
+	// The request's words, their document frequencies, the matches.
+	terms []string
+	df    []int
+	hits  []hit
+	lower []byte
+	// Group and measure candidates (chooseGroups picks among them).
+	groups   []*Field
+	gactive  []bool
+	gval     [][]byte
+	measures []*Field
+	mval     []float64
+	mset     []int // 1 + the record mval was set in
+	mtouched []int
+	sums     []map[string]*gsum
+}
+
+// newTracker returns the tracker of collection k.
+func newTracker(k *coll) *tracker {
+	n := k.c.Count
+	t := &tracker{k: k, data: k.in.Data, raws: map[int][]byte{}, terms: requestTerms(k.in.Args)}
+	t.df = make([]int, len(t.terms))
+	want := map[int]bool{}
+	if n > 0 {
+		want[0], want[n-1] = true, true
+	}
+	for _, i := range spreadOrder(n, maxSpread) {
+		want[i] = true
+	}
+	for _, i := range k.c.Pinned {
+		want[i] = true
+	}
+	probes := map[int]bool{}
+	for _, i := range []int{n / 2, n / 3, 2 * n / 3, n / 4, 3 * n / 4} {
+		if i < n {
+			probes[i], want[i] = true, true
+		}
+	}
+	t.want, t.probes = sortedSet(want), sortedSet(probes)
+	return t
+}
+
+// begin starts record i.
+func (t *tracker) begin(i int, raw []byte) {
+	t.rec, t.raw, t.kept = i, raw, false
+	t.alias = within(t.data, raw)
+	for t.wi < len(t.want) && t.want[t.wi] < i {
+		t.wi++
+	}
+	if t.wi < len(t.want) && t.want[t.wi] == i {
+		t.keep()
+	}
+	if len(t.terms) > 0 {
+		t.lower = append(t.lower[:0], raw...)
+		t.lower = bytes.ToLower(t.lower)
+		var mask uint32
+		for j, term := range t.terms {
+			if bytes.Contains(t.lower, []byte(term)) {
+				mask |= 1 << j
+				t.df[j]++
+			}
+		}
+		if mask != 0 && len(t.hits) < 2000 {
+			t.hits = append(t.hits, hit{i, mask})
+			t.keep()
+		}
+	}
+}
+
+// end finishes the record: the sums per group.
+func (t *tracker) end() {
+	for g, f := range t.groups {
+		if !t.gactive[g] {
+			continue
+		}
+		if f.lastRec != t.rec || f.tooMany || f.Distinct > 12 {
+			t.gactive[g], t.sums[g] = false, nil // not a group field
+			continue
+		}
+		v := t.gval[g]
+		if v == nil {
+			continue
+		}
+		s := t.sums[g][string(v)]
+		if s == nil {
+			s = &gsum{}
+			t.sums[g][string(v)] = s
+		}
+		s.n++
+		for _, m := range t.mtouched {
+			for len(s.sum) <= m {
+				s.sum, s.has = append(s.sum, 0), append(s.has, 0)
+			}
+			s.sum[m] += t.mval[m]
+			s.has[m]++
+		}
+		t.gval[g] = nil
+	}
+	t.mtouched = t.mtouched[:0]
+}
+
+// keep keeps the current record for the second look.
+func (t *tracker) keep() {
+	if !t.kept {
+		t.kept = true
+		t.raws[t.rec] = t.hold(nil)
+	}
+}
+
+// hold returns the current record's text: the record itself when it is a
+// slice of the input, else a copy in buf.
+func (t *tracker) hold(buf []byte) []byte {
+	if t.alias {
+		return t.raw
+	}
+	return append(buf[:0], t.raw...)
+}
+
+// within reports whether b is a slice of data (then it stays valid and
+// unchanged while data does).
+func within(data, b []byte) bool {
+	if len(b) == 0 || len(data) == 0 {
+		return false
+	}
+	d, p := uintptr(unsafe.Pointer(unsafe.SliceData(data))), uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	return p >= d && p+uintptr(len(b)) <= d+uintptr(len(data))
+}
+
+// newField sets up the selection state of a new field.
+func (t *tracker) newField(f *Field) {
+	if t.k.dropped(f) {
+		return
+	}
+	f.sel = &fieldSel{gslot: -1, mslot: -1, exit: exitName(f.Path),
+		hi: numHeap{}, lo: numHeap{low: true}}
+	// A group field is in every record, so it appears in the first.
+	if !f.inArr && t.k.p.Records == 1 && stateNames.MatchString(f.Path) {
+		f.sel.gslot = len(t.groups)
+		t.groups = append(t.groups, f)
+		t.gactive = append(t.gactive, true)
+		t.gval = append(t.gval, nil)
+		t.sums = append(t.sums, map[string]*gsum{})
+	}
+}
+
+// newValue notes a new value of a field with few values.
+func (t *tracker) newValue(f *Field, vs *valState, raw []byte) {
+	if raw[0] == '"' && len(raw) < 120 && errWord(string(raw)) {
+		vs.errWord = 1
+	}
+	vs.exitValue = f.sel.exit && nonZero(raw)
+	// Past 24 values none of the field's values is rare: only those
+	// that say an error (or are non-zero exit codes) keep records.
+	if len(f.vals) > 24 {
+		for _, o := range f.vals {
+			if o.errWord <= 0 && !o.exitValue && !o.noRecs {
+				o.noRecs, o.recs = true, nil
+			}
+		}
+	}
+}
+
+// tooMany notes that f has too many values to count each: an exit-code
+// field keeps following its non-zero values.
+func (t *tracker) tooMany(f *Field) {
+	if !f.sel.exit {
+		return
+	}
+	f.sel.exitVals = map[string]*valState{}
+	for k, vs := range f.vals {
+		if vs.exitValue {
+			f.sel.exitVals[k] = vs
+		}
+	}
+}
+
+// exitValue notes a value of an exit-code field with many values.
+func (t *tracker) exitValue(f *Field, raw []byte) {
+	vs := f.sel.exitVals[string(raw)]
+	if vs == nil {
+		if len(f.sel.exitVals) >= maxExitValues || !nonZero(raw) {
+			return
+		}
+		vs = &valState{first: t.rec, seq: t.k.p.seq, exitValue: true}
+		f.sel.exitVals[string(raw)] = vs
+	}
+	if vs.last != t.rec+1 && len(vs.recs) < maxPerWhy {
+		vs.recs = append(vs.recs, t.rec)
+		vs.last = t.rec + 1
+		t.keep()
+	}
+}
+
+// number notes the number x of f in the current record.
+func (t *tracker) number(f *Field, x float64) {
+	s := f.sel
+	s.hi.push(x, t.rec, t)
+	s.lo.push(x, t.rec, t)
+	if s.mslot < 0 && !f.inArr && !strings.HasSuffix(strings.ToLower(f.Path), "id") {
+		s.mslot = len(t.measures)
+		t.measures = append(t.measures, f)
+		t.mval = append(t.mval, 0)
+		t.mset = append(t.mset, 0)
+	}
+	if m := s.mslot; m >= 0 {
+		t.mval[m] = x
+		if t.mset[m] != t.rec+1 {
+			t.mset[m] = t.rec + 1
+			t.mtouched = append(t.mtouched, m)
+		}
+	}
+}
+
+// groupValue notes the value of a group candidate in the current record.
+func (t *tracker) groupValue(f *Field, raw []byte) {
+	if t.gactive[f.sel.gslot] {
+		t.gval[f.sel.gslot] = raw
+	}
+}
+
+// nonZero reports whether raw is a number other than 0.
+func nonZero(raw []byte) bool {
+	if len(raw) == 0 || raw[0] == 'n' || string(raw) == "0" || raw[0] == '"' {
+		return false
+	}
+	x, err := strconv.ParseFloat(string(raw), 64)
+	return err == nil && x != 0
+}
+
+// fillGroups sets the sums per group of the group and measures
+// chooseGroups picks, from the sums the tracker kept.
+func (k *coll) fillGroups() {
+	k.chooseGroups()
+	if k.group == nil {
+		return
+	}
+	g := k.group.sel.gslot
+	if g < 0 || !k.t.gactive[g] {
+		k.group, k.measures = nil, nil // cannot happen: a group field is followed from the first record
+		return
+	}
+	for v, s := range k.t.sums[g] {
+		gs := &groupSum{n: s.n}
+		for mi, m := range k.measures {
+			if j := m.sel.mslot; j >= 0 && j < len(s.sum) {
+				gs.sum[mi], gs.has[mi] = s.sum[j], s.has[j]
+			}
+		}
+		k.groupSums[v] = gs
+	}
 }

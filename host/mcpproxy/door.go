@@ -47,9 +47,10 @@ func (p *Proxy) Handler(o HTTPOptions) http.Handler {
 	if timeout <= 0 {
 		timeout = DefaultSessionTimeout
 	}
-	return mcp.NewStreamableHTTPHandler(p.sessionServer,
+	h := mcp.NewStreamableHTTPHandler(p.sessionServer,
 		&mcp.StreamableHTTPOptions{Logger: log, MaxRequestBodyBytes: o.MaxRequestBodyBytes,
 			EventStore: mcp.NewMemoryEventStore(nil), SessionTimeout: timeout})
+	return &wireHandler{next: h, w: p.wire, max: o.MaxRequestBodyBytes}
 }
 
 // sessionServer is the server of a new HTTP session: that of a proxy of
@@ -60,6 +61,7 @@ func (p *Proxy) sessionServer(r *http.Request) *mcp.Server {
 		return p.server
 	}
 	child := p.sessionProxy()
+	child.wired.Store(true)
 	p.mu.Lock()
 	if p.children == nil {
 		p.children = map[*Proxy]bool{}

@@ -53,6 +53,30 @@ type spillRoundTripper struct {
 	divert func(jsonrpc.Message, string) bool
 }
 
+// rawBody is the JSON-RPC message of ro with the id idRaw (nil for a
+// notification).
+func rawBody(idRaw []byte, ro *rawOut) ([]byte, error) {
+	m, err := json.Marshal(ro.method)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.WriteString(`{"jsonrpc":"2.0",`)
+	if idRaw != nil {
+		b.WriteString(`"id":`)
+		b.Write(idRaw)
+		b.WriteByte(',')
+	}
+	b.WriteString(`"method":`)
+	b.Write(m)
+	if len(bytes.TrimSpace(ro.params)) > 0 {
+		b.WriteString(`,"params":`)
+		b.Write(ro.params)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
 // callInfo is what a POST's body says about the request it carries.
 type callInfo struct {
 	id     string // idKey, "" for a notification or response
@@ -81,6 +105,19 @@ func requestCall(req *http.Request) callInfo {
 // RoundTrip implements http.RoundTripper.
 func (t *spillRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	call := requestCall(req)
+	if ro := rawOutFrom(req.Context()); ro != nil && (call.method == "ping" && call.idRaw != nil || call.method == "notifications/progress" && call.idRaw == nil) {
+		// A message as written in place of its placeholder (see
+		// passthrough.go), with the placeholder's id.
+		body, err := rawBody(call.idRaw, ro)
+		if err != nil {
+			return nil, err
+		}
+		req = req.Clone(req.Context())
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+		req.ContentLength = int64(len(body))
+		call = requestCall(req)
+	}
 	resp, err := t.base.RoundTrip(req)
 	if err != nil || resp.Body == nil {
 		return resp, err

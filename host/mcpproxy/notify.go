@@ -39,6 +39,7 @@ type divertConn struct {
 }
 
 func (c *divertConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	msg = rawOutFrom(ctx).replaces(msg)
 	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
 		if cp := captureFrom(ctx); cp != nil {
 			c.mu.Lock()
@@ -151,7 +152,22 @@ func (p *Proxy) questionParams(meta mcp.Meta) (json.RawMessage, mcp.Meta) {
 // nothing to the answer (no schema defaults).
 func (p *Proxy) askRaw(ctx context.Context, ss *mcp.ServerSession, method string, params json.RawMessage) (mcp.Result, error) {
 	n := &rawNote{method: method, params: params, call: true}
-	if err := ss.NotifyProgress(context.WithValue(ctx, rawNoteKey{}, n), &mcp.ProgressNotificationParams{}); err != nil {
+	var a *answer
+	if p.wired.Load() {
+		// The answer as the client wrote it (see passthrough.go).
+		n.key, a = p.wire.newAnswer()
+		defer p.wire.forget(n.key)
+	}
+	err := ss.NotifyProgress(context.WithValue(ctx, rawNoteKey{}, n), &mcp.ProgressNotificationParams{})
+	if a != nil {
+		if raw, jerr, ok := a.get(); ok {
+			if jerr != nil {
+				return nil, jerr
+			}
+			return asRaw(raw), nil
+		}
+	}
+	if err != nil {
 		return nil, err
 	}
 	return n.res, n.err
@@ -215,6 +231,14 @@ func (p *Proxy) divert(msg jsonrpc.Message, route string) bool {
 		}
 		p.notifyRaw(r.ctx, r.session, req.Method, raw)
 		return true
+	default:
+		if clientMethods[req.Method] || !p.wired.Load() {
+			return false
+		}
+		// A notification the go-sdk does not know (such as
+		// notifications/tasks/status): passed on as written, like a
+		// log message.
+		fallthrough
 	case "notifications/message":
 		if route != "" {
 			if v, ok := p.routes.Load(route); ok {
@@ -228,7 +252,6 @@ func (p *Proxy) divert(msg jsonrpc.Message, route string) bool {
 		}
 		return true
 	}
-	return false
 }
 
 // callContext is the context of the one request of ss in flight on the
@@ -274,7 +297,9 @@ func withMember(raw json.RawMessage, name string, val json.RawMessage) json.RawM
 type rawNote struct {
 	method string
 	params json.RawMessage
-	call   bool // a request: its answer goes in res, err
+	wired  bool   // the session is behind Run or Handler: send it carried (see passthrough.go)
+	key    string // the answer slot of a request (see wireState)
+	call   bool   // a request: its answer goes in res, err
 	res    mcp.Result
 	err    error
 }
@@ -301,7 +326,10 @@ func (r *rawParams) MarshalJSON() ([]byte, error) {
 // progress notification carrying the real one in its context, which
 // sendRaw (a sending middleware) swaps in.
 func (p *Proxy) notifyRaw(ctx context.Context, ss *mcp.ServerSession, method string, params json.RawMessage) {
-	ctx = context.WithValue(ctx, rawNoteKey{}, &rawNote{method: method, params: params})
+	if !clientMethods[method] && !p.wired.Load() {
+		return // the go-sdk cannot send it
+	}
+	ctx = context.WithValue(ctx, rawNoteKey{}, &rawNote{method: method, params: params, wired: p.wired.Load()})
 	if err := ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{}); err != nil {
 		p.log.Debug("forwarding a notification", "method", method, "err", err)
 	}
@@ -319,8 +347,22 @@ func (p *Proxy) sendRaw(next mcp.MethodHandler) mcp.MethodHandler {
 		if !ok {
 			return nil, fmt.Errorf("mcpproxy: raw notification on a %T", req.GetSession())
 		}
-		res, err := next(ctx, n.method, &mcp.ServerRequest[*rawParams]{Session: ss,
-			Params: &rawParams{ProgressNotificationParams: &mcp.ProgressNotificationParams{}, raw: n.params}})
+		method, params := n.method, n.params
+		if n.key != "" || n.wired && !clientMethods[n.method] {
+			// Carried to the transport, which writes it as written
+			// (see passthrough.go); an unknown notification as a
+			// progress notification.
+			if !clientMethods[method] {
+				method = "notifications/progress"
+			}
+			b, err := json.Marshal(map[string]any{"_meta": map[string]any{outMetaKey: wireMsg{Method: n.method, Params: string(n.params), Key: n.key}}})
+			if err != nil {
+				return nil, err
+			}
+			params = b
+		}
+		res, err := next(ctx, method, &mcp.ServerRequest[*rawParams]{Session: ss,
+			Params: &rawParams{ProgressNotificationParams: &mcp.ProgressNotificationParams{}, raw: params}})
 		if n.call {
 			n.res, n.err = res, err
 			return nil, nil

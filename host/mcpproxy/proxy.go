@@ -61,6 +61,20 @@ type Options struct {
 // upstream unless Options.UpstreamProtocol says otherwise.
 const DefaultUpstreamProtocol = "2025-11-25"
 
+// UpstreamProtocols returns the protocol versions the proxy can ask of
+// the upstream (Options.UpstreamProtocol, compact mcp
+// --upstream-protocol), newest first: those of the go-sdk.
+func UpstreamProtocols() []string { return mcp.SupportedProtocolVersions() }
+
+// CheckUpstreamProtocol reports whether v ("" for the default) is one of
+// UpstreamProtocols; the error lists them.
+func CheckUpstreamProtocol(v string) error {
+	if v == "" || slices.Contains(UpstreamProtocols(), v) {
+		return nil
+	}
+	return fmt.Errorf("protocol version %q is not one the proxy speaks; want one of %s", v, strings.Join(UpstreamProtocols(), ", "))
+}
+
 // DefaultCallTimeout is the deadline of one upstream request unless
 // Options.CallTimeout says otherwise.
 const DefaultCallTimeout = 2 * time.Minute
@@ -115,6 +129,9 @@ type Proxy struct {
 	closed     atomic.Bool
 	ready      atomic.Bool  // p.server is set
 	logLevel   atomic.Value // string: the last level a client set
+	wired      atomic.Bool  // served through Run or Handler (see passthrough.go)
+	wire       *wireState   // clients' answers as written; shared with its per-session proxies
+	tasks      sync.Map     // upstream task id -> *taskTool (see passIn)
 }
 
 // New connects to the upstream server, reads its tools, prompts and
@@ -131,6 +148,9 @@ func New(ctx context.Context, up Upstream, engine Engine, opts Options) (*Proxy,
 	}
 	if opts.UpstreamProtocol == "" {
 		opts.UpstreamProtocol = DefaultUpstreamProtocol
+	}
+	if err := CheckUpstreamProtocol(opts.UpstreamProtocol); err != nil {
+		return nil, fmt.Errorf("mcpproxy: upstream protocol: %w", err)
 	}
 	switch u := up.(type) {
 	case *Command:
@@ -168,7 +188,7 @@ func New(ctx context.Context, up Upstream, engine Engine, opts Options) (*Proxy,
 
 // newProxy is a proxy not yet connected.
 func newProxy(up Upstream, engine Engine, opts Options) *Proxy {
-	p := &Proxy{up: up, engine: engine, opts: opts, log: opts.Logger, handles: &sync.Map{},
+	p := &Proxy{up: up, engine: engine, opts: opts, log: opts.Logger, handles: &sync.Map{}, wire: &wireState{},
 		tools: map[string]bool{}, prompts: map[string]bool{}, rsrcs: map[string]bool{}, tmpls: map[string]bool{}}
 	if p.log == nil {
 		p.log = slog.Default()
@@ -226,6 +246,7 @@ func (p *Proxy) buildServer(init *mcp.InitializeResult) {
 func (p *Proxy) sessionProxy() *Proxy {
 	c := newProxy(p.up, p.engine, p.opts)
 	c.handles = p.handles
+	c.wire = p.wire
 	p.mu.Lock()
 	c.initRes, c.initRaw = p.initRes, p.initRaw
 	p.mu.Unlock()
@@ -695,6 +716,23 @@ func (p *Proxy) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				return p.initializeResult(typed), nil
 			}
 			return res, err
+		case "ping", "notifications/progress":
+			// A message the go-sdk does not know, carried (see
+			// passthrough.go).
+			var meta mcp.Meta
+			switch params := req.GetParams().(type) {
+			case *mcp.PingParams:
+				if params != nil {
+					meta = params.Meta
+				}
+			case *mcp.ProgressNotificationParams:
+				if params != nil {
+					meta = params.Meta
+				}
+			}
+			if m, ok := metaMsg(meta, inMetaKey); ok {
+				return p.passIn(ctx, req, method == "ping", m)
+			}
 		case "tools/call":
 			// Every tool is the upstream's to answer, also one it did not
 			// list (or no longer lists): it says whether the tool exists,

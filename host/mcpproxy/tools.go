@@ -258,7 +258,14 @@ func (p *Proxy) compactResult(ctx context.Context, tool string, args json.RawMes
 		} else {
 			data = []byte(tc.Text)
 		}
-		r, err := p.compact(ctx, tool, data, tokens, args)
+		// A text block is text, whatever bytes it holds: declared so
+		// when the engine would take it for binary (a NUL byte, say),
+		// it is shown as text, never as a hex dump.
+		ct := ""
+		if budget.IsBinary(data) {
+			ct = budget.TypeText
+		}
+		r, err := p.compact(ctx, tool, data, ct, tokens, args)
 		data = nil
 		if err != nil {
 			meta.Error = err.Error()
@@ -392,7 +399,7 @@ func (p *Proxy) compactStructured(ctx context.Context, tool string, args json.Ra
 		meta.Error = fmt.Sprintf("structuredContent is not JSON: %v", err)
 		return
 	}
-	r, err := p.compact(ctx, tool, b, tokens, args)
+	r, err := p.compact(ctx, tool, b, "", tokens, args)
 	if err != nil {
 		// Unchanged rather than lost; the engine error is reported.
 		meta.Structured = "unchanged"
@@ -427,9 +434,9 @@ func (p *Proxy) compactStructured(ctx context.Context, tool string, args json.Ra
 }
 
 // compact runs the engine on one output and tells Observe.
-func (p *Proxy) compact(ctx context.Context, tool string, data []byte, tokens int, args json.RawMessage) (schemas.Result, error) {
+func (p *Proxy) compact(ctx context.Context, tool string, data []byte, contentType string, tokens int, args json.RawMessage) (schemas.Result, error) {
 	start := time.Now()
-	r, err := p.engine.Compact(ctx, host.Request{Tool: tool, Input: data, Budget: tokens, Args: args})
+	r, err := p.engine.Compact(ctx, host.Request{Tool: tool, Input: data, ContentType: contentType, Budget: tokens, Args: args})
 	if p.opts.Observe != nil {
 		p.opts.Observe(tool, r, time.Since(start), err)
 	}

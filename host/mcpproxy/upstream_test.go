@@ -21,6 +21,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(envUpstream) != "" {
 		os.Exit(runFaultyUpstream())
 	}
+	if len(os.Args) > 2 && os.Args[1] == stdioProxyArg {
+		os.Exit(runStdioProxy(os.Args[2:]))
+	}
 	code := m.Run()
 	if shared.dir != "" {
 		os.RemoveAll(shared.dir)

@@ -78,6 +78,7 @@ func runMCP(e *env) int {
 	metrics.LabelTools(func(tool string) string { return eng.Registry().Lookup(tool).Name })
 	proxy, err := mcpproxy.New(ctx, up, mcpproxy.Adapt(eng), mcpproxy.Options{
 		Budget: c.Budget, CallTimeout: c.CallTimeout, Logger: log, StripOutputSchemas: c.StripOutputSchemas,
+		UpstreamProtocol: c.UpstreamProtocol,
 		Observe: func(tool string, r schemas.Result, took time.Duration, err error) {
 			metrics.Observe("mcp", tool, r, took, err)
 		},
@@ -90,7 +91,7 @@ func runMCP(e *env) int {
 
 	if c.Listen == "" {
 		t := &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}, MaxLineLength: int(c.MaxBody)}
-		if err := proxy.Server().Run(ctx, t); err != nil && ctx.Err() == nil {
+		if err := proxy.Run(ctx, t); err != nil && ctx.Err() == nil {
 			report(e.stderr, "compact mcp", err)
 			return ExitFailure
 		}

@@ -458,3 +458,45 @@ func TestMCPNoOrphans(t *testing.T) {
 		})
 	}
 }
+
+// TestMCPUpstreamProtocol: --upstream-protocol (and upstream_protocol in
+// the config file) is the version the proxy asks of the upstream in its
+// initialize request (the wire server logs every request line it gets);
+// a version the proxy does not speak is a usage error listing those it
+// does. On the old code the flag did not exist.
+func TestMCPUpstreamProtocol(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("node is missing")
+		}
+		t.Skip("node is missing")
+	}
+	script, _ := filepath.Abs(filepath.Join("..", "..", "..", "..", "host", "mcpproxy", "testdata", "wire", "server.mjs"))
+	cfg := filepath.Join(t.TempDir(), "mcp.yaml")
+	os.WriteFile(cfg, []byte("upstream_protocol: 2024-11-05\n"), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, `"protocolVersion":"2025-11-25"`},
+		{[]string{"--upstream-protocol", "2025-06-18"}, `"protocolVersion":"2025-06-18"`},
+		{[]string{"--config", cfg}, `"protocolVersion":"2024-11-05"`},
+	} {
+		args := append([]string{"mcp", "--store", "off", "--log-level", "error"}, c.args...)
+		code, out := runCLI(context.Background(), append(args, "--", node, script)...)
+		var init string
+		for _, l := range strings.Split(out, "\n") {
+			if strings.Contains(l, `"method":"initialize"`) {
+				init = l
+			}
+		}
+		if code != ExitOK || !strings.Contains(init, c.want) {
+			t.Errorf("%v: exit %d, initialize %q, want %s\n%s", c.args, code, init, c.want, out)
+		}
+	}
+	code, out := runCLI(context.Background(), "mcp", "--store", "off", "--upstream-protocol", "2099-01-01", "--", node, script)
+	if code != ExitUsage || !strings.Contains(out, `"2099-01-01"`) || !strings.Contains(out, "2025-11-25") {
+		t.Errorf("unknown version: exit %d, %q", code, out)
+	}
+}

@@ -21,6 +21,7 @@ import (
 	"github.com/toolcompact/compact/budget"
 	"github.com/toolcompact/compact/budget/artifact"
 	"github.com/toolcompact/compact/host"
+	"github.com/toolcompact/compact/host/mcpproxy"
 	"github.com/toolcompact/compact/host/server"
 )
 
@@ -50,6 +51,9 @@ type sidecarConfig struct {
 	CallTimeout time.Duration `yaml:"call_timeout"`
 	// StripOutputSchemas forwards tools without their output schemas.
 	StripOutputSchemas bool `yaml:"strip_output_schemas"`
+	// UpstreamProtocol is the MCP protocol version asked of the upstream
+	// ("" is mcpproxy.DefaultUpstreamProtocol).
+	UpstreamProtocol string `yaml:"upstream_protocol"`
 }
 
 func defaultSidecarConfig() sidecarConfig {
@@ -214,6 +218,7 @@ func sidecarFlags(name string, e *env, mcp bool, args []string) (sidecarConfig, 
 		fs.Var(sizeFlag{(*int64)(&c.MaxMessage)}, "max-message", "largest message accepted from the upstream, a `SIZE` such as 512MiB (0: 256MiB)")
 		fs.DurationVar(&c.CallTimeout, "call-timeout", c.CallTimeout, "deadline of one upstream request (0: 2m)")
 		fs.BoolVar(&c.StripOutputSchemas, "strip-output-schemas", c.StripOutputSchemas, "forward tools without their outputSchema, for strict clients that reject a compacted or omitted structuredContent")
+		fs.StringVar(&c.UpstreamProtocol, "upstream-protocol", c.UpstreamProtocol, "MCP protocol `VERSION` asked of the upstream: "+strings.Join(mcpproxy.UpstreamProtocols(), ", ")+" (default "+mcpproxy.DefaultUpstreamProtocol+")")
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -231,6 +236,10 @@ func sidecarFlags(name string, e *env, mcp bool, args []string) (sidecarConfig, 
 			fmt.Fprintf(e.stderr, "compact %s: budget: %v\n", name, err)
 			return c, nil, ExitUsage
 		}
+	}
+	if err := mcpproxy.CheckUpstreamProtocol(c.UpstreamProtocol); err != nil {
+		fmt.Fprintf(e.stderr, "compact %s: upstream-protocol: %v\n", name, err)
+		return c, nil, ExitUsage
 	}
 	if c.MaxInFlight < 0 {
 		fmt.Fprintf(e.stderr, "compact %s: max-in-flight must not be negative, got %d\n", name, c.MaxInFlight)

@@ -6,6 +6,10 @@
 //
 //   node server.mjs [MODE]  (every request line is also logged to stderr)
 //
+// tools/call of "ask" asks the client a question (roots/list,
+// sampling/createMessage, elicitation/create) and answers with the
+// client's answer line as it came.
+//
 // MODE "stubborn": ignore SIGTERM and the end of stdin, as a careless
 // server does; "garbage": also answer tools/call with a line that is not
 // JSON; "late-garbage": the same, half a second later.
@@ -25,11 +29,29 @@ const results = {
   "resources/list:": `{"resources":[{"uri":"wire://a","name":"a"}]}`,
 };
 
+// tools/call of "ask" {method, params} asks the client that question and
+// answers the call with the client's answer line exactly as it came.
+const asked = new Map();
+
 const rl = readline.createInterface({ input: process.stdin });
 rl.on("line", (line) => {
   process.stderr.write(line + "\n");
   const msg = JSON.parse(line);
+  if (msg.method === undefined && asked.has(msg.id)) {
+    const callId = asked.get(msg.id);
+    asked.delete(msg.id);
+    const result = { content: [{ type: "text", text: line }] };
+    process.stdout.write(`{"jsonrpc":"2.0","id":${JSON.stringify(callId)},"result":${JSON.stringify(result)}}\n`);
+    return;
+  }
   if (msg.id === undefined || msg.method === undefined) return;
+  if (msg.method === "tools/call" && msg.params?.name === "ask") {
+    const qid = "ask-" + msg.id;
+    asked.set(qid, msg.id);
+    const a = msg.params.arguments;
+    process.stdout.write(`{"jsonrpc":"2.0","id":${JSON.stringify(qid)},"method":${JSON.stringify(a.method)},"params":${JSON.stringify(a.params ?? {})}}\n`);
+    return;
+  }
   let key = msg.method;
   if (key.endsWith("/list")) key += ":" + (msg.params?.cursor ?? "");
   if (mode === "garbage" && msg.method === "tools/call") {

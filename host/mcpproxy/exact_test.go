@@ -1,0 +1,216 @@
+package mcpproxy_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	budgetpkg "github.com/toolcompact/compact/budget"
+	"github.com/toolcompact/compact/host/mcpproxy"
+)
+
+// wireServer returns node and the fixed-wire server script.
+func wireServer(t *testing.T) (node, script string) {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is missing")
+	}
+	script, _ = filepath.Abs(filepath.Join("testdata", "wire", "server.mjs"))
+	return node, script
+}
+
+// exactQuestions are questions of the upstream with the client's answers,
+// whose numbers no float64 holds as written.
+var exactQuestions = []struct{ method, params, answer string }{
+	{"elicitation/create", `{"message":"How many?","requestedSchema":{"type":"object","properties":{"n":{"type":"number"}}}}`,
+		`{"action":"accept","content":{"n":12345678901234567890,"f":1.0,"e":1e400},"_meta":{"x":1.50}}`},
+	{"sampling/createMessage", `{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":10}`,
+		`{"role":"assistant","content":{"type":"text","text":"hello"},"model":"m","_meta":{"n":12345678901234567890,"f":1.0,"e":1e400}}`},
+	{"roots/list", `{}`,
+		`{"roots":[{"uri":"file:///a","name":"a","_meta":{"n":12345678901234567890,"f":1.0,"e":1e400}}]}`},
+}
+
+const exactInit = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{},"sampling":{},"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}}`
+
+// TestAnswersExact: the client's answers to the upstream's questions
+// (elicitation, sampling, roots) reach the upstream as the client wrote
+// them: 12345678901234567890, 1.0 and 1e400 unchanged (the wire server
+// answers its "ask" call with the answer line it read). Through the
+// stdio door (Proxy.Run, as compact mcp serves) and the HTTP door. On
+// the old code the answers went through the go-sdk's Go types: 1e400
+// failed to decode (the upstream got an error) and the others came out
+// as 12345678901234567000 and 1.
+func TestAnswersExact(t *testing.T) {
+	node, script := wireServer(t)
+	eng, _ := newEngine(t, 8000)
+	newProxy := func(t *testing.T) *mcpproxy.Proxy {
+		p, err := mcpproxy.New(context.Background(), &mcpproxy.Command{Path: node, Args: []string{script}, Stderr: io.Discard}, mcpproxy.Adapt(eng), mcpproxy.Options{Logger: quietLogger()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { p.Close() })
+		return p
+	}
+	check := func(t *testing.T, q int, result json.RawMessage) {
+		t.Helper()
+		var res mcp.CallToolResult
+		if err := json.Unmarshal(result, &res); err != nil || len(res.Content) == 0 {
+			t.Fatalf("%s: result %s: %v", exactQuestions[q].method, result, err)
+		}
+		got := res.Content[0].(*mcp.TextContent).Text
+		if !strings.Contains(got, `"result":`+exactQuestions[q].answer) {
+			t.Errorf("%s: the upstream read %s, want the answer %s as written", exactQuestions[q].method, got, exactQuestions[q].answer)
+		}
+	}
+	ask := func(i int) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"ask","arguments":{"method":%q,"params":%s}}}`, 10+i, exactQuestions[i].method, exactQuestions[i].params)
+	}
+
+	t.Run("stdio door", func(t *testing.T) {
+		p := newProxy(t)
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		ct, st := mcp.NewInMemoryTransports()
+		go p.Run(ctx, st)
+		conn, err := ct.Connect(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		c := &rawClient{t: t, conn: conn}
+		c.send(exactInit)
+		c.until(1)
+		c.send(`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`)
+		for i := range exactQuestions {
+			c.send(ask(i))
+			rctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+			for {
+				m, err := conn.Read(rctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r, ok := m.(*jsonrpc.Request); ok && r.IsCall() {
+					c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, mustJSON(t, r.ID.Raw()), exactQuestions[i].answer))
+					continue
+				}
+				if r, ok := m.(*jsonrpc.Response); ok && r.ID.Raw() == int64(10+i) {
+					check(t, i, r.Result)
+					break
+				}
+			}
+			cancel()
+		}
+	})
+
+	t.Run("http door", func(t *testing.T) {
+		p := newProxy(t)
+		srv := httptest.NewServer(p.Handler(mcpproxy.HTTPOptions{}))
+		defer srv.Close()
+		h := &rawHTTP{t: t, url: srv.URL}
+		h.post(exactInit).Body.Close()
+		h.post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`).Body.Close()
+		for i := range exactQuestions {
+			resp := h.post(ask(i))
+			var result json.RawMessage
+			readEvents(resp.Body, func(e sseEvent) bool {
+				m, err := jsonrpc.DecodeMessage([]byte(e.data))
+				if err != nil {
+					t.Fatalf("event %q: %v", e.data, err)
+				}
+				if r, ok := m.(*jsonrpc.Request); ok && r.IsCall() {
+					h.post(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, mustJSON(t, r.ID.Raw()), exactQuestions[i].answer)).Body.Close()
+				}
+				if r, ok := m.(*jsonrpc.Response); ok {
+					result = r.Result
+					return true
+				}
+				return false
+			})
+			resp.Body.Close()
+			check(t, i, result)
+		}
+	})
+}
+
+// rawHTTP is a client of the HTTP door that writes its messages as
+// given.
+type rawHTTP struct {
+	t       testing.TB
+	url     string
+	session string
+}
+
+// post sends one message; the session id of an initialize answer is
+// kept.
+func (h *rawHTTP) post(body string) *http.Response {
+	h.t.Helper()
+	req, _ := http.NewRequest("POST", h.url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2025-06-18")
+	if h.session != "" {
+		req.Header.Set("Mcp-Session-Id", h.session)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if resp.StatusCode/100 != 2 {
+		b, _ := io.ReadAll(resp.Body)
+		h.t.Fatalf("POST %s: %s %s", body, resp.Status, b)
+	}
+	if s := resp.Header.Get("Mcp-Session-Id"); s != "" {
+		h.session = s
+	}
+	return resp
+}
+
+// TestTextWithNULStaysText: a text block holding a NUL byte (and other
+// control characters) that must be compacted is shown as text, its
+// lines counted and its tail shown (the NUL escaped as JSON requires),
+// never as a hex dump; the artifact holds the exact text. On the old
+// code the engine took it for binary: "no records: the content (binary)
+// is not shown".
+func TestTextWithNULStaysText(t *testing.T) {
+	eng, st := newEngine(t, 300)
+	h := startProxy(t, faulty(t), mcpproxy.Adapt(eng), mcpproxy.Options{Budget: 300})
+	var b strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&b, "line %d: some log text with value %d\n", i, i*7)
+		if i == 3 {
+			b.WriteString("early line: a NUL \x00 here\n")
+		}
+	}
+	b.WriteString("last line: a NUL \x00 and a bell \a here\n")
+	want := b.String()
+	res := h.call(t, "echo", map[string]any{"text": want})
+	got := res.Content[0].(*mcp.TextContent).Text
+	if strings.Contains(got, "binary") || !strings.Contains(got, "402 lines") || !strings.Contains(got, "last line: a NUL \x00 and a bell \a here") {
+		t.Fatalf("compacted text:\n%s", got)
+	}
+	m := meta(t, res)
+	if len(m.Results) != 1 || m.Results[0].Artifact == nil {
+		t.Fatalf("meta %+v", m)
+	}
+	rc, _, err := st.Open(context.Background(), budgetpkg.Handle(m.Results[0].Artifact.Handle))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, _ := io.ReadAll(rc)
+	rc.Close()
+	if string(stored) != want {
+		t.Errorf("the stored text differs from the upstream's (%d bytes, want %d)", len(stored), len(want))
+	}
+}
