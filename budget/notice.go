@@ -371,8 +371,9 @@ const FactsHead = NoticePrefix + "the output as it is, nothing left out"
 // read at a glance). A view at a smaller budget states these facts; the
 // whole output at a larger one states them too, as far as room allows.
 // The payload after the notice's newline is the output unchanged
-// (SplitNotice). Without a collection of 2 records or more, or when not
-// even the counts fit, res is returned as it is. A payload that itself
+// (SplitNotice). Without a structured collection (JSON, JSON Lines) of 2
+// records or more, or when not even the counts fit, res is returned as it
+// is: text is never given a notice of its own. A payload that itself
 // starts with NoticePrefix always gets a notice, the bare FactsHead when
 // nothing else fits; ok is false when not even that fits (the output
 // must then go to level 1, which says so with its own notice).
@@ -398,14 +399,11 @@ func (p *Pipeline) withFacts(in Input, shape Shape, res schemas.Result) (schemas
 func (p *Pipeline) factsNotice(in Input, shape Shape, res schemas.Result) (notice string, n int, ok bool) {
 	var counts []string
 	for _, c := range shape.Collections {
-		if c.Count < 2 {
+		// Text passes as it is: its lines are counted by reading them.
+		if c.Count < 2 || c.Kind == "lines" {
 			continue
 		}
-		unit := "records"
-		if c.Kind == "lines" {
-			unit = "lines"
-		}
-		counts = append(counts, c.Path+" "+commas(c.Count)+" "+unit)
+		counts = append(counts, c.Path+" "+commas(c.Count)+" records")
 	}
 	if len(counts) == 0 || res.Content == "" {
 		return "", 0, false
