@@ -1052,8 +1052,48 @@ func newTracker(k *coll) *tracker {
 	return t
 }
 
+// keyList keeps the keys of a keyed collection that keysLine shows: all
+// while they are short, else the first 25 and the last 25.
+type keyList struct {
+	keys     []string
+	n, total int
+}
+
+// add adds the key of the map record raw ({"key": value}).
+func (l *keyList) add(raw []byte) {
+	s := jscan{d: raw}
+	s.ws()
+	s.pos++
+	s.ws()
+	start := s.pos
+	if s.peek() != '"' {
+		return // not a map record: cannot happen
+	}
+	s.skipString()
+	body := raw[start+1 : max(start+1, s.pos-1)]
+	size := len(body)
+	escaped := bytes.IndexByte(body, '\\') >= 0
+	var key string
+	if escaped {
+		key = unquote(raw[start:s.pos])
+		size = len(key)
+	}
+	l.n++
+	l.total += size + 2
+	if len(l.keys) >= 25 && l.total >= 1500 {
+		l.keys = append(l.keys[:25], l.keys[len(l.keys)-24:]...)
+	}
+	if !escaped {
+		key = string(body)
+	}
+	l.keys = append(l.keys, key)
+}
+
 // begin starts record i.
 func (t *tracker) begin(i int, raw []byte) {
+	if t.k.p.Map {
+		t.k.keys.add(raw)
+	}
 	t.rec, t.raw, t.kept = i, raw, false
 	t.alias = within(t.data, raw)
 	for t.wi < len(t.want) && t.want[t.wi] < i {
