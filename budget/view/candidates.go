@@ -271,7 +271,7 @@ func (k *coll) membersLine() string {
 // first and last 25 with the count between.
 // The keys come from the profile's pass (keyList.add).
 func (k *coll) keysLine() string {
-	keys, n := k.keys.keys, k.keys.n
+	keys, n := k.keys.list(), k.keys.n
 	if n > len(keys) {
 		return fmt.Sprintf("  keys (%s): %s, … %s more …, %s", commas(n), strings.Join(keys[:25], ", "), commas(n-len(keys)), strings.Join(keys[25:], ", "))
 	}
