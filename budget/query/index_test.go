@@ -2,10 +2,13 @@ package query
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -220,5 +223,68 @@ func TestMappedQuery(t *testing.T) {
 	}
 	if _, err := ask(Options{Map: true}); !errors.Is(err, artifact.ErrCorrupt) {
 		t.Fatalf("mapped damaged object: %v, want ErrCorrupt", err)
+	}
+}
+
+// TestViewHandleWhilePrefixTaken: level 2 makes its view with the handle
+// the store is expected to issue (the digest's first 12 digits) while the
+// original is written; when another digest already holds that prefix,
+// the store issues a longer handle and the view is made again: every
+// handle the view names is the issued one, and it answers queries.
+func TestViewHandleWhilePrefixTaken(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"items":[`)
+	for i := range 3000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id":%d,"name":"item-%d"}`, i, i)
+	}
+	b.WriteString(`]}`)
+	doc := []byte(b.String())
+	sum := sha256.Sum256(doc)
+	hexSum := hex.EncodeToString(sum[:])
+	dir := t.TempDir()
+	ds, err := artifact.NewDir(dir, artifact.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Another digest with the same first 12 digits holds the short handle.
+	other := hexSum[:12] + strings.Repeat("0", 52)
+	if other == hexSum {
+		other = hexSum[:12] + strings.Repeat("1", 52)
+	}
+	shard := filepath.Join(dir, "handles", hexSum[:2])
+	if err := os.MkdirAll(shard, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(other, filepath.Join(shard, hexSum[:12])); err != nil {
+		t.Fatal(err)
+	}
+	ctr, _ := budget.NewCounter("")
+	p := budget.NewPipeline(ctr, budget.WithStore(ds))
+	res, err := p.Run(context.Background(), budget.Input{Tool: "t", Data: doc, Budget: 600})
+	if err != nil || res.Artifact == nil {
+		t.Fatalf("run: %v", err)
+	}
+	h := res.Artifact.Handle
+	if len(h) <= 12 || !strings.HasPrefix(hexSum, h) {
+		t.Fatalf("handle %q: want a longer prefix of %s", h, hexSum)
+	}
+	named := regexp.MustCompile(`\b[0-9a-f]{12,64}\b`).FindAllString(res.Content, -1)
+	if len(named) == 0 {
+		t.Fatalf("the view names no handle:\n%s", res.Content)
+	}
+	for _, n := range named {
+		if strings.HasPrefix(hexSum, n) && n != h {
+			t.Errorf("the view names %s, the issued handle is %s:\n%s", n, h, res.Content)
+		}
+	}
+	q, err := New(ds, ctr, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, err := q.Slice(context.Background(), h, SliceOptions{Offset: 7, Limit: 1}, 500); err != nil || !strings.Contains(a.Content, `"id":7,`) {
+		t.Fatalf("slice %s: %v %+v", h, err, a)
 	}
 }
