@@ -96,6 +96,13 @@ type Field struct {
 	// inArr: the path goes through an array ("[]").
 	inArr  bool
 	parent *Field
+	// name is the member name under parent; firstKid and nextSib
+	// remember the order of members (the member first in the last
+	// record, the member after this one the last time).
+	name              string
+	firstKid, nextSib *Field
+	// lastVal is the value seen last (tried before the map).
+	lastVal *valState
 	// The first record holding each extreme: Min, Max, Earliest,
 	// Latest, MaxItems.
 	minRec, maxRec, earliestRec, latestRec, maxItemsRec int
@@ -110,6 +117,7 @@ type Field struct {
 // the profile has a tracker, the first records holding it (at most
 // maxPerWhy) and where it was first seen (record, leaf).
 type valState struct {
+	key       string
 	n         int
 	recs      []int
 	last      int // 1 + the last record in recs
@@ -236,6 +244,7 @@ func (p *Profile) child(parent *Field, name string) *Field {
 	}
 	path := joinPath(parent.Path, name)
 	f := p.newField(path, parent)
+	f.name = name
 	if parent.kids == nil {
 		parent.kids = map[string]*Field{}
 	}
@@ -329,17 +338,35 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 			s.pos++
 			return
 		}
+		var prev *Field // the member before
 		for {
 			s.ws()
 			var kid *Field
 			if b, name := s.memberName(); b != nil {
-				kid = f.kids[string(b)] // no allocation when found
-				if kid == nil {
-					kid = p.child(f, string(b))
+				// Records mostly list their members in one order: the
+				// member that followed the previous one last time is
+				// tried before the map.
+				pred := f.firstKid
+				if prev != nil {
+					pred = prev.nextSib
+				}
+				if pred != nil && pred.name == string(b) {
+					kid = pred
+				} else {
+					kid = f.kids[string(b)] // no allocation when found
+					if kid == nil {
+						kid = p.child(f, string(b))
+					}
+					if kid != nil && prev == nil {
+						f.firstKid = kid
+					} else if kid != nil {
+						prev.nextSib = kid
+					}
 				}
 			} else {
 				kid = p.child(f, name)
 			}
+			prev = kid
 			s.ws()
 			s.pos++ // ':'
 			s.ws()
@@ -479,16 +506,20 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 // distinct counts the scalar value raw (its JSON text) of f.
 func (p *Profile) distinct(f *Field, raw []byte) {
 	if !f.tooMany {
-		vs := f.vals[string(raw)] // no allocation
+		vs := f.lastVal
+		if vs == nil || vs.key != string(raw) {
+			vs = f.vals[string(raw)] // no allocation
+		}
 		if vs == nil && len(f.vals) < maxValues {
-			vs = &valState{first: p.rec, seq: p.seq}
-			f.vals[string(raw)] = vs
+			vs = &valState{key: string(raw), first: p.rec, seq: p.seq}
+			f.vals[vs.key] = vs
 			f.Distinct = len(f.vals)
 			if p.t != nil && f.sel != nil {
 				p.t.newValue(f, vs, raw)
 			}
 		}
 		if vs != nil {
+			f.lastVal = vs
 			vs.n++
 			if p.t != nil && vs.last != p.rec+1 && !vs.noRecs && len(vs.recs) < maxPerWhy {
 				vs.recs = append(vs.recs, p.rec)
@@ -505,7 +536,7 @@ func (p *Profile) distinct(f *Field, raw []byte) {
 		if p.t != nil && f.sel != nil {
 			p.t.tooMany(f)
 		}
-		f.vals = nil
+		f.vals, f.lastVal = nil, nil
 	}
 	if p.t != nil && f.sel != nil && f.sel.exitVals != nil {
 		p.t.exitValue(f, raw)
