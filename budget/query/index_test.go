@@ -288,3 +288,62 @@ func TestViewHandleWhilePrefixTaken(t *testing.T) {
 		t.Fatalf("slice %s: %v %+v", h, err, a)
 	}
 }
+
+// TestMappedQueryStreams: a one-shot (mapped) query of at least 1 MiB
+// streams a filter of the form PATH[] | REST even under MaxInput: the
+// answer of the whole-artifact run, without building the whole artifact
+// as one jq value (about ten times its size, and no later query in that
+// process would reuse it).
+func TestMappedQueryStreams(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"kind":"List","items":[`)
+	for i := 0; b.Len() < 3<<20/2; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id":%d,"state":%q,"msg":"event number %d happened","n":[%d,%d]}`, i, []string{"open", "closed"}[i%2], i, i%7, i%11)
+	}
+	b.WriteString(`]}`)
+	ds, err := artifact.NewDir(t.TempDir(), artifact.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctr, _ := budget.NewCounter("")
+	ctx := context.Background()
+	h, _, err := ds.Put(ctx, strings.NewReader(b.String()), budget.Meta{Tool: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask := func(opt Options, filter string) (Answer, bool) {
+		opt.Cache = NewCache(1 << 30)
+		q, err := New(ds, ctr, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := q.JQ(ctx, string(h), filter, 2000)
+		if err != nil {
+			t.Fatalf("%s: %v", filter, err)
+		}
+		e, err := q.load(ctx, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		return a, e.inputOK
+	}
+	for _, f := range []string{`.items[] | select(.id % 1000 == 7) | .msg`, `.items[] | select(.state == "open") | .n | add`} {
+		whole, built := ask(Options{}, f)
+		mapped, mappedBuilt := ask(Options{Map: true}, f)
+		if mapped.Content != whole.Content || mapped.Total != whole.Total {
+			t.Errorf("%s: mapped answer differs:\n%+v\nwhole:\n%+v", f, mapped, whole)
+		}
+		if !built || mappedBuilt {
+			t.Errorf("%s: whole input built: %v by the reading query (want true), %v by the mapped one (want false)", f, built, mappedBuilt)
+		}
+	}
+	// A filter that does not stream still runs on the whole input.
+	if a, built := ask(Options{Map: true}, `.items | length`); !built || !strings.Contains(a.Content, fmt.Sprint(strings.Count(b.String(), `"id":`))) {
+		t.Errorf(".items | length: %q, whole input built %v", a.Content, built)
+	}
+}
