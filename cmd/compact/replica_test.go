@@ -192,6 +192,9 @@ func TestReplicasOnRealS3(t *testing.T) {
 					reached = true
 				}
 			}
+			if !reached {
+				time.Sleep(2 * time.Millisecond)
+			}
 		}
 		c.kill()
 		<-done
