@@ -3,6 +3,7 @@ package view
 import (
 	"bytes"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"sort"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Limits of the profile; none depends on the input's size, so the memory
@@ -78,6 +80,7 @@ type Field struct {
 	// their first segment. Each is nil past maxValues kinds.
 	Patterns, Prefixes map[string]int
 	patDone, preDone   bool
+	pats               map[string]*int // Patterns while counting
 	// Items: for arrays, the fewest and most items and their total.
 	MinItems, MaxItems, Items int
 	// Containers counts the object and array values among Values.
@@ -96,6 +99,13 @@ type Field struct {
 	// inArr: the path goes through an array ("[]").
 	inArr  bool
 	parent *Field
+	// name is the member name under parent; firstKid and nextSib
+	// remember the order of members (the member first in the last
+	// record, the member after this one the last time).
+	name              string
+	firstKid, nextSib *Field
+	// lastVal is the value seen last (tried before the map).
+	lastVal *valState
 	// The first record holding each extreme: Min, Max, Earliest,
 	// Latest, MaxItems.
 	minRec, maxRec, earliestRec, latestRec, maxItemsRec int
@@ -110,6 +120,7 @@ type Field struct {
 // the profile has a tracker, the first records holding it (at most
 // maxPerWhy) and where it was first seen (record, leaf).
 type valState struct {
+	key       string
 	n         int
 	recs      []int
 	last      int // 1 + the last record in recs
@@ -236,6 +247,7 @@ func (p *Profile) child(parent *Field, name string) *Field {
 	}
 	path := joinPath(parent.Path, name)
 	f := p.newField(path, parent)
+	f.name = name
 	if parent.kids == nil {
 		parent.kids = map[string]*Field{}
 	}
@@ -329,17 +341,35 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 			s.pos++
 			return
 		}
+		var prev *Field // the member before
 		for {
 			s.ws()
 			var kid *Field
 			if b, name := s.memberName(); b != nil {
-				kid = f.kids[string(b)] // no allocation when found
-				if kid == nil {
-					kid = p.child(f, string(b))
+				// Records mostly list their members in one order: the
+				// member that followed the previous one last time is
+				// tried before the map.
+				pred := f.firstKid
+				if prev != nil {
+					pred = prev.nextSib
+				}
+				if pred != nil && pred.name == string(b) {
+					kid = pred
+				} else {
+					kid = f.kids[string(b)] // no allocation when found
+					if kid == nil {
+						kid = p.child(f, string(b))
+					}
+					if kid != nil && prev == nil {
+						f.firstKid = kid
+					} else if kid != nil {
+						prev.nextSib = kid
+					}
 				}
 			} else {
 				kid = p.child(f, name)
 			}
+			prev = kid
 			s.ws()
 			s.pos++ // ':'
 			s.ws()
@@ -417,7 +447,7 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 			// While the field has few values, its patterns come from
 			// its value counts (Finish).
 			p.pat = appendPattern(p.pat[:0], raw[1:len(raw)-1])
-			f.Patterns, f.patDone = countKindBytes(f.Patterns, p.pat)
+			f.pats, f.patDone = countKindBytes(f.pats, p.pat)
 		}
 		if !f.preDone {
 			if i := strings.IndexByte(str, '/'); i >= 0 && !strings.ContainsAny(str, " \t\n") {
@@ -425,18 +455,19 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 			}
 		}
 		if len(body) >= 19 && len(body) <= 40 && body[4] == '-' && !escaped {
-			str = string(body)
+			// Only parsed here; kept (copied) when it is an extreme.
+			str = unsafe.String(&body[0], len(body))
 		}
 		if t, ok := parseTime(str); ok {
 			f.TimeN++
 			if f.TimeN == 1 || t.Before(f.Earliest) {
-				f.Earliest, f.earliestText, f.earliestRec = t, str, rec
+				f.Earliest, f.earliestText, f.earliestRec = t, strings.Clone(str), rec
 				if p.t != nil {
 					f.earliestRaw = p.t.hold(f.earliestRaw)
 				}
 			}
 			if f.TimeN == 1 || t.After(f.Latest) {
-				f.Latest, f.latestText, f.latestRec = t, str, rec
+				f.Latest, f.latestText, f.latestRec = t, strings.Clone(str), rec
 				if p.t != nil {
 					f.latestRaw = p.t.hold(f.latestRaw)
 				}
@@ -479,16 +510,20 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 // distinct counts the scalar value raw (its JSON text) of f.
 func (p *Profile) distinct(f *Field, raw []byte) {
 	if !f.tooMany {
-		vs := f.vals[string(raw)] // no allocation
+		vs := f.lastVal
+		if vs == nil || vs.key != string(raw) {
+			vs = f.vals[string(raw)] // no allocation
+		}
 		if vs == nil && len(f.vals) < maxValues {
-			vs = &valState{first: p.rec, seq: p.seq}
-			f.vals[string(raw)] = vs
+			vs = &valState{key: string(raw), first: p.rec, seq: p.seq}
+			f.vals[vs.key] = vs
 			f.Distinct = len(f.vals)
 			if p.t != nil && f.sel != nil {
 				p.t.newValue(f, vs, raw)
 			}
 		}
 		if vs != nil {
+			f.lastVal = vs
 			vs.n++
 			if p.t != nil && vs.last != p.rec+1 && !vs.noRecs && len(vs.recs) < maxPerWhy {
 				vs.recs = append(vs.recs, p.rec)
@@ -505,7 +540,7 @@ func (p *Profile) distinct(f *Field, raw []byte) {
 		if p.t != nil && f.sel != nil {
 			p.t.tooMany(f)
 		}
-		f.vals = nil
+		f.vals, f.lastVal = nil, nil
 	}
 	if p.t != nil && f.sel != nil && f.sel.exitVals != nil {
 		p.t.exitValue(f, raw)
@@ -522,23 +557,13 @@ func (p *Profile) distinct(f *Field, raw []byte) {
 	}
 }
 
-func hash(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
-	}
-	return h
-}
+// hashSeed seeds the hashes of distinct values (maphash: a few bytes per
+// nanosecond, where FNV went a byte at a time).
+var hashSeed = maphash.MakeSeed()
 
-func hashBytes(b []byte) uint64 {
-	h := uint64(14695981039346656037)
-	for _, c := range b {
-		h ^= uint64(c)
-		h *= 1099511628211
-	}
-	return h
-}
+func hash(s string) uint64 { return maphash.String(hashSeed, s) }
+
+func hashBytes(b []byte) uint64 { return maphash.Bytes(hashSeed, b) }
 
 // escapedRunes returns the number of characters of the JSON string body
 // (with escapes) once unquoted, as encoding/json unquotes it: an escape
@@ -606,6 +631,17 @@ func parseTime(s string) (time.Time, bool) {
 // Finish finds the identity field after the last record, and the
 // patterns of the fields with few values.
 func (p *Profile) Finish() {
+	defer func() {
+		for _, f := range append(p.Fields, p.root) {
+			if f.pats != nil && !f.patDone {
+				f.Patterns = make(map[string]int, len(f.pats))
+				for k, n := range f.pats {
+					f.Patterns[k] = *n
+				}
+			}
+			f.pats = nil
+		}
+	}()
 	for _, f := range append(p.Fields, p.root) {
 		if f.vals != nil && len(f.vals) > 0 {
 			f.Counts = make(map[string]int, len(f.vals))
@@ -627,8 +663,8 @@ func (p *Profile) Finish() {
 			if !f.patDone {
 				// n times at once: the first adds the kind (or finds
 				// too many), the others only count.
-				if f.Patterns, f.patDone = countKindBytes(f.Patterns, p.pat); !f.patDone {
-					f.Patterns[string(p.pat)] += n - 1
+				if f.pats, f.patDone = countKindBytes(f.pats, p.pat); !f.patDone {
+					*f.pats[string(p.pat)] += n - 1
 				}
 			}
 		}
@@ -724,19 +760,22 @@ func countKind(m map[string]int, kind string) (map[string]int, bool) {
 	return m, false
 }
 
-// countKindBytes is countKind for a kind held in a reused buffer.
-func countKindBytes(m map[string]int, kind []byte) (map[string]int, bool) {
+// countKindBytes is countKind for a kind held in a reused buffer; the
+// counts are pointers, so that counting a kind seen before allocates
+// nothing (Finish makes Patterns of them).
+func countKindBytes(m map[string]*int, kind []byte) (map[string]*int, bool) {
 	if m == nil {
-		m = map[string]int{}
+		m = map[string]*int{}
 	}
-	if _, ok := m[string(kind)]; ok {
-		m[string(kind)]++
+	if n, ok := m[string(kind)]; ok {
+		*n++
 		return m, false
 	}
 	if len(m) >= maxValues {
 		return nil, true
 	}
-	m[string(kind)] = 1
+	n := 1
+	m[string(kind)] = &n
 	return m, false
 }
 
