@@ -103,6 +103,15 @@ type Meta struct {
 	Collections []schemas.Collection `json:"collections,omitempty"`
 }
 
+// Spooled is an input already written into an artifact store while it was
+// read (a pipe spooled to disk; artifact.DirStore.Spool): storing it as an
+// artifact needs no second write. When Input.Spooled is set, level 2 (and
+// store: always) store the input by Commit instead of Store.Put. It must
+// hold exactly Input.Data's bytes.
+type Spooled interface {
+	Commit(ctx context.Context, m Meta) (Handle, Meta, error)
+}
+
 // Store keeps full outputs behind handles (level 2).
 type Store interface {
 	// Put stores the bytes of r and returns their handle. Storing the

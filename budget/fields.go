@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -30,6 +31,9 @@ const (
 	ActInvalidUTF8    = "replace_invalid_utf8"
 	ActRecordsMissing = "records_not_found"
 	ActLoneSurrogate  = "lone_surrogate_escapes"
+	// ActLevel1Stopped: level 1 was stopped over the budget on a large
+	// input and level 2 made the view (see Level1Result).
+	ActLevel1Stopped  = "level1_stopped"
 	ActKeptCollection = "keep_collection" // a rule would have removed a collection
 )
 
@@ -176,8 +180,48 @@ type filter struct {
 	actIdx     map[string]int
 	scratch    []byte
 	values     int
+	elems      int
 	consts     map[*node]int // constant field node → collection index
 	below      map[*node]bool
+	// stopOver, when >= 0, stops the filter with errLevel1Over as soon
+	// as its output so far is proved to exceed stopOver tokens (see
+	// declarativeUpTo); checked once more output than nextCheck exists.
+	stopOver  int
+	nextCheck int
+}
+
+// errLevel1Over stops the declarative rules when their output is already
+// over the budget and the pipeline has a level after them; the error
+// returned is a *level1Stopped that wraps it.
+var errLevel1Over = errors.New("level 1 output over the budget")
+
+// level1Stopped says where level 1 stopped: read of the input's bytes,
+// wrote of output.
+type level1Stopped struct{ read, wrote int }
+
+func (e *level1Stopped) Error() string {
+	return fmt.Sprintf("%v after %d input bytes (%d bytes written)", errLevel1Over, e.read, e.wrote)
+}
+
+func (e *level1Stopped) Unwrap() error { return errLevel1Over }
+
+// stopped is the error of a filter stopped over the budget.
+func (f *filter) stopped() error { return &level1Stopped{read: f.pos, wrote: len(f.out)} }
+
+// stopCheckEvery is how much output the filter writes between two checks
+// of its lower bound against stopOver.
+const stopCheckEvery = 64 << 10
+
+// overSoFar reports whether the output written so far is proved to be
+// over stopOver tokens, checking at most once per stopCheckEvery bytes.
+// lowerBound stops as soon as it passes the limit, so a check costs about
+// the bytes that hold stopOver tokens, not the whole output.
+func (f *filter) overSoFar() bool {
+	if f.stopOver < 0 || len(f.out) < f.nextCheck {
+		return false
+	}
+	f.nextCheck = len(f.out) + stopCheckEvery
+	return lowerBoundOver(f.out, f.stopOver)
 }
 
 func (f *filter) note(kind string, n *node, detail string, count int) {
@@ -362,6 +406,9 @@ func (f *filter) value(n *node) error {
 			if err := f.ctx.Err(); err != nil {
 				return err
 			}
+			if f.overSoFar() {
+				return f.stopped()
+			}
 		}
 		f.out = append(f.out, '{')
 		f.first = append(f.first, true)
@@ -395,6 +442,11 @@ func (f *filter) value(n *node) error {
 				f.sep()
 				if err := f.value(n.elem); err != nil {
 					return err
+				}
+				// Elements copied whole (no rule below them) are not
+				// counted in values: check here too.
+				if f.elems++; f.elems&1023 == 0 && f.overSoFar() {
+					return f.stopped()
 				}
 				more, err := f.next(']')
 				if err != nil {
@@ -550,6 +602,19 @@ func (f *filter) emptyContainer(open byte) bool {
 // or becomes a table; text keeps every line, with runs of identical lines
 // folded into "[×N] line"; binary becomes a hex dump.
 func (declarative) Compact(ctx context.Context, req Request) (Output, error) {
+	return declarativeUpTo(ctx, req, -1)
+}
+
+// declarativeUpTo is the declarative rules' Compact that, when stopOver
+// >= 0, gives up with errLevel1Over as soon as the JSON output written so
+// far is proved (by its token lower bound) to be over stopOver tokens.
+// The pipeline uses it when a level 2 follows: on a large input over the
+// budget, level 1's output would be thrown away, so it stops after the
+// first few hundred KB instead of writing (and holding) an output about
+// as large as the input. An output that may become a table (Rules.Format
+// table or auto, records at the root) is never stopped: the table is made
+// from the whole JSON output and may be smaller.
+func declarativeUpTo(ctx context.Context, req Request, stopOver int) (Output, error) {
 	var shape Shape
 	var pre []schemas.Action
 	if req.Shape != nil && sameBytes(req.Shape.data, req.Input) {
@@ -565,6 +630,9 @@ func (declarative) Compact(ctx context.Context, req Request) (Output, error) {
 			}
 		}
 	}
+	if (req.Rules.Format == "table" || req.Rules.Format == "auto") && tableable(&shape) {
+		stopOver = -1
+	}
 	var out Output
 	var err error
 	switch shape.Format {
@@ -575,7 +643,7 @@ func (declarative) Compact(ctx context.Context, req Request) (Output, error) {
 	case FormatText:
 		out = textLevel1(req.Input, req.Rules)
 	default:
-		out, err = jsonLevel1(ctx, req, &shape)
+		out, err = jsonLevel1(ctx, req, &shape, stopOver)
 	}
 	if err != nil {
 		return Output{}, err
@@ -588,7 +656,7 @@ func sameBytes(a, b []byte) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
-func jsonLevel1(ctx context.Context, req Request, shape *Shape) (Output, error) {
+func jsonLevel1(ctx context.Context, req Request, shape *Shape, stopOver int) (Output, error) {
 	keep, err := compilePatterns(req.Rules.Keep)
 	if err != nil {
 		return Output{}, fmt.Errorf("keep: %w", err)
@@ -611,7 +679,7 @@ func jsonLevel1(ctx context.Context, req Request, shape *Shape) (Output, error) 
 		ctx:      ctx,
 		scanner:  scanner{d: req.Input},
 		shape:    shape,
-		out:      make([]byte, 0, outCap(len(req.Input))),
+		out:      make([]byte, 0, outCap(len(req.Input), stopOver)),
 		keep:     keep,
 		drop:     drop,
 		strMax:   req.Rules.StringsMax,
@@ -619,6 +687,10 @@ func jsonLevel1(ctx context.Context, req Request, shape *Shape) (Output, error) 
 		actIdx:   map[string]int{},
 		consts:   map[*node]int{},
 		below:    map[*node]bool{},
+		stopOver: stopOver,
+		// A shorter output is rarely over: the first check waits
+		// for four bytes per token of the budget.
+		nextCheck: 4 * max(stopOver, 0),
 	}
 	if f.defaults {
 		for i, st := range shape.stats {
@@ -634,6 +706,9 @@ func jsonLevel1(ctx context.Context, req Request, shape *Shape) (Output, error) 
 		}
 		if n > 0 {
 			f.out = append(f.out, '\n')
+			if n&1023 == 0 && f.overSoFar() {
+				return Output{}, f.stopped()
+			}
 		}
 		if err := f.value(shape.tree); err != nil {
 			return Output{}, err
@@ -771,7 +846,13 @@ func hexdumpOutput(data []byte, ct string) Output {
 // is rarely larger, growing by appending would copy it several times
 // (peaking at about twice its size), and the pages of a fresh large
 // allocation are not touched, so room never written costs no memory.
-func outCap(n int) int {
+//
+// With a stop (stopOver >= 0, see declarativeUpTo) the output is expected
+// to be stopped early: it starts at 1 MiB at most and grows as needed.
+func outCap(n, stopOver int) int {
+	if stopOver >= 0 {
+		return min(n/2+64, 1<<20)
+	}
 	if n >= 8<<20 {
 		return n + 64
 	}

@@ -51,13 +51,17 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 		err error
 	}
 	done := make(chan stored, 1)
+	indexed := make(chan struct{}) // closed once the index is written (index.go)
+	defer func() { <-indexed }()
 	go func() {
+		defer close(indexed)
 		// in.Data may be a mapped file (compact run FILE) that another
 		// process truncates: reading it then faults. The caller's
 		// goroutine can turn that into a panic it recovers
 		// (debug.SetPanicOnFault), but this one is ours: the fault
 		// becomes the store's error here instead of killing the process.
 		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		sent := false
 		defer func() {
 			if r := recover(); r != nil {
 				var fault interface{ Addr() uintptr }
@@ -65,11 +69,17 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 				if !ok || !errors.As(err, &fault) {
 					panic(r)
 				}
-				done <- stored{err: fmt.Errorf("%s: store the original (%d bytes): the input changed while it was read: %w", in.Tool, len(in.Data), err)}
+				if !sent { // else the index is not written, nothing more
+					done <- stored{err: fmt.Errorf("%s: store the original (%d bytes): the input changed while it was read: %w", in.Tool, len(in.Data), err)}
+				}
 			}
 		}()
 		art, act, err := p.storeOriginal(ctx, in, shape)
+		sent = true
 		done <- stored{art, act, err}
+		if err == nil {
+			p.writeIndex(in, shape, art.SHA256) // beside the view
+		}
 	}()
 	// Every collection in the output is counted, also those the
 	// registry's records paths leave out (npm view's .exports).
@@ -242,10 +252,18 @@ func (p *Pipeline) storeOriginal(ctx context.Context, in Input, shape Shape) (*s
 	}
 	colls := make([]schemas.Collection, len(shape.Collections))
 	copy(colls, shape.Collections)
-	h, m, err := p.store.Put(ctx, bytes.NewReader(in.Data), Meta{
+	meta := Meta{
 		Tool: in.Tool, Created: time.Now().UTC(), ContentType: contentTypeOf(in, shape),
 		Bytes: int64(len(in.Data)), Collections: colls,
-	})
+	}
+	var h Handle
+	var m Meta
+	var err error
+	if in.Spooled != nil {
+		h, m, err = in.Spooled.Commit(ctx, meta) // already written: no second copy
+	} else {
+		h, m, err = p.store.Put(ctx, bytes.NewReader(in.Data), meta)
+	}
 	if err != nil {
 		return nil, schemas.Action{}, fmt.Errorf("%s: store the original (%d bytes): %w", in.Tool, len(in.Data), err)
 	}

@@ -24,6 +24,10 @@ type Input struct {
 	Compactor Compactor
 	// Args are the tool's call arguments as JSON, when known.
 	Args []byte
+	// Spooled, when set, holds Data already written into the pipeline's
+	// store (a pipe spooled while it was read): storing the original
+	// commits it instead of writing Data again.
+	Spooled Spooled
 	// OnReject, when set, is told why the Compactor's output was
 	// rejected (an error, a record count it did not account for, invalid
 	// output); the pipeline then falls back to the declarative rules.
@@ -68,7 +72,10 @@ type Level1Result struct {
 	// Tokens.After the exact count of Content, Tokens.Before and
 	// Tokens.Budget set, Collections the input's collections with exact
 	// Count (Shown = Count, since level 1 keeps every record), Actions
-	// everything done so far.
+	// everything done so far. When the declarative rules were stopped
+	// because their output was already over the budget (a large input),
+	// Content is empty, Tokens.After is only known to exceed the budget
+	// (AfterAtLeast) and level 1's actions are not listed.
 	Result schemas.Result
 	// Declared is what the compactor that produced Content declared (nil
 	// for the declarative rules).
@@ -113,6 +120,11 @@ const (
 	// per MB and the model never sees the input. 64 KiB is about 30 ms of
 	// counting; an input that fits is always counted exactly.
 	exactBeforeLimit = 64 << 10
+	// level1StopMin is the input size from which the declarative level 1
+	// stops once its output is over the budget when a level 2 follows
+	// (declarativeUpTo): below it, level 1 runs to its end (a few
+	// milliseconds) and its actions are listed in the level-2 result.
+	level1StopMin = 8 << 20
 )
 
 // ErrTooLarge is wrapped when an input is larger than the pipeline's
@@ -256,7 +268,24 @@ func (p *Pipeline) Run(ctx context.Context, in Input) (schemas.Result, error) {
 		}
 	}
 	if !done {
-		o, err := Declarative().Compact(ctx, req)
+		// With a store, a large output that level 1 cannot bring under
+		// the budget goes to level 2, which builds its view from the
+		// input: level 1 stops as soon as its output is proved over.
+		stop := -1
+		if p.store != nil && len(in.Data) >= level1StopMin {
+			stop = budget
+		}
+		o, err := declarativeUpTo(ctx, req, stop)
+		var st *level1Stopped
+		if errors.As(err, &st) {
+			// Its actions are left out: they counted part of an
+			// output nobody sees.
+			res.Level = schemas.LevelFields
+			res.Tokens.After = budget + 1
+			res.Actions = append(res.Actions, schemas.Action{Level: schemas.LevelFields, Kind: ActLevel1Stopped, Target: ".",
+				Detail: fmt.Sprintf("level 1's output was over the budget after %s of the %s input bytes (%s bytes written); it was stopped there, and its actions are not listed: the view below is made from the original", commas(st.read), commas(len(in.Data)), commas(st.wrote))})
+			return p.level2(ctx, in, shape, Level1Result{Result: res, AfterAtLeast: true})
+		}
 		if err != nil {
 			return schemas.Result{}, fmt.Errorf("%s: level 1: %w", tool, err)
 		}

@@ -28,6 +28,12 @@ import (
 // is always a name. Since JSON text and bare strings never hold a tab or
 // a newline, every line is one record and every tab a cell boundary.
 
+// tableable reports whether a table can be made of an output of this
+// shape: one collection, at the root.
+func tableable(shape *Shape) bool {
+	return len(shape.Collections) == 1 && shape.Collections[0].Path == "."
+}
+
 // tableIfAsked renders out as a table when format asks for one and the
 // shape allows it.
 func tableIfAsked(format string, shape *Shape, out Output) (Output, error) {
@@ -36,7 +42,7 @@ func tableIfAsked(format string, shape *Shape, out Output) (Output, error) {
 	}
 	reason := ""
 	switch {
-	case len(shape.Collections) != 1 || shape.Collections[0].Path != ".":
+	case !tableable(shape):
 		reason = "a table needs the records at the root (an array, JSON Lines or concatenated values)"
 	case shape.Collections[0].Count < 1:
 		reason = "no records"

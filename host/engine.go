@@ -46,6 +46,10 @@ type Request struct {
 	Budget int
 	// Args are the tool's call arguments as JSON, when known.
 	Args json.RawMessage
+	// Spooled, when set, holds Input already written into the engine's
+	// store (artifact.DirStore.Spool): the artifact level commits it
+	// instead of writing the input a second time (budget.Input.Spooled).
+	Spooled budget.Spooled
 }
 
 // Option configures an Engine.
@@ -68,6 +72,8 @@ type config struct {
 	logLimit  int
 	lazy      bool
 	runtime   Runtime
+	// mapArtifacts: see WithMappedArtifacts.
+	mapArtifacts bool
 	// compileWorkers is how many goroutines compile a plugin's functions
 	// on a compilation cache miss (GOMAXPROCS when 0; benchmarks set 1).
 	compileWorkers int
@@ -116,6 +122,15 @@ func WithBudget(tokens int) Option {
 // WithStore enables the artifact level with s as the store.
 func WithStore(s budget.Store) Option {
 	return func(c *config) error { c.store = s; return nil }
+}
+
+// WithMappedArtifacts makes the engine's artifact queries map artifacts
+// into memory instead of reading them into the heap (query.Options.Map):
+// less memory and no size cap for a one-shot process such as a compact
+// artifact command. A mapped artifact stays mapped for the process's
+// life, so a long-running server should not use it.
+func WithMappedArtifacts() Option {
+	return func(c *config) error { c.mapArtifacts = true; return nil }
 }
 
 // WithCompilationCache keeps compiled plugins in dir, shared by every
@@ -306,6 +321,7 @@ func (e *Engine) Compact(ctx context.Context, req Request) (schemas.Result, erro
 		Budget:      req.Budget,
 		Rules:       rules,
 		Args:        req.Args,
+		Spooled:     req.Spooled,
 	}
 	if in.Budget == 0 && rules.Budget == 0 {
 		in.Budget = e.cfg.budget

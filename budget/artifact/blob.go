@@ -50,17 +50,20 @@ type BlobOptions struct {
 // writers commit on Close), reads are verified before they are served,
 // handles are issued with conditional writes (If-None-Match) so that no
 // handle ever names two digests, and the collector removes the oldest
-// artifacts first but never one younger than MinAge or open in this
-// process.
+// artifacts first but never one younger than MinAge, open in this
+// process, or being read by another replica (bloblease.go).
 //
 // Keys: objects/<sha256> (bytes), objects/<sha256>.json (metadata),
-// handles/<handle> (the digest), tmp/<random> (uploads in progress).
+// handles/<handle> (the digest), tmp/<random> (uploads in progress),
+// readers/<sha256>/<random> and doomed/<sha256> (bloblease.go).
 type BlobStore struct {
 	bucket *blob.Bucket
 	url    string
 	opt    BlobOptions
 
 	leases
+	// testHookRead runs in Open between the metadata and the bytes.
+	testHookRead func()
 }
 
 var _ budget.Store = (*BlobStore)(nil)
@@ -156,6 +159,13 @@ func (s *BlobStore) Put(ctx context.Context, r io.Reader, m budget.Meta) (budget
 	}
 	release := s.lease(sum)
 	defer release()
+	// The object may be stored already, and old: keep other replicas'
+	// collectors off it until its metadata says it was stored now.
+	unhold, err := s.holdShared(ctx, sum)
+	if err != nil {
+		return "", m, err
+	}
+	defer unhold()
 	if ok, err := s.bucket.Exists(ctx, objKey(sum)); err != nil {
 		return "", m, fmt.Errorf("artifact store %s: %w", s.url, err)
 	} else if !ok {
@@ -287,10 +297,21 @@ func (s *BlobStore) Open(ctx context.Context, h budget.Handle) (io.ReadCloser, b
 		return nil, budget.Meta{}, err
 	}
 	release := s.lease(sum)
+	unhold, err := s.holdShared(ctx, sum)
+	if err != nil {
+		release()
+		return nil, budget.Meta{}, err
+	}
+	// Once verified, the bytes are in the spool: other replicas'
+	// collectors may have the object.
+	defer unhold()
 	m, err := s.stat(ctx, h, sum, known)
 	if err != nil {
 		release()
 		return nil, m, err
+	}
+	if s.testHookRead != nil {
+		s.testHookRead()
 	}
 	rd, err := s.bucket.NewReader(ctx, objKey(sum), nil)
 	if err != nil {
@@ -425,6 +446,20 @@ func (s *BlobStore) GC(ctx context.Context) (GCStats, error) {
 			st.Busy++
 			return false, nil
 		}
+		// Other replicas' readers (bloblease.go).
+		ok, inTime, err := s.claim(ctx, e.sum)
+		if err != nil {
+			return false, err
+		}
+		if !ok {
+			st.Busy++
+			return false, nil
+		}
+		defer s.unclaim(ctx, e.sum)
+		if !inTime() {
+			st.Busy++
+			return false, nil
+		}
 		if err := s.bucket.Delete(ctx, objKey(e.sum)); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
 			return false, fmt.Errorf("artifact store %s: gc: %w", s.url, err)
 		}
@@ -479,6 +514,11 @@ func (s *BlobStore) GC(ctx context.Context) (GCStats, error) {
 			}
 		}
 	}
+	// Read announcements of a replica that crashed in a Put.
+	for sum := range removed {
+		delete(modTime, sum)
+	}
+	s.sweepReaders(ctx, modTime, now, s.opt.TempGrace)
 	// Tombstones: restart the clock of removed artifacts' handles (by
 	// rewriting them), forget old ones.
 	it = s.bucket.List(&blob.ListOptions{Prefix: "handles/"})

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -19,6 +20,7 @@ import (
 	"gocloud.dev/blob"
 
 	"github.com/toolcompact/compact/budget"
+	"github.com/toolcompact/compact/internal/s3server"
 )
 
 // fakeS3 serves an in-process S3 API on loopback and returns the URL of
@@ -39,13 +41,24 @@ func fakeS3(t *testing.T) string {
 	return "s3://artifacts?endpoint=" + url.QueryEscape(srv.URL) + "&use_path_style=true&disable_https=true&region=us-east-1"
 }
 
-// blobURLs are the drivers the store is tested on.
+// blobURLs are the drivers the store is tested on: the in-memory and
+// file drivers, the in-process S3 fake, and a real S3 server
+// (versitygw, see internal/s3server) where it is installed; under CI=1 it
+// must be.
 func blobURLs(t *testing.T) map[string]string {
-	return map[string]string{
+	m := map[string]string{
 		"mem":  "mem://",
 		"file": "file://" + filepath.ToSlash(t.TempDir()) + "?create_dir=1",
 		"s3":   fakeS3(t),
 	}
+	if bin, why := s3server.Binary(); bin != "" || os.Getenv("CI") != "" {
+		srv := s3server.Start(t, "artifacts")
+		srv.SetEnv(t) // the fake takes any keys
+		m["versitygw"] = srv.BucketURL("artifacts")
+	} else {
+		t.Log("not tested on a real S3 server: " + why)
+	}
+	return m
 }
 
 func openBoth(t *testing.T, u string, opt BlobOptions) (*BlobStore, *BlobStore) {
@@ -231,5 +244,61 @@ func TestOpenPicksStore(t *testing.T) {
 	s, err = Open(ctx, "", Options{})
 	if ds, ok := s.(*DirStore); !ok || err != nil || !strings.HasSuffix(ds.Dir(), filepath.Join("compact", "artifacts")) {
 		t.Fatalf("Open(\"\") = %v, %v", s, err)
+	}
+}
+
+// TestBlobGCSparesOtherReplicasReads: replica b is reading an old
+// artifact when replica a's collector runs under quota pressure; the
+// collector must keep what b reads (counting it Busy) and evict the next
+// oldest instead, and b gets every byte. Across processes there are no
+// locks or in-memory leases: on the old code a's collector removed the
+// object between b's metadata and its bytes, and b's read failed with
+// "removed by retention". On every driver, the real S3 server included.
+func TestBlobGCSparesOtherReplicasReads(t *testing.T) {
+	for name, u := range blobURLs(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			c := &clock{t: time.Now()}
+			a, b := openBoth(t, u, BlobOptions{Options: Options{MaxBytes: 250, GCInterval: -1, Now: c.Now}, MinAge: -time.Hour})
+			var hs []budget.Handle
+			var datas []string
+			for i := range 3 {
+				data := strings.Repeat(string(rune('a'+i)), 100)
+				h, _, err := a.Put(ctx, strings.NewReader(data), budget.Meta{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				hs, datas = append(hs, h), append(datas, data)
+				c.Add(time.Minute)
+			}
+			var st GCStats
+			var gcErr error
+			b.testHookRead = func() {
+				b.testHookRead = nil
+				st, gcErr = a.GC(ctx) // while b reads the oldest
+			}
+			got, err := read(t, b, hs[0])
+			if err != nil || got != datas[0] {
+				t.Fatalf("b's read of the oldest while a collected: %q, %v", got, err)
+			}
+			if gcErr != nil || st.Busy != 1 || st.Evicted != 1 || st.Kept != 200 {
+				t.Fatalf("a's GC during b's read = %+v, %v; want the one b reads kept (busy) and the next evicted", st, gcErr)
+			}
+			if _, _, err := b.Open(ctx, hs[1]); !errors.Is(err, budget.ErrExpired) {
+				t.Fatalf("the evicted one: %v", err)
+			}
+			// Nothing of the protocol stays behind once b is done.
+			if left := append(keys(t, a, "readers/"), keys(t, a, "doomed/")...); len(left) != 0 {
+				t.Fatalf("keys left behind: %v", left)
+			}
+			// And with b done, the oldest can go.
+			a.opt.MaxBytes = 150
+			if st, err := a.GC(ctx); err != nil || st.Evicted != 1 || st.Busy != 0 {
+				t.Fatalf("GC after the read = %+v, %v", st, err)
+			}
+			if _, _, err := b.Open(ctx, hs[0]); !errors.Is(err, budget.ErrExpired) {
+				t.Fatalf("evicted after the read: %v", err)
+			}
+		})
 	}
 }

@@ -137,7 +137,25 @@ const (
 	// DefaultMaxBytes keeps a store under 1 GiB, oldest artifacts
 	// evicted first.
 	DefaultMaxBytes = 1 << 30
+	// DefaultQuotaShare is the share of its file system a local store's
+	// default quota may take when that is more than DefaultMaxBytes
+	// (DefaultQuota).
+	DefaultQuotaShare = 0.05
 )
+
+// DefaultQuota is the quota compact's command line gives a local store in
+// dir when none is configured: DefaultMaxBytes, or DefaultQuotaShare (5%)
+// of the file system that holds dir when that is more. A quota is a cap
+// on the whole store, and Put refuses one artifact larger than it: with a
+// fixed 1 GiB, a 1 GB tool output could not be stored at all, so its run
+// could not reach the artifact level. 5% of a 64 GB disk is 3.2 GB; the
+// TTL still removes what is not stored again within it.
+func DefaultQuota(dir string) int64 {
+	if n, ok := fsSize(dir); ok && int64(float64(n)*DefaultQuotaShare) > DefaultMaxBytes {
+		return int64(float64(n) * DefaultQuotaShare)
+	}
+	return DefaultMaxBytes
+}
 
 // Usage is what a store holds now.
 type Usage struct {

@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -105,4 +106,119 @@ func mustRead(t *testing.T, p string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestIndexWrittenAtStoreTime: level 2 writes the index of the original
+// it stores, so that even the first query in a new process reads it
+// instead of parsing, with the same answers as a parse; an index written
+// by a query from a parse is byte for byte the same. Before, the first
+// query wrote it.
+func TestIndexWrittenAtStoreTime(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"kind":"List","items":[`)
+	for i := 0; b.Len() < 2<<20; i++ {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, `{"id":%d,"state":%q,"msg":"event number %d happened"}`, i, []string{"open", "closed"}[i%2], i)
+	}
+	b.WriteString(`],"tail":["a","b","c"]}`)
+	doc := []byte(b.String())
+	for _, records := range [][]string{nil, {".items"}} {
+		dir := t.TempDir()
+		ds, err := artifact.NewDir(dir, artifact.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctr, _ := budget.NewCounter("")
+		p := budget.NewPipeline(ctr, budget.WithStore(ds))
+		res, err := p.Run(context.Background(), budget.Input{Tool: "t", Data: doc, Budget: 2000, Rules: budget.Rules{Records: records}})
+		if err != nil || res.Artifact == nil {
+			t.Fatalf("records %v: run: %v (artifact %v)", records, err, res.Artifact)
+		}
+		sum := res.Artifact.SHA256
+		idx := filepath.Join(dir, "objects", sum[:2], sum+".idx")
+		stored, err := os.ReadFile(idx)
+		if err != nil {
+			t.Fatalf("records %v: no index at store time: %v", records, err)
+		}
+		q, err := New(ds, ctr, Options{Cache: NewCache(0)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := q.load(context.Background(), budget.Handle(res.Artifact.Handle))
+		if err != nil || !e.indexed {
+			t.Fatalf("records %v: the first query did not use the stored index: %v", records, err)
+		}
+		a, err := q.Slice(context.Background(), res.Artifact.Handle, SliceOptions{Offset: 4321, Limit: 2}, 2000)
+		if err != nil || a.Total != res.Collections[0].Count || !strings.Contains(a.Content, `"id":4321,`) {
+			t.Fatalf("records %v: slice over the stored index: %v, %+v", records, err, a)
+		}
+		// The same index as a query derives from a parse.
+		os.Remove(idx)
+		q2, _ := New(ds, ctr, Options{Cache: NewCache(0)})
+		if _, err := q2.load(context.Background(), budget.Handle(res.Artifact.Handle)); err != nil {
+			t.Fatal(err)
+		}
+		parsed, err := os.ReadFile(idx)
+		if err != nil || string(parsed) != string(stored) {
+			t.Fatalf("records %v: the index written at store time differs from the one a query writes (%d vs %d bytes, %v)", records, len(stored), len(parsed), err)
+		}
+	}
+}
+
+// TestMappedQuery: with Options.Map a DirStore's artifact is mapped, not
+// read: the same answers as reading it, no MaxLoad cap (a Querier that
+// reads refuses it), and a damaged object is still refused.
+func TestMappedQuery(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`[`)
+	for i := 0; b.Len() < 64<<10; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id":%d,"msg":"event %d"}`, i, i)
+	}
+	b.WriteString(`]`)
+	dir := t.TempDir()
+	ds, err := artifact.NewDir(dir, artifact.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctr, _ := budget.NewCounter("")
+	ctx := context.Background()
+	h, m, err := ds.Put(ctx, strings.NewReader(b.String()), budget.Meta{Tool: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask := func(opt Options) (string, error) {
+		opt.Cache = NewCache(0)
+		q, err := New(ds, ctr, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := q.JQ(ctx, string(h), `.[] | select(.id == 777) | .msg`, 2000)
+		return a.Content, err
+	}
+	read, err := ask(Options{})
+	if err != nil || !strings.Contains(read, "event 777") {
+		t.Fatalf("read: %q, %v", read, err)
+	}
+	mapped, err := ask(Options{Map: true, MaxLoad: 1024})
+	if err != nil || mapped != read {
+		t.Fatalf("mapped: %q, %v; want %q", mapped, err, read)
+	}
+	if _, err := ask(Options{MaxLoad: 1024}); !errors.Is(err, ErrLimit) {
+		t.Fatalf("read over MaxLoad: %v, want ErrLimit", err)
+	}
+	obj := filepath.Join(dir, "objects", m.SHA256[:2], m.SHA256)
+	os.Chmod(obj, 0o600)
+	raw, _ := os.ReadFile(obj)
+	raw[10] ^= 1
+	if err := os.WriteFile(obj, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ask(Options{Map: true}); !errors.Is(err, artifact.ErrCorrupt) {
+		t.Fatalf("mapped damaged object: %v, want ErrCorrupt", err)
+	}
 }

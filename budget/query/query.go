@@ -65,6 +65,21 @@ type Options struct {
 	// Cache holds parsed artifacts; nil means a new cache of
 	// DefaultCacheBytes (NewCache(0) disables caching).
 	Cache *Cache
+	// Map reads artifacts from a store that can map them (Mapper:
+	// artifact.DirStore on Unix) by mapping them into memory instead of
+	// copying them into the heap: a query's memory is then the
+	// artifact's pages in the file system's cache plus what it decodes,
+	// and MaxLoad does not apply. A mapped artifact stays mapped for the
+	// life of the process (records and answers point into it): for
+	// one-shot processes such as the compact artifact commands, not a
+	// long-running server.
+	Map bool
+}
+
+// Mapper is implemented by stores that can map an artifact's verified
+// bytes into memory (see Options.Map).
+type Mapper interface {
+	Map(ctx context.Context, h budget.Handle) (data []byte, m budget.Meta, release func(), err error)
 }
 
 // Stater is implemented by stores that can look up an artifact's metadata
@@ -173,6 +188,23 @@ func (q *Querier) load(ctx context.Context, h budget.Handle) (*entry, error) {
 			if e := q.cache.get(sum); e != nil {
 				return e, nil
 			}
+		}
+	}
+	if mp, ok := q.store.(Mapper); ok && q.opt.Map {
+		// Never released (see Options.Map): the mapping outlives the
+		// entry's records and answers.
+		data, m, _, err := mp.Map(ctx, h)
+		if err == nil {
+			ne := &entry{sum: m.SHA256, data: data, meta: m}
+			e := q.cache.add(ne)
+			q.cache.remember(h, m.SHA256)
+			if e == ne {
+				q.useIndex(e) // index.go
+			}
+			return e, nil
+		}
+		if !errors.Is(err, errors.ErrUnsupported) {
+			return nil, err
 		}
 	}
 	if st, ok := q.store.(Stater); ok { // refuse a huge artifact before reading it

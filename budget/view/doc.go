@@ -12,7 +12,11 @@
 //	               (every value with its count when there are few), numeric
 //	               min/max/sum/mean, time earliest/latest, string lengths,
 //	               and the identity field. Exact: the view states these
-//	               numbers.
+//	               numbers. The same pass gathers what the choice of rows
+//	               needs (rows.go's tracker: per value its first records,
+//	               per field its largest and smallest numbers, ...), each
+//	               bounded by a cap, not by the number of records; the
+//	               records are never walked twice.
 //	candidates.go  every piece the view could show, each with a reason and
 //	               a priority: top-level facts, keyed maps, profile lines,
 //	               rows (pinned, error states, rare values, outliers, a

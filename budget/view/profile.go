@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -93,7 +94,15 @@ type Field struct {
 	// records holding it.
 	vals map[string]*valState
 	// inArr: the path goes through an array ("[]").
-	inArr bool
+	inArr  bool
+	parent *Field
+	// name is the member name under parent; firstKid and nextSib
+	// remember the order of members (the member first in the last
+	// record, the member after this one the last time).
+	name              string
+	firstKid, nextSib *Field
+	// lastVal is the value seen last (tried before the map).
+	lastVal *valState
 	// The first record holding each extreme: Min, Max, Earliest,
 	// Latest, MaxItems.
 	minRec, maxRec, earliestRec, latestRec, maxItemsRec int
@@ -108,6 +117,7 @@ type Field struct {
 // the profile has a tracker, the first records holding it (at most
 // maxPerWhy) and where it was first seen (record, leaf).
 type valState struct {
+	key       string
 	n         int
 	recs      []int
 	last      int // 1 + the last record in recs
@@ -176,6 +186,8 @@ type Profile struct {
 	root *Field
 	byP  map[string]*Field
 	pat  []byte
+	// walkMask: see leavesOf.
+	walkMask []bool
 	// t gathers what the selection of rows needs in the same pass
 	// (rows.go); nil for a profile alone.
 	t *tracker
@@ -232,6 +244,7 @@ func (p *Profile) child(parent *Field, name string) *Field {
 	}
 	path := joinPath(parent.Path, name)
 	f := p.newField(path, parent)
+	f.name = name
 	if parent.kids == nil {
 		parent.kids = map[string]*Field{}
 	}
@@ -265,7 +278,7 @@ func (p *Profile) elemOf(parent *Field) *Field {
 // newField returns a new field at path under parent (not yet linked).
 func (p *Profile) newField(path string, parent *Field) *Field {
 	f := &Field{Path: path, lastRec: -1, first: len(p.Fields), depth: parent.depth + 1, inArr: parent.inArr,
-		vals: map[string]*valState{}}
+		vals: map[string]*valState{}, parent: parent}
 	if p.t != nil {
 		p.t.newField(f)
 	}
@@ -325,17 +338,35 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 			s.pos++
 			return
 		}
+		var prev *Field // the member before
 		for {
 			s.ws()
 			var kid *Field
 			if b, name := s.memberName(); b != nil {
-				kid = f.kids[string(b)] // no allocation when found
-				if kid == nil {
-					kid = p.child(f, string(b))
+				// Records mostly list their members in one order: the
+				// member that followed the previous one last time is
+				// tried before the map.
+				pred := f.firstKid
+				if prev != nil {
+					pred = prev.nextSib
+				}
+				if pred != nil && pred.name == string(b) {
+					kid = pred
+				} else {
+					kid = f.kids[string(b)] // no allocation when found
+					if kid == nil {
+						kid = p.child(f, string(b))
+					}
+					if kid != nil && prev == nil {
+						f.firstKid = kid
+					} else if kid != nil {
+						prev.nextSib = kid
+					}
 				}
 			} else {
 				kid = p.child(f, name)
 			}
+			prev = kid
 			s.ws()
 			s.pos++ // ':'
 			s.ws()
@@ -394,9 +425,15 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 		escaped := bytes.IndexByte(body, '\\') >= 0
 		var str string
 		if escaped {
-			str = unquote(raw)
-			if n := utf8.RuneCountInString(str); n > f.MaxLen {
+			if n := escapedRunes(body); n > f.MaxLen {
 				f.MaxLen = n
+			}
+			// The prefix before a "/" and the time need the string
+			// itself; cheap checks of the text tell when they cannot.
+			slash := !f.preDone && bytes.IndexByte(body, ' ') < 0 && (bytes.IndexByte(body, '/') >= 0 || bytes.Contains(body, []byte(`\u00`)))
+			timeLike := len(body) >= 19 && len(body) <= 240 && (body[0] >= '0' && body[0] <= '9' || body[0] == '\\')
+			if slash || timeLike {
+				str = unquote(raw)
 			}
 		} else if len(body) > f.MaxLen {
 			if n := utf8.RuneCount(body); n > f.MaxLen {
@@ -469,16 +506,20 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 // distinct counts the scalar value raw (its JSON text) of f.
 func (p *Profile) distinct(f *Field, raw []byte) {
 	if !f.tooMany {
-		vs := f.vals[string(raw)] // no allocation
+		vs := f.lastVal
+		if vs == nil || vs.key != string(raw) {
+			vs = f.vals[string(raw)] // no allocation
+		}
 		if vs == nil && len(f.vals) < maxValues {
-			vs = &valState{first: p.rec, seq: p.seq}
-			f.vals[string(raw)] = vs
+			vs = &valState{key: string(raw), first: p.rec, seq: p.seq}
+			f.vals[vs.key] = vs
 			f.Distinct = len(f.vals)
 			if p.t != nil && f.sel != nil {
 				p.t.newValue(f, vs, raw)
 			}
 		}
 		if vs != nil {
+			f.lastVal = vs
 			vs.n++
 			if p.t != nil && vs.last != p.rec+1 && !vs.noRecs && len(vs.recs) < maxPerWhy {
 				vs.recs = append(vs.recs, p.rec)
@@ -495,7 +536,7 @@ func (p *Profile) distinct(f *Field, raw []byte) {
 		if p.t != nil && f.sel != nil {
 			p.t.tooMany(f)
 		}
-		f.vals = nil
+		f.vals, f.lastVal = nil, nil
 	}
 	if p.t != nil && f.sel != nil && f.sel.exitVals != nil {
 		p.t.exitValue(f, raw)
@@ -528,6 +569,54 @@ func hashBytes(b []byte) uint64 {
 		h *= 1099511628211
 	}
 	return h
+}
+
+// escapedRunes returns the number of characters of the JSON string body
+// (with escapes) once unquoted, as encoding/json unquotes it: an escape
+// is one character, a surrogate pair one, a lone surrogate or a byte
+// that is not UTF-8 one U+FFFD.
+func escapedRunes(body []byte) int {
+	n := 0
+	for i := 0; i < len(body); n++ {
+		c := body[i]
+		switch {
+		case c == '\\' && i+1 < len(body) && body[i+1] == 'u' && i+6 <= len(body):
+			r := hex4(body[i+2 : i+6])
+			if utf16.IsSurrogate(r) && i+12 <= len(body) && body[i+6] == '\\' && body[i+7] == 'u' &&
+				utf16.DecodeRune(r, hex4(body[i+8:i+12])) != utf8.RuneError {
+				i += 12
+			} else {
+				i += 6
+			}
+		case c == '\\':
+			i += 2
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			_, size := utf8.DecodeRune(body[i:])
+			i += size
+		}
+	}
+	return n
+}
+
+// hex4 decodes four hex digits (-1 when they are not).
+func hex4(b []byte) rune {
+	var r rune
+	for _, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r*16 + rune(c)
+	}
+	return r
 }
 
 // parseTime recognises RFC 3339 times ("2024-05-01T12:00:00Z") and
@@ -566,8 +655,12 @@ func (p *Profile) Finish() {
 				continue
 			}
 			p.pat = appendPattern(p.pat[:0], []byte(raw[1:len(raw)-1]))
-			for i := 0; i < n && !f.patDone; i++ {
-				f.Patterns, f.patDone = countKindBytes(f.Patterns, p.pat)
+			if !f.patDone {
+				// n times at once: the first adds the kind (or finds
+				// too many), the others only count.
+				if f.Patterns, f.patDone = countKindBytes(f.Patterns, p.pat); !f.patDone {
+					f.Patterns[string(p.pat)] += n - 1
+				}
 			}
 		}
 	}

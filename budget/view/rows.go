@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -20,8 +21,115 @@ var errWords = regexp.MustCompile(`(?i)(err|fail|fatal|panic|crash|alarm|unhealt
 var exitNames = regexp.MustCompile(`(?i)(^|\.)(exit_?code|exitstatus|return_?code|returncode|rc|errors?|failures?|failed)$`)
 
 // errWord reports whether a value (its JSON text) says something went
-// wrong. It runs once per distinct value of a field with few values.
-func errWord(raw string) bool { return errWords.MatchString(raw) }
+// wrong: errWords, by a scan of the bytes (the regexp only for text
+// that is not ASCII, where case folding reaches beyond ASCII letters).
+// It runs once per distinct value of a field with few values.
+func errWord(raw string) bool {
+	for i := 0; i < len(raw); i++ {
+		if raw[i] >= utf8.RuneSelf {
+			return errWords.MatchString(raw)
+		}
+	}
+	for i := 0; i < len(raw); i++ {
+		rest := raw[i:]
+		switch raw[i] | 0x20 { // ASCII letters in lower case
+		case 'a':
+			if hasFold(rest, "alarm") || hasFold(rest, "abort") {
+				return true
+			}
+		case 'b':
+			if hasFold(rest, "backoff") || hasFold(rest, "broken") {
+				return true
+			}
+		case 'c':
+			if hasFold(rest, "crash") || hasFold(rest, "critical") || hasFold(rest, "conflict") {
+				return true
+			}
+		case 'd':
+			if hasFold(rest, "denied") || hasFold(rest, "degraded") {
+				return true
+			}
+		case 'e':
+			if hasFold(rest, "err") || hasFold(rest, "evicted") {
+				return true
+			}
+		case 'f':
+			if hasFold(rest, "fail") || hasFold(rest, "fatal") {
+				return true
+			}
+		case 'i':
+			if hasFold(rest, "invalid") {
+				return true
+			}
+		case 'k':
+			if hasFold(rest, "killed") {
+				return true
+			}
+		case 'm':
+			if hasFold(rest, "missing") {
+				return true
+			}
+		case 'n':
+			// not.?ready
+			if hasFold(rest, "not") && (hasFold(rest[3:], "ready") || len(rest) > 3 && rest[3] != '\n' && hasFold(rest[4:], "ready")) {
+				return true
+			}
+		case 'o':
+			if hasFold(rest, "oomkilled") {
+				return true
+			}
+		case 'p':
+			if hasFold(rest, "panic") {
+				return true
+			}
+		case 'r':
+			if hasFold(rest, "refused") || hasFold(rest, "reject") {
+				return true
+			}
+		case 't':
+			// timed? ?out
+			if hasFold(rest, "time") {
+				r := rest[4:]
+				if len(r) > 0 && r[0]|0x20 == 'd' {
+					r = r[1:]
+				}
+				if len(r) > 0 && r[0] == ' ' {
+					r = r[1:]
+				}
+				if hasFold(r, "out") {
+					return true
+				}
+			}
+		case 'u':
+			if hasFold(rest, "unhealthy") || hasFold(rest, "unavailable") {
+				return true
+			}
+		case 'w':
+			if hasFold(rest, "warn") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasFold reports whether s starts with the lower-case ASCII word w in
+// any case.
+func hasFold(s, w string) bool {
+	if len(s) < len(w) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[i] {
+			return false
+		}
+	}
+	return true
+}
 
 // exitName reports whether a field's numbers are exit codes (a value
 // other than 0 is a failure). It runs once per field.
@@ -30,6 +138,14 @@ func exitName(path string) bool { return exitNames.MatchString(path) }
 // leaves calls fn with every scalar value of the record raw (for a map,
 // its value) and the profile field it belongs to, in document order.
 func (p *Profile) leaves(raw []byte, fn func(f *Field, raw []byte)) {
+	p.leavesOf(raw, nil, fn)
+}
+
+// leavesOf is leaves that only goes down the fields in mask (see
+// p.mask; nil: all of them).
+func (p *Profile) leavesOf(raw []byte, mask []bool, fn func(f *Field, raw []byte)) {
+	p.walkMask = mask
+	defer func() { p.walkMask = nil }()
 	s := jscan{d: raw}
 	s.ws()
 	if p.Map {
@@ -47,7 +163,7 @@ func (p *Profile) leaves(raw []byte, fn func(f *Field, raw []byte)) {
 }
 
 func (p *Profile) walk(s *jscan, f *Field, fn func(*Field, []byte)) {
-	if f == nil {
+	if f == nil || p.walkMask != nil && !p.walkMask[f.first+1] {
 		s.skipValue()
 		return
 	}
@@ -101,6 +217,19 @@ func (p *Profile) walk(s *jscan, f *Field, fn func(*Field, []byte)) {
 	start := s.pos
 	s.skipValue()
 	fn(f, s.d[start:s.pos])
+}
+
+// mask returns the mask of leavesOf that reaches the fields fs: each of
+// them and the fields that contain it.
+func (p *Profile) mask(fs ...*Field) []bool {
+	m := make([]bool, len(p.Fields)+1)
+	m[0] = true
+	for _, f := range fs {
+		for ; f != nil; f = f.parent {
+			m[f.first+1] = true
+		}
+	}
+	return m
 }
 
 // mapKey returns the key of a map record {"key": value}.
@@ -356,12 +485,20 @@ func (k *coll) selectRows() {
 	var devs []dev
 	type endHit struct{ rec, seq, ext int }
 	var endHits []endHit
+	var looked []*Field
+	for _, e := range exts {
+		looked = append(looked, e.f)
+	}
+	for f := range outl {
+		looked = append(looked, f)
+	}
+	mask := p.mask(looked...)
 	for _, i := range sortedSet(extAt, devAt) {
 		raw := raws[i]
 		var bestDev float64
 		whyOut := ""
 		seq := 0
-		p.leaves(raw, func(f *Field, v []byte) {
+		p.leavesOf(raw, mask, func(f *Field, v []byte) {
 			seq++
 			if extAt[i] {
 				for ei, e := range exts {
@@ -509,12 +646,13 @@ func (k *coll) selectRows() {
 	for _, i := range t.probes {
 		show[i] = true
 	}
+	mask = p.mask(k.cols...)
 	for _, i := range sortedSet(show) {
 		raw, ok := raws[i]
 		if !ok {
 			continue // not kept: cannot happen, but a row is never invented
 		}
-		k.rows[i] = k.renderRow(i, raw, k.cellsOf(raw))
+		k.rows[i] = k.renderRow(i, raw, k.cellsOf(raw, mask))
 	}
 	for _, i := range t.probes {
 		if r := k.rows[i]; r != nil && r.ident != "" {
@@ -532,11 +670,11 @@ type keyed struct {
 }
 
 // cellsOf returns the values of the columns in the record raw (at most 4
-// of each).
-func (k *coll) cellsOf(raw []byte) [][][]byte {
+// of each); mask reaches the columns.
+func (k *coll) cellsOf(raw []byte, mask []bool) [][][]byte {
 	cells := make([][][]byte, len(k.cols))
 	p := k.p
-	p.leaves(raw, func(f *Field, v []byte) {
+	p.leavesOf(raw, mask, func(f *Field, v []byte) {
 		if j, ok := k.colIdx[f]; ok && len(cells[j]) < 4 {
 			cells[j] = append(cells[j], v)
 		}

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 )
@@ -31,15 +32,22 @@ func (s *jscan) peek() byte {
 	return 0
 }
 
-// skipString moves past the string at pos.
+// skipString moves past the string at pos: to the next quote that an
+// even number of backslashes precede (long strings are searched, not
+// stepped through).
 func (s *jscan) skipString() {
 	i := s.pos + 1
 	for i < len(s.d) {
-		switch s.d[i] {
-		case '\\':
-			i += 2
-			continue
-		case '"':
+		j := bytes.IndexByte(s.d[i:], '"')
+		if j < 0 {
+			break
+		}
+		i += j
+		b := i
+		for b > s.pos+1 && s.d[b-1] == '\\' {
+			b--
+		}
+		if (i-b)%2 == 0 {
 			s.pos = i + 1
 			return
 		}

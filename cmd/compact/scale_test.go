@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -21,6 +22,9 @@ import (
 
 	"github.com/itchyny/gojq"
 	"github.com/toolcompact/compact/budget"
+	"github.com/toolcompact/compact/budget/artifact"
+	"github.com/toolcompact/compact/budget/view"
+	"github.com/toolcompact/compact/schemas"
 )
 
 // BenchmarkScale measures whole processes on generated JSON of the sizes
@@ -36,8 +40,9 @@ import (
 // stages of compact's work measured in process on the same bytes (hash,
 // shape, level 1, exact count of level 1's output, and the rest of Run:
 // the level-2 view and the store); and the latency of queries on the
-// stored artifact in new processes: a slice (the first writes the
-// artifact's index), the same slice again, and a streamed jq filter.
+// stored artifact in new processes: a slice (the first query: the index
+// was written when the artifact was stored), another slice, and a
+// streamed jq filter; and compact run with the input from a pipe.
 // Metrics are seconds (-s), MB of peak RSS (-MB) and ratios (x-).
 func BenchmarkScale(b *testing.B) {
 	spec := os.Getenv("COMPACT_SCALE_MB")
@@ -70,6 +75,10 @@ func BenchmarkScale(b *testing.B) {
 					b.Fatalf("compact run did not store an artifact:\n%.500s", out)
 				}
 				report(b, "compact", c)
+				size := float64(int64(mb) << 20)
+				b.ReportMetric(size/1e6/c.cpu.Seconds(), "compact-MB/cpu-s")
+				b.ReportMetric(size/1e6/c.wall.Seconds(), "compact-MB/s")
+				b.ReportMetric(float64(c.rss)/size, "x-input-compact-RSS")
 				if jq != "" {
 					_, j := runProcess(b, jq, "-c", ".", input)
 					report(b, "jq", j)
@@ -92,7 +101,21 @@ func BenchmarkScale(b *testing.B) {
 				b.ReportMetric(s2.cpu.Seconds(), "slice2-cpu-s")
 				b.ReportMetric(float64(s2.rss)/1e6, "slice2-MB")
 				b.ReportMetric(q.wall.Seconds(), "jqstream-s")
+				b.ReportMetric(q.cpu.Seconds(), "jqstream-cpu-s")
 				b.ReportMetric(float64(q.rss)/1e6, "jqstream-MB")
+				b.ReportMetric(float64(q.rss)/size, "x-input-jqstream-RSS")
+				// The same run from a pipe: spooled into the store
+				// while hashed, committed as the artifact (one write).
+				pipe := exec.Command(bin, "run", "--store", store+"-pipe", "--budget", "8000", "-")
+				in, err := os.Open(input)
+				if err != nil {
+					b.Fatal(err)
+				}
+				pipe.Stdin = struct{ io.Reader }{in} // a pipe, not a file
+				pc := measure(b, pipe)
+				in.Close()
+				os.RemoveAll(store + "-pipe")
+				report(b, "compact-pipe", pc)
 				stages(b, input)
 			}
 		})
@@ -241,37 +264,84 @@ func report(b *testing.B, name string, s procStats) {
 }
 
 // stages times the parts of compact's work on the input's bytes in this
-// process.
+// process, one after another: read (the file into memory), hash
+// (SHA-256), shape (detection: counts), L1 (the declarative rules run to
+// the end, as on an output that fits; at level 2 the pipeline stops them
+// once over the budget), store (Put into a directory store: write and
+// fsync), index (the query index level 2 writes beside the view), view
+// build (profile, candidates, rows), view fill (exact tokens of what is
+// shown, render), and the whole Pipeline.Run at level 2 (stage-run-s).
+// tokens-all is what counting level 1's whole output exactly would cost.
 func stages(b *testing.B, input string) {
 	b.Helper()
+	ctx := context.Background()
 	t0 := time.Now()
 	data, err := os.ReadFile(input)
 	if err != nil {
 		b.Fatal(err)
 	}
 	t1 := time.Now()
-	sha256.Sum256(data)
+	sum := sha256.Sum256(data)
 	t2 := time.Now()
 	shape, err := budget.DetectShape(data, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	t3 := time.Now()
-	out, err := budget.Declarative().Compact(context.Background(), budget.Request{Input: data, Rules: budget.Rules{Defaults: true}, Shape: &shape})
+	out, err := budget.Declarative().Compact(ctx, budget.Request{Input: data, Rules: budget.Rules{Defaults: true}, Shape: &shape})
 	if err != nil {
 		b.Fatal(err)
 	}
 	t4 := time.Now()
 	c, _ := budget.NewCounter("")
-	n := c.Count(string(out.Content))
+	c.Count(string(out.Content))
 	t5 := time.Now()
+	out = budget.Output{}
+	dir := b.TempDir()
+	ds, err := artifact.NewDir(dir, artifact.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	t6 := time.Now()
+	if _, _, err := ds.Put(ctx, bytes.NewReader(data), budget.Meta{Tool: "bench"}); err != nil {
+		b.Fatal(err)
+	}
+	t7 := time.Now()
+	if _, err := budget.EncodeIndex(hex.EncodeToString(sum[:]), data, shape); err != nil {
+		b.Fatal(err)
+	}
+	t8 := time.Now()
+	vin := view.Input{Tool: "bench", ContentType: shape.ContentType, Format: shape.Format, Data: data,
+		Handle: "0123456789ab", Budget: 8000, TokensBefore: int(budget.Estimate(data)), BeforeEstimated: true}
+	for _, col := range shape.Collections {
+		vin.Collections = append(vin.Collections, view.Collection{Path: col.Path, Kind: col.Kind, Count: col.Count,
+			Each: func(fn func(int, []byte) error) error { return budget.EachRecord(data, shape, col.Path, fn) }})
+	}
+	v, err := view.Build(vin)
+	if err != nil {
+		b.Fatal(err)
+	}
+	t9 := time.Now()
+	if _, err := v.Fill(c, 8000); err != nil {
+		b.Fatal(err)
+	}
+	t10 := time.Now()
+	p := budget.NewPipeline(c, budget.WithStore(ds))
+	res, err := p.Run(ctx, budget.Input{Tool: "bench", Data: data, Budget: 8000, Rules: budget.Rules{Defaults: true}})
+	if err != nil || res.Level != schemas.LevelArtifact {
+		b.Fatalf("Run: level %s, %v", res.Level, err)
+	}
+	t11 := time.Now()
 	b.ReportMetric(t1.Sub(t0).Seconds(), "stage-read-s")
 	b.ReportMetric(t2.Sub(t1).Seconds(), "stage-hash-s")
 	b.ReportMetric(t3.Sub(t2).Seconds(), "stage-shape-s")
 	b.ReportMetric(t4.Sub(t3).Seconds(), "stage-L1-s")
 	b.ReportMetric(t5.Sub(t4).Seconds(), "stage-tokens-all-s")
-	b.ReportMetric(float64(len(out.Content))/1e6/t5.Sub(t4).Seconds(), "tokens-MB/s")
-	_ = n
+	b.ReportMetric(t7.Sub(t6).Seconds(), "stage-store-s")
+	b.ReportMetric(t8.Sub(t7).Seconds(), "stage-index-s")
+	b.ReportMetric(t9.Sub(t8).Seconds(), "stage-view-build-s")
+	b.ReportMetric(t10.Sub(t9).Seconds(), "stage-view-fill-s")
+	b.ReportMetric(t11.Sub(t10).Seconds(), "stage-run-s")
 }
 
 // writeScaleInput writes {"kind":"List","items":[...]} of about size

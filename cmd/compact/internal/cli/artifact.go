@@ -106,6 +106,7 @@ func runArtifact(e *env) int {
 		fmt.Fprintf(e.stderr, "%s: --store off: there is no store to read artifacts from\n", cmd)
 		return ExitUsage
 	}
+	f.mapArtifacts = true // one query, then the process ends
 	eng, err := f.engine(e.ctx, e.stderr)
 	if err != nil {
 		report(e.stderr, cmd, err)

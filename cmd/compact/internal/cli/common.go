@@ -48,6 +48,10 @@ type engineFlags struct {
 	// storeTTL and storeMaxBytes are the store's retention.
 	storeTTL      time.Duration
 	storeMaxBytes int64
+	storeMaxSet   bool // --store-max-bytes was given
+	// mapArtifacts maps artifacts for queries (host.WithMappedArtifacts):
+	// the artifact commands, one query per process, set it.
+	mapArtifacts bool
 }
 
 // register adds the engine flags to fs.
@@ -58,7 +62,7 @@ func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.store, "store", "", "artifact store `DIR` or URL (s3://, file://, mem://), or \"off\" (default $"+envStore+", else the user cache directory)")
 	fs.BoolVar(&f.json, "json", false, "print the JSON result envelope instead of the content")
 	fs.BoolVar(&f.verbose, "v", false, "report what was done on stderr")
-	registerStoreRetention(fs, &f.storeTTL, &f.storeMaxBytes)
+	registerStoreRetention(fs, &f.storeTTL, &f.storeMaxBytes, &f.storeMaxSet)
 	fs.StringVar(&f.pluginDir, "plugin-dir", "", "`DIR` of NAME.wasm files used for builtin:NAME in place of the plugins embedded in compact (default $"+envPluginDir+")")
 }
 
@@ -116,15 +120,48 @@ func (f *engineFlags) openStore(ctx context.Context) (budget.Store, error) {
 	if target == storeOff {
 		return nil, nil
 	}
-	return artifact.Open(ctx, target, artifact.Options{TTL: f.storeTTL, MaxBytes: f.storeMaxBytes})
+	return artifact.Open(ctx, target, artifact.Options{TTL: f.storeTTL, MaxBytes: storeQuota(target, f.storeMaxBytes, f.storeMaxSet)})
 }
 
 // registerStoreRetention adds --store-ttl and --store-max-bytes with the
-// documented defaults (artifact.DefaultTTL, artifact.DefaultMaxBytes).
-func registerStoreRetention(fs *flag.FlagSet, ttl *time.Duration, maxBytes *int64) {
+// documented defaults (artifact.DefaultTTL, and artifact.DefaultMaxBytes
+// or more: see storeQuota); set reports whether --store-max-bytes was
+// given.
+func registerStoreRetention(fs *flag.FlagSet, ttl *time.Duration, maxBytes *int64, set *bool) {
 	*ttl, *maxBytes = artifact.DefaultTTL, artifact.DefaultMaxBytes
 	fs.DurationVar(ttl, "store-ttl", *ttl, "keep an artifact this `DURATION` after it was last stored (0: until the quota needs the room)")
-	fs.Var(sizeFlag{maxBytes}, "store-max-bytes", "artifact store quota, a `SIZE` such as 10GiB; the oldest go first (0: none)") // flag adds "(default 1GiB)"
+	fs.Var(quotaFlag{sizeFlag{maxBytes}, set}, "store-max-bytes", "artifact store quota, a `SIZE` such as 10GiB; the oldest go first (0: none; default: 1GiB, or 5% of a local store's disk when more)") // flag adds "(default 1GiB)"
+}
+
+// quotaFlag is a sizeFlag that records that it was set.
+type quotaFlag struct {
+	sizeFlag
+	set *bool
+}
+
+// Set parses s.
+func (f quotaFlag) Set(s string) error {
+	*f.set = true
+	return f.sizeFlag.Set(s)
+}
+
+// storeQuota is the quota of the store at target (a directory or URL, ""
+// for the default directory): maxBytes when --store-max-bytes was given
+// (set), else artifact.DefaultQuota of a local directory (1 GiB, or 5% of
+// its file system when more, so that one large output can be stored) and
+// artifact.DefaultMaxBytes for a URL.
+func storeQuota(target string, maxBytes int64, set bool) int64 {
+	if set || strings.Contains(target, "://") {
+		return maxBytes
+	}
+	if target == "" {
+		d, err := artifact.DefaultDir()
+		if err != nil {
+			return maxBytes
+		}
+		target = d
+	}
+	return artifact.DefaultQuota(target)
 }
 
 // engine builds a host.Engine from the flags. Errors carry their exit
@@ -166,6 +203,9 @@ func (f *engineFlags) engine(ctx context.Context, stderr io.Writer) (*host.Engin
 	}
 	if st != nil {
 		opts = append(opts, host.WithStore(st))
+	}
+	if f.mapArtifacts {
+		opts = append(opts, host.WithMappedArtifacts())
 	}
 	return host.New(ctx, opts...)
 }

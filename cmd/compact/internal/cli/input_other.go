@@ -16,3 +16,7 @@ func mapFile(f *os.File, size int64) ([]byte, func(), error) {
 	}
 	return data, func() {}, nil
 }
+
+// canMap reports whether artifacts are mapped (artifact.DirStore.Map):
+// not here, queries read them.
+const canMap = false

@@ -79,3 +79,80 @@ func TestRunInputPaths(t *testing.T) {
 		t.Errorf("spooled input over --max-input: exit %d: %s", code, errs)
 	}
 }
+
+// TestRunPipeWrittenOnce: a pipe beyond the spool threshold, with a local
+// store, is spooled into the store while it is hashed and committed as
+// the artifact: it is written once, never to $TMPDIR (made unusable here:
+// the old code spooled there first, then stored a second copy, and failed
+// with "cannot spool standard input to a temporary file"). A spooled
+// input that fits is not stored, and no spool file is left behind either
+// way. --max-input still applies.
+func TestRunPipeWrittenOnce(t *testing.T) {
+	t.Setenv(envRegistry, "")
+	old := spoolThreshold
+	spoolThreshold = 4 << 10
+	t.Cleanup(func() { spoolThreshold = old })
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+	var b strings.Builder
+	b.WriteString(`[`)
+	for i := range 2000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id":%d,"name":"item-%d","state":%q}`, i, i, []string{"open", "closed"}[i%2])
+	}
+	b.WriteString("]\n")
+	input := b.String()
+	sum := sha256.Sum256([]byte(input))
+	store := filepath.Join(t.TempDir(), "store")
+	leftovers := func() []string {
+		ents, _ := os.ReadDir(filepath.Join(store, "tmp"))
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
+		return names
+	}
+	out, errs, code := execCLI(t, []byte(input), "run", "--json", "--budget", "1500", "--store", store, "-")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var r schemas.Result
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Level != schemas.LevelArtifact || r.Artifact == nil || r.Artifact.SHA256 != hex.EncodeToString(sum[:]) || r.Artifact.Bytes != int64(len(input)) {
+		t.Fatalf("level %s, artifact %+v: want level 2 storing the input", r.Level, r.Artifact)
+	}
+	got, errs, code := execCLI(t, nil, "artifact", "get", "--store", store, r.Artifact.Handle)
+	if code != ExitOK || got != input {
+		t.Fatalf("artifact get: exit %d, %d bytes (want %d): %s", code, len(got), len(input), errs)
+	}
+	if l := leftovers(); len(l) > 0 {
+		t.Errorf("spool files left in the store: %v", l)
+	}
+	// Fits (level none): nothing stored, nothing left.
+	objs := func() int {
+		n := 0
+		filepath.WalkDir(filepath.Join(store, "objects"), func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && filepath.Ext(p) == "" {
+				n++
+			}
+			return nil
+		})
+		return n
+	}
+	before := objs()
+	if _, errs, code := execCLI(t, []byte(input), "run", "--budget", "200000", "--store", store, "-"); code != ExitOK {
+		t.Fatalf("fits: exit %d: %s", code, errs)
+	}
+	if objs() != before || len(leftovers()) > 0 {
+		t.Errorf("a spooled input that fits: %d objects (was %d), leftovers %v", objs(), before, leftovers())
+	}
+	if _, errs, code := execCLI(t, []byte(input), "run", "--store", store, "--max-input", "8KiB", "-"); code != ExitInput || !strings.Contains(errs, "over the --max-input limit") {
+		t.Errorf("spooled into the store over --max-input: exit %d: %s", code, errs)
+	}
+	if l := leftovers(); len(l) > 0 {
+		t.Errorf("spool files left after --max-input: %v", l)
+	}
+}

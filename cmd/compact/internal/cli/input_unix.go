@@ -22,3 +22,7 @@ func mapFile(f *os.File, size int64) ([]byte, func(), error) {
 	}
 	return data, func() { syscall.Munmap(data) }, nil
 }
+
+// canMap reports whether artifacts are mapped for queries
+// (artifact.DirStore.Map), as they are on Unix.
+const canMap = true

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolcompact/compact/budget"
+	"github.com/toolcompact/compact/budget/artifact"
 	"github.com/toolcompact/compact/host"
 	"github.com/toolcompact/compact/registry"
 	"github.com/toolcompact/compact/schemas"
@@ -60,7 +61,8 @@ func runRun(e *env) (code int) {
 		return exitCode(err)
 	}
 	defer eng.Close(e.ctx)
-	data, release, err := mapInput(name, e.stdin, maxBytes)
+	ds, _ := eng.Store().(*artifact.DirStore)
+	data, release, spooled, err := mapInput(e.ctx, name, e.stdin, maxBytes, ds)
 	if err != nil {
 		report(e.stderr, cmd, err)
 		return exitCode(err)
@@ -82,6 +84,9 @@ func runRun(e *env) (code int) {
 		}
 	}()
 	req := host.Request{Tool: tool, Input: data, ContentType: contentType, Budget: f.budget}
+	if spooled != nil {
+		req.Spooled = spooled
+	}
 	if args != "" {
 		req.Args = json.RawMessage(args)
 	}

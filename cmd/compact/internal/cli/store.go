@@ -42,10 +42,11 @@ func runStore(e *env) int {
 		store    string
 		ttl      time.Duration
 		maxBytes int64
+		maxSet   bool
 		asJSON   bool
 	)
 	fs.StringVar(&store, "store", "", "artifact store `DIR` or URL (default $"+envStore+", else the user cache directory)")
-	registerStoreRetention(fs, &ttl, &maxBytes)
+	registerStoreRetention(fs, &ttl, &maxBytes, &maxSet)
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
 	pos, err := parseArgs(fs, e.args[1:])
 	if err != nil {
@@ -74,7 +75,7 @@ func runStore(e *env) int {
 			return ExitFailure
 		}
 	}
-	st, err := artifact.Open(e.ctx, store, artifact.Options{TTL: ttl, MaxBytes: maxBytes, GCInterval: -1})
+	st, err := artifact.Open(e.ctx, store, artifact.Options{TTL: ttl, MaxBytes: storeQuota(store, maxBytes, maxSet), GCInterval: -1})
 	if err != nil {
 		report(e.stderr, cmd, err)
 		return ExitFailure

@@ -62,7 +62,7 @@ func TestStoreStatsAndGC(t *testing.T) {
 	}
 	out, errs, code := execCLI(t, nil, "store", "stats", "--store", dir, "--json")
 	var u artifact.Usage
-	if code != ExitOK || json.Unmarshal([]byte(out), &u) != nil || u.Artifacts != 3 || u.MaxBytes != artifact.DefaultMaxBytes || u.TTL != artifact.DefaultTTL {
+	if code != ExitOK || json.Unmarshal([]byte(out), &u) != nil || u.Artifacts != 3 || u.MaxBytes != artifact.DefaultQuota(dir) || u.MaxBytes < artifact.DefaultMaxBytes || u.TTL != artifact.DefaultTTL {
 		t.Fatalf("store stats: %d %s %s", code, out, errs)
 	}
 	out, errs, code = execCLI(t, nil, "store", "gc", "--store", dir, "--store-max-bytes", fmt.Sprint(u.Bytes/3+10))

@@ -1,0 +1,44 @@
+package view
+
+import (
+	"encoding/json"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzErrWord: the byte scan errWord says what the regexp errWords says,
+// on any text.
+//
+//	go test ./budget/view -run '^$' -fuzz FuzzErrWord -fuzztime 20s
+func FuzzErrWord(f *testing.F) {
+	for _, s := range []string{`"CrashLoopBackOff"`, `"Running"`, `"not ready"`, `"NotReady"`, `"not\nready"`, `"timed out"`,
+		`"TimeOut"`, `"timedout"`, `"time  out"`, `"OOMKilled"`, `"Unavailable"`, `"errno"`, `"terror"`, `"ſtatus"`, `"KİLLED"`,
+		`"\u212Aill"`, `"warn"`, `"w"`, `"no"`, `"nota"`, `"not_ready"`, `"ALARM"`, `"ok"`, ``} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := errWord(s), errWords.MatchString(s); got != want {
+			t.Errorf("errWord(%q) = %v, the regexp says %v", s, got, want)
+		}
+	})
+}
+
+// FuzzEscapedRunes: escapedRunes counts the characters encoding/json
+// unquotes a string to, for any valid JSON string.
+//
+//	go test ./budget/view -run '^$' -fuzz FuzzEscapedRunes -fuzztime 20s
+func FuzzEscapedRunes(f *testing.F) {
+	for _, s := range []string{`"a\nb"`, `"\ud83d\ude00"`, `"\ud83d"`, `"\ud83dx"`, `"\ude00\ud83d"`, `"\ud83d\u0041"`,
+		`"\u00e9t\u00E9"`, `"é\"\\\/"`, "\"\xff\xfe\"", `"\ud800\udc00\ud800"`, `""`, `"\u002f"`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var out string
+		if json.Unmarshal([]byte(s), &out) != nil || len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' {
+			return // not one JSON string
+		}
+		if got, want := escapedRunes([]byte(s[1:len(s)-1])), utf8.RuneCountInString(out); got != want {
+			t.Errorf("escapedRunes(%q) = %d, encoding/json gives %d characters", s, got, want)
+		}
+	})
+}
