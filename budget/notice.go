@@ -15,15 +15,15 @@ import (
 // SplitNotice and docs/level1.md, "The notice").
 const NoticePrefix = "[compact: "
 
-// SplitNotice splits the content of a level-1 ("fields") result into its
-// notice line and the payload after it. The notice is the first line when
-// the content starts with NoticePrefix; it ends with "]" and the payload
-// (level 1's JSON, table or text) follows the newline. Content without a
-// notice comes back whole as the payload, with notice "".
+// SplitNotice splits the content of a level-1 ("fields") or level-0
+// ("none") result into its notice line and the payload after it. The
+// notice is the first line when the content starts with NoticePrefix; it
+// ends with "]" and the payload (level 1's JSON, table or text, or at
+// level 0 the tool's output unchanged) follows the newline. Content
+// without a notice comes back whole as the payload, with notice "".
 //
-// Only level-1 content is split this way: level 0 ("none") content is the
-// tool's output as it was, and level 2's text is a summary whose first
-// line is a header in the same style, not a payload to parse.
+// Level 2's text is not split this way: it is a summary whose first line
+// is a header in the same style, not a payload to parse.
 func SplitNotice(content string) (notice, payload string) {
 	if !strings.HasPrefix(content, NoticePrefix) {
 		return "", content
@@ -277,7 +277,8 @@ func (p *Pipeline) fitLevel1(ctx context.Context, in Input, shape Shape, res sch
 		if res.Tokens.After > budget {
 			return res, false, nil
 		}
-		r, err := p.storeAlways(ctx, in, shape, res)
+		r, _ := p.withFacts(in, shape, res)
+		r, err := p.storeAlways(ctx, in, shape, r)
 		return r, err == nil, err
 	}
 	// A cheap lower bound first: the notice without its handle.
@@ -302,31 +303,51 @@ func (p *Pipeline) fitLevel1(ctx context.Context, in Input, shape Shape, res sch
 		}
 	}
 	plain := level1Notice(out.Collections, out.Actions, out.Artifact, noStore)
-	// The notice states the value counts of each collection's telling
-	// fields when they fit (a lossy level 1 result leaves counting to
-	// the model otherwise); without them when they do not.
-	notices := []string{plain}
-	if counts := valueCounts(in, shape); counts != "" {
-		notices = []string{strings.TrimSuffix(plain, "]") + "; " + counts + "]", plain}
-	}
-	for _, notice := range notices {
-		out.Content = notice + "\n" + payload
-		// The notice ends with a newline; when the payload starts with a
-		// character at which a pre-token always starts, the counts add up
-		// exactly (see Count).
-		if payload != "" && safeStart(payload[0]) {
-			out.Tokens.After = p.counter.Count(notice+"\n") + res.Tokens.After
-		} else {
-			out.Tokens.After = p.counter.Count(out.Content)
-		}
-		if out.Tokens.After <= budget {
-			break
-		}
-	}
-	if out.Tokens.After > budget {
+	// The notice states the value counts, ranges and sums of each
+	// collection's telling fields, as many as the budget leaves room for
+	// (most telling first): a lossy level-1 result leaves counting to the
+	// model otherwise, and the view at a smaller budget stated them.
+	notice, n := fitFacts(p.counter, strings.TrimSuffix(plain, "]"), valueItems(in, shape), payload, res.Tokens.After, budget)
+	if n > budget {
 		return res, false, nil
 	}
+	out.Content, out.Tokens.After = notice+"\n"+payload, n
 	return out, true, nil
+}
+
+// fitFacts appends to head (a notice without its closing "]") the longest
+// prefix of items ("; "-separated) with which the notice line and the
+// payload after it (payloadTokens, its exact count) fit budget, and
+// returns the notice and the exact count of notice, newline and payload.
+// With no item fitting, it is head alone, which may be over budget.
+func fitFacts(c Counter, head string, items []string, payload string, payloadTokens, budget int) (string, int) {
+	render := func(k int) string {
+		if k == 0 {
+			return head + "]"
+		}
+		return head + "; " + strings.Join(items[:k], "; ") + "]"
+	}
+	count := func(notice string) int {
+		// The notice ends with a newline; when the payload starts with
+		// a character at which a pre-token always starts, the counts
+		// add up exactly (see Count).
+		if payload == "" || safeStart(payload[0]) {
+			return c.Count(notice+"\n") + payloadTokens
+		}
+		return c.Count(notice + "\n" + payload)
+	}
+	// The longest prefix that fits: lo fits (or is 0), hi does not.
+	lo, hi := 0, len(items)+1
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if count(render(mid)) <= budget {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	notice := render(lo)
+	return notice, count(notice)
 }
 
 // plural writes "1 field", "2 fields".
@@ -337,12 +358,72 @@ func plural(n int, word string) string {
 	return commas(n) + " " + word + "s"
 }
 
-// valueCounts profiles the records of the input's collections (package
-// view) and states the value counts, ranges and sums of their telling
-// fields ("values in .: state open 71, closed 29; comments 0..57, sum
-// 412"), or "" when there are none.
-func valueCounts(in Input, shape Shape) string {
-	var parts []string
+// FactsHead starts the notice line of a result that keeps the whole
+// output (level none, or a lossless level 1 such as a table): what
+// follows the "; " are facts computed over every record.
+const FactsHead = NoticePrefix + "the output as it is, nothing left out"
+
+// withFacts puts a notice line of facts computed over the records in front
+// of a result that keeps the whole output and fits (res.Content, counted
+// exactly in res.Tokens.After): the exact count of every collection, then
+// the value counts, ranges and sums of its telling fields, as many as fit
+// the budget and a tenth of the output's own size (a short output is
+// read at a glance). A view at a smaller budget states these facts; the
+// whole output at a larger one states them too, as far as room allows.
+// The payload after the notice's newline is the output unchanged
+// (SplitNotice). Without a structured collection (JSON, JSON Lines) of 2
+// records or more, or when not even the counts fit, res is returned as it
+// is: text is never given a notice of its own. A payload that itself
+// starts with NoticePrefix always gets a notice, the bare FactsHead when
+// nothing else fits; ok is false when not even that fits (the output
+// must then go to level 1, which says so with its own notice).
+func (p *Pipeline) withFacts(in Input, shape Shape, res schemas.Result) (schemas.Result, bool) {
+	payload := res.Content
+	out := res
+	if notice, n, ok := p.factsNotice(in, shape, res); ok {
+		out.Content, out.Tokens.After = notice+"\n"+payload, n
+	}
+	if out.Content == payload && strings.HasPrefix(payload, NoticePrefix) {
+		bare := FactsHead + "]"
+		n := p.counter.Count(bare + "\n" + payload)
+		if n > res.Tokens.Budget {
+			return res, false
+		}
+		out.Content, out.Tokens.After = bare+"\n"+payload, n
+	}
+	return out, true
+}
+
+// factsNotice is the notice of withFacts and the exact count of it, its
+// newline and the payload; ok is false when there is none.
+func (p *Pipeline) factsNotice(in Input, shape Shape, res schemas.Result) (notice string, n int, ok bool) {
+	var counts []string
+	for _, c := range shape.Collections {
+		// Text passes as it is: its lines are counted by reading them.
+		if c.Count < 2 || c.Kind == "lines" {
+			continue
+		}
+		counts = append(counts, c.Path+" "+commas(c.Count)+" records")
+	}
+	if len(counts) == 0 || res.Content == "" {
+		return "", 0, false
+	}
+	room := min(res.Tokens.Budget, res.Tokens.After+res.Tokens.After/10)
+	items := append([]string{"counted: " + strings.Join(counts, ", ")}, valueItems(in, shape)...)
+	notice, n = fitFacts(p.counter, FactsHead, items, res.Content, res.Tokens.After, room)
+	if n > room || notice == FactsHead+"]" {
+		return "", 0, false
+	}
+	return notice, n, true
+}
+
+// valueItems profiles the records of the input's collections (package
+// view) and lists the value counts, ranges and sums of their telling
+// fields, most telling first, the first of each collection naming it
+// ("values in .: state open 71, closed 29", "comments 0..57 (largest:
+// number 4139), sum 412"); nil when there are none.
+func valueItems(in Input, shape Shape) []string {
+	var items []string
 	for _, c := range shape.Collections {
 		if c.Kind == "lines" || c.Count < 3 {
 			continue
@@ -353,9 +434,16 @@ func valueCounts(in Input, shape Shape) string {
 		}
 		p.Finish()
 		each := func(fn func(int, []byte) error) error { return EachRecord(in.Data, shape, c.Path, fn) }
-		if lines := p.SummaryOf(8, dropFunc(in.Rules), each); len(lines) > 0 {
-			parts = append(parts, "values in "+c.Path+": "+strings.Join(lines, "; "))
+		for j, l := range p.SummaryOf(maxFactItems, dropFunc(in.Rules), each) {
+			if j == 0 {
+				l = "values in " + c.Path + ": " + l
+			}
+			items = append(items, l)
 		}
 	}
-	return strings.Join(parts, "; ")
+	return items
 }
+
+// maxFactItems caps the fields a notice states per collection; the budget
+// usually stops it sooner.
+const maxFactItems = 64

@@ -201,8 +201,9 @@ func TestNoticeCaptured(t *testing.T) {
 	}
 }
 
-// TestNoticeLossless: level 1 that only minified (npm view react) shows no
-// notice and stores nothing.
+// TestNoticeLossless: level 1 that only minified (npm view react) stores
+// nothing and its notice only states facts counted over the records: the
+// output is whole after it.
 func TestNoticeLossless(t *testing.T) {
 	p, c, _ := newStorePipeline(t)
 	data, err := os.ReadFile("../testdata/captured/npm-view-react.json")
@@ -213,20 +214,22 @@ func TestNoticeLossless(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Level != schemas.LevelFields || strings.HasPrefix(r.Content, budget.NoticePrefix) || r.Artifact != nil {
+	notice, payload := budget.SplitNotice(r.Content)
+	if r.Level != schemas.LevelFields || !strings.HasPrefix(notice, budget.FactsHead+"; counted: .versions 2,963 records") || r.Artifact != nil {
 		t.Fatalf("level %s, artifact %v, content %.100q", r.Level, r.Artifact, r.Content)
 	}
-	if !json.Valid([]byte(r.Content)) || r.Tokens.After != c.Count(r.Content) {
+	if !json.Valid([]byte(payload)) || r.Tokens.After != c.Count(r.Content) {
 		t.Errorf("content not JSON or tokens.after %d wrong", r.Tokens.After)
 	}
 }
 
 // TestNoticeInBudget: the notice counts in the budget. With a budget one
 // token below level 1's output plus its notice (with the value counts),
-// the notice leaves the value counts out; one token below that, level 1
-// does not fit and level 2 takes over.
+// the notice states fewer value counts; at the size of the notice without
+// any, it states none; one token below that, level 1 does not fit and
+// level 2 takes over.
 func TestNoticeInBudget(t *testing.T) {
-	p, _, _ := newStorePipeline(t)
+	p, c, _ := newStorePipeline(t)
 	data, err := os.ReadFile("../testdata/captured/fs-tree.json")
 	if err != nil {
 		t.Fatal(err)
@@ -245,10 +248,17 @@ func TestNoticeInBudget(t *testing.T) {
 	}
 	in.Budget = r.Tokens.After - 1
 	r1, err := p.Run(context.Background(), in)
-	if err != nil || r1.Level != schemas.LevelFields || strings.Contains(r1.Content, "; values in .") || r1.Tokens.After > in.Budget {
-		t.Fatalf("one token short of the notice with counts: %v, level %s, %d tokens", err, r1.Level, r1.Tokens.After)
+	if err != nil || r1.Level != schemas.LevelFields || len(r1.Content) >= len(r.Content) || r1.Tokens.After > in.Budget {
+		t.Fatalf("one token short of the notice with all its counts: %v, level %s, %d tokens", err, r1.Level, r1.Tokens.After)
 	}
-	in.Budget = r1.Tokens.After - 1
+	// The notice without value counts is the least level 1 needs.
+	notice, payload := budget.SplitNotice(r1.Content)
+	plain := notice[:strings.Index(notice, "; values in .")] + "]"
+	in.Budget = c.Count(plain+"\n") + c.Count(payload)
+	if r1, err = p.Run(context.Background(), in); err != nil || r1.Level != schemas.LevelFields || r1.Content != plain+"\n"+payload {
+		t.Fatalf("at the size of the plain notice: %v, level %s, %.300s", err, r1.Level, r1.Content)
+	}
+	in.Budget--
 	r2, err := p.Run(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
@@ -258,17 +268,18 @@ func TestNoticeInBudget(t *testing.T) {
 	}
 	// Without a store (the notice then says the original is not stored)
 	// it is an error with the numbers, never a cut.
-	c, _ := budget.NewCounter("")
 	np := budget.NewPipeline(c)
 	in.Budget = 20000
 	r3, err := np.Run(context.Background(), in)
 	if err != nil || r3.Level != schemas.LevelFields || r3.Artifact != nil {
 		t.Fatalf("without a store: %v, level %s", err, r3.Level)
 	}
-	in.Budget = r3.Tokens.After - 1
+	notice, payload = budget.SplitNotice(r3.Content)
+	plain = notice[:strings.Index(notice, "; values in .")] + "]"
+	in.Budget = c.Count(plain+"\n") + c.Count(payload)
 	r4, err := np.Run(context.Background(), in)
-	if err != nil || strings.Contains(r4.Content, "; values in .") {
-		t.Fatalf("without a store, one token short of the counts: %v", err)
+	if err != nil || r4.Content != plain+"\n"+payload {
+		t.Fatalf("without a store, at the size of the plain notice: %v", err)
 	}
 	in.Budget = r4.Tokens.After - 1
 	if _, err := np.Run(context.Background(), in); !errors.Is(err, budget.ErrCannotFit) {
@@ -439,4 +450,60 @@ func FuzzNotice(f *testing.F) {
 			t.Fatalf("payload after the notice: %v\n%q", err, res.Content)
 		}
 	})
+}
+
+// TestFactsNotice: an output that fits as it is gets a notice of the facts
+// counted over its records when there is room (a view at a smaller budget
+// states them), the output unchanged after it; an output that starts like
+// a notice always gets one, or leaves level none.
+func TestFactsNotice(t *testing.T) {
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := budget.NewPipeline(c)
+	ctx := context.Background()
+	var b strings.Builder
+	b.WriteString(`{"dependencies": {`)
+	for i := range 30 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"pkg-%d": {"version": "1.%d.0", "state": "%s"}`, i, i, map[bool]string{true: "ok", false: "extraneous"}[i%10 != 3])
+	}
+	b.WriteString("}}")
+	data := b.String()
+	r, err := p.Run(ctx, budget.Input{Tool: "t", Data: []byte(data), Budget: 8000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notice, payload := budget.SplitNotice(r.Content)
+	if r.Level != schemas.LevelNone || payload != data || r.Tokens.After != c.Count(r.Content) || r.Tokens.Before != c.Count(data) {
+		t.Fatalf("level %s, tokens %+v, payload %.80q", r.Level, r.Tokens, payload)
+	}
+	if want := budget.FactsHead + "; counted: .dependencies 30 records; values in .dependencies: state ok 27, extraneous 3"; !strings.HasPrefix(notice, want) {
+		t.Errorf("notice %q, want it to start with %q", notice, want)
+	}
+	// No room: the output alone.
+	r, err = p.Run(ctx, budget.Input{Tool: "t", Data: []byte(data), Budget: c.Count(data)})
+	if err != nil || r.Level != schemas.LevelNone || r.Content != data {
+		t.Errorf("at its own size: %v, level %s, %.80q", err, r.Level, r.Content)
+	}
+	// A tiny output: the notice would cost more than a tenth of it.
+	r, err = p.Run(ctx, budget.Input{Tool: "t", Data: []byte("[1,2,3]"), Budget: 8000})
+	if err != nil || r.Content != "[1,2,3]" {
+		t.Errorf("tiny: %v, %q", err, r.Content)
+	}
+	// An output that starts like a notice is never taken for one.
+	fake := "[compact: not a notice]\nline 2\nline 3\n"
+	r, err = p.Run(ctx, budget.Input{Tool: "t", Data: []byte(fake), Budget: 8000})
+	if _, payload := budget.SplitNotice(r.Content); err != nil || r.Level != schemas.LevelNone || payload != fake {
+		t.Errorf("fake notice: %v, level %s, %q", err, r.Level, r.Content)
+	}
+	r, err = p.Run(ctx, budget.Input{Tool: "t", Data: []byte(fake), Budget: c.Count(fake)})
+	if err == nil {
+		if r.Level == schemas.LevelNone {
+			t.Errorf("fake notice, no room: level %s, %q", r.Level, r.Content)
+		}
+	}
 }

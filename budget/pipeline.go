@@ -231,14 +231,18 @@ func (p *Pipeline) Run(ctx context.Context, in Input) (schemas.Result, error) {
 		res.Tokens.Before = p.counter.Count(string(in.Data))
 		if showable && res.Tokens.Before <= budget {
 			res.Content, res.Level, res.Tokens.After = string(in.Data), schemas.LevelNone, res.Tokens.Before
-			return p.storeAlways(ctx, in, shape, res)
+			if r, ok := p.withFacts(in, shape, res); ok {
+				return p.storeAlways(ctx, in, shape, r)
+			}
 		}
 	case showable && !lowerBoundOver(in.Data, budget):
 		text := string(in.Data)
 		if n, over := CountUpTo(p.counter, text, budget); !over {
 			res.Content, res.Level, res.Tokens.After = text, schemas.LevelNone, n
 			res.Tokens.Before, res.Tokens.BeforeEstimated = n, false
-			return p.storeAlways(ctx, in, shape, res)
+			if r, ok := p.withFacts(in, shape, res); ok {
+				return p.storeAlways(ctx, in, shape, r)
+			}
 		}
 	}
 

@@ -50,8 +50,13 @@ func TestRunLevels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Level != schemas.LevelNone || r.Content != string(data) || r.Tokens.After != c.Count(r.Content) || r.Tokens.Before != r.Tokens.After {
+	// The output as it is, after a notice of the facts counted over it.
+	notice, payload := SplitNotice(r.Content)
+	if r.Level != schemas.LevelNone || payload != string(data) || r.Tokens.After != c.Count(r.Content) || r.Tokens.Before != c.Count(payload) {
 		t.Errorf("level none: level %s, tokens %+v", r.Level, r.Tokens)
+	}
+	if !strings.HasPrefix(notice, FactsHead+"; counted: .items 40 records") {
+		t.Errorf("level none: notice %q", notice)
 	}
 	if len(r.Collections) != 1 || r.Collections[0].Path != ".items" || r.Collections[0].Count != 40 || r.Collections[0].Shown != 40 {
 		t.Errorf("collections %+v", r.Collections)

@@ -413,10 +413,10 @@ func (h *Harness) show(ctx context.Context, o *loaded, data []byte, b int, s Str
 			}
 			return shown{claim: FormatNone, level: level, actions: []string{firstLineOf(err.Error())}}, nil
 		}
-		// A lossy level 1 starts with a notice line; the payload after it
-		// is what claims the format.
+		// Level 1, and level none with facts, start with a notice line;
+		// the payload after it is what claims the format.
 		body := res.Content
-		if res.Level == schemas.LevelFields {
+		if res.Level == schemas.LevelFields || res.Level == schemas.LevelNone {
 			_, body = budget.SplitNotice(res.Content)
 		}
 		sh := shown{content: res.Content, body: body, fits: true, level: string(res.Level)}

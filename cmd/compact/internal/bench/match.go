@@ -125,6 +125,10 @@ func selfContained(line string) bool {
 // occurrences lists every occurrence of needle in s under the visibility
 // rule: as itself or JSON-escaped at word boundaries, and an integer of
 // four digits or more also with thousands separators.
+//
+// A number that counts what the view shows ("showing 14 of 29", "not
+// shown: 9 of 12", "22 of 71 shown") is not an occurrence: it depends on
+// the budget and says nothing about the data.
 func occurrences(s, needle string) []span {
 	out := boundaryOccurrences(s, needle)
 	if esc := jsonEscape(needle); esc != needle {
@@ -133,7 +137,31 @@ func occurrences(s, needle string) []span {
 	if g, ok := groupedInteger(needle); ok {
 		out = append(out, groupedOccurrences(s, g)...)
 	}
+	if isNumeric(needle) {
+		kept := out[:0]
+		for _, o := range out {
+			if !shownCount(s, o) {
+				kept = append(kept, o)
+			}
+		}
+		out = kept
+	}
 	return out
+}
+
+// shownBefore and shownAfter recognise a count of what a view shows
+// around a number: "showing N of M", "not shown: N of M", "N of M
+// records shown".
+var (
+	shownBefore = regexp.MustCompile(`(?:\bshowing|\bshows?|\bshown:) $`)
+	shownAfter  = regexp.MustCompile(`^ of [\d,]+(?: [a-z]+){0,2} shown\b`)
+)
+
+// shownCount reports whether the number at o counts what the view shows.
+func shownCount(s string, o span) bool {
+	before := s[max(0, o.start-12):o.start]
+	after := s[o.end:min(len(s), o.end+40)]
+	return shownBefore.MatchString(before) || shownAfter.MatchString(after)
 }
 
 func boundaryOccurrences(s, needle string) []span {
