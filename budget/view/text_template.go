@@ -79,11 +79,41 @@ func (m *miner) countLast(line string) {
 	if f == "" {
 		return
 	}
+	if e := extension(f); e != "" {
+		if _, ok := m.ext[e]; ok || len(m.ext) < maxLeadWords {
+			m.ext[e]++
+		}
+	}
 	if _, ok := m.last[f]; !ok && len(m.last) >= maxLeadWords {
 		m.lastOther++
 		return
 	}
 	m.last[f]++
+}
+
+// extension returns the file extension a word ends with: a dot that is
+// not its first character, then 1 to 6 letters or digits with at least
+// one letter (".go", ".mp3"; not the ".2" of a version or a sentence's
+// final dot); "" when there is none.
+func extension(w string) string {
+	i := strings.LastIndexByte(w, '.')
+	if i <= 0 || len(w)-i < 2 || len(w)-i > 7 {
+		return ""
+	}
+	letter := false
+	for k := i + 1; k < len(w); k++ {
+		c := w[k]
+		if !isAlnumByte(c) {
+			return ""
+		}
+		if !isDigitByte(c) {
+			letter = true
+		}
+	}
+	if !letter {
+		return ""
+	}
+	return w[i:]
 }
 
 // maxClusters bounds the clusters a miner keeps; later lines that match
@@ -210,13 +240,14 @@ type miner struct {
 	leadOther int            // lines whose leading words were past maxLeadWords
 	leadNone  int            // lines without a leading word
 	last      map[string]int // lines by their last word (countLast)
+	ext       map[string]int // lines by the extension of their last word (".go"), while few
 	lastOther int            // lines whose last word was past maxLeadWords
 	otherSev  int
 	buf       []byte
 }
 
 func newMiner() *miner {
-	return &miner{groups: make(map[string][]*cluster), lead: make(map[string]int), last: make(map[string]int)}
+	return &miner{groups: make(map[string][]*cluster), lead: make(map[string]int), last: make(map[string]int), ext: make(map[string]int)}
 }
 
 // add adds line at position pos with severity sev and returns its cluster
@@ -262,6 +293,102 @@ func (m *miner) add(pos int, line string, sev int) *cluster {
 	m.clusters = append(m.clusters, c)
 	m.groups[key] = append(m.groups[key], c)
 	return c
+}
+
+// mergeRare folds the clusters of one or two lines into a template of at
+// least 3 lines that has the same number of tokens and the same first
+// plain word, when at least half of their tokens agree: a line whose
+// second plain word is a name ("Unpacking iptables (1.8.9-2) ...") is
+// grouped by that name and would stand alone, one of hundreds of
+// "lines unlike the rest", although it has the common form. A rare
+// cluster with another first word stays (the one purge among removes).
+// Counts are summed, so every line is still in exactly one template.
+func (m *miner) mergeRare() {
+	byFirst := map[string][]*cluster{}
+	key := func(c *cluster) string {
+		k := strconv.Itoa(len(c.tokens))
+		for _, tk := range c.tokens {
+			if plainWord(tk) {
+				return k + "\x00" + tk
+			}
+		}
+		return ""
+	}
+	for _, c := range m.clusters {
+		if c.count >= 3 {
+			if k := key(c); k != "" {
+				byFirst[k] = append(byFirst[k], c)
+			}
+		}
+	}
+	rareBy := map[string][]*cluster{} // the rare clusters kept so far
+	kept := m.clusters[:0]
+	for _, c := range m.clusters {
+		if c.count >= 3 {
+			kept = append(kept, c)
+			continue
+		}
+		k := key(c)
+		// A template of 3 lines or more first, else an earlier rare
+		// cluster of the same form (eight "Unpacking <name> ..." lines
+		// are one template of 8 lines, not eight rare lines).
+		var best *cluster
+		for _, list := range [][]*cluster{byFirst[k], rareBy[k]} {
+			bestSim := -1
+			for _, d := range list {
+				sim := 0
+				for i, tk := range c.tokens {
+					if d.tokens[i] == tk || d.tokens[i] == tmplAny || tk == tmplAny {
+						sim++
+					}
+				}
+				if sim > bestSim {
+					best, bestSim = d, sim
+				}
+			}
+			if best != nil && 2*bestSim >= len(c.tokens) {
+				break
+			}
+			best = nil
+		}
+		if k == "" || best == nil {
+			kept = append(kept, c)
+			if k != "" {
+				rareBy[k] = append(rareBy[k], c)
+			}
+			continue
+		}
+		for i, tk := range c.tokens {
+			if best.tokens[i] != tk {
+				best.tokens[i] = tmplAny
+			}
+		}
+		best.count += c.count
+		best.first, best.last = min(best.first, c.first), max(best.last, c.last)
+		best.sev = max(best.sev, c.sev)
+		if best.slots != nil && (c.slots == nil || best.count > maxSlotLines) {
+			best.slots = nil
+		}
+		for i := range best.slots {
+			if best.slots[i] == nil {
+				continue
+			}
+			for _, v := range c.slots[i] {
+				found := false
+				for _, w := range best.slots[i] {
+					found = found || w == v
+				}
+				if !found {
+					if len(best.slots[i]) == maxSlotValues {
+						best.slots[i] = nil
+						break
+					}
+					best.slots[i] = append(best.slots[i], v)
+				}
+			}
+		}
+	}
+	m.clusters = kept
 }
 
 // groupKey is the token count and the first two words, among the first
