@@ -77,8 +77,11 @@ type Field struct {
 	// Patterns counts the strings by their shape (digit runs as #, runs
 	// mixing letters and digits as *: "18.3.0-canary-0e352ea01-20231109"
 	// is "#.#.#-canary-*-#"); Prefixes counts strings with a "/" by
-	// their first segment. Each is nil past maxValues kinds.
+	// their first segment. Each is nil past maxValues kinds. Strings
+	// whose JSON text is over 100 bytes have no pattern: Unshaped counts
+	// them.
 	Patterns, Prefixes map[string]int
+	Unshaped           int
 	patDone, preDone   bool
 	pats               map[string]*int // Patterns while counting
 	// Items: for arrays, the fewest and most items and their total.
@@ -443,7 +446,9 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 				f.MaxLen = n
 			}
 		}
-		if !f.patDone && f.tooMany && len(body) <= 100 {
+		if len(body) > 100 {
+			f.Unshaped++
+		} else if !f.patDone && f.tooMany {
 			// While the field has few values, its patterns come from
 			// its value counts (Finish).
 			p.pat = appendPattern(p.pat[:0], raw[1:len(raw)-1])
