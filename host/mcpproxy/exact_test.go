@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -20,11 +21,15 @@ import (
 	"github.com/toolcompact/compact/host/mcpproxy"
 )
 
-// wireServer returns node and the fixed-wire server script.
+// wireServer returns node and the fixed-wire server script. Without node
+// the test is skipped, unless $CI is set: then it fails.
 func wireServer(t *testing.T) (node, script string) {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("node is missing")
+		}
 		t.Skip("node is missing")
 	}
 	script, _ = filepath.Abs(filepath.Join("testdata", "wire", "server.mjs"))
