@@ -371,9 +371,10 @@ const FactsHead = NoticePrefix + "the output as it is, nothing left out"
 // read at a glance). A view at a smaller budget states these facts; the
 // whole output at a larger one states them too, as far as room allows.
 // The payload after the notice's newline is the output unchanged
-// (SplitNotice). Without a structured collection (JSON, JSON Lines) of 2
-// records or more, or when not even the counts fit, res is returned as it
-// is: text is never given a notice of its own. A payload that itself
+// (SplitNotice). For text, the facts are those its view states about it
+// as a whole (lines, records, counts, templates). An output under
+// factsMinTokens, or one without collection facts, or whose first fact
+// does not fit, is returned as it is. A payload that itself
 // starts with NoticePrefix always gets a notice, the bare FactsHead when
 // nothing else fits; ok is false when not even that fits (the output
 // must then go to level 1, which says so with its own notice).
@@ -397,24 +398,53 @@ func (p *Pipeline) withFacts(in Input, shape Shape, res schemas.Result) (schemas
 // factsNotice is the notice of withFacts and the exact count of it, its
 // newline and the payload; ok is false when there is none.
 func (p *Pipeline) factsNotice(in Input, shape Shape, res schemas.Result) (notice string, n int, ok bool) {
-	var counts []string
-	for _, c := range shape.Collections {
-		// Text passes as it is: its lines are counted by reading them.
-		if c.Count < 2 || c.Kind == "lines" {
-			continue
-		}
-		counts = append(counts, c.Path+" "+commas(c.Count)+" records")
+	if res.Tokens.After < factsMinTokens || res.Content == "" {
+		return "", 0, false
 	}
-	if len(counts) == 0 || res.Content == "" {
+	var counts []string
+	text := false
+	for _, c := range shape.Collections {
+		text = text || c.Kind == "lines"
+		if c.Count >= 2 && c.Kind != "lines" {
+			counts = append(counts, c.Path+" "+commas(c.Count)+" records")
+		}
+	}
+	var items []string
+	switch {
+	case len(counts) > 0:
+		items = append([]string{"counted: " + strings.Join(counts, ", ")}, valueItems(in, shape)...)
+	case text:
+		items = textFacts(in, shape)
+	}
+	if len(items) == 0 {
 		return "", 0, false
 	}
 	room := min(res.Tokens.Budget, res.Tokens.After+res.Tokens.After/10)
-	items := append([]string{"counted: " + strings.Join(counts, ", ")}, valueItems(in, shape)...)
 	notice, n = fitFacts(p.counter, FactsHead, items, res.Content, res.Tokens.After, room)
 	if n > room || notice == FactsHead+"]" {
 		return "", 0, false
 	}
 	return notice, n, true
+}
+
+// factsMinTokens is the smallest output that gets a facts notice: a
+// shorter one is read at a glance, and passes as it is.
+const factsMinTokens = 1000
+
+// textFacts are the facts the view of a text output states about it as a
+// whole (package view: its lines, kind and records, error and warning
+// counts, test totals, templates), most telling first.
+func textFacts(in Input, shape Shape) []string {
+	vin := view.Input{Tool: in.Tool, ContentType: contentTypeOf(in, shape), Format: shape.Format, Data: in.Data, Drop: dropFunc(in.Rules)}
+	for _, c := range shape.Collections {
+		vin.Collections = append(vin.Collections, view.Collection{Path: c.Path, Kind: c.Kind, Count: c.Count,
+			Each: func(fn func(int, []byte) error) error { return EachRecord(in.Data, shape, c.Path, fn) }})
+	}
+	v, err := view.Build(vin)
+	if err != nil {
+		return nil
+	}
+	return v.Facts()
 }
 
 // valueItems profiles the records of the input's collections (package

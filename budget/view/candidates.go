@@ -92,6 +92,64 @@ type coll struct {
 	group     *Field
 	measures  []*Field
 	groupSums map[string]*groupSum
+	// shorts are the fields' short names (short).
+	shorts map[*Field]string
+}
+
+// short is the name a row's reason gives field f: the shortest ending of
+// its path, in whole segments, that no other field's path ends with
+// ("restartCount" for status.containerStatuses[].restartCount while no
+// other field is named restartCount; "lastState.terminated.exitCode"
+// beside "state.terminated.exitCode"). The row header names the columns
+// in full; reasons repeat on every row, so they say it short.
+func (k *coll) short(f *Field) string {
+	if k.shorts == nil {
+		k.shorts = map[*Field]string{}
+		ends := map[string]int{}
+		segs := map[*Field][]string{}
+		for _, g := range k.p.Fields {
+			ss := pathSegments(g.Path)
+			segs[g] = ss
+			for j := 1; j <= len(ss); j++ {
+				ends[strings.Join(ss[len(ss)-j:], ".")]++
+			}
+		}
+		for _, g := range k.p.Fields {
+			ss := segs[g]
+			k.shorts[g] = g.Path
+			for j := 1; j < len(ss); j++ {
+				if e := strings.Join(ss[len(ss)-j:], "."); ends[e] == 1 {
+					k.shorts[g] = e
+					break
+				}
+			}
+		}
+	}
+	if s, ok := k.shorts[f]; ok {
+		return s
+	}
+	return f.Path
+}
+
+// pathSegments splits a dot path at the dots outside quoted names
+// (metadata.labels."app.kubernetes.io/name" has three segments).
+func pathSegments(path string) []string {
+	var out []string
+	start, quoted := 0, false
+	for i := 0; i < len(path); i++ {
+		switch path[i] {
+		case '\\':
+			i++
+		case '"':
+			quoted = !quoted
+		case '.':
+			if !quoted {
+				out = append(out, path[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, path[start:])
 }
 
 type reason struct {

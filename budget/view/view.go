@@ -132,3 +132,42 @@ func plural(n int, word string) string {
 func ShellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// Facts returns what the view states about the output as a whole,
+// most telling first, each as one line: the heads that are the same
+// whichever candidates are chosen (a text's "text: 97 lines; kind:
+// table"), then the candidates of a collection that show no record
+// (profile lines, a text's counts and templates), in fill order. A result that keeps the whole output states them in its
+// notice (budget's facts notice), so that a larger budget, at which the
+// whole output fits, does not state less than the view at a smaller one.
+func (v *View) Facts() []string {
+	var out []string
+	one := func(s string) string {
+		var parts []string
+		for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				parts = append(parts, strings.TrimSuffix(l, ":"))
+			}
+		}
+		return strings.Join(parts, "; ")
+	}
+	per := make([][]Candidate, len(v.sections))
+	for _, c := range v.cands {
+		per[c.Section] = append(per[c.Section], c)
+	}
+	for i, s := range v.sections {
+		if s.Head == nil {
+			continue
+		}
+		if h := s.Head(nil); h != "" && h == s.Head(per[i]) {
+			out = append(out, one(h))
+		}
+	}
+	for _, c := range v.Candidates() {
+		// Values outside the collections are in the output itself.
+		if c.Record < 0 && v.sections[c.Section].Coll != "" && c.Reason != "row header" && c.Prio <= PrioProfile2 {
+			out = append(out, one(c.Text))
+		}
+	}
+	return out
+}
