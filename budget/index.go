@@ -1,6 +1,7 @@
 package budget
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -146,4 +147,35 @@ func (p *Pipeline) writeIndex(in Input, shape Shape, sum string) {
 	if b, err := EncodeIndex(sum, in.Data, shape); err == nil {
 		_ = ss.WriteSidecar(sum, IndexSidecar, b)
 	}
+}
+
+// HashedStore is a Store that stores in-memory bytes whose SHA-256 the
+// caller already computed without hashing them again (artifact.DirStore).
+// Level 2 hashes the original itself, so that it can make its view with
+// the handle the store will issue while the bytes are written and synced.
+type HashedStore interface {
+	Store
+	PutHashed(ctx context.Context, data []byte, sum string, m Meta) (Handle, Meta, error)
+}
+
+// predictedHandleLen is the length of the handle a store issues for a
+// digest unless another digest already holds that prefix (the minimum
+// handle length of budget/artifact): level 2 makes its view with it while
+// the original is stored, and again with the issued handle in the rare
+// case they differ.
+const predictedHandleLen = 12
+
+// originalDigest returns the SHA-256 (hex) of the original when level 2
+// can make its view before the original is stored: the spooled input's
+// digest, else a hash of in.Data when the store takes it (HashedStore);
+// "" otherwise.
+func (p *Pipeline) originalDigest(in Input) string {
+	if sp, ok := in.Spooled.(interface{ SHA256() string }); ok {
+		return sp.SHA256()
+	}
+	if _, ok := p.store.(HashedStore); ok {
+		sum := sha256.Sum256(in.Data)
+		return hex.EncodeToString(sum[:])
+	}
+	return ""
 }

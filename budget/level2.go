@@ -50,6 +50,10 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 		act schemas.Action
 		err error
 	}
+	// With the original's digest known first, the view is made with the
+	// handle the store will issue while the bytes are written and
+	// synced (index.go: originalDigest).
+	sum := p.originalDigest(in)
 	done := make(chan stored, 1)
 	indexed := make(chan struct{}) // closed once the index is written (index.go)
 	defer func() { <-indexed }()
@@ -74,7 +78,7 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 				}
 			}
 		}()
-		art, act, err := p.storeOriginal(ctx, in, shape)
+		art, act, err := p.storeOriginal(ctx, in, shape, sum)
 		sent = true
 		done <- stored{art, act, err}
 		if err == nil {
@@ -102,14 +106,19 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 	if in.Rules.Pin != "" && len(shape.Collections) > 0 {
 		pinActs = s.pin(ctx, in.Rules.Pin)
 	}
-	st := <-done
-	if st.err != nil {
-		return schemas.Result{}, st.err
+	var st stored
+	handle := ""
+	if len(sum) >= predictedHandleLen {
+		handle = sum[:predictedHandleLen]
+	} else {
+		if st = <-done; st.err != nil {
+			return schemas.Result{}, st.err
+		}
+		handle = st.art.Handle
 	}
-	art, storeAct := st.art, st.act
 	vin := view.Input{
 		Tool: in.Tool, ContentType: contentTypeOf(in, shape), Format: ext.Format, Data: in.Data,
-		Handle: art.Handle, Budget: budget, TokensBefore: res.Tokens.Before, BeforeEstimated: res.Tokens.BeforeEstimated,
+		Handle: handle, Budget: budget, TokensBefore: res.Tokens.Before, BeforeEstimated: res.Tokens.BeforeEstimated,
 		Args: in.Args, Drop: dropFunc(in.Rules),
 	}
 	for ci, c := range ext.Collections {
@@ -124,6 +133,18 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 		vin.Collections = append(vin.Collections, vc)
 	}
 	v, err := view.Build(vin)
+	if st.art == nil {
+		if st = <-done; st.err != nil {
+			return schemas.Result{}, st.err
+		}
+		if err == nil && st.art.Handle != handle {
+			// Another digest held the prefix: the issued handle is
+			// longer. Made again with it.
+			vin.Handle = st.art.Handle
+			v, err = view.Build(vin)
+		}
+	}
+	art, storeAct := st.art, st.act
 	if err != nil {
 		return schemas.Result{}, fmt.Errorf("%s: the view of artifact %s: %w", in.Tool, art.Handle, err)
 	}
@@ -228,7 +249,7 @@ func (p *Pipeline) storeAlways(ctx context.Context, in Input, shape Shape, res s
 	if in.Rules.Store != "always" {
 		return res, nil
 	}
-	art, act, err := p.storeOriginal(ctx, in, shape)
+	art, act, err := p.storeOriginal(ctx, in, shape, "")
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return schemas.Result{}, fmt.Errorf("%s: %w", in.Tool, ctxErr)
@@ -246,7 +267,10 @@ func (p *Pipeline) storeAlways(ctx context.Context, in Input, shape Shape, res s
 // storeOriginal stores the full original of in and returns the artifact
 // and the "store" action naming it. Level 1 calls it too when the
 // registry says store: always.
-func (p *Pipeline) storeOriginal(ctx context.Context, in Input, shape Shape) (*schemas.Artifact, schemas.Action, error) {
+//
+// sum, when not "", is the SHA-256 of in.Data (originalDigest): a
+// HashedStore does not hash the bytes again.
+func (p *Pipeline) storeOriginal(ctx context.Context, in Input, shape Shape, sum string) (*schemas.Artifact, schemas.Action, error) {
 	if p.store == nil {
 		return nil, schemas.Action{}, errors.New("budget: no artifact store configured")
 	}
@@ -259,9 +283,13 @@ func (p *Pipeline) storeOriginal(ctx context.Context, in Input, shape Shape) (*s
 	var h Handle
 	var m Meta
 	var err error
-	if in.Spooled != nil {
+	hs, hashed := p.store.(HashedStore)
+	switch {
+	case in.Spooled != nil:
 		h, m, err = in.Spooled.Commit(ctx, meta) // already written: no second copy
-	} else {
+	case hashed && sum != "":
+		h, m, err = hs.PutHashed(ctx, in.Data, sum, meta)
+	default:
 		h, m, err = p.store.Put(ctx, bytes.NewReader(in.Data), meta)
 	}
 	if err != nil {

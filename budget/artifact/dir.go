@@ -2,6 +2,7 @@ package artifact
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -284,6 +285,33 @@ func (s *DirStore) Put(ctx context.Context, r io.Reader, m budget.Meta) (budget.
 	if ok || err != nil {
 		return h2, m2, err
 	}
+	return s.putNew(ctx, r, m, pre)
+}
+
+// PutHashed is Put for in-memory bytes whose SHA-256 (hex) the caller
+// computed: it does not hash them again (budget.HashedStore). A sum that
+// is not the bytes' digest stores a corrupted object, which every read
+// refuses (ErrCorrupt) and a later Put of the right bytes replaces.
+func (s *DirStore) PutHashed(ctx context.Context, data []byte, sum string, m budget.Meta) (budget.Handle, budget.Meta, error) {
+	if len(sum) != 64 {
+		return "", m, fmt.Errorf("artifact store: PutHashed: %q is not a SHA-256 digest", sum)
+	}
+	sn := &sniffer{}
+	sn.Write(data[:min(len(data), sniffLimit)])
+	sn.total = int64(len(data))
+	pre := &preHashed{sum: sum, contentType: sn.contentType(), size: int64(len(data))}
+	if s.wrapWrite == nil && (s.opt.MaxBytes <= 0 || pre.size <= s.opt.MaxBytes) {
+		h, m2, ok, err := s.putHeld(ctx, m, pre)
+		if ok || err != nil {
+			return h, m2, err
+		}
+	}
+	return s.putNew(ctx, bytes.NewReader(data), m, pre)
+}
+
+// putNew writes r (pre, when not nil, its digest: not hashed again) to a
+// temporary file and commits it.
+func (s *DirStore) putNew(ctx context.Context, r io.Reader, m budget.Meta, pre *preHashed) (budget.Handle, budget.Meta, error) {
 	tmp, err := os.CreateTemp(filepath.Join(s.dir, "tmp"), "put-*")
 	if err != nil {
 		return "", m, fmt.Errorf("artifact store %s: cannot create a temporary file (is the directory writable?): %w", s.dir, err)
@@ -387,28 +415,38 @@ func (s *DirStore) putKnown(ctx context.Context, r io.Reader, m budget.Meta) (bu
 	if _, err := io.Copy(io.MultiWriter(h, sn), ctxReader{ctx, io.NewSectionReader(sr, 0, size)}); err != nil {
 		return "", m, false, nil, nil
 	}
-	sum := hex.EncodeToString(h.Sum(nil))
-	pre := &preHashed{sum: sum, contentType: sn.contentType(), size: size}
+	pre := &preHashed{sum: hex.EncodeToString(h.Sum(nil)), contentType: sn.contentType(), size: size}
+	handle, m, ok, err := s.putHeld(ctx, m, pre)
+	if !ok {
+		return "", m, false, pre, nil
+	}
+	return handle, m, true, nil, err
+}
+
+// putHeld is putKnown once the bytes are hashed (pre): ok is false when
+// the store does not hold them and the normal path must run.
+func (s *DirStore) putHeld(ctx context.Context, m budget.Meta, pre *preHashed) (budget.Handle, budget.Meta, bool, error) {
+	sum, size := pre.sum, pre.size
 	release := s.lease(sum)
 	defer release()
 	if !s.holds(ctx, sum, size) {
-		return "", m, false, pre, nil
+		return "", m, false, nil
 	}
 	m.SHA256 = sum
 	m.Bytes = size
 	m.Created = s.opt.now().UTC()
 	if m.ContentType == "" {
-		m.ContentType = sn.contentType()
+		m.ContentType = pre.contentType
 	}
 	handle, err := s.commitKnown(sum, size, m)
 	if errors.Is(err, errVanished) {
-		return "", m, false, pre, nil
+		return "", m, false, nil
 	}
 	if err != nil {
-		return "", m, true, nil, err
+		return "", m, true, err
 	}
 	s.maybeGC(ctx)
-	return handle, m, true, nil, nil
+	return handle, m, true, nil
 }
 
 // preHashed is what putKnown learnt of in-memory bytes it did not find

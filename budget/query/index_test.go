@@ -2,10 +2,13 @@ package query
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -220,5 +223,127 @@ func TestMappedQuery(t *testing.T) {
 	}
 	if _, err := ask(Options{Map: true}); !errors.Is(err, artifact.ErrCorrupt) {
 		t.Fatalf("mapped damaged object: %v, want ErrCorrupt", err)
+	}
+}
+
+// TestViewHandleWhilePrefixTaken: level 2 makes its view with the handle
+// the store is expected to issue (the digest's first 12 digits) while the
+// original is written; when another digest already holds that prefix,
+// the store issues a longer handle and the view is made again: every
+// handle the view names is the issued one, and it answers queries.
+func TestViewHandleWhilePrefixTaken(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"items":[`)
+	for i := range 3000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id":%d,"name":"item-%d"}`, i, i)
+	}
+	b.WriteString(`]}`)
+	doc := []byte(b.String())
+	sum := sha256.Sum256(doc)
+	hexSum := hex.EncodeToString(sum[:])
+	dir := t.TempDir()
+	ds, err := artifact.NewDir(dir, artifact.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Another digest with the same first 12 digits holds the short handle.
+	other := hexSum[:12] + strings.Repeat("0", 52)
+	if other == hexSum {
+		other = hexSum[:12] + strings.Repeat("1", 52)
+	}
+	shard := filepath.Join(dir, "handles", hexSum[:2])
+	if err := os.MkdirAll(shard, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(other, filepath.Join(shard, hexSum[:12])); err != nil {
+		t.Fatal(err)
+	}
+	ctr, _ := budget.NewCounter("")
+	p := budget.NewPipeline(ctr, budget.WithStore(ds))
+	res, err := p.Run(context.Background(), budget.Input{Tool: "t", Data: doc, Budget: 600})
+	if err != nil || res.Artifact == nil {
+		t.Fatalf("run: %v", err)
+	}
+	h := res.Artifact.Handle
+	if len(h) <= 12 || !strings.HasPrefix(hexSum, h) {
+		t.Fatalf("handle %q: want a longer prefix of %s", h, hexSum)
+	}
+	named := regexp.MustCompile(`\b[0-9a-f]{12,64}\b`).FindAllString(res.Content, -1)
+	if len(named) == 0 {
+		t.Fatalf("the view names no handle:\n%s", res.Content)
+	}
+	for _, n := range named {
+		if strings.HasPrefix(hexSum, n) && n != h {
+			t.Errorf("the view names %s, the issued handle is %s:\n%s", n, h, res.Content)
+		}
+	}
+	q, err := New(ds, ctr, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, err := q.Slice(context.Background(), h, SliceOptions{Offset: 7, Limit: 1}, 500); err != nil || !strings.Contains(a.Content, `"id":7,`) {
+		t.Fatalf("slice %s: %v %+v", h, err, a)
+	}
+}
+
+// TestMappedQueryStreams: a one-shot (mapped) query of at least 1 MiB
+// streams a filter of the form PATH[] | REST even under MaxInput: the
+// answer of the whole-artifact run, without building the whole artifact
+// as one jq value (about ten times its size, and no later query in that
+// process would reuse it).
+func TestMappedQueryStreams(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"kind":"List","items":[`)
+	for i := 0; b.Len() < 3<<20/2; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id":%d,"state":%q,"msg":"event number %d happened","n":[%d,%d]}`, i, []string{"open", "closed"}[i%2], i, i%7, i%11)
+	}
+	b.WriteString(`]}`)
+	ds, err := artifact.NewDir(t.TempDir(), artifact.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctr, _ := budget.NewCounter("")
+	ctx := context.Background()
+	h, _, err := ds.Put(ctx, strings.NewReader(b.String()), budget.Meta{Tool: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask := func(opt Options, filter string) (Answer, bool) {
+		opt.Cache = NewCache(1 << 30)
+		q, err := New(ds, ctr, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := q.JQ(ctx, string(h), filter, 2000)
+		if err != nil {
+			t.Fatalf("%s: %v", filter, err)
+		}
+		e, err := q.load(ctx, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		return a, e.inputOK
+	}
+	for _, f := range []string{`.items[] | select(.id % 1000 == 7) | .msg`, `.items[] | select(.state == "open") | .n | add`} {
+		whole, built := ask(Options{}, f)
+		mapped, mappedBuilt := ask(Options{Map: true}, f)
+		if mapped.Content != whole.Content || mapped.Total != whole.Total {
+			t.Errorf("%s: mapped answer differs:\n%+v\nwhole:\n%+v", f, mapped, whole)
+		}
+		if !built || mappedBuilt {
+			t.Errorf("%s: whole input built: %v by the reading query (want true), %v by the mapped one (want false)", f, built, mappedBuilt)
+		}
+	}
+	// A filter that does not stream still runs on the whole input.
+	if a, built := ask(Options{Map: true}, `.items | length`); !built || !strings.Contains(a.Content, fmt.Sprint(strings.Count(b.String(), `"id":`))) {
+		t.Errorf(".items | length: %q, whole input built %v", a.Content, built)
 	}
 }

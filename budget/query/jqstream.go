@@ -156,6 +156,21 @@ func (q *Querier) checkJQSize(ctx context.Context, r artifact.Ref, filter string
 	return nil
 }
 
+// canStream reports whether jqStream can stream it over e: its path is an
+// array collection of e, or "." of JSON Lines, concatenated JSON or text.
+func canStream(e *entry, it iteration) bool {
+	shape, err := e.getShape()
+	if err != nil {
+		return false
+	}
+	for _, c := range shape.Collections {
+		if c.Path == it.path {
+			return c.Kind == "array" || it.path == "." && (c.Kind == budget.FormatJSONL || c.Kind == budget.FormatConcat || c.Kind == "lines")
+		}
+	}
+	return false
+}
+
 // jqStream runs it on each record of e's collection it.path, and returns
 // the outputs like JQ's loop (same caps, deadline and errors).
 func (q *Querier) jqStream(ctx context.Context, r artifact.Ref, e *entry, it iteration, filter string) ([][]byte, error) {

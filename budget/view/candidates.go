@@ -82,6 +82,8 @@ type coll struct {
 	colIdx map[*Field]int
 	// t gathers the selection's state in the profile's pass (rows.go).
 	t *tracker
+	// keys are the keys of a keyed collection, gathered in that pass.
+	keys keyList
 	// why lists, per reason, the records it selects (in its order).
 	why   []*reason
 	rows  map[int]*row
@@ -325,25 +327,9 @@ func (k *coll) membersLine() string {
 
 // keysLine lists the keys of a keyed collection: all when short, else the
 // first and last 25 with the count between.
+// The keys come from the profile's pass (keyList.add).
 func (k *coll) keysLine() string {
-	var keys []string
-	total, n := 0, 0
-	_ = k.c.Each(func(i int, raw []byte) error {
-		s := jscan{d: raw}
-		s.ws()
-		s.pos++
-		s.ws()
-		key := s.readString()
-		n++
-		total += len(key) + 2
-		if len(keys) < 25 || total < 1500 {
-			keys = append(keys, key)
-		} else {
-			keys = append(keys[:25], keys[len(keys)-24:]...)
-			keys = append(keys, key)
-		}
-		return nil
-	})
+	keys, n := k.keys.list(), k.keys.n
 	if n > len(keys) {
 		return fmt.Sprintf("  keys (%s): %s, … %s more …, %s", commas(n), strings.Join(keys[:25], ", "), commas(n-len(keys)), strings.Join(keys[25:], ", "))
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Limits of the profile; none depends on the input's size, so the memory
@@ -78,6 +79,7 @@ type Field struct {
 	// their first segment. Each is nil past maxValues kinds.
 	Patterns, Prefixes map[string]int
 	patDone, preDone   bool
+	pats               map[string]*int // Patterns while counting
 	// Items: for arrays, the fewest and most items and their total.
 	MinItems, MaxItems, Items int
 	// Containers counts the object and array values among Values.
@@ -444,7 +446,7 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 			// While the field has few values, its patterns come from
 			// its value counts (Finish).
 			p.pat = appendPattern(p.pat[:0], raw[1:len(raw)-1])
-			f.Patterns, f.patDone = countKindBytes(f.Patterns, p.pat)
+			f.pats, f.patDone = countKindBytes(f.pats, p.pat)
 		}
 		if !f.preDone {
 			if i := strings.IndexByte(str, '/'); i >= 0 && !strings.ContainsAny(str, " \t\n") {
@@ -452,18 +454,19 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 			}
 		}
 		if len(body) >= 19 && len(body) <= 40 && body[4] == '-' && !escaped {
-			str = string(body)
+			// Only parsed here; kept (copied) when it is an extreme.
+			str = unsafe.String(&body[0], len(body))
 		}
 		if t, ok := parseTime(str); ok {
 			f.TimeN++
 			if f.TimeN == 1 || t.Before(f.Earliest) {
-				f.Earliest, f.earliestText, f.earliestRec = t, str, rec
+				f.Earliest, f.earliestText, f.earliestRec = t, strings.Clone(str), rec
 				if p.t != nil {
 					f.earliestRaw = p.t.hold(f.earliestRaw)
 				}
 			}
 			if f.TimeN == 1 || t.After(f.Latest) {
-				f.Latest, f.latestText, f.latestRec = t, str, rec
+				f.Latest, f.latestText, f.latestRec = t, strings.Clone(str), rec
 				if p.t != nil {
 					f.latestRaw = p.t.hold(f.latestRaw)
 				}
@@ -637,6 +640,17 @@ func parseTime(s string) (time.Time, bool) {
 // Finish finds the identity field after the last record, and the
 // patterns of the fields with few values.
 func (p *Profile) Finish() {
+	defer func() {
+		for _, f := range append(p.Fields, p.root) {
+			if f.pats != nil && !f.patDone {
+				f.Patterns = make(map[string]int, len(f.pats))
+				for k, n := range f.pats {
+					f.Patterns[k] = *n
+				}
+			}
+			f.pats = nil
+		}
+	}()
 	for _, f := range append(p.Fields, p.root) {
 		if f.vals != nil && len(f.vals) > 0 {
 			f.Counts = make(map[string]int, len(f.vals))
@@ -658,8 +672,8 @@ func (p *Profile) Finish() {
 			if !f.patDone {
 				// n times at once: the first adds the kind (or finds
 				// too many), the others only count.
-				if f.Patterns, f.patDone = countKindBytes(f.Patterns, p.pat); !f.patDone {
-					f.Patterns[string(p.pat)] += n - 1
+				if f.pats, f.patDone = countKindBytes(f.pats, p.pat); !f.patDone {
+					*f.pats[string(p.pat)] += n - 1
 				}
 			}
 		}
@@ -755,19 +769,22 @@ func countKind(m map[string]int, kind string) (map[string]int, bool) {
 	return m, false
 }
 
-// countKindBytes is countKind for a kind held in a reused buffer.
-func countKindBytes(m map[string]int, kind []byte) (map[string]int, bool) {
+// countKindBytes is countKind for a kind held in a reused buffer; the
+// counts are pointers, so that counting a kind seen before allocates
+// nothing (Finish makes Patterns of them).
+func countKindBytes(m map[string]*int, kind []byte) (map[string]*int, bool) {
 	if m == nil {
-		m = map[string]int{}
+		m = map[string]*int{}
 	}
-	if _, ok := m[string(kind)]; ok {
-		m[string(kind)]++
+	if n, ok := m[string(kind)]; ok {
+		*n++
 		return m, false
 	}
 	if len(m) >= maxValues {
 		return nil, true
 	}
-	m[string(kind)] = 1
+	n := 1
+	m[string(kind)] = &n
 	return m, false
 }
 

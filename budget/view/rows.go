@@ -1052,8 +1052,77 @@ func newTracker(k *coll) *tracker {
 	return t
 }
 
+// keyList keeps the keys of a keyed collection that keysLine shows: all
+// while they are short, else the first 25 and the last 25 (a window of
+// reused buffers, so that a key allocates nothing).
+type keyList struct {
+	keys     []string
+	n, total int
+	window   [][]byte // the last keys, oldest first at next
+	next     int
+}
+
+// list returns the keys kept.
+func (l *keyList) list() []string {
+	if l.window == nil {
+		return l.keys
+	}
+	out := append([]string(nil), l.keys...)
+	for i := range l.window {
+		out = append(out, string(l.window[(l.next+i)%len(l.window)]))
+	}
+	return out
+}
+
+// add adds the key of the map record raw ({"key": value}).
+func (l *keyList) add(raw []byte) {
+	s := jscan{d: raw}
+	s.ws()
+	s.pos++
+	s.ws()
+	start := s.pos
+	if s.peek() != '"' {
+		return // not a map record: cannot happen
+	}
+	s.skipString()
+	body := raw[start+1 : max(start+1, s.pos-1)]
+	size := len(body)
+	escaped := bytes.IndexByte(body, '\\') >= 0
+	var key string
+	if escaped {
+		key = unquote(raw[start:s.pos])
+		size = len(key)
+	}
+	l.n++
+	l.total += size + 2
+	if l.window == nil && len(l.keys) >= 25 && l.total >= 1500 {
+		// From now on the first 25 and a window of the last 25.
+		for _, k := range l.keys[len(l.keys)-24:] {
+			l.window = append(l.window, []byte(k))
+		}
+		l.window = append(l.window, nil)
+		l.keys = l.keys[:25]
+		l.next = len(l.window) - 1
+	}
+	if l.window != nil {
+		if escaped {
+			body = []byte(key)
+		}
+		l.window[l.next] = append(l.window[l.next][:0], body...)
+		l.next = (l.next + 1) % len(l.window)
+		return
+	}
+	if !escaped {
+		key = string(body)
+	}
+	l.keys = append(l.keys, key)
+}
+
 // begin starts record i.
 func (t *tracker) begin(i int, raw []byte) {
+	if t.k.p.Map {
+		t.k.keys.add(raw)
+	}
 	t.rec, t.raw, t.kept = i, raw, false
 	t.alias = within(t.data, raw)
 	for t.wi < len(t.want) && t.want[t.wi] < i {

@@ -46,6 +46,9 @@ const (
 	tsErrors
 	tsRare
 	tsFields
+	tsHeaders
+	tsColumns
+	tsColRows
 	tsTemplates
 	tsNames
 	tsHead
@@ -306,11 +309,33 @@ func (tc *textCands) candidates() {
 	tailFrom(6, 20)
 	if p != nil {
 		for i, f := range p.fields {
-			if i < 40 {
+			switch {
+			case i >= 40:
+			case p.loose:
+				s := fieldSummary(f, f.present)
+				add(tsFields, i, -1, "field", fmt.Sprintf("  %s (%s lines)%s", f.name, commas(f.present), strings.TrimPrefix(s, f.name)))
+			default:
 				add(tsFields, i, -1, "field", "  "+fieldSummary(f, p.records))
 			}
 		}
 	}
+	headersFrom := func(a, b int) { // the a-th to b-th header from each end
+		if p == nil {
+			return
+		}
+		hs := p.headers
+		for k := a; k < b && k < len(hs)-1-k; k++ {
+			add(tsHeaders, hs[k].pos, hs[k].pos, "record header", fmt.Sprintf("  %d\t%s", hs[k].pos, cutLine(hs[k].text)))
+			l := hs[len(hs)-1-k]
+			add(tsHeaders, l.pos, l.pos, "record header", fmt.Sprintf("  %d\t%s", l.pos, cutLine(l.text)))
+		}
+		if n := len(hs); n%2 == 1 && n/2 >= a && n/2 < b {
+			add(tsHeaders, hs[n/2].pos, hs[n/2].pos, "record header", fmt.Sprintf("  %d\t%s", hs[n/2].pos, cutLine(hs[n/2].text)))
+		}
+	}
+	headersFrom(0, 3)
+	colRows := tc.columnCandidates(add)
+	prio = PrioRare
 	if w := tc.wordCounts("first words", tc.leadMap()); w != "" {
 		add(tsTemplates, -2, -1, "leading words", w)
 	}
@@ -327,6 +352,7 @@ func (tc *textCands) candidates() {
 	buildFrom(10, len(tc.buildLines()))
 	tailFrom(21, 40)
 	tmplFrom(10, 30)
+	colRows(firstColRows, maxColRows)
 	slotsFrom(0, 30)
 	headFrom(10, 30)
 	// PrioSpread: the middle, and the long lists.
@@ -356,6 +382,7 @@ func (tc *textCands) candidates() {
 	notableFrom(tc.errs, 200, maxNotable)
 	notableFrom(tc.warns, 100, maxNotable)
 	headFrom(100, headKeep)
+	headersFrom(3, maxHeaders)
 }
 
 func (tc *textCands) leadMap() map[string]int {
@@ -536,7 +563,12 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 		return s
 	case tsRare:
 		return fmt.Sprintf("lines unlike the rest (the only line of their template, latest first; showing %s of %s), line<TAB>text:\n", commas(len(cs)), commas(len(tc.rare)))
+	case tsHeaders:
+		return fmt.Sprintf("record headers (the first line of each record; showing %s of %s, the first and the last), line<TAB>text:\n", commas(len(cs)), commas(tc.p.nHead))
 	case tsFields:
+		if tc.p.loose {
+			return fmt.Sprintf("Key: value lines by key (showing %s of %s keys that recur; counts are of lines):\n", commas(len(cs)), commas(len(tc.p.fields)))
+		}
 		return fmt.Sprintf("fields of the %s records (showing %s of %s fields; counts are of records):\n", commas(tc.p.records), commas(len(cs)), commas(len(tc.p.fields)))
 	case tsTemplates:
 		n := 0
@@ -552,6 +584,10 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 			n += strings.Count(strings.TrimSpace(c.Text), " ") + 1
 		}
 		return fmt.Sprintf("record names (%s of %s; name@line of its %s field):\n", commas(n), commas(len(tc.p.names)), tc.p.nameField)
+	case tsColumns:
+		return tc.columnsHead(cs)
+	case tsColRows:
+		return fmt.Sprintf("rows chosen by their columns (showing %s), line<TAB>text<TAB>[why]:\n", commas(len(cs)))
 	case tsHead:
 		return fmt.Sprintf("first %s lines (lines %d-%d):\n", commas(len(cs)), cs[0].Record, cs[len(cs)-1].Record)
 	case tsSpread:

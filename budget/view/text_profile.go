@@ -2,6 +2,7 @@ package view
 
 import (
 	"bytes"
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -106,7 +107,23 @@ type textProfile struct {
 	spread     []posLine // in spreadOrder's order: coarse to fine
 	extra      map[int]string
 	tests      *testSummary // go test, TAP
+	cols       *colProfile  // a table's columns (text_columns.go), or nil
+	// headKey is the start every record's first line shares ("commit ",
+	// "Log started: "), when records are blank-line-separated blocks
+	// that start so (see detectHeaderKey); headers are those lines.
+	headKey string
+	headers []posLine // the first and last maxHeaders/2 header lines
+	nHead   int       // header lines
+	loose   bool      // fields are Key: value lines of a text that is not records of fields
 }
+
+// maxHeaders bounds the record header lines kept (the first half and
+// the last half of them).
+const maxHeaders = 200
+
+// maxLooseFields bounds the distinct keys of Key: value lines profiled
+// in a text that is not made of records of fields.
+const maxLooseFields = 100
 
 // countLines counts lines as textLines numbers them.
 func countLines(data []byte) int {
@@ -149,6 +166,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	n := countLines(data)
 	p := &textProfile{lines: n, levels: map[string]int{}, miner: newMiner(), extra: map[int]string{}}
 	p.kind = detectTextKind(data)
+	if sp := detectColumns(data, p.kind); sp != nil {
+		p.cols = newColProfile(sp)
+	}
 	// The spread: lines between the head and the tail, coarse to fine.
 	spreadAt := map[int]int{}
 	if n > headKeep+tailKeep {
@@ -159,10 +179,16 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	}
 	ring := make([]posLine, 0, tailKeep)
 	notables := map[string]*notable{}
-	var fieldIdx map[string]*fieldStat
-	if p.kind == textFields {
-		fieldIdx = map[string]*fieldStat{}
+	fieldIdx := map[string]*fieldStat{}
+	switch p.kind {
+	case textFields:
+	case textGoTest, textTAP:
+		fieldIdx = nil
+	default:
+		p.loose = true
 	}
+	p.headKey = detectHeaderKey(data, p.kind)
+	var headRing []posLine // the last maxHeaders/2 header lines
 	var tests *testSummary
 	if p.kind == textGoTest || p.kind == textTAP {
 		tests = &testSummary{}
@@ -230,9 +256,20 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		default:
 			p.records++
 		}
-		if p.kind == textFields && !blank {
-			if k, v, ok := fieldLine(line); ok {
-				if !inBlock {
+		if p.headKey != "" && strings.HasPrefix(line, p.headKey) && headerKey(line) == p.headKey {
+			p.nHead++
+			if len(p.headers) < maxHeaders/2 {
+				p.headers = append(p.headers, posLine{pos, line})
+			} else {
+				if len(headRing) == maxHeaders/2 {
+					headRing = headRing[1:]
+				}
+				headRing = append(headRing, posLine{pos, line})
+			}
+		}
+		if fieldIdx != nil && !blank {
+			if k, v, ok := fieldLine(line); ok && (!p.loose || fieldIdx[k] != nil || len(fieldIdx) < maxLooseFields) {
+				if !inBlock && !p.loose {
 					recName = v
 					if p.nameField == "" {
 						p.nameField = k
@@ -259,8 +296,12 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 					f.sum += x
 					pendingNums = append(pendingNums, f)
 					pendingVals = append(pendingVals, x)
+					if p.loose {
+						recName = "line " + strconv.Itoa(pos)
+						flushRecord()
+					}
 				}
-				if k == p.nameField && recName == v && len(p.names) < 100000 {
+				if !p.loose && k == p.nameField && recName == v && len(p.names) < 100000 {
 					p.names = append(p.names, posLine{pos, v})
 				}
 			}
@@ -297,6 +338,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		}
 		if !blank {
 			p.miner.add(pos, line, sev)
+			if p.cols != nil {
+				p.cols.add(pos, line)
+			}
 		}
 		prevLine, prevSev = line, sev
 		if tests != nil {
@@ -312,18 +356,102 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		ring = append(ring[start:], ring[:start]...)
 	}
 	p.tail = ring
-	switch p.kind {
-	case textBlocks, textFields:
+	p.headers = append(p.headers, headRing...)
+	switch {
+	case p.headKey != "":
+		p.records = p.nHead
+		p.recordUnit = fmt.Sprintf("records (blank-line-separated blocks, each starting with a line %q)", p.headKey+"…")
+	case p.kind == textBlocks || p.kind == textFields:
 		p.recordUnit = "records (blank-line-separated paragraphs)"
-	case textLog:
+	case p.kind == textLog:
 		p.recordUnit = "entries (a timestamped line and its continuation lines)"
 	default:
 		p.recordUnit = "lines"
+	}
+	if p.loose {
+		// Keys of Key: value lines that recur (Author: of git log);
+		// a key in one or two lines is prose, not a field.
+		var keep []*fieldStat
+		for _, f := range p.fields {
+			if f.present >= 3 {
+				keep = append(keep, f)
+			}
+		}
+		sort.SliceStable(keep, func(i, j int) bool { return keep[i].present > keep[j].present })
+		p.fields = keep
 	}
 	if tests != nil {
 		tests.finish()
 	}
 	return p
+}
+
+// headerKey is the start of a line that names its kind: its first one or
+// two white-space-separated tokens without a digit, each with the space
+// after it ("commit " of "commit 4c776c0...", "Log started: " of "Log
+// started: 2025-06-24  14:36:25"); "" when the line starts with a digit
+// or a space.
+func headerKey(line string) string {
+	if line == "" || line[0] == ' ' || line[0] == '\t' {
+		return ""
+	}
+	end := 0
+	for tok := 0; tok < 2; tok++ {
+		j := end
+		for j < len(line) && line[j] != ' ' && line[j] != '\t' {
+			if isDigitByte(line[j]) {
+				return line[:end]
+			}
+			j++
+		}
+		if j == len(line) {
+			return line[:end] // a line that is only the key names no record
+		}
+		end = j + 1
+	}
+	return line[:end]
+}
+
+// detectHeaderKey finds the start shared by the first lines of the
+// records of a text made of blank-line-separated blocks: the headerKey
+// of the first non-blank line, when at least 3 lines of the first 4,000
+// have it and at least 90% of them start a block (follow a blank line or
+// start the text). "" when there is none.
+func detectHeaderKey(data []byte, kind string) string {
+	switch kind {
+	case textFields, textGoTest, textTAP, textGoJSON:
+		return ""
+	}
+	sample := data
+	if len(sample) > 1<<20 {
+		sample = sample[:1<<20]
+	}
+	key := ""
+	n, atStart := 0, 0
+	prevBlank := true
+	textLines(sample, func(pos int, line string) {
+		if pos >= 4000 {
+			return
+		}
+		blank := strings.TrimSpace(line) == ""
+		if !blank && key == "" && n == 0 {
+			key = headerKey(line)
+			if key == "" {
+				n = -1 // the first line names no kind: no headers
+			}
+		}
+		if !blank && key != "" && n >= 0 && strings.HasPrefix(line, key) && headerKey(line) == key {
+			n++
+			if prevBlank {
+				atStart++
+			}
+		}
+		prevBlank = blank
+	})
+	if key == "" || n < 3 || atStart*10 < n*9 {
+		return ""
+	}
+	return key
 }
 
 // detectTextKind decides the kind of a text from its first 4,000 lines.

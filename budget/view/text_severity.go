@@ -22,8 +22,8 @@ import "regexp"
 // whose template is rare, see text_template.go), which needs no word at
 // all.
 const (
-	errorPattern = `(?i:(?:^|[^\w./-])(?:error|err|fatal|panic|panicked|exception|traceback|fail|failed|failures?|critical|crit|emerg|abort|aborted|killed|oom|segfault|denied|refused)(?:$|[^\w/-])|\b[1-9]\d* errors\b|\berr_[a-z_]+|\bexit (?:status|code) [1-9]|exited with (?:code|status) [1-9]|non-zero exit)|[a-z](?:Error|Exception)(?::|$)|^[EF]\d{4} |^[EF]: |^[^\s:]+:\d+:\d+: `
-	warnPattern  = `(?i:(?:^|[^\w./-])(?:warn|warning|warnings|deprecated)(?:$|[^\w/-]))|^W\d{4} |^W: `
+	errorPattern = `(?i:(?:^|[^\w./-])(?:error|err|fatal|panic|panicked|exception|traceback|fail|failed|failures?|critical|crit|emerg|abort|aborted|killed|oom|segfault|denied|refused)(?:$|[^\w./-]|\.(?:$|[^\w]))|\b[1-9]\d* errors(?:$|[^\w.]|\.(?:$|\W))|\berr_[a-z_]+|\bexit (?:status|code) [1-9]|exited with (?:code|status) [1-9]|non-zero exit)|[a-z](?:Error|Exception)(?::|$)|^[EF]\d{4} |^[EF]: |^[^\s:]+:\d+:\d+: `
+	warnPattern  = `(?i:(?:^|[^\w./-])(?:warn|warning|warnings|deprecated)(?:$|[^\w./-]|\.(?:$|[^\w])))|^W\d{4} |^W: `
 	zeroPattern  = `(?i:\b(?:0|no|zero) (?:errors?|warnings?|failures?|failed)\b|\b(?:errors?|err|warnings?|failures?|failed)"?\s?[:=]\s?(?:0|nil|null|none|false)\b)`
 )
 

@@ -14,16 +14,18 @@ import (
 // textCaptures are the captured text outputs and the kind each must be
 // detected as.
 var textCaptures = map[string]string{
-	"dpkg-log.txt":           textLog,
-	"dpkg-status.txt":        textFields,
-	"apt-history.txt":        textFields,
-	"apt-cache-show.txt":     textFields,
-	"apt-list-installed.txt": textPlain,
-	"find-usr-share-doc.txt": textPlain,
-	"go-build-fail.txt":      textPlain,
-	"npm-install-fail.txt":   textPlain,
-	"man-bash.txt":           textBlocks,
-	"go-doc-net-http.txt":    textBlocks,
+	"dpkg-log.txt":              textLog,
+	"dpkg-status.txt":           textFields,
+	"apt-history.txt":           textFields,
+	"apt-cache-show.txt":        textFields,
+	"apt-list-installed.txt":    textPlain,
+	"find-usr-share-doc.txt":    textPlain,
+	"go-build-fail.txt":         textPlain,
+	"npm-install-fail.txt":      textPlain,
+	"man-bash.txt":              textBlocks,
+	"go-doc-net-http.txt":       textBlocks,
+	"ls-l-usr-bin.txt":          textPlain,
+	"git-log-fuller-go-sdk.txt": textBlocks,
 }
 
 func readCapture(t testing.TB, name string) []byte {
@@ -248,6 +250,12 @@ func TestLineSeverity(t *testing.T) {
 		"--- PASS: TestParseError (0.00s)":                          sevNone,
 		"status installed libc-bin:amd64 2.36-9":                    sevNone,
 		"":                                                          sevNone,
+		" error.go      | 22 ++++++++++++++--------":                sevNone,
+		"-rw-r--r--  1 root root  3101 2026-08-28 16:20 errors.go":  sevNone,
+		"drwxr-xr-x 2 root root 4096 fail.d":                        sevNone,
+		"open failed.":                                              sevError,
+		"build failed. See the log":                                 sevError,
+		"warning. disk almost full":                                 sevWarn,
 	}
 	for line, want := range cases {
 		if got := lineSeverity(line); got != want {

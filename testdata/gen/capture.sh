@@ -22,6 +22,10 @@ want go-list-modules && go list -m -json all >"$out/go-list-modules.json"
 want go-doc-net-http && go doc -all net/http >"$out/go-doc-net-http.txt"
 want man-bash && MANWIDTH=80 man bash 2>/dev/null | col -bx |
 		sed -E 's/[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[a-z]{2,}/address@example.invalid/g' >"$out/man-bash.txt"
+want ls-l-usr-bin && ls -l --time-style=long-iso /usr/bin >"$out/ls-l-usr-bin.txt"
+# git-log-fuller-go-sdk: in a clone of https://github.com/extism/go-sdk (set GO_SDK_GIT to its .git)
+want git-log-fuller-go-sdk && [[ -n "${GO_SDK_GIT:-}" ]] && git --git-dir="$GO_SDK_GIT" log --format=fuller -n 200 --date=iso-strict |
+		python3 testdata/gen/pseudo-git.py >"$out/git-log-fuller-go-sdk.txt"
 want find-usr-share-doc && find /usr/share/doc -maxdepth 3 | LC_ALL=C sort >"$out/find-usr-share-doc.txt"
 want apt-list-installed && apt list --installed 2>/dev/null >"$out/apt-list-installed.txt"
 want dpkg-log && cp /var/log/dpkg.log "$out/dpkg-log.txt"

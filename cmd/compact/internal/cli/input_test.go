@@ -50,9 +50,9 @@ func TestRunInputPaths(t *testing.T) {
 	}
 	mapped := run(nil, file)
 	inMemory := run([]byte(input), "-")
-	old := spoolThreshold
-	spoolThreshold = 4 << 10
-	t.Cleanup(func() { spoolThreshold = old })
+	old, oldStore := spoolThreshold, storeSpoolThreshold
+	spoolThreshold, storeSpoolThreshold = 4<<10, 4<<10
+	t.Cleanup(func() { spoolThreshold, storeSpoolThreshold = old, oldStore })
 	spooled := run([]byte(input), "-")
 
 	if mapped.Level != schemas.LevelArtifact || mapped.Artifact == nil {
@@ -89,9 +89,9 @@ func TestRunInputPaths(t *testing.T) {
 // way. --max-input still applies.
 func TestRunPipeWrittenOnce(t *testing.T) {
 	t.Setenv(envRegistry, "")
-	old := spoolThreshold
-	spoolThreshold = 4 << 10
-	t.Cleanup(func() { spoolThreshold = old })
+	old, oldStore := spoolThreshold, storeSpoolThreshold
+	spoolThreshold, storeSpoolThreshold = 4<<10, 4<<10
+	t.Cleanup(func() { spoolThreshold, storeSpoolThreshold = old, oldStore })
 	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
 	var b strings.Builder
 	b.WriteString(`[`)

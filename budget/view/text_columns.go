@@ -1,0 +1,700 @@
+package view
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Columns of tabular text.
+//
+// Many tools print a table as text: ps, ls -l, dpkg-query -W with a
+// format, go mod graph, apt list, TSV exports. Templates say little about
+// such lines (every row has the same form); what a reader asks about is
+// the columns: how many rows have each value ("how many packages are
+// required?"), the numeric totals and extremes ("the largest package"),
+// and the rows whose value is rare ("which package is not installed?").
+//
+// A text is a table when, in its first 4,000 lines, at least 75% of the
+// non-blank lines split into the same number k >= 2 of fields: at tabs
+// when most lines have one (every field kept, empty ones too), else at
+// runs of spaces and tabs (leading and trailing ones ignored; a line with
+// more than k fields is a row whose last column holds the rest, joined by
+// single spaces, so a command or a file name with spaces stays one
+// value). The first line is a header when it has k fields, none with a
+// digit, and some column is numeric in the rows below it. Lines of
+// another shape ("total 184", a directory header of ls -R) are counted as
+// other lines and profiled as text, like every line.
+//
+// Per column, over every row, exactly: the number of distinct values;
+// while there are at most maxColValues of them, every value's count (the
+// view names the most frequent 12 and the count of the rest); numbers
+// (a column whose every value is a decimal number): the sum, the minimum
+// and maximum with the rows that hold them. Rows whose value is rare in a
+// column dominated by few values are candidates with that reason.
+
+const (
+	maxColumns     = 24   // columns profiled (the rest of a wider table is not)
+	maxColValues   = 4096 // distinct values counted exactly per column
+	maxColDistinct = 1 << 16
+	maxColExamples = 3   // rows kept per value, for the rare-value rows
+	maxExampleVals = 64  // values whose rows are kept, per column
+	maxExtremeRows = 5   // rows kept at the minimum and at the maximum
+	shownColValues = 12  // values named per column
+	colRowWidth    = 300 // a row is shown cut to this many characters
+)
+
+// colSplit is how a table's lines split into columns.
+type colSplit struct {
+	tab     bool     // split at every tab; else at runs of spaces and tabs
+	k       int      // the number of columns
+	header  []string // the header's names, when the first line is one
+	headPos int      // the header's line, or -1
+}
+
+// colStat is the profile of one column.
+type colStat struct {
+	name     string
+	values   map[string]int // every distinct value and its count, while few
+	overflow bool           // more than maxColValues distinct values
+	distinct map[uint64]struct{}
+	capped   bool                 // more than maxColDistinct distinct values
+	examples map[string][]posLine // the first rows of each value, while few values
+	numeric  int
+	allInt   bool
+	sumI     int64
+	sumF     float64
+	min, max float64
+	minRaw   string
+	maxRaw   string
+	minRows  []posLine
+	maxRows  []posLine
+	minCount int
+	maxCount int
+	decimals int // the most fraction digits of a value (to print the sum)
+	// groupSums are the sums of this (numeric) column per value of each
+	// other column, while that column has at most maxGroupValues values.
+	groupSums []map[string]float64
+}
+
+// maxGroupValues bounds the values of a column the numeric columns are
+// summed by.
+const maxGroupValues = 6
+
+// colProfile is the column profile of a table.
+type colProfile struct {
+	split colSplit
+	rows  int // lines that are rows (the header is not one)
+	other int // non-blank lines of another shape
+	cols  []*colStat
+}
+
+// splitSpaces splits s at runs of spaces and tabs, ignoring leading and
+// trailing ones (the jq of colQueryFields does the same).
+func splitSpaces(s string) []string {
+	var out []string
+	i := 0
+	for i < len(s) {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+		if i == len(s) {
+			break
+		}
+		j := i
+		for j < len(s) && s[j] != ' ' && s[j] != '\t' {
+			j++
+		}
+		out = append(out, s[i:j])
+		i = j
+	}
+	return out
+}
+
+// fields splits a line as the table does: the k columns of a row, or nil
+// when the line is not a row.
+func (sp *colSplit) fields(line string) []string {
+	if sp.tab {
+		f := strings.Split(line, "\t")
+		if len(f) != sp.k {
+			return nil
+		}
+		return f
+	}
+	f := splitSpaces(line)
+	if len(f) < sp.k {
+		return nil
+	}
+	if len(f) > sp.k {
+		f[sp.k-1] = strings.Join(f[sp.k-1:], " ")
+		f = f[:sp.k]
+	}
+	return f
+}
+
+// jqFields is the jq expression (over one line) that yields the line's
+// fields as fields splits them, for the queries the view prints.
+func (sp *colSplit) jqFields() string {
+	if sp.tab {
+		return `split("\t")`
+	}
+	return `[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")]`
+}
+
+// detectColumns decides whether data (of kind) is a table, from its first
+// 4,000 lines; nil when it is not.
+func detectColumns(data []byte, kind string) *colSplit {
+	switch kind {
+	case textFields, textGoTest, textTAP:
+		return nil // records of fields, test reports: their own structure
+	}
+	sample := data
+	if len(sample) > 1<<20 {
+		sample = sample[:1<<20]
+	}
+	nonBlank, tabbed := 0, 0
+	byTab, bySpace := map[int]int{}, map[int]int{}
+	first, firstPos := "", -1
+	textLines(sample, func(pos int, line string) {
+		if pos >= 4000 || strings.TrimSpace(line) == "" {
+			return
+		}
+		if firstPos < 0 {
+			first, firstPos = line, pos
+		}
+		nonBlank++
+		if strings.IndexByte(line, '\t') >= 0 {
+			tabbed++
+		}
+		byTab[strings.Count(line, "\t")+1]++
+		bySpace[len(splitSpaces(line))]++
+	})
+	if nonBlank < 10 {
+		return nil
+	}
+	sp := &colSplit{tab: tabbed*4 >= nonBlank*3, headPos: -1}
+	counts := bySpace
+	if sp.tab {
+		counts = byTab
+	}
+	best := 0
+	for k, n := range counts {
+		if n > counts[best] || n == counts[best] && k > best {
+			best = k
+		}
+	}
+	if !sp.tab {
+		// A header line names the columns even when the last column
+		// (a command with its arguments) makes most rows longer.
+		if h := splitSpaces(first); len(h) >= 2 && len(h) <= 4*maxColumns && strings.IndexAny(first, "0123456789") < 0 {
+			ge := 0
+			for k, n := range counts {
+				if k >= len(h) {
+					ge += n
+				}
+			}
+			hs := &colSplit{k: len(h), headPos: firstPos}
+			if (ge-1)*4 >= (nonBlank-1)*3 && hs.numericColumn(sample, firstPos) {
+				hs.header = h
+				return hs
+			}
+		}
+	}
+	if best < 2 || best > 4*maxColumns {
+		return nil
+	}
+	sp.k = best
+	if counts[best]*4 < nonBlank*3 {
+		// A whitespace table whose last column may hold spaces (ls -l's
+		// "name -> target", ps's command lines): most lines have at
+		// least k fields, half exactly k, and some column is numeric.
+		ge := 0
+		for k, n := range counts {
+			if k >= best {
+				ge += n
+			}
+		}
+		if sp.tab || counts[best]*2 < nonBlank || ge*4 < nonBlank*3 || !sp.numericColumn(sample, -1) {
+			return nil
+		}
+	}
+	// A header: the first line, k fields, none with a digit, and some
+	// column numeric in the rows below.
+	if hf := sp.fields(first); hf != nil && (sp.tab || len(splitSpaces(first)) == sp.k) {
+		digit := false
+		for _, f := range hf {
+			if strings.IndexAny(f, "0123456789") >= 0 || f == "" {
+				digit = true
+			}
+		}
+		if !digit && sp.numericColumn(sample, firstPos) {
+			sp.header = hf
+			sp.headPos = firstPos
+		}
+	}
+	return sp
+}
+
+// numericColumn reports whether some column is a number in at least 90%
+// of the rows among the first 4,000 lines after line skip.
+func (sp *colSplit) numericColumn(sample []byte, skip int) bool {
+	numeric := make([]int, sp.k)
+	n := 0
+	textLines(sample, func(pos int, line string) {
+		if pos >= 4000 || pos <= skip {
+			return
+		}
+		f := sp.fields(line)
+		if f == nil {
+			return
+		}
+		n++
+		for i, v := range f {
+			if _, _, ok := parseDecimal(v); ok {
+				numeric[i]++
+			}
+		}
+	})
+	for _, c := range numeric {
+		if n > 0 && c*10 >= n*9 {
+			return true
+		}
+	}
+	return false
+}
+
+// parseDecimal parses a plain decimal number (an optional sign, digits,
+// an optional fraction): 12, -20, 0.5. Not 1e5, 0x10, NaN or 1,000.
+func parseDecimal(s string) (i int64, f float64, ok bool) {
+	if s == "" || len(s) > 30 {
+		return 0, 0, false
+	}
+	j := 0
+	if s[0] == '-' || s[0] == '+' {
+		j++
+	}
+	digits, dot := 0, false
+	for ; j < len(s); j++ {
+		switch c := s[j]; {
+		case isDigitByte(c):
+			digits++
+		case c == '.' && !dot:
+			dot = true
+		default:
+			return 0, 0, false
+		}
+	}
+	if digits == 0 || s[len(s)-1] == '.' {
+		return 0, 0, false
+	}
+	if !dot {
+		if v, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return v, float64(v), true
+		}
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, 0, false
+	}
+	return 0, v, true
+}
+
+func newColProfile(sp *colSplit) *colProfile {
+	cp := &colProfile{split: *sp}
+	for i := 0; i < min(sp.k, maxColumns); i++ {
+		name := fmt.Sprintf("column %d", i+1)
+		if sp.header != nil {
+			name = sp.header[i]
+		}
+		cp.cols = append(cp.cols, &colStat{name: name, values: map[string]int{}, distinct: map[uint64]struct{}{},
+			examples: map[string][]posLine{}, allInt: true})
+	}
+	return cp
+}
+
+// add profiles one non-blank line.
+func (cp *colProfile) add(pos int, line string) {
+	if pos == cp.split.headPos {
+		return
+	}
+	f := cp.split.fields(line)
+	if f == nil {
+		cp.other++
+		return
+	}
+	cp.rows++
+	for i, c := range cp.cols {
+		c.add(pos, line, f[i], cp.rows)
+	}
+	for _, c := range cp.cols {
+		if c.numeric != cp.rows {
+			c.groupSums = nil // not a numeric column: no sums
+			continue
+		}
+		if c.groupSums == nil && cp.rows == 1 {
+			c.groupSums = make([]map[string]float64, len(cp.cols))
+			for j := range c.groupSums {
+				c.groupSums[j] = map[string]float64{}
+			}
+		}
+		if c.groupSums == nil {
+			continue
+		}
+		_, x, _ := parseDecimal(f[indexOf(cp.cols, c)])
+		for j, g := range c.groupSums {
+			if g == nil {
+				continue
+			}
+			if _, ok := g[f[j]]; !ok && len(g) >= maxGroupValues {
+				c.groupSums[j] = nil
+				continue
+			}
+			g[f[j]] += x
+		}
+	}
+}
+
+func indexOf(cols []*colStat, c *colStat) int {
+	for i, x := range cols {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// groupColumn is the column the numeric columns are summed by: the first
+// column that is not numeric and has 2 to maxGroupValues values; -1 when
+// none.
+func (cp *colProfile) groupColumn() int {
+	for j, g := range cp.cols {
+		if g.isNumber(cp.rows) || g.overflow || len(g.values) < 2 || len(g.values) > maxGroupValues {
+			continue
+		}
+		return j
+	}
+	return -1
+}
+
+// formatSum prints a column's sum (or a group's) exactly as its values
+// were written: an integer, or with the values' most fraction digits.
+func (c *colStat) formatSum(f float64, i int64) string {
+	if c.allInt {
+		return strconv.FormatInt(i, 10)
+	}
+	return strconv.FormatFloat(f, 'f', c.decimals, 64)
+}
+
+func (c *colStat) add(pos int, line, v string, row int) {
+	if !c.capped {
+		if len(c.distinct) < maxColDistinct {
+			c.distinct[hashString(v)] = struct{}{}
+		} else if _, ok := c.distinct[hashString(v)]; !ok {
+			c.capped = true
+		}
+	}
+	if !c.overflow {
+		if _, ok := c.values[v]; !ok && len(c.values) >= maxColValues {
+			c.overflow, c.values = true, nil
+		} else {
+			c.values[v]++
+		}
+	}
+	if c.examples != nil {
+		ex, ok := c.examples[v]
+		if !ok && len(c.examples) >= maxExampleVals {
+			c.examples = nil
+		} else if len(ex) < maxColExamples {
+			c.examples[v] = append(ex, posLine{pos, line})
+		}
+	}
+	iv, fv, ok := parseDecimal(v)
+	if !ok {
+		return
+	}
+	c.numeric++
+	if k := strings.IndexByte(v, '.'); k >= 0 {
+		c.allInt = false
+		c.decimals = max(c.decimals, len(v)-k-1)
+	} else {
+		c.sumI += iv
+	}
+	c.sumF += fv
+	first := c.numeric == 1
+	switch {
+	case first || fv < c.min:
+		c.min, c.minRaw, c.minCount, c.minRows = fv, v, 1, append(c.minRows[:0], posLine{pos, line})
+	case fv == c.min:
+		c.minCount++
+		if len(c.minRows) < maxExtremeRows {
+			c.minRows = append(c.minRows, posLine{pos, line})
+		}
+	}
+	switch {
+	case first || fv > c.max:
+		c.max, c.maxRaw, c.maxCount, c.maxRows = fv, v, 1, append(c.maxRows[:0], posLine{pos, line})
+	case fv == c.max:
+		c.maxCount++
+		if len(c.maxRows) < maxExtremeRows {
+			c.maxRows = append(c.maxRows, posLine{pos, line})
+		}
+	}
+}
+
+// isNumber reports whether every row's value of the column is a number.
+func (c *colStat) isNumber(rows int) bool { return rows > 1 && c.numeric == rows }
+
+// distinctText is the exact distinct count, or "at least N".
+func (c *colStat) distinctText() string {
+	if c.capped {
+		return fmt.Sprintf("more than %s distinct values", commas(maxColDistinct))
+	}
+	return fmt.Sprintf("%s distinct values", commas(len(c.distinct)))
+}
+
+type valCount struct {
+	v string
+	n int
+}
+
+// sortedValues are the column's values, most frequent first.
+func (c *colStat) sortedValues() []valCount {
+	vs := make([]valCount, 0, len(c.values))
+	for v, n := range c.values {
+		vs = append(vs, valCount{v, n})
+	}
+	sort.Slice(vs, func(i, j int) bool {
+		if vs[i].n != vs[j].n {
+			return vs[i].n > vs[j].n
+		}
+		return vs[i].v < vs[j].v
+	})
+	return vs
+}
+
+// sumsBy is " (sums by NAME: "a" 12, "b" 30)" for a numeric column and
+// the group column g of the profile, or "".
+func (cp *colProfile) sumsBy(c *colStat, g int) string {
+	if g < 0 || c.groupSums == nil || c.groupSums[g] == nil || cp.cols[g] == c || len(c.distinct) == cp.rows {
+		// (a column of distinct numbers is an id: its sums mean nothing)
+		return ""
+	}
+	gc := cp.cols[g]
+	var parts []string
+	for _, x := range gc.sortedValues() {
+		s := c.groupSums[g][x.v]
+		// The group's integer sum is exact below 2^53 (float64).
+		parts = append(parts, fmt.Sprintf("%q %s", cut(x.v, 40), c.formatSum(s, int64(s))))
+	}
+	return fmt.Sprintf("; sums by %s: %s", gc.name, strings.Join(parts, ", "))
+}
+
+// line is the column's profile line.
+func (c *colStat) line(rows int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "  %s: ", c.name)
+	switch {
+	case c.isNumber(rows):
+		fmt.Fprintf(&b, "numbers, sum %s, min %s", c.formatSum(c.sumF, c.sumI), c.minRaw)
+		if c.minCount > 1 {
+			fmt.Fprintf(&b, " (%s rows)", commas(c.minCount))
+		}
+		fmt.Fprintf(&b, ", max %s", c.maxRaw)
+		if c.maxCount > 1 {
+			fmt.Fprintf(&b, " (%s rows)", commas(c.maxCount))
+		}
+		fmt.Fprintf(&b, ", %s", c.distinctText())
+	case c.overflow:
+		b.WriteString(c.distinctText())
+	default:
+		vs := c.sortedValues()
+		if len(vs) > shownColValues || vs[0].n == 1 {
+			b.WriteString(c.distinctText())
+			if vs[0].n == 1 {
+				b.WriteString(" (each in one row)")
+				break
+			}
+			if 33*vs[0].n < rows {
+				// Nearly every row its own value: the most frequent
+				// one says little.
+				fmt.Fprintf(&b, " (the most frequent, %q, in %s rows)", cut(vs[0].v, 80), commas(vs[0].n))
+				break
+			}
+			b.WriteString("; most frequent: ")
+		}
+		rest := rows
+		for i, x := range vs {
+			if i == shownColValues || x.n == 1 && len(vs) > shownColValues {
+				fmt.Fprintf(&b, "; %s other values in %s rows", commas(len(vs)-i), commas(rest))
+				break
+			}
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%q %s", cut(x.v, 80), commas(x.n))
+			rest -= x.n
+		}
+	}
+	return b.String()
+}
+
+// rareValue is a value held by few rows of a column.
+type rareValue struct {
+	c *colStat
+	v string
+	n int
+}
+
+// rareValues are the column's rare values: in a column with at most
+// shownColValues distinct values whose most frequent value covers at
+// least half the rows, the values held by at most 5% of the rows.
+func (c *colStat) rareValues(rows int) []rareValue {
+	if c.overflow || c.examples == nil || c.isNumber(rows) {
+		return nil
+	}
+	vs := c.sortedValues()
+	if len(vs) < 2 || len(vs) > shownColValues || 3*vs[0].n < rows {
+		return nil
+	}
+	var out []rareValue
+	for _, x := range vs[1:] {
+		if 20*x.n <= rows {
+			out = append(out, rareValue{c, x.v, x.n})
+		}
+	}
+	return out
+}
+
+// Bounds of the rows chosen by their columns: the first ones are shown
+// at PrioRare, the rest at PrioSecond.
+const (
+	firstColRows = 12
+	maxColRows   = 60
+)
+
+// colRow is a row chosen by its columns, with every reason.
+type colRow struct {
+	l       posLine
+	reasons []string
+}
+
+// chosenRows are the rows the columns choose, in order: the rows at the
+// maximum and then at the minimum of numeric columns (when at most
+// maxExtremeRows rows share it), then the rows with a rare value, each
+// row once with all its reasons.
+func (cp *colProfile) chosenRows() []*colRow {
+	var out []*colRow
+	at := map[int]*colRow{}
+	// The rarest values first, across columns (a value in one row of 851
+	// before one in 36), each with its first rows.
+	var rare []rareValue
+	for _, c := range cp.cols {
+		rare = append(rare, c.rareValues(cp.rows)...)
+	}
+	sort.SliceStable(rare, func(i, j int) bool { return rare[i].n < rare[j].n })
+	add := func(l posLine, why string) {
+		if r := at[l.pos]; r != nil {
+			r.reasons = append(r.reasons, why)
+			return
+		}
+		r := &colRow{l: l, reasons: []string{why}}
+		at[l.pos] = r
+		out = append(out, r)
+	}
+	addRare := func(upTo int) {
+		for len(rare) > 0 && rare[0].n <= upTo {
+			r := rare[0]
+			rare = rare[1:]
+			why := fmt.Sprintf("%s %q is rare (%s of %s rows)", r.c.name, cut(r.v, 40), commas(r.n), commas(cp.rows))
+			for _, l := range r.c.examples[r.v] {
+				add(l, why)
+			}
+		}
+	}
+	addRare(3)
+	for _, c := range cp.cols {
+		if !c.isNumber(cp.rows) || len(c.distinct) < 2 {
+			continue
+		}
+		if c.maxCount <= maxExtremeRows {
+			for _, l := range c.maxRows {
+				add(l, fmt.Sprintf("largest %s (%s)", c.name, c.maxRaw))
+			}
+		}
+	}
+	for _, c := range cp.cols {
+		if !c.isNumber(cp.rows) || len(c.distinct) < 2 {
+			continue
+		}
+		if c.minCount <= maxExtremeRows {
+			for _, l := range c.minRows {
+				add(l, fmt.Sprintf("smallest %s (%s)", c.name, c.minRaw))
+			}
+		}
+	}
+	addRare(cp.rows)
+	return out
+}
+
+// columnCandidates adds the column profile lines (PrioRare, in column
+// order) and returns the function that adds the rows the columns choose
+// (from the a-th to the b-th); it adds the first firstColRows at once.
+func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text string)) func(a, b int) {
+	if tc.p == nil || tc.p.cols == nil || tc.p.cols.rows == 0 {
+		return func(int, int) {}
+	}
+	cp := tc.p.cols
+	g := cp.groupColumn()
+	for i, c := range cp.cols {
+		add(tsColumns, i, -1, "column", cut(c.line(cp.rows)+cp.sumsBy(c, g), textWidth))
+	}
+	rows := cp.chosenRows()
+	from := func(a, b int) {
+		for k := a; k < b && k < len(rows); k++ {
+			r := rows[k]
+			text := fmt.Sprintf("  %d\t%s\t[%s]", r.l.pos, cut(r.l.text, colRowWidth), strings.Join(r.reasons, "; "))
+			add(tsColRows, r.l.pos, r.l.pos, "chosen by its columns", text)
+		}
+	}
+	from(0, firstColRows)
+	return from
+}
+
+// columnsHead is the header of the column profile: how the lines split,
+// and a query for the rows with one value of a column.
+func (tc *textCands) columnsHead(cs []Candidate) string {
+	cp := tc.p.cols
+	how := "split at runs of spaces"
+	if cp.split.tab {
+		how = "split at tabs"
+	}
+	hdr := "no header line"
+	if cp.split.header != nil {
+		hdr = fmt.Sprintf("header at line %d", cp.split.headPos)
+	}
+	s := fmt.Sprintf("columns of the %s rows (%s, %d columns, %s; %s other lines; showing %s of %d columns; counts are of rows, exact):\n",
+		commas(cp.rows), how, cp.split.k, hdr, commas(cp.other), commas(len(cs)), len(cp.cols))
+	// A query for the rows with a value: the first rare value, else the
+	// most frequent value of the first column with few values.
+	for _, c := range cp.cols {
+		if c.overflow || c.isNumber(cp.rows) {
+			continue
+		}
+		vs := c.sortedValues()
+		if len(vs) < 2 || len(vs) > shownColValues {
+			continue
+		}
+		v := vs[len(vs)-1].v
+		i := 0
+		for j, x := range cp.cols {
+			if x == c {
+				i = j
+			}
+		}
+		s += fmt.Sprintf("the rows whose %s is %q (any column, any value likewise): compact artifact query %s --jq %s\n", c.name, v, tc.in.Handle,
+			ShellQuote(fmt.Sprintf(`to_entries[] | select(.value | %s | .[%d] == %s) | "\(.key)\t\(.value)"`, cp.split.jqFields(), i, jqString(v))))
+		break
+	}
+	return s
+}

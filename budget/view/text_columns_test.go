@@ -1,0 +1,194 @@
+package view
+
+import (
+	"fmt"
+
+	"strings"
+	"testing"
+)
+
+// columnCaptures are the captured texts that are tables, with their
+// number of columns and whether the first line is a header.
+var columnCaptures = map[string]struct {
+	k      int
+	header bool
+}{
+	"ls-l-usr-bin.txt":       {8, false},
+	"apt-list-installed.txt": {4, false},
+	"dpkg-log.txt":           {6, false},
+}
+
+// TestColumnsDetect checks which captured texts are tables, and small
+// tables with and without a header line.
+func TestColumnsDetect(t *testing.T) {
+	for name, want := range columnCaptures {
+		data := readCapture(t, name)
+		sp := detectColumns(data, detectTextKind(data))
+		if sp == nil {
+			t.Errorf("%s: not a table", name)
+			continue
+		}
+		if sp.k != want.k || (sp.header != nil) != want.header {
+			t.Errorf("%s: %d columns, header %v; want %d, %v", name, sp.k, sp.header, want.k, want.header)
+		}
+	}
+	for _, name := range []string{"man-bash.txt", "go-doc-net-http.txt", "go-build-fail.txt", "go-build-failed.txt",
+		"npm-install-fail.txt", "find-usr-share-doc.txt", "apt-history.txt", "dpkg-status.txt", "apt-cache-show.txt"} {
+		data := readCapture(t, name)
+		if sp := detectColumns(data, detectTextKind(data)); sp != nil {
+			t.Errorf("%s: a table of %d columns, want no table", name, sp.k)
+		}
+	}
+	var ps strings.Builder
+	ps.WriteString("  PID  PPID USER     STAT   RSS COMMAND\n")
+	for i := 1; i <= 30; i++ {
+		fmt.Fprintf(&ps, "%5d %5d root     S    %5d worker%s\n", i, i/3, i*100, strings.Repeat(" --flag", i%3))
+	}
+	sp := detectColumns([]byte(ps.String()), textPlain)
+	if sp == nil || sp.k != 6 || strings.Join(sp.header, ",") != "PID,PPID,USER,STAT,RSS,COMMAND" || sp.headPos != 0 {
+		t.Fatalf("ps table: %+v", sp)
+	}
+	if f := sp.fields("    7     2 root     S      700 worker --flag  -v"); len(f) != 6 || f[5] != "worker --flag -v" {
+		t.Errorf("the last column holds the rest: %q", f)
+	}
+	if f := sp.fields("total 12"); f != nil {
+		t.Errorf("a line of two fields is no row: %q", f)
+	}
+}
+
+// TestColumnProfileAgainstJQ checks every number the column profile
+// states against jq over the lines, split by the very expression the
+// view prints in its query: rows, per column the distinct count, each
+// value's count, numeric sums (also by the group column), minimum and
+// maximum and how many rows hold them.
+func TestColumnProfileAgainstJQ(t *testing.T) {
+	for name := range columnCaptures {
+		t.Run(name, func(t *testing.T) {
+			data := readCapture(t, name)
+			p := analyzeText(data, nil)
+			cp := p.cols
+			if cp == nil {
+				t.Fatal("no column profile")
+			}
+			sp := cp.split
+			rowsQ := fmt.Sprintf(`[to_entries[] | select(.key != %d and (.value | test("\\S"))) | .value | %s | select(length %s %d)`,
+				sp.headPos, sp.jqFields(), map[bool]string{true: "==", false: ">="}[sp.tab], sp.k)
+			// The last column holds the rest, joined by single spaces.
+			rowsQ += fmt.Sprintf(` | .[0:%d] + [.[%d:] | join(" ")]]`, sp.k-1, sp.k-1)
+			rows := runJQ(t, jqLines(t, data, rowsQ)[0], ".")[0].([]any)
+			if len(rows) != cp.rows {
+				t.Fatalf("rows: profile %d, jq %d", cp.rows, len(rows))
+			}
+			nonBlank := len(jqLines(t, data, `.[] | select(test("\\S"))`))
+			if hp := map[bool]int{true: 1, false: 0}[sp.headPos >= 0]; cp.rows+cp.other+hp != nonBlank {
+				t.Errorf("rows %d + other %d + header %d != %d non-blank lines", cp.rows, cp.other, hp, nonBlank)
+			}
+			g := cp.groupColumn()
+			for i, c := range cp.cols {
+				counts := runJQ(t, rows, fmt.Sprintf(`map(.[%d]) | group_by(.) | map([.[0], length])`, i))[0].([]any)
+				if c.capped {
+					t.Errorf("%s: more than %d distinct values in a captured table", c.name, maxColDistinct)
+				} else if len(c.distinct) != len(counts) {
+					t.Errorf("%s: %d distinct values, jq %d", c.name, len(c.distinct), len(counts))
+				}
+				if !c.overflow {
+					for _, vc := range counts {
+						v, n := vc.([]any)[0].(string), vc.([]any)[1].(int)
+						if c.values[v] != n {
+							t.Errorf("%s: value %q counted %d, jq %d", c.name, v, c.values[v], n)
+						}
+					}
+				}
+				if !c.isNumber(cp.rows) {
+					continue
+				}
+				num := fmt.Sprintf(`map(.[%d] | tonumber)`, i)
+				want := runJQ(t, rows, num+` | [add, min, max, (min as $m | map(select(. == $m)) | length), (max as $m | map(select(. == $m)) | length)]`)[0].([]any)
+				got := []string{c.formatSum(c.sumF, c.sumI), c.minRaw, c.maxRaw, fmt.Sprint(c.minCount), fmt.Sprint(c.maxCount)}
+				for k := range got {
+					if w := fmt.Sprint(want[k]); k < 3 && !sameNumber(got[k], w) || k >= 3 && got[k] != w {
+						t.Errorf("%s: %s %s, jq %s", c.name, []string{"sum", "min", "max", "rows at min", "rows at max"}[k], got[k], w)
+					}
+				}
+				if s := cp.sumsBy(c, g); s != "" {
+					sums := runJQ(t, rows, fmt.Sprintf(`group_by(.[%d]) | map("%%q \(.[0][%d]) \(map(.[%d] | tonumber) | add)")`, g, g, i))[0].([]any)
+					for _, x := range sums {
+						parts := strings.SplitN(x.(string), " ", 3)
+						if !strings.Contains(s, fmt.Sprintf("%q %s", parts[1], parts[2])) && !sameNumberIn(s, parts[1], parts[2]) {
+							t.Errorf("%s: sums by %s %q, want %s for %q", c.name, cp.cols[g].name, s, parts[2], parts[1])
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// sameNumber compares two decimal numbers as numbers (jq prints 1.5 where
+// the profile prints 1.50).
+func sameNumber(a, b string) bool {
+	var x, y float64
+	_, e1 := fmt.Sscan(a, &x)
+	_, e2 := fmt.Sscan(b, &y)
+	return e1 == nil && e2 == nil && x == y
+}
+
+func sameNumberIn(s, v, n string) bool {
+	i := strings.Index(s, fmt.Sprintf("%q ", v))
+	if i < 0 {
+		return false
+	}
+	rest := s[i+len(fmt.Sprintf("%q ", v)):]
+	if j := strings.IndexAny(rest, ", "); j >= 0 {
+		rest = rest[:j]
+	}
+	return sameNumber(rest, n)
+}
+
+// TestTextViewColumns checks what the view of a table shows at a small
+// budget: the column profile (value counts, the sum of sizes by file
+// type) and the rows its columns choose (the rare set-uid programs, the
+// largest entry), with the query for rows by a column value.
+func TestTextViewColumns(t *testing.T) {
+	data := readCapture(t, "ls-l-usr-bin.txt")
+	text := fillText(t, data, 2000)
+	for _, want := range []string{
+		`columns of the 1,143 rows (split at runs of spaces, 8 columns, no header line; 1 other lines;`,
+		`column 1: "-rwxr-xr-x" 746, "lrwxrwxrwx" 383, "-rwsr-xr-x" 11, "-rwxr-sr-x" 3`,
+		`sums by column 1: "-rwxr-xr-x" `,
+		`column 1 "-rwxr-sr-x" is rare (3 of 1,143 rows)`,
+		"[largest column 5 (",
+		`compact artifact query 0123456789ab --jq 'to_entries[] | select(.value | [gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | .[0] == "-rwxr-sr-x") | "\(.key)\t\(.value)"'`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the view lacks %q:\n%s", want, text)
+		}
+	}
+	// Every set-gid program is shown (3 rows), the largest entry too.
+	for _, name := range []string{" chage\t", " expiry\t", " ssh-agent\t", " node\t"} {
+		if !strings.Contains(text, name) {
+			t.Errorf("the view lacks the row of %q", strings.TrimSpace(name))
+		}
+	}
+}
+
+// fillText builds the view of a text and fills it to budget with a
+// counter of one token per 4 bytes.
+func fillText(t *testing.T, data []byte, budget int) string {
+	t.Helper()
+	in := Input{Tool: "t", ContentType: "text/plain", Format: "text", Data: data, Handle: "0123456789ab", Budget: budget,
+		Collections: []Collection{{Path: ".", Kind: "lines", Count: countLines(data)}}}
+	v, err := Build(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := v.Fill(byteCounter{}, budget)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f.Text
+}
+
+type byteCounter struct{}
+
+func (byteCounter) Count(s string) int { return (len(s) + 3) / 4 }
