@@ -365,19 +365,19 @@ const FactsHead = NoticePrefix + "the output as it is, nothing left out"
 
 // withFacts puts a notice line of facts computed over the records in front
 // of a result that keeps the whole output and fits (res.Content, counted
-// exactly in res.Tokens.After): the exact count of every collection, then
-// the value counts, ranges and sums of its telling fields, as many as fit
-// the budget and a tenth of the output's own size (a short output is
-// read at a glance). A view at a smaller budget states these facts; the
-// whole output at a larger one states them too, as far as room allows.
-// The payload after the notice's newline is the output unchanged
-// (SplitNotice). For text, the facts are those its view states about it
-// as a whole (lines, records, counts, templates). An output under
-// factsMinTokens, or one without collection facts, or whose first fact
-// does not fit, is returned as it is. A payload that itself
-// starts with NoticePrefix always gets a notice, the bare FactsHead when
-// nothing else fits; ok is false when not even that fits (the output
-// must then go to level 1, which says so with its own notice).
+// exactly in res.Tokens.After): the exact count of every structured
+// collection, then what the output's view states about it as a whole
+// (viewFacts: profile lines; for text its lines, records, error counts,
+// test totals, templates, columns), as many as fit the budget and a
+// quarter of the output's own size. A view at a smaller budget states
+// these facts; the whole output at a larger one states them too, as far
+// as room allows. The payload after the notice's newline is the output
+// unchanged (SplitNotice). An output under factsMinTokens (read at a
+// glance), or whose first fact does not fit, is returned as it is. A
+// payload that itself starts with NoticePrefix always gets a notice, the
+// bare FactsHead when nothing else fits; ok is false when not even that
+// fits (the output must then go to level 1, which says so with its own
+// notice).
 func (p *Pipeline) withFacts(in Input, shape Shape, res schemas.Result) (schemas.Result, bool) {
 	payload := res.Content
 	out := res
@@ -410,16 +410,16 @@ func (p *Pipeline) factsNotice(in Input, shape Shape, res schemas.Result) (notic
 		}
 	}
 	var items []string
-	switch {
-	case len(counts) > 0:
-		items = append([]string{"counted: " + strings.Join(counts, ", ")}, valueItems(in, shape)...)
-	case text:
-		items = textFacts(in, shape)
+	if len(counts) > 0 {
+		items = append(items, "counted: "+strings.Join(counts, ", "))
+	}
+	if len(counts) > 0 || text {
+		items = append(items, viewFacts(in, shape)...)
 	}
 	if len(items) == 0 {
 		return "", 0, false
 	}
-	room := min(res.Tokens.Budget, res.Tokens.After+res.Tokens.After/10)
+	room := min(res.Tokens.Budget, res.Tokens.After+res.Tokens.After/4)
 	notice, n = fitFacts(p.counter, FactsHead, items, res.Content, res.Tokens.After, room)
 	if n > room || notice == FactsHead+"]" {
 		return "", 0, false
@@ -431,10 +431,11 @@ func (p *Pipeline) factsNotice(in Input, shape Shape, res schemas.Result) (notic
 // shorter one is read at a glance, and passes as it is.
 const factsMinTokens = 1000
 
-// textFacts are the facts the view of a text output states about it as a
-// whole (package view: its lines, kind and records, error and warning
-// counts, test totals, templates), most telling first.
-func textFacts(in Input, shape Shape) []string {
+// viewFacts are the facts the view of an output states about it as a
+// whole (package view, View.Facts: the profile lines of each collection;
+// for text its lines, kind and records, error and warning counts, test
+// totals, templates, column profiles), most telling first.
+func viewFacts(in Input, shape Shape) []string {
 	vin := view.Input{Tool: in.Tool, ContentType: contentTypeOf(in, shape), Format: shape.Format, Data: in.Data, Drop: dropFunc(in.Rules)}
 	for _, c := range shape.Collections {
 		vin.Collections = append(vin.Collections, view.Collection{Path: c.Path, Kind: c.Kind, Count: c.Count,

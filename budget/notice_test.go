@@ -481,7 +481,7 @@ func TestFactsNotice(t *testing.T) {
 	if r.Level != schemas.LevelNone || payload != data || r.Tokens.After != c.Count(r.Content) || r.Tokens.Before != c.Count(data) {
 		t.Fatalf("level %s, tokens %+v, payload %.80q", r.Level, r.Tokens, payload)
 	}
-	if want := budget.FactsHead + "; counted: .dependencies 100 records; values in .dependencies: state ok 90, extraneous 10"; !strings.HasPrefix(notice, want) {
+	if want := budget.FactsHead + "; counted: .dependencies 100 records; state (string): ok 90, extraneous 10"; !strings.HasPrefix(notice, want) {
 		t.Errorf("notice %q, want it to start with %q", notice, want)
 	}
 	// No room: the output alone.

@@ -261,7 +261,17 @@ func (k *coll) addProfile(v *View, sec int) {
 	}
 	var lines []line
 	nImportant := 0
-	fields := p.Fields
+	// Fields of the record itself before nested ones, and among those the
+	// fields most records have first: a package's license and dev flag
+	// before the versions of one dependency a few packages declare.
+	fields := append([]*Field(nil), p.Fields...)
+	sort.SliceStable(fields, func(i, j int) bool {
+		di, dj := len(pathSegments(fields[i].Path)), len(pathSegments(fields[j].Path))
+		if di != dj {
+			return di < dj
+		}
+		return fields[i].Present > fields[j].Present
+	})
 	if p.root.Values > 0 && p.root.scalar() {
 		fields = append([]*Field{p.root}, fields...)
 	}

@@ -136,8 +136,9 @@ func ShellQuote(s string) string {
 // Facts returns what the view states about the output as a whole,
 // most telling first, each as one line: the heads that are the same
 // whichever candidates are chosen (a text's "text: 97 lines; kind:
-// table"), then the candidates of a collection that show no record
-// (profile lines, a text's counts and templates), in fill order. A result that keeps the whole output states them in its
+// table"), then the candidates of a collection that show no record and
+// list no part of it (profile lines, a text's counts and templates; not
+// the keys of a keyed collection), in fill order. A result that keeps the whole output states them in its
 // notice (budget's facts notice), so that a larger budget, at which the
 // whole output fits, does not state less than the view at a smaller one.
 func (v *View) Facts() []string {
@@ -163,10 +164,27 @@ func (v *View) Facts() []string {
 			out = append(out, one(h))
 		}
 	}
+	colls := map[string]bool{}
+	for _, s := range v.sections {
+		if s.Coll != "" {
+			colls[s.Coll] = true
+		}
+	}
+	last := ""
 	for _, c := range v.Candidates() {
-		// Values outside the collections are in the output itself.
-		if c.Record < 0 && v.sections[c.Section].Coll != "" && c.Reason != "row header" && c.Prio <= PrioProfile2 {
-			out = append(out, one(c.Text))
+		// Values outside the collections, and the keys of a keyed
+		// collection, are in the output itself.
+		listing := c.Reason == "row header" || c.Reason == "the keys" || c.Reason == "every member"
+		coll := v.sections[c.Section].Coll
+		if c.Record < 0 && coll != "" && !listing && c.Prio <= PrioProfile2 {
+			// With several collections, each run of one's facts is
+			// named.
+			if len(colls) > 1 && coll != last {
+				out = append(out, "in "+coll+": "+one(c.Text))
+			} else {
+				out = append(out, one(c.Text))
+			}
+			last = coll
 		}
 	}
 	return out
