@@ -118,7 +118,7 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 	}
 	vin := view.Input{
 		Tool: in.Tool, ContentType: contentTypeOf(in, shape), Format: ext.Format, Data: in.Data,
-		Handle: handle, Budget: budget, TokensBefore: res.Tokens.Before, BeforeEstimated: res.Tokens.BeforeEstimated,
+		Handle: RefOf(handle), Budget: budget, TokensBefore: res.Tokens.Before, BeforeEstimated: res.Tokens.BeforeEstimated,
 		Args: in.Args, Drop: dropFunc(in.Rules),
 	}
 	for ci, c := range ext.Collections {
@@ -140,7 +140,7 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 		if err == nil && st.art.Handle != handle {
 			// Another digest held the prefix: the issued handle is
 			// longer. Made again with it.
-			vin.Handle = st.art.Handle
+			vin.Handle = RefOf(st.art.Handle)
 			v, err = view.Build(vin)
 		}
 	}
@@ -153,7 +153,7 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 		return schemas.Result{}, &FitError{
 			Tool: in.Tool, Budget: budget, Tokens: filled.Minimum,
 			Level:  schemas.LevelArtifact,
-			Reason: fmt.Sprintf("even the bare view (the counts of %d collections and the handle %s) needs %d tokens; the original is stored as artifact %s", len(ext.Collections), art.Handle, filled.Minimum, art.Handle),
+			Reason: fmt.Sprintf("even the bare view (the counts of %d collections and the handle %s) needs %d tokens; the original is stored as %s", len(ext.Collections), RefOf(art.Handle), filled.Minimum, RefOf(art.Handle)),
 		}
 	}
 	colls := make([]schemas.Collection, len(ext.Collections))
@@ -172,7 +172,7 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 			actions = append(actions, schemas.Action{
 				Level: schemas.LevelArtifact, Kind: "omit_records", Target: colls[i].Path,
 				Count:  colls[i].Count - colls[i].Shown,
-				Detail: fmt.Sprintf("showing %s of %s records; the rest are in artifact %s", commas(colls[i].Shown), commas(colls[i].Count), art.Handle),
+				Detail: fmt.Sprintf("showing %s of %s records; the rest are in %s", commas(colls[i].Shown), commas(colls[i].Count), RefOf(art.Handle)),
 				Handle: art.Handle,
 			})
 		}
@@ -180,7 +180,7 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 	if len(shape.Collections) == 0 {
 		actions = append(actions, schemas.Action{
 			Level: schemas.LevelArtifact, Kind: "omit_content", Target: ".",
-			Detail: fmt.Sprintf("the %s content (%s bytes) is not shown; it is artifact %s", contentTypeOf(in, shape), commas(len(in.Data)), art.Handle),
+			Detail: fmt.Sprintf("the %s content (%s bytes) is not shown; it is %s", contentTypeOf(in, shape), commas(len(in.Data)), RefOf(art.Handle)),
 			Handle: art.Handle,
 		})
 	}
@@ -301,7 +301,7 @@ func (p *Pipeline) storeOriginal(ctx context.Context, in Input, shape Shape, sum
 	}
 	return art, schemas.Action{
 		Level: schemas.LevelArtifact, Kind: "store", Target: ".",
-		Detail: fmt.Sprintf("the full original (%s bytes, sha256 %s) is stored as artifact %s: compact artifact get %s", commas(int(art.Bytes)), art.SHA256, art.Handle, art.Handle),
+		Detail: fmt.Sprintf("the full original (%s bytes, sha256 %s) is stored as %s: compact artifact get %s", commas(int(art.Bytes)), art.SHA256, RefOf(art.Handle), RefOf(art.Handle)),
 		Handle: art.Handle,
 	}, nil
 }

@@ -188,7 +188,7 @@ func TestLevel2CloudWatchPinsAlarms(t *testing.T) {
 	}
 	// The example query is real jq over a real field and finds something.
 	m := exampleRE.FindStringSubmatch(res.Content)
-	if m == nil || m[1] != res.Artifact.Handle {
+	if m == nil || m[1] != RefOf(res.Artifact.Handle) {
 		t.Fatalf("no example query with the handle in:\n%s", res.Content)
 	}
 	if out := jqAll(t, m[2], data); len(out) == 0 {
@@ -239,7 +239,7 @@ func TestLevel2BinaryAndText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Artifact == nil || !bytes.Equal(st.objs[Handle(res.Artifact.Handle)], bin) || !strings.Contains(res.Content, "compact artifact get "+res.Artifact.Handle) {
+	if res.Artifact == nil || !bytes.Equal(st.objs[Handle(res.Artifact.Handle)], bin) || !strings.Contains(res.Content, "compact artifact get "+RefOf(res.Artifact.Handle)) {
 		t.Fatalf("binary: %+v\n%s", res.Artifact, res.Content)
 	}
 	text := []byte(strings.Repeat("INFO all good\n", 2000) + "ERROR disk \xff\xfe full\n" + strings.Repeat("INFO fine\n", 2000))
@@ -250,7 +250,7 @@ func TestLevel2BinaryAndText(t *testing.T) {
 	if !strings.Contains(res.Content, "ERROR disk \uFFFD full") {
 		t.Errorf("pinned ERROR line (invalid UTF-8 shown as U+FFFD) missing:\n%s", res.Content)
 	}
-	if !strings.Contains(res.Content, "compact artifact slice "+res.Artifact.Handle) {
+	if !strings.Contains(res.Content, "compact artifact slice "+RefOf(res.Artifact.Handle)) {
 		t.Errorf("text output needs a slice example:\n%s", res.Content)
 	}
 }

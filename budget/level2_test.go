@@ -280,7 +280,7 @@ func TestLevel2SuggestedQueriesRun(t *testing.T) {
 					if m == nil {
 						continue
 					}
-					if m[1] != res.Artifact.Handle {
+					if m[1] != budget.RefOf(res.Artifact.Handle) {
 						t.Errorf("query on %s, the artifact is %s", m[1], res.Artifact.Handle)
 					}
 					filter := strings.ReplaceAll(m[2], `'\''`, "'")

@@ -188,7 +188,7 @@ func level1Notice(colls []schemas.Collection, acts []schemas.Action, art *schema
 		}
 	}
 	if art != nil {
-		parts = append(parts, fmt.Sprintf("full original: artifact %s (compact artifact get / read_artifact)", art.Handle))
+		parts = append(parts, fmt.Sprintf("full original: %s (compact artifact get / read_artifact)", RefOf(art.Handle)))
 	} else {
 		parts = append(parts, "full original not stored: "+noStore)
 	}

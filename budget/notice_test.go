@@ -144,7 +144,7 @@ func TestNoticeCaptured(t *testing.T) {
 			if got := c.Count(r.Content); r.Tokens.After != got {
 				t.Errorf("tokens.after %d, the content counts %d", r.Tokens.After, got)
 			}
-			if r.Artifact == nil || !strings.Contains(notice, "artifact "+r.Artifact.Handle) {
+			if r.Artifact == nil || !strings.Contains(notice, budget.RefOf(r.Artifact.Handle)) {
 				t.Fatalf("artifact %+v not named in %s", r.Artifact, notice)
 			}
 			rc, _, err := st.Open(context.Background(), budget.Handle(r.Artifact.Handle))

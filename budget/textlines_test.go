@@ -141,7 +141,7 @@ func TestInvalidUTF8IsLossy(t *testing.T) {
 	if want := "caf\uFFFD au lait\nna\uFFFDve\nplain\n"; payload != want {
 		t.Errorf("payload %q, want %q", payload, want)
 	}
-	if r.Artifact == nil || !strings.Contains(notice, "artifact "+r.Artifact.Handle) {
+	if r.Artifact == nil || !strings.Contains(notice, budget.RefOf(r.Artifact.Handle)) {
 		t.Fatalf("artifact %+v not set or not named in %q", r.Artifact, notice)
 	}
 	rc, _, err := st.Open(context.Background(), budget.Handle(r.Artifact.Handle))

@@ -563,3 +563,31 @@ func Open(ctx context.Context, target string, opt Options) (budget.Store, error)
 	}
 	return NewDir(filepath.Clean(target), opt)
 }
+
+// Usage counts the stored objects and their bytes from one listing of
+// objects/ (times are the bucket's modification times, as DirStore's
+// are the files').
+func (s *BlobStore) Usage(ctx context.Context) (Usage, error) {
+	u := Usage{TTL: s.opt.TTL, MaxBytes: s.opt.MaxBytes}
+	it := s.bucket.List(&blob.ListOptions{Prefix: "objects/"})
+	for {
+		o, err := it.Next(ctx)
+		if err == io.EOF {
+			return u, nil
+		}
+		if err != nil {
+			return u, fmt.Errorf("artifact store %s: %w", s.url, err)
+		}
+		if len(strings.TrimPrefix(o.Key, "objects/")) != 64 {
+			continue
+		}
+		u.Artifacts++
+		u.Bytes += o.Size
+		if u.Oldest.IsZero() || o.ModTime.Before(u.Oldest) {
+			u.Oldest = o.ModTime
+		}
+		if o.ModTime.After(u.Newest) {
+			u.Newest = o.ModTime
+		}
+	}
+}

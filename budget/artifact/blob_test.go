@@ -302,3 +302,46 @@ func TestBlobGCSparesOtherReplicasReads(t *testing.T) {
 		})
 	}
 }
+
+// TestBlobGCSweepsCrashedReaders: the read announcements a crashed
+// replica left go at a collection once stale: for an object that does not
+// exist after the temporary grace period (a Put that died before its
+// copy), for one that does after the grace period plus the lease time (a
+// Put that died after it; on the old code this one stayed until its
+// object was collected).
+func TestBlobGCSweepsCrashedReaders(t *testing.T) {
+	ctx := context.Background()
+	c := &clock{t: time.Now()}
+	s, err := OpenBlob(ctx, "mem://", BlobOptions{Options: Options{GCInterval: -1, Now: c.Now}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, m, err := s.Put(ctx, strings.NewReader("kept"), budget.Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	absent := strings.Repeat("ab", 32)
+	for _, k := range []string{readerKey(m.SHA256, "crashed"), readerKey(absent, "crashed")} {
+		if err := s.bucket.WriteAll(ctx, k, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.Add(30 * time.Minute)
+	s.GC(ctx)
+	if left := keys(t, s, "readers/"); len(left) != 2 {
+		t.Fatalf("after 30 minutes: %v, want both kept", left)
+	}
+	c.Add(35 * time.Minute) // past the grace period (1 h)
+	s.GC(ctx)
+	if left := keys(t, s, "readers/"); len(left) != 1 || !strings.Contains(left[0], m.SHA256) {
+		t.Fatalf("after 65 minutes: %v, want the stored object's kept", left)
+	}
+	c.Add(10 * time.Minute) // past the grace period and the lease time
+	s.GC(ctx)
+	if left := keys(t, s, "readers/"); len(left) != 0 {
+		t.Fatalf("after 75 minutes: %v, want none", left)
+	}
+	if _, err := read(t, s, budget.Handle(m.SHA256[:12])); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -112,8 +112,10 @@ func (s *BlobStore) unclaim(ctx context.Context, sum string) {
 	s.bucket.Delete(context.WithoutCancel(ctx), doomKey(sum))
 }
 
-// sweepReaders removes readers/ keys of objects that do not exist and
-// are older than grace: left by a replica that crashed in a Put.
+// sweepReaders removes the readers/ keys a crashed replica left: those
+// of objects that do not exist, older than grace (a Put that died before
+// its copy), and any older than grace past blobLeaseTTL (no collector
+// heeds them any more; a Put that died after its copy).
 func (s *BlobStore) sweepReaders(ctx context.Context, exists map[string]time.Time, now time.Time, grace time.Duration) {
 	it := s.bucket.List(&blob.ListOptions{Prefix: "readers/"})
 	for {
@@ -122,7 +124,8 @@ func (s *BlobStore) sweepReaders(ctx context.Context, exists map[string]time.Tim
 			return
 		}
 		sum, _, _ := strings.Cut(strings.TrimPrefix(o.Key, "readers/"), "/")
-		if _, ok := exists[sum]; !ok && now.Sub(o.ModTime) > grace {
+		_, ok := exists[sum]
+		if age := now.Sub(o.ModTime); (!ok && age > grace) || age > grace+blobLeaseTTL {
 			if err := s.bucket.Delete(ctx, o.Key); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
 				return
 			}

@@ -57,11 +57,15 @@ func (r Ref) Steps() []any {
 	return steps
 }
 
-// ParseRef parses a reference such as "a1b2c3d4e5f6.items[3].name".
+// ParseRef parses a reference such as "a1b2c3d4e5f6.items[3].name", or
+// the same after budget.RefPrefix ("artifact:a1b2c3d4e5f6.items[3].name",
+// the form compact prints).
 // Leading and trailing white space is ignored; upper-case hex digits are
 // accepted and lowered. Errors wrap ErrBadRef and say what is wrong where.
 func ParseRef(s string) (Ref, error) {
 	s = strings.TrimSpace(s)
+	// The form compact prints (budget.RefPrefix) and the bare one.
+	s = strings.TrimPrefix(s, budget.RefPrefix)
 	if s == "" {
 		return Ref{}, fmt.Errorf("%w: empty reference", ErrBadRef)
 	}

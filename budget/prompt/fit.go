@@ -174,7 +174,7 @@ func compactDetail(it *item, r *schemas.Result) string {
 		}
 	}
 	if r.Artifact != nil {
-		d += fmt.Sprintf("; the full original is artifact %s (%d bytes)", r.Artifact.Handle, r.Artifact.Bytes)
+		d += fmt.Sprintf("; the full original is %s (%d bytes)", budget.RefOf(r.Artifact.Handle), r.Artifact.Bytes)
 	}
 	return d
 }

@@ -44,7 +44,7 @@ func markerText(c cutInfo) string {
 	b.WriteString(strings.Join(parts, " and "))
 	b.WriteString(" were removed")
 	if c.handle != "" {
-		fmt.Fprintf(&b, "; they are stored as artifact %s", c.handle)
+		fmt.Fprintf(&b, "; they are stored as %s", budget.RefOf(c.handle))
 	}
 	b.WriteString("]")
 	return b.String()

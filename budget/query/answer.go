@@ -82,9 +82,9 @@ func (q *Querier) fitList(ctx context.Context, a *Answer, l listing) (Answer, er
 	render := func(k int) string {
 		var b strings.Builder
 		b.WriteString("# " + l.what + "\n")
-		fmt.Fprintf(&b, "# the full answer (%d %s, %d bytes, %s%d tokens) is over the budget of %d tokens: it is stored whole as artifact %s\n",
-			stored, l.unit, len(body), approx(est), tokens, a.Budget, art.Handle)
-		fmt.Fprintf(&b, "# %d of them follow as position<TAB>value; the rest: "+l.sliceCmd+"\n", k, art.Handle, k)
+		fmt.Fprintf(&b, "# the full answer (%d %s, %d bytes, %s%d tokens) is over the budget of %d tokens: it is stored whole as %s\n",
+			stored, l.unit, len(body), approx(est), tokens, a.Budget, budget.RefOf(art.Handle))
+		fmt.Fprintf(&b, "# %d of them follow as position<TAB>value; the rest: "+l.sliceCmd+"\n", k, budget.RefOf(art.Handle), k)
 		for _, it := range l.items[:k] {
 			renderItem(&b, it)
 		}
@@ -92,7 +92,7 @@ func (q *Querier) fitList(ctx context.Context, a *Answer, l listing) (Answer, er
 	}
 	k, content, n, err := q.largestFit(len(l.items), a.Budget, render)
 	if err != nil {
-		return Answer{}, fmt.Errorf("%w (the full answer is stored as artifact %s)", err, art.Handle)
+		return Answer{}, fmt.Errorf("%w (the full answer is stored as %s)", err, budget.RefOf(art.Handle))
 	}
 	a.Content, a.Tokens, a.Returned, a.Stored = content, n, k, art
 	a.ContentType = budget.TypeText
@@ -194,10 +194,10 @@ func (q *Querier) fitValue(ctx context.Context, a *Answer, v []byte, ctype strin
 	}
 	head := func(withFields bool) string {
 		var b strings.Builder
-		fmt.Fprintf(&b, "# %s is %d bytes (%s%d tokens), over the budget of %d tokens: it is stored whole as artifact %s\n",
-			what, len(v), approx(est), tokens, a.Budget, art.Handle)
+		fmt.Fprintf(&b, "# %s is %d bytes (%s%d tokens), over the budget of %d tokens: it is stored whole as %s\n",
+			what, len(v), approx(est), tokens, a.Budget, budget.RefOf(art.Handle))
 		if len(colls) == 0 {
-			fmt.Fprintf(&b, "# it is %s with no records; get it with: compact artifact get %s\n", shape.Format, art.Handle)
+			fmt.Fprintf(&b, "# it is %s with no records; get it with: compact artifact get %s\n", shape.Format, budget.RefOf(art.Handle))
 		}
 		for _, c := range colls {
 			fmt.Fprintf(&b, "# collection %s (%s): %d %s", c.Path, c.Kind, c.Count, unitOf(c.Kind))
@@ -224,7 +224,7 @@ func (q *Querier) fitValue(ctx context.Context, a *Answer, v []byte, ctype strin
 			var b strings.Builder
 			b.WriteString(h)
 			fmt.Fprintf(&b, "# the first %d of %d %s of %s follow as position<TAB>value; more: compact artifact slice %s --path %s --offset %d; or search and jq: compact artifact search %s TEXT, compact artifact query %s --jq FILTER\n",
-				k, first.Count, unitOf(first.Kind), first.Path, art.Handle, first.Path, k, art.Handle, art.Handle)
+				k, first.Count, unitOf(first.Kind), first.Path, budget.RefOf(art.Handle), first.Path, k, budget.RefOf(art.Handle), budget.RefOf(art.Handle))
 			for _, it := range lead[:k] {
 				renderItem(&b, it)
 			}
@@ -235,7 +235,7 @@ func (q *Querier) fitValue(ctx context.Context, a *Answer, v []byte, ctype strin
 			if withFields {
 				continue
 			}
-			return Answer{}, fmt.Errorf("%w (%s is stored as artifact %s)", err, what, art.Handle)
+			return Answer{}, fmt.Errorf("%w (%s is stored as %s)", err, what, budget.RefOf(art.Handle))
 		}
 		if len(colls) > 0 {
 			colls[0].Shown = k

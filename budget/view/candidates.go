@@ -27,7 +27,7 @@ const (
 func Build(in Input) (*View, error) {
 	v := &View{}
 	var hb strings.Builder
-	fmt.Fprintf(&hb, "[compact: this output is too large for its budget of %s tokens; the full original is stored as artifact %s]\n", commas(in.Budget), in.Handle)
+	fmt.Fprintf(&hb, "[compact: this output is too large for its budget of %s tokens; the full original is stored as %s]\n", commas(in.Budget), in.Handle)
 	tool := in.Tool
 	if tool == "" {
 		tool = "(unnamed)"

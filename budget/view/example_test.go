@@ -27,7 +27,7 @@ func Example() {
 		panic(err)
 	}
 	in := view.Input{Tool: "kubectl.pods", ContentType: shape.ContentType, Format: shape.Format,
-		Data: data, Handle: "3d38d105ebf2", Budget: 350, TokensBefore: 200}
+		Data: data, Handle: budget.RefOf("3d38d105ebf2"), Budget: 350, TokensBefore: 200}
 	for _, c := range shape.Collections {
 		in.Collections = append(in.Collections, view.Collection{Path: c.Path, Kind: c.Kind, Count: c.Count,
 			Each: func(fn func(int, []byte) error) error { return budget.EachRecord(data, shape, c.Path, fn) }})
@@ -46,7 +46,7 @@ func Example() {
 	}
 	fmt.Print(f.Text)
 	// Output:
-	// [compact: this output is too large for its budget of 350 tokens; the full original is stored as artifact 3d38d105ebf2]
+	// [compact: this output is too large for its budget of 350 tokens; the full original is stored as artifact:3d38d105ebf2]
 	// tool: kubectl.pods; 514 bytes of application/json; 200 tokens
 	// outside the collections:
 	//   kind: List
@@ -59,6 +59,6 @@ func Example() {
 	// 0	api-1	0	Running	first; smallest restarts
 	// 3	api-4	4127	Running	restarts=4127 is rare (1 of 10); restarts=4127 is 3.0σ from the mean 413; largest restarts
 	// 5	db-0	2	Failed	phase=Failed (1 of 10); restarts=2 is rare (1 of 10)
-	//   not shown: 7 of 10 records; get exactly them: compact artifact query 3d38d105ebf2 --jq '.items | del(.[0], .[3], .[5])'
-	//   one record by its name: compact artifact query 3d38d105ebf2 --jq '.items[] | select(.name == "api-3")'
+	//   not shown: 7 of 10 records; get exactly them: compact artifact query artifact:3d38d105ebf2 --jq '.items | del(.[0], .[3], .[5])'
+	//   one record by its name: compact artifact query artifact:3d38d105ebf2 --jq '.items[] | select(.name == "api-3")'
 }

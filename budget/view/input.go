@@ -8,7 +8,8 @@ type Input struct {
 	Format string
 	// Data is the full output.
 	Data []byte
-	// Handle is the artifact the full output is stored as.
+	// Handle is the artifact the full output is stored as, in the form
+	// views print it (budget.RefOf: "artifact:3d38d105ebf2").
 	Handle string
 	// Budget is the token budget; TokensBefore the output's size in
 	// tokens, an upper-bound estimate when BeforeEstimated.

@@ -3,6 +3,7 @@ package view
 import (
 	"bytes"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"sort"
 	"strconv"
@@ -556,23 +557,13 @@ func (p *Profile) distinct(f *Field, raw []byte) {
 	}
 }
 
-func hash(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
-	}
-	return h
-}
+// hashSeed seeds the hashes of distinct values (maphash: a few bytes per
+// nanosecond, where FNV went a byte at a time).
+var hashSeed = maphash.MakeSeed()
 
-func hashBytes(b []byte) uint64 {
-	h := uint64(14695981039346656037)
-	for _, c := range b {
-		h ^= uint64(c)
-		h *= 1099511628211
-	}
-	return h
-}
+func hash(s string) uint64 { return maphash.String(hashSeed, s) }
+
+func hashBytes(b []byte) uint64 { return maphash.Bytes(hashSeed, b) }
 
 // escapedRunes returns the number of characters of the JSON string body
 // (with escapes) once unquoted, as encoding/json unquotes it: an escape

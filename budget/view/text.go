@@ -343,6 +343,9 @@ func (tc *textCands) candidates() {
 	if w := tc.wordCounts("last word", tc.lastMap()); w != "" {
 		add(tsTemplates, -1, -1, "last words", w)
 	}
+	if w := tc.extensionCounts(); w != "" {
+		add(tsTemplates, -1, -1, "extensions", w)
+	}
 	headFrom(0, 10)
 	rareFrom(0, 10)
 	// PrioSecond: more of each.
@@ -445,6 +448,52 @@ func (tc *textCands) wordCounts(what string, m map[string]int) string {
 		s += fmt.Sprintf("; %s other lines", commas(rest))
 	}
 	return s
+}
+
+// extensionCounts is the line "lines by the extension of their last word
+// (exact counts): .go 272, .txt 9, ...; 339 lines without one", when at
+// least a third of the lines end in a name with an extension, of at least
+// 2 kinds, the most frequent in 3 lines or more (a listing of files); ""
+// otherwise.
+func (tc *textCands) extensionCounts() string {
+	p := tc.p
+	if p == nil || p.kind == textFields || len(p.miner.ext) < 2 || len(p.miner.ext) >= maxLeadWords {
+		return ""
+	}
+	type wc struct {
+		w string
+		n int
+	}
+	var ws []wc
+	total := 0
+	for w, n := range p.miner.ext {
+		ws = append(ws, wc{w, n})
+		total += n
+	}
+	sort.Slice(ws, func(i, j int) bool {
+		if ws[i].n != ws[j].n {
+			return ws[i].n > ws[j].n
+		}
+		return ws[i].w < ws[j].w
+	})
+	lines := p.lines - p.blank
+	if ws[0].n < 3 || 3*total < lines {
+		return ""
+	}
+	var parts []string
+	shown := 0
+	for i, x := range ws {
+		if i == 16 {
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s %s", x.w, commas(x.n)))
+		shown += x.n
+	}
+	s := fmt.Sprintf("  lines by the extension of their last word (exact counts): %s", strings.Join(parts, ", "))
+	if rest := total - shown; rest > 0 {
+		s += fmt.Sprintf(", %s other extensions in %s lines", commas(len(ws)-16), commas(rest))
+	}
+	return s + fmt.Sprintf("; %s lines without one", commas(lines-total))
 }
 
 func (tc *textCands) buildLines() []posLine {
@@ -704,6 +753,13 @@ func testTotals(t *testSummary, json bool) []string {
 			s += fmt.Sprintf(" and %s more", commas(t.testSkip-len(t.skipped)))
 		}
 		out = append(out, s)
+	}
+	if len(t.slowest) > 0 {
+		var parts []string
+		for _, s := range t.slowest {
+			parts = append(parts, s.name+" "+s.text)
+		}
+		out = append(out, "slowest tests: "+strings.Join(parts, ", "))
 	}
 	if json && t.elapsed > 0 {
 		out = append(out, fmt.Sprintf("elapsed (sum over packages): %.3fs", t.elapsed))

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -102,5 +103,80 @@ func TestHeaderKey(t *testing.T) {
 	// The first line's kind recurs, but not at the start of blocks.
 	if k := detectHeaderKey([]byte("x: 1\nx: 2\n\ny 3\nx: 4\nx: 5\n"), textPlain); k != "" {
 		t.Errorf("no headers: key %q", k)
+	}
+}
+
+// TestSlowestTests checks the slowest tests a test report names: in a go
+// test -json stream the longest Elapsed of test events (jq), in go test
+// -v text the longest "(1.80s)" of the result lines.
+func TestSlowestTests(t *testing.T) {
+	for _, name := range []string{"go-test-json.jsonl", "go-test-shop.jsonl"} {
+		data := readCapture(t, name)
+		s := analyzeGoTestJSON(data)
+		var events []any
+		textLines(data, func(_ int, l string) {
+			var v any
+			if err := json.Unmarshal([]byte(l), &v); err != nil {
+				t.Fatal(err)
+			}
+			events = append(events, v)
+		})
+		want := runJQ(t, events, `[.[] | select(.Test and (.Action == "pass" or .Action == "fail") and .Elapsed > 0) | .Elapsed] | sort | reverse | .[0:5]`)[0].([]any)
+		if len(want) != len(s.slowest) {
+			t.Fatalf("%s: %d slowest tests, jq %d", name, len(s.slowest), len(want))
+		}
+		for i, w := range want {
+			if s.slowest[i].seconds != w.(float64) {
+				t.Errorf("%s: slowest %d: %v, jq %v", name, i, s.slowest[i].seconds, w)
+			}
+		}
+	}
+	text := "=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestSlow\n--- PASS: TestSlow (2.50s)\n=== RUN   TestB\n" +
+		"=== RUN   TestB/x\n    --- FAIL: TestB/x (0.30s)\n--- FAIL: TestB (0.31s)\nFAIL\nFAIL\texample.com/x\t3.2s\n"
+	p := analyzeText([]byte(text), nil)
+	var got []string
+	for _, s := range p.tests.slowest {
+		got = append(got, s.name+" "+s.text)
+	}
+	if strings.Join(got, ", ") != "TestSlow 2.50s, TestB 0.31s, TestB/x 0.30s" {
+		t.Errorf("slowest: %q", got)
+	}
+	if v := fillText(t, []byte(text+strings.Repeat("=== RUN   TestC\n--- PASS: TestC (0.00s)\n", 300)), 300); !strings.Contains(v, "slowest tests: TestSlow 2.50s, TestB 0.31s, TestB/x 0.30s\n") {
+		t.Errorf("the view does not name the slowest tests:\n%s", v)
+	}
+}
+
+// TestExtensionCounts checks the counts of lines by the extension of
+// their last word against jq, on a listing of files, and that prose and
+// logs get no such line.
+func TestExtensionCounts(t *testing.T) {
+	data := readCapture(t, "find-usr-share-doc.txt")
+	p := analyzeText(data, nil)
+	got := jqLines(t, data, `[.[] | select(test("\\S")) | sub("[ \t\r]+$"; "") | (split(" ") | last) | (split("\t") | last)
+		| (if (index("/") != null) and (endswith("/") | not) then split("/") | last else . end)
+		| select(test("^.+\\.[A-Za-z0-9]{1,6}$") and test("\\.[0-9]*[A-Za-z][A-Za-z0-9]*$"))
+		| capture("(?<e>\\.[A-Za-z0-9]+)$").e] | group_by(.) | map({key: .[0], value: length}) | from_entries`)[0].(map[string]any)
+	if len(got) != len(p.miner.ext) {
+		t.Errorf("%d extensions, jq %d", len(p.miner.ext), len(got))
+	}
+	for e, n := range got {
+		if p.miner.ext[e] != n.(int) {
+			t.Errorf("extension %s: %d lines, jq %d", e, p.miner.ext[e], n)
+		}
+	}
+	tc := &textCands{p: p}
+	if s := tc.extensionCounts(); !strings.HasPrefix(s, "  lines by the extension of their last word (exact counts): .gz 1,635, .txt 521,") {
+		t.Errorf("find listing: %q", s)
+	}
+	for _, name := range []string{"man-bash.txt", "dpkg-log.txt", "apt-history.txt"} {
+		tc := &textCands{p: analyzeText(readCapture(t, name), nil)}
+		if s := tc.extensionCounts(); s != "" {
+			t.Errorf("%s: %q", name, s)
+		}
+	}
+	for w, want := range map[string]string{"a.go": ".go", "tags.txt": ".txt", "1.2.3": "", "file.": "", ".bashrc": "", "x.tar.gz": ".gz", "v1.20": "", "a.b-c": ""} {
+		if got := extension(w); got != want {
+			t.Errorf("extension(%q) = %q, want %q", w, got, want)
+		}
 	}
 }

@@ -79,11 +79,41 @@ func (m *miner) countLast(line string) {
 	if f == "" {
 		return
 	}
+	if e := extension(f); e != "" {
+		if _, ok := m.ext[e]; ok || len(m.ext) < maxLeadWords {
+			m.ext[e]++
+		}
+	}
 	if _, ok := m.last[f]; !ok && len(m.last) >= maxLeadWords {
 		m.lastOther++
 		return
 	}
 	m.last[f]++
+}
+
+// extension returns the file extension a word ends with: a dot that is
+// not its first character, then 1 to 6 letters or digits with at least
+// one letter (".go", ".mp3"; not the ".2" of a version or a sentence's
+// final dot); "" when there is none.
+func extension(w string) string {
+	i := strings.LastIndexByte(w, '.')
+	if i <= 0 || len(w)-i < 2 || len(w)-i > 7 {
+		return ""
+	}
+	letter := false
+	for k := i + 1; k < len(w); k++ {
+		c := w[k]
+		if !isAlnumByte(c) {
+			return ""
+		}
+		if !isDigitByte(c) {
+			letter = true
+		}
+	}
+	if !letter {
+		return ""
+	}
+	return w[i:]
 }
 
 // maxClusters bounds the clusters a miner keeps; later lines that match
@@ -210,13 +240,14 @@ type miner struct {
 	leadOther int            // lines whose leading words were past maxLeadWords
 	leadNone  int            // lines without a leading word
 	last      map[string]int // lines by their last word (countLast)
+	ext       map[string]int // lines by the extension of their last word (".go"), while few
 	lastOther int            // lines whose last word was past maxLeadWords
 	otherSev  int
 	buf       []byte
 }
 
 func newMiner() *miner {
-	return &miner{groups: make(map[string][]*cluster), lead: make(map[string]int), last: make(map[string]int)}
+	return &miner{groups: make(map[string][]*cluster), lead: make(map[string]int), last: make(map[string]int), ext: make(map[string]int)}
 }
 
 // add adds line at position pos with severity sev and returns its cluster

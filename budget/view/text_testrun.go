@@ -3,6 +3,7 @@ package view
 import (
 	"encoding/json"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -41,6 +42,52 @@ type testSummary struct {
 	running                      map[string][]string
 	runningMore                  map[string]int
 	last                         *failedTest // TAP/go test text: the test whose output follows
+	slowest                      []timedTest // the maxSlowest longest tests, longest first
+}
+
+// maxSlowest bounds the slowest tests named.
+const maxSlowest = 5
+
+// timedTest is a test and how long it took, as go test printed it.
+type timedTest struct {
+	name    string
+	seconds float64
+	text    string // "1.80s"
+}
+
+// noteTime keeps the test among the slowest when it is one of them (a
+// test of 0s is not noted: every fast test takes "0.00s").
+func (t *testSummary) noteTime(name string, seconds float64, text string) {
+	if seconds <= 0 {
+		return
+	}
+	i := len(t.slowest)
+	for i > 0 && t.slowest[i-1].seconds < seconds {
+		i--
+	}
+	if i >= maxSlowest {
+		return
+	}
+	t.slowest = append(t.slowest, timedTest{})
+	copy(t.slowest[i+1:], t.slowest[i:])
+	t.slowest[i] = timedTest{name, seconds, text}
+	if len(t.slowest) > maxSlowest {
+		t.slowest = t.slowest[:maxSlowest]
+	}
+}
+
+// durationOf parses the "(1.80s)" that ends a go test text result line.
+func durationOf(line string) (float64, string, bool) {
+	i := strings.LastIndex(line, " (")
+	if i < 0 || !strings.HasSuffix(line, "s)") {
+		return 0, "", false
+	}
+	s := line[i+2 : len(line)-2]
+	_, f, ok := parseDecimal(s)
+	if !ok {
+		return 0, "", false
+	}
+	return f, s + "s", true
 }
 
 // goTestEvent is one line of go test -json (cmd/test2json).
@@ -123,6 +170,9 @@ func analyzeGoTestJSON(data []byte) *testSummary {
 				}
 				break
 			}
+			if e.Action != "skip" {
+				t.noteTime(e.Package+" "+e.Test, e.Elapsed, strconvSeconds(e.Elapsed))
+			}
 			switch e.Action {
 			case "pass":
 				t.testPass++
@@ -143,6 +193,9 @@ func analyzeGoTestJSON(data []byte) *testSummary {
 	t.finish()
 	return t
 }
+
+// strconvSeconds prints an Elapsed as go test prints it: "1.80s".
+func strconvSeconds(s float64) string { return strconv.FormatFloat(s, 'f', 2, 64) + "s" }
 
 // boringTestOutput reports the framing lines of go test output that say
 // nothing a failed test's name does not.
@@ -182,6 +235,15 @@ func (t *testSummary) addLine(pos int, line, kind string) {
 		return
 	}
 	// go test text.
+	if strings.HasPrefix(trim, "--- PASS: ") || strings.HasPrefix(trim, "--- FAIL: ") {
+		if sec, text, ok := durationOf(trim); ok {
+			name := trim[len("--- PASS: "):]
+			if i := strings.LastIndex(name, " ("); i >= 0 {
+				name = name[:i]
+			}
+			t.noteTime(name, sec, text)
+		}
+	}
 	switch {
 	case strings.HasPrefix(trim, "--- PASS: "):
 		t.testPass++

@@ -14,23 +14,28 @@ import (
 	"github.com/toolcompact/compact/plugins/builtin"
 )
 
-// TestInstalledBinaryIsWhole builds compact as `go install` does (into a
-// GOBIN), copies it to an empty directory and runs it there with an empty
-// HOME and a planted plugins/dist (junk modules in a go.mod tree, which
+// TestInstalledBinaryIsWhole installs compact as a user does, `go install
+// github.com/toolcompact/compact/cmd/compact@VERSION` from a module proxy
+// serving this checkout (goInstallAtVersion), copies it to an empty
+// directory and runs it there with an empty HOME and a planted
+// plugins/dist (junk modules in a go.mod tree, which
 // the old resolution loaded as first-party): the first-party plugins come
 // from the binary and are applied to the bundled samples, `compact
 // plugins` lists them as embedded with the SHA-256 of the committed
-// modules, and --version answers.
+// modules, and --version answers with the installed version.
 func TestInstalledBinaryIsWhole(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the compact binary")
 	}
 	gobin := t.TempDir()
-	install := exec.Command("go", "install", "./cmd/compact")
-	install.Dir = filepath.Join("..", "..")
-	install.Env = append(os.Environ(), "GOBIN="+gobin)
-	if out, err := install.CombinedOutput(); err != nil {
-		t.Fatalf("go install: %v\n%s", err, out)
+	_, version, ok := goInstallAtVersion(t, gobin)
+	if !ok {
+		install := exec.Command("go", "install", "./cmd/compact")
+		install.Dir = filepath.Join("..", "..")
+		install.Env = append(os.Environ(), "GOBIN="+gobin)
+		if out, err := install.CombinedOutput(); err != nil {
+			t.Fatalf("go install: %v\n%s", err, out)
+		}
 	}
 	src, err := os.ReadFile(filepath.Join(gobin, "compact"))
 	if err != nil {
@@ -70,6 +75,9 @@ func TestInstalledBinaryIsWhole(t *testing.T) {
 	out, errs, err := run("--version")
 	if err != nil || !strings.HasPrefix(out, "compact ") || !strings.Contains(out, "embedded plugins: logs") {
 		t.Errorf("--version: %v %q %q", err, out, errs)
+	}
+	if version != "" && !strings.HasPrefix(out, "compact "+version) {
+		t.Errorf("--version of a go install @%s: %q", version, out)
 	}
 
 	// Shell completion, for real: bash sources the script and completes

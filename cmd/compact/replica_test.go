@@ -91,6 +91,13 @@ func TestReplicasOnRealS3(t *testing.T) {
 		t.Fatalf("B's search: %d %.300s", code, body)
 	}
 
+	// compact store stats on the bucket.
+	var usage struct{ Artifacts int }
+	json.Unmarshal([]byte(runCompact(t, bin, work, env, "store", "stats", "--store", store, "--json")), &usage)
+	if usage.Artifacts != 1 {
+		t.Errorf("store stats on the bucket: %d artifacts, want 1", usage.Artifacts)
+	}
+
 	// A's collector while B downloads a big artifact.
 	big := bigOutput(0, 6<<20)
 	bigArt := a.compact(t, "app.log", big)
@@ -184,6 +191,9 @@ func TestReplicasOnRealS3(t *testing.T) {
 				if !before[f] && stage.seen(f) {
 					reached = true
 				}
+			}
+			if !reached {
+				time.Sleep(2 * time.Millisecond)
 			}
 		}
 		c.kill()

@@ -70,7 +70,7 @@ func BenchmarkScale(b *testing.B) {
 				store := filepath.Join(dir, fmt.Sprintf("store%d", mb))
 				os.RemoveAll(store)
 				out, c := runProcess(b, bin, "run", "--store", store, "--budget", "8000", input)
-				m := regexp.MustCompile(`artifact ([0-9a-f]{12,64})`).FindStringSubmatch(out)
+				m := regexp.MustCompile(`artifact:([0-9a-f]{12,64})`).FindStringSubmatch(out)
 				if m == nil {
 					b.Fatalf("compact run did not store an artifact:\n%.500s", out)
 				}

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -74,9 +75,21 @@ func runSuite(t testing.TB, node, suite, url string) suiteResult {
 	// The exit status says whether every check passed; the checks
 	// themselves are what is compared.
 	_ = cmd.Run()
+	res := readSuiteResults(t, out, log.String())
+	if len(res) == 0 {
+		t.Fatalf("conformance suite against %s wrote no results:\n%s", url, log.String())
+	}
+	return res
+}
+
+// readSuiteResults reads the checks of every scenario the suite wrote
+// to out (log is its output, for errors).
+func readSuiteResults(t testing.TB, out, log string) suiteResult {
+	t.Helper()
 	ents, err := os.ReadDir(out)
 	if err != nil || len(ents) == 0 {
-		t.Fatalf("conformance suite against %s wrote no results (%v):\n%s", url, err, log.String())
+		t.Errorf("conformance suite wrote no results (%v):\n%s", err, log)
+		return nil
 	}
 	res := suiteResult{}
 	for _, e := range ents {
@@ -86,13 +99,15 @@ func runSuite(t testing.TB, node, suite, url string) suiteResult {
 		}
 		b, err := os.ReadFile(filepath.Join(out, e.Name(), "checks.json"))
 		if err != nil {
-			t.Fatal(err)
+			t.Error(err)
+			return nil
 		}
 		var checks []struct {
 			ID, Status, ErrorMessage string
 		}
 		if err := json.Unmarshal(b, &checks); err != nil {
-			t.Fatalf("%s: %v", e.Name(), err)
+			t.Errorf("%s: %v", e.Name(), err)
+			return nil
 		}
 		res[m[1]] = map[string]string{}
 		for _, c := range checks {
@@ -238,4 +253,97 @@ func TestConformance(t *testing.T) {
 			}
 		})
 	}
+}
+
+// raceScenarios are the conformance scenarios whose outcome depends on
+// the order of messages: notifications before a result, a question on
+// the stream of its call, several streams at once.
+var raceScenarios = []string{
+	"tools-call-with-progress", "tools-call-with-logging", "tools-call-sampling",
+	"tools-call-elicitation", "elicitation-sep1034-defaults", "server-sse-multiple-streams",
+}
+
+// TestConformanceRaces runs each order-dependent scenario of the suite
+// (raceScenarios) through compact 20 times (COMPACT_CONFORMANCE_RACE_RUNS)
+// against the scenario server, which passes them all directly, with a
+// stdio and with an HTTP upstream: every check must pass every time. A
+// race that passes four times in five fails here. Four suites run at
+// once, each on a scenario of its own.
+func TestConformanceRaces(t *testing.T) {
+	node, suite, _, scenarios := conformanceKit(t)
+	runs := 20
+	if n, err := strconv.Atoi(os.Getenv("COMPACT_CONFORMANCE_RACE_RUNS")); err == nil && n > 0 {
+		runs = n
+	}
+	upURL := startHTTPServer(t, node, scenarios, "http")
+	for _, tg := range []struct {
+		name string
+		up   mcpproxy.Upstream
+	}{
+		{"stdio upstream", &mcpproxy.Command{Path: node, Args: []string{scenarios, "stdio"}, Stderr: io.Discard}},
+		{"http upstream", &mcpproxy.HTTP{URL: upURL}},
+	} {
+		t.Run(tg.name, func(t *testing.T) {
+			url := serveProxy(t, tg.up) + "/"
+			type job struct {
+				scenario string
+				run      int
+			}
+			jobs := make(chan job)
+			fails := make(chan string, len(raceScenarios)*runs)
+			var wg sync.WaitGroup
+			for range 4 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for j := range jobs {
+						res := runScenario(t, node, suite, url, j.scenario)
+						checks := res[j.scenario]
+						if len(checks) == 0 {
+							fails <- fmt.Sprintf("%s run %d: no checks ran", j.scenario, j.run)
+						}
+						for id, st := range checks {
+							if st != "SUCCESS" {
+								fails <- fmt.Sprintf("%s run %d: %s: %s", j.scenario, j.run, id, st)
+							}
+						}
+					}
+				}()
+			}
+			for run := 1; run <= runs; run++ {
+				for _, sc := range raceScenarios {
+					jobs <- job{sc, run}
+				}
+			}
+			close(jobs)
+			wg.Wait()
+			close(fails)
+			var bad []string
+			for f := range fails {
+				bad = append(bad, f)
+			}
+			sort.Strings(bad)
+			if len(bad) > 0 {
+				t.Fatalf("%d of %d scenario runs through compact failed a check:\n%s", len(bad), len(raceScenarios)*runs, strings.Join(bad, "\n"))
+			}
+		})
+	}
+}
+
+// runScenario runs one scenario of the suite against url.
+func runScenario(t testing.TB, node, suite, url, scenario string) suiteResult {
+	t.Helper()
+	out, err := os.MkdirTemp("", "conformance-")
+	if err != nil {
+		t.Error(err)
+		return nil
+	}
+	defer os.RemoveAll(out)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, suite, "server", "--url", url, "--scenario", scenario, "-o", out)
+	var log strings.Builder
+	cmd.Stdout, cmd.Stderr = &log, &log
+	_ = cmd.Run()
+	return readSuiteResults(t, out, log.String())
 }

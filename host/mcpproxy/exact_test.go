@@ -214,3 +214,34 @@ func TestTextWithNULStaysText(t *testing.T) {
 		t.Errorf("the stored text differs from the upstream's (%d bytes, want %d)", len(stored), len(want))
 	}
 }
+
+// TestResultsPrintReferences: a compacted result names its artifact as
+// artifact:HANDLE only (never the bare handle, which looks like a git
+// SHA); that form, passed back as an argument or to read_artifact,
+// resolves; and the bare handle this proxy handed out still resolves
+// (old clients). On the old code the view printed the bare handle.
+func TestResultsPrintReferences(t *testing.T) {
+	eng, _ := newEngine(t, 300)
+	h := startProxy(t, faulty(t), mcpproxy.Adapt(eng), mcpproxy.Options{Budget: 300})
+	res := h.call(t, "lines", map[string]any{"bytes": 40000})
+	m := meta(t, res)
+	if len(m.Results) != 1 || m.Results[0].Artifact == nil {
+		t.Fatalf("meta %+v", m)
+	}
+	handle := m.Results[0].Artifact.Handle
+	got := text(t, res)
+	ref := budgetpkg.RefOf(handle)
+	if !strings.Contains(got, ref) || strings.Count(got, handle) != strings.Count(got, ref) {
+		t.Fatalf("the result names %s %d times, of which %d as %s:\n%s", handle, strings.Count(got, handle), strings.Count(got, ref), ref, got)
+	}
+	for _, arg := range []string{ref, handle} {
+		echoed := text(t, h.call(t, "echo", map[string]any{"text": arg + "[2]"}))
+		if !strings.HasPrefix(echoed, "line 3") {
+			t.Errorf("echo %s[2]: %.100q, want line 3 of the stored output", arg, echoed)
+		}
+	}
+	ra := text(t, h.call(t, mcpproxy.ReadArtifactTool, map[string]any{"ref": ref + "[0]"}))
+	if !strings.Contains(ra, "line 1") {
+		t.Errorf("read_artifact %s[0]: %q", ref, ra)
+	}
+}

@@ -85,7 +85,7 @@ func TestFilesystemServer(t *testing.T) {
 			t.Fatalf("tool %s not listed; have %d tools", want, len(tools.Tools))
 		}
 	}
-	if d := byName["write_file"].Description; !strings.HasPrefix(d, "Create a new file") || !strings.Contains(d, "artifact handle") {
+	if d := byName["write_file"].Description; !strings.HasPrefix(d, "Create a new file") || !strings.Contains(d, "artifact reference") {
 		t.Errorf("write_file description not forwarded with the handle sentence: %q", d)
 	}
 	if byName["directory_tree"].OutputSchema == nil {

@@ -27,7 +27,7 @@ func TestLevel1Notice(t *testing.T) {
 			t.Fatalf("level %q, artifact %v", r.Level, r.Artifact)
 		}
 		notice, payload := budget.SplitNotice(text(t, res))
-		if !strings.Contains(notice, `body="some text that describes the item"`) || !strings.Contains(notice, "artifact "+r.Artifact.Handle) {
+		if !strings.Contains(notice, `body="some text that describes the item"`) || !strings.Contains(notice, budget.RefOf(r.Artifact.Handle)) {
 			t.Errorf("notice %q", notice)
 		}
 		if !json.Valid([]byte(payload)) || strings.Contains(payload, `"body"`) {

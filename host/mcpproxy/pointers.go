@@ -49,7 +49,7 @@ func (e *PointerError) Unwrap() error { return e.Err }
 // "artifact:" followed by a reference (a handle, optionally with a jq
 // path), as in "artifact:3f9a1c0b7d2e.items[0]". Ordinary data does not
 // start that way, so such a string is always taken for a reference.
-const RefPrefix = "artifact:"
+const RefPrefix = budget.RefPrefix
 
 // resolvePointers replaces every string value of args that is an artifact
 // reference with the stored value: the exact stored text for a whole

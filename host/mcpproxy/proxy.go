@@ -83,7 +83,7 @@ const DefaultCallTimeout = 2 * time.Minute
 const ReadArtifactTool = "read_artifact"
 
 // handleSentence is appended to every forwarded tool's description.
-const handleSentence = " (compact: any string argument may be an artifact handle from an earlier result, optionally with a jq path such as HANDLE.items[0], or the same prefixed with artifact: (artifact:HANDLE.items[0]); the proxy passes the stored value instead.)"
+const handleSentence = " (compact: any string argument may be an artifact reference from an earlier result, such as artifact:3f9a1c0b7d2e, optionally with a jq path: artifact:3f9a1c0b7d2e.items[0]; the proxy passes the stored value instead.)"
 
 // Proxy is an MCP server that forwards to one upstream MCP server and
 // compacts every tool result. It is safe for concurrent use; one Proxy
@@ -480,7 +480,7 @@ func mirrorCapabilities(init *mcp.InitializeResult) *mcp.ServerCapabilities {
 }
 
 func instructions(init *mcp.InitializeResult) string {
-	const ours = "Tool results pass through compact: a result too large for its budget is stored as an artifact and shown as a summary with exact counts and a handle; read it with the read_artifact tool, or pass the handle as any tool argument."
+	const ours = "Tool results pass through compact: a result too large for its budget is stored as an artifact and shown as a summary with exact counts and a reference such as artifact:3f9a1c0b7d2e; read it with the read_artifact tool, or pass the reference as any tool argument."
 	if init == nil || init.Instructions == "" {
 		return ours
 	}

@@ -37,16 +37,16 @@ type Querier interface {
 	QueryArtifact(ctx context.Context, q Query) (query.Answer, error)
 }
 
-const readArtifactDescription = `Read a stored artifact. When a tool result is too large, compact stores the full output and shows a summary with exact counts and a handle (12+ hex digits, e.g. 3f9a1c0b7d2e). Nothing is lost: query it here.
-ref: the handle, optionally with a path: 3f9a1c0b7d2e.items[0].name
-op "get": the value at ref. op "jq": run the jq program "filter" once on it, e.g. [.[] | select(.state=="open") | .title] or length. jq reads JSON as itself, JSON Lines as one array of the values (like jq -s), text as one array of its lines; a path indexes the same way (3f9a1c0b7d2e[3] is value or line 3). op "slice": records (or lines) offset..offset+limit. op "search": records matching "text", best first, with their positions.
-Answers are budgeted too: a large answer comes back as a new handle with a summary. Any tool argument may also be a ref; the proxy passes the stored value.`
+const readArtifactDescription = `Read a stored artifact. When a tool result is too large, compact stores the full output and shows a summary with exact counts and a reference (artifact: and 12+ hex digits, e.g. artifact:3f9a1c0b7d2e). Nothing is lost: query it here.
+ref: the reference, optionally with a path: artifact:3f9a1c0b7d2e.items[0].name
+op "get": the value at ref. op "jq": run the jq program "filter" once on it, e.g. [.[] | select(.state=="open") | .title] or length. jq reads JSON as itself, JSON Lines as one array of the values (like jq -s), text as one array of its lines; a path indexes the same way (artifact:3f9a1c0b7d2e[3] is value or line 3). op "slice": records (or lines) offset..offset+limit. op "search": records matching "text", best first, with their positions.
+Answers are budgeted too: a large answer comes back as a new reference with a summary. Any tool argument may also be a ref; the proxy passes the stored value.`
 
 func readArtifactTool() *mcp.Tool {
 	schema := json.RawMessage(`{
   "type": "object",
   "properties": {
-    "ref": {"type": "string", "description": "artifact handle, optionally followed by a jq path such as .items[0]"},
+    "ref": {"type": "string", "description": "artifact reference (artifact:HANDLE), optionally followed by a jq path such as .items[0]"},
     "op": {"type": "string", "enum": ["get", "jq", "slice", "search"], "default": "get"},
     "filter": {"type": "string", "description": "jq program (op jq)"},
     "offset": {"type": "integer", "minimum": 0, "description": "first record or line (op slice)"},

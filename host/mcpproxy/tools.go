@@ -249,7 +249,7 @@ func (p *Proxy) compactResult(ctx context.Context, tool string, args json.RawMes
 			if err != nil {
 				meta.Error = err.Error()
 				nt := *tc
-				nt.Text = fmt.Sprintf("compact: this %s result was stored as artifact %s while it was read, but reading it back failed (%v).", tool, h, err)
+				nt.Text = fmt.Sprintf("compact: this %s result was stored as %s while it was read, but reading it back failed (%v).", tool, budget.RefOf(h), err)
 				out.Content[i] = &nt
 				continue
 			}
@@ -271,7 +271,7 @@ func (p *Proxy) compactResult(ctx context.Context, tool string, args json.RawMes
 			meta.Error = err.Error()
 			nt := *tc
 			if spilled {
-				nt.Text = fmt.Sprintf("compact: this %s result could not be compacted (%v). The full output is stored as artifact %s: read it with read_artifact (get, jq, slice, search) or pass the handle to a tool.", tool, err, h)
+				nt.Text = fmt.Sprintf("compact: this %s result could not be compacted (%v). The full output is stored as %s: read it with read_artifact (get, jq, slice, search) or pass the handle to a tool.", tool, err, budget.RefOf(h))
 				out.Content[i] = &nt
 				changed[tc.Text] = nt.Text
 				changedIdx = append(changedIdx, i)
@@ -371,7 +371,7 @@ func (p *Proxy) fallback(ctx context.Context, tool, text string, cerr error) str
 		return text
 	}
 	p.issue(string(h))
-	return fmt.Sprintf("compact: this %s result (%d bytes) could not be compacted (%v). The full output is stored as artifact %s: read it with read_artifact (get, jq, slice, search) or pass the handle to a tool.", tool, m.Bytes, cerr, h)
+	return fmt.Sprintf("compact: this %s result (%d bytes) could not be compacted (%v). The full output is stored as %s: read it with read_artifact (get, jq, slice, search) or pass the handle to a tool.", tool, m.Bytes, cerr, budget.RefOf(h))
 }
 
 // restore replaces the markers of spilled strings in v with their text;
@@ -428,7 +428,7 @@ func (p *Proxy) compactStructured(ctx context.Context, tool string, args json.Ra
 	note := "compact: this result's structuredContent was too large for its budget and is omitted"
 	if r.Artifact != nil {
 		meta.Handle = r.Artifact.Handle
-		note += fmt.Sprintf("; it is stored as artifact %s (%d bytes): read it with read_artifact or pass the handle to a tool", r.Artifact.Handle, r.Artifact.Bytes)
+		note += fmt.Sprintf("; it is stored as %s (%d bytes): read it with read_artifact or pass the handle to a tool", budget.RefOf(r.Artifact.Handle), r.Artifact.Bytes)
 	}
 	out.Content = append(out.Content, &mcp.TextContent{Text: note + "."})
 }

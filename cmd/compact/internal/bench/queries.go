@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolcompact/compact/budget"
 	"github.com/toolcompact/compact/budget/query"
 	"github.com/toolcompact/compact/host"
 )
@@ -81,6 +82,7 @@ func SuggestedQueries(content, handle string) []ModelQuery {
 	var out []ModelQuery
 	seen := map[string]bool{}
 	add := func(q ModelQuery, ok bool) {
+		q.Ref = strings.TrimPrefix(q.Ref, budget.RefPrefix) // the form views print
 		if !ok || !strings.HasPrefix(q.Ref, handle) || len(out) >= MaxViewQueries {
 			return
 		}

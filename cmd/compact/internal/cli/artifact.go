@@ -140,7 +140,7 @@ func runArtifact(e *env) int {
 	if f.verbose {
 		fmt.Fprintf(e.stderr, "%s: %d of %d returned, %d tokens (budget %d)", cmd, a.Returned, a.Total, a.Tokens, a.Budget)
 		if a.Stored != nil {
-			fmt.Fprintf(e.stderr, "; the full answer is artifact %s", a.Stored.Handle)
+			fmt.Fprintf(e.stderr, "; the full answer is %s", budget.RefOf(a.Stored.Handle))
 		}
 		fmt.Fprintln(e.stderr)
 	}

@@ -65,7 +65,7 @@ func TestArtifactCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, errs, code = execCLI(t, nil, "artifact", "get", string(bh), "--budget", "150", "--store", dir)
-	if code != ExitOK || !strings.Contains(out, "stored whole as artifact "+string(bh)) || !strings.Contains(out, "collection . (array): 201 records") {
+	if code != ExitOK || !strings.Contains(out, "stored whole as artifact:"+string(bh)) || !strings.Contains(out, "collection . (array): 201 records") {
 		t.Fatalf("budgeted get = %q, %q, %d", out, errs, code)
 	}
 

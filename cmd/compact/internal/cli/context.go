@@ -141,7 +141,7 @@ func writeContextManifest(w io.Writer, res schemas.ContextResult) {
 	for _, a := range res.Actions {
 		fmt.Fprintf(w, "  %s %s %s: %d -> %d tokens", a.Level, a.Kind, a.Block, a.TokensBefore, a.TokensAfter)
 		if a.Handle != "" {
-			fmt.Fprintf(w, " [artifact %s]", a.Handle)
+			fmt.Fprintf(w, " [%s]", budget.RefOf(a.Handle))
 		}
 		if a.Detail != "" {
 			fmt.Fprintf(w, " %s", a.Detail)

@@ -106,7 +106,7 @@ func TestMCPTypeScriptClient(t *testing.T) {
 			t.Errorf("tool %s not listed: %v", want, got.Tools)
 		}
 	}
-	if !strings.Contains(got.WriteFileDescription, "artifact handle") {
+	if !strings.Contains(got.WriteFileDescription, "artifact reference") {
 		t.Errorf("write_file description: %q", got.WriteFileDescription)
 	}
 	if len(got.Tree.Meta.Results) != 1 || got.Tree.Meta.Results[0].Level != "artifact" || got.Handle == "" {
