@@ -48,7 +48,14 @@ func Build(in Input) (*View, error) {
 	if in.Format == "json" {
 		addFacts(v, in)
 	}
+	folded := foldGroups(in.Collections) // fold.go
 	for ci, c := range in.Collections {
+		if g, ok := folded[ci]; ok {
+			if g == ci {
+				addFolded(v, in, folded, ci)
+			}
+			continue
+		}
 		if c.Kind == "jsonl" && len(in.Collections) == 1 && isGoTestJSON(in.Data) {
 			if err := addGoTest(v, in, ci); err != nil {
 				return nil, err

@@ -14,6 +14,7 @@ type Counter interface {
 // Priorities of candidates: lower is shown first. Candidates of one
 // priority keep the order in which they were added.
 const (
+	PrioCount     = 5  // the exact count of a collection listed with its siblings (fold.go)
 	PrioFact      = 10 // a top-level fact: a scalar outside every collection
 	PrioProfile   = 20 // the profile line of an important field (identity, distributions)
 	PrioPinned    = 30 // a row the registry's pin predicate selects
