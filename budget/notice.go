@@ -436,7 +436,7 @@ const factsMinTokens = 1000
 // for text its lines, kind and records, error and warning counts, test
 // totals, templates, column profiles), most telling first.
 func viewFacts(in Input, shape Shape) []string {
-	vin := view.Input{Tool: in.Tool, ContentType: contentTypeOf(in, shape), Format: shape.Format, Data: in.Data, Drop: dropFunc(in.Rules)}
+	vin := view.Input{Tool: in.Tool, ContentType: contentTypeOf(in, shape), Format: shape.Format, Data: in.Data, Drop: dropFunc(in.Rules), Identity: in.Rules.Identity}
 	for _, c := range shape.Collections {
 		vin.Collections = append(vin.Collections, view.Collection{Path: c.Path, Kind: c.Kind, Count: c.Count,
 			Each: func(fn func(int, []byte) error) error { return EachRecord(in.Data, shape, c.Path, fn) }})

@@ -199,6 +199,12 @@ func addRecords(v *View, in Input, ci int) error {
 		return fmt.Errorf("profile %s: %w", c.Path, err)
 	}
 	k.p.Finish()
+	for _, path := range in.Identity {
+		if f := k.p.Field(strings.TrimPrefix(path, ".")); f != nil && f.scalar() && f.Present == k.p.Records {
+			k.p.Identity = f
+			break
+		}
+	}
 	k.chooseColumns()
 	k.selectRows()
 	k.t, k.p.t = nil, nil

@@ -64,3 +64,51 @@ func TestFoldSiblingCollections(t *testing.T) {
 		t.Errorf("at 8,000 tokens every collection is listed: %v\n%s", err, fl.Text)
 	}
 }
+
+// TestDeclaredIdentity: the registry's identity wins over the detected
+// one (name); a declared path the records lack is skipped.
+func TestDeclaredIdentity(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[")
+	for i := range 50 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"name": "widget %d", "sku": "SKU-%04d", "price": %d}`, i, 7*i, 100+i)
+	}
+	b.WriteString("]")
+	data := []byte(b.String())
+	sh, err := budget.DetectShape(data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		identity []string
+		want     string
+	}{
+		{nil, "identity: name"},
+		{[]string{"serial", "sku"}, "identity: sku"},
+	} {
+		in := view.Input{Tool: "t", ContentType: sh.ContentType, Format: sh.Format, Data: data, Handle: "0123456789ab", Budget: 2000, Identity: tc.identity}
+		for _, col := range sh.Collections {
+			in.Collections = append(in.Collections, view.Collection{Path: col.Path, Kind: col.Kind, Count: col.Count,
+				Each: func(fn func(int, []byte) error) error { return budget.EachRecord(data, sh, col.Path, fn) }})
+		}
+		v, err := view.Build(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fl, err := v.Fill(c, 2000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		col := strings.TrimPrefix(tc.want, "identity: ")
+		if !strings.Contains(fl.Text, tc.want+"\n") || !strings.Contains(fl.Text, "\n#\t"+col+"\t") {
+			t.Errorf("identity %v:\n%s", tc.identity, fl.Text)
+		}
+	}
+}
