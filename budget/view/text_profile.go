@@ -350,6 +350,7 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	if inBlock && p.kind == textFields {
 		flushRecord()
 	}
+	p.miner.mergeRare()
 	// The tail, in order.
 	if len(ring) == tailKeep {
 		start := n % tailKeep

@@ -180,3 +180,34 @@ func TestExtensionCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeRareTemplates checks that lines of a common form whose second
+// word is a name join their template instead of standing alone, while a
+// line of another kind stays unlike the rest (the purge among removes of
+// a real dpkg.log), and every line is counted once.
+func TestMergeRareTemplates(t *testing.T) {
+	var b strings.Builder
+	for _, pkg := range []string{"iptables", "conmon", "crun", "buildah", "podman", "catatonit", "netavark", "uidmap"} {
+		fmt.Fprintf(&b, "Unpacking %s (1.2.%d-1) ...\nSetting up %s (1.2.%d-1) ...\n", pkg, len(pkg), pkg, len(pkg))
+	}
+	b.WriteString("A chroot environment has been detected, udev not started.\n")
+	p := analyzeText([]byte(b.String()), nil)
+	var got []string
+	for _, c := range p.miner.clusters {
+		got = append(got, fmt.Sprintf("%d %s", c.count, c.template()))
+	}
+	want := "8 Unpacking <*> (<n>-<n>) ...|8 Setting up <*> (<n>-<n>) ...|1 A chroot environment has been detected, udev not started."
+	if strings.Join(got, "|") != want {
+		t.Errorf("templates %q, want %q", strings.Join(got, "|"), want)
+	}
+	p = analyzeText(readCapture(t, "dpkg-log.txt"), nil)
+	found := false
+	for _, c := range p.miner.clusters {
+		if c.count == 1 && strings.Contains(c.example, " purge cmake-data:all ") {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("the one purge of dpkg-log.txt is no longer a line unlike the rest")
+	}
+}

@@ -295,6 +295,102 @@ func (m *miner) add(pos int, line string, sev int) *cluster {
 	return c
 }
 
+// mergeRare folds the clusters of one or two lines into a template of at
+// least 3 lines that has the same number of tokens and the same first
+// plain word, when at least half of their tokens agree: a line whose
+// second plain word is a name ("Unpacking iptables (1.8.9-2) ...") is
+// grouped by that name and would stand alone, one of hundreds of
+// "lines unlike the rest", although it has the common form. A rare
+// cluster with another first word stays (the one purge among removes).
+// Counts are summed, so every line is still in exactly one template.
+func (m *miner) mergeRare() {
+	byFirst := map[string][]*cluster{}
+	key := func(c *cluster) string {
+		k := strconv.Itoa(len(c.tokens))
+		for _, tk := range c.tokens {
+			if plainWord(tk) {
+				return k + "\x00" + tk
+			}
+		}
+		return ""
+	}
+	for _, c := range m.clusters {
+		if c.count >= 3 {
+			if k := key(c); k != "" {
+				byFirst[k] = append(byFirst[k], c)
+			}
+		}
+	}
+	rareBy := map[string][]*cluster{} // the rare clusters kept so far
+	kept := m.clusters[:0]
+	for _, c := range m.clusters {
+		if c.count >= 3 {
+			kept = append(kept, c)
+			continue
+		}
+		k := key(c)
+		// A template of 3 lines or more first, else an earlier rare
+		// cluster of the same form (eight "Unpacking <name> ..." lines
+		// are one template of 8 lines, not eight rare lines).
+		var best *cluster
+		for _, list := range [][]*cluster{byFirst[k], rareBy[k]} {
+			bestSim := -1
+			for _, d := range list {
+				sim := 0
+				for i, tk := range c.tokens {
+					if d.tokens[i] == tk || d.tokens[i] == tmplAny || tk == tmplAny {
+						sim++
+					}
+				}
+				if sim > bestSim {
+					best, bestSim = d, sim
+				}
+			}
+			if best != nil && 2*bestSim >= len(c.tokens) {
+				break
+			}
+			best = nil
+		}
+		if k == "" || best == nil {
+			kept = append(kept, c)
+			if k != "" {
+				rareBy[k] = append(rareBy[k], c)
+			}
+			continue
+		}
+		for i, tk := range c.tokens {
+			if best.tokens[i] != tk {
+				best.tokens[i] = tmplAny
+			}
+		}
+		best.count += c.count
+		best.first, best.last = min(best.first, c.first), max(best.last, c.last)
+		best.sev = max(best.sev, c.sev)
+		if best.slots != nil && (c.slots == nil || best.count > maxSlotLines) {
+			best.slots = nil
+		}
+		for i := range best.slots {
+			if best.slots[i] == nil {
+				continue
+			}
+			for _, v := range c.slots[i] {
+				found := false
+				for _, w := range best.slots[i] {
+					found = found || w == v
+				}
+				if !found {
+					if len(best.slots[i]) == maxSlotValues {
+						best.slots[i] = nil
+						break
+					}
+					best.slots[i] = append(best.slots[i], v)
+				}
+			}
+		}
+	}
+	m.clusters = kept
+}
+
 // groupKey is the token count and the first two words, among the first
 // four tokens, made only of letters, '-' and '_' (Drain's prefix tree of
 // depth 2, with the variable tokens skipped: "status installed" and

@@ -345,10 +345,12 @@ func weakNeedle(a Answer) bool {
 
 // TestBundledCorpusMonotone runs the bench over the bundled corpus at
 // 2,000, 4,000 and 8,000 tokens: no question answered from compact's view
-// at a smaller budget is lost at a larger one. It failed on the code
-// before the facts notice of whole outputs and the view's own counts of
-// rows shown were told apart from answers (3 violations: github-issues
-// most-reactions 2k/4k -> 8k, npm-ls-all jest-scope 4k -> 8k).
+// at a smaller budget is lost at a larger one, no plugin falls back, and
+// the targets of CheckTargets (issue 11's goals at 4,000 tokens among
+// them) are met. It failed on the code before the facts notice of whole
+// outputs and the view's own counts of rows shown were told apart from
+// answers (3 violations: github-issues most-reactions 2k/4k -> 8k,
+// npm-ls-all jest-scope 4k -> 8k).
 func TestBundledCorpusMonotone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the engine on the whole corpus")
@@ -366,25 +368,20 @@ func TestBundledCorpusMonotone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A plugin that misses its deadline on a loaded machine makes level
-	// 1 fall back to the declarative rules, whose output is another one:
-	// such an output is reported, not failed.
-	faulty := map[string]bool{}
+	// The engine's plugins have deadlines a loaded machine cannot miss
+	// (patientRegistry): a plugin fault is a failure, not load.
 	for _, r := range rep.Results {
 		if r.Strategy == StrategyCompact && len(r.Notes) > 0 {
-			faulty[r.Output] = true
-			t.Logf("%s at %d tokens: %s", r.Output, r.Budget, strings.Join(r.Notes, "; "))
+			t.Errorf("%s at %d tokens: %s", r.Output, r.Budget, strings.Join(r.Notes, "; "))
 		}
 	}
 	for _, v := range rep.Violations {
-		if v.Strategy != StrategyCompact {
-			continue
+		if v.Strategy == StrategyCompact {
+			t.Errorf("%s %s: answered from the view at %d tokens, not at %d", v.Output, v.Question, v.Smaller, v.Larger)
 		}
-		if faulty[v.Output] {
-			t.Logf("%s %s: answered from the view at %d tokens, not at %d (a plugin failed)", v.Output, v.Question, v.Smaller, v.Larger)
-			continue
-		}
-		t.Errorf("%s %s: answered from the view at %d tokens, not at %d", v.Output, v.Question, v.Smaller, v.Larger)
+	}
+	for _, m := range rep.CheckTargets() {
+		t.Errorf("target missed: %s", m)
 	}
 }
 
