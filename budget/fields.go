@@ -188,6 +188,11 @@ type filter struct {
 	// declarativeUpTo); checked once more output than nextCheck exists.
 	stopOver  int
 	nextCheck int
+	// tableStop: the output may become a table (Rules.Format table or
+	// auto, records at the root), so it is stopped only when the table
+	// of the records written so far is over too (tableOver); stream: the
+	// records are JSON Lines or concatenated values, not an array.
+	tableStop, stream bool
 }
 
 // errLevel1Over stops the declarative rules when their output is already
@@ -215,13 +220,46 @@ const stopCheckEvery = 64 << 10
 // overSoFar reports whether the output written so far is proved to be
 // over stopOver tokens, checking at most once per stopCheckEvery bytes.
 // lowerBound stops as soon as it passes the limit, so a check costs about
-// the bytes that hold stopOver tokens, not the whole output.
-func (f *filter) overSoFar() bool {
-	if f.stopOver < 0 || len(f.out) < f.nextCheck {
+// the bytes that hold stopOver tokens, not the whole output. complete
+// says that the output ends with a whole record of a root collection,
+// the only place where a table can be checked (tableStop).
+func (f *filter) overSoFar(complete bool) bool {
+	if f.stopOver < 0 || len(f.out) < f.nextCheck || f.tableStop && !complete {
 		return false
 	}
 	f.nextCheck = len(f.out) + stopCheckEvery
-	return lowerBoundOver(f.out, f.stopOver)
+	if !lowerBoundOver(f.out, f.stopOver) {
+		return false
+	}
+	if !f.tableStop {
+		return true
+	}
+	// Each further table check waits for the output to double: the
+	// table is rendered from the whole output so far.
+	f.nextCheck = max(f.nextCheck, 2*len(f.out))
+	return f.tableOver()
+}
+
+// tableOver reports whether the table of the records written so far is
+// over stopOver tokens, so that the table of all of them is too: a record
+// later adds its own row, and columns that only later records have add
+// cells at the end of the earlier rows, after a tab (renderTable), which
+// no lower bound of the earlier text depends on. When those records make
+// no table (a record that is not an object), neither do all of them: the
+// output stays JSON, which is over.
+func (f *filter) tableOver() bool {
+	prefix := f.out
+	if !f.stream {
+		prefix = append(append(make([]byte, 0, len(f.out)+1), f.out...), ']')
+	}
+	table, reason, err := renderTable(prefix, f.stream)
+	switch {
+	case err != nil:
+		return false
+	case reason != "":
+		return true
+	}
+	return lowerBoundOver(table, f.stopOver)
 }
 
 func (f *filter) note(kind string, n *node, detail string, count int) {
@@ -406,7 +444,7 @@ func (f *filter) value(n *node) error {
 			if err := f.ctx.Err(); err != nil {
 				return err
 			}
-			if f.overSoFar() {
+			if f.overSoFar(false) {
 				return f.stopped()
 			}
 		}
@@ -445,7 +483,7 @@ func (f *filter) value(n *node) error {
 				}
 				// Elements copied whole (no rule below them) are not
 				// counted in values: check here too.
-				if f.elems++; f.elems&1023 == 0 && f.overSoFar() {
+				if f.elems++; f.elems&1023 == 0 && f.overSoFar(len(f.first) == 1) {
 					return f.stopped()
 				}
 				more, err := f.next(']')
@@ -612,8 +650,9 @@ func (declarative) Compact(ctx context.Context, req Request) (Output, error) {
 // budget, level 1's output would be thrown away, so it stops after the
 // first few hundred KB instead of writing (and holding) an output about
 // as large as the input. An output that may become a table (Rules.Format
-// table or auto, records at the root) is never stopped: the table is made
-// from the whole JSON output and may be smaller.
+// table or auto, records at the root) is stopped only when the table of
+// the records written so far is over too (tableOver). Text stops the same
+// way (textLevel1).
 func declarativeUpTo(ctx context.Context, req Request, stopOver int) (Output, error) {
 	var shape Shape
 	var pre []schemas.Action
@@ -630,9 +669,6 @@ func declarativeUpTo(ctx context.Context, req Request, stopOver int) (Output, er
 			}
 		}
 	}
-	if (req.Rules.Format == "table" || req.Rules.Format == "auto") && tableable(&shape) {
-		stopOver = -1
-	}
 	var out Output
 	var err error
 	switch shape.Format {
@@ -641,7 +677,7 @@ func declarativeUpTo(ctx context.Context, req Request, stopOver int) (Output, er
 	case FormatBinary:
 		out = hexdumpOutput(req.Input, shape.ContentType)
 	case FormatText:
-		out = textLevel1(req.Input, req.Rules)
+		out, err = textLevel1(req.Input, req.Rules, stopOver)
 	default:
 		out, err = jsonLevel1(ctx, req, &shape, stopOver)
 	}
@@ -676,18 +712,20 @@ func jsonLevel1(ctx context.Context, req Request, shape *Shape, stopOver int) (O
 	}
 	shape.tree.ruled = true
 	f := &filter{
-		ctx:      ctx,
-		scanner:  scanner{d: req.Input},
-		shape:    shape,
-		out:      make([]byte, 0, outCap(len(req.Input), stopOver)),
-		keep:     keep,
-		drop:     drop,
-		strMax:   req.Rules.StringsMax,
-		defaults: req.Rules.Defaults,
-		actIdx:   map[string]int{},
-		consts:   map[*node]int{},
-		below:    map[*node]bool{},
-		stopOver: stopOver,
+		ctx:       ctx,
+		scanner:   scanner{d: req.Input},
+		shape:     shape,
+		out:       make([]byte, 0, outCap(len(req.Input), stopOver)),
+		keep:      keep,
+		drop:      drop,
+		strMax:    req.Rules.StringsMax,
+		defaults:  req.Rules.Defaults,
+		actIdx:    map[string]int{},
+		consts:    map[*node]int{},
+		below:     map[*node]bool{},
+		stopOver:  stopOver,
+		tableStop: (req.Rules.Format == "table" || req.Rules.Format == "auto") && tableable(shape),
+		stream:    shape.Format == FormatJSONL || shape.Format == FormatConcat,
 		// A shorter output is rarely over: the first check waits
 		// for four bytes per token of the budget.
 		nextCheck: 4 * max(stopOver, 0),
@@ -706,7 +744,7 @@ func jsonLevel1(ctx context.Context, req Request, shape *Shape, stopOver int) (O
 		}
 		if n > 0 {
 			f.out = append(f.out, '\n')
-			if n&1023 == 0 && f.overSoFar() {
+			if n&1023 == 0 && f.overSoFar(true) {
 				return Output{}, f.stopped()
 			}
 		}
@@ -729,8 +767,11 @@ func collectionPaths(s Shape) []string {
 	return p
 }
 
-// textLevel1 folds runs of identical lines and shortens long lines.
-func textLevel1(data []byte, rules Rules) Output {
+// textLevel1 folds runs of identical lines and shortens long lines. With
+// stopOver >= 0 it stops (a *level1Stopped error) once its output is
+// proved over stopOver tokens, as jsonLevel1 does.
+func textLevel1(data []byte, rules Rules, stopOver int) (Output, error) {
+	nextCheck := 4 * max(stopOver, 0)
 	var acts []schemas.Action
 	bad := 0
 	if !utf8.Valid(data) {
@@ -739,7 +780,11 @@ func textLevel1(data []byte, rules Rules) Output {
 		acts = append(acts, schemas.Action{Level: schemas.LevelFields, Kind: ActInvalidUTF8, Target: ".", Count: bad,
 			Detail: "bytes that are not valid UTF-8 shown as U+FFFD, one U+FFFD per run of them"})
 	}
+	total := len(data) // as read below: invalid UTF-8 replaced
 	out := make([]byte, 0, len(data))
+	if stopOver >= 0 {
+		out = make([]byte, 0, min(len(data), 1<<20)) // expected to stop early
+	}
 	folded, shortened, cutTotal := 0, 0, 0
 	unfolded := 0
 	var write func(line []byte, n int)
@@ -781,6 +826,12 @@ func textLevel1(data []byte, rules Rules) Output {
 	run := 0
 	finalNewline := len(data) > 0 && data[len(data)-1] == '\n'
 	for len(data) > 0 {
+		if stopOver >= 0 && len(out) >= nextCheck {
+			nextCheck = len(out) + stopCheckEvery
+			if lowerBoundOver(out, stopOver) {
+				return Output{}, &level1Stopped{read: total - len(data), wrote: len(out)}
+			}
+		}
 		line := data
 		rest := []byte(nil)
 		if j := bytes.IndexByte(data, '\n'); j >= 0 {
@@ -813,7 +864,7 @@ func textLevel1(data []byte, rules Rules) Output {
 		acts = append(acts, schemas.Action{Level: schemas.LevelFields, Kind: ActShortenLines, Target: ".", Count: shortened,
 			Detail: fmt.Sprintf("lines longer than %d characters shortened by %d characters in all, marked …[+N chars]", rules.StringsMax, cutTotal)})
 	}
-	return Output{Content: out, ContentType: TypeText, Actions: acts}
+	return Output{Content: out, ContentType: TypeText, Actions: acts}, nil
 }
 
 func countInvalid(b []byte) int {

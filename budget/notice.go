@@ -367,8 +367,8 @@ const FactsHead = NoticePrefix + "the output as it is, nothing left out"
 // of a result that keeps the whole output and fits (res.Content, counted
 // exactly in res.Tokens.After): the exact count of every structured
 // collection, then what the output's view states about it as a whole
-// (viewFacts: profile lines; for text its lines, records, error counts,
-// test totals, templates, columns), as many as fit the budget and a
+// (viewFacts: profile lines; for a text, view.TextFacts: its lines,
+// records, error lines, test totals, table columns, templates), as many as fit the budget and a
 // quarter of the output's own size. A view at a smaller budget states
 // these facts; the whole output at a larger one states them too, as far
 // as room allows. The payload after the notice's newline is the output
@@ -410,11 +410,13 @@ func (p *Pipeline) factsNotice(in Input, shape Shape, res schemas.Result) (notic
 		}
 	}
 	var items []string
-	if len(counts) > 0 {
-		items = append(items, "counted: "+strings.Join(counts, ", "))
-	}
-	if len(counts) > 0 || text {
-		items = append(items, viewFacts(in, shape)...)
+	switch {
+	case len(counts) > 0:
+		items = append([]string{"counted: " + strings.Join(counts, ", ")}, viewFacts(in, shape)...)
+	case text && len(in.Data) <= maxTextFactsBytes:
+		// Text: what its view states first (package view), for a text
+		// short enough to read once more (its facts are optional).
+		items = view.TextFacts(in.Data)
 	}
 	if len(items) == 0 {
 		return "", 0, false
@@ -431,10 +433,9 @@ func (p *Pipeline) factsNotice(in Input, shape Shape, res schemas.Result) (notic
 // shorter one is read at a glance, and passes as it is.
 const factsMinTokens = 1000
 
-// viewFacts are the facts the view of an output states about it as a
-// whole (package view, View.Facts: the profile lines of each collection;
-// for text its lines, kind and records, error and warning counts, test
-// totals, templates, column profiles), most telling first.
+// viewFacts are the facts the view of a structured output states about
+// it as a whole (package view, View.Facts: the profile lines of each
+// collection, the facts of a go test -json stream), most telling first.
 func viewFacts(in Input, shape Shape) []string {
 	vin := view.Input{Tool: in.Tool, ContentType: contentTypeOf(in, shape), Format: shape.Format, Data: in.Data, Drop: dropFunc(in.Rules), Identity: in.Rules.Identity}
 	for _, c := range shape.Collections {
@@ -474,6 +475,10 @@ func valueItems(in Input, shape Shape) []string {
 	}
 	return items
 }
+
+// maxTextFactsBytes bounds the text whose facts a whole result states:
+// reading it again costs about as much as the view of it.
+const maxTextFactsBytes = 4 << 20
 
 // maxFactItems caps the fields a notice states per collection; the budget
 // usually stops it sooner.

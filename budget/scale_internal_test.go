@@ -6,8 +6,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/toolcompact/compact/schemas"
@@ -55,16 +57,50 @@ func TestLevel1StopsOverBudget(t *testing.T) {
 	if !bytes.Equal(under.Content, full.Content) || len(under.Actions) != len(full.Actions) {
 		t.Fatalf("declarativeUpTo with a stop it never reaches differs from Compact")
 	}
-	// A table is made from the whole output: never stopped.
-	small := benchRecords(200 << 10)
-	tbl := Request{Input: small, Rules: Rules{Format: "table"}}
+	// An output that may become a table stops only when the table of
+	// the records so far is over too: with long names and short values
+	// the table fits where the JSON never would, and is not stopped.
+	var b strings.Builder
+	b.WriteByte('[')
+	for i := range 5000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"a_rather_long_member_name_for_the_first_field":%d,"another_long_member_name_for_the_second":%d}`, i%10, i%7)
+	}
+	b.WriteByte(']')
+	tbl := Request{Input: []byte(b.String()), Rules: Rules{Format: "auto"}}
 	want, err := Declarative().Compact(ctx, tbl)
+	if err != nil || !strings.HasPrefix(string(want.Content), "a_rather_long") {
+		t.Fatalf("no table: %v %.80q", err, want.Content)
+	}
+	tableTokens := mustCounter(t).Count(string(want.Content))
+	if lb := LowerBound(tbl.Input); lb < 2*tableTokens {
+		t.Fatalf("the JSON's bound %d is not far over the table's %d tokens", lb, tableTokens)
+	}
+	got, err := declarativeUpTo(ctx, tbl, tableTokens+100)
+	if err != nil || !bytes.Equal(got.Content, want.Content) {
+		t.Fatalf("a table under the stop was stopped or changed: %v", err)
+	}
+	// A table over the stop is stopped.
+	if _, err := declarativeUpTo(ctx, Request{Input: data, Rules: Rules{Format: "auto"}}, 8000); !errors.Is(err, errLevel1Over) {
+		t.Fatalf("a 4 MB table over 8000 tokens: err = %v, want errLevel1Over", err)
+	}
+	// Text stops the same way.
+	var tx strings.Builder
+	for i := 0; tx.Len() < 2<<20; i++ {
+		fmt.Fprintf(&tx, "2024-01-02T03:04:05Z INFO request %d served in %d ms\n", i, i%97)
+	}
+	text := Request{Input: []byte(tx.String())}
+	if _, err := declarativeUpTo(ctx, text, 8000); !errors.Is(err, errLevel1Over) {
+		t.Fatalf("2 MB of text over 8000 tokens: err = %v, want errLevel1Over", err)
+	}
+	fullText, err := Declarative().Compact(ctx, text)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := declarativeUpTo(ctx, tbl, 100)
-	if err != nil || !bytes.Equal(got.Content, want.Content) {
-		t.Fatalf("a table was stopped: %v", err)
+	if got, err := declarativeUpTo(ctx, text, len(text.Input)); err != nil || !bytes.Equal(got.Content, fullText.Content) {
+		t.Fatalf("text under the stop: %v", err)
 	}
 }
 

@@ -534,9 +534,14 @@ func (p *Profile) distinct(f *Field, raw []byte) {
 		}
 		f.tooMany = true
 		f.hashes = make(map[uint64]struct{}, 2*maxValues)
-		for k := range f.vals {
+		for k, vs := range f.vals {
 			f.hashes[hash(k)] = struct{}{}
+			// From here on each string's pattern is counted as it is
+			// read: the values counted so far, and this one (read
+			// before the field had too many), are counted now.
+			p.countPattern(f, k, vs.n)
 		}
+		p.countPattern(f, string(raw), 1)
 		if p.t != nil && f.sel != nil {
 			p.t.tooMany(f)
 		}
@@ -656,17 +661,7 @@ func (p *Profile) Finish() {
 			continue
 		}
 		for raw, n := range f.Counts {
-			if len(raw) < 2 || raw[0] != '"' || len(raw) > 102 {
-				continue
-			}
-			p.pat = appendPattern(p.pat[:0], []byte(raw[1:len(raw)-1]))
-			if !f.patDone {
-				// n times at once: the first adds the kind (or finds
-				// too many), the others only count.
-				if f.pats, f.patDone = countKindBytes(f.pats, p.pat); !f.patDone {
-					*f.pats[string(p.pat)] += n - 1
-				}
-			}
+			p.countPattern(f, raw, n)
 		}
 	}
 	if p.Map {
@@ -777,6 +772,20 @@ func countKindBytes(m map[string]*int, kind []byte) (map[string]*int, bool) {
 	n := 1
 	m[string(kind)] = &n
 	return m, false
+}
+
+// countPattern counts n strings of f whose JSON text is raw by their
+// pattern (Patterns); raw that is no string of at most 100 bytes has none.
+func (p *Profile) countPattern(f *Field, raw string, n int) {
+	if f.patDone || len(raw) < 2 || raw[0] != '"' || len(raw) > 102 {
+		return
+	}
+	p.pat = appendPattern(p.pat[:0], []byte(raw[1:len(raw)-1]))
+	// n times at once: the first adds the kind (or finds too many), the
+	// others only count.
+	if f.pats, f.patDone = countKindBytes(f.pats, p.pat); !f.patDone {
+		*f.pats[string(p.pat)] += n - 1
+	}
 }
 
 // appendPattern appends the pattern of the JSON string body s (escapes

@@ -130,14 +130,20 @@ func runRun(e *env) (code int) {
 // retitle the window or hide text; piped or redirected output stays
 // byte for byte.
 func writeContent(e *env, s string) error {
-	if s != "" && !strings.HasSuffix(s, "\n") {
-		s += "\n"
-	}
+	nl := s != "" && !strings.HasSuffix(s, "\n")
 	if isTerminal(e.stdout) {
 		s = escapeControls(s)
 	}
-	_, err := fmt.Fprint(e.stdout, s)
-	return err
+	// Written as it is, then the newline: appending it first copied the
+	// whole content (a level-1 result of 500 MB held twice).
+	if _, err := io.WriteString(e.stdout, s); err != nil {
+		return err
+	}
+	if nl {
+		_, err := io.WriteString(e.stdout, "\n")
+		return err
+	}
+	return nil
 }
 
 // explainFit adds what the user can do to a cannot-fit error.

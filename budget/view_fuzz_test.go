@@ -1,0 +1,57 @@
+package budget
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/toolcompact/compact/budget/view"
+)
+
+// FuzzViewBuild builds the level-2 view of any JSON (the profile and the
+// selection of rows in one pass, the look at the kept records) with and
+// without request words, and fills a budget: it never fails or panics,
+// the text fits and every collection's count is stated exactly.
+//
+//	go test ./budget -run '^$' -fuzz FuzzViewBuild -fuzztime 30s
+func FuzzViewBuild(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s), uint16(300), false)
+	}
+	f.Add([]byte(`[{"status":"Running","exitCode":0,"n":1},{"status":"CrashLoopBackOff","exitCode":137,"n":900},{"status":"Running","exitCode":0,"n":2,"rare":true}]`), uint16(400), true)
+	f.Add([]byte(`{"m":{"a\u0041":{"x":1},"b":{"x":2},"c":{"x":"s"},"d":{"x":null},"e":{},"f":{"x":[1,2]},"g":{"x":3},"h":{"x":4},"i":{"x":5}}}`), uint16(500), true)
+	c, err := NewCounter("")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, budget uint16, args bool) {
+		if len(data) > 4096 {
+			return
+		}
+		sh, err := DetectShape(data, nil)
+		if err != nil || sh.Format == FormatText || sh.Format == FormatBinary || len(sh.Collections) == 0 {
+			return
+		}
+		b := int(budget%2000) + 200
+		in := viewInput(data, sh, b)
+		in.Drop = dropFunc(Rules{Defaults: true})
+		if args {
+			in.Args = []byte(`{"q":"running error x"}`)
+		}
+		v, err := view.Build(in)
+		if err != nil {
+			t.Fatalf("Build: %v", err)
+		}
+		filled, err := v.Fill(c, b)
+		if err != nil {
+			return // even the bare view does not fit this budget
+		}
+		if filled.Tokens > b || c.Count(filled.Text) != filled.Tokens {
+			t.Fatalf("%d tokens (counted %d) for a budget of %d", filled.Tokens, c.Count(filled.Text), b)
+		}
+		for _, col := range sh.Collections {
+			if !strings.Contains(filled.Text, commas(col.Count)+" ") {
+				t.Fatalf("collection %s: its count %d is not stated:\n%s", col.Path, col.Count, filled.Text)
+			}
+		}
+	})
+}
