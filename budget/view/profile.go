@@ -77,10 +77,14 @@ type Field struct {
 	// Patterns counts the strings by their shape (digit runs as #, runs
 	// mixing letters and digits as *: "18.3.0-canary-0e352ea01-20231109"
 	// is "#.#.#-canary-*-#"); Prefixes counts strings with a "/" by
-	// their first segment. Each is nil past maxValues kinds.
+	// their first segment. Each is nil past maxValues kinds. Strings
+	// whose JSON text is over 100 bytes have no pattern: Unshaped counts
+	// them.
 	Patterns, Prefixes map[string]int
+	Unshaped           int
 	patDone, preDone   bool
 	pats               map[string]*int // Patterns while counting
+	pres               map[string]*int // Prefixes while counting
 	// Items: for arrays, the fewest and most items and their total.
 	MinItems, MaxItems, Items int
 	// Containers counts the object and array values among Values.
@@ -443,15 +447,24 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 				f.MaxLen = n
 			}
 		}
-		if !f.patDone && f.tooMany && len(body) <= 100 {
+		if len(body) > 100 {
+			f.Unshaped++
+		} else if !f.patDone && f.tooMany {
 			// While the field has few values, its patterns come from
 			// its value counts (Finish).
 			p.pat = appendPattern(p.pat[:0], raw[1:len(raw)-1])
 			f.pats, f.patDone = countKindBytes(f.pats, p.pat)
 		}
 		if !f.preDone {
-			if i := strings.IndexByte(str, '/'); i >= 0 && !strings.ContainsAny(str, " \t\n") {
-				f.Prefixes, f.preDone = countKind(f.Prefixes, str[:i])
+			// An escaped string was unquoted above when it may have a
+			// prefix; a plain one is its body (counted by its bytes: a
+			// new kind is copied, so the counts never alias the input).
+			pre := str
+			if !escaped {
+				pre = unsafe.String(unsafe.SliceData(body), len(body))
+			}
+			if i := strings.IndexByte(pre, '/'); i >= 0 && !strings.ContainsAny(pre, " \t\n") {
+				f.pres, f.preDone = countKindBytes(f.pres, []byte(pre[:i]))
 			}
 		}
 		if len(body) >= 19 && len(body) <= 40 && body[4] == '-' && !escaped {
@@ -645,6 +658,13 @@ func (p *Profile) Finish() {
 				}
 			}
 			f.pats = nil
+			if f.pres != nil && !f.preDone {
+				f.Prefixes = make(map[string]int, len(f.pres))
+				for k, n := range f.pres {
+					f.Prefixes[k] = *n
+				}
+			}
+			f.pres = nil
 		}
 	}()
 	for _, f := range append(p.Fields, p.root) {

@@ -68,6 +68,7 @@ type oracle struct {
 	// each of which has a pattern; nearEdge, those of 90 to 110 bytes,
 	// where jq's escapes may differ from the output's.
 	patterned, nearEdge int
+	unshaped            int
 }
 
 // TestProfileAgainstJQ profiles every collection of every captured JSON
@@ -158,6 +159,8 @@ func TestProfileAgainstJQ(t *testing.T) {
 							o.maxLen = max(o.maxLen, utf8.RuneCountInString(x))
 							if n := len(raw) - 2; n <= 100 {
 								o.patterned++
+							} else {
+								o.unshaped++
 							}
 							if n := len(raw) - 2; n >= 90 && n <= 110 {
 								o.nearEdge++
@@ -239,6 +242,10 @@ func TestProfileAgainstJQ(t *testing.T) {
 							if n != o.patterned {
 								t.Errorf("%s: patterns count %d strings, jq %d", fd.Path, n, o.patterned)
 							}
+						}
+						// And the strings too long for a shape are counted.
+						if o.nearEdge == 0 && fd.Unshaped != o.unshaped {
+							t.Errorf("%s: %d strings without a shape, jq %d", fd.Path, fd.Unshaped, o.unshaped)
 						}
 						if fd.TimeN != o.times || o.times > 0 && (!fd.Earliest.Equal(o.earliest) || !fd.Latest.Equal(o.latest)) {
 							t.Errorf("%s: %d times %v..%v, jq %d %v..%v", fd.Path, fd.TimeN, fd.Earliest, fd.Latest, o.times, o.earliest, o.latest)
