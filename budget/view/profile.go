@@ -84,6 +84,7 @@ type Field struct {
 	Unshaped           int
 	patDone, preDone   bool
 	pats               map[string]*int // Patterns while counting
+	pres               map[string]*int // Prefixes while counting
 	// Items: for arrays, the fewest and most items and their total.
 	MinItems, MaxItems, Items int
 	// Containers counts the object and array values among Values.
@@ -455,8 +456,15 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 			f.pats, f.patDone = countKindBytes(f.pats, p.pat)
 		}
 		if !f.preDone {
-			if i := strings.IndexByte(str, '/'); i >= 0 && !strings.ContainsAny(str, " \t\n") {
-				f.Prefixes, f.preDone = countKind(f.Prefixes, str[:i])
+			// An escaped string was unquoted above when it may have a
+			// prefix; a plain one is its body (counted by its bytes: a
+			// new kind is copied, so the counts never alias the input).
+			pre := str
+			if !escaped {
+				pre = unsafe.String(unsafe.SliceData(body), len(body))
+			}
+			if i := strings.IndexByte(pre, '/'); i >= 0 && !strings.ContainsAny(pre, " \t\n") {
+				f.pres, f.preDone = countKindBytes(f.pres, []byte(pre[:i]))
 			}
 		}
 		if len(body) >= 19 && len(body) <= 40 && body[4] == '-' && !escaped {
@@ -650,6 +658,13 @@ func (p *Profile) Finish() {
 				}
 			}
 			f.pats = nil
+			if f.pres != nil && !f.preDone {
+				f.Prefixes = make(map[string]int, len(f.pres))
+				for k, n := range f.pres {
+					f.Prefixes[k] = *n
+				}
+			}
+			f.pres = nil
 		}
 	}()
 	for _, f := range append(p.Fields, p.root) {
