@@ -371,9 +371,11 @@ const FactsHead = NoticePrefix + "the output as it is, nothing left out"
 // read at a glance). A view at a smaller budget states these facts; the
 // whole output at a larger one states them too, as far as room allows.
 // The payload after the notice's newline is the output unchanged
-// (SplitNotice). Without a structured collection (JSON, JSON Lines) of 2
-// records or more, or when not even the counts fit, res is returned as it
-// is: text is never given a notice of its own. A payload that itself
+// (SplitNotice). A text gets the facts its view states first (lines,
+// records, error lines, a test report's totals, a table's columns, the
+// most frequent templates: view.TextFacts). Without a collection of 2
+// records or lines or more, or when not even the first fact fits, res is
+// returned as it is. A payload that itself
 // starts with NoticePrefix always gets a notice, the bare FactsHead when
 // nothing else fits; ok is false when not even that fits (the output
 // must then go to level 1, which says so with its own notice).
@@ -397,19 +399,29 @@ func (p *Pipeline) withFacts(in Input, shape Shape, res schemas.Result) (schemas
 // factsNotice is the notice of withFacts and the exact count of it, its
 // newline and the payload; ok is false when there is none.
 func (p *Pipeline) factsNotice(in Input, shape Shape, res schemas.Result) (notice string, n int, ok bool) {
-	var counts []string
+	var counts, text []string
 	for _, c := range shape.Collections {
-		// Text passes as it is: its lines are counted by reading them.
-		if c.Count < 2 || c.Kind == "lines" {
+		if c.Count < 2 {
+			continue
+		}
+		if c.Kind == "lines" {
+			// Text: what its view states first (package view), for a
+			// text short enough to read once more (its facts are optional).
+			if len(in.Data) <= maxTextFactsBytes {
+				text = view.TextFacts(in.Data)
+			}
 			continue
 		}
 		counts = append(counts, c.Path+" "+commas(c.Count)+" records")
 	}
-	if len(counts) == 0 || res.Content == "" {
+	if len(counts)+len(text) == 0 || res.Content == "" {
 		return "", 0, false
 	}
 	room := min(res.Tokens.Budget, res.Tokens.After+res.Tokens.After/10)
-	items := append([]string{"counted: " + strings.Join(counts, ", ")}, valueItems(in, shape)...)
+	items := text
+	if len(counts) > 0 {
+		items = append([]string{"counted: " + strings.Join(counts, ", ")}, valueItems(in, shape)...)
+	}
 	notice, n = fitFacts(p.counter, FactsHead, items, res.Content, res.Tokens.After, room)
 	if n > room || notice == FactsHead+"]" {
 		return "", 0, false
@@ -443,6 +455,10 @@ func valueItems(in Input, shape Shape) []string {
 	}
 	return items
 }
+
+// maxTextFactsBytes bounds the text whose facts a whole result states:
+// reading it again costs about as much as the view of it.
+const maxTextFactsBytes = 4 << 20
 
 // maxFactItems caps the fields a notice states per collection; the budget
 // usually stops it sooner.

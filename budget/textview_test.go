@@ -162,3 +162,36 @@ func TestTextViewQueriesRun(t *testing.T) {
 		t.Errorf("only %d suggested queries ran", ran)
 	}
 }
+
+// TestTextFactsNotice checks that a text kept whole (level none) carries
+// the facts its view states first, so that a larger budget never states
+// fewer of them: the whole ls -l table at 40,000 tokens names its rows
+// and the value counts of its columns, as its view at 2,000 tokens does,
+// and the payload after the notice is the text unchanged. Fails on the
+// old code (text got no notice).
+func TestTextFactsNotice(t *testing.T) {
+	p, _ := l2Pipeline(t)
+	data, err := os.ReadFile("../testdata/captured/ls-l-usr-bin.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := runView(t, p, "fs.ls", data, 2000)
+	whole := runView(t, p, "fs.ls", data, 40000)
+	notice, payload := budget.SplitNotice(whole.Content)
+	if whole.Level != schemas.LevelNone || payload != string(data) || whole.Tokens.After > 40000 {
+		t.Fatalf("level %s, %d tokens, payload %.80q", whole.Level, whole.Tokens.After, payload)
+	}
+	for _, want := range []string{
+		budget.FactsHead + "; text: 1,144 lines; kind: text",
+		"a table of 1,143 rows, 8 columns (no header line)",
+		`; column 1: "-rwxr-xr-x" 746, "lrwxrwxrwx" 383, "-rwsr-xr-x" 11, "-rwxr-sr-x" 3`,
+		"; column 5: sum 311475308, min 1, max 98932688",
+	} {
+		if !strings.Contains(notice, want) {
+			t.Errorf("notice lacks %q:\n%s", want, notice)
+		}
+	}
+	if !strings.Contains(small.Content, `"lrwxrwxrwx" 383`) {
+		t.Errorf("the view at 2,000 tokens lacks the count the notice states")
+	}
+}

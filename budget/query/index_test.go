@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolcompact/compact/budget"
 	"github.com/toolcompact/compact/budget/artifact"
@@ -316,6 +317,9 @@ func TestMappedQueryStreams(t *testing.T) {
 	}
 	ask := func(opt Options, filter string) (Answer, bool) {
 		opt.Cache = NewCache(1 << 30)
+		// The answers are compared, not timed: a loaded machine (or
+		// -race) must not stop the whole-input run at the default 5 s.
+		opt.Timeout = 5 * time.Minute
 		q, err := New(ds, ctr, opt)
 		if err != nil {
 			t.Fatal(err)

@@ -310,7 +310,7 @@ func (k *coll) fieldLine(f *Field) (string, bool) {
 		if f.MaxLen > 0 {
 			fmt.Fprintf(&b, ", longest %s chars", commas(f.MaxLen))
 		}
-		kinds(&b, "shapes (# digits, * mixed letters and digits)", f.Patterns, f.Distinct)
+		shapes(&b, f)
 		kinds(&b, "before the first /", f.Prefixes, f.Distinct)
 		important = true
 	case f.Types&tArray != 0:
@@ -359,7 +359,7 @@ func (k *coll) fieldLine(f *Field) (string, bool) {
 		if f.MaxLen > 0 {
 			fmt.Fprintf(&b, ", longest %s chars", commas(f.MaxLen))
 		}
-		if kinds(&b, "shapes (# digits, * mixed letters and digits)", f.Patterns, f.Distinct) {
+		if shapes(&b, f) {
 			important = true
 		}
 		if kinds(&b, "before the first /", f.Prefixes, f.Distinct) {
@@ -587,6 +587,18 @@ func kinds(b *strings.Builder, what string, m map[string]int, distinct int) bool
 	}
 	if rest > 0 {
 		fmt.Fprintf(b, ", %d more with %s", rest, commas(restN))
+	}
+	return true
+}
+
+// shapes writes the shapes of f's strings (kinds), saying how many
+// strings are too long to have one, and reports whether it wrote.
+func shapes(b *strings.Builder, f *Field) bool {
+	if !kinds(b, "shapes (# digits, * mixed letters and digits)", f.Patterns, f.Distinct) {
+		return false
+	}
+	if f.Unshaped > 0 {
+		fmt.Fprintf(b, "; %s strings over 100 bytes have none", commas(f.Unshaped))
 	}
 	return true
 }

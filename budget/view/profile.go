@@ -77,10 +77,14 @@ type Field struct {
 	// Patterns counts the strings by their shape (digit runs as #, runs
 	// mixing letters and digits as *: "18.3.0-canary-0e352ea01-20231109"
 	// is "#.#.#-canary-*-#"); Prefixes counts strings with a "/" by
-	// their first segment. Each is nil past maxValues kinds.
+	// their first segment. Each is nil past maxValues kinds. Strings
+	// whose JSON text is over 100 bytes have no pattern: Unshaped counts
+	// them.
 	Patterns, Prefixes map[string]int
+	Unshaped           int
 	patDone, preDone   bool
 	pats               map[string]*int // Patterns while counting
+	pres               map[string]*int // Prefixes while counting
 	// Items: for arrays, the fewest and most items and their total.
 	MinItems, MaxItems, Items int
 	// Containers counts the object and array values among Values.
@@ -443,15 +447,24 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 				f.MaxLen = n
 			}
 		}
-		if !f.patDone && f.tooMany && len(body) <= 100 {
+		if len(body) > 100 {
+			f.Unshaped++
+		} else if !f.patDone && f.tooMany {
 			// While the field has few values, its patterns come from
 			// its value counts (Finish).
 			p.pat = appendPattern(p.pat[:0], raw[1:len(raw)-1])
 			f.pats, f.patDone = countKindBytes(f.pats, p.pat)
 		}
 		if !f.preDone {
-			if i := strings.IndexByte(str, '/'); i >= 0 && !strings.ContainsAny(str, " \t\n") {
-				f.Prefixes, f.preDone = countKind(f.Prefixes, str[:i])
+			// An escaped string was unquoted above when it may have a
+			// prefix; a plain one is its body (counted by its bytes: a
+			// new kind is copied, so the counts never alias the input).
+			pre := str
+			if !escaped {
+				pre = unsafe.String(unsafe.SliceData(body), len(body))
+			}
+			if i := strings.IndexByte(pre, '/'); i >= 0 && !strings.ContainsAny(pre, " \t\n") {
+				f.pres, f.preDone = countKindBytes(f.pres, []byte(pre[:i]))
 			}
 		}
 		if len(body) >= 19 && len(body) <= 40 && body[4] == '-' && !escaped {
@@ -534,9 +547,14 @@ func (p *Profile) distinct(f *Field, raw []byte) {
 		}
 		f.tooMany = true
 		f.hashes = make(map[uint64]struct{}, 2*maxValues)
-		for k := range f.vals {
+		for k, vs := range f.vals {
 			f.hashes[hash(k)] = struct{}{}
+			// From here on each string's pattern is counted as it is
+			// read: the values counted so far, and this one (read
+			// before the field had too many), are counted now.
+			p.countPattern(f, k, vs.n)
 		}
+		p.countPattern(f, string(raw), 1)
 		if p.t != nil && f.sel != nil {
 			p.t.tooMany(f)
 		}
@@ -640,6 +658,13 @@ func (p *Profile) Finish() {
 				}
 			}
 			f.pats = nil
+			if f.pres != nil && !f.preDone {
+				f.Prefixes = make(map[string]int, len(f.pres))
+				for k, n := range f.pres {
+					f.Prefixes[k] = *n
+				}
+			}
+			f.pres = nil
 		}
 	}()
 	for _, f := range append(p.Fields, p.root) {
@@ -656,17 +681,7 @@ func (p *Profile) Finish() {
 			continue
 		}
 		for raw, n := range f.Counts {
-			if len(raw) < 2 || raw[0] != '"' || len(raw) > 102 {
-				continue
-			}
-			p.pat = appendPattern(p.pat[:0], []byte(raw[1:len(raw)-1]))
-			if !f.patDone {
-				// n times at once: the first adds the kind (or finds
-				// too many), the others only count.
-				if f.pats, f.patDone = countKindBytes(f.pats, p.pat); !f.patDone {
-					*f.pats[string(p.pat)] += n - 1
-				}
-			}
+			p.countPattern(f, raw, n)
 		}
 	}
 	if p.Map {
@@ -777,6 +792,20 @@ func countKindBytes(m map[string]*int, kind []byte) (map[string]*int, bool) {
 	n := 1
 	m[string(kind)] = &n
 	return m, false
+}
+
+// countPattern counts n strings of f whose JSON text is raw by their
+// pattern (Patterns); raw that is no string of at most 100 bytes has none.
+func (p *Profile) countPattern(f *Field, raw string, n int) {
+	if f.patDone || len(raw) < 2 || raw[0] != '"' || len(raw) > 102 {
+		return
+	}
+	p.pat = appendPattern(p.pat[:0], []byte(raw[1:len(raw)-1]))
+	// n times at once: the first adds the kind (or finds too many), the
+	// others only count.
+	if f.pats, f.patDone = countKindBytes(f.pats, p.pat); !f.patDone {
+		*f.pats[string(p.pat)] += n - 1
+	}
 }
 
 // appendPattern appends the pattern of the JSON string body s (escapes

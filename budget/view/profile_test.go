@@ -64,6 +64,11 @@ type oracle struct {
 	times                  int
 	minItems, maxItems     int
 	items, arrays          int
+	// patterned counts the strings of at most 100 bytes of JSON text,
+	// each of which has a pattern; nearEdge, those of 90 to 110 bytes,
+	// where jq's escapes may differ from the output's.
+	patterned, nearEdge int
+	unshaped            int
 }
 
 // TestProfileAgainstJQ profiles every collection of every captured JSON
@@ -152,6 +157,14 @@ func TestProfileAgainstJQ(t *testing.T) {
 							o.nulls++
 						case string:
 							o.maxLen = max(o.maxLen, utf8.RuneCountInString(x))
+							if n := len(raw) - 2; n <= 100 {
+								o.patterned++
+							} else {
+								o.unshaped++
+							}
+							if n := len(raw) - 2; n >= 90 && n <= 110 {
+								o.nearEdge++
+							}
 							if tm, ok := isTime(x); ok {
 								if o.times == 0 || tm.Before(o.earliest) {
 									o.earliest = tm
@@ -218,6 +231,21 @@ func TestProfileAgainstJQ(t *testing.T) {
 						}
 						if fd.MaxLen != o.maxLen {
 							t.Errorf("%s: longest %d, jq %d", fd.Path, fd.MaxLen, o.maxLen)
+						}
+						// The view states the patterns' counts ("shapes:
+						// node-exporter-* 35"): they count every string.
+						if fd.Patterns != nil && o.nearEdge == 0 {
+							n := 0
+							for _, c := range fd.Patterns {
+								n += c
+							}
+							if n != o.patterned {
+								t.Errorf("%s: patterns count %d strings, jq %d", fd.Path, n, o.patterned)
+							}
+						}
+						// And the strings too long for a shape are counted.
+						if o.nearEdge == 0 && fd.Unshaped != o.unshaped {
+							t.Errorf("%s: %d strings without a shape, jq %d", fd.Path, fd.Unshaped, o.unshaped)
 						}
 						if fd.TimeN != o.times || o.times > 0 && (!fd.Earliest.Equal(o.earliest) || !fd.Latest.Equal(o.latest)) {
 							t.Errorf("%s: %d times %v..%v, jq %d %v..%v", fd.Path, fd.TimeN, fd.Earliest, fd.Latest, o.times, o.earliest, o.latest)

@@ -491,7 +491,19 @@ func (cp *colProfile) sumsBy(c *colStat, g int) string {
 }
 
 // line is the column's profile line.
-func (c *colStat) line(rows int) string {
+func (c *colStat) line(rows int) string { return c.lineOf(rows, shownColValues) }
+
+// short is the column's profile in a few words: at most 5 values, a
+// number's sum and range (for a notice that has little room).
+func (c *colStat) short(rows int) string {
+	if c.isNumber(rows) {
+		return fmt.Sprintf("  %s: sum %s, min %s, max %s", c.name, c.formatSum(c.sumF, c.sumI), c.minRaw, c.maxRaw)
+	}
+	return c.lineOf(rows, 5)
+}
+
+// lineOf is the column's profile line naming at most shown values.
+func (c *colStat) lineOf(rows, shown int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "  %s: ", c.name)
 	switch {
@@ -509,7 +521,7 @@ func (c *colStat) line(rows int) string {
 		b.WriteString(c.distinctText())
 	default:
 		vs := c.sortedValues()
-		if len(vs) > shownColValues || vs[0].n == 1 {
+		if len(vs) > shown || vs[0].n == 1 {
 			b.WriteString(c.distinctText())
 			if vs[0].n == 1 {
 				b.WriteString(" (each in one row)")
@@ -525,7 +537,7 @@ func (c *colStat) line(rows int) string {
 		}
 		rest := rows
 		for i, x := range vs {
-			if i == shownColValues || x.n == 1 && len(vs) > shownColValues {
+			if i == shown || x.n == 1 && len(vs) > shown {
 				fmt.Fprintf(&b, "; %s other values in %s rows", commas(len(vs)-i), commas(rest))
 				break
 			}

@@ -211,3 +211,30 @@ func TestMergeRareTemplates(t *testing.T) {
 		t.Error("the one purge of dpkg-log.txt is no longer a line unlike the rest")
 	}
 }
+
+// TestTextFacts checks the facts of a whole text: a test report's totals
+// and its slowest tests, a table's columns with few values first.
+func TestTextFacts(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("  PID USER STAT   RSS COMMAND\n")
+	for i := 1; i <= 40; i++ {
+		st := "S"
+		if i == 7 {
+			st = "R"
+		}
+		fmt.Fprintf(&b, "%5d root %s %5d worker-%d\n", i, st, i*10, i%3)
+	}
+	got := strings.Join(TextFacts([]byte(b.String())), "\n")
+	for _, want := range []string{"a table of 40 rows, 5 columns (header at line 0)", `column STAT: "S" 39, "R" 1`,
+		`column COMMAND: "worker-1" 14, "worker-0" 13, "worker-2" 13`, "column RSS: sum 8200, min 10, max 400"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("facts lack %q:\n%s", want, got)
+		}
+	}
+	if strings.Index(got, "column STAT") > strings.Index(got, "column PID") {
+		t.Errorf("a column of numbers before the columns of few values:\n%s", got)
+	}
+	if TextFacts(readCapture(t, "go-test-json.jsonl")) != nil || TextFacts(nil) != nil {
+		t.Error("facts of a go test -json stream or of nothing")
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -20,11 +21,15 @@ import (
 	"github.com/toolcompact/compact/host/mcpproxy"
 )
 
-// wireServer returns node and the fixed-wire server script.
+// wireServer returns node and the fixed-wire server script. Without node
+// the test is skipped, unless $CI is set: then it fails.
 func wireServer(t *testing.T) (node, script string) {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("node is missing")
+		}
 		t.Skip("node is missing")
 	}
 	script, _ = filepath.Abs(filepath.Join("testdata", "wire", "server.mjs"))
@@ -243,5 +248,50 @@ func TestResultsPrintReferences(t *testing.T) {
 	ra := text(t, h.call(t, mcpproxy.ReadArtifactTool, map[string]any{"ref": ref + "[0]"}))
 	if !strings.Contains(ra, "line 1") {
 		t.Errorf("read_artifact %s[0]: %q", ref, ra)
+	}
+}
+
+// TestLoneSurrogatesKept: a text block with lone surrogates (valid JSON:
+// "\ud800") that must be compacted comes to the client with the same
+// escapes where the view shows that line, never U+FFFD, and the artifact
+// holds their stand-ins (U+F0000 for U+D800, see surrogate.go). On the old code the go-sdk's decoding
+// had made them U+FFFD, in the view and in the artifact.
+func TestLoneSurrogatesKept(t *testing.T) {
+	node, script := wireServer(t)
+	eng, st := newEngine(t, 300)
+	p, err := mcpproxy.New(context.Background(), &mcpproxy.Command{Path: node, Args: []string{script}, Stderr: io.Discard}, mcpproxy.Adapt(eng), mcpproxy.Options{Logger: quietLogger(), Budget: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	c := newRawClient(t, p)
+	c.send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"surrogate","arguments":{}}}`)
+	_, resp := c.until(7)
+	var res struct {
+		Content []struct {
+			Text json.RawMessage `json:"text"`
+		} `json:"content"`
+		Meta struct {
+			Compact mcpproxy.Meta `json:"compact"`
+		} `json:"_meta"`
+	}
+	if err := json.Unmarshal(resp.Result, &res); err != nil || len(res.Content) != 1 {
+		t.Fatalf("result %s: %v", resp.Result, err)
+	}
+	text := string(res.Content[0].Text)
+	if !strings.Contains(text, `last line: a lone \ud800 high and a lone \udfff low surrogate, and a pair 😀`) || strings.Contains(text, `\ufffd`) || strings.Contains(text, "\uFFFD") {
+		t.Errorf("the compacted text as sent:\n%s", text)
+	}
+	if len(res.Meta.Compact.Results) != 1 || res.Meta.Compact.Results[0].Artifact == nil {
+		t.Fatalf("meta %+v", res.Meta.Compact)
+	}
+	rc, _, err := st.Open(context.Background(), budgetpkg.Handle(res.Meta.Compact.Results[0].Artifact.Handle))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, _ := io.ReadAll(rc)
+	rc.Close()
+	if !strings.Contains(string(stored), "a lone \U000F0000 high and a lone \U000F07FF low surrogate, and a pair 😀") {
+		t.Errorf("stored tail %q", stored[max(0, len(stored)-120):])
 	}
 }

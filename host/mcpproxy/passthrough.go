@@ -575,6 +575,7 @@ func (p *Proxy) compactRaw(ctx context.Context, t *taskTool, raw json.RawMessage
 	if t == nil || t.tool == "" || json.Unmarshal(raw, &res) != nil {
 		return raw
 	}
+	keepSurrogates(raw, &res)
 	out := p.compactResult(ctx, t.tool, t.args, &res)
 	if b := rawToolResult(raw, &res, out); b != nil {
 		return b

@@ -115,6 +115,11 @@ func (p *Proxy) callToolResult(ctx context.Context, name string, req *mcp.CallTo
 		// front of it) fulfils it and calls again. Nothing to compact.
 		return &mcp.CallToolResult{Meta: res.Meta, InputRequests: res.InputRequests, RequestState: res.RequestState}, nil
 	}
+	if raw {
+		// Lone surrogates the go-sdk's decoding replaced (see
+		// surrogate.go).
+		keepSurrogates(cp.raw(), res)
+	}
 	out := p.compactResult(ctx, name, args, res)
 	if npointers > 0 {
 		m := out.Meta[MetaKey].(Meta)
@@ -150,7 +155,7 @@ func rawToolResult(raw json.RawMessage, res, out *mcp.CallToolResult) json.RawMe
 		if i < len(res.Content) && c == res.Content[i] {
 			continue
 		}
-		b, err := json.Marshal(c)
+		b, err := marshalBlock(c)
 		if err != nil {
 			return nil
 		}

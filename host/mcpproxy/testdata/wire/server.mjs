@@ -6,6 +6,7 @@
 //
 //   node server.mjs [MODE]  (every request line is also logged to stderr)
 //
+// tools/call of "surrogate" answers a long text with lone surrogates.
 // tools/call of "ask" asks the client a question (roots/list,
 // sampling/createMessage, elicitation/create) and answers with the
 // client's answer line as it came.
@@ -45,6 +46,16 @@ rl.on("line", (line) => {
     return;
   }
   if (msg.id === undefined || msg.method === undefined) return;
+  if (msg.method === "tools/call" && msg.params?.name === "surrogate") {
+    // A text with lone surrogates (JSON.stringify writes them as \ud800
+    // escapes), long enough to be compacted.
+    const lines = [];
+    for (let i = 0; i < 400; i++) lines.push(`line ${i}: some log text with value ${i * 7}`);
+    lines.push("last line: a lone \ud800 high and a lone \udfff low surrogate, and a pair \ud83d\ude00");
+    const result = { content: [{ type: "text", text: lines.join("\n") }] };
+    process.stdout.write(`{"jsonrpc":"2.0","id":${JSON.stringify(msg.id)},"result":${JSON.stringify(result)}}\n`);
+    return;
+  }
   if (msg.method === "tools/call" && msg.params?.name === "ask") {
     const qid = "ask-" + msg.id;
     asked.set(qid, msg.id);

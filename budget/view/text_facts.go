@@ -1,0 +1,81 @@
+package view
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// TextFacts are the facts the view of a text states first, computed over
+// all of its lines, for a result that keeps the whole text (level none):
+// what the text is (lines, kind, records), error lines and templates, a
+// test report's totals, failed packages and slowest tests, a log's time
+// range and levels, a table's column profile, the most frequent
+// templates with their exact counts, the lines by their first words.
+// Most telling first; each item is one line without its newline. A view
+// at a smaller budget states these facts; the whole text at a larger one
+// states them too, as far as room allows (budget's facts notice). nil for
+// an empty text or a go test -json stream (its records are JSON).
+func TextFacts(data []byte) []string {
+	if len(data) == 0 || isGoTestJSON(data) {
+		return nil
+	}
+	p := analyzeText(data, nil)
+	tc := &textCands{p: p, t: p.tests}
+	tc.lists()
+	var out []string
+	out = append(out, strings.TrimSuffix(tc.factsHead(), "\n"))
+	out = append(out, tc.factLines()...)
+	if cp := p.cols; cp != nil && cp.rows > 0 {
+		hdr := "no header line"
+		if cp.split.header != nil {
+			hdr = "header at line " + strconv.Itoa(cp.split.headPos)
+		}
+		out = append(out, fmt.Sprintf("a table of %s rows, %d columns (%s)", commas(cp.rows), cp.split.k, hdr))
+		// Columns of few values first (the distributions), then
+		// numbers, then the rest.
+		rank := func(c *colStat) int {
+			switch {
+			case c.isNumber(cp.rows):
+				return 1
+			case c.overflow || len(c.values) > shownColValues && 33*c.sortedValues()[0].n < cp.rows:
+				return 2
+			}
+			return 0
+		}
+		for r := 0; r < 3; r++ {
+			for _, c := range cp.cols {
+				if rank(c) == r {
+					s := strings.TrimSpace(c.short(cp.rows))
+					if cp.split.header != nil {
+						s = "column " + s // "column USER: ...", not "USER: ..."
+					}
+					out = append(out, s)
+				}
+			}
+		}
+	}
+	for i, f := range p.fields {
+		if i == 12 {
+			break
+		}
+		if p.loose {
+			out = append(out, f.name+" ("+commas(f.present)+" lines)"+strings.TrimPrefix(fieldSummary(f, f.present), f.name))
+		} else {
+			out = append(out, fieldSummary(f, p.records))
+		}
+	}
+	if w := tc.wordCounts("first words", tc.leadMap()); w != "" {
+		out = append(out, strings.TrimSpace(w))
+	}
+	for i, cl := range tc.tmpls {
+		if i == 10 {
+			break
+		}
+		out = append(out, "["+commas(cl.count)+" lines] "+cut(cl.template(), 200))
+	}
+	if w := tc.extensionCounts(); w != "" {
+		out = append(out, strings.TrimSpace(w))
+	}
+	return out
+}
