@@ -50,6 +50,10 @@ type Rules struct {
 	Budget int
 	// Pin is a jq predicate selecting rows that must stay visible.
 	Pin string
+	// Identity are field paths relative to a record that name it (the
+	// registry's identity); the first one the records have wins over the
+	// detected identity at the artifact level.
+	Identity []string
 	// Store is "always" to store the original even when level 1 fits.
 	Store string
 	// Defaults applies the built-in lossy-but-listed cleanups (null and

@@ -365,20 +365,19 @@ const FactsHead = NoticePrefix + "the output as it is, nothing left out"
 
 // withFacts puts a notice line of facts computed over the records in front
 // of a result that keeps the whole output and fits (res.Content, counted
-// exactly in res.Tokens.After): the exact count of every collection, then
-// the value counts, ranges and sums of its telling fields, as many as fit
-// the budget and a tenth of the output's own size (a short output is
-// read at a glance). A view at a smaller budget states these facts; the
-// whole output at a larger one states them too, as far as room allows.
-// The payload after the notice's newline is the output unchanged
-// (SplitNotice). A text gets the facts its view states first (lines,
-// records, error lines, a test report's totals, a table's columns, the
-// most frequent templates: view.TextFacts). Without a collection of 2
-// records or lines or more, or when not even the first fact fits, res is
-// returned as it is. A payload that itself
-// starts with NoticePrefix always gets a notice, the bare FactsHead when
-// nothing else fits; ok is false when not even that fits (the output
-// must then go to level 1, which says so with its own notice).
+// exactly in res.Tokens.After): the exact count of every structured
+// collection, then what the output's view states about it as a whole
+// (viewFacts: profile lines; for a text, view.TextFacts: its lines,
+// records, error lines, test totals, table columns, templates), as many as fit the budget and a
+// quarter of the output's own size. A view at a smaller budget states
+// these facts; the whole output at a larger one states them too, as far
+// as room allows. The payload after the notice's newline is the output
+// unchanged (SplitNotice). An output under factsMinTokens (read at a
+// glance), or whose first fact does not fit, is returned as it is. A
+// payload that itself starts with NoticePrefix always gets a notice, the
+// bare FactsHead when nothing else fits; ok is false when not even that
+// fits (the output must then go to level 1, which says so with its own
+// notice).
 func (p *Pipeline) withFacts(in Input, shape Shape, res schemas.Result) (schemas.Result, bool) {
 	payload := res.Content
 	out := res
@@ -399,34 +398,55 @@ func (p *Pipeline) withFacts(in Input, shape Shape, res schemas.Result) (schemas
 // factsNotice is the notice of withFacts and the exact count of it, its
 // newline and the payload; ok is false when there is none.
 func (p *Pipeline) factsNotice(in Input, shape Shape, res schemas.Result) (notice string, n int, ok bool) {
-	var counts, text []string
-	for _, c := range shape.Collections {
-		if c.Count < 2 {
-			continue
-		}
-		if c.Kind == "lines" {
-			// Text: what its view states first (package view), for a
-			// text short enough to read once more (its facts are optional).
-			if len(in.Data) <= maxTextFactsBytes {
-				text = view.TextFacts(in.Data)
-			}
-			continue
-		}
-		counts = append(counts, c.Path+" "+commas(c.Count)+" records")
-	}
-	if len(counts)+len(text) == 0 || res.Content == "" {
+	if res.Tokens.After < factsMinTokens || res.Content == "" {
 		return "", 0, false
 	}
-	room := min(res.Tokens.Budget, res.Tokens.After+res.Tokens.After/10)
-	items := text
-	if len(counts) > 0 {
-		items = append([]string{"counted: " + strings.Join(counts, ", ")}, valueItems(in, shape)...)
+	var counts []string
+	text := false
+	for _, c := range shape.Collections {
+		text = text || c.Kind == "lines"
+		if c.Count >= 2 && c.Kind != "lines" {
+			counts = append(counts, c.Path+" "+commas(c.Count)+" records")
+		}
 	}
+	var items []string
+	switch {
+	case len(counts) > 0:
+		items = append([]string{"counted: " + strings.Join(counts, ", ")}, viewFacts(in, shape)...)
+	case text && len(in.Data) <= maxTextFactsBytes:
+		// Text: what its view states first (package view), for a text
+		// short enough to read once more (its facts are optional).
+		items = view.TextFacts(in.Data)
+	}
+	if len(items) == 0 {
+		return "", 0, false
+	}
+	room := min(res.Tokens.Budget, res.Tokens.After+res.Tokens.After/4)
 	notice, n = fitFacts(p.counter, FactsHead, items, res.Content, res.Tokens.After, room)
 	if n > room || notice == FactsHead+"]" {
 		return "", 0, false
 	}
 	return notice, n, true
+}
+
+// factsMinTokens is the smallest output that gets a facts notice: a
+// shorter one is read at a glance, and passes as it is.
+const factsMinTokens = 1000
+
+// viewFacts are the facts the view of a structured output states about
+// it as a whole (package view, View.Facts: the profile lines of each
+// collection, the facts of a go test -json stream), most telling first.
+func viewFacts(in Input, shape Shape) []string {
+	vin := view.Input{Tool: in.Tool, ContentType: contentTypeOf(in, shape), Format: shape.Format, Data: in.Data, Drop: dropFunc(in.Rules), Identity: in.Rules.Identity}
+	for _, c := range shape.Collections {
+		vin.Collections = append(vin.Collections, view.Collection{Path: c.Path, Kind: c.Kind, Count: c.Count,
+			Each: func(fn func(int, []byte) error) error { return EachRecord(in.Data, shape, c.Path, fn) }})
+	}
+	v, err := view.Build(vin)
+	if err != nil {
+		return nil
+	}
+	return v.Facts()
 }
 
 // valueItems profiles the records of the input's collections (package

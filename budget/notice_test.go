@@ -465,7 +465,7 @@ func TestFactsNotice(t *testing.T) {
 	ctx := context.Background()
 	var b strings.Builder
 	b.WriteString(`{"dependencies": {`)
-	for i := range 30 {
+	for i := range 100 {
 		if i > 0 {
 			b.WriteString(",")
 		}
@@ -481,7 +481,7 @@ func TestFactsNotice(t *testing.T) {
 	if r.Level != schemas.LevelNone || payload != data || r.Tokens.After != c.Count(r.Content) || r.Tokens.Before != c.Count(data) {
 		t.Fatalf("level %s, tokens %+v, payload %.80q", r.Level, r.Tokens, payload)
 	}
-	if want := budget.FactsHead + "; counted: .dependencies 30 records; values in .dependencies: state ok 27, extraneous 3"; !strings.HasPrefix(notice, want) {
+	if want := budget.FactsHead + "; counted: .dependencies 100 records; state (string): ok 90, extraneous 10"; !strings.HasPrefix(notice, want) {
 		t.Errorf("notice %q, want it to start with %q", notice, want)
 	}
 	// No room: the output alone.
@@ -493,6 +493,20 @@ func TestFactsNotice(t *testing.T) {
 	r, err = p.Run(ctx, budget.Input{Tool: "t", Data: []byte("[1,2,3]"), Budget: 8000})
 	if err != nil || r.Content != "[1,2,3]" {
 		t.Errorf("tiny: %v, %q", err, r.Content)
+	}
+	// Text gets the facts its view states.
+	var log strings.Builder
+	for i := range 400 {
+		level := "INFO"
+		if i%50 == 7 {
+			level = "ERROR"
+		}
+		fmt.Fprintf(&log, "2026-11-25T10:%02d:%02dZ %s request %d served in %d ms\n", i/60, i%60, level, i, i%17)
+	}
+	r, err = p.Run(ctx, budget.Input{Tool: "t", Data: []byte(log.String()), Budget: 20000})
+	notice, payload = budget.SplitNotice(r.Content)
+	if err != nil || r.Level != schemas.LevelNone || payload != log.String() || !strings.HasPrefix(notice, budget.FactsHead+"; text: 400 lines") || !strings.Contains(notice, "error lines: 8") {
+		t.Errorf("text: %v, level %s, notice %.300q", err, r.Level, notice)
 	}
 	// An output that starts like a notice is never taken for one.
 	fake := "[compact: not a notice]\nline 2\nline 3\n"

@@ -423,6 +423,7 @@ func rulesFromEntry(ent registry.Entry) budget.Rules {
 		Format:     ent.Format,
 		Budget:     ent.Budget,
 		Pin:        ent.Pin,
+		Identity:   ent.Identity,
 		Store:      ent.Store,
 		Defaults:   ent.Defaults,
 	}

@@ -332,6 +332,7 @@ type fileEntry struct {
 	Budget   int          `yaml:"budget,omitempty"`
 	Plugin   *filePlugin  `yaml:"plugin,omitempty"`
 	Pin      string       `yaml:"pin,omitempty"`
+	Identity []string     `yaml:"identity,omitempty"`
 	Store    string       `yaml:"store,omitempty"`
 	Defaults *bool        `yaml:"defaults,omitempty"`
 }
@@ -390,6 +391,7 @@ func (p *parser) entries(v any) *document {
 		e := Entry{Format: DefaultFormat, Store: DefaultStore, Defaults: true}
 		e.Name, _ = m["name"].(string)
 		e.Records, e.Keep, e.Drop = strList(m["records"]), strList(m["keep"]), strList(m["drop"])
+		e.Identity = strList(m["identity"])
 		if s, ok := m["format"].(string); ok {
 			e.Format = s
 		}
@@ -433,7 +435,7 @@ func (p *parser) entries(v any) *document {
 				p.errAt(rl.val, rl.human, "bad record path %q: not a jq path: %v", r, err)
 			}
 		}
-		for _, key := range []string{"keep", "drop"} {
+		for _, key := range []string{"keep", "drop", "identity"} {
 			for j, fp := range strList(m[key]) {
 				pl := p.at("tools", i, key, j)
 				if _, err := ParsePath(fp); err != nil && fp != "" {

@@ -71,6 +71,9 @@ type Entry struct {
 	// Pin is a jq predicate (validated at load) selecting records that
 	// must stay visible; "" for none.
 	Pin string
+	// Identity are field paths (see ParsePath) that name a record, the
+	// first one present wins; empty means detect it.
+	Identity []string
 	// Store is "fallback" (the default) or "always".
 	Store string
 	// Defaults turns on the built-in cleanups; true unless the file says
@@ -184,6 +187,7 @@ func (e Entry) clone() Entry {
 	e.Records = append([]string(nil), e.Records...)
 	e.Keep = append([]string(nil), e.Keep...)
 	e.Drop = append([]string(nil), e.Drop...)
+	e.Identity = append([]string(nil), e.Identity...)
 	if e.Plugin != nil {
 		p := *e.Plugin
 		if p.Config != nil {
@@ -263,7 +267,7 @@ func over(file string, mine []Entry, base *Registry) *Registry {
 func (e Entry) MarshalYAML() (any, error) {
 	out := shownEntry{
 		Name: e.Name, Records: e.Records, Keep: e.Keep, Drop: e.Drop,
-		Format: e.Format, Budget: e.Budget, Pin: e.Pin, Store: e.Store, Defaults: e.Defaults,
+		Format: e.Format, Budget: e.Budget, Pin: e.Pin, Identity: e.Identity, Store: e.Store, Defaults: e.Defaults,
 	}
 	if e.Strings.Max > 0 {
 		out.Strings = &fileStrings{Max: e.Strings.Max}
@@ -288,6 +292,7 @@ type shownEntry struct {
 	Budget   int          `yaml:"budget,omitempty"`
 	Plugin   *filePlugin  `yaml:"plugin,omitempty"`
 	Pin      string       `yaml:"pin,omitempty"`
+	Identity []string     `yaml:"identity,omitempty,flow"`
 	Store    string       `yaml:"store"`
 	Defaults bool         `yaml:"defaults"`
 }

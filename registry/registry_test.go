@@ -125,6 +125,7 @@ tools:
     format: table
     budget: 1200
     pin: 'select(.state == "open")'
+    identity: [metadata.name, id]
     store: always
     defaults: false
     plugin:
@@ -151,7 +152,7 @@ tools:
 	want := Entry{
 		Name: "tool", Records: []string{".items", `."dist-tags"`}, Keep: []string{"id", "labels[].name", "*_count"},
 		Drop: []string{"body"}, Strings: Strings{Max: 80}, Format: "table", Budget: 1200,
-		Pin: `select(.state == "open")`, Store: "always", Defaults: false,
+		Pin: `select(.state == "open")`, Identity: []string{"metadata.name", "id"}, Store: "always", Defaults: false,
 		Plugin: &Plugin{Path: filepath.Join(dir, "plugins/x.wasm"), Timeout: 1500 * time.Millisecond,
 			Memory: 32 << 20, Config: map[string]string{"mode": "fast", "n": "5"}},
 		Source: Position{File: file, Line: 3, Col: 5},
@@ -211,6 +212,8 @@ func TestErrors(t *testing.T) {
 				`t.yaml:4:26: tools[0].keep[2]: bad field path: path "d.", at offset 2: the path ends with "."`,
 				`t.yaml:5:12: tools[0].drop[0]: bad field path: path "x y", at offset 1: unexpected ' '`,
 			}},
+		{"bad identity path", "version: 1\ntools:\n  - name: x\n    identity: ['a..b']\n",
+			[]string{`t.yaml:4:16: tools[0].identity[0]: bad field path: path "a..b", at offset 2: empty name between dots`}},
 		{"bad record paths", "version: 1\ntools: [{name: x, records: [items, '.a*', '.a[0]']}]\n",
 			[]string{
 				`tools[0].records[0]: bad record path "items": expected a jq path starting with "."`,

@@ -48,7 +48,14 @@ func Build(in Input) (*View, error) {
 	if in.Format == "json" {
 		addFacts(v, in)
 	}
+	folded := foldGroups(in.Collections) // fold.go
 	for ci, c := range in.Collections {
+		if g, ok := folded[ci]; ok {
+			if g == ci {
+				addFolded(v, in, folded, ci)
+			}
+			continue
+		}
 		if c.Kind == "jsonl" && len(in.Collections) == 1 && isGoTestJSON(in.Data) {
 			if err := addGoTest(v, in, ci); err != nil {
 				return nil, err
@@ -94,6 +101,64 @@ type coll struct {
 	group     *Field
 	measures  []*Field
 	groupSums map[string]*groupSum
+	// shorts are the fields' short names (short).
+	shorts map[*Field]string
+}
+
+// short is the name a row's reason gives field f: the shortest ending of
+// its path, in whole segments, that no other field's path ends with
+// ("restartCount" for status.containerStatuses[].restartCount while no
+// other field is named restartCount; "lastState.terminated.exitCode"
+// beside "state.terminated.exitCode"). The row header names the columns
+// in full; reasons repeat on every row, so they say it short.
+func (k *coll) short(f *Field) string {
+	if k.shorts == nil {
+		k.shorts = map[*Field]string{}
+		ends := map[string]int{}
+		segs := map[*Field][]string{}
+		for _, g := range k.p.Fields {
+			ss := pathSegments(g.Path)
+			segs[g] = ss
+			for j := 1; j <= len(ss); j++ {
+				ends[strings.Join(ss[len(ss)-j:], ".")]++
+			}
+		}
+		for _, g := range k.p.Fields {
+			ss := segs[g]
+			k.shorts[g] = g.Path
+			for j := 1; j < len(ss); j++ {
+				if e := strings.Join(ss[len(ss)-j:], "."); ends[e] == 1 {
+					k.shorts[g] = e
+					break
+				}
+			}
+		}
+	}
+	if s, ok := k.shorts[f]; ok {
+		return s
+	}
+	return f.Path
+}
+
+// pathSegments splits a dot path at the dots outside quoted names
+// (metadata.labels."app.kubernetes.io/name" has three segments).
+func pathSegments(path string) []string {
+	var out []string
+	start, quoted := 0, false
+	for i := 0; i < len(path); i++ {
+		switch path[i] {
+		case '\\':
+			i++
+		case '"':
+			quoted = !quoted
+		case '.':
+			if !quoted {
+				out = append(out, path[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, path[start:])
 }
 
 type reason struct {
@@ -134,6 +199,12 @@ func addRecords(v *View, in Input, ci int) error {
 		return fmt.Errorf("profile %s: %w", c.Path, err)
 	}
 	k.p.Finish()
+	for _, path := range in.Identity {
+		if f := k.p.Field(strings.TrimPrefix(path, ".")); f != nil && f.scalar() && f.Present == k.p.Records {
+			k.p.Identity = f
+			break
+		}
+	}
 	k.chooseColumns()
 	k.selectRows()
 	k.t, k.p.t = nil, nil
@@ -203,7 +274,17 @@ func (k *coll) addProfile(v *View, sec int) {
 	}
 	var lines []line
 	nImportant := 0
-	fields := p.Fields
+	// Fields of the record itself before nested ones, and among those the
+	// fields most records have first: a package's license and dev flag
+	// before the versions of one dependency a few packages declare.
+	fields := append([]*Field(nil), p.Fields...)
+	sort.SliceStable(fields, func(i, j int) bool {
+		di, dj := len(pathSegments(fields[i].Path)), len(pathSegments(fields[j].Path))
+		if di != dj {
+			return di < dj
+		}
+		return fields[i].Present > fields[j].Present
+	})
 	if p.root.Values > 0 && p.root.scalar() {
 		fields = append([]*Field{p.root}, fields...)
 	}

@@ -25,6 +25,10 @@ type Input struct {
 	// profile: "user.avatar_url") is one the rules drop; such fields are
 	// not shown as columns (they are still profiled and counted).
 	Drop func(path string) bool
+	// Identity are field paths relative to a record that name it (the
+	// registry's identity): the first one present in every record wins
+	// over the detected identity. Empty means detect it.
+	Identity []string
 	// Notes are lines to show after the header (what level 1 dropped,
 	// for instance), each without its newline.
 	Notes []string

@@ -27,7 +27,14 @@ func (v *View) render(chosen []Candidate) string {
 		if s.Head != nil {
 			b.WriteString(s.Head(cs))
 		}
+		rows := false
 		for _, c := range cs {
+			rows = rows || c.Record >= 0
+		}
+		for _, c := range cs {
+			if c.Reason == "row header" && !rows {
+				continue // the column names wait for the first row
+			}
 			b.WriteString(c.Text)
 			b.WriteByte('\n')
 		}

@@ -388,19 +388,19 @@ func (k *coll) selectRows() {
 				switch {
 				case !usual && raw[0] == '"' && len(raw) < 120 && vs.errWord > 0:
 					label := f.Path + "=" + cell(raw, 40)
-					flag(label, PrioAnomaly, vs.n, vs, fmt.Sprintf("%s (%s of %s)", label, commas(vs.n), commas(f.Values)))
+					flag(label, PrioAnomaly, vs.n, vs, fmt.Sprintf("%s=%s (%s of %s)", k.short(f), cell(raw, 40), commas(vs.n), commas(f.Values)))
 				case exit && vs.exitValue:
 					label := f.Path + "=" + raw
-					flag(label, PrioAnomaly, vs.n, vs, label+" (not 0)")
+					flag(label, PrioAnomaly, vs.n, vs, k.short(f)+"="+raw+" (not 0)")
 				case !usual && f.Values >= 10 && f.Distinct <= 24 && f.Distinct < f.Values/2 && vs.n <= max(1, f.Values/20):
 					label := f.Path + "=" + cell(raw, 40)
-					flag(label, PrioRare, vs.n, vs, fmt.Sprintf("%s is rare (%s of %s)", label, commas(vs.n), commas(f.Values)))
+					flag(label, PrioRare, vs.n, vs, fmt.Sprintf("%s=%s is rare (%s of %s)", k.short(f), cell(raw, 40), commas(vs.n), commas(f.Values)))
 				}
 			}
 		} else if exit && f.sel.exitVals != nil {
 			for _, raw := range sortedKeys(f.sel.exitVals) {
 				label := f.Path + "=" + raw
-				flag(label, PrioAnomaly, 0, f.sel.exitVals[raw], label+" (not 0)")
+				flag(label, PrioAnomaly, 0, f.sel.exitVals[raw], k.short(f)+"="+raw+" (not 0)")
 			}
 		}
 		if f.NumN >= 8 && f.StdDev() > 0 && f != p.Identity {
@@ -442,7 +442,7 @@ func (k *coll) selectRows() {
 		}
 		if strings.HasSuffix(f.Path, "[]") && f.scalar() && !strings.Contains(strings.TrimSuffix(f.Path, "[]"), "[]") {
 			if a := p.Field(strings.TrimSuffix(f.Path, "[]")); a != nil && a.MaxItems > a.MinItems {
-				itemExts = append(itemExts, extreme{f, fmt.Sprintf("most %s items (%d)", a.Path, a.MaxItems), a.maxItemsRec, a.maxItemsRaw})
+				itemExts = append(itemExts, extreme{f, fmt.Sprintf("most %s items (%d)", k.short(a), a.MaxItems), a.maxItemsRec, a.maxItemsRaw})
 			}
 			continue
 		}
@@ -450,9 +450,9 @@ func (k *coll) selectRows() {
 			continue
 		}
 		if f.NumN > 0 && f.Min != f.Max && f.NumN == f.Values-f.Nulls {
-			exts = append(exts, extreme{f, "largest " + f.Path, f.maxRec, f.maxRaw}, extreme{f, "smallest " + f.Path, f.minRec, f.minRaw})
+			exts = append(exts, extreme{f, "largest " + k.short(f), f.maxRec, f.maxRaw}, extreme{f, "smallest " + k.short(f), f.minRec, f.minRaw})
 		} else if f.TimeN > 1 && f.earliestText != f.latestText {
-			exts = append(exts, extreme{f, "latest " + f.Path, f.latestRec, f.latestRaw}, extreme{f, "earliest " + f.Path, f.earliestRec, f.earliestRaw})
+			exts = append(exts, extreme{f, "latest " + k.short(f), f.latestRec, f.latestRaw}, extreme{f, "earliest " + k.short(f), f.earliestRec, f.earliestRaw})
 		}
 	}
 	raws := t.raws
@@ -511,7 +511,7 @@ func (k *coll) selectRows() {
 				if x, err := strconv.ParseFloat(string(v), 64); err == nil {
 					if d := math.Abs(x-st.mean) / st.sd; d > 2 && d > bestDev {
 						bestDev = d
-						whyOut = fmt.Sprintf("%s=%s is %.1fσ from the mean %s", f.Path, num(x), d, num(st.mean))
+						whyOut = fmt.Sprintf("%s=%s is %.1fσ from the mean %s", k.short(f), num(x), d, num(st.mean))
 					}
 				}
 			}
@@ -581,7 +581,7 @@ func (k *coll) selectRows() {
 		for _, f := range lack {
 			if slices.Contains(f.sel.firstRecs, i) {
 				lacking.recs = append(lacking.recs, i)
-				lacking.text[i] = fmt.Sprintf("has %s (only %s of %s records do)", f.Path, commas(f.Present), commas(p.Records))
+				lacking.text[i] = fmt.Sprintf("has %s (only %s of %s records do)", k.short(f), commas(f.Present), commas(p.Records))
 				break
 			}
 		}

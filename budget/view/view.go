@@ -14,6 +14,7 @@ type Counter interface {
 // Priorities of candidates: lower is shown first. Candidates of one
 // priority keep the order in which they were added.
 const (
+	PrioCount     = 5  // the exact count of a collection listed with its siblings (fold.go)
 	PrioFact      = 10 // a top-level fact: a scalar outside every collection
 	PrioProfile   = 20 // the profile line of an important field (identity, distributions)
 	PrioPinned    = 30 // a row the registry's pin predicate selects
@@ -131,4 +132,61 @@ func plural(n int, word string) string {
 // ShellQuote quotes s for a POSIX shell.
 func ShellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Facts returns what the view states about the output as a whole,
+// most telling first, each as one line: the heads that are the same
+// whichever candidates are chosen (a text's "text: 97 lines; kind:
+// table"), then the candidates of a collection that show no record and
+// list no part of it (profile lines, a text's counts and templates; not
+// the keys of a keyed collection), in fill order. A result that keeps the whole output states them in its
+// notice (budget's facts notice), so that a larger budget, at which the
+// whole output fits, does not state less than the view at a smaller one.
+func (v *View) Facts() []string {
+	var out []string
+	one := func(s string) string {
+		var parts []string
+		for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				parts = append(parts, strings.TrimSuffix(l, ":"))
+			}
+		}
+		return strings.Join(parts, "; ")
+	}
+	per := make([][]Candidate, len(v.sections))
+	for _, c := range v.cands {
+		per[c.Section] = append(per[c.Section], c)
+	}
+	for i, s := range v.sections {
+		if s.Head == nil {
+			continue
+		}
+		if h := s.Head(nil); h != "" && h == s.Head(per[i]) {
+			out = append(out, one(h))
+		}
+	}
+	colls := map[string]bool{}
+	for _, s := range v.sections {
+		if s.Coll != "" {
+			colls[s.Coll] = true
+		}
+	}
+	last := ""
+	for _, c := range v.Candidates() {
+		// Values outside the collections, and the keys of a keyed
+		// collection, are in the output itself.
+		listing := c.Reason == "row header" || c.Reason == "the keys" || c.Reason == "every member"
+		coll := v.sections[c.Section].Coll
+		if c.Record < 0 && coll != "" && !listing && c.Prio <= PrioProfile2 {
+			// With several collections, each run of one's facts is
+			// named.
+			if len(colls) > 1 && coll != last {
+				out = append(out, "in "+coll+": "+one(c.Text))
+			} else {
+				out = append(out, one(c.Text))
+			}
+			last = coll
+		}
+	}
+	return out
 }

@@ -50,7 +50,12 @@ func (p *Proxy) Handler(o HTTPOptions) http.Handler {
 	h := mcp.NewStreamableHTTPHandler(p.sessionServer,
 		&mcp.StreamableHTTPOptions{Logger: log, MaxRequestBodyBytes: o.MaxRequestBodyBytes,
 			EventStore: mcp.NewMemoryEventStore(nil), SessionTimeout: timeout})
-	return &wireHandler{next: h, w: p.wire, max: o.MaxRequestBodyBytes}
+	// The pass-through reads each body first: under the go-sdk's limit.
+	limit := o.MaxRequestBodyBytes
+	if limit == 0 {
+		limit = mcp.DefaultMaxRequestBodyBytes
+	}
+	return &wireHandler{next: h, w: p.wire, max: limit}
 }
 
 // sessionServer is the server of a new HTTP session: that of a proxy of

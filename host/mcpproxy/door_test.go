@@ -145,3 +145,56 @@ func testHTTPDoorResumes(t *testing.T) {
 		t.Errorf("after resuming: %v, want 50 100 result", got)
 	}
 }
+
+// TestHTTPDoorBodyLimit: the HTTP door refuses a body over its limit
+// (the go-sdk's 4 MiB by default) with 413 and stops reading it: of a
+// 64 MiB body it reads a few MiB. Before, the pass-through
+// (passthrough.go) read a body whole when no limit was set.
+func TestHTTPDoorBodyLimit(t *testing.T) {
+	eng, _ := newEngine(t, 8000)
+	p, err := mcpproxy.New(context.Background(), faulty(t), mcpproxy.Adapt(eng), mcpproxy.Options{Logger: quietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for _, limit := range []int64{0, 1 << 20} {
+		srv := httptest.NewServer(p.Handler(mcpproxy.HTTPOptions{MaxRequestBodyBytes: limit}))
+		body := &countingReader{left: 64 << 20}
+		req, _ := http.NewRequest("POST", srv.URL, body)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		srv.Close()
+		if err == nil && resp.StatusCode != http.StatusRequestEntityTooLarge {
+			t.Errorf("limit %d: %s, want 413", limit, resp.Status)
+		}
+		if body.read > 16<<20 {
+			t.Errorf("limit %d: the door read %d bytes of the body", limit, body.read)
+		}
+	}
+}
+
+// countingReader yields left bytes of a JSON-RPC request's start and
+// then 'x's, counting what was read.
+type countingReader struct {
+	left, read int
+}
+
+func (r *countingReader) Read(p []byte) (int, error) {
+	if r.left == 0 {
+		return 0, io.EOF
+	}
+	n := min(len(p), r.left)
+	for i := range n {
+		p[i] = 'x'
+	}
+	if r.read == 0 {
+		n = copy(p, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"`)
+	}
+	r.left -= n
+	r.read += n
+	return n, nil
+}

@@ -146,6 +146,19 @@ func TestCompactAndArtifacts(t *testing.T) {
 	if resp.StatusCode != 200 || !bytes.Equal(raw, data) || resp.Header.Get("X-Compact-SHA256") != res.Artifact.SHA256 {
 		t.Errorf("get: status %d, %d bytes (want %d), sha %q", resp.StatusCode, len(raw), len(data), resp.Header.Get("X-Compact-SHA256"))
 	}
+	// The same by the reference the view prints (artifact:HANDLE).
+	if !strings.Contains(res.Content, budget.RefOf(h)) {
+		t.Errorf("the view does not print %s", budget.RefOf(h))
+	}
+	resp, err = http.Get(ts.URL + "/v1/artifacts/" + budget.RefOf(h))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !bytes.Equal(raw, data) {
+		t.Errorf("get %s: status %d, %d bytes (want %d)", budget.RefOf(h), resp.StatusCode, len(raw), len(data))
+	}
 
 	get := func(q string) (int, query.Answer, []byte) {
 		resp, err := http.Get(ts.URL + "/v1/artifacts/" + q)

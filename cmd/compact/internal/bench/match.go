@@ -137,6 +137,7 @@ func occurrences(s, needle string) []span {
 	if g, ok := groupedInteger(needle); ok {
 		out = append(out, groupedOccurrences(s, g)...)
 	}
+	out = append(out, wordFormOccurrences(s, needle)...)
 	if isNumeric(needle) {
 		kept := out[:0]
 		for _, o := range out {
@@ -197,6 +198,55 @@ func groupedOccurrences(s, g string) []span {
 			out = append(out, span{start, end})
 		}
 		from = start + 1
+	}
+	return out
+}
+
+// wordFormOccurrences lists the occurrences of another form of a word
+// needle (letters only, three or more): in any case, and followed by s,
+// es, d, ed or ing, the last letter doubled before ed or ing ("skip" in
+// "SKIP:", "skipped tests:"; "fail" in "failed", "FAIL"), at word
+// boundaries. A go test view says "2 failed" and "--- SKIP:" where the
+// JSON says "fail" and "skip". The word itself, as written, is found by
+// boundaryOccurrences; a longer word ("skipper", "failure") is not a form.
+func wordFormOccurrences(s, word string) []span {
+	if len(word) < 3 {
+		return nil
+	}
+	for i := 0; i < len(word); i++ {
+		c := word[i] | 0x20
+		if c < 'a' || c > 'z' {
+			return nil
+		}
+	}
+	lw := strings.ToLower(word)
+	last := lw[len(lw)-1:]
+	suffixes := []string{"", "s", "es", "d", "ed", "ing", last + "ed", last + "ing"}
+	ls := strings.ToLower(s) // ASCII case folding keeps byte offsets
+	if len(ls) != len(s) {
+		return nil
+	}
+	var out []span
+	for from := 0; from <= len(ls)-len(lw); {
+		i := strings.Index(ls[from:], lw)
+		if i < 0 {
+			break
+		}
+		start := from + i
+		from = start + 1
+		if start > 0 && isWordByte(ls[start-1]) {
+			continue
+		}
+		for _, suf := range suffixes {
+			end := start + len(lw) + len(suf)
+			if end > len(ls) || ls[start+len(lw):end] != suf || end < len(ls) && isWordByte(ls[end]) {
+				continue
+			}
+			if s[start:end] != word { // the word as written is found already
+				out = append(out, span{start, end})
+			}
+			break
+		}
 	}
 	return out
 }

@@ -50,6 +50,13 @@ func TestVisibleFor(t *testing.T) {
 		{"count of rows not shown", Answer{Needles: []string{"9"}, Record: []string{"@jest"}}, "  not shown: 9 of 12 records; jq '.\"@jest/core\"'\n", false},
 		{"count shown, level 1", Answer{Needles: []string{"90"}, Record: []string{"records"}}, "[compact: 90 of 100 records shown]", false},
 		{"the total shown, level 1", Answer{Needles: []string{"100"}, Record: []string{"records"}}, "[compact: 90 of 100 records shown]", true},
+		// Word forms: the JSON says "skip", the view "skipped" or "SKIP".
+		{"word form of the record", Answer{Needles: []string{"TestZones"}, Record: []string{"skip"}}, "skipped tests: example.com/shop/shipping TestZones\n", true},
+		{"upper case record", Answer{Needles: []string{"TestZones"}, Record: []string{"skip"}}, "  --- SKIP: TestZones (0.00s)\n", true},
+		{"word form of the answer", Answer{Needles: []string{"fail"}, Record: []string{"pricing"}}, "example.com/shop/pricing\tfailed\n", true},
+		{"a longer word is no form", Answer{Needles: []string{"TestZones"}, Record: []string{"skip"}}, "skipper TestZones\n", false},
+		{"a form far away is not near", Answer{Needles: []string{"fail"}, Record: []string{"pricing"}}, "pricing\tok\nother\tfailed\n", false},
+		{"a form inside a word is none", Answer{Needles: []string{"fail"}, Record: []string{"pricing"}}, "pricing\tfailsafe\n", false},
 		{"the total beside it is", Answer{Needles: []string{"29"}, Record: []string{"@jest"}}, "collection .x.\"@jest/core\" (map): 29 records; showing 14 of 29\n", true},
 		{"a count of the data is", Answer{Needles: []string{"14"}, Record: []string{"@jest"}}, "@jest/ 14 packages, showing them\n", true},
 	}
