@@ -49,12 +49,14 @@ func (e *entry) grow(n int64) {
 	}
 }
 
-// getShape detects the artifact's shape once.
+// getShape detects the artifact's shape once, as level 2 did when it made
+// the view: with the content type stored with it (text declared as text
+// is lines even with a NUL byte; budget.DetectShapeAs).
 func (e *entry) getShape() (budget.Shape, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.shape == nil && e.shapeErr == nil {
-		s, err := budget.DetectShape(e.data, nil)
+		s, err := budget.DetectShapeAs(e.data, nil, e.meta.ContentType)
 		e.shape, e.shapeErr = &s, err
 	}
 	if e.shapeErr != nil {
@@ -203,7 +205,7 @@ func (e *entry) getRecords(path string) (*records, error) {
 	if e.indexed {
 		// The index's shape has no path tree: a path it does not list
 		// needs the full detection.
-		if shape, err = budget.DetectShape(e.data, nil); err != nil {
+		if shape, err = budget.DetectShapeAs(e.data, nil, e.meta.ContentType); err != nil {
 			return nil, err
 		}
 	}

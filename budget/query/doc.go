@@ -7,8 +7,9 @@
 // # What jq reads
 //
 // A jq filter runs once, on one input built from the artifact's shape
-// (budget.DetectShape), so that the same filter means the same thing on
-// every kind of artifact:
+// (budget.DetectShapeAs with the content type stored with it, as level 2
+// detected it for the view), so that the same filter means the same thing
+// on every kind of artifact:
 //
 //   - one JSON value: that value;
 //   - JSON Lines, or JSON values one after another (go list -json): one
@@ -21,7 +22,9 @@
 //     UTF-8 becomes U+FFFD, one per run of bad bytes (see Lines). An empty
 //     artifact is the empty array.
 //
-// Binary artifacts are refused (ErrNotJSON); get them whole.
+// Binary artifacts are refused (ErrNotJSON); get them whole. An artifact
+// stored as text (a text/* or JSON content type) is never binary, whatever
+// bytes it holds.
 //
 // A reference's path indexes that same input: HANDLE[3] is the 4th value
 // of JSON Lines or line 3 of text, and HANDLE[3].msg its member msg (a

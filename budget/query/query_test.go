@@ -596,3 +596,43 @@ func TestSearchStopsAtDeadline(t *testing.T) {
 		t.Fatalf("search scoring after the deadline: %v, want context.Canceled", err)
 	}
 }
+
+// TestDeclaredTextWithNULIsLines: text declared as text (an MCP text
+// block) with a NUL byte near its start is shown by level 2 as text, with
+// slices and searches of its lines suggested; those queries read it as
+// lines too. On the old code the query detected the artifact again
+// without its content type, called it binary and refused every query
+// ("has no records or lines"): the view's way back failed.
+func TestDeclaredTextWithNULIsLines(t *testing.T) {
+	e := newEnv(t, Options{})
+	var b strings.Builder
+	for i := 0; i < 3000; i++ {
+		if i == 5 {
+			b.WriteString("line 5: ERROR \x00 a NUL byte\n")
+			continue
+		}
+		fmt.Fprintf(&b, "line %d: something happened with value %d\n", i, 7*i)
+	}
+	data := []byte(b.String())
+	p := budget.NewPipeline(e.ctr, budget.WithStore(e.store))
+	res, err := p.Run(context.Background(), budget.Input{Tool: "t", Data: data, ContentType: "text/plain", Budget: 600})
+	if err != nil || res.Artifact == nil {
+		t.Fatalf("run: %v", err)
+	}
+	if !strings.Contains(res.Content, "3,000 lines") || !strings.Contains(res.Content, "compact artifact slice") {
+		t.Fatalf("the view does not show the text as lines:\n%s", res.Content)
+	}
+	h := res.Artifact.Handle
+	a, err := e.q.Slice(context.Background(), h, SliceOptions{Offset: 4, Limit: 2}, 500)
+	if err != nil || a.Total != 3000 || !strings.Contains(a.Content, "5\tline 5: ERROR") {
+		t.Fatalf("slice: %+v %v", a, err)
+	}
+	a, err = e.q.Search(context.Background(), h, "ERROR", SearchOptions{Limit: 3}, 500)
+	if err != nil || a.Returned != 1 || len(a.Positions) != 1 || a.Positions[0] != 5 {
+		t.Fatalf("search: %+v %v", a, err)
+	}
+	a, err = e.q.JQ(context.Background(), h, "length", 500)
+	if err != nil || strings.TrimSpace(a.Content) != "3000" {
+		t.Fatalf("jq length: %+v %v", a, err)
+	}
+}
