@@ -85,8 +85,9 @@ const maxGroupValues = 6
 // colProfile is the column profile of a table.
 type colProfile struct {
 	split colSplit
-	rows  int // lines that are rows (the header is not one)
-	other int // non-blank lines of another shape
+	rows  int     // lines that are rows (the header is not one)
+	first posLine // the first row (its name shows how to fetch a row by name)
+	other int     // non-blank lines of another shape
 	cols  []*colStat
 }
 
@@ -326,6 +327,9 @@ func (cp *colProfile) add(pos int, line string) {
 	cp.rows++
 	for i, c := range cp.cols {
 		c.add(pos, line, f[i], cp.rows)
+	}
+	if cp.rows == 1 {
+		cp.first = posLine{pos, line}
 	}
 	for _, c := range cp.cols {
 		if c.numeric != cp.rows {
@@ -706,6 +710,18 @@ func (tc *textCands) columnsHead(cs []Candidate) string {
 		}
 		s += fmt.Sprintf("the rows whose %s is %q (any column, any value likewise): compact artifact query %s --jq %s\n", c.name, v, tc.in.Handle,
 			ShellQuote(fmt.Sprintf(`to_entries[] | select(.value | %s | .[%d] == %s) | "\(.key)\t\(.value)"`, cp.split.jqFields(), i, jqString(v))))
+		break
+	}
+	// A row by its name: the first column whose every value is its own
+	// (not a number), shown with the first row's name.
+	for i, c := range cp.cols {
+		if c.isNumber(cp.rows) || c.capped || len(c.distinct) != cp.rows || cp.rows < 3 {
+			continue
+		}
+		if f := cp.split.fields(cp.first.text); f != nil {
+			s += fmt.Sprintf("one row by its %s (here %q): compact artifact query %s --jq %s\n", c.name, f[i], tc.in.Handle,
+				ShellQuote(fmt.Sprintf(`to_entries[] | select(.value | %s | .[%d] == %s) | "\(.key)\t\(.value)"`, cp.split.jqFields(), i, jqString(f[i]))))
+		}
 		break
 	}
 	return s

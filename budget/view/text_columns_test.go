@@ -164,6 +164,15 @@ func TestTextViewColumns(t *testing.T) {
 			t.Errorf("the view lacks %q:\n%s", want, text)
 		}
 	}
+	// A table whose first column names its rows says how to fetch one.
+	tsv := "name\tsize\tkind\n"
+	for i := 0; i < 60; i++ {
+		tsv += fmt.Sprintf("pkg-%02d\t%d\t%s\n", i, i*7, map[bool]string{true: "lib", false: "bin"}[i%4 == 0])
+	}
+	if v := fillText(t, []byte(strings.Repeat(tsv, 1)), 400); !strings.Contains(v,
+		`one row by its name (here "pkg-00"): compact artifact query 0123456789ab --jq 'to_entries[] | select(.value | split("\t") | .[0] == "pkg-00") | "\(.key)\t\(.value)"'`) {
+		t.Errorf("no query for a row by its name:\n%s", v)
+	}
 	// Every set-gid program is shown (3 rows), the largest entry too.
 	for _, name := range []string{" chage\t", " expiry\t", " ssh-agent\t", " node\t"} {
 		if !strings.Contains(text, name) {
