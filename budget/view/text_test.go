@@ -274,6 +274,10 @@ func FuzzTextProfile(f *testing.F) {
 		"2026-01-02T03:04:05Z INFO start\n2026-01-02T03:04:06Z ERROR boom\n  at x\n",
 		"./a.go:1:2: undefined: x\n", "=== RUN   TestA\n--- FAIL: TestA (0.00s)\nFAIL\tx\t0.1s\n",
 		"1..2\nok 1\nnot ok 2\n", "0 errors\nerror=nil\nfatal: no\n", "\xff\xfe\r\n\r\n",
+		"  PID USER  RSS CMD\n    1 root 10 init\n    2 root 0 a b c\n    3 man 5 x\n" + strings.Repeat("    9 root 7 w --f\n", 9),
+		"a\t1\tx\na\t2\ty\nb\t3\t\n" + strings.Repeat("c\t4\tz\n", 9),
+		"commit a1\nAuthor: A\n\n    m\n\ncommit b2\nAuthor: B\n\ncommit c3\nAuthor: A\n",
+		"Unpacking x (1) ...\nUnpacking y (2) ...\nUnpacking z (3) over (2) ...\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -307,6 +311,27 @@ func FuzzTextProfile(f *testing.F) {
 				t.Fatalf("%q: severity %d, the patterns say %d", l, got, want)
 			}
 		})
+		if cp := p.cols; cp != nil {
+			nonBlank, hp := p.lines-p.blank, 0
+			if cp.split.headPos >= 0 {
+				hp = 1
+			}
+			if cp.rows+cp.other+hp != nonBlank {
+				t.Fatalf("rows %d + other %d + header %d != %d non-blank lines", cp.rows, cp.other, hp, nonBlank)
+			}
+			for _, c := range cp.cols {
+				n := 0
+				for _, k := range c.values {
+					n += k
+				}
+				if !c.overflow && n != cp.rows {
+					t.Fatalf("column %s: values count %d rows, want %d", c.name, n, cp.rows)
+				}
+			}
+		}
+		if p.headKey != "" && p.records != p.nHead {
+			t.Fatalf("records %d, headers %d", p.records, p.nHead)
+		}
 		if len(data) == 0 {
 			return
 		}
