@@ -137,10 +137,11 @@ func (p *Pipeline) writeIndex(in Input, shape Shape, sum string) {
 		return
 	}
 	// The index describes what a query reads: the shape detected with
-	// no registry paths.
+	// no registry paths, with the content type stored (a text declared
+	// as text is lines whatever bytes it holds; budget/query).
 	if len(in.Rules.Records) > 0 {
 		var err error
-		if shape, err = DetectShape(in.Data, nil); err != nil {
+		if shape, err = DetectShapeAs(in.Data, nil, in.ContentType); err != nil {
 			return
 		}
 	}

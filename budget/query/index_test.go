@@ -351,3 +351,43 @@ func TestMappedQueryStreams(t *testing.T) {
 		t.Errorf(".items | length: %q, whole input built %v", a.Content, built)
 	}
 }
+
+// TestIndexOfDeclaredText: the index level 2 writes for a text declared
+// text/plain with a NUL byte near its start describes it as lines, as the
+// view and a query without the index see it, also when the registry
+// names its records ("."). On the old code the index was made with a
+// detection that ignored the content type: the text was binary in it, and
+// a query in a new process (which reads the index) found no lines.
+func TestIndexOfDeclaredText(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("line 0: start \x00 with a NUL byte\n")
+	for i := 1; b.Len() < 3<<20/2; i++ {
+		fmt.Fprintf(&b, "line %d: something happened with value %d\n", i, 7*i)
+	}
+	data := []byte(b.String())
+	lines := strings.Count(b.String(), "\n")
+	for _, records := range [][]string{nil, {"."}} {
+		ds, err := artifact.NewDir(t.TempDir(), artifact.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctr, _ := budget.NewCounter("")
+		p := budget.NewPipeline(ctr, budget.WithStore(ds))
+		res, err := p.Run(context.Background(), budget.Input{Tool: "t", Data: data, ContentType: "text/plain", Budget: 800, Rules: budget.Rules{Records: records}})
+		if err != nil || res.Artifact == nil {
+			t.Fatalf("records %v: run: %v", records, err)
+		}
+		q, err := New(ds, ctr, Options{Cache: NewCache(0)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := q.load(context.Background(), budget.Handle(res.Artifact.Handle))
+		if err != nil || !e.indexed {
+			t.Fatalf("records %v: the query did not read the index written at store time: %v", records, err)
+		}
+		a, err := q.Slice(context.Background(), res.Artifact.Handle, SliceOptions{Offset: 1000, Limit: 1}, 500)
+		if err != nil || a.Total != lines || !strings.Contains(a.Content, "line 1000: ") {
+			t.Fatalf("records %v: slice over the index: %v %+v", records, err, a)
+		}
+	}
+}

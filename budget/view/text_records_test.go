@@ -238,3 +238,21 @@ func TestTextFacts(t *testing.T) {
 		t.Error("facts of a go test -json stream or of nothing")
 	}
 }
+
+// TestSlotValuesOfMaskedTokens checks that a small template names the
+// values of its masked tokens too (the numbers of the merged pull
+// requests), not only of its <*> positions.
+func TestSlotValuesOfMaskedTokens(t *testing.T) {
+	var b strings.Builder
+	for _, n := range []int{250, 248, 213, 183} {
+		fmt.Fprintf(&b, "Merge pull request #%d from owner/branch-%d\n", n, n%7)
+	}
+	p := analyzeText([]byte(b.String()), nil)
+	if len(p.miner.clusters) != 1 {
+		t.Fatalf("%d templates", len(p.miner.clusters))
+	}
+	got := p.miner.clusters[0].slotValues()
+	if want := "values: #<n> (4 values): #250, #248, #213, #183; owner/branch-<n> (3 values): owner/branch-5, owner/branch-3, owner/branch-1"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+}

@@ -202,6 +202,12 @@ func (c *cluster) slotValues() string {
 	k := 0
 	for i, t := range c.tokens {
 		if t != tmplAny {
+			// A masked token (#<n>, <ts>, (<n>-<n>)) that took a few
+			// values: name them too (the pull requests of "Merge pull
+			// request #<n> from <*>").
+			if strings.IndexByte(t, '<') >= 0 && i < len(c.slots) && len(c.slots[i]) >= 2 {
+				parts = append(parts, fmt.Sprintf("%s (%d values): %s", t, len(c.slots[i]), strings.Join(c.slots[i], ", ")))
+			}
 			continue
 		}
 		k++
