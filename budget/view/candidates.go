@@ -712,3 +712,45 @@ func envelope(in Input, c Collection) bool {
 	}
 	return false
 }
+
+// changePoints is the reason of the records where an ordered series of a
+// state-like field changes regime: a value (not the usual one) whose
+// records are one run of at least minRun in a row starts there
+// ("status=degraded from here: a run of 12, records 120-131"). Values
+// that come in runs say the records are ordered (by time, by stage); in
+// records in no order a rare value seldom repeats three times in a row.
+func (k *coll) changePoints() *reason {
+	const minRun = 3
+	r := &reason{prio: PrioRare, text: map[int]string{}}
+	p := k.p
+	for _, f := range p.Fields {
+		if f.Counts == nil || f.Distinct < 2 || f.Distinct > 12 || f.Present != p.Records || strings.Contains(f.Path, "[]") || k.dropped(f) {
+			continue
+		}
+		for _, raw := range sortedKeys(f.vals) {
+			vs := f.vals[raw]
+			if vs.noRecs || vs.n < minRun || vs.n*2 >= f.Values || vs.first == 0 || len(vs.recs) == 0 || vs.recs[0] != vs.first {
+				continue
+			}
+			run := 1
+			for run < len(vs.recs) && vs.recs[run] == vs.first+run {
+				run++
+			}
+			if run < minRun || run < len(vs.recs) {
+				continue // not one run (as far as its records are kept)
+			}
+			if len(r.recs) >= maxPerWhy {
+				r.more++
+				continue
+			}
+			label := k.short(f) + "=" + cell(raw, 40)
+			what := fmt.Sprintf("a run of %s, records %d-%d", commas(vs.n), vs.first, vs.first+vs.n-1)
+			if vs.n > len(vs.recs) {
+				what = fmt.Sprintf("the first %d of %s in a row", run, commas(vs.n))
+			}
+			r.recs = append(r.recs, vs.first)
+			r.text[vs.first] = joinWhy(r.text[vs.first], label+" from here: "+what)
+		}
+	}
+	return r
+}

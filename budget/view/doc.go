@@ -20,8 +20,8 @@
 //	candidates.go  every piece the view could show, each with a reason and
 //	               a priority: top-level facts, keyed maps, profile lines,
 //	               rows (pinned, error states, rare values, outliers, a
-//	               field most rows lack, relevant to the request, extremes,
-//	               first and last, then an even spread).
+//	               field most rows lack, relevant to the request, change
+//	               points, extremes, first and last, then an even spread).
 //	fill.go        one walk over the candidates in a fixed order (priority,
 //	               then the order they were added) keeping the longest
 //	               prefix whose rendering fits the budget, counted exactly.

@@ -633,7 +633,7 @@ func (k *coll) selectRows() {
 		spread.recs = append(spread.recs, i)
 		spread.text[i] = "spread"
 	}
-	k.why = append(k.why, outliers, lacking, relevant, ends, spread)
+	k.why = append(k.why, outliers, lacking, relevant, k.changePoints(), ends, spread)
 	k.fillGroups()
 
 	// The rows of every record a reason chose, and of the probes.

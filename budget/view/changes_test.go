@@ -1,0 +1,70 @@
+package view_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/toolcompact/compact/budget"
+	"github.com/toolcompact/compact/budget/view"
+)
+
+// TestChangePoints: in ordered records a state that changes regime (a run
+// of "degraded" in a series of "ok") is a row with its reason; a rare
+// value scattered over records in no order is no change point.
+func TestChangePoints(t *testing.T) {
+	build := func(status func(i int) string) string {
+		var b strings.Builder
+		b.WriteString("[")
+		for i := range 200 {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `{"seq": %d, "status": %q, "latency_ms": %d}`, i, status(i), 10+i%7)
+		}
+		b.WriteString("]")
+		return b.String()
+	}
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	view1 := func(data string) string {
+		sh, err := budget.DetectShape([]byte(data), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := view.Input{Tool: "t", ContentType: sh.ContentType, Format: sh.Format, Data: []byte(data), Handle: "0123456789ab", Budget: 4000}
+		for _, col := range sh.Collections {
+			in.Collections = append(in.Collections, view.Collection{Path: col.Path, Kind: col.Kind, Count: col.Count,
+				Each: func(fn func(int, []byte) error) error { return budget.EachRecord([]byte(data), sh, col.Path, fn) }})
+		}
+		v, err := view.Build(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fl, err := v.Fill(c, 4000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fl.Text
+	}
+	ordered := view1(build(func(i int) string {
+		if i >= 120 && i < 140 {
+			return "degraded"
+		}
+		return "ok"
+	}))
+	if !strings.Contains(ordered, "\n120\t") || !strings.Contains(ordered, "status=degraded from here: a run of 20, records 120-139") {
+		t.Errorf("ordered: no change point at 120:\n%s", ordered)
+	}
+	scattered := view1(build(func(i int) string {
+		if i%10 == 3 {
+			return "degraded"
+		}
+		return "ok"
+	}))
+	if strings.Contains(scattered, "from here") {
+		t.Errorf("scattered: a change point:\n%s", scattered)
+	}
+}
