@@ -639,20 +639,7 @@ func kinds(b *strings.Builder, what string, m map[string]int, distinct int) bool
 	if len(m) < 2 || len(m)*4 > distinct {
 		return false
 	}
-	type kc struct {
-		k string
-		n int
-	}
-	var ks []kc
-	for k, n := range m {
-		ks = append(ks, kc{k, n})
-	}
-	sort.Slice(ks, func(i, j int) bool {
-		if ks[i].n != ks[j].n {
-			return ks[i].n > ks[j].n
-		}
-		return ks[i].k < ks[j].k
-	})
+	ks, _ := byCount(m)
 	fmt.Fprintf(b, "; %s: ", what)
 	rest, restN := 0, 0
 	for i, x := range ks {
@@ -670,6 +657,30 @@ func kinds(b *strings.Builder, what string, m map[string]int, distinct int) bool
 		fmt.Fprintf(b, ", %d more with %s", rest, commas(restN))
 	}
 	return true
+}
+
+// keyCount is one kind of value and how many times it occurs.
+type keyCount struct {
+	k string
+	n int
+}
+
+// byCount lists the kinds of m, most frequent first (then by kind), and
+// the sum of their counts.
+func byCount(m map[string]int) ([]keyCount, int) {
+	ks := make([]keyCount, 0, len(m))
+	total := 0
+	for k, n := range m {
+		ks = append(ks, keyCount{k, n})
+		total += n
+	}
+	sort.Slice(ks, func(i, j int) bool {
+		if ks[i].n != ks[j].n {
+			return ks[i].n > ks[j].n
+		}
+		return ks[i].k < ks[j].k
+	})
+	return ks, total
 }
 
 // shapes writes the shapes of f's strings (kinds), saying how many

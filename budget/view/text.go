@@ -412,22 +412,7 @@ func (tc *textCands) wordCounts(what string, m map[string]int) string {
 		// paragraphs); their words are not kinds of lines.
 		return ""
 	}
-	type wc struct {
-		w string
-		n int
-	}
-	var ws []wc
-	total := 0
-	for w, n := range m {
-		ws = append(ws, wc{w, n})
-		total += n
-	}
-	sort.Slice(ws, func(i, j int) bool {
-		if ws[i].n != ws[j].n {
-			return ws[i].n > ws[j].n
-		}
-		return ws[i].w < ws[j].w
-	})
+	ws, total := byCount(m)
 	if ws[0].n < 3 || len(ws)*2 > total {
 		return ""
 	}
@@ -437,7 +422,7 @@ func (tc *textCands) wordCounts(what string, m map[string]int) string {
 		if i == 16 {
 			break
 		}
-		parts = append(parts, fmt.Sprintf("%s %s", cut(x.w, 60), commas(x.n)))
+		parts = append(parts, fmt.Sprintf("%s %s", cut(x.k, 60), commas(x.n)))
 		shown += x.n
 	}
 	if 3*shown < tc.p.lines-tc.p.blank {
@@ -460,22 +445,7 @@ func (tc *textCands) extensionCounts() string {
 	if p == nil || p.kind == textFields || len(p.miner.ext) < 2 || len(p.miner.ext) >= maxLeadWords {
 		return ""
 	}
-	type wc struct {
-		w string
-		n int
-	}
-	var ws []wc
-	total := 0
-	for w, n := range p.miner.ext {
-		ws = append(ws, wc{w, n})
-		total += n
-	}
-	sort.Slice(ws, func(i, j int) bool {
-		if ws[i].n != ws[j].n {
-			return ws[i].n > ws[j].n
-		}
-		return ws[i].w < ws[j].w
-	})
+	ws, total := byCount(p.miner.ext)
 	lines := p.lines - p.blank
 	if ws[0].n < 3 || 3*total < lines {
 		return ""
@@ -486,7 +456,7 @@ func (tc *textCands) extensionCounts() string {
 		if i == 16 {
 			break
 		}
-		parts = append(parts, fmt.Sprintf("%s %s", x.w, commas(x.n)))
+		parts = append(parts, fmt.Sprintf("%s %s", x.k, commas(x.n)))
 		shown += x.n
 	}
 	s := fmt.Sprintf("  lines by the extension of their last word (exact counts): %s", strings.Join(parts, ", "))
@@ -693,20 +663,7 @@ func fieldSummary(f *fieldStat, records int) string {
 	case f.numeric == f.present && f.present > 1:
 		fmt.Fprintf(&b, "numbers, sum %s, min %s (%s), max %s (%s)", strconv.FormatInt(f.sum, 10), strconv.FormatInt(f.min, 10), f.minRec, strconv.FormatInt(f.max, 10), f.maxRec)
 	case !f.overflow && (len(f.values) <= 12 || 2*len(f.values) <= f.present):
-		type vc struct {
-			v string
-			n int
-		}
-		var vs []vc
-		for k, n := range f.values {
-			vs = append(vs, vc{k, n})
-		}
-		sort.Slice(vs, func(i, j int) bool {
-			if vs[i].n != vs[j].n {
-				return vs[i].n > vs[j].n
-			}
-			return vs[i].v < vs[j].v
-		})
+		vs, _ := byCount(f.values)
 		if len(vs) > 12 {
 			fmt.Fprintf(&b, "%d distinct values; ", len(vs))
 		}
@@ -722,7 +679,7 @@ func fieldSummary(f *fieldStat, records int) string {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			fmt.Fprintf(&b, "%q %s", cut(x.v, 60), commas(x.n))
+			fmt.Fprintf(&b, "%q %s", cut(x.k, 60), commas(x.n))
 		}
 	case len(f.distinct) >= maxDistinctTracked:
 		fmt.Fprintf(&b, "at least %s distinct values", commas(len(f.distinct)))

@@ -457,23 +457,9 @@ func (c *colStat) distinctText() string {
 	return fmt.Sprintf("%s distinct values", commas(len(c.distinct)))
 }
 
-type valCount struct {
-	v string
-	n int
-}
-
 // sortedValues are the column's values, most frequent first.
-func (c *colStat) sortedValues() []valCount {
-	vs := make([]valCount, 0, len(c.values))
-	for v, n := range c.values {
-		vs = append(vs, valCount{v, n})
-	}
-	sort.Slice(vs, func(i, j int) bool {
-		if vs[i].n != vs[j].n {
-			return vs[i].n > vs[j].n
-		}
-		return vs[i].v < vs[j].v
-	})
+func (c *colStat) sortedValues() []keyCount {
+	vs, _ := byCount(c.values)
 	return vs
 }
 
@@ -487,9 +473,9 @@ func (cp *colProfile) sumsBy(c *colStat, g int) string {
 	gc := cp.cols[g]
 	var parts []string
 	for _, x := range gc.sortedValues() {
-		s := c.groupSums[g][x.v]
+		s := c.groupSums[g][x.k]
 		// The group's integer sum is exact below 2^53 (float64).
-		parts = append(parts, fmt.Sprintf("%q %s", cut(x.v, 40), c.formatSum(s, int64(s))))
+		parts = append(parts, fmt.Sprintf("%q %s", cut(x.k, 40), c.formatSum(s, int64(s))))
 	}
 	return fmt.Sprintf("; sums by %s: %s", gc.name, strings.Join(parts, ", "))
 }
@@ -534,7 +520,7 @@ func (c *colStat) lineOf(rows, shown int) string {
 			if 33*vs[0].n < rows {
 				// Nearly every row its own value: the most frequent
 				// one says little.
-				fmt.Fprintf(&b, " (the most frequent, %q, in %s rows)", cut(vs[0].v, 80), commas(vs[0].n))
+				fmt.Fprintf(&b, " (the most frequent, %q, in %s rows)", cut(vs[0].k, 80), commas(vs[0].n))
 				break
 			}
 			b.WriteString("; most frequent: ")
@@ -548,7 +534,7 @@ func (c *colStat) lineOf(rows, shown int) string {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			fmt.Fprintf(&b, "%q %s", cut(x.v, 80), commas(x.n))
+			fmt.Fprintf(&b, "%q %s", cut(x.k, 80), commas(x.n))
 			rest -= x.n
 		}
 	}
@@ -576,7 +562,7 @@ func (c *colStat) rareValues(rows int) []rareValue {
 	var out []rareValue
 	for _, x := range vs[1:] {
 		if 20*x.n <= rows {
-			out = append(out, rareValue{c, x.v, x.n})
+			out = append(out, rareValue{c, x.k, x.n})
 		}
 	}
 	return out
@@ -701,7 +687,7 @@ func (tc *textCands) columnsHead(cs []Candidate) string {
 		if len(vs) < 2 || len(vs) > shownColValues {
 			continue
 		}
-		v := vs[len(vs)-1].v
+		v := vs[len(vs)-1].k
 		i := 0
 		for j, x := range cp.cols {
 			if x == c {

@@ -294,6 +294,15 @@ func (p *Proxy) compactResult(ctx context.Context, tool string, args json.RawMes
 		p.issuedResult(r)
 		content := r.Content
 		r.Content = ""
+		if r.Level == schemas.LevelNone && !spilled {
+			// It fits: the client gets the upstream's text exactly,
+			// without the line of facts compact run would put in front
+			// of a long one (a JSON text stays JSON).
+			r.Tokens.After = r.Tokens.Before
+			meta.Results = append(meta.Results, r)
+			byIdx[i] = r
+			continue
+		}
 		meta.Results = append(meta.Results, r)
 		byIdx[i] = r
 		if r.Level == schemas.LevelNone && content == tc.Text {
