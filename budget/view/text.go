@@ -516,6 +516,10 @@ func (tc *textCands) factLines() []string {
 	if p.miner.other > 0 {
 		s += fmt.Sprintf(" (+%s lines past the template cap)", commas(p.miner.other))
 	}
+	if p.cols != nil && p.cols.rows > 0 && len(p.cols.split.names) > 0 {
+		// A symbol or file named "...Error" is not an error line.
+		s += fmt.Sprintf("; a table row's %s (names) not searched for severity words", p.cols.split.nameColumnsText())
+	}
 	out = append(out, s)
 	if p.tests != nil {
 		out = append(out, testTotals(p.tests, false)...)
@@ -574,10 +578,10 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 		s := fmt.Sprintf("error and warning lines, each distinct line once at its last position, after the line before it (showing %s of %s distinct error lines, %s of %s distinct warning lines; [N times, first at line P] = N identical lines):\n",
 			commas(se), commas(len(tc.errs)), commas(sw), commas(len(tc.warns)))
 		if se < len(tc.errs) || tc.p.notableCut > 0 {
-			s += fmt.Sprintf("all error lines: compact artifact query %s --jq %s\n", h, ShellQuote(severityQuery(sevError)))
+			s += fmt.Sprintf("all error lines: compact artifact query %s --jq %s\n", h, ShellQuote(tc.p.severityQuery(sevError)))
 		}
 		if sw < len(tc.warns) {
-			s += fmt.Sprintf("all warning lines: compact artifact query %s --jq %s\n", h, ShellQuote(severityQuery(sevWarn)))
+			s += fmt.Sprintf("all warning lines: compact artifact query %s --jq %s\n", h, ShellQuote(tc.p.severityQuery(sevWarn)))
 		}
 		return s
 	case tsRare:

@@ -51,6 +51,10 @@ type colSplit struct {
 	k       int      // the number of columns
 	header  []string // the header's names, when the first line is one
 	headPos int      // the header's line, or -1
+	// names are the name columns (0-based): columns of names of things
+	// (file names, symbols, commands), which a severity word inside is
+	// part of, not a level (see nameColumns).
+	names []int
 }
 
 // colStat is the profile of one column.
@@ -198,6 +202,7 @@ func detectColumns(data []byte, kind string) *colSplit {
 			hs := &colSplit{k: len(h), headPos: firstPos}
 			if (ge-1)*4 >= (nonBlank-1)*3 && hs.numericColumn(sample, firstPos) {
 				hs.header = h
+				hs.names = hs.nameColumns(sample)
 				return hs
 			}
 		}
@@ -234,7 +239,123 @@ func detectColumns(data []byte, kind string) *colSplit {
 			sp.headPos = firstPos
 		}
 	}
+	sp.names = sp.nameColumns(sample)
 	return sp
+}
+
+// nameColumns finds the columns that name things, from the rows among
+// the first 4,000 lines: columns whose values are short (at most 3
+// words in 90% of the rows: a file name, "name -> target", a symbol, a
+// command) and mostly their own (distinct in at least half of the rows),
+// not numbers. A level column (ERROR, Warning, Failed) has few distinct
+// values; a message column has more words: neither is a name column.
+func (sp *colSplit) nameColumns(sample []byte) []int {
+	short := make([]int, sp.k)
+	numeric := make([]int, sp.k)
+	distinct := make([]map[string]struct{}, sp.k)
+	for i := range distinct {
+		distinct[i] = map[string]struct{}{}
+	}
+	n := 0
+	textLines(sample, func(pos int, line string) {
+		if pos >= 4000 || pos == sp.headPos {
+			return
+		}
+		f := sp.fields(line)
+		if f == nil {
+			return
+		}
+		n++
+		for i, v := range f {
+			if strings.Count(strings.TrimSpace(v), " ") < 3 {
+				short[i]++
+			}
+			if _, _, ok := parseDecimal(v); ok {
+				numeric[i]++
+			}
+			distinct[i][v] = struct{}{}
+		}
+	})
+	if n < 2 {
+		return nil
+	}
+	var out []int
+	for i := 0; i < sp.k; i++ {
+		if short[i]*10 >= n*9 && numeric[i]*10 < n*9 && len(distinct[i])*2 >= n {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// severityText is what of a line is tested for a severity word (see
+// lineSeverity): of a row, its columns other than the name columns,
+// joined by one space; any other line whole.
+func (sp *colSplit) severityText(line string) string {
+	if len(sp.names) == 0 {
+		return line
+	}
+	f := sp.fields(line)
+	if f == nil {
+		return line
+	}
+	kept := make([]string, 0, len(f))
+	for i, v := range f {
+		if !sp.isName(i) {
+			kept = append(kept, v)
+		}
+	}
+	return strings.Join(kept, " ")
+}
+
+func (sp *colSplit) isName(i int) bool {
+	for _, j := range sp.names {
+		if j == i {
+			return true
+		}
+	}
+	return false
+}
+
+// jqSeverityText is the jq expression (over one line) that yields
+// severityText's text, for the query of error and warning lines.
+func (sp *colSplit) jqSeverityText() string {
+	if len(sp.names) == 0 {
+		return "."
+	}
+	var kept []string
+	for i := 0; i < sp.k; i++ {
+		if sp.isName(i) {
+			continue
+		}
+		if i == sp.k-1 && !sp.tab {
+			kept = append(kept, fmt.Sprintf(`($f[%d:] | join(" "))`, i))
+		} else {
+			kept = append(kept, fmt.Sprintf(`$f[%d]`, i))
+		}
+	}
+	row := `($f | length) >= ` + strconv.Itoa(sp.k)
+	if sp.tab {
+		row = `($f | length) == ` + strconv.Itoa(sp.k)
+	}
+	return fmt.Sprintf(`(. as $l | %s as $f | if %s then [%s] | join(" ") else $l end)`, sp.jqFields(), row, strings.Join(kept, ", "))
+}
+
+// nameColumnsText names the name columns: "column 4", "columns 1, 4",
+// "column NAME".
+func (sp *colSplit) nameColumnsText() string {
+	var parts []string
+	for _, i := range sp.names {
+		if sp.header != nil {
+			parts = append(parts, strconv.Quote(sp.header[i]))
+		} else {
+			parts = append(parts, strconv.Itoa(i+1))
+		}
+	}
+	if len(parts) == 1 {
+		return "column " + parts[0]
+	}
+	return "columns " + strings.Join(parts, ", ")
 }
 
 // numericColumn reports whether some column is a number in at least 90%

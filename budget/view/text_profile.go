@@ -312,7 +312,12 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		if lv := lineLevel(line); lv != "" {
 			p.levels[lv]++
 		}
-		sev := lineSeverity(line)
+		sev := sevNone
+		if p.cols != nil {
+			sev = lineSeverity(p.cols.split.severityText(line))
+		} else {
+			sev = lineSeverity(line)
+		}
 		switch sev {
 		case sevError:
 			p.errors++

@@ -126,6 +126,14 @@ GO
 	(cd "$b" && go build -a -x -v ./... 2>&1 || true) >"$out/go-build-fail.txt"
 	rm -rf "$tmp"
 fi
+if want go-nm-nmprog; then
+	# The symbol table of a small static program, largest first: symbols
+	# such as go:itab.*os.SyscallError,error name error types.
+	tmp=$(mktemp -d)
+	(cd "$caps/nmprog" && CGO_ENABLED=0 go build -o "$tmp/nmprog" .)
+	go tool nm -size -sort size "$tmp/nmprog" >"$out/go-nm-nmprog.txt"
+	rm -rf "$tmp"
+fi
 if want npm-install-fail; then
 	tmp=$(mktemp -d)
 	cp -r "$caps/npmfail/." "$tmp/"
