@@ -516,9 +516,9 @@ func (tc *textCands) factLines() []string {
 	if p.miner.other > 0 {
 		s += fmt.Sprintf(" (+%s lines past the template cap)", commas(p.miner.other))
 	}
-	if p.cols != nil && p.cols.rows > 0 && len(p.cols.split.names) > 0 {
+	if p.nameSev > 0 {
 		// A symbol or file named "...Error" is not an error line.
-		s += fmt.Sprintf("; a table row's %s (names) not searched for severity words", p.cols.split.nameColumnsText())
+		s += fmt.Sprintf("; %s table rows have a severity word only in their %s (names: no level, not counted)", commas(p.nameSev), p.cols.split.nameColumnsText())
 	}
 	out = append(out, s)
 	if p.tests != nil {

@@ -97,6 +97,7 @@ type textProfile struct {
 	lastTime   string
 	levels     map[string]int
 	errors     int // error lines
+	nameSev    int // table rows with a severity word only in their name columns (not counted)
 	warns      int // warning lines
 	notables   []*notable
 	notableCut int // distinct error/warning lines past maxNotable (counted in errors/warns)
@@ -312,11 +313,11 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		if lv := lineLevel(line); lv != "" {
 			p.levels[lv]++
 		}
-		sev := sevNone
-		if p.cols != nil {
-			sev = lineSeverity(p.cols.split.severityText(line))
-		} else {
-			sev = lineSeverity(line)
+		sev := lineSeverity(line)
+		if sev != sevNone && p.cols != nil && len(p.cols.split.names) > 0 {
+			if sev = lineSeverity(p.cols.split.severityText(line)); sev == sevNone {
+				p.nameSev++
+			}
 		}
 		switch sev {
 		case sevError:

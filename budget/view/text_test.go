@@ -396,6 +396,9 @@ func TestSeverityNameColumns(t *testing.T) {
 		if p.cols == nil || len(p.cols.split.names) == 0 {
 			t.Fatalf("%s: no name column found", name)
 		}
+		if p.nameSev == 0 {
+			t.Errorf("%s: no row with a severity word in a name column counted", name)
+		}
 		if p.errors != 0 || p.warns != 0 {
 			var ls []string
 			for _, nb := range p.notables {
