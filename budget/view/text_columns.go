@@ -770,7 +770,12 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 	cp := tc.p.cols
 	g := cp.groupColumn()
 	for i, c := range cp.cols {
-		add(tsColumns, i, -1, "column", cut(c.line(cp.rows)+cp.sumsBy(c, g), textWidth))
+		add(tsColumns, 4*i, -1, "column", cut(c.line(cp.rows)+cp.sumsBy(c, g), textWidth))
+	}
+	for i, c := range cp.cols {
+		for j, l := range c.partsLines(cp.rows) {
+			add(tsColumns, 4*i+1+j, -1, "column parts", cut(l, 2*textWidth))
+		}
 	}
 	rows := cp.chosenRows()
 	from := func(a, b int) {
@@ -796,8 +801,14 @@ func (tc *textCands) columnsHead(cs []Candidate) string {
 	if cp.split.header != nil {
 		hdr = fmt.Sprintf("header at line %d", cp.split.headPos)
 	}
+	shown := 0
+	for _, c := range cs {
+		if c.Reason == "column" {
+			shown++
+		}
+	}
 	s := fmt.Sprintf("columns of the %s rows (%s, %d columns, %s; %s other lines; showing %s of %d columns; counts are of rows, exact):\n",
-		commas(cp.rows), how, cp.split.k, hdr, commas(cp.other), commas(len(cs)), len(cp.cols))
+		commas(cp.rows), how, cp.split.k, hdr, commas(cp.other), commas(shown), len(cp.cols))
 	// A query for the rows with a value: the first rare value, else the
 	// most frequent value of the first column with few values.
 	for _, c := range cp.cols {
@@ -832,4 +843,141 @@ func (tc *textCands) columnsHead(cs []Candidate) string {
 		break
 	}
 	return s
+}
+
+// Values by their parts. A column of names or versions has too many
+// values to list, but its values often share a start or an end that
+// means something: the module of go mod graph's "golang.org/x/sys@v0.30.0"
+// (up to the '@'), the kind of a process named "kworker/0:1-events" (up
+// to the first '/' or ':'), the major version of "v20.1.0" (up to the
+// first '.'), a test file's "_test.go" or a version's "+incompatible"
+// (from the last '_' or '+'). partsLines counts the rows (and distinct
+// values) of each start and each end, exactly, from the column's value
+// counts.
+
+// valueStart is the start of v its values are grouped by, or "".
+func valueStart(v string) string {
+	if strings.IndexByte(v, ' ') >= 0 {
+		return "" // words, not a name
+	}
+	if i := strings.IndexByte(v, '@'); i > 0 && i < len(v)-1 {
+		return v[:i+1]
+	}
+	if i := strings.IndexAny(v, "/:"); i > 0 && i < len(v)-1 && !fixedDigitsAt(v, 0, i) {
+		return v[:i+1] // not the hour of a clock time
+	}
+	s := strings.TrimPrefix(v, "v")
+	if i := strings.IndexByte(s, '.'); i > 0 && i < len(s)-1 && fixedDigitsAt(s, 0, i) && isDigitByte(s[i+1]) {
+		return v[:len(v)-len(s)+i+1] // "v20.", "1."
+	}
+	return ""
+}
+
+// valueEnd is the end of v its values are grouped by (from its last '_'
+// or '+' followed by a letter, at most 20 bytes), or "". Values with a
+// space (words, "name -> target") have neither a start nor an end.
+func valueEnd(v string) string {
+	i := strings.LastIndexAny(v, "_+")
+	if i <= 0 || len(v)-i > 20 || len(v)-i < 3 || strings.ContainsAny(v[i:], "@/: ") || strings.IndexByte(v, ' ') >= 0 {
+		return ""
+	}
+	if c := v[i+1] | 0x20; c < 'a' || c > 'z' {
+		return "" // "x86_64", not a suffix
+	}
+	return v[i:]
+}
+
+// partGroup is the rows and distinct values of one start or end.
+type partGroup struct {
+	k      string
+	rows   int
+	values []keyCount
+}
+
+// partsLines are the column's lines of rows by the start and by the end
+// of their values (see valueStart, valueEnd), each when its groups are at
+// fewer than the values that have one (some start or end is shared) and
+// the largest holds 3
+// rows or more; nil for a numeric column, one whose values are not all
+// counted, or one of few values (they are listed already).
+func (c *colStat) partsLines(rows int) []string {
+	if c.overflow || c.isNumber(rows) || len(c.values) <= shownColValues {
+		return nil
+	}
+	vs := c.sortedValues()
+	var out []string
+	for _, by := range []struct {
+		what string
+		fn   func(string) string
+		end  bool
+	}{
+		{"start (to the first @, / or :, or a version's major)", valueStart, false},
+		{"end (from the last _ or +)", valueEnd, true},
+	} {
+		groups := map[string]*partGroup{}
+		var order []*partGroup
+		withPart, valuesWith := 0, 0
+		for _, x := range vs {
+			k := by.fn(x.k)
+			if k == "" {
+				continue
+			}
+			g := groups[k]
+			if g == nil {
+				g = &partGroup{k: k}
+				groups[k] = g
+				order = append(order, g)
+			}
+			g.rows += x.n
+			g.values = append(g.values, x)
+			withPart += x.n
+			valuesWith++
+		}
+		if len(order) == 0 || len(order) == valuesWith {
+			continue
+		}
+		sort.SliceStable(order, func(i, j int) bool {
+			if order[i].rows != order[j].rows {
+				return order[i].rows > order[j].rows
+			}
+			return order[i].k < order[j].k
+		})
+		if order[0].rows < 3 {
+			continue
+		}
+		var parts []string
+		shown := 0
+		for i, g := range order {
+			if i == shownColValues || g.rows == 1 {
+				break
+			}
+			s := fmt.Sprintf("%q %s", cut(g.k, 60), commas(g.rows))
+			switch {
+			case len(g.values) <= 3 && len(g.values) < g.rows:
+				var vals []string
+				for _, x := range g.values {
+					// The rest of the value beside its start or end.
+					v := "…" + strings.TrimPrefix(x.k, g.k)
+					if by.end {
+						v = strings.TrimSuffix(x.k, g.k) + "…"
+					}
+					vals = append(vals, fmt.Sprintf("%s %s", cut(v, 60), commas(x.n)))
+				}
+				s += " (" + strings.Join(vals, ", ") + ")"
+			case len(g.values) < g.rows:
+				s += fmt.Sprintf(" (%s distinct)", commas(len(g.values)))
+			}
+			parts = append(parts, s)
+			shown += g.rows
+		}
+		line := fmt.Sprintf("  %s, rows by the value's %s: %s", c.name, by.what, strings.Join(parts, ", "))
+		if rest := withPart - shown; rest > 0 {
+			line += fmt.Sprintf("; %s other rows with one", commas(rest))
+		}
+		if without := rows - withPart; without > 0 {
+			line += fmt.Sprintf("; %s rows without one", commas(without))
+		}
+		out = append(out, line)
+	}
+	return out
 }

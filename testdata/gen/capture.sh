@@ -22,6 +22,7 @@ want go-list-modules && go list -m -json all >"$out/go-list-modules.json"
 want go-doc-net-http && go doc -all net/http >"$out/go-doc-net-http.txt"
 want man-bash && MANWIDTH=80 man bash 2>/dev/null | col -bx |
 		sed -E 's/[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[a-z]{2,}/address@example.invalid/g' >"$out/man-bash.txt"
+want go-mod-graph-compact && go mod graph >"$out/go-mod-graph-compact.txt"
 want ls-l-usr-bin && ls -l --time-style=long-iso /usr/bin >"$out/ls-l-usr-bin.txt"
 # git-log-fuller-go-sdk: in a clone of https://github.com/extism/go-sdk (set GO_SDK_GIT to its .git)
 want git-log-fuller-go-sdk && [[ -n "${GO_SDK_GIT:-}" ]] && git --git-dir="$GO_SDK_GIT" log --format=fuller -n 200 --date=iso-strict |
