@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Caps on the rows kept as candidates per collection: fixed numbers, so
@@ -93,7 +94,10 @@ type coll struct {
 	keys keyList
 	// why lists, per reason, the records it selects (in its order).
 	why   []*reason
-	rows  map[int]*row
+	rows  map[int]*row // rendered on first use (row)
+	// colMask reaches the columns (leavesOf); rowMu guards rendering.
+	colMask []bool
+	rowMu   sync.Mutex
 	probe []probe // identities of records for the lookup query
 	// profileLines counts the profile line candidates.
 	profileLines int
@@ -169,6 +173,8 @@ type reason struct {
 }
 
 type row struct {
+	raw   []byte // the record; cells and ident are made from it by row
+	done  bool
 	cells []string
 	ident string
 }

@@ -193,8 +193,6 @@ type Profile struct {
 	root *Field
 	byP  map[string]*Field
 	pat  []byte
-	// walkMask: see leavesOf.
-	walkMask []bool
 	// t gathers what the selection of rows needs in the same pass
 	// (rows.go); nil for a profile alone.
 	t *tracker
