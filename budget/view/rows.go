@@ -1154,6 +1154,15 @@ func (t *tracker) begin(i int, raw []byte) {
 	if t.wi < len(t.want) && t.want[t.wi] == i {
 		t.keep()
 	}
+}
+
+// end finishes the record, whose whole text is raw: the words of the
+// request in it, the sums per group.
+func (t *tracker) end(raw []byte) {
+	t.raw = raw
+	if t.kept && t.alias {
+		t.raws[t.rec] = raw // begin may have had only its start
+	}
 	if len(t.terms) > 0 {
 		t.lower = append(t.lower[:0], raw...)
 		t.lower = bytes.ToLower(t.lower)
@@ -1165,14 +1174,10 @@ func (t *tracker) begin(i int, raw []byte) {
 			}
 		}
 		if mask != 0 && len(t.hits) < 2000 {
-			t.hits = append(t.hits, hit{i, mask})
+			t.hits = append(t.hits, hit{t.rec, mask})
 			t.keep()
 		}
 	}
-}
-
-// end finishes the record: the sums per group.
-func (t *tracker) end() {
 	for g, f := range t.groups {
 		if !t.gactive[g] {
 			continue
@@ -1203,6 +1208,72 @@ func (t *tracker) end() {
 	t.mtouched = t.mtouched[:0]
 }
 
+// profileRecords runs the profile (and the tracker) over every record:
+// an array's or a stream's in the profile's own walk when the
+// collection's text is known, else through Each.
+func (k *coll) profileRecords() error {
+	c := k.c
+	array := c.Kind == "array"
+	if !array && c.Kind != "jsonl" && c.Kind != "concat" || !within(k.in.Data, c.Text) {
+		return c.Each(func(i int, raw []byte) error { k.p.Add(i, raw); return nil })
+	}
+	s := jscan{d: c.Text}
+	s.ws()
+	if array {
+		if s.peek() != '[' {
+			return fmt.Errorf("the collection's text is not an array")
+		}
+		s.pos++
+	}
+	n := 0
+	for {
+		s.ws()
+		if s.pos >= len(s.d) || array && s.peek() == ']' {
+			break
+		}
+		k.p.addAt(n, &s)
+		n++
+		s.ws()
+		if array && s.peek() == ',' {
+			s.pos++
+		}
+	}
+	if n != c.Count {
+		return fmt.Errorf("%s records read, the collection has %s", commas(n), commas(c.Count))
+	}
+	return nil
+}
+
+// eachRecord calls fn with every record: an array's or a stream's read
+// from the collection's text when it is known, else through Each.
+func (k *coll) eachRecord(fn func(i int, raw []byte) error) error {
+	c := k.c
+	array := c.Kind == "array"
+	if !array && c.Kind != "jsonl" && c.Kind != "concat" || !within(k.in.Data, c.Text) {
+		return c.Each(fn)
+	}
+	s := jscan{d: c.Text}
+	s.ws()
+	if array {
+		s.pos++ // '['
+	}
+	for i := 0; ; i++ {
+		s.ws()
+		if s.pos >= len(s.d) || array && s.peek() == ']' {
+			return nil
+		}
+		start := s.pos
+		s.skipValue()
+		if err := fn(i, s.d[start:s.pos]); err != nil {
+			return err
+		}
+		s.ws()
+		if array && s.peek() == ',' {
+			s.pos++
+		}
+	}
+}
+
 // keep keeps the current record for the second look.
 func (t *tracker) keep() {
 	if !t.kept {
@@ -1228,6 +1299,15 @@ func within(data, b []byte) bool {
 	}
 	d, p := uintptr(unsafe.Pointer(unsafe.SliceData(data))), uintptr(unsafe.Pointer(unsafe.SliceData(b)))
 	return p >= d && p+uintptr(len(b)) <= d+uintptr(len(data))
+}
+
+// offsetIn returns the offset of b in data, or -1 when b is not a
+// non-empty slice of data.
+func offsetIn(data, b []byte) int {
+	if !within(data, b) {
+		return -1
+	}
+	return int(uintptr(unsafe.Pointer(unsafe.SliceData(b))) - uintptr(unsafe.Pointer(unsafe.SliceData(data))))
 }
 
 // newField sets up the selection state of a new field.
