@@ -19,7 +19,8 @@ import (
 //	             the 10 most frequent templates with exact counts, the
 //	             first 10 lines, lines unlike the rest (the only line of
 //	             their template)
-//	PrioSecond   more errors and warnings, tail, templates, head
+//	PrioSecond   more errors and warnings, rows by the start and end of
+//	             a column's values, tail, templates, head
 //	PrioSpread   an even spread over the middle, more failed tests, rare
 //	             lines and tail, record names
 //	PrioRemaining everything else that was kept
@@ -353,6 +354,7 @@ func (tc *textCands) candidates() {
 	notableFrom(tc.errs, 10, 40)
 	notableFrom(tc.warns, 3, 20)
 	buildFrom(10, len(tc.buildLines()))
+	tc.columnParts(add)
 	tailFrom(21, 40)
 	tmplFrom(10, 30)
 	colRows(firstColRows, maxColRows)

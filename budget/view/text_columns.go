@@ -772,11 +772,6 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 	for i, c := range cp.cols {
 		add(tsColumns, 4*i, -1, "column", cut(c.line(cp.rows)+cp.sumsBy(c, g), textWidth))
 	}
-	for i, c := range cp.cols {
-		for j, l := range c.partsLines(cp.rows) {
-			add(tsColumns, 4*i+1+j, -1, "column parts", cut(l, 2*textWidth))
-		}
-	}
 	rows := cp.chosenRows()
 	from := func(a, b int) {
 		for k := a; k < b && k < len(rows); k++ {
@@ -787,6 +782,20 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 	}
 	from(0, firstColRows)
 	return from
+}
+
+// columnParts adds the lines of rows by the start and the end of the
+// columns' values (partsLines), each after its column's line.
+func (tc *textCands) columnParts(add func(sec, key, rec int, reason, text string)) {
+	if tc.p == nil || tc.p.cols == nil || tc.p.cols.rows == 0 {
+		return
+	}
+	cp := tc.p.cols
+	for i, c := range cp.cols {
+		for j, l := range c.partsLines(cp.rows) {
+			add(tsColumns, 4*i+1+j, -1, "column parts", cut(l, 2*textWidth))
+		}
+	}
 }
 
 // columnsHead is the header of the column profile: how the lines split,
