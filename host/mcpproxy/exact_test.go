@@ -295,3 +295,84 @@ func TestLoneSurrogatesKept(t *testing.T) {
 		t.Errorf("stored tail %q", stored[max(0, len(stored)-120):])
 	}
 }
+
+// TestReadArtifactKeepsLoneSurrogates: an artifact made of a text with
+// lone surrogates holds their private-use stand-ins (see surrogate.go);
+// what the proxy reads out of it has them back as the escapes the
+// upstream wrote ("\ud800"), never the stand-ins: read_artifact's get,
+// slice, search and jq answers, and a memory pointer passed to the
+// upstream (whole and with a path, beside an argument's own lone
+// surrogate). On the old code each answer held U+F0000 and U+F07FF.
+func TestReadArtifactKeepsLoneSurrogates(t *testing.T) {
+	node, script := wireServer(t)
+	eng, _ := newEngine(t, 300)
+	var log lockedBuffer
+	p, err := mcpproxy.New(context.Background(), &mcpproxy.Command{Path: node, Args: []string{script}, Stderr: &log}, mcpproxy.Adapt(eng), mcpproxy.Options{Logger: quietLogger(), Budget: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	c := newRawClient(t, p)
+	c.send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"surrogate","arguments":{}}}`)
+	_, resp := c.until(7)
+	var res struct {
+		Meta struct {
+			Compact mcpproxy.Meta `json:"compact"`
+		} `json:"_meta"`
+	}
+	if err := json.Unmarshal(resp.Result, &res); err != nil || len(res.Meta.Compact.Results) != 1 || res.Meta.Compact.Results[0].Artifact == nil {
+		t.Fatalf("result %s: %v", resp.Result, err)
+	}
+	ref := budgetpkg.RefOf(res.Meta.Compact.Results[0].Artifact.Handle)
+	const want = `a lone \ud800 high and a lone \udfff low surrogate, and a pair 😀`
+	standIns := []string{"\U000F0000", "\U000F07FF", `\udb80`, `\udb81`, `\ufffd`, "\uFFFD"}
+	for i, args := range []string{
+		fmt.Sprintf(`{"ref":%q,"budget":20000}`, ref),
+		fmt.Sprintf(`{"ref":%q}`, ref+"[400]"),
+		fmt.Sprintf(`{"ref":%q,"op":"slice","offset":400,"limit":1}`, ref),
+		fmt.Sprintf(`{"ref":%q,"op":"search","text":"lone"}`, ref),
+		fmt.Sprintf(`{"ref":%q,"op":"jq","filter":".[400]"}`, ref),
+		fmt.Sprintf(`{"ref":%q,"op":"jq","filter":"[.[400] | explode[] | select(. > 65535)]"}`, ref),
+	} {
+		id := int64(20 + i)
+		c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"read_artifact","arguments":%s}}`, id, args))
+		_, resp := c.until(id)
+		got := string(resp.Result)
+		if i == 5 {
+			// jq sees the stand-ins as the code points they are.
+			if !strings.Contains(got, "983040") {
+				t.Errorf("read_artifact %s:\n%s", args, got)
+			}
+			continue
+		}
+		if !strings.Contains(got, want) {
+			t.Errorf("read_artifact %s: the answer lacks %s:\n%.600s", args, want, got)
+		}
+		for _, s := range standIns {
+			if strings.Contains(got, s) {
+				t.Errorf("read_artifact %s: the answer holds %q:\n%.600s", args, s, got)
+			}
+		}
+	}
+
+	// Memory pointers: the upstream reads the lone surrogates as escapes.
+	c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":40,"method":"tools/call","params":{"name":"exact","arguments":{"line":%q,"whole":%q,"own":"mine \ud801 here"}}}`, ref+"[400]", ref))
+	c.until(40)
+	var line string
+	for deadline := time.Now().Add(10 * time.Second); line == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		// The upstream's standard error is copied as it comes.
+		for l := range strings.Lines(log.String()) {
+			if strings.Contains(l, `"own":`) {
+				line = l
+			}
+		}
+	}
+	if !strings.Contains(line, `"line":"last line: `+want) || strings.Count(line, want) != 2 || !strings.Contains(line, `"own":"mine \ud801 here"`) {
+		t.Errorf("the upstream read %.300s ... %.300s", line, line[max(0, len(line)-300):])
+	}
+	for _, s := range standIns {
+		if strings.Contains(line, s) {
+			t.Errorf("the upstream read %q", s)
+		}
+	}
+}

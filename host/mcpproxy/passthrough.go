@@ -553,7 +553,7 @@ func (p *Proxy) taskCall(ctx context.Context, params json.RawMessage) (*taskTool
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
-	resolved, n, err := resolvePointers(ctx, p.engine, args, p.handedOut)
+	resolved, n, err := p.resolve(ctx, args)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -577,6 +577,7 @@ func (p *Proxy) compactRaw(ctx context.Context, t *taskTool, raw json.RawMessage
 	}
 	keepSurrogates(raw, &res)
 	out := p.compactResult(ctx, t.tool, t.args, &res)
+	p.markMapped(raw, out)
 	if b := rawToolResult(raw, &res, out); b != nil {
 		return b
 	}

@@ -741,6 +741,14 @@ func (p *Proxy) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				_, version := rawSession(req)
 				return p.callToolResult(ctx, r.Params.Name, r, version)
 			}
+			// read_artifact: lone surrogates written back (see
+			// readArtifactResult).
+			res, err := next(ctx, method, req)
+			if err != nil {
+				return res, err
+			}
+			_, version := rawSession(req)
+			return p.readArtifactResult(res, version), nil
 		}
 		if res, err, ok := p.forwardRaw(ctx, method, req); ok {
 			return res, err

@@ -77,7 +77,7 @@ func (p *Proxy) callToolResult(ctx context.Context, name string, req *mcp.CallTo
 	if err != nil {
 		return errorResult(fmt.Sprintf("compact: tool %s: arguments: %v", name, err)), nil
 	}
-	resolved, npointers, err := resolvePointers(ctx, p.engine, args, p.handedOut)
+	resolved, npointers, err := p.resolve(ctx, args)
 	if err != nil {
 		return errorResult(err.Error()), nil
 	}
@@ -142,6 +142,9 @@ func (p *Proxy) callToolResult(ctx context.Context, name string, req *mcp.CallTo
 		keepSurrogates(cp.raw(), res)
 	}
 	out := p.compactResult(ctx, name, args, res)
+	if raw {
+		p.markMapped(cp.raw(), out)
+	}
 	if npointers > 0 {
 		m := out.Meta[MetaKey].(Meta)
 		m.Pointers = npointers
