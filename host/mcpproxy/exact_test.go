@@ -47,6 +47,9 @@ var exactQuestions = []struct{ method, params, answer string }{
 		`{"roots":[{"uri":"file:///a","name":"a","_meta":{"n":12345678901234567890,"f":1.0,"e":1e400}}]}`},
 }
 
+// wireTasks is the wire server's tasks/list result.
+const wireTasks = `{"tasks":[{"taskId":"t-1","status":"working","ttl":12345678901234567890,"pollInterval":1.0}]}`
+
 const exactInit = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{},"sampling":{},"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}}`
 
 // TestAnswersExact: the client's answers to the upstream's questions
@@ -56,7 +59,10 @@ const exactInit = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"prot
 // stdio door (Proxy.Run, as compact mcp serves) and the HTTP door. On
 // the old code the answers went through the go-sdk's Go types: 1e400
 // failed to decode (the upstream got an error) and the others came out
-// as 12345678901234567000 and 1.
+// as 12345678901234567000 and 1. A Go program serving the proxy on its
+// own transport with Proxy.Connect gets the same, and tasks/list reaches
+// the upstream (before Proxy.Connect, such a program had only
+// Server().Connect: the go-sdk refused tasks/list and decoded answers).
 func TestAnswersExact(t *testing.T) {
 	node, script := wireServer(t)
 	eng, _ := newEngine(t, 8000)
@@ -83,12 +89,14 @@ func TestAnswersExact(t *testing.T) {
 		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"ask","arguments":{"method":%q,"params":%s}}}`, 10+i, exactQuestions[i].method, exactQuestions[i].params)
 	}
 
-	t.Run("stdio door", func(t *testing.T) {
+	// Over a transport served by Run (as compact mcp serves stdio) or
+	// connected with Connect (a Go program serving the proxy itself).
+	viaTransport := func(t *testing.T, serve func(p *mcpproxy.Proxy, ctx context.Context, st mcp.Transport)) {
 		p := newProxy(t)
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		ct, st := mcp.NewInMemoryTransports()
-		go p.Run(ctx, st)
+		serve(p, ctx, st)
 		conn, err := ct.Connect(ctx)
 		if err != nil {
 			t.Fatal(err)
@@ -117,6 +125,25 @@ func TestAnswersExact(t *testing.T) {
 			}
 			cancel()
 		}
+		// A method the go-sdk does not know reaches the upstream, whose
+		// answer comes back as written.
+		c.send(`{"jsonrpc":"2.0","id":30,"method":"tasks/list","params":{}}`)
+		_, resp := c.until(30)
+		if resp.Error != nil || string(resp.Result) != wireTasks {
+			t.Errorf("tasks/list: %s %v, want %s", resp.Result, resp.Error, wireTasks)
+		}
+	}
+	t.Run("stdio door", func(t *testing.T) {
+		viaTransport(t, func(p *mcpproxy.Proxy, ctx context.Context, st mcp.Transport) { go p.Run(ctx, st) })
+	})
+	t.Run("Proxy.Connect", func(t *testing.T) {
+		viaTransport(t, func(p *mcpproxy.Proxy, ctx context.Context, st mcp.Transport) {
+			ss, err := p.Connect(ctx, st, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { ss.Close() })
+		})
 	})
 
 	t.Run("http door", func(t *testing.T) {

@@ -129,9 +129,13 @@ type Proxy struct {
 	closed     atomic.Bool
 	ready      atomic.Bool  // p.server is set
 	logLevel   atomic.Value // string: the last level a client set
-	wired      atomic.Bool  // served through Run or Handler (see passthrough.go)
+	wired      atomic.Bool  // every session is served through the pass-through (Handler's session proxies; see passthrough.go)
 	wire       *wireState   // clients' answers as written; shared with its per-session proxies
 	tasks      sync.Map     // upstream task id -> *taskTool (see passIn)
+
+	// Sessions connected through Run or Connect (see passthrough.go).
+	wiredSessions sync.Map // *mcp.ServerSession -> true
+	nwired        atomic.Int64
 }
 
 // New connects to the upstream server, reads its tools, prompts and
@@ -297,9 +301,12 @@ func (p *Proxy) connectFor(ctx context.Context, params *mcp.InitializeParams) er
 	return nil
 }
 
-// Server returns the downstream MCP server. Run it on a transport
-// (server.Run(ctx, &mcp.StdioTransport{})) or serve it over HTTP with
-// mcp.NewStreamableHTTPHandler.
+// Server returns the downstream MCP server. To serve it, use the
+// proxy's Run or Connect (a transport) or Handler (streamable HTTP):
+// they add the pass-through of what the go-sdk does not know (tasks,
+// other methods, clients' answers as written; see passthrough.go). A
+// session connected with Server().Connect or Server().Run gets the
+// go-sdk's behaviour instead (no tasks, answers decoded).
 func (p *Proxy) Server() *mcp.Server { return p.server }
 
 // Close ends the upstream session (and the upstream process, for a
@@ -410,7 +417,7 @@ func (p *Proxy) forwardMeta(in mcp.Meta) mcp.Meta {
 	out := mcp.Meta{}
 	for k, v := range in {
 		switch k {
-		case mcp.MetaKeyProtocolVersion, mcp.MetaKeyClientInfo, mcp.MetaKeyClientCapabilities, mcp.MetaKeyServerInfo:
+		case mcp.MetaKeyProtocolVersion, mcp.MetaKeyClientInfo, mcp.MetaKeyClientCapabilities, mcp.MetaKeyServerInfo, inputResponsesKey:
 			continue
 		}
 		out[k] = v

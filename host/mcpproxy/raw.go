@@ -104,6 +104,7 @@ func (p *Proxy) forwardRaw(ctx context.Context, method string, req mcp.Request) 
 	case *mcp.GetPromptParams:
 		q := fwdParams(p, params, func(q *mcp.GetPromptParams) *mcp.Meta { return &q.Meta })
 		q.Meta = p.capsMeta(q.Meta, clientCaps(req))
+		q.InputResponses = inputResponses(params.Meta, params.InputResponses)
 		var r *mcp.GetPromptResult
 		r, err = cs.GetPrompt(cctx, q)
 		if err == nil && r.NeedsInput() && version < newProtocol {
@@ -114,6 +115,7 @@ func (p *Proxy) forwardRaw(ctx context.Context, method string, req mcp.Request) 
 	case *mcp.ReadResourceParams:
 		q := fwdParams(p, params, func(q *mcp.ReadResourceParams) *mcp.Meta { return &q.Meta })
 		q.Meta = p.capsMeta(q.Meta, clientCaps(req))
+		q.InputResponses = inputResponses(params.Meta, params.InputResponses)
 		var r *mcp.ReadResourceResult
 		r, err = cs.ReadResource(cctx, q)
 		if err == nil && r.NeedsInput() && version < newProtocol {
