@@ -263,8 +263,8 @@ func annotateRaw(raw json.RawMessage, cacheable bool, meta mcp.Meta) json.RawMes
 			m["cacheScope"] = json.RawMessage(`"public"`)
 		}
 	}
-	if len(meta) > 0 {
-		um := members(m["_meta"])
+	if um := members(m["_meta"]); len(meta) > 0 && (um != nil || m["_meta"] == nil) {
+		// (A _meta that is not an object stays the upstream's.)
 		if um == nil {
 			um = map[string]json.RawMessage{}
 		}
@@ -319,8 +319,8 @@ func hasInputResponses(req *jsonrpc.Request) bool {
 func keepInputResponses(req *jsonrpc.Request) *jsonrpc.Request {
 	m := members(req.Params)
 	ir, ok := m["inputResponses"]
-	if !ok || !present(ir) {
-		return req
+	if !ok || members(ir) == nil {
+		return req // none, or not an object: the go-sdk's to refuse
 	}
 	um := members(m["_meta"])
 	if um == nil {
