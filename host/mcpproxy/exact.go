@@ -187,6 +187,9 @@ func present(v json.RawMessage) bool {
 // and, when the go-sdk failed on them, _meta too. ok is false when raw
 // is not a tool result even so.
 func exactToolResult(raw json.RawMessage, typed *mcp.CallToolResult) (*mcp.CallToolResult, bool) {
+	if typed != nil && !bytes.Contains(raw, []byte(`"structuredContent"`)) {
+		return typed, true // nothing the go-sdk's decoding changed
+	}
 	m := members(raw)
 	if m == nil {
 		return typed, typed != nil

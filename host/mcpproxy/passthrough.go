@@ -267,25 +267,12 @@ func (a *answer) get() (json.RawMessage, *jsonrpc.Error, bool) {
 }
 
 // Run serves the proxy on one downstream transport (stdio, for compact
-// mcp) until the client leaves or ctx ends, as (*mcp.Server).Run serves
-// a server. Unlike running Server() directly, what the go-sdk does not
-// know passes through (see above): tasks and any other method, and the
-// client's answers as written.
+// mcp) until the client leaves or ctx ends. Unlike running Server()
+// directly, what the go-sdk does not know passes through (see above):
+// tasks and any other method, and the client's answers as written.
 func (p *Proxy) Run(ctx context.Context, t mcp.Transport) error {
-	ss, err := p.Connect(ctx, t, nil)
-	if err != nil {
-		return err
-	}
-	closed := make(chan error, 1)
-	go func() { closed <- ss.Wait() }()
-	select {
-	case <-ctx.Done():
-		ss.Close()
-		<-closed
-		return ctx.Err()
-	case err := <-closed:
-		return err
-	}
+	p.wired.Store(true)
+	return p.server.Run(ctx, &wireTransport{Transport: t, w: p.wire})
 }
 
 // Connect connects the proxy's server to one downstream transport, as
@@ -314,8 +301,9 @@ func (p *Proxy) Connect(ctx context.Context, t mcp.Transport, opts *mcp.ServerSe
 	return ss, nil
 }
 
-// wiredTo reports whether ss is served through the pass-through (Run,
-// Connect, Handler).
+// wiredTo reports whether ss is served through the pass-through (Run
+// and Handler's session proxies serve every session so; Connect marks
+// its own).
 func (p *Proxy) wiredTo(ss *mcp.ServerSession) bool {
 	if p.wired.Load() {
 		return true

@@ -129,11 +129,11 @@ type Proxy struct {
 	closed     atomic.Bool
 	ready      atomic.Bool  // p.server is set
 	logLevel   atomic.Value // string: the last level a client set
-	wired      atomic.Bool  // every session is served through the pass-through (Handler's session proxies; see passthrough.go)
+	wired      atomic.Bool  // served through Run or Handler (see passthrough.go)
 	wire       *wireState   // clients' answers as written; shared with its per-session proxies
 	tasks      sync.Map     // upstream task id -> *taskTool (see passIn)
 
-	// Sessions connected through Run or Connect (see passthrough.go).
+	// Sessions connected through Connect (see passthrough.go).
 	wiredSessions sync.Map // *mcp.ServerSession -> true
 	nwired        atomic.Int64
 }
