@@ -403,3 +403,51 @@ func TestReadArtifactKeepsLoneSurrogates(t *testing.T) {
 		}
 	}
 }
+
+// TestMirroredStructuredKeepsValues: structuredContent that the proxy
+// changes because it mirrors a compacted text (server-filesystem's
+// {"content": text} shape, with more members beside it) keeps every
+// value it does not shorten as written: 12345678901234567890, 1.0,
+// 1e400, -0, a lone surrogate; the mirrored text's own lone surrogates
+// come out as escapes. On the old code the call failed (the go-sdk could
+// not decode 1e400); without 1e400 the mirror was not seen (the copy
+// held U+FFFD where the text held stand-ins) and structuredContent was
+// omitted, stored apart.
+func TestMirroredStructuredKeepsValues(t *testing.T) {
+	node, script := wireServer(t)
+	eng, _ := newEngine(t, 300)
+	p, err := mcpproxy.New(context.Background(), &mcpproxy.Command{Path: node, Args: []string{script}, Stderr: io.Discard}, mcpproxy.Adapt(eng), mcpproxy.Options{Logger: quietLogger(), Budget: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	c := newRawClient(t, p)
+	c.send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"mirror","arguments":{}}}`)
+	_, resp := c.until(7)
+	if resp.Error != nil {
+		t.Fatalf("the call: %v", resp.Error)
+	}
+	var res struct {
+		Content []struct {
+			Text json.RawMessage `json:"text"`
+		} `json:"content"`
+		StructuredContent map[string]json.RawMessage `json:"structuredContent"`
+		Meta              struct {
+			Compact mcpproxy.Meta `json:"compact"`
+		} `json:"_meta"`
+	}
+	if err := json.Unmarshal(resp.Result, &res); err != nil || len(res.Content) != 1 {
+		t.Fatalf("result %s: %v", resp.Result, err)
+	}
+	if res.Meta.Compact.Structured != "mirrored" {
+		t.Fatalf("structured %q, want mirrored: %s", res.Meta.Compact.Structured, resp.Result)
+	}
+	for k, want := range map[string]string{"count": `12345678901234567890`, "ratio": `1.0`, "huge": `1e400`, "negz": `-0`, "lone": `"\ud800"`} {
+		if got := string(res.StructuredContent[k]); got != want {
+			t.Errorf("structuredContent.%s = %s, want %s as written", k, got, want)
+		}
+	}
+	if got, text := string(res.StructuredContent["content"]), string(res.Content[0].Text); got != text || !strings.Contains(got, `a lone \ud800 high`) {
+		t.Errorf("structuredContent.content %.200s, want the compacted text %.200s with its escapes", got, text)
+	}
+}

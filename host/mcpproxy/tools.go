@@ -456,8 +456,12 @@ func (p *Proxy) compactStructured(ctx context.Context, tool string, args json.Ra
 		return
 	}
 	notice, payload := budget.SplitNotice(r.Content)
-	v, _, verr := decodeExact([]byte(payload))
-	if r.Level == schemas.LevelFields && verr == nil {
+	var v any
+	verr := errors.New("not level 1")
+	if r.Level == schemas.LevelFields {
+		v, _, verr = decodeExact([]byte(payload))
+	}
+	if verr == nil {
 		out.StructuredContent = v
 		meta.Structured = "compacted"
 		if notice != "" {

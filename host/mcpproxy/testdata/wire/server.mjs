@@ -7,6 +7,8 @@
 //   node server.mjs [MODE]  (every request line is also logged to stderr)
 //
 // tools/call of "surrogate" answers a long text with lone surrogates;
+// "mirror" the same text in a block and in structuredContent's content,
+// beside values no Go type holds as written;
 // "exact" answers a short text and structuredContent holding values no
 // Go type holds as written (12345678901234567890, 1e400, -0, 1.0, a lone
 // surrogate), and the same in its _meta.
@@ -56,14 +58,17 @@ rl.on("line", (line) => {
     return;
   }
   if (msg.id === undefined || msg.method === undefined) return;
-  if (msg.method === "tools/call" && msg.params?.name === "surrogate") {
+  if (msg.method === "tools/call" && (msg.params?.name === "surrogate" || msg.params?.name === "mirror")) {
     // A text with lone surrogates (JSON.stringify writes them as \ud800
     // escapes), long enough to be compacted.
     const lines = [];
     for (let i = 0; i < 400; i++) lines.push(`line ${i}: some log text with value ${i * 7}`);
     lines.push("last line: a lone \ud800 high and a lone \udfff low surrogate, and a pair \ud83d\ude00");
-    const result = { content: [{ type: "text", text: lines.join("\n") }] };
-    process.stdout.write(`{"jsonrpc":"2.0","id":${JSON.stringify(msg.id)},"result":${JSON.stringify(result)}}\n`);
+    const text = JSON.stringify(lines.join("\n"));
+    const result = msg.params.name === "mirror"
+      ? `{"content":[{"type":"text","text":${text}}],"structuredContent":{"content":${text},"count":12345678901234567890,"ratio":1.0,"huge":1e400,"negz":-0,"lone":"\\ud800"}}`
+      : `{"content":[{"type":"text","text":${text}}]}`;
+    process.stdout.write(`{"jsonrpc":"2.0","id":${JSON.stringify(msg.id)},"result":${result}}\n`);
     return;
   }
   if (mode === "2026" && msg.method === "server/discover") {
