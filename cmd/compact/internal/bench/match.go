@@ -38,6 +38,7 @@ func (a Answer) VisibleFor(content string) bool {
 	if len(a.Record) == 0 {
 		return a.VisibleIn(content)
 	}
+	content = maskNotData(content)
 	if len(a.Needles) == 0 {
 		return false
 	}
@@ -148,6 +149,57 @@ func occurrences(s, needle string) []span {
 		out = kept
 	}
 	return out
+}
+
+// suggestedQuery starts a query the view suggests ("... get them: compact
+// artifact query artifact:3d38d105ebf2 --jq '.items[] | select(...)'",
+// "33-77: compact artifact slice artifact:ddf --offset 33 --limit 45").
+const suggestedQuery = "compact artifact "
+
+// lineRange recognises a range of line (or event) positions that a view
+// states about its own layout: "(lines 78-97)", "(lines 3 … 9)", "(the
+// Output of events 556-945)", "; 33-77: compact artifact slice".
+var lineRange = regexp.MustCompile(`(?:\blines |\bevents |; )[\d,]+(?:-| … )[\d,]+[):]`)
+
+// maskNotData returns s with the view's own words that are no data
+// blanked out (each byte replaced by a space, so offsets and line breaks
+// stay): every suggested query, from "compact artifact " to the end of its
+// line, and every line range of the view's layout. A query names what to
+// fetch, not what the data says: a "33" in "--offset 33", a pod name in
+// "select(.metadata.name == ...)" or a number in ".[14]" answers nothing;
+// nor does the "33" of "33-77:".
+func maskNotData(s string) string {
+	var spans []span
+	for from := 0; ; {
+		i := strings.Index(s[from:], suggestedQuery)
+		if i < 0 {
+			break
+		}
+		start := from + i
+		end := strings.IndexByte(s[start:], '\n')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += start
+		}
+		spans = append(spans, span{start, end})
+		from = end
+	}
+	for _, m := range lineRange.FindAllStringIndex(s, -1) {
+		spans = append(spans, span{m[0], m[1]})
+	}
+	if len(spans) == 0 {
+		return s
+	}
+	b := []byte(s)
+	for _, sp := range spans {
+		for i := sp.start; i < sp.end; i++ {
+			if b[i] != '\n' {
+				b[i] = ' '
+			}
+		}
+	}
+	return string(b)
 }
 
 // shownBefore and shownAfter recognise a count of what a view shows

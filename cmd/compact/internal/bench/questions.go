@@ -573,8 +573,10 @@ func (a Answer) String() string {
 // suggests to harnesses. An integer of four digits or more also matches
 // written with thousands separators ("9,000" for 9000), as long as the
 // match is not part of a longer comma-separated digit run ("19,000" or
-// "9,000,1").
+// "9,000,1"). A view's suggested queries and the line ranges of its layout
+// are no data and are not searched (see maskNotData).
 func (a Answer) VisibleIn(content string) bool {
+	content = maskNotData(content)
 	for _, n := range a.Needles {
 		if !needleVisible(content, n) {
 			return false
