@@ -33,7 +33,9 @@ type span struct{ start, end int }
 // than a count from its label). When the identifier's line is a whole
 // record by itself (a table row, a JSON object on one line), only that
 // line is near it. A needle that occurs only elsewhere (a "3"
-// in another row, a name in an unrelated list) does not count.
+// in another row, a name in an unrelated list) does not count. Neither
+// needles nor record strings are found inside the view's suggested
+// queries or the line ranges of its layout (maskNotData).
 func (a Answer) VisibleFor(content string) bool {
 	if len(a.Record) == 0 {
 		return a.VisibleIn(content)
