@@ -73,6 +73,23 @@ func TestVisibleFor(t *testing.T) {
 			"ledger-db-1\tRunning\t10.0.0.7\n  one record by its name: compact artifact query artifact:3d38 --jq '.items[] | select(.name == \"ledger-db-1\")'\n", true},
 		{"a count beside the range still counts", Answer{Needles: []string{"33"}, Record: []string{"kworker"}, Category: CategoryDistribution},
 			"COMMAND: kworker 33, bash 12\nnot shown: 74 of 98 lines (numbered from 0); 33-77: compact artifact slice a --offset 33 --limit 45\n", true},
+		{"data after a command on its line", Answer{Needles: []string{"71"}, Record: []string{"open"}, Category: CategoryDistribution},
+			"[compact: 100 of 100 records shown; full original: artifact:e447 (compact artifact get / read_artifact); values in .: state open 71, closed 29]\n", true},
+		{"data after a quoted filter", Answer{Needles: []string{"71"}, Record: []string{"open"}, Category: CategoryDistribution},
+			"get them: compact artifact query artifact:e447 --jq '.[] | select(.state == \"open\") | .n, 71'; state open 71\n", true},
+		{"a number inside a quoted filter", Answer{Needles: []string{"71"}, Record: []string{"open"}, Category: CategoryDistribution},
+			"get them: compact artifact query artifact:e447 --jq '.[] | select(.state == \"open\") | limit(71; .)'\n", false},
+		// A table cell is labelled by its column header, however far up
+		// (heldout4 pg-explain-analyze at level fields: a one-row table
+		// whose last cell is the execution time, 13 KB from its header).
+		{"a cell under its column header", Answer{Needles: []string{"431.729"}, Record: []string{"Execution Time"}, Kind: KindLookup, Category: CategoryFacts},
+			"[compact: 1 of 1 records shown]\nPlan\tPlanning Time\tExecution Time\n{" + strings.Repeat("\"x\":1,", 200) + "}\t1.091\t431.729\n", true},
+		{"a cell under another header", Answer{Needles: []string{"1.091"}, Record: []string{"Execution Time"}, Kind: KindLookup, Category: CategoryFacts},
+			"Plan\tPlanning Time\tExecution Time\n{" + strings.Repeat("\"x\":1,", 200) + "}\t1.091\t431.729\n", false},
+		{"a count is no cell", Answer{Needles: []string{"431.729"}, Record: []string{"Execution Time"}, Kind: KindSum, Category: CategoryHowMany},
+			"Plan\tPlanning Time\tExecution Time\n{" + strings.Repeat("\"x\":1,", 200) + "}\t1.091\t431.729\n", false},
+		{"numbered text lines have no header", Answer{Needles: []string{"1.2"}, Record: []string{"Version: 0.9"}, Kind: KindLookup, Category: CategoryRecord},
+			"0\tVersion: 0.9\n" + strings.Repeat("1\tx\n", 300) + "7\tVersion: 1.2\n", false},
 		{"a range in the data is data", Answer{Needles: []string{"33"}, Record: []string{"ports"}}, "ports 33-77 open\n", true},
 		{"the total beside it is", Answer{Needles: []string{"29"}, Record: []string{"@jest"}}, "collection .x.\"@jest/core\" (map): 29 records; showing 14 of 29\n", true},
 		{"a count of the data is", Answer{Needles: []string{"14"}, Record: []string{"@jest"}}, "@jest/ 14 packages, showing them\n", true},
