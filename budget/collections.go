@@ -616,6 +616,14 @@ func shapeFromTree(data []byte, root *node, values int, oneLine bool, records []
 			switch {
 			case n == root && n.kinds == kArray:
 				add(n, "array", n.elems)
+				if n.elems == 1 && n.elem != nil && n.elem.kinds == kObject {
+					// One record that holds the real list (npm pack
+					// --json: [{"name", "files": [...]}]): the
+					// collections inside it are found too.
+					for _, c := range n.elem.order {
+						visit(c)
+					}
+				}
 				return
 			case n.kinds == kArray && n.elem != nil && n.elem.kinds == kObject:
 				add(n, "array", n.elems)

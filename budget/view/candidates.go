@@ -72,6 +72,7 @@ func Build(in Input) (*View, error) {
 			return nil, err
 		}
 	}
+	v.rankByWeight() // onerecord.go
 	return v, nil
 }
 
@@ -103,6 +104,8 @@ type coll struct {
 	groupSums map[string]*groupSum
 	// shorts are the fields' short names (short).
 	shorts map[*Field]string
+	// sec is the collection's section.
+	sec int
 }
 
 // short is the name a row's reason gives field f: the shortest ending of
@@ -205,14 +208,20 @@ func addRecords(v *View, in Input, ci int) error {
 			break
 		}
 	}
+	if c.Count == 1 && !k.p.Map && treeKey(k.p) == "" {
+		k.t, k.p.t = nil, nil
+		return addOneRecord(v, k, ci) // onerecord.go
+	}
 	k.chooseColumns()
 	k.selectRows()
 	k.t, k.p.t = nil, nil
 	sec := v.AddSection(&Section{Coll: c.Path, Order: 10 + ci,
-		Head: k.head, Foot: k.foot})
+		Head: k.head, Foot: k.foot, weight: k.weight()})
+	k.sec = sec
 	k.addProfile(v, sec)
 	k.addRows(v, sec)
 	addTreeNodes(v, k) // treenodes.go
+	addIndex(v, k)     // index.go
 	return nil
 }
 
@@ -411,7 +420,7 @@ func (k *coll) fieldLine(f *Field) (string, bool) {
 		if f.NumN > 1 && f.Min != f.Max {
 			fmt.Fprintf(&b, "; sum %s", num(f.Sum))
 		}
-		important = f.Distinct >= 2 && (f.Distinct <= 12 && !strings.Contains(f.Path, "[]") || stateNames.MatchString(f.Path))
+		important = f.Distinct >= 2 && (f.Distinct <= 12 && onePerRecord(f) || stateNames.MatchString(f.Path))
 	case f.NumN > 0 && f.NumN >= f.Values-f.Nulls:
 		fmt.Fprintf(&b, ": min %s, max %s, mean %s, sum %s", num(f.Min), num(f.Max), num(f.Mean()), num(f.Sum))
 		if !f.ManyDistinct {
@@ -451,6 +460,13 @@ func (k *coll) fieldLine(f *Field) (string, bool) {
 		}
 	}
 	return b.String(), important
+}
+
+// onePerRecord reports whether a field has at most one value per record:
+// outside arrays, or inside arrays of at most one item
+// (licenses[].license.id of an SBOM), so that its values count records.
+func onePerRecord(f *Field) bool {
+	return !strings.Contains(f.Path, "[]") || f.Values == f.Present
 }
 
 // num formats a number shortly: integers in full, others with up to 6

@@ -23,6 +23,7 @@ const (
 	PrioRare      = 50 // a rare value, a field most rows lack, relevant to the request
 	PrioProfile2  = 70 // the profile line of a less important field
 	PrioSecond    = 80 // the second round of anomaly and rare rows
+	PrioIndex     = 75 // a record's line in a collection's index (index.go)
 	PrioSpread    = 90 // an even spread over the records
 	PrioObject    = 95 // object summaries and long facts
 	PrioRemaining = 99 // anything else
@@ -63,6 +64,10 @@ type Section struct {
 	Foot func(chosen []Candidate) string
 	// Order places sections: lower first, then the order added.
 	Order int
+	// weight is how much of the output the collection holds (its
+	// scalar values, less those of the collections inside it): the
+	// profile lines of a heavier collection are chosen first (rank).
+	weight int
 }
 
 // View is the candidates of one output, before and after the fill.
