@@ -76,7 +76,10 @@ var exactMembers = []string{
 // 12345678901234567890, 1e400, -0, 1.0 and lone surrogates in the text,
 // in structuredContent and in _meta; and a tool's schema in tools/list
 // with its numbers as written. The result carries what the protocol adds
-// (resultType, the server's identity in _meta, a list's cache hints).
+// (resultType, the server's identity in _meta, a list's cache hints),
+// and its server/discover answer holds the upstream's server info and
+// capabilities that the go-sdk does not know (title, websiteUrl, tasks,
+// experimental, extensions), as initialize does for older clients.
 // On the old code the call failed (the go-sdk inside the proxy could not
 // decode 1e400: "compact: upstream ... failed", and the upstream session
 // was dropped), and without 1e400 a 2026-07-28 client got
@@ -144,6 +147,22 @@ func TestNewProtocolExact(t *testing.T) {
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "new", Version: "1"}, nil).Connect(ctx, rec, &mcp.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
 		if err != nil {
 			t.Fatal(err)
+		}
+		// server/discover, which a 2026-07-28 client asks instead of
+		// initialize, says what the upstream's initialize says: server
+		// info and capabilities the go-sdk does not know.
+		rec.mu.Lock()
+		discover := rec.results[0]
+		rec.mu.Unlock()
+		for _, want := range []string{`"title":"Wire Server"`, `"websiteUrl":"https://example.invalid/wire"`, `"name":"compact(wire)"`,
+			`"tasks":{"requests":{"tools":{"call":{}}}}`, `"experimental":{"acme/x":{"on":true}}`, `"extensions":{"io.acme/y":{}}`,
+			`"supportedVersions":[`, `"resultType":"complete"`} {
+			if !strings.Contains(discover, want) {
+				t.Errorf("server/discover lacks %s:\n%s", want, discover)
+			}
+		}
+		if n := cs.InitializeResult().ServerInfo; n == nil || n.Name != "compact(wire)" {
+			t.Errorf("the client sees the server as %+v", n)
 		}
 		check(t, cs, rec, "2026-07-28")
 		cs.Close()

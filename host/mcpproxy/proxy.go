@@ -210,17 +210,7 @@ func newProxy(up Upstream, engine Engine, opts Options) *Proxy {
 // buildServer makes the downstream server for an upstream that
 // initialized with init.
 func (p *Proxy) buildServer(init *mcp.InitializeResult) {
-	name := p.opts.Name
-	if name == "" {
-		name = "compact"
-		if init != nil && init.ServerInfo != nil {
-			name = "compact(" + init.ServerInfo.Name + ")"
-		}
-	}
-	version := "1"
-	if init != nil && init.ServerInfo != nil && init.ServerInfo.Version != "" {
-		version = init.ServerInfo.Version
-	}
+	name, version := p.serverImpl(init)
 	sopts := &mcp.ServerOptions{
 		Logger:                  p.log,
 		Capabilities:            mirrorCapabilities(init),
@@ -241,6 +231,23 @@ func (p *Proxy) buildServer(init *mcp.InitializeResult) {
 	p.server.AddReceivingMiddleware(p.middleware)
 	p.server.AddSendingMiddleware(p.sendRaw)
 	p.server.AddTool(readArtifactTool(), p.readArtifact)
+}
+
+// serverImpl is the name and version the proxy's server announces for
+// an upstream that initialized with init.
+func (p *Proxy) serverImpl(init *mcp.InitializeResult) (name, version string) {
+	name = p.opts.Name
+	if name == "" {
+		name = "compact"
+		if init != nil && init.ServerInfo != nil {
+			name = "compact(" + init.ServerInfo.Name + ")"
+		}
+	}
+	version = "1"
+	if init != nil && init.ServerInfo != nil && init.ServerInfo.Version != "" {
+		version = init.ServerInfo.Version
+	}
+	return name, version
 }
 
 // sessionProxy is a proxy for one downstream session (see Handler): it
@@ -721,6 +728,12 @@ func (p *Proxy) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			res, err := next(ctx, method, req)
 			if typed, ok := res.(*mcp.InitializeResult); ok && err == nil && typed.ProtocolVersion < newProtocol {
 				return p.initializeResult(typed), nil
+			}
+			return res, err
+		case "server/discover":
+			res, err := next(ctx, method, req)
+			if typed, ok := res.(*mcp.DiscoverResult); ok && err == nil {
+				return p.discoverResult(typed), nil
 			}
 			return res, err
 		case "ping", "notifications/progress":
