@@ -421,7 +421,7 @@ func (k *coll) fieldLine(f *Field) (string, bool) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			fmt.Fprintf(&b, "%s %s", cell(vc.raw, 60), commas(vc.n))
+			fmt.Fprintf(&b, "%s %s", cell(vc.k, 60), commas(vc.n))
 		}
 		if f.NumN > 1 && f.Min != f.Max {
 			fmt.Fprintf(&b, "; sum %s", num(f.Sum))
@@ -448,7 +448,7 @@ func (k *coll) fieldLine(f *Field) (string, bool) {
 				if i > 0 {
 					b.WriteString(", ")
 				}
-				fmt.Fprintf(&b, "%s %s", cell(vc.raw, 40), commas(vc.n))
+				fmt.Fprintf(&b, "%s %s", cell(vc.k, 40), commas(vc.n))
 			}
 			b.WriteString(")")
 		}

@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"github.com/toolcompact/compact/schemas/linetemplate"
 	"sort"
 	"strconv"
 	"strings"
@@ -1206,11 +1207,11 @@ func valueStart(v string) string {
 	if i := strings.IndexByte(v, '@'); i > 0 && i < len(v)-1 {
 		return v[:i+1]
 	}
-	if i := strings.IndexAny(v, "/:"); i > 0 && i < len(v)-1 && !fixedDigitsAt(v, 0, i) {
+	if i := strings.IndexAny(v, "/:"); i > 0 && i < len(v)-1 && !linetemplate.FixedDigits(v, 0, i) {
 		return v[:i+1] // not the hour of a clock time
 	}
 	s := strings.TrimPrefix(v, "v")
-	if i := strings.IndexByte(s, '.'); i > 0 && i < len(s)-1 && fixedDigitsAt(s, 0, i) && isDigitByte(s[i+1]) {
+	if i := strings.IndexByte(s, '.'); i > 0 && i < len(s)-1 && linetemplate.FixedDigits(s, 0, i) && isDigitByte(s[i+1]) {
 		return v[:len(v)-len(s)+i+1] // "v20.", "1."
 	}
 	return ""
