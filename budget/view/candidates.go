@@ -301,20 +301,30 @@ func (k *coll) addProfile(v *View, sec int) {
 			rs = append(rs, ranked{f, text, class})
 		}
 	}
+	// A line's worth: the share of the records having the field, plus
+	// what its class answers (few values with every count most, then
+	// ranges, then up to 24 values, then shapes), plus a state-like
+	// name, less for a field inside arrays; the identity first and
+	// nested fields of few records last.
+	bonus := [...]float64{classIdentity: 9, classFew: 0.3, classRange: 0.2, classMore: 0.1, classShapes: 0, classOther: -0.5}
+	worth := func(r ranked) float64 {
+		w := float64(r.f.Present)/float64(max(1, p.Records)) + bonus[r.class%classSparse]
+		if r.class >= classSparse {
+			w -= 10
+		}
+		if stateNames.MatchString(r.f.Path) {
+			w += 0.2
+		} else if strings.Contains(r.f.Path, "[]") {
+			w -= 0.2
+		}
+		return w
+	}
 	sort.SliceStable(rs, func(i, j int) bool {
-		a, b := rs[i], rs[j]
-		if a.class != b.class {
-			return a.class < b.class
+		if wi, wj := worth(rs[i]), worth(rs[j]); wi != wj {
+			return wi > wj
 		}
-		// Coverage in tenths of the records, then states, then the
-		// record's own fields before nested ones.
-		if ca, cb := a.f.Present*10/max(1, p.Records), b.f.Present*10/max(1, p.Records); ca != cb {
-			return ca > cb
-		}
-		if sa, sb := stateNames.MatchString(a.f.Path), stateNames.MatchString(b.f.Path); sa != sb {
-			return sa
-		}
-		return len(pathSegments(a.f.Path)) < len(pathSegments(b.f.Path))
+		// The record's own fields before nested ones.
+		return len(pathSegments(rs[i].f.Path)) < len(pathSegments(rs[j].f.Path))
 	})
 	nImportant := 0
 	for _, r := range rs {
@@ -395,7 +405,7 @@ const (
 	classMore            // a field with up to 24 values, counted
 	classShapes          // the shapes or prefixes of many-valued strings
 	classOther           // the rest
-	classSparse = 10     // added for a nested field of under a tenth of the records
+	classSparse   = 10   // added for a nested field of under a tenth of the records
 )
 
 // fieldLine is the profile line of f and its class.
@@ -544,14 +554,15 @@ func (k *coll) mapLine(f *Field) string {
 	}
 	names, _ := byCount(f.KeyCounts)
 	if f.ManyKeys {
-		fmt.Fprintf(&b, "; over %s distinct names", commas(maxDistinct))
+		b.WriteString("; names (not all counted) by records holding them: ")
 	} else {
-		fmt.Fprintf(&b, "; %s distinct names", commas(len(names)))
+		fmt.Fprintf(&b, "; %s distinct names, by records holding them: ", commas(len(names)))
 	}
-	b.WriteString(", by records holding them: ")
 	for i, x := range names {
 		if i == 12 {
-			fmt.Fprintf(&b, ", … %s more", commas(len(names)-i))
+			if !f.ManyKeys {
+				fmt.Fprintf(&b, ", … %s more", commas(len(names)-i))
+			}
 			break
 		}
 		if i > 0 {

@@ -99,8 +99,10 @@ type Field struct {
 	// dependencies or scripts: many distinct names, each in few
 	// records), set by Finish. Its members are summarised by the
 	// field's own line (KeyCounts) rather than profiled one by one in
-	// the view. KeyCounts counts the records holding each member name
-	// (exact; nil past maxDistinct names, then ManyKeys).
+	// the view. KeyCounts counts the records holding each member name,
+	// exact for each name it holds; ManyKeys says it does not hold every
+	// name (past maxDistinct names, or names seen once the profile had
+	// maxFields fields).
 	MapLike   bool
 	KeyCounts map[string]int
 	ManyKeys  bool
@@ -108,8 +110,9 @@ type Field struct {
 	inMap bool
 	// keyed: from here on the members without a field are only
 	// counted by name (keys), not profiled (see Profile.child).
-	keyed bool
-	keys  map[string]*keyN
+	// namesLost: a member name got no field (past maxFields).
+	keyed, namesLost bool
+	keys             map[string]*keyN
 	// Long counts the strings over 20 bytes of JSON text; Spaced, those
 	// of them holding a space (free text, unlike hashes and URLs).
 	Long, Spaced int
@@ -285,6 +288,7 @@ func (p *Profile) child(parent *Field, name string) *Field {
 	}
 	if len(p.Fields) >= maxFields || parent.depth >= maxDepth {
 		p.Unprofiled++
+		parent.namesLost = true
 		return nil
 	}
 	path := joinPath(parent.Path, name)
@@ -813,8 +817,15 @@ func (p *Profile) findMaps() {
 		for name, kid := range f.kids {
 			f.KeyCounts[name] = kid.Present
 		}
-		for name, k := range f.keys {
-			f.KeyCounts[name] = k.n
+		if f.namesLost {
+			// A name seen past the field cap was not counted, and may
+			// have been counted by name later: only the names with a
+			// field (counted from their first record) are exact.
+			f.ManyKeys = true
+		} else {
+			for name, k := range f.keys {
+				f.KeyCounts[name] = k.n
+			}
 		}
 		f.keys = nil
 	}
