@@ -13,8 +13,8 @@ import (
 	"github.com/toolcompact/compact/budget/view"
 )
 
-// viewOf builds the view of a captured output and fills it at budget.
-func viewOf(t *testing.T, name string, budgetTokens int) (string, any) {
+// rankedView builds the view of a captured output and fills it at budget.
+func rankedView(t *testing.T, name string, budgetTokens int) (string, any) {
 	t.Helper()
 	data, err := os.ReadFile("../../testdata/captured/" + name)
 	if err != nil {
@@ -48,8 +48,8 @@ func viewOf(t *testing.T, name string, budgetTokens int) (string, any) {
 	return fl.Text, doc
 }
 
-// jq runs filter over doc and returns its one result.
-func jq(t *testing.T, doc any, filter string) any {
+// jqOne runs filter over doc and returns its one result.
+func jqOne(t *testing.T, doc any, filter string) any {
 	t.Helper()
 	q, err := gojq.Parse(filter)
 	if err != nil {
@@ -72,14 +72,14 @@ func jq(t *testing.T, doc any, filter string) any {
 // packages); the dependencies are one line (entries, the package with the
 // most, names by packages). Every number is jq's.
 func TestProfileAnswersFirst(t *testing.T) {
-	text, doc := viewOf(t, "npm-package-lock.json", 2000)
-	n := jq(t, doc, ".packages | length")
-	dev := jq(t, doc, "[.packages[] | select(.dev)] | length")
+	text, doc := rankedView(t, "npm-package-lock.json", 2000)
+	n := jqOne(t, doc, ".packages | length")
+	dev := jqOne(t, doc, "[.packages[] | select(.dev)] | length")
 	want := fmt.Sprintf("  dev (bool, in %d of %d records): true %d, missing %d\n", dev, n, dev, n.(int)-dev.(int))
 	if !strings.Contains(text, want) {
 		t.Errorf("no line %q in:\n%s", want, text)
 	}
-	mit := jq(t, doc, `[.packages[] | select(.license == "MIT")] | length`)
+	mit := jqOne(t, doc, `[.packages[] | select(.license == "MIT")] | length`)
 	if !strings.Contains(text, fmt.Sprintf(": MIT %d, ", mit)) {
 		t.Errorf("no license counts (MIT %d)", mit)
 	}
@@ -87,9 +87,9 @@ func TestProfileAnswersFirst(t *testing.T) {
 	if m := regexp.MustCompile(`(?m)^  (dependencies|devDependencies|peerDependencies|optionalDependencies)\.`).FindString(text); m != "" {
 		t.Errorf("a line of one map member: %q", m)
 	}
-	stats := jq(t, doc, `[.packages[] | .dependencies | select(.) | length] | [min, max, add, length]`).([]any)
-	most := jq(t, doc, `.packages | to_entries | max_by(.value.dependencies // {} | length) | .key`)
-	names := jq(t, doc, `[.packages[] | .dependencies | select(.) | keys[]] | unique | length`)
+	stats := jqOne(t, doc, `[.packages[] | .dependencies | select(.) | length] | [min, max, add, length]`).([]any)
+	most := jqOne(t, doc, `.packages | to_entries | max_by(.value.dependencies // {} | length) | .key`)
+	names := jqOne(t, doc, `[.packages[] | .dependencies | select(.) | keys[]] | unique | length`)
 	wantMap := fmt.Sprintf("  dependencies (map, in %d of %d records): %d-%d entries, %d in all, most in %s (%d); %d distinct names, by records holding them: ",
 		stats[3], n, stats[0], stats[1], stats[2], most, stats[1], names)
 	if !strings.Contains(text, wantMap) {
@@ -108,7 +108,7 @@ func TestProfileAnswersFirst(t *testing.T) {
 	// No row is chosen for a rare value of a map member or for one of
 	// the field it lacks: dependency names are data, not fields.
 	deps := map[string]bool{}
-	for _, k := range jq(t, doc, `[.packages[] | (.dependencies, .devDependencies, .peerDependencies, .optionalDependencies, .peerDependenciesMeta) | select(.) | keys[]] | unique`).([]any) {
+	for _, k := range jqOne(t, doc, `[.packages[] | (.dependencies, .devDependencies, .peerDependencies, .optionalDependencies, .peerDependenciesMeta) | select(.) | keys[]] | unique`).([]any) {
 		deps[k.(string)] = true
 		deps[`"`+k.(string)+`"`] = true
 	}
@@ -128,17 +128,17 @@ func TestProfileAnswersFirst(t *testing.T) {
 // range (engines.node, a leaf of a small object, not "(object, in N
 // records)") are profiled with their counts, at 2,000 and 8,000 tokens.
 func TestProfileMissingCounts(t *testing.T) {
-	text, doc := viewOf(t, "npm-registry-debug.json", 2000)
-	n := jq(t, doc, ".versions | length").(int)
-	mit := jq(t, doc, `[.versions[] | select(.license == "MIT")] | length`).(int)
+	text, doc := rankedView(t, "npm-registry-debug.json", 2000)
+	n := jqOne(t, doc, ".versions | length").(int)
+	mit := jqOne(t, doc, `[.versions[] | select(.license == "MIT")] | length`).(int)
 	want := fmt.Sprintf("  license (string, in %d of %d records): MIT %d, missing %d\n", mit, n, mit, n-mit)
 	if !strings.Contains(text, want) {
 		t.Errorf("no line %q in:\n%s", want, text)
 	}
 	// engines.node (in a third of the versions) by 8,000 tokens.
-	text, _ = viewOf(t, "npm-registry-debug.json", 8000)
-	eng := jq(t, doc, `[.versions[] | select(.engines.node)] | length`).(int)
-	six := jq(t, doc, `[.versions[] | select(.engines.node == ">=6.0")] | length`).(int)
+	text, _ = rankedView(t, "npm-registry-debug.json", 8000)
+	eng := jqOne(t, doc, `[.versions[] | select(.engines.node)] | length`).(int)
+	six := jqOne(t, doc, `[.versions[] | select(.engines.node == ">=6.0")] | length`).(int)
 	want = fmt.Sprintf("  engines.node (string, in %d of %d records): ", eng, n)
 	if i := strings.Index(text, want); i < 0 || !strings.Contains(text[i:], fmt.Sprintf(">=6.0 %d", six)) {
 		t.Errorf("no line %q with >=6.0 %d", want, six)
