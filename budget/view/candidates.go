@@ -349,12 +349,14 @@ func (k *coll) addProfile(v *View, sec int) {
 		switch {
 		case r.f == p.Identity:
 			prio = PrioProfile
-		case r.class < classOther:
+		case r.class < classOther && (r.class == classFew || r.f.Present*10 >= p.Records):
+			// (of a field of few records, only its value counts: an
+			// error field of 2% of the lines)
 			nImportant++
 			if nImportant <= 12 {
 				prio = PrioProfile
 			}
-		case r.class >= classSparse:
+		case r.class >= classSparse || r.f.Present*10 < p.Records:
 			prio = PrioObject // a field of a few records
 		}
 		lines = append(lines, line{prio, r.text})
@@ -489,6 +491,9 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 			n++
 		}
 		switch {
+		case f.Distinct == 1 && f.parent != nil && f.parent != p.root && f.Present == f.parent.Present:
+			// One value wherever its parent is: the missing ones are
+			// the parent's.
 		case n >= 2 && n <= 12 && (onePerRecord(f) || stateNames.MatchString(f.Path)):
 			class = classFew
 		case n >= 2:
