@@ -297,17 +297,24 @@ func commandEnd(s string) int {
 
 // shownBefore and shownAfter recognise a count of what a view shows
 // around a number: "showing N of M", "not shown: N of M", "N of M
-// records shown".
+// records shown"; headTailBefore and headTailAfter the count of a text
+// view's head or tail: "first N lines (lines ...)".
 var (
 	shownBefore = regexp.MustCompile(`(?:\bshowing|\bshows?|\bshown:) $`)
 	shownAfter  = regexp.MustCompile(`^ of [\d,]+(?: [a-z]+){0,2} shown\b`)
+	// "first 88 lines (lines 0-87):", "last 20 lines (lines 78-97):", "the
+	// last 12 output lines of the run (the Output of events ...)": how many
+	// lines a text view shows of its head or tail.
+	headTailBefore = regexp.MustCompile(`\b(?:first|last) $`)
+	headTailAfter  = regexp.MustCompile(`^ (?:output )?lines (?:of the run )?\(`)
 )
 
 // shownCount reports whether the number at o counts what the view shows.
 func shownCount(s string, o span) bool {
 	before := s[max(0, o.start-12):o.start]
 	after := s[o.end:min(len(s), o.end+40)]
-	return shownBefore.MatchString(before) || shownAfter.MatchString(after)
+	return shownBefore.MatchString(before) || shownAfter.MatchString(after) ||
+		headTailBefore.MatchString(before) && headTailAfter.MatchString(after)
 }
 
 func boundaryOccurrences(s, needle string) []span {
