@@ -229,3 +229,80 @@ func TestGoTestSummaryBoundedByCaps(t *testing.T) {
 		t.Errorf("80,000 failing tests: %d counted, %d held, %d running held", big.testFail, len(big.failed), big.runningMax)
 	}
 }
+
+// genNumbers returns n records of a few skewed numeric fields (for odd
+// seeds one under an array too) as a collection.
+func genNumbers(n int, seed uint64) (Input, Collection) {
+	var b bytes.Buffer
+	b.WriteByte('[')
+	x := seed
+	next := func(m uint64) uint64 { x = x*6364136223846793005 + 1442695040888963407; return (x >> 33) % m }
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		heavy := next(1000)
+		if heavy > 990 {
+			heavy *= 50
+		}
+		fmt.Fprintf(&b, `{"id":"r%d","a":%d,"b":%d,"c":%d`, i, heavy, next(10), next(3)*next(3)*next(100))
+		if seed%2 == 1 {
+			fmt.Fprintf(&b, `,"v":[%d,%d]`, next(50), next(1000)*next(1000))
+		}
+		b.WriteByte('}')
+	}
+	b.WriteByte(']')
+	d := b.Bytes()
+	c := Collection{Path: ".", Kind: "array", Count: n, Text: d}
+	in := Input{Format: "json", Data: d, Budget: 4000, Collections: []Collection{c}}
+	return in, c
+}
+
+// TestOutliersReadOnlyBeyond: reading again only the records that hold
+// a kept number beyond 2σ chooses the same outliers, for the same
+// reasons, as reading every record kept among the largest and smallest
+// numbers.
+func TestOutliersReadOnlyBeyond(t *testing.T) {
+	sel := func(in Input, c Collection) *coll {
+		k := &coll{in: in, c: c, p: NewProfile(false), rows: map[int]*row{}}
+		k.t = newTracker(k)
+		k.p.t = k.t
+		if err := k.profileRecords(); err != nil {
+			t.Fatal(err)
+		}
+		k.p.Finish()
+		k.chooseColumns()
+		k.selectRows()
+		return k
+	}
+	outliers := func(k *coll) []string {
+		var out []string
+		for _, r := range k.why {
+			for _, i := range r.recs {
+				if strings.Contains(r.text[i], "σ from the mean") {
+					out = append(out, fmt.Sprintf("%d %s", i, r.text[i]))
+				}
+			}
+		}
+		return out
+	}
+	for seed := uint64(1); seed <= 6; seed++ {
+		in, c := genNumbers(3000+int(seed)*500, seed)
+		readEveryKept = true
+		all := sel(in, c)
+		readEveryKept = false
+		few := sel(in, c)
+		a, b := outliers(all), outliers(few)
+		if len(a) == 0 || !reflect.DeepEqual(a, b) {
+			t.Errorf("seed %d: %d outliers reading every kept record, %d reading those beyond 2σ:\n%v\n%v", seed, len(a), len(b), a, b)
+		}
+	}
+	for _, asMap := range []bool{false, true} {
+		readEveryKept = true
+		a := outliers(selectOver(t, 20_000, asMap))
+		readEveryKept = false
+		if b := outliers(selectOver(t, 20_000, asMap)); len(a) == 0 || !reflect.DeepEqual(a, b) {
+			t.Errorf("map %v: %v\n%v", asMap, a, b)
+		}
+	}
+}

@@ -448,8 +448,11 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 		escaped := bytes.IndexByte(body, '\\') >= 0
 		var str string
 		if escaped {
-			if n := escapedRunes(body); n > f.MaxLen {
-				f.MaxLen = n
+			// It has at most one character per byte.
+			if len(body) > f.MaxLen {
+				if n := escapedRunes(body); n > f.MaxLen {
+					f.MaxLen = n
+				}
 			}
 			// The prefix before a "/" and the time need the string
 			// itself; cheap checks of the text tell when they cannot.
@@ -605,24 +608,27 @@ func hashBytes(b []byte) uint64 { return maphash.Bytes(hashSeed, b) }
 // that is not UTF-8 one U+FFFD.
 func escapedRunes(body []byte) int {
 	n := 0
-	for i := 0; i < len(body); n++ {
-		c := body[i]
+	for len(body) > 0 {
+		// The text up to the next escape is counted at once.
+		j := bytes.IndexByte(body, '\\')
+		if j < 0 {
+			return n + utf8.RuneCount(body)
+		}
+		n += utf8.RuneCount(body[:j]) + 1
+		body = body[j:]
 		switch {
-		case c == '\\' && i+1 < len(body) && body[i+1] == 'u' && i+6 <= len(body):
-			r := hex4(body[i+2 : i+6])
-			if utf16.IsSurrogate(r) && i+12 <= len(body) && body[i+6] == '\\' && body[i+7] == 'u' &&
-				utf16.DecodeRune(r, hex4(body[i+8:i+12])) != utf8.RuneError {
-				i += 12
+		case len(body) >= 6 && body[1] == 'u':
+			r := hex4(body[2:6])
+			if utf16.IsSurrogate(r) && len(body) >= 12 && body[6] == '\\' && body[7] == 'u' &&
+				utf16.DecodeRune(r, hex4(body[8:12])) != utf8.RuneError {
+				body = body[12:]
 			} else {
-				i += 6
+				body = body[6:]
 			}
-		case c == '\\':
-			i += 2
-		case c < utf8.RuneSelf:
-			i++
+		case len(body) >= 2:
+			body = body[2:]
 		default:
-			_, size := utf8.DecodeRune(body[i:])
-			i += size
+			body = body[1:]
 		}
 	}
 	return n
