@@ -482,7 +482,9 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 			if !escaped {
 				pre = unsafe.String(unsafe.SliceData(body), len(body))
 			}
-			if i := strings.IndexByte(pre, '/'); i >= 0 && !strings.ContainsAny(pre, " \t\n") {
+			// A plain JSON string holds no control character, so the
+			// only white space it can hold is a space (one search).
+			if i := strings.IndexByte(pre, '/'); i >= 0 && (escaped && !strings.ContainsAny(pre, " \t\n") || !escaped && strings.IndexByte(pre, ' ') < 0) {
 				f.pres, f.preDone = countKindBytes(f.pres, []byte(pre[:i]))
 			}
 		}
