@@ -231,7 +231,8 @@ func TestGoTestSummaryBoundedByCaps(t *testing.T) {
 }
 
 // genNumbers returns n records of a few skewed numeric fields (for odd
-// seeds one under an array too) as a collection.
+// seeds one under an array too, for multiples of 3 one under an array
+// with two far numbers in a record) as a collection.
 func genNumbers(n int, seed uint64) (Input, Collection) {
 	var b bytes.Buffer
 	b.WriteByte('[')
@@ -248,6 +249,12 @@ func genNumbers(n int, seed uint64) (Input, Collection) {
 		fmt.Fprintf(&b, `{"id":"r%d","a":%d,"b":%d,"c":%d`, i, heavy, next(10), next(3)*next(3)*next(100))
 		if seed%2 == 1 {
 			fmt.Fprintf(&b, `,"v":[%d,%d]`, next(50), next(1000)*next(1000))
+		}
+		if seed%3 == 0 {
+			// Two far numbers in one record: the kept numbers of w
+			// are of fewer records than kept.
+			w := next(100) * next(100) * next(100)
+			fmt.Fprintf(&b, `,"w":[%d,%d]`, w, w+1)
 		}
 		b.WriteByte('}')
 	}
@@ -296,6 +303,33 @@ func TestOutliersReadOnlyBeyond(t *testing.T) {
 		if len(a) == 0 || !reflect.DeepEqual(a, b) {
 			t.Errorf("seed %d: %d outliers reading every kept record, %d reading those beyond 2σ:\n%v\n%v", seed, len(a), len(b), a, b)
 		}
+	}
+	// The kept largest numbers of w are the pairs of 30 records; 40
+	// records with a far w of their own are kept only among the largest
+	// of c, within 2σ there: they are outliers all the same.
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i := 0; i < 3000; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		w, c := "[0]", (i*7)%980
+		switch {
+		case i < 30:
+			w = "[1000,1000]"
+		case i >= 100 && i < 140:
+			w, c = "[400]", 990+(i-100)/4
+		}
+		fmt.Fprintf(&b, `{"id":"r%d","c":%d,"w":%s}`, i, c, w)
+	}
+	b.WriteByte(']')
+	col := Collection{Path: ".", Kind: "array", Count: 3000, Text: b.Bytes()}
+	in := Input{Format: "json", Data: b.Bytes(), Budget: 4000, Collections: []Collection{col}}
+	readEveryKept = true
+	all := outliers(sel(in, col))
+	readEveryKept = false
+	if few := outliers(sel(in, col)); len(all) < 40 || !reflect.DeepEqual(all, few) {
+		t.Errorf("pairs: %d outliers reading every kept record, %d reading those beyond 2σ:\n%v\n%v", len(all), len(few), all, few)
 	}
 	for _, asMap := range []bool{false, true} {
 		readEveryKept = true

@@ -29,6 +29,9 @@ const (
 	maxFields = 400
 	// maxDepth is how deep nested objects and arrays are followed.
 	maxDepth = 64
+	// maxFew is how many values of a field are compared in turn before
+	// they are looked up by hash.
+	maxFew = 6
 )
 
 // JSON value kinds as bits.
@@ -108,8 +111,11 @@ type Field struct {
 	// record, the member after this one the last time).
 	name              string
 	firstKid, nextSib *Field
-	// lastVal is the value seen last (tried before the map).
+	// lastVal is the value seen last (tried before the map); few are
+	// the values while there are at most maxFew (tried in turn instead
+	// of the map).
 	lastVal *valState
+	few     []*valState
 	// The first record holding each extreme: Min, Max, Earliest,
 	// Latest, MaxItems.
 	minRec, maxRec, earliestRec, latestRec, maxItemsRec int
@@ -546,11 +552,26 @@ func (p *Profile) distinct(f *Field, raw []byte) {
 	if !f.tooMany {
 		vs := f.lastVal
 		if vs == nil || vs.key != string(raw) {
-			vs = f.vals[string(raw)] // no allocation
+			vs = nil
+			if len(f.few) == len(f.vals) {
+				// A few values (states, flags) are compared in turn,
+				// without hashing.
+				for _, o := range f.few {
+					if o.key == string(raw) {
+						vs = o
+						break
+					}
+				}
+			} else {
+				vs = f.vals[string(raw)] // no allocation
+			}
 		}
 		if vs == nil && len(f.vals) < maxValues {
 			vs = &valState{key: string(raw), first: p.rec, seq: p.seq}
 			f.vals[vs.key] = vs
+			if len(f.few) < maxFew {
+				f.few = append(f.few, vs)
+			}
 			f.Distinct = len(f.vals)
 			if p.t != nil && f.sel != nil {
 				p.t.newValue(f, vs, raw)
@@ -579,7 +600,7 @@ func (p *Profile) distinct(f *Field, raw []byte) {
 		if p.t != nil && f.sel != nil {
 			p.t.tooMany(f)
 		}
-		f.vals, f.lastVal = nil, nil
+		f.vals, f.lastVal, f.few = nil, nil, nil
 	}
 	if p.t != nil && f.sel != nil && f.sel.exitVals != nil {
 		p.t.exitValue(f, raw)

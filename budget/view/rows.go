@@ -471,14 +471,21 @@ func (k *coll) selectRows() {
 	// g's kept largest or smallest ranks after the maxPerWhy records
 	// that are (each has a number of g at least as far, and among equal
 	// numbers the earlier record is kept), so it is never chosen. That
-	// holds while every field has one number per record: a field under
-	// an array whose kept numbers reach past 2σ with more left beyond
-	// them makes every kept record a candidate, as before.
+	// holds while the kept numbers of a field are of maxPerWhy distinct
+	// records: a field under an array whose kept numbers reach past 2σ,
+	// with more left beyond them, in fewer records, makes every kept
+	// record a candidate, as before.
 	beyond := func(st stat, e numEnt) bool { return math.Abs(e.x-st.mean)/st.sd > 2 }
 	every := readEveryKept
 	for f, st := range outl {
 		for _, h := range [2]numHeap{f.sel.hi, f.sel.lo} {
-			every = every || f.inArr && len(h.ents) == maxPerWhy && beyond(st, h.ents[0])
+			if f.inArr && len(h.ents) == maxPerWhy && beyond(st, h.ents[0]) {
+				recs := map[int]bool{}
+				for _, e := range h.ents {
+					recs[e.rec] = true
+				}
+				every = every || len(recs) < maxPerWhy
+			}
 		}
 	}
 	devAt := map[int]bool{}
