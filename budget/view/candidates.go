@@ -19,6 +19,7 @@ const (
 	maxSpread  = 256 // rows of the even spread
 	maxCols    = 10  // columns of a row besides the position and the reason
 	cellWidth  = 48  // characters of a cell before it is cut
+	tinyColl   = 8   // records of a collection whose short rows come with the profiles
 )
 
 // Build returns the candidates of an output: its facts (JSON outside
@@ -106,6 +107,9 @@ type coll struct {
 	shorts map[*Field]string
 	// sec is the collection's section.
 	sec int
+	// dupOf maps a field that repeats another's value in every record
+	// to that field (dupcols.go).
+	dupOf map[*Field]*Field
 }
 
 // short is the name a row's reason gives field f: the shortest ending of
@@ -208,10 +212,11 @@ func addRecords(v *View, in Input, ci int) error {
 			break
 		}
 	}
-	if c.Count == 1 && !k.p.Map && treeKey(k.p) == "" {
+	if c.Count == 1 && !k.p.Map && (treeKey(k.p) == "" || holdsCollection(in, c)) {
 		k.t, k.p.t = nil, nil
 		return addOneRecord(v, k, ci) // onerecord.go
 	}
+	k.findDuplicates() // dupcols.go
 	k.chooseColumns()
 	k.selectRows()
 	k.t, k.p.t = nil, nil
@@ -220,6 +225,15 @@ func addRecords(v *View, in Input, ci int) error {
 	k.sec = sec
 	k.addProfile(v, sec)
 	k.addRows(v, sec)
+	if c.Count <= tinyColl && !k.p.Map && len(k.cols) > 0 {
+		// A few short records (an API document's servers) are shown
+		// whole with the profiles, not after the rows of big ones.
+		for i := range v.cands {
+			if cd := &v.cands[i]; cd.Section == sec && cd.Record >= 0 && len(cd.Text) <= 200 {
+				cd.Prio = PrioProfile
+			}
+		}
+	}
 	addTreeNodes(v, k) // treenodes.go
 	addIndex(v, k)     // index.go
 	return nil
@@ -302,6 +316,9 @@ func (k *coll) addProfile(v *View, sec int) {
 			continue
 		}
 		text, important := k.fieldLine(f)
+		if k.dupOf[f] != nil {
+			text, important = k.dupLine(f), false
+		}
 		if important {
 			// A dozen distributions and ranges come before the rows;
 			// the others after the first rows.
@@ -420,7 +437,8 @@ func (k *coll) fieldLine(f *Field) (string, bool) {
 		if f.NumN > 1 && f.Min != f.Max {
 			fmt.Fprintf(&b, "; sum %s", num(f.Sum))
 		}
-		important = f.Distinct >= 2 && (f.Distinct <= 12 && onePerRecord(f) || stateNames.MatchString(f.Path))
+		important = f.Distinct >= 2 && (f.Distinct <= 12 && onePerRecord(f) || stateNames.MatchString(f.Path) ||
+			f.Present*4 >= p.Records*3 && f.Distinct*4 <= f.Values) // a category most records have
 	case f.NumN > 0 && f.NumN >= f.Values-f.Nulls:
 		fmt.Fprintf(&b, ": min %s, max %s, mean %s, sum %s", num(f.Min), num(f.Max), num(f.Mean()), num(f.Sum))
 		if !f.ManyDistinct {
@@ -459,7 +477,27 @@ func (k *coll) fieldLine(f *Field) (string, bool) {
 			fmt.Fprintf(&b, "; %s are times from %s to %s", commas(f.TimeN), f.earliestText, f.latestText)
 		}
 	}
+	// A field few records have is not what most questions are about:
+	// its line comes after the fields most records have.
+	if f != p.Identity && f.Present*4 < p.Records && !saysError(f) {
+		important = false
+	}
 	return b.String(), important
+}
+
+// saysError reports whether a field's name or one of its values says
+// something went wrong (an "error" field of the few records that
+// failed).
+func saysError(f *Field) bool {
+	if errWords.MatchString(f.Path) || exitName(f.Path) {
+		return true
+	}
+	for _, vs := range f.vals {
+		if vs.errWord > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // onePerRecord reports whether a field has at most one value per record:
@@ -502,7 +540,7 @@ func (k *coll) chooseColumns() {
 	}
 	var cand []scored
 	for _, f := range p.Fields {
-		if f == p.Identity || !f.scalar() || k.dropped(f) || (f.Constant(p.Records) && p.Records > 1) || f.Present*10 < p.Records {
+		if f == p.Identity || !f.scalar() || k.dropped(f) || (f.Constant(p.Records) && p.Records > 1) || f.Present*10 < p.Records || k.dupOf[f] != nil {
 			continue
 		}
 		s := 30
@@ -723,6 +761,17 @@ func sameValues(a, b *Field) bool {
 		}
 	}
 	return true
+}
+
+// holdsCollection reports whether another collection of the input is
+// inside c.
+func holdsCollection(in Input, c Collection) bool {
+	for _, o := range in.Collections {
+		if o.Path != c.Path && (c.Path == "." || strings.HasPrefix(o.Path, c.Path+".") || strings.HasPrefix(o.Path, c.Path+"[")) {
+			return true
+		}
+	}
+	return false
 }
 
 // envelope reports whether c is a small object holding other collections
