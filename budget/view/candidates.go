@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Caps on the rows kept as candidates per collection: fixed numbers, so
@@ -94,9 +95,12 @@ type coll struct {
 	// keys are the keys of a keyed collection, gathered in that pass.
 	keys keyList
 	// why lists, per reason, the records it selects (in its order).
-	why   []*reason
-	rows  map[int]*row
-	probe []probe // identities of records for the lookup query
+	why  []*reason
+	rows map[int]*row // rendered on first use (row)
+	// colMask reaches the columns (leavesOf); rowMu guards rendering.
+	colMask []bool
+	rowMu   sync.Mutex
+	probe   []probe // identities of records for the lookup query
 	// profileLines counts the profile line candidates.
 	profileLines int
 	// group and measures give the sums per group (rows.go).
@@ -176,6 +180,8 @@ type reason struct {
 }
 
 type row struct {
+	raw   []byte // the record; cells and ident are made from it by row
+	done  bool
 	cells []string
 	ident string
 }
@@ -202,7 +208,7 @@ func addRecords(v *View, in Input, ci int) error {
 	k := &coll{in: in, c: c, p: NewProfile(c.Kind == "map"), rows: map[int]*row{}}
 	k.t = newTracker(k)
 	k.p.t = k.t
-	if err := c.Each(func(i int, raw []byte) error { k.p.Add(i, raw); return nil }); err != nil {
+	if err := k.profileRecords(); err != nil { // rows.go
 		return fmt.Errorf("profile %s: %w", c.Path, err)
 	}
 	k.p.Finish()

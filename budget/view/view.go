@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Counter counts tokens exactly (budget.Counter satisfies it).
@@ -50,7 +51,26 @@ type Candidate struct {
 	// Text is what is shown: complete lines without the final newline.
 	Text string
 
-	seq int // the order of Add
+	seq  int       // the order of Add
+	lazy *lazyText // Text made on first use (a row), or nil
+}
+
+// lazyText is a candidate's text made when first needed: a row's record
+// is read again only when the fill reaches it (or Candidates is called),
+// not for every row a reason chose.
+type lazyText struct {
+	once sync.Once
+	make func() string
+	text string
+}
+
+// text returns the candidate's text, making it on first use.
+func (c *Candidate) text() string {
+	if c.lazy == nil {
+		return c.Text
+	}
+	c.lazy.once.Do(func() { c.lazy.text, c.lazy.make = c.lazy.make(), nil })
+	return c.lazy.text
 }
 
 // Section is one block of the view: a header, the chosen candidates in
@@ -92,8 +112,17 @@ func (v *View) Add(c Candidate) {
 	v.cands = append(v.cands, c)
 }
 
-// Candidates returns the candidates in fill order.
+// Candidates returns the candidates in fill order, each with its Text.
 func (v *View) Candidates() []Candidate {
+	out := v.order()
+	for i := range out {
+		out[i].Text = out[i].text()
+	}
+	return out
+}
+
+// order returns the candidates in fill order, lazy texts not yet made.
+func (v *View) order() []Candidate {
 	out := append([]Candidate(nil), v.cands...)
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Prio != out[j].Prio {
@@ -178,7 +207,7 @@ func (v *View) Facts() []string {
 		}
 	}
 	last := ""
-	for _, c := range v.Candidates() {
+	for _, c := range v.order() {
 		// Values outside the collections, and the keys of a keyed
 		// collection, are in the output itself.
 		listing := c.Reason == "row header" || c.Reason == "the keys" || c.Reason == "every member"
@@ -187,9 +216,9 @@ func (v *View) Facts() []string {
 			// With several collections, each run of one's facts is
 			// named.
 			if len(colls) > 1 && coll != last {
-				out = append(out, "in "+coll+": "+one(c.Text))
+				out = append(out, "in "+coll+": "+one(c.text()))
 			} else {
-				out = append(out, one(c.Text))
+				out = append(out, one(c.text()))
 			}
 			last = coll
 		}
