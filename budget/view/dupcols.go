@@ -69,7 +69,7 @@ func (k *coll) findDuplicates() {
 			left++
 		}
 	}
-	err := k.c.Each(func(_ int, raw []byte) error {
+	err := k.eachRecord(func(_ int, raw []byte) error {
 		clear(vals)
 		p.leavesOf(raw, mask, func(f *Field, v []byte) {
 			if j, ok := idx[f]; ok && vals[j] == nil {
