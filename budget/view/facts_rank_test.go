@@ -30,38 +30,6 @@ func TestShortNestedFactsComeEarly(t *testing.T) {
 	}
 }
 
-// TestFewRecordFieldsAreNotImportant: a field that few records have is
-// not among the profile lines chosen before the rows, unless it says
-// something went wrong. In 9,000 log records, "error" (179 records) is
-// chosen early; in go list -json std, SFiles (37 of 362 packages) is
-// not: before, it came before the rows at 2,000 tokens.
-func TestFewRecordFieldsAreNotImportant(t *testing.T) {
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, _ := viewOf(t, "../../testdata/captured/app-log.jsonl")
-	f, err := v.Fill(c, 2000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(f.Text, "\n  error (string, in 179 of 9,000 records): ") {
-		t.Errorf("no profile line of error at 2,000 tokens:\n%s", f.Text)
-	}
-	v, _ = viewOf(t, "../../testdata/captured/go-list-std.json")
-	f, err = v.Fill(c, 2000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows := strings.Index(f.Text, "\nrows (")
-	if rows < 0 {
-		t.Fatalf("no rows at 2,000 tokens:\n%s", f.Text)
-	}
-	if i := strings.Index(f.Text, "\n  SFiles (array, in 37 of 362 records)"); i >= 0 && i < rows {
-		t.Errorf("a field of 37 of 362 packages before the rows:\n%s", f.Text)
-	}
-}
-
 // TestFewRecordsShownWhole: in compact's own OpenAPI document (22
 // collections), the six parameters of GET /v1/artifacts/{handle} are
 // shown whole at 2,000 tokens, with the profiles, rather than after the
