@@ -264,6 +264,9 @@ func (a *answer) get() (json.RawMessage, *jsonrpc.Error, bool) {
 // tasks and any other method, and the client's answers as written.
 func (p *Proxy) Run(ctx context.Context, t mcp.Transport) error {
 	p.wired.Store(true)
+	if p.deferred {
+		return p.runLazy(ctx, t)
+	}
 	return p.server.Run(ctx, &wireTransport{Transport: t, w: p.wire})
 }
 
@@ -341,6 +344,11 @@ func (h *wireHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if msg, err := jsonrpc.DecodeMessage(b); err == nil {
+			if sess == "" {
+				// A new session: its proxy connects to the upstream with
+				// this client's capabilities (see sessionServer).
+				r = r.WithContext(context.WithValue(r.Context(), newSessionKey{}, &newSession{init: initOf(msg)}))
+			}
 			if resp, ok := msg.(*jsonrpc.Response); ok {
 				h.w.received("http:"+sess, resp)
 			} else if in := inbound(msg); in != msg {
