@@ -616,6 +616,14 @@ func shapeFromTree(data []byte, root *node, values int, oneLine bool, records []
 			switch {
 			case n == root && n.kinds == kArray:
 				add(n, "array", n.elems)
+				if n.elems == 1 && n.elem != nil && n.elem.kinds == kObject {
+					// One record that holds the real list (npm pack
+					// --json: [{"name", "files": [...]}]): the
+					// collections inside it are found too.
+					for _, c := range n.elem.order {
+						visit(c)
+					}
+				}
 				return
 			case n.kinds == kArray && n.elem != nil && n.elem.kinds == kObject:
 				add(n, "array", n.elems)
@@ -880,6 +888,32 @@ func EachRecord(data []byte, shape Shape, path string, fn func(i int, raw []byte
 			}
 			return err
 		}
+	}
+	return nil
+}
+
+// collectionText returns the text of the collection at path as one
+// slice of data, when it is one: the array or the object of a
+// collection found once (its path goes through no array), or the whole
+// stream of a jsonl or concat collection; nil otherwise (a collection
+// of lines, one found at many places, a shape not of data). Level 1's
+// walk has it already: a node's first value is a slice of the input.
+func collectionText(data []byte, shape Shape, path string) []byte {
+	if len(shape.data) == 0 || len(data) != len(shape.data) || &shape.data[0] != &data[0] {
+		return nil
+	}
+	for i, c := range shape.Collections {
+		if c.Path != path || i >= len(shape.stats) || shape.stats[i].node == nil {
+			continue
+		}
+		n := shape.stats[i].node
+		switch {
+		case c.Kind == FormatJSONL || c.Kind == FormatConcat:
+			return data
+		case (c.Kind == "array" || c.Kind == "map") && n.seen == 1:
+			return n.first
+		}
+		return nil
 	}
 	return nil
 }

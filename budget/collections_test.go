@@ -37,6 +37,9 @@ func TestDetectShape(t *testing.T) {
 		{"nested", `{"data":{"rows":[{"x":1},{"x":2},{"x":3}]},"meta":{"pages":[{"p":1}]}}`, nil, "json: .data.rows array 3; .meta.pages array 1"},
 		{"npm", string(npm), nil, "json: .time map 13; .versions map 12"},
 		{"scalar lists", `{"versions":["1","2","3","4","5","6","7","8"],"tags":["a","b"],"nums":[1,2,3,4,5,6,7,8,9]}`, nil, "json: .versions array 8; .nums array 9"},
+		// npm pack --json: one record around the real list.
+		{"one record holding the list", `[{"name":"p","files":[{"path":"a","size":1},{"path":"b","size":2}],"bundled":[]}]`, nil, "json: . array 1; .[].files array 2"},
+		{"two records", `[{"name":"p","files":[{"path":"a"}]},{"name":"q","files":[]}]`, nil, "json: . array 2"},
 		{"jsonl", "{\"a\":1}\n{\"a\":2}\n{\"a\":3}\n", nil, "jsonl: . jsonl 3"},
 		{"concat", "{\n \"a\": 1\n}\n{\n \"a\": 2\n}\n", nil, "concat: . concat 2"},
 		{"text", "line one\nline two\nline three", nil, "text: . lines 3"},

@@ -123,7 +123,8 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 	}
 	for ci, c := range ext.Collections {
 		vc := view.Collection{Path: c.Path, Kind: c.Kind, Count: c.Count, Also: ci >= len(s.regColls),
-			Each: func(fn func(int, []byte) error) error { return EachRecord(in.Data, ext, c.Path, fn) }}
+			Each: func(fn func(int, []byte) error) error { return EachRecord(in.Data, ext, c.Path, fn) },
+			Text: collectionText(in.Data, ext, c.Path)}
 		if ci < len(s.regColls) && s.colls[ci].pinnedCount > 0 {
 			vc.Pin, vc.PinnedCount = in.Rules.Pin, s.colls[ci].pinnedCount
 			for _, r := range s.colls[ci].pinned {

@@ -440,7 +440,8 @@ func viewFacts(in Input, shape Shape) []string {
 	vin := view.Input{Tool: in.Tool, ContentType: contentTypeOf(in, shape), Format: shape.Format, Data: in.Data, Drop: dropFunc(in.Rules), Identity: in.Rules.Identity}
 	for _, c := range shape.Collections {
 		vin.Collections = append(vin.Collections, view.Collection{Path: c.Path, Kind: c.Kind, Count: c.Count,
-			Each: func(fn func(int, []byte) error) error { return EachRecord(in.Data, shape, c.Path, fn) }})
+			Each: func(fn func(int, []byte) error) error { return EachRecord(in.Data, shape, c.Path, fn) },
+			Text: collectionText(in.Data, shape, c.Path)})
 	}
 	v, err := view.Build(vin)
 	if err != nil {

@@ -25,7 +25,8 @@ func viewInput(data []byte, sh Shape, budget int) view.Input {
 		Handle: "0123456789ab", Budget: budget, TokensBefore: len(data) / 3, BeforeEstimated: true}
 	for _, c := range sh.Collections {
 		in.Collections = append(in.Collections, view.Collection{Path: c.Path, Kind: c.Kind, Count: c.Count,
-			Each: func(fn func(int, []byte) error) error { return EachRecord(data, sh, c.Path, fn) }})
+			Each: func(fn func(int, []byte) error) error { return EachRecord(data, sh, c.Path, fn) },
+			Text: collectionText(data, sh, c.Path)})
 	}
 	return in
 }

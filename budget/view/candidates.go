@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Caps on the rows kept as candidates per collection: fixed numbers, so
@@ -72,6 +73,7 @@ func Build(in Input) (*View, error) {
 			return nil, err
 		}
 	}
+	v.rankByWeight() // onerecord.go
 	return v, nil
 }
 
@@ -92,9 +94,12 @@ type coll struct {
 	// keys are the keys of a keyed collection, gathered in that pass.
 	keys keyList
 	// why lists, per reason, the records it selects (in its order).
-	why   []*reason
-	rows  map[int]*row
-	probe []probe // identities of records for the lookup query
+	why  []*reason
+	rows map[int]*row // rendered on first use (row)
+	// colMask reaches the columns (leavesOf); rowMu guards rendering.
+	colMask []bool
+	rowMu   sync.Mutex
+	probe   []probe // identities of records for the lookup query
 	// profileLines counts the profile line candidates.
 	profileLines int
 	// group and measures give the sums per group (rows.go).
@@ -103,6 +108,8 @@ type coll struct {
 	groupSums map[string]*groupSum
 	// shorts are the fields' short names (short).
 	shorts map[*Field]string
+	// sec is the collection's section.
+	sec int
 }
 
 // short is the name a row's reason gives field f: the shortest ending of
@@ -169,6 +176,8 @@ type reason struct {
 }
 
 type row struct {
+	raw   []byte // the record; cells and ident are made from it by row
+	done  bool
 	cells []string
 	ident string
 }
@@ -195,7 +204,7 @@ func addRecords(v *View, in Input, ci int) error {
 	k := &coll{in: in, c: c, p: NewProfile(c.Kind == "map"), rows: map[int]*row{}}
 	k.t = newTracker(k)
 	k.p.t = k.t
-	if err := c.Each(func(i int, raw []byte) error { k.p.Add(i, raw); return nil }); err != nil {
+	if err := k.profileRecords(); err != nil { // rows.go
 		return fmt.Errorf("profile %s: %w", c.Path, err)
 	}
 	k.p.Finish()
@@ -205,14 +214,20 @@ func addRecords(v *View, in Input, ci int) error {
 			break
 		}
 	}
+	if c.Count == 1 && !k.p.Map && treeKey(k.p) == "" {
+		k.t, k.p.t = nil, nil
+		return addOneRecord(v, k, ci) // onerecord.go
+	}
 	k.chooseColumns()
 	k.selectRows()
 	k.t, k.p.t = nil, nil
 	sec := v.AddSection(&Section{Coll: c.Path, Order: 10 + ci,
-		Head: k.head, Foot: k.foot})
+		Head: k.head, Foot: k.foot, weight: k.weight()})
+	k.sec = sec
 	k.addProfile(v, sec)
 	k.addRows(v, sec)
 	addTreeNodes(v, k) // treenodes.go
+	addIndex(v, k)     // index.go
 	return nil
 }
 
@@ -411,7 +426,7 @@ func (k *coll) fieldLine(f *Field) (string, bool) {
 		if f.NumN > 1 && f.Min != f.Max {
 			fmt.Fprintf(&b, "; sum %s", num(f.Sum))
 		}
-		important = f.Distinct >= 2 && (f.Distinct <= 12 && !strings.Contains(f.Path, "[]") || stateNames.MatchString(f.Path))
+		important = f.Distinct >= 2 && (f.Distinct <= 12 && onePerRecord(f) || stateNames.MatchString(f.Path))
 	case f.NumN > 0 && f.NumN >= f.Values-f.Nulls:
 		fmt.Fprintf(&b, ": min %s, max %s, mean %s, sum %s", num(f.Min), num(f.Max), num(f.Mean()), num(f.Sum))
 		if !f.ManyDistinct {
@@ -451,6 +466,13 @@ func (k *coll) fieldLine(f *Field) (string, bool) {
 		}
 	}
 	return b.String(), important
+}
+
+// onePerRecord reports whether a field has at most one value per record:
+// outside arrays, or inside arrays of at most one item
+// (licenses[].license.id of an SBOM), so that its values count records.
+func onePerRecord(f *Field) bool {
+	return !strings.Contains(f.Path, "[]") || f.Values == f.Present
 }
 
 // num formats a number shortly: integers in full, others with up to 6

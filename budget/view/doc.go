@@ -22,6 +22,11 @@
 //	               rows (pinned, error states, rare values, outliers, a
 //	               field most rows lack, relevant to the request, change
 //	               points, extremes, first and last, then an even spread).
+//	               A collection of one record is stated by its members
+//	               (onerecord.go); the profile lines of a heavier
+//	               collection come before a lighter one's. After the rows
+//	               of the first rounds, index.go lists the records densely,
+//	               one line each: identity and one or two short fields.
 //	fill.go        one walk over the candidates in a fixed order (priority,
 //	               then the order they were added) keeping the longest
 //	               prefix whose rendering fits the budget, counted exactly.

@@ -31,8 +31,10 @@ func addFacts(v *View, in Input) {
 		return
 	}
 	colls := map[string]bool{}
+	texts := map[string][]byte{}
 	for _, c := range in.Collections {
 		colls[c.Path] = true
+		texts[c.Path] = c.Text
 	}
 	holds := func(path string) bool {
 		for _, c := range in.Collections {
@@ -110,7 +112,12 @@ func addFacts(v *View, in Input) {
 			c := s.peek()
 			switch {
 			case colls[path]:
-				s.skipValue()
+				// A collection whose text is known is stepped over whole.
+				if t := texts[path]; offsetIn(s.d, t) == start {
+					s.pos = start + len(t)
+				} else {
+					s.skipValue()
+				}
 			case c == '{' && holds(path):
 				walk(path, depth+1)
 			case holds(path):

@@ -41,7 +41,7 @@ func (f *Filled) Shown(v *View, coll string) int {
 // smaller one holds. It fails with ErrTooSmall (and the bare view's count
 // in Minimum) when not even the bare view fits.
 func (v *View) Fill(c Counter, budget int) (*Filled, error) {
-	order := v.Candidates()
+	order := v.order()
 	counted := map[int]int{}
 	count := func(k int) (string, int) {
 		text := v.render(order[:k])
@@ -61,7 +61,7 @@ func (v *View) Fill(c Counter, budget int) (*Filled, error) {
 	// budget, not the number of candidates.
 	est, k := min, 0
 	for k < len(order) {
-		t := c.Count(order[k].Text) + 1
+		t := c.Count(order[k].text()) + 1
 		if est+t > budget+budget/8 {
 			break
 		}
@@ -98,5 +98,8 @@ func (v *View) Fill(c Counter, budget int) (*Filled, error) {
 		}
 	}
 	text, n := count(lo)
+	for i := range order[:lo] {
+		order[i].Text = order[i].text()
+	}
 	return &Filled{Text: text, Tokens: n, Chosen: order[:lo:lo], Minimum: min}, nil
 }

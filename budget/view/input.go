@@ -52,4 +52,11 @@ type Collection struct {
 	Pin         string
 	// Also is true for a collection found besides the registry's.
 	Also bool
+	// Text is the collection as one slice of Data, when it is one (the
+	// array, the object of a map, or the whole stream of a jsonl or
+	// concat collection; nil otherwise). With it the view reads an
+	// array's or a stream's records in the profile's own walk instead
+	// of calling Each, and steps over the collection where it is no
+	// fact.
+	Text []byte
 }

@@ -193,8 +193,6 @@ type Profile struct {
 	root *Field
 	byP  map[string]*Field
 	pat  []byte
-	// walkMask: see leavesOf.
-	walkMask []bool
 	// t gathers what the selection of rows needs in the same pass
 	// (rows.go); nil for a profile alone.
 	t *tracker
@@ -220,7 +218,7 @@ func (p *Profile) Add(i int, raw []byte) {
 	p.rec, p.seq = i, 0
 	if p.t != nil {
 		p.t.begin(i, raw)
-		defer p.t.end()
+		defer p.t.end(raw)
 	}
 	s := jscan{d: raw}
 	if p.Map {
@@ -237,6 +235,24 @@ func (p *Profile) Add(i int, raw []byte) {
 	}
 	s.ws()
 	p.value(&s, p.root, i, 0)
+}
+
+// addAt profiles record i, the value at s (not a map's record), and
+// moves s past it: the records of an array or a stream are read in this
+// one walk, with no scan before it to find where each ends.
+func (p *Profile) addAt(i int, s *jscan) {
+	p.Records++
+	p.rec, p.seq = i, 0
+	start := s.pos
+	if p.t != nil {
+		// Its end is not known yet: the tracker holds the text from
+		// its start, which a walk reads as one value.
+		p.t.begin(i, s.d[start:])
+	}
+	p.value(s, p.root, i, 0)
+	if p.t != nil {
+		p.t.end(s.d[start:s.pos])
+	}
 }
 
 // child returns the field name under parent, creating it when the cap

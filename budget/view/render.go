@@ -35,7 +35,7 @@ func (v *View) render(chosen []Candidate) string {
 			if c.Reason == "row header" && !rows {
 				continue // the column names wait for the first row
 			}
-			b.WriteString(c.Text)
+			b.WriteString(c.text())
 			b.WriteByte('\n')
 		}
 		if s.Foot != nil {

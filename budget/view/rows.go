@@ -144,8 +144,6 @@ func (p *Profile) leaves(raw []byte, fn func(f *Field, raw []byte)) {
 // leavesOf is leaves that only goes down the fields in mask (see
 // p.mask; nil: all of them).
 func (p *Profile) leavesOf(raw []byte, mask []bool, fn func(f *Field, raw []byte)) {
-	p.walkMask = mask
-	defer func() { p.walkMask = nil }()
 	s := jscan{d: raw}
 	s.ws()
 	if p.Map {
@@ -159,11 +157,11 @@ func (p *Profile) leavesOf(raw []byte, mask []bool, fn func(f *Field, raw []byte
 		s.pos++
 		s.ws()
 	}
-	p.walk(&s, p.root, fn)
+	p.walk(&s, p.root, mask, fn)
 }
 
-func (p *Profile) walk(s *jscan, f *Field, fn func(*Field, []byte)) {
-	if f == nil || p.walkMask != nil && !p.walkMask[f.first+1] {
+func (p *Profile) walk(s *jscan, f *Field, mask []bool, fn func(*Field, []byte)) {
+	if f == nil || mask != nil && !mask[f.first+1] {
 		s.skipValue()
 		return
 	}
@@ -186,7 +184,7 @@ func (p *Profile) walk(s *jscan, f *Field, fn func(*Field, []byte)) {
 			s.ws()
 			s.pos++
 			s.ws()
-			p.walk(s, kid, fn)
+			p.walk(s, kid, mask, fn)
 			s.ws()
 			if s.peek() == ',' {
 				s.pos++
@@ -204,7 +202,7 @@ func (p *Profile) walk(s *jscan, f *Field, fn func(*Field, []byte)) {
 		}
 		for {
 			s.ws()
-			p.walk(s, f.elem, fn)
+			p.walk(s, f.elem, mask, fn)
 			s.ws()
 			if s.peek() == ',' {
 				s.pos++
@@ -646,16 +644,22 @@ func (k *coll) selectRows() {
 	for _, i := range t.probes {
 		show[i] = true
 	}
-	mask = p.mask(k.cols...)
+	// A row is rendered when first needed (row): the fill reads again
+	// only the records it reaches, not every record a reason chose.
+	k.colMask = p.mask(k.cols...)
 	for _, i := range sortedSet(show) {
 		raw, ok := raws[i]
 		if !ok {
 			continue // not kept: cannot happen, but a row is never invented
 		}
-		k.rows[i] = k.renderRow(i, raw, k.cellsOf(raw, mask))
+		r := &row{raw: raw}
+		if p.Map {
+			r.ident = mapKey(raw)
+		}
+		k.rows[i] = r
 	}
 	for _, i := range t.probes {
-		if r := k.rows[i]; r != nil && r.ident != "" {
+		if r := k.row(i); r != nil && r.ident != "" {
 			k.probe = append(k.probe, probe{i, r.ident})
 		}
 	}
@@ -715,8 +719,25 @@ func joinWhy(a, b string) string {
 	return a + "; " + b
 }
 
-// renderRow renders the cells of record i.
-func (k *coll) renderRow(i int, raw []byte, vals [][][]byte) *row {
+// row returns the row of record i (nil when it has none), its cells
+// rendered on first use.
+func (k *coll) row(i int) *row {
+	r := k.rows[i]
+	if r == nil {
+		return nil
+	}
+	k.rowMu.Lock()
+	defer k.rowMu.Unlock()
+	if !r.done {
+		r.cells, r.ident = k.renderRow(r.raw, k.cellsOf(r.raw, k.colMask))
+		r.done = true
+	}
+	return r
+}
+
+// renderRow renders the cells of the record raw and returns them with
+// its identity.
+func (k *coll) renderRow(raw []byte, vals [][][]byte) (cells []string, ident string) {
 	r := &row{}
 	if k.p.Map {
 		r.cells = append(r.cells, cut(mapKey(raw), 80))
@@ -744,7 +765,7 @@ func (k *coll) renderRow(i int, raw []byte, vals [][][]byte) *row {
 			r.ident = string(vs[0])
 		}
 	}
-	return r
+	return r.cells, r.ident
 }
 
 // addRows adds one candidate per selected record, at the priority of its
@@ -804,9 +825,11 @@ func (k *coll) addRows(v *View, sec int) {
 		if len(why) > 1 {
 			why = remove(why, "spread")
 		}
-		row := k.rows[pk.rec]
-		text := strconv.Itoa(pk.rec) + "\t" + strings.Join(row.cells, "\t") + "\t" + strings.Join(why, "; ")
-		v.Add(Candidate{Section: sec, Key: pk.rec, Record: pk.rec, Prio: pk.prio, Rank: pk.rank, Reason: strings.Join(why, "; "), Text: text})
+		rec, reason := pk.rec, strings.Join(why, "; ")
+		text := func() string {
+			return strconv.Itoa(rec) + "\t" + strings.Join(k.row(rec).cells, "\t") + "\t" + reason
+		}
+		v.Add(Candidate{Section: sec, Key: rec, Record: rec, Prio: pk.prio, Rank: pk.rank, Reason: reason, lazy: &lazyText{make: text}})
 	}
 }
 
@@ -1131,6 +1154,15 @@ func (t *tracker) begin(i int, raw []byte) {
 	if t.wi < len(t.want) && t.want[t.wi] == i {
 		t.keep()
 	}
+}
+
+// end finishes the record, whose whole text is raw: the words of the
+// request in it, the sums per group.
+func (t *tracker) end(raw []byte) {
+	t.raw = raw
+	if t.kept && t.alias {
+		t.raws[t.rec] = raw // begin may have had only its start
+	}
 	if len(t.terms) > 0 {
 		t.lower = append(t.lower[:0], raw...)
 		t.lower = bytes.ToLower(t.lower)
@@ -1142,14 +1174,10 @@ func (t *tracker) begin(i int, raw []byte) {
 			}
 		}
 		if mask != 0 && len(t.hits) < 2000 {
-			t.hits = append(t.hits, hit{i, mask})
+			t.hits = append(t.hits, hit{t.rec, mask})
 			t.keep()
 		}
 	}
-}
-
-// end finishes the record: the sums per group.
-func (t *tracker) end() {
 	for g, f := range t.groups {
 		if !t.gactive[g] {
 			continue
@@ -1180,6 +1208,72 @@ func (t *tracker) end() {
 	t.mtouched = t.mtouched[:0]
 }
 
+// profileRecords runs the profile (and the tracker) over every record:
+// an array's or a stream's in the profile's own walk when the
+// collection's text is known, else through Each.
+func (k *coll) profileRecords() error {
+	c := k.c
+	array := c.Kind == "array"
+	if !array && c.Kind != "jsonl" && c.Kind != "concat" || !within(k.in.Data, c.Text) {
+		return c.Each(func(i int, raw []byte) error { k.p.Add(i, raw); return nil })
+	}
+	s := jscan{d: c.Text}
+	s.ws()
+	if array {
+		if s.peek() != '[' {
+			return fmt.Errorf("the collection's text is not an array")
+		}
+		s.pos++
+	}
+	n := 0
+	for {
+		s.ws()
+		if s.pos >= len(s.d) || array && s.peek() == ']' {
+			break
+		}
+		k.p.addAt(n, &s)
+		n++
+		s.ws()
+		if array && s.peek() == ',' {
+			s.pos++
+		}
+	}
+	if n != c.Count {
+		return fmt.Errorf("%s records read, the collection has %s", commas(n), commas(c.Count))
+	}
+	return nil
+}
+
+// eachRecord calls fn with every record: an array's or a stream's read
+// from the collection's text when it is known, else through Each.
+func (k *coll) eachRecord(fn func(i int, raw []byte) error) error {
+	c := k.c
+	array := c.Kind == "array"
+	if !array && c.Kind != "jsonl" && c.Kind != "concat" || !within(k.in.Data, c.Text) {
+		return c.Each(fn)
+	}
+	s := jscan{d: c.Text}
+	s.ws()
+	if array {
+		s.pos++ // '['
+	}
+	for i := 0; ; i++ {
+		s.ws()
+		if s.pos >= len(s.d) || array && s.peek() == ']' {
+			return nil
+		}
+		start := s.pos
+		s.skipValue()
+		if err := fn(i, s.d[start:s.pos]); err != nil {
+			return err
+		}
+		s.ws()
+		if array && s.peek() == ',' {
+			s.pos++
+		}
+	}
+}
+
 // keep keeps the current record for the second look.
 func (t *tracker) keep() {
 	if !t.kept {
@@ -1205,6 +1299,15 @@ func within(data, b []byte) bool {
 	}
 	d, p := uintptr(unsafe.Pointer(unsafe.SliceData(data))), uintptr(unsafe.Pointer(unsafe.SliceData(b)))
 	return p >= d && p+uintptr(len(b)) <= d+uintptr(len(data))
+}
+
+// offsetIn returns the offset of b in data, or -1 when b is not a
+// non-empty slice of data.
+func offsetIn(data, b []byte) int {
+	if !within(data, b) {
+		return -1
+	}
+	return int(uintptr(unsafe.Pointer(unsafe.SliceData(b))) - uintptr(unsafe.Pointer(unsafe.SliceData(data))))
 }
 
 // newField sets up the selection state of a new field.

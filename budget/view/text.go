@@ -548,7 +548,7 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 	case tsPackages:
 		return fmt.Sprintf("package results as go test printed them (%s), event<TAB>output:\n", commas(len(cs)))
 	case tsFailed:
-		n := len(tc.t.failed)
+		n := tc.t.testFail // at most maxFailedKept are listed
 		s := fmt.Sprintf("failed tests (%s; showing %s, with their first output lines):\n", commas(n), commas(len(cs)))
 		if len(cs) < n && tc.json {
 			s += fmt.Sprintf("all of them: compact artifact query %s --jq %s\n", h, ShellQuote(`.[] | select(.Action == "fail" and .Test) | "\(.Package) \(.Test)"`))
@@ -702,7 +702,11 @@ func testTotals(t *testSummary, json bool) []string {
 	}
 	out = append(out, fmt.Sprintf("%s: %s (%s passed, %s failed, %s skipped)", tests, commas(t.testPass+t.testFail+t.testSkip), commas(t.testPass), commas(t.testFail), commas(t.testSkip)))
 	if len(t.failedPkgs) > 0 {
-		out = append(out, "failed packages: "+strings.Join(t.failedPkgs, ", "))
+		s := "failed packages: " + strings.Join(t.failedPkgs, ", ")
+		if more := t.pkgFail - len(t.failedPkgs); more > 0 {
+			s += fmt.Sprintf(" and %s more", commas(more))
+		}
+		out = append(out, s)
 	}
 	if len(t.skipped) > 0 {
 		s := "skipped tests: " + strings.Join(t.skipped, ", ")

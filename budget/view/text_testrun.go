@@ -17,6 +17,16 @@ const maxSkippedNames = 20
 // maxFailOutput bounds the output lines kept per failed test.
 const maxFailOutput = 12
 
+// Caps on what a test run's summary holds, so that it does not grow with
+// the events: the failed tests and failed packages named (each counted
+// exactly in testFail and pkgFail), and the running tests whose output
+// is kept until they end (a test past the cap shows no output lines).
+const (
+	maxFailedKept  = 2000
+	maxFailedPkgs  = 500
+	maxRunningKept = 10000
+)
+
 // failedTest is one failed test and what it printed.
 type failedTest struct {
 	pkg    string
@@ -36,10 +46,11 @@ type testSummary struct {
 	failed                       []*failedTest
 	buildErrors                  []posLine // build-output lines of failed builds (go test -json)
 	buildFails                   int
-	elapsed                      float64   // sum of the packages' Elapsed
-	output                       []posLine // the last output lines, in order (go test -json)
-	pkgLines                     []posLine // "ok", "FAIL", "?" lines of packages (go test -json)
-	running                      map[string][]string
+	elapsed                      float64             // sum of the packages' Elapsed
+	output                       []posLine           // the last output lines, in order (go test -json)
+	pkgLines                     []posLine           // "ok", "FAIL", "?" lines of packages (go test -json)
+	running                      map[string][]string // output of running tests, at most maxRunningKept
+	runningMax                   int                 // the most running tests held at once
 	runningMore                  map[string]int
 	last                         *failedTest // TAP/go test text: the test whose output follows
 	slowest                      []timedTest // the maxSlowest longest tests, longest first
@@ -139,8 +150,12 @@ func analyzeGoTestJSON(data []byte) *testSummary {
 				t.pkgLines = append(t.pkgLines, posLine{pos, out})
 			}
 			if e.Test != "" && !boringTestOutput(out) {
+				if _, ok := t.running[key]; !ok && (len(t.running) >= maxRunningKept || len(t.failed) >= maxFailedKept) {
+					break // not held: past the cap, or no more failed tests are listed
+				}
 				if len(t.running[key]) < maxFailOutput {
 					t.running[key] = append(t.running[key], out)
+					t.runningMax = max(t.runningMax, len(t.running))
 				} else {
 					t.runningMore[key]++
 				}
@@ -164,7 +179,9 @@ func analyzeGoTestJSON(data []byte) *testSummary {
 					if e.FailedBuild != "" {
 						name += " [build failed]"
 					}
-					t.failedPkgs = append(t.failedPkgs, name)
+					if len(t.failedPkgs) < maxFailedPkgs {
+						t.failedPkgs = append(t.failedPkgs, name)
+					}
 				default:
 					t.pkgSkip++
 				}
@@ -178,8 +195,10 @@ func analyzeGoTestJSON(data []byte) *testSummary {
 				t.testPass++
 			case "fail":
 				t.testFail++
-				t.failed = append(t.failed, &failedTest{pkg: e.Package, name: e.Test, pos: pos,
-					output: t.running[key], more: t.runningMore[key]})
+				if len(t.failed) < maxFailedKept {
+					t.failed = append(t.failed, &failedTest{pkg: e.Package, name: e.Test, pos: pos,
+						output: t.running[key], more: t.runningMore[key]})
+				}
 			default:
 				t.testSkip++
 				if len(t.skipped) < maxSkippedNames {
@@ -225,8 +244,7 @@ func (t *testSummary) addLine(pos int, line, kind string) {
 			}
 			t.testFail++
 			f := &failedTest{name: strings.TrimSpace(strings.TrimPrefix(line, "not ok ")), pos: pos}
-			t.failed = append(t.failed, f)
-			t.last = f
+			t.addFailed(f)
 		default:
 			if t.last != nil && (strings.HasPrefix(line, " ") || strings.HasPrefix(line, "#")) {
 				t.last.addOutput(line)
@@ -255,9 +273,7 @@ func (t *testSummary) addLine(pos int, line, kind string) {
 		if i := strings.Index(name, " ("); i >= 0 {
 			name = name[:i]
 		}
-		f := &failedTest{name: name, pos: pos}
-		t.failed = append(t.failed, f)
-		t.last = f
+		t.addFailed(&failedTest{name: name, pos: pos})
 	case (strings.HasPrefix(line, "ok  \t") || strings.HasPrefix(line, "ok \t")) && len(strings.Fields(line)) >= 2:
 		t.pkgPass++
 		t.assignPackage(strings.Fields(line)[1])
@@ -269,13 +285,25 @@ func (t *testSummary) addLine(pos int, line, kind string) {
 		if strings.Contains(line, "[build failed]") || strings.Contains(line, "[setup failed]") {
 			name += " " + f[len(f)-2] + " " + f[len(f)-1]
 		}
-		t.failedPkgs = append(t.failedPkgs, name)
+		if len(t.failedPkgs) < maxFailedPkgs {
+			t.failedPkgs = append(t.failedPkgs, name)
+		}
 		t.assignPackage(f[1])
 		t.last = nil
 	case strings.HasPrefix(line, "?   \t"):
 		t.pkgSkip++
 	case t.last != nil && (strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "\t")):
 		t.last.addOutput(line)
+	}
+}
+
+// addFailed notes a failed test of go test text or TAP, whose output
+// lines follow (none are kept past maxFailedKept: it is only counted).
+func (t *testSummary) addFailed(f *failedTest) {
+	t.last = nil
+	if len(t.failed) < maxFailedKept {
+		t.failed = append(t.failed, f)
+		t.last = f
 	}
 }
 

@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -18,19 +19,31 @@ import (
 // still counted, and the rest is one query away.
 const maxTreeNodes = 20_000
 
-// treeNode is one node while walking.
-type treeNode struct {
-	raw    []byte
-	parent int // index in the walk, -1 for a record
-	idx    int // position in its parent's array (record index for a record)
-	depth  int
-}
+// maxTreeNames caps the member names followed over the nodes (for the
+// columns), maxTreeTypes the node types counted (for the most common
+// one): a tree whose nodes have more is still listed, with fewer columns
+// or its types written on every line.
+const (
+	maxTreeNames = maxFields
+	maxTreeTypes = 4096
+)
 
 // nodeInfo is what a listed node shows.
 type nodeInfo struct {
 	name, typ string
 	entries   int // -1: no nest array
 	members   [][2]string
+}
+
+// listedNode is a node that may be listed: its place breadth-first (its
+// depth, its position among the nodes of that depth), its path from its
+// record and what it shows.
+type listedNode struct {
+	depth, pos int
+	idx        int    // position in its parent's array (record index for a record)
+	path       string // from its record, whose name is the first rootLen bytes
+	rootLen    int
+	info       nodeInfo
 }
 
 // memberStat tracks whether a scalar member is constant over every node,
@@ -41,6 +54,127 @@ type memberStat struct {
 	present    int
 	byType     map[string]string
 	functional bool
+	// firstAt is where the member was first seen breadth-first: depth,
+	// position at that depth, position among the node's members.
+	firstAt [3]int
+}
+
+// treeWalk walks a nesting collection depth-first, once: it counts every
+// node (per depth, per type, per member) and keeps only the nodes that
+// can be listed, the first maxTreeNodes breadth-first. Nothing it holds
+// grows with the input past those caps: the records are not copied and
+// no level of the tree is held whole.
+type treeWalk struct {
+	key, nameM, typeM string
+	perDepth          []int
+	lists             [][]listedNode // per depth, in position order
+	held, maxHeld     int            // nodes in lists, now and at most
+	stats             map[string]*memberStat
+	types             map[string]int
+	roots, total      int
+}
+
+// listable reports whether the node at position pos of depth d can
+// still be among the first maxTreeNodes breadth-first (the counts of the
+// depths above only grow, so a node that cannot be never will).
+func (w *treeWalk) listable(d, pos int) bool {
+	above := 0
+	for e := 0; e < d; e++ {
+		above += w.perDepth[e]
+		if above+pos >= maxTreeNodes {
+			return false
+		}
+	}
+	return above+pos < maxTreeNodes
+}
+
+// prune drops the nodes that can no longer be listed.
+func (w *treeWalk) prune() {
+	w.held = 0
+	for d := range w.lists {
+		l := w.lists[d]
+		n := len(l)
+		for n > 0 && !w.listable(d, l[n-1].pos) {
+			n--
+		}
+		clear(l[n:])
+		w.lists[d] = l[:n]
+		w.held += n
+	}
+}
+
+// node counts the node raw at depth d (position idx in its parent) and
+// walks its entries; path is its parent's path ("" for a record).
+func (w *treeWalk) node(raw []byte, d, idx int, parentPath string, rootLen int) {
+	for len(w.perDepth) <= d {
+		w.perDepth = append(w.perDepth, 0)
+		w.lists = append(w.lists, nil)
+	}
+	pos := w.perDepth[d]
+	w.perDepth[d]++
+	w.total++
+	info, kids := scanNode(raw, w.key, w.nameM, w.typeM)
+	if _, ok := w.types[info.typ]; ok || len(w.types) < maxTreeTypes {
+		w.types[info.typ]++
+	}
+	if d == 0 && info.entries >= 0 {
+		w.roots++
+	}
+	for j, m := range info.members {
+		st := w.stats[m[0]]
+		if st == nil {
+			if len(w.stats) >= maxTreeNames {
+				continue
+			}
+			st = &memberStat{first: m[1], constant: w.total == 1, byType: map[string]string{}, functional: true, firstAt: [3]int{d, pos, j}}
+			w.stats[m[0]] = st
+		}
+		st.present++
+		if m[1] != st.first {
+			st.constant = false
+		}
+		if v, ok := st.byType[info.typ]; ok && v != m[1] {
+			st.functional = false
+		} else if !ok {
+			if len(st.byType) >= maxTreeTypes {
+				st.functional = false // too many types to tell: shown
+			} else {
+				st.byType[info.typ] = m[1]
+			}
+		}
+	}
+	if !w.listable(d, pos) {
+		// Nor is any node below it: they all come after it.
+		w.count(kids, d+1)
+		return
+	}
+	seg := info.name
+	if seg == "" {
+		seg = fmt.Sprintf("#%d", idx)
+	}
+	path := seg
+	if d > 0 {
+		path = parentPath + "/" + seg
+	} else {
+		rootLen = len(seg)
+	}
+	w.lists[d] = append(w.lists[d], listedNode{depth: d, pos: pos, idx: idx, path: path, rootLen: rootLen, info: info})
+	if w.held++; w.held > w.maxHeld {
+		w.maxHeld = w.held
+	}
+	if w.held > 2*maxTreeNodes {
+		w.prune()
+	}
+	for j, kid := range kids {
+		w.node(kid, d+1, j, path, rootLen)
+	}
+}
+
+// count counts the nodes below a node that cannot be listed.
+func (w *treeWalk) count(kids [][]byte, d int) {
+	for j, kid := range kids {
+		w.node(kid, d, j, "", 0)
+	}
 }
 
 // addTreeNodes adds the node candidates of a nesting collection, in a
@@ -66,60 +200,12 @@ func addTreeNodes(v *View, k *coll) {
 			break
 		}
 	}
-	// The records, copied: Each need not keep them.
-	var level []treeNode
-	roots := 0 // records with the nest array
-	_ = k.c.Each(func(i int, raw []byte) error {
-		level = append(level, treeNode{raw: append([]byte(nil), raw...), parent: -1, idx: i})
-		return nil
-	})
-	var (
-		listed   []treeNode
-		infos    []nodeInfo
-		perDepth []int
-		stats    = map[string]*memberStat{}
-		order    []string // member names, first seen first
-		types    = map[string]int{}
-		total    int
-	)
-	for depth := 0; len(level) > 0; depth++ {
-		perDepth = append(perDepth, len(level))
-		var next []treeNode
-		for _, nd := range level {
-			id := total
-			total++
-			info, kids := scanNode(nd.raw, key, nameM, typeM)
-			types[info.typ]++
-			if depth == 0 && info.entries >= 0 {
-				roots++
-			}
-			for _, m := range info.members {
-				st := stats[m[0]]
-				if st == nil {
-					st = &memberStat{first: m[1], constant: id == 0, byType: map[string]string{}, functional: true}
-					stats[m[0]] = st
-					order = append(order, m[0])
-				}
-				st.present++
-				if m[1] != st.first {
-					st.constant = false
-				}
-				if v, ok := st.byType[info.typ]; ok && v != m[1] {
-					st.functional = false
-				} else if !ok {
-					st.byType[info.typ] = m[1]
-				}
-			}
-			if id < maxTreeNodes {
-				listed = append(listed, nd)
-				infos = append(infos, info)
-			}
-			for j, kid := range kids {
-				next = append(next, treeNode{raw: kid, parent: id, idx: j, depth: depth + 1})
-			}
-		}
-		level = next
+	w := &treeWalk{key: key, nameM: nameM, typeM: typeM, stats: map[string]*memberStat{}, types: map[string]int{}}
+	if k.eachRecord(func(i int, raw []byte) error { w.node(raw, 0, i, "", 0); return nil }) != nil {
+		return // cannot happen: the profile read the same records
 	}
+	w.prune()
+	perDepth, stats, types, total := w.perDepth, w.stats, w.types, w.total
 	for _, st := range stats {
 		// A member some node lacks is not constant.
 		st.constant = st.constant && st.present == total
@@ -127,6 +213,24 @@ func addTreeNodes(v *View, k *coll) {
 	if len(perDepth) < 2 {
 		return
 	}
+	var order []string // member names, first seen breadth-first first
+	for name := range stats {
+		order = append(order, name)
+	}
+	sort.Slice(order, func(i, j int) bool {
+		a, b := stats[order[i]].firstAt, stats[order[j]].firstAt
+		for x := range a {
+			if a[x] != b[x] {
+				return a[x] < b[x]
+			}
+		}
+		return false
+	})
+	var listed []listedNode
+	for _, l := range w.lists {
+		listed = append(listed, l...)
+	}
+	roots := w.roots
 	// The most common type is not written on every line.
 	common := ""
 	for t, n := range types {
@@ -149,20 +253,14 @@ func addTreeNodes(v *View, k *coll) {
 	paths := make([]string, len(listed))
 	var rootName string
 	for i, nd := range listed {
-		seg := infos[i].name
-		if seg == "" {
-			seg = fmt.Sprintf("#%d", nd.idx)
-		}
+		paths[i] = nd.path
 		switch {
-		case nd.parent < 0:
-			paths[i] = seg
-			if infos[i].entries >= 0 {
-				rootName = seg
+		case nd.depth == 0:
+			if nd.info.entries >= 0 {
+				rootName = nd.path
 			}
-		case rel && listed[nd.parent].parent < 0:
-			paths[i] = seg
-		default:
-			paths[i] = paths[nd.parent] + "/" + seg
+		case rel:
+			paths[i] = nd.path[nd.rootLen+1:]
 		}
 	}
 	in := k.in
@@ -217,7 +315,7 @@ func addTreeNodes(v *View, k *coll) {
 				jqCommand(in.Handle, treeRestQuery(c, key, nameM, rel, d, j)))
 		}})
 	for i := range listed {
-		info := infos[i]
+		info := listed[i].info
 		var b strings.Builder
 		b.WriteString("  ")
 		b.WriteString(cut(paths[i], 160))
@@ -251,7 +349,7 @@ func addTreeNodes(v *View, k *coll) {
 		// The root's listing (the records; with one root, its entries)
 		// before the second round of rows, the deeper nodes after it.
 		prio := PrioSecond
-		if listed[i].parent < 0 || rel && listed[listed[i].parent].parent < 0 {
+		if d := listed[i].depth; d == 0 || rel && d == 1 {
 			prio = PrioRare
 		}
 		v.Add(Candidate{Section: sec, Key: i, Record: -1, Prio: prio, Reason: "tree node", Text: b.String()})

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Counter counts tokens exactly (budget.Counter satisfies it).
@@ -23,6 +24,7 @@ const (
 	PrioRare      = 50 // a rare value, a field most rows lack, relevant to the request
 	PrioProfile2  = 70 // the profile line of a less important field
 	PrioSecond    = 80 // the second round of anomaly and rare rows
+	PrioIndex     = 75 // a record's line in a collection's index (index.go)
 	PrioSpread    = 90 // an even spread over the records
 	PrioObject    = 95 // object summaries and long facts
 	PrioRemaining = 99 // anything else
@@ -48,7 +50,26 @@ type Candidate struct {
 	// Text is what is shown: complete lines without the final newline.
 	Text string
 
-	seq int // the order of Add
+	seq  int       // the order of Add
+	lazy *lazyText // Text made on first use (a row), or nil
+}
+
+// lazyText is a candidate's text made when first needed: a row's record
+// is read again only when the fill reaches it (or Candidates is called),
+// not for every row a reason chose.
+type lazyText struct {
+	once sync.Once
+	make func() string
+	text string
+}
+
+// text returns the candidate's text, making it on first use.
+func (c *Candidate) text() string {
+	if c.lazy == nil {
+		return c.Text
+	}
+	c.lazy.once.Do(func() { c.lazy.text, c.lazy.make = c.lazy.make(), nil })
+	return c.lazy.text
 }
 
 // Section is one block of the view: a header, the chosen candidates in
@@ -63,6 +84,10 @@ type Section struct {
 	Foot func(chosen []Candidate) string
 	// Order places sections: lower first, then the order added.
 	Order int
+	// weight is how much of the output the collection holds (its
+	// scalar values, less those of the collections inside it): the
+	// profile lines of a heavier collection are chosen first (rank).
+	weight int
 }
 
 // View is the candidates of one output, before and after the fill.
@@ -86,8 +111,17 @@ func (v *View) Add(c Candidate) {
 	v.cands = append(v.cands, c)
 }
 
-// Candidates returns the candidates in fill order.
+// Candidates returns the candidates in fill order, each with its Text.
 func (v *View) Candidates() []Candidate {
+	out := v.order()
+	for i := range out {
+		out[i].Text = out[i].text()
+	}
+	return out
+}
+
+// order returns the candidates in fill order, lazy texts not yet made.
+func (v *View) order() []Candidate {
 	out := append([]Candidate(nil), v.cands...)
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Prio != out[j].Prio {
@@ -172,7 +206,7 @@ func (v *View) Facts() []string {
 		}
 	}
 	last := ""
-	for _, c := range v.Candidates() {
+	for _, c := range v.order() {
 		// Values outside the collections, and the keys of a keyed
 		// collection, are in the output itself.
 		listing := c.Reason == "row header" || c.Reason == "the keys" || c.Reason == "every member"
@@ -181,9 +215,9 @@ func (v *View) Facts() []string {
 			// With several collections, each run of one's facts is
 			// named.
 			if len(colls) > 1 && coll != last {
-				out = append(out, "in "+coll+": "+one(c.Text))
+				out = append(out, "in "+coll+": "+one(c.text()))
 			} else {
-				out = append(out, one(c.Text))
+				out = append(out, one(c.text()))
 			}
 			last = coll
 		}

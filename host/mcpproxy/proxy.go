@@ -721,8 +721,8 @@ func (p *Proxy) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			// list (or no longer lists): it says whether the tool exists,
 			// in its own words, as a direct client would see.
 			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil && r.Params.Name != ReadArtifactTool {
-				_, legacy := legacySession(req)
-				return p.callToolResult(ctx, r.Params.Name, r, legacy)
+				_, version := rawSession(req)
+				return p.callToolResult(ctx, r.Params.Name, r, version)
 			}
 		}
 		if res, err, ok := p.forwardRaw(ctx, method, req); ok {

@@ -23,36 +23,59 @@ import (
 // the go-sdk annotates) gets the go-sdk's typed results instead.
 
 // rawResult is a result the downstream client receives as raw JSON; the
-// embedded value only makes it an mcp.Result.
+// embedded value only makes it an mcp.Result (and holds the _meta the
+// go-sdk's server sets on it for a client on protocol 2026-07-28 or
+// later, which MarshalJSON adds, see annotateRaw).
 type rawResult struct {
 	*mcp.CallToolResult
 	raw json.RawMessage
+	// annotate is set for a client on protocol 2026-07-28 or later;
+	// cacheable for a list or resources/read result.
+	annotate, cacheable bool
 }
 
-// MarshalJSON returns the raw result.
-func (r *rawResult) MarshalJSON() ([]byte, error) { return r.raw, nil }
+// MarshalJSON returns the raw result (annotated, see annotateRaw).
+func (r *rawResult) MarshalJSON() ([]byte, error) {
+	if !r.annotate {
+		return r.raw, nil
+	}
+	return annotateRaw(r.raw, r.cacheable, r.CallToolResult.Meta), nil
+}
 
 func asRaw(raw json.RawMessage) mcp.Result {
 	return &rawResult{CallToolResult: &mcp.CallToolResult{}, raw: raw}
 }
 
-// legacySession reports whether req comes from a downstream session on a
-// protocol before 2026-07-28 (where raw results are used).
-func legacySession(req mcp.Request) (*mcp.ServerSession, bool) {
+// rawFor is raw as the result of method for a client on protocol
+// version (see annotateRaw).
+func rawFor(raw json.RawMessage, method, version string) mcp.Result {
+	r := &rawResult{CallToolResult: &mcp.CallToolResult{}, raw: raw, annotate: version >= newProtocol}
+	switch method {
+	case "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read":
+		r.cacheable = true
+	}
+	return r
+}
+
+// rawSession returns the downstream session of req and the protocol
+// version its client speaks ("" when it has not initialized).
+func rawSession(req mcp.Request) (*mcp.ServerSession, string) {
 	ss, ok := req.GetSession().(*mcp.ServerSession)
 	if !ok || ss == nil {
-		return nil, false
+		return nil, ""
 	}
-	ip := ss.InitializeParams()
-	return ss, ip != nil && ip.ProtocolVersion != "" && ip.ProtocolVersion < newProtocol
+	if ip := ss.InitializeParams(); ip != nil {
+		return ss, ip.ProtocolVersion
+	}
+	return ss, ""
 }
 
 // forwardRaw answers a request of the methods above from the upstream's
 // raw result; ok is false when it does not handle the request (the
 // go-sdk's handlers then do).
 func (p *Proxy) forwardRaw(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error, ok bool) {
-	ss, legacy := legacySession(req)
-	if !legacy {
+	ss, version := rawSession(req)
+	if version == "" {
 		return nil, nil, false
 	}
 	switch method {
@@ -79,9 +102,23 @@ func (p *Proxy) forwardRaw(ctx context.Context, method string, req mcp.Request) 
 	case *mcp.ListResourceTemplatesParams:
 		_, err = cs.ListResourceTemplates(cctx, fwdParams(p, params, func(q *mcp.ListResourceTemplatesParams) *mcp.Meta { return &q.Meta }))
 	case *mcp.GetPromptParams:
-		_, err = cs.GetPrompt(cctx, fwdParams(p, params, func(q *mcp.GetPromptParams) *mcp.Meta { return &q.Meta }))
+		q := fwdParams(p, params, func(q *mcp.GetPromptParams) *mcp.Meta { return &q.Meta })
+		q.Meta = p.capsMeta(q.Meta, clientCaps(req))
+		var r *mcp.GetPromptResult
+		r, err = cs.GetPrompt(cctx, q)
+		if err == nil && r.NeedsInput() && version < newProtocol {
+			// An older client cannot read an input-required result: the
+			// go-sdk's server asks it the questions and calls again.
+			return r, nil, true
+		}
 	case *mcp.ReadResourceParams:
-		_, err = cs.ReadResource(cctx, fwdParams(p, params, func(q *mcp.ReadResourceParams) *mcp.Meta { return &q.Meta }))
+		q := fwdParams(p, params, func(q *mcp.ReadResourceParams) *mcp.Meta { return &q.Meta })
+		q.Meta = p.capsMeta(q.Meta, clientCaps(req))
+		var r *mcp.ReadResourceResult
+		r, err = cs.ReadResource(cctx, q)
+		if err == nil && r.NeedsInput() && version < newProtocol {
+			return r, nil, true
+		}
 	case *mcp.CompleteParams:
 		_, err = cs.Complete(cctx, fwdParams(p, params, func(q *mcp.CompleteParams) *mcp.Meta { return &q.Meta }))
 	default:
@@ -97,7 +134,15 @@ func (p *Proxy) forwardRaw(ctx context.Context, method string, req mcp.Request) 
 	if method == "tools/list" {
 		raw = p.toolList(raw)
 	}
-	return asRaw(raw), nil, true
+	return rawFor(raw, method, version), nil, true
+}
+
+// clientCaps returns the capabilities of the client that sent req.
+func clientCaps(req mcp.Request) *mcp.ClientCapabilities {
+	if r, ok := req.(interface{ ClientCapabilities() *mcp.ClientCapabilities }); ok {
+		return r.ClientCapabilities()
+	}
+	return nil
 }
 
 // fwdParams copies params (nil for none) with the _meta to forward.

@@ -42,7 +42,7 @@ func surrogateEscape(raw []byte) bool {
 // upstream's raw result holds lone surrogates their text with the
 // surrogates kept (WTF-8, see above) instead of U+FFFD.
 func keepSurrogates(raw json.RawMessage, res *mcp.CallToolResult) {
-	if raw == nil || !surrogateEscape(raw) {
+	if raw == nil || !surrogateEscape(raw) || hasStandInJSON(raw) {
 		return
 	}
 	var m struct {
@@ -175,14 +175,14 @@ func quoteSurrogates(s string) json.RawMessage {
 }
 
 // marshalBlock is the JSON of a content block, a text block's lone
-// surrogates written as their escapes (see above).
-func marshalBlock(c mcp.Content) ([]byte, error) {
+// surrogates written as their escapes when standIns is set (see above).
+func marshalBlock(c mcp.Content, standIns bool) ([]byte, error) {
 	b, err := json.Marshal(c)
 	if err != nil {
 		return nil, err
 	}
 	tc, ok := c.(*mcp.TextContent)
-	if !ok || !hasStandIn(tc.Text) {
+	if !ok || !standIns || !hasStandIn(tc.Text) {
 		return b, nil
 	}
 	var m map[string]json.RawMessage

@@ -61,16 +61,18 @@ type Meta struct {
 
 // callTool forwards one tools/call upstream and compacts the result.
 func (p *Proxy) callTool(ctx context.Context, name string, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	res, err := p.callToolResult(ctx, name, req, false)
+	res, err := p.callToolResult(ctx, name, req, "")
 	if err != nil {
 		return nil, err
 	}
 	return res.(*mcp.CallToolResult), nil
 }
 
-// callToolResult is callTool; with raw set, the result is the upstream's
-// bytes with only what the proxy compacted replaced (see raw.go).
-func (p *Proxy) callToolResult(ctx context.Context, name string, req *mcp.CallToolRequest, raw bool) (mcp.Result, error) {
+// callToolResult is callTool; for a client on protocol version (not
+// ""), the result is the upstream's bytes with only what the proxy
+// compacted replaced (see raw.go).
+func (p *Proxy) callToolResult(ctx context.Context, name string, req *mcp.CallToolRequest, version string) (mcp.Result, error) {
+	raw := version != ""
 	args, err := rawArgs(req.Params.Arguments)
 	if err != nil {
 		return errorResult(fmt.Sprintf("compact: tool %s: arguments: %v", name, err)), nil
@@ -94,6 +96,17 @@ func (p *Proxy) callToolResult(ctx context.Context, name string, req *mcp.CallTo
 	defer cancel()
 	cctx, cp := withCapture(cctx)
 	res, err := cs.CallTool(cctx, params)
+	if err != nil && cp.raw() != nil {
+		var je *jsonrpc.Error
+		if !errors.As(err, &je) {
+			// The upstream answered, but the go-sdk could not decode the
+			// answer into its Go types (1e400 in structuredContent
+			// overflows a float64): decoded here instead.
+			if r, ok := exactToolResult(cp.raw(), nil); ok {
+				res, err = r, nil
+			}
+		}
+	}
 	if err != nil {
 		var je *jsonrpc.Error
 		if errors.As(err, &je) {
@@ -109,15 +122,23 @@ func (p *Proxy) callToolResult(ctx context.Context, name string, req *mcp.CallTo
 		}
 		return errorResult(p.upstreamError(ctx, "tools/call "+name, err).Error()), nil
 	}
-	if res.NeedsInput() {
+	if res.NeedsInput() || raw && bytes.Contains(cp.raw(), []byte(`"input_required"`)) && inputRequired(cp.raw()) {
 		// The upstream asks the client for input before it answers: the
 		// downstream client (or, for an older one, the go-sdk server in
-		// front of it) fulfils it and calls again. Nothing to compact.
+		// front of it) fulfils it and calls again. Nothing to compact;
+		// a client on 2026-07-28 or later gets it as written.
+		if raw && version >= newProtocol && cp.raw() != nil {
+			return rawFor(cp.raw(), "tools/call", version), nil
+		}
 		return &mcp.CallToolResult{Meta: res.Meta, InputRequests: res.InputRequests, RequestState: res.RequestState}, nil
 	}
 	if raw {
-		// Lone surrogates the go-sdk's decoding replaced (see
-		// surrogate.go).
+		// Values the go-sdk's decoding changed: numbers in
+		// structuredContent (see exact.go), lone surrogates in text
+		// (see surrogate.go).
+		if r, ok := exactToolResult(cp.raw(), res); ok {
+			res = r
+		}
 		keepSurrogates(cp.raw(), res)
 	}
 	out := p.compactResult(ctx, name, args, res)
@@ -128,7 +149,7 @@ func (p *Proxy) callToolResult(ctx context.Context, name string, req *mcp.CallTo
 	}
 	if raw {
 		if b := rawToolResult(cp.raw(), res, out); b != nil {
-			return asRaw(b), nil
+			return rawFor(b, "tools/call", version), nil
 		}
 	}
 	return out, nil
@@ -150,12 +171,15 @@ func rawToolResult(raw json.RawMessage, res, out *mcp.CallToolResult) json.RawMe
 	if len(blocks) != len(res.Content) {
 		return nil
 	}
+	// Stand-ins are lone surrogates only when the upstream's result held
+	// none of their characters itself (see surrogate.go).
+	standIns := !hasStandInJSON(raw)
 	changed := false
 	for i, c := range out.Content {
 		if i < len(res.Content) && c == res.Content[i] {
 			continue
 		}
-		b, err := marshalBlock(c)
+		b, err := marshalBlock(c, standIns)
 		if err != nil {
 			return nil
 		}
@@ -180,6 +204,8 @@ func rawToolResult(raw json.RawMessage, res, out *mcp.CallToolResult) json.RawMe
 			delete(m, "structuredContent")
 		} else if m["structuredContent"], err = json.Marshal(out.StructuredContent); err != nil {
 			return nil
+		} else if standIns {
+			m["structuredContent"] = escapeStandIns(m["structuredContent"])
 		}
 	}
 	um := map[string]json.RawMessage{}
@@ -333,9 +359,8 @@ func (p *Proxy) compactResult(ctx context.Context, tool string, args json.RawMes
 				break
 			}
 			if i, ok := sameJSON(sc, res.Content, changedIdx); ok {
-				var v any
 				_, payload := budget.SplitNotice(out.Content[i].(*mcp.TextContent).Text)
-				if err := json.Unmarshal([]byte(payload), &v); err == nil {
+				if v, _, err := decodeExact([]byte(payload)); err == nil {
 					out.StructuredContent = v
 					meta.Structured = "compacted"
 				} else {
@@ -425,9 +450,9 @@ func (p *Proxy) compactStructured(ctx context.Context, tool string, args json.Ra
 		meta.Structured = "unchanged"
 		return
 	}
-	var v any
 	notice, payload := budget.SplitNotice(r.Content)
-	if r.Level == schemas.LevelFields && json.Unmarshal([]byte(payload), &v) == nil {
+	v, _, verr := decodeExact([]byte(payload))
+	if r.Level == schemas.LevelFields && verr == nil {
 		out.StructuredContent = v
 		meta.Structured = "compacted"
 		if notice != "" {

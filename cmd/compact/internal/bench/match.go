@@ -33,11 +33,14 @@ type span struct{ start, end int }
 // than a count from its label). When the identifier's line is a whole
 // record by itself (a table row, a JSON object on one line), only that
 // line is near it. A needle that occurs only elsewhere (a "3"
-// in another row, a name in an unrelated list) does not count.
+// in another row, a name in an unrelated list) does not count. Neither
+// needles nor record strings are found inside the view's suggested
+// queries or the line ranges of its layout (maskNotData).
 func (a Answer) VisibleFor(content string) bool {
 	if len(a.Record) == 0 {
 		return a.VisibleIn(content)
 	}
+	content = maskNotData(content)
 	if len(a.Needles) == 0 {
 		return false
 	}
@@ -48,12 +51,76 @@ func (a Answer) VisibleFor(content string) bool {
 	if len(anchors) == 0 {
 		return false
 	}
+	readOff := a.Kind == KindLookup || a.Kind == KindFirst || a.Kind == KindLast
 	for _, n := range a.Needles {
-		if !needleNear(content, n, anchors, a.Category == CategoryRecord) {
+		if !needleNear(content, n, anchors, a.Category == CategoryRecord) &&
+			!(readOff && underHeader(content, n, anchors)) {
 			return false
 		}
 	}
 	return true
+}
+
+// underHeader reports whether some occurrence of needle n lies in a cell
+// of a tab-separated table row whose column header is one of the anchors:
+// the first line of the run of lines with the same number of tab-separated
+// cells that holds the row, its cell at the same index containing the
+// anchor. A table labels each cell by its column, however far below the
+// header the row is ("Plan\tPlanning Time\tExecution Time" above a row
+// ending in "\t1.091\t431.729"). Only a value read off one record (a
+// lookup, the first or the last) counts this way: a count or a sum is no
+// cell of the table.
+func underHeader(content, n string, anchors []span) bool {
+	for _, o := range occurrences(content, n) {
+		rowStart := strings.LastIndexByte(content[:o.start], '\n') + 1
+		rowEnd := len(content)
+		if i := strings.IndexByte(content[o.end:], '\n'); i >= 0 {
+			rowEnd = o.end + i
+		}
+		row := content[rowStart:rowEnd]
+		cells := strings.Count(row, "\t") + 1
+		if cells < 2 || strings.Contains(content[o.start:o.end], "\t") {
+			continue
+		}
+		col := strings.Count(content[rowStart:o.start], "\t")
+		// Walk up to the first line of the run of lines with as many cells.
+		hStart, hEnd := rowStart, rowEnd
+		for hStart > 0 {
+			prevEnd := hStart - 1
+			prevStart := strings.LastIndexByte(content[:prevEnd], '\n') + 1
+			if strings.Count(content[prevStart:prevEnd], "\t")+1 != cells {
+				break
+			}
+			hStart, hEnd = prevStart, prevEnd
+		}
+		if hStart == rowStart {
+			continue // the row is the header itself
+		}
+		// A header names columns; a line that starts with a number is a
+		// row (the numbered lines of a text view, "12\tPackage: x").
+		first := strings.TrimSpace(content[hStart:hEnd])
+		if i := strings.IndexByte(first, '\t'); i >= 0 {
+			first = first[:i]
+		}
+		if isNumeric(first) {
+			continue
+		}
+		// The span of cell col of the header line.
+		cStart := hStart
+		for i := 0; i < col; i++ {
+			cStart += strings.IndexByte(content[cStart:hEnd], '\t') + 1
+		}
+		cEnd := hEnd
+		if i := strings.IndexByte(content[cStart:hEnd], '\t'); i >= 0 {
+			cEnd = cStart + i
+		}
+		for _, a := range anchors {
+			if a.start >= cStart && a.end <= cEnd {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // needleNear reports whether some occurrence of needle n is near one of
@@ -150,6 +217,84 @@ func occurrences(s, needle string) []span {
 	return out
 }
 
+// suggestedQuery starts a query the view suggests ("... get them: compact
+// artifact query artifact:3d38d105ebf2 --jq '.items[] | select(...)'",
+// "33-77: compact artifact slice artifact:ddf --offset 33 --limit 45").
+const suggestedQuery = "compact artifact "
+
+// lineRange recognises a range of line (or event) positions that a view
+// states about its own layout: "(lines 78-97)", "(lines 3 … 9)", "(the
+// Output of events 556-945)", "; 33-77: compact artifact slice".
+var lineRange = regexp.MustCompile(`(?:\blines |\bevents |; )[\d,]+(?:-| … )[\d,]+[):]`)
+
+// maskNotData returns s with the view's own words that are no data
+// blanked out (each byte replaced by a space, so offsets and line breaks
+// stay): every suggested query, from "compact artifact " to the end of
+// the command (commandEnd), and every line range of the view's layout. A
+// query names what to fetch, not what the data says: a "33" in "--offset
+// 33", a pod name in "select(.metadata.name == ...)" or a number in
+// ".[14]" answers nothing; nor does the "33" of "33-77:".
+func maskNotData(s string) string {
+	var spans []span
+	for from := 0; ; {
+		i := strings.Index(s[from:], suggestedQuery)
+		if i < 0 {
+			break
+		}
+		start := from + i
+		end := start + len(suggestedQuery) + commandEnd(s[start+len(suggestedQuery):])
+		spans = append(spans, span{start, end})
+		from = end
+	}
+	for _, m := range lineRange.FindAllStringIndex(s, -1) {
+		spans = append(spans, span{m[0], m[1]})
+	}
+	if len(spans) == 0 {
+		return s
+	}
+	b := []byte(s)
+	for _, sp := range spans {
+		for i := sp.start; i < sp.end; i++ {
+			if b[i] != '\n' {
+				b[i] = ' '
+			}
+		}
+	}
+	return string(b)
+}
+
+// commandEnd is the length of the command arguments at the start of s: up
+// to the end of the line, or to the first ';', ')', ',', '|' or '&'
+// outside quotes (the prose around a command: "(compact artifact get /
+// read_artifact); values in .: state open 71" goes on with data). A
+// quoted argument ('...' as the view quotes a jq filter, or "...") is
+// skipped whole; an unclosed quote (a line cut short) runs to the end of
+// the line.
+func commandEnd(s string) int {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\n', ';', ')', ',', '|', '&':
+			return i
+		case '\'', '"':
+			j := i + 1
+			for j < len(s) && s[j] != c && s[j] != '\n' {
+				if c == '"' && s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(s) || s[j] != c {
+				if k := strings.IndexByte(s[i:], '\n'); k >= 0 {
+					return i + k
+				}
+				return len(s)
+			}
+			i = j
+		}
+	}
+	return len(s)
+}
+
 // shownBefore and shownAfter recognise a count of what a view shows
 // around a number: "showing N of M", "not shown: N of M", "N of M
 // records shown".
@@ -234,12 +379,12 @@ func wordFormOccurrences(s, word string) []span {
 		}
 		start := from + i
 		from = start + 1
-		if start > 0 && isWordByte(ls[start-1]) {
+		if wordBefore(s, start) {
 			continue
 		}
 		for _, suf := range suffixes {
 			end := start + len(lw) + len(suf)
-			if end > len(ls) || ls[start+len(lw):end] != suf || end < len(ls) && isWordByte(ls[end]) {
+			if end > len(ls) || ls[start+len(lw):end] != suf || wordAfter(s, end) {
 				continue
 			}
 			if s[start:end] != word { // the word as written is found already

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/itchyny/gojq"
@@ -573,8 +574,10 @@ func (a Answer) String() string {
 // suggests to harnesses. An integer of four digits or more also matches
 // written with thousands separators ("9,000" for 9000), as long as the
 // match is not part of a longer comma-separated digit run ("19,000" or
-// "9,000,1").
+// "9,000,1"). A view's suggested queries and the line ranges of its layout
+// are no data and are not searched (see maskNotData).
 func (a Answer) VisibleIn(content string) bool {
+	content = maskNotData(content)
 	for _, n := range a.Needles {
 		if !needleVisible(content, n) {
 			return false
@@ -670,8 +673,24 @@ func containsAtBoundary(s, needle string) bool {
 	return false
 }
 
-func isWordByte(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= utf8.RuneSelf
+// isWordRune reports whether r is part of a word: a letter, a mark, a
+// digit or '_' (the schema's "letters, digits or underscores", in any
+// script). Punctuation outside ASCII (‘’ “” « » … —) is not: a needle
+// quoted as in gcc's "In function ‘main’" stands at word boundaries.
+func isWordRune(r rune) bool {
+	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
+}
+
+// wordBefore and wordAfter report whether a word rune stands just before
+// byte i of s, or starts at byte i.
+func wordBefore(s string, i int) bool {
+	r, _ := utf8.DecodeLastRuneInString(s[:i])
+	return i > 0 && isWordRune(r)
+}
+
+func wordAfter(s string, i int) bool {
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return i < len(s) && isWordRune(r)
 }
 
 func isNumeric(needle string) bool {
@@ -680,28 +699,26 @@ func isNumeric(needle string) bool {
 }
 
 func boundaryBefore(s string, start int, needle string) bool {
-	if start == 0 || !isWordByte(needle[0]) {
+	if start == 0 || !wordAfter(needle, 0) {
 		return true
 	}
-	c := s[start-1]
-	if isWordByte(c) {
+	if wordBefore(s, start) {
 		return false
 	}
-	if isNumeric(needle) && c == '.' && start >= 2 && s[start-2] >= '0' && s[start-2] <= '9' {
+	if isNumeric(needle) && s[start-1] == '.' && start >= 2 && s[start-2] >= '0' && s[start-2] <= '9' {
 		return false
 	}
 	return true
 }
 
 func boundaryAfter(s string, end int, needle string) bool {
-	if end == len(s) || !isWordByte(needle[len(needle)-1]) {
+	if end == len(s) || !wordBefore(needle, len(needle)) {
 		return true
 	}
-	c := s[end]
-	if isWordByte(c) {
+	if wordAfter(s, end) {
 		return false
 	}
-	if isNumeric(needle) && c == '.' && end+1 < len(s) && s[end+1] >= '0' && s[end+1] <= '9' {
+	if isNumeric(needle) && s[end] == '.' && end+1 < len(s) && s[end+1] >= '0' && s[end+1] <= '9' {
 		return false
 	}
 	return true

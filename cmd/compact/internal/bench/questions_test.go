@@ -512,6 +512,18 @@ func TestVisibleIn(t *testing.T) {
 		{[]any{"a", "b"}, "a, c", false},
 		{"/usr/share/doc", "/usr/share/doc/bash", true},
 		{"ünïcode", "xünïcode", false},
+		// Letters in any script are word characters; punctuation outside
+		// ASCII is not (gcc quotes names in ‘’; heldout4's gcc-make-kilo
+		// "busiest function" was invisible in "In function ‘editorRefreshScreen’:").
+		{"editorRefreshScreen", "kilo.c: In function ‘editorRefreshScreen’:", true},
+		{"buf", "declaration of ‘buf’ shadows a previous local", true},
+		{"Pins", "IPFS » Pins", true},
+		{"naïve", "«naïve»", true},
+		{"na", "naïve", false},
+		{"ve", "naïve", false},
+		{"Straße", "Straßen", false},
+		{12, "12€", true},
+		{12, "１2", false}, // a fullwidth digit is a digit
 		{9000, "9,000 records", true},
 		{9000, "collection . (jsonl): 9,000 records", true},
 		{9000, "19,000 records", false},

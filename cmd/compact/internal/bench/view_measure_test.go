@@ -57,6 +57,40 @@ func TestVisibleFor(t *testing.T) {
 		{"a longer word is no form", Answer{Needles: []string{"TestZones"}, Record: []string{"skip"}}, "skipper TestZones\n", false},
 		{"a form far away is not near", Answer{Needles: []string{"fail"}, Record: []string{"pricing"}}, "pricing\tok\nother\tfailed\n", false},
 		{"a form inside a word is none", Answer{Needles: []string{"fail"}, Record: []string{"pricing"}}, "pricing\tfailsafe\n", false},
+		// The view's own words are no data: heldout2 ps-eo's kworker count
+		// (33) was "answered" by the foot line's range "33-77:" within 80
+		// bytes of the last kworker row.
+		{"a line range of the foot", Answer{Needles: []string{"33"}, Record: []string{"kworker"}, Category: CategoryDistribution},
+			"  31463     2 root     I      0     0      0  0.0       09:18 kworker/1:2-virtio_vsock\n" +
+				"not shown: 74 of 98 lines (numbered from 0); 33-77: compact artifact slice artifact:ddfae7caa728 --offset 33 --limit 45\n", false},
+		{"a line range of a heading", Answer{Needles: []string{"97"}, Record: []string{"lines"}}, "last 20 lines (lines 78-97):\n", false},
+		{"a template's line range", Answer{Needles: []string{"9"}, Record: []string{"lines"}}, "  [4 lines] GET /x  (lines 3 … 9)\n", false},
+		{"a number inside a suggested query", Answer{Needles: []string{"14"}, Record: []string{"records"}},
+			"  not shown: 280 of 288 records; get exactly them: compact artifact query artifact:3d38 --jq '.items | del(.[0], .[14])'\n", false},
+		{"a record named only inside a query", ip,
+			"  find it: compact artifact search artifact:3d38 ledger-db-1\n  ip: 10.0.0.7\n", false},
+		{"the row beside the query still counts", ip,
+			"ledger-db-1\tRunning\t10.0.0.7\n  one record by its name: compact artifact query artifact:3d38 --jq '.items[] | select(.name == \"ledger-db-1\")'\n", true},
+		{"a count beside the range still counts", Answer{Needles: []string{"33"}, Record: []string{"kworker"}, Category: CategoryDistribution},
+			"COMMAND: kworker 33, bash 12\nnot shown: 74 of 98 lines (numbered from 0); 33-77: compact artifact slice a --offset 33 --limit 45\n", true},
+		{"data after a command on its line", Answer{Needles: []string{"71"}, Record: []string{"open"}, Category: CategoryDistribution},
+			"[compact: 100 of 100 records shown; full original: artifact:e447 (compact artifact get / read_artifact); values in .: state open 71, closed 29]\n", true},
+		{"data after a quoted filter", Answer{Needles: []string{"71"}, Record: []string{"open"}, Category: CategoryDistribution},
+			"get them: compact artifact query artifact:e447 --jq '.[] | select(.state == \"open\") | .n, 71'; state open 71\n", true},
+		{"a number inside a quoted filter", Answer{Needles: []string{"71"}, Record: []string{"open"}, Category: CategoryDistribution},
+			"get them: compact artifact query artifact:e447 --jq '.[] | select(.state == \"open\") | limit(71; .)'\n", false},
+		// A table cell is labelled by its column header, however far up
+		// (heldout4 pg-explain-analyze at level fields: a one-row table
+		// whose last cell is the execution time, 13 KB from its header).
+		{"a cell under its column header", Answer{Needles: []string{"431.729"}, Record: []string{"Execution Time"}, Kind: KindLookup, Category: CategoryFacts},
+			"[compact: 1 of 1 records shown]\nPlan\tPlanning Time\tExecution Time\n{" + strings.Repeat("\"x\":1,", 200) + "}\t1.091\t431.729\n", true},
+		{"a cell under another header", Answer{Needles: []string{"1.091"}, Record: []string{"Execution Time"}, Kind: KindLookup, Category: CategoryFacts},
+			"Plan\tPlanning Time\tExecution Time\n{" + strings.Repeat("\"x\":1,", 200) + "}\t1.091\t431.729\n", false},
+		{"a count is no cell", Answer{Needles: []string{"431.729"}, Record: []string{"Execution Time"}, Kind: KindSum, Category: CategoryHowMany},
+			"Plan\tPlanning Time\tExecution Time\n{" + strings.Repeat("\"x\":1,", 200) + "}\t1.091\t431.729\n", false},
+		{"numbered text lines have no header", Answer{Needles: []string{"1.2"}, Record: []string{"Version: 0.9"}, Kind: KindLookup, Category: CategoryRecord},
+			"0\tVersion: 0.9\n" + strings.Repeat("1\tx\n", 300) + "7\tVersion: 1.2\n", false},
+		{"a range in the data is data", Answer{Needles: []string{"33"}, Record: []string{"ports"}}, "ports 33-77 open\n", true},
 		{"the total beside it is", Answer{Needles: []string{"29"}, Record: []string{"@jest"}}, "collection .x.\"@jest/core\" (map): 29 records; showing 14 of 29\n", true},
 		{"a count of the data is", Answer{Needles: []string{"14"}, Record: []string{"@jest"}}, "@jest/ 14 packages, showing them\n", true},
 	}
@@ -69,7 +103,7 @@ func TestVisibleFor(t *testing.T) {
 	}
 	// Without a record the field-aware rule is the loose rule.
 	a := Answer{Needles: []string{"288"}}
-	for _, s := range []string{"288 records", "x 288", "2880", "1.288"} {
+	for _, s := range []string{"288 records", "x 288", "2880", "1.288", "compact artifact slice a --offset 288"} {
 		if a.VisibleFor(s) != a.VisibleIn(s) {
 			t.Errorf("no record: VisibleFor(%q) != VisibleIn", s)
 		}
@@ -436,5 +470,20 @@ func TestAdapt(t *testing.T) {
 	}
 	if _, ok := (ModelQuery{Op: "search", Text: "x"}).Adapt("y"); ok {
 		t.Error("a search was adapted")
+	}
+}
+
+// TestVisibleInIgnoresQueries: the loose rule does not find an answer in a
+// suggested query or a line range of the view's layout either.
+func TestVisibleInIgnoresQueries(t *testing.T) {
+	a := Answer{Needles: []string{"checkout-web-1"}}
+	if a.VisibleIn("more: compact artifact query artifact:3d38 --jq '.[] | select(.name == \"checkout-web-1\")'\n") {
+		t.Error("a name inside a suggested query counted as visible")
+	}
+	if !a.VisibleIn("checkout-web-1 Failed\nmore: compact artifact query artifact:3d38 --jq '.[0]'\n") {
+		t.Error("a name in a row before a query not visible")
+	}
+	if (Answer{Needles: []string{"77"}}).VisibleIn("not shown: 74 of 98 lines (numbered from 0); 33-77: compact artifact slice a --offset 33 --limit 45") {
+		t.Error("the end of a line range counted as visible")
 	}
 }

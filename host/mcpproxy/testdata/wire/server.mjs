@@ -6,7 +6,10 @@
 //
 //   node server.mjs [MODE]  (every request line is also logged to stderr)
 //
-// tools/call of "surrogate" answers a long text with lone surrogates.
+// tools/call of "surrogate" answers a long text with lone surrogates;
+// "exact" answers a short text and structuredContent holding values no
+// Go type holds as written (12345678901234567890, 1e400, -0, 1.0, a lone
+// surrogate), and the same in its _meta.
 // tools/call of "ask" asks the client a question (roots/list,
 // sampling/createMessage, elicitation/create) and answers with the
 // client's answer line as it came.
@@ -27,6 +30,7 @@ const results = {
   "tools/list:": `{"tools":[{"name":"zeta","description":"Z","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true},"execution":{"taskSupport":"optional"}},{"name":"alpha","description":"A","inputSchema":{"type":"object","properties":{"n":{"type":"integer","maximum":12345678901234567890}}}}],"nextCursor":"page2"}`,
   "tools/list:page2": `{"tools":[{"name":"mid","description":"M","inputSchema":{"type":"object"},"annotations":{"destructiveHint":false}}]}`,
   "tools/call": `{"content":[{"type":"text","text":"{\\"n\\":12345678901234567890,\\"f\\":1.10}"}],"structuredContent":{"n":12345678901234567890,"f":1.10},"isError":false,"_meta":{"acme/trace":"t-1"}}`,
+  "tools/call:exact": `{"content":[{"type":"text","text":"n=12345678901234567890 e=1e400 z=-0 f=1.0 lone=\\ud800 end"}],"structuredContent":{"big":12345678901234567890,"huge":1e400,"negz":-0,"one":1.0,"lone":"\\ud800","list":[12345678901234567890,1e400,-0,1.0,"a\\udc00b"]},"isError":false,"_meta":{"acme/n":12345678901234567890,"acme/e":1e400,"acme/z":-0,"acme/f":1.0,"acme/s":"\\ud800"}}`,
   "resources/list:": `{"resources":[{"uri":"wire://a","name":"a"}]}`,
 };
 
@@ -65,6 +69,7 @@ rl.on("line", (line) => {
   }
   let key = msg.method;
   if (key.endsWith("/list")) key += ":" + (msg.params?.cursor ?? "");
+  if (key === "tools/call" && results["tools/call:" + msg.params?.name] !== undefined) key += ":" + msg.params.name;
   if (mode === "garbage" && msg.method === "tools/call") {
     process.stdout.write("this is not JSON\n");
     return;

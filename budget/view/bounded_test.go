@@ -1,0 +1,231 @@
+package view
+
+import (
+	"bytes"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// selectOneWalk is selectOver with the collection's text given: the
+// records are read in the profile's own walk (profileRecords), not
+// through Each.
+func selectOneWalk(t *testing.T, n int) *coll {
+	t.Helper()
+	in, c := genCollection(n, false)
+	c.Text = in.Data
+	c.Each = func(func(int, []byte) error) error { t.Fatal("Each called"); return nil }
+	in.Collections = []Collection{c}
+	k := &coll{in: in, c: c, p: NewProfile(false), rows: map[int]*row{}}
+	k.t = newTracker(k)
+	k.p.t = k.t
+	if err := k.profileRecords(); err != nil {
+		t.Fatal(err)
+	}
+	k.p.Finish()
+	k.chooseColumns()
+	k.selectRows()
+	return k
+}
+
+// TestOneWalkSameSelection: reading the records in the profile's walk
+// (the record's end found by the walk itself, the request's words
+// matched at its end) chooses the same records for the same reasons, with
+// the same cells, as reading them through Each, and keeps exact texts
+// of the records it keeps.
+func TestOneWalkSameSelection(t *testing.T) {
+	const n = 5000
+	a, b := selectOver(t, n, false), selectOneWalk(t, n)
+	if len(a.why) != len(b.why) {
+		t.Fatalf("%d reasons through Each, %d in one walk", len(a.why), len(b.why))
+	}
+	for i := range a.why {
+		if !reflect.DeepEqual(a.why[i].recs, b.why[i].recs) || !reflect.DeepEqual(a.why[i].text, b.why[i].text) {
+			t.Errorf("reason %d: %v %v through Each, %v %v in one walk", i, a.why[i].recs, a.why[i].text, b.why[i].recs, b.why[i].text)
+		}
+	}
+	if len(a.rows) != len(b.rows) || len(a.t.hits) != len(b.t.hits) || len(a.t.hits) == 0 {
+		t.Fatalf("rows %d/%d, request matches %d/%d", len(a.rows), len(b.rows), len(a.t.hits), len(b.t.hits))
+	}
+	for i := range a.rows {
+		ra, rb := a.row(i), b.row(i)
+		if rb == nil || !reflect.DeepEqual(ra.cells, rb.cells) || ra.ident != rb.ident {
+			t.Errorf("row %d: %v through Each, %v in one walk", i, ra, rb)
+		}
+	}
+	for i, raw := range b.t.raws {
+		if !bytes.Equal(raw, a.t.raws[i]) {
+			t.Errorf("record %d kept as %.60q, want %.60q", i, raw, a.t.raws[i])
+		}
+	}
+}
+
+// TestRowsMadeWhenReached: the fill makes the text of the rows it
+// reaches, not of every row a reason chose (each made row reads its
+// record again).
+func TestRowsMadeWhenReached(t *testing.T) {
+	in, _ := genCollection(20000, false)
+	v, err := Build(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, made := 0, 0
+	for _, c := range v.cands {
+		if c.Record >= 0 {
+			rows++
+		}
+	}
+	f, err := v.Fill(wordCounter{}, 2000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := 0
+	for _, c := range f.Chosen {
+		if c.Record >= 0 {
+			shown++
+			if c.Text == "" {
+				t.Errorf("chosen row %d has no text", c.Record)
+			}
+		}
+	}
+	for _, c := range v.cands {
+		if c.Record >= 0 && c.lazy != nil && c.lazy.make == nil {
+			made++
+		}
+	}
+	if rows < 200 || shown == 0 || made > 2*shown+20 {
+		t.Errorf("%d row candidates, %d shown, %d made: rows are made before the fill reaches them", rows, shown, made)
+	}
+	t.Logf("%d row candidates, %d shown, %d made", rows, shown, made)
+}
+
+// genTree returns n directory records of 3 files each, with a nested
+// directory in every tenth, as one JSON array.
+func genTree(n int) []byte {
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"name":"d%d","type":"directory","size":4096,"children":[`, i)
+		for j := 0; j < 3; j++ {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"name":"f%d","type":"file","size":%d}`, j, i*3+j)
+		}
+		if i%10 == 0 {
+			b.WriteString(`,{"name":"sub","type":"directory","size":4096,"children":[{"name":"x","type":"file","size":1}]}`)
+		}
+		b.WriteString("]}")
+	}
+	b.WriteByte(']')
+	return b.Bytes()
+}
+
+// TestTreeWalkBoundedByCaps: the tree view holds at most twice the nodes
+// it can list (20,000), whatever the size of the tree; it neither copies
+// the records nor holds a whole level of the tree (it held a copy of
+// every record, then every node of the next level: at 80,000 records
+// the whole input and 248,000 nodes at once), and still counts every
+// node and lists the first 20,000 breadth-first.
+func TestTreeWalkBoundedByCaps(t *testing.T) {
+	for _, n := range []int{10_000, 80_000} {
+		data := genTree(n)
+		w := &treeWalk{key: "children", nameM: "name", typeM: "type", stats: map[string]*memberStat{}, types: map[string]int{}}
+		c := &coll{in: Input{Data: data}, c: Collection{Path: ".", Kind: "array", Count: n, Text: data}}
+		if err := c.eachRecord(func(i int, raw []byte) error { w.node(raw, 0, i, "", 0); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		w.prune()
+		total := n + 3*n + n/10 + n/10
+		if w.total != total || w.perDepth[0] != n || w.perDepth[1] != 3*n+n/10 || w.perDepth[2] != n/10 {
+			t.Errorf("%d records: %d nodes, per depth %v; want %d", n, w.total, w.perDepth, total)
+		}
+		listed := 0
+		for d, l := range w.lists {
+			for i, nd := range l {
+				if nd.depth != d || nd.pos != i {
+					t.Fatalf("%d records: listed node %d of depth %d is %d of depth %d", n, i, d, nd.pos, nd.depth)
+				}
+			}
+			listed += len(l)
+		}
+		if listed != maxTreeNodes {
+			t.Errorf("%d records: %d nodes listed, want the first %d", n, listed, maxTreeNodes)
+		}
+		if w.maxHeld > 2*maxTreeNodes+1 {
+			t.Errorf("%d records: %d nodes held at once", n, w.maxHeld)
+		}
+		t.Logf("%d records, %d nodes: at most %d held at once", n, w.total, w.maxHeld)
+	}
+}
+
+// genTestEvents returns go test -json events of n failing tests (each
+// with an output line) in n/2 packages, and n/4 tests that print and
+// never end.
+func genTestEvents(n int) []byte {
+	var b bytes.Buffer
+	for i := 0; i < n; i++ {
+		pkg := fmt.Sprintf("example.com/p%d", i/2)
+		fmt.Fprintf(&b, `{"Action":"run","Package":%q,"Test":"TestF%d"}`+"\n", pkg, i)
+		fmt.Fprintf(&b, `{"Action":"output","Package":%q,"Test":"TestF%d","Output":"    f_test.go:%d: want %d\n"}`+"\n", pkg, i, i, i)
+		fmt.Fprintf(&b, `{"Action":"fail","Package":%q,"Test":"TestF%d","Elapsed":0.01}`+"\n", pkg, i)
+		if i%2 == 1 {
+			fmt.Fprintf(&b, `{"Action":"fail","Package":%q,"Elapsed":0.02}`+"\n", pkg)
+		}
+		if i%4 == 0 {
+			fmt.Fprintf(&b, `{"Action":"output","Package":%q,"Test":"TestHang%d","Output":"waiting\n"}`+"\n", pkg, i)
+		}
+	}
+	return b.Bytes()
+}
+
+// TestGoTestSummaryBoundedByCaps: a go test -json stream's summary holds
+// at most maxFailedKept failed tests, maxFailedPkgs failed packages and
+// maxRunningKept running tests, whatever the number of events, and
+// still counts every failed test and package exactly; the view states
+// the exact numbers and how many more packages failed than it names.
+func TestGoTestSummaryBoundedByCaps(t *testing.T) {
+	for _, n := range []int{1_000, 40_000} {
+		data := genTestEvents(n)
+		s := analyzeGoTestJSON(data)
+		if s.testFail != n || s.pkgFail != n/2 {
+			t.Errorf("%d failing tests: counted %d failed tests, %d failed packages", n, s.testFail, s.pkgFail)
+		}
+		if len(s.failed) != min(n, maxFailedKept) || len(s.failedPkgs) != min(n/2, maxFailedPkgs) {
+			t.Errorf("%d failing tests: %d failed tests held, %d failed packages", n, len(s.failed), len(s.failedPkgs))
+		}
+		if len(s.failed) > 0 && (len(s.failed[0].output) != 1 || !strings.Contains(s.failed[0].output[0], "want")) {
+			t.Errorf("the first failed test's output: %q", s.failed[0].output)
+		}
+		lines := strings.Join(testTotals(s, true), "\n")
+		want := fmt.Sprintf("tests (subtests counted, a parent fails with its subtest): %s (0 passed, %s failed", commas(n), commas(n))
+		if !strings.Contains(lines, want) {
+			t.Errorf("%d failing tests: totals %q lack %q", n, lines, want)
+		}
+		if more := n/2 - maxFailedPkgs; more > 0 && !strings.Contains(lines, fmt.Sprintf(" and %s more", commas(more))) {
+			t.Errorf("%d failing tests: totals do not say how many more packages failed: %.300q", n, lines)
+		}
+		in := Input{Format: "jsonl", Data: data, Budget: 4000, Handle: "0123456789ab",
+			Collections: []Collection{{Path: ".", Kind: "jsonl", Count: bytes.Count(data, []byte("\n"))}}}
+		v, err := Build(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := v.Fill(wordCounter{}, 4000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(f.Text, fmt.Sprintf("failed tests (%s; showing", commas(n))) {
+			t.Errorf("%d failing tests: the view does not state them all:\n%.2000s", n, f.Text)
+		}
+	}
+	// The tests that print and never end are held up to the cap.
+	big := analyzeGoTestJSON(genTestEvents(80_000))
+	if big.testFail != 80_000 || len(big.failed) != maxFailedKept || big.runningMax > maxRunningKept {
+		t.Errorf("80,000 failing tests: %d counted, %d held, %d running held", big.testFail, len(big.failed), big.runningMax)
+	}
+}
