@@ -139,7 +139,9 @@ func (p *Proxy) forwardRaw(ctx context.Context, method string, req mcp.Request) 
 
 // clientCaps returns the capabilities of the client that sent req.
 func clientCaps(req mcp.Request) *mcp.ClientCapabilities {
-	if r, ok := req.(interface{ ClientCapabilities() *mcp.ClientCapabilities }); ok {
+	if r, ok := req.(interface {
+		ClientCapabilities() *mcp.ClientCapabilities
+	}); ok {
 		return r.ClientCapabilities()
 	}
 	return nil
