@@ -29,9 +29,9 @@ const DefaultSessionTimeout = 30 * time.Minute
 // door `compact mcp --listen` serves.
 //
 // Each HTTP session has an upstream session of its own (for a command
-// upstream, a process of its own), connected when the session starts
-// (with that client's capabilities once it initializes) and ended when
-// the session ends: deleted by the client, or unused for
+// upstream, a process of its own), connected when the client's
+// initialize starts the session, announcing exactly that client's
+// capabilities (see sessionFor), and ended when the session ends: deleted by the client, or unused for
 // SessionTimeout. So clients never see each other's resources,
 // subscriptions, log level or questions. Every event of an SSE stream
 // carries an id, and a client that lost a stream resumes it with

@@ -261,7 +261,9 @@ func (a *answer) get() (json.RawMessage, *jsonrpc.Error, bool) {
 // Run serves the proxy on one downstream transport (stdio, for compact
 // mcp) until the client leaves or ctx ends. Unlike running Server()
 // directly, what the go-sdk does not know passes through (see above):
-// tasks and any other method, and the client's answers as written.
+// tasks and any other method, and the client's answers as written. On a
+// proxy made by NewLazy, the upstream session starts with the client's
+// initialize, announcing exactly its capabilities (see session.go).
 func (p *Proxy) Run(ctx context.Context, t mcp.Transport) error {
 	p.wired.Store(true)
 	if p.deferred {

@@ -50,12 +50,13 @@ func NewLazy(ctx context.Context, up Upstream, engine Engine, opts Options) (*Pr
 	p.warm = &warmSlot{}
 	switch u := up.(type) {
 	case *Command:
+		// Transport and Connect name the upstream in their errors.
 		t, err := u.Transport()
 		if err == nil {
 			p.warm.conn, err = t.Connect(ctx)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("mcpproxy: upstream %s: %w", up, err)
+			return nil, err
 		}
 	case *HTTP:
 		if v, err := url.Parse(u.URL); err != nil || (v.Scheme != "http" && v.Scheme != "https") || v.Host == "" {
