@@ -76,6 +76,19 @@ type colStat struct {
 	// groupSums are the sums of this (numeric) column per value of each
 	// other column, while that column has at most maxGroupValues values.
 	groupSums []map[string]float64
+	// names counts the rows by the name their value starts with: an
+	// identifier and the punctuation after it ("openat(", "level=",
+	// "Status:"), while at most maxColValues; nameRows rows have one.
+	names    map[string]int
+	nameRows int
+	// after counts the rows by what follows the bracket their name
+	// opens, once it closes ("= 0", "= -1 ENOENT (No such file or
+	// directory)"; hexadecimal numbers written 0x…), while at most
+	// maxColValues; afterRows rows have one.
+	after     map[string]int
+	afterRows int
+	negative  bool // a value below zero
+	digits    int  // the digits of every integer value while they agree, else -1
 }
 
 // maxGroupValues bounds the values of a column the numeric columns are
@@ -134,13 +147,67 @@ func (sp *colSplit) fields(line string) []string {
 	return f
 }
 
+// width is the number of fields a line has for the detection of a
+// table: its runs of non-blank characters, except that a run opening a
+// bracket ('(', '[' or '{') that closes later in the line ends the
+// splitting: "execve("/bin/ls", ["ls"]) = 0" is one field, the call and
+// its result, not five pieces of an argument list.
+func width(s string) int {
+	toks := splitSpaces(s)
+	depth := 0
+	for j, t := range toks {
+		before := depth
+		for k := 0; k < len(t); k++ {
+			switch t[k] {
+			case '(', '[', '{':
+				depth++
+			case ')', ']', '}':
+				depth--
+			}
+		}
+		if depth > before && j+1 < len(toks) {
+			// It opens: does the rest of the line close it?
+			d := depth
+			for _, u := range toks[j+1:] {
+				for k := 0; k < len(u); k++ {
+					switch u[k] {
+					case '(', '[', '{':
+						d++
+					case ')', ']', '}':
+						d--
+					}
+				}
+				if d <= before {
+					return j + 1
+				}
+			}
+		}
+	}
+	return len(toks)
+}
+
 // jqFields is the jq expression (over one line) that yields the line's
-// fields as fields splits them, for the queries the view prints.
+// fields as fields splits them (nothing for a line that is no row).
 func (sp *colSplit) jqFields() string {
 	if sp.tab {
 		return `split("\t")`
 	}
-	return `[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")]`
+	return fmt.Sprintf(`[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | select(length >= %d) | .[:%d] + [.[%d:] | join(" ")]`, sp.k, sp.k-1, sp.k-1)
+}
+
+// jqField is the jq expression (over one line) that yields field i of a
+// row as fields splits it, and nothing for a line that is no row; the
+// queries the view prints use it.
+func (sp *colSplit) jqField(i int) string {
+	if sp.tab {
+		return fmt.Sprintf(`split("\t") | select(length == %d) | .[%d]`, sp.k, i)
+	}
+	s := fmt.Sprintf(`[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | select(length >= %d) | `, sp.k)
+	if i == sp.k-1 {
+		// The last column holds the rest, joined by single spaces.
+		return s + fmt.Sprintf(`.[%d:] | join(" ")`, i)
+	}
+	return s + fmt.Sprintf(`.[%d]`, i)
 }
 
 // detectColumns decides whether data (of kind) is a table, from its first
@@ -155,7 +222,7 @@ func detectColumns(data []byte, kind string) *colSplit {
 		sample = sample[:1<<20]
 	}
 	nonBlank, tabbed := 0, 0
-	byTab, bySpace := map[int]int{}, map[int]int{}
+	byTab, bySpace, byBracket := map[int]int{}, map[int]int{}, map[int]int{}
 	first, firstPos := "", -1
 	textLines(sample, func(pos int, line string) {
 		if pos >= 4000 || strings.TrimSpace(line) == "" {
@@ -170,6 +237,7 @@ func detectColumns(data []byte, kind string) *colSplit {
 		}
 		byTab[strings.Count(line, "\t")+1]++
 		bySpace[len(splitSpaces(line))]++
+		byBracket[width(line)]++
 	})
 	if nonBlank < 10 {
 		return nil
@@ -178,6 +246,11 @@ func detectColumns(data []byte, kind string) *colSplit {
 	counts := bySpace
 	if sp.tab {
 		counts = byTab
+	} else if mostLines(byBracket) > mostLines(bySpace) {
+		// Lines that are structured (a call and its argument list)
+		// agree on their fields only when a bracket that closes
+		// later ends the splitting.
+		counts = byBracket
 	}
 	best := 0
 	for k, n := range counts {
@@ -235,6 +308,15 @@ func detectColumns(data []byte, kind string) *colSplit {
 		}
 	}
 	return sp
+}
+
+// mostLines is the count of the most frequent width.
+func mostLines(m map[int]int) int {
+	most := 0
+	for _, n := range m {
+		most = max(most, n)
+	}
+	return most
 }
 
 // numericColumn reports whether some column is a number in at least 90%
@@ -309,7 +391,7 @@ func newColProfile(sp *colSplit) *colProfile {
 			name = sp.header[i]
 		}
 		cp.cols = append(cp.cols, &colStat{name: name, values: map[string]int{}, distinct: map[uint64]struct{}{},
-			examples: map[string][]posLine{}, allInt: true})
+			examples: map[string][]posLine{}, allInt: true, names: map[string]int{}, after: map[string]int{}})
 	}
 	return cp
 }
@@ -413,11 +495,20 @@ func (c *colStat) add(pos int, line, v string, row int) {
 			c.examples[v] = append(ex, posLine{pos, line})
 		}
 	}
+	c.addName(v)
 	iv, fv, ok := parseDecimal(v)
 	if !ok {
 		return
 	}
 	c.numeric++
+	if fv < 0 {
+		c.negative = true
+	}
+	if d := len(strings.TrimLeft(v, "+-")); c.numeric == 1 {
+		c.digits = d
+	} else if d != c.digits || strings.IndexByte(v, '.') >= 0 {
+		c.digits = -1
+	}
 	if k := strings.IndexByte(v, '.'); k >= 0 {
 		c.allInt = false
 		c.decimals = max(c.decimals, len(v)-k-1)
@@ -449,6 +540,200 @@ func (c *colStat) add(pos int, line, v string, row int) {
 // isNumber reports whether every row's value of the column is a number.
 func (c *colStat) isNumber(rows int) bool { return rows > 1 && c.numeric == rows }
 
+// idLike reports whether a numeric column holds identifiers rather than
+// quantities (process ids, ports of one width): integers, none negative,
+// either all written with the same number of digits, at least 3, or
+// under a header that names an id (PID, TID, UID, id). Their sum means
+// nothing.
+func (c *colStat) idLike() bool {
+	return c.allInt && !c.negative && (c.digits >= 3 || len(c.name) >= 2 && strings.HasSuffix(strings.ToUpper(c.name), "ID"))
+}
+
+// leadName is the name value v starts with: an identifier (a letter or
+// '_', then letters, digits, '_', '.', '-') and the punctuation right
+// after it, one of ( [ { = :; "" when there is none.
+func leadName(v string) string {
+	if v == "" || !(v[0] == '_' || v[0]|0x20 >= 'a' && v[0]|0x20 <= 'z') {
+		return ""
+	}
+	i := 1
+	for i < len(v) && (isAlnumByte(v[i]) || v[i] == '_' || v[i] == '.' || v[i] == '-') {
+		i++
+	}
+	if i == len(v) || i > 64 || strings.IndexByte("([{=:", v[i]) < 0 {
+		return ""
+	}
+	return v[:i+1]
+}
+
+// afterBracket is what follows the bracket v opens at position i once
+// it closes, trimmed, with hexadecimal numbers written 0x…; ok is false
+// when the bracket does not close.
+func afterBracket(v string, i int) (string, bool) {
+	depth := 0
+	quoted := false
+	for j := i; j < len(v); j++ {
+		c := v[j]
+		if quoted {
+			if c == '\\' {
+				j++
+			} else if c == '"' {
+				quoted = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			quoted = true
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+			if depth == 0 {
+				return maskHex(strings.TrimSpace(v[j+1:])), true
+			}
+		}
+	}
+	return "", false
+}
+
+// maskHex writes every hexadecimal number "0x…" (addresses say nothing
+// about the kind of a result).
+func maskHex(s string) string {
+	if !strings.Contains(s, "0x") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '0' && i+2 < len(s) && s[i+1] == 'x' && isHexByte(s[i+2]) && (i == 0 || !isAlnumByte(s[i-1])) {
+			b.WriteString("0x…")
+			i += 2
+			for i+1 < len(s) && isHexByte(s[i+1]) {
+				i++
+			}
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// addName counts value v by its leading name and by what follows the
+// bracket the name opens.
+func (c *colStat) addName(v string) {
+	n := leadName(v)
+	if n == "" {
+		return
+	}
+	c.nameRows++
+	if c.names != nil {
+		if _, ok := c.names[n]; !ok && len(c.names) >= maxColValues {
+			c.names = nil
+		} else {
+			c.names[n]++
+		}
+	}
+	if strings.IndexByte("([{", n[len(n)-1]) < 0 {
+		return
+	}
+	a, ok := afterBracket(v, len(n)-1)
+	if !ok || a == "" {
+		return
+	}
+	c.afterRows++
+	if c.after != nil {
+		if _, ok := c.after[a]; !ok && len(c.after) >= maxColValues {
+			c.after = nil
+		} else {
+			c.after[a]++
+		}
+	}
+}
+
+// fewNumbers reports whether a numeric column's values are listed with
+// their counts: at most shown distinct values, most of which repeat (a
+// process id in many lines; not twelve percentages each in one row).
+func (c *colStat) fewNumbers(shown int) bool {
+	if c.overflow || len(c.values) > shown || len(c.values) < 2 {
+		return false
+	}
+	once := 0
+	for _, n := range c.values {
+		if n == 1 {
+			once++
+		}
+	}
+	return 2*once <= len(c.values)
+}
+
+// valuesListed reports whether the column's line names values with their
+// counts (not only how many distinct values there are).
+func (c *colStat) valuesListed(rows int) bool {
+	if c.overflow || len(c.values) == 0 {
+		return false
+	}
+	vs := c.sortedValues()
+	return len(vs) <= shownColValues && vs[0].n > 1 || len(vs) > shownColValues && vs[0].n > 1 && 33*vs[0].n >= rows
+}
+
+// nameLine is " by the name it starts with (exact counts): openat( 728,
+// …" for a column of many distinct values most of which start with a
+// name, when the names repeat; "" otherwise.
+func (c *colStat) nameLine(rows int) string {
+	if c.names == nil || len(c.names) < 2 || c.isNumber(rows) || !c.overflow && len(c.values) <= shownColValues || 2*c.nameRows < rows || 4*len(c.names) > c.nameRows {
+		return ""
+	}
+	// The names shown must cover most rows that have one: a few kinds
+	// of calls, not a name per package.
+	vs, _ := byCount(c.names)
+	top := 0
+	for _, x := range vs[:min(len(vs), shownColValues)] {
+		top += x.n
+	}
+	if 2*top < c.nameRows {
+		return ""
+	}
+	return fmt.Sprintf("  %s by the name it starts with (exact counts of rows): %s", c.name, listCounts(c.names, c.nameRows, rows, "names", "without one", false))
+}
+
+// afterLine is " after its brackets close (exact counts): "= 0" 1,463,
+// …" when most rows have a name that opens a bracket, and what follows
+// it repeats; "" otherwise.
+func (c *colStat) afterLine(rows int) string {
+	if c.after == nil || len(c.after) < 1 || 2*c.afterRows < rows || 2*len(c.after) > c.afterRows || c.nameLine(rows) == "" {
+		return ""
+	}
+	return fmt.Sprintf("  %s by what follows its name's brackets (exact counts of rows; 0x… any hexadecimal number): %s", c.name, listCounts(c.after, c.afterRows, rows, "values", "without it", true))
+}
+
+// listCounts is "a 12, b 3; 4 other values in 7 rows; 2 rows without
+// one": the shownColValues most frequent keys of m (covering total of
+// rows rows) with their counts.
+func listCounts(m map[string]int, total, rows int, noun, none string, quote bool) string {
+	vs, _ := byCount(m)
+	var b strings.Builder
+	rest := total
+	for i, x := range vs {
+		if i == shownColValues {
+			fmt.Fprintf(&b, "; %s other %s in %s rows", commas(len(vs)-i), noun, commas(rest))
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if quote {
+			fmt.Fprintf(&b, "%q %s", cut(x.k, 80), commas(x.n))
+		} else {
+			fmt.Fprintf(&b, "%s %s", cut(x.k, 80), commas(x.n))
+		}
+		rest -= x.n
+	}
+	if rows > total {
+		fmt.Fprintf(&b, "; %s rows %s", commas(rows-total), none)
+	}
+	return b.String()
+}
+
 // distinctText is the exact distinct count, or "at least N".
 func (c *colStat) distinctText() string {
 	if c.capped {
@@ -466,7 +751,7 @@ func (c *colStat) sortedValues() []keyCount {
 // sumsBy is " (sums by NAME: "a" 12, "b" 30)" for a numeric column and
 // the group column g of the profile, or "".
 func (cp *colProfile) sumsBy(c *colStat, g int) string {
-	if g < 0 || c.groupSums == nil || c.groupSums[g] == nil || cp.cols[g] == c || len(c.distinct) == cp.rows {
+	if g < 0 || c.groupSums == nil || c.groupSums[g] == nil || cp.cols[g] == c || len(c.distinct) == cp.rows || c.idLike() {
 		// (a column of distinct numbers is an id: its sums mean nothing)
 		return ""
 	}
@@ -486,7 +771,10 @@ func (c *colStat) line(rows int) string { return c.lineOf(rows, shownColValues) 
 // short is the column's profile in a few words: at most 5 values, a
 // number's sum and range (for a notice that has little room).
 func (c *colStat) short(rows int) string {
-	if c.isNumber(rows) {
+	if c.isNumber(rows) && !c.fewNumbers(5) {
+		if c.idLike() {
+			return fmt.Sprintf("  %s: numbers (identifiers), min %s, max %s, %s", c.name, c.minRaw, c.maxRaw, c.distinctText())
+		}
 		return fmt.Sprintf("  %s: sum %s, min %s, max %s", c.name, c.formatSum(c.sumF, c.sumI), c.minRaw, c.maxRaw)
 	}
 	return c.lineOf(rows, 5)
@@ -497,8 +785,26 @@ func (c *colStat) lineOf(rows, shown int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "  %s: ", c.name)
 	switch {
+	case c.isNumber(rows) && c.fewNumbers(shown):
+		// Few distinct numbers: each with its count, like words (a
+		// process id and how many lines it has); a sum only where the
+		// numbers are quantities.
+		fmt.Fprintf(&b, "numbers, %s distinct values: ", commas(len(c.values)))
+		for i, x := range c.sortedValues() {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%s %s", x.k, commas(x.n))
+		}
+		if !c.idLike() {
+			fmt.Fprintf(&b, "; sum %s", c.formatSum(c.sumF, c.sumI))
+		}
 	case c.isNumber(rows):
-		fmt.Fprintf(&b, "numbers, sum %s, min %s", c.formatSum(c.sumF, c.sumI), c.minRaw)
+		if c.idLike() {
+			fmt.Fprintf(&b, "numbers (identifiers), min %s", c.minRaw)
+		} else {
+			fmt.Fprintf(&b, "numbers, sum %s, min %s", c.formatSum(c.sumF, c.sumI), c.minRaw)
+		}
 		if c.minCount > 1 {
 			fmt.Fprintf(&b, " (%s rows)", commas(c.minCount))
 		}
@@ -552,7 +858,7 @@ type rareValue struct {
 // shownColValues distinct values whose most frequent value covers at
 // least half the rows, the values held by at most 5% of the rows.
 func (c *colStat) rareValues(rows int) []rareValue {
-	if c.overflow || c.examples == nil || c.isNumber(rows) {
+	if c.overflow || c.examples == nil || c.isNumber(rows) && !c.fewNumbers(shownColValues) {
 		return nil
 	}
 	vs := c.sortedValues()
@@ -649,7 +955,13 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 	cp := tc.p.cols
 	g := cp.groupColumn()
 	for i, c := range cp.cols {
-		add(tsColumns, i, -1, "column", cut(c.line(cp.rows)+cp.sumsBy(c, g), textWidth))
+		add(tsColumns, 3*i, -1, "column", cut(c.line(cp.rows)+cp.sumsBy(c, g), textWidth))
+		if s := c.nameLine(cp.rows); s != "" {
+			add(tsColumns, 3*i+1, -1, "column names", cut(s, 2*textWidth))
+		}
+		if s := c.afterLine(cp.rows); s != "" {
+			add(tsColumns, 3*i+2, -1, "column results", cut(s, 2*textWidth))
+		}
 	}
 	rows := cp.chosenRows()
 	from := func(a, b int) {
@@ -675,8 +987,28 @@ func (tc *textCands) columnsHead(cs []Candidate) string {
 	if cp.split.header != nil {
 		hdr = fmt.Sprintf("header at line %d", cp.split.headPos)
 	}
+	shown := 0
+	var named *colStat
+	for _, c := range cs {
+		switch c.Reason {
+		case "column":
+			shown++
+		case "column names":
+			if named == nil {
+				named = cp.cols[c.Key/3]
+			}
+		}
+	}
 	s := fmt.Sprintf("columns of the %s rows (%s, %d columns, %s; %s other lines; showing %s of %d columns; counts are of rows, exact):\n",
-		commas(cp.rows), how, cp.split.k, hdr, commas(cp.other), commas(len(cs)), len(cp.cols))
+		commas(cp.rows), how, cp.split.k, hdr, commas(cp.other), commas(shown), len(cp.cols))
+	if named != nil {
+		// The rows whose value starts with a name: the least frequent
+		// name shown, as an example.
+		vs, _ := byCount(named.names)
+		v := vs[min(len(vs), shownColValues)-1].k
+		s += fmt.Sprintf("the rows whose %s starts with %q (any name likewise): compact artifact query %s --jq %s\n", named.name, v, tc.in.Handle,
+			ShellQuote(fmt.Sprintf(`to_entries[] | select(.value | %s | startswith(%s)) | "\(.key)\t\(.value)"`, cp.split.jqField(indexOf(cp.cols, named)), jqString(v))))
+	}
 	// A query for the rows with a value: the first rare value, else the
 	// most frequent value of the first column with few values.
 	for _, c := range cp.cols {
@@ -695,7 +1027,7 @@ func (tc *textCands) columnsHead(cs []Candidate) string {
 			}
 		}
 		s += fmt.Sprintf("the rows whose %s is %q (any column, any value likewise): compact artifact query %s --jq %s\n", c.name, v, tc.in.Handle,
-			ShellQuote(fmt.Sprintf(`to_entries[] | select(.value | %s | .[%d] == %s) | "\(.key)\t\(.value)"`, cp.split.jqFields(), i, jqString(v))))
+			ShellQuote(fmt.Sprintf(`to_entries[] | select(.value | %s == %s) | "\(.key)\t\(.value)"`, cp.split.jqField(i), jqString(v))))
 		break
 	}
 	// A row by its name: the first column whose every value is its own
@@ -706,7 +1038,7 @@ func (tc *textCands) columnsHead(cs []Candidate) string {
 		}
 		if f := cp.split.fields(cp.first.text); f != nil {
 			s += fmt.Sprintf("one row by its %s (here %q): compact artifact query %s --jq %s\n", c.name, f[i], tc.in.Handle,
-				ShellQuote(fmt.Sprintf(`to_entries[] | select(.value | %s | .[%d] == %s) | "\(.key)\t\(.value)"`, cp.split.jqFields(), i, jqString(f[i]))))
+				ShellQuote(fmt.Sprintf(`to_entries[] | select(.value | %s == %s) | "\(.key)\t\(.value)"`, cp.split.jqField(i), jqString(f[i]))))
 		}
 		break
 	}

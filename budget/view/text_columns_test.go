@@ -16,6 +16,7 @@ var columnCaptures = map[string]struct {
 	"ls-l-usr-bin.txt":       {8, false},
 	"apt-list-installed.txt": {4, false},
 	"dpkg-log.txt":           {6, false},
+	"strace-make.txt":        {3, false},
 }
 
 // TestColumnsDetect checks which captured texts are tables, and small
@@ -158,7 +159,7 @@ func TestTextViewColumns(t *testing.T) {
 		`sums by column 1: "-rwxr-xr-x" `,
 		`column 1 "-rwxr-sr-x" is rare (3 of 1,143 rows)`,
 		"[largest column 5 (",
-		`compact artifact query 0123456789ab --jq 'to_entries[] | select(.value | [gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | .[0] == "-rwxr-sr-x") | "\(.key)\t\(.value)"'`,
+		`compact artifact query 0123456789ab --jq 'to_entries[] | select(.value | [gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | select(length >= 8) | .[0] == "-rwxr-sr-x") | "\(.key)\t\(.value)"'`,
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the view lacks %q:\n%s", want, text)
@@ -170,7 +171,7 @@ func TestTextViewColumns(t *testing.T) {
 		tsv += fmt.Sprintf("pkg-%02d\t%d\t%s\n", i, i*7, map[bool]string{true: "lib", false: "bin"}[i%4 == 0])
 	}
 	if v := fillText(t, []byte(strings.Repeat(tsv, 1)), 400); !strings.Contains(v,
-		`one row by its name (here "pkg-00"): compact artifact query 0123456789ab --jq 'to_entries[] | select(.value | split("\t") | .[0] == "pkg-00") | "\(.key)\t\(.value)"'`) {
+		`one row by its name (here "pkg-00"): compact artifact query 0123456789ab --jq 'to_entries[] | select(.value | split("\t") | select(length == 3) | .[0] == "pkg-00") | "\(.key)\t\(.value)"'`) {
 		t.Errorf("no query for a row by its name:\n%s", v)
 	}
 	// Every set-gid program is shown (3 rows), the largest entry too.
@@ -201,3 +202,76 @@ func fillText(t *testing.T, data []byte, budget int) string {
 type byteCounter struct{}
 
 func (byteCounter) Count(s string) int { return (len(s) + 3) / 4 }
+
+// TestColumnsStructuredLines checks a table whose last column is a call
+// with an argument list (strace -f -tt of make): the argument lists do
+// not make columns of their own (3 columns: pid, time, call); the pids,
+// few numbers repeated in many rows, are listed with their counts and
+// not summed; the calls are counted by their name ("openat(") and by
+// what follows their brackets ("= -1 ENOENT (...)"), every count equal
+// to jq's, and the printed query for the rows of a name returns exactly
+// that many lines. On the old code the trace was no table at all (its
+// lines split into 2 to 30 fields).
+func TestColumnsStructuredLines(t *testing.T) {
+	data := readCapture(t, "strace-make.txt")
+	p := analyzeText(data, nil)
+	cp := p.cols
+	if cp == nil || cp.split.k != 3 {
+		t.Fatalf("not a table of 3 columns: %+v", cp)
+	}
+	pid, call := cp.cols[0], cp.cols[2]
+	if !pid.idLike() || !pid.fewNumbers(shownColValues) {
+		t.Errorf("the pid column is not a list of identifiers: %s", pid.line(cp.rows))
+	}
+	pl := pid.line(cp.rows)
+	if strings.Contains(pl, "sum") || !strings.Contains(pl, "numbers, 10 distinct values: 501 1,525, 494 828, ") || !strings.Contains(pl, "498 159") {
+		t.Errorf("pid line: %s", pl)
+	}
+	rows := fmt.Sprintf(`[.[] | %s | .[2]]`, cp.split.jqFields())
+	names := runJQ(t, jqLines(t, data, rows)[0], `[.[] | capture("^(?<n>[A-Za-z_][A-Za-z0-9_.-]*[(\\[{=:])") | .n] | group_by(.) | map({key: .[0], value: length}) | from_entries`)[0].(map[string]any)
+	if len(names) != len(call.names) {
+		t.Errorf("%d names, jq %d", len(call.names), len(names))
+	}
+	for k, v := range names {
+		if call.names[k] != v.(int) {
+			t.Errorf("name %q: %d rows, jq %d", k, call.names[k], v)
+		}
+	}
+	if call.names["openat("] != 336 || call.names["readlink("] != 607 {
+		t.Errorf("openat( %d, readlink( %d", call.names["openat("], call.names["readlink("])
+	}
+	nl := call.nameLine(cp.rows)
+	if !strings.Contains(nl, "readlink( 607") || !strings.Contains(nl, "openat( 336") {
+		t.Errorf("name line: %s", nl)
+	}
+	// What follows the brackets: jq finds the call's closing bracket as
+	// the first ") = " or ") " after which only the result follows.
+	enoent := jqLines(t, data, rows+` | map(select(test("^[A-Za-z_][A-Za-z0-9_.-]*\\(.*\\) = -1 ENOENT \\(No such file or directory\\)$"))) | length`)[0].(int)
+	if got := call.after["= -1 ENOENT (No such file or directory)"]; got != enoent || got != 571 {
+		t.Errorf("ENOENT results: %d, jq %d", got, enoent)
+	}
+	al := call.afterLine(cp.rows)
+	if !strings.Contains(al, `"= -1 ENOENT (No such file or directory)" 571`) || !strings.Contains(al, `"= -1 EINVAL (Invalid argument)" 514`) {
+		t.Errorf("after line: %s", al)
+	}
+	// The view prints a query for the rows of one name; it returns
+	// exactly the rows counted.
+	text := fillText(t, data, 2000)
+	i := strings.Index(text, "the rows whose column 3 starts with ")
+	if i < 0 {
+		t.Fatalf("no query for the rows of a name:\n%s", text)
+	}
+	line := text[i : i+strings.IndexByte(text[i:], '\n')]
+	var name string
+	fmt.Sscanf(line[len("the rows whose column 3 starts with "):], "%q", &name)
+	q := line[strings.Index(line, "--jq '")+6 : len(line)-1]
+	q = strings.ReplaceAll(q, `'\''`, `'`)
+	if got := len(jqLines(t, data, q)); got != call.names[name] || got == 0 {
+		t.Errorf("query %s: %d lines, counted %d", q, got, call.names[name])
+	}
+	for _, want := range []string{"column 1: numbers, 10 distinct values: 501 1,525", "column 3 by the name it starts with", `"= -1 ENOENT (No such file or directory)" 571`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the view at 2,000 lacks %q:\n%s", want, text)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -59,6 +60,11 @@ func (p *Proxy) answerAsked(ctx context.Context, asker *mcp.ClientSession, param
 	ss, _, err := p.route(m.Method, asker, meta, func(*mcp.ClientCapabilities) bool { return true }, cancel)
 	if err != nil {
 		return nil, err, true
+	}
+	if !p.wiredTo(ss) {
+		// Only the pass-through can send the client a method the
+		// go-sdk does not know.
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("compact: %s not forwarded: the downstream client is served without the proxy's pass-through (Proxy.Run, Connect or Handler)", m.Method)}, true
 	}
 	var raw json.RawMessage
 	if m.Params != "" {
