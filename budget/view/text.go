@@ -520,7 +520,11 @@ func (tc *textCands) factLines() []string {
 	}
 	if p.nameSev > 0 {
 		// A symbol or file named "...Error" is not an error line.
-		s += fmt.Sprintf("; %s table rows have a severity word only in their %s (names: no level, not counted)", commas(p.nameSev), p.cols.split.nameColumnsText())
+		rows := "table rows have a severity word only in their"
+		if p.nameSev == 1 {
+			rows = "table row has a severity word only in its"
+		}
+		s += fmt.Sprintf("; %s %s %s (names: no level, not counted)", commas(p.nameSev), rows, p.cols.split.nameColumnsText())
 	}
 	out = append(out, s)
 	if p.tests != nil {
