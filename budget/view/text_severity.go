@@ -11,7 +11,9 @@ import "regexp"
 // npm's ERR!, Traceback, denied, killed, ...), an exception type that ends
 // a line or precedes a colon (ValueError:, NullPointerException), an
 // ERR_* code, a non-zero exit status, a klog/glog or apt prefix (E1125,
-// F1125, "E: "), or a compiler's location prefix (file:line:col:). The
+// F1125, "E: "), or a compiler's location prefix (file:line:col:) not
+// followed by a lower level (warning:, note: make a warning line or
+// none, see demotePattern). The
 // word must start its white-space-separated token, after opening
 // punctuation ("[error]", "***ERROR***", "(error)") or "key=" / "key:"
 // prefixes ("level=error", `"level":"error"`), or follow a ']', ')', '>'
@@ -31,13 +33,19 @@ import "regexp"
 const (
 	errorPattern = `(?i:(?:^|[\s\])>|])(?:[^\s=:]*[=:])*[^\w\s./-]*(?:error|err|fatal|panic|panicked|exception|traceback|fail|failed|failures?|critical|crit|emerg|abort|aborted|killed|oom|segfault|denied|refused)(?:$|[^\w./-]|\.(?:$|[^\w]))|\b[1-9]\d* errors(?:$|[^\w.]|\.(?:$|\W))|\berr_[a-z_]+|\bexit (?:status|code) [1-9]|exited with (?:code|status) [1-9]|non-zero exit)|[a-z](?:Error|Exception)(?::|$)|^[EF]\d{4} |^[EF]: |^[^\s:]+:\d+:\d+: `
 	warnPattern  = `(?i:(?:^|[\s\])>|])(?:[^\s=:]*[=:])*[^\w\s./-]*(?:warn|warning|warnings|deprecated)(?:$|[^\w./-]|\.(?:$|[^\w])))|^W\d{4} |^W: `
-	zeroPattern  = `(?i:\b(?:0|no|zero) (?:errors?|warnings?|failures?|failed)\b|\b(?:errors?|err|warnings?|failures?|failed)"?\s?[:=]\s?(?:0|nil|null|none|false)\b)`
+	// demotePattern: a compiler's location prefix followed by a level
+	// below error ("kilo.c:12:5: warning: ...", "... note: ..."): the
+	// word after the prefix is the line's level, so the prefix makes no
+	// error line of it.
+	demotePattern = `^[^\s:]+:\d+:\d+: (?i:warning|note|remark|info)\b`
+	zeroPattern   = `(?i:\b(?:0|no|zero) (?:errors?|warnings?|failures?|failed)\b|\b(?:errors?|err|warnings?|failures?|failed)"?\s?[:=]\s?(?:0|nil|null|none|false)\b)`
 )
 
 var (
-	errorRe = regexp.MustCompile(errorPattern)
-	warnRe  = regexp.MustCompile(warnPattern)
-	zeroRe  = regexp.MustCompile(zeroPattern)
+	errorRe  = regexp.MustCompile(errorPattern)
+	demoteRe = regexp.MustCompile(demotePattern)
+	warnRe   = regexp.MustCompile(warnPattern)
+	zeroRe   = regexp.MustCompile(zeroPattern)
 )
 
 // Severities of a line.
@@ -62,7 +70,7 @@ func lineSeverity(line string) int {
 	if zeroRe.MatchString(s) {
 		s = zeroRe.ReplaceAllString(s, "")
 	}
-	if errorRe.MatchString(s) {
+	if errorRe.MatchString(s) && !demoteRe.MatchString(s) {
 		return sevError
 	}
 	if warnRe.MatchString(s) {
@@ -187,10 +195,11 @@ func (p *textProfile) severityQuery(sev int) string {
 	if p != nil && p.cols != nil && len(p.cols.split.names) > 0 {
 		text = p.cols.split.jqSeverityText() + " | "
 	}
+	isErr := `(test(` + e + `) and (test(` + jqString(demotePattern) + `) | not))`
 	if sev == sevError {
-		return `to_entries[] | select(.value | ` + text + `gsub(` + q + `; "") | test(` + e + `)) | "\(.key)\t\(.value)"`
+		return `to_entries[] | select(.value | ` + text + `gsub(` + q + `; "") | ` + isErr + `) | "\(.key)\t\(.value)"`
 	}
-	return `to_entries[] | select(.value | ` + text + `gsub(` + q + `; "") | (test(` + e + `) | not) and test(` + jqString(warnPattern) + `)) | "\(.key)\t\(.value)"`
+	return `to_entries[] | select(.value | ` + text + `gsub(` + q + `; "") | (` + isErr + ` | not) and test(` + jqString(warnPattern) + `)) | "\(.key)\t\(.value)"`
 }
 
 // jqString writes s as a jq (JSON) string literal.

@@ -27,6 +27,7 @@ var textCaptures = map[string]string{
 	"ls-l-usr-bin.txt":          textPlain,
 	"git-log-fuller-go-sdk.txt": textBlocks,
 	"go-nm-nmprog.txt":          textPlain,
+	"gcc-warnings.txt":          textCompile,
 }
 
 func readCapture(t testing.TB, name string) []byte {
@@ -269,6 +270,11 @@ func TestLineSeverity(t *testing.T) {
 		"***ERROR*** db down":                                  sevError,
 		"2026/01/02 10:00:00 [error] 12#0: connect() failed":   sevError,
 		"[WARN] slow": sevWarn,
+		// After a compiler's location prefix, the next word is the level.
+		"kilo.c:536:7: warning: unused variable 'x' [-Wunused-variable]": sevWarn,
+		"kilo.c:597:3: note: declared here":                              sevNone,
+		"kilo.c:628:1: error: expected ';' before '}' token":             sevError,
+		"kilo.c:12:1: fatal error: foo.h: No such file or directory":     sevError,
 	}
 	for line, want := range cases {
 		if got := lineSeverity(line); got != want {
@@ -315,7 +321,7 @@ func FuzzTextProfile(f *testing.F) {
 		textLines(data, func(_ int, l string) {
 			s := zeroRe.ReplaceAllString(l, "")
 			want := sevNone
-			if errorRe.MatchString(s) {
+			if errorRe.MatchString(s) && !demoteRe.MatchString(s) {
 				want = sevError
 			} else if warnRe.MatchString(s) {
 				want = sevWarn
@@ -408,6 +414,31 @@ func TestSeverityNameColumns(t *testing.T) {
 		}
 		if got := len(jqLines(t, data, p.severityQuery(sevError))); got != p.errors {
 			t.Errorf("%s: the query finds %d error lines, the profile %d", name, got, p.errors)
+		}
+	}
+}
+
+// TestSeverityCompilerLevels checks gcc's diagnostics: after the
+// "file:line:col: " prefix the next word is the level, so the error lines
+// are exactly those gcc calls errors, the warning lines those it calls
+// warnings, and a note is neither (the old test called every prefixed
+// line an error).
+func TestSeverityCompilerLevels(t *testing.T) {
+	data := readCapture(t, "gcc-warnings.txt")
+	p := analyzeText(data, nil)
+	count := func(re string) int {
+		return len(jqLines(t, data, `.[] | select(test(`+jqString(re)+`))`))
+	}
+	errs, warns := count(`^[^\s:]+:\d+:\d+: (fatal )?error:`), count(`^[^\s:]+:\d+:\d+: warning:`)
+	if errs != 2 || warns != 3 || count(`: note:`) != 1 {
+		t.Fatalf("the capture has %d errors, %d warnings: not the one this test was written for", errs, warns)
+	}
+	if p.errors != errs || p.warns != warns {
+		t.Errorf("error lines %d, warning lines %d; gcc printed %d errors and %d warnings", p.errors, p.warns, errs, warns)
+	}
+	for sev, n := range map[int]int{sevError: errs, sevWarn: warns} {
+		if got := len(jqLines(t, data, p.severityQuery(sev))); got != n {
+			t.Errorf("severity %d: the view's query finds %d lines, want %d", sev, got, n)
 		}
 	}
 }

@@ -161,6 +161,11 @@ if want go-nm-nmprog; then
 	go tool nm -size -sort size "$tmp/nmprog" >"$out/go-nm-nmprog.txt"
 	rm -rf "$tmp"
 fi
+if want gcc-warnings; then
+	# gcc's diagnostics of a small C file: warnings, notes and two errors,
+	# each "file:line:col: level: message" with its caret lines.
+	(cd "$caps/cwarn" && LC_ALL=C.UTF-8 gcc -Wall -Wextra -c main.c -o /dev/null 2>&1 || true) >"$out/gcc-warnings.txt"
+fi
 if want npm-install-fail; then
 	tmp=$(mktemp -d)
 	cp -r "$caps/npmfail/." "$tmp/"
