@@ -94,6 +94,9 @@ type colStat struct {
 	afterRows int
 	negative  bool // a value below zero
 	digits    int  // the digits of every integer value while they agree, else -1
+	// top are the rows of the maxTopRows largest values, largest first
+	// (ties: the first row), for the rows below the maximum.
+	top []topRow
 }
 
 // maxGroupValues bounds the values of a column the numeric columns are
@@ -642,6 +645,7 @@ func (c *colStat) add(pos int, line, v string, row int) {
 		c.sumI += iv
 	}
 	c.sumF += fv
+	c.noteTop(fv, v, posLine{pos, line})
 	first := c.numeric == 1
 	switch {
 	case first || fv < c.min:
@@ -665,6 +669,32 @@ func (c *colStat) add(pos int, line, v string, row int) {
 
 // isNumber reports whether every row's value of the column is a number.
 func (c *colStat) isNumber(rows int) bool { return rows > 1 && c.numeric == rows }
+
+// topRow is a row and its value in a numeric column.
+type topRow struct {
+	v   float64
+	raw string
+	l   posLine
+}
+
+// maxTopRows bounds the rows kept per numeric column by value.
+const maxTopRows = 6
+
+// noteTop keeps the row if its value is among the largest so far.
+func (c *colStat) noteTop(v float64, raw string, l posLine) {
+	if len(c.top) == maxTopRows && v <= c.top[len(c.top)-1].v {
+		return
+	}
+	i := len(c.top)
+	for i > 0 && c.top[i-1].v < v {
+		i--
+	}
+	if len(c.top) < maxTopRows {
+		c.top = append(c.top, topRow{})
+	}
+	copy(c.top[i+1:], c.top[i:len(c.top)-1])
+	c.top[i] = topRow{v, raw, l}
+}
 
 // idLike reports whether a numeric column holds identifiers rather than
 // quantities (process ids, ports of one width): integers, none negative,
@@ -1067,8 +1097,36 @@ func (cp *colProfile) chosenRows() []*colRow {
 			}
 		}
 	}
+	// The next largest rows of a column of many values (the largest may
+	// be a total: du's last line): the largest file, the slowest call.
+	for _, c := range cp.cols {
+		if !c.isNumber(cp.rows) || len(c.distinct) < 10 || c.idLike() {
+			continue
+		}
+		k := 1
+		for _, t := range c.top {
+			if t.v == c.max {
+				continue
+			}
+			k++
+			add(t.l, fmt.Sprintf("%s largest %s (%s)", ordinal(k), c.name, t.raw))
+		}
+	}
 	addRare(cp.rows)
 	return out
+}
+
+// ordinal is "2nd", "3rd", "4th"... of k (k < 20).
+func ordinal(k int) string {
+	switch k {
+	case 1:
+		return "1st"
+	case 2:
+		return "2nd"
+	case 3:
+		return "3rd"
+	}
+	return strconv.Itoa(k) + "th"
 }
 
 // columnCandidates adds the column profile lines (PrioRare, in column

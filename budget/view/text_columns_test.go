@@ -317,3 +317,31 @@ func TestColumnsStructuredLines(t *testing.T) {
 		}
 	}
 }
+
+// TestColumnTopRows checks the rows chosen below the maximum of a
+// numeric column of many values: in ls -l of /usr/bin, the 2nd to 6th
+// largest sizes, each row's value the one jq ranks there (the largest
+// alone said nothing of the next ones, and in du -ab the largest is the
+// total).
+func TestColumnTopRows(t *testing.T) {
+	data := readCapture(t, "ls-l-usr-bin.txt")
+	p := analyzeText(data, nil)
+	sizes := runJQ(t, jqLines(t, data, `.[1:] | map([gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")][4] | tonumber) | sort | reverse | .[:6]`)[0], ".")[0].([]any)
+	got := map[string]bool{}
+	for _, r := range p.cols.chosenRows() {
+		for _, why := range r.reasons {
+			if strings.Contains(why, "largest column 5") {
+				got[why] = true
+			}
+		}
+	}
+	for k := 2; k <= 6; k++ {
+		if sizes[k-1] == sizes[0] {
+			continue
+		}
+		want := fmt.Sprintf("%s largest column 5 (%v)", ordinal(k), sizes[k-1])
+		if !got[want] {
+			t.Errorf("no row chosen as %q (chosen: %v)", want, got)
+		}
+	}
+}
