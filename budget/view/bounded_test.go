@@ -340,3 +340,48 @@ func TestOutliersReadOnlyBeyond(t *testing.T) {
 		}
 	}
 }
+
+// TestOutliersOfArraysByRecord: the kept largest numbers of a field under
+// an array are of distinct records. When 30 records each held two of the
+// 60 largest numbers of w, the 40 records with the next far w (beyond
+// 2σ) were never considered, and the outlier rows were only those 30.
+func TestOutliersOfArraysByRecord(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i := 0; i < 3000; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		w := "[0]"
+		switch {
+		case i < 30:
+			w = "[1000,1000]"
+		case i >= 100 && i < 140:
+			w = "[400]"
+		}
+		fmt.Fprintf(&b, `{"id":"r%d","c":%d,"w":%s}`, i, (i*7)%980, w)
+	}
+	b.WriteByte(']')
+	col := Collection{Path: ".", Kind: "array", Count: 3000, Text: b.Bytes()}
+	in := Input{Format: "json", Data: b.Bytes(), Budget: 4000, Collections: []Collection{col}}
+	k := &coll{in: in, c: col, p: NewProfile(false), rows: map[int]*row{}}
+	k.t = newTracker(k)
+	k.p.t = k.t
+	if err := k.profileRecords(); err != nil {
+		t.Fatal(err)
+	}
+	k.p.Finish()
+	k.chooseColumns()
+	k.selectRows()
+	far := 0
+	for _, r := range k.why {
+		for _, i := range r.recs {
+			if strings.Contains(r.text[i], "σ from the mean") && i >= 100 && i < 140 {
+				far++
+			}
+		}
+	}
+	if far != 30 {
+		t.Errorf("%d of the records with w=400 are outlier rows, want 30 (60 in all, after the 30 with w=1000)", far)
+	}
+}
