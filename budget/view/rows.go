@@ -1064,7 +1064,7 @@ type tracker struct {
 	mtouched []int
 	// arrNums are the fields under arrays with numbers in the record.
 	arrNums []*Field
-	sums     []map[string]*gsum
+	sums    []map[string]*gsum
 }
 
 // newTracker returns the tracker of collection k.
