@@ -385,3 +385,41 @@ func TestOutliersOfArraysByRecord(t *testing.T) {
 		t.Errorf("%d of the records with w=400 are outlier rows, want 30 (60 in all, after the 30 with w=1000)", far)
 	}
 }
+
+// TestTreeLinesConstantsAndFewValues: the profile lines of a nesting
+// collection state the fields with one value at every node once,
+// together, and list the values of a field with a few strings even when
+// each is rare (a plan's two sort methods, one of them the disk sort),
+// where they took a line each and said only "longest 14 chars".
+func TestTreeLinesConstantsAndFewValues(t *testing.T) {
+	node := func(typ, extra, kids string) string {
+		return `{"Node Type":"` + typ + `","Shared Read Blocks":0,"Async Capable":false` + extra + `,"Plans":[` + kids + `]}`
+	}
+	leaf := func(typ, extra string) string {
+		return `{"Node Type":"` + typ + `","Shared Read Blocks":0,"Async Capable":false` + extra + `}`
+	}
+	data := []byte(`[` +
+		node("Limit", "", node("Sort", `,"Sort Method":"quicksort"`, leaf("Seq Scan", ""))) + `,` +
+		node("Hash Join", "", leaf("Seq Scan", "")+`,`+node("Sort", `,"Sort Method":"external merge"`, leaf("Seq Scan", ""))) + `]`)
+	col := Collection{Path: ".", Kind: "array", Count: 2, Text: data}
+	v, err := Build(Input{Format: "json", Data: data, Budget: 4000, Handle: "0123456789ab", Collections: []Collection{col}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tree []string
+	for _, c := range v.Candidates() {
+		if c.Reason == "tree" {
+			tree = append(tree, c.Text)
+		}
+	}
+	all := strings.Join(tree, "\n")
+	if !strings.Contains(all, `every node (7) has: "Shared Read Blocks"=0, "Async Capable"=false`) {
+		t.Errorf("the constant fields are not stated once:\n%s", all)
+	}
+	if !strings.Contains(all, `"Sort Method" (2 values): external merge 1, quicksort 1`) {
+		t.Errorf("the sort methods are not listed:\n%s", all)
+	}
+	if strings.Count(all, "Shared Read Blocks") != 1 {
+		t.Errorf("a constant field on two lines:\n%s", all)
+	}
+}
