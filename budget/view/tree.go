@@ -148,21 +148,12 @@ func (k *coll) treeLines() []string {
 		case !g.many && len(g.counts) <= 12 && (len(g.counts)*2 <= g.values || g.nums == 0 && g.values <= 12):
 			// A few strings are listed even when each is rare.
 			b.WriteString(": ")
-			vcs := make([]valueCount, 0, len(g.counts))
-			for v, n := range g.counts {
-				vcs = append(vcs, valueCount{v, n})
-			}
-			sort.Slice(vcs, func(i, j int) bool {
-				if vcs[i].n != vcs[j].n {
-					return vcs[i].n > vcs[j].n
-				}
-				return vcs[i].raw < vcs[j].raw
-			})
+			vcs, _ := byCount(g.counts)
 			for i, vc := range vcs {
 				if i > 0 {
 					b.WriteString(", ")
 				}
-				fmt.Fprintf(&b, "%s %s", cell(vc.raw, 40), commas(vc.n))
+				fmt.Fprintf(&b, "%s %s", cell(vc.k, 40), commas(vc.n))
 			}
 		case g.nums > 0 && g.nums == g.values-g.nulls:
 			fmt.Fprintf(&b, ": min %s, max %s, sum %s", num(g.min), num(g.max), num(g.sum))
