@@ -513,7 +513,7 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			fmt.Fprintf(&b, "%s %s", cell(vc.raw, 60), commas(vc.n))
+			fmt.Fprintf(&b, "%s %s", cell(vc.k, 60), commas(vc.n))
 		}
 		if missing > 0 {
 			fmt.Fprintf(&b, ", missing %s", commas(missing))
@@ -559,7 +559,7 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 				if i > 0 {
 					b.WriteString(", ")
 				}
-				fmt.Fprintf(&b, "%s %s", cell(vc.raw, 40), commas(vc.n))
+				fmt.Fprintf(&b, "%s %s", cell(vc.k, 40), commas(vc.n))
 			}
 			b.WriteString(")")
 		}
