@@ -176,14 +176,13 @@ func (p *Proxy) toolList(raw json.RawMessage) json.RawMessage {
 	}
 	out := make([]json.RawMessage, 0, len(tools)+1)
 	for _, t := range tools {
-		var name, desc string
+		var name string
 		_ = json.Unmarshal(t["name"], &name)
 		if name == ReadArtifactTool {
 			p.log.Warn("upstream tool hidden by the proxy's own tool", "tool", name)
 			continue
 		}
-		_ = json.Unmarshal(t["description"], &desc)
-		t["description"], _ = json.Marshal(strings.TrimSpace(strings.TrimRight(desc, " ") + handleSentence))
+		t["description"] = described(t["description"])
 		if p.opts.StripOutputSchemas {
 			delete(t, "outputSchema")
 		}
@@ -306,4 +305,20 @@ func (p *Proxy) discoverResult(typed *mcp.DiscoverResult) mcp.Result {
 		return typed
 	}
 	return rawFor(b, "server/discover", newProtocol)
+}
+
+// described is a tool's description (its JSON, as the upstream wrote
+// it) followed by the handle sentence; lone surrogates in it stay the
+// escapes they were (see surrogate.go).
+func described(raw json.RawMessage) json.RawMessage {
+	with := func(desc string) string { return strings.TrimSpace(strings.TrimRight(desc, " ") + handleSentence) }
+	if surrogateEscape(raw) && !hasStandInJSON(raw) {
+		if s, lone, ok := unquoteSurrogates(bytes.TrimSpace(raw)); ok && lone {
+			return quoteSurrogates(with(s))
+		}
+	}
+	var desc string
+	_ = json.Unmarshal(raw, &desc)
+	b, _ := json.Marshal(with(desc))
+	return b
 }
