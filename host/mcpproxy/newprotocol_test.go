@@ -156,7 +156,7 @@ func TestNewProtocolExact(t *testing.T) {
 		rec.mu.Unlock()
 		for _, want := range []string{`"title":"Wire Server"`, `"websiteUrl":"https://example.invalid/wire"`, `"name":"compact(wire)"`,
 			`"tasks":{"requests":{"tools":{"call":{}}}}`, `"experimental":{"acme/x":{"on":true}}`, `"extensions":{"io.acme/y":{}}`,
-			`"supportedVersions":[`, `"resultType":"complete"`} {
+			`"supportedVersions":[`, `"resultType":"complete"`, `"instructions":"Use the zeta tool first. \udfff\n\nTool results`} {
 			if !strings.Contains(discover, want) {
 				t.Errorf("server/discover lacks %s:\n%s", want, discover)
 			}

@@ -64,7 +64,7 @@ func TestWireExact(t *testing.T) {
 	}
 	c := newRawClientKeep(t, p)
 	init := c.initResult
-	for _, want := range []string{`"title":"Wire Server"`, `"websiteUrl":"https://example.invalid/wire"`, `"icons":[{`, `"tasks":{"requests":{"tools":{"call":{}}}}`, `"experimental":{"acme/x":{"on":true}}`, `"extensions":{"io.acme/y":{}}`, `"instructions":"Use the zeta tool first.`} {
+	for _, want := range []string{`"title":"Wire Server"`, `"websiteUrl":"https://example.invalid/wire"`, `"icons":[{`, `"tasks":{"requests":{"tools":{"call":{}}}}`, `"experimental":{"acme/x":{"on":true}}`, `"extensions":{"io.acme/y":{}}`, `"instructions":"Use the zeta tool first. \udfff\n\nTool results pass through compact`} {
 		if !strings.Contains(string(init), want) {
 			t.Errorf("initialize result lacks %s: %s", want, init)
 		}
