@@ -29,6 +29,12 @@ const (
 	maxFields = 400
 	// maxDepth is how deep nested objects and arrays are followed.
 	maxDepth = 64
+	// mapKids is how many member names an object field has before its
+	// names may be counted as data (see Profile.child).
+	mapKids = 32
+	// maxFew is how many values of a field are compared in turn before
+	// they are looked up by hash.
+	maxFew = 6
 )
 
 // JSON value kinds as bits.
@@ -89,6 +95,30 @@ type Field struct {
 	MinItems, MaxItems, Items int
 	// Containers counts the object and array values among Values.
 	Containers int
+	// Entries: for objects, the fewest and most members and their total
+	// over the Objects objects.
+	MinEntries, MaxEntries, Entries, Objects int
+	// MapLike: the object's member names are data (a package's
+	// dependencies or scripts: many distinct names, each in few
+	// records), set by Finish. Its members are summarised by the
+	// field's own line (KeyCounts) rather than profiled one by one in
+	// the view. KeyCounts counts the records holding each member name,
+	// exact for each name it holds; ManyKeys says it does not hold every
+	// name (past maxDistinct names, or names seen once the profile had
+	// maxFields fields).
+	MapLike   bool
+	KeyCounts map[string]int
+	ManyKeys  bool
+	// inMap: the field is a member of a map-like field, or under one.
+	inMap bool
+	// keyed: from here on the members without a field are only
+	// counted by name (keys), not profiled (see Profile.child).
+	// namesLost: a member name got no field (past maxFields).
+	keyed, namesLost bool
+	keys             map[string]*keyN
+	// Long counts the strings over 20 bytes of JSON text; Spaced, those
+	// of them holding a space (free text, unlike hashes and URLs).
+	Long, Spaced int
 
 	hashes  map[uint64]struct{}
 	lastRec int
@@ -108,17 +138,23 @@ type Field struct {
 	// record, the member after this one the last time).
 	name              string
 	firstKid, nextSib *Field
-	// lastVal is the value seen last (tried before the map).
+	// lastVal is the value seen last (tried before the map); few are
+	// the values while there are at most maxFew (tried in turn instead
+	// of the map).
 	lastVal *valState
+	few     []*valState
 	// The first record holding each extreme: Min, Max, Earliest,
 	// Latest, MaxItems.
-	minRec, maxRec, earliestRec, latestRec, maxItemsRec int
+	minRec, maxRec, earliestRec, latestRec, maxItemsRec, maxEntriesRec int
 	// ...and its text, when the profile has a tracker.
-	minRaw, maxRaw, earliestRaw, latestRaw, maxItemsRaw []byte
+	minRaw, maxRaw, earliestRaw, latestRaw, maxItemsRaw, maxEntriesRaw []byte
 	// sel is the state the selection of rows gathers in the same pass
 	// (rows.go), nil without a tracker.
 	sel *fieldSel
 }
+
+// keyN counts the records holding one member name of a keyed field.
+type keyN struct{ n, last int }
 
 // valState is one value of a field with few values: its count and, when
 // the profile has a tracker, the first records holding it (at most
@@ -261,8 +297,20 @@ func (p *Profile) child(parent *Field, name string) *Field {
 	if f, ok := parent.kids[name]; ok {
 		return f
 	}
+	if !parent.keyed && len(parent.kids) >= mapKids && parent.Objects >= 8 && parent.Entries*2 <= len(parent.kids)*parent.Objects {
+		// Many member names, a record holding under half of them on
+		// average: the names are data (a map such as dependencies).
+		// New names are counted, not given fields, so that a map does
+		// not take the fields of the records' real members.
+		parent.keyed = true
+	}
+	if parent.keyed {
+		p.countKey(parent, name)
+		return nil
+	}
 	if len(p.Fields) >= maxFields || parent.depth >= maxDepth {
 		p.Unprofiled++
+		parent.namesLost = true
 		return nil
 	}
 	path := joinPath(parent.Path, name)
@@ -275,6 +323,26 @@ func (p *Profile) child(parent *Field, name string) *Field {
 	p.Fields = append(p.Fields, f)
 	p.byP[path] = f
 	return f
+}
+
+// countKey counts member name of keyed field f in the current record.
+func (p *Profile) countKey(f *Field, name string) {
+	if f.keys == nil {
+		f.keys = map[string]*keyN{}
+	}
+	k := f.keys[name]
+	if k == nil {
+		if f.ManyKeys || len(f.kids)+len(f.keys) >= maxDistinct {
+			f.ManyKeys = true
+			return
+		}
+		k = &keyN{last: -1}
+		f.keys[name] = k
+	}
+	if k.last != p.rec {
+		k.last = p.rec
+		k.n++
+	}
 }
 
 // elemOf returns the [] field of an array field.
@@ -359,10 +427,13 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 		s.ws()
 		if s.peek() == '}' {
 			s.pos++
+			p.entries(f, 0, rec)
 			return
 		}
 		var prev *Field // the member before
+		n := 0
 		for {
+			n++
 			s.ws()
 			var kid *Field
 			if b, name := s.memberName(); b != nil {
@@ -400,6 +471,7 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 				continue
 			}
 			s.pos++ // '}'
+			p.entries(f, n, rec)
 			return
 		}
 	case '[':
@@ -448,8 +520,11 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 		escaped := bytes.IndexByte(body, '\\') >= 0
 		var str string
 		if escaped {
-			if n := escapedRunes(body); n > f.MaxLen {
-				f.MaxLen = n
+			// It has at most one character per byte.
+			if len(body) > f.MaxLen {
+				if n := escapedRunes(body); n > f.MaxLen {
+					f.MaxLen = n
+				}
 			}
 			// The prefix before a "/" and the time need the string
 			// itself; cheap checks of the text tell when they cannot.
@@ -461,6 +536,12 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 		} else if len(body) > f.MaxLen {
 			if n := utf8.RuneCount(body); n > f.MaxLen {
 				f.MaxLen = n
+			}
+		}
+		if len(body) > 20 {
+			f.Long++
+			if bytes.IndexByte(body, ' ') >= 0 {
+				f.Spaced++
 			}
 		}
 		if len(body) > 100 {
@@ -479,7 +560,9 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 			if !escaped {
 				pre = unsafe.String(unsafe.SliceData(body), len(body))
 			}
-			if i := strings.IndexByte(pre, '/'); i >= 0 && !strings.ContainsAny(pre, " \t\n") {
+			// A plain JSON string holds no control character, so the
+			// only white space it can hold is a space (one search).
+			if i := strings.IndexByte(pre, '/'); i >= 0 && (escaped && !strings.ContainsAny(pre, " \t\n") || !escaped && strings.IndexByte(pre, ' ') < 0) {
 				f.pres, f.preDone = countKindBytes(f.pres, []byte(pre[:i]))
 			}
 		}
@@ -536,16 +619,46 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 	}
 }
 
+// entries counts an object of n members of f in record rec.
+func (p *Profile) entries(f *Field, n, rec int) {
+	if f.Objects == 0 || n < f.MinEntries {
+		f.MinEntries = n
+	}
+	if n > f.MaxEntries || f.Objects == 0 {
+		f.MaxEntries, f.maxEntriesRec = n, rec
+		if p.t != nil {
+			f.maxEntriesRaw = p.t.hold(f.maxEntriesRaw)
+		}
+	}
+	f.Objects++
+	f.Entries += n
+}
+
 // distinct counts the scalar value raw (its JSON text) of f.
 func (p *Profile) distinct(f *Field, raw []byte) {
 	if !f.tooMany {
 		vs := f.lastVal
 		if vs == nil || vs.key != string(raw) {
-			vs = f.vals[string(raw)] // no allocation
+			vs = nil
+			if len(f.few) == len(f.vals) {
+				// A few values (states, flags) are compared in turn,
+				// without hashing.
+				for _, o := range f.few {
+					if o.key == string(raw) {
+						vs = o
+						break
+					}
+				}
+			} else {
+				vs = f.vals[string(raw)] // no allocation
+			}
 		}
 		if vs == nil && len(f.vals) < maxValues {
 			vs = &valState{key: string(raw), first: p.rec, seq: p.seq}
 			f.vals[vs.key] = vs
+			if len(f.few) < maxFew {
+				f.few = append(f.few, vs)
+			}
 			f.Distinct = len(f.vals)
 			if p.t != nil && f.sel != nil {
 				p.t.newValue(f, vs, raw)
@@ -574,7 +687,7 @@ func (p *Profile) distinct(f *Field, raw []byte) {
 		if p.t != nil && f.sel != nil {
 			p.t.tooMany(f)
 		}
-		f.vals, f.lastVal = nil, nil
+		f.vals, f.lastVal, f.few = nil, nil, nil
 	}
 	if p.t != nil && f.sel != nil && f.sel.exitVals != nil {
 		p.t.exitValue(f, raw)
@@ -605,24 +718,27 @@ func hashBytes(b []byte) uint64 { return maphash.Bytes(hashSeed, b) }
 // that is not UTF-8 one U+FFFD.
 func escapedRunes(body []byte) int {
 	n := 0
-	for i := 0; i < len(body); n++ {
-		c := body[i]
+	for len(body) > 0 {
+		// The text up to the next escape is counted at once.
+		j := bytes.IndexByte(body, '\\')
+		if j < 0 {
+			return n + utf8.RuneCount(body)
+		}
+		n += utf8.RuneCount(body[:j]) + 1
+		body = body[j:]
 		switch {
-		case c == '\\' && i+1 < len(body) && body[i+1] == 'u' && i+6 <= len(body):
-			r := hex4(body[i+2 : i+6])
-			if utf16.IsSurrogate(r) && i+12 <= len(body) && body[i+6] == '\\' && body[i+7] == 'u' &&
-				utf16.DecodeRune(r, hex4(body[i+8:i+12])) != utf8.RuneError {
-				i += 12
+		case len(body) >= 6 && body[1] == 'u':
+			r := hex4(body[2:6])
+			if utf16.IsSurrogate(r) && len(body) >= 12 && body[6] == '\\' && body[7] == 'u' &&
+				utf16.DecodeRune(r, hex4(body[8:12])) != utf8.RuneError {
+				body = body[12:]
 			} else {
-				i += 6
+				body = body[6:]
 			}
-		case c == '\\':
-			i += 2
-		case c < utf8.RuneSelf:
-			i++
+		case len(body) >= 2:
+			body = body[2:]
 		default:
-			_, size := utf8.DecodeRune(body[i:])
-			i += size
+			body = body[1:]
 		}
 	}
 	return n
@@ -700,11 +816,15 @@ func (p *Profile) Finish() {
 			p.countPattern(f, raw, n)
 		}
 	}
+	p.findMaps()
 	if p.Map {
 		return // the key
 	}
 	best, bestScore := (*Field)(nil), 0
 	for _, f := range p.Fields {
+		if f.inMap {
+			continue
+		}
 		if f.Types&^(tString|tNumber) != 0 || f.Types == 0 || f.Present != p.Records || f.Values != p.Records || f.ManyDistinct || f.Distinct != p.Records || strings.Contains(f.Path, "[]") {
 			continue
 		}
@@ -728,6 +848,71 @@ func (p *Profile) Finish() {
 		}
 	}
 	p.Identity = best
+}
+
+// findMaps marks the map-like fields (MapLike, with their KeyCounts)
+// and the fields under them (inMap).
+func (p *Profile) findMaps() {
+	for _, f := range p.Fields {
+		if !f.keyed && !mapLike(f) {
+			continue
+		}
+		f.MapLike = true
+		f.KeyCounts = make(map[string]int, len(f.kids)+len(f.keys))
+		for name, kid := range f.kids {
+			f.KeyCounts[name] = kid.Present
+		}
+		if f.namesLost {
+			// A name seen past the field cap was not counted, and may
+			// have been counted by name later: only the names with a
+			// field (counted from their first record) are exact.
+			f.ManyKeys = true
+		} else {
+			for name, k := range f.keys {
+				f.KeyCounts[name] = k.n
+			}
+		}
+		f.keys = nil
+	}
+	for _, f := range p.Fields {
+		for g := f.parent; g != nil; g = g.parent {
+			if g.MapLike {
+				f.inMap = true
+				break
+			}
+		}
+	}
+}
+
+// mapLike reports whether the member names of object field f are data
+// rather than the names of its fields: it has at least 8 names, and most
+// are not identifiers ("graceful-fs", "@babel/core", "./package.json"),
+// or its members all hold one kind of value and an object holds under
+// half of the names on average (or a quarter of the names are not
+// identifiers). A struct's members are few, named like identifiers and
+// mostly all present; a map's are many, each in few records.
+func mapLike(f *Field) bool {
+	if f.Types&^tNull != tObject || len(f.kids) < 8 || f.Objects < 2 {
+		return false
+	}
+	nonIdent, kind := 0, -1
+	for name, kid := range f.kids {
+		if !plainName(name) {
+			nonIdent++
+		}
+		switch {
+		case kind == -1:
+			kind = kid.Types
+		case kind != kid.Types:
+			kind = 0
+		}
+	}
+	k := len(f.kids)
+	if nonIdent*2 >= k {
+		return true
+	}
+	sparse := f.Entries*2 <= k*f.Objects
+	return kind > 0 && (sparse || nonIdent*4 >= k)
 }
 
 // identityScore rates how well a field's name says it names its record.
