@@ -20,6 +20,7 @@ const (
 	maxSpread  = 256 // rows of the even spread
 	maxCols    = 10  // columns of a row besides the position and the reason
 	cellWidth  = 48  // characters of a cell before it is cut
+	tinyColl   = 8   // records of a collection whose short rows come with the profiles
 )
 
 // Build returns the candidates of an output: its facts (JSON outside
@@ -112,6 +113,9 @@ type coll struct {
 	opaqueCols []*Field
 	// sec is the collection's section.
 	sec int
+	// dupOf maps a field that repeats another's value in every record
+	// to that field (dupcols.go).
+	dupOf map[*Field]*Field
 }
 
 // short is the name a row's reason gives field f: the shortest ending of
@@ -216,10 +220,11 @@ func addRecords(v *View, in Input, ci int) error {
 			break
 		}
 	}
-	if c.Count == 1 && !k.p.Map && treeKey(k.p) == "" {
+	if c.Count == 1 && !k.p.Map && (treeKey(k.p) == "" || holdsCollection(in, c)) {
 		k.t, k.p.t = nil, nil
 		return addOneRecord(v, k, ci) // onerecord.go
 	}
+	k.findDuplicates() // dupcols.go
 	k.chooseColumns()
 	k.selectRows()
 	k.t, k.p.t = nil, nil
@@ -228,6 +233,15 @@ func addRecords(v *View, in Input, ci int) error {
 	k.sec = sec
 	k.addProfile(v, sec)
 	k.addRows(v, sec)
+	if c.Count <= tinyColl && !k.p.Map && len(k.cols) > 0 {
+		// A few short records (an API document's servers) are shown
+		// whole with the profiles, not after the rows of big ones.
+		for i := range v.cands {
+			if cd := &v.cands[i]; cd.Section == sec && cd.Record >= 0 && len(cd.Text) <= 200 {
+				cd.Prio = PrioProfile
+			}
+		}
+	}
 	addTreeNodes(v, k) // treenodes.go
 	addIndex(v, k)     // index.go
 	return nil
@@ -310,6 +324,9 @@ func (k *coll) addProfile(v *View, sec int) {
 			continue
 		}
 		if text, class := k.fieldLine(f); text != "" {
+			if k.dupOf[f] != nil {
+				text, class = k.dupLine(f), classOther
+			}
 			if f.Present*10 < p.Records && f != p.Identity && len(pathSegments(f.Path)) > 1 {
 				class += classSparse // a nested field of few records
 			}
@@ -673,7 +690,7 @@ func (k *coll) chooseColumns() {
 	}
 	var cand []scored
 	for _, f := range p.Fields {
-		if f == p.Identity || !f.scalar() || k.hidden(f) || (f.Constant(p.Records) && p.Records > 1) || f.Present*10 < p.Records {
+		if f == p.Identity || !f.scalar() || k.hidden(f) || (f.Constant(p.Records) && p.Records > 1) || f.Present*10 < p.Records || k.dupOf[f] != nil {
 			continue
 		}
 		if k.opaque(f) {
@@ -904,6 +921,17 @@ func sameValues(a, b *Field) bool {
 		}
 	}
 	return true
+}
+
+// holdsCollection reports whether another collection of the input is
+// inside c.
+func holdsCollection(in Input, c Collection) bool {
+	for _, o := range in.Collections {
+		if o.Path != c.Path && (c.Path == "." || strings.HasPrefix(o.Path, c.Path+".") || strings.HasPrefix(o.Path, c.Path+"[")) {
+			return true
+		}
+	}
+	return false
 }
 
 // envelope reports whether c is a small object holding other collections

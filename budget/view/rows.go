@@ -855,7 +855,8 @@ func (k *coll) addRows(v *View, sec int) {
 				prio = PrioSecond
 			}
 			if prio == PrioEnds && rank >= 2*firstRound+2 {
-				prio = PrioSecond
+				// The other extremes: before the index (index.go).
+				prio = PrioEnds2
 			}
 			pk := &pick{i, prio, rank, wi}
 			if b := best[i]; b == nil || pk.prio < b.prio || pk.prio == b.prio && pk.rank < b.rank {
