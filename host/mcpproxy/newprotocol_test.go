@@ -212,9 +212,13 @@ const newMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"
 func TestNewProtocolInputRequired(t *testing.T) {
 	node, script := wireServer(t)
 	eng, _ := newEngine(t, 8000)
-	for _, how := range []string{"Run", "Connect"} {
+	for _, how := range []string{"Run", "Connect", "Run, NewLazy"} {
 		t.Run(how, func(t *testing.T) {
-			p, err := mcpproxy.New(context.Background(), &mcpproxy.Command{Path: node, Args: []string{script, "2026"}, Stderr: io.Discard}, mcpproxy.Adapt(eng),
+			make := mcpproxy.New
+			if how == "Run, NewLazy" {
+				make = mcpproxy.NewLazy // as compact mcp makes it
+			}
+			p, err := make(context.Background(), &mcpproxy.Command{Path: node, Args: []string{script, "2026"}, Stderr: io.Discard}, mcpproxy.Adapt(eng),
 				mcpproxy.Options{Logger: quietLogger(), UpstreamProtocol: "2026-07-28"})
 			if err != nil {
 				t.Fatal(err)
@@ -223,7 +227,7 @@ func TestNewProtocolInputRequired(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			ct, st := mcp.NewInMemoryTransports()
-			if how == "Run" {
+			if how != "Connect" {
 				go p.Run(ctx, st)
 			} else {
 				ss, err := p.Connect(ctx, st, nil)
