@@ -252,7 +252,41 @@ func TestSlotValuesOfMaskedTokens(t *testing.T) {
 		t.Fatalf("%d templates", len(p.miner.clusters))
 	}
 	got := p.miner.clusters[0].slotValues()
-	if want := "values: #<n> (4 values): #250, #248, #213, #183; owner/branch-<n> (3 values): owner/branch-5, owner/branch-3, owner/branch-1"; got != want {
+	if want := "values: #<n> (4 values): #250, #248, #213, #183; owner/branch-<n> (3 values): owner/branch-3 2, owner/branch-5 1, owner/branch-1 1"; got != want {
 		t.Errorf("%q, want %q", got, want)
+	}
+}
+
+// TestSlotCounts checks the values counted per template position, for
+// templates of any size: on every captured text each counted position's
+// counts add up to its template's lines, and on dpkg.log the 672
+// "configure" lines' last token is "<none>" in exactly as many lines as
+// jq finds (a big template named no values before).
+func TestSlotCounts(t *testing.T) {
+	for name := range textCaptures {
+		p := analyzeText(readCapture(t, name), nil)
+		for _, c := range p.miner.clusters {
+			for i, cs := range c.counts {
+				sum := 0
+				for _, x := range cs {
+					sum += x.n
+				}
+				if cs != nil && sum != c.count {
+					t.Errorf("%s: template %q position %d: counts add up to %d of %d lines", name, c.template(), i, sum, c.count)
+				}
+			}
+		}
+	}
+	data := readCapture(t, "dpkg-log.txt")
+	p := analyzeText(data, nil)
+	n := len(jqLines(t, data, `.[] | select(test("^\\S+ \\S+ configure ") and endswith(" <none>"))`))
+	found := false
+	for _, c := range p.miner.clusters {
+		if c.count > maxSlotLines && strings.Contains(c.slotValues(), fmt.Sprintf("<none> %s,", commas(n))) {
+			found = true
+		}
+	}
+	if n < 100 || !found {
+		t.Errorf("jq finds %d configure lines ending in <none>; no big template says so", n)
 	}
 }

@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -131,6 +132,52 @@ type cluster struct {
 	// cluster is small (at most maxSlotLines lines, maxSlotValues values
 	// per position; nil once past either).
 	slots [][]string
+	// counts are, per position, every distinct token with its exact
+	// count of lines, whatever the cluster's size, while the position
+	// has at most maxCountedValues of them (nil past that: the suite of
+	// 1,021 apt-cache policy lines takes 3 values).
+	counts [][]slotCount
+}
+
+// slotCount is a token of a template position and its lines.
+type slotCount struct {
+	v string
+	n int
+}
+
+// maxCountedValues bounds the values counted per template position.
+const maxCountedValues = 8
+
+// count adds the tokens of one more line to the cluster's counts.
+func (c *cluster) count1(toks []string) {
+	if c.counts == nil {
+		return
+	}
+	if len(toks) != len(c.counts) {
+		c.counts = nil
+		return
+	}
+	for i, t := range toks {
+		c.counts[i] = addSlotCount(c.counts[i], t, 1)
+	}
+}
+
+// addSlotCount adds n lines of token t to a position's counts; nil (no
+// counts) stays nil, and past maxCountedValues values it becomes nil.
+func addSlotCount(cs []slotCount, t string, n int) []slotCount {
+	if cs == nil {
+		return nil
+	}
+	for k := range cs {
+		if cs[k].v == t {
+			cs[k].n += n
+			return cs
+		}
+	}
+	if len(cs) == maxCountedValues {
+		return nil
+	}
+	return append(cs, slotCount{strings.Clone(t), n}) // not the whole line
 }
 
 // Bounds of the values kept per template position (see cluster.slots).
@@ -191,12 +238,28 @@ func (c *cluster) note(toks []string) {
 // slotValues lists, for a small template, the values each varying
 // position took: "<*>1: a, b, c; <*>2: ...", or "".
 func (c *cluster) slotValues() string {
-	if c.slots == nil {
+	if c.slots == nil && c.counts == nil {
 		return ""
 	}
 	var parts []string
 	k := 0
 	for i, t := range c.tokens {
+		if cs := c.countsAt(i); len(cs) >= 2 && (t == tmplAny || strings.IndexByte(t, '<') >= 0) {
+			// Every value with its exact count of lines.
+			name := t
+			if t == tmplAny {
+				k++
+				name = fmt.Sprintf("<*>%d", k)
+			}
+			parts = append(parts, fmt.Sprintf("%s (%d values): %s", name, len(cs), formatSlotCounts(cs)))
+			continue
+		}
+		if c.slots == nil {
+			if t == tmplAny {
+				k++
+			}
+			continue
+		}
 		if t != tmplAny {
 			// A masked token (#<n>, <ts>, (<n>-<n>)) that took a few
 			// values: name them too (the pull requests of "Merge pull
@@ -217,6 +280,34 @@ func (c *cluster) slotValues() string {
 		return ""
 	}
 	return "values: " + strings.Join(parts, "; ")
+}
+
+// countsAt is position i's counts, most lines first, or nil.
+func (c *cluster) countsAt(i int) []slotCount {
+	if c.counts == nil || i >= len(c.counts) || c.counts[i] == nil {
+		return nil
+	}
+	cs := append([]slotCount(nil), c.counts[i]...)
+	sort.SliceStable(cs, func(a, b int) bool { return cs[a].n > cs[b].n })
+	return cs
+}
+
+// formatSlotCounts lists values with their counts ("a 842, b 169"), or
+// without when every value is in one line.
+func formatSlotCounts(cs []slotCount) string {
+	ones := true
+	for _, x := range cs {
+		ones = ones && x.n == 1
+	}
+	var out []string
+	for _, x := range cs {
+		if ones {
+			out = append(out, x.v)
+		} else {
+			out = append(out, x.v+" "+commas(x.n))
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // Template returns the cluster's template text.
@@ -280,7 +371,9 @@ func (m *miner) add(pos int, line string, sev int) *cluster {
 			}
 		}
 		best.count++
-		best.note(rawTokens(line, len(toks)))
+		raw := rawTokens(line, len(toks))
+		best.note(raw)
+		best.count1(raw)
 		best.last = pos
 		best.sev = max(best.sev, sev)
 		return best
@@ -290,8 +383,13 @@ func (m *miner) add(pos int, line string, sev int) *cluster {
 		m.otherSev = max(m.otherSev, sev)
 		return nil
 	}
-	c := &cluster{tokens: toks, count: 1, first: pos, last: pos, example: line, sev: sev, slots: make([][]string, len(toks))}
-	c.note(rawTokens(line, len(toks)))
+	c := &cluster{tokens: toks, count: 1, first: pos, last: pos, example: line, sev: sev, slots: make([][]string, len(toks)), counts: make([][]slotCount, len(toks))}
+	for i := range c.counts {
+		c.counts[i] = make([]slotCount, 0, 1)
+	}
+	raw := rawTokens(line, len(toks))
+	c.note(raw)
+	c.count1(raw)
 	m.clusters = append(m.clusters, c)
 	m.groups[key] = append(m.groups[key], c)
 	return c
@@ -366,6 +464,18 @@ func (m *miner) mergeRare() {
 			}
 		}
 		best.count += c.count
+		if best.counts != nil && (c.counts == nil || len(c.counts) != len(best.counts)) {
+			best.counts = nil
+		}
+		for i := range best.counts {
+			if c.counts[i] == nil {
+				best.counts[i] = nil
+				continue
+			}
+			for _, x := range c.counts[i] {
+				best.counts[i] = addSlotCount(best.counts[i], x.v, x.n)
+			}
+		}
 		best.first, best.last = min(best.first, c.first), max(best.last, c.last)
 		best.sev = max(best.sev, c.sev)
 		if best.slots != nil && (c.slots == nil || best.count > maxSlotLines) {
