@@ -342,6 +342,21 @@ func (k *coll) addProfile(v *View, sec int) {
 			rs = append(rs, ranked{f, text, class})
 		}
 	}
+	// Which records hold each optional object or array member, one line
+	// per object ("delete 187, put 134" of an API's paths; "bin 23" of
+	// a lockfile's packages): the members' own lines are their leaves.
+	for _, f := range append([]*Field{p.root}, p.Fields...) {
+		if f.Types&tObject == 0 || f.MapLike || k.hidden(f) {
+			continue
+		}
+		if text := k.membersOf(f); text != "" {
+			class := classRange
+			if f.Present*10 < p.Records && len(pathSegments(f.Path)) > 1 {
+				class += classSparse
+			}
+			rs = append(rs, ranked{f, text, class})
+		}
+	}
 	// A line's worth: the share of the records having the field, plus
 	// what its class answers (few values with every count most, then
 	// ranges, then up to 24 values, then shapes), plus a state-like
@@ -375,6 +390,9 @@ func (k *coll) addProfile(v *View, sec int) {
 		switch {
 		case r.f == p.Identity:
 			prio = PrioProfile
+		case k.c.Count <= tinyColl && !p.Map && len(k.cols) > 0:
+			// A few records are shown whole (addRecords): their lines
+			// wait.
 		case r.class < classOther && (r.class == classFew || r.f.Present*10 >= p.Records):
 			// (of a field of few records, only its value counts: an
 			// error field of 2% of the lines)
@@ -495,6 +513,9 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		fmt.Fprintf(&b, ": %s-%s items, %s in all", commas(f.MinItems), commas(f.MaxItems), commas(f.Items))
 		if f.MinItems != f.MaxItems && !under {
 			class = classRange
+			if id := k.identOf(f.maxItemsRaw); id != "" {
+				fmt.Fprintf(&b, ", most in %s (%s)", cell(id, 60), commas(f.MaxItems))
+			}
 		}
 	case f.Types&tObject != 0:
 		// present in some records only: said above
@@ -568,6 +589,44 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		}
 	}
 	return b.String(), class
+}
+
+// membersOf is the line of object field f (or the records) that counts
+// the records holding each of its optional members whose values are
+// objects or arrays, most first, or "" for fewer than two.
+func (k *coll) membersOf(f *Field) string {
+	var ms []keyCount
+	for name, kid := range f.kids {
+		if kid.Types&(tObject|tArray) != 0 && kid.Present < f.Present && !k.dropped(kid) {
+			ms = append(ms, keyCount{name, kid.Present})
+		}
+	}
+	if len(ms) < 2 {
+		return ""
+	}
+	sort.Slice(ms, func(i, j int) bool {
+		if ms[i].n != ms[j].n {
+			return ms[i].n > ms[j].n
+		}
+		return ms[i].k < ms[j].k
+	})
+	var b strings.Builder
+	if f == k.p.root {
+		fmt.Fprintf(&b, "  records by the object and array members they have (of %s): ", commas(k.p.Records))
+	} else {
+		fmt.Fprintf(&b, "  %s: records by the object and array members it has (of %s): ", f.Path, commas(f.Present))
+	}
+	for i, m := range ms {
+		if i == 16 {
+			fmt.Fprintf(&b, ", … %d more", len(ms)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s %s", cell(jsonQuote(m.k), 40), commas(m.n))
+	}
+	return b.String()
 }
 
 // mapLine is the line of a map-like field (its member names are data,
