@@ -229,3 +229,114 @@ func TestGoTestSummaryBoundedByCaps(t *testing.T) {
 		t.Errorf("80,000 failing tests: %d counted, %d held, %d running held", big.testFail, len(big.failed), big.runningMax)
 	}
 }
+
+// genNumbers returns n records of a few skewed numeric fields (for odd
+// seeds one under an array too, for multiples of 3 one under an array
+// with two far numbers in a record) as a collection.
+func genNumbers(n int, seed uint64) (Input, Collection) {
+	var b bytes.Buffer
+	b.WriteByte('[')
+	x := seed
+	next := func(m uint64) uint64 { x = x*6364136223846793005 + 1442695040888963407; return (x >> 33) % m }
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		heavy := next(1000)
+		if heavy > 990 {
+			heavy *= 50
+		}
+		fmt.Fprintf(&b, `{"id":"r%d","a":%d,"b":%d,"c":%d`, i, heavy, next(10), next(3)*next(3)*next(100))
+		if seed%2 == 1 {
+			fmt.Fprintf(&b, `,"v":[%d,%d]`, next(50), next(1000)*next(1000))
+		}
+		if seed%3 == 0 {
+			// Two far numbers in one record: the kept numbers of w
+			// are of fewer records than kept.
+			w := next(100) * next(100) * next(100)
+			fmt.Fprintf(&b, `,"w":[%d,%d]`, w, w+1)
+		}
+		b.WriteByte('}')
+	}
+	b.WriteByte(']')
+	d := b.Bytes()
+	c := Collection{Path: ".", Kind: "array", Count: n, Text: d}
+	in := Input{Format: "json", Data: d, Budget: 4000, Collections: []Collection{c}}
+	return in, c
+}
+
+// TestOutliersReadOnlyBeyond: reading again only the records that hold
+// a kept number beyond 2σ chooses the same outliers, for the same
+// reasons, as reading every record kept among the largest and smallest
+// numbers.
+func TestOutliersReadOnlyBeyond(t *testing.T) {
+	sel := func(in Input, c Collection) *coll {
+		k := &coll{in: in, c: c, p: NewProfile(false), rows: map[int]*row{}}
+		k.t = newTracker(k)
+		k.p.t = k.t
+		if err := k.profileRecords(); err != nil {
+			t.Fatal(err)
+		}
+		k.p.Finish()
+		k.chooseColumns()
+		k.selectRows()
+		return k
+	}
+	outliers := func(k *coll) []string {
+		var out []string
+		for _, r := range k.why {
+			for _, i := range r.recs {
+				if strings.Contains(r.text[i], "σ from the mean") {
+					out = append(out, fmt.Sprintf("%d %s", i, r.text[i]))
+				}
+			}
+		}
+		return out
+	}
+	for seed := uint64(1); seed <= 6; seed++ {
+		in, c := genNumbers(3000+int(seed)*500, seed)
+		readEveryKept = true
+		all := sel(in, c)
+		readEveryKept = false
+		few := sel(in, c)
+		a, b := outliers(all), outliers(few)
+		if len(a) == 0 || !reflect.DeepEqual(a, b) {
+			t.Errorf("seed %d: %d outliers reading every kept record, %d reading those beyond 2σ:\n%v\n%v", seed, len(a), len(b), a, b)
+		}
+	}
+	// The kept largest numbers of w are the pairs of 30 records; 40
+	// records with a far w of their own are kept only among the largest
+	// of c, within 2σ there: they are outliers all the same.
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i := 0; i < 3000; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		w, c := "[0]", (i*7)%980
+		switch {
+		case i < 30:
+			w = "[1000,1000]"
+		case i >= 100 && i < 140:
+			w, c = "[400]", 990+(i-100)/4
+		}
+		fmt.Fprintf(&b, `{"id":"r%d","c":%d,"w":%s}`, i, c, w)
+	}
+	b.WriteByte(']')
+	col := Collection{Path: ".", Kind: "array", Count: 3000, Text: b.Bytes()}
+	in := Input{Format: "json", Data: b.Bytes(), Budget: 4000, Collections: []Collection{col}}
+	readEveryKept = true
+	all := outliers(sel(in, col))
+	readEveryKept = false
+	if few := outliers(sel(in, col)); len(all) < 40 || !reflect.DeepEqual(all, few) {
+		t.Errorf("pairs: %d outliers reading every kept record, %d reading those beyond 2σ:\n%v\n%v", len(all), len(few), all, few)
+	}
+	for _, asMap := range []bool{false, true} {
+		readEveryKept = true
+		a := outliers(selectOver(t, 20_000, asMap))
+		readEveryKept = false
+		if b := outliers(selectOver(t, 20_000, asMap)); len(a) == 0 || !reflect.DeepEqual(a, b) {
+			t.Errorf("map %v: %v\n%v", asMap, a, b)
+		}
+	}
+}

@@ -133,7 +133,7 @@ func addIndex(v *View, k *coll) {
 	var lines []indexLine
 	read := 0
 	complete := true
-	err := c.Each(func(i int, raw []byte) error {
+	err := k.eachRecord(func(i int, raw []byte) error { // rows.go
 		if i >= maxIndexRecords || read+len(raw) > maxIndexBytes {
 			complete = false
 			return errStop

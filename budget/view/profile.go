@@ -29,6 +29,9 @@ const (
 	maxFields = 400
 	// maxDepth is how deep nested objects and arrays are followed.
 	maxDepth = 64
+	// maxFew is how many values of a field are compared in turn before
+	// they are looked up by hash.
+	maxFew = 6
 )
 
 // JSON value kinds as bits.
@@ -108,8 +111,11 @@ type Field struct {
 	// record, the member after this one the last time).
 	name              string
 	firstKid, nextSib *Field
-	// lastVal is the value seen last (tried before the map).
+	// lastVal is the value seen last (tried before the map); few are
+	// the values while there are at most maxFew (tried in turn instead
+	// of the map).
 	lastVal *valState
+	few     []*valState
 	// The first record holding each extreme: Min, Max, Earliest,
 	// Latest, MaxItems.
 	minRec, maxRec, earliestRec, latestRec, maxItemsRec int
@@ -448,8 +454,11 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 		escaped := bytes.IndexByte(body, '\\') >= 0
 		var str string
 		if escaped {
-			if n := escapedRunes(body); n > f.MaxLen {
-				f.MaxLen = n
+			// It has at most one character per byte.
+			if len(body) > f.MaxLen {
+				if n := escapedRunes(body); n > f.MaxLen {
+					f.MaxLen = n
+				}
 			}
 			// The prefix before a "/" and the time need the string
 			// itself; cheap checks of the text tell when they cannot.
@@ -479,7 +488,9 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 			if !escaped {
 				pre = unsafe.String(unsafe.SliceData(body), len(body))
 			}
-			if i := strings.IndexByte(pre, '/'); i >= 0 && !strings.ContainsAny(pre, " \t\n") {
+			// A plain JSON string holds no control character, so the
+			// only white space it can hold is a space (one search).
+			if i := strings.IndexByte(pre, '/'); i >= 0 && (escaped && !strings.ContainsAny(pre, " \t\n") || !escaped && strings.IndexByte(pre, ' ') < 0) {
 				f.pres, f.preDone = countKindBytes(f.pres, []byte(pre[:i]))
 			}
 		}
@@ -541,11 +552,26 @@ func (p *Profile) distinct(f *Field, raw []byte) {
 	if !f.tooMany {
 		vs := f.lastVal
 		if vs == nil || vs.key != string(raw) {
-			vs = f.vals[string(raw)] // no allocation
+			vs = nil
+			if len(f.few) == len(f.vals) {
+				// A few values (states, flags) are compared in turn,
+				// without hashing.
+				for _, o := range f.few {
+					if o.key == string(raw) {
+						vs = o
+						break
+					}
+				}
+			} else {
+				vs = f.vals[string(raw)] // no allocation
+			}
 		}
 		if vs == nil && len(f.vals) < maxValues {
 			vs = &valState{key: string(raw), first: p.rec, seq: p.seq}
 			f.vals[vs.key] = vs
+			if len(f.few) < maxFew {
+				f.few = append(f.few, vs)
+			}
 			f.Distinct = len(f.vals)
 			if p.t != nil && f.sel != nil {
 				p.t.newValue(f, vs, raw)
@@ -574,7 +600,7 @@ func (p *Profile) distinct(f *Field, raw []byte) {
 		if p.t != nil && f.sel != nil {
 			p.t.tooMany(f)
 		}
-		f.vals, f.lastVal = nil, nil
+		f.vals, f.lastVal, f.few = nil, nil, nil
 	}
 	if p.t != nil && f.sel != nil && f.sel.exitVals != nil {
 		p.t.exitValue(f, raw)
@@ -605,24 +631,27 @@ func hashBytes(b []byte) uint64 { return maphash.Bytes(hashSeed, b) }
 // that is not UTF-8 one U+FFFD.
 func escapedRunes(body []byte) int {
 	n := 0
-	for i := 0; i < len(body); n++ {
-		c := body[i]
+	for len(body) > 0 {
+		// The text up to the next escape is counted at once.
+		j := bytes.IndexByte(body, '\\')
+		if j < 0 {
+			return n + utf8.RuneCount(body)
+		}
+		n += utf8.RuneCount(body[:j]) + 1
+		body = body[j:]
 		switch {
-		case c == '\\' && i+1 < len(body) && body[i+1] == 'u' && i+6 <= len(body):
-			r := hex4(body[i+2 : i+6])
-			if utf16.IsSurrogate(r) && i+12 <= len(body) && body[i+6] == '\\' && body[i+7] == 'u' &&
-				utf16.DecodeRune(r, hex4(body[i+8:i+12])) != utf8.RuneError {
-				i += 12
+		case len(body) >= 6 && body[1] == 'u':
+			r := hex4(body[2:6])
+			if utf16.IsSurrogate(r) && len(body) >= 12 && body[6] == '\\' && body[7] == 'u' &&
+				utf16.DecodeRune(r, hex4(body[8:12])) != utf8.RuneError {
+				body = body[12:]
 			} else {
-				i += 6
+				body = body[6:]
 			}
-		case c == '\\':
-			i += 2
-		case c < utf8.RuneSelf:
-			i++
+		case len(body) >= 2:
+			body = body[2:]
 		default:
-			_, size := utf8.DecodeRune(body[i:])
-			i += size
+			body = body[1:]
 		}
 	}
 	return n

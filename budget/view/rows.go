@@ -466,12 +466,36 @@ func (k *coll) selectRows() {
 	}
 	// Outliers: the candidates are the largest and smallest numbers of
 	// each field; a record's deviation is its largest over the fields.
+	// Only records holding a number beyond 2σ are read again: a record
+	// whose farthest number (in field g, say) is beyond 2σ but not among
+	// g's kept largest or smallest ranks after the maxPerWhy records
+	// that are (each has a number of g at least as far, and among equal
+	// numbers the earlier record is kept), so it is never chosen. That
+	// holds while the kept numbers of a field are of maxPerWhy distinct
+	// records: a field under an array whose kept numbers reach past 2σ,
+	// with more left beyond them, in fewer records, makes every kept
+	// record a candidate, as before.
+	beyond := func(st stat, e numEnt) bool { return math.Abs(e.x-st.mean)/st.sd > 2 }
+	every := readEveryKept
+	for f, st := range outl {
+		for _, h := range [2]numHeap{f.sel.hi, f.sel.lo} {
+			if f.inArr && len(h.ents) == maxPerWhy && beyond(st, h.ents[0]) {
+				recs := map[int]bool{}
+				for _, e := range h.ents {
+					recs[e.rec] = true
+				}
+				every = every || len(recs) < maxPerWhy
+			}
+		}
+	}
 	devAt := map[int]bool{}
-	for f := range outl {
+	for f, st := range outl {
 		for _, h := range [2]numHeap{f.sel.hi, f.sel.lo} {
 			for _, e := range h.ents {
-				devAt[e.rec] = true
-				extra(e.rec, e.raw)
+				if every || beyond(st, e) {
+					devAt[e.rec] = true
+					extra(e.rec, e.raw)
+				}
 			}
 		}
 	}
@@ -1300,6 +1324,11 @@ func within(data, b []byte) bool {
 	d, p := uintptr(unsafe.Pointer(unsafe.SliceData(data))), uintptr(unsafe.Pointer(unsafe.SliceData(b)))
 	return p >= d && p+uintptr(len(b)) <= d+uintptr(len(data))
 }
+
+// readEveryKept makes selectRows read again every record kept among the
+// largest and smallest numbers, as it did before it read only those
+// beyond 2σ (TestOutliersReadOnlyBeyond compares the two).
+var readEveryKept = false
 
 // offsetIn returns the offset of b in data, or -1 when b is not a
 // non-empty slice of data.

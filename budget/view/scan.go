@@ -37,6 +37,17 @@ func (s *jscan) peek() byte {
 // stepped through).
 func (s *jscan) skipString() {
 	i := s.pos + 1
+	// Most strings (member names, states, ids) are short: stepped
+	// through up to 32 bytes before searching.
+	for end := min(len(s.d), i+32); i < end; i++ {
+		switch s.d[i] {
+		case '"':
+			s.pos = i + 1
+			return
+		case '\\':
+			i++
+		}
+	}
 	for i < len(s.d) {
 		j := bytes.IndexByte(s.d[i:], '"')
 		if j < 0 {

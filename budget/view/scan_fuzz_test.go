@@ -2,6 +2,7 @@ package view
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -39,6 +40,25 @@ func FuzzEscapedRunes(f *testing.F) {
 		}
 		if got, want := escapedRunes([]byte(s[1:len(s)-1])), utf8.RuneCountInString(out); got != want {
 			t.Errorf("escapedRunes(%q) = %d, encoding/json gives %d characters", s, got, want)
+		}
+	})
+}
+
+// FuzzSkipString: skipString ends a JSON string literal where it ends,
+// short or long, whatever its escapes.
+func FuzzSkipString(f *testing.F) {
+	for _, s := range []string{"a", `a"b`, `\`, `\\"`, strings.Repeat(`x\"`, 20), strings.Repeat("é", 40) + `\`, strings.Repeat("y", 31) + `"`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		lit, err := json.Marshal(s)
+		if err != nil {
+			t.Skip()
+		}
+		s2 := jscan{d: append(append([]byte(nil), lit...), `,"x\"y"`...)}
+		s2.skipString()
+		if s2.pos != len(lit) {
+			t.Errorf("%s: ends at %d, want %d", lit, s2.pos, len(lit))
 		}
 	})
 }

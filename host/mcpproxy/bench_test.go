@@ -1,6 +1,7 @@
 package mcpproxy_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -36,6 +37,10 @@ import (
 // (list_allowed_directories) when node is installed.
 //
 //	go test ./host/mcpproxy -run '^$' -bench AddedLatency -benchtime 20000x
+//
+// with clients on protocol 2026-07-28:
+//
+//	COMPACT_BENCH_PROTOCOL=2026-07-28 go test ./host/mcpproxy -run '^$' -bench AddedLatency -benchtime 20000x
 func BenchmarkAddedLatency(b *testing.B) {
 	eng, _ := newEngine(b, 1000)
 
@@ -91,8 +96,9 @@ func pipeClient(b *testing.B, up mcpproxy.Upstream, eng *host.Engine) *mcp.Clien
 
 // benchProtocol is the protocol of every client of the benchmark: the
 // one most clients speak, where the proxy answers from the upstream's
-// raw results (see raw.go).
-const benchProtocol = "2025-11-25"
+// raw results (see raw.go); $COMPACT_BENCH_PROTOCOL sets another
+// (2026-07-28: results annotated for that protocol, see annotateRaw).
+var benchProtocol = cmp.Or(os.Getenv("COMPACT_BENCH_PROTOCOL"), "2025-11-25")
 
 func connectDirect(b *testing.B, cmd *exec.Cmd) *mcp.ClientSession {
 	b.Helper()

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -186,6 +187,9 @@ func present(v json.RawMessage) bool {
 // and, when the go-sdk failed on them, _meta too. ok is false when raw
 // is not a tool result even so.
 func exactToolResult(raw json.RawMessage, typed *mcp.CallToolResult) (*mcp.CallToolResult, bool) {
+	if typed != nil && !bytes.Contains(raw, []byte(`"structuredContent"`)) {
+		return typed, true // nothing the go-sdk's decoding changed
+	}
 	m := members(raw)
 	if m == nil {
 		return typed, typed != nil
@@ -262,8 +266,8 @@ func annotateRaw(raw json.RawMessage, cacheable bool, meta mcp.Meta) json.RawMes
 			m["cacheScope"] = json.RawMessage(`"public"`)
 		}
 	}
-	if len(meta) > 0 {
-		um := members(m["_meta"])
+	if um := members(m["_meta"]); len(meta) > 0 && (um != nil || m["_meta"] == nil) {
+		// (A _meta that is not an object stays the upstream's.)
 		if um == nil {
 			um = map[string]json.RawMessage{}
 		}
@@ -295,3 +299,80 @@ func annotateRaw(raw json.RawMessage, cacheable bool, meta mcp.Meta) json.RawMes
 func inputRequired(raw json.RawMessage) bool {
 	return bytes.Equal(bytes.TrimSpace(members(raw)["resultType"]), []byte(`"input_required"`))
 }
+
+// inputResponsesKey is the _meta key under which a downstream request
+// carries its inputResponses as written (a JSON string), moved there by
+// the pass-through (see passthrough.go) so that the go-sdk does not
+// decode them.
+const inputResponsesKey = "compact.proxy/inputResponses"
+
+// hasInputResponses reports whether req is a call that may carry
+// inputResponses (multi round-trip).
+func hasInputResponses(req *jsonrpc.Request) bool {
+	switch req.Method {
+	case "tools/call", "prompts/get", "resources/read":
+		return bytes.Contains(req.Params, []byte(`"inputResponses"`))
+	}
+	return false
+}
+
+// keepInputResponses is req with its params' inputResponses moved, as
+// written, into their _meta under inputResponsesKey; req itself when
+// its params are not such an object.
+func keepInputResponses(req *jsonrpc.Request) *jsonrpc.Request {
+	m := members(req.Params)
+	ir, ok := m["inputResponses"]
+	if !ok || members(ir) == nil {
+		return req // none, or not an object: the go-sdk's to refuse
+	}
+	um := members(m["_meta"])
+	if um == nil {
+		if present(m["_meta"]) {
+			return req
+		}
+		um = map[string]json.RawMessage{}
+	}
+	s, err := json.Marshal(string(ir))
+	if err != nil {
+		return req
+	}
+	um[inputResponsesKey] = s
+	delete(m, "inputResponses")
+	if m["_meta"], err = json.Marshal(um); err != nil {
+		return req
+	}
+	params, err := json.Marshal(m)
+	if err != nil {
+		return req
+	}
+	return &jsonrpc.Request{ID: req.ID, Method: req.Method, Params: params, Extra: req.Extra}
+}
+
+// inputResponses are the inputResponses to send upstream for a
+// downstream request with _meta meta whose decoded inputResponses are
+// typed: those kept as written (see keepInputResponses), else typed.
+func inputResponses(meta mcp.Meta, typed mcp.InputResponseMap) mcp.InputResponseMap {
+	s, ok := meta[inputResponsesKey].(string)
+	if !ok {
+		return typed
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal([]byte(s), &m) != nil || m == nil {
+		return typed
+	}
+	out := make(mcp.InputResponseMap, len(m))
+	for k, v := range m {
+		out[k] = &rawInputResponse{ElicitResult: &mcp.ElicitResult{}, raw: v}
+	}
+	return out
+}
+
+// rawInputResponse is an answer to an input request as the client wrote
+// it; the embedded value only makes it an mcp.InputResponse.
+type rawInputResponse struct {
+	*mcp.ElicitResult
+	raw json.RawMessage
+}
+
+// MarshalJSON returns the answer as written.
+func (r *rawInputResponse) MarshalJSON() ([]byte, error) { return r.raw, nil }

@@ -47,6 +47,9 @@ var exactQuestions = []struct{ method, params, answer string }{
 		`{"roots":[{"uri":"file:///a","name":"a","_meta":{"n":12345678901234567890,"f":1.0,"e":1e400}}]}`},
 }
 
+// wireTasks is the wire server's tasks/list result.
+const wireTasks = `{"tasks":[{"taskId":"t-1","status":"working","ttl":12345678901234567890,"pollInterval":1.0}]}`
+
 const exactInit = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{},"sampling":{},"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}}`
 
 // TestAnswersExact: the client's answers to the upstream's questions
@@ -56,7 +59,10 @@ const exactInit = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"prot
 // stdio door (Proxy.Run, as compact mcp serves) and the HTTP door. On
 // the old code the answers went through the go-sdk's Go types: 1e400
 // failed to decode (the upstream got an error) and the others came out
-// as 12345678901234567000 and 1.
+// as 12345678901234567000 and 1. A Go program serving the proxy on its
+// own transport with Proxy.Connect gets the same, and tasks/list reaches
+// the upstream (before Proxy.Connect, such a program had only
+// Server().Connect: the go-sdk refused tasks/list and decoded answers).
 func TestAnswersExact(t *testing.T) {
 	node, script := wireServer(t)
 	eng, _ := newEngine(t, 8000)
@@ -83,12 +89,14 @@ func TestAnswersExact(t *testing.T) {
 		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"ask","arguments":{"method":%q,"params":%s}}}`, 10+i, exactQuestions[i].method, exactQuestions[i].params)
 	}
 
-	t.Run("stdio door", func(t *testing.T) {
+	// Over a transport served by Run (as compact mcp serves stdio) or
+	// connected with Connect (a Go program serving the proxy itself).
+	viaTransport := func(t *testing.T, serve func(p *mcpproxy.Proxy, ctx context.Context, st mcp.Transport)) {
 		p := newProxy(t)
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		ct, st := mcp.NewInMemoryTransports()
-		go p.Run(ctx, st)
+		serve(p, ctx, st)
 		conn, err := ct.Connect(ctx)
 		if err != nil {
 			t.Fatal(err)
@@ -117,6 +125,25 @@ func TestAnswersExact(t *testing.T) {
 			}
 			cancel()
 		}
+		// A method the go-sdk does not know reaches the upstream, whose
+		// answer comes back as written.
+		c.send(`{"jsonrpc":"2.0","id":30,"method":"tasks/list","params":{}}`)
+		_, resp := c.until(30)
+		if resp.Error != nil || string(resp.Result) != wireTasks {
+			t.Errorf("tasks/list: %s %v, want %s", resp.Result, resp.Error, wireTasks)
+		}
+	}
+	t.Run("stdio door", func(t *testing.T) {
+		viaTransport(t, func(p *mcpproxy.Proxy, ctx context.Context, st mcp.Transport) { go p.Run(ctx, st) })
+	})
+	t.Run("Proxy.Connect", func(t *testing.T) {
+		viaTransport(t, func(p *mcpproxy.Proxy, ctx context.Context, st mcp.Transport) {
+			ss, err := p.Connect(ctx, st, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { ss.Close() })
+		})
 	})
 
 	t.Run("http door", func(t *testing.T) {
@@ -293,5 +320,134 @@ func TestLoneSurrogatesKept(t *testing.T) {
 	rc.Close()
 	if !strings.Contains(string(stored), "a lone \U000F0000 high and a lone \U000F07FF low surrogate, and a pair 😀") {
 		t.Errorf("stored tail %q", stored[max(0, len(stored)-120):])
+	}
+}
+
+// TestReadArtifactKeepsLoneSurrogates: an artifact made of a text with
+// lone surrogates holds their private-use stand-ins (see surrogate.go);
+// what the proxy reads out of it has them back as the escapes the
+// upstream wrote ("\ud800"), never the stand-ins: read_artifact's get,
+// slice, search and jq answers, and a memory pointer passed to the
+// upstream (whole and with a path, beside an argument's own lone
+// surrogate). On the old code each answer held U+F0000 and U+F07FF.
+func TestReadArtifactKeepsLoneSurrogates(t *testing.T) {
+	node, script := wireServer(t)
+	eng, _ := newEngine(t, 300)
+	var log lockedBuffer
+	p, err := mcpproxy.New(context.Background(), &mcpproxy.Command{Path: node, Args: []string{script}, Stderr: &log}, mcpproxy.Adapt(eng), mcpproxy.Options{Logger: quietLogger(), Budget: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	c := newRawClient(t, p)
+	c.send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"surrogate","arguments":{}}}`)
+	_, resp := c.until(7)
+	var res struct {
+		Meta struct {
+			Compact mcpproxy.Meta `json:"compact"`
+		} `json:"_meta"`
+	}
+	if err := json.Unmarshal(resp.Result, &res); err != nil || len(res.Meta.Compact.Results) != 1 || res.Meta.Compact.Results[0].Artifact == nil {
+		t.Fatalf("result %s: %v", resp.Result, err)
+	}
+	ref := budgetpkg.RefOf(res.Meta.Compact.Results[0].Artifact.Handle)
+	const want = `a lone \ud800 high and a lone \udfff low surrogate, and a pair 😀`
+	standIns := []string{"\U000F0000", "\U000F07FF", `\udb80`, `\udb81`, `\ufffd`, "\uFFFD"}
+	for i, args := range []string{
+		fmt.Sprintf(`{"ref":%q,"budget":20000}`, ref),
+		fmt.Sprintf(`{"ref":%q}`, ref+"[400]"),
+		fmt.Sprintf(`{"ref":%q,"op":"slice","offset":400,"limit":1}`, ref),
+		fmt.Sprintf(`{"ref":%q,"op":"search","text":"lone"}`, ref),
+		fmt.Sprintf(`{"ref":%q,"op":"jq","filter":".[400]"}`, ref),
+		fmt.Sprintf(`{"ref":%q,"op":"jq","filter":"[.[400] | explode[] | select(. > 65535)]"}`, ref),
+	} {
+		id := int64(20 + i)
+		c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"read_artifact","arguments":%s}}`, id, args))
+		_, resp := c.until(id)
+		got := string(resp.Result)
+		if i == 5 {
+			// jq sees the stand-ins as the code points they are.
+			if !strings.Contains(got, "983040") {
+				t.Errorf("read_artifact %s:\n%s", args, got)
+			}
+			continue
+		}
+		if !strings.Contains(got, want) {
+			t.Errorf("read_artifact %s: the answer lacks %s:\n%.600s", args, want, got)
+		}
+		for _, s := range standIns {
+			if strings.Contains(got, s) {
+				t.Errorf("read_artifact %s: the answer holds %q:\n%.600s", args, s, got)
+			}
+		}
+	}
+
+	// Memory pointers: the upstream reads the lone surrogates as escapes.
+	c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":40,"method":"tools/call","params":{"name":"exact","arguments":{"line":%q,"whole":%q,"own":"mine \ud801 here"}}}`, ref+"[400]", ref))
+	c.until(40)
+	var line string
+	for deadline := time.Now().Add(10 * time.Second); line == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		// The upstream's standard error is copied as it comes.
+		for l := range strings.Lines(log.String()) {
+			if strings.Contains(l, `"own":`) {
+				line = l
+			}
+		}
+	}
+	if !strings.Contains(line, `"line":"last line: `+want) || strings.Count(line, want) != 2 || !strings.Contains(line, `"own":"mine \ud801 here"`) {
+		t.Errorf("the upstream read %.300s ... %.300s", line, line[max(0, len(line)-300):])
+	}
+	for _, s := range standIns {
+		if strings.Contains(line, s) {
+			t.Errorf("the upstream read %q", s)
+		}
+	}
+}
+
+// TestMirroredStructuredKeepsValues: structuredContent that the proxy
+// changes because it mirrors a compacted text (server-filesystem's
+// {"content": text} shape, with more members beside it) keeps every
+// value it does not shorten as written: 12345678901234567890, 1.0,
+// 1e400, -0, a lone surrogate; the mirrored text's own lone surrogates
+// come out as escapes. On the old code the call failed (the go-sdk could
+// not decode 1e400); without 1e400 the mirror was not seen (the copy
+// held U+FFFD where the text held stand-ins) and structuredContent was
+// omitted, stored apart.
+func TestMirroredStructuredKeepsValues(t *testing.T) {
+	node, script := wireServer(t)
+	eng, _ := newEngine(t, 300)
+	p, err := mcpproxy.New(context.Background(), &mcpproxy.Command{Path: node, Args: []string{script}, Stderr: io.Discard}, mcpproxy.Adapt(eng), mcpproxy.Options{Logger: quietLogger(), Budget: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	c := newRawClient(t, p)
+	c.send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"mirror","arguments":{}}}`)
+	_, resp := c.until(7)
+	if resp.Error != nil {
+		t.Fatalf("the call: %v", resp.Error)
+	}
+	var res struct {
+		Content []struct {
+			Text json.RawMessage `json:"text"`
+		} `json:"content"`
+		StructuredContent map[string]json.RawMessage `json:"structuredContent"`
+		Meta              struct {
+			Compact mcpproxy.Meta `json:"compact"`
+		} `json:"_meta"`
+	}
+	if err := json.Unmarshal(resp.Result, &res); err != nil || len(res.Content) != 1 {
+		t.Fatalf("result %s: %v", resp.Result, err)
+	}
+	if res.Meta.Compact.Structured != "mirrored" {
+		t.Fatalf("structured %q, want mirrored: %s", res.Meta.Compact.Structured, resp.Result)
+	}
+	for k, want := range map[string]string{"count": `12345678901234567890`, "ratio": `1.0`, "huge": `1e400`, "negz": `-0`, "lone": `"\ud800"`} {
+		if got := string(res.StructuredContent[k]); got != want {
+			t.Errorf("structuredContent.%s = %s, want %s as written", k, got, want)
+		}
+	}
+	if got, text := string(res.StructuredContent["content"]), string(res.Content[0].Text); got != text || !strings.Contains(got, `a lone \ud800 high`) {
+		t.Errorf("structuredContent.content %.200s, want the compacted text %.200s with its escapes", got, text)
 	}
 }

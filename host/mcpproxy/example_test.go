@@ -69,3 +69,47 @@ func Example() {
 	// level: artifact
 	// true
 }
+
+// A Go program that serves the proxy on transports of its own connects
+// each client with Proxy.Connect (not Server().Connect): its clients
+// then get what clients of compact mcp get, such as the upstream's
+// answer to a request the go-sdk does not know.
+func ExampleProxy_Connect() {
+	ctx := context.Background()
+	up := mcp.NewServer(&mcp.Implementation{Name: "greeter", Version: "1"}, nil)
+	mcp.AddTool(up, &mcp.Tool{Name: "greet", Description: "Says hello."},
+		func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "hello"}}}, nil, nil
+		})
+	dir, _ := os.MkdirTemp("", "compact-example-")
+	defer os.RemoveAll(dir)
+	st, _ := artifact.NewDir(dir, artifact.Options{})
+	ctr, _ := budget.NewCounter("o200k_base")
+	eng, err := host.New(ctx, host.WithStore(st), host.WithCounter(ctr), host.WithLazyPlugins())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer eng.Close(ctx)
+	p, err := mcpproxy.New(ctx, &mcpproxy.InProcess{Server: up}, mcpproxy.Adapt(eng), mcpproxy.Options{Budget: 500})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer p.Close()
+
+	// One client of the program, over an in-memory transport.
+	ct, stt := mcp.NewInMemoryTransports()
+	ss, err := p.Connect(ctx, stt, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer ss.Close()
+	cs, _ := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, nil).Connect(ctx, ct, nil)
+	defer cs.Close()
+	res, _ := cs.CallTool(ctx, &mcp.CallToolParams{Name: "greet", Arguments: map[string]any{}})
+	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
+	// Output:
+	// hello
+}

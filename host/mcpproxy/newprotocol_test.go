@@ -2,6 +2,7 @@ package mcpproxy_test
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http/httptest"
 	"os"
@@ -75,7 +76,10 @@ var exactMembers = []string{
 // 12345678901234567890, 1e400, -0, 1.0 and lone surrogates in the text,
 // in structuredContent and in _meta; and a tool's schema in tools/list
 // with its numbers as written. The result carries what the protocol adds
-// (resultType, the server's identity in _meta, a list's cache hints).
+// (resultType, the server's identity in _meta, a list's cache hints),
+// and its server/discover answer holds the upstream's server info and
+// capabilities that the go-sdk does not know (title, websiteUrl, tasks,
+// experimental, extensions), as initialize does for older clients.
 // On the old code the call failed (the go-sdk inside the proxy could not
 // decode 1e400: "compact: upstream ... failed", and the upstream session
 // was dropped), and without 1e400 a 2026-07-28 client got
@@ -144,6 +148,22 @@ func TestNewProtocolExact(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// server/discover, which a 2026-07-28 client asks instead of
+		// initialize, says what the upstream's initialize says: server
+		// info and capabilities the go-sdk does not know.
+		rec.mu.Lock()
+		discover := rec.results[0]
+		rec.mu.Unlock()
+		for _, want := range []string{`"title":"Wire Server"`, `"websiteUrl":"https://example.invalid/wire"`, `"name":"compact(wire)"`,
+			`"tasks":{"requests":{"tools":{"call":{}}}}`, `"experimental":{"acme/x":{"on":true}}`, `"extensions":{"io.acme/y":{}}`,
+			`"supportedVersions":[`, `"resultType":"complete"`} {
+			if !strings.Contains(discover, want) {
+				t.Errorf("server/discover lacks %s:\n%s", want, discover)
+			}
+		}
+		if n := cs.InitializeResult().ServerInfo; n == nil || n.Name != "compact(wire)" {
+			t.Errorf("the client sees the server as %+v", n)
+		}
 		check(t, cs, rec, "2026-07-28")
 		cs.Close()
 		<-served
@@ -165,4 +185,81 @@ func TestNewProtocolExact(t *testing.T) {
 		// same exact values there.
 		check(t, cs, rec, "2025-11-25")
 	})
+}
+
+// newMeta is the _meta of every request of a raw client on protocol
+// 2026-07-28, which travels without initialize.
+const newMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"},"io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}}}}`
+
+// TestNewProtocolInputRequired: with an upstream and a client on
+// protocol 2026-07-28 (multi round-trip), the upstream's input-required
+// result reaches the client as written (12345678901234567890, 1e400 and
+// 1.0 in the elicitation's schema, no mode member added, -0 in _meta),
+// and the client's answers in its next call (inputResponses) reach the
+// upstream as the client wrote them (12345678901234567890, 1.0, 1e400),
+// through Proxy.Run and Proxy.Connect. On the old code the call failed
+// (the go-sdk inside the proxy could not decode 1e400), and without it
+// the schema came out as 12345678901234567000 and 1 with "mode":"form"
+// added; the answers went up re-encoded, or were refused (1e400).
+func TestNewProtocolInputRequired(t *testing.T) {
+	node, script := wireServer(t)
+	eng, _ := newEngine(t, 8000)
+	for _, how := range []string{"Run", "Connect"} {
+		t.Run(how, func(t *testing.T) {
+			p, err := mcpproxy.New(context.Background(), &mcpproxy.Command{Path: node, Args: []string{script, "2026"}, Stderr: io.Discard}, mcpproxy.Adapt(eng),
+				mcpproxy.Options{Logger: quietLogger(), UpstreamProtocol: "2026-07-28"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			ct, st := mcp.NewInMemoryTransports()
+			if how == "Run" {
+				go p.Run(ctx, st)
+			} else {
+				ss, err := p.Connect(ctx, st, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer ss.Close()
+			}
+			conn, err := ct.Connect(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			c := &rawClient{t: t, conn: conn}
+			c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + newMeta + `,"name":"mrtr","arguments":{}}}`)
+			_, resp := c.until(1)
+			got := string(resp.Result)
+			for _, want := range []string{`"resultType":"input_required"`, `"requestState":"st-1"`,
+				`"requestedSchema":{"type":"object","properties":{"n":{"type":"number","default":12345678901234567890,"maximum":1e400,"multipleOf":1.0}}}`,
+				`"acme/n":-0`} {
+				if !strings.Contains(got, want) {
+					t.Errorf("the input-required result lacks %s:\n%s", want, got)
+				}
+			}
+			if strings.Contains(got, `"mode"`) {
+				t.Errorf("the elicitation gained a mode:\n%s", got)
+			}
+			const answers = `{"q1":{"action":"accept","content":{"n":12345678901234567890,"f":1.0,"e":1e400}}}`
+			c.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{` + newMeta + `,"name":"mrtr","arguments":{},"inputResponses":` + answers + `,"requestState":"st-1"}}`)
+			_, resp = c.until(2)
+			if resp.Error != nil {
+				t.Fatalf("the second call: %v", resp.Error)
+			}
+			var res mcp.CallToolResult
+			if err := json.Unmarshal(resp.Result, &res); err != nil || len(res.Content) == 0 {
+				t.Fatalf("result %s: %v", resp.Result, err)
+			}
+			line := res.Content[0].(*mcp.TextContent).Text
+			if !strings.Contains(line, `"inputResponses":`+answers) || !strings.Contains(line, `"requestState":"st-1"`) {
+				t.Errorf("the upstream read %s, want the answers %s as written", line, answers)
+			}
+			if strings.Contains(line, "compact.proxy") {
+				t.Errorf("the upstream read the proxy's own _meta: %s", line)
+			}
+		})
+	}
 }

@@ -153,7 +153,7 @@ func (p *Proxy) questionParams(meta mcp.Meta) (json.RawMessage, mcp.Meta) {
 func (p *Proxy) askRaw(ctx context.Context, ss *mcp.ServerSession, method string, params json.RawMessage) (mcp.Result, error) {
 	n := &rawNote{method: method, params: params, call: true}
 	var a *answer
-	if p.wired.Load() {
+	if p.wiredTo(ss) {
 		// The answer as the client wrote it (see passthrough.go).
 		n.key, a = p.wire.newAnswer()
 		defer p.wire.forget(n.key)
@@ -232,7 +232,7 @@ func (p *Proxy) divert(msg jsonrpc.Message, route string) bool {
 		p.notifyRaw(r.ctx, r.session, req.Method, raw)
 		return true
 	default:
-		if clientMethods[req.Method] || !p.wired.Load() {
+		if clientMethods[req.Method] || !p.anyWired() {
 			return false
 		}
 		// A notification the go-sdk does not know (such as
@@ -297,7 +297,7 @@ func withMember(raw json.RawMessage, name string, val json.RawMessage) json.RawM
 type rawNote struct {
 	method string
 	params json.RawMessage
-	wired  bool   // the session is behind Run or Handler: send it carried (see passthrough.go)
+	wired  bool   // the session is behind Run, Connect or Handler: send it carried (see passthrough.go)
 	key    string // the answer slot of a request (see wireState)
 	call   bool   // a request: its answer goes in res, err
 	res    mcp.Result
@@ -326,10 +326,11 @@ func (r *rawParams) MarshalJSON() ([]byte, error) {
 // progress notification carrying the real one in its context, which
 // sendRaw (a sending middleware) swaps in.
 func (p *Proxy) notifyRaw(ctx context.Context, ss *mcp.ServerSession, method string, params json.RawMessage) {
-	if !clientMethods[method] && !p.wired.Load() {
+	wired := p.wiredTo(ss)
+	if !clientMethods[method] && !wired {
 		return // the go-sdk cannot send it
 	}
-	ctx = context.WithValue(ctx, rawNoteKey{}, &rawNote{method: method, params: params, wired: p.wired.Load()})
+	ctx = context.WithValue(ctx, rawNoteKey{}, &rawNote{method: method, params: params, wired: wired})
 	if err := ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{}); err != nil {
 		p.log.Debug("forwarding a notification", "method", method, "err", err)
 	}

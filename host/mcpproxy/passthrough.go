@@ -31,6 +31,11 @@ import (
 //     _meta carries the message as written (inMetaKey); the server's
 //     middleware forwards it upstream as written (see passIn), and the
 //     upstream's answer comes back as written;
+//   - inbound: the answers of a client on 2026-07-28 or later to an
+//     input-required result (the inputResponses of its next tools/call,
+//     prompts/get or resources/read) move into the request's _meta as
+//     written (inputResponsesKey), which the go-sdk does not decode, and
+//     go upstream from there (see inputResponses);
 //   - outbound: a message of the proxy whose params' _meta carries
 //     outMetaKey is written as the message it holds (its method, its
 //     params byte for byte); when that is a question to the client, the
@@ -122,6 +127,9 @@ func wrapped(id jsonrpc.ID, key string, m wireMsg) (*jsonrpc.Request, error) {
 // above); anything else is msg.
 func inbound(msg jsonrpc.Message) jsonrpc.Message {
 	req, ok := msg.(*jsonrpc.Request)
+	if ok && hasInputResponses(req) {
+		return keepInputResponses(req)
+	}
 	if !ok || serverMethods[req.Method] && !(req.Method == "tools/call" && hasTask(req.Params)) {
 		return msg
 	}
@@ -267,6 +275,47 @@ func (p *Proxy) Run(ctx context.Context, t mcp.Transport) error {
 	return p.server.Run(ctx, &wireTransport{Transport: t, w: p.wire})
 }
 
+// Connect connects the proxy's server to one downstream transport, as
+// (*mcp.Server).Connect does, with the pass-through of Run (see above):
+// a Go program that serves the proxy on transports of its own (several
+// clients sharing one upstream session, an in-memory transport) connects
+// each through Connect, not through Server().Connect, and its clients
+// get what clients of compact mcp get: tasks and any other method the
+// go-sdk does not know, and their answers to the upstream's questions as
+// written. Close the session, or wait for its client to leave, with the
+// session's methods.
+func (p *Proxy) Connect(ctx context.Context, t mcp.Transport, opts *mcp.ServerSessionOptions) (*mcp.ServerSession, error) {
+	ss, err := p.server.Connect(ctx, &wireTransport{Transport: t, w: p.wire}, opts)
+	if err != nil {
+		return nil, err
+	}
+	// Marked once connected: a notification the go-sdk does not know,
+	// sent to this session before its client initialized, may be missed.
+	p.wiredSessions.Store(ss, true)
+	p.nwired.Add(1)
+	go func() {
+		_ = ss.Wait()
+		p.wiredSessions.Delete(ss)
+		p.nwired.Add(-1)
+	}()
+	return ss, nil
+}
+
+// wiredTo reports whether ss is served through the pass-through (Run
+// and Handler's session proxies serve every session so; Connect marks
+// its own).
+func (p *Proxy) wiredTo(ss *mcp.ServerSession) bool {
+	if p.wired.Load() {
+		return true
+	}
+	_, ok := p.wiredSessions.Load(ss)
+	return ok
+}
+
+// anyWired reports whether some session may be served through the
+// pass-through.
+func (p *Proxy) anyWired() bool { return p.wired.Load() || p.nwired.Load() > 0 }
+
 // wireTransport gives the go-sdk's server wireConn connections.
 type wireTransport struct {
 	mcp.Transport
@@ -281,6 +330,15 @@ func (t *wireTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	wc := &wireConn{Connection: c, w: t.w}
 	wc.name = fmt.Sprintf("conn%p", wc)
 	return wc, nil
+}
+
+// SupportsProtocolVersion is the wrapped transport's, when it says (see
+// mcp.ProtocolVersionSupporter).
+func (t *wireTransport) SupportsProtocolVersion(v string) bool {
+	if s, ok := t.Transport.(mcp.ProtocolVersionSupporter); ok {
+		return s.SupportsProtocolVersion(v)
+	}
+	return true
 }
 
 // wireConn is a downstream connection that rewrites messages inbound and
@@ -553,7 +611,7 @@ func (p *Proxy) taskCall(ctx context.Context, params json.RawMessage) (*taskTool
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
-	resolved, n, err := resolvePointers(ctx, p.engine, args, p.handedOut)
+	resolved, n, err := p.resolve(ctx, args)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -577,6 +635,7 @@ func (p *Proxy) compactRaw(ctx context.Context, t *taskTool, raw json.RawMessage
 	}
 	keepSurrogates(raw, &res)
 	out := p.compactResult(ctx, t.tool, t.args, &res)
+	p.markMapped(raw, out)
 	if b := rawToolResult(raw, &res, out); b != nil {
 		return b
 	}

@@ -67,29 +67,70 @@ const RefPrefix = budget.RefPrefix
 // is a *PointerError. Arguments that are not valid JSON pass unchanged:
 // they are the upstream's to judge.
 func resolvePointers(ctx context.Context, a Artifacts, args json.RawMessage, issued func(budget.Handle) bool) (json.RawMessage, int, error) {
+	return resolveArgs(ctx, a, args, issued, nil)
+}
+
+// resolve resolves the memory pointers of a call's arguments (see
+// resolveArgs).
+func (p *Proxy) resolve(ctx context.Context, args json.RawMessage) (json.RawMessage, int, error) {
+	return resolveArgs(ctx, p.engine, args, p.handedOut, func(h budget.Handle) bool { return p.holdsStandIns(string(h)) })
+}
+
+// resolveArgs is resolvePointers; standIns reports whether an artifact
+// holds lone surrogates as stand-ins (see surrogate.go). Numbers keep
+// their literals, and lone surrogates, the arguments' own and those of
+// such an artifact, reach the upstream as their escapes (unless the
+// arguments hold characters of the stand-in range themselves).
+func resolveArgs(ctx context.Context, a Artifacts, args json.RawMessage, issued, standIns func(budget.Handle) bool) (json.RawMessage, int, error) {
 	st := a.Store()
 	if st == nil || !mayHoldRef(args) {
 		return args, 0, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(args))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return args, 0, nil
+	out, n, genuine, err := resolveOnce(ctx, a, st, args, issued, standIns, true)
+	if genuine {
+		// An artifact holds characters of the stand-in range that stand
+		// for nothing: nothing is taken for a stand-in.
+		out, n, _, err = resolveOnce(ctx, a, st, args, issued, standIns, false)
 	}
-	r := resolver{ctx: ctx, a: a, st: st, issued: issued}
+	return out, n, err
+}
+
+// resolveOnce is resolveArgs, with lone surrogates as stand-ins when
+// standIn is set; genuine reports whether a resolved artifact holds
+// characters of the stand-in range that are not stand-ins.
+func resolveOnce(ctx context.Context, a Artifacts, st budget.Store, args json.RawMessage, issued, standIns func(budget.Handle) bool, standIn bool) (json.RawMessage, int, bool, error) {
+	decode := decodeNumbers
+	if standIn && !hasStandInJSON(args) {
+		decode = func(b []byte) (any, error) {
+			v, _, err := decodeExact(b)
+			return v, err
+		}
+	} else {
+		standIn = false
+	}
+	v, err := decode(args)
+	if err != nil {
+		return args, 0, false, nil
+	}
+	r := resolver{ctx: ctx, a: a, st: st, issued: issued, standIns: standIns}
 	nv, err := r.walk(v, "$")
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, false, err
 	}
 	if r.n == 0 {
-		return args, 0, nil
+		return args, 0, false, nil
 	}
 	out, err := json.Marshal(nv)
 	if err != nil {
-		return nil, 0, fmt.Errorf("compact: encoding resolved arguments: %w", err)
+		return nil, 0, false, fmt.Errorf("compact: encoding resolved arguments: %w", err)
 	}
-	return out, r.n, nil
+	if standIn {
+		if r.genuine {
+			return nil, 0, true, nil
+		}
+		out = escapeStandIns(out)
+	}
+	return out, r.n, false, nil
 }
 
 // mayHoldRef is a cheap pre-check: a reference starts with RefPrefix or
@@ -116,11 +157,21 @@ func mayHoldRef(b []byte) bool {
 }
 
 type resolver struct {
-	ctx    context.Context
-	a      Artifacts
-	st     budget.Store
-	issued func(budget.Handle) bool
-	n      int
+	ctx      context.Context
+	a        Artifacts
+	st       budget.Store
+	issued   func(budget.Handle) bool
+	standIns func(budget.Handle) bool
+	n        int
+	genuine  bool // a resolved artifact holds stand-in characters that are not stand-ins
+}
+
+// read notes whether b, read from the artifact of h, holds characters of
+// the stand-in range that are not stand-ins.
+func (r *resolver) read(h budget.Handle, b []byte) {
+	if bytes.Contains(b, []byte{0xF3, 0xB0}) && hasStandInJSON(b) && (r.standIns == nil || !r.standIns(h)) {
+		r.genuine = true
+	}
 }
 
 func (r *resolver) walk(v any, at string) (any, error) {
@@ -182,12 +233,14 @@ func (r *resolver) value(ref artifact.Ref) (any, error) {
 		if err != nil {
 			return nil, fmt.Errorf("reading artifact %s: %w", ref.Handle, err)
 		}
+		r.read(ref.Handle, b)
 		return string(b), nil
 	}
 	b, meta, err := r.a.ArtifactValue(r.ctx, ref.String())
 	if err != nil {
 		return nil, err
 	}
+	r.read(ref.Handle, b)
 	if strings.HasPrefix(meta.ContentType, "text/") {
 		return string(b), nil // a line of a text artifact stays a string
 	}
@@ -224,9 +277,29 @@ func kindOf(v any) string {
 func (p *Proxy) issue(handles ...string) {
 	for _, h := range handles {
 		if h != "" {
-			p.handles.Store(strings.ToLower(h), true)
+			p.handles.LoadOrStore(strings.ToLower(h), true)
 		}
 	}
+}
+
+// standInsMark is the value of a handed-out handle whose artifact holds
+// lone surrogates as their stand-ins (see surrogate.go), which the proxy
+// writes back as escapes when it reads the artifact out.
+const standInsMark = "stand-ins"
+
+// markStandIns records that the artifacts of handles hold stand-ins.
+func (p *Proxy) markStandIns(handles ...string) {
+	for _, h := range handles {
+		if h != "" {
+			p.handles.Store(strings.ToLower(h), standInsMark)
+		}
+	}
+}
+
+// holdsStandIns reports whether the artifact of h holds stand-ins.
+func (p *Proxy) holdsStandIns(h string) bool {
+	v, _ := p.handles.Load(strings.ToLower(h))
+	return v == standInsMark
 }
 
 // issuedResult records the handles of a compaction result.

@@ -132,6 +132,10 @@ type Proxy struct {
 	wired      atomic.Bool  // served through Run or Handler (see passthrough.go)
 	wire       *wireState   // clients' answers as written; shared with its per-session proxies
 	tasks      sync.Map     // upstream task id -> *taskTool (see passIn)
+
+	// Sessions connected through Connect (see passthrough.go).
+	wiredSessions sync.Map // *mcp.ServerSession -> true
+	nwired        atomic.Int64
 }
 
 // New connects to the upstream server, reads its tools, prompts and
@@ -206,17 +210,7 @@ func newProxy(up Upstream, engine Engine, opts Options) *Proxy {
 // buildServer makes the downstream server for an upstream that
 // initialized with init.
 func (p *Proxy) buildServer(init *mcp.InitializeResult) {
-	name := p.opts.Name
-	if name == "" {
-		name = "compact"
-		if init != nil && init.ServerInfo != nil {
-			name = "compact(" + init.ServerInfo.Name + ")"
-		}
-	}
-	version := "1"
-	if init != nil && init.ServerInfo != nil && init.ServerInfo.Version != "" {
-		version = init.ServerInfo.Version
-	}
+	name, version := p.serverImpl(init)
 	sopts := &mcp.ServerOptions{
 		Logger:                  p.log,
 		Capabilities:            mirrorCapabilities(init),
@@ -237,6 +231,23 @@ func (p *Proxy) buildServer(init *mcp.InitializeResult) {
 	p.server.AddReceivingMiddleware(p.middleware)
 	p.server.AddSendingMiddleware(p.sendRaw)
 	p.server.AddTool(readArtifactTool(), p.readArtifact)
+}
+
+// serverImpl is the name and version the proxy's server announces for
+// an upstream that initialized with init.
+func (p *Proxy) serverImpl(init *mcp.InitializeResult) (name, version string) {
+	name = p.opts.Name
+	if name == "" {
+		name = "compact"
+		if init != nil && init.ServerInfo != nil {
+			name = "compact(" + init.ServerInfo.Name + ")"
+		}
+	}
+	version = "1"
+	if init != nil && init.ServerInfo != nil && init.ServerInfo.Version != "" {
+		version = init.ServerInfo.Version
+	}
+	return name, version
 }
 
 // sessionProxy is a proxy for one downstream session (see Handler): it
@@ -297,9 +308,12 @@ func (p *Proxy) connectFor(ctx context.Context, params *mcp.InitializeParams) er
 	return nil
 }
 
-// Server returns the downstream MCP server. Run it on a transport
-// (server.Run(ctx, &mcp.StdioTransport{})) or serve it over HTTP with
-// mcp.NewStreamableHTTPHandler.
+// Server returns the downstream MCP server. To serve it, use the
+// proxy's Run or Connect (a transport) or Handler (streamable HTTP):
+// they add the pass-through of what the go-sdk does not know (tasks,
+// other methods, clients' answers as written; see passthrough.go). A
+// session connected with Server().Connect or Server().Run gets the
+// go-sdk's behaviour instead (no tasks, answers decoded).
 func (p *Proxy) Server() *mcp.Server { return p.server }
 
 // Close ends the upstream session (and the upstream process, for a
@@ -410,7 +424,7 @@ func (p *Proxy) forwardMeta(in mcp.Meta) mcp.Meta {
 	out := mcp.Meta{}
 	for k, v := range in {
 		switch k {
-		case mcp.MetaKeyProtocolVersion, mcp.MetaKeyClientInfo, mcp.MetaKeyClientCapabilities, mcp.MetaKeyServerInfo:
+		case mcp.MetaKeyProtocolVersion, mcp.MetaKeyClientInfo, mcp.MetaKeyClientCapabilities, mcp.MetaKeyServerInfo, inputResponsesKey:
 			continue
 		}
 		out[k] = v
@@ -716,6 +730,12 @@ func (p *Proxy) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				return p.initializeResult(typed), nil
 			}
 			return res, err
+		case "server/discover":
+			res, err := next(ctx, method, req)
+			if typed, ok := res.(*mcp.DiscoverResult); ok && err == nil {
+				return p.discoverResult(typed), nil
+			}
+			return res, err
 		case "ping", "notifications/progress":
 			// A message the go-sdk does not know, carried (see
 			// passthrough.go).
@@ -741,6 +761,14 @@ func (p *Proxy) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				_, version := rawSession(req)
 				return p.callToolResult(ctx, r.Params.Name, r, version)
 			}
+			// read_artifact: lone surrogates written back (see
+			// readArtifactResult).
+			res, err := next(ctx, method, req)
+			if err != nil {
+				return res, err
+			}
+			_, version := rawSession(req)
+			return p.readArtifactResult(res, version), nil
 		}
 		if res, err, ok := p.forwardRaw(ctx, method, req); ok {
 			return res, err

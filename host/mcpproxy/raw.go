@@ -51,7 +51,7 @@ func asRaw(raw json.RawMessage) mcp.Result {
 func rawFor(raw json.RawMessage, method, version string) mcp.Result {
 	r := &rawResult{CallToolResult: &mcp.CallToolResult{}, raw: raw, annotate: version >= newProtocol}
 	switch method {
-	case "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read":
+	case "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read", "server/discover":
 		r.cacheable = true
 	}
 	return r
@@ -104,6 +104,7 @@ func (p *Proxy) forwardRaw(ctx context.Context, method string, req mcp.Request) 
 	case *mcp.GetPromptParams:
 		q := fwdParams(p, params, func(q *mcp.GetPromptParams) *mcp.Meta { return &q.Meta })
 		q.Meta = p.capsMeta(q.Meta, clientCaps(req))
+		q.InputResponses = inputResponses(params.Meta, params.InputResponses)
 		var r *mcp.GetPromptResult
 		r, err = cs.GetPrompt(cctx, q)
 		if err == nil && r.NeedsInput() && version < newProtocol {
@@ -114,6 +115,7 @@ func (p *Proxy) forwardRaw(ctx context.Context, method string, req mcp.Request) 
 	case *mcp.ReadResourceParams:
 		q := fwdParams(p, params, func(q *mcp.ReadResourceParams) *mcp.Meta { return &q.Meta })
 		q.Meta = p.capsMeta(q.Meta, clientCaps(req))
+		q.InputResponses = inputResponses(params.Meta, params.InputResponses)
 		var r *mcp.ReadResourceResult
 		r, err = cs.ReadResource(cctx, q)
 		if err == nil && r.NeedsInput() && version < newProtocol {
@@ -139,7 +141,9 @@ func (p *Proxy) forwardRaw(ctx context.Context, method string, req mcp.Request) 
 
 // clientCaps returns the capabilities of the client that sent req.
 func clientCaps(req mcp.Request) *mcp.ClientCapabilities {
-	if r, ok := req.(interface{ ClientCapabilities() *mcp.ClientCapabilities }); ok {
+	if r, ok := req.(interface {
+		ClientCapabilities() *mcp.ClientCapabilities
+	}); ok {
 		return r.ClientCapabilities()
 	}
 	return nil
@@ -250,4 +254,56 @@ func (p *Proxy) initializeResult(typed *mcp.InitializeResult) mcp.Result {
 		return typed
 	}
 	return asRaw(b)
+}
+
+// discoverResult is the go-sdk's server/discover answer (a client on
+// 2026-07-28 or later asks it instead of initialize) with what the
+// upstream's initialize result says that the go-sdk does not know, as
+// the upstream wrote it: capabilities it lacks (tasks, experimental,
+// extensions), and the server's identity in _meta with the upstream's
+// serverInfo members (title, icons, websiteUrl) beside the proxy's
+// name.
+func (p *Proxy) discoverResult(typed *mcp.DiscoverResult) mcp.Result {
+	p.mu.Lock()
+	up, init := p.initRaw, p.initRes
+	p.mu.Unlock()
+	um := members(up)
+	b, err := json.Marshal(typed)
+	m := members(b)
+	if um == nil || err != nil || m == nil {
+		return typed
+	}
+	caps := members(m["capabilities"])
+	if caps == nil {
+		caps = map[string]json.RawMessage{}
+	}
+	for k, v := range members(um["capabilities"]) {
+		if _, ok := caps[k]; !ok {
+			caps[k] = v
+		}
+	}
+	if m["capabilities"], err = json.Marshal(caps); err != nil {
+		return typed
+	}
+	if info := members(um["serverInfo"]); info != nil {
+		name, version := p.serverImpl(init)
+		info["name"], _ = json.Marshal(name)
+		if _, ok := info["version"]; !ok {
+			info["version"], _ = json.Marshal(version)
+		}
+		meta := members(m["_meta"])
+		if meta == nil {
+			meta = map[string]json.RawMessage{}
+		}
+		if meta[mcp.MetaKeyServerInfo], err = json.Marshal(info); err != nil {
+			return typed
+		}
+		if m["_meta"], err = json.Marshal(meta); err != nil {
+			return typed
+		}
+	}
+	if b, err = json.Marshal(m); err != nil {
+		return typed
+	}
+	return rawFor(b, "server/discover", newProtocol)
 }

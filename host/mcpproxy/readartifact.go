@@ -98,6 +98,10 @@ func (p *Proxy) readArtifact(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	p.issue(r.Source.Handle)
 	if r.Stored != nil {
 		p.issue(r.Stored.Handle)
+		if p.holdsStandIns(r.Source.Handle) {
+			// An answer stored whole holds what its artifact held.
+			p.markStandIns(r.Stored.Handle)
+		}
 	}
 	content := r.Content
 	r.Content = ""
@@ -130,4 +134,25 @@ func checkQuery(q Query) error {
 		return fmt.Errorf("op %q: want get, jq, slice or search", q.Op)
 	}
 	return nil
+}
+
+// readArtifactResult is the read_artifact answer res as the client
+// receives it: an answer read from an artifact that holds lone
+// surrogates as stand-ins (see surrogate.go) has them written back as
+// their escapes ("\ud800"), so the client reads the text the upstream
+// wrote; any other answer is res.
+func (p *Proxy) readArtifactResult(res mcp.Result, version string) mcp.Result {
+	r, ok := res.(*mcp.CallToolResult)
+	if !ok || r == nil {
+		return res
+	}
+	m, ok := r.Meta[MetaKey].(Meta)
+	if !ok || m.Answer == nil || !p.holdsStandIns(m.Answer.Source.Handle) {
+		return res
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return res
+	}
+	return rawFor(escapeStandIns(b), "tools/call", version)
 }

@@ -192,3 +192,19 @@ func marshalBlock(c mcp.Content, standIns bool) ([]byte, error) {
 	m["text"] = quoteSurrogates(tc.Text)
 	return json.Marshal(m)
 }
+
+// markMapped records, when the upstream's result raw had lone surrogates
+// that became stand-ins (see keepSurrogates and exactToolResult), that
+// the artifacts of out hold stand-ins.
+func (p *Proxy) markMapped(raw json.RawMessage, out *mcp.CallToolResult) {
+	if !surrogateEscape(raw) || hasStandInJSON(raw) {
+		return
+	}
+	m, _ := out.Meta[MetaKey].(Meta)
+	for _, r := range m.Results {
+		if r.Artifact != nil {
+			p.markStandIns(r.Artifact.Handle)
+		}
+	}
+	p.markStandIns(m.Handle)
+}

@@ -77,7 +77,7 @@ func (p *Proxy) callToolResult(ctx context.Context, name string, req *mcp.CallTo
 	if err != nil {
 		return errorResult(fmt.Sprintf("compact: tool %s: arguments: %v", name, err)), nil
 	}
-	resolved, npointers, err := resolvePointers(ctx, p.engine, args, p.handedOut)
+	resolved, npointers, err := p.resolve(ctx, args)
 	if err != nil {
 		return errorResult(err.Error()), nil
 	}
@@ -89,13 +89,20 @@ func (p *Proxy) callToolResult(ctx context.Context, name string, req *mcp.CallTo
 	// The responses and state of a multi round-trip call pass up as they
 	// came (see clientfeatures.go).
 	params := &mcp.CallToolParams{Meta: p.capsMeta(p.forwardMeta(req.Params.Meta), req.ClientCapabilities()), Name: name, Arguments: resolved,
-		InputResponses: req.Params.InputResponses, RequestState: req.Params.RequestState}
+		InputResponses: inputResponses(req.Params.Meta, req.Params.InputResponses), RequestState: req.Params.RequestState}
 	forget := p.withProgress(tctx, req, params)
 	defer forget()
 	cctx, cancel := context.WithTimeout(tctx, p.opts.CallTimeout)
 	defer cancel()
 	cctx, cp := withCapture(cctx)
 	res, err := cs.CallTool(cctx, params)
+	if raw && version >= newProtocol && inputRequired(cp.raw()) {
+		// The upstream asks the client for input before it answers: a
+		// client on 2026-07-28 or later fulfils it and calls again. It
+		// gets the result as written (even one the go-sdk could not
+		// decode); nothing to compact.
+		return rawFor(cp.raw(), "tools/call", version), nil
+	}
 	if err != nil && cp.raw() != nil {
 		var je *jsonrpc.Error
 		if !errors.As(err, &je) {
@@ -122,14 +129,9 @@ func (p *Proxy) callToolResult(ctx context.Context, name string, req *mcp.CallTo
 		}
 		return errorResult(p.upstreamError(ctx, "tools/call "+name, err).Error()), nil
 	}
-	if res.NeedsInput() || raw && bytes.Contains(cp.raw(), []byte(`"input_required"`)) && inputRequired(cp.raw()) {
-		// The upstream asks the client for input before it answers: the
-		// downstream client (or, for an older one, the go-sdk server in
-		// front of it) fulfils it and calls again. Nothing to compact;
-		// a client on 2026-07-28 or later gets it as written.
-		if raw && version >= newProtocol && cp.raw() != nil {
-			return rawFor(cp.raw(), "tools/call", version), nil
-		}
+	if res.NeedsInput() {
+		// For an older client, the go-sdk server in front of it asks
+		// the questions and calls again.
 		return &mcp.CallToolResult{Meta: res.Meta, InputRequests: res.InputRequests, RequestState: res.RequestState}, nil
 	}
 	if raw {
@@ -142,6 +144,9 @@ func (p *Proxy) callToolResult(ctx context.Context, name string, req *mcp.CallTo
 		keepSurrogates(cp.raw(), res)
 	}
 	out := p.compactResult(ctx, name, args, res)
+	if raw {
+		p.markMapped(cp.raw(), out)
+	}
 	if npointers > 0 {
 		m := out.Meta[MetaKey].(Meta)
 		m.Pointers = npointers
@@ -451,8 +456,12 @@ func (p *Proxy) compactStructured(ctx context.Context, tool string, args json.Ra
 		return
 	}
 	notice, payload := budget.SplitNotice(r.Content)
-	v, _, verr := decodeExact([]byte(payload))
-	if r.Level == schemas.LevelFields && verr == nil {
+	var v any
+	verr := errors.New("not level 1")
+	if r.Level == schemas.LevelFields {
+		v, _, verr = decodeExact([]byte(payload))
+	}
+	if verr == nil {
 		out.StructuredContent = v
 		meta.Structured = "compacted"
 		if notice != "" {

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -131,8 +132,12 @@ func needleNear(content, n string, anchors []span, field bool) bool {
 		window = NearNumberBytes
 	}
 	for _, o := range occurrences(content, n) {
+		w := window
+		if templateCount(content, o) || field && sharedValue(content, o) {
+			w = 0 // labelled by its own line: only that line is near
+		}
 		for _, a := range anchors {
-			if near(content, o, a, window) {
+			if near(content, o, a, w) {
 				return true
 			}
 		}
@@ -140,9 +145,46 @@ func needleNear(content, n string, anchors []span, field bool) bool {
 	return false
 }
 
+// sharedValueAfter recognises the count after a value in a profile's list
+// of values: "29.7.0 17, 29.6.3 2", "main 75; ...".
+var sharedValueAfter = regexp.MustCompile(`^ (\d[\d,]*)(?:[,;]|$)`)
+
+// sharedValue reports whether the needle at o is a value that a profile
+// line lists with the number of records holding it, two or more: the
+// line says how many records have it, not that the record named on
+// another line is one of them (npm-ls-all's jest-cli version was "found"
+// in "version (string, in 28 of 29 records): 29.7.0 17, ..." of a sibling
+// collection).
+func sharedValue(s string, o span) bool {
+	end := strings.IndexByte(s[o.end:], '\n')
+	if end < 0 {
+		end = len(s) - o.end
+	}
+	m := sharedValueAfter.FindStringSubmatch(s[o.end : o.end+min(end, 24)])
+	if m == nil {
+		return false
+	}
+	n, err := strconv.Atoi(strings.ReplaceAll(m[1], ",", ""))
+	return err == nil && n >= 2
+}
+
+// templateCountAfter recognises the count that opens a template line of a
+// text view: "[32 lines] -const <*> = <*>", "[2 times, first at line 462]".
+var templateCountAfter = regexp.MustCompile(`^ (?:lines\]|times, first at line )`)
+
+// templateCount reports whether the number at o is the count of a
+// template line: it says how many lines have that line's form, so it is
+// the answer to nothing but a question about that form (on its line), not
+// a field of a record that happens to stand on a line nearby.
+func templateCount(s string, o span) bool {
+	return o.start > 0 && s[o.start-1] == '[' && templateCountAfter.MatchString(s[o.end:min(len(s), o.end+24)])
+}
+
 // near reports whether spans o and a are on one line or within window
 // bytes of each other. A needle that is the anchor itself (the same
-// bytes) is near.
+// bytes) is near. A line that is a whole record by itself (a table row, a
+// JSON object on one line) is near nothing on another line, whichever of
+// the two stands on it: its cells belong to its own record.
 func near(s string, o, a span, window int) bool {
 	lo, hi := o, a
 	if a.start < o.start {
@@ -155,7 +197,7 @@ func near(s string, o, a span, window int) bool {
 	if !strings.Contains(gap, "\n") {
 		return true
 	}
-	if selfContained(lineAt(s, a.start)) {
+	if selfContained(lineAt(s, a.start)) || selfContained(lineAt(s, o.start)) {
 		return false
 	}
 	return len(gap) <= window
@@ -297,17 +339,24 @@ func commandEnd(s string) int {
 
 // shownBefore and shownAfter recognise a count of what a view shows
 // around a number: "showing N of M", "not shown: N of M", "N of M
-// records shown".
+// records shown"; headTailBefore and headTailAfter the count of a text
+// view's head or tail: "first N lines (lines ...)".
 var (
 	shownBefore = regexp.MustCompile(`(?:\bshowing|\bshows?|\bshown:) $`)
 	shownAfter  = regexp.MustCompile(`^ of [\d,]+(?: [a-z]+){0,2} shown\b`)
+	// "first 88 lines (lines 0-87):", "last 20 lines (lines 78-97):", "the
+	// last 12 output lines of the run (the Output of events ...)": how many
+	// lines a text view shows of its head or tail.
+	headTailBefore = regexp.MustCompile(`\b(?:first|last) $`)
+	headTailAfter  = regexp.MustCompile(`^ (?:output )?lines (?:of the run )?\(`)
 )
 
 // shownCount reports whether the number at o counts what the view shows.
 func shownCount(s string, o span) bool {
 	before := s[max(0, o.start-12):o.start]
 	after := s[o.end:min(len(s), o.end+40)]
-	return shownBefore.MatchString(before) || shownAfter.MatchString(after)
+	return shownBefore.MatchString(before) || shownAfter.MatchString(after) ||
+		headTailBefore.MatchString(before) && headTailAfter.MatchString(after)
 }
 
 func boundaryOccurrences(s, needle string) []span {

@@ -90,6 +90,25 @@ func TestVisibleFor(t *testing.T) {
 			"Plan\tPlanning Time\tExecution Time\n{" + strings.Repeat("\"x\":1,", 200) + "}\t1.091\t431.729\n", false},
 		{"numbered text lines have no header", Answer{Needles: []string{"1.2"}, Record: []string{"Version: 0.9"}, Kind: KindLookup, Category: CategoryRecord},
 			"0\tVersion: 0.9\n" + strings.Repeat("1\tx\n", 300) + "7\tVersion: 1.2\n", false},
+		{"the length of the head shown", Answer{Needles: []string{"88"}, Record: []string{"lines"}}, "first 88 lines (lines 0-87):\n", false},
+		{"the length of the tail shown", Answer{Needles: []string{"12"}, Record: []string{"lines"}}, "the last 12 output lines of the run (the Output of events 3-14):\n", false},
+		{"a count of lines in the data", Answer{Needles: []string{"88"}, Record: []string{"lines"}}, "text: 88 lines; kind: text\n", true},
+		// heldout4 git-diff-gojq: "32 lines added to compiler_test.go" was
+		// "answered" by the count of an unrelated template two lines away.
+		{"a template's count is its own", Answer{Needles: []string{"32"}, Record: []string{"compiler_test.go"}, Category: CategoryRecord},
+			"      values: <*>1 (22 values): a/CHANGELOG.md, a/compiler_test.go\n  [32 lines] -const <*> = <*>  (lines 3 … 9)\n", false},
+		{"a template's count on its line", Answer{Needles: []string{"282"}, Record: []string{"dep"}, Category: CategoryDistribution},
+			"  [282 lines] dep <*> <*> <*>  (lines 3 … 337)\n", true},
+		{"a repeat count on its line", Answer{Needles: []string{"2"}, Record: []string{"return err"}, Category: CategoryRecord},
+			"  471\t[2 times, first at line 462] return err\n", true},
+		// bundled npm-ls-all: jest-cli's version was "found" in the row of
+		// one of its dependencies, under the head of jest-cli's collection.
+		{"a cell of another record's row", Answer{Needles: []string{"29.7.0"}, Record: []string{"jest-cli"}, Category: CategoryRecord},
+			"collection .dependencies.jest.dependencies.\"jest-cli\".dependencies (map): 12 records\n#\tkey\tversion\n0\t@jest/core\t29.7.0\n", false},
+		{"a value several records share", Answer{Needles: []string{"29.7.0"}, Record: []string{"jest-cli"}, Category: CategoryRecord},
+			"collection .dependencies.jest.dependencies.\"jest-cli\".dependencies (map): 12 records\n  version (string): 29.7.0 6, 0.1.2 1\n", false},
+		{"a value one record holds", Answer{Needles: []string{"0.1.2"}, Record: []string{"jest-cli"}, Category: CategoryRecord},
+			"jest-cli:\n  version (string): 0.1.2 1, 29.7.0 6\n", true},
 		{"a range in the data is data", Answer{Needles: []string{"33"}, Record: []string{"ports"}}, "ports 33-77 open\n", true},
 		{"the total beside it is", Answer{Needles: []string{"29"}, Record: []string{"@jest"}}, "collection .x.\"@jest/core\" (map): 29 records; showing 14 of 29\n", true},
 		{"a count of the data is", Answer{Needles: []string{"14"}, Record: []string{"@jest"}}, "@jest/ 14 packages, showing them\n", true},

@@ -7,12 +7,19 @@
 //   node server.mjs [MODE]  (every request line is also logged to stderr)
 //
 // tools/call of "surrogate" answers a long text with lone surrogates;
+// "mirror" the same text in a block and in structuredContent's content,
+// beside values no Go type holds as written;
 // "exact" answers a short text and structuredContent holding values no
 // Go type holds as written (12345678901234567890, 1e400, -0, 1.0, a lone
 // surrogate), and the same in its _meta.
 // tools/call of "ask" asks the client a question (roots/list,
 // sampling/createMessage, elicitation/create) and answers with the
 // client's answer line as it came.
+//
+// MODE "2026": also answer server/discover (protocol 2026-07-28, so a
+// client on it skips initialize); tools/call of "mrtr" answers an
+// input-required result holding numbers no float64 holds, and a call
+// with inputResponses with its request line as it came.
 //
 // MODE "stubborn": ignore SIGTERM and the end of stdin, as a careless
 // server does; "garbage": also answer tools/call with a line that is not
@@ -31,6 +38,7 @@ const results = {
   "tools/list:page2": `{"tools":[{"name":"mid","description":"M","inputSchema":{"type":"object"},"annotations":{"destructiveHint":false}}]}`,
   "tools/call": `{"content":[{"type":"text","text":"{\\"n\\":12345678901234567890,\\"f\\":1.10}"}],"structuredContent":{"n":12345678901234567890,"f":1.10},"isError":false,"_meta":{"acme/trace":"t-1"}}`,
   "tools/call:exact": `{"content":[{"type":"text","text":"n=12345678901234567890 e=1e400 z=-0 f=1.0 lone=\\ud800 end"}],"structuredContent":{"big":12345678901234567890,"huge":1e400,"negz":-0,"one":1.0,"lone":"\\ud800","list":[12345678901234567890,1e400,-0,1.0,"a\\udc00b"]},"isError":false,"_meta":{"acme/n":12345678901234567890,"acme/e":1e400,"acme/z":-0,"acme/f":1.0,"acme/s":"\\ud800"}}`,
+  "tasks/list:": `{"tasks":[{"taskId":"t-1","status":"working","ttl":12345678901234567890,"pollInterval":1.0}]}`,
   "resources/list:": `{"resources":[{"uri":"wire://a","name":"a"}]}`,
 };
 
@@ -50,14 +58,28 @@ rl.on("line", (line) => {
     return;
   }
   if (msg.id === undefined || msg.method === undefined) return;
-  if (msg.method === "tools/call" && msg.params?.name === "surrogate") {
+  if (msg.method === "tools/call" && (msg.params?.name === "surrogate" || msg.params?.name === "mirror")) {
     // A text with lone surrogates (JSON.stringify writes them as \ud800
     // escapes), long enough to be compacted.
     const lines = [];
     for (let i = 0; i < 400; i++) lines.push(`line ${i}: some log text with value ${i * 7}`);
     lines.push("last line: a lone \ud800 high and a lone \udfff low surrogate, and a pair \ud83d\ude00");
-    const result = { content: [{ type: "text", text: lines.join("\n") }] };
-    process.stdout.write(`{"jsonrpc":"2.0","id":${JSON.stringify(msg.id)},"result":${JSON.stringify(result)}}\n`);
+    const text = JSON.stringify(lines.join("\n"));
+    const result = msg.params.name === "mirror"
+      ? `{"content":[{"type":"text","text":${text}}],"structuredContent":{"content":${text},"count":12345678901234567890,"ratio":1.0,"huge":1e400,"negz":-0,"lone":"\\ud800"}}`
+      : `{"content":[{"type":"text","text":${text}}]}`;
+    process.stdout.write(`{"jsonrpc":"2.0","id":${JSON.stringify(msg.id)},"result":${result}}\n`);
+    return;
+  }
+  if (mode === "2026" && msg.method === "server/discover") {
+    process.stdout.write(`{"jsonrpc":"2.0","id":${JSON.stringify(msg.id)},"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"wire","version":"1.2.3"}},"ttlMs":0,"cacheScope":"public"}}\n`);
+    return;
+  }
+  if (msg.method === "tools/call" && msg.params?.name === "mrtr") {
+    const result = msg.params.inputResponses === undefined
+      ? `{"resultType":"input_required","inputRequests":{"q1":{"method":"elicitation/create","params":{"message":"How many?","requestedSchema":{"type":"object","properties":{"n":{"type":"number","default":12345678901234567890,"maximum":1e400,"multipleOf":1.0}}}}}},"requestState":"st-1","_meta":{"acme/n":-0}}`
+      : JSON.stringify({ content: [{ type: "text", text: line }] });
+    process.stdout.write(`{"jsonrpc":"2.0","id":${JSON.stringify(msg.id)},"result":${result}}\n`);
     return;
   }
   if (msg.method === "tools/call" && msg.params?.name === "ask") {
