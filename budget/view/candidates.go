@@ -20,6 +20,7 @@ const (
 	maxSpread  = 256 // rows of the even spread
 	maxCols    = 10  // columns of a row besides the position and the reason
 	cellWidth  = 48  // characters of a cell before it is cut
+	tinyColl   = 8   // records of a collection whose short rows come with the profiles
 )
 
 // Build returns the candidates of an output: its facts (JSON outside
@@ -108,8 +109,13 @@ type coll struct {
 	groupSums map[string]*groupSum
 	// shorts are the fields' short names (short).
 	shorts map[*Field]string
+	// opaqueCols are the opaque fields rows leave out (chooseColumns).
+	opaqueCols []*Field
 	// sec is the collection's section.
 	sec int
+	// dupOf maps a field that repeats another's value in every record
+	// to that field (dupcols.go).
+	dupOf map[*Field]*Field
 }
 
 // short is the name a row's reason gives field f: the shortest ending of
@@ -214,10 +220,11 @@ func addRecords(v *View, in Input, ci int) error {
 			break
 		}
 	}
-	if c.Count == 1 && !k.p.Map && treeKey(k.p) == "" {
+	if c.Count == 1 && !k.p.Map && (treeKey(k.p) == "" || holdsCollection(in, c)) {
 		k.t, k.p.t = nil, nil
 		return addOneRecord(v, k, ci) // onerecord.go
 	}
+	k.findDuplicates() // dupcols.go
 	k.chooseColumns()
 	k.selectRows()
 	k.t, k.p.t = nil, nil
@@ -226,6 +233,15 @@ func addRecords(v *View, in Input, ci int) error {
 	k.sec = sec
 	k.addProfile(v, sec)
 	k.addRows(v, sec)
+	if c.Count <= tinyColl && !k.p.Map && len(k.cols) > 0 {
+		// A few short records (an API document's servers) are shown
+		// whole with the profiles, not after the rows of big ones.
+		for i := range v.cands {
+			if cd := &v.cands[i]; cd.Section == sec && cd.Record >= 0 && len(cd.Text) <= 200 {
+				cd.Prio = PrioProfile
+			}
+		}
+	}
 	addTreeNodes(v, k) // treenodes.go
 	addIndex(v, k)     // index.go
 	return nil
@@ -264,7 +280,7 @@ func (k *coll) addProfile(v *View, sec int) {
 	key := -1_000_000
 	var consts []string
 	for _, f := range p.Fields {
-		if f.Constant(p.Records) && !k.dropped(f) {
+		if f.Constant(p.Records) && !k.hidden(f) {
 			consts = append(consts, f.Path+"="+cell(onlyValue(f), 80))
 		}
 	}
@@ -288,42 +304,79 @@ func (k *coll) addProfile(v *View, sec int) {
 		text string
 	}
 	var lines []line
-	nImportant := 0
-	// Fields of the record itself before nested ones, and among those the
-	// fields most records have first: a package's license and dev flag
-	// before the versions of one dependency a few packages declare.
-	fields := append([]*Field(nil), p.Fields...)
-	sort.SliceStable(fields, func(i, j int) bool {
-		di, dj := len(pathSegments(fields[i].Path)), len(pathSegments(fields[j].Path))
-		if di != dj {
-			return di < dj
-		}
-		return fields[i].Present > fields[j].Present
-	})
+	// The lines that answer most come first: the identity, then the
+	// fields most records have with few values, each with all its
+	// counts (a package's license, its dev flag: "true 391, missing
+	// 100"), then numbers, times, maps and arrays by their ranges, then
+	// the shapes of many-valued strings; fields of few records last.
+	type ranked struct {
+		f     *Field
+		text  string
+		class int
+	}
+	var rs []ranked
+	fields := p.Fields
 	if p.root.Values > 0 && p.root.scalar() {
 		fields = append([]*Field{p.root}, fields...)
 	}
 	for _, f := range fields {
-		if f.Constant(p.Records) && p.Records > 1 || k.dropped(f) {
+		if f.Constant(p.Records) && p.Records > 1 || k.hidden(f) {
 			continue
 		}
-		text, important := k.fieldLine(f)
-		if important {
-			// A dozen distributions and ranges come before the rows;
-			// the others after the first rows.
-			nImportant++
-			important = nImportant <= 12 || f == p.Identity
+		if text, class := k.fieldLine(f); text != "" {
+			if k.dupOf[f] != nil {
+				text, class = k.dupLine(f), classOther
+			}
+			if f.Present*10 < p.Records && f != p.Identity && len(pathSegments(f.Path)) > 1 {
+				class += classSparse // a nested field of few records
+			}
+			rs = append(rs, ranked{f, text, class})
 		}
-		if text == "" {
-			continue
+	}
+	// A line's worth: the share of the records having the field, plus
+	// what its class answers (few values with every count most, then
+	// ranges, then up to 24 values, then shapes), plus a state-like
+	// name, less for a field inside arrays; the identity first and
+	// nested fields of few records last.
+	bonus := [...]float64{classIdentity: 9, classFew: 0.3, classRange: 0.2, classMore: 0.1, classShapes: 0, classOther: -0.5}
+	worth := func(r ranked) float64 {
+		w := float64(r.f.Present)/float64(max(1, p.Records)) + bonus[r.class%classSparse]
+		if r.class >= classSparse {
+			w -= 10
 		}
+		if stateNames.MatchString(r.f.Path) {
+			w += 0.2
+		} else if !onePerRecord(r.f) {
+			w -= 0.2
+		}
+		return w
+	}
+	sort.SliceStable(rs, func(i, j int) bool {
+		if wi, wj := worth(rs[i]), worth(rs[j]); wi != wj {
+			return wi > wj
+		}
+		// The record's own fields before nested ones.
+		return len(pathSegments(rs[i].f.Path)) < len(pathSegments(rs[j].f.Path))
+	})
+	nImportant := 0
+	for _, r := range rs {
+		// A dozen telling lines come before the rows; the others after
+		// the first rows.
 		prio := PrioProfile2
-		if important {
+		switch {
+		case r.f == p.Identity:
 			prio = PrioProfile
-		} else if f.Present*10 < p.Records {
+		case r.class < classOther && (r.class == classFew || r.f.Present*10 >= p.Records):
+			// (of a field of few records, only its value counts: an
+			// error field of 2% of the lines)
+			nImportant++
+			if nImportant <= 12 {
+				prio = PrioProfile
+			}
+		case r.class >= classSparse || r.f.Present*10 < p.Records:
 			prio = PrioObject // a field of a few records
 		}
-		lines = append(lines, line{prio, text})
+		lines = append(lines, line{prio, r.text})
 	}
 	if p.Unprofiled > 0 {
 		lines = append(lines, line{PrioProfile2, fmt.Sprintf("  %s more field values (past %d fields or %d levels deep) are not profiled", commas(p.Unprofiled), maxFields, maxDepth)})
@@ -377,15 +430,29 @@ func (k *coll) keysLine() string {
 // stateNames are field names whose values are states.
 var stateNames = regexp.MustCompile(`(?i)(^|\.)(phase|status|state|level|severity|type|kind|reason|conclusion|result|outcome|health|ready|action|priority|statevalue|state_value|lang|language|license)$`)
 
-// fieldLine is the profile line of f, and whether it is important (a
-// distribution, a range of numbers or times, the identity).
-func (k *coll) fieldLine(f *Field) (string, bool) {
+// The classes of profile lines, in the order they are shown: what
+// answers most first (see addProfile).
+const (
+	classIdentity = iota // the identity
+	classFew             // a field with few values (counted, missing included)
+	classRange           // numbers, times, maps and varying arrays by their ranges
+	classMore            // a field with up to 24 values, counted
+	classShapes          // the shapes or prefixes of many-valued strings
+	classOther           // the rest
+	classSparse   = 10   // added for a nested field of under a tenth of the records
+)
+
+// fieldLine is the profile line of f and its class.
+func (k *coll) fieldLine(f *Field) (string, int) {
 	p := k.p
-	if f.Types == tObject && f.Present == p.Records {
-		return "", false // its fields are listed
+	if f.MapLike {
+		return k.mapLine(f), classRange
+	}
+	if f.Types == tObject {
+		return "", classOther // its fields are listed
 	}
 	if strings.HasSuffix(f.Path, "[]") && f.Counts == nil && f.NumN == 0 && f.TimeN == 0 {
-		return "", false // its array's line gives the counts
+		return "", classOther // its array's line gives the counts
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "  %s (%s", f.Path, strings.Join(f.TypeNames(), "|"))
@@ -399,7 +466,13 @@ func (k *coll) fieldLine(f *Field) (string, bool) {
 		fmt.Fprintf(&b, ", %s null", commas(f.Nulls))
 	}
 	b.WriteString(")")
-	important := false
+	class := classOther
+	under := strings.Contains(f.Path, "[]")
+	// Absence is an answer: "true 391, missing 100".
+	missing := 0
+	if onePerRecord(f) {
+		missing = p.Records - f.Present
+	}
 	switch {
 	case f == p.Identity:
 		fmt.Fprintf(&b, ": identity, %s distinct", commas(f.Distinct))
@@ -408,13 +481,14 @@ func (k *coll) fieldLine(f *Field) (string, bool) {
 		}
 		shapes(&b, f)
 		kinds(&b, "before the first /", f.Prefixes, f.Distinct)
-		important = true
+		class = classIdentity
 	case f.Types&tArray != 0:
 		fmt.Fprintf(&b, ": %s-%s items, %s in all", commas(f.MinItems), commas(f.MaxItems), commas(f.Items))
-		important = f.MinItems != f.MaxItems && !strings.Contains(f.Path, "[]")
+		if f.MinItems != f.MaxItems && !under {
+			class = classRange
+		}
 	case f.Types&tObject != 0:
 		// present in some records only: said above
-		important = !strings.Contains(f.Path, ".") && !strings.Contains(f.Path, "[]") && f.Present*10 >= p.Records
 	case f.Counts != nil && f.Distinct <= 24 && (f.Distinct < f.Values || f.Values < 4):
 		b.WriteString(": ")
 		for i, vc := range f.sortedCounts() {
@@ -423,19 +497,38 @@ func (k *coll) fieldLine(f *Field) (string, bool) {
 			}
 			fmt.Fprintf(&b, "%s %s", cell(vc.raw, 60), commas(vc.n))
 		}
+		if missing > 0 {
+			fmt.Fprintf(&b, ", missing %s", commas(missing))
+		}
 		if f.NumN > 1 && f.Min != f.Max {
 			fmt.Fprintf(&b, "; sum %s", num(f.Sum))
 		}
-		important = f.Distinct >= 2 && (f.Distinct <= 12 && onePerRecord(f) || stateNames.MatchString(f.Path))
+		n := f.Distinct
+		if missing > 0 {
+			n++
+		}
+		switch {
+		case f.Distinct == 1 && f.parent != nil && f.parent != p.root && f.Present == f.parent.Present:
+			// One value wherever its parent is: the missing ones are
+			// the parent's.
+		case n >= 2 && n <= 12 && (onePerRecord(f) || stateNames.MatchString(f.Path)):
+			class = classFew
+		case n >= 2:
+			class = classMore
+		}
 	case f.NumN > 0 && f.NumN >= f.Values-f.Nulls:
 		fmt.Fprintf(&b, ": min %s, max %s, mean %s, sum %s", num(f.Min), num(f.Max), num(f.Mean()), num(f.Sum))
 		if !f.ManyDistinct {
 			fmt.Fprintf(&b, ", %s distinct", commas(f.Distinct))
 		}
-		important = f.Min != f.Max && (!strings.Contains(f.Path, "[]") || f.Max > f.Mean()+2*f.StdDev())
+		if f.Min != f.Max && (!under || f.Max > f.Mean()+2*f.StdDev()) {
+			class = classRange
+		}
 	case f.TimeN > 0 && f.TimeN == f.Values-f.Nulls:
 		fmt.Fprintf(&b, ": earliest %s, latest %s", f.earliestText, f.latestText)
-		important = !strings.Contains(f.Path, "[]")
+		if !under {
+			class = classRange
+		}
 	default:
 		if f.ManyDistinct {
 			fmt.Fprintf(&b, ": over %s distinct", commas(maxDistinct))
@@ -456,16 +549,86 @@ func (k *coll) fieldLine(f *Field) (string, bool) {
 			fmt.Fprintf(&b, ", longest %s chars", commas(f.MaxLen))
 		}
 		if shapes(&b, f) {
-			important = true
+			class = classShapes
 		}
 		if kinds(&b, "before the first /", f.Prefixes, f.Distinct) {
-			important = true
+			class = classShapes
 		}
 		if f.TimeN > 0 {
 			fmt.Fprintf(&b, "; %s are times from %s to %s", commas(f.TimeN), f.earliestText, f.latestText)
 		}
 	}
-	return b.String(), important
+	return b.String(), class
+}
+
+// mapLine is the line of a map-like field (its member names are data,
+// as a package's dependencies): how many entries its objects hold, which
+// record holds the most, and its names by the records holding them.
+func (k *coll) mapLine(f *Field) string {
+	p := k.p
+	var b strings.Builder
+	fmt.Fprintf(&b, "  %s (map", f.Path)
+	kind := -1
+	for _, kid := range f.kids {
+		if kind == -1 {
+			kind = kid.Types
+		} else if kind != kid.Types {
+			kind = 0
+		}
+	}
+	if kind > 0 && !f.keyed {
+		fmt.Fprintf(&b, " of %s", strings.Join((&Field{Types: kind}).TypeNames(), "|"))
+	}
+	if f.Present < p.Records {
+		fmt.Fprintf(&b, ", in %s of %s records", commas(f.Present), commas(p.Records))
+	}
+	if f.Nulls > 0 {
+		fmt.Fprintf(&b, ", %s null", commas(f.Nulls))
+	}
+	fmt.Fprintf(&b, "): %s-%s entries, %s in all", commas(f.MinEntries), commas(f.MaxEntries), commas(f.Entries))
+	if id := k.identOf(f.maxEntriesRaw); id != "" && !f.inArr {
+		fmt.Fprintf(&b, ", most in %s (%s)", cell(id, 60), commas(f.MaxEntries))
+	}
+	names, _ := byCount(f.KeyCounts)
+	if f.ManyKeys {
+		b.WriteString("; names (not all counted) by records holding them: ")
+	} else {
+		fmt.Fprintf(&b, "; %s distinct names, by records holding them: ", commas(len(names)))
+	}
+	for i, x := range names {
+		if i == 12 {
+			if !f.ManyKeys {
+				fmt.Fprintf(&b, ", … %s more", commas(len(names)-i))
+			}
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s %s", cell(jsonQuote(x.k), 40), commas(x.n))
+	}
+	return b.String()
+}
+
+// identOf names the record raw (kept by the tracker) by its key or its
+// identity, or "".
+func (k *coll) identOf(raw []byte) string {
+	if raw == nil {
+		return ""
+	}
+	if k.p.Map {
+		return mapKey(raw)
+	}
+	if k.p.Identity == nil {
+		return ""
+	}
+	id := ""
+	k.p.leavesOf(raw, k.p.mask(k.p.Identity), func(f *Field, v []byte) {
+		if f == k.p.Identity && id == "" {
+			id = string(v)
+		}
+	})
+	return id
 }
 
 // onePerRecord reports whether a field has at most one value per record:
@@ -497,6 +660,25 @@ func (k *coll) dropped(f *Field) bool {
 	return k.in.Drop != nil && k.in.Drop(f.Path)
 }
 
+// hidden reports whether f has no line, column or reason of its own: the
+// rules drop it, or it is a member of a map-like field (its map's line
+// summarises it).
+func (k *coll) hidden(f *Field) bool {
+	return f.inMap || k.dropped(f)
+}
+
+// opaque reports whether f's values are opaque and nearly all distinct
+// (hashes, ids other than the identity, long URLs): strings over 20
+// bytes without spaces, at least half of them distinct, not times. Rows leave such
+// columns out (the foot says so); a rare value of one is no anomaly.
+func (k *coll) opaque(f *Field) bool {
+	if f == k.p.Identity || f.Types&^tNull != tString || f.Values-f.Nulls < 2 {
+		return false
+	}
+	strs := f.Values - f.Nulls
+	return f.TimeN*2 < strs && f.Long*4 >= strs*3 && f.Spaced*10 < f.Long && (f.ManyDistinct || f.Distinct*2 >= strs)
+}
+
 // chooseColumns picks the columns rows show: the identity first, then the
 // most telling fields (states, numbers, times, short strings), long free
 // text last.
@@ -508,7 +690,11 @@ func (k *coll) chooseColumns() {
 	}
 	var cand []scored
 	for _, f := range p.Fields {
-		if f == p.Identity || !f.scalar() || k.dropped(f) || (f.Constant(p.Records) && p.Records > 1) || f.Present*10 < p.Records {
+		if f == p.Identity || !f.scalar() || k.hidden(f) || (f.Constant(p.Records) && p.Records > 1) || f.Present*10 < p.Records || k.dupOf[f] != nil {
+			continue
+		}
+		if k.opaque(f) {
+			k.opaqueCols = append(k.opaqueCols, f)
 			continue
 		}
 		s := 30
@@ -573,6 +759,12 @@ func (k *coll) chooseColumns() {
 	}
 	// Long free text last.
 	sort.SliceStable(cand, func(i, j int) bool { return cand[i].f.MaxLen <= 60 && cand[j].f.MaxLen > 60 })
+	// Opaque columns only when the rows have little else to show, and
+	// then last.
+	for len(cand) < 2 && len(k.opaqueCols) > 0 {
+		cand = append(cand, scored{f: k.opaqueCols[0]})
+		k.opaqueCols = k.opaqueCols[1:]
+	}
 	if p.Identity != nil && !p.Map {
 		k.cols = append(k.cols, p.Identity)
 	}
@@ -731,6 +923,17 @@ func sameValues(a, b *Field) bool {
 	return true
 }
 
+// holdsCollection reports whether another collection of the input is
+// inside c.
+func holdsCollection(in Input, c Collection) bool {
+	for _, o := range in.Collections {
+		if o.Path != c.Path && (c.Path == "." || strings.HasPrefix(o.Path, c.Path+".") || strings.HasPrefix(o.Path, c.Path+"[")) {
+			return true
+		}
+	}
+	return false
+}
+
 // envelope reports whether c is a small object holding other collections
 // (a search result's {total_count, incomplete_results, items}) rather
 // than a map of records.
@@ -757,7 +960,7 @@ func (k *coll) changePoints() *reason {
 	r := &reason{prio: PrioRare, text: map[int]string{}}
 	p := k.p
 	for _, f := range p.Fields {
-		if f.Counts == nil || f.Distinct < 2 || f.Distinct > 12 || f.Present != p.Records || strings.Contains(f.Path, "[]") || k.dropped(f) {
+		if f.Counts == nil || f.Distinct < 2 || f.Distinct > 12 || f.Present != p.Records || strings.Contains(f.Path, "[]") || k.hidden(f) {
 			continue
 		}
 		for _, raw := range sortedKeys(f.vals) {

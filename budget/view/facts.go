@@ -14,6 +14,7 @@ import (
 // member.
 
 const (
+	maxPromoted  = 24  // short scalars of nested objects shown with the profiles
 	maxFactLen   = 300 // characters of a string fact before it is cut
 	maxInline    = 200 // bytes of an object or array shown inline
 	maxFactDepth = 3
@@ -45,6 +46,7 @@ func addFacts(v *View, in Input) {
 		return false
 	}
 	var facts []fact
+	promoted := 0
 	sec := v.AddSection(&Section{Order: 0,
 		Head: func(ch []Candidate) string {
 			if len(ch) == 0 {
@@ -128,6 +130,13 @@ func addFacts(v *View, in Input) {
 				prio := PrioFact
 				if depth > 0 {
 					prio = PrioObject
+					// A short scalar of an object near the top (an API
+					// document's info.title and info.version) is a fact
+					// as telling as those of the root.
+					if depth == 1 && c != '{' && c != '[' && len(raw) <= 80 && promoted < maxPromoted {
+						prio = PrioProfile
+						promoted++
+					}
 				}
 				text := ""
 				switch {

@@ -76,7 +76,7 @@ func (k *coll) indexFields() (key *Field, fields []*Field, ok bool) {
 		return nil, []*Field{p.root}, true // a map of scalars: key and value
 	}
 	for _, f := range p.Fields {
-		if f == key || !f.scalar() || f.inArr || k.dropped(f) || f.Present*2 < p.Records ||
+		if f == key || !f.scalar() || f.inArr || k.dropped(f) || f.Present*2 < p.Records || k.dupOf[f] != nil ||
 			f.Constant(p.Records) || f.MaxLen > indexFieldLen || f.Nulls*2 > f.Values {
 			continue
 		}

@@ -19,6 +19,12 @@ func viewOf(t *testing.T, file string) (*view.View, []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return viewOfData(t, data)
+}
+
+// viewOfData builds the view of data with the shape DetectShape finds.
+func viewOfData(t *testing.T, data []byte) (*view.View, []byte) {
+	t.Helper()
 	sh, err := budget.DetectShape(data, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -25,7 +25,7 @@ const oneRecordLine = 160
 func addOneRecord(v *View, k *coll, ci int) error {
 	c := k.c
 	var rec []byte
-	if err := c.Each(func(i int, raw []byte) error {
+	if err := k.eachRecord(func(i int, raw []byte) error {
 		rec = append([]byte(nil), raw...)
 		return errStop
 	}); err != nil && err != errStop {

@@ -29,6 +29,9 @@ const (
 	maxFields = 400
 	// maxDepth is how deep nested objects and arrays are followed.
 	maxDepth = 64
+	// mapKids is how many member names an object field has before its
+	// names may be counted as data (see Profile.child).
+	mapKids = 32
 	// maxFew is how many values of a field are compared in turn before
 	// they are looked up by hash.
 	maxFew = 6
@@ -92,6 +95,30 @@ type Field struct {
 	MinItems, MaxItems, Items int
 	// Containers counts the object and array values among Values.
 	Containers int
+	// Entries: for objects, the fewest and most members and their total
+	// over the Objects objects.
+	MinEntries, MaxEntries, Entries, Objects int
+	// MapLike: the object's member names are data (a package's
+	// dependencies or scripts: many distinct names, each in few
+	// records), set by Finish. Its members are summarised by the
+	// field's own line (KeyCounts) rather than profiled one by one in
+	// the view. KeyCounts counts the records holding each member name,
+	// exact for each name it holds; ManyKeys says it does not hold every
+	// name (past maxDistinct names, or names seen once the profile had
+	// maxFields fields).
+	MapLike   bool
+	KeyCounts map[string]int
+	ManyKeys  bool
+	// inMap: the field is a member of a map-like field, or under one.
+	inMap bool
+	// keyed: from here on the members without a field are only
+	// counted by name (keys), not profiled (see Profile.child).
+	// namesLost: a member name got no field (past maxFields).
+	keyed, namesLost bool
+	keys             map[string]*keyN
+	// Long counts the strings over 20 bytes of JSON text; Spaced, those
+	// of them holding a space (free text, unlike hashes and URLs).
+	Long, Spaced int
 
 	hashes  map[uint64]struct{}
 	lastRec int
@@ -118,13 +145,16 @@ type Field struct {
 	few     []*valState
 	// The first record holding each extreme: Min, Max, Earliest,
 	// Latest, MaxItems.
-	minRec, maxRec, earliestRec, latestRec, maxItemsRec int
+	minRec, maxRec, earliestRec, latestRec, maxItemsRec, maxEntriesRec int
 	// ...and its text, when the profile has a tracker.
-	minRaw, maxRaw, earliestRaw, latestRaw, maxItemsRaw []byte
+	minRaw, maxRaw, earliestRaw, latestRaw, maxItemsRaw, maxEntriesRaw []byte
 	// sel is the state the selection of rows gathers in the same pass
 	// (rows.go), nil without a tracker.
 	sel *fieldSel
 }
+
+// keyN counts the records holding one member name of a keyed field.
+type keyN struct{ n, last int }
 
 // valState is one value of a field with few values: its count and, when
 // the profile has a tracker, the first records holding it (at most
@@ -267,8 +297,20 @@ func (p *Profile) child(parent *Field, name string) *Field {
 	if f, ok := parent.kids[name]; ok {
 		return f
 	}
+	if !parent.keyed && len(parent.kids) >= mapKids && parent.Objects >= 8 && parent.Entries*2 <= len(parent.kids)*parent.Objects {
+		// Many member names, a record holding under half of them on
+		// average: the names are data (a map such as dependencies).
+		// New names are counted, not given fields, so that a map does
+		// not take the fields of the records' real members.
+		parent.keyed = true
+	}
+	if parent.keyed {
+		p.countKey(parent, name)
+		return nil
+	}
 	if len(p.Fields) >= maxFields || parent.depth >= maxDepth {
 		p.Unprofiled++
+		parent.namesLost = true
 		return nil
 	}
 	path := joinPath(parent.Path, name)
@@ -281,6 +323,26 @@ func (p *Profile) child(parent *Field, name string) *Field {
 	p.Fields = append(p.Fields, f)
 	p.byP[path] = f
 	return f
+}
+
+// countKey counts member name of keyed field f in the current record.
+func (p *Profile) countKey(f *Field, name string) {
+	if f.keys == nil {
+		f.keys = map[string]*keyN{}
+	}
+	k := f.keys[name]
+	if k == nil {
+		if f.ManyKeys || len(f.kids)+len(f.keys) >= maxDistinct {
+			f.ManyKeys = true
+			return
+		}
+		k = &keyN{last: -1}
+		f.keys[name] = k
+	}
+	if k.last != p.rec {
+		k.last = p.rec
+		k.n++
+	}
 }
 
 // elemOf returns the [] field of an array field.
@@ -365,10 +427,13 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 		s.ws()
 		if s.peek() == '}' {
 			s.pos++
+			p.entries(f, 0, rec)
 			return
 		}
 		var prev *Field // the member before
+		n := 0
 		for {
+			n++
 			s.ws()
 			var kid *Field
 			if b, name := s.memberName(); b != nil {
@@ -406,6 +471,7 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 				continue
 			}
 			s.pos++ // '}'
+			p.entries(f, n, rec)
 			return
 		}
 	case '[':
@@ -470,6 +536,12 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 		} else if len(body) > f.MaxLen {
 			if n := utf8.RuneCount(body); n > f.MaxLen {
 				f.MaxLen = n
+			}
+		}
+		if len(body) > 20 {
+			f.Long++
+			if bytes.IndexByte(body, ' ') >= 0 {
+				f.Spaced++
 			}
 		}
 		if len(body) > 100 {
@@ -545,6 +617,21 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 	if p.t != nil && f.sel != nil && f.sel.gslot >= 0 {
 		p.t.groupValue(f, raw)
 	}
+}
+
+// entries counts an object of n members of f in record rec.
+func (p *Profile) entries(f *Field, n, rec int) {
+	if f.Objects == 0 || n < f.MinEntries {
+		f.MinEntries = n
+	}
+	if n > f.MaxEntries || f.Objects == 0 {
+		f.MaxEntries, f.maxEntriesRec = n, rec
+		if p.t != nil {
+			f.maxEntriesRaw = p.t.hold(f.maxEntriesRaw)
+		}
+	}
+	f.Objects++
+	f.Entries += n
 }
 
 // distinct counts the scalar value raw (its JSON text) of f.
@@ -729,11 +816,15 @@ func (p *Profile) Finish() {
 			p.countPattern(f, raw, n)
 		}
 	}
+	p.findMaps()
 	if p.Map {
 		return // the key
 	}
 	best, bestScore := (*Field)(nil), 0
 	for _, f := range p.Fields {
+		if f.inMap {
+			continue
+		}
 		if f.Types&^(tString|tNumber) != 0 || f.Types == 0 || f.Present != p.Records || f.Values != p.Records || f.ManyDistinct || f.Distinct != p.Records || strings.Contains(f.Path, "[]") {
 			continue
 		}
@@ -757,6 +848,71 @@ func (p *Profile) Finish() {
 		}
 	}
 	p.Identity = best
+}
+
+// findMaps marks the map-like fields (MapLike, with their KeyCounts)
+// and the fields under them (inMap).
+func (p *Profile) findMaps() {
+	for _, f := range p.Fields {
+		if !f.keyed && !mapLike(f) {
+			continue
+		}
+		f.MapLike = true
+		f.KeyCounts = make(map[string]int, len(f.kids)+len(f.keys))
+		for name, kid := range f.kids {
+			f.KeyCounts[name] = kid.Present
+		}
+		if f.namesLost {
+			// A name seen past the field cap was not counted, and may
+			// have been counted by name later: only the names with a
+			// field (counted from their first record) are exact.
+			f.ManyKeys = true
+		} else {
+			for name, k := range f.keys {
+				f.KeyCounts[name] = k.n
+			}
+		}
+		f.keys = nil
+	}
+	for _, f := range p.Fields {
+		for g := f.parent; g != nil; g = g.parent {
+			if g.MapLike {
+				f.inMap = true
+				break
+			}
+		}
+	}
+}
+
+// mapLike reports whether the member names of object field f are data
+// rather than the names of its fields: it has at least 8 names, and most
+// are not identifiers ("graceful-fs", "@babel/core", "./package.json"),
+// or its members all hold one kind of value and an object holds under
+// half of the names on average (or a quarter of the names are not
+// identifiers). A struct's members are few, named like identifiers and
+// mostly all present; a map's are many, each in few records.
+func mapLike(f *Field) bool {
+	if f.Types&^tNull != tObject || len(f.kids) < 8 || f.Objects < 2 {
+		return false
+	}
+	nonIdent, kind := 0, -1
+	for name, kid := range f.kids {
+		if !plainName(name) {
+			nonIdent++
+		}
+		switch {
+		case kind == -1:
+			kind = kid.Types
+		case kind != kid.Types:
+			kind = 0
+		}
+	}
+	k := len(f.kids)
+	if nonIdent*2 >= k {
+		return true
+	}
+	sparse := f.Entries*2 <= k*f.Objects
+	return kind > 0 && (sparse || nonIdent*4 >= k)
 }
 
 // identityScore rates how well a field's name says it names its record.

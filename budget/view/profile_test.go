@@ -69,6 +69,10 @@ type oracle struct {
 	// where jq's escapes may differ from the output's.
 	patterned, nearEdge int
 	unshaped            int
+	// Objects: how many, their fewest, most and total members, and the
+	// records holding each member name.
+	objects, minEntries, maxEntries, entries int
+	keyRecs                                  map[string]int
 }
 
 // TestProfileAgainstJQ profiles every collection of every captured JSON
@@ -84,7 +88,7 @@ func TestProfileAgainstJQ(t *testing.T) {
 	if len(files) < 5 {
 		t.Fatalf("only %d captured JSON outputs", len(files))
 	}
-	walk, err := gojq.Parse(`(if type == "object" or type == "array" then [] else [[[], .]] end) + [paths as $p | getpath($p) as $v | select($v | type != "object" and type != "array") | [$p, $v]], [paths as $p | getpath($p) as $v | select($v | type == "array") | [$p, ($v | length)]]`)
+	walk, err := gojq.Parse(`(if type == "object" or type == "array" then [] else [[[], .]] end) + [paths as $p | getpath($p) as $v | select($v | type != "object" and type != "array") | [$p, $v]], [paths as $p | getpath($p) as $v | select($v | type == "array") | [$p, ($v | length)]], [paths as $p | getpath($p) as $v | select($v | type == "object") | [$p, ($v | keys)]]`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +96,7 @@ func TestProfileAgainstJQ(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checked := 0
+	checked, maps := 0, 0
 	for _, f := range files {
 		if strings.HasSuffix(f, ".yaml") {
 			continue
@@ -141,6 +145,32 @@ func TestProfileAgainstJQ(t *testing.T) {
 					seen := map[string]bool{}
 					leaves, _ := iter.Next()
 					arrays, _ := iter.Next()
+					objects, _ := iter.Next()
+					keySeen := map[string]map[string]bool{}
+					for _, pv := range objects.([]any) {
+						pair := pv.([]any)
+						path := jqPath(pair[0].([]any))
+						o := get(path)
+						names := pair[1].([]any)
+						if o.objects == 0 || len(names) < o.minEntries {
+							o.minEntries = len(names)
+						}
+						o.maxEntries = max(o.maxEntries, len(names))
+						o.entries += len(names)
+						o.objects++
+						if keySeen[path] == nil {
+							keySeen[path] = map[string]bool{}
+						}
+						if o.keyRecs == nil {
+							o.keyRecs = map[string]int{}
+						}
+						for _, n := range names {
+							if !keySeen[path][n.(string)] {
+								keySeen[path][n.(string)] = true
+								o.keyRecs[n.(string)]++
+							}
+						}
+					}
 					for _, pv := range leaves.([]any) {
 						pair := pv.([]any)
 						path := jqPath(pair[0].([]any))
@@ -251,6 +281,22 @@ func TestProfileAgainstJQ(t *testing.T) {
 							t.Errorf("%s: %d times %v..%v, jq %d %v..%v", fd.Path, fd.TimeN, fd.Earliest, fd.Latest, o.times, o.earliest, o.latest)
 						}
 					}
+					// Objects: their sizes, and a map's names by the
+					// records holding them (its line states both).
+					if o.objects > 0 && (fd.Objects != o.objects || fd.MinEntries != o.minEntries || fd.MaxEntries != o.maxEntries || fd.Entries != o.entries) {
+						t.Errorf("%s: %d objects of %d-%d members (%d), jq %d of %d-%d (%d)", fd.Path, fd.Objects, fd.MinEntries, fd.MaxEntries, fd.Entries, o.objects, o.minEntries, o.maxEntries, o.entries)
+					}
+					if fd.MapLike {
+						maps++
+						if !fd.ManyKeys && len(fd.KeyCounts) != len(o.keyRecs) {
+							t.Errorf("%s: %d names, jq %d", fd.Path, len(fd.KeyCounts), len(o.keyRecs))
+						}
+						for k, n := range fd.KeyCounts {
+							if o.keyRecs[k] != n {
+								t.Errorf("%s: name %q in %d records, jq %d", fd.Path, k, n, o.keyRecs[k])
+							}
+						}
+					}
 					if o.arrays > 0 && (fd.MinItems != o.minItems || fd.MaxItems != o.maxItems || fd.Items != o.items) {
 						t.Errorf("%s: items %d-%d (%d), jq %d-%d (%d)", fd.Path, fd.MinItems, fd.MaxItems, fd.Items, o.minItems, o.maxItems, o.items)
 					}
@@ -260,6 +306,9 @@ func TestProfileAgainstJQ(t *testing.T) {
 	}
 	if checked < 200 {
 		t.Errorf("only %d fields checked", checked)
+	}
+	if maps < 3 {
+		t.Errorf("only %d map-like fields checked", maps)
 	}
 }
 

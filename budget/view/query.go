@@ -140,7 +140,19 @@ func (k *coll) foot(chosen []Candidate) string {
 		fmt.Fprintf(&b, "  profile lines not shown: %s of %s fields; list every field: %s\n", commas(n), commas(len(k.p.Fields)), jqCommand(h, fieldsQuery(k.c)))
 	}
 	if len(shown) > 0 && len(k.cols) < len(k.p.Fields) && !(len(k.cols) == 1 && k.cols[0] == k.p.root) {
-		fmt.Fprintf(&b, "  rows show %s of %s fields (constants above); a whole record: %s\n", commas(len(k.cols)), commas(len(k.p.Fields)), jqCommand(h, oneRecordQuery(k.c, shown[0])))
+		opaque := ""
+		if len(k.opaqueCols) > 0 {
+			var names []string
+			for i, f := range k.opaqueCols {
+				if i == 6 {
+					names = append(names, fmt.Sprintf("%d more", len(k.opaqueCols)-i))
+					break
+				}
+				names = append(names, f.Path)
+			}
+			opaque = "; left out as opaque (long, nearly every value distinct): " + strings.Join(names, ", ")
+		}
+		fmt.Fprintf(&b, "  rows show %s of %s fields (constants above%s); a whole record: %s\n", commas(len(k.cols)), commas(len(k.p.Fields)), opaque, jqCommand(h, oneRecordQuery(k.c, shown[0])))
 	}
 	if k.c.PinnedCount > 0 {
 		pinShown := 0

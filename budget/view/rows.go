@@ -352,7 +352,7 @@ func (k *coll) selectRows() {
 	flag := func(label string, prio, count int, vs *valState, why string) {
 		kr := byLabel[label]
 		if kr == nil {
-			kr = &keyed{r: &reason{prio: prio, text: map[int]string{}}, count: count, first: vs.first, seq: vs.seq}
+			kr = &keyed{r: &reason{prio: prio, text: map[int]string{}}, count: count, first: vs.first, seq: vs.seq, share: 1}
 			byLabel[label] = kr
 			if prio == PrioAnomaly {
 				anomalies = append(anomalies, kr)
@@ -375,7 +375,7 @@ func (k *coll) selectRows() {
 	outl := map[*Field]stat{}
 	var lack []*Field
 	for _, f := range p.Fields {
-		if k.dropped(f) || f.sel == nil {
+		if k.hidden(f) || f.sel == nil {
 			continue
 		}
 		exit := f.NumN > 0 && f.sel.exit
@@ -390,9 +390,15 @@ func (k *coll) selectRows() {
 				case exit && vs.exitValue:
 					label := f.Path + "=" + raw
 					flag(label, PrioAnomaly, vs.n, vs, k.short(f)+"="+raw+" (not 0)")
-				case !usual && f.Values >= 10 && f.Distinct <= 24 && f.Distinct < f.Values/2 && vs.n <= max(1, f.Values/20):
+				case !usual && f.Values >= 10 && f.Distinct <= 24 && f.Distinct < f.Values/2 && vs.n <= max(1, f.Values/20) && fewValued(f) && !k.opaque(f):
 					label := f.Path + "=" + cell(raw, 40)
 					flag(label, PrioRare, vs.n, vs, fmt.Sprintf("%s=%s is rare (%s of %s)", k.short(f), cell(raw, 40), commas(vs.n), commas(f.Values)))
+					// Rarer among more values first; values of long
+					// strings without spaces (URLs, paths) after the
+					// others: their rarity tells less.
+					kr := byLabel[label]
+					kr.share = min(kr.share, float64(vs.n)/float64(f.Values))
+					kr.urlish = f.Long*4 >= (f.Values-f.Nulls)*3 && f.Spaced*10 < f.Long
 				}
 			}
 		} else if exit && f.sel.exitVals != nil {
@@ -435,7 +441,11 @@ func (k *coll) selectRows() {
 	}
 	var exts, itemExts []extreme
 	for _, f := range p.Fields {
-		if f == p.Identity || k.dropped(f) || f.Present < p.Records/2 || p.Records < 3 {
+		if f.MapLike && !f.inArr && !k.hidden(f) && f.Present*4 >= p.Records && p.Records >= 3 && f.MaxEntries > f.MinEntries {
+			itemExts = append(itemExts, extreme{f, fmt.Sprintf("most %s entries (%d)", k.short(f), f.MaxEntries), f.maxEntriesRec, f.maxEntriesRaw})
+			continue
+		}
+		if f == p.Identity || k.hidden(f) || f.Present < p.Records/2 || p.Records < 3 {
 			continue
 		}
 		if strings.HasSuffix(f.Path, "[]") && f.scalar() && !strings.Contains(strings.TrimSuffix(f.Path, "[]"), "[]") {
@@ -564,9 +574,20 @@ func (k *coll) selectRows() {
 		ends.recs = append(ends.recs, h.rec)
 		ends.text[h.rec] = joinWhy(ends.text[h.rec], word)
 	}
-	// Anomalies and rare values: the rarest kind first.
+	// Anomalies and rare values: the rarest kind first (rare values by
+	// their share of the field's values: 1 of 409 before 1 of 60).
+	sort.SliceStable(anomalies, func(a, b int) bool { return anomalies[a].count < anomalies[b].count })
+	sort.SliceStable(rares, func(a, b int) bool {
+		x, y := rares[a], rares[b]
+		if x.urlish != y.urlish {
+			return y.urlish
+		}
+		if x.count != y.count && x.share == y.share {
+			return x.count < y.count
+		}
+		return x.share < y.share
+	})
 	for _, list := range [][]*keyed{anomalies, rares} {
-		sort.SliceStable(list, func(a, b int) bool { return list[a].count < list[b].count })
 		for _, kr := range list {
 			if len(kr.r.recs) > maxPerWhy {
 				sort.Ints(kr.r.recs)
@@ -689,12 +710,33 @@ func (k *coll) selectRows() {
 	}
 }
 
+// fewValued reports whether f's values are few: its three commonest
+// values cover at least two thirds of them, so that the others are rare
+// (license=Python-2.0 beside MIT, ISC and BSD), unlike a field of many
+// values each in a few records (funding URLs), where no value stands out.
+func fewValued(f *Field) bool {
+	var top [3]int
+	for _, vs := range f.vals {
+		n := vs.n
+		for j := range top {
+			if n > top[j] {
+				top[j], n = n, top[j]
+			}
+		}
+	}
+	return (top[0]+top[1]+top[2])*3 >= f.Values*2
+}
+
 // keyed is the reason of one field's value (an anomaly, a rare value):
 // its count and where it was first seen.
 type keyed struct {
 	r          *reason
 	count      int
 	first, seq int
+	// share is the value's share of its field's values, urlish that
+	// they are long strings without spaces (rare values only).
+	share  float64
+	urlish bool
 }
 
 // cellsOf returns the values of the columns in the record raw (at most 4
@@ -813,7 +855,8 @@ func (k *coll) addRows(v *View, sec int) {
 				prio = PrioSecond
 			}
 			if prio == PrioEnds && rank >= 2*firstRound+2 {
-				prio = PrioSecond
+				// The other extremes: before the index (index.go).
+				prio = PrioEnds2
 			}
 			pk := &pick{i, prio, rank, wi}
 			if b := best[i]; b == nil || pk.prio < b.prio || pk.prio == b.prio && pk.rank < b.rank {
@@ -891,7 +934,7 @@ func (k *coll) chooseGroups() {
 	p := k.p
 	k.groupSums = map[string]*groupSum{}
 	for _, f := range p.Fields {
-		if f.Counts != nil && f.Distinct >= 2 && f.Distinct <= 12 && f.Present == p.Records && !strings.Contains(f.Path, "[]") && stateNames.MatchString(f.Path) && !k.dropped(f) {
+		if f.Counts != nil && f.Distinct >= 2 && f.Distinct <= 12 && f.Present == p.Records && !strings.Contains(f.Path, "[]") && stateNames.MatchString(f.Path) && !k.hidden(f) {
 			k.group = f
 			break
 		}
@@ -900,7 +943,7 @@ func (k *coll) chooseGroups() {
 		return
 	}
 	for _, f := range p.Fields {
-		if len(k.measures) < 3 && f != p.Identity && f.NumN > 0 && f.NumN == f.Values-f.Nulls && f.Distinct > 12 && !strings.Contains(f.Path, "[]") && !k.dropped(f) &&
+		if len(k.measures) < 3 && f != p.Identity && f.NumN > 0 && f.NumN == f.Values-f.Nulls && f.Distinct > 12 && !strings.Contains(f.Path, "[]") && !k.hidden(f) &&
 			!strings.HasSuffix(strings.ToLower(f.Path), "id") {
 			k.measures = append(k.measures, f)
 		}

@@ -73,7 +73,7 @@ func (k *coll) treeLines() []string {
 			maxDepth = max(maxDepth, d+1)
 			continue
 		}
-		if !f.scalar() || strings.Contains(leaf, "[]") || k.dropped(f) {
+		if !f.scalar() || strings.Contains(leaf, "[]") || k.hidden(f) {
 			continue
 		}
 		g := groups[leaf]

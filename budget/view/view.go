@@ -24,6 +24,7 @@ const (
 	PrioRare      = 50 // a rare value, a field most rows lack, relevant to the request
 	PrioProfile2  = 70 // the profile line of a less important field
 	PrioSecond    = 80 // the second round of anomaly and rare rows
+	PrioEnds2     = 72 // the extremes past the first round
 	PrioIndex     = 75 // a record's line in a collection's index (index.go)
 	PrioSpread    = 90 // an even spread over the records
 	PrioObject    = 95 // object summaries and long facts

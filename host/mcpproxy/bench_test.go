@@ -65,7 +65,7 @@ func BenchmarkAddedLatency(b *testing.B) {
 func pipeClient(b *testing.B, up mcpproxy.Upstream, eng *host.Engine) *mcp.ClientSession {
 	b.Helper()
 	ctx := context.Background()
-	p, err := mcpproxy.New(ctx, up, mcpproxy.Adapt(eng), mcpproxy.Options{Budget: 1000, Logger: quietLogger()})
+	p, err := mcpproxy.NewLazy(ctx, up, mcpproxy.Adapt(eng), mcpproxy.Options{Budget: 1000, Logger: quietLogger()}) // as compact mcp
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -92,6 +92,12 @@ func (p *Proxy) clientMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		// call a question belongs to.
 		asker, _ := req.GetSession().(*mcp.ClientSession)
 		switch params := req.GetParams().(type) {
+		case *mcp.PingParams:
+			// A request the go-sdk does not know, carried (see asked.go).
+			if res, err, ok := p.answerAsked(ctx, asker, params, cancel); ok {
+				return res, err
+			}
+			return next(octx, method, req)
 		case *mcp.ListRootsParams:
 			var ss *mcp.ServerSession
 			var cp mcp.ListRootsParams
@@ -460,6 +466,7 @@ func covers(a, b *mcp.ClientCapabilities) bool {
 // connected clients. Capabilities are only ever added, so this happens
 // at most three times.
 func (p *Proxy) onInitialized(ctx context.Context, req *mcp.InitializedRequest) {
+	p.held.release() // the upstream is told the client is ready (see session.go)
 	if req != nil && req.Session != nil {
 		p.endWith(req.Session) // a session proxy ends with its session
 	}

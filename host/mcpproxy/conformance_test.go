@@ -160,7 +160,7 @@ func startHTTPServer(t testing.TB, node string, args ...string) string {
 func serveProxy(t testing.TB, up mcpproxy.Upstream) string {
 	t.Helper()
 	eng, _ := newEngine(t, 8000)
-	p, err := mcpproxy.New(context.Background(), up, mcpproxy.Adapt(eng), mcpproxy.Options{Logger: quietLogger()})
+	p, err := mcpproxy.NewLazy(context.Background(), up, mcpproxy.Adapt(eng), mcpproxy.Options{Logger: quietLogger()})
 	if err != nil {
 		t.Fatal(err)
 	}

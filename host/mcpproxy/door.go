@@ -3,6 +3,7 @@ package mcpproxy
 import (
 	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -28,9 +29,9 @@ const DefaultSessionTimeout = 30 * time.Minute
 // door `compact mcp --listen` serves.
 //
 // Each HTTP session has an upstream session of its own (for a command
-// upstream, a process of its own), connected when the session starts
-// (with that client's capabilities once it initializes) and ended when
-// the session ends: deleted by the client, or unused for
+// upstream, a process of its own), connected when the client's
+// initialize starts the session, announcing exactly that client's
+// capabilities (see sessionFor), and ended when the session ends: deleted by the client, or unused for
 // SessionTimeout. So clients never see each other's resources,
 // subscriptions, log level or questions. Every event of an SSE stream
 // carries an id, and a client that lost a stream resumes it with
@@ -58,28 +59,39 @@ func (p *Proxy) Handler(o HTTPOptions) http.Handler {
 	return &wireHandler{next: h, w: p.wire, max: limit}
 }
 
+// newSession is what the go-sdk's handler asks sessionServer for a
+// POST that starts a session (it asks twice for one request): the
+// client's initialize, and the server made for it.
+type newSession struct {
+	init   *clientInit
+	once   sync.Once
+	server *mcp.Server
+}
+
+type newSessionKey struct{}
+
 // sessionServer is the server of a new HTTP session: that of a proxy of
-// its own, with an upstream session of its own (connected when the
-// client initializes, see sessionProxy), closed when the session ends.
+// its own, connected to the upstream with the client's capabilities
+// (see sessionFor), closed when the session ends. Other requests (the
+// go-sdk asks for the server of every request, to check its protocol
+// version header) get p's own server.
 func (p *Proxy) sessionServer(r *http.Request) *mcp.Server {
-	if p.closed.Load() {
+	ns, ok := r.Context().Value(newSessionKey{}).(*newSession)
+	if !ok || p.closed.Load() {
 		return p.server
 	}
-	child := p.sessionProxy()
-	child.wired.Store(true)
-	p.mu.Lock()
-	if p.children == nil {
-		p.children = map[*Proxy]bool{}
-	}
-	p.children[child] = true
-	p.mu.Unlock()
-	go func() {
-		child.closeWithSession()
-		p.mu.Lock()
-		delete(p.children, child)
-		p.mu.Unlock()
-	}()
-	return child.server
+	ns.once.Do(func() {
+		child := p.sessionFor(ns.init)
+		child.wired.Store(true)
+		ns.server = child.server
+		go func() {
+			child.closeWithSession()
+			p.mu.Lock()
+			delete(p.children, child)
+			p.mu.Unlock()
+		}()
+	})
+	return ns.server
 }
 
 // closeWithSession closes p when the one session of its server ends:

@@ -77,6 +77,30 @@ func rawBody(idRaw []byte, ro *rawOut) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// initBody is the body of req, an initialize request, with its
+// capabilities replaced by caps as written.
+func initBody(req *http.Request, caps json.RawMessage) ([]byte, error) {
+	rc, err := req.GetBody()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(rc)
+	if err != nil {
+		return nil, err
+	}
+	msg, err := jsonrpc.DecodeMessage(b)
+	if err != nil {
+		return nil, err
+	}
+	r, ok := msg.(*jsonrpc.Request)
+	if !ok {
+		return nil, errors.New("not a request")
+	}
+	r.Params = withInitCaps(r.Params, caps)
+	return jsonrpc.EncodeMessage(r)
+}
+
 // callInfo is what a POST's body says about the request it carries.
 type callInfo struct {
 	id     string // idKey, "" for a notification or response
@@ -117,6 +141,31 @@ func (t *spillRoundTripper) RoundTrip(req *http.Request) (*http.Response, error)
 		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 		req.ContentLength = int64(len(body))
 		call = requestCall(req)
+	}
+	if caps := initCapsFrom(req.Context()); caps != nil && call.method == "initialize" {
+		// The client's capabilities as written (see session.go).
+		if body, err := initBody(req, caps); err == nil {
+			req = req.Clone(req.Context())
+			req.Body = io.NopCloser(bytes.NewReader(body))
+			req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+			req.ContentLength = int64(len(body))
+		}
+	}
+	if h := heldInitFrom(req.Context()); h != nil && call.method == "notifications/initialized" && req.GetBody != nil {
+		// Sent when the downstream client sends its own (see
+		// session.go); the go-sdk is answered as the server would.
+		later := req.Clone(context.WithoutCancel(req.Context()))
+		h.hold(func() {
+			if body, err := req.GetBody(); err == nil {
+				later.Body = body
+				if resp, err := t.base.RoundTrip(later); err == nil {
+					_, _ = io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+				}
+			}
+		})
+		return &http.Response{StatusCode: http.StatusAccepted, Status: "202 Accepted", Proto: req.Proto, ProtoMajor: req.ProtoMajor, ProtoMinor: req.ProtoMinor,
+			Header: http.Header{}, Body: http.NoBody, ContentLength: 0, Request: req}, nil
 	}
 	resp, err := t.base.RoundTrip(req)
 	if err != nil || resp.Body == nil {
@@ -436,7 +485,7 @@ func (b *sseBody) next() ([]byte, error) {
 			if msg, err := jsonrpc.DecodeMessage(data); err == nil && b.divert(msg, b.route) {
 				data = nil
 			}
-		} else if data != nil && !m.over && b.divert != nil && questionIn(data) {
+		} else if data != nil && !m.over && b.divert != nil && (questionIn(data) || askedIn(data)) {
 			// A question: its params as written are kept (see
 			// markQuestion).
 			if msg, err := jsonrpc.DecodeMessage(data); err == nil {
@@ -615,6 +664,12 @@ func tagRoute(msg []byte, token string) []byte {
 	}
 	switch method {
 	case "roots/list", "sampling/createMessage", "elicitation/create":
+	case "ping":
+		// Only a request the go-sdk does not know, carried (see
+		// asked.go).
+		if !bytes.Contains(msg, []byte(askMetaKey)) {
+			return msg
+		}
 	default:
 		return msg
 	}

@@ -40,6 +40,15 @@ type divertConn struct {
 
 func (c *divertConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	msg = rawOutFrom(ctx).replaces(msg)
+	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "initialize" && initCapsFrom(ctx) != nil {
+		// The client's capabilities as written (see session.go).
+		msg = &jsonrpc.Request{ID: req.ID, Method: req.Method, Params: withInitCaps(req.Params, initCapsFrom(ctx))}
+	}
+	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "notifications/initialized" && heldInitFrom(ctx) != nil {
+		// Sent when the downstream client sends its own (see session.go).
+		heldInitFrom(ctx).hold(func() { _ = c.Connection.Write(context.Background(), msg) })
+		return nil
+	}
 	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
 		if cp := captureFrom(ctx); cp != nil {
 			c.mu.Lock()
@@ -209,6 +218,8 @@ func (p *Proxy) divert(msg jsonrpc.Message, route string) bool {
 	if req.IsCall() {
 		if isQuestion(req.Method) {
 			p.markQuestion(req)
+		} else if !clientMethods[req.Method] && p.anyWired() {
+			carryAsked(req)
 		}
 		return false
 	}
@@ -351,10 +362,13 @@ func (p *Proxy) sendRaw(next mcp.MethodHandler) mcp.MethodHandler {
 		method, params := n.method, n.params
 		if n.key != "" || n.wired && !clientMethods[n.method] {
 			// Carried to the transport, which writes it as written
-			// (see passthrough.go); an unknown notification as a
-			// progress notification.
+			// (see passthrough.go); an unknown request as a ping, an
+			// unknown notification as a progress notification.
 			if !clientMethods[method] {
 				method = "notifications/progress"
+				if n.call {
+					method = "ping"
+				}
 			}
 			b, err := json.Marshal(map[string]any{"_meta": map[string]any{outMetaKey: wireMsg{Method: n.method, Params: string(n.params), Key: n.key}}})
 			if err != nil {

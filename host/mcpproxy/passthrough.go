@@ -269,9 +269,14 @@ func (a *answer) get() (json.RawMessage, *jsonrpc.Error, bool) {
 // Run serves the proxy on one downstream transport (stdio, for compact
 // mcp) until the client leaves or ctx ends. Unlike running Server()
 // directly, what the go-sdk does not know passes through (see above):
-// tasks and any other method, and the client's answers as written.
+// tasks and any other method, and the client's answers as written. On a
+// proxy made by NewLazy, the upstream session starts with the client's
+// initialize, announcing exactly its capabilities (see session.go).
 func (p *Proxy) Run(ctx context.Context, t mcp.Transport) error {
 	p.wired.Store(true)
+	if p.deferred {
+		return p.runLazy(ctx, t)
+	}
 	return p.server.Run(ctx, &wireTransport{Transport: t, w: p.wire})
 }
 
@@ -399,6 +404,11 @@ func (h *wireHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if msg, err := jsonrpc.DecodeMessage(b); err == nil {
+			if sess == "" {
+				// A new session: its proxy connects to the upstream with
+				// this client's capabilities (see sessionServer).
+				r = r.WithContext(context.WithValue(r.Context(), newSessionKey{}, &newSession{init: initOf(msg)}))
+			}
 			if resp, ok := msg.(*jsonrpc.Response); ok {
 				h.w.received("http:"+sess, resp)
 			} else if in := inbound(msg); in != msg {

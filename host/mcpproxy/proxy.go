@@ -107,6 +107,11 @@ type Proxy struct {
 	defs     map[string]string // JSON of what is registered, by kind and name (see unchanged)
 	children map[*Proxy]bool   // the proxies of HTTP sessions (see Handler)
 	lazy     bool              // a session proxy, connected when its client initializes
+	deferred bool              // made by NewLazy: each downstream session gets a session proxy (see session.go)
+	warm     *warmSlot         // the upstream connection NewLazy started, for the first session
+	initCaps json.RawMessage   // the client's capabilities as written, for the upstream's initialize
+	connErr  error             // why a session proxy could not connect (its initialize answers it)
+	held     *heldInit         // the upstream's notifications/initialized, until the client's (see session.go)
 	watching atomic.Bool       // a session proxy waits for its session to end (see endWith)
 	tools    map[string]bool   // upstream tool names currently registered
 	prompts  map[string]bool
@@ -147,27 +152,8 @@ func New(ctx context.Context, up Upstream, engine Engine, opts Options) (*Proxy,
 	if up == nil || engine == nil {
 		return nil, errors.New("mcpproxy: New needs an upstream and an engine")
 	}
-	if opts.CallTimeout <= 0 {
-		opts.CallTimeout = DefaultCallTimeout
-	}
-	if opts.UpstreamProtocol == "" {
-		opts.UpstreamProtocol = DefaultUpstreamProtocol
-	}
-	if err := CheckUpstreamProtocol(opts.UpstreamProtocol); err != nil {
-		return nil, fmt.Errorf("mcpproxy: upstream protocol: %w", err)
-	}
-	switch u := up.(type) {
-	case *Command:
-		if u.Spill == nil {
-			u.Spill = engine.Store()
-		}
-	case *HTTP:
-		if u.Spill == nil {
-			u.Spill = engine.Store()
-		}
-		if u.Logger == nil {
-			u.Logger = opts.Logger
-		}
+	if err := prepare(up, engine, &opts); err != nil {
+		return nil, err
 	}
 	p := newProxy(up, engine, opts)
 	cs, err := p.connect(ctx)
@@ -250,23 +236,6 @@ func (p *Proxy) serverImpl(init *mcp.InitializeResult) (name, version string) {
 	return name, version
 }
 
-// sessionProxy is a proxy for one downstream session (see Handler): it
-// shares p's upstream, engine, options and handed-out handles, and
-// connects to the upstream when its client initializes, announcing that
-// client's capabilities (see connectFor).
-func (p *Proxy) sessionProxy() *Proxy {
-	c := newProxy(p.up, p.engine, p.opts)
-	c.handles = p.handles
-	c.wire = p.wire
-	p.mu.Lock()
-	c.initRes, c.initRaw = p.initRes, p.initRaw
-	p.mu.Unlock()
-	c.lazy = true
-	c.buildServer(c.initRes)
-	c.ready.Store(true)
-	return c
-}
-
 // connectFor connects a session proxy to the upstream for a client that
 // initializes with params: the upstream is told that client's roots,
 // sampling and elicitation, so it never needs to be told again.
@@ -333,6 +302,9 @@ func (p *Proxy) Close() error {
 	}
 	clear(p.retiring)
 	p.mu.Unlock()
+	if p.deferred {
+		p.warm.close()
+	}
 	for _, r := range retiring {
 		r.Close()
 	}
@@ -359,6 +331,8 @@ func (p *Proxy) connect(ctx context.Context) (*mcp.ClientSession, error) {
 	var err error
 	if h, ok := p.up.(*HTTP); ok {
 		t, err = h.transport(p.divert)
+	} else if warm := p.warm.take(); warm != nil {
+		t = connTransport{warm}
 	} else {
 		t, err = p.up.Transport()
 	}
@@ -376,6 +350,12 @@ func (p *Proxy) connect(ctx context.Context) (*mcp.ClientSession, error) {
 	client := p.client
 	p.mu.Unlock()
 	cctx, cp := withCapture(cctx)
+	if p.initCaps != nil {
+		cctx = context.WithValue(cctx, initCapsKey{}, p.initCaps)
+	}
+	if p.held != nil {
+		cctx = context.WithValue(cctx, heldInitKey{}, p.held)
+	}
 	cs, err := client.Connect(cctx, t, &mcp.ClientSessionOptions{ProtocolVersion: p.opts.UpstreamProtocol})
 	if err != nil {
 		return nil, fmt.Errorf("mcpproxy: connecting to upstream %s: %w", p.up, err)
@@ -719,6 +699,9 @@ func (p *Proxy) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch method {
 		case "initialize":
+			if p.connErr != nil {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: p.upstreamError(ctx, "initialize", p.connErr).Error()}
+			}
 			if p.lazy {
 				params, _ := req.GetParams().(*mcp.InitializeParams)
 				if err := p.connectFor(ctx, params); err != nil {

@@ -51,7 +51,7 @@ func runStdioProxy(args []string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	p, err := mcpproxy.New(ctx, &mcpproxy.Command{Path: args[1], Args: args[2:], Stderr: io.Discard}, mcpproxy.Adapt(eng), mcpproxy.Options{Logger: quietLogger(), Budget: budget})
+	p, err := mcpproxy.NewLazy(ctx, &mcpproxy.Command{Path: args[1], Args: args[2:], Stderr: io.Discard}, mcpproxy.Adapt(eng), mcpproxy.Options{Logger: quietLogger(), Budget: budget})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

@@ -56,6 +56,32 @@ if want npm-ls-all; then
 		{ npm ls --all --json 2>/dev/null || true; }) >"$out/npm-ls-all.json"
 	rm -rf "$d"
 fi
+if want npm-package-lock; then
+	# package-lock.json of a scratch project (express and chalk, eslint and
+	# jest as dev dependencies, fsevents optional), resolved without
+	# installing: a .packages map of ~400 packages with dev flags,
+	# licenses, engines and dependency maps.
+	d=$(mktemp -d)
+	(cd "$d" &&
+		echo '{"name":"lockdemo","version":"1.0.0","private":true,"license":"MIT","dependencies":{"express":"^4.19.2","chalk":"^4.1.2"},"devDependencies":{"eslint":"^8.57.0","jest":"^29.7.0"},"optionalDependencies":{"fsevents":"^2.3.3"}}' >package.json &&
+		npm install --package-lock-only --ignore-scripts --no-audit --no-fund >/dev/null 2>&1) &&
+		cp "$d/package-lock.json" "$out/npm-package-lock.json"
+	rm -rf "$d"
+fi
+if want npm-registry-debug; then
+	# The registry document of debug as npm fetches it (a .versions map of
+	# every version's manifest), read from npm's own cache through npm's
+	# cacache; authors and contributors pseudonymised (Person NN).
+	npm view debug name >/dev/null 2>&1
+	NPM_ROOT="$(npm root -g)" CACHE="$(npm config get cache)" node -e '
+		const c = require(process.env.NPM_ROOT + "/npm/node_modules/cacache");
+		c.get(process.env.CACHE + "/_cacache", "make-fetch-happen:request-cache:https://registry.npmjs.org/debug")
+			.then(r => process.stdout.write(r.data))' |
+		perl -pe '
+			sub person { my $k = shift; $id{$k} //= sprintf("%02d", ++$n); "Person $id{$k}" }
+			s{"([^"<>()\\]+?)\s*<[^<>"]*\@[^<>"]*>(?:\s*\([^()"]*\))?"}{ my $p = person($1); "\"$p <" . lc($p =~ s/ /-/r) . "\@example.invalid>\"" }ge;
+			s{"([A-Z][^"<>()\\]+?)\s*\(https?://[^()"]*\)"}{ "\"" . person($1) . "\"" }ge' >"$out/npm-registry-debug.json"
+fi
 if want go-test-shop; then
 	# testdata/gen/scratch/shop: one failing test, one panicking test, one
 	# skipped test, a slow test; go test exits 1.

@@ -76,7 +76,7 @@ func runMCP(e *env) int {
 		return ExitFailure
 	}
 	metrics.LabelTools(func(tool string) string { return eng.Registry().Lookup(tool).Name })
-	proxy, err := mcpproxy.New(ctx, up, mcpproxy.Adapt(eng), mcpproxy.Options{
+	proxy, err := mcpproxy.NewLazy(ctx, up, mcpproxy.Adapt(eng), mcpproxy.Options{
 		Budget: c.Budget, CallTimeout: c.CallTimeout, Logger: log, StripOutputSchemas: c.StripOutputSchemas,
 		UpstreamProtocol: c.UpstreamProtocol,
 		Observe: func(tool string, r schemas.Result, took time.Duration, err error) {

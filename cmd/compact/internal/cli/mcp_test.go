@@ -202,8 +202,13 @@ func contains(list []string, s string) bool {
 }
 
 func runCLI(ctx context.Context, args ...string) (int, string) {
+	return runCLIInput(ctx, "", args...)
+}
+
+// runCLIInput is runCLI with stdin.
+func runCLIInput(ctx context.Context, stdin string, args ...string) (int, string) {
 	var out, errb bytes.Buffer
-	code := commands[args[0]].run(&env{ctx: ctx, args: args[1:], stdin: strings.NewReader(""), stdout: &out, stderr: &errb})
+	code := commands[args[0]].run(&env{ctx: ctx, args: args[1:], stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb})
 	return code, out.String() + errb.String()
 }
 
@@ -459,6 +464,9 @@ func TestMCPNoOrphans(t *testing.T) {
 	}
 }
 
+// initLine is a client's initialize request, one line of stdio.
+const initLine = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n"
+
 // TestMCPUpstreamProtocol: --upstream-protocol (and upstream_protocol in
 // the config file) is the version the proxy asks of the upstream in its
 // initialize request (the wire server logs every request line it gets);
@@ -484,7 +492,8 @@ func TestMCPUpstreamProtocol(t *testing.T) {
 		{[]string{"--config", cfg}, `"protocolVersion":"2024-11-05"`},
 	} {
 		args := append([]string{"mcp", "--store", "off", "--log-level", "error"}, c.args...)
-		code, out := runCLI(context.Background(), append(args, "--", node, script)...)
+		// The upstream is spoken to when a client initializes.
+		code, out := runCLIInput(context.Background(), initLine, append(args, "--", node, script)...)
 		var init string
 		for _, l := range strings.Split(out, "\n") {
 			if strings.Contains(l, `"method":"initialize"`) {

@@ -1,0 +1,167 @@
+package view
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// Duplicate columns: two fields that hold the same value in every record
+// (a repository's stargazers_count and watchers_count, an alarm's
+// DatapointsToAlarm and EvaluationPeriods, a pod's creationTimestamp and
+// startTime) are stated once: the later one's profile line says whose
+// values it repeats, and rows leave it out. Fields whose profiles differ
+// cannot be duplicates, so only fields with equal profiles are compared,
+// record by record, in one walk that stops once no pair is left.
+
+// maxDupFields caps the fields compared.
+const maxDupFields = 32
+
+// findDuplicates sets k.dupOf: for each field that repeats an earlier
+// field's value in every record, that earlier field.
+func (k *coll) findDuplicates() {
+	p := k.p
+	if p.Records < 2 {
+		return
+	}
+	var cand []*Field
+	for _, f := range p.Fields {
+		if f.scalar() && !f.inArr && !k.dropped(f) && f.Distinct >= 2 && f.Values == f.Present && !f.Constant(p.Records) {
+			cand = append(cand, f)
+		}
+	}
+	type pair struct{ a, b *Field }
+	var pairs []pair
+	for i, a := range cand {
+		for _, b := range cand[i+1:] {
+			if sameProfile(a, b) {
+				pairs = append(pairs, pair{a, b})
+			}
+		}
+	}
+	if len(pairs) == 0 {
+		return
+	}
+	var fs []*Field
+	seen := map[*Field]bool{}
+	for _, pr := range pairs {
+		for _, f := range []*Field{pr.a, pr.b} {
+			if !seen[f] && len(fs) < maxDupFields {
+				seen[f] = true
+				fs = append(fs, f)
+			}
+		}
+	}
+	idx := map[*Field]int{}
+	for i, f := range fs {
+		idx[f] = i
+	}
+	alive := make([]bool, len(pairs))
+	for i, pr := range pairs {
+		_, okA := idx[pr.a]
+		_, okB := idx[pr.b]
+		alive[i] = okA && okB
+	}
+	mask := p.mask(fs...)
+	vals := make([][]byte, len(fs))
+	left := 0
+	for _, a := range alive {
+		if a {
+			left++
+		}
+	}
+	err := k.eachRecord(func(_ int, raw []byte) error {
+		clear(vals)
+		p.leavesOf(raw, mask, func(f *Field, v []byte) {
+			if j, ok := idx[f]; ok && vals[j] == nil {
+				vals[j] = v
+			}
+		})
+		for i, pr := range pairs {
+			if alive[i] && !bytes.Equal(vals[idx[pr.a]], vals[idx[pr.b]]) {
+				alive[i] = false
+				left--
+			}
+		}
+		if left == 0 {
+			return errStop
+		}
+		return nil
+	})
+	if err != nil && err != errStop || left == 0 {
+		return
+	}
+	// Fields equal to one another form groups; the shallowest (then the
+	// first) names the group: metadata.namespace, not a label that
+	// repeats it.
+	group := map[*Field]*Field{}
+	var find func(f *Field) *Field
+	find = func(f *Field) *Field {
+		if g, ok := group[f]; ok && g != f {
+			r := find(g)
+			group[f] = r
+			return r
+		}
+		return f
+	}
+	better := func(a, b *Field) bool {
+		da, db := len(pathSegments(a.Path)), len(pathSegments(b.Path))
+		if da != db {
+			return da < db
+		}
+		return a.first < b.first
+	}
+	for i, pr := range pairs {
+		if !alive[i] {
+			continue
+		}
+		ra, rb := find(pr.a), find(pr.b)
+		if ra == rb {
+			continue
+		}
+		if better(rb, ra) {
+			ra, rb = rb, ra
+		}
+		group[ra], group[rb] = ra, ra
+	}
+	k.dupOf = map[*Field]*Field{}
+	for f := range group {
+		if r := find(f); r != f {
+			k.dupOf[f] = r
+		}
+	}
+}
+
+// sameProfile reports whether two fields' profiles agree in every number
+// (a necessary condition for the same value in every record).
+func sameProfile(a, b *Field) bool {
+	if a.Types != b.Types || a.Present != b.Present || a.Values != b.Values || a.Nulls != b.Nulls ||
+		a.Distinct != b.Distinct || a.ManyDistinct != b.ManyDistinct || a.MaxLen != b.MaxLen ||
+		a.NumN != b.NumN || a.Min != b.Min || a.Max != b.Max || a.Sum != b.Sum ||
+		a.TimeN != b.TimeN || a.earliestText != b.earliestText || a.latestText != b.latestText {
+		return false
+	}
+	if a.Counts != nil || b.Counts != nil {
+		return sameValues(a, b)
+	}
+	return true
+}
+
+// dupLine is the profile line of a field that repeats another's values.
+func (k *coll) dupLine(f *Field) string {
+	in := ""
+	if f.Present < k.p.Records {
+		in = fmt.Sprintf(", in %s of %s records", commas(f.Present), commas(k.p.Records))
+	}
+	return fmt.Sprintf("  %s (%s%s): the same value as %s in every record", f.Path, joinTypes(f), in, k.dupOf[f].Path)
+}
+
+func joinTypes(f *Field) string {
+	var b bytes.Buffer
+	for i, t := range f.TypeNames() {
+		if i > 0 {
+			b.WriteByte('|')
+		}
+		b.WriteString(t)
+	}
+	return b.String()
+}

@@ -1,0 +1,55 @@
+package view_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/toolcompact/compact/budget"
+)
+
+// TestShortNestedFactsComeEarly: the short scalars of an object near the
+// top of a document (npm view's dist.shasum and dist.tarball, where an
+// API document keeps info.title and info.version) are shown at 2,000
+// tokens with the other facts; before, they waited behind every profile
+// line and row and were never shown at that budget.
+func TestShortNestedFactsComeEarly(t *testing.T) {
+	v, data := viewOf(t, "../../testdata/captured/npm-view-react.json")
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := v.Fill(c, 2000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{".dist.shasum", ".dist.tarball"} {
+		want := "\n  " + strings.TrimPrefix(q, ".") + ": " + jq(t, data, q)[0].(string) + "\n"
+		if !strings.Contains(f.Text, want) {
+			t.Errorf("no %q at 2,000 tokens:\n%s", want, f.Text)
+		}
+	}
+}
+
+// TestFewRecordsShownWhole: in compact's own OpenAPI document (22
+// collections), the six parameters of GET /v1/artifacts/{handle} are
+// shown whole at 2,000 tokens, with the profiles, rather than after the
+// rows of every bigger collection (before: showing 0 of 6 even at 3,000).
+func TestFewRecordsShownWhole(t *testing.T) {
+	v, data := viewOf(t, "../../budget/testdata/compact-openapi.json")
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := v.Fill(c, 2000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(f.Text, `collection .paths."/v1/artifacts/{handle}".get.parameters (array): 6 records; showing 6 of 6`) {
+		t.Errorf("the 6 parameters are not all shown:\n%s", f.Text)
+	}
+	for _, name := range jq(t, data, `.paths."/v1/artifacts/{handle}".get.parameters[].name`) {
+		if !strings.Contains(f.Text, "\t"+name.(string)+"\t") {
+			t.Errorf("no row of parameter %v", name)
+		}
+	}
+}
