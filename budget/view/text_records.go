@@ -88,6 +88,16 @@ type unitStat struct {
 // maxUnits bounds the words counted after numbers.
 const maxUnits = 64
 
+// letters reports whether s is ASCII letters only.
+func letters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i]|0x20 < 'a' || s[i]|0x20 > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
 // lineNumbers adds the "N word" pairs of a line to m: a whole decimal
 // integer followed by a word of letters (a plural's "s", a trailing
 // "(+)", "(-)", ",", ";" or "." dropped), "insertion" for "12
@@ -105,7 +115,7 @@ func lineNumbers(line string, m map[string]int64) map[string]int64 {
 		}
 		w := strings.TrimRight(toks[i+1], ",;.")
 		w = strings.TrimSuffix(strings.TrimSuffix(w, "(+)"), "(-)")
-		if len(w) < 3 || len(w) > 30 || !allLettersStr(w) {
+		if len(w) < 3 || len(w) > 30 || !letters(w) {
 			continue
 		}
 		w = strings.ToLower(w)
