@@ -381,6 +381,9 @@ func (k *coll) addProfile(v *View, sec int) {
 		switch {
 		case r.f == p.Identity:
 			prio = PrioProfile
+		case k.c.Count <= tinyColl && !p.Map && len(k.cols) > 0:
+			// A few records are shown whole (addRecords): their lines
+			// wait.
 		case r.class < classOther && (r.class == classFew || r.f.Present*10 >= p.Records):
 			// (of a field of few records, only its value counts: an
 			// error field of 2% of the lines)
