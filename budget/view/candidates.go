@@ -439,10 +439,19 @@ func (k *coll) membersLine() string {
 // The keys come from the profile's pass (keyList.add).
 func (k *coll) keysLine() string {
 	keys, n := k.keys.list(), k.keys.n
+	var b strings.Builder
 	if n > len(keys) {
-		return fmt.Sprintf("  keys (%s): %s, … %s more …, %s", commas(n), strings.Join(keys[:25], ", "), commas(n-len(keys)), strings.Join(keys[25:], ", "))
+		fmt.Fprintf(&b, "  keys (%s): %s, … %s more …, %s", commas(n), strings.Join(keys[:25], ", "), commas(n-len(keys)), strings.Join(keys[25:], ", "))
+	} else {
+		fmt.Fprintf(&b, "  keys (%s): %s", commas(n), strings.Join(keys, ", "))
 	}
-	return fmt.Sprintf("  keys (%s): %s", commas(n), strings.Join(keys, ", "))
+	// Keys are data too: media types by their type, paths by their first
+	// segment (exact counts over every key), where the keys are too many
+	// to count by eye.
+	if n > 50 {
+		kinds(&b, "keys before the first /", k.keys.prefixes(), n)
+	}
+	return b.String()
 }
 
 // stateNames are field names whose values are states.
