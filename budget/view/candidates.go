@@ -333,6 +333,21 @@ func (k *coll) addProfile(v *View, sec int) {
 			rs = append(rs, ranked{f, text, class})
 		}
 	}
+	// Which records hold each optional object or array member, one line
+	// per object ("delete 187, put 134" of an API's paths; "bin 23" of
+	// a lockfile's packages): the members' own lines are their leaves.
+	for _, f := range append([]*Field{p.root}, p.Fields...) {
+		if f.Types&tObject == 0 || f.MapLike || k.hidden(f) {
+			continue
+		}
+		if text := k.membersOf(f); text != "" {
+			class := classRange
+			if f.Present*10 < p.Records && len(pathSegments(f.Path)) > 1 {
+				class += classSparse
+			}
+			rs = append(rs, ranked{f, text, class})
+		}
+	}
 	// A line's worth: the share of the records having the field, plus
 	// what its class answers (few values with every count most, then
 	// ranges, then up to 24 values, then shapes), plus a state-like
@@ -486,6 +501,9 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		fmt.Fprintf(&b, ": %s-%s items, %s in all", commas(f.MinItems), commas(f.MaxItems), commas(f.Items))
 		if f.MinItems != f.MaxItems && !under {
 			class = classRange
+			if id := k.identOf(f.maxItemsRaw); id != "" {
+				fmt.Fprintf(&b, ", most in %s (%s)", cell(id, 60), commas(f.MaxItems))
+			}
 		}
 	case f.Types&tObject != 0:
 		// present in some records only: said above
@@ -495,7 +513,7 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			fmt.Fprintf(&b, "%s %s", cell(vc.raw, 60), commas(vc.n))
+			fmt.Fprintf(&b, "%s %s", cell(vc.k, 60), commas(vc.n))
 		}
 		if missing > 0 {
 			fmt.Fprintf(&b, ", missing %s", commas(missing))
@@ -541,7 +559,7 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 				if i > 0 {
 					b.WriteString(", ")
 				}
-				fmt.Fprintf(&b, "%s %s", cell(vc.raw, 40), commas(vc.n))
+				fmt.Fprintf(&b, "%s %s", cell(vc.k, 40), commas(vc.n))
 			}
 			b.WriteString(")")
 		}
@@ -559,6 +577,44 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		}
 	}
 	return b.String(), class
+}
+
+// membersOf is the line of object field f (or the records) that counts
+// the records holding each of its optional members whose values are
+// objects or arrays, most first, or "" for fewer than two.
+func (k *coll) membersOf(f *Field) string {
+	var ms []keyCount
+	for name, kid := range f.kids {
+		if kid.Types&(tObject|tArray) != 0 && kid.Present < f.Present && !k.dropped(kid) {
+			ms = append(ms, keyCount{name, kid.Present})
+		}
+	}
+	if len(ms) < 2 {
+		return ""
+	}
+	sort.Slice(ms, func(i, j int) bool {
+		if ms[i].n != ms[j].n {
+			return ms[i].n > ms[j].n
+		}
+		return ms[i].k < ms[j].k
+	})
+	var b strings.Builder
+	if f == k.p.root {
+		fmt.Fprintf(&b, "  records by the object and array members they have (of %s): ", commas(k.p.Records))
+	} else {
+		fmt.Fprintf(&b, "  %s: records by the object and array members it has (of %s): ", f.Path, commas(f.Present))
+	}
+	for i, m := range ms {
+		if i == 16 {
+			fmt.Fprintf(&b, ", … %d more", len(ms)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s %s", cell(jsonQuote(m.k), 40), commas(m.n))
+	}
+	return b.String()
 }
 
 // mapLine is the line of a map-like field (its member names are data,

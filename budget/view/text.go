@@ -19,7 +19,8 @@ import (
 //	             the 10 most frequent templates with exact counts, the
 //	             first 10 lines, lines unlike the rest (the only line of
 //	             their template)
-//	PrioSecond   more errors and warnings, tail, templates, head
+//	PrioSecond   more errors and warnings, rows by the start and end of
+//	             a column's values, tail, templates, head
 //	PrioSpread   an even spread over the middle, more failed tests, rare
 //	             lines and tail, record names
 //	PrioRemaining everything else that was kept
@@ -353,6 +354,7 @@ func (tc *textCands) candidates() {
 	notableFrom(tc.errs, 10, 40)
 	notableFrom(tc.warns, 3, 20)
 	buildFrom(10, len(tc.buildLines()))
+	tc.columnParts(add)
 	tailFrom(21, 40)
 	tmplFrom(10, 30)
 	colRows(firstColRows, maxColRows)
@@ -516,6 +518,10 @@ func (tc *textCands) factLines() []string {
 	if p.miner.other > 0 {
 		s += fmt.Sprintf(" (+%s lines past the template cap)", commas(p.miner.other))
 	}
+	if p.nameSev > 0 {
+		// A symbol or file named "...Error" is not an error line.
+		s += fmt.Sprintf("; %s table rows have a severity word only in their %s (names: no level, not counted)", commas(p.nameSev), p.cols.split.nameColumnsText())
+	}
 	out = append(out, s)
 	if p.tests != nil {
 		out = append(out, testTotals(p.tests, false)...)
@@ -574,10 +580,10 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 		s := fmt.Sprintf("error and warning lines, each distinct line once at its last position, after the line before it (showing %s of %s distinct error lines, %s of %s distinct warning lines; [N times, first at line P] = N identical lines):\n",
 			commas(se), commas(len(tc.errs)), commas(sw), commas(len(tc.warns)))
 		if se < len(tc.errs) || tc.p.notableCut > 0 {
-			s += fmt.Sprintf("all error lines: compact artifact query %s --jq %s\n", h, ShellQuote(severityQuery(sevError)))
+			s += fmt.Sprintf("all error lines: compact artifact query %s --jq %s\n", h, ShellQuote(tc.p.severityQuery(sevError)))
 		}
 		if sw < len(tc.warns) {
-			s += fmt.Sprintf("all warning lines: compact artifact query %s --jq %s\n", h, ShellQuote(severityQuery(sevWarn)))
+			s += fmt.Sprintf("all warning lines: compact artifact query %s --jq %s\n", h, ShellQuote(tc.p.severityQuery(sevWarn)))
 		}
 		return s
 	case tsRare:

@@ -3,6 +3,7 @@ package view
 import (
 	"bytes"
 	"fmt"
+	"github.com/toolcompact/compact/schemas/linetemplate"
 	"sort"
 	"strconv"
 	"strings"
@@ -97,6 +98,7 @@ type textProfile struct {
 	lastTime   string
 	levels     map[string]int
 	errors     int // error lines
+	nameSev    int // table rows with a severity word only in their name columns (not counted)
 	warns      int // warning lines
 	notables   []*notable
 	notableCut int // distinct error/warning lines past maxNotable (counted in errors/warns)
@@ -313,6 +315,11 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 			p.levels[lv]++
 		}
 		sev := lineSeverity(line)
+		if sev != sevNone && p.cols != nil && len(p.cols.split.names) > 0 {
+			if sev = lineSeverity(p.cols.split.severityText(line)); sev == sevNone {
+				p.nameSev++
+			}
+		}
 		switch sev {
 		case sevError:
 			p.errors++
@@ -550,7 +557,7 @@ func lineTime(line string) string {
 	if strings.HasPrefix(s, "[") {
 		s = s[1:]
 	}
-	if n := matchDate(s); n > 10 {
+	if n := linetemplate.MatchTimestamp(s); n > 10 {
 		return s[:n]
 	}
 	if len(s) >= 15 && isMonth(s[:3]) && s[3] == ' ' {
@@ -563,13 +570,13 @@ func lineTime(line string) string {
 			k++
 		}
 		if k > j && k < len(s) && s[k] == ' ' {
-			if n := matchClock(s[k+1:]); n >= 8 {
+			if n := linetemplate.MatchClock(s[k+1:]); n >= 8 {
 				return s[:k+1+n]
 			}
 		}
 	}
-	if len(s) >= 14 && strings.IndexByte("IWEF", s[0]) >= 0 && fixedDigitsAt(s, 1, 4) && s[5] == ' ' {
-		if n := matchClock(s[6:]); n >= 8 {
+	if len(s) >= 14 && strings.IndexByte("IWEF", s[0]) >= 0 && linetemplate.FixedDigits(s, 1, 4) && s[5] == ' ' {
+		if n := linetemplate.MatchClock(s[6:]); n >= 8 {
 			return s[:6+n]
 		}
 	}
@@ -588,7 +595,7 @@ func isMonth(s string) bool {
 // (a word such as INFO, [WARN], level=error, or a klog prefix), upper
 // case, or "".
 func lineLevel(line string) string {
-	if len(line) >= 5 && strings.IndexByte("IWEF", line[0]) >= 0 && fixedDigitsAt(line, 1, 4) {
+	if len(line) >= 5 && strings.IndexByte("IWEF", line[0]) >= 0 && linetemplate.FixedDigits(line, 1, 4) {
 		return map[byte]string{'I': "INFO", 'W': "WARN", 'E': "ERROR", 'F': "FATAL"}[line[0]]
 	}
 	s := line
