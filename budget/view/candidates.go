@@ -381,6 +381,9 @@ func (k *coll) addProfile(v *View, sec int) {
 		switch {
 		case r.f == p.Identity:
 			prio = PrioProfile
+		case k.c.Count <= tinyColl && !p.Map && len(k.cols) > 0:
+			// A few records are shown whole (addRecords): their lines
+			// wait.
 		case r.class < classOther && (r.class == classFew || r.f.Present*10 >= p.Records):
 			// (of a field of few records, only its value counts: an
 			// error field of 2% of the lines)
@@ -436,10 +439,19 @@ func (k *coll) membersLine() string {
 // The keys come from the profile's pass (keyList.add).
 func (k *coll) keysLine() string {
 	keys, n := k.keys.list(), k.keys.n
+	var b strings.Builder
 	if n > len(keys) {
-		return fmt.Sprintf("  keys (%s): %s, … %s more …, %s", commas(n), strings.Join(keys[:25], ", "), commas(n-len(keys)), strings.Join(keys[25:], ", "))
+		fmt.Fprintf(&b, "  keys (%s): %s, … %s more …, %s", commas(n), strings.Join(keys[:25], ", "), commas(n-len(keys)), strings.Join(keys[25:], ", "))
+	} else {
+		fmt.Fprintf(&b, "  keys (%s): %s", commas(n), strings.Join(keys, ", "))
 	}
-	return fmt.Sprintf("  keys (%s): %s", commas(n), strings.Join(keys, ", "))
+	// Keys are data too: media types by their type, paths by their first
+	// segment (exact counts over every key), where the keys are too many
+	// to count by eye.
+	if n > 50 {
+		kinds(&b, "keys before the first /", k.keys.prefixes(), n)
+	}
+	return b.String()
 }
 
 // stateNames are field names whose values are states.
