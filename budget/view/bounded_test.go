@@ -340,3 +340,86 @@ func TestOutliersReadOnlyBeyond(t *testing.T) {
 		}
 	}
 }
+
+// TestOutliersOfArraysByRecord: the kept largest numbers of a field under
+// an array are of distinct records. When 30 records each held two of the
+// 60 largest numbers of w, the 40 records with the next far w (beyond
+// 2σ) were never considered, and the outlier rows were only those 30.
+func TestOutliersOfArraysByRecord(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i := 0; i < 3000; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		w := "[0]"
+		switch {
+		case i < 30:
+			w = "[1000,1000]"
+		case i >= 100 && i < 140:
+			w = "[400]"
+		}
+		fmt.Fprintf(&b, `{"id":"r%d","c":%d,"w":%s}`, i, (i*7)%980, w)
+	}
+	b.WriteByte(']')
+	col := Collection{Path: ".", Kind: "array", Count: 3000, Text: b.Bytes()}
+	in := Input{Format: "json", Data: b.Bytes(), Budget: 4000, Collections: []Collection{col}}
+	k := &coll{in: in, c: col, p: NewProfile(false), rows: map[int]*row{}}
+	k.t = newTracker(k)
+	k.p.t = k.t
+	if err := k.profileRecords(); err != nil {
+		t.Fatal(err)
+	}
+	k.p.Finish()
+	k.chooseColumns()
+	k.selectRows()
+	far := 0
+	for _, r := range k.why {
+		for _, i := range r.recs {
+			if strings.Contains(r.text[i], "σ from the mean") && i >= 100 && i < 140 {
+				far++
+			}
+		}
+	}
+	if far != 30 {
+		t.Errorf("%d of the records with w=400 are outlier rows, want 30 (60 in all, after the 30 with w=1000)", far)
+	}
+}
+
+// TestTreeLinesConstantsAndFewValues: the profile lines of a nesting
+// collection state the fields with one value at every node once,
+// together, and list the values of a field with a few strings even when
+// each is rare (a plan's two sort methods, one of them the disk sort),
+// where they took a line each and said only "longest 14 chars".
+func TestTreeLinesConstantsAndFewValues(t *testing.T) {
+	node := func(typ, extra, kids string) string {
+		return `{"Node Type":"` + typ + `","Shared Read Blocks":0,"Async Capable":false` + extra + `,"Plans":[` + kids + `]}`
+	}
+	leaf := func(typ, extra string) string {
+		return `{"Node Type":"` + typ + `","Shared Read Blocks":0,"Async Capable":false` + extra + `}`
+	}
+	data := []byte(`[` +
+		node("Limit", "", node("Sort", `,"Sort Method":"quicksort"`, leaf("Seq Scan", ""))) + `,` +
+		node("Hash Join", "", leaf("Seq Scan", "")+`,`+node("Sort", `,"Sort Method":"external merge"`, leaf("Seq Scan", ""))) + `]`)
+	col := Collection{Path: ".", Kind: "array", Count: 2, Text: data}
+	v, err := Build(Input{Format: "json", Data: data, Budget: 4000, Handle: "0123456789ab", Collections: []Collection{col}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tree []string
+	for _, c := range v.Candidates() {
+		if c.Reason == "tree" {
+			tree = append(tree, c.Text)
+		}
+	}
+	all := strings.Join(tree, "\n")
+	if !strings.Contains(all, `every node (7) has: "Shared Read Blocks"=0, "Async Capable"=false`) {
+		t.Errorf("the constant fields are not stated once:\n%s", all)
+	}
+	if !strings.Contains(all, `"Sort Method" (2 values): external merge 1, quicksort 1`) {
+		t.Errorf("the sort methods are not listed:\n%s", all)
+	}
+	if strings.Count(all, "Shared Read Blocks") != 1 {
+		t.Errorf("a constant field on two lines:\n%s", all)
+	}
+}

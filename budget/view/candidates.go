@@ -97,6 +97,8 @@ type coll struct {
 	// why lists, per reason, the records it selects (in its order).
 	why  []*reason
 	rows map[int]*row // rendered on first use (row)
+	// drops are the fields the rules drop, once the profile is done.
+	drops map[*Field]bool
 	// colMask reaches the columns (leavesOf); rowMu guards rendering.
 	colMask []bool
 	rowMu   sync.Mutex
@@ -214,6 +216,13 @@ func addRecords(v *View, in Input, ci int) error {
 		return fmt.Errorf("profile %s: %w", c.Path, err)
 	}
 	k.p.Finish()
+	if k.in.Drop != nil {
+		// Asked of every field many times: answered once (rows.go).
+		k.drops = make(map[*Field]bool, len(k.p.Fields)+1)
+		for _, f := range append(k.p.Fields, k.p.root) {
+			k.drops[f] = k.in.Drop(f.Path)
+		}
+	}
 	for _, path := range in.Identity {
 		if f := k.p.Field(strings.TrimPrefix(path, ".")); f != nil && f.scalar() && f.Present == k.p.Records {
 			k.p.Identity = f
@@ -333,6 +342,21 @@ func (k *coll) addProfile(v *View, sec int) {
 			rs = append(rs, ranked{f, text, class})
 		}
 	}
+	// Which records hold each optional object or array member, one line
+	// per object ("delete 187, put 134" of an API's paths; "bin 23" of
+	// a lockfile's packages): the members' own lines are their leaves.
+	for _, f := range append([]*Field{p.root}, p.Fields...) {
+		if f.Types&tObject == 0 || f.MapLike || k.hidden(f) {
+			continue
+		}
+		if text := k.membersOf(f); text != "" {
+			class := classRange
+			if f.Present*10 < p.Records && len(pathSegments(f.Path)) > 1 {
+				class += classSparse
+			}
+			rs = append(rs, ranked{f, text, class})
+		}
+	}
 	// A line's worth: the share of the records having the field, plus
 	// what its class answers (few values with every count most, then
 	// ranges, then up to 24 values, then shapes), plus a state-like
@@ -366,6 +390,9 @@ func (k *coll) addProfile(v *View, sec int) {
 		switch {
 		case r.f == p.Identity:
 			prio = PrioProfile
+		case k.c.Count <= tinyColl && !p.Map && len(k.cols) > 0:
+			// A few records are shown whole (addRecords): their lines
+			// wait.
 		case r.class < classOther && (r.class == classFew || r.f.Present*10 >= p.Records):
 			// (of a field of few records, only its value counts: an
 			// error field of 2% of the lines)
@@ -421,10 +448,19 @@ func (k *coll) membersLine() string {
 // The keys come from the profile's pass (keyList.add).
 func (k *coll) keysLine() string {
 	keys, n := k.keys.list(), k.keys.n
+	var b strings.Builder
 	if n > len(keys) {
-		return fmt.Sprintf("  keys (%s): %s, … %s more …, %s", commas(n), strings.Join(keys[:25], ", "), commas(n-len(keys)), strings.Join(keys[25:], ", "))
+		fmt.Fprintf(&b, "  keys (%s): %s, … %s more …, %s", commas(n), strings.Join(keys[:25], ", "), commas(n-len(keys)), strings.Join(keys[25:], ", "))
+	} else {
+		fmt.Fprintf(&b, "  keys (%s): %s", commas(n), strings.Join(keys, ", "))
 	}
-	return fmt.Sprintf("  keys (%s): %s", commas(n), strings.Join(keys, ", "))
+	// Keys are data too: media types by their type, paths by their first
+	// segment (exact counts over every key), where the keys are too many
+	// to count by eye.
+	if n > 50 {
+		kinds(&b, "keys before the first /", k.keys.prefixes(), n)
+	}
+	return b.String()
 }
 
 // stateNames are field names whose values are states.
@@ -486,6 +522,9 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		fmt.Fprintf(&b, ": %s-%s items, %s in all", commas(f.MinItems), commas(f.MaxItems), commas(f.Items))
 		if f.MinItems != f.MaxItems && !under {
 			class = classRange
+			if id := k.identOf(f.maxItemsRaw); id != "" {
+				fmt.Fprintf(&b, ", most in %s (%s)", cell(id, 60), commas(f.MaxItems))
+			}
 		}
 	case f.Types&tObject != 0:
 		// present in some records only: said above
@@ -495,7 +534,7 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			fmt.Fprintf(&b, "%s %s", cell(vc.raw, 60), commas(vc.n))
+			fmt.Fprintf(&b, "%s %s", cell(vc.k, 60), commas(vc.n))
 		}
 		if missing > 0 {
 			fmt.Fprintf(&b, ", missing %s", commas(missing))
@@ -541,7 +580,7 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 				if i > 0 {
 					b.WriteString(", ")
 				}
-				fmt.Fprintf(&b, "%s %s", cell(vc.raw, 40), commas(vc.n))
+				fmt.Fprintf(&b, "%s %s", cell(vc.k, 40), commas(vc.n))
 			}
 			b.WriteString(")")
 		}
@@ -559,6 +598,44 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		}
 	}
 	return b.String(), class
+}
+
+// membersOf is the line of object field f (or the records) that counts
+// the records holding each of its optional members whose values are
+// objects or arrays, most first, or "" for fewer than two.
+func (k *coll) membersOf(f *Field) string {
+	var ms []keyCount
+	for name, kid := range f.kids {
+		if kid.Types&(tObject|tArray) != 0 && kid.Present < f.Present && !k.dropped(kid) {
+			ms = append(ms, keyCount{name, kid.Present})
+		}
+	}
+	if len(ms) < 2 {
+		return ""
+	}
+	sort.Slice(ms, func(i, j int) bool {
+		if ms[i].n != ms[j].n {
+			return ms[i].n > ms[j].n
+		}
+		return ms[i].k < ms[j].k
+	})
+	var b strings.Builder
+	if f == k.p.root {
+		fmt.Fprintf(&b, "  records by the object and array members they have (of %s): ", commas(k.p.Records))
+	} else {
+		fmt.Fprintf(&b, "  %s: records by the object and array members it has (of %s): ", f.Path, commas(f.Present))
+	}
+	for i, m := range ms {
+		if i == 16 {
+			fmt.Fprintf(&b, ", … %d more", len(ms)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s %s", cell(jsonQuote(m.k), 40), commas(m.n))
+	}
+	return b.String()
 }
 
 // mapLine is the line of a map-like field (its member names are data,
@@ -657,6 +734,9 @@ func onlyValue(f *Field) string {
 
 // dropped reports whether the rules drop f (not shown as a column).
 func (k *coll) dropped(f *Field) bool {
+	if d, ok := k.drops[f]; ok {
+		return d
+	}
 	return k.in.Drop != nil && k.in.Drop(f.Path)
 }
 

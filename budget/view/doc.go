@@ -16,7 +16,10 @@
 //	               needs (rows.go's tracker: per value its first records,
 //	               per field its largest and smallest numbers, ...), each
 //	               bounded by a cap, not by the number of records; the
-//	               records are never walked twice.
+//	               records are never walked twice. Given the collection's
+//	               text (Collection.Text, the slice level 1's walk has),
+//	               the pass reads an array's or a stream's records itself,
+//	               finding where each ends as it profiles it.
 //	candidates.go  every piece the view could show, each with a reason and
 //	               a priority: top-level facts, keyed maps, profile lines,
 //	               rows (pinned, error states, rare values, outliers, a
@@ -30,6 +33,9 @@
 //	fill.go        one walk over the candidates in a fixed order (priority,
 //	               then the order they were added) keeping the longest
 //	               prefix whose rendering fits the budget, counted exactly.
+//	               A row's text is made when the fill first reaches it
+//	               (its record read again then), not for every row a
+//	               reason chose.
 //	               The order does not depend on the budget, so the view at a
 //	               bigger budget holds everything the view at a smaller one
 //	               holds.

@@ -37,6 +37,12 @@ func addFacts(v *View, in Input) {
 		colls[c.Path] = true
 		texts[c.Path] = c.Text
 	}
+	if colls["."] {
+		// The root object is itself a keyed collection (npm view NAME
+		// time --json, a media-type database): its members are records,
+		// shown by the collection's own section, not facts.
+		return
+	}
 	holds := func(path string) bool {
 		for _, c := range in.Collections {
 			if strings.HasPrefix(c.Path, path+".") || strings.HasPrefix(c.Path, path+"[") {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -562,8 +561,11 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 			}
 			// A plain JSON string holds no control character, so the
 			// only white space it can hold is a space (one search).
-			if i := strings.IndexByte(pre, '/'); i >= 0 && (escaped && !strings.ContainsAny(pre, " \t\n") || !escaped && strings.IndexByte(pre, ' ') < 0) {
-				f.pres, f.preDone = countKindBytes(f.pres, []byte(pre[:i]))
+			// (Prose has a space early: it is looked for first.)
+			if !escaped && strings.IndexByte(pre, ' ') < 0 || escaped && !strings.ContainsAny(pre, " \t\n") {
+				if i := strings.IndexByte(pre, '/'); i >= 0 {
+					f.pres, f.preDone = countKindBytes(f.pres, []byte(pre[:i]))
+				}
 			}
 		}
 		if len(body) >= 19 && len(body) <= 40 && body[4] == '-' && !escaped {
@@ -944,23 +946,9 @@ func identityScore(path string) int {
 
 // sortedCounts returns the field's values by count, most first, ties by
 // value text.
-func (f *Field) sortedCounts() []valueCount {
-	out := make([]valueCount, 0, len(f.Counts))
-	for k, n := range f.Counts {
-		out = append(out, valueCount{k, n})
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].n != out[j].n {
-			return out[i].n > out[j].n
-		}
-		return out[i].raw < out[j].raw
-	})
-	return out
-}
-
-type valueCount struct {
-	raw string
-	n   int
+func (f *Field) sortedCounts() []keyCount {
+	vs, _ := byCount(f.Counts)
+	return vs
 }
 
 // countKind counts kind in m, up to maxValues kinds; done reports that m
@@ -1134,7 +1122,7 @@ func (p *Profile) SummaryOf(max int, drop func(string) bool, each func(fn func(i
 				if i > 0 {
 					b.WriteByte(',')
 				}
-				fmt.Fprintf(&b, " %s %d", cell(vc.raw, 30), vc.n)
+				fmt.Fprintf(&b, " %s %d", cell(vc.k, 30), vc.n)
 			}
 			if state {
 				states = append(states, b.String())

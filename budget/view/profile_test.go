@@ -73,6 +73,9 @@ type oracle struct {
 	// records holding each member name.
 	objects, minEntries, maxEntries, entries int
 	keyRecs                                  map[string]int
+	// containerRecs counts the records holding an object or an array
+	// at the path.
+	containerRecs int
 }
 
 // TestProfileAgainstJQ profiles every collection of every captured JSON
@@ -147,6 +150,16 @@ func TestProfileAgainstJQ(t *testing.T) {
 					arrays, _ := iter.Next()
 					objects, _ := iter.Next()
 					keySeen := map[string]map[string]bool{}
+					held := map[string]bool{}
+					for _, list := range []any{objects, arrays} {
+						for _, pv := range list.([]any) {
+							path := jqPath(pv.([]any)[0].([]any))
+							if !held[path] {
+								held[path] = true
+								get(path).containerRecs++
+							}
+						}
+					}
 					for _, pv := range objects.([]any) {
 						pair := pv.([]any)
 						path := jqPath(pair[0].([]any))
@@ -280,6 +293,11 @@ func TestProfileAgainstJQ(t *testing.T) {
 						if fd.TimeN != o.times || o.times > 0 && (!fd.Earliest.Equal(o.earliest) || !fd.Latest.Equal(o.latest)) {
 							t.Errorf("%s: %d times %v..%v, jq %d %v..%v", fd.Path, fd.TimeN, fd.Earliest, fd.Latest, o.times, o.earliest, o.latest)
 						}
+					}
+					// The records holding an object or an array member
+					// (the members line counts them).
+					if fd.Types&^(1<<4|1<<5) == 0 && fd.Present != o.containerRecs {
+						t.Errorf("%s: an object or array in %d records, jq %d", fd.Path, fd.Present, o.containerRecs)
 					}
 					// Objects: their sizes, and a map's names by the
 					// records holding them (its line states both).

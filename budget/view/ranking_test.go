@@ -95,6 +95,14 @@ func TestProfileAnswersFirst(t *testing.T) {
 	if !strings.Contains(text, wantMap) {
 		t.Errorf("no line %q", wantMap)
 	}
+	// Which packages have an optional object or array member, in one
+	// line: bin, engines, funding.
+	for _, m := range []string{"bin", "engines", "funding", "peerDependencies"} {
+		n := jqOne(t, doc, fmt.Sprintf(`[.packages[] | select(has(%q))] | length`, m))
+		if !regexp.MustCompile(`(?m)^  records by the object and array members they have \(of \d+\): .*\b` + m + ` ` + fmt.Sprint(n) + `\b`).MatchString(text) {
+			t.Errorf("the members line does not say %s %d", m, n)
+		}
+	}
 	// The row header shows no opaque column (integrity: sha512 hashes,
 	// each distinct); the foot names it.
 	for _, l := range strings.Split(text, "\n") {

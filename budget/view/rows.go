@@ -479,25 +479,11 @@ func (k *coll) selectRows() {
 	// Only records holding a number beyond 2σ are read again: a record
 	// whose farthest number (in field g, say) is beyond 2σ but not among
 	// g's kept largest or smallest ranks after the maxPerWhy records
-	// that are (each has a number of g at least as far, and among equal
-	// numbers the earlier record is kept), so it is never chosen. That
-	// holds while the kept numbers of a field are of maxPerWhy distinct
-	// records: a field under an array whose kept numbers reach past 2σ,
-	// with more left beyond them, in fewer records, makes every kept
-	// record a candidate, as before.
+	// that are (each has a number of g at least as far, the kept
+	// numbers of a field are of distinct records, and among equal
+	// numbers the earlier record is kept), so it is never chosen.
 	beyond := func(st stat, e numEnt) bool { return math.Abs(e.x-st.mean)/st.sd > 2 }
 	every := readEveryKept
-	for f, st := range outl {
-		for _, h := range [2]numHeap{f.sel.hi, f.sel.lo} {
-			if f.inArr && len(h.ents) == maxPerWhy && beyond(st, h.ents[0]) {
-				recs := map[int]bool{}
-				for _, e := range h.ents {
-					recs[e.rec] = true
-				}
-				every = every || len(recs) < maxPerWhy
-			}
-		}
-	}
 	devAt := map[int]bool{}
 	for f, st := range outl {
 		for _, h := range [2]numHeap{f.sel.hi, f.sel.lo} {
@@ -990,9 +976,14 @@ type fieldSel struct {
 	// firstRecs are the first records that have the field (outside
 	// arrays): the candidates for "has a field most records lack".
 	firstRecs []int
-	// hi and lo are the largest and the smallest numbers: the
+	// hi and lo are the largest and the smallest numbers (of a field
+	// under an array, each record's largest and smallest): the
 	// candidates for outliers, whose mean is known only at the end.
 	hi, lo numHeap
+	// recMax and recMin are the current record's (recAt-1) largest and
+	// smallest numbers of a field under an array.
+	recMax, recMin float64
+	recAt          int
 	// exit: the name says a value other than 0 is a failure; exitVals
 	// are its non-zero values once it has too many to count each.
 	exit     bool
@@ -1114,7 +1105,9 @@ type tracker struct {
 	mval     []float64
 	mset     []int // 1 + the record mval was set in
 	mtouched []int
-	sums     []map[string]*gsum
+	// arrNums are the fields under arrays with numbers in the record.
+	arrNums []*Field
+	sums    []map[string]*gsum
 }
 
 // newTracker returns the tracker of collection k.
@@ -1150,6 +1143,23 @@ type keyList struct {
 	n, total int
 	window   [][]byte // the last keys, oldest first at next
 	next     int
+	// pres counts every key with a "/" by the part before it (media
+	// types, paths), exactly, until it has too many kinds (preDone).
+	pres    map[string]*int
+	preDone bool
+}
+
+// prefixes returns the counts of the keys' parts before the first "/",
+// or nil when there are too many kinds to list.
+func (l *keyList) prefixes() map[string]int {
+	if l.preDone || len(l.pres) == 0 {
+		return nil
+	}
+	m := make(map[string]int, len(l.pres))
+	for k, n := range l.pres {
+		m[k] = *n
+	}
+	return m
 }
 
 // list returns the keys kept.
@@ -1185,6 +1195,15 @@ func (l *keyList) add(raw []byte) {
 	}
 	l.n++
 	l.total += size + 2
+	if !l.preDone {
+		k := body
+		if escaped {
+			k = []byte(key)
+		}
+		if i := bytes.IndexByte(k, '/'); i >= 0 && bytes.IndexByte(k, ' ') < 0 {
+			l.pres, l.preDone = countKindBytes(l.pres, k[:i])
+		}
+	}
 	if l.window == nil && len(l.keys) >= 25 && l.total >= 1500 {
 		// From now on the first 25 and a window of the last 25.
 		for _, k := range l.keys[len(l.keys)-24:] {
@@ -1273,6 +1292,11 @@ func (t *tracker) end(raw []byte) {
 		t.gval[g] = nil
 	}
 	t.mtouched = t.mtouched[:0]
+	for _, f := range t.arrNums {
+		f.sel.hi.push(f.sel.recMax, t.rec, t)
+		f.sel.lo.push(f.sel.recMin, t.rec, t)
+	}
+	t.arrNums = t.arrNums[:0]
 }
 
 // profileRecords runs the profile (and the tracker) over every record:
@@ -1450,8 +1474,20 @@ func (t *tracker) exitValue(f *Field, raw []byte) {
 // number notes the number x of f in the current record.
 func (t *tracker) number(f *Field, x float64) {
 	s := f.sel
-	s.hi.push(x, t.rec, t)
-	s.lo.push(x, t.rec, t)
+	if f.inArr {
+		// A record's largest and smallest numbers of a field under an
+		// array are offered at its end (tracker.end), so that the kept
+		// numbers are of distinct records.
+		if s.recAt != t.rec+1 {
+			s.recAt, s.recMax, s.recMin = t.rec+1, x, x
+			t.arrNums = append(t.arrNums, f)
+		} else {
+			s.recMax, s.recMin = max(s.recMax, x), min(s.recMin, x)
+		}
+	} else {
+		s.hi.push(x, t.rec, t)
+		s.lo.push(x, t.rec, t)
+	}
 	if s.mslot < 0 && !f.inArr && !strings.HasSuffix(strings.ToLower(f.Path), "id") {
 		s.mslot = len(t.measures)
 		t.measures = append(t.measures, f)

@@ -19,7 +19,8 @@ import (
 //	             the 10 most frequent templates with exact counts, the
 //	             first 10 lines, lines unlike the rest (the only line of
 //	             their template)
-//	PrioSecond   more errors and warnings, tail, templates, head
+//	PrioSecond   more errors and warnings, rows by the start and end of
+//	             a column's values, tail, templates, head
 //	PrioSpread   an even spread over the middle, more failed tests, rare
 //	             lines and tail, record names
 //	PrioRemaining everything else that was kept
@@ -47,6 +48,8 @@ const (
 	tsRare
 	tsFields
 	tsHeaders
+	tsRecFacts
+	tsRecords
 	tsColumns
 	tsColRows
 	tsTemplates
@@ -71,6 +74,7 @@ type textCands struct {
 	// derived lists
 	errs, warns []*notable
 	tmpls, rare []*cluster
+	recSpan     map[int]*textRecord // the records offered, by their first line (text_records.go)
 }
 
 // addText adds the candidates of text collection ci.
@@ -117,6 +121,9 @@ func (tc *textCands) build(ci int) {
 			for _, c := range ch {
 				if c.Record >= 0 {
 					tc.shown[c.Record] = true
+				}
+				if k == tsRecords {
+					tc.markRecord(c.Record)
 				}
 			}
 			if k == tsFacts {
@@ -178,6 +185,9 @@ func (tc *textCands) candidates() {
 	add := func(sec, key, rec int, reason, text string) {
 		tc.v.Add(Candidate{Section: tc.sec[sec], Key: key, Record: rec, Prio: prio, Reason: reason, Text: text})
 	}
+	// A text of records shows whole records (text_records.go) in place
+	// of its first lines, lines out of their record and record headers.
+	recMode := p != nil && p.recs.short()
 	var tail []posLine
 	if tc.json {
 		tail = t.output
@@ -185,6 +195,9 @@ func (tc *textCands) candidates() {
 		tail = p.tail
 	}
 	tailFrom := func(a, b int) { // the a-th to b-th line from the end, 1-based
+		if recMode {
+			b = min(b, 5) // the last record shows the rest
+		}
 		for k := a; k <= b && k <= len(tail); k++ {
 			l := tail[len(tail)-k]
 			add(tsTail, l.pos, l.pos, "last lines", "  "+cutLine(l.text))
@@ -221,13 +234,16 @@ func (tc *textCands) candidates() {
 		}
 	}
 	rareFrom := func(a, b int) {
+		if recMode {
+			return
+		}
 		for k := a; k < b && k < len(tc.rare); k++ {
 			r := tc.rare[k]
 			add(tsRare, r.first, r.first, "unlike the rest", fmt.Sprintf("  %d\t%s", r.first, cutLine(r.example)))
 		}
 	}
 	headFrom := func(a, b int) {
-		if p == nil {
+		if p == nil || recMode {
 			return
 		}
 		for k := a; k < b && k < len(p.head); k++ {
@@ -269,7 +285,7 @@ func (tc *textCands) candidates() {
 		}
 	}
 	spreadFrom := func(a, b int) {
-		if p == nil {
+		if p == nil || recMode {
 			return
 		}
 		for k := a; k < b && k < len(p.spread); k++ {
@@ -320,7 +336,7 @@ func (tc *textCands) candidates() {
 		}
 	}
 	headersFrom := func(a, b int) { // the a-th to b-th header from each end
-		if p == nil {
+		if p == nil || recMode {
 			return
 		}
 		hs := p.headers
@@ -334,6 +350,9 @@ func (tc *textCands) candidates() {
 		}
 	}
 	headersFrom(0, 3)
+	if recMode {
+		tc.recordCandidates()
+	}
 	colRows := tc.columnCandidates(add)
 	prio = PrioRare
 	if w := tc.wordCounts("first words", tc.leadMap()); w != "" {
@@ -353,6 +372,7 @@ func (tc *textCands) candidates() {
 	notableFrom(tc.errs, 10, 40)
 	notableFrom(tc.warns, 3, 20)
 	buildFrom(10, len(tc.buildLines()))
+	tc.columnParts(add)
 	tailFrom(21, 40)
 	tmplFrom(10, 30)
 	colRows(firstColRows, maxColRows)
@@ -516,6 +536,10 @@ func (tc *textCands) factLines() []string {
 	if p.miner.other > 0 {
 		s += fmt.Sprintf(" (+%s lines past the template cap)", commas(p.miner.other))
 	}
+	if p.nameSev > 0 {
+		// A symbol or file named "...Error" is not an error line.
+		s += fmt.Sprintf("; %s table rows have a severity word only in their %s (names: no level, not counted)", commas(p.nameSev), p.cols.split.nameColumnsText())
+	}
 	out = append(out, s)
 	if p.tests != nil {
 		out = append(out, testTotals(p.tests, false)...)
@@ -574,10 +598,10 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 		s := fmt.Sprintf("error and warning lines, each distinct line once at its last position, after the line before it (showing %s of %s distinct error lines, %s of %s distinct warning lines; [N times, first at line P] = N identical lines):\n",
 			commas(se), commas(len(tc.errs)), commas(sw), commas(len(tc.warns)))
 		if se < len(tc.errs) || tc.p.notableCut > 0 {
-			s += fmt.Sprintf("all error lines: compact artifact query %s --jq %s\n", h, ShellQuote(severityQuery(sevError)))
+			s += fmt.Sprintf("all error lines: compact artifact query %s --jq %s\n", h, ShellQuote(tc.p.severityQuery(sevError)))
 		}
 		if sw < len(tc.warns) {
-			s += fmt.Sprintf("all warning lines: compact artifact query %s --jq %s\n", h, ShellQuote(severityQuery(sevWarn)))
+			s += fmt.Sprintf("all warning lines: compact artifact query %s --jq %s\n", h, ShellQuote(tc.p.severityQuery(sevWarn)))
 		}
 		return s
 	case tsRare:
@@ -603,6 +627,10 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 			n += strings.Count(strings.TrimSpace(c.Text), " ") + 1
 		}
 		return fmt.Sprintf("record names (%s of %s; name@line of its %s field):\n", commas(n), commas(len(tc.p.names)), tc.p.nameField)
+	case tsRecords:
+		return tc.recordsHead(cs)
+	case tsRecFacts:
+		return fmt.Sprintf("the %s records, counted over every record:\n", commas(tc.p.recs.n))
 	case tsColumns:
 		return tc.columnsHead(cs)
 	case tsColRows:

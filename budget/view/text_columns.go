@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"github.com/toolcompact/compact/schemas/linetemplate"
 	"sort"
 	"strconv"
 	"strings"
@@ -51,6 +52,10 @@ type colSplit struct {
 	k       int      // the number of columns
 	header  []string // the header's names, when the first line is one
 	headPos int      // the header's line, or -1
+	// names are the name columns (0-based): columns of names of things
+	// (file names, symbols, commands), which a severity word inside is
+	// part of, not a level (see nameColumns).
+	names []int
 }
 
 // colStat is the profile of one column.
@@ -271,6 +276,7 @@ func detectColumns(data []byte, kind string) *colSplit {
 			hs := &colSplit{k: len(h), headPos: firstPos}
 			if (ge-1)*4 >= (nonBlank-1)*3 && hs.numericColumn(sample, firstPos) {
 				hs.header = h
+				hs.names = hs.nameColumns(sample)
 				return hs
 			}
 		}
@@ -307,7 +313,127 @@ func detectColumns(data []byte, kind string) *colSplit {
 			sp.headPos = firstPos
 		}
 	}
+	sp.names = sp.nameColumns(sample)
 	return sp
+}
+
+// nameColumns finds the columns that name things, from the rows among
+// the first 4,000 lines: columns whose values are short (at most 3
+// words in 90% of the rows: a file name, "name -> target", a symbol, a
+// command) and mostly their own (distinct in at least half of the rows),
+// not numbers. A level column (ERROR, Warning, Failed) has few distinct
+// values; a message column has more words: neither is a name column.
+func (sp *colSplit) nameColumns(sample []byte) []int {
+	short := make([]int, sp.k)
+	numeric := make([]int, sp.k)
+	distinct := make([]map[string]struct{}, sp.k)
+	for i := range distinct {
+		distinct[i] = map[string]struct{}{}
+	}
+	n := 0
+	textLines(sample, func(pos int, line string) {
+		if pos >= 4000 || pos == sp.headPos {
+			return
+		}
+		f := sp.fields(line)
+		if f == nil {
+			return
+		}
+		n++
+		for i, v := range f {
+			if strings.Count(strings.TrimSpace(v), " ") < 3 {
+				short[i]++
+			}
+			if _, _, ok := parseDecimal(v); ok {
+				numeric[i]++
+			}
+			distinct[i][v] = struct{}{}
+		}
+	})
+	if n < 2 {
+		return nil
+	}
+	var out []int
+	for i := 0; i < sp.k; i++ {
+		if short[i]*10 >= n*9 && numeric[i]*10 < n*9 && len(distinct[i])*2 >= n {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// severityText is what of a line is tested for a severity word (see
+// lineSeverity): of a row, its columns other than the name columns,
+// joined by one space; any other line whole.
+func (sp *colSplit) severityText(line string) string {
+	if len(sp.names) == 0 {
+		return line
+	}
+	f := sp.fields(line)
+	if f == nil {
+		return line
+	}
+	kept := make([]string, 0, len(f))
+	for i, v := range f {
+		if !sp.isName(i) {
+			kept = append(kept, v)
+		}
+	}
+	return strings.Join(kept, " ")
+}
+
+func (sp *colSplit) isName(i int) bool {
+	for _, j := range sp.names {
+		if j == i {
+			return true
+		}
+	}
+	return false
+}
+
+// jqSeverityText is the jq expression (over one line) that yields
+// severityText's text, for the query of error and warning lines.
+func (sp *colSplit) jqSeverityText() string {
+	if len(sp.names) == 0 {
+		return "."
+	}
+	var kept []string
+	for i := 0; i < sp.k; i++ {
+		if sp.isName(i) {
+			continue
+		}
+		if i == sp.k-1 && !sp.tab {
+			kept = append(kept, fmt.Sprintf(`($f[%d:] | join(" "))`, i))
+		} else {
+			kept = append(kept, fmt.Sprintf(`$f[%d]`, i))
+		}
+	}
+	row := `($f | length) >= ` + strconv.Itoa(sp.k)
+	if sp.tab {
+		row = `($f | length) == ` + strconv.Itoa(sp.k)
+	}
+	split := `[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")]`
+	if sp.tab {
+		split = `split("\t")`
+	}
+	return fmt.Sprintf(`(. as $l | %s as $f | if %s then [%s] | join(" ") else $l end)`, split, row, strings.Join(kept, ", "))
+}
+
+// nameColumnsText names the name columns: "column 4", "columns 1, 4",
+// "column NAME".
+func (sp *colSplit) nameColumnsText() string {
+	var parts []string
+	for _, i := range sp.names {
+		if sp.header != nil {
+			parts = append(parts, strconv.Quote(sp.header[i]))
+		} else {
+			parts = append(parts, strconv.Itoa(i+1))
+		}
+	}
+	if len(parts) == 1 {
+		return "column " + parts[0]
+	}
+	return "columns " + strings.Join(parts, ", ")
 }
 
 // mostLines is the count of the most frequent width.
@@ -955,12 +1081,12 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 	cp := tc.p.cols
 	g := cp.groupColumn()
 	for i, c := range cp.cols {
-		add(tsColumns, 3*i, -1, "column", cut(c.line(cp.rows)+cp.sumsBy(c, g), textWidth))
+		add(tsColumns, colKeys*i, -1, "column", cut(c.line(cp.rows)+cp.sumsBy(c, g), textWidth))
 		if s := c.nameLine(cp.rows); s != "" {
-			add(tsColumns, 3*i+1, -1, "column names", cut(s, 2*textWidth))
+			add(tsColumns, colKeys*i+1, -1, "column names", cut(s, 2*textWidth))
 		}
 		if s := c.afterLine(cp.rows); s != "" {
-			add(tsColumns, 3*i+2, -1, "column results", cut(s, 2*textWidth))
+			add(tsColumns, colKeys*i+2, -1, "column results", cut(s, 2*textWidth))
 		}
 	}
 	rows := cp.chosenRows()
@@ -973,6 +1099,24 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 	}
 	from(0, firstColRows)
 	return from
+}
+
+// colKeys are the candidate keys of a column in the columns section: its
+// profile line, its names line, its results line, its two parts lines.
+const colKeys = 5
+
+// columnParts adds the lines of rows by the start and the end of the
+// columns' values (partsLines), each after its column's line.
+func (tc *textCands) columnParts(add func(sec, key, rec int, reason, text string)) {
+	if tc.p == nil || tc.p.cols == nil || tc.p.cols.rows == 0 {
+		return
+	}
+	cp := tc.p.cols
+	for i, c := range cp.cols {
+		for j, l := range c.partsLines(cp.rows) {
+			add(tsColumns, colKeys*i+3+j, -1, "column parts", cut(l, 2*textWidth))
+		}
+	}
 }
 
 // columnsHead is the header of the column profile: how the lines split,
@@ -995,7 +1139,7 @@ func (tc *textCands) columnsHead(cs []Candidate) string {
 			shown++
 		case "column names":
 			if named == nil {
-				named = cp.cols[c.Key/3]
+				named = cp.cols[c.Key/colKeys]
 			}
 		}
 	}
@@ -1043,4 +1187,141 @@ func (tc *textCands) columnsHead(cs []Candidate) string {
 		break
 	}
 	return s
+}
+
+// Values by their parts. A column of names or versions has too many
+// values to list, but its values often share a start or an end that
+// means something: the module of go mod graph's "golang.org/x/sys@v0.30.0"
+// (up to the '@'), the kind of a process named "kworker/0:1-events" (up
+// to the first '/' or ':'), the major version of "v20.1.0" (up to the
+// first '.'), a test file's "_test.go" or a version's "+incompatible"
+// (from the last '_' or '+'). partsLines counts the rows (and distinct
+// values) of each start and each end, exactly, from the column's value
+// counts.
+
+// valueStart is the start of v its values are grouped by, or "".
+func valueStart(v string) string {
+	if strings.IndexByte(v, ' ') >= 0 {
+		return "" // words, not a name
+	}
+	if i := strings.IndexByte(v, '@'); i > 0 && i < len(v)-1 {
+		return v[:i+1]
+	}
+	if i := strings.IndexAny(v, "/:"); i > 0 && i < len(v)-1 && !linetemplate.FixedDigits(v, 0, i) {
+		return v[:i+1] // not the hour of a clock time
+	}
+	s := strings.TrimPrefix(v, "v")
+	if i := strings.IndexByte(s, '.'); i > 0 && i < len(s)-1 && linetemplate.FixedDigits(s, 0, i) && isDigitByte(s[i+1]) {
+		return v[:len(v)-len(s)+i+1] // "v20.", "1."
+	}
+	return ""
+}
+
+// valueEnd is the end of v its values are grouped by (from its last '_'
+// or '+' followed by a letter, at most 20 bytes), or "". Values with a
+// space (words, "name -> target") have neither a start nor an end.
+func valueEnd(v string) string {
+	i := strings.LastIndexAny(v, "_+")
+	if i <= 0 || len(v)-i > 20 || len(v)-i < 3 || strings.ContainsAny(v[i:], "@/: ") || strings.IndexByte(v, ' ') >= 0 {
+		return ""
+	}
+	if c := v[i+1] | 0x20; c < 'a' || c > 'z' {
+		return "" // "x86_64", not a suffix
+	}
+	return v[i:]
+}
+
+// partGroup is the rows and distinct values of one start or end.
+type partGroup struct {
+	k      string
+	rows   int
+	values []keyCount
+}
+
+// partsLines are the column's lines of rows by the start and by the end
+// of their values (see valueStart, valueEnd), each when its groups are at
+// fewer than the values that have one (some start or end is shared) and
+// the largest holds 3
+// rows or more; nil for a numeric column, one whose values are not all
+// counted, or one of few values (they are listed already).
+func (c *colStat) partsLines(rows int) []string {
+	if c.overflow || c.isNumber(rows) || len(c.values) <= shownColValues {
+		return nil
+	}
+	vs := c.sortedValues()
+	var out []string
+	for _, by := range []struct {
+		what string
+		fn   func(string) string
+		end  bool
+	}{
+		{"start (to the first @, / or :, or a version's major)", valueStart, false},
+		{"end (from the last _ or +)", valueEnd, true},
+	} {
+		groups := map[string]*partGroup{}
+		var order []*partGroup
+		withPart, valuesWith := 0, 0
+		for _, x := range vs {
+			k := by.fn(x.k)
+			if k == "" {
+				continue
+			}
+			g := groups[k]
+			if g == nil {
+				g = &partGroup{k: k}
+				groups[k] = g
+				order = append(order, g)
+			}
+			g.rows += x.n
+			g.values = append(g.values, x)
+			withPart += x.n
+			valuesWith++
+		}
+		if len(order) == 0 || len(order) == valuesWith {
+			continue
+		}
+		sort.SliceStable(order, func(i, j int) bool {
+			if order[i].rows != order[j].rows {
+				return order[i].rows > order[j].rows
+			}
+			return order[i].k < order[j].k
+		})
+		if order[0].rows < 3 {
+			continue
+		}
+		var parts []string
+		shown := 0
+		for i, g := range order {
+			if i == shownColValues || g.rows == 1 {
+				break
+			}
+			s := fmt.Sprintf("%q %s", cut(g.k, 60), commas(g.rows))
+			switch {
+			case len(g.values) <= 3 && len(g.values) < g.rows:
+				var vals []string
+				for _, x := range g.values {
+					// The rest of the value beside its start or end.
+					v := "…" + strings.TrimPrefix(x.k, g.k)
+					if by.end {
+						v = strings.TrimSuffix(x.k, g.k) + "…"
+					}
+					vals = append(vals, fmt.Sprintf("%s %s", cut(v, 60), commas(x.n)))
+				}
+				s += " (" + strings.Join(vals, ", ") + ")"
+			case len(g.values) < g.rows:
+				s += fmt.Sprintf(" (%s distinct)", commas(len(g.values)))
+			}
+			parts = append(parts, s)
+			shown += g.rows
+		}
+		line := fmt.Sprintf("  %s, rows by the value's %s: %s", c.name, by.what, strings.Join(parts, ", "))
+		if rest := withPart - shown; rest > 0 {
+			line += fmt.Sprintf("; %s other rows with one", commas(rest))
+		}
+		if without := rows - withPart; without > 0 {
+			line += fmt.Sprintf("; %s rows without one", commas(without))
+		}
+		out = append(out, line)
+	}
+	return out
 }

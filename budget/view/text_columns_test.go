@@ -203,6 +203,48 @@ type byteCounter struct{}
 
 func (byteCounter) Count(s string) int { return (len(s) + 3) / 4 }
 
+// TestColumnParts checks the rows by the start and the end of a column's
+// values against jq: the edges to go@ versions and to golang.org/x/sys of
+// go mod graph (start up to the '@'), the major versions of apt list
+// (start up to the first '.'), each with its distinct values.
+func TestColumnParts(t *testing.T) {
+	for _, tc := range []struct {
+		file, key, jq string
+	}{
+		{"go-mod-graph-compact.txt", "go@", `map(split(" ")[1] | select(startswith("go@")))`},
+		{"go-mod-graph-compact.txt", "golang.org/x/sys@", `map(split(" ")[1] | select(startswith("golang.org/x/sys@")))`},
+		{"apt-list-installed.txt", "1.", `.[1:] | map([gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")][1] | select(startswith("1.")))`},
+	} {
+		data := readCapture(t, tc.file)
+		p := analyzeText(data, nil)
+		if p.cols == nil {
+			t.Fatalf("%s: not a table", tc.file)
+		}
+		vals := runJQ(t, jqLines(t, data, tc.jq)[0], ".")[0].([]any)
+		distinct := map[any]bool{}
+		for _, v := range vals {
+			distinct[v] = true
+		}
+		want := fmt.Sprintf("%q %s (%s distinct)", tc.key, commas(len(vals)), commas(len(distinct)))
+		if len(distinct) == len(vals) {
+			want = fmt.Sprintf("%q %s", tc.key, commas(len(vals)))
+		}
+		found := false
+		for _, c := range p.cols.cols {
+			for _, l := range c.partsLines(p.cols.rows) {
+				found = found || strings.Contains(l, want+",") || strings.Contains(l, want+";") || strings.HasSuffix(l, want)
+			}
+		}
+		if !found {
+			var all []string
+			for _, c := range p.cols.cols {
+				all = append(all, c.partsLines(p.cols.rows)...)
+			}
+			t.Errorf("%s: no %s in the parts lines %q", tc.file, want, all)
+		}
+	}
+}
+
 // TestColumnsStructuredLines checks a table whose last column is a call
 // with an argument list (strace -f -tt of make): the argument lists do
 // not make columns of their own (3 columns: pid, time, call); the pids,

@@ -44,6 +44,19 @@ func TextFacts(data []byte) []string {
 			return 0
 		}
 		for r := 0; r < 3; r++ {
+			if r == 1 {
+				// Rows by the start or end of their values: the
+				// distributions of columns of names.
+				for _, c := range cp.cols {
+					for _, l := range c.partsLines(cp.rows) {
+						s := strings.TrimSpace(l)
+						if cp.split.header != nil {
+							s = "column " + s
+						}
+						out = append(out, cut(s, 300))
+					}
+				}
+			}
 			for _, c := range cp.cols {
 				if rank(c) == r {
 					s := strings.TrimSpace(c.short(cp.rows))
@@ -52,6 +65,14 @@ func TextFacts(data []byte) []string {
 					}
 					out = append(out, s)
 				}
+			}
+		}
+	}
+	if rs := p.recs; rs.short() {
+		// What is counted over every record (text_records.go).
+		for _, l := range []string{rs.formLine(), rs.linesLine(), rs.unitsLine()} {
+			if l != "" {
+				out = append(out, strings.TrimSpace(l))
 			}
 		}
 	}

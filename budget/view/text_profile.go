@@ -3,6 +3,7 @@ package view
 import (
 	"bytes"
 	"fmt"
+	"github.com/toolcompact/compact/schemas/linetemplate"
 	"sort"
 	"strconv"
 	"strings"
@@ -97,6 +98,7 @@ type textProfile struct {
 	lastTime   string
 	levels     map[string]int
 	errors     int // error lines
+	nameSev    int // table rows with a severity word only in their name columns (not counted)
 	warns      int // warning lines
 	notables   []*notable
 	notableCut int // distinct error/warning lines past maxNotable (counted in errors/warns)
@@ -112,9 +114,10 @@ type textProfile struct {
 	// "Log started: "), when records are blank-line-separated blocks
 	// that start so (see detectHeaderKey); headers are those lines.
 	headKey string
-	headers []posLine // the first and last maxHeaders/2 header lines
-	nHead   int       // header lines
-	loose   bool      // fields are Key: value lines of a text that is not records of fields
+	headers []posLine    // the first and last maxHeaders/2 header lines
+	nHead   int          // header lines
+	loose   bool         // fields are Key: value lines of a text that is not records of fields
+	recs    *recordStats // whole records, when headKey finds them (text_records.go)
 }
 
 // maxHeaders bounds the record header lines kept (the first half and
@@ -188,6 +191,11 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		p.loose = true
 	}
 	p.headKey = detectHeaderKey(data, p.kind)
+	if p.headKey != "" {
+		p.recs = newRecordStats(p.headKey)
+	} else if detectIndentRecords(data, p.kind) {
+		p.recs = newRecordStats("")
+	}
 	var headRing []posLine // the last maxHeaders/2 header lines
 	var tests *testSummary
 	if p.kind == textGoTest || p.kind == textTAP {
@@ -313,6 +321,11 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 			p.levels[lv]++
 		}
 		sev := lineSeverity(line)
+		if sev != sevNone && p.cols != nil && len(p.cols.split.names) > 0 {
+			if sev = lineSeverity(p.cols.split.severityText(line)); sev == sevNone {
+				p.nameSev++
+			}
+		}
 		switch sev {
 		case sevError:
 			p.errors++
@@ -336,6 +349,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 				p.notableCut++
 			}
 		}
+		if p.recs != nil {
+			p.recs.add(pos, line, blank, p.recs.isHeader(line), sev)
+		}
 		if !blank {
 			p.miner.add(pos, line, sev)
 			if p.cols != nil {
@@ -351,6 +367,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		flushRecord()
 	}
 	p.miner.mergeRare()
+	if p.recs != nil {
+		p.recs.done()
+	}
 	// The tail, in order.
 	if len(ring) == tailKeep {
 		start := n % tailKeep
@@ -359,6 +378,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	p.tail = ring
 	p.headers = append(p.headers, headRing...)
 	switch {
+	case p.recs != nil && p.recs.key == "":
+		p.records = p.recs.n
+		p.recordUnit = "records (each a line at column 0 and the indented lines below it)"
 	case p.headKey != "":
 		p.records = p.nHead
 		p.recordUnit = fmt.Sprintf("records (blank-line-separated blocks, each starting with a line %q)", p.headKey+"…")
@@ -550,7 +572,7 @@ func lineTime(line string) string {
 	if strings.HasPrefix(s, "[") {
 		s = s[1:]
 	}
-	if n := matchDate(s); n > 10 {
+	if n := linetemplate.MatchTimestamp(s); n > 10 {
 		return s[:n]
 	}
 	if len(s) >= 15 && isMonth(s[:3]) && s[3] == ' ' {
@@ -563,13 +585,13 @@ func lineTime(line string) string {
 			k++
 		}
 		if k > j && k < len(s) && s[k] == ' ' {
-			if n := matchClock(s[k+1:]); n >= 8 {
+			if n := linetemplate.MatchClock(s[k+1:]); n >= 8 {
 				return s[:k+1+n]
 			}
 		}
 	}
-	if len(s) >= 14 && strings.IndexByte("IWEF", s[0]) >= 0 && fixedDigitsAt(s, 1, 4) && s[5] == ' ' {
-		if n := matchClock(s[6:]); n >= 8 {
+	if len(s) >= 14 && strings.IndexByte("IWEF", s[0]) >= 0 && linetemplate.FixedDigits(s, 1, 4) && s[5] == ' ' {
+		if n := linetemplate.MatchClock(s[6:]); n >= 8 {
 			return s[:6+n]
 		}
 	}
@@ -588,7 +610,7 @@ func isMonth(s string) bool {
 // (a word such as INFO, [WARN], level=error, or a klog prefix), upper
 // case, or "".
 func lineLevel(line string) string {
-	if len(line) >= 5 && strings.IndexByte("IWEF", line[0]) >= 0 && fixedDigitsAt(line, 1, 4) {
+	if len(line) >= 5 && strings.IndexByte("IWEF", line[0]) >= 0 && linetemplate.FixedDigits(line, 1, 4) {
 		return map[byte]string{'I': "INFO", 'W': "WARN", 'E': "ERROR", 'F': "FATAL"}[line[0]]
 	}
 	s := line

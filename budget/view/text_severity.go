@@ -6,12 +6,19 @@ import "regexp"
 //
 // A line is an error line when, after every "zero phrase" ("0 errors",
 // "no failures", "error=nil", "errors: 0") is removed from it, it matches
-// errorPattern: a severity word on its own (error, fatal, panic, FAIL,
+// errorPattern: a severity word that acts as a level (error, fatal, panic, FAIL,
 // "3 errors" but not a bare "errors", which is also Go's package name,
 // npm's ERR!, Traceback, denied, killed, ...), an exception type that ends
 // a line or precedes a colon (ValueError:, NullPointerException), an
 // ERR_* code, a non-zero exit status, a klog/glog or apt prefix (E1125,
-// F1125, "E: "), or a compiler's location prefix (file:line:col:). A line
+// F1125, "E: "), or a compiler's location prefix (file:line:col:). The
+// word must start its white-space-separated token, after opening
+// punctuation ("[error]", "***ERROR***", "(error)") or "key=" / "key:"
+// prefixes ("level=error", `"level":"error"`), or follow a ']', ')', '>'
+// or '|': a severity word glued to a name ("OnceValue[error]",
+// "go:itab.*os.SyscallError,error", "errors.go", "/var/log/error") is
+// part of that name. Of a table's rows, the name columns are not tested
+// at all (colSplit.severityText). A line
 // that is not an error line is a warning line when it matches
 // warnPattern. Both are plain regular expressions that jq (gojq uses Go's
 // regexp) evaluates exactly as compact does, so the query the view prints
@@ -22,8 +29,8 @@ import "regexp"
 // whose template is rare, see text_template.go), which needs no word at
 // all.
 const (
-	errorPattern = `(?i:(?:^|[^\w./-])(?:error|err|fatal|panic|panicked|exception|traceback|fail|failed|failures?|critical|crit|emerg|abort|aborted|killed|oom|segfault|denied|refused)(?:$|[^\w./-]|\.(?:$|[^\w]))|\b[1-9]\d* errors(?:$|[^\w.]|\.(?:$|\W))|\berr_[a-z_]+|\bexit (?:status|code) [1-9]|exited with (?:code|status) [1-9]|non-zero exit)|[a-z](?:Error|Exception)(?::|$)|^[EF]\d{4} |^[EF]: |^[^\s:]+:\d+:\d+: `
-	warnPattern  = `(?i:(?:^|[^\w./-])(?:warn|warning|warnings|deprecated)(?:$|[^\w./-]|\.(?:$|[^\w])))|^W\d{4} |^W: `
+	errorPattern = `(?i:(?:^|[\s\])>|])(?:[^\s=:]*[=:])*[^\w\s./-]*(?:error|err|fatal|panic|panicked|exception|traceback|fail|failed|failures?|critical|crit|emerg|abort|aborted|killed|oom|segfault|denied|refused)(?:$|[^\w./-]|\.(?:$|[^\w]))|\b[1-9]\d* errors(?:$|[^\w.]|\.(?:$|\W))|\berr_[a-z_]+|\bexit (?:status|code) [1-9]|exited with (?:code|status) [1-9]|non-zero exit)|[a-z](?:Error|Exception)(?::|$)|^[EF]\d{4} |^[EF]: |^[^\s:]+:\d+:\d+: `
+	warnPattern  = `(?i:(?:^|[\s\])>|])(?:[^\s=:]*[=:])*[^\w\s./-]*(?:warn|warning|warnings|deprecated)(?:$|[^\w./-]|\.(?:$|[^\w])))|^W\d{4} |^W: `
 	zeroPattern  = `(?i:\b(?:0|no|zero) (?:errors?|warnings?|failures?|failed)\b|\b(?:errors?|err|warnings?|failures?|failed)"?\s?[:=]\s?(?:0|nil|null|none|false)\b)`
 )
 
@@ -170,14 +177,20 @@ func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }
 
 // severityQuery is the jq filter (over the lines of a text, as compact
 // artifact query reads text) that yields "position<TAB>line" for every
-// line of severity sev, the lines lineSeverity classifies so.
-func severityQuery(sev int) string {
+// line of severity sev, the lines the profile classified so: of a
+// table's rows, the columns other than the name columns are tested (see
+// colSplit.severityText).
+func (p *textProfile) severityQuery(sev int) string {
 	q := jqString(zeroPattern)
 	e := jqString(errorPattern)
-	if sev == sevError {
-		return `to_entries[] | select(.value | gsub(` + q + `; "") | test(` + e + `)) | "\(.key)\t\(.value)"`
+	text := ""
+	if p != nil && p.cols != nil && len(p.cols.split.names) > 0 {
+		text = p.cols.split.jqSeverityText() + " | "
 	}
-	return `to_entries[] | select(.value | gsub(` + q + `; "") | (test(` + e + `) | not) and test(` + jqString(warnPattern) + `)) | "\(.key)\t\(.value)"`
+	if sev == sevError {
+		return `to_entries[] | select(.value | ` + text + `gsub(` + q + `; "") | test(` + e + `)) | "\(.key)\t\(.value)"`
+	}
+	return `to_entries[] | select(.value | ` + text + `gsub(` + q + `; "") | (test(` + e + `) | not) and test(` + jqString(warnPattern) + `)) | "\(.key)\t\(.value)"`
 }
 
 // jqString writes s as a jq (JSON) string literal.

@@ -4,14 +4,18 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/toolcompact/compact/schemas/linetemplate"
 )
 
 // Templates of the lines of a text, with exact counts.
 //
 // Mining works like Drain (He et al., ICWS 2017), in two steps. First a
-// line is masked: timestamps, clock times, UUIDs, IP addresses, hex ids,
-// numbers and digit-bearing ids become placeholders (<ts>, <time>, <uuid>,
-// <ip>, <hex>, <n>, <id>), as the logs plugin does. Then the masked line,
+// line is masked by schemas/linetemplate.Append, the rule the logs plugin
+// and the host's check of plugin templates share: timestamps, clock
+// times, UUIDs, IP addresses, hex ids, numbers and digit-bearing ids
+// become placeholders (<ts>, <time>, <uuid>, <ip>, <hex>, <n>, <id>).
+// Then the masked line,
 // split at white space, joins the most similar cluster of the same token
 // count and the same leading words, when at least 40% of its tokens agree
 // position by position; the tokens that differ become <*>. Otherwise it
@@ -19,17 +23,9 @@ import (
 // the cap on clusters, in one counted "other" bucket), so the counts add
 // up to the number of lines.
 
-// Placeholders of masked tokens.
-const (
-	tmplTimestamp = "<ts>"
-	tmplClock     = "<time>"
-	tmplUUID      = "<uuid>"
-	tmplIP        = "<ip>"
-	tmplHex       = "<hex>"
-	tmplID        = "<id>"
-	tmplNumber    = "<n>"
-	tmplAny       = "<*>"
-)
+// tmplAny stands for the tokens in which the lines of a template differ
+// (the other placeholders are linetemplate's).
+const tmplAny = "<*>"
 
 // maxLeadWords bounds the distinct leading words counted (lines whose
 // leading words come later are counted in leadOther).
@@ -260,7 +256,7 @@ func newMiner() *miner {
 // (nil when it went to Other).
 func (m *miner) add(pos int, line string, sev int) *cluster {
 	m.countLast(line)
-	m.buf = appendMasked(m.buf[:0], line)
+	m.buf = linetemplate.Append(m.buf[:0], line)
 	toks := strings.Fields(string(m.buf))
 	key := groupKey(toks)
 	m.countWords(toks)
@@ -427,215 +423,5 @@ func plainWord(t string) bool {
 	return t != ""
 }
 
-// appendMasked appends line to dst with its variable tokens replaced by
-// placeholders (see the constants above).
-func appendMasked(dst []byte, line string) []byte {
-	s := line
-	for i := 0; i < len(s); {
-		c := s[i]
-		if !isAlnumByte(c) {
-			dst = append(dst, c)
-			i++
-			continue
-		}
-		if isDigitByte(c) {
-			if n := matchDate(s[i:]); n > 0 && tokenEnd(s, i+n) {
-				dst = append(dst, tmplTimestamp...)
-				i += n
-				continue
-			}
-			if n := matchIPv4(s[i:]); n > 0 && tokenEnd(s, i+n) {
-				dst = append(dst, tmplIP...)
-				i += n
-				continue
-			}
-			if n := matchClock(s[i:]); n > 0 && tokenEnd(s, i+n) {
-				dst = append(dst, tmplClock...)
-				i += n
-				continue
-			}
-		}
-		if n := matchUUID(s[i:]); n > 0 && tokenEnd(s, i+n) {
-			dst = append(dst, tmplUUID...)
-			i += n
-			continue
-		}
-		if c == '0' && i+2 < len(s) && s[i+1]|0x20 == 'x' {
-			j := i + 2
-			for j < len(s) && isHexByte(s[j]) {
-				j++
-			}
-			if j > i+2 && tokenEnd(s, j) {
-				dst = append(dst, tmplHex...)
-				i = j
-				continue
-			}
-		}
-		j, nd, allHex := i, 0, true
-		for j < len(s) && isAlnumByte(s[j]) {
-			if isDigitByte(s[j]) {
-				nd++
-			} else if !isHexByte(s[j]) {
-				allHex = false
-			}
-			j++
-		}
-		word := s[i:j]
-		lead := 0
-		for lead < len(word) && isDigitByte(word[lead]) {
-			lead++
-		}
-		switch {
-		case nd == 0:
-			dst = append(dst, word...)
-		case nd == len(word):
-			for j+1 < len(s) && s[j] == '.' && isDigitByte(s[j+1]) { // 3.14, 1.2.3
-				j += 2
-				for j < len(s) && isDigitByte(s[j]) {
-					j++
-				}
-			}
-			dst = append(dst, tmplNumber...)
-		case lead > 0 && len(word)-lead <= 3 && allLettersStr(word[lead:]):
-			dst = append(dst, tmplNumber...) // 12ms, 3s, 512MB
-			dst = append(dst, word[lead:]...)
-		case len(word) >= 6 && allHex:
-			dst = append(dst, tmplHex...)
-		case len(word) >= 5:
-			dst = append(dst, tmplID...)
-		default:
-			dst = append(dst, word...) // v1, utf8, x86
-		}
-		i = j
-	}
-	return dst
-}
-
 func isAlnumByte(c byte) bool { return isDigitByte(c) || c|0x20 >= 'a' && c|0x20 <= 'z' }
 func isHexByte(c byte) bool   { return isDigitByte(c) || c|0x20 >= 'a' && c|0x20 <= 'f' }
-
-func allLettersStr(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i] | 0x20; c < 'a' || c > 'z' {
-			return false
-		}
-	}
-	return true
-}
-
-// tokenEnd reports whether position i of s ends a token.
-func tokenEnd(s string, i int) bool { return i >= len(s) || !isAlnumByte(s[i]) }
-
-func fixedDigitsAt(s string, i, n int) bool {
-	if i+n > len(s) {
-		return false
-	}
-	for k := i; k < i+n; k++ {
-		if !isDigitByte(s[k]) {
-			return false
-		}
-	}
-	return true
-}
-
-// matchClock matches hh:mm[:ss[.frac]] at the start of s.
-func matchClock(s string) int {
-	h := 0
-	for h < len(s) && isDigitByte(s[h]) {
-		h++
-	}
-	if h < 1 || h > 2 || h+3 > len(s) || s[h] != ':' || !fixedDigitsAt(s, h+1, 2) {
-		return 0
-	}
-	i := h + 3
-	if i+3 <= len(s) && s[i] == ':' && fixedDigitsAt(s, i+1, 2) {
-		i += 3
-		if i+1 < len(s) && (s[i] == '.' || s[i] == ',') && isDigitByte(s[i+1]) {
-			i++
-			for i < len(s) && isDigitByte(s[i]) {
-				i++
-			}
-		}
-	}
-	return i
-}
-
-// matchDate matches an ISO 8601 date with an optional time and zone at
-// the start of s: 2006-01-02, 2006-01-02T15:04:05.000Z,
-// 2006-01-02 15:04:05+07:00, 2006/01/02 15:04:05, 2006-01-02  15:04:05.
-func matchDate(s string) int {
-	if len(s) < 10 || !fixedDigitsAt(s, 0, 4) || (s[4] != '-' && s[4] != '/') || s[7] != s[4] ||
-		!fixedDigitsAt(s, 5, 2) || !fixedDigitsAt(s, 8, 2) {
-		return 0
-	}
-	i := 10
-	j := i
-	for j < len(s) && j < i+2 && (s[j] == 'T' || s[j] == ' ') {
-		j++
-	}
-	if j > i {
-		if n := matchClock(s[j:]); n > 0 {
-			i = j + n
-			switch {
-			case i < len(s) && s[i] == 'Z':
-				i++
-			case i+3 <= len(s) && (s[i] == '+' || s[i] == '-') && fixedDigitsAt(s, i+1, 2):
-				k := i + 3
-				if k < len(s) && s[k] == ':' {
-					k++
-				}
-				if fixedDigitsAt(s, k, 2) {
-					i = k + 2
-				}
-			}
-		}
-	}
-	return i
-}
-
-// matchUUID matches 8-4-4-4-12 hex digits at the start of s.
-func matchUUID(s string) int {
-	if len(s) < 36 {
-		return 0
-	}
-	for i := 0; i < 36; i++ {
-		switch i {
-		case 8, 13, 18, 23:
-			if s[i] != '-' {
-				return 0
-			}
-		default:
-			if !isHexByte(s[i]) {
-				return 0
-			}
-		}
-	}
-	return 36
-}
-
-// matchIPv4 matches a dotted quad with an optional :port at the start of s.
-func matchIPv4(s string) int {
-	i := 0
-	for part := 0; part < 4; part++ {
-		if part > 0 {
-			if i >= len(s) || s[i] != '.' {
-				return 0
-			}
-			i++
-		}
-		j := i
-		for i < len(s) && isDigitByte(s[i]) {
-			i++
-		}
-		if i-j < 1 || i-j > 3 {
-			return 0
-		}
-	}
-	if i+1 < len(s) && s[i] == ':' && isDigitByte(s[i+1]) {
-		i++
-		for i < len(s) && isDigitByte(s[i]) {
-			i++
-		}
-	}
-	return i
-}

@@ -26,6 +26,7 @@ var textCaptures = map[string]string{
 	"go-doc-net-http.txt":       textBlocks,
 	"ls-l-usr-bin.txt":          textPlain,
 	"git-log-fuller-go-sdk.txt": textBlocks,
+	"go-nm-nmprog.txt":          textPlain,
 }
 
 func readCapture(t testing.TB, name string) []byte {
@@ -119,10 +120,10 @@ func TestTextProfileCounts(t *testing.T) {
 			if blank != p.blank {
 				t.Errorf("blank lines: %d, want %d", p.blank, blank)
 			}
-			if got := len(jqLines(t, data, severityQuery(sevError))); got != p.errors {
+			if got := len(jqLines(t, data, p.severityQuery(sevError))); got != p.errors {
 				t.Errorf("error lines: profile %d, the view's jq query %d", p.errors, got)
 			}
-			if got := len(jqLines(t, data, severityQuery(sevWarn))); got != p.warns {
+			if got := len(jqLines(t, data, p.severityQuery(sevWarn))); got != p.warns {
 				t.Errorf("warning lines: profile %d, the view's jq query %d", p.warns, got)
 			}
 			sum := 0
@@ -256,6 +257,18 @@ func TestLineSeverity(t *testing.T) {
 		"open failed.":                                              sevError,
 		"build failed. See the log":                                 sevError,
 		"warning. disk almost full":                                 sevWarn,
+		// A severity word glued to a name is part of the name (go tool
+		// nm symbols); one that starts its token, after opening
+		// punctuation or a key, is a level.
+		"  5fad20         32 R go:itab.*os.SyscallError,error": sevNone,
+		"  5fad40         32 R sync..dict.OnceValue[error]":    sevNone,
+		"ls: cannot open /var/log/error":                       sevNone,
+		"time=10:00 level=error msg=\"db down\"":               sevError,
+		`{"level":"error","msg":"db down"}`:                    sevError,
+		"[2026-01-02 10:00:00][ERROR] db down":                 sevError,
+		"***ERROR*** db down":                                  sevError,
+		"2026/01/02 10:00:00 [error] 12#0: connect() failed":   sevError,
+		"[WARN] slow": sevWarn,
 	}
 	for line, want := range cases {
 		if got := lineSeverity(line); got != want {
@@ -364,6 +377,37 @@ func TestSeverityHintsByLetter(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("hint %q is not in its letter's list", h)
+		}
+	}
+}
+
+// TestSeverityNameColumns checks that a severity word inside a name (a
+// symbol of go tool nm such as go:itab.*os.SyscallError,error, a file
+// called crit in ls -l) makes no error line, while the view's query for
+// error lines still returns exactly the lines counted.
+func TestSeverityNameColumns(t *testing.T) {
+	for name, words := range map[string]int{"go-nm-nmprog.txt": 30, "ls-l-usr-bin.txt": 1} {
+		data := readCapture(t, name)
+		p := analyzeText(data, nil)
+		n := len(jqLines(t, data, `.[] | select(test("(?i)\\b(error|crit|fail)\\b"))`))
+		if n < words {
+			t.Fatalf("%s: %d lines with a severity word, want at least %d", name, n, words)
+		}
+		if p.cols == nil || len(p.cols.split.names) == 0 {
+			t.Fatalf("%s: no name column found", name)
+		}
+		if p.nameSev == 0 {
+			t.Errorf("%s: no row with a severity word in a name column counted", name)
+		}
+		if p.errors != 0 || p.warns != 0 {
+			var ls []string
+			for _, nb := range p.notables {
+				ls = append(ls, nb.text)
+			}
+			t.Errorf("%s: %d error and %d warning lines, want none: %q", name, p.errors, p.warns, ls)
+		}
+		if got := len(jqLines(t, data, p.severityQuery(sevError))); got != p.errors {
+			t.Errorf("%s: the query finds %d error lines, the profile %d", name, got, p.errors)
 		}
 	}
 }

@@ -119,7 +119,25 @@ func (k *coll) treeLines() []string {
 		gs = append(gs, g)
 	}
 	sort.Slice(gs, func(i, j int) bool { return gs[i].first < gs[j].first })
+	// Fields with one value at every node are stated once, together, in
+	// the place of the first of them.
+	var consts []string
+	stated := false
 	for _, g := range gs {
+		if !g.many && len(g.counts) == 1 && g.values == nodes && g.nulls == 0 {
+			for v := range g.counts {
+				consts = append(consts, g.leaf+"="+cell(v, 40))
+			}
+		}
+	}
+	for _, g := range gs {
+		if !g.many && len(g.counts) == 1 && g.values == nodes && g.nulls == 0 {
+			if !stated {
+				stated = true
+				out = append(out, fmt.Sprintf("  every node (%s) has: %s", commas(nodes), strings.Join(consts, ", ")))
+			}
+			continue
+		}
 		var b strings.Builder
 		fmt.Fprintf(&b, "  every depth: %s (%s values", g.leaf, commas(g.values))
 		if g.nulls > 0 {
@@ -127,23 +145,15 @@ func (k *coll) treeLines() []string {
 		}
 		b.WriteString(")")
 		switch {
-		case !g.many && len(g.counts) <= 12 && len(g.counts)*2 <= g.values:
+		case !g.many && len(g.counts) <= 12 && (len(g.counts)*2 <= g.values || g.nums == 0 && g.values <= 12):
+			// A few strings are listed even when each is rare.
 			b.WriteString(": ")
-			vcs := make([]valueCount, 0, len(g.counts))
-			for v, n := range g.counts {
-				vcs = append(vcs, valueCount{v, n})
-			}
-			sort.Slice(vcs, func(i, j int) bool {
-				if vcs[i].n != vcs[j].n {
-					return vcs[i].n > vcs[j].n
-				}
-				return vcs[i].raw < vcs[j].raw
-			})
+			vcs, _ := byCount(g.counts)
 			for i, vc := range vcs {
 				if i > 0 {
 					b.WriteString(", ")
 				}
-				fmt.Fprintf(&b, "%s %s", cell(vc.raw, 40), commas(vc.n))
+				fmt.Fprintf(&b, "%s %s", cell(vc.k, 40), commas(vc.n))
 			}
 		case g.nums > 0 && g.nums == g.values-g.nulls:
 			fmt.Fprintf(&b, ": min %s, max %s, sum %s", num(g.min), num(g.max), num(g.sum))

@@ -26,6 +26,11 @@ const (
 	Number = "<n>"
 )
 
+// Text is a line as the functions of this package read it: a string or
+// a byte slice (the host and plugins hold []byte, the text view strings;
+// one definition serves both without copying).
+type Text interface{ ~string | ~[]byte }
+
 // IsDigit reports whether c is an ASCII digit.
 func IsDigit(c byte) bool { return c >= '0' && c <= '9' }
 
@@ -38,7 +43,7 @@ func IsAlnum(c byte) bool { return IsDigit(c) || IsLetter(c) }
 func isHex(c byte) bool { return IsDigit(c) || (c|0x20 >= 'a' && c|0x20 <= 'f') }
 
 // digits returns how many ASCII digits s starts with.
-func digits(s []byte) int {
+func digits[S Text](s S) int {
 	n := 0
 	for n < len(s) && IsDigit(s[n]) {
 		n++
@@ -47,7 +52,7 @@ func digits(s []byte) int {
 }
 
 // hexRun returns how many hex digits s starts with.
-func hexRun(s []byte) int {
+func hexRun[S Text](s S) int {
 	n := 0
 	for n < len(s) && isHex(s[n]) {
 		n++
@@ -57,24 +62,24 @@ func hexRun(s []byte) int {
 
 // boundary reports whether position i of s ends a token: the end, or a
 // byte that is not a letter or digit.
-func boundary(s []byte, i int) bool { return i >= len(s) || !IsAlnum(s[i]) }
+func boundary[S Text](s S, i int) bool { return i >= len(s) || !IsAlnum(s[i]) }
 
 // FixedDigits reports whether s has exactly n digits at i.
-func FixedDigits(s []byte, i, n int) bool {
+func FixedDigits[S Text](s S, i, n int) bool {
 	if i+n > len(s) {
 		return false
 	}
-	for _, c := range s[i : i+n] {
-		if !IsDigit(c) {
+	for k := i; k < i+n; k++ {
+		if !IsDigit(s[k]) {
 			return false
 		}
 	}
 	return true
 }
 
-// matchClock matches hh:mm[:ss[.frac]] at the start of s (one or two
+// MatchClock matches hh:mm[:ss[.frac]] at the start of s (one or two
 // hour digits) and returns its length, or 0.
-func matchClock(s []byte) int {
+func MatchClock[S Text](s S) int {
 	h := digits(s)
 	if h < 1 || h > 2 || h+3 > len(s) || s[h] != ':' || !FixedDigits(s, h+1, 2) {
 		return 0
@@ -90,10 +95,11 @@ func matchClock(s []byte) int {
 	return i
 }
 
-// matchTimestamp matches an ISO 8601 / RFC 3339 date with an optional time
-// and zone at the start of s: 2006-01-02, 2006-01-02T15:04:05.000Z,
-// 2006-01-02 15:04:05+07:00, 2006/01/02 15:04:05.
-func matchTimestamp(s []byte) int {
+// MatchTimestamp matches an ISO 8601 / RFC 3339 date with an optional
+// time and zone at the start of s and returns its length, or 0:
+// 2006-01-02, 2006-01-02T15:04:05.000Z, 2006-01-02 15:04:05+07:00,
+// 2006/01/02 15:04:05, 2006-01-02  15:04:05.
+func MatchTimestamp[S Text](s S) int {
 	if !FixedDigits(s, 0, 4) || len(s) < 10 || (s[4] != '-' && s[4] != '/') || s[7] != s[4] ||
 		!FixedDigits(s, 5, 2) || !FixedDigits(s, 8, 2) {
 		return 0
@@ -105,7 +111,7 @@ func matchTimestamp(s []byte) int {
 		j++
 	}
 	if j > i {
-		if n := matchClock(s[j:]); n > 0 {
+		if n := MatchClock(s[j:]); n > 0 {
 			i = j + n
 			switch {
 			case i < len(s) && s[i] == 'Z':
@@ -125,11 +131,12 @@ func matchTimestamp(s []byte) int {
 }
 
 // matchUUID matches 8-4-4-4-12 hex digits at the start of s.
-func matchUUID(s []byte) int {
+func matchUUID[S Text](s S) int {
 	if len(s) < 36 {
 		return 0
 	}
-	for i, c := range s[:36] {
+	for i := 0; i < 36; i++ {
+		c := s[i]
 		switch i {
 		case 8, 13, 18, 23:
 			if c != '-' {
@@ -145,7 +152,7 @@ func matchUUID(s []byte) int {
 }
 
 // matchIPv4 matches a dotted quad with an optional :port at the start of s.
-func matchIPv4(s []byte) int {
+func matchIPv4[S Text](s S) int {
 	i := 0
 	for part := 0; part < 4; part++ {
 		if part > 0 {
@@ -171,7 +178,7 @@ func matchIPv4(s []byte) int {
 // variable tokens replaced by placeholders. Two lines with the same
 // template differ only in timestamps, clock times, UUIDs, IPv4 addresses,
 // hexadecimal ids, numbers and digit-bearing ids.
-func Append(dst, line []byte) []byte {
+func Append[S Text](dst []byte, line S) []byte {
 	s := line
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -185,7 +192,7 @@ func Append(dst, line []byte) []byte {
 		// allows it: inside WebAssembly every call costs (RATIONALE.md).
 		if IsDigit(c) {
 			if i+10 <= len(s) && (s[i+4] == '-' || s[i+4] == '/') {
-				if n := matchTimestamp(s[i:]); n > 0 && boundary(s, i+n) {
+				if n := MatchTimestamp(s[i:]); n > 0 && boundary(s, i+n) {
 					dst = append(dst, Timestamp...)
 					i += n
 					continue
@@ -199,7 +206,7 @@ func Append(dst, line []byte) []byte {
 				}
 			}
 			if i+4 <= len(s) && (s[i+1] == ':' || s[i+2] == ':') {
-				if n := matchClock(s[i:]); n > 0 && boundary(s, i+n) {
+				if n := MatchClock(s[i:]); n > 0 && boundary(s, i+n) {
 					dst = append(dst, Clock...)
 					i += n
 					continue
@@ -259,9 +266,9 @@ func Append(dst, line []byte) []byte {
 	return dst
 }
 
-func allLetters(s []byte) bool {
-	for _, c := range s {
-		if !IsLetter(c) {
+func allLetters[S Text](s S) bool {
+	for k := 0; k < len(s); k++ {
+		if c := s[k]; !IsLetter(c) {
 			return false
 		}
 	}
@@ -275,10 +282,10 @@ func FirstStamp(s []byte) []byte {
 		if !IsDigit(s[i]) || (i > 0 && IsAlnum(s[i-1])) {
 			continue
 		}
-		if n := matchTimestamp(s[i:]); n > 0 && boundary(s, i+n) {
+		if n := MatchTimestamp(s[i:]); n > 0 && boundary(s, i+n) {
 			return s[i : i+n]
 		}
-		if n := matchClock(s[i:]); n > 0 && boundary(s, i+n) {
+		if n := MatchClock(s[i:]); n > 0 && boundary(s, i+n) {
 			return s[i : i+n]
 		}
 	}

@@ -22,6 +22,7 @@ want go-list-modules && go list -m -json all >"$out/go-list-modules.json"
 want go-doc-net-http && go doc -all net/http >"$out/go-doc-net-http.txt"
 want man-bash && MANWIDTH=80 man bash 2>/dev/null | col -bx |
 		sed -E 's/[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[a-z]{2,}/address@example.invalid/g' >"$out/man-bash.txt"
+want go-mod-graph-compact && go mod graph >"$out/go-mod-graph-compact.txt"
 want ls-l-usr-bin && ls -l --time-style=long-iso /usr/bin >"$out/ls-l-usr-bin.txt"
 # git-log-fuller-go-sdk: in a clone of https://github.com/extism/go-sdk (set GO_SDK_GIT to its .git)
 want git-log-fuller-go-sdk && [[ -n "${GO_SDK_GIT:-}" ]] && git --git-dir="$GO_SDK_GIT" log --format=fuller -n 200 --date=iso-strict |
@@ -150,6 +151,14 @@ func Next(s Status) Status {
 }
 GO
 	(cd "$b" && go build -a -x -v ./... 2>&1 || true) >"$out/go-build-fail.txt"
+	rm -rf "$tmp"
+fi
+if want go-nm-nmprog; then
+	# The symbol table of a small static program, largest first: symbols
+	# such as go:itab.*os.SyscallError,error name error types.
+	tmp=$(mktemp -d)
+	(cd "$caps/nmprog" && CGO_ENABLED=0 go build -o "$tmp/nmprog" .)
+	go tool nm -size -sort size "$tmp/nmprog" >"$out/go-nm-nmprog.txt"
 	rm -rf "$tmp"
 fi
 if want npm-install-fail; then

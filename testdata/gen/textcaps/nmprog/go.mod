@@ -1,0 +1,3 @@
+module nmprog
+
+go 1.22
