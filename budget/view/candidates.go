@@ -246,7 +246,7 @@ func addRecords(v *View, in Input, ci int) error {
 		// A few short records (an API document's servers) are shown
 		// whole with the profiles, not after the rows of big ones.
 		for i := range v.cands {
-			if cd := &v.cands[i]; cd.Section == sec && cd.Record >= 0 && len(cd.Text) <= 200 {
+			if cd := &v.cands[i]; cd.Section == sec && cd.Record >= 0 && len(cd.Text) <= 320 {
 				cd.Prio = PrioProfile
 			}
 		}
