@@ -92,11 +92,40 @@ type colStat struct {
 	// maxColValues; afterRows rows have one.
 	after     map[string]int
 	afterRows int
-	negative  bool // a value below zero
-	digits    int  // the digits of every integer value while they agree, else -1
-	// top are the rows of the maxTopRows largest values, largest first
-	// (ties: the first row), for the rows below the maximum.
-	top []topRow
+	// top are the rows of the largest values below the maximum, largest
+	// first, at most maxTopRows (one row per value).
+	top      []topRow
+	negative bool // a value below zero
+	digits   int  // the digits of every integer value while they agree, else -1
+}
+
+// topRow is a row and its value in a numeric column.
+type topRow struct {
+	v   float64
+	raw string
+	l   posLine
+}
+
+// maxTopRows bounds the rows kept at the largest values after the
+// maximum (the largest file under a total line of du).
+const maxTopRows = 4
+
+// noteTop keeps the row if its value is among the largest maxTopRows+1
+// distinct values seen (the first of them is the maximum's).
+func (c *colStat) noteTop(v float64, raw string, l posLine) {
+	for _, t := range c.top {
+		if t.v == v {
+			return
+		}
+	}
+	if len(c.top) == maxTopRows+1 && v <= c.top[maxTopRows].v {
+		return
+	}
+	c.top = append(c.top, topRow{v, raw, l})
+	sort.SliceStable(c.top, func(i, j int) bool { return c.top[i].v > c.top[j].v })
+	if len(c.top) > maxTopRows+1 {
+		c.top = c.top[:maxTopRows+1]
+	}
 }
 
 // maxGroupValues bounds the values of a column the numeric columns are
@@ -670,32 +699,6 @@ func (c *colStat) add(pos int, line, v string, row int) {
 // isNumber reports whether every row's value of the column is a number.
 func (c *colStat) isNumber(rows int) bool { return rows > 1 && c.numeric == rows }
 
-// topRow is a row and its value in a numeric column.
-type topRow struct {
-	v   float64
-	raw string
-	l   posLine
-}
-
-// maxTopRows bounds the rows kept per numeric column by value.
-const maxTopRows = 6
-
-// noteTop keeps the row if its value is among the largest so far.
-func (c *colStat) noteTop(v float64, raw string, l posLine) {
-	if len(c.top) == maxTopRows && v <= c.top[len(c.top)-1].v {
-		return
-	}
-	i := len(c.top)
-	for i > 0 && c.top[i-1].v < v {
-		i--
-	}
-	if len(c.top) < maxTopRows {
-		c.top = append(c.top, topRow{})
-	}
-	copy(c.top[i+1:], c.top[i:len(c.top)-1])
-	c.top[i] = topRow{v, raw, l}
-}
-
 // idLike reports whether a numeric column holds identifiers rather than
 // quantities (process ids, ports of one width): integers, none negative,
 // either all written with the same number of digits, at least 3, or
@@ -1097,36 +1100,32 @@ func (cp *colProfile) chosenRows() []*colRow {
 			}
 		}
 	}
-	// The next largest rows of a column of many values (the largest may
-	// be a total: du's last line): the largest file, the slowest call.
+	// The rows of the next largest values (the largest file under a
+	// total line), for quantities.
 	for _, c := range cp.cols {
-		if !c.isNumber(cp.rows) || len(c.distinct) < 10 || c.idLike() {
+		if !c.isNumber(cp.rows) || len(c.distinct) < 3 || c.idLike() || c.fewNumbers(shownColValues) {
 			continue
 		}
-		k := 1
-		for _, t := range c.top {
-			if t.v == c.max {
-				continue
+		for k, t := range c.top {
+			if k == 0 {
+				continue // the maximum's rows are above
 			}
-			k++
-			add(t.l, fmt.Sprintf("%s largest %s (%s)", ordinal(k), c.name, t.raw))
+			add(t.l, fmt.Sprintf("%s largest %s (%s)", ordinal(k+1), c.name, t.raw))
 		}
 	}
 	addRare(cp.rows)
 	return out
 }
 
-// ordinal is "2nd", "3rd", "4th"... of k (k < 20).
-func ordinal(k int) string {
-	switch k {
-	case 1:
-		return "1st"
+// ordinal is "2nd", "3rd", "4th", "5th".
+func ordinal(n int) string {
+	switch n {
 	case 2:
 		return "2nd"
 	case 3:
 		return "3rd"
 	}
-	return strconv.Itoa(k) + "th"
+	return fmt.Sprintf("%dth", n)
 }
 
 // columnCandidates adds the column profile lines (PrioRare, in column

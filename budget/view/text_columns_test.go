@@ -318,30 +318,29 @@ func TestColumnsStructuredLines(t *testing.T) {
 	}
 }
 
-// TestColumnTopRows checks the rows chosen below the maximum of a
-// numeric column of many values: in ls -l of /usr/bin, the 2nd to 6th
-// largest sizes, each row's value the one jq ranks there (the largest
-// alone said nothing of the next ones, and in du -ab the largest is the
-// total).
-func TestColumnTopRows(t *testing.T) {
+// TestColumnsNextLargest checks the rows of the next largest values of a
+// quantity column are chosen, each with its rank (ls -l: the 2nd to 5th
+// largest sizes, jq), not only the maximum's: under du's total line the
+// largest file is one of them. The old code chose only the maximum.
+func TestColumnsNextLargest(t *testing.T) {
 	data := readCapture(t, "ls-l-usr-bin.txt")
 	p := analyzeText(data, nil)
-	sizes := runJQ(t, jqLines(t, data, `.[1:] | map([gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")][4] | tonumber) | sort | reverse | .[:6]`)[0], ".")[0].([]any)
-	got := map[string]bool{}
-	for _, r := range p.cols.chosenRows() {
+	cp := p.cols
+	want := jqLines(t, data, fmt.Sprintf(`[.[] | %s | .[4] | tonumber] | unique | reverse | .[1:5] | map(tostring)`, cp.split.jqFields()))[0].([]any)
+	var got []string
+	for _, r := range cp.chosenRows() {
 		for _, why := range r.reasons {
-			if strings.Contains(why, "largest column 5") {
-				got[why] = true
+			if strings.Contains(why, " largest column 5 (") && !strings.HasPrefix(why, "largest") {
+				got = append(got, why)
 			}
 		}
 	}
-	for k := 2; k <= 6; k++ {
-		if sizes[k-1] == sizes[0] {
-			continue
-		}
-		want := fmt.Sprintf("%s largest column 5 (%v)", ordinal(k), sizes[k-1])
-		if !got[want] {
-			t.Errorf("no row chosen as %q (chosen: %v)", want, got)
+	if len(got) != 4 {
+		t.Fatalf("next largest rows: %q, want 4 (%v)", got, want)
+	}
+	for k, w := range want {
+		if exp := fmt.Sprintf("%s largest column 5 (%s)", ordinal(k+2), w); got[k] != exp {
+			t.Errorf("rank %d: %q, want %q", k+2, got[k], exp)
 		}
 	}
 }
