@@ -1,5 +1,5 @@
 /* A small C program with warnings and two errors, for the captured gcc log
- * testdata/captured/gcc-warnings.txt (see testdata/gen/capture.sh). */
+ * budget/view/testdata/gcc-warnings.txt (see testdata/gen/capture.sh). */
 #include <stdio.h>
 #include <string.h>
 
