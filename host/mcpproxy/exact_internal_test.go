@@ -297,3 +297,34 @@ func FuzzKeepInputResponses(f *testing.F) {
 		}
 	})
 }
+
+// FuzzKeepLone: a text the proxy makes from an upstream's string by
+// adding before and after it (a server's name, its instructions, a
+// tool's description) keeps the string's code units exactly, lone
+// surrogates included.
+func FuzzKeepLone(f *testing.F) {
+	for _, s := range []string{`"Use the zeta tool first. \udfff"`, `"M \ud800 lone"`, `"\ud800\udc00 pair \\ud800"`, `"\ude00\ud83d"`, `"plain"`} {
+		f.Add([]byte(s), "compact(", ")")
+	}
+	f.Fuzz(func(t *testing.T, raw []byte, before, after string) {
+		want, ok := canon(raw)
+		if !ok || !strings.HasPrefix(want, "s") || !utf8.ValidString(before+after) || hasStandIn(before+after) {
+			return
+		}
+		var d string
+		if json.Unmarshal(raw, &d) != nil {
+			return
+		}
+		got := keepLone(raw, before+d+after)
+		if got == nil {
+			return // no lone surrogate: the proxy writes the text as decoded
+		}
+		b, _ := json.Marshal(before)
+		a, _ := json.Marshal(after)
+		cb, _ := canon(b)
+		ca, _ := canon(a)
+		if g, ok := canon(got); !ok || g != "s"+cb[1:]+want[1:]+ca[1:] {
+			t.Fatalf("%q + %s + %q came out as %s", before, raw, after, got)
+		}
+	})
+}

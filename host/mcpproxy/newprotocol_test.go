@@ -87,8 +87,9 @@ var exactMembers = []string{
 func TestNewProtocolExact(t *testing.T) {
 	node, script := wireServer(t)
 	eng, _ := newEngine(t, 8000)
-	newProxy := func(t *testing.T) *mcpproxy.Proxy {
-		p, err := mcpproxy.New(context.Background(), &mcpproxy.Command{Path: node, Args: []string{script}, Stderr: io.Discard}, mcpproxy.Adapt(eng), mcpproxy.Options{Logger: quietLogger()})
+	type constructor = func(context.Context, mcpproxy.Upstream, mcpproxy.Engine, mcpproxy.Options) (*mcpproxy.Proxy, error)
+	newProxy := func(t *testing.T, make constructor) *mcpproxy.Proxy {
+		p, err := make(context.Background(), &mcpproxy.Command{Path: node, Args: []string{script}, Stderr: io.Discard}, mcpproxy.Adapt(eng), mcpproxy.Options{Logger: quietLogger()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,48 +130,55 @@ func TestNewProtocolExact(t *testing.T) {
 		}
 	}
 
-	t.Run("stdio", func(t *testing.T) {
-		p := newProxy(t)
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		upR, upW, err := os.Pipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		downR, downW, err := os.Pipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		served := make(chan error, 1)
-		go func() { served <- p.Run(ctx, &mcp.IOTransport{Reader: upR, Writer: downW}) }()
-		rec := &wireRecorder{Transport: &mcp.IOTransport{Reader: downR, Writer: upW}}
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "new", Version: "1"}, nil).Connect(ctx, rec, &mcp.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		// server/discover, which a 2026-07-28 client asks instead of
-		// initialize, says what the upstream's initialize says: server
-		// info and capabilities the go-sdk does not know.
-		rec.mu.Lock()
-		discover := rec.results[0]
-		rec.mu.Unlock()
-		for _, want := range []string{`"title":"Wire Server"`, `"websiteUrl":"https://example.invalid/wire"`, `"name":"compact(wire)"`,
-			`"tasks":{"requests":{"tools":{"call":{}}}}`, `"experimental":{"acme/x":{"on":true}}`, `"extensions":{"io.acme/y":{}}`,
-			`"supportedVersions":[`, `"resultType":"complete"`} {
-			if !strings.Contains(discover, want) {
-				t.Errorf("server/discover lacks %s:\n%s", want, discover)
+	// Through Run on a proxy made by New, and by NewLazy as compact mcp
+	// makes it (an upstream session per client).
+	for _, c := range []struct {
+		name string
+		make constructor
+	}{{"stdio", mcpproxy.New}, {"stdio, NewLazy", mcpproxy.NewLazy}} {
+		t.Run(c.name, func(t *testing.T) {
+			p := newProxy(t, c.make)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			upR, upW, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		if n := cs.InitializeResult().ServerInfo; n == nil || n.Name != "compact(wire)" {
-			t.Errorf("the client sees the server as %+v", n)
-		}
-		check(t, cs, rec, "2026-07-28")
-		cs.Close()
-		<-served
-	})
+			downR, downW, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			served := make(chan error, 1)
+			go func() { served <- p.Run(ctx, &mcp.IOTransport{Reader: upR, Writer: downW}) }()
+			rec := &wireRecorder{Transport: &mcp.IOTransport{Reader: downR, Writer: upW}}
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "new", Version: "1"}, nil).Connect(ctx, rec, &mcp.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// server/discover, which a 2026-07-28 client asks instead of
+			// initialize, says what the upstream's initialize says: server
+			// info and capabilities the go-sdk does not know.
+			rec.mu.Lock()
+			discover := rec.results[0]
+			rec.mu.Unlock()
+			for _, want := range []string{`"title":"Wire Server"`, `"websiteUrl":"https://example.invalid/wire"`, `"name":"compact(wire)"`,
+				`"tasks":{"requests":{"tools":{"call":{}}}}`, `"experimental":{"acme/x":{"on":true}}`, `"extensions":{"io.acme/y":{}}`,
+				`"supportedVersions":[`, `"resultType":"complete"`, `"instructions":"Use the zeta tool first. \udfff\n\nTool results`} {
+				if !strings.Contains(discover, want) {
+					t.Errorf("server/discover lacks %s:\n%s", want, discover)
+				}
+			}
+			if n := cs.InitializeResult().ServerInfo; n == nil || n.Name != "compact(wire)" {
+				t.Errorf("the client sees the server as %+v", n)
+			}
+			check(t, cs, rec, "2026-07-28")
+			cs.Close()
+			<-served
+		})
+	}
 
 	t.Run("http door", func(t *testing.T) {
-		p := newProxy(t)
+		p := newProxy(t, mcpproxy.New)
 		srv := httptest.NewServer(p.Handler(mcpproxy.HTTPOptions{}))
 		defer srv.Close()
 		rec := &wireRecorder{Transport: &mcp.StreamableClientTransport{Endpoint: srv.URL}}
@@ -204,9 +212,13 @@ const newMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"
 func TestNewProtocolInputRequired(t *testing.T) {
 	node, script := wireServer(t)
 	eng, _ := newEngine(t, 8000)
-	for _, how := range []string{"Run", "Connect"} {
+	for _, how := range []string{"Run", "Connect", "Run, NewLazy"} {
 		t.Run(how, func(t *testing.T) {
-			p, err := mcpproxy.New(context.Background(), &mcpproxy.Command{Path: node, Args: []string{script, "2026"}, Stderr: io.Discard}, mcpproxy.Adapt(eng),
+			make := mcpproxy.New
+			if how == "Run, NewLazy" {
+				make = mcpproxy.NewLazy // as compact mcp makes it
+			}
+			p, err := make(context.Background(), &mcpproxy.Command{Path: node, Args: []string{script, "2026"}, Stderr: io.Discard}, mcpproxy.Adapt(eng),
 				mcpproxy.Options{Logger: quietLogger(), UpstreamProtocol: "2026-07-28"})
 			if err != nil {
 				t.Fatal(err)
@@ -215,7 +227,7 @@ func TestNewProtocolInputRequired(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			ct, st := mcp.NewInMemoryTransports()
-			if how == "Run" {
+			if how != "Connect" {
 				go p.Run(ctx, st)
 			} else {
 				ss, err := p.Connect(ctx, st, nil)

@@ -176,14 +176,13 @@ func (p *Proxy) toolList(raw json.RawMessage) json.RawMessage {
 	}
 	out := make([]json.RawMessage, 0, len(tools)+1)
 	for _, t := range tools {
-		var name, desc string
+		var name string
 		_ = json.Unmarshal(t["name"], &name)
 		if name == ReadArtifactTool {
 			p.log.Warn("upstream tool hidden by the proxy's own tool", "tool", name)
 			continue
 		}
-		_ = json.Unmarshal(t["description"], &desc)
-		t["description"], _ = json.Marshal(strings.TrimSpace(strings.TrimRight(desc, " ") + handleSentence))
+		t["description"] = described(t["description"])
 		if p.opts.StripOutputSchemas {
 			delete(t, "outputSchema")
 		}
@@ -241,9 +240,16 @@ func (p *Proxy) initializeResult(typed *mcp.InitializeResult) mcp.Result {
 	if caps == nil {
 		caps = map[string]json.RawMessage{}
 	}
+	upInstr, upName := m["instructions"], info["name"]
 	ok := set(m, "protocolVersion", typed.ProtocolVersion) && set(m, "instructions", typed.Instructions)
 	if typed.ServerInfo != nil {
 		ok = ok && set(info, "name", typed.ServerInfo.Name)
+		if k := keepLone(upName, typed.ServerInfo.Name); k != nil {
+			info["name"] = k
+		}
+	}
+	if k := keepLone(upInstr, typed.Instructions); k != nil {
+		m["instructions"] = k
 	}
 	if _, has := caps["tools"]; !has {
 		ok = ok && set(caps, "tools", typed.Capabilities.Tools)
@@ -285,9 +291,16 @@ func (p *Proxy) discoverResult(typed *mcp.DiscoverResult) mcp.Result {
 	if m["capabilities"], err = json.Marshal(caps); err != nil {
 		return typed
 	}
+	if k := keepLone(um["instructions"], typed.Instructions); k != nil {
+		m["instructions"] = k
+	}
 	if info := members(um["serverInfo"]); info != nil {
 		name, version := p.serverImpl(init)
+		upName := info["name"]
 		info["name"], _ = json.Marshal(name)
+		if k := keepLone(upName, name); k != nil {
+			info["name"] = k
+		}
 		if _, ok := info["version"]; !ok {
 			info["version"], _ = json.Marshal(version)
 		}
@@ -306,4 +319,18 @@ func (p *Proxy) discoverResult(typed *mcp.DiscoverResult) mcp.Result {
 		return typed
 	}
 	return rawFor(b, "server/discover", newProtocol)
+}
+
+// described is a tool's description (its JSON, as the upstream wrote
+// it) followed by the handle sentence; lone surrogates in it stay the
+// escapes they were (see surrogate.go).
+func described(raw json.RawMessage) json.RawMessage {
+	var desc string
+	_ = json.Unmarshal(raw, &desc)
+	d := strings.TrimSpace(strings.TrimRight(desc, " ") + handleSentence)
+	if k := keepLone(raw, d); k != nil {
+		return k
+	}
+	b, _ := json.Marshal(d)
+	return b
 }

@@ -39,7 +39,9 @@ func (l *lockedBuffer) String() string {
 // not know (tasks, experimental, extensions); tools/list pages in the
 // upstream's order with its annotations (no idempotentHint added) and
 // execution; numbers no float64 holds, in a tool's schema and in
-// structuredContent, with _meta saying "unchanged" only of what is; an
+// structuredContent, with _meta saying "unchanged" only of what is, and a
+// lone surrogate in a tool's description (to which the proxy appends a
+// sentence: it was U+FFFD on the code before session 5's); an
 // optional method the upstream lacks (resources/templates/list) is its
 // error, not a failure at start-up; and the upstream's first request is
 // initialize. Each of these failed on the old code (which did not even
@@ -62,7 +64,7 @@ func TestWireExact(t *testing.T) {
 	}
 	c := newRawClientKeep(t, p)
 	init := c.initResult
-	for _, want := range []string{`"title":"Wire Server"`, `"websiteUrl":"https://example.invalid/wire"`, `"icons":[{`, `"tasks":{"requests":{"tools":{"call":{}}}}`, `"experimental":{"acme/x":{"on":true}}`, `"extensions":{"io.acme/y":{}}`, `"instructions":"Use the zeta tool first.`} {
+	for _, want := range []string{`"title":"Wire Server"`, `"websiteUrl":"https://example.invalid/wire"`, `"icons":[{`, `"tasks":{"requests":{"tools":{"call":{}}}}`, `"experimental":{"acme/x":{"on":true}}`, `"extensions":{"io.acme/y":{}}`, `"instructions":"Use the zeta tool first. \udfff\n\nTool results pass through compact`} {
 		if !strings.Contains(string(init), want) {
 			t.Errorf("initialize result lacks %s: %s", want, init)
 		}
@@ -98,6 +100,9 @@ func TestWireExact(t *testing.T) {
 	}
 	if len(p2.Tools) != 2 || p2.Tools[0].Name != "mid" || p2.Tools[1].Name != mcpproxy.ReadArtifactTool {
 		t.Errorf("second page: %s, want mid then read_artifact", resp.Result)
+	}
+	if !strings.Contains(string(resp.Result), `"description":"M \ud800 lone`) {
+		t.Errorf("mid's description: %s, want its lone surrogate as written", resp.Result)
 	}
 
 	c.send(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"zeta","arguments":{}}}`)

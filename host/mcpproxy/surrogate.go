@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -207,4 +208,26 @@ func (p *Proxy) markMapped(raw json.RawMessage, out *mcp.CallToolResult) {
 		}
 	}
 	p.markStandIns(m.Handle)
+}
+
+// keepLone is typed, a text the proxy made from the text of the JSON
+// string raw (which typed holds as the go-sdk decoded it: a lone
+// surrogate as U+FFFD) by adding before or after it, as a JSON string
+// with raw's lone surrogates written back as the escapes they were; nil
+// when raw holds none (or typed does not hold raw's text).
+func keepLone(raw json.RawMessage, typed string) json.RawMessage {
+	raw = bytes.TrimSpace(raw)
+	if !surrogateEscape(raw) || hasStandInJSON(raw) {
+		return nil
+	}
+	s, lone, ok := unquoteSurrogates(raw)
+	var d string
+	if !ok || !lone || json.Unmarshal(raw, &d) != nil {
+		return nil
+	}
+	i := strings.Index(typed, d)
+	if i < 0 {
+		return nil
+	}
+	return quoteSurrogates(typed[:i] + s + typed[i+len(d):])
 }

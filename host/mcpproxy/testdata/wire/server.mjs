@@ -33,9 +33,9 @@ if (mode === "stubborn" || mode.endsWith("garbage")) {
 }
 
 const results = {
-  initialize: `{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":true},"resources":{},"tasks":{"requests":{"tools":{"call":{}}}},"experimental":{"acme/x":{"on":true}},"extensions":{"io.acme/y":{}}},"serverInfo":{"name":"wire","version":"1.2.3","title":"Wire Server","websiteUrl":"https://example.invalid/wire","icons":[{"src":"https://example.invalid/i.png","mimeType":"image/png"}]},"instructions":"Use the zeta tool first."}`,
+  initialize: `{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":true},"resources":{},"tasks":{"requests":{"tools":{"call":{}}}},"experimental":{"acme/x":{"on":true}},"extensions":{"io.acme/y":{}}},"serverInfo":{"name":"wire","version":"1.2.3","title":"Wire Server","websiteUrl":"https://example.invalid/wire","icons":[{"src":"https://example.invalid/i.png","mimeType":"image/png"}]},"instructions":"Use the zeta tool first. \\udfff"}`,
   "tools/list:": `{"tools":[{"name":"zeta","description":"Z","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true},"execution":{"taskSupport":"optional"}},{"name":"alpha","description":"A","inputSchema":{"type":"object","properties":{"n":{"type":"integer","maximum":12345678901234567890}}}}],"nextCursor":"page2"}`,
-  "tools/list:page2": `{"tools":[{"name":"mid","description":"M","inputSchema":{"type":"object"},"annotations":{"destructiveHint":false}}]}`,
+  "tools/list:page2": `{"tools":[{"name":"mid","description":"M \\ud800 lone","inputSchema":{"type":"object"},"annotations":{"destructiveHint":false}}]}`,
   "tools/call": `{"content":[{"type":"text","text":"{\\"n\\":12345678901234567890,\\"f\\":1.10}"}],"structuredContent":{"n":12345678901234567890,"f":1.10},"isError":false,"_meta":{"acme/trace":"t-1"}}`,
   "tools/call:exact": `{"content":[{"type":"text","text":"n=12345678901234567890 e=1e400 z=-0 f=1.0 lone=\\ud800 end"}],"structuredContent":{"big":12345678901234567890,"huge":1e400,"negz":-0,"one":1.0,"lone":"\\ud800","list":[12345678901234567890,1e400,-0,1.0,"a\\udc00b"]},"isError":false,"_meta":{"acme/n":12345678901234567890,"acme/e":1e400,"acme/z":-0,"acme/f":1.0,"acme/s":"\\ud800"}}`,
   "tasks/list:": `{"tasks":[{"taskId":"t-1","status":"working","ttl":12345678901234567890,"pollInterval":1.0}]}`,
