@@ -1,6 +1,8 @@
 package budget_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -44,4 +46,59 @@ func head(s string, n int) string {
 		lines = lines[:n]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// TestKeyPrefixCounts checks the counts of a keyed collection's keys by
+// their part before the first "/" (npm scopes here; media types, paths)
+// against the keys themselves: every count the view states is exact.
+func TestKeyPrefixCounts(t *testing.T) {
+	data, err := os.ReadFile("../testdata/captured/npm-view-vite.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		DevDependencies map[string]any `json:"devDependencies"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{}
+	for k := range doc.DevDependencies {
+		if i := strings.IndexByte(k, '/'); i >= 0 {
+			want[k[:i]]++
+		}
+	}
+	p, _ := l2Pipeline(t)
+	res := runView(t, p, "vite-document", data, 4000)
+	_, after, ok := strings.Cut(res.Content, "collection .devDependencies (map)")
+	if !ok {
+		t.Fatalf("no .devDependencies section:\n%s", head(res.Content, 20))
+	}
+	_, line, ok := strings.Cut(after, "keys before the first /: ")
+	if !ok {
+		t.Fatalf("no key prefix counts in the .devDependencies section:\n%s", head(after, 6))
+	}
+	line, _, _ = strings.Cut(line, "\n")
+	rest := 0
+	for _, part := range strings.Split(line, ", ") {
+		if strings.Contains(part, " more with ") {
+			continue // the rare prefixes, summed
+		}
+		var n int
+		i := strings.LastIndexByte(part, ' ')
+		if i < 0 {
+			t.Fatalf("cannot read %q", part)
+		}
+		k := part[:i]
+		if _, err := fmt.Sscan(part[i+1:], &n); err != nil {
+			t.Fatalf("cannot read %q: %v", part, err)
+		}
+		if want[k] != n {
+			t.Errorf("%s: view says %d, the keys have %d", k, n, want[k])
+		}
+		rest++
+	}
+	if rest < 2 {
+		t.Errorf("only %d prefixes listed: %q", rest, line)
+	}
 }

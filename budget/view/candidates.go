@@ -97,6 +97,8 @@ type coll struct {
 	// why lists, per reason, the records it selects (in its order).
 	why  []*reason
 	rows map[int]*row // rendered on first use (row)
+	// drops are the fields the rules drop, once the profile is done.
+	drops map[*Field]bool
 	// colMask reaches the columns (leavesOf); rowMu guards rendering.
 	colMask []bool
 	rowMu   sync.Mutex
@@ -214,6 +216,13 @@ func addRecords(v *View, in Input, ci int) error {
 		return fmt.Errorf("profile %s: %w", c.Path, err)
 	}
 	k.p.Finish()
+	if k.in.Drop != nil {
+		// Asked of every field many times: answered once (rows.go).
+		k.drops = make(map[*Field]bool, len(k.p.Fields)+1)
+		for _, f := range append(k.p.Fields, k.p.root) {
+			k.drops[f] = k.in.Drop(f.Path)
+		}
+	}
 	for _, path := range in.Identity {
 		if f := k.p.Field(strings.TrimPrefix(path, ".")); f != nil && f.scalar() && f.Present == k.p.Records {
 			k.p.Identity = f
@@ -237,7 +246,7 @@ func addRecords(v *View, in Input, ci int) error {
 		// A few short records (an API document's servers) are shown
 		// whole with the profiles, not after the rows of big ones.
 		for i := range v.cands {
-			if cd := &v.cands[i]; cd.Section == sec && cd.Record >= 0 && len(cd.Text) <= 200 {
+			if cd := &v.cands[i]; cd.Section == sec && cd.Record >= 0 && len(cd.Text) <= 320 {
 				cd.Prio = PrioProfile
 			}
 		}
@@ -439,10 +448,19 @@ func (k *coll) membersLine() string {
 // The keys come from the profile's pass (keyList.add).
 func (k *coll) keysLine() string {
 	keys, n := k.keys.list(), k.keys.n
+	var b strings.Builder
 	if n > len(keys) {
-		return fmt.Sprintf("  keys (%s): %s, … %s more …, %s", commas(n), strings.Join(keys[:25], ", "), commas(n-len(keys)), strings.Join(keys[25:], ", "))
+		fmt.Fprintf(&b, "  keys (%s): %s, … %s more …, %s", commas(n), strings.Join(keys[:25], ", "), commas(n-len(keys)), strings.Join(keys[25:], ", "))
+	} else {
+		fmt.Fprintf(&b, "  keys (%s): %s", commas(n), strings.Join(keys, ", "))
 	}
-	return fmt.Sprintf("  keys (%s): %s", commas(n), strings.Join(keys, ", "))
+	// Keys are data too: media types by their type, paths by their first
+	// segment (exact counts over every key), where the keys are too many
+	// to count by eye.
+	if n > 50 {
+		kinds(&b, "keys before the first /", k.keys.prefixes(), n)
+	}
+	return b.String()
 }
 
 // stateNames are field names whose values are states.
@@ -716,6 +734,9 @@ func onlyValue(f *Field) string {
 
 // dropped reports whether the rules drop f (not shown as a column).
 func (k *coll) dropped(f *Field) bool {
+	if d, ok := k.drops[f]; ok {
+		return d
+	}
 	return k.in.Drop != nil && k.in.Drop(f.Path)
 }
 

@@ -32,15 +32,15 @@ func TestShortNestedFactsComeEarly(t *testing.T) {
 
 // TestFewRecordsShownWhole: in compact's own OpenAPI document (22
 // collections), the six parameters of GET /v1/artifacts/{handle} are
-// shown whole at 2,000 tokens, with the profiles, rather than after the
-// rows of every bigger collection (before: showing 0 of 6 even at 3,000).
+// shown whole at 3,000 tokens, with the profiles, rather than after the
+// rows of every bigger collection (before: showing 0 of 6 at 3,000).
 func TestFewRecordsShownWhole(t *testing.T) {
 	v, data := viewOf(t, "../../budget/testdata/compact-openapi.json")
 	c, err := budget.NewCounter("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := v.Fill(c, 2000)
+	f, err := v.Fill(c, 3000)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,8 +34,8 @@ const (
 	maxIndexBytes   = 1 << 20
 	// indexWidth is the characters of an index cell before it is cut;
 	// indexFieldLen the longest values of a field an index shows.
-	indexWidth    = 40
-	indexFieldLen = 40
+	indexWidth    = 64
+	indexFieldLen = 64
 )
 
 // lookupNames are field names a record is most often looked up for: its
@@ -80,6 +80,11 @@ func (k *coll) indexFields() (key *Field, fields []*Field, ok bool) {
 			f.Constant(p.Records) || f.MaxLen > indexFieldLen || f.Nulls*2 > f.Values {
 			continue
 		}
+		if f.Counts != nil {
+			if vc := f.sortedCounts(); len(vc) > 0 && vc[0].n*10 >= f.Values*9 {
+				continue // nearly constant: the profile says it
+			}
+		}
 		s := 0
 		if lookupNames.MatchString(f.Path) || stateNames.MatchString(f.Path) {
 			s += 40
@@ -89,8 +94,11 @@ func (k *coll) indexFields() (key *Field, fields []*Field, ok bool) {
 			s += 20 // a measure
 		case f.Counts != nil && f.Distinct <= 12:
 			s += 15 // a state
-		case f.Types == tString:
-			s += 10
+		case f.Types == tString && f.Distinct*2 >= p.Records:
+			s += 10 // a record's own text (a summary, a version)
+		}
+		if f.MaxLen > 40 {
+			s -= 10
 		}
 		s -= 5 * (len(pathSegments(f.Path)) - 1)
 		cand = append(cand, scored{f, s})

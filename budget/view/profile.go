@@ -562,8 +562,11 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 			}
 			// A plain JSON string holds no control character, so the
 			// only white space it can hold is a space (one search).
-			if i := strings.IndexByte(pre, '/'); i >= 0 && (escaped && !strings.ContainsAny(pre, " \t\n") || !escaped && strings.IndexByte(pre, ' ') < 0) {
-				f.pres, f.preDone = countKindBytes(f.pres, []byte(pre[:i]))
+			// (Prose has a space early: it is looked for first.)
+			if !escaped && strings.IndexByte(pre, ' ') < 0 || escaped && !strings.ContainsAny(pre, " \t\n") {
+				if i := strings.IndexByte(pre, '/'); i >= 0 {
+					f.pres, f.preDone = countKindBytes(f.pres, []byte(pre[:i]))
+				}
 			}
 		}
 		if len(body) >= 19 && len(body) <= 40 && body[4] == '-' && !escaped {

@@ -1143,6 +1143,23 @@ type keyList struct {
 	n, total int
 	window   [][]byte // the last keys, oldest first at next
 	next     int
+	// pres counts every key with a "/" by the part before it (media
+	// types, paths), exactly, until it has too many kinds (preDone).
+	pres    map[string]*int
+	preDone bool
+}
+
+// prefixes returns the counts of the keys' parts before the first "/",
+// or nil when there are too many kinds to list.
+func (l *keyList) prefixes() map[string]int {
+	if l.preDone || len(l.pres) == 0 {
+		return nil
+	}
+	m := make(map[string]int, len(l.pres))
+	for k, n := range l.pres {
+		m[k] = *n
+	}
+	return m
 }
 
 // list returns the keys kept.
@@ -1178,6 +1195,15 @@ func (l *keyList) add(raw []byte) {
 	}
 	l.n++
 	l.total += size + 2
+	if !l.preDone {
+		k := body
+		if escaped {
+			k = []byte(key)
+		}
+		if i := bytes.IndexByte(k, '/'); i >= 0 && bytes.IndexByte(k, ' ') < 0 {
+			l.pres, l.preDone = countKindBytes(l.pres, k[:i])
+		}
+	}
 	if l.window == nil && len(l.keys) >= 25 && l.total >= 1500 {
 		// From now on the first 25 and a window of the last 25.
 		for _, k := range l.keys[len(l.keys)-24:] {

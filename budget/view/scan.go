@@ -138,12 +138,22 @@ func unquote(raw []byte) string {
 // and returns ok false.
 func (s *jscan) nameBytes() ([]byte, bool) {
 	start := s.pos
-	s.skipString()
-	body := s.d[start+1 : max(start+1, s.pos-1)]
-	for _, c := range body {
-		if c == '\\' {
+	// A short name is read in one step: its end and whether it has an
+	// escape at once.
+	for i, end := start+1, min(len(s.d), start+33); i < end; i++ {
+		switch s.d[i] {
+		case '"':
+			s.pos = i + 1
+			return s.d[start+1 : i], true
+		case '\\':
+			s.skipString()
 			return nil, false
 		}
+	}
+	s.skipString()
+	body := s.d[start+1 : max(start+1, s.pos-1)]
+	if bytes.IndexByte(body, '\\') >= 0 {
+		return nil, false
 	}
 	return body, true
 }

@@ -62,3 +62,29 @@ func FuzzSkipString(f *testing.F) {
 		}
 	})
 }
+
+// FuzzMemberName: a member name is read to its end, as its bytes when it
+// has no escape, else unquoted, whatever its length.
+func FuzzMemberName(f *testing.F) {
+	for _, s := range []string{"a", `a"b`, `\`, strings.Repeat("n", 31), strings.Repeat("n", 32), strings.Repeat("n", 40) + `"`, "é\u2028"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		lit, err := json.Marshal(s)
+		if err != nil {
+			t.Skip()
+		}
+		sc := jscan{d: append(append([]byte(nil), lit...), `:1`...)}
+		raw, name := sc.memberName()
+		if raw != nil {
+			name = string(raw)
+		}
+		var want string
+		if err := json.Unmarshal(lit, &want); err != nil {
+			t.Fatal(err)
+		}
+		if name != want || sc.pos != len(lit) {
+			t.Errorf("%s: %q ending at %d, want %q at %d", lit, name, sc.pos, want, len(lit))
+		}
+	})
+}

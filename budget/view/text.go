@@ -48,6 +48,8 @@ const (
 	tsRare
 	tsFields
 	tsHeaders
+	tsRecFacts
+	tsRecords
 	tsColumns
 	tsColRows
 	tsTemplates
@@ -72,6 +74,7 @@ type textCands struct {
 	// derived lists
 	errs, warns []*notable
 	tmpls, rare []*cluster
+	recSpan     map[int]*textRecord // the records offered, by their first line (text_records.go)
 }
 
 // addText adds the candidates of text collection ci.
@@ -118,6 +121,9 @@ func (tc *textCands) build(ci int) {
 			for _, c := range ch {
 				if c.Record >= 0 {
 					tc.shown[c.Record] = true
+				}
+				if k == tsRecords {
+					tc.markRecord(c.Record)
 				}
 			}
 			if k == tsFacts {
@@ -179,6 +185,9 @@ func (tc *textCands) candidates() {
 	add := func(sec, key, rec int, reason, text string) {
 		tc.v.Add(Candidate{Section: tc.sec[sec], Key: key, Record: rec, Prio: prio, Reason: reason, Text: text})
 	}
+	// A text of records shows whole records (text_records.go) in place
+	// of its first lines, lines out of their record and record headers.
+	recMode := p != nil && p.recs.short()
 	var tail []posLine
 	if tc.json {
 		tail = t.output
@@ -186,6 +195,9 @@ func (tc *textCands) candidates() {
 		tail = p.tail
 	}
 	tailFrom := func(a, b int) { // the a-th to b-th line from the end, 1-based
+		if recMode {
+			b = min(b, 5) // the last record shows the rest
+		}
 		for k := a; k <= b && k <= len(tail); k++ {
 			l := tail[len(tail)-k]
 			add(tsTail, l.pos, l.pos, "last lines", "  "+cutLine(l.text))
@@ -222,13 +234,16 @@ func (tc *textCands) candidates() {
 		}
 	}
 	rareFrom := func(a, b int) {
+		if recMode {
+			return
+		}
 		for k := a; k < b && k < len(tc.rare); k++ {
 			r := tc.rare[k]
 			add(tsRare, r.first, r.first, "unlike the rest", fmt.Sprintf("  %d\t%s", r.first, cutLine(r.example)))
 		}
 	}
 	headFrom := func(a, b int) {
-		if p == nil {
+		if p == nil || recMode {
 			return
 		}
 		for k := a; k < b && k < len(p.head); k++ {
@@ -270,7 +285,7 @@ func (tc *textCands) candidates() {
 		}
 	}
 	spreadFrom := func(a, b int) {
-		if p == nil {
+		if p == nil || recMode {
 			return
 		}
 		for k := a; k < b && k < len(p.spread); k++ {
@@ -321,7 +336,7 @@ func (tc *textCands) candidates() {
 		}
 	}
 	headersFrom := func(a, b int) { // the a-th to b-th header from each end
-		if p == nil {
+		if p == nil || recMode {
 			return
 		}
 		hs := p.headers
@@ -335,6 +350,9 @@ func (tc *textCands) candidates() {
 		}
 	}
 	headersFrom(0, 3)
+	if recMode {
+		tc.recordCandidates()
+	}
 	colRows := tc.columnCandidates(add)
 	prio = PrioRare
 	if w := tc.wordCounts("first words", tc.leadMap()); w != "" {
@@ -609,6 +627,10 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 			n += strings.Count(strings.TrimSpace(c.Text), " ") + 1
 		}
 		return fmt.Sprintf("record names (%s of %s; name@line of its %s field):\n", commas(n), commas(len(tc.p.names)), tc.p.nameField)
+	case tsRecords:
+		return tc.recordsHead(cs)
+	case tsRecFacts:
+		return fmt.Sprintf("the %s records, counted over every record:\n", commas(tc.p.recs.n))
 	case tsColumns:
 		return tc.columnsHead(cs)
 	case tsColRows:

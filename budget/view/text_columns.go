@@ -92,8 +92,40 @@ type colStat struct {
 	// maxColValues; afterRows rows have one.
 	after     map[string]int
 	afterRows int
-	negative  bool // a value below zero
-	digits    int  // the digits of every integer value while they agree, else -1
+	// top are the rows of the largest values below the maximum, largest
+	// first, at most maxTopRows (one row per value).
+	top      []topRow
+	negative bool // a value below zero
+	digits   int  // the digits of every integer value while they agree, else -1
+}
+
+// topRow is a row and its value in a numeric column.
+type topRow struct {
+	v   float64
+	raw string
+	l   posLine
+}
+
+// maxTopRows bounds the rows kept at the largest values after the
+// maximum (the largest file under a total line of du).
+const maxTopRows = 4
+
+// noteTop keeps the row if its value is among the largest maxTopRows+1
+// distinct values seen (the first of them is the maximum's).
+func (c *colStat) noteTop(v float64, raw string, l posLine) {
+	for _, t := range c.top {
+		if t.v == v {
+			return
+		}
+	}
+	if len(c.top) == maxTopRows+1 && v <= c.top[maxTopRows].v {
+		return
+	}
+	c.top = append(c.top, topRow{v, raw, l})
+	sort.SliceStable(c.top, func(i, j int) bool { return c.top[i].v > c.top[j].v })
+	if len(c.top) > maxTopRows+1 {
+		c.top = c.top[:maxTopRows+1]
+	}
 }
 
 // maxGroupValues bounds the values of a column the numeric columns are
@@ -642,6 +674,7 @@ func (c *colStat) add(pos int, line, v string, row int) {
 		c.sumI += iv
 	}
 	c.sumF += fv
+	c.noteTop(fv, v, posLine{pos, line})
 	first := c.numeric == 1
 	switch {
 	case first || fv < c.min:
@@ -1067,8 +1100,32 @@ func (cp *colProfile) chosenRows() []*colRow {
 			}
 		}
 	}
+	// The rows of the next largest values (the largest file under a
+	// total line), for quantities.
+	for _, c := range cp.cols {
+		if !c.isNumber(cp.rows) || len(c.distinct) < 3 || c.idLike() || c.fewNumbers(shownColValues) {
+			continue
+		}
+		for k, t := range c.top {
+			if k == 0 {
+				continue // the maximum's rows are above
+			}
+			add(t.l, fmt.Sprintf("%s largest %s (%s)", ordinal(k+1), c.name, t.raw))
+		}
+	}
 	addRare(cp.rows)
 	return out
+}
+
+// ordinal is "2nd", "3rd", "4th", "5th".
+func ordinal(n int) string {
+	switch n {
+	case 2:
+		return "2nd"
+	case 3:
+		return "3rd"
+	}
+	return fmt.Sprintf("%dth", n)
 }
 
 // columnCandidates adds the column profile lines (PrioRare, in column

@@ -317,3 +317,30 @@ func TestColumnsStructuredLines(t *testing.T) {
 		}
 	}
 }
+
+// TestColumnsNextLargest checks the rows of the next largest values of a
+// quantity column are chosen, each with its rank (ls -l: the 2nd to 5th
+// largest sizes, jq), not only the maximum's: under du's total line the
+// largest file is one of them. The old code chose only the maximum.
+func TestColumnsNextLargest(t *testing.T) {
+	data := readCapture(t, "ls-l-usr-bin.txt")
+	p := analyzeText(data, nil)
+	cp := p.cols
+	want := jqLines(t, data, fmt.Sprintf(`[.[] | %s | .[4] | tonumber] | unique | reverse | .[1:5] | map(tostring)`, cp.split.jqFields()))[0].([]any)
+	var got []string
+	for _, r := range cp.chosenRows() {
+		for _, why := range r.reasons {
+			if strings.Contains(why, " largest column 5 (") && !strings.HasPrefix(why, "largest") {
+				got = append(got, why)
+			}
+		}
+	}
+	if len(got) != 4 {
+		t.Fatalf("next largest rows: %q, want 4 (%v)", got, want)
+	}
+	for k, w := range want {
+		if exp := fmt.Sprintf("%s largest column 5 (%s)", ordinal(k+2), w); got[k] != exp {
+			t.Errorf("rank %d: %q, want %q", k+2, got[k], exp)
+		}
+	}
+}

@@ -68,6 +68,14 @@ func TextFacts(data []byte) []string {
 			}
 		}
 	}
+	if rs := p.recs; rs.short() {
+		// What is counted over every record (text_records.go).
+		for _, l := range []string{rs.formLine(), rs.linesLine(), rs.unitsLine()} {
+			if l != "" {
+				out = append(out, strings.TrimSpace(l))
+			}
+		}
+	}
 	for i, f := range p.fields {
 		if i == 12 {
 			break

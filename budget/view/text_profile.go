@@ -114,9 +114,10 @@ type textProfile struct {
 	// "Log started: "), when records are blank-line-separated blocks
 	// that start so (see detectHeaderKey); headers are those lines.
 	headKey string
-	headers []posLine // the first and last maxHeaders/2 header lines
-	nHead   int       // header lines
-	loose   bool      // fields are Key: value lines of a text that is not records of fields
+	headers []posLine    // the first and last maxHeaders/2 header lines
+	nHead   int          // header lines
+	loose   bool         // fields are Key: value lines of a text that is not records of fields
+	recs    *recordStats // whole records, when headKey finds them (text_records.go)
 }
 
 // maxHeaders bounds the record header lines kept (the first half and
@@ -190,6 +191,11 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		p.loose = true
 	}
 	p.headKey = detectHeaderKey(data, p.kind)
+	if p.headKey != "" {
+		p.recs = newRecordStats(p.headKey)
+	} else if detectIndentRecords(data, p.kind) {
+		p.recs = newRecordStats("")
+	}
 	var headRing []posLine // the last maxHeaders/2 header lines
 	var tests *testSummary
 	if p.kind == textGoTest || p.kind == textTAP {
@@ -343,6 +349,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 				p.notableCut++
 			}
 		}
+		if p.recs != nil {
+			p.recs.add(pos, line, blank, p.recs.isHeader(line), sev)
+		}
 		if !blank {
 			p.miner.add(pos, line, sev)
 			if p.cols != nil {
@@ -358,6 +367,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		flushRecord()
 	}
 	p.miner.mergeRare()
+	if p.recs != nil {
+		p.recs.done()
+	}
 	// The tail, in order.
 	if len(ring) == tailKeep {
 		start := n % tailKeep
@@ -366,6 +378,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	p.tail = ring
 	p.headers = append(p.headers, headRing...)
 	switch {
+	case p.recs != nil && p.recs.key == "":
+		p.records = p.recs.n
+		p.recordUnit = "records (each a line at column 0 and the indented lines below it)"
 	case p.headKey != "":
 		p.records = p.nHead
 		p.recordUnit = fmt.Sprintf("records (blank-line-separated blocks, each starting with a line %q)", p.headKey+"…")

@@ -64,8 +64,9 @@ func TestTextRecordHeaders(t *testing.T) {
 	for _, want := range []string{
 		`75 records (blank-line-separated blocks, each starting with a line "commit …")`,
 		`Author (75 lines): 13 distinct values; "Person 06 <person-06@example.invalid>" 29`,
-		"\n  0\tcommit de6f8ac95721dff6cf8f5fdca26887699a53b3e9\n",
-		"\tcommit ec36702d7cc7b8882fca4d004979bc4cee187217\n",
+		// The first and the last records, whole, each on one line.
+		"\n  0\tcommit de6f8ac95721dff6cf8f5fdca26887699a53b3e9 | Author:     Person 01 <person-01@example.invalid> | AuthorDate: 2025-05-15T00:17:31+03:00 | ",
+		"\tcommit ec36702d7cc7b8882fca4d004979bc4cee187217 | Author:     Person 01 <person-01@example.invalid> | AuthorDate: 2023-07-18T10:41:58+03:00 | Commit:     Person 02 <person-02@example.invalid> | CommitDate: 2023-07-18T10:41:58+03:00 | Initial commit\n",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the view at 2,000 tokens lacks %q:\n%s", want, text)
@@ -254,5 +255,96 @@ func TestSlotValuesOfMaskedTokens(t *testing.T) {
 	got := p.miner.clusters[0].slotValues()
 	if want := "values: #<n> (4 values): #250, #248, #213, #183; owner/branch-<n> (3 values): owner/branch-5, owner/branch-3, owner/branch-1"; got != want {
 		t.Errorf("%q, want %q", got, want)
+	}
+}
+
+// TestTextRecordsWhole checks a text of blank-line-separated records
+// (go mod why -m all: "# module" then its import chain) is shown as whole
+// records, each on one line: every shown record equals its lines in the
+// text (jq: from its header to the next, blank lines left out, trimmed,
+// joined by " | "), the first and the last records are shown at the
+// smallest budget, a larger budget shows a superset of records, the head
+// states how many are shown of 204, and the lines of the records are no
+// longer shown one by one ("lines unlike the rest"). On the old code the
+// view showed header lines and chain lines out of their record.
+func TestTextRecordsWhole(t *testing.T) {
+	data := readCapture(t, "go-mod-why.txt")
+	recs := jqLines(t, data, `. as $l | [range(length) | select($l[.] | startswith("# "))] as $h | [range($h | length) | {key: ($h[.] | tostring), value: ($l[$h[.]:($h[.+1] // ($l | length))] | map(gsub("^\\s+|\\s+$"; "")) | map(select(. != "")) | join(" | "))}] | from_entries`)[0].(map[string]any)
+	if len(recs) != 204 {
+		t.Fatalf("jq: %d records", len(recs))
+	}
+	re := regexp.MustCompile(`(?m)^  (\d+)\t(# .*)$`)
+	var prev map[string]bool
+	prevN := 0
+	for _, b := range []int{2000, 4000, 8000} {
+		text := fillText(t, data, b)
+		if strings.Contains(text, "lines unlike the rest") {
+			t.Errorf("budget %d: lines out of their record shown", b)
+		}
+		shown := map[string]bool{}
+		for _, m := range re.FindAllStringSubmatch(text, -1) {
+			want, ok := recs[m[1]].(string)
+			if !ok {
+				t.Errorf("budget %d: line %s is no record's start", b, m[1])
+				continue
+			}
+			if m[2] != want && !strings.HasPrefix(want, strings.Split(m[2], "…[+")[0]) {
+				t.Errorf("budget %d: record at %s shown as %q, jq %q", b, m[1], m[2], want)
+			}
+			shown[m[1]] = true
+		}
+		n := 0
+		if _, err := fmt.Sscanf(text[strings.Index(text, "blank lines left out; showing ")+len("blank lines left out; showing "):], "%d of 204 records", &n); err != nil || n != len(shown) {
+			t.Errorf("budget %d: head says %d records, %d shown (%v)", b, n, len(shown), err)
+		}
+		if !shown["0"] || !shown["1070"] {
+			t.Errorf("budget %d: the first or the last record is missing", b)
+		}
+		for k := range prev {
+			if !shown[k] {
+				t.Errorf("budget %d drops the record at line %s", b, k)
+			}
+		}
+		if len(shown) <= prevN {
+			t.Errorf("budget %d shows %d records, not more than %d", b, len(shown), prevN)
+		}
+		prev, prevN = shown, len(shown)
+	}
+	if prevN < 150 {
+		t.Errorf("8,000 tokens (of a 9,543-token text) show %d of 204 records", prevN)
+	}
+}
+
+// TestRecordNumbers checks the numbers counted per record of a git log
+// --stat (this repository's, 40 commits): "N insertions(+)" summed per
+// record, their total and the record with the most equal jq's, the line
+// states them, and the records at the extremes (most insertions, most
+// files, most lines) are shown whole at a small budget. The old code
+// counted no numbers per record.
+func TestRecordNumbers(t *testing.T) {
+	data := readCapture(t, "git-log-stat-compact.txt")
+	p := analyzeText(data, nil)
+	rs := p.recs
+	if rs == nil || !rs.short() || rs.n != 40 {
+		t.Fatalf("records: %+v", rs)
+	}
+	per := `. as $l | [range(length) | select($l[.] | startswith("commit "))] as $h | [range($h | length) | . as $k | $l[$h[$k]:($h[$k+1] // ($l | length))] | {h: .[0], st: (map(select(test("^ [0-9]+ files? changed")))[0] // "")} | .ins = ([.st | capture("(?<n>[0-9]+) insertion") | .n | tonumber] | add // 0) | .files = ([.st | capture("(?<n>[0-9]+) file") | .n | tonumber] | add // 0)]`
+	want := jqLines(t, data, per+` | [(map(.ins) | add), (map(select(.ins > 0)) | length), (max_by(.ins) | .h), (map(.files) | add), (max_by(.files) | .h)]`)[0].([]any)
+	ins, files := rs.units["insertion"], rs.units["file"]
+	if ins == nil || files == nil {
+		t.Fatalf("units: %v", rs.units)
+	}
+	got := []any{int(ins.total), ins.records, ins.maxRec, int(files.total), files.maxRec}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("insertions and files per record: %v, jq %v", got, want)
+	}
+	if l := rs.unitsLine(); !strings.Contains(l, "insertion: 769 in 17 records, most 158 (in \"commit 358c9b6165717e00caad6ffb343cb5a45a14951d\")") {
+		t.Errorf("numbers line: %s", l)
+	}
+	text := fillText(t, data, 2000)
+	for _, h := range []string{"\tcommit 358c9b6165717e00caad6ffb343cb5a45a14951d | ", "\tcommit f82f73e921ef9bb0d7d768a624bdc9467894ddd3 | "} {
+		if !strings.Contains(text, h) {
+			t.Errorf("the view at 2,000 lacks the record %q:\n%s", h, text)
+		}
 	}
 }

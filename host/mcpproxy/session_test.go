@@ -6,12 +6,16 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolcompact/compact/host/mcpproxy"
 )
@@ -143,5 +147,39 @@ func TestClientCapabilitiesAndTasks(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLazyUpstreamFailsClearly: an upstream that exits before it answers
+// (a command started by NewLazy that dies at once) makes the client's
+// initialize fail with an error naming the upstream, on stdio (Run) and
+// through the HTTP door, and the proxy goes on serving (a second client
+// gets the same clear error, not a hang).
+func TestLazyUpstreamFailsClearly(t *testing.T) {
+	eng, _ := newEngine(t, 8000)
+	up := &mcpproxy.Command{Path: "sh", Args: []string{"-c", "exit 3"}, Stderr: io.Discard}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	p, err := mcpproxy.NewLazy(ctx, up, mcpproxy.Adapt(eng), mcpproxy.Options{Logger: quietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	st, ct := mcp.NewInMemoryTransports()
+	go p.Run(ctx, st)
+	c := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil)
+	if _, err := c.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}); err == nil || !strings.Contains(err.Error(), `upstream command "sh"`) {
+		t.Errorf("stdio: initialize with an upstream that exited: %v", err)
+	}
+	srv := httptest.NewServer(p.Handler(mcpproxy.HTTPOptions{}))
+	defer srv.Close()
+	for i := range 2 {
+		_, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+		if err == nil || !strings.Contains(err.Error(), `upstream command "sh"`) {
+			t.Errorf("http client %d: initialize with an upstream that exited: %v", i, err)
+		}
+	}
+	if _, err := mcpproxy.NewLazy(ctx, &mcpproxy.Command{Path: filepath.Join(t.TempDir(), "no-such-server")}, mcpproxy.Adapt(eng), mcpproxy.Options{}); err == nil || !strings.Contains(err.Error(), "no-such-server") {
+		t.Errorf("a program that cannot be started: %v", err)
 	}
 }

@@ -1,0 +1,557 @@
+package view
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Whole records of a text made of records.
+//
+// A text whose records each start with a line of the same kind ("# " of
+// go mod why -m all, "commit " of git log, "Log started: " of apt's term
+// log: see detectHeaderKey) is read record by record: "which package
+// needs module X" is the line after X's header, "who wrote commit Y" a
+// line below it. Single lines out of their record answer neither, so
+// the view shows whole records, each on one line (its lines trimmed and
+// joined by " | ", blank lines left out, cut at recordWidth characters
+// with the rest's length stated), chosen like the rows of a JSON
+// collection: the first and the last records, the records holding an
+// error or warning line, the records whose form (the first word of
+// their second line) is rare, then an even spread over all records,
+// coarse to fine, so that a larger budget shows a superset. What is
+// counted over every record, exactly: how many there are, their lines
+// (fewest, most, and the first record holding each), and their forms.
+//
+// Memory is bounded by the view: the first and last recEnds records, at
+// most maxRecSpread records of an even stride (when more come, every
+// other one is dropped and the stride doubles), the first records of
+// each rare form and the records with error lines, each at most
+// recordWidth characters.
+
+const (
+	recordWidth  = 600 // a record is shown cut to this many characters
+	recEnds      = 8   // records kept at each end
+	maxRecSpread = 512 // records kept for the even spread
+	maxRecForms  = 64  // forms whose first records are kept
+	recFormKeep  = 3   // records kept per form
+	maxRecNotes  = 40  // records with an error or warning line kept
+)
+
+// textRecord is one record as the view shows it.
+type textRecord struct {
+	idx   int              // its number, from 0
+	start int              // the line of its header
+	end   int              // its last line (blank lines after it not counted)
+	text  string           // its lines joined by " | ", at most recordWidth characters
+	full  int              // lines whose text is whole in text (from start)
+	rest  int              // characters left out of text
+	lines int              // its non-blank lines
+	sev   int              // the highest severity of its lines
+	form  string           // the first word of its second line, or "" (a record of one line)
+	nums  map[string]int64 // its "N word" numbers summed by word ("insertion" 12)
+}
+
+// recordStats are the records of a text, counted and sampled.
+type recordStats struct {
+	key   string // the header key, as detectHeaderKey found it
+	n     int    // records
+	cur   *textRecord
+	first []*textRecord // the first recEnds records
+	last  []*textRecord // a ring of the last recEnds records
+	// spread are the records whose number is a multiple of stride.
+	spread []*textRecord
+	stride int
+	forms  map[string]int           // records by their form, while few
+	formEx map[string][]*textRecord // the first records of each form
+	notes  []*textRecord            // records with an error or warning line
+	// Lines per record, exactly.
+	minLines, maxLines int
+	minRec, maxRec     string // the header of the first record with the fewest, the most lines
+	minR, maxR         *textRecord
+	sumLines           int
+	// units are the per-record sums of "N word" numbers, by word.
+	units map[string]*unitStat
+}
+
+// unitStat is one word that follows numbers in records ("3 files
+// changed", "12 insertions(+)"): how many records have it, its total,
+// and the record with the largest sum.
+type unitStat struct {
+	records int
+	total   int64
+	max     int64
+	maxR    *textRecord
+	maxRec  string
+}
+
+// maxUnits bounds the words counted after numbers.
+const maxUnits = 64
+
+// letters reports whether s is ASCII letters only.
+func letters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i]|0x20 < 'a' || s[i]|0x20 > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// lineNumbers adds the "N word" pairs of a line to m: a whole decimal
+// integer followed by a word of letters (a plural's "s", a trailing
+// "(+)", "(-)", ",", ";" or "." dropped), "insertion" for "12
+// insertions(+),".
+func lineNumbers(line string, m map[string]int64) map[string]int64 {
+	toks := strings.Fields(line)
+	for i := 0; i+1 < len(toks); i++ {
+		t := toks[i]
+		if len(t) > 15 || !isDigitByte(t[0]) {
+			continue
+		}
+		v, _, ok := parseDecimal(t)
+		if !ok || strings.IndexByte(t, '.') >= 0 || t[0] == '+' {
+			continue
+		}
+		w := strings.TrimRight(toks[i+1], ",;.")
+		w = strings.TrimSuffix(strings.TrimSuffix(w, "(+)"), "(-)")
+		if len(w) < 3 || len(w) > 30 || !letters(w) {
+			continue
+		}
+		w = strings.ToLower(w)
+		if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+			w = w[:len(w)-1]
+		}
+		if m == nil {
+			m = map[string]int64{}
+		}
+		m[w] += v
+	}
+	return m
+}
+
+func newRecordStats(key string) *recordStats {
+	return &recordStats{key: key, stride: 1, forms: map[string]int{}, formEx: map[string][]*textRecord{}}
+}
+
+// isHeader reports whether line starts a record: a line with the header
+// key, or (with no key) any line at column 0.
+func (rs *recordStats) isHeader(line string) bool {
+	if rs.key == "" {
+		return line != "" && line[0] != ' ' && line[0] != '\t' && strings.TrimSpace(line) != ""
+	}
+	return strings.HasPrefix(line, rs.key) && headerKey(line) == rs.key
+}
+
+// detectIndentRecords reports whether a text (of kind) is made of
+// records that are a line at column 0 and the indented lines below it
+// (apt-cache policy: "curl:" then "  Installed: ..."; go version -m: a
+// binary then its TAB-indented path, mod and dep lines), from its first
+// 4,000 lines: at least 3 lines at column 0, at least as many indented
+// lines, and at least 90% of the lines at column 0 followed by an
+// indented line.
+func detectIndentRecords(data []byte, kind string) bool {
+	switch kind {
+	case textFields, textGoTest, textTAP, textGoJSON, textCompile, textLog:
+		return false
+	}
+	sample := data
+	if len(sample) > 1<<20 {
+		sample = sample[:1<<20]
+	}
+	col0, indented, followed := 0, 0, 0
+	prevCol0 := false
+	textLines(sample, func(pos int, line string) {
+		if pos >= 4000 || strings.TrimSpace(line) == "" {
+			return
+		}
+		if line[0] == ' ' || line[0] == '\t' {
+			indented++
+			if prevCol0 {
+				followed++
+			}
+			prevCol0 = false
+			return
+		}
+		col0++
+		prevCol0 = true
+	})
+	return col0 >= 3 && indented >= col0 && 10*followed >= 9*col0
+}
+
+// add reads one line (before anything else counts it); header reports
+// whether it starts a record.
+func (rs *recordStats) add(pos int, line string, blank, header bool, sev int) {
+	if header {
+		rs.finish()
+		rs.cur = &textRecord{idx: rs.n, start: pos, end: pos}
+		rs.n++
+	}
+	r := rs.cur
+	if r == nil || blank {
+		return // lines before the first record are no record's
+	}
+	r.lines++
+	r.end = pos
+	r.sev = max(r.sev, sev)
+	t := strings.TrimSpace(line)
+	if r.lines > 1 && strings.IndexAny(t, "0123456789") >= 0 {
+		r.nums = lineNumbers(t, r.nums)
+	}
+	if r.lines == 2 {
+		r.form = formWord(t)
+	}
+	if r.rest > 0 || r.lines > 1 && len(r.text)+3+len(t) > recordWidth {
+		if r.rest == 0 && r.lines > 1 {
+			// The part of this line that fits, then the rest's length.
+			room := recordWidth - len(r.text) - 3
+			if room > 40 {
+				cutAt := runeStart(t, room)
+				r.text += " | " + t[:cutAt]
+				r.rest += len([]rune(t[cutAt:]))
+				return
+			}
+		}
+		r.rest += len([]rune(t)) + 3
+		return
+	}
+	if r.lines > 1 {
+		r.text += " | "
+	}
+	if len(t) > recordWidth {
+		cutAt := runeStart(t, recordWidth)
+		r.text += t[:cutAt]
+		r.rest += len([]rune(t[cutAt:]))
+		return
+	}
+	r.text += t
+	r.full = pos - r.start + 1
+}
+
+// runeStart is the largest i <= n at the start of a rune of s.
+func runeStart(s string, n int) int {
+	if n >= len(s) {
+		return len(s)
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return n
+}
+
+// formWord is the first word of a line with its digits written as 0: the
+// form of a record whose second line it is.
+func formWord(t string) string {
+	if i := strings.IndexAny(t, " \t"); i >= 0 {
+		t = t[:i]
+	}
+	if len(t) > 60 {
+		t = t[:runeStart(t, 60)]
+	}
+	b := []byte(t)
+	for i, c := range b {
+		if isDigitByte(c) {
+			b[i] = '0'
+		}
+	}
+	return string(b)
+}
+
+// finish counts the current record and keeps it where a reason does.
+func (rs *recordStats) finish() {
+	r := rs.cur
+	if r == nil {
+		return
+	}
+	rs.cur = nil
+	head := r.text
+	if i := strings.Index(head, " | "); i >= 0 {
+		head = head[:i]
+	}
+	if r.idx == 0 || r.lines < rs.minLines {
+		rs.minLines, rs.minRec, rs.minR = r.lines, head, r
+	}
+	if r.idx == 0 || r.lines > rs.maxLines {
+		rs.maxLines, rs.maxRec, rs.maxR = r.lines, head, r
+	}
+	for w, v := range r.nums {
+		if rs.units == nil {
+			rs.units = map[string]*unitStat{}
+		}
+		u := rs.units[w]
+		if u == nil {
+			if len(rs.units) >= maxUnits {
+				continue
+			}
+			u = &unitStat{}
+			rs.units[w] = u
+		}
+		u.records++
+		u.total += v
+		if u.records == 1 || v > u.max {
+			u.max, u.maxR, u.maxRec = v, r, head
+		}
+	}
+	r.nums = nil
+	rs.sumLines += r.lines
+	if len(rs.first) < recEnds {
+		rs.first = append(rs.first, r)
+	}
+	if len(rs.last) < recEnds {
+		rs.last = append(rs.last, r)
+	} else {
+		rs.last[r.idx%recEnds] = r
+	}
+	if r.idx%rs.stride == 0 {
+		rs.spread = append(rs.spread, r)
+		if len(rs.spread) > maxRecSpread {
+			// Keep every other one: the stride doubles.
+			rs.stride *= 2
+			kept := rs.spread[:0]
+			for _, x := range rs.spread {
+				if x.idx%rs.stride == 0 {
+					kept = append(kept, x)
+				}
+			}
+			rs.spread = kept
+		}
+	}
+	if rs.forms != nil {
+		if _, ok := rs.forms[r.form]; !ok && len(rs.forms) >= maxRecForms {
+			rs.forms, rs.formEx = nil, nil
+		} else {
+			rs.forms[r.form]++
+			if ex := rs.formEx[r.form]; len(ex) < recFormKeep {
+				rs.formEx[r.form] = append(ex, r)
+			}
+		}
+	}
+	if r.sev != sevNone && len(rs.notes) < maxRecNotes {
+		rs.notes = append(rs.notes, r)
+	}
+}
+
+// done ends the last record and puts the tail ring in order.
+func (rs *recordStats) done() {
+	rs.finish()
+	if len(rs.last) == recEnds {
+		k := rs.n % recEnds
+		rs.last = append(rs.last[k:], rs.last[:k]...)
+	}
+}
+
+// rareForms are the records of a rare form: with at most shownColValues
+// forms, the most frequent covering at least a third of the records,
+// the forms of at most 5% of them; rarest first.
+func (rs *recordStats) rareForms() []*textRecord {
+	if rs.forms == nil || len(rs.forms) < 2 || len(rs.forms) > shownColValues {
+		return nil
+	}
+	fs, _ := byCount(rs.forms)
+	if 3*fs[0].n < rs.n {
+		return nil
+	}
+	var out []*textRecord
+	for i := len(fs) - 1; i > 0; i-- {
+		if 20*fs[i].n <= rs.n {
+			out = append(out, rs.formEx[fs[i].k]...)
+		}
+	}
+	return out
+}
+
+// formLine is "records by the first word of their second line (exact
+// counts): (main 72, github.com/x 77, ...", when the forms are few and
+// repeat; "" otherwise.
+func (rs *recordStats) formLine() string {
+	if rs.forms == nil || len(rs.forms) < 2 || len(rs.forms) > shownColValues {
+		return ""
+	}
+	fs, _ := byCount(rs.forms)
+	if 3*fs[0].n < rs.n || fs[0].n < 3 {
+		return ""
+	}
+	var parts []string
+	for _, f := range fs {
+		k := f.k
+		if k == "" {
+			k = "(one line)"
+		}
+		parts = append(parts, fmt.Sprintf("%q %s", k, commas(f.n)))
+	}
+	return "  records by the first word of their second line (exact counts): " + strings.Join(parts, ", ")
+}
+
+// shownUnits are the words after numbers worth a line: in at least a
+// third of the records (and 3), the 5 in most records, by word.
+func (rs *recordStats) shownUnits() []string {
+	var ws []string
+	for w, u := range rs.units {
+		if u.records >= 3 && 3*u.records >= rs.n {
+			ws = append(ws, w)
+		}
+	}
+	sort.Slice(ws, func(i, j int) bool {
+		a, b := rs.units[ws[i]], rs.units[ws[j]]
+		return a.records > b.records || a.records == b.records && ws[i] < ws[j]
+	})
+	return ws[:min(len(ws), 5)]
+}
+
+// unitsLine is the per-record numbers: "numbers in records, summed per
+// record by the word after them: insertion: 1,234 in 280 records, most
+// 456 (in "commit ..."); ...", or "".
+func (rs *recordStats) unitsLine() string {
+	ws := rs.shownUnits()
+	if len(ws) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, w := range ws {
+		u := rs.units[w]
+		parts = append(parts, fmt.Sprintf("%s: %s in %s records, most %s (in %q)", w, commas(int(u.total)), commas(u.records), commas(int(u.max)), cut(u.maxRec, 80)))
+	}
+	return "  numbers followed by a word, summed per record by the word (\"3 files\" as file): " + strings.Join(parts, "; ")
+}
+
+// linesLine is the lines per record: fewest, most, mean.
+func (rs *recordStats) linesLine() string {
+	if rs.n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("  non-blank lines per record: fewest %s (first in %q), most %s (first in %q), %s in all",
+		commas(rs.minLines), cut(rs.minRec, 80), commas(rs.maxLines), cut(rs.maxRec, 80), commas(rs.sumLines))
+}
+
+// maxRecMean bounds the mean non-blank lines of the records shown whole:
+// longer records (an apt session of hundreds of lines) are read by their
+// lines.
+const maxRecMean = 24
+
+// short reports whether the text's records are shown whole: there are
+// records, and they have at most maxRecMean non-blank lines on average.
+func (rs *recordStats) short() bool {
+	return rs != nil && rs.n > 0 && rs.sumLines <= maxRecMean*rs.n
+}
+
+// recordOrder is every kept record once, in the order the view offers
+// them, each with its priority and reason: the ends and the records
+// with a reason, then the even spread coarse to fine, then the rest.
+func (rs *recordStats) recordOrder() (out []*textRecord, prio []int, why []string) {
+	seen := map[int]bool{}
+	add := func(r *textRecord, p int, w string) {
+		if seen[r.idx] {
+			return
+		}
+		seen[r.idx] = true
+		out, prio, why = append(out, r), append(prio, p), append(why, w)
+	}
+	ends := func(k int) {
+		if k < len(rs.first) {
+			add(rs.first[k], PrioRare, "first records")
+		}
+		if j := len(rs.last) - 1 - k; j >= 0 {
+			add(rs.last[j], PrioRare, "last records")
+		}
+	}
+	ends(0)
+	ends(1)
+	// The records at the extremes of what is counted per record.
+	if rs.maxR != nil && rs.maxLines > rs.minLines {
+		add(rs.maxR, PrioRare, "most lines")
+	}
+	for _, w := range rs.shownUnits() {
+		if u := rs.units[w]; u.maxR != nil {
+			add(u.maxR, PrioRare, "most "+w)
+		}
+	}
+	for i, r := range rs.notes {
+		p := PrioRare
+		if i >= 10 {
+			p = PrioSecond
+		}
+		add(r, p, "holds an error or warning line")
+	}
+	for i, r := range rs.rareForms() {
+		p := PrioRare
+		if i >= 10 {
+			p = PrioSecond
+		}
+		add(r, p, "rare form")
+	}
+	order := spreadOrder(len(rs.spread), len(rs.spread))
+	for i, k := range order {
+		p := PrioSecond
+		if i >= 32 {
+			p = PrioSpread
+		}
+		add(rs.spread[k], p, "spread")
+	}
+	for k := 2; k < recEnds; k++ {
+		ends(k)
+	}
+	for _, r := range rs.spread {
+		add(r, PrioRemaining, "spread")
+	}
+	return out, prio, why
+}
+
+// recordCandidates adds the records of a record text (section tsRecords)
+// and their facts (tsRecFacts).
+func (tc *textCands) recordCandidates() {
+	rs := tc.p.recs
+	if !rs.short() {
+		return
+	}
+	add := func(sec, key, rec, prio int, reason, text string) {
+		tc.v.Add(Candidate{Section: tc.sec[sec], Key: key, Record: rec, Prio: prio, Reason: reason, Text: text})
+	}
+	if s := rs.formLine(); s != "" {
+		add(tsRecFacts, 0, -1, PrioRare, "record forms", s)
+	}
+	if s := rs.linesLine(); s != "" {
+		add(tsRecFacts, 1, -1, PrioRare, "record lines", s)
+	}
+	if s := rs.unitsLine(); s != "" {
+		add(tsRecFacts, 2, -1, PrioRare, "record numbers", cut(s, 2*textWidth))
+	}
+	tc.recSpan = map[int]*textRecord{}
+	recs, prio, _ := rs.recordOrder()
+	for i, r := range recs {
+		tc.recSpan[r.start] = r
+		text := r.text
+		if r.rest > 0 {
+			text += fmt.Sprintf(" …[+%s chars]", commas(r.rest))
+		}
+		add(tsRecords, r.start, r.start, prio[i], "record", fmt.Sprintf("  %d\t%s", r.start, text))
+	}
+}
+
+// recordsHead is the header of the records section.
+func (tc *textCands) recordsHead(cs []Candidate) string {
+	rs := tc.p.recs
+	s := fmt.Sprintf("records, each on one line (its lines trimmed and joined by \" | \", blank lines left out; showing %s of %s records: the first and the last, those at the extremes counted above, with error lines or a rare form, an even spread), line<TAB>record:\n",
+		commas(len(cs)), commas(rs.n))
+	if len(cs) < rs.n {
+		sel := fmt.Sprintf(`startswith(%s)`, jqString(rs.key))
+		if rs.key == "" {
+			sel = `test("^[^ \t]")`
+		}
+		s += fmt.Sprintf("every record's first line: compact artifact query %s --jq %s\n", tc.in.Handle,
+			ShellQuote(fmt.Sprintf(`to_entries[] | select(.value | %s) | "\(.key)\t\(.value)"`, sel)))
+		s += fmt.Sprintf("one record (here the first, lines %d-%d): compact artifact slice %s --offset %d --limit %d\n",
+			rs.first[0].start, rs.first[0].end, tc.in.Handle, rs.first[0].start, rs.first[0].end-rs.first[0].start+1)
+	}
+	return s
+}
+
+// markRecord marks the lines a shown record shows whole.
+func (tc *textCands) markRecord(start int) {
+	r := tc.recSpan[start]
+	if r == nil {
+		return
+	}
+	for l := r.start; l < r.start+r.full; l++ {
+		tc.shown[l] = true
+	}
+}
