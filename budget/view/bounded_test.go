@@ -423,3 +423,41 @@ func TestTreeLinesConstantsAndFewValues(t *testing.T) {
 		t.Errorf("a constant field on two lines:\n%s", all)
 	}
 }
+
+// TestDuplicatesFromTheProfilePass: fields with the same value in every
+// record are found from the fingerprints the profile's pass sums, without
+// reading the records again (Each fails here; the check walked every
+// record again when two fields were duplicates); two fields with the
+// same values, profiles and counts but paired differently in two records
+// are not duplicates.
+func TestDuplicatesFromTheProfilePass(t *testing.T) {
+	var recs [][]byte
+	for i := 0; i < 500; i++ {
+		a, c := i%37, i%37
+		if i == 100 {
+			c = 200 % 37 // swapped with record 200: the same values in all
+		}
+		if i == 200 {
+			c = 100 % 37
+		}
+		recs = append(recs, []byte(fmt.Sprintf(`{"id":"r%d","a":%d,"b":%d,"c":%d}`, i, a, a, c)))
+	}
+	col := Collection{Path: ".", Kind: "array", Count: len(recs),
+		Each: func(func(int, []byte) error) error { return fmt.Errorf("the records were read again") }}
+	k := &coll{in: Input{Format: "json"}, c: col, p: NewProfile(false), rows: map[int]*row{}}
+	for i, raw := range recs {
+		k.p.Add(i, raw)
+	}
+	k.p.Finish()
+	fa, fb, fc := k.p.Field("a"), k.p.Field("b"), k.p.Field("c")
+	if !sameProfile(fa, fc) {
+		t.Fatal("a and c should have the same profile")
+	}
+	k.findDuplicates()
+	if k.dupOf[fb] != fa {
+		t.Errorf("b repeats a in every record: dupOf %v", k.dupOf)
+	}
+	if k.dupOf[fc] != nil {
+		t.Errorf("c differs from a in records 100 and 200, but is %v's duplicate", k.dupOf[fc].Path)
+	}
+}

@@ -11,7 +11,8 @@ import (
 // startTime) are stated once: the later one's profile line says whose
 // values it repeats, and rows leave it out. Fields whose profiles differ
 // cannot be duplicates, so only fields with equal profiles are compared,
-// record by record, in one walk that stops once no pair is left.
+// by the fingerprints of their values per record that the profile's pass
+// sums (Field.recSum): no second walk over the records.
 
 // maxDupFields caps the fields compared.
 const maxDupFields = 32
@@ -61,33 +62,16 @@ func (k *coll) findDuplicates() {
 		_, okB := idx[pr.b]
 		alive[i] = okA && okB
 	}
-	mask := p.mask(fs...)
-	vals := make([][]byte, len(fs))
+	// The fields' fingerprints, summed in the profile's pass, say
+	// whether two hold the same value in every record: no second walk.
 	left := 0
-	for _, a := range alive {
-		if a {
+	for i, pr := range pairs {
+		alive[i] = alive[i] && pr.a.recSum == pr.b.recSum
+		if alive[i] {
 			left++
 		}
 	}
-	err := k.eachRecord(func(_ int, raw []byte) error {
-		clear(vals)
-		p.leavesOf(raw, mask, func(f *Field, v []byte) {
-			if j, ok := idx[f]; ok && vals[j] == nil {
-				vals[j] = v
-			}
-		})
-		for i, pr := range pairs {
-			if alive[i] && !bytes.Equal(vals[idx[pr.a]], vals[idx[pr.b]]) {
-				alive[i] = false
-				left--
-			}
-		}
-		if left == 0 {
-			return errStop
-		}
-		return nil
-	})
-	if err != nil && err != errStop || left == 0 {
+	if left == 0 {
 		return
 	}
 	// Fields equal to one another form groups; the shallowest (then the

@@ -94,6 +94,9 @@ type Field struct {
 	MinItems, MaxItems, Items int
 	// Containers counts the object and array values among Values.
 	Containers int
+	// recSum sums recHash over the field's scalar values (outside
+	// arrays): equal sums, equal values in every record (dupcols.go).
+	recSum uint64
 	// Entries: for objects, the fewest and most members and their total
 	// over the Objects objects.
 	MinEntries, MaxEntries, Entries, Objects int
@@ -616,7 +619,11 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 			}
 		}
 	}
-	p.distinct(f, raw)
+	vh := hashBytes(raw)
+	if !f.inArr {
+		f.recSum += recHash(vh, rec)
+	}
+	p.distinct(f, raw, vh)
 	if p.t != nil && f.sel != nil && f.sel.gslot >= 0 {
 		p.t.groupValue(f, raw)
 	}
@@ -637,8 +644,19 @@ func (p *Profile) entries(f *Field, n, rec int) {
 	f.Entries += n
 }
 
-// distinct counts the scalar value raw (its JSON text) of f.
-func (p *Profile) distinct(f *Field, raw []byte) {
+// recHash is the fingerprint of value hash vh in record rec: the sum of
+// a field's over its records (Field.recSum) is the same for two fields
+// exactly when they hold the same values in the same records (up to
+// 64-bit hash collisions, as the distinct counts).
+func recHash(vh uint64, rec int) uint64 {
+	x := vh ^ (uint64(rec)+1)*0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// distinct counts the scalar value raw (its JSON text, vh its hash) of f.
+func (p *Profile) distinct(f *Field, raw []byte, vh uint64) {
 	if !f.tooMany {
 		vs := f.lastVal
 		if vs == nil || vs.key != string(raw) {
@@ -698,7 +716,7 @@ func (p *Profile) distinct(f *Field, raw []byte) {
 	if f.ManyDistinct {
 		return
 	}
-	f.hashes[hashBytes(raw)] = struct{}{}
+	f.hashes[vh] = struct{}{}
 	f.Distinct = len(f.hashes)
 	if len(f.hashes) > maxDistinct {
 		f.ManyDistinct = true
