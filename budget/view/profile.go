@@ -118,8 +118,9 @@ type Field struct {
 	// namesLost: a member name got no field (past maxFields).
 	keyed, namesLost bool
 	keys             map[string]*keyN
-	// Long counts the strings over 20 bytes of JSON text; Spaced, those
-	// of them holding a space (free text, unlike hashes and URLs).
+	// Long counts the strings of over 20 bytes between their quotes;
+	// Spaced, those of them holding a space (free text, unlike hashes
+	// and URLs).
 	Long, Spaced int
 
 	hashes  map[uint64]struct{}

@@ -205,9 +205,9 @@ func checkLines(payload []byte) error {
 	}
 	r := pdk.NewReader(payload)
 	if r.Skip() == nil && r.Next().Kind == pdk.EOF {
-		if bytes.IndexByte(bytes.TrimSpace(payload), '\n') < 0 && payload[i] == '{' {
-			return nil // one JSON Lines record
-		}
+		// One value, even on one line (a registry document as npm caches
+		// it, curl's output): the host reads it as one JSON document
+		// with its own collections, never as one line of JSON Lines.
 		return pdk.Errorf("logs: the input is one JSON document, not lines; use a JSON compactor")
 	}
 	if payload[i] == '[' {

@@ -258,12 +258,16 @@ func TestDeclinesJSONDocuments(t *testing.T) {
 		"{\"a\":1}\n{\"a\":2}\n[1]\n":                "line 3",
 		"  {\"Path\": \"x\",\n\"V\": 1}":             "one JSON document",
 		"{\"Path\": \"x\"}\n{\n\"V\": 1}\n{\"W\":2}": "line 2",
+		"{\"a\":1}\n":                                "one JSON document",
+		// One document on one line without a newline (npm's cache of a
+		// registry document): its collections are the host's, not lines.
+		`{"name":"debug","versions":{"1.0.0":{"version":"1.0.0"}}}`: "one JSON document",
 	} {
 		if _, _, err := compact(pdk.Header{Config: map[string]string{}}, []byte(in)); err == nil || !strings.Contains(err.Error(), msg) {
 			t.Errorf("%q: err %v, want %q", in, err, msg)
 		}
 	}
-	for _, in := range []string{"{\"a\":1}\n{\"a\":2}\n", "{\"a\":1}\r\n{\"a\":2}", "plain text\n{not json}\n", "", "[INFO] started\n", "{\"a\":1}\n", "[1] [2]\n"} {
+	for _, in := range []string{"{\"a\":1}\n{\"a\":2}\n", "{\"a\":1}\r\n{\"a\":2}", "plain text\n{not json}\n", "", "[INFO] started\n", "[1] [2]\n"} {
 		if _, _, err := compact(pdk.Header{Config: map[string]string{}}, []byte(in)); err != nil {
 			t.Errorf("%q: %v", in, err)
 		}

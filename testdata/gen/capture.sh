@@ -72,12 +72,13 @@ fi
 if want npm-registry-debug; then
 	# The registry document of debug as npm fetches it (a .versions map of
 	# every version's manifest), read from npm's own cache through npm's
-	# cacache; authors and contributors pseudonymised (Person NN).
+	# cacache, indented as npm view --json prints; authors and contributors
+	# pseudonymised (Person NN).
 	npm view debug name >/dev/null 2>&1
 	NPM_ROOT="$(npm root -g)" CACHE="$(npm config get cache)" node -e '
 		const c = require(process.env.NPM_ROOT + "/npm/node_modules/cacache");
 		c.get(process.env.CACHE + "/_cacache", "make-fetch-happen:request-cache:https://registry.npmjs.org/debug")
-			.then(r => process.stdout.write(r.data))' |
+			.then(r => process.stdout.write(JSON.stringify(JSON.parse(r.data), null, 2) + "\n"))' |
 		perl -pe '
 			sub person { my $k = shift; $id{$k} //= sprintf("%02d", ++$n); "Person $id{$k}" }
 			s{"([^"<>()\\]+?)\s*<[^<>"]*\@[^<>"]*>(?:\s*\([^()"]*\))?"}{ my $p = person($1); "\"$p <" . lc($p =~ s/ /-/r) . "\@example.invalid>\"" }ge;
