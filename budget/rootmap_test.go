@@ -102,3 +102,41 @@ func TestKeyPrefixCounts(t *testing.T) {
 		t.Errorf("only %d prefixes listed: %q", rest, line)
 	}
 }
+
+// TestTreeOfWordNamedFields: a plan tree whose nodes have a dozen fields
+// named by words with spaces (PostgreSQL's EXPLAIN (FORMAT JSON): "Node
+// Type", "Actual Rows") is a tree of structs, not of maps, so every
+// node's fields are counted at every depth. Such nodes were taken for
+// maps (most of their names are no identifiers), and the tree lines
+// counted the types of 3 of the 9 nodes under the top one.
+func TestTreeOfWordNamedFields(t *testing.T) {
+	node := func(typ string, rows int, kids ...map[string]any) map[string]any {
+		n := map[string]any{"Node Type": typ, "Parent Relationship": "Outer", "Parallel Aware": false,
+			"Async Capable": false, "Startup Cost": float64(rows) + 0.5, "Total Cost": float64(rows)*2 + 0.25,
+			"Plan Rows": rows, "Plan Width": 8, "Actual Startup Time": 0.01, "Actual Total Time": 1.5,
+			"Actual Rows": rows, "Actual Loops": 1}
+		if len(kids) > 0 {
+			n["Plans"] = kids
+		}
+		return n
+	}
+	// Limit > Sort > Aggregate > Hash Join of a Seq Scan and a Hash over
+	// a Hash Join of a Seq Scan and a Hash of a Seq Scan.
+	plan := node("Limit", 5, node("Sort", 5, node("Aggregate", 7,
+		node("Hash Join", 100, node("Seq Scan", 300), node("Hash", 40,
+			node("Hash Join", 40, node("Seq Scan", 50), node("Hash", 9, node("Seq Scan", 9))))))))
+	data, err := json.MarshalIndent([]any{map[string]any{"Plan": plan, "Planning Time": 0.2, "Execution Time": 3.5}}, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := l2Pipeline(t)
+	res := runView(t, p, "explain", data, 750)
+	if res.Level != schemas.LevelArtifact {
+		t.Fatalf("level %s, want artifact", res.Level)
+	}
+	// The nine nodes under the Limit, counted by type.
+	want := `every depth: "Node Type" (9 values): Seq Scan 3, Hash Join 2, Hash 2, Aggregate 1, Sort 1`
+	if !strings.Contains(res.Content, want) {
+		t.Errorf("want %s in:\n%s", want, res.Content)
+	}
+}

@@ -918,7 +918,7 @@ func mapLike(f *Field) bool {
 	}
 	nonIdent, kind := 0, -1
 	for name, kid := range f.kids {
-		if !plainName(name) {
+		if !plainName(name) && !wordsName(name) {
 			nonIdent++
 		}
 		switch {
@@ -934,6 +934,23 @@ func mapLike(f *Field) bool {
 	}
 	sparse := f.Entries*2 <= k*f.Objects
 	return kind > 0 && (sparse || nonIdent*4 >= k)
+}
+
+// wordsName reports whether name is words of letters and digits joined
+// by single spaces, starting with a letter ("Node Type", "Actual Rows":
+// PostgreSQL's EXPLAIN names its fields so). Such names are a struct's
+// field names, like identifiers; package names, paths and media types,
+// the names of a map's entries, never hold a space.
+func wordsName(name string) bool {
+	if name == "" || name[0] == ' ' || name[len(name)-1] == ' ' || strings.Contains(name, "  ") {
+		return false
+	}
+	for i, r := range name {
+		if !(r == ' ' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // identityScore rates how well a field's name says it names its record.
