@@ -461,4 +461,3 @@ func TestDuplicatesFromTheProfilePass(t *testing.T) {
 		t.Errorf("c differs from a in records 100 and 200, but is %v's duplicate", k.dupOf[fc].Path)
 	}
 }
-
