@@ -804,18 +804,12 @@ func parseTime(s string) (time.Time, bool) {
 func (p *Profile) Finish() {
 	defer func() {
 		for _, f := range append(p.Fields, p.root) {
-			if f.pats != nil && !f.patDone {
-				f.Patterns = make(map[string]int, len(f.pats))
-				for k, n := range f.pats {
-					f.Patterns[k] = *n
-				}
+			if m := kindCounts(f.pats, f.patDone); m != nil {
+				f.Patterns = m
 			}
 			f.pats = nil
-			if f.pres != nil && !f.preDone {
-				f.Prefixes = make(map[string]int, len(f.pres))
-				for k, n := range f.pres {
-					f.Prefixes[k] = *n
-				}
+			if m := kindCounts(f.pres, f.preDone); m != nil {
+				f.Prefixes = m
 			}
 			f.pres = nil
 		}
@@ -1017,6 +1011,19 @@ func countKindBytes(m map[string]*int, kind []byte) (map[string]*int, bool) {
 	n := 1
 	m[string(kind)] = &n
 	return m, false
+}
+
+// kindCounts returns the counts countKindBytes gathered in m, or nil
+// when there are none or too many kinds were seen (done).
+func kindCounts(m map[string]*int, done bool) map[string]int {
+	if m == nil || done {
+		return nil
+	}
+	out := make(map[string]int, len(m))
+	for k, n := range m {
+		out[k] = *n
+	}
+	return out
 }
 
 // countPattern counts n strings of f whose JSON text is raw by their

@@ -1151,16 +1151,7 @@ type keyList struct {
 
 // prefixes returns the counts of the keys' parts before the first "/",
 // or nil when there are too many kinds to list.
-func (l *keyList) prefixes() map[string]int {
-	if l.preDone || len(l.pres) == 0 {
-		return nil
-	}
-	m := make(map[string]int, len(l.pres))
-	for k, n := range l.pres {
-		m[k] = *n
-	}
-	return m
-}
+func (l *keyList) prefixes() map[string]int { return kindCounts(l.pres, l.preDone) }
 
 // list returns the keys kept.
 func (l *keyList) list() []string {
