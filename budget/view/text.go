@@ -261,6 +261,9 @@ func (tc *textCands) candidates() {
 			if f.pkg != "" {
 				name = f.pkg + " " + f.name
 			}
+			if tc.report() {
+				name = f.display()
+			}
 			lines := []string{fmt.Sprintf("  %s (at %d)", name, f.pos)}
 			shown := 0
 			for i := 0; i < 3 && i < len(f.output); i++ {
@@ -314,6 +317,7 @@ func (tc *textCands) candidates() {
 		for i, l := range t.pkgLines {
 			add(tsPackages, i, l.pos, "package result", fmt.Sprintf("  %d\t%s", l.pos, cutLine(l.text)))
 		}
+		tc.suiteCandidates(true)
 	}
 	tailFrom(1, 5)
 	buildFrom(0, 10)
@@ -350,6 +354,9 @@ func (tc *textCands) candidates() {
 		}
 	}
 	headersFrom(0, 3)
+	if t != nil {
+		tc.suiteCandidates(false)
+	}
 	if recMode {
 		tc.recordCandidates()
 	}
@@ -427,7 +434,7 @@ func (tc *textCands) lastMap() map[string]int {
 // words mostly start (or end) one line each, or the 16 cover less than
 // a third of the lines: then they are names or values, not kinds of lines.
 func (tc *textCands) wordCounts(what string, m map[string]int) string {
-	if len(m) < 2 || tc.p.kind == textFields || tc.p.kind == textBlocks {
+	if len(m) < 2 || tc.p.kind == textFields || tc.p.kind == textBlocks || tc.p.kind == textReport {
 		// Records and prose have their own structure (fields,
 		// paragraphs); their words are not kinds of lines.
 		return ""
@@ -545,7 +552,9 @@ func (tc *textCands) factLines() []string {
 		s += fmt.Sprintf("; %s %s %s (names: no level, not counted)", commas(p.nameSev), rows, p.cols.split.nameColumnsText())
 	}
 	out = append(out, s)
-	if p.tests != nil {
+	if p.tests != nil && p.kind == textReport {
+		out = append(out, reportTotals(p.tests)...)
+	} else if p.tests != nil {
 		out = append(out, testTotals(p.tests, false)...)
 	}
 	if p.firstTime != "" {
@@ -574,12 +583,18 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 		}
 		return s
 	case tsPackages:
+		if tc.report() {
+			return fmt.Sprintf("suites, tests by status (showing %s of %s: failed suites first), line<TAB>suite:\n", commas(len(cs)), commas(len(tc.t.suites)))
+		}
 		return fmt.Sprintf("package results as go test printed them (%s), event<TAB>output:\n", commas(len(cs)))
 	case tsFailed:
 		n := tc.t.testFail // at most maxFailedKept are listed
 		s := fmt.Sprintf("failed tests (%s; showing %s, with their first output lines):\n", commas(n), commas(len(cs)))
 		if len(cs) < n && tc.json {
 			s += fmt.Sprintf("all of them: compact artifact query %s --jq %s\n", h, ShellQuote(`.[] | select(.Action == "fail" and .Test) | "\(.Package) \(.Test)"`))
+		}
+		if len(cs) < n && tc.report() {
+			s += fmt.Sprintf("every failed test's line: compact artifact query %s --jq %s\n", h, ShellQuote(reportFailedQuery))
 		}
 		return s
 	case tsBuild:

@@ -29,6 +29,7 @@ const (
 	textGoJSON  = "go test -json"
 	textTAP     = "TAP"          // Test Anything Protocol
 	textCompile = "build output" // compiler diagnostics "file:line:col: ..."
+	textReport  = "test report"  // jest, vitest, mocha, pytest -v (text_testreport.go)
 )
 
 const (
@@ -185,7 +186,7 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	fieldIdx := map[string]*fieldStat{}
 	switch p.kind {
 	case textFields:
-	case textGoTest, textTAP:
+	case textGoTest, textTAP, textReport:
 		fieldIdx = nil
 	default:
 		p.loose = true
@@ -198,7 +199,7 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	}
 	var headRing []posLine // the last maxHeaders/2 header lines
 	var tests *testSummary
-	if p.kind == textGoTest || p.kind == textTAP {
+	if p.kind == textGoTest || p.kind == textTAP || p.kind == textReport {
 		tests = &testSummary{}
 		p.tests = tests
 	}
@@ -359,7 +360,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 			}
 		}
 		prevLine, prevSev = line, sev
-		if tests != nil {
+		if tests != nil && p.kind == textReport {
+			tests.addReportLine(pos, line)
+		} else if tests != nil {
 			tests.addLine(pos, line, p.kind)
 		}
 	})
@@ -442,7 +445,7 @@ func headerKey(line string) string {
 // start the text). "" when there is none.
 func detectHeaderKey(data []byte, kind string) string {
 	switch kind {
-	case textFields, textGoTest, textTAP, textGoJSON:
+	case textFields, textGoTest, textTAP, textGoJSON, textReport:
 		return ""
 	}
 	sample := data
@@ -480,7 +483,7 @@ func detectHeaderKey(data []byte, kind string) string {
 // detectTextKind decides the kind of a text from its first 4,000 lines.
 func detectTextKind(data []byte) string {
 	lines, nonBlank, blank, blocks, fieldLines, blockFirstField := 0, 0, 0, 0, 0, 0
-	timed, leveled, goTest, tap, located := 0, 0, 0, 0, 0
+	timed, leveled, goTest, tap, located, report := 0, 0, 0, 0, 0, 0
 	inBlock := false
 	sample := data
 	if len(sample) > 1<<20 {
@@ -525,6 +528,9 @@ func detectTextKind(data []byte) string {
 		if hasLocationPrefix(line) {
 			located++
 		}
+		if isTestReportLine(line) {
+			report++
+		}
 	})
 	switch {
 	case nonBlank == 0:
@@ -533,6 +539,8 @@ func detectTextKind(data []byte) string {
 		return textGoTest
 	case tap >= 2 && tap*3 >= nonBlank:
 		return textTAP
+	case report >= 3 && report*5 >= nonBlank:
+		return textReport
 	case blocks >= 3 && blank >= 2 && blockFirstField*10 >= blocks*8 && fieldLines*10 >= nonBlank*7:
 		return textFields
 	case timed*2 >= nonBlank:

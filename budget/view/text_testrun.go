@@ -54,6 +54,13 @@ type testSummary struct {
 	runningMore                  map[string]int
 	last                         *failedTest // TAP/go test text: the test whose output follows
 	slowest                      []timedTest // the maxSlowest longest tests, longest first
+	// Test reports (text_testreport.go): todo tests, suites, the
+	// runner's own summary lines.
+	testTodo int
+	todos    []string
+	suites   []*suiteStat
+	summary  []posLine
+	rep      *reportState
 }
 
 // maxSlowest bounds the slowest tests named.
