@@ -42,6 +42,7 @@ const (
 	tsFacts = iota
 	tsPinned
 	tsPackages
+	tsReport
 	tsFailed
 	tsBuild
 	tsErrors
@@ -204,6 +205,9 @@ func (tc *textCands) candidates() {
 		}
 	}
 	notableFrom := func(list []*notable, a, b int) {
+		if tc.contentLines() && prio < PrioSpread {
+			return // shown at PrioSpread (below)
+		}
 		for k := a; k < b && k < len(list); k++ {
 			nb := list[k]
 			text := fmt.Sprintf("  %d\t%s", nb.last, cutLine(nb.text))
@@ -221,6 +225,9 @@ func (tc *textCands) candidates() {
 		}
 	}
 	tmplFrom := func(a, b int) {
+		if tc.contentLines() && prio < PrioSpread {
+			return // lines of content (code, subjects): shown later
+		}
 		for k := a; k < b && k < len(tc.tmpls); k++ {
 			cl := tc.tmpls[k]
 			add(tsTemplates, k, -1, "template", fmt.Sprintf("  [%s lines] %s  (lines %d … %d)", commas(cl.count), cutLine(cl.template()), cl.first, cl.last))
@@ -234,7 +241,7 @@ func (tc *textCands) candidates() {
 		}
 	}
 	rareFrom := func(a, b int) {
-		if recMode {
+		if recMode || tc.contentLines() && prio < PrioSpread {
 			return
 		}
 		for k := a; k < b && k < len(tc.rare); k++ {
@@ -265,6 +272,13 @@ func (tc *textCands) candidates() {
 				name = f.display()
 			}
 			lines := []string{fmt.Sprintf("  %s (at %d)", name, f.pos)}
+			if tc.report() {
+				// The line as the runner printed it, under its suite.
+				lines[0] = fmt.Sprintf("  %d\t%s: %s", f.pos, f.pkg, cutLine(f.line))
+				if f.pkg == "" {
+					lines[0] = fmt.Sprintf("  %d\t%s", f.pos, cutLine(f.line))
+				}
+			}
 			shown := 0
 			for i := 0; i < 3 && i < len(f.output); i++ {
 				if o := strings.TrimSpace(f.output[i]); o != "" {
@@ -319,6 +333,7 @@ func (tc *textCands) candidates() {
 		}
 		tc.suiteCandidates(true)
 	}
+	tc.reportCandidates()
 	tailFrom(1, 5)
 	buildFrom(0, 10)
 	failedFrom(0, 20)
@@ -389,8 +404,16 @@ func (tc *textCands) candidates() {
 	prio = PrioSpread
 	spreadFrom(0, 32)
 	failedFrom(20, len(failed))
+	if tc.contentLines() {
+		rareFrom(0, 10)
+		tmplFrom(0, 30)
+	}
 	rareFrom(10, 40)
 	tailFrom(41, 100)
+	if tc.contentLines() {
+		notableFrom(tc.errs, 0, 40)
+		notableFrom(tc.warns, 0, 20)
+	}
 	notableFrom(tc.errs, 40, 200)
 	notableFrom(tc.warns, 20, 100)
 	spreadFrom(32, len(p.spreadOrNil()))
@@ -434,7 +457,7 @@ func (tc *textCands) lastMap() map[string]int {
 // words mostly start (or end) one line each, or the 16 cover less than
 // a third of the lines: then they are names or values, not kinds of lines.
 func (tc *textCands) wordCounts(what string, m map[string]int) string {
-	if len(m) < 2 || tc.p.kind == textFields || tc.p.kind == textBlocks || tc.p.kind == textReport {
+	if len(m) < 2 || tc.p.kind == textFields || tc.p.kind == textBlocks || tc.p.kind == textReport || tc.contentLines() {
 		// Records and prose have their own structure (fields,
 		// paragraphs); their words are not kinds of lines.
 		return ""
@@ -552,6 +575,12 @@ func (tc *textCands) factLines() []string {
 		s += fmt.Sprintf("; %s %s %s (names: no level, not counted)", commas(p.nameSev), rows, p.cols.split.nameColumnsText())
 	}
 	out = append(out, s)
+	if p.graph != nil {
+		out = append(out, p.graph.facts()...)
+	}
+	if p.diff != nil {
+		out = append(out, p.diff.facts()...)
+	}
 	if p.tests != nil && p.kind == textReport {
 		out = append(out, reportTotals(p.tests)...)
 	} else if p.tests != nil {
@@ -582,6 +611,8 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 			s += fmt.Sprintf("all of them: compact artifact query %s --jq %s\n", h, ShellQuote(`to_entries[] | select(.value | `+tc.c.Pin+`) | "\(.key)\t\(.value)"`))
 		}
 		return s
+	case tsReport:
+		return tc.reportHead(cs)
 	case tsPackages:
 		if tc.report() {
 			return fmt.Sprintf("suites, tests by status (showing %s of %s: failed suites first), line<TAB>suite:\n", commas(len(cs)), commas(len(tc.t.suites)))
@@ -590,6 +621,9 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 	case tsFailed:
 		n := tc.t.testFail // at most maxFailedKept are listed
 		s := fmt.Sprintf("failed tests (%s; showing %s, with their first output lines):\n", commas(n), commas(len(cs)))
+		if tc.report() {
+			s = fmt.Sprintf("failed tests (%s; showing %s, each as printed with its suite and the first lines of its failure details), line<TAB>suite: test:\n", commas(n), commas(len(cs)))
+		}
 		if len(cs) < n && tc.json {
 			s += fmt.Sprintf("all of them: compact artifact query %s --jq %s\n", h, ShellQuote(`.[] | select(.Action == "fail" and .Test) | "\(.Package) \(.Test)"`))
 		}

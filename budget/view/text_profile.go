@@ -30,6 +30,8 @@ const (
 	textTAP     = "TAP"          // Test Anything Protocol
 	textCompile = "build output" // compiler diagnostics "file:line:col: ..."
 	textReport  = "test report"  // jest, vitest, mocha, pytest -v (text_testreport.go)
+	textCommits = "commit list"  // git log --oneline, --graph (text_gitgraph.go)
+	textDiff    = "diff"         // unified diffs: git diff, diff -u (text_diff.go)
 )
 
 const (
@@ -119,6 +121,8 @@ type textProfile struct {
 	nHead   int          // header lines
 	loose   bool         // fields are Key: value lines of a text that is not records of fields
 	recs    *recordStats // whole records, when headKey finds them (text_records.go)
+	graph   *graphStats  // a commit list's counts (text_gitgraph.go), or nil
+	diff    *diffStats   // a diff's files and hunks (text_diff.go), or nil
 }
 
 // maxHeaders bounds the record header lines kept (the first half and
@@ -202,6 +206,12 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	if p.kind == textGoTest || p.kind == textTAP || p.kind == textReport {
 		tests = &testSummary{}
 		p.tests = tests
+	}
+	if p.kind == textCommits {
+		p.graph = newGraphStats()
+	}
+	if p.kind == textDiff {
+		p.diff = newDiffStats()
 	}
 	inBlock := false
 	prevLine, prevSev := "", sevNone
@@ -360,6 +370,12 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 			}
 		}
 		prevLine, prevSev = line, sev
+		if p.graph != nil {
+			p.graph.add(pos, line)
+		}
+		if p.diff != nil {
+			p.diff.add(pos, line)
+		}
 		if tests != nil && p.kind == textReport {
 			tests.addReportLine(pos, line)
 		} else if tests != nil {
@@ -381,6 +397,13 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	p.tail = ring
 	p.headers = append(p.headers, headRing...)
 	switch {
+	case p.graph != nil:
+		p.records = p.graph.commits
+		p.recordUnit = "commits"
+	case p.diff != nil:
+		p.diff.done()
+		p.records = p.diff.nFiles
+		p.recordUnit = "files (each from its header to the next file's)"
 	case p.recs != nil && p.recs.key == "":
 		p.records = p.recs.n
 		p.recordUnit = "records (each a line at column 0 and the indented lines below it)"
@@ -441,11 +464,12 @@ func headerKey(line string) string {
 // detectHeaderKey finds the start shared by the first lines of the
 // records of a text made of blank-line-separated blocks: the headerKey
 // of the first non-blank line, when at least 3 lines of the first 4,000
-// have it and at least 90% of them start a block (follow a blank line or
-// start the text). "" when there is none.
+// have it, at least 90% of them start a block (follow a blank line or
+// start the text) and at least 90% of the blocks that start at column 0
+// start with it. "" when there is none.
 func detectHeaderKey(data []byte, kind string) string {
 	switch kind {
-	case textFields, textGoTest, textTAP, textGoJSON, textReport:
+	case textFields, textGoTest, textTAP, textGoJSON, textReport, textCommits, textDiff:
 		return ""
 	}
 	sample := data
@@ -453,13 +477,16 @@ func detectHeaderKey(data []byte, kind string) string {
 		sample = sample[:1<<20]
 	}
 	key := ""
-	n, atStart := 0, 0
+	n, atStart, starts := 0, 0, 0
 	prevBlank := true
 	textLines(sample, func(pos int, line string) {
 		if pos >= 4000 {
 			return
 		}
 		blank := strings.TrimSpace(line) == ""
+		if !blank && prevBlank && line[0] != ' ' && line[0] != '\t' {
+			starts++ // a block that starts at column 0
+		}
 		if !blank && key == "" && n == 0 {
 			key = headerKey(line)
 			if key == "" {
@@ -474,7 +501,10 @@ func detectHeaderKey(data []byte, kind string) string {
 		}
 		prevBlank = blank
 	})
-	if key == "" || n < 3 || atStart*10 < n*9 {
+	// 90% of the key's lines start a block, and 90% of the blocks that
+	// start at column 0 start with the key: else the key names some of
+	// the records only ("FAIL path" among "PASS path" blocks).
+	if key == "" || n < 3 || atStart*10 < n*9 || atStart*10 < starts*9 {
 		return ""
 	}
 	return key
@@ -484,6 +514,7 @@ func detectHeaderKey(data []byte, kind string) string {
 func detectTextKind(data []byte) string {
 	lines, nonBlank, blank, blocks, fieldLines, blockFirstField := 0, 0, 0, 0, 0, 0
 	timed, leveled, goTest, tap, located, report := 0, 0, 0, 0, 0, 0
+	commits, lanes, diffs, diffHeads := 0, 0, 0, 0
 	inBlock := false
 	sample := data
 	if len(sample) > 1<<20 {
@@ -531,6 +562,17 @@ func detectTextKind(data []byte) string {
 		if isTestReportLine(line) {
 			report++
 		}
+		if d, h := isDiffLine(line); d {
+			diffs++
+			if h {
+				diffHeads++
+			}
+		}
+		if c, l := isCommitListLine(line); c {
+			commits++
+		} else if l {
+			lanes++
+		}
 	})
 	switch {
 	case nonBlank == 0:
@@ -541,6 +583,10 @@ func detectTextKind(data []byte) string {
 		return textTAP
 	case report >= 3 && report*5 >= nonBlank:
 		return textReport
+	case commits >= 3 && (commits+lanes)*10 >= nonBlank*8:
+		return textCommits
+	case diffHeads >= 2 && diffs*10 >= nonBlank*9:
+		return textDiff
 	case blocks >= 3 && blank >= 2 && blockFirstField*10 >= blocks*8 && fieldLines*10 >= nonBlank*7:
 		return textFields
 	case timed*2 >= nonBlank:

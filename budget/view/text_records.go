@@ -152,7 +152,7 @@ func (rs *recordStats) isHeader(line string) bool {
 // indented line.
 func detectIndentRecords(data []byte, kind string) bool {
 	switch kind {
-	case textFields, textGoTest, textTAP, textGoJSON, textCompile, textLog, textReport:
+	case textFields, textGoTest, textTAP, textGoJSON, textCompile, textLog, textReport, textCommits, textDiff:
 		return false
 	}
 	sample := data

@@ -323,7 +323,7 @@ func (t *testSummary) addReportLine(pos int, line string) {
 		if s != nil {
 			s.fail++
 		}
-		t.addFailed(&failedTest{pkg: suite, name: short, pos: pos})
+		t.addFailed(&failedTest{pkg: suite, name: short, pos: pos, line: trim})
 		if f := t.last; f != nil {
 			k := lastSegment(name)
 			rs.failedByName[k] = append(rs.failedByName[k], f)

@@ -33,7 +33,8 @@ type failedTest struct {
 	name   string
 	pos    int // position of its fail event or line
 	output []string
-	more   int // output lines past maxFailOutput
+	more   int    // output lines past maxFailOutput
+	line   string // the test's line as a test report printed it (trimmed), or ""
 }
 
 // testSummary counts a test run.
