@@ -335,6 +335,13 @@ func (tc *textCands) candidates() {
 	}
 	tc.reportCandidates()
 	tailFrom(1, 5)
+	// A report's first lines name what ran (a runner's banner, the
+	// first file of a diff, the newest commit).
+	headStart := 0
+	if p != nil && (p.kind == textReport || p.kind == textCommits || p.kind == textDiff) {
+		headStart = 3
+		headFrom(0, headStart)
+	}
 	buildFrom(0, 10)
 	failedFrom(0, 20)
 	notableFrom(tc.errs, 0, 10)
@@ -387,7 +394,7 @@ func (tc *textCands) candidates() {
 	if w := tc.extensionCounts(); w != "" {
 		add(tsTemplates, -1, -1, "extensions", w)
 	}
-	headFrom(0, 10)
+	headFrom(headStart, 10)
 	rareFrom(0, 10)
 	// PrioSecond: more of each.
 	prio = PrioSecond

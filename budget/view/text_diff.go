@@ -28,12 +28,14 @@ type diffFile struct {
 	status         string // "new", "deleted", "renamed", "mode", "binary", or "" (modified)
 	added, deleted int
 	hunks          int
+	binary         bool // "Binary files ... differ"
 }
 
 // diffStats counts a diff.
 type diffStats struct {
 	files                  []*diffFile
 	filesMore              int // files past maxDiffFiles
+	binaries               int // binary files (any status)
 	nFiles                 int
 	hunks, added, deleted  int
 	byStatus               map[string]int
@@ -224,9 +226,10 @@ func (ds *diffStats) add(pos int, line string) {
 		ds.cur.status, ds.cur.from = "renamed", line[len("rename from "):]
 	case strings.HasPrefix(line, "new mode ") && ds.cur.status == "":
 		ds.cur.status = "mode"
-	case strings.HasPrefix(line, "Binary files "):
-		if ds.cur.status == "" {
-			ds.cur.status = "binary"
+	case strings.HasPrefix(line, "Binary files "), strings.HasPrefix(line, "GIT binary patch"):
+		if !ds.cur.binary {
+			ds.cur.binary = true
+			ds.binaries++
 		}
 	}
 }
@@ -240,19 +243,20 @@ func (ds *diffStats) facts() []string {
 	out = append(out, fmt.Sprintf("files changed: %s; hunks: %s; lines added: %s; lines deleted: %s (lines of the hunks, exact)",
 		commas(ds.nFiles), commas(ds.hunks), commas(ds.added), commas(ds.deleted)))
 	var parts []string
-	for _, st := range []string{"modified", "new", "deleted", "renamed", "mode", "binary"} {
+	for _, st := range []string{"modified", "new", "deleted", "renamed", "mode"} {
 		if n := ds.byStatus[st]; n > 0 {
 			w := st
-			switch st {
-			case "mode":
+			if st == "mode" {
 				w = "mode changed only"
-			case "binary":
-				w = "binary"
 			}
 			parts = append(parts, fmt.Sprintf("%s %s", w, commas(n)))
 		}
 	}
-	out = append(out, "files by status: "+strings.Join(parts, ", "))
+	s := "files by status: " + strings.Join(parts, ", ")
+	if ds.binaries > 0 {
+		s += fmt.Sprintf("; binary files (any status): %s", commas(ds.binaries))
+	}
+	out = append(out, s)
 	if len(ds.byExt) > 1 {
 		es, _ := byCount(ds.byExt)
 		var ps []string
@@ -278,6 +282,9 @@ func (f *diffFile) line() string {
 	if f.hunks == 1 {
 		s = strings.TrimSuffix(s, "s")
 	}
+	if f.binary {
+		s = fmt.Sprintf("  %d\t%s: binary", f.pos, f.name)
+	}
 	switch f.status {
 	case "":
 	case "renamed":
@@ -291,8 +298,9 @@ func (f *diffFile) line() string {
 }
 
 // diffCandidates adds the files of a diff: the 10 with the most changed
-// lines first (PrioAnomaly), then every file in its order, the first 40
-// at PrioRare and the rest at PrioSecond.
+// lines and the first 10 new, deleted and renamed files first
+// (PrioAnomaly), then every file in its order, the first 40 at PrioRare
+// and the rest at PrioSecond.
 func (tc *textCands) diffCandidates() {
 	ds := tc.p.diff
 	if ds == nil || len(ds.files) == 0 {
@@ -311,11 +319,15 @@ func (tc *textCands) diffCandidates() {
 	for _, f := range big[:min(10, len(big))] {
 		add(f, PrioAnomaly, "most changed")
 	}
-	for i, f := range ds.files {
-		if f.status != "" && f.status != "mode" {
+	// New, deleted and renamed files: the first 10 of each status.
+	byStatus := map[string]int{}
+	for _, f := range ds.files {
+		if f.status != "" && f.status != "mode" && byStatus[f.status] < 10 {
+			byStatus[f.status]++
 			add(f, PrioAnomaly, f.status+" file")
-			continue
 		}
+	}
+	for i, f := range ds.files {
 		p := PrioRare
 		if i >= 40 {
 			p = PrioSecond

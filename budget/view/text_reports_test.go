@@ -1,0 +1,172 @@
+package view
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestDiffCounts checks the files, hunks and lines a diff's profile
+// counts against git's own counts of the same diff (git diff --numstat
+// and --summary, captured beside it): per file its added and deleted
+// lines (binary files "-"), new, deleted and renamed files, the totals,
+// and the file with the most changed lines. The old code read a diff as
+// lines of text and counted none of these.
+func TestDiffCounts(t *testing.T) {
+	data := readCapture(t, "git-diff-compact.txt")
+	p := analyzeText(data, nil)
+	if p.kind != textDiff || p.diff == nil {
+		t.Fatalf("kind %q, want %q", p.kind, textDiff)
+	}
+	ds := p.diff
+	num, err := os.ReadFile("testdata/git-diff-compact.numstat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(strings.TrimSpace(string(num)), "\n")
+	if ds.nFiles != len(rows) || len(ds.files) != len(rows) {
+		t.Fatalf("%d files (%d kept), git's numstat has %d", ds.nFiles, len(ds.files), len(rows))
+	}
+	added, deleted, most, mostN := 0, 0, "", -1
+	for i, r := range rows {
+		f := strings.SplitN(r, "\t", 3)
+		got := ds.files[i]
+		if f[0] == "-" {
+			if !got.binary {
+				t.Errorf("%s: git says binary", got.name)
+			}
+			continue
+		}
+		a, _ := strconv.Atoi(f[0])
+		d, _ := strconv.Atoi(f[1])
+		added += a
+		deleted += d
+		if a+d > mostN {
+			most, mostN = got.name, a+d
+		}
+		if got.added != a || got.deleted != d {
+			t.Errorf("%s: +%d -%d, git says +%d -%d", got.name, got.added, got.deleted, a, d)
+		}
+		if name := f[2]; !strings.Contains(name, "=>") && name != got.name {
+			t.Errorf("file %d: %q, git says %q", i, got.name, name)
+		}
+	}
+	if ds.added != added || ds.deleted != deleted {
+		t.Errorf("+%d -%d in all, git says +%d -%d", ds.added, ds.deleted, added, deleted)
+	}
+	if ds.most == nil || ds.most.name != most {
+		t.Errorf("most changed %v, git's numstat says %s", ds.most, most)
+	}
+	sum, err := os.ReadFile("testdata/git-diff-compact.summary")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{}
+	for _, l := range strings.Split(strings.TrimSpace(string(sum)), "\n") {
+		switch strings.Fields(l)[0] {
+		case "create":
+			want["new"]++
+		case "delete":
+			want["deleted"]++
+		case "rename":
+			want["renamed"]++
+		}
+	}
+	for st, n := range want {
+		if ds.byStatus[st] != n {
+			t.Errorf("%s files: %d, git's summary says %d", st, ds.byStatus[st], n)
+		}
+	}
+	hunks := strings.Count("\n"+string(data), "\n@@ -")
+	if ds.hunks != hunks {
+		t.Errorf("%d hunks, the text has %d hunk headers", ds.hunks, hunks)
+	}
+	// The view states them at a small budget.
+	out := fillText(t, data, 1500)
+	for _, s := range []string{
+		"kind: diff; 53 files",
+		"files changed: 53; hunks: " + strconv.Itoa(hunks) + "; lines added: 1,285; lines deleted: 361",
+		"new 12, deleted 1, renamed 30; binary files (any status): 2",
+		"most changed lines: " + most,
+		"budget/export_test.go: +0 -14, 1 hunk [deleted file]",
+	} {
+		if !strings.Contains(out, s) {
+			t.Errorf("the view at 1,500 tokens lacks %q:\n%s", s, out)
+		}
+	}
+}
+
+// TestDiffHunkContent checks that a hunk's lines are content, whatever
+// they start with: a deleted line "-- x" reads "--- x" and an added
+// line "++ y" reads "+++ y"; neither starts a file.
+func TestDiffHunkContent(t *testing.T) {
+	d := "diff --git a/a.sql b/a.sql\nindex 1..2 100644\n--- a/a.sql\n+++ b/a.sql\n@@ -1,3 +1,3 @@\n--- old comment\n+++ new comment\n keep\n-x\n+y\n" +
+		"diff --git a/b.txt b/b.txt\nnew file mode 100644\n--- /dev/null\n+++ b/b.txt\n@@ -0,0 +1 @@\n+hello\n\\ No newline at end of file\n"
+	ds := newDiffStats()
+	textLines([]byte(d), func(pos int, line string) { ds.add(pos, line) })
+	ds.done()
+	if ds.nFiles != 2 || ds.added != 3 || ds.deleted != 2 || ds.hunks != 2 {
+		t.Errorf("files %d added %d deleted %d hunks %d, want 2 3 2 2", ds.nFiles, ds.added, ds.deleted, ds.hunks)
+	}
+	if ds.byStatus["new"] != 1 || ds.files[1].name != "b.txt" {
+		t.Errorf("files %+v %+v", ds.files[0], ds.files[1])
+	}
+	// diff -u without git's headers.
+	u := "--- a/x.c\t2024-01-01\n+++ b/x.c\t2024-01-02\n@@ -1 +1 @@\n-a\n+b\n--- a/y.c\n+++ b/y.c\n@@ -1,2 +1 @@\n-c\n d\n"
+	ds = newDiffStats()
+	textLines([]byte(u), func(pos int, line string) { ds.add(pos, line) })
+	ds.done()
+	if ds.nFiles != 2 || ds.files[0].name != "x.c" || ds.files[1].deleted != 1 || ds.added != 1 {
+		t.Errorf("diff -u: %d files %+v", ds.nFiles, ds.files)
+	}
+}
+
+// TestCommitListCounts checks a git log --graph --oneline --decorate
+// --all of this repository (600 commits, a /tmp clone with tags added)
+// against git: every commit line's hash, and which are merges, as git
+// rev-list --parents says (captured beside it); the tags and refs of
+// the decorations. The old code read it as lines, its commit subjects
+// with "error" as error lines shown first.
+func TestCommitListCounts(t *testing.T) {
+	data := readCapture(t, "git-graph-compact.txt")
+	p := analyzeText(data, nil)
+	if p.kind != textCommits || p.graph == nil {
+		t.Fatalf("kind %q, want %q", p.kind, textCommits)
+	}
+	gs := p.graph
+	par, err := os.ReadFile("testdata/git-graph-compact.parents")
+	if err != nil {
+		t.Fatal(err)
+	}
+	commits, merges := 0, 0
+	for _, l := range strings.Split(strings.TrimSpace(string(par)), "\n") {
+		f := strings.Fields(l)
+		commits++
+		if n, _ := strconv.Atoi(f[1]); n > 1 {
+			merges++
+		}
+	}
+	if gs.commits != commits || gs.merges != merges {
+		t.Errorf("%d commits, %d merges; git says %d, %d", gs.commits, gs.merges, commits, merges)
+	}
+	tags := strings.Count(string(data), "tag: ")
+	if gs.tags != tags {
+		t.Errorf("%d tags, the decorations have %d", gs.tags, tags)
+	}
+	out := fillText(t, data, 1500)
+	for _, s := range []string{
+		"kind: commit list; 600 commits",
+		"merges: " + strconv.Itoa(merges) + " (drawn with a second parent)",
+		"tags: " + strconv.Itoa(tags),
+		"HEAD: f9ba367 (HEAD -> main, tag: v1.20.1)",
+		"tag v1.6.0 4db0904@1176",
+	} {
+		if !strings.Contains(out, s) {
+			t.Errorf("the view at 1,500 tokens lacks %q:\n%s", s, out)
+		}
+	}
+	if strings.Contains(out, "error and warning lines") {
+		t.Errorf("commit subjects shown as error lines at 1,500 tokens:\n%s", out)
+	}
+}
