@@ -428,16 +428,9 @@ func (k *coll) membersLine() string {
 	var parts []string
 	_ = k.c.Each(func(i int, raw []byte) error {
 		s := jscan{d: raw}
-		s.ws()
-		s.pos++
-		s.ws()
-		key := s.readString()
-		s.ws()
-		s.pos++
-		s.ws()
-		start := s.pos
-		s.skipValue()
-		parts = append(parts, key+" "+cell(string(s.d[start:s.pos]), 60))
+		s.members(func(key string, val []byte) {
+			parts = append(parts, key+" "+cell(string(val), 60))
+		})
 		return nil
 	})
 	return "  every member: " + strings.Join(parts, ", ")

@@ -1041,7 +1041,10 @@ func (p *Profile) countPattern(f *Field, raw string, n int) {
 }
 
 // appendPattern appends the pattern of the JSON string body s (escapes
-// are kept as they are) to b.
+// are kept as they are) to b: the shape of a string, where digit runs
+// become #, runs of letters and digits that mix both (or letter runs over
+// 20) become *, and everything else stays. Strings over 100 bytes have
+// no pattern (nothing is appended).
 func appendPattern(b, s []byte) []byte {
 	if len(s) > 100 {
 		return b
@@ -1071,41 +1074,6 @@ func appendPattern(b, s []byte) []byte {
 		i = j
 	}
 	return b
-}
-
-// pattern is the shape of a string: digit runs become #, runs of letters
-// and digits that mix both (or letter runs over 20) become *, everything
-// else stays. Strings over 100 bytes have no pattern ("").
-func pattern(s string) string {
-	if len(s) > 100 {
-		return ""
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		j := i
-		letters, digits := 0, 0
-		for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z') {
-			if s[j] <= '9' {
-				digits++
-			} else {
-				letters++
-			}
-			j++
-		}
-		switch {
-		case j == i:
-			b.WriteByte(s[i])
-			j = i + 1
-		case letters == 0:
-			b.WriteByte('#')
-		case digits > 0 || letters > 20:
-			b.WriteByte('*')
-		default:
-			b.WriteString(s[i:j])
-		}
-		i = j
-	}
-	return b.String()
 }
 
 // Summary states, in at most max short phrases, the value counts of the
