@@ -45,8 +45,25 @@ type diffStats struct {
 	pendingMinus           bool // the last line was "--- X" outside a hunk (diff -u)
 	pendingPos             int
 	pendingName            string
-	most, mostHunks        *diffFile
+	most, mostHunks        *diffFile // the first file with the most changed lines, hunks
 	mostChanged, mostHunkN int
+	mostTies, hunkTies     []string // the files with as many (at most maxTies), counted in mostN, hunkN
+	mostN, hunkN           int
+}
+
+// maxTies bounds the files named as holding a maximum.
+const maxTies = 5
+
+// tie notes a file at a running maximum: a new maximum restarts the list.
+func tie(names []string, n *int, name string, better bool) []string {
+	if better {
+		names, *n = names[:0], 0
+	}
+	*n++
+	if len(names) < maxTies {
+		names = append(names, name)
+	}
+	return names
 }
 
 func newDiffStats() *diffStats {
@@ -128,11 +145,19 @@ func (ds *diffStats) finishFile() {
 	if _, ok := ds.byExt[ext]; ok || len(ds.byExt) < maxLeadWords {
 		ds.byExt[ext]++
 	}
-	if ch := f.added + f.deleted; ds.most == nil || ch > ds.mostChanged {
-		ds.most, ds.mostChanged = f, ch
+	if ch := f.added + f.deleted; ds.most == nil || ch >= ds.mostChanged {
+		better := ds.most == nil || ch > ds.mostChanged
+		if better {
+			ds.most, ds.mostChanged = f, ch
+		}
+		ds.mostTies = tie(ds.mostTies, &ds.mostN, f.name, better)
 	}
-	if ds.mostHunks == nil || f.hunks > ds.mostHunkN {
-		ds.mostHunks, ds.mostHunkN = f, f.hunks
+	if ds.mostHunks == nil || f.hunks >= ds.mostHunkN {
+		better := ds.mostHunks == nil || f.hunks > ds.mostHunkN
+		if better {
+			ds.mostHunks, ds.mostHunkN = f, f.hunks
+		}
+		ds.hunkTies = tie(ds.hunkTies, &ds.hunkN, f.name, better)
 	}
 	if len(ds.files) < maxDiffFiles {
 		ds.files = append(ds.files, f)
@@ -270,8 +295,19 @@ func (ds *diffStats) facts() []string {
 		out = append(out, "files by extension: "+strings.Join(ps, ", "))
 	}
 	if ds.most != nil && ds.nFiles > 1 {
-		out = append(out, fmt.Sprintf("most changed lines: %s (+%s -%s); most hunks: %s (%s hunks)",
-			ds.most.name, commas(ds.most.added), commas(ds.most.deleted), ds.mostHunks.name, commas(ds.mostHunks.hunks)))
+		names := func(ns []string, n int) string {
+			s := strings.Join(ns, ", ")
+			if n > len(ns) {
+				s += fmt.Sprintf(" and %s more", commas(n-len(ns)))
+			}
+			return s
+		}
+		s := fmt.Sprintf("most changed lines: %s (+%s -%s)", ds.most.name, commas(ds.most.added), commas(ds.most.deleted))
+		if ds.mostN > 1 {
+			s = fmt.Sprintf("most changed lines: %s each, in %s", commas(ds.mostChanged), names(ds.mostTies, ds.mostN))
+		}
+		s += fmt.Sprintf("; most hunks: %s, in %s", commas(ds.mostHunkN), names(ds.hunkTies, ds.hunkN))
+		out = append(out, s)
 	}
 	return out
 }

@@ -58,6 +58,30 @@ func TestDiffCounts(t *testing.T) {
 	if ds.most == nil || ds.most.name != most {
 		t.Errorf("most changed %v, git's numstat says %s", ds.most, most)
 	}
+	// The most hunks, with every file that has as many.
+	perFile := map[string]int{}
+	cur := ""
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(l, "diff --git ") {
+			cur = strings.TrimPrefix(strings.Fields(l)[3], "b/")
+			perFile[cur] += 0
+		} else if strings.HasPrefix(l, "@@ -") {
+			perFile[cur]++
+		}
+	}
+	maxH, holders := 0, []string{}
+	for _, f := range ds.files {
+		n := perFile[f.name]
+		if n > maxH {
+			maxH, holders = n, holders[:0]
+		}
+		if n == maxH {
+			holders = append(holders, f.name)
+		}
+	}
+	if ds.mostHunkN != maxH || strings.Join(ds.hunkTies, ",") != strings.Join(holders, ",") {
+		t.Errorf("most hunks %d in %v, the hunk headers say %d in %v", ds.mostHunkN, ds.hunkTies, maxH, holders)
+	}
 	sum, err := os.ReadFile("testdata/git-diff-compact.summary")
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -21,7 +22,17 @@ func TestTestReportCounts(t *testing.T) {
 	}
 	mochaFail := regexp.MustCompile(`^\s+\d+\) `)
 	for _, name := range []string{"jest-verbose-lib.txt", "vitest-verbose-lib.txt", "mocha-spec-lib.txt"} {
-		data := readCapture(t, name)
+		var data []byte
+		if name == "mocha-spec-lib.txt" {
+			// It fits any budget whole: kept beside the tests, not in
+			// the bench corpus.
+			var err error
+			if data, err = os.ReadFile("testdata/" + name); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			data = readCapture(t, name)
+		}
 		p := analyzeText(data, nil)
 		if p.kind != textReport {
 			t.Fatalf("%s: kind %q, want %q", name, p.kind, textReport)
