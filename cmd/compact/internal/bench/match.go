@@ -73,11 +73,13 @@ func (a Answer) VisibleFor(content string) bool {
 // cell of the table.
 func underHeader(content, n string, anchors []span) bool {
 	for _, o := range occurrences(content, n) {
-		rowStart := strings.LastIndexByte(content[:o.start], '\n') + 1
+		lineStart := strings.LastIndexByte(content[:o.start], '\n') + 1
 		rowEnd := len(content)
 		if i := strings.IndexByte(content[o.end:], '\n'); i >= 0 {
 			rowEnd = o.end + i
 		}
+		// Tabs that indent the row separate no cells.
+		rowStart := lineStart + indent(content[lineStart:o.start])
 		row := content[rowStart:rowEnd]
 		cells := strings.Count(row, "\t") + 1
 		if cells < 2 || strings.Contains(content[o.start:o.end], "\t") {
@@ -85,14 +87,15 @@ func underHeader(content, n string, anchors []span) bool {
 		}
 		col := strings.Count(content[rowStart:o.start], "\t")
 		// Walk up to the first line of the run of lines with as many cells.
-		hStart, hEnd := rowStart, rowEnd
-		for hStart > 0 {
-			prevEnd := hStart - 1
-			prevStart := strings.LastIndexByte(content[:prevEnd], '\n') + 1
+		hLine, hStart, hEnd := lineStart, rowStart, rowEnd
+		for hLine > 0 {
+			prevEnd := hLine - 1
+			prevLine := strings.LastIndexByte(content[:prevEnd], '\n') + 1
+			prevStart := prevLine + indent(content[prevLine:prevEnd])
 			if strings.Count(content[prevStart:prevEnd], "\t")+1 != cells {
 				break
 			}
-			hStart, hEnd = prevStart, prevEnd
+			hLine, hStart, hEnd = prevLine, prevStart, prevEnd
 		}
 		if hStart == rowStart {
 			continue // the row is the header itself
@@ -122,6 +125,11 @@ func underHeader(content, n string, anchors []span) bool {
 		}
 	}
 	return false
+}
+
+// indent is the length of the run of spaces and tabs that opens line.
+func indent(line string) int {
+	return len(line) - len(strings.TrimLeft(line, " \t"))
 }
 
 // needleNear reports whether some occurrence of needle n is near one of
@@ -223,6 +231,9 @@ func selfContained(line string) bool {
 	if m := lineNumberPrefix.FindStringIndex(line); m != nil {
 		line = line[m[1]:]
 	}
+	// Tabs that indent a line (ldd's libraries under their binary, a
+	// Makefile recipe) separate no cells.
+	line = strings.TrimLeft(line, " \t")
 	if strings.Contains(line, "\t") || strings.Contains(line, " | ") {
 		return true
 	}

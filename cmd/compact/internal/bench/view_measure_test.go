@@ -109,6 +109,16 @@ func TestVisibleFor(t *testing.T) {
 			"collection .dependencies.jest.dependencies.\"jest-cli\".dependencies (map): 12 records\n  version (string): 29.7.0 6, 0.1.2 1\n", false},
 		{"a value one record holds", Answer{Needles: []string{"0.1.2"}, Record: []string{"jest-cli"}, Category: CategoryRecord},
 			"jest-cli:\n  version (string): 0.1.2 1, 29.7.0 6\n", true},
+		// heldout8 ldd-usr-bin: a library line indented by a tab under
+		// its binary was taken for a table row, so nothing on the
+		// binary's line was near it.
+		{"an indenting tab is no cell", Answer{Needles: []string{"libonig.so.5"}, Record: []string{"/usr/bin/jq"}, Category: CategoryRecord},
+			"/usr/bin/jq:\n\tlinux-vdso.so.1 (0x00007f29016d3000)\n\tlibonig.so.5 => /lib/x86_64-linux-gnu/libonig.so.5 (0x00007f2901312000)\n", true},
+		{"an indented table row still is one", ip, "  ledger-db-1\tRunning\t10.0.0.9\n  ledger-db-2\tRunning\t10.0.0.7\n", false},
+		{"an indented cell under its column header", Answer{Needles: []string{"431.729"}, Record: []string{"Execution Time"}, Kind: KindLookup, Category: CategoryFacts},
+			"\tPlan\tPlanning Time\tExecution Time\n\t{" + strings.Repeat("\"x\":1,", 200) + "}\t1.091\t431.729\n", true},
+		{"an indented line under an indented line is no cell", Answer{Needles: []string{"0x00007f2901312000"}, Record: []string{"libjq.so.1"}, Kind: KindLookup, Category: CategoryRecord},
+			"\tlibjq.so.1 => /lib/x86_64-linux-gnu/libjq.so.1\n" + strings.Repeat("\tlibx.so => /lib/libx.so\n", 40) + "\tlibonig.so.5 => /lib/x86_64-linux-gnu/libonig.so.5 (0x00007f2901312000)\n", false},
 		{"a range in the data is data", Answer{Needles: []string{"33"}, Record: []string{"ports"}}, "ports 33-77 open\n", true},
 		{"the total beside it is", Answer{Needles: []string{"29"}, Record: []string{"@jest"}}, "collection .x.\"@jest/core\" (map): 29 records; showing 14 of 29\n", true},
 		{"a count of the data is", Answer{Needles: []string{"14"}, Record: []string{"@jest"}}, "@jest/ 14 packages, showing them\n", true},
@@ -352,6 +362,9 @@ func TestOtherCorpus(t *testing.T) {
 			cats := map[Category]bool{}
 			for _, a := range answers {
 				cats[a.Category] = true
+				if *showAnswers {
+					t.Logf("%-28s %-12s %s", a.ID, a.Kind, a.String())
+				}
 				if weakNeedle(a) && len(a.Record) == 0 {
 					t.Errorf("question %q: answer %s needs a record (a small number or a boolean is no answer without its label)", a.ID, a.String())
 				}
