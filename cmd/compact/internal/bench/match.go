@@ -280,6 +280,56 @@ const suggestedQuery = "compact artifact "
 // Output of events 556-945)", "; 33-77: compact artifact slice".
 var lineRange = regexp.MustCompile(`(?:\blines |\bevents |; )[\d,]+(?:-| … )[\d,]+[):]`)
 
+// firstAtLine recognises the position a repeated line was first seen at:
+// "[2 times, first at line 4446]".
+var firstAtLine = regexp.MustCompile(`first at line (\d+)\]`)
+
+// positionPrefix is the position a view writes before a line or record it
+// numbers: "  4455\tbudget/view/rows.go:306:107: ...", "107\tgithub.com/x\t...".
+var positionPrefix = regexp.MustCompile(`^ *(\d+)\t`)
+
+// numberedHeading recognises the heading of a section whose lines a view
+// numbers with their position: "..., line<TAB>text:", "line<TAB>record:",
+// "event<TAB>output:", the distinct error lines "at its last position",
+// and a table of records whose first column is "#".
+func numberedHeading(line string) bool {
+	return strings.Contains(line, "line<TAB>") || strings.Contains(line, "event<TAB>") ||
+		strings.Contains(line, "each distinct line once at its last position") || strings.HasPrefix(line, "#\t")
+}
+
+// positionPrefixes are the positions written before the lines of numbered
+// sections (numberedHeading up to the first line that is neither numbered
+// nor a query). A line's position is the view's layout, not its data: the
+// last line of a log numbered 4455 from 0 says nothing about how many
+// diagnostics it holds (heldout8 go-build-gcflags-m's 4,455 was "stated" so).
+// Lines outside such sections keep their numbers: a raw "4096\truntime"
+// of du is data.
+func positionPrefixes(s string) []span {
+	var out []span
+	numbered := false
+	for start := 0; start < len(s); {
+		end := strings.IndexByte(s[start:], '\n')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += start
+		}
+		line := s[start:end]
+		switch {
+		case numberedHeading(line):
+			numbered = true
+		case numbered:
+			if m := positionPrefix.FindStringSubmatchIndex(line); m != nil {
+				out = append(out, span{start + m[2], start + m[3]})
+			} else if !strings.Contains(line, suggestedQuery) {
+				numbered = false
+			}
+		}
+		start = end + 1
+	}
+	return out
+}
+
 // maskNotData returns s with the view's own words that are no data
 // blanked out (each byte replaced by a space, so offsets and line breaks
 // stay): every suggested query, from "compact artifact " to the end of
@@ -302,6 +352,10 @@ func maskNotData(s string) string {
 	for _, m := range lineRange.FindAllStringIndex(s, -1) {
 		spans = append(spans, span{m[0], m[1]})
 	}
+	for _, m := range firstAtLine.FindAllStringSubmatchIndex(s, -1) {
+		spans = append(spans, span{m[2], m[3]})
+	}
+	spans = append(spans, positionPrefixes(s)...)
 	if len(spans) == 0 {
 		return s
 	}

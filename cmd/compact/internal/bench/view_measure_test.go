@@ -119,6 +119,20 @@ func TestVisibleFor(t *testing.T) {
 			"\tPlan\tPlanning Time\tExecution Time\n\t{" + strings.Repeat("\"x\":1,", 200) + "}\t1.091\t431.729\n", true},
 		{"an indented line under an indented line is no cell", Answer{Needles: []string{"0x00007f2901312000"}, Record: []string{"libjq.so.1"}, Kind: KindLookup, Category: CategoryRecord},
 			"\tlibjq.so.1 => /lib/x86_64-linux-gnu/libjq.so.1\n" + strings.Repeat("\tlibx.so => /lib/libx.so\n", 40) + "\tlibonig.so.5 => /lib/x86_64-linux-gnu/libonig.so.5 (0x00007f2901312000)\n", false},
+		// heldout8 go-build-gcflags-m: 4,455 diagnostics "stated" by the
+		// position of the last error line (numbered from 0, after a
+		// package line).
+		{"a line's position is no count", Answer{Needles: []string{"4455"}},
+			"error and warning lines, each distinct line once at its last position, after the line before it (showing 40 of 4,298 distinct error lines):\n" +
+				"all error lines: compact artifact query artifact:f8af --jq '.'\n  4455\tbudget/view/rows.go:306:107: index bounds check elided\n", false},
+		{"a repeat's first position is no count", Answer{Needles: []string{"4446"}},
+			"lines unlike the rest, line<TAB>text:\n  4447\t[2 times, first at line 4446] x := y\n", false},
+		{"a record's row number is no count", Answer{Needles: []string{"107"}, Record: []string{"Error"}},
+			"#\tPath\tVersion\twhy\n107\tgithub.com/itchyny/go-yaml\tv0.0.0\thas Error (only 1 of 203 records do)\n", false},
+		{"the text of a numbered line is data", Answer{Needles: []string{"4455"}},
+			"lines unlike the rest, line<TAB>text:\n  12\tdiagnostics: 4455\n", true},
+		{"a raw line's leading number is data", Answer{Needles: []string{"4096"}, Record: []string{"runtime/proc.go"}},
+			"first 2 lines (lines 0-1):\n  4096\truntime/proc.go\n  8\truntime/x.go\n", true},
 		{"a range in the data is data", Answer{Needles: []string{"33"}, Record: []string{"ports"}}, "ports 33-77 open\n", true},
 		{"the total beside it is", Answer{Needles: []string{"29"}, Record: []string{"@jest"}}, "collection .x.\"@jest/core\" (map): 29 records; showing 14 of 29\n", true},
 		{"a count of the data is", Answer{Needles: []string{"14"}, Record: []string{"@jest"}}, "@jest/ 14 packages, showing them\n", true},
