@@ -355,8 +355,8 @@ func maskNotData(s string) string {
 	for _, m := range firstAtLine.FindAllStringSubmatchIndex(s, -1) {
 		spans = append(spans, span{m[2], m[3]})
 	}
-	spans = append(spans, positionPrefixes(s)...)
-	if len(spans) == 0 {
+	positions := positionPrefixes(s)
+	if len(spans) == 0 && len(positions) == 0 {
 		return s
 	}
 	b := []byte(s)
@@ -365,6 +365,14 @@ func maskNotData(s string) string {
 			if b[i] != '\n' {
 				b[i] = ' '
 			}
+		}
+	}
+	// A position is blanked with '#', not spaces: the line keeps its
+	// first cell, so it is not taken for one indented by spaces and its
+	// cells stay under their column headers (underHeader).
+	for _, sp := range positions {
+		for i := sp.start; i < sp.end; i++ {
+			b[i] = '#'
 		}
 	}
 	return string(b)

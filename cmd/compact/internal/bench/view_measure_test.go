@@ -129,6 +129,8 @@ func TestVisibleFor(t *testing.T) {
 			"lines unlike the rest, line<TAB>text:\n  4447\t[2 times, first at line 4446] x := y\n", false},
 		{"a record's row number is no count", Answer{Needles: []string{"107"}, Record: []string{"Error"}},
 			"#\tPath\tVersion\twhy\n107\tgithub.com/itchyny/go-yaml\tv0.0.0\thas Error (only 1 of 203 records do)\n", false},
+		{"a cell of a numbered row stays under its header", Answer{Needles: []string{"30865"}, Record: []string{"sourceId"}, Kind: KindLookup, Category: CategoryAnomaly},
+			"#\tname\tdur\targs.sourceId\twhy\n1629\tstructuredTypeRelatedTo\t988048.3\t31035\tdur\n1634\tstructuredTypeRelatedTo\t1007436.8\t30865\tdur=1.00744e+06 is 5.9σ from the mean 54374\n", true},
 		{"the text of a numbered line is data", Answer{Needles: []string{"4455"}},
 			"lines unlike the rest, line<TAB>text:\n  12\tdiagnostics: 4455\n", true},
 		{"a raw line's leading number is data", Answer{Needles: []string{"4096"}, Record: []string{"runtime/proc.go"}},
