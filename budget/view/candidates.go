@@ -103,6 +103,9 @@ type coll struct {
 	colMask []bool
 	rowMu   sync.Mutex
 	probe   []probe // identities of records for the lookup query
+	// readAgain counts the records selectRows read again for the
+	// extremes and outliers.
+	readAgain int
 	// profileLines counts the profile line candidates.
 	profileLines int
 	// group and measures give the sums per group (rows.go).
