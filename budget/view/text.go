@@ -50,6 +50,7 @@ const (
 	tsFields
 	tsHeaders
 	tsRecFacts
+	tsRecIndex
 	tsRecords
 	tsColumns
 	tsColRows
@@ -379,7 +380,7 @@ func (tc *textCands) candidates() {
 	if t != nil {
 		tc.suiteCandidates(false)
 	}
-	if recMode {
+	if p != nil {
 		tc.recordCandidates()
 	}
 	colRows := tc.columnCandidates(add)
@@ -689,6 +690,8 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 		return fmt.Sprintf("record names (%s of %s; name@line of its %s field):\n", commas(n), commas(len(tc.p.names)), tc.p.nameField)
 	case tsRecords:
 		return tc.recordsHead(cs)
+	case tsRecIndex:
+		return tc.recIndexHead(cs)
 	case tsRecFacts:
 		return fmt.Sprintf("the %s records, counted over every record:\n", commas(tc.p.recs.n))
 	case tsColumns:

@@ -200,6 +200,12 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		p.recs = newRecordStats(p.headKey)
 	} else if detectIndentRecords(data, p.kind) {
 		p.recs = newRecordStats("")
+	} else if detectColonRecords(data, p.kind) {
+		p.recs = newRecordStats("")
+		p.recs.colon = true
+	}
+	if p.recs != nil && p.cols != nil {
+		p.recs.cols = &p.cols.split
 	}
 	var headRing []posLine // the last maxHeaders/2 header lines
 	var tests *testSummary
@@ -397,6 +403,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	p.tail = ring
 	p.headers = append(p.headers, headRing...)
 	switch {
+	case p.recs != nil && p.recs.colon:
+		p.records = p.recs.n
+		p.recordUnit = "records (blank-line-separated blocks, each starting with a line that ends with \":\")"
 	case p.graph != nil:
 		p.records = p.graph.commits
 		p.recordUnit = "commits"
@@ -465,8 +474,8 @@ func headerKey(line string) string {
 // records of a text made of blank-line-separated blocks: the headerKey
 // of the first non-blank line, when at least 3 lines of the first 4,000
 // have it, at least 90% of them start a block (follow a blank line or
-// start the text) and at least 90% of the blocks that start at column 0
-// start with it. "" when there is none.
+// start the text), and no other key starts at least 3 blocks and a third
+// as many as it. "" when there is none.
 func detectHeaderKey(data []byte, kind string) string {
 	switch kind {
 	case textFields, textGoTest, textTAP, textGoJSON, textReport, textCommits, textDiff:
@@ -477,7 +486,8 @@ func detectHeaderKey(data []byte, kind string) string {
 		sample = sample[:1<<20]
 	}
 	key := ""
-	n, atStart, starts := 0, 0, 0
+	n, atStart := 0, 0
+	starts := map[string]int{} // blocks at column 0 by their first line's headerKey
 	prevBlank := true
 	textLines(sample, func(pos int, line string) {
 		if pos >= 4000 {
@@ -485,7 +495,9 @@ func detectHeaderKey(data []byte, kind string) string {
 		}
 		blank := strings.TrimSpace(line) == ""
 		if !blank && prevBlank && line[0] != ' ' && line[0] != '\t' {
-			starts++ // a block that starts at column 0
+			if k := headerKey(line); k != "" && (starts[k] > 0 || len(starts) < 256) {
+				starts[k]++ // a block that starts at column 0
+			}
 		}
 		if !blank && key == "" && n == 0 {
 			key = headerKey(line)
@@ -501,11 +513,15 @@ func detectHeaderKey(data []byte, kind string) string {
 		}
 		prevBlank = blank
 	})
-	// 90% of the key's lines start a block, and 90% of the blocks that
-	// start at column 0 start with the key: else the key names some of
-	// the records only ("FAIL path" among "PASS path" blocks).
-	if key == "" || n < 3 || atStart*10 < n*9 || atStart*10 < starts*9 {
+	if key == "" || n < 3 || atStart*10 < n*9 {
 		return ""
+	}
+	// No other key starts as many blocks: else the key names some of
+	// the records only ("FAIL path" blocks among "PASS path" blocks).
+	for k, c := range starts {
+		if k != key && c >= 3 && 3*c >= starts[key] {
+			return ""
+		}
 	}
 	return key
 }

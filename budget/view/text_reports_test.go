@@ -194,3 +194,92 @@ func TestCommitListCounts(t *testing.T) {
 		t.Errorf("commit subjects shown as error lines at 1,500 tokens:\n%s", out)
 	}
 }
+
+// TestRecordKindsAndSums checks the per-record counts of an ls -laR of
+// a module in the Go module cache (64 directory blocks "./dir:" with a
+// "total" line and one entry a line) against an independent walk of its
+// lines: each directory's entries by their mode, the sum of their sizes
+// (column 5), the directory with the most files and with the largest
+// sum; the view's index line of each shown directory states exactly
+// those. The old code counted the blocks as paragraphs and nothing per
+// block.
+func TestRecordKindsAndSums(t *testing.T) {
+	data := readCapture(t, "ls-laR-mcp-sdk.txt")
+	p := analyzeText(data, nil)
+	rs := p.recs
+	if rs == nil || !rs.colon || !rs.tabular() {
+		t.Fatalf("records %+v: want directory blocks read as a table", rs)
+	}
+	type dir struct {
+		name        string
+		files, dirs int
+		size        int
+	}
+	var dirs []*dir
+	prevBlank := true
+	for _, l := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		switch {
+		case prevBlank && strings.HasSuffix(l, ":"):
+			dirs = append(dirs, &dir{name: l})
+		case strings.HasPrefix(l, "-") || strings.HasPrefix(l, "d"):
+			d := dirs[len(dirs)-1]
+			if l[0] == '-' {
+				d.files++
+			} else {
+				d.dirs++
+			}
+			n, _ := strconv.Atoi(strings.Fields(l)[4])
+			d.size += n
+		}
+		prevBlank = strings.TrimSpace(l) == ""
+	}
+	if rs.n != len(dirs) {
+		t.Fatalf("%d records, %d directories", rs.n, len(dirs))
+	}
+	most, big, total := dirs[0], dirs[0], 0
+	for _, d := range dirs {
+		if d.files > most.files {
+			most = d
+		}
+		if d.size > big.size {
+			big = d
+		}
+		total += d.size
+	}
+	if u := rs.kinds["-r--r--r--"]; u == nil || u.maxRec != most.name || int(u.max) != most.files {
+		t.Errorf("most files %+v, the lines say %s (%d)", u, most.name, most.files)
+	}
+	if u := rs.colMax[4]; u.maxRec != big.name || int(u.max) != big.size || int(u.total) != total {
+		t.Errorf("largest sum %s %d of %d, the lines say %s %d of %d", u.maxRec, u.max, u.total, big.name, big.size, total)
+	}
+	byName := map[string]*dir{}
+	for _, d := range dirs {
+		byName[d.name] = d
+	}
+	out := fillText(t, data, 4000)
+	n := 0
+	for _, l := range strings.Split(out, "\n") {
+		f := strings.SplitN(strings.TrimPrefix(l, "  "), "\t", 2)
+		if len(f) != 2 || !strings.Contains(f[1], ": [") {
+			continue
+		}
+		name := f[1][:strings.Index(f[1], " [")]
+		d := byName[name]
+		if d == nil {
+			continue
+		}
+		n++
+		want := "column 5: " + commas(d.size) + "]"
+		if d.files > 0 && !strings.Contains(f[1], "-r--r--r-- "+strconv.Itoa(d.files)) || !strings.HasSuffix(f[1], want) {
+			t.Errorf("index line %q: the lines say %d files, %s", l, d.files, want)
+		}
+	}
+	if n < 20 {
+		t.Errorf("%d directories in the index at 4,000 tokens:\n%s", n, out)
+	}
+	for _, s := range []string{`"-r--r--r--": 217 lines in 56 records, most 59 (in "./mcp:")`, "column 5: 3,042,514 in all, most 1,294,081 (in \"./mcp:\")"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("the view lacks %q", s)
+		}
+	}
+}
