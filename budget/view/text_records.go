@@ -40,20 +40,21 @@ const (
 
 // textRecord is one record as the view shows it.
 type textRecord struct {
-	idx   int              // its number, from 0
-	start int              // the line of its header
-	end   int              // its last line (blank lines after it not counted)
-	text  string           // its lines joined by " | ", at most recordWidth characters
-	full  int              // lines whose text is whole in text (from start)
-	rest  int              // characters left out of text
-	lines int              // its non-blank lines
-	sev   int              // the highest severity of its lines
-	form  string           // the first word of its second line, or "" (a record of one line)
-	nums  map[string]int64 // its "N word" numbers summed by word ("insertion" 12)
-	kinds map[string]int   // its lines by their kind (lineKind), while it is read
-	kind  map[string]int   // the kinds shown per record (shownKinds), kept after it is read
-	sums  []float64        // per table column, the sum of its rows' numbers (nil: no table)
-	rows  int              // its lines that are table rows
+	idx     int              // its number, from 0
+	start   int              // the line of its header
+	end     int              // its last line (blank lines after it not counted)
+	text    string           // its lines joined by " | ", at most recordWidth characters
+	full    int              // lines whose text is whole in text (from start)
+	rest    int              // characters left out of text
+	lines   int              // its non-blank lines
+	sev     int              // the highest severity of its lines
+	form    string           // the first word of its second line with its digits as 0, or "" (a record of one line)
+	formRaw string           // that word as the line has it
+	nums    map[string]int64 // its "N word" numbers summed by word ("insertion" 12)
+	kinds   map[string]int   // its lines by their kind (lineKind), while it is read
+	kind    map[string]int   // the kinds shown per record (shownKinds), kept after it is read
+	sums    []float64        // per table column, the sum of its rows' numbers (nil: no table)
+	rows    int              // its lines that are table rows
 }
 
 // recordStats are the records of a text, counted and sampled.
@@ -64,11 +65,12 @@ type recordStats struct {
 	first []*textRecord // the first recEnds records
 	last  []*textRecord // a ring of the last recEnds records
 	// spread are the records whose number is a multiple of stride.
-	spread []*textRecord
-	stride int
-	forms  map[string]int           // records by their form, while few
-	formEx map[string][]*textRecord // the first records of each form
-	notes  []*textRecord            // records with an error or warning line
+	spread  []*textRecord
+	stride  int
+	forms   map[string]int           // records by their form, while few
+	formRaw map[string]string        // per form its word as the data has it, "\x00" when records differ
+	formEx  map[string][]*textRecord // the first records of each form
+	notes   []*textRecord            // records with an error or warning line
 	// Lines per record, exactly.
 	minLines, maxLines int
 	minRec, maxRec     string // the header of the first record with the fewest, the most lines
@@ -147,7 +149,7 @@ func lineNumbers(line string, m map[string]int64) map[string]int64 {
 }
 
 func newRecordStats(key string) *recordStats {
-	return &recordStats{key: key, stride: 1, forms: map[string]int{}, formEx: map[string][]*textRecord{}, prevBlank: true}
+	return &recordStats{key: key, stride: 1, forms: map[string]int{}, formEx: map[string][]*textRecord{}, formRaw: map[string]string{}, prevBlank: true}
 }
 
 // maxKinds bounds the kinds of lines counted per record.
@@ -155,8 +157,8 @@ const maxKinds = 64
 
 // lineKind is the kind of a record's line: its first two tokens when
 // both are words of letters ("Setting up", "Processing triggers"), else
-// its first token with its digits written as 0 ("-rw-r--r--", "total",
-// "(Reading"), when it is at most 24 characters and no path; else "".
+// its first token ("-rw-r--r--", "total", "libz.so.1"), when it is at
+// most 24 characters, no path and no number; else "".
 func lineKind(t string) string {
 	f := strings.Fields(t)
 	if len(f) == 0 {
@@ -165,9 +167,9 @@ func lineKind(t string) string {
 	if len(f) > 1 && letters(f[0]) && letters(f[1]) {
 		return f[0] + " " + f[1]
 	}
-	k := formWord(f[0])
-	if len(k) > 24 || strings.ContainsAny(k, "/\\") {
-		return "" // a path or a long name is no kind of line
+	k := f[0]
+	if len(k) > 24 || strings.ContainsAny(k, "/\\") || isDigitByte(k[0]) {
+		return "" // a path, a long name or a number is no kind of line
 	}
 	return k
 }
@@ -299,6 +301,7 @@ func (rs *recordStats) add(pos int, line string, blank, header bool, sev int) {
 	}
 	if r.lines == 2 {
 		r.form = formWord(t)
+		r.formRaw = firstWord(t)
 	}
 	if r.rest > 0 || r.lines > 1 && len(r.text)+3+len(t) > recordWidth {
 		if r.rest == 0 && r.lines > 1 {
@@ -336,6 +339,39 @@ func runeStart(s string, n int) int {
 		n--
 	}
 	return n
+}
+
+// firstWord is the first word of a line, at most 60 bytes.
+func firstWord(t string) string {
+	if i := strings.IndexAny(t, " \t"); i >= 0 {
+		t = t[:i]
+	}
+	return t[:runeStart(t, 60)]
+}
+
+// formText is a form as the view states it: the word itself, quoted,
+// when every record of the form has the same word (linux-vdso.so.1), or
+// the form with its runs of digits written <n> (never a word that is in
+// no record: formWord writes every digit as 0).
+func (rs *recordStats) formText(form string) string {
+	if form == "" {
+		return `"(one line)"`
+	}
+	if raw, ok := rs.formRaw[form]; ok && raw != "\x00" {
+		return fmt.Sprintf("%q", raw)
+	}
+	var b strings.Builder
+	for i := 0; i < len(form); i++ {
+		if form[i] == '0' {
+			for i+1 < len(form) && form[i+1] == '0' {
+				i++
+			}
+			b.WriteString("<n>")
+			continue
+		}
+		b.WriteByte(form[i])
+	}
+	return fmt.Sprintf("%q", b.String())
 }
 
 // formWord is the first word of a line with its digits written as 0: the
@@ -462,9 +498,16 @@ func (rs *recordStats) finish() {
 	}
 	if rs.forms != nil {
 		if _, ok := rs.forms[r.form]; !ok && len(rs.forms) >= maxRecForms {
-			rs.forms, rs.formEx = nil, nil
+			rs.forms, rs.formEx, rs.formRaw = nil, nil, nil
 		} else {
 			rs.forms[r.form]++
+			// The word as the data has it, while every record of the
+			// form has the same one.
+			if raw, ok := rs.formRaw[r.form]; !ok {
+				rs.formRaw[r.form] = r.formRaw
+			} else if raw != r.formRaw {
+				rs.formRaw[r.form] = "\x00"
+			}
 			if ex := rs.formEx[r.form]; len(ex) < recFormKeep {
 				rs.formEx[r.form] = append(ex, r)
 			}
@@ -517,13 +560,9 @@ func (rs *recordStats) formLine() string {
 	}
 	var parts []string
 	for _, f := range fs {
-		k := f.k
-		if k == "" {
-			k = "(one line)"
-		}
-		parts = append(parts, fmt.Sprintf("%q %s", k, commas(f.n)))
+		parts = append(parts, fmt.Sprintf("%s %s", rs.formText(f.k), commas(f.n)))
 	}
-	return "  records by the first word of their second line (exact counts): " + strings.Join(parts, ", ")
+	return "  records by the first word of their second line (exact counts; <n> stands for digits that differ between records): " + strings.Join(parts, ", ")
 }
 
 // shownUnits are the words after numbers worth a line: in at least a

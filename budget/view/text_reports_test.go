@@ -283,3 +283,25 @@ func TestRecordKindsAndSums(t *testing.T) {
 		}
 	}
 }
+
+// TestFormTextIsInTheData checks that a record form is stated as a word
+// of the data: the word itself when every record of the form has it
+// (ldd's "linux-vdso.so.1", which the old code printed as
+// "linux-vdso.so.0", a word in no line), else with <n> for its digits.
+func TestFormTextIsInTheData(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 6; i++ {
+		b.WriteString("/usr/bin/prog" + strconv.Itoa(i) + ":\n\tlinux-vdso.so.1 (0x00007ffd)\n\tlibc.so.6 => /lib/libc.so.6\n")
+	}
+	for i := 0; i < 4; i++ {
+		b.WriteString("/usr/bin/tool" + strconv.Itoa(i) + ":\n\tlib" + strconv.Itoa(i) + ".so => /lib/x\n")
+	}
+	p := analyzeText([]byte(b.String()), nil)
+	if p.recs == nil {
+		t.Fatal("no records")
+	}
+	line := p.recs.formLine()
+	if !strings.Contains(line, `"linux-vdso.so.1" 6`) || !strings.Contains(line, `"lib<n>.so" 4`) || strings.Contains(line, "so.0") {
+		t.Errorf("form line %q", line)
+	}
+}
