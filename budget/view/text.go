@@ -184,7 +184,22 @@ func (tc *textCands) lists() {
 func (tc *textCands) candidates() {
 	p, t := tc.p, tc.t
 	prio := PrioAnomaly
+	// A line is offered once: a line of the tail, the head, the spread
+	// or the error lines that an earlier candidate of the same or a
+	// better priority already offers (the last error lines are the
+	// tail's) is not offered again. The candidates do not depend on the
+	// budget, so neither does this.
+	offered := map[int]int{}
+	lineSec := map[int]bool{tsTail: true, tsHead: true, tsSpread: true, tsErrors: true, tsRare: true, tsHeaders: true}
 	add := func(sec, key, rec int, reason, text string) {
+		if lineSec[sec] && rec >= 0 {
+			if p, ok := offered[rec]; ok && p <= prio && !strings.Contains(text, " times, first at line ") {
+				return
+			}
+			if _, ok := offered[rec]; !ok {
+				offered[rec] = prio
+			}
+		}
 		tc.v.Add(Candidate{Section: tc.sec[sec], Key: key, Record: rec, Prio: prio, Reason: reason, Text: text})
 	}
 	// A text of records shows whole records (text_records.go) in place
@@ -206,7 +221,7 @@ func (tc *textCands) candidates() {
 		}
 	}
 	notableFrom := func(list []*notable, a, b int) {
-		if tc.contentLines() && prio < PrioSpread {
+		if (tc.contentLines() || tc.errorsAreData()) && prio < PrioSpread {
 			return // shown at PrioSpread (below)
 		}
 		for k := a; k < b && k < len(list); k++ {
@@ -385,6 +400,11 @@ func (tc *textCands) candidates() {
 	}
 	colRows := tc.columnCandidates(add)
 	prio = PrioRare
+	if p != nil {
+		for i, l := range p.locs.facts(p.lines - p.blank) {
+			add(tsTemplates, -10+i, -1, "source locations", cutLine(l))
+		}
+	}
 	if w := tc.wordCounts("first words", tc.leadMap()); w != "" {
 		add(tsTemplates, -2, -1, "leading words", w)
 	}
@@ -418,7 +438,7 @@ func (tc *textCands) candidates() {
 	}
 	rareFrom(10, 40)
 	tailFrom(41, 100)
-	if tc.contentLines() {
+	if tc.contentLines() || tc.errorsAreData() {
 		notableFrom(tc.errs, 0, 40)
 		notableFrom(tc.warns, 0, 20)
 	}

@@ -123,6 +123,7 @@ type textProfile struct {
 	recs    *recordStats // whole records, when headKey finds them (text_records.go)
 	graph   *graphStats  // a commit list's counts (text_gitgraph.go), or nil
 	diff    *diffStats   // a diff's files and hunks (text_diff.go), or nil
+	locs    locStats     // lines with a source location (text_locations.go)
 }
 
 // maxHeaders bounds the record header lines kept (the first half and
@@ -370,6 +371,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 			p.recs.add(pos, line, blank, p.recs.isHeader(line), sev)
 		}
 		if !blank {
+			if p.diff == nil && p.graph == nil {
+				p.locs.add(line)
+			}
 			p.miner.add(pos, line, sev)
 			if p.cols != nil {
 				p.cols.add(pos, line)
