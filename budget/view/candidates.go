@@ -902,6 +902,13 @@ func isLiteral(s string) bool {
 	case "true", "false", "null":
 		return true
 	}
+	// What ParseFloat reads starts (after a sign) with a digit, a
+	// point, or inf/nan: other strings are not asked (its error
+	// allocates, for every name and word).
+	t := strings.TrimLeft(s, "+-")
+	if t == "" || !(t[0] >= '0' && t[0] <= '9' || t[0] == '.' || t[0]|0x20 == 'i' || t[0]|0x20 == 'n') {
+		return false
+	}
 	_, err := strconv.ParseFloat(s, 64)
 	return err == nil
 }
