@@ -49,6 +49,7 @@ func Build(in Input) (*View, error) {
 	v.Header = hb.String()
 	if in.Format == "json" {
 		addFacts(v, in)
+		v.tree = addDepTree(v, in) // deptree.go
 	}
 	folded := foldGroups(in.Collections) // fold.go
 	for ci, c := range in.Collections {
