@@ -185,6 +185,10 @@ type reason struct {
 	recs []int
 	text map[int]string // per record: why, in words
 	more int            // records the reason selects beyond the cap
+	// field is, per record, the field the reason is about when its text
+	// does not give the value ("has configFilePath"): the row says the
+	// value there when no column shows it.
+	field map[int]*Field
 }
 
 type row struct {
