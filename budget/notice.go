@@ -329,7 +329,10 @@ func (p *Pipeline) fitLevel1(ctx context.Context, in Input, shape Shape, res sch
 		return res, false, nil
 	}
 	out.Content, out.Tokens.After = notice+"\n"+payload, n
-	out.Actions = appendFactsAction(out.Actions, res.Level, k, n-res.Tokens.After)
+	if k > 0 {
+		_, _, n0 := fitFacts(p.counter, strings.TrimSuffix(plain, "]"), nil, payload, res.Tokens.After, budget, true)
+		out.Actions = appendFactsAction(out.Actions, res.Level, k, n-n0)
+	}
 	return out, true, nil
 }
 
@@ -396,7 +399,8 @@ const FactsHead = NoticePrefix + "the output as it is, nothing left out"
 // facts stated, TokensAfter what they cost.
 const ActFacts = "facts"
 
-// appendFactsAction adds the ActFacts action of k facts costing n tokens.
+// appendFactsAction adds the ActFacts action of k facts costing n tokens
+// (the result's tokens with them less its tokens without them).
 func appendFactsAction(acts []schemas.Action, level schemas.Level, k, n int) []schemas.Action {
 	if k == 0 {
 		return acts
