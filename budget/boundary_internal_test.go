@@ -39,7 +39,7 @@ func viewAt(t *testing.T, p *Pipeline, in Input, res schemas.Result) []string {
 	vin := view.Input{
 		Tool: in.Tool, ContentType: contentTypeOf(in, shape), Format: ext.Format, Data: in.Data,
 		Handle: RefOf(res.Artifact.Handle), Budget: res.Tokens.Budget, TokensBefore: res.Tokens.Before, BeforeEstimated: res.Tokens.BeforeEstimated,
-		Drop: dropFunc(in.Rules), Identity: in.Rules.Identity,
+		Drop: dropFunc(in.Rules), Identity: in.Rules.Identity, Index: in.Rules.Index, Sort: in.Rules.Sort,
 	}
 	for ci, c := range ext.Collections {
 		vin.Collections = append(vin.Collections, view.Collection{Path: c.Path, Kind: c.Kind, Count: c.Count, Also: ci >= len(shape.Collections),

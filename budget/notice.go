@@ -494,7 +494,8 @@ const factsMinTokens = 1000
 // of the collections level 2 would show (viewShape).
 func viewFacts(in Input, shape Shape) []string {
 	ext := viewShape(in, shape)
-	vin := view.Input{Tool: in.Tool, ContentType: contentTypeOf(in, shape), Format: ext.Format, Data: in.Data, Args: in.Args, Drop: dropFunc(in.Rules), Identity: in.Rules.Identity}
+	vin := view.Input{Tool: in.Tool, ContentType: contentTypeOf(in, shape), Format: ext.Format, Data: in.Data, Args: in.Args,
+		Drop: dropFunc(in.Rules), Identity: in.Rules.Identity, Index: in.Rules.Index, Sort: in.Rules.Sort}
 	for ci, c := range ext.Collections {
 		vin.Collections = append(vin.Collections, view.Collection{Path: c.Path, Kind: c.Kind, Count: c.Count, Also: ci >= len(shape.Collections),
 			Each: func(fn func(int, []byte) error) error { return EachRecord(in.Data, ext, c.Path, fn) },
