@@ -134,7 +134,11 @@ type Field struct {
 	// records holding it.
 	vals map[string]*valState
 	// inArr: the path goes through an array ("[]").
-	inArr  bool
+	inArr bool
+	// bare: the view shows none of the field's values (the rules drop
+	// it): its values are counted (Present, Values, Types, Nulls), not
+	// profiled.
+	bare   bool
 	parent *Field
 	// name is the member name under parent; firstKid and nextSib
 	// remember the order of members (the member first in the last
@@ -517,6 +521,20 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 	s.skipValue()
 	raw := s.d[start:s.pos]
 	p.seq++
+	if f.bare {
+		switch c {
+		case '"':
+			f.Types |= tString
+		case 'n':
+			f.Types |= tNull
+			f.Nulls++
+		case 't', 'f':
+			f.Types |= tBool
+		default:
+			f.Types |= tNumber
+		}
+		return
+	}
 	switch c {
 	case '"':
 		f.Types |= tString

@@ -1430,6 +1430,9 @@ func offsetIn(data, b []byte) int {
 // newField sets up the selection state of a new field.
 func (t *tracker) newField(f *Field) {
 	if t.k.dropped(f) {
+		// Nothing of its values is shown (hidden), unless it is the
+		// identity the registry names.
+		f.bare = !slices.ContainsFunc(t.k.in.Identity, func(id string) bool { return strings.TrimPrefix(id, ".") == f.Path })
 		return
 	}
 	f.sel = &fieldSel{gslot: -1, mslot: -1, exit: exitName(f.Path),
