@@ -874,9 +874,13 @@ func (p *Profile) Finish() {
 	}
 	if best == nil && p.Records > 0 {
 		// Not unique (or too many to tell): a field named like an id
-		// still names its record best.
+		// still names its record best, when most records have their
+		// own value (a package installed twice in two versions), not
+		// when its values are a few kinds (a trace event's name: 22
+		// values in 2,864 events).
 		for _, f := range p.Fields {
-			if f.scalar() && f.Present == p.Records && !strings.Contains(f.Path, "[]") && identityScore(f.Path) >= 50 {
+			if f.scalar() && f.Present == p.Records && !strings.Contains(f.Path, "[]") && identityScore(f.Path) >= 50 &&
+				(f.ManyDistinct || f.Distinct*2 >= p.Records) {
 				if s := identityScore(f.Path); s > bestScore {
 					best, bestScore = f, s
 				}

@@ -98,6 +98,8 @@ type View struct {
 	Header   string
 	sections []*Section
 	cands    []Candidate
+	// tree is the output's dependency tree, or nil (deptree.go).
+	tree *depTree
 }
 
 // AddSection adds a section and returns its index for Candidate.Section.
