@@ -312,9 +312,25 @@ func (k *coll) addProfile(v *View, sec int) {
 		v.Add(Candidate{Section: sec, Key: key, Record: -1, Prio: PrioProfile, Reason: "the keys", Text: k.keysLine()})
 	}
 	key++
-	for _, l := range k.treeLines() {
+	tree := k.treeLines()
+	for _, l := range tree {
 		v.Add(Candidate{Section: sec, Key: key, Record: -1, Prio: PrioProfile, Reason: "tree", Text: l})
 		key++
+	}
+	// A scalar field of the nodes below the records (Plans[].Plans[].
+	// "Node Type") is counted by the tree's lines over every depth; a
+	// line per depth would only split those counts (an EXPLAIN plan's
+	// 336 such lines cost twice the plan itself).
+	nested := func(f *Field) bool { return false }
+	if len(tree) > 0 {
+		elem := treeKey(p) + "[]."
+		nested = func(f *Field) bool {
+			rest := f.Path
+			for strings.HasPrefix(rest, elem) {
+				rest = rest[len(elem):]
+			}
+			return rest != f.Path && f.scalar() && !strings.Contains(rest, "[]")
+		}
 	}
 	type line struct {
 		prio int
@@ -337,7 +353,7 @@ func (k *coll) addProfile(v *View, sec int) {
 		fields = append([]*Field{p.root}, fields...)
 	}
 	for _, f := range fields {
-		if f.Constant(p.Records) && p.Records > 1 || k.hidden(f) {
+		if f.Constant(p.Records) && p.Records > 1 || k.hidden(f) || nested(f) {
 			continue
 		}
 		if text, class := k.fieldLine(f); text != "" {
