@@ -184,16 +184,21 @@ func (tc *textCands) lists() {
 func (tc *textCands) candidates() {
 	p, t := tc.p, tc.t
 	prio := PrioAnomaly
-	// A line is offered once: a line of the tail, the head, the spread
-	// or the error lines that an earlier candidate of the same or a
-	// better priority already offers (the last error lines are the
-	// tail's) is not offered again. The candidates do not depend on the
-	// budget, so neither does this.
+	// A line is offered once: an error line (with the line before it),
+	// a line unlike the rest or of the spread that an earlier candidate
+	// of the same or a better priority already offers (the last error
+	// lines are the tail's) is not offered again; the tail and the head
+	// state ranges of lines and keep all of theirs. The candidates do
+	// not depend on the budget, so neither does this.
 	offered := map[int]int{}
 	lineSec := map[int]bool{tsTail: true, tsHead: true, tsSpread: true, tsErrors: true, tsRare: true, tsHeaders: true}
+	// Sections that state no contiguous range can leave a line out.
+	skipSec := map[int]bool{tsSpread: true, tsErrors: true, tsRare: true}
 	add := func(sec, key, rec int, reason, text string) {
 		if lineSec[sec] && rec >= 0 {
-			if p, ok := offered[rec]; ok && p <= prio && !strings.Contains(text, " times, first at line ") {
+			was := func(i int) bool { p, ok := offered[i]; return ok && p <= prio }
+			if skipSec[sec] && was(rec) && !strings.Contains(text, " times, first at line ") &&
+				(!strings.Contains(text, "\n") || was(rec-1)) {
 				return
 			}
 			if _, ok := offered[rec]; !ok {
