@@ -36,7 +36,7 @@ func TextFacts(data []byte) []string {
 		// numbers, then the rest.
 		rank := func(c *colStat) int {
 			switch {
-			case c.isNumber(cp.rows):
+			case c.isNumber():
 				return 1
 			case c.overflow || len(c.values) > shownColValues && 33*c.sortedValues()[0].n < cp.rows:
 				return 2
