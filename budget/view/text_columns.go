@@ -1063,9 +1063,17 @@ func (c *colStat) short(rows int) string {
 		if c.idLike() {
 			return fmt.Sprintf("  %s%s: numbers (identifiers), min %s, max %s, %s", c.name, c.present(rows), c.minRaw, c.maxRaw, c.distinctText())
 		}
-		return fmt.Sprintf("  %s%s: %s, min %s, max %s", c.name, c.present(rows), c.sumText(), c.minRaw, c.maxRaw)
+		return fmt.Sprintf("  %s%s: %s, min %s%s, max %s%s", c.name, c.present(rows), c.sumText(), c.minRaw, rowsAt(c.minCount), c.maxRaw, rowsAt(c.maxCount))
 	}
 	return c.lineOf(rows, 5)
+}
+
+// rowsAt is " (N rows)" for an extreme held by more than one row.
+func rowsAt(n int) string {
+	if n > 1 {
+		return fmt.Sprintf(" (%s rows)", commas(n))
+	}
+	return ""
 }
 
 // lineOf is the column's profile line naming at most shown values.

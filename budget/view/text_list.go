@@ -37,7 +37,7 @@ import (
 // each: the row's identity (the first column whose every value is its
 // own, not a number) and at most three short telling columns (of few
 // values only when they are short: a kind's letter), each cut at
-// 40 characters; a list's index is its values, 40 to a line. The first
+// 40 characters; a list's index is its values (cut at 120), 40 to a line. The first
 // rows come early, more at each priority, so a larger budget shows a
 // superset. Building it reads the text again only up to maxIndexRows
 // rows.
@@ -47,6 +47,7 @@ const (
 	indexChunk    = 20   // rows of a table per index candidate
 	listChunk     = 40   // values of a list per index candidate
 	indexCellCut  = 40   // an index cell is cut to this many characters
+	listCellCut   = 120  // a list's value in the index is cut to this many
 	maxMarkKinds  = 4    // marks counted before names
 	maxSharedPart = 24   // the longest shared start or end looked for
 )
@@ -97,7 +98,7 @@ func (c *colStat) markLine() string {
 	for _, m := range ms {
 		parts = append(parts, fmt.Sprintf("%q %s", m.k, commas(m.n)))
 	}
-	s := fmt.Sprintf("  %s, rows by the mark before the name (a first character that is not a letter or digit): %s", c.name, strings.Join(parts, ", "))
+	s := fmt.Sprintf("  %s, rows by the mark before the name (a first character |, !, *, +, -, ~, ^, =, <, >, ?, #, %% or &): %s", c.name, strings.Join(parts, ", "))
 	if rest := c.rows - with; rest > 0 {
 		s += fmt.Sprintf("; %s rows without one", commas(rest))
 	}
@@ -415,9 +416,9 @@ func (tc *textCands) indexCandidates() func(prio, fromRow, toRow int) {
 		return func(int, int, int) {}
 	}
 	list := cp.split.mode == byLine
-	chunk := indexChunk
+	chunk, cellCut := indexChunk, indexCellCut
 	if list {
-		chunk = listChunk
+		chunk, cellCut = listChunk, listCellCut
 	}
 	var entries []posLine // the index entry of each row, in line order
 	textLines(tc.in.Data, func(pos int, line string) {
@@ -435,7 +436,7 @@ func (tc *textCands) indexCandidates() func(prio, fromRow, toRow int) {
 				if v == "" {
 					v = `""`
 				}
-				cells = append(cells, cut(v, indexCellCut))
+				cells = append(cells, cut(v, cellCut))
 			}
 		}
 		entries = append(entries, posLine{pos, strings.Join(cells, " ")})
