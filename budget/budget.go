@@ -54,6 +54,14 @@ type Rules struct {
 	// registry's identity); the first one the records have wins over the
 	// detected identity at the artifact level.
 	Identity []string
+	// Index are field paths relative to a record that the artifact
+	// level's index shows after each record's identity (the registry's
+	// index); empty means the view picks them.
+	Index []string
+	// Sort are the keys the artifact level's index lists records by
+	// (the registry's sort): field paths, "-" first for the largest
+	// first; empty means the records' own order.
+	Sort []string
 	// Store is "always" to store the original even when level 1 fits.
 	Store string
 	// Defaults applies the built-in lossy-but-listed cleanups (null and

@@ -120,6 +120,7 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 		Tool: in.Tool, ContentType: contentTypeOf(in, shape), Format: ext.Format, Data: in.Data,
 		Handle: RefOf(handle), Budget: budget, TokensBefore: res.Tokens.Before, BeforeEstimated: res.Tokens.BeforeEstimated,
 		Args: in.Args, Drop: dropFunc(in.Rules), Identity: in.Rules.Identity,
+		Index: in.Rules.Index, Sort: in.Rules.Sort,
 	}
 	for ci, c := range ext.Collections {
 		vc := view.Collection{Path: c.Path, Kind: c.Kind, Count: c.Count, Also: ci >= len(s.regColls),

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolcompact/compact/budget"
 	"github.com/toolcompact/compact/budget/artifact"
@@ -239,12 +240,18 @@ func TestLevel2SuggestedQueriesRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Deadlines that catch a hang, not a slow run: at the defaults (5 s
+	// for a query, 2 s for the pin predicate) a loaded machine failed
+	// the test, the largest query taking ~0.5 s on an idle core. How fast
+	// queries run is measured by the benchmarks.
+	defer func(d time.Duration) { budget.PinTimeout = d }(budget.PinTimeout)
+	budget.PinTimeout = time.Minute
 	p, st := l2Pipeline(t)
 	counter, err := budget.NewCounter(budget.EncodingO200k)
 	if err != nil {
 		t.Fatal(err)
 	}
-	querier, err := query.New(st, counter, query.Options{})
+	querier, err := query.New(st, counter, query.Options{Timeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

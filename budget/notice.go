@@ -437,7 +437,7 @@ const factsMinTokens = 1000
 // it as a whole (package view, View.Facts: the profile lines of each
 // collection, the facts of a go test -json stream), most telling first.
 func viewFacts(in Input, shape Shape) []string {
-	vin := view.Input{Tool: in.Tool, ContentType: contentTypeOf(in, shape), Format: shape.Format, Data: in.Data, Drop: dropFunc(in.Rules), Identity: in.Rules.Identity}
+	vin := view.Input{Tool: in.Tool, ContentType: contentTypeOf(in, shape), Format: shape.Format, Data: in.Data, Drop: dropFunc(in.Rules), Identity: in.Rules.Identity, Index: in.Rules.Index, Sort: in.Rules.Sort}
 	for _, c := range shape.Collections {
 		vin.Collections = append(vin.Collections, view.Collection{Path: c.Path, Kind: c.Kind, Count: c.Count,
 			Each: func(fn func(int, []byte) error) error { return EachRecord(in.Data, shape, c.Path, fn) },

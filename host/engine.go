@@ -424,6 +424,8 @@ func rulesFromEntry(ent registry.Entry) budget.Rules {
 		Budget:     ent.Budget,
 		Pin:        ent.Pin,
 		Identity:   ent.Identity,
+		Index:      ent.Index,
+		Sort:       ent.Sort,
 		Store:      ent.Store,
 		Defaults:   ent.Defaults,
 	}

@@ -34,7 +34,7 @@ tools:
 	_, err := registry.Parse([]byte(src), "compact.yaml")
 	fmt.Println(err)
 	// Output:
-	// compact.yaml:4:5: tools[0]: unknown key "kepe" (did you mean "keep"?); expected one of: budget, defaults, drop, format, identity, keep, name, pin, plugin, records, store, strings
+	// compact.yaml:4:5: tools[0]: unknown key "kepe" (did you mean "keep"?); expected one of: budget, defaults, drop, format, identity, index, keep, name, pin, plugin, records, sort, store, strings
 	// compact.yaml:5:13: tools[0].budget: expected integer, got string "lots"
 }
 

@@ -333,6 +333,8 @@ type fileEntry struct {
 	Plugin   *filePlugin  `yaml:"plugin,omitempty"`
 	Pin      string       `yaml:"pin,omitempty"`
 	Identity []string     `yaml:"identity,omitempty"`
+	Index    []string     `yaml:"index,omitempty"`
+	Sort     []string     `yaml:"sort,omitempty"`
 	Store    string       `yaml:"store,omitempty"`
 	Defaults *bool        `yaml:"defaults,omitempty"`
 }
@@ -392,6 +394,7 @@ func (p *parser) entries(v any) *document {
 		e.Name, _ = m["name"].(string)
 		e.Records, e.Keep, e.Drop = strList(m["records"]), strList(m["keep"]), strList(m["drop"])
 		e.Identity = strList(m["identity"])
+		e.Index, e.Sort = strList(m["index"]), strList(m["sort"])
 		if s, ok := m["format"].(string); ok {
 			e.Format = s
 		}
@@ -435,12 +438,30 @@ func (p *parser) entries(v any) *document {
 				p.errAt(rl.val, rl.human, "bad record path %q: not a jq path: %v", r, err)
 			}
 		}
-		for _, key := range []string{"keep", "drop", "identity"} {
+		for _, key := range []string{"keep", "drop", "identity", "index"} {
 			for j, fp := range strList(m[key]) {
 				pl := p.at("tools", i, key, j)
 				if _, err := ParsePath(fp); err != nil && fp != "" {
 					p.errAt(pl.val, pl.human, "bad field path: %v", err)
 				}
+			}
+		}
+		for _, key := range []string{"index", "sort"} {
+			for j, fp := range strList(m[key]) {
+				fp, _ = SortKey(fp)
+				if pp, err := ParsePath(fp); err == nil && pp.wildcard() {
+					pl := p.at("tools", i, key, j)
+					p.errAt(pl.val, pl.human, "field path %q of tool %q has a wildcard: %s names one field of a record, exactly", fp, e.Name, key)
+				}
+			}
+		}
+		for j, sk := range e.Sort {
+			pl := p.at("tools", i, "sort", j)
+			path, desc := SortKey(sk)
+			if _, err := ParsePath(path); err != nil && sk != "" {
+				p.errAt(pl.val, pl.human, "bad sort key of tool %q: %v (a field path, with a leading \"-\" for the largest first)", e.Name, err)
+			} else if _, first := SortKey(e.Sort[0]); j > 0 && desc != first {
+				p.errAt(pl.val, pl.human, "sort key %q of tool %q goes the other way than %q: every key of one entry sorts the same way (all with \"-\" or none)", sk, e.Name, e.Sort[0])
 			}
 		}
 		for j, d := range e.Drop {

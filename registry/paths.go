@@ -19,6 +19,25 @@ type Path struct {
 	Steps    []Step
 }
 
+// wildcard reports whether a step of p has a "*".
+func (p Path) wildcard() bool {
+	for _, s := range p.Steps {
+		if s.Wildcard {
+			return true
+		}
+	}
+	return false
+}
+
+// SortKey splits a sort key of an entry (Entry.Sort) into its field
+// path and its direction: "-size" is the path "size", largest first.
+func SortKey(key string) (path string, desc bool) {
+	if strings.HasPrefix(key, "-") {
+		return key[1:], true
+	}
+	return key, false
+}
+
 // Step is one step of a parsed field or record path.
 type Step struct {
 	// Key is the member name; "" for a step that only enters array

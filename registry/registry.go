@@ -74,6 +74,15 @@ type Entry struct {
 	// Identity are field paths (see ParsePath) that name a record, the
 	// first one present wins; empty means detect it.
 	Identity []string
+	// Index are field paths (see ParsePath) the artifact level's index
+	// of a collection shows after each record's identity, in order;
+	// empty means the view picks them.
+	Index []string
+	// Sort are the keys the index lists the records by: field paths,
+	// each with a leading "-" when the largest come first (SortKey
+	// splits one); all go the same way. Empty means the records' own
+	// order (a map's: by key).
+	Sort []string
 	// Store is "fallback" (the default) or "always".
 	Store string
 	// Defaults turns on the built-in cleanups; true unless the file says
@@ -188,6 +197,8 @@ func (e Entry) clone() Entry {
 	e.Keep = append([]string(nil), e.Keep...)
 	e.Drop = append([]string(nil), e.Drop...)
 	e.Identity = append([]string(nil), e.Identity...)
+	e.Index = append([]string(nil), e.Index...)
+	e.Sort = append([]string(nil), e.Sort...)
 	if e.Plugin != nil {
 		p := *e.Plugin
 		if p.Config != nil {
@@ -267,7 +278,7 @@ func over(file string, mine []Entry, base *Registry) *Registry {
 func (e Entry) MarshalYAML() (any, error) {
 	out := shownEntry{
 		Name: e.Name, Records: e.Records, Keep: e.Keep, Drop: e.Drop,
-		Format: e.Format, Budget: e.Budget, Pin: e.Pin, Identity: e.Identity, Store: e.Store, Defaults: e.Defaults,
+		Format: e.Format, Budget: e.Budget, Pin: e.Pin, Identity: e.Identity, Index: e.Index, Sort: e.Sort, Store: e.Store, Defaults: e.Defaults,
 	}
 	if e.Strings.Max > 0 {
 		out.Strings = &fileStrings{Max: e.Strings.Max}
@@ -293,6 +304,8 @@ type shownEntry struct {
 	Plugin   *filePlugin  `yaml:"plugin,omitempty"`
 	Pin      string       `yaml:"pin,omitempty"`
 	Identity []string     `yaml:"identity,omitempty,flow"`
+	Index    []string     `yaml:"index,omitempty,flow"`
+	Sort     []string     `yaml:"sort,omitempty,flow"`
 	Store    string       `yaml:"store"`
 	Defaults bool         `yaml:"defaults"`
 }

@@ -126,6 +126,8 @@ tools:
     budget: 1200
     pin: 'select(.state == "open")'
     identity: [metadata.name, id]
+    index: [status.phase, spec.nodeName]
+    sort: [-status.restartCount, -metadata.name]
     store: always
     defaults: false
     plugin:
@@ -152,7 +154,8 @@ tools:
 	want := Entry{
 		Name: "tool", Records: []string{".items", `."dist-tags"`}, Keep: []string{"id", "labels[].name", "*_count"},
 		Drop: []string{"body"}, Strings: Strings{Max: 80}, Format: "table", Budget: 1200,
-		Pin: `select(.state == "open")`, Identity: []string{"metadata.name", "id"}, Store: "always", Defaults: false,
+		Pin: `select(.state == "open")`, Identity: []string{"metadata.name", "id"},
+		Index: []string{"status.phase", "spec.nodeName"}, Sort: []string{"-status.restartCount", "-metadata.name"}, Store: "always", Defaults: false,
 		Plugin: &Plugin{Path: filepath.Join(dir, "plugins/x.wasm"), Timeout: 1500 * time.Millisecond,
 			Memory: 32 << 20, Config: map[string]string{"mode": "fast", "n": "5"}},
 		Source: Position{File: file, Line: 3, Col: 5},
@@ -214,6 +217,18 @@ func TestErrors(t *testing.T) {
 			}},
 		{"bad identity path", "version: 1\ntools:\n  - name: x\n    identity: ['a..b']\n",
 			[]string{`t.yaml:4:16: tools[0].identity[0]: bad field path: path "a..b", at offset 2: empty name between dots`}},
+		{"bad index path", "version: 1\ntools:\n  - name: x\n    index: [version, 'a..b']\n",
+			[]string{`t.yaml:4:22: tools[0].index[1]: bad field path: path "a..b", at offset 2: empty name between dots`}},
+		{"index wildcard", "version: 1\ntools:\n  - name: pods\n    index: ['*_count']\n",
+			[]string{`t.yaml:4:13: tools[0].index[0]: field path "*_count" of tool "pods" has a wildcard: index names one field of a record, exactly`}},
+		{"index not a list", "version: 1\ntools: [{name: x, index: version}]\n",
+			[]string{`tools[0].index: expected array, got string "version"`}},
+		{"bad sort key", "version: 1\ntools:\n  - name: pods\n    sort: ['-']\n",
+			[]string{`t.yaml:4:12: tools[0].sort[0]: bad sort key of tool "pods": `}},
+		{"sort both ways", "version: 1\ntools:\n  - name: pods\n    sort: [-size, name]\n",
+			[]string{`t.yaml:4:19: tools[0].sort[1]: sort key "name" of tool "pods" goes the other way than "-size": every key of one entry sorts the same way`}},
+		{"sort wildcard", "version: 1\ntools:\n  - name: pods\n    sort: ['-a.*']\n",
+			[]string{`tools[0].sort[0]: field path "a.*" of tool "pods" has a wildcard: sort names one field of a record, exactly`}},
 		{"bad record paths", "version: 1\ntools: [{name: x, records: [items, '.a*', '.a[0]']}]\n",
 			[]string{
 				`tools[0].records[0]: bad record path "items": expected a jq path starting with "."`,

@@ -103,6 +103,9 @@ type coll struct {
 	colMask []bool
 	rowMu   sync.Mutex
 	probe   []probe // identities of records for the lookup query
+	// readAgain counts the records selectRows read again for the
+	// extremes and outliers.
+	readAgain int
 	// profileLines counts the profile line candidates.
 	profileLines int
 	// group and measures give the sums per group (rows.go).
@@ -428,16 +431,9 @@ func (k *coll) membersLine() string {
 	var parts []string
 	_ = k.c.Each(func(i int, raw []byte) error {
 		s := jscan{d: raw}
-		s.ws()
-		s.pos++
-		s.ws()
-		key := s.readString()
-		s.ws()
-		s.pos++
-		s.ws()
-		start := s.pos
-		s.skipValue()
-		parts = append(parts, key+" "+cell(string(s.d[start:s.pos]), 60))
+		s.members(func(key string, val []byte) {
+			parts = append(parts, key+" "+cell(string(val), 60))
+		})
 		return nil
 	})
 	return "  every member: " + strings.Join(parts, ", ")

@@ -29,7 +29,9 @@
 //	               (onerecord.go); the profile lines of a heavier
 //	               collection come before a lighter one's. After the rows
 //	               of the first rounds, index.go lists the records densely,
-//	               one line each: identity and one or two short fields.
+//	               one line each: identity and two short fields, picked
+//	               by their values (or the registry's index fields), in
+//	               record order, key order or the registry's sort order.
 //	fill.go        one walk over the candidates in a fixed order (priority,
 //	               then the order they were added) keeping the longest
 //	               prefix whose rendering fits the budget, counted exactly.

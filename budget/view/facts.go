@@ -99,19 +99,9 @@ func addFacts(v *View, in Input) {
 		}
 		return fmt.Sprintf("  not shown: %s of %s facts; get them: %s\n", commas(len(facts)-len(ch)), commas(len(facts)), jqCommand(in.Handle, q))
 	}
-	var walk func(prefix string, depth int)
-	walk = func(prefix string, depth int) {
-		s.pos++ // '{'
-		for {
-			s.ws()
-			if s.peek() != '"' {
-				s.pos++ // '}'
-				return
-			}
-			name := s.readString()
-			s.ws()
-			s.pos++ // ':'
-			s.ws()
+	var walk func(s *jscan, prefix string, depth int)
+	walk = func(s *jscan, prefix string, depth int) {
+		s.eachMember(func(name string) {
 			path := prefix + "." + name
 			if !plainName(name) {
 				path = prefix + "." + jsonQuote(name)
@@ -127,7 +117,7 @@ func addFacts(v *View, in Input) {
 					s.skipValue()
 				}
 			case c == '{' && holds(path):
-				walk(path, depth+1)
+				walk(s, path, depth+1)
 			case holds(path):
 				s.skipValue()
 			default:
@@ -157,23 +147,12 @@ func addFacts(v *View, in Input) {
 						}
 					}
 				case c == '{' || c == '[':
-					var mb bytes.Buffer
-					if json.Compact(&mb, raw) != nil {
-						mb.Reset()
-						mb.Write(raw)
-					}
-					if mb.Len() <= maxInline {
-						text = mb.String()
-					} else {
-						text = summarize(raw)
+					var whole bool
+					if text, whole = inline(raw); !whole {
 						if c == '{' && depth+1 < maxFactDepth {
 							facts = append(facts, fact{path})
 							v.Add(Candidate{Section: sec, Key: len(facts) - 1, Record: -1, Prio: prio, Reason: "fact", Text: "  " + strings.TrimPrefix(path, ".") + ": " + text})
-							sub := jscan{d: raw}
-							saved := s
-							s = sub
-							walk(path, depth+1)
-							s = saved
+							walk(&jscan{d: raw}, path, depth+1)
 							text = "" // added above
 						}
 					}
@@ -185,13 +164,9 @@ func addFacts(v *View, in Input) {
 					v.Add(Candidate{Section: sec, Key: len(facts) - 1, Record: -1, Prio: prio, Reason: "fact", Text: "  " + strings.TrimPrefix(path, ".") + ": " + text})
 				}
 			}
-			s.ws()
-			if s.peek() == ',' {
-				s.pos++
-			}
-		}
+		})
 	}
-	walk("", 0)
+	walk(&s, "", 0)
 }
 
 // isAncestorShown reports whether a fact containing fact i is shown (its
@@ -199,49 +174,34 @@ func addFacts(v *View, in Input) {
 // values would cover i, and those have no separate facts below them).
 func isAncestorShown(facts []fact, shown map[int]bool, i int) bool { return false }
 
+// inline is the object or array raw on one line (compacted) when it is at
+// most maxInline bytes (whole), else its summary.
+func inline(raw []byte) (text string, whole bool) {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		b.Reset()
+		b.Write(raw)
+	}
+	if b.Len() > maxInline {
+		return summarize(raw), false
+	}
+	return b.String(), true
+}
+
 // summarize describes a large object or array by its size and keys.
 func summarize(raw []byte) string {
 	s := jscan{d: raw}
-	s.ws()
-	if s.peek() == '[' {
-		n := 0
-		s.pos++
-		for {
-			s.ws()
-			if s.peek() == ']' || s.peek() == 0 {
-				break
-			}
-			s.skipValue()
-			n++
-			s.ws()
-			if s.peek() == ',' {
-				s.pos++
-			}
-		}
+	n := 0
+	if s.elements(func([]byte) { n++ }) {
 		return fmt.Sprintf("array of %s items (%s bytes)", commas(n), commas(len(raw)))
 	}
 	var keys []string
-	n := 0
-	s.pos++
-	for {
-		s.ws()
-		if s.peek() != '"' {
-			break
-		}
-		k := s.readString()
+	s.eachMember(func(k string) {
 		n++
 		if len(keys) < 12 {
 			keys = append(keys, k)
 		}
-		s.ws()
-		s.pos++
-		s.ws()
-		s.skipValue()
-		s.ws()
-		if s.peek() == ',' {
-			s.pos++
-		}
-	}
+	})
 	more := ""
 	if n > len(keys) {
 		more = fmt.Sprintf(", … %d more", n-len(keys))

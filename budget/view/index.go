@@ -2,9 +2,14 @@ package view
 
 import (
 	"fmt"
+	"math/big"
 	"regexp"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/itchyny/gojq"
 )
 
 // The index of a collection: after the profile and the rows with their
@@ -36,6 +41,9 @@ const (
 	// indexFieldLen the longest values of a field an index shows.
 	indexWidth    = 64
 	indexFieldLen = 64
+	// maxIndexCands is the most fields read for the index, of which
+	// pickIndexFields keeps at most three.
+	maxIndexCands = 6
 )
 
 // lookupNames are field names a record is most often looked up for: its
@@ -43,12 +51,15 @@ const (
 var lookupNames = regexp.MustCompile(`(?i)(^|\.|_)(version|status|state|phase|statevalue|size|bytes|length|count|total|amount|price|value|threshold|latest|wanted|current|node|nodename|host|hostname|ip|podip|address|owner|author|login|user|customer|license|type|kind|time|date|updated|created|modified|published)$`)
 
 // indexFields returns the field a record is named by (nil for a keyed
-// collection: its key) and the fields its index line shows; ok is false
-// when the collection gets no index.
-func (k *coll) indexFields() (key *Field, fields []*Field, ok bool) {
+// collection: its key) and the fields its index line may show, the
+// most telling first: the registry's (Input.Index) when it names any,
+// else up to maxIndexCands picked by pickIndexFields after the values
+// are read; fixed is true for the registry's. ok is false when the
+// collection gets no index.
+func (k *coll) indexFields() (key *Field, fields []*Field, fixed, ok bool) {
 	p := k.p
 	if p.Records < minIndex || k.c.Kind == "lines" || p.Map && p.root.scalar() && k.c.Count <= 40 {
-		return nil, nil, false
+		return nil, nil, false, false
 	}
 	if !p.Map {
 		key = p.Identity
@@ -64,28 +75,41 @@ func (k *coll) indexFields() (key *Field, fields []*Field, ok bool) {
 			}
 		}
 		if key == nil {
-			return nil, nil, false
+			return nil, nil, false, false
 		}
+	}
+	for _, path := range k.in.Index {
+		if f := p.Field(strings.TrimPrefix(path, ".")); f != nil && f != key && f.scalar() && !slices.Contains(fields, f) {
+			fields = append(fields, f)
+		}
+	}
+	if len(fields) > 0 {
+		return key, fields, true, true
+	}
+	if p.Map && p.root.scalar() && len(p.Fields) == 0 {
+		return nil, []*Field{p.root}, true, true // a map of scalars: key and value
 	}
 	type scored struct {
 		f     *Field
 		score int
 	}
 	var cand []scored
-	if p.Map && p.root.scalar() && len(p.Fields) == 0 {
-		return nil, []*Field{p.root}, true // a map of scalars: key and value
-	}
 	for _, f := range p.Fields {
 		if f == key || !f.scalar() || f.inArr || k.dropped(f) || f.Present*2 < p.Records || k.dupOf[f] != nil ||
-			f.Constant(p.Records) || f.MaxLen > indexFieldLen || f.Nulls*2 > f.Values {
+			f.Constant(p.Records) || f.MaxLen > indexFieldLen || f.Nulls*2 > f.Values || k.opaque(f) {
 			continue
 		}
+		s := 0
 		if f.Counts != nil {
-			if vc := f.sortedCounts(); len(vc) > 0 && vc[0].n*10 >= f.Values*9 {
-				continue // nearly constant: the profile says it
+			if vc := f.sortedCounts(); len(vc) > 0 {
+				if vc[0].n*10 >= f.Values*9 {
+					continue // nearly constant: the profile says it
+				}
+				if vc[0].n*4 >= f.Values*3 {
+					s -= 15 // mostly one value: the profile and the rows say which differ
+				}
 			}
 		}
-		s := 0
 		if lookupNames.MatchString(f.Path) || stateNames.MatchString(f.Path) {
 			s += 40
 		}
@@ -105,7 +129,7 @@ func (k *coll) indexFields() (key *Field, fields []*Field, ok bool) {
 	}
 	sort.SliceStable(cand, func(i, j int) bool { return cand[i].score > cand[j].score })
 	for _, c := range cand {
-		if len(fields) == 2 {
+		if len(fields) == maxIndexCands {
 			break
 		}
 		dup := false
@@ -116,28 +140,59 @@ func (k *coll) indexFields() (key *Field, fields []*Field, ok bool) {
 			fields = append(fields, c.f)
 		}
 	}
-	return key, fields, true
+	return key, fields, false, true
+}
+
+// pickIndexFields chooses, of the candidate fields (most telling
+// first) and their values as read, the two the index lines show: not
+// one that repeats the record's key or identity in nine records of ten
+// (a version map's members each holding their own version), and not a
+// second measure while a field of another kind is left (a repository's
+// stars and its language, not its stars and its forks). Two, not more:
+// a line costs tokens for every record it lists.
+func pickIndexFields(cands []*Field, sameAsKey []int, n int) []int {
+	var picked []int
+	measure := func(j int) bool { f := cands[j]; return f.NumN > 0 && f.NumN*2 >= f.Values }
+	for _, pass := range []int{0, 1} {
+		for j := range cands {
+			if len(picked) == 2 {
+				break
+			}
+			if sameAsKey[j]*10 >= n*9 || slices.Contains(picked, j) ||
+				pass == 0 && len(picked) == 1 && measure(picked[0]) && measure(j) {
+				continue
+			}
+			picked = append(picked, j)
+		}
+	}
+	sort.Ints(picked) // most telling first
+	return picked
 }
 
 // indexLine is one record's line in the index.
 type indexLine struct {
 	rec  int
 	key  string // the map key (sorting), or ""
+	id   string // the identity's cell, or the key's
+	vals [][]byte
+	sort []any // the sort keys' values (jq's), or nil
 	text string
 }
 
 // addIndex adds the index of collection k: a section right after the
 // collection's own, with one candidate per record.
 func addIndex(v *View, k *coll) {
-	key, fields, ok := k.indexFields()
+	key, cands, fixed, ok := k.indexFields()
 	if !ok {
 		return
 	}
 	p, c := k.p, k.c
-	mask := p.mask(append([]*Field{key}, fields...)...)
+	sorts, desc := k.sortFields()
+	all := append(append([]*Field{key}, cands...), sorts...)
 	if key == nil {
-		mask = p.mask(fields...)
+		all = all[1:]
 	}
+	mask := p.mask(all...)
 	var lines []indexLine
 	read := 0
 	complete := true
@@ -147,29 +202,80 @@ func addIndex(v *View, k *coll) {
 			return errStop
 		}
 		read += len(raw)
-		vals := make([][]byte, len(fields))
+		l := indexLine{rec: i, vals: make([][]byte, len(cands))}
 		var id []byte
+		var sv [][]byte
+		if len(sorts) > 0 {
+			sv = make([][]byte, len(sorts))
+		}
 		p.leavesOf(raw, mask, func(f *Field, val []byte) {
+			// (val is the record's, read in a buffer the next
+			// record may reuse: kept values are copies)
 			if f == key && id == nil {
 				id = val
 			}
-			for j, g := range fields {
-				if g == f && vals[j] == nil {
-					vals[j] = val
+			for j, g := range cands {
+				if g == f && l.vals[j] == nil {
+					l.vals[j] = slices.Clone(val)
+				}
+			}
+			for j, g := range sorts {
+				if g == f && sv[j] == nil {
+					sv[j] = val
 				}
 			}
 		})
-		var b strings.Builder
-		l := indexLine{rec: i}
+		for _, x := range sv {
+			l.sort = append(l.sort, jqValue(x))
+		}
 		if p.Map {
 			l.key = mapKey(raw)
-			b.WriteString(cell(jsonQuote(l.key), 100))
+			l.id = cell(jsonQuote(l.key), 100)
 		} else if id != nil {
-			b.WriteString(cell(string(id), 100))
+			l.id = cell(string(id), 100)
 		} else {
-			b.WriteString("-")
+			l.id = "-"
 		}
-		for _, val := range vals {
+		lines = append(lines, l)
+		return nil
+	})
+	if err != nil && err != errStop {
+		return // the records were read once already: cannot happen
+	}
+	if p.Map && !complete {
+		return // a keyed collection is paged by key: all or nothing
+	}
+	if len(lines) == 0 {
+		return
+	}
+	fields := cands
+	if !fixed {
+		same := make([]int, len(cands))
+		for _, l := range lines {
+			for j, val := range l.vals {
+				if val != nil && cell(string(val), indexWidth) == l.id {
+					same[j]++
+				}
+			}
+		}
+		picked := pickIndexFields(cands, same, len(lines))
+		fields = nil
+		for _, j := range picked {
+			fields = append(fields, cands[j])
+		}
+		for i := range lines {
+			vals := make([][]byte, len(picked))
+			for x, j := range picked {
+				vals[x] = lines[i].vals[j]
+			}
+			lines[i].vals = vals
+		}
+	}
+	for i := range lines {
+		l := &lines[i]
+		var b strings.Builder
+		b.WriteString(l.id)
+		for _, val := range l.vals {
 			b.WriteByte('\t')
 			if val == nil {
 				b.WriteString("-")
@@ -178,20 +284,23 @@ func addIndex(v *View, k *coll) {
 			}
 		}
 		l.text = b.String()
-		lines = append(lines, l)
-		return nil
-	})
-	if err != nil && err != errStop {
-		return // the records were read once already: cannot happen
+		l.vals = nil
 	}
+	order := "record order"
 	if p.Map {
-		if !complete {
-			return // a keyed collection is paged by key: all or nothing
-		}
+		order = "key order"
 		sort.SliceStable(lines, func(i, j int) bool { return lines[i].key < lines[j].key })
 	}
-	if len(lines) == 0 {
-		return
+	if len(sorts) > 0 && complete {
+		// The registry's order, the way jq's sort_by orders the
+		// values (the rest query sorts the same way).
+		sort.SliceStable(lines, func(i, j int) bool { return compareJQ(lines[i].sort, lines[j].sort) < 0 })
+		if desc {
+			slices.Reverse(lines)
+		}
+		order = "order of " + sortWords(sorts, desc)
+	} else {
+		sorts = nil
 	}
 	names := []string{"key"}
 	if !p.Map {
@@ -203,10 +312,6 @@ func addIndex(v *View, k *coll) {
 		} else {
 			names = append(names, f.Path)
 		}
-	}
-	order := "record order"
-	if p.Map {
-		order = "key order"
 	}
 	total := c.Count
 	sec := v.AddSection(&Section{Coll: c.Path, Order: v.sections[k.sec].Order,
@@ -225,7 +330,7 @@ func addIndex(v *View, k *coll) {
 				return ""
 			}
 			return fmt.Sprintf("  index: %s of %s records not listed; list exactly them: %s\n",
-				commas(total-len(ch)), commas(total), jqCommand(k.in.Handle, k.indexRestQuery(key, fields, len(ch), lines)))
+				commas(total-len(ch)), commas(total), jqCommand(k.in.Handle, k.indexRestQuery(key, fields, sorts, desc, len(ch), lines)))
 		},
 	})
 	for j, l := range lines {
@@ -233,11 +338,95 @@ func addIndex(v *View, k *coll) {
 	}
 }
 
+// sortFields returns the fields of the registry's sort keys
+// (Input.Sort) and their direction, or nil when the records lack one of
+// them or it is not one scalar per record (sort_by would then compare
+// lists).
+func (k *coll) sortFields() ([]*Field, bool) {
+	var out []*Field
+	desc := false
+	for _, key := range k.in.Sort {
+		path, d := strings.CutPrefix(key, "-")
+		desc = desc || d
+		f := k.p.Field(strings.TrimPrefix(path, "."))
+		if f == nil || !f.scalar() || f.inArr {
+			return nil, false
+		}
+		out = append(out, f)
+	}
+	return out, desc
+}
+
+// sortWords names an index's order: "status.restartCount, largest
+// first".
+func sortWords(sorts []*Field, desc bool) string {
+	var names []string
+	for _, f := range sorts {
+		names = append(names, f.Path)
+	}
+	if desc {
+		return strings.Join(names, ", ") + ", largest first"
+	}
+	return strings.Join(names, ", ")
+}
+
+// jqValue is the value jq sees for a scalar's JSON text (nil for a
+// missing one: jq's null).
+func jqValue(raw []byte) any {
+	if raw == nil {
+		return nil
+	}
+	switch s := string(raw); {
+	case s == "null":
+		return nil
+	case s == "true":
+		return true
+	case s == "false":
+		return false
+	case strings.HasPrefix(s, `"`):
+		return unquote(raw)
+	default:
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil && n == int64(int(n)) {
+			return int(n)
+		}
+		if b, ok := new(big.Int).SetString(s, 10); ok {
+			return b
+		}
+		f, _ := strconv.ParseFloat(s, 64)
+		return f
+	}
+}
+
+// compareJQ compares two lists of sort values the way jq's sort_by does.
+func compareJQ(a, b []any) int {
+	for i := range min(len(a), len(b)) {
+		if c := gojq.Compare(a[i], b[i]); c != 0 {
+			return c
+		}
+	}
+	return len(a) - len(b)
+}
+
 // indexRestQuery lists the records after the first n of the index, in
-// the index's form ([identity, field, ...] per record).
-func (k *coll) indexRestQuery(key *Field, fields []*Field, n int, lines []indexLine) string {
+// the index's form ([identity, field, ...] per record) and order.
+func (k *coll) indexRestQuery(key *Field, fields, sorts []*Field, desc bool, n int, lines []indexLine) string {
 	c := k.c
 	var parts []string
+	by := ""
+	if len(sorts) > 0 {
+		var ks []string
+		for _, f := range sorts {
+			if k.p.Map {
+				ks = append(ks, ".value"+fieldExpr(f.Path))
+			} else {
+				ks = append(ks, fieldExpr(f.Path))
+			}
+		}
+		by = "sort_by(" + strings.Join(ks, ", ") + ") | "
+		if desc {
+			by += "reverse | "
+		}
+	}
 	if k.p.Map {
 		parts = append(parts, ".key")
 		for _, f := range fields {
@@ -247,6 +436,9 @@ func (k *coll) indexRestQuery(key *Field, fields []*Field, n int, lines []indexL
 				parts = append(parts, ".value"+fieldExpr(f.Path))
 			}
 		}
+		if by != "" {
+			return fmt.Sprintf("%s | to_entries | %s.[%d:] | map([%s])", c.Path, by, n, strings.Join(parts, ", "))
+		}
 		return fmt.Sprintf("%s | to_entries | map(select(.key > %s) | [%s])", c.Path, jsonQuote(lines[n-1].key), strings.Join(parts, ", "))
 	}
 	parts = append(parts, fieldExpr(key.Path))
@@ -255,6 +447,12 @@ func (k *coll) indexRestQuery(key *Field, fields []*Field, n int, lines []indexL
 	}
 	form := "map([" + strings.Join(parts, ", ") + "])"
 	switch {
+	case by != "" && (c.Kind == "jsonl" || c.Kind == "concat" || c.Path == "."):
+		return fmt.Sprintf("%s.[%d:] | %s", by, n, form)
+	case by != "" && strings.Contains(c.Path, "[]"):
+		return fmt.Sprintf("[%s[]] | %s.[%d:] | %s", c.Path, by, n, form)
+	case by != "":
+		return fmt.Sprintf("%s | %s.[%d:] | %s", c.Path, by, n, form)
 	case c.Kind == "jsonl" || c.Kind == "concat" || c.Path == ".":
 		return fmt.Sprintf(".[%d:] | %s", n, form)
 	case strings.Contains(c.Path, "[]"):

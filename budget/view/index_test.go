@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -214,5 +215,163 @@ func TestIndexSkipsNearlyConstantFields(t *testing.T) {
 	pod := jq(t, data, `.items[] | select(.metadata.name == "basket-mwc9hn8gfk-6xnn6") | [.metadata.name, .status.podIP, .spec.nodeName] | join("\t")`)[0].(string)
 	if !strings.Contains(f.Text, "\n"+pod+"\n") {
 		t.Errorf("no index line %q", pod)
+	}
+}
+
+// viewWith builds the view of a file with the registry's index fields
+// and sort keys given.
+func viewWith(t *testing.T, file string, index, sortKeys []string) (*view.View, []byte) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh, err := budget.DetectShape(data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := view.Input{Tool: "t", ContentType: sh.ContentType, Format: sh.Format, Data: data, Handle: "0123456789ab", Budget: 8000,
+		Index: index, Sort: sortKeys}
+	for _, c := range sh.Collections {
+		in.Collections = append(in.Collections, view.Collection{Path: c.Path, Kind: c.Kind, Count: c.Count,
+			Each: func(fn func(int, []byte) error) error { return budget.EachRecord(data, sh, c.Path, fn) }})
+	}
+	v, err := view.Build(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v, data
+}
+
+// TestIndexRegistryFieldsAndSort: the registry's index fields replace
+// the ones the view picks, in the order given (a path the records lack
+// is skipped), and its sort keys order the index the way jq's sort_by
+// does: the 2,400 orders largest total first, ties in record order
+// reversed (sort_by then reverse), each line with the values jq gives;
+// the foot's query lists exactly the rest in the same order and form.
+func TestIndexRegistryFieldsAndSort(t *testing.T) {
+	v, data := viewWith(t, "../../testdata/captured/sqlite-orders.json", []string{"total_cents", "no.such", "country"}, []string{"-total_cents"})
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := jq(t, data, `sort_by(.total_cents) | reverse | map([.order_id, .total_cents, .country] | map(tostring) | join("\t"))`)[0].([]any)
+	prev := 0
+	for _, b := range []int{2000, 4000, 8000} {
+		f, err := v.Fill(c, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines, rest, total, query := indexLines(t, f.Text)
+		if len(lines) < prev || b == 8000 && len(lines) == 0 {
+			t.Fatalf("at %d: %d index lines, %d at a smaller budget", b, len(lines), prev)
+		}
+		if len(lines) == 0 {
+			continue
+		}
+		if !strings.Contains(f.Text, "in order of total_cents, largest first, one per line (tab-separated: order_id, total_cents, country):\n") {
+			t.Fatalf("at %d: index head:\n%s", b, f.Text)
+		}
+		if total != 2400 || rest != total-len(lines) {
+			t.Fatalf("at %d: %d lines (%d at a smaller budget), foot says %d of %d not listed", b, len(lines), prev, rest, total)
+		}
+		prev = len(lines)
+		for i, l := range lines {
+			if l != want[i] {
+				t.Fatalf("at %d: index line %d is %q, jq's sort_by gives %q", b, i, l, want[i])
+			}
+		}
+		got := jq(t, data, query)[0].([]any)
+		if len(got) != rest {
+			t.Fatalf("at %d: %s lists %d orders, the foot says %d", b, query, len(got), rest)
+		}
+		for i, r := range got {
+			var parts []string
+			for _, x := range r.([]any) {
+				parts = append(parts, fmt.Sprint(x))
+			}
+			if s := strings.Join(parts, "\t"); s != want[len(lines)+i] {
+				t.Fatalf("at %d: the rest's item %d is %q, want %q", b, i, s, want[len(lines)+i])
+			}
+		}
+	}
+}
+
+// TestIndexSortOfKeyedCollection: a keyed collection sorted by a field
+// of its members (a lockfile's packages by version) lists its keys in
+// sort_by's order, ties by key (jq's to_entries order), and the rest's
+// query continues it exactly.
+func TestIndexSortOfKeyedCollection(t *testing.T) {
+	v, data := viewWith(t, "../../testdata/captured/npm-package-lock.json", []string{"version"}, []string{"version"})
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := v.Fill(c, 4000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := jq(t, data, `.packages | to_entries | sort_by(.value.version) | map([.key, (.value.version // "-")] | join("\t"))`)[0].([]any)
+	lines, rest, total, query := indexLines(t, f.Text)
+	if len(lines) == 0 || total != len(want) || rest != total-len(lines) {
+		t.Fatalf("%d lines, foot says %d of %d not listed; jq %d members:\n%s", len(lines), rest, total, len(want), f.Text)
+	}
+	for i, l := range lines {
+		k, val, _ := strings.Cut(l, "\t")
+		if k == `""` {
+			k = "" // the root package's key, quoted in the index
+		}
+		if k+"\t"+val != want[i] {
+			t.Fatalf("index line %d is %q, jq's sort_by gives %q", i, l, want[i])
+		}
+	}
+	got := jq(t, data, query)[0].([]any)
+	if len(got) != rest || fmt.Sprint(got[0].([]any)[0]) != strings.SplitN(want[len(lines)].(string), "\t", 2)[0] {
+		t.Fatalf("%s: %d members from %v, want %d from %v", query, len(got), got[0], rest, want[len(lines)])
+	}
+}
+
+// indexCandidates returns the texts of the index candidates of a view
+// (at any budget), in fill order.
+func indexCandidates(v *view.View) []string {
+	var out []string
+	for _, c := range v.Candidates() {
+		if c.Reason == "index" {
+			out = append(out, c.Text)
+		}
+	}
+	return out
+}
+
+// TestIndexFieldsByValue: the index's two fields are the telling ones
+// by their values, not the first two by name: of 288 pods, the pod's IP
+// and its node (not status.phase, Running in 237 of them, whose other
+// values the profile counts and the pinned rows show), each with the
+// values jq gives; of a package's versions (a map of version → its
+// package.json), not the version member that repeats every key.
+func TestIndexFieldsByValue(t *testing.T) {
+	v, data := viewOf(t, "../../testdata/captured/kubectl-pods.json")
+	want := jq(t, data, `.items[] | select(.metadata.name == "ledger-db-1") | [.metadata.name, .status.podIP, .spec.nodeName] | join("\t")`)[0].(string)
+	if lines := indexCandidates(v); !slices.Contains(lines, want) {
+		t.Errorf("no index line %q among %d; the first: %q", want, len(lines), lines[:min(3, len(lines))])
+	}
+	v, data = viewOf(t, "../../testdata/captured/npm-registry-debug.json")
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := v.Fill(c, 30000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := regexp.MustCompile(`index of \.versions, [^\n]*\(tab-separated: key, ([^)]*)\):\n`).FindStringSubmatch(f.Text)
+	if head == nil {
+		t.Fatalf("no index of .versions:\n%s", f.Text)
+	}
+	for _, name := range strings.Split(head[1], ", ") {
+		same := jq(t, data, fmt.Sprintf(`[.versions | to_entries[] | select(.key == (.value%s | tostring))] | length`, "."+name))[0]
+		if n, _ := same.(int); n*10 >= 77*9 {
+			t.Errorf("index field %s repeats the key in %d of 77 versions", name, n)
+		}
 	}
 }

@@ -29,6 +29,16 @@ type Input struct {
 	// registry's identity): the first one present in every record wins
 	// over the detected identity. Empty means detect it.
 	Identity []string
+	// Index are field paths relative to a record that a collection's
+	// index shows after each record's identity, in order (the
+	// registry's index); those the records lack are skipped. Empty
+	// means the view picks them (index.go).
+	Index []string
+	// Sort are the keys the index lists records by (the registry's
+	// sort): field paths relative to a record, each with a leading "-"
+	// when the largest come first (all go one way). Empty means the
+	// records' own order, a map's by key.
+	Sort []string
 	// Notes are lines to show after the header (what level 1 dropped,
 	// for instance), each without its newline.
 	Notes []string

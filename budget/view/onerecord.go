@@ -2,7 +2,6 @@ package view
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -88,35 +87,14 @@ func recordParts(rec []byte, path string, colls []Collection) []string {
 		elem = ".[]"
 	}
 	var out []string
-	s.pos++
-	for {
-		s.ws()
-		if s.peek() != '"' {
-			break
-		}
-		name := s.readString()
-		s.ws()
-		s.pos++
-		s.ws()
-		start := s.pos
-		c := s.peek()
-		s.skipValue()
-		raw := s.d[start:s.pos]
+	s.members(func(name string, raw []byte) {
 		label := name
 		if !plainName(name) {
 			label = jsonQuote(name)
 		}
 		switch {
-		case c == '{' || c == '[':
-			var mb bytes.Buffer
-			if json.Compact(&mb, raw) != nil {
-				mb.Reset()
-				mb.Write(raw)
-			}
-			text := mb.String()
-			if mb.Len() > maxInline {
-				text = summarize(raw)
-			}
+		case len(raw) > 0 && (raw[0] == '{' || raw[0] == '['):
+			text, _ := inline(raw)
 			sub := elem + "." + label
 			for _, o := range colls {
 				if o.Path == sub {
@@ -127,11 +105,7 @@ func recordParts(rec []byte, path string, colls []Collection) []string {
 		default:
 			out = append(out, label+"="+cell(string(raw), maxFactLen))
 		}
-		s.ws()
-		if s.peek() == ',' {
-			s.pos++
-		}
-	}
+	})
 	return out
 }
 

@@ -164,6 +164,7 @@ type keyN struct{ n, last int }
 // maxPerWhy) and where it was first seen (record, leaf).
 type valState struct {
 	key       string
+	h         uint64 // hashBytes of key
 	n         int
 	recs      []int
 	last      int // 1 + the last record in recs
@@ -619,11 +620,10 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 			}
 		}
 	}
-	vh := hashBytes(raw)
+	vh := p.distinct(f, raw)
 	if !f.inArr {
 		f.recSum += recHash(vh, rec)
 	}
-	p.distinct(f, raw, vh)
 	if p.t != nil && f.sel != nil && f.sel.gslot >= 0 {
 		p.t.groupValue(f, raw)
 	}
@@ -655,8 +655,11 @@ func recHash(vh uint64, rec int) uint64 {
 	return x ^ x>>31
 }
 
-// distinct counts the scalar value raw (its JSON text, vh its hash) of f.
-func (p *Profile) distinct(f *Field, raw []byte, vh uint64) {
+// distinct counts the scalar value raw (its JSON text) of f and returns
+// its hash: a value among the field's counted ones has it from when it
+// was first seen, so a field of few values hashes none of its values
+// again.
+func (p *Profile) distinct(f *Field, raw []byte) uint64 {
 	if !f.tooMany {
 		vs := f.lastVal
 		if vs == nil || vs.key != string(raw) {
@@ -675,7 +678,7 @@ func (p *Profile) distinct(f *Field, raw []byte, vh uint64) {
 			}
 		}
 		if vs == nil && len(f.vals) < maxValues {
-			vs = &valState{key: string(raw), first: p.rec, seq: p.seq}
+			vs = &valState{key: string(raw), h: hashBytes(raw), first: p.rec, seq: p.seq}
 			f.vals[vs.key] = vs
 			if len(f.few) < maxFew {
 				f.few = append(f.few, vs)
@@ -693,12 +696,12 @@ func (p *Profile) distinct(f *Field, raw []byte, vh uint64) {
 				vs.last = p.rec + 1
 				p.t.keep()
 			}
-			return
+			return vs.h
 		}
 		f.tooMany = true
 		f.hashes = make(map[uint64]struct{}, 2*maxValues)
 		for k, vs := range f.vals {
-			f.hashes[hash(k)] = struct{}{}
+			f.hashes[vs.h] = struct{}{}
 			// From here on each string's pattern is counted as it is
 			// read: the values counted so far, and this one (read
 			// before the field had too many), are counted now.
@@ -713,8 +716,9 @@ func (p *Profile) distinct(f *Field, raw []byte, vh uint64) {
 	if p.t != nil && f.sel != nil && f.sel.exitVals != nil {
 		p.t.exitValue(f, raw)
 	}
+	vh := hashBytes(raw)
 	if f.ManyDistinct {
-		return
+		return vh
 	}
 	f.hashes[vh] = struct{}{}
 	f.Distinct = len(f.hashes)
@@ -723,13 +727,12 @@ func (p *Profile) distinct(f *Field, raw []byte, vh uint64) {
 		f.Distinct = maxDistinct
 		f.hashes = nil
 	}
+	return vh
 }
 
 // hashSeed seeds the hashes of distinct values (maphash: a few bytes per
 // nanosecond, where FNV went a byte at a time).
 var hashSeed = maphash.MakeSeed()
-
-func hash(s string) uint64 { return maphash.String(hashSeed, s) }
 
 func hashBytes(b []byte) uint64 { return maphash.Bytes(hashSeed, b) }
 
@@ -1041,7 +1044,10 @@ func (p *Profile) countPattern(f *Field, raw string, n int) {
 }
 
 // appendPattern appends the pattern of the JSON string body s (escapes
-// are kept as they are) to b.
+// are kept as they are) to b: the shape of a string, where digit runs
+// become #, runs of letters and digits that mix both (or letter runs over
+// 20) become *, and everything else stays. Strings over 100 bytes have
+// no pattern (nothing is appended).
 func appendPattern(b, s []byte) []byte {
 	if len(s) > 100 {
 		return b
@@ -1071,41 +1077,6 @@ func appendPattern(b, s []byte) []byte {
 		i = j
 	}
 	return b
-}
-
-// pattern is the shape of a string: digit runs become #, runs of letters
-// and digits that mix both (or letter runs over 20) become *, everything
-// else stays. Strings over 100 bytes have no pattern ("").
-func pattern(s string) string {
-	if len(s) > 100 {
-		return ""
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		j := i
-		letters, digits := 0, 0
-		for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z') {
-			if s[j] <= '9' {
-				digits++
-			} else {
-				letters++
-			}
-			j++
-		}
-		switch {
-		case j == i:
-			b.WriteByte(s[i])
-			j = i + 1
-		case letters == 0:
-			b.WriteByte('#')
-		case digits > 0 || letters > 20:
-			b.WriteByte('*')
-		default:
-			b.WriteString(s[i:j])
-		}
-		i = j
-	}
-	return b.String()
 }
 
 // Summary states, in at most max short phrases, the value counts of the

@@ -485,12 +485,40 @@ func (k *coll) selectRows() {
 	beyond := func(st stat, e numEnt) bool { return math.Abs(e.x-st.mean)/st.sd > 2 }
 	every := readEveryKept
 	devAt := map[int]bool{}
+	// Only the maxPerWhy farthest records are outliers. A record's
+	// deviation is at least that of its farthest kept number (least),
+	// and a number of it not kept lies between the least kept largest
+	// and the greatest kept smallest of its field (the kept numbers of a
+	// field are its largest and smallest, of distinct records, when its
+	// heaps are full; all of them otherwise): a record whose bound is
+	// below the maxPerWhy-th largest least deviation is not among them,
+	// and is not read again.
+	least := map[int]float64{}
+	notKept := 0.0
 	for f, st := range outl {
 		for _, h := range [2]numHeap{f.sel.hi, f.sel.lo} {
+			if len(h.ents) >= maxPerWhy {
+				notKept = max(notKept, math.Abs(h.ents[0].x-st.mean)/st.sd)
+			}
 			for _, e := range h.ents {
 				if every || beyond(st, e) {
 					devAt[e.rec] = true
 					extra(e.rec, e.raw)
+					least[e.rec] = max(least[e.rec], math.Abs(e.x-st.mean)/st.sd)
+				}
+			}
+		}
+	}
+	if !every && len(least) > maxPerWhy {
+		ds := make([]float64, 0, len(least))
+		for _, d := range least {
+			ds = append(ds, d)
+		}
+		sort.Float64s(ds)
+		if th := ds[len(ds)-maxPerWhy]; notKept < th {
+			for i, d := range least {
+				if d < th {
+					delete(devAt, i)
 				}
 			}
 		}
@@ -511,7 +539,9 @@ func (k *coll) selectRows() {
 		looked = append(looked, f)
 	}
 	mask := p.mask(looked...)
-	for _, i := range sortedSet(extAt, devAt) {
+	again := sortedSet(extAt, devAt)
+	k.readAgain = len(again)
+	for _, i := range again {
 		raw := raws[i]
 		var bestDev float64
 		whyOut := ""

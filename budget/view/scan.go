@@ -166,3 +166,81 @@ func (s *jscan) memberName() (raw []byte, name string) {
 	}
 	return nil, unquote(s.d[start:s.pos])
 }
+
+// eachMember reads the object at pos member by member: fn is called with
+// each member's name (unquoted) and pos at its value, and moves past the
+// value (skipValue, or a walk of its own); a value fn leaves where it
+// was is skipped. pos ends past the object. A value that is not an object
+// is left as it is (false).
+func (s *jscan) eachMember(fn func(name string)) bool {
+	s.ws()
+	if s.peek() != '{' {
+		return false
+	}
+	s.pos++
+	for {
+		s.ws()
+		if s.peek() != '"' {
+			if s.peek() == '}' {
+				s.pos++
+			}
+			return true
+		}
+		name := s.readString()
+		s.ws()
+		if s.peek() == ':' {
+			s.pos++
+		}
+		s.ws()
+		at := s.pos
+		fn(name)
+		if s.pos == at {
+			s.skipValue()
+		}
+		s.ws()
+		if s.peek() == ',' {
+			s.pos++
+		}
+	}
+}
+
+// members is eachMember with each member's value as its raw text.
+func (s *jscan) members(fn func(name string, val []byte)) bool {
+	return s.eachMember(func(name string) {
+		start := s.pos
+		s.skipValue()
+		fn(name, s.d[start:s.pos])
+	})
+}
+
+// elements calls fn with the raw text of each element of the array at
+// pos, and moves past the array. A value that is not an array is left as
+// it is (false).
+func (s *jscan) elements(fn func(val []byte)) bool {
+	s.ws()
+	if s.peek() != '[' {
+		return false
+	}
+	s.pos++
+	for {
+		s.ws()
+		if s.peek() == ']' || s.pos >= len(s.d) {
+			if s.peek() == ']' {
+				s.pos++
+			}
+			return true
+		}
+		start := s.pos
+		s.skipValue()
+		if s.pos == start {
+			// Not a value (a stray comma or colon): step over it.
+			s.pos++
+			continue
+		}
+		fn(s.d[start:s.pos])
+		s.ws()
+		if s.peek() == ',' {
+			s.pos++
+		}
+	}
+}

@@ -88,3 +88,81 @@ func FuzzMemberName(f *testing.F) {
 		}
 	})
 }
+
+// FuzzMembers: members and elements read a valid JSON object's members
+// (names unquoted, values as their text) and an array's elements as
+// encoding/json reads them, end past the value, and end (never hang or
+// panic) on any other text.
+//
+//	go test ./budget/view -run '^$' -fuzz FuzzMembers -fuzztime 20s
+func FuzzMembers(f *testing.F) {
+	for _, s := range []string{`{"a":1,"b\"c":[1,{"d":"}"}],"e":{"f":null}}`, `[1, "a,b", {"x":[]}, []]`, `{}`, `[]`, ` { "a" : "b" } `,
+		`{"a":}`, `{"a"`, `[,]`, `[}`, `{"a":1,,"b":2}`, `{1:2}`, `"s"`, ``, `{"\u00e9":"\ud83d\ude00"}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		type kv struct {
+			k string
+			v string
+		}
+		var got []kv
+		var elems []string
+		sc := jscan{d: []byte(s)}
+		obj := sc.members(func(name string, val []byte) { got = append(got, kv{name, string(val)}) })
+		endObj := sc.pos
+		sa := jscan{d: []byte(s)}
+		arr := sa.elements(func(val []byte) { elems = append(elems, string(val)) })
+		if endObj > len(s) || sa.pos > len(s) {
+			t.Fatalf("%q: ends past the text (%d, %d)", s, endObj, sa.pos)
+		}
+		var v any
+		if json.Unmarshal([]byte(s), &v) != nil {
+			return // not valid JSON: ending is all that is asked
+		}
+		end := len(strings.TrimRight(s, " \t\r\n"))
+		dec := json.NewDecoder(strings.NewReader(s))
+		tok, _ := dec.Token()
+		switch tok {
+		case json.Delim('{'):
+			if !obj || endObj != end {
+				t.Fatalf("%q: object %v ending at %d, want %d", s, obj, endObj, end)
+			}
+			var want []kv
+			for dec.More() {
+				k, _ := dec.Token()
+				var raw json.RawMessage
+				if err := dec.Decode(&raw); err != nil {
+					t.Fatal(err)
+				}
+				want = append(want, kv{k.(string), string(raw)})
+			}
+			if len(got) != len(want) {
+				t.Fatalf("%q: %d members, want %d", s, len(got), len(want))
+			}
+			for i := range want {
+				if got[i] != want[i] {
+					t.Errorf("%q: member %d is %q, want %q", s, i, got[i], want[i])
+				}
+			}
+		case json.Delim('['):
+			if !arr || sa.pos != end {
+				t.Fatalf("%q: array %v ending at %d, want %d", s, arr, sa.pos, end)
+			}
+			var want []string
+			for dec.More() {
+				var raw json.RawMessage
+				if err := dec.Decode(&raw); err != nil {
+					t.Fatal(err)
+				}
+				want = append(want, string(raw))
+			}
+			if strings.Join(elems, "\x00") != strings.Join(want, "\x00") || len(elems) != len(want) {
+				t.Errorf("%q: elements %q, want %q", s, elems, want)
+			}
+		default:
+			if obj || arr {
+				t.Errorf("%q: read as an object (%v) or an array (%v)", s, obj, arr)
+			}
+		}
+	})
+}

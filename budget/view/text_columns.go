@@ -459,16 +459,7 @@ func (sp *colSplit) nameColumns(sample []byte) []int {
 	for i := range distinct {
 		distinct[i] = map[string]struct{}{}
 	}
-	n := 0
-	textLines(sample, func(pos int, line string) {
-		if pos >= 4000 || pos == sp.headPos {
-			return
-		}
-		f := sp.fields(line)
-		if f == nil {
-			return
-		}
-		n++
+	n := sp.sampleRows(sample, func(pos int) bool { return pos == sp.headPos }, func(f []string) {
 		for i, v := range f {
 			if strings.Count(strings.TrimSpace(v), " ") < 3 {
 				short[i]++
@@ -565,16 +556,7 @@ func mostLines(m map[int]int) int {
 // of the rows among the first 4,000 lines after line skip.
 func (sp *colSplit) numericColumn(sample []byte, skip int) bool {
 	numeric := make([]int, sp.k)
-	n := 0
-	textLines(sample, func(pos int, line string) {
-		if pos >= 4000 || pos <= skip {
-			return
-		}
-		f := sp.fields(line)
-		if f == nil {
-			return
-		}
-		n++
+	n := sp.sampleRows(sample, func(pos int) bool { return pos <= skip }, func(f []string) {
 		for i, v := range f {
 			if _, _, ok := parseDecimal(v); ok {
 				numeric[i]++
@@ -587,6 +569,23 @@ func (sp *colSplit) numericColumn(sample []byte, skip int) bool {
 		}
 	}
 	return false
+}
+
+// sampleRows calls fn with the cells of each row among the first 4,000
+// lines of sample, but the lines at the positions skip names, and
+// returns how many rows it read.
+func (sp *colSplit) sampleRows(sample []byte, skip func(pos int) bool, fn func(cells []string)) int {
+	n := 0
+	textLines(sample, func(pos int, line string) {
+		if pos >= 4000 || skip(pos) {
+			return
+		}
+		if f := sp.fields(line); f != nil {
+			n++
+			fn(f)
+		}
+	})
+	return n
 }
 
 // parseDecimal parses a plain decimal number (an optional sign, digits,

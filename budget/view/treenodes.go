@@ -379,38 +379,18 @@ func scanNode(raw []byte, key, nameM, typeM string) (nodeInfo, [][]byte) {
 		return info, nil
 	}
 	var kids [][]byte
-	s.pos++
-	for {
-		s.ws()
-		if s.peek() != '"' {
-			break
-		}
-		name := s.readString()
-		s.ws()
-		s.pos++ // ':'
-		s.ws()
-		start := s.pos
-		s.skipValue()
-		val := raw[start:s.pos]
+	s.members(func(name string, val []byte) {
 		switch {
 		case name == key && len(val) > 0 && val[0] == '[':
 			info.entries = 0
-			a := jscan{d: val, pos: 1}
-			for {
-				a.ws()
-				if a.peek() == ']' || a.pos >= len(val) {
-					break
-				}
-				es := a.pos
-				a.skipValue()
-				kids = append(kids, val[es:a.pos])
+			a := jscan{d: val}
+			a.elements(func(el []byte) {
+				kids = append(kids, el)
 				info.entries++
-				a.ws()
-				if a.peek() == ',' {
-					a.pos++
-				}
-			}
-		case len(val) > 0 && (val[0] == '{' || val[0] == '['):
+			})
+		case len(val) == 0:
+			// not a value: cannot happen in valid JSON
+		case val[0] == '{' || val[0] == '[':
 			// nested values are left to the query
 		case name == nameM && (val[0] == '"' || val[0] != 'n' && val[0] != 'f'):
 			info.name = unquote(val)
@@ -424,13 +404,7 @@ func scanNode(raw []byte, key, nameM, typeM string) (nodeInfo, [][]byte) {
 		default:
 			info.members = append(info.members, [2]string{name, string(val)})
 		}
-		s.ws()
-		if s.peek() == ',' {
-			s.pos++
-			continue
-		}
-		break
-	}
+	})
 	return info, kids
 }
 

@@ -18,7 +18,7 @@ func TestRegistryValidate(t *testing.T) {
 	}
 	out, _, code = execCLI(t, nil, "registry", "validate", good, bad)
 	want := good + ": OK (1 entry)\n" +
-		bad + `:4:5: tools[0]: unknown key "kepe" (did you mean "keep"?); expected one of: budget, defaults, drop, format, identity, keep, name, pin, plugin, records, store, strings` + "\n" +
+		bad + `:4:5: tools[0]: unknown key "kepe" (did you mean "keep"?); expected one of: budget, defaults, drop, format, identity, index, keep, name, pin, plugin, records, sort, store, strings` + "\n" +
 		bad + `:5:10: tools[0].pin: bad jq predicate "select(.a ==": unexpected EOF (after 12 bytes)` + "\n" +
 		bad + ": invalid (2 errors)\n"
 	if code != ExitRegistry || out != want {
