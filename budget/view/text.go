@@ -372,9 +372,6 @@ func (tc *textCands) candidates() {
 	index = tc.indexCandidates()
 	if list {
 		tc.columnParts(add)
-		index(PrioRare, 0, 200)
-	} else {
-		index(PrioRare, 0, 2*indexChunk)
 	}
 	if w := tc.wordCounts("first words", tc.leadMap()); w != "" && !list {
 		add(tsTemplates, -2, -1, "leading words", w)
@@ -388,6 +385,11 @@ func (tc *textCands) candidates() {
 	}
 	headFrom(0, 10)
 	rareFrom(0, 10)
+	if list {
+		index(PrioRare, 0, 200)
+	} else {
+		index(PrioRare, 0, 2*indexChunk)
+	}
 	// PrioSecond: more of each.
 	prio = PrioSecond
 	notableFrom(tc.errs, 10, 40)

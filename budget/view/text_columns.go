@@ -110,6 +110,7 @@ type colStat struct {
 	unit     string // "%" when the numbers are written with a percent sign
 	mixed    bool   // numbers with and without the unit
 	sumLen   int    // the lengths of the values, summed (for the index)
+	lettered int    // values with an ASCII letter (names; not times or numbers)
 	negative bool   // a value below zero
 	digits   int    // the digits of every integer value while they agree, else -1
 }
@@ -741,6 +742,9 @@ func (c *colStat) add(pos int, line, v string, row int) {
 	c.addName(v)
 	c.rows++
 	c.sumLen += len(v)
+	if hasLetter(v) {
+		c.lettered++
+	}
 	if v == "" {
 		c.empty++
 		return
@@ -1065,6 +1069,16 @@ func (c *colStat) short(rows int) string {
 		return fmt.Sprintf("  %s%s: %s, min %s%s, max %s%s", c.name, c.present(rows), c.sumText(), c.minRaw, rowsAt(c.minCount), c.maxRaw, rowsAt(c.maxCount))
 	}
 	return c.lineOf(rows, 5)
+}
+
+// hasLetter reports whether s has an ASCII letter.
+func hasLetter(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i]|0x20 >= 'a' && s[i]|0x20 <= 'z' {
+			return true
+		}
+	}
+	return false
 }
 
 // rowsAt is " (N rows)" for an extreme held by more than one row.

@@ -35,7 +35,7 @@ import (
 //
 // The index of a table lists its rows densely, in line order, one line
 // each: the row's identity (the first column whose every value is its
-// own, not a number) and at most three short telling columns (of few
+// own and a name: not a number, 90% with a letter, not a time) and at most three short telling columns (of few
 // values only when they are short: a kind's letter), each cut at
 // 40 characters; a list's index is its values (cut at 120), 40 to a line. The first
 // rows come early, more at each priority, so a larger budget shows a
@@ -376,7 +376,7 @@ func (cp *colProfile) indexColumns() []int {
 	}
 	id := -1
 	for i, c := range cp.cols {
-		if !c.isNumber() && !c.capped && len(c.distinct) == cp.rows && c.rows == cp.rows {
+		if !c.isNumber() && !c.capped && len(c.distinct) == cp.rows && c.rows == cp.rows && 10*c.lettered >= 9*c.rows {
 			id = i
 			break
 		}
