@@ -85,19 +85,7 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 			p.writeIndex(in, shape, art.SHA256) // beside the view
 		}
 	}()
-	// Every collection in the output is counted, also those the
-	// registry's records paths leave out (npm view's .exports).
-	ext := shape
-	if len(in.Rules.Records) > 0 && (shape.Format == FormatJSON || shape.Format == FormatJSONL || shape.Format == FormatConcat) {
-		if det, err := DetectShape(in.Data, nil); err == nil {
-			ext.Collections = slices.Clip(shape.Collections)
-			for _, c := range det.Collections {
-				if !slices.ContainsFunc(shape.Collections, func(r schemas.Collection) bool { return r.Path == c.Path }) {
-					ext.Collections = append(ext.Collections, c)
-				}
-			}
-		}
-	}
+	ext := viewShape(in, shape)
 	s := &summary{
 		p: p, in: in, shape: ext, regColls: shape.Collections,
 		colls: make([]collView, len(ext.Collections)),
@@ -197,6 +185,24 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 		Artifact:    art,
 		Actions:     actions,
 	}, nil
+}
+
+// viewShape is the shape whose collections the view shows: every
+// collection in the output is counted, also those the registry's records
+// paths leave out (npm view's .exports), after the registry's.
+func viewShape(in Input, shape Shape) Shape {
+	ext := shape
+	if len(in.Rules.Records) > 0 && (shape.Format == FormatJSON || shape.Format == FormatJSONL || shape.Format == FormatConcat) {
+		if det, err := DetectShape(in.Data, nil); err == nil {
+			ext.Collections = slices.Clip(shape.Collections)
+			for _, c := range det.Collections {
+				if !slices.ContainsFunc(shape.Collections, func(r schemas.Collection) bool { return r.Path == c.Path }) {
+					ext.Collections = append(ext.Collections, c)
+				}
+			}
+		}
+	}
+	return ext
 }
 
 // dropFunc reports the record fields the rules drop, by the last segment

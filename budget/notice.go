@@ -3,6 +3,7 @@ package budget
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -264,20 +265,24 @@ func groupEntries(es []noticeEntry, colls []schemas.Collection) string {
 
 // fitLevel1 finishes a level-1 result whose content (res.Content, counted
 // exactly in res.Tokens.After) is level 1's output. A lossless result
-// that fits is returned as it is (stored when the rules say store:
-// always). A lossy one gets the notice line in front: the original is
-// stored first when the pipeline has a store (the notice names the
-// handle), and the notice is counted in the budget. ok is false when the
-// result with its notice does not fit: res is then returned unchanged,
-// for level 2.
-func (p *Pipeline) fitLevel1(ctx context.Context, in Input, shape Shape, res schemas.Result) (schemas.Result, bool, error) {
+// that fits is returned with the facts notice of withFacts (stored when
+// the rules say store: always). A lossy one gets the notice line in
+// front: the original is stored first when the pipeline has a store (the
+// notice names the handle), and the notice, with the facts of the output
+// (factsOf), is counted in the budget. ok is false when the result with
+// its notice does not fit (with a store: with every fact): res is then
+// returned unchanged, for level 2.
+func (p *Pipeline) fitLevel1(ctx context.Context, in Input, shape Shape, res schemas.Result, wf *wholeFacts) (schemas.Result, bool, error) {
 	budget := res.Tokens.Budget
 	payload := res.Content
 	if !level1Lossy(res.Actions) && !strings.HasPrefix(payload, NoticePrefix) {
 		if res.Tokens.After > budget {
 			return res, false, nil
 		}
-		r, _ := p.withFacts(in, shape, res)
+		r, ok := p.withFacts(in, shape, res, wf)
+		if !ok {
+			return res, false, nil
+		}
 		r, err := p.storeAlways(ctx, in, shape, r)
 		return r, err == nil, err
 	}
@@ -285,6 +290,17 @@ func (p *Pipeline) fitLevel1(ctx context.Context, in Input, shape Shape, res sch
 	draft := level1Notice(res.Collections, res.Actions, nil, "")
 	if res.Tokens.After+p.counter.Count(draft) > budget {
 		return res, false, nil
+	}
+	var items []string
+	if res.Tokens.Before >= factsMinTokens {
+		items = p.factsOf(in, shape, wf)
+	}
+	if p.store != nil && len(items) > 0 {
+		// Every fact, or level 2: a cheap check before the original is
+		// stored (the handle adds a few tokens more).
+		if c := p.counter.Count(strings.TrimSuffix(draft, "]") + "; " + strings.Join(items, "; ") + "]\n"); res.Tokens.After+c > budget {
+			return res, false, nil
+		}
 	}
 	out := res
 	noStore := "no artifact store is configured"
@@ -303,24 +319,31 @@ func (p *Pipeline) fitLevel1(ctx context.Context, in Input, shape Shape, res sch
 		}
 	}
 	plain := level1Notice(out.Collections, out.Actions, out.Artifact, noStore)
-	// The notice states the value counts, ranges and sums of each
-	// collection's telling fields, as many as the budget leaves room for
-	// (most telling first): a lossy level-1 result leaves counting to the
-	// model otherwise, and the view at a smaller budget stated them.
-	notice, n := fitFacts(p.counter, strings.TrimSuffix(plain, "]"), valueItems(in, shape), payload, res.Tokens.After, budget)
-	if n > budget {
+	// The notice states the facts the view of the output states (its
+	// counts, value counts, ranges and sums, a text's templates): a
+	// lossy level-1 result leaves counting to the model otherwise, and
+	// the view at a smaller budget stated them. With a store, every one
+	// of them or level 2 (see withFacts); without, as many as fit.
+	notice, k, n := fitFacts(p.counter, strings.TrimSuffix(plain, "]"), items, payload, res.Tokens.After, budget, p.store != nil)
+	if n > budget || p.store != nil && k < len(items) {
 		return res, false, nil
 	}
 	out.Content, out.Tokens.After = notice+"\n"+payload, n
+	if k > 0 {
+		_, _, n0 := fitFacts(p.counter, strings.TrimSuffix(plain, "]"), nil, payload, res.Tokens.After, budget, true)
+		out.Actions = appendFactsAction(out.Actions, res.Level, k, n-n0)
+	}
 	return out, true, nil
 }
 
 // fitFacts appends to head (a notice without its closing "]") the longest
 // prefix of items ("; "-separated) with which the notice line and the
 // payload after it (payloadTokens, its exact count) fit budget, and
-// returns the notice and the exact count of notice, newline and payload.
-// With no item fitting, it is head alone, which may be over budget.
-func fitFacts(c Counter, head string, items []string, payload string, payloadTokens, budget int) (string, int) {
+// returns the notice, the number of items in it and the exact count of
+// notice, newline and payload. With no item fitting, it is head alone,
+// which may be over budget. With all set, only every item or none is
+// tried (a result that must state every fact).
+func fitFacts(c Counter, head string, items []string, payload string, payloadTokens, budget int, all bool) (string, int, int) {
 	render := func(k int) string {
 		if k == 0 {
 			return head + "]"
@@ -336,6 +359,14 @@ func fitFacts(c Counter, head string, items []string, payload string, payloadTok
 		}
 		return c.Count(notice + "\n" + payload)
 	}
+	if all {
+		notice := render(len(items))
+		if n := count(notice); n <= budget || len(items) == 0 {
+			return notice, len(items), n
+		}
+		notice = render(0)
+		return notice, 0, count(notice)
+	}
 	// The longest prefix that fits: lo fits (or is 0), hi does not.
 	lo, hi := 0, len(items)+1
 	for hi-lo > 1 {
@@ -347,7 +378,7 @@ func fitFacts(c Counter, head string, items []string, payload string, payloadTok
 		}
 	}
 	notice := render(lo)
-	return notice, count(notice)
+	return notice, lo, count(notice)
 }
 
 // plural writes "1 field", "2 fields".
@@ -363,26 +394,84 @@ func plural(n int, word string) string {
 // follows the "; " are facts computed over every record.
 const FactsHead = NoticePrefix + "the output as it is, nothing left out"
 
+// ActFacts is the action of a result that keeps the whole output and
+// states the facts of its view in its notice line: Count is the number of
+// facts stated, TokensAfter what they cost.
+const ActFacts = "facts"
+
+// appendFactsAction adds the ActFacts action of k facts costing n tokens
+// (the result's tokens with them less its tokens without them).
+func appendFactsAction(acts []schemas.Action, level schemas.Level, k, n int) []schemas.Action {
+	if k == 0 {
+		return acts
+	}
+	return append(acts, schemas.Action{Level: level, Kind: ActFacts, Target: ".", Count: k, TokensAfter: n,
+		Detail: fmt.Sprintf("the notice line states %s computed over every record, as the output's view does (%s tokens); the output follows it unchanged", plural(k, "fact"), commas(n))})
+}
+
+// wholeFacts are the facts of one output that a result keeping it whole
+// states (factsOf), computed once per Run when first needed.
+type wholeFacts struct {
+	done  bool
+	items []string
+}
+
+// factsOf returns the facts the view of the output states about it as a
+// whole, most telling first: the exact count of every structured
+// collection of 2 records or more, then View.Facts (the profile lines of
+// each collection; a text's lines, records, error lines, templates,
+// column profiles, test totals). Every statement of the view that is not
+// a record's own text is among them, so a result that keeps the whole
+// output and states all of them states everything the view states at
+// any budget.
+func (p *Pipeline) factsOf(in Input, shape Shape, wf *wholeFacts) []string {
+	if wf.done {
+		return wf.items
+	}
+	wf.done = true
+	var counts []string
+	for _, c := range shape.Collections {
+		if c.Count >= 2 && c.Kind != "lines" {
+			counts = append(counts, c.Path+" "+commas(c.Count)+" records")
+		}
+	}
+	facts := viewFacts(in, shape)
+	if len(counts) > 0 {
+		wf.items = append(wf.items, "counted: "+strings.Join(counts, ", "))
+	}
+	wf.items = append(wf.items, facts...)
+	return wf.items
+}
+
 // withFacts puts a notice line of facts computed over the records in front
 // of a result that keeps the whole output and fits (res.Content, counted
-// exactly in res.Tokens.After): the exact count of every structured
-// collection, then what the output's view states about it as a whole
-// (viewFacts: profile lines; for a text, view.TextFacts: its lines,
-// records, error lines, test totals, table columns, templates), as many as fit the budget and a
-// quarter of the output's own size. A view at a smaller budget states
-// these facts; the whole output at a larger one states them too, as far
-// as room allows. The payload after the notice's newline is the output
-// unchanged (SplitNotice). An output under factsMinTokens (read at a
-// glance), or whose first fact does not fit, is returned as it is. A
-// payload that itself starts with NoticePrefix always gets a notice, the
-// bare FactsHead when nothing else fits; ok is false when not even that
-// fits (the output must then go to level 1, which says so with its own
-// notice).
-func (p *Pipeline) withFacts(in Input, shape Shape, res schemas.Result) (schemas.Result, bool) {
+// exactly in res.Tokens.After): the facts its view states (factsOf). A
+// view at a smaller budget states these facts; the whole output at a
+// larger one must state them too, or the larger budget answers fewer
+// questions. So with a store (a view exists), the whole output is shown
+// only with every fact (ok is false otherwise: the next level, whose
+// view at this budget holds everything the view at a smaller one holds);
+// without one, with as many as fit. The payload after the notice's
+// newline is the output unchanged (SplitNotice). An output under
+// factsMinTokens (its original size: read at a glance) is returned as it
+// is. A payload that itself starts with NoticePrefix always gets a
+// notice, the bare FactsHead when nothing else fits; ok is false when
+// not even that fits (the output must then go to level 1, which says so
+// with its own notice).
+func (p *Pipeline) withFacts(in Input, shape Shape, res schemas.Result, wf *wholeFacts) (schemas.Result, bool) {
 	payload := res.Content
 	out := res
-	if notice, n, ok := p.factsNotice(in, shape, res); ok {
-		out.Content, out.Tokens.After = notice+"\n"+payload, n
+	if res.Tokens.Before >= factsMinTokens && payload != "" {
+		if items := p.factsOf(in, shape, wf); len(items) > 0 {
+			notice, k, n := fitFacts(p.counter, FactsHead, items, payload, res.Tokens.After, res.Tokens.Budget, p.store != nil)
+			if p.store != nil && k < len(items) {
+				return res, false
+			}
+			if k > 0 && n <= res.Tokens.Budget {
+				out.Content, out.Tokens.After = notice+"\n"+payload, n
+				out.Actions = appendFactsAction(slices.Clip(out.Actions), res.Level, k, n-res.Tokens.After)
+			}
+		}
 	}
 	if out.Content == payload && strings.HasPrefix(payload, NoticePrefix) {
 		bare := FactsHead + "]"
@@ -395,53 +484,22 @@ func (p *Pipeline) withFacts(in Input, shape Shape, res schemas.Result) (schemas
 	return out, true
 }
 
-// factsNotice is the notice of withFacts and the exact count of it, its
-// newline and the payload; ok is false when there is none.
-func (p *Pipeline) factsNotice(in Input, shape Shape, res schemas.Result) (notice string, n int, ok bool) {
-	if res.Tokens.After < factsMinTokens || res.Content == "" {
-		return "", 0, false
-	}
-	var counts []string
-	text := false
-	for _, c := range shape.Collections {
-		text = text || c.Kind == "lines"
-		if c.Count >= 2 && c.Kind != "lines" {
-			counts = append(counts, c.Path+" "+commas(c.Count)+" records")
-		}
-	}
-	var items []string
-	switch {
-	case len(counts) > 0:
-		items = append([]string{"counted: " + strings.Join(counts, ", ")}, viewFacts(in, shape)...)
-	case text && len(in.Data) <= maxTextFactsBytes:
-		// Text: what its view states first (package view), for a text
-		// short enough to read once more (its facts are optional).
-		items = view.TextFacts(in.Data)
-	}
-	if len(items) == 0 {
-		return "", 0, false
-	}
-	room := min(res.Tokens.Budget, res.Tokens.After+res.Tokens.After/4)
-	notice, n = fitFacts(p.counter, FactsHead, items, res.Content, res.Tokens.After, room)
-	if n > room || notice == FactsHead+"]" {
-		return "", 0, false
-	}
-	return notice, n, true
-}
-
-// factsMinTokens is the smallest output that gets a facts notice: a
-// shorter one is read at a glance, and passes as it is.
+// factsMinTokens is the smallest output (its original's tokens) whose
+// whole result states facts: a shorter one is read at a glance, and
+// passes as it is.
 const factsMinTokens = 1000
 
-// viewFacts are the facts the view of a structured output states about
-// it as a whole (package view, View.Facts: the profile lines of each
-// collection, the facts of a go test -json stream), most telling first.
+// viewFacts are the facts the view of an output states about it as a
+// whole (package view, View.Facts), most telling first; the view is made
+// of the collections level 2 would show (viewShape).
 func viewFacts(in Input, shape Shape) []string {
-	vin := view.Input{Tool: in.Tool, ContentType: contentTypeOf(in, shape), Format: shape.Format, Data: in.Data, Drop: dropFunc(in.Rules), Identity: in.Rules.Identity, Index: in.Rules.Index, Sort: in.Rules.Sort}
-	for _, c := range shape.Collections {
-		vin.Collections = append(vin.Collections, view.Collection{Path: c.Path, Kind: c.Kind, Count: c.Count,
-			Each: func(fn func(int, []byte) error) error { return EachRecord(in.Data, shape, c.Path, fn) },
-			Text: collectionText(in.Data, shape, c.Path)})
+	ext := viewShape(in, shape)
+	vin := view.Input{Tool: in.Tool, ContentType: contentTypeOf(in, shape), Format: ext.Format, Data: in.Data, Args: in.Args,
+		Drop: dropFunc(in.Rules), Identity: in.Rules.Identity, Index: in.Rules.Index, Sort: in.Rules.Sort}
+	for ci, c := range ext.Collections {
+		vin.Collections = append(vin.Collections, view.Collection{Path: c.Path, Kind: c.Kind, Count: c.Count, Also: ci >= len(shape.Collections),
+			Each: func(fn func(int, []byte) error) error { return EachRecord(in.Data, ext, c.Path, fn) },
+			Text: collectionText(in.Data, ext, c.Path)})
 	}
 	v, err := view.Build(vin)
 	if err != nil {
@@ -449,38 +507,3 @@ func viewFacts(in Input, shape Shape) []string {
 	}
 	return v.Facts()
 }
-
-// valueItems profiles the records of the input's collections (package
-// view) and lists the value counts, ranges and sums of their telling
-// fields, most telling first, the first of each collection naming it
-// ("values in .: state open 71, closed 29", "comments 0..57 (largest:
-// number 4139), sum 412"); nil when there are none.
-func valueItems(in Input, shape Shape) []string {
-	var items []string
-	for _, c := range shape.Collections {
-		if c.Kind == "lines" || c.Count < 3 {
-			continue
-		}
-		p := view.NewProfile(c.Kind == "map")
-		if EachRecord(in.Data, shape, c.Path, func(i int, raw []byte) error { p.Add(i, raw); return nil }) != nil {
-			continue
-		}
-		p.Finish()
-		each := func(fn func(int, []byte) error) error { return EachRecord(in.Data, shape, c.Path, fn) }
-		for j, l := range p.SummaryOf(maxFactItems, dropFunc(in.Rules), each) {
-			if j == 0 {
-				l = "values in " + c.Path + ": " + l
-			}
-			items = append(items, l)
-		}
-	}
-	return items
-}
-
-// maxTextFactsBytes bounds the text whose facts a whole result states:
-// reading it again costs about as much as the view of it.
-const maxTextFactsBytes = 4 << 20
-
-// maxFactItems caps the fields a notice states per collection; the budget
-// usually stops it sooner.
-const maxFactItems = 64

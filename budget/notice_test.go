@@ -223,11 +223,14 @@ func TestNoticeLossless(t *testing.T) {
 	}
 }
 
-// TestNoticeInBudget: the notice counts in the budget. With a budget one
-// token below level 1's output plus its notice (with the value counts),
-// the notice states fewer value counts; at the size of the notice without
-// any, it states none; one token below that, level 1 does not fit and
-// level 2 takes over.
+// TestNoticeInBudget: the notice counts in the budget. With a store,
+// level 1's output is shown with a notice stating every fact its view
+// states (the view at a smaller budget stated them), at exactly that size
+// too; one token below, level 2 takes over (its view at this budget holds
+// everything the view at a smaller one holds). Without a store (no view,
+// so nothing to be monotone with) the notice states as many facts as fit,
+// none at the size of the plain notice, and one token below that it is
+// an error with the numbers, never a cut.
 func TestNoticeInBudget(t *testing.T) {
 	p, c, _ := newStorePipeline(t)
 	data, err := os.ReadFile("../testdata/captured/fs-tree.json")
@@ -243,41 +246,39 @@ func TestNoticeInBudget(t *testing.T) {
 	if r2, err := p.Run(context.Background(), in); err != nil || r2.Level != schemas.LevelFields || r2.Content != r.Content {
 		t.Fatalf("at exactly its size: %v, level %s", err, r2.Level)
 	}
-	if !strings.Contains(r.Content, "; values in .") {
-		t.Fatalf("the notice states no value counts: %.300s", r.Content)
+	if !strings.Contains(r.Content, "; counted: .children 238 records; ") {
+		t.Fatalf("the notice states no facts: %.300s", r.Content)
+	}
+	var facts *schemas.Action
+	for i, a := range r.Actions {
+		if a.Kind == budget.ActFacts {
+			facts = &r.Actions[i]
+		}
+	}
+	if facts == nil || facts.Count < 10 {
+		t.Fatalf("no facts action, or too few facts: %+v", r.Actions)
 	}
 	in.Budget = r.Tokens.After - 1
 	r1, err := p.Run(context.Background(), in)
-	if err != nil || r1.Level != schemas.LevelFields || len(r1.Content) >= len(r.Content) || r1.Tokens.After > in.Budget {
-		t.Fatalf("one token short of the notice with all its counts: %v, level %s, %d tokens", err, r1.Level, r1.Tokens.After)
+	if err != nil || r1.Level != schemas.LevelArtifact || r1.Tokens.After > in.Budget {
+		t.Fatalf("one token short of the notice with every fact: %v, level %s, %d tokens", err, r1.Level, r1.Tokens.After)
 	}
-	// The notice without value counts is the least level 1 needs.
-	notice, payload := budget.SplitNotice(r1.Content)
-	plain := notice[:strings.Index(notice, "; values in .")] + "]"
-	in.Budget = c.Count(plain+"\n") + c.Count(payload)
-	if r1, err = p.Run(context.Background(), in); err != nil || r1.Level != schemas.LevelFields || r1.Content != plain+"\n"+payload {
-		t.Fatalf("at the size of the plain notice: %v, level %s, %.300s", err, r1.Level, r1.Content)
-	}
-	in.Budget--
-	r2, err := p.Run(context.Background(), in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r2.Level != schemas.LevelArtifact || r2.Tokens.After > in.Budget {
-		t.Errorf("one token short: level %s, %d tokens of %d", r2.Level, r2.Tokens.After, in.Budget)
-	}
-	// Without a store (the notice then says the original is not stored)
-	// it is an error with the numbers, never a cut.
+	// Without a store it is an error with the numbers, never a cut.
 	np := budget.NewPipeline(c)
 	in.Budget = 20000
 	r3, err := np.Run(context.Background(), in)
 	if err != nil || r3.Level != schemas.LevelFields || r3.Artifact != nil {
 		t.Fatalf("without a store: %v, level %s", err, r3.Level)
 	}
-	notice, payload = budget.SplitNotice(r3.Content)
-	plain = notice[:strings.Index(notice, "; values in .")] + "]"
-	in.Budget = c.Count(plain+"\n") + c.Count(payload)
+	notice, payload := budget.SplitNotice(r3.Content)
+	plain := notice[:strings.Index(notice, "; counted: ")] + "]"
+	in.Budget = c.Count(plain+"\n") + c.Count(payload) + 40
 	r4, err := np.Run(context.Background(), in)
+	if n, _ := budget.SplitNotice(r4.Content); err != nil || r4.Level != schemas.LevelFields || len(n) >= len(notice) || !strings.HasPrefix(n, notice[:len(plain)-1]) {
+		t.Fatalf("without a store, with room for a few facts: %v, %.300s", err, n)
+	}
+	in.Budget = c.Count(plain+"\n") + c.Count(payload)
+	r4, err = np.Run(context.Background(), in)
 	if err != nil || r4.Content != plain+"\n"+payload {
 		t.Fatalf("without a store, at the size of the plain notice: %v", err)
 	}
@@ -330,7 +331,7 @@ func TestNoticeConstants(t *testing.T) {
 			t.Errorf("the constant is not stated: %s", notice)
 		}
 		if !strings.Contains(notice, `type="directory"`) || !strings.Contains(notice, "20 of 20 records shown") ||
-			!strings.HasSuffix(notice, "full original not stored: no artifact store is configured]") {
+			!strings.Contains(notice, "; full original not stored: no artifact store is configured") {
 			t.Errorf("notice: %s", notice)
 		}
 		if r.Tokens.After != c.Count(r.Content) || r.Tokens.After > in.Budget {

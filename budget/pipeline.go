@@ -222,6 +222,9 @@ func (p *Pipeline) Run(ctx context.Context, in Input) (schemas.Result, error) {
 	// Level none. The input is counted exactly when it fits (it is what
 	// the model sees) or is small; otherwise only as far as it takes to
 	// know that it does not fit.
+	// The facts a whole result states, computed once when first needed
+	// (notice.go).
+	wf := &wholeFacts{}
 	showable := shape.Format != FormatBinary && utf8.Valid(in.Data)
 	if len(in.Data) > exactBeforeLimit {
 		res.Tokens.Before, res.Tokens.BeforeEstimated = Estimate(in.Data), true
@@ -231,7 +234,7 @@ func (p *Pipeline) Run(ctx context.Context, in Input) (schemas.Result, error) {
 		res.Tokens.Before = p.counter.Count(string(in.Data))
 		if showable && res.Tokens.Before <= budget {
 			res.Content, res.Level, res.Tokens.After = string(in.Data), schemas.LevelNone, res.Tokens.Before
-			if r, ok := p.withFacts(in, shape, res); ok {
+			if r, ok := p.withFacts(in, shape, res, wf); ok {
 				return p.storeAlways(ctx, in, shape, r)
 			}
 		}
@@ -240,7 +243,7 @@ func (p *Pipeline) Run(ctx context.Context, in Input) (schemas.Result, error) {
 		if n, over := CountUpTo(p.counter, text, budget); !over {
 			res.Content, res.Level, res.Tokens.After = text, schemas.LevelNone, n
 			res.Tokens.Before, res.Tokens.BeforeEstimated = n, false
-			if r, ok := p.withFacts(in, shape, res); ok {
+			if r, ok := p.withFacts(in, shape, res, wf); ok {
 				return p.storeAlways(ctx, in, shape, r)
 			}
 		}
@@ -328,7 +331,7 @@ func (p *Pipeline) Run(ctx context.Context, in Input) (schemas.Result, error) {
 	// The notice line of a lossy level 1, the way back, and the fit
 	// decision with the notice counted: budget/notice.go.
 	if !over {
-		if r, ok, err := p.fitLevel1(ctx, in, shape, res); err != nil || ok {
+		if r, ok, err := p.fitLevel1(ctx, in, shape, res, wf); err != nil || ok {
 			return r, err
 		}
 	}

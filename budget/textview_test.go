@@ -183,9 +183,9 @@ func TestTextFactsNotice(t *testing.T) {
 	}
 	for _, want := range []string{
 		budget.FactsHead + "; text: 1,144 lines; kind: text",
-		"a table of 1,143 rows, 8 columns (no header line)",
 		`; column 1: "-rwxr-xr-x" 746, "lrwxrwxrwx" 383, "-rwsr-xr-x" 11, "-rwxr-sr-x" 3`,
-		"; column 5: sum 311475308, min 1, max 98932688",
+		"; column 5: numbers, sum 311475308, min 1, max 98932688",
+		"; column 8: 1,143 distinct values (each in one row)",
 	} {
 		if !strings.Contains(notice, want) {
 			t.Errorf("notice lacks %q:\n%s", want, notice)

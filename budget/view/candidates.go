@@ -49,6 +49,7 @@ func Build(in Input) (*View, error) {
 	v.Header = hb.String()
 	if in.Format == "json" {
 		addFacts(v, in)
+		v.tree = addDepTree(v, in) // deptree.go
 	}
 	folded := foldGroups(in.Collections) // fold.go
 	for ci, c := range in.Collections {
@@ -184,6 +185,10 @@ type reason struct {
 	recs []int
 	text map[int]string // per record: why, in words
 	more int            // records the reason selects beyond the cap
+	// field is, per record, the field the reason is about when its text
+	// does not give the value ("has configFilePath"): the row says the
+	// value there when no column shows it.
+	field map[int]*Field
 }
 
 type row struct {

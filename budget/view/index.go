@@ -182,6 +182,9 @@ type indexLine struct {
 // addIndex adds the index of collection k: a section right after the
 // collection's own, with one candidate per record.
 func addIndex(v *View, k *coll) {
+	if v.tree.inside(k.c.Path) {
+		return // the tree's lines list its nodes (deptree.go)
+	}
 	key, cands, fixed, ok := k.indexFields()
 	if !ok {
 		return

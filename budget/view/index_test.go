@@ -375,3 +375,64 @@ func TestIndexFieldsByValue(t *testing.T) {
 		}
 	}
 }
+
+// TestNoIdentityOfFewValues: a field named like an identity whose values
+// are a few kinds (a trace event's name: 5 values in 200 events) does
+// not name the records (no field is unique: the timestamps come in pairs):
+// the view states no identity, and its "one record
+// by" query does not pick a record by it.
+func TestNoIdentityOfFewValues(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[")
+	names := []string{"parse", "bind", "check", "emit", "findSourceFile"}
+	for i := range 200 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"name":%q,"ph":"X","ts":%d,"dur":%d}`, names[i%len(names)], 1000+i/2*37, 5+i%13) // no field is unique
+	}
+	b.WriteString("]")
+	v, data := viewOfData(t, []byte(b.String()))
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := v.Fill(c, 4000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := jq(t, data, `[.[].name] | unique | length`)[0]; n != 5 {
+		t.Fatalf("fixture: %v names", n)
+	}
+	if strings.Contains(f.Text, "identity: name") || strings.Contains(f.Text, "one record by its name") {
+		t.Errorf("name (5 values in 200 records) taken for the identity:\n%s", f.Text)
+	}
+}
+
+// TestRowSaysTheValueItIsThereFor: a row chosen because it has a field
+// most records lack ("has ExtendedStatistic (only 36 of 360 records
+// do)") says that field's value when no column shows it, and the value
+// and the count are jq's for that record.
+func TestRowSaysTheValueItIsThereFor(t *testing.T) {
+	v, data := viewOf(t, "../../testdata/captured/cloudwatch-alarms.json")
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := v.Fill(c, 8000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(`(?m)^(\d+)\t.*has ExtendedStatistic=(\S+) \(only (\d+) of (\d+) records do\)`)
+	ms := re.FindAllStringSubmatch(f.Text, -1)
+	if len(ms) == 0 {
+		t.Fatalf("no row says its ExtendedStatistic:\n%s", f.Text)
+	}
+	n := jq(t, data, `[.MetricAlarms[] | select(has("ExtendedStatistic"))] | length`)[0]
+	for _, m := range ms {
+		got := jq(t, data, ".MetricAlarms["+m[1]+"].ExtendedStatistic")[0]
+		if fmt.Sprint(got) != m[2] || fmt.Sprint(n) != m[3] {
+			t.Errorf("row %s says ExtendedStatistic=%s (only %s records); jq: %v (%v records)", m[1], m[2], m[3], got, n)
+		}
+	}
+}

@@ -13,7 +13,9 @@ import (
 // TestViewMonotoneOnCapturedOutputs builds the view of every captured
 // output and fills it at growing budgets with the real token counter:
 // every view fits its budget, is counted exactly, and holds every
-// candidate the view at a smaller budget holds.
+// candidate the view at a smaller budget holds; the facts it states
+// (Filled.Facts) are a prefix of View.Facts, which a result keeping the
+// whole output states (budget's TestMonotoneAcrossLevels).
 func TestViewMonotoneOnCapturedOutputs(t *testing.T) {
 	files, _ := filepath.Glob("../../testdata/captured/*")
 	c, err := budget.NewCounter("")
@@ -45,6 +47,8 @@ func TestViewMonotoneOnCapturedOutputs(t *testing.T) {
 		n++
 		var prev []view.Candidate
 		prevText := ""
+		all := v.Facts()
+		var prevFacts []string
 		for _, b := range []int{1000, 2000, 4000, 8000} {
 			fl, err := v.Fill(c, b)
 			if err != nil {
@@ -68,6 +72,20 @@ func TestViewMonotoneOnCapturedOutputs(t *testing.T) {
 				}
 			}
 			prev, prevText = fl.Chosen, fl.Text
+			// The facts a filled view states are a prefix of View.Facts
+			// (what a whole result states), growing with the budget.
+			facts := fl.Facts(v)
+			if len(facts) < len(prevFacts) || len(facts) > len(all) {
+				t.Errorf("%s at %d: %d facts, %d at a smaller budget, %d in all", filepath.Base(f), b, len(facts), len(prevFacts), len(all))
+			} else {
+				for i, x := range facts {
+					if x != all[i] || i < len(prevFacts) && x != prevFacts[i] {
+						t.Errorf("%s at %d: fact %d %q is not the %d-th of View.Facts", filepath.Base(f), b, i, x, i)
+						break
+					}
+				}
+			}
+			prevFacts = facts
 			// The column names wait for a row.
 			for _, sec := range strings.SplitAfter(fl.Text, "\nrows (tab-separated")[1:] {
 				if i := strings.Index(sec, "\n"); i >= 0 {

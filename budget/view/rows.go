@@ -339,7 +339,7 @@ func (k *coll) selectRows() {
 	}
 	pinned.more = c.PinnedCount - len(c.Pinned)
 	outliers := &reason{prio: PrioAnomaly, text: map[int]string{}}
-	lacking := &reason{prio: PrioRare, text: map[int]string{}}
+	lacking := &reason{prio: PrioRare, text: map[int]string{}, field: map[int]*Field{}}
 	relevant := &reason{prio: PrioRare, text: map[int]string{}}
 	ends := &reason{prio: PrioEnds, text: map[int]string{}}
 	spread := &reason{prio: PrioSpread, text: map[int]string{}}
@@ -641,6 +641,7 @@ func (k *coll) selectRows() {
 			if slices.Contains(f.sel.firstRecs, i) {
 				lacking.recs = append(lacking.recs, i)
 				lacking.text[i] = fmt.Sprintf("has %s (only %s of %s records do)", k.short(f), commas(f.Present), commas(p.Records))
+				lacking.field[i] = f
 				break
 			}
 		}
@@ -817,6 +818,25 @@ func (k *coll) row(i int) *row {
 	return r
 }
 
+// valuesOf renders field f's values in record i (kept for its row):
+// at most two, each cut at 100 characters, "," between.
+func (k *coll) valuesOf(i int, f *Field) string {
+	r := k.rows[i]
+	if r == nil {
+		return "-"
+	}
+	var parts []string
+	k.p.leavesOf(r.raw, k.p.mask(f), func(g *Field, v []byte) {
+		if g == f && len(parts) < 2 {
+			parts = append(parts, cell(string(v), 100))
+		}
+	})
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, ",")
+}
+
 // renderRow renders the cells of the record raw and returns them with
 // its identity.
 func (k *coll) renderRow(raw []byte, vals [][][]byte) (cells []string, ident string) {
@@ -860,8 +880,14 @@ func (k *coll) addRows(v *View, sec int) {
 	}
 	best := map[int]*pick{}
 	texts := map[int][]string{}
+	extras := map[int][]*Field{}
 	for wi, r := range k.why {
 		for rank, i := range r.recs {
+			if f := r.field[i]; f != nil && f.scalar() {
+				if _, col := k.colIdx[f]; !col && !slices.Contains(extras[i], f) {
+					extras[i] = append(extras[i], f)
+				}
+			}
 			prio := r.prio
 			quota := firstRound
 			if prio == PrioAnomaly {
@@ -908,9 +934,17 @@ func (k *coll) addRows(v *View, sec int) {
 		if len(why) > 1 {
 			why = remove(why, "spread")
 		}
-		rec, reason := pk.rec, strings.Join(why, "; ")
+		rec, reason, extra := pk.rec, strings.Join(why, "; "), extras[pk.rec]
 		text := func() string {
-			return strconv.Itoa(rec) + "\t" + strings.Join(k.row(rec).cells, "\t") + "\t" + reason
+			cells := k.row(rec).cells
+			why := reason
+			for _, f := range extra {
+				// The value of the field the row is there for, which
+				// no column shows: "has configFilePath=… (only 2 of …)".
+				short := k.short(f)
+				why = strings.Replace(why, "has "+short+" (", "has "+short+"="+k.valuesOf(rec, f)+" (", 1)
+			}
+			return strconv.Itoa(rec) + "\t" + strings.Join(cells, "\t") + "\t" + why
 		}
 		v.Add(Candidate{Section: sec, Key: rec, Record: rec, Prio: pk.prio, Rank: pk.rank, Reason: reason, lazy: &lazyText{make: text}})
 	}
@@ -1430,6 +1464,9 @@ func offsetIn(data, b []byte) int {
 // newField sets up the selection state of a new field.
 func (t *tracker) newField(f *Field) {
 	if t.k.dropped(f) {
+		// Nothing of its values is shown (hidden), unless it is the
+		// identity the registry names.
+		f.bare = !slices.ContainsFunc(t.k.in.Identity, func(id string) bool { return strings.TrimPrefix(id, ".") == f.Path })
 		return
 	}
 	f.sel = &fieldSel{gslot: -1, mslot: -1, exit: exitName(f.Path),

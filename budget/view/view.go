@@ -98,6 +98,8 @@ type View struct {
 	Header   string
 	sections []*Section
 	cands    []Candidate
+	// tree is the output's dependency tree, or nil (deptree.go).
+	tree *depTree
 }
 
 // AddSection adds a section and returns its index for Candidate.Section.
@@ -164,6 +166,15 @@ func plural(n int, word string) string {
 	return commas(n) + " " + word + "s"
 }
 
+// listings are the reasons of record-less candidates that list the
+// output's own data (its keys, members, an index of its records, a tree's
+// nodes, record names), not facts computed over it: a whole output shows
+// them itself.
+var listings = map[string]bool{
+	"row header": true, "the keys": true, "every member": true,
+	"index": true, "record names": true, "tree node": true,
+}
+
 // ShellQuote quotes s for a POSIX shell.
 func ShellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
@@ -172,12 +183,25 @@ func ShellQuote(s string) string {
 // Facts returns what the view states about the output as a whole,
 // most telling first, each as one line: the heads that are the same
 // whichever candidates are chosen (a text's "text: 97 lines; kind:
-// table"), then the candidates of a collection that show no record and
-// list no part of it (profile lines, a text's counts and templates; not
-// the keys of a keyed collection), in fill order. A result that keeps the whole output states them in its
-// notice (budget's facts notice), so that a larger budget, at which the
-// whole output fits, does not state less than the view at a smaller one.
-func (v *View) Facts() []string {
+// table"), then every candidate of a collection that shows no record and
+// lists no part of it (profile lines, value counts, ranges and sums, a
+// text's counts, templates and column profiles; not the keys of a keyed
+// collection, an index or a tree's nodes: see listings), in fill order,
+// whatever its priority. A result that keeps the whole output states
+// them in its notice (budget's facts notice), so that a larger budget, at
+// which the whole output fits, states everything the view at a smaller
+// one states: its records are in the output itself, its facts in the
+// notice.
+func (v *View) Facts() []string { return v.facts(v.order()) }
+
+// Facts returns the facts of v (View.Facts) that this filled view
+// states: the heads, and the fact candidates it chose. A result that
+// keeps the whole output and states v.Facts() states every one of them.
+func (f *Filled) Facts(v *View) []string { return v.facts(f.Chosen) }
+
+// facts are the heads of v's sections that do not depend on the choice,
+// then the candidates of cands (in fill order) that are facts.
+func (v *View) facts(cands []Candidate) []string {
 	var out []string
 	one := func(s string) string {
 		var parts []string
@@ -207,12 +231,11 @@ func (v *View) Facts() []string {
 		}
 	}
 	last := ""
-	for _, c := range v.order() {
-		// Values outside the collections, and the keys of a keyed
-		// collection, are in the output itself.
-		listing := c.Reason == "row header" || c.Reason == "the keys" || c.Reason == "every member"
+	for _, c := range cands {
+		// Values outside the collections, and what lists the output's
+		// own data, are in the output itself.
 		coll := v.sections[c.Section].Coll
-		if c.Record < 0 && coll != "" && !listing && c.Prio <= PrioProfile2 {
+		if c.Record < 0 && coll != "" && !listings[c.Reason] {
 			// With several collections, each run of one's facts is
 			// named.
 			if len(colls) > 1 && coll != last {

