@@ -580,6 +580,9 @@ func (tc *textCands) factLines() []string {
 		s += fmt.Sprintf("; %s %s %s (names: no level, not counted)", commas(p.nameSev), rows, p.cols.split.nameColumnsText())
 	}
 	out = append(out, s)
+	if cp := p.cols; cp != nil && cp.rows > 0 {
+		out = append(out, cp.factLine())
+	}
 	if p.tests != nil {
 		out = append(out, testTotals(p.tests, false)...)
 	}

@@ -479,3 +479,17 @@ func (sp *colSplit) pipeHeader(sample []byte) {
 	}
 	sp.header, sp.headPos = first, firstPos
 }
+
+// factLine is what the table is, in one line of the text's facts: "a
+// table of 410 rows, 8 columns (split at "|", …; 2 other lines)", "a list
+// of 878 values (…)".
+func (cp *colProfile) factLine() string {
+	other := ""
+	if cp.other > 0 {
+		other = fmt.Sprintf("; %s other lines", commas(cp.other))
+	}
+	if cp.split.mode == byLine {
+		return fmt.Sprintf("a list of %s values (%s%s)", commas(cp.rows), cp.split.howSplit(), other)
+	}
+	return fmt.Sprintf("a table of %s rows, %d columns (%s%s)", commas(cp.rows), cp.split.k, cp.split.howSplit(), other)
+}
