@@ -641,7 +641,7 @@ func (rs *recordStats) sumColumns(cp *colProfile) []int {
 	}
 	var out []int
 	for i, c := range cp.cols {
-		if i < len(rs.colMax) && c.isNumber(cp.rows) && !c.idLike() && rs.colMax[i].maxR != nil {
+		if i < len(rs.colMax) && c.isNumber() && !c.idLike() && rs.colMax[i].maxR != nil {
 			out = append(out, i)
 		}
 	}
