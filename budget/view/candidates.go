@@ -535,7 +535,14 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			fmt.Fprintf(&b, "%s %s", cell(vc.k, 60), commas(vc.n))
+			if f.Distinct <= 2 {
+				// One or two values (a rare error message): shown
+				// whole up to 240 characters, else its head and its
+				// end (where a message's cause is).
+				fmt.Fprintf(&b, "%s %s", cellEnds(vc.k, 240), commas(vc.n))
+			} else {
+				fmt.Fprintf(&b, "%s %s", cell(vc.k, 60), commas(vc.n))
+			}
 		}
 		if missing > 0 {
 			fmt.Fprintf(&b, ", missing %s", commas(missing))
@@ -588,6 +595,9 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		if f.MaxLen > 0 {
 			fmt.Fprintf(&b, ", longest %s chars", commas(f.MaxLen))
 		}
+		if commonValues(&b, f) {
+			class = classMore
+		}
 		if shapes(&b, f) {
 			class = classShapes
 		}
@@ -599,6 +609,49 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		}
 	}
 	return b.String(), class
+}
+
+// commonValues writes the most common values of a string field with
+// more values than a profile line lists (over 24, all counted) when a
+// few of them cover most of its values ("; most common: file:///w.js
+// 29, node:internal/main 3"), and reports whether it wrote.
+func commonValues(b *strings.Builder, f *Field) bool {
+	if f.Counts == nil || f.Distinct <= 24 {
+		return false
+	}
+	vcs := f.sortedCounts()
+	top, shown := 0, 0
+	for _, vc := range vcs {
+		if shown == 8 || vc.n < 2 {
+			break
+		}
+		top += vc.n
+		shown++
+	}
+	if shown == 0 || top*2 < f.Values-f.Nulls {
+		return false
+	}
+	b.WriteString("; most common: ")
+	for i, vc := range vcs[:shown] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(b, "%s %s", cell(vc.k, 60), commas(vc.n))
+	}
+	fmt.Fprintf(b, "; %s more values with %s", commas(len(vcs)-shown), commas(f.Values-f.Nulls-top))
+	return true
+}
+
+// cellEnds is cell for a value shown whole when it can be: past width
+// characters it keeps the head and the last 60 ("…[N chars]…" between).
+func cellEnds(raw string, width int) string {
+	s := cell(raw, 1<<30)
+	r := []rune(s)
+	if len(r) <= width+12 {
+		return s
+	}
+	head, tail := r[:width-60], r[len(r)-60:]
+	return string(head) + "…[" + strconv.Itoa(len(r)-len(head)-len(tail)) + " chars]…" + string(tail)
 }
 
 // membersOf is the line of object field f (or the records) that counts

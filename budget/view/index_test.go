@@ -436,3 +436,76 @@ func TestRowSaysTheValueItIsThereFor(t *testing.T) {
 		}
 	}
 }
+
+// TestProfileMostCommonValues: a string field with too many values to
+// list them all (engines.node: 45 in 287 packages) states its most
+// common ones with their counts and how many values and records the rest
+// are, each number jq's.
+func TestProfileMostCommonValues(t *testing.T) {
+	v, data := viewOf(t, "../../testdata/captured/npm-package-lock.json")
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := v.Fill(c, 8000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^  engines\.node \(string[^\n]*; most common: ([^\n]*?); (\d+) more values with (\d+)[;\n]`).FindStringSubmatch(f.Text)
+	if m == nil {
+		t.Fatalf("no most common values of engines.node:\n%s", f.Text)
+	}
+	counts := jq(t, data, `[.packages[] | .engines.node? // empty | select(type == "string")] | group_by(.) | map({key: .[0], value: length}) | from_entries`)[0].(map[string]any)
+	total := 0
+	for _, n := range counts {
+		total += n.(int)
+	}
+	shown := 0
+	for _, part := range strings.Split(m[1], ", ") {
+		i := strings.LastIndexByte(part, ' ')
+		val, n := part[:i], part[i+1:]
+		if fmt.Sprint(counts[val]) != n {
+			t.Errorf("%q: the view says %s, jq %v", val, n, counts[val])
+		}
+		shown++
+		var x int
+		fmt.Sscan(n, &x)
+		total -= x
+	}
+	if m[2] != fmt.Sprint(len(counts)-shown) || m[3] != fmt.Sprint(total) {
+		t.Errorf("the rest: %s more values with %s; jq %d with %d", m[2], m[3], len(counts)-shown, total)
+	}
+}
+
+// TestProfileShowsARareValueWhole: a field with one value in a few
+// records (an error message of 300 characters in 2 of 60) is shown
+// with its end, where the cause is, not cut at 60 characters.
+func TestProfileShowsARareValueWhole(t *testing.T) {
+	msg := "verifying example.com/mod@v1.2.3: " + strings.Repeat("checking the module against the checksum database, ", 5) + "reading https://sum.golang.org/lookup: 403 Forbidden"
+	var b strings.Builder
+	b.WriteString("[")
+	for i := range 60 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		if i == 17 || i == 41 {
+			fmt.Fprintf(&b, `{"Path":"example.com/m%d","Version":"v1.%d.0","Error":%q}`, i, i, msg)
+		} else {
+			fmt.Fprintf(&b, `{"Path":"example.com/m%d","Version":"v1.%d.0"}`, i, i)
+		}
+	}
+	b.WriteString("]")
+	v, _ := viewOfData(t, []byte(b.String()))
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := v.Fill(c, 4000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := regexp.MustCompile(`(?m)^  Error \(string, in 2 of 60 records\): .*$`).FindString(f.Text)
+	if !strings.Contains(line, "403 Forbidden 2") || !strings.HasPrefix(strings.TrimPrefix(line, "  Error (string, in 2 of 60 records): "), "verifying example.com/mod@v1.2.3") {
+		t.Errorf("the error's line does not show its head and its end:\n%s", f.Text)
+	}
+}
