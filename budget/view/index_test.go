@@ -509,3 +509,44 @@ func TestProfileShowsARareValueWhole(t *testing.T) {
 		t.Errorf("the error's line does not show its head and its end:\n%s", f.Text)
 	}
 }
+
+// TestProfileOfAFewRecordsFewValues: a nested field of a few records
+// with a few values (args.kind in 27 of 400 trace events) gets its
+// profile line with every count (jq's) before the even spread of rows,
+// not after it.
+func TestProfileOfAFewRecordsFewValues(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[")
+	kinds := []string{"RootFile", "Import", "LibFile"}
+	for i := range 400 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		if i%15 == 7 {
+			fmt.Fprintf(&b, `{"name":"findSourceFile","ts":%d,"args":{"kind":%q,"fileName":"/src/f%d.ts"}}`, 1000+i*13, kinds[i%len(kinds)], i)
+		} else {
+			fmt.Fprintf(&b, `{"name":"checkSourceFile","ts":%d,"dur":%d,"args":{"path":"/src/f%d.ts"}}`, 1000+i*13, 3+i%17, i)
+		}
+	}
+	b.WriteString("]")
+	v, data := viewOfData(t, []byte(b.String()))
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := v.Fill(c, 4000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := jq(t, data, `[.[].args.kind // empty] | group_by(.) | map("\(.[0]) \(length)") | join(", ")`)[0].(string)
+	n := jq(t, data, `[.[] | select(.args.kind)] | length`)[0]
+	m := regexp.MustCompile(`(?m)^  args\.kind \(string, in (\d+) of 400 records\): (.*)$`).FindStringSubmatch(f.Text)
+	if m == nil {
+		t.Fatalf("no line of args.kind:\n%s", f.Text)
+	}
+	got := strings.Split(strings.Split(m[2], ", missing")[0], ", ")
+	slices.Sort(got)
+	if m[1] != fmt.Sprint(n) || strings.Join(got, ", ") != counts {
+		t.Errorf("args.kind in %s records: %s; jq: in %v: %s", m[1], m[2], n, counts)
+	}
+}
