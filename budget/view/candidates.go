@@ -117,6 +117,9 @@ type coll struct {
 	shorts map[*Field]string
 	// opaqueCols are the opaque fields rows leave out (chooseColumns).
 	opaqueCols []*Field
+	// otherCols are the fields of a few records each that no column
+	// shows: a row's "other" cell names those it has (chooseColumns).
+	otherCols []*Field
 	// sec is the collection's section.
 	sec int
 	// dupOf maps a field that repeats another's value in every record
@@ -917,6 +920,29 @@ func (k *coll) chooseColumns() {
 	if p.Map && len(p.Fields) == 0 {
 		k.cols = append(k.cols, p.root) // a map of scalars: its value
 	}
+	// The members of a few records each (a trace event's args.fileName
+	// beside the other kinds' members): in a collection of many kinds
+	// (a record has under half of the fields, on average), a row shows
+	// its own in an "other" cell.
+	var sparse []*Field
+	inCols := map[*Field]bool{}
+	for _, f := range k.cols {
+		inCols[f] = true
+	}
+	present, fields := 0, 0
+	for _, f := range p.Fields {
+		if !f.scalar() || k.hidden(f) || f.inArr {
+			continue
+		}
+		present += f.Present
+		fields++
+		if !inCols[f] && f.Present*2 < p.Records && k.dupOf[f] == nil && !k.opaque(f) && !(f.Constant(p.Records) && p.Records > 1) {
+			sparse = append(sparse, f)
+		}
+	}
+	if len(sparse) >= 3 && present*2 < fields*p.Records {
+		k.otherCols = sparse
+	}
 	if !p.Map && len(p.Fields) == 0 {
 		k.cols = append(k.cols, p.root) // records that are scalars
 	}
@@ -938,6 +964,9 @@ func (k *coll) rowHeader() string {
 		} else {
 			b.WriteString(f.Path)
 		}
+	}
+	if len(k.otherCols) > 0 {
+		b.WriteString("\tother")
 	}
 	b.WriteString("\twhy")
 	return b.String()

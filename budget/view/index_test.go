@@ -307,7 +307,7 @@ func TestIndexSortOfKeyedCollection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := v.Fill(c, 4000)
+	f, err := v.Fill(c, 8000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -548,5 +548,52 @@ func TestProfileOfAFewRecordsFewValues(t *testing.T) {
 	slices.Sort(got)
 	if m[1] != fmt.Sprint(n) || strings.Join(got, ", ") != counts {
 		t.Errorf("args.kind in %s records: %s; jq: in %v: %s", m[1], m[2], n, counts)
+	}
+}
+
+// TestRowsOfManyKindsShowTheirOwnMembers: in a collection of many kinds
+// of records (trace events whose args differ by event name: 24 fields,
+// a record has 6), a row shows the members of a few records each that
+// no column shows, in its "other" cell, with the values jq gives.
+func TestRowsOfManyKindsShowTheirOwnMembers(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[")
+	for i := range 480 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		k := i % 8
+		fmt.Fprintf(&b, `{"name":"event%d","ts":%d,"dur":%d,"args":{"a%d":"x%d","b%d":%d,"c%d":"/p/%d"}}`, k, 1000+i*7, 1+i%11, k, i%5, k, i%9, k, i)
+	}
+	b.WriteString("]")
+	v, data := viewOfData(t, []byte(b.String()))
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := v.Fill(c, 4000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`(?m)^#\t.*\tother\twhy$`).MatchString(f.Text) {
+		t.Fatalf("no other cell:\n%s", f.Text)
+	}
+	rows := regexp.MustCompile(`(?m)^(\d+)\t.*\t([^\t]*)\t[^\t]*$`).FindAllStringSubmatch(f.Text, -1)
+	checked := 0
+	for _, r := range rows {
+		if r[2] == "-" || !strings.Contains(r[2], "=") {
+			continue
+		}
+		for _, kv := range strings.Split(r[2], ", ") {
+			name, val, _ := strings.Cut(kv, "=")
+			got := jq(t, data, fmt.Sprintf(`.[%s].args.%s | tostring`, r[1], name))[0]
+			if got != val {
+				t.Errorf("row %s: %s=%s, jq %v", r[1], name, val, got)
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Fatalf("no row shows a member of its own:\n%s", f.Text)
 	}
 }
