@@ -839,10 +839,14 @@ func (k *coll) chooseColumns() {
 		}
 		s := 30
 		switch {
-		case f.MaxLen > 60:
+		case f.MaxLen > 200:
 			s = 20 // free text
+		case f.MaxLen > 60:
+			s = 35 // a line of text: a title, a summary, a message
 		case f.Types == tBool:
 			s = 60
+		case f.NumN > 0 && identityScore(f.Path) >= 50:
+			s = 25 // a number naming something (user.id), not a measure
 		case f.NumN > 0 && f.Distinct > 12:
 			s = 75 // a measure
 		case f.Counts != nil && f.Distinct <= 12 && f.Distinct >= 2:
@@ -864,6 +868,9 @@ func (k *coll) chooseColumns() {
 		}
 		if stateNames.MatchString(f.Path) {
 			s += 20
+		}
+		if k.lookedUp(f) {
+			s += 50 // the registry's index: what records are looked up for
 		}
 		s -= 4 * strings.Count(f.Path, ".")
 		if strings.Contains(f.Path, "[]") {
@@ -894,6 +901,23 @@ func (k *coll) chooseColumns() {
 		}
 	}
 	cand = kept
+	// At most two columns of one object's members while other fields
+	// are left (an issue's reactions."+1", "-1", heart, rocket, ...
+	// would fill the row and push out its title and author); the rest
+	// of them come after the others.
+	perParent := map[*Field]int{}
+	var first, later []scored
+	for _, c := range cand {
+		if par := c.f.parent; par != nil && par != p.root && !c.f.inArr {
+			perParent[par]++
+			if perParent[par] > 2 {
+				later = append(later, c)
+				continue
+			}
+		}
+		first = append(first, c)
+	}
+	cand = append(first, later...)
 	if len(cand) > maxCols {
 		cand = cand[:maxCols]
 	}
@@ -946,6 +970,16 @@ func (k *coll) chooseColumns() {
 	if !p.Map && len(p.Fields) == 0 {
 		k.cols = append(k.cols, p.root) // records that are scalars
 	}
+}
+
+// lookedUp reports whether the registry's index names f.
+func (k *coll) lookedUp(f *Field) bool {
+	for _, path := range k.in.Index {
+		if strings.TrimPrefix(path, ".") == f.Path {
+			return true
+		}
+	}
+	return false
 }
 
 // rowHeader names the columns of the rows.

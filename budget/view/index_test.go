@@ -597,3 +597,48 @@ func TestRowsOfManyKindsShowTheirOwnMembers(t *testing.T) {
 		t.Fatalf("no row shows a member of its own:\n%s", f.Text)
 	}
 }
+
+// TestColumnsOfOneObjectAtMostTwo: the columns of a row are not filled
+// with one object's members (an issue's reactions."+1", "-1", heart,
+// rocket, ... pushed out the rest), nor with numbers that name
+// something (user.id is no measure): at most two reactions columns, and
+// every row's reactions.total_count the one jq gives.
+func TestColumnsOfOneObjectAtMostTwo(t *testing.T) {
+	v, data := viewOf(t, "../../testdata/captured/github-issues.json")
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := v.Fill(c, 8000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := regexp.MustCompile(`(?m)^#\t(.*)\twhy$`).FindStringSubmatch(f.Text)
+	if head == nil {
+		t.Fatalf("no rows:\n%s", f.Text)
+	}
+	cols := strings.Split(head[1], "\t")
+	reactions, total := 0, -1
+	for j, col := range cols {
+		if strings.HasPrefix(col, "reactions.") {
+			reactions++
+		}
+		if col == "reactions.total_count" {
+			total = j
+		}
+		if col == "user.id" || col == "id" {
+			t.Errorf("column %s: a number naming something, not a measure", col)
+		}
+	}
+	if reactions > 2 || total < 0 {
+		t.Fatalf("columns %v: %d of reactions", cols, reactions)
+	}
+	rows := regexp.MustCompile(`(?m)^\d+\t(\d+)\t.*$`).FindAllStringSubmatch(f.Text, -1)
+	for _, r := range rows {
+		cells := strings.Split(r[0], "\t")[1:]
+		want := jq(t, data, fmt.Sprintf(`.[] | select(.number == %s) | .reactions.total_count`, r[1]))[0]
+		if cells[total] != fmt.Sprint(want) {
+			t.Errorf("issue %s: reactions.total_count %q, jq %v", r[1], cells[total], want)
+		}
+	}
+}
