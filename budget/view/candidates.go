@@ -315,9 +315,25 @@ func (k *coll) addProfile(v *View, sec int) {
 		v.Add(Candidate{Section: sec, Key: key, Record: -1, Prio: PrioProfile, Reason: "the keys", Text: k.keysLine()})
 	}
 	key++
-	for _, l := range k.treeLines() {
+	tree := k.treeLines()
+	for _, l := range tree {
 		v.Add(Candidate{Section: sec, Key: key, Record: -1, Prio: PrioProfile, Reason: "tree", Text: l})
 		key++
+	}
+	// A scalar field of the nodes below the records (Plans[].Plans[].
+	// "Node Type") is counted by the tree's lines over every depth; a
+	// line per depth would only split those counts (an EXPLAIN plan's
+	// 336 such lines cost twice the plan itself).
+	nested := func(f *Field) bool { return false }
+	if len(tree) > 0 {
+		elem := treeKey(p) + "[]."
+		nested = func(f *Field) bool {
+			rest := f.Path
+			for strings.HasPrefix(rest, elem) {
+				rest = rest[len(elem):]
+			}
+			return rest != f.Path && f.scalar() && !strings.Contains(rest, "[]")
+		}
 	}
 	type line struct {
 		prio int
@@ -340,7 +356,7 @@ func (k *coll) addProfile(v *View, sec int) {
 		fields = append([]*Field{p.root}, fields...)
 	}
 	for _, f := range fields {
-		if f.Constant(p.Records) && p.Records > 1 || k.hidden(f) {
+		if f.Constant(p.Records) && p.Records > 1 || k.hidden(f) || nested(f) {
 			continue
 		}
 		if text, class := k.fieldLine(f); text != "" {
@@ -1025,6 +1041,13 @@ func isLiteral(s string) bool {
 	switch s {
 	case "true", "false", "null":
 		return true
+	}
+	// What ParseFloat reads starts (after a sign) with a digit, a
+	// point, or inf/nan: other strings are not asked (its error
+	// allocates, for every name and word).
+	t := strings.TrimLeft(s, "+-")
+	if t == "" || !(t[0] >= '0' && t[0] <= '9' || t[0] == '.' || t[0]|0x20 == 'i' || t[0]|0x20 == 'n') {
+		return false
 	}
 	_, err := strconv.ParseFloat(s, 64)
 	return err == nil

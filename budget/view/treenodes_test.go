@@ -230,3 +230,33 @@ func TestTreeNodesCap(t *testing.T) {
 		t.Errorf("foot says %s, query yields %d, want %d", m[1], len(rest), total-shown)
 	}
 }
+
+// TestTreeFieldsNotPerDepth: a plan tree (one record whose nodes nest
+// through Plans[], as EXPLAIN (FORMAT JSON) prints it) states each node
+// field once over every depth, not once more per depth: the per-depth
+// lines ("Plans[].Plans[]."Node Type" (string, 2 values): ...") split the
+// same counts and made the view's facts cost more than the plan itself,
+// so a whole plan could not be shown with them (budget's facts notice).
+// Fails on the old code, which added a line per depth.
+func TestTreeFieldsNotPerDepth(t *testing.T) {
+	var node func(d, i int) string
+	node = func(d, i int) string {
+		types := []string{"Hash Join", "Seq Scan", "Hash", "Sort"}
+		s := `{"Node Type": "` + types[(d+i)%4] + `", "Actual Rows": ` + strconv.Itoa(100*d+i) + `, "Relation Name": "t` + strconv.Itoa(d) + `"`
+		if d < 5 {
+			s += `, "Plans": [` + node(d+1, 0) + `, ` + node(d+1, 1) + `]`
+		}
+		return s + "}"
+	}
+	data := []byte(`[{"Plan": ` + node(0, 0) + `, "Planning Time": 0.5, "Execution Time": 12.25}]`)
+	v, _ := viewOfData(t, data)
+	facts := strings.Join(v.Facts(), "\n")
+	for _, want := range []string{`every depth: "Node Type" (62 values): Seq Scan 25, Hash 19, Hash Join 12, Sort 6`, `every depth: "Relation Name" (62 values): t5 32, t4 16, t3 8, t2 4, t1 2`} {
+		if !strings.Contains(facts, want) {
+			t.Errorf("no %q in the facts:\n%s", want, facts)
+		}
+	}
+	if regexp.MustCompile(`Plans\[\]\.Plans\[\]\.[^\n]*\(string|Plans\[\]\.Plans\[\]\.[^\n]*\(number`).MatchString(facts) {
+		t.Errorf("a line per depth:\n%s", facts)
+	}
+}

@@ -144,13 +144,40 @@ func needleNear(content, n string, anchors []span, field bool) bool {
 		if templateCount(content, o) || field && sharedValue(content, o) {
 			w = 0 // labelled by its own line: only that line is near
 		}
+		label, labelled := quotedLabel(content, o)
 		for _, a := range anchors {
+			if labelled && !(a.start >= label.start && a.end <= label.end) && inOtherQuote(content, a) {
+				continue // the count of another value of the list
+			}
 			if near(content, o, a, w) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// quotedLabel returns the quoted value a number counts in a list of
+// values with their counts ("\"[]\" 7" in `"false" 55, "null" 39, "[]" 7`):
+// the span of the quoted string just before it, and whether there is one.
+func quotedLabel(s string, o span) (span, bool) {
+	if o.start < 3 || s[o.start-1] != ' ' || s[o.start-2] != '"' {
+		return span{}, false
+	}
+	lineStart := strings.LastIndexByte(s[:o.start], '\n') + 1
+	open := strings.LastIndexByte(s[lineStart:o.start-2], '"')
+	if open < 0 {
+		return span{}, false
+	}
+	return span{lineStart + open, o.start - 1}, true
+}
+
+// inOtherQuote reports whether the anchor a stands inside a quoted string
+// of its line (an odd number of quotes before it on the line): a value of
+// a list, whose count is the number after it, not a label of other counts.
+func inOtherQuote(s string, a span) bool {
+	lineStart := strings.LastIndexByte(s[:a.start], '\n') + 1
+	return strings.Count(s[lineStart:a.start], "\"")%2 == 1
 }
 
 // sharedValueAfter recognises the count after a value in a profile's list

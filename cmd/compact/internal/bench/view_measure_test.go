@@ -135,6 +135,14 @@ func TestVisibleFor(t *testing.T) {
 			"lines unlike the rest, line<TAB>text:\n  12\tdiagnostics: 4455\n", true},
 		{"a raw line's leading number is data", Answer{Needles: []string{"4096"}, Record: []string{"runtime/proc.go"}},
 			"first 2 lines (lines 0-1):\n  4096\truntime/proc.go\n  8\truntime/x.go\n", true},
+		// heldout8 npm-config-ls-l: 7 overridden settings "stated" by the
+		// count of the value "[]" beside the value "= true ; overridden by user".
+		{"the count of another quoted value", Answer{Needles: []string{"7"}, Record: []string{"overridden"}, Category: CategoryHowMany},
+			`column 3: "false" 55, "[]" 7, "= true ; overridden by user" 3` + "\n", false},
+		{"the count of the quoted value", Answer{Needles: []string{"3"}, Record: []string{"overridden"}, Category: CategoryHowMany},
+			`column 3: "false" 55, "[]" 7, "= true ; overridden by user" 3` + "\n", true},
+		{"a column's label before quoted values", Answer{Needles: []string{"55"}, Record: []string{"column 3"}, Category: CategoryDistribution},
+			`column 3: "false" 55, "[]" 7` + "\n", true},
 		{"a range in the data is data", Answer{Needles: []string{"33"}, Record: []string{"ports"}}, "ports 33-77 open\n", true},
 		{"the total beside it is", Answer{Needles: []string{"29"}, Record: []string{"@jest"}}, "collection .x.\"@jest/core\" (map): 29 records; showing 14 of 29\n", true},
 		{"a count of the data is", Answer{Needles: []string{"14"}, Record: []string{"@jest"}}, "@jest/ 14 packages, showing them\n", true},
