@@ -139,6 +139,13 @@ func TestVisibleFor(t *testing.T) {
 		// count of the value "[]" beside the value "= true ; overridden by user".
 		{"the count of another quoted value", Answer{Needles: []string{"7"}, Record: []string{"overridden"}, Category: CategoryHowMany},
 			`column 3: "false" 55, "[]" 7, "= true ; overridden by user" 3` + "\n", false},
+		{"the count of another quoted value, escaped quotes before it", Answer{Needles: []string{"7"}, Record: []string{"overridden"}, Category: CategoryHowMany},
+			`column 3: "false" 55, "\"x" 11, "[]" 7, "= true ; overridden by user" 3` + "\n", false},
+		{"a number far along a long line of facts", Answer{Needles: []string{"7"}, Record: []string{"overridden"}, Category: CategoryHowMany},
+			"[compact: the output as it is; text: 201 lines (7 blank); " + strings.Repeat("column x: 12 distinct values; ", 20) + "overridden by user 3]\n", false},
+		{"a number beside its label on a long line", Answer{Needles: []string{"3"}, Record: []string{"overridden"}, Category: CategoryHowMany},
+			"[compact: the output as it is; text: 201 lines (7 blank); " + strings.Repeat("column x: 12 distinct values; ", 20) + "overridden by user 3]\n", true},
+		{"a cell far along a long row", ip, "ledger-db-1\t" + strings.Repeat("x", 900) + "\t10.0.0.7\n", true},
 		{"the count of the quoted value", Answer{Needles: []string{"3"}, Record: []string{"overridden"}, Category: CategoryHowMany},
 			`column 3: "false" 55, "[]" 7, "= true ; overridden by user" 3` + "\n", true},
 		{"a column's label before quoted values", Answer{Needles: []string{"55"}, Record: []string{"column 3"}, Category: CategoryDistribution},
