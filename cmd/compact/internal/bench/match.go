@@ -247,10 +247,17 @@ func near(s string, o, a span, window int) bool {
 	}
 	gap := s[lo.end:hi.start]
 	if !strings.Contains(gap, "\n") {
-		// One line: a row or a line of facts. A long line of facts (a
-		// level-1 header) is near only within the window: its "(7 blank)"
-		// says nothing about the "overridden" 500 bytes further on.
-		return window == 0 || len(gap) <= window || selfContained(lineAt(s, a.start))
+		// One line: a row or a line of facts. The notice of an output
+		// shown as it is ("[compact: the output as it is, ...; text: 201
+		// lines (7 blank); ...; column 3: ...]") is every section of a view
+		// on one line, its sections joined by "; ": across a "; " it is
+		// near only within the window (its "(7 blank)" says nothing about
+		// the "overridden" 500 bytes further on).
+		if window > 0 && len(gap) > window && strings.Contains(gap, "; ") &&
+			strings.HasPrefix(strings.TrimLeft(lineAt(s, a.start), " "), "[compact:") {
+			return false
+		}
+		return true
 	}
 	if selfContained(lineAt(s, a.start)) || selfContained(lineAt(s, o.start)) {
 		return false
