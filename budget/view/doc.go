@@ -80,5 +80,15 @@
 // number of distinct records shown per collection as its "shown" count.
 //
 // Build adds the candidates of structured outputs (JSON, JSON Lines,
-// concatenated JSON); text outputs get theirs from the text*.go files.
+// concatenated JSON); text outputs get theirs from the text*.go files:
+// text_profile.go reads a text once and decides its kind; the kinds
+// that are reports have their own counts, each tested against an
+// independent computation: text_testrun.go (go test, TAP, go test
+// -json), text_testreport.go (jest, vitest, mocha, pytest -v: suites,
+// tests by status, failed/skipped/todo names, the runner's summary),
+// text_gitgraph.go (git log --oneline/--graph: commits, merges, refs),
+// text_diff.go (unified diffs: files, hunks, +/- lines), text_records.go
+// (texts of records: whole records, or an index with per-record
+// counts of lines by kind and a table's sums), text_locations.go
+// (diagnostics by file), text_columns.go (tables and lists).
 package view
