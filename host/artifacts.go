@@ -38,7 +38,7 @@ func (e *Engine) Artifacts() (*query.Querier, error) {
 	if q, ok := queriers.m[key]; ok {
 		return q, nil
 	}
-	q, err := query.New(st, e.Counter(), query.Options{Budget: e.defaultBudget(), Map: e.cfg.mapArtifacts})
+	q, err := query.New(st, e.Counter(), query.Options{Budget: e.defaultBudget(), Map: e.cfg.mapArtifacts, Timeout: e.cfg.queryTimeout})
 	if err != nil {
 		return nil, fmt.Errorf("host: artifact queries: %w", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolcompact/compact/budget"
 	"github.com/toolcompact/compact/budget/artifact"
@@ -93,5 +94,32 @@ func TestEngineArtifactQueries(t *testing.T) {
 	defer off.Close(ctx)
 	if _, err := off.ArtifactGet(ctx, string(h), 0); !errors.Is(err, budget.ErrNotFound) {
 		t.Fatalf("store off: %v", err)
+	}
+}
+
+// TestEngineQueryTimeout: WithQueryTimeout is the deadline of the
+// engine's jq runs (a filter that never ends stops with it, naming it),
+// and a deadline that is not positive is refused.
+func TestEngineQueryTimeout(t *testing.T) {
+	ctx := context.Background()
+	st, err := artifact.NewDir(t.TempDir(), artifact.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(ctx, WithStore(st), WithQueryTimeout(0)); err == nil || !strings.Contains(err.Error(), "WithQueryTimeout") {
+		t.Fatalf("WithQueryTimeout(0): %v, want an error naming it", err)
+	}
+	e, err := New(ctx, WithStore(st), WithCompilationCache(""), quiet, WithPluginDir(t.TempDir()), WithLazyPlugins(), WithQueryTimeout(300*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close(ctx)
+	h, _, err := st.Put(ctx, strings.NewReader(`[1,2,3]`), budget.Meta{Tool: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.ArtifactJQ(ctx, string(h), "def f: f; f", 0)
+	if !errors.Is(err, query.ErrLimit) || !strings.Contains(err.Error(), "deadline of 300ms") {
+		t.Fatalf("a filter that never ends: %v, want the 300ms deadline", err)
 	}
 }

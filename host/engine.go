@@ -74,6 +74,8 @@ type config struct {
 	runtime   Runtime
 	// mapArtifacts: see WithMappedArtifacts.
 	mapArtifacts bool
+	// queryTimeout: see WithQueryTimeout.
+	queryTimeout time.Duration
 	// compileWorkers is how many goroutines compile a plugin's functions
 	// on a compilation cache miss (GOMAXPROCS when 0; benchmarks set 1).
 	compileWorkers int
@@ -131,6 +133,18 @@ func WithStore(s budget.Store) Option {
 // life, so a long-running server should not use it.
 func WithMappedArtifacts() Option {
 	return func(c *config) error { c.mapArtifacts = true; return nil }
+}
+
+// WithQueryTimeout sets the deadline of one jq run of the engine's
+// artifact queries (query.DefaultTimeout otherwise).
+func WithQueryTimeout(d time.Duration) Option {
+	return func(c *config) error {
+		if d <= 0 {
+			return fmt.Errorf("host: WithQueryTimeout: the deadline must be positive, got %v", d)
+		}
+		c.queryTimeout = d
+		return nil
+	}
 }
 
 // WithCompilationCache keeps compiled plugins in dir, shared by every

@@ -52,13 +52,19 @@ type depNode struct {
 // findNest returns the member the root object nests its nodes through:
 // a member holding a map of objects, one of which has the same member
 // holding a map of objects again; "" when there is none.
-func findNest(data []byte) string {
+func findNest(data []byte, colls []Collection) string {
 	s := jscan{d: data}
 	nest := ""
-	s.members(func(name string, val []byte) {
-		if nest != "" || len(val) == 0 || val[0] != '{' {
+	s.eachMember(func(name string) {
+		if s.peek() != '{' || nest != "" {
+			// Not a map (an array collection, such as a kubectl
+			// list's items, is stepped over whole: no walk of it).
+			stepOver(&s, colls)
 			return
 		}
+		start := s.pos
+		s.skipValue()
+		val := s.d[start:s.pos]
 		objects, again := true, false
 		k := jscan{d: val}
 		k.members(func(_ string, node []byte) {
@@ -232,7 +238,7 @@ func addDepTree(v *View, in Input) *depTree {
 	if s.peek() != '{' {
 		return nil
 	}
-	nest := findNest(in.Data)
+	nest := findNest(in.Data, in.Collections)
 	if nest == "" {
 		return nil
 	}

@@ -15,11 +15,20 @@
 //	               numbers. The same pass gathers what the choice of rows
 //	               needs (rows.go's tracker: per value its first records,
 //	               per field its largest and smallest numbers, ...), each
-//	               bounded by a cap, not by the number of records; the
-//	               records are never walked twice. Given the collection's
-//	               text (Collection.Text, the slice level 1's walk has),
-//	               the pass reads an array's or a stream's records itself,
-//	               finding where each ends as it profiles it.
+//	               bounded by a cap, not by the number of records; there
+//	               is no second walk over all the records. Given the
+//	               collection's text (Collection.Text, the slice level 1's
+//	               walk has), the pass reads an array's or a stream's
+//	               records itself, finding where each ends as it profiles
+//	               it. Fields the
+//	               rules drop are counted (present, types, nulls), not
+//	               profiled: the view shows nothing of them but their
+//	               number. Of the records kept as extremes and outliers,
+//	               only those that can be among the rows shown are read
+//	               again (rows.go).
+//	scan.go        jscan, the walk over JSON text every file reads the
+//	               records with: eachMember, members and elements step
+//	               through an object's members and an array's elements.
 //	candidates.go  every piece the view could show, each with a reason and
 //	               a priority: top-level facts, keyed maps, profile lines,
 //	               rows (pinned, error states, rare values, outliers, a

@@ -204,6 +204,18 @@ func (s *jscan) eachMember(fn func(name string)) bool {
 	}
 }
 
+// stepOver moves s past the value at pos when it is the text of one of
+// colls (whose end is known: no walk over it) and reports whether it did.
+func stepOver(s *jscan, colls []Collection) bool {
+	for _, c := range colls {
+		if len(c.Text) > 0 && offsetIn(s.d, c.Text) == s.pos {
+			s.pos += len(c.Text)
+			return true
+		}
+	}
+	return false
+}
+
 // members is eachMember with each member's value as its raw text.
 func (s *jscan) members(fn func(name string, val []byte)) bool {
 	return s.eachMember(func(name string) {

@@ -2,6 +2,7 @@ package view
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -163,6 +164,22 @@ func FuzzMembers(f *testing.F) {
 			if obj || arr {
 				t.Errorf("%q: read as an object (%v) or an array (%v)", s, obj, arr)
 			}
+		}
+	})
+}
+
+// FuzzIsLiteral: isLiteral says what strconv.ParseFloat and the JSON
+// literals say, on any string (it asks ParseFloat only of strings that
+// may be numbers).
+func FuzzIsLiteral(f *testing.F) {
+	for _, s := range []string{"1", "-1.5e3", "+.5", "Inf", "-infinity", "NaN", "nan", "0x1p-2", "1_000", "0x_1p0", "true", "null", "x1", "", "-", "+-1", "--1", "é", "i", "n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		_, err := strconv.ParseFloat(s, 64)
+		want := err == nil || s == "true" || s == "false" || s == "null"
+		if got := isLiteral(s); got != want {
+			t.Errorf("isLiteral(%q) = %v, want %v", s, got, want)
 		}
 	})
 }

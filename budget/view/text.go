@@ -52,6 +52,7 @@ const (
 	tsRecords
 	tsColumns
 	tsColRows
+	tsIndex
 	tsTemplates
 	tsNames
 	tsHead
@@ -75,6 +76,8 @@ type textCands struct {
 	errs, warns []*notable
 	tmpls, rare []*cluster
 	recSpan     map[int]*textRecord // the records offered, by their first line (text_records.go)
+	indexCols   []int               // the columns of the index of a table's rows (text_list.go)
+	indexN      map[int]int         // rows per index candidate, by its key
 }
 
 // addText adds the candidates of text collection ci.
@@ -188,6 +191,10 @@ func (tc *textCands) candidates() {
 	// A text of records shows whole records (text_records.go) in place
 	// of its first lines, lines out of their record and record headers.
 	recMode := p != nil && p.recs.short()
+	// A list (one value a line) shows its values in line order (the
+	// index, text_list.go) in place of its lines, templates and rare
+	// lines.
+	list := p != nil && p.cols != nil && p.cols.rows > 0 && p.cols.split.mode == byLine
 	var tail []posLine
 	if tc.json {
 		tail = t.output
@@ -221,12 +228,18 @@ func (tc *textCands) candidates() {
 		}
 	}
 	tmplFrom := func(a, b int) {
+		if list {
+			return
+		}
 		for k := a; k < b && k < len(tc.tmpls); k++ {
 			cl := tc.tmpls[k]
 			add(tsTemplates, k, -1, "template", fmt.Sprintf("  [%s lines] %s  (lines %d … %d)", commas(cl.count), cutLine(cl.template()), cl.first, cl.last))
 		}
 	}
 	slotsFrom := func(a, b int) {
+		if list {
+			return
+		}
 		for k := a; k < b && k < len(tc.tmpls); k++ {
 			if v := tc.tmpls[k].slotValues(); v != "" {
 				add(tsTemplates, k, -1, "template values", "      "+cut(v, 3*textWidth))
@@ -234,7 +247,7 @@ func (tc *textCands) candidates() {
 		}
 	}
 	rareFrom := func(a, b int) {
-		if recMode {
+		if recMode || list {
 			return
 		}
 		for k := a; k < b && k < len(tc.rare); k++ {
@@ -243,7 +256,7 @@ func (tc *textCands) candidates() {
 		}
 	}
 	headFrom := func(a, b int) {
-		if p == nil || recMode {
+		if p == nil || recMode || list {
 			return
 		}
 		for k := a; k < b && k < len(p.head); k++ {
@@ -284,8 +297,9 @@ func (tc *textCands) candidates() {
 			add(tsBuild, k, l.pos, "build error", fmt.Sprintf("  %d\t%s", l.pos, cutLine(l.text)))
 		}
 	}
+	var index func(prio, a, b int)
 	spreadFrom := func(a, b int) {
-		if p == nil || recMode {
+		if p == nil || recMode || list || tc.indexN != nil {
 			return
 		}
 		for k := a; k < b && k < len(p.spread); k++ {
@@ -355,7 +369,11 @@ func (tc *textCands) candidates() {
 	}
 	colRows := tc.columnCandidates(add)
 	prio = PrioRare
-	if w := tc.wordCounts("first words", tc.leadMap()); w != "" {
+	index = tc.indexCandidates()
+	if list {
+		tc.columnParts(add)
+	}
+	if w := tc.wordCounts("first words", tc.leadMap()); w != "" && !list {
 		add(tsTemplates, -2, -1, "leading words", w)
 	}
 	tmplFrom(0, 10)
@@ -367,15 +385,27 @@ func (tc *textCands) candidates() {
 	}
 	headFrom(0, 10)
 	rareFrom(0, 10)
+	if list {
+		index(PrioRare, 0, 200)
+	} else {
+		index(PrioRare, 0, 2*indexChunk)
+	}
 	// PrioSecond: more of each.
 	prio = PrioSecond
 	notableFrom(tc.errs, 10, 40)
 	notableFrom(tc.warns, 3, 20)
 	buildFrom(10, len(tc.buildLines()))
-	tc.columnParts(add)
+	if !list {
+		tc.columnParts(add)
+	}
 	tailFrom(21, 40)
 	tmplFrom(10, 30)
 	colRows(firstColRows, maxColRows)
+	if list {
+		index(PrioSecond, 200, 600)
+	} else {
+		index(PrioSecond, 2*indexChunk, 200)
+	}
 	slotsFrom(0, 30)
 	headFrom(10, 30)
 	// PrioSpread: the middle, and the long lists.
@@ -387,6 +417,11 @@ func (tc *textCands) candidates() {
 	notableFrom(tc.errs, 40, 200)
 	notableFrom(tc.warns, 20, 100)
 	spreadFrom(32, len(p.spreadOrNil()))
+	if list {
+		index(PrioSpread, 600, maxIndexRows)
+	} else {
+		index(PrioSpread, 200, maxIndexRows)
+	}
 	if p != nil {
 		for i := 0; i < len(p.names); i += 40 {
 			var names []string
@@ -545,6 +580,9 @@ func (tc *textCands) factLines() []string {
 		s += fmt.Sprintf("; %s %s %s (names: no level, not counted)", commas(p.nameSev), rows, p.cols.split.nameColumnsText())
 	}
 	out = append(out, s)
+	if cp := p.cols; cp != nil && cp.rows > 0 {
+		out = append(out, cp.factLine())
+	}
 	if p.tests != nil {
 		out = append(out, testTotals(p.tests, false)...)
 	}
@@ -639,6 +677,8 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 		return tc.columnsHead(cs)
 	case tsColRows:
 		return fmt.Sprintf("rows chosen by their columns (showing %s), line<TAB>text<TAB>[why]:\n", commas(len(cs)))
+	case tsIndex:
+		return tc.indexHead(cs)
 	case tsHead:
 		return fmt.Sprintf("first %s lines (lines %d-%d):\n", commas(len(cs)), cs[0].Record, cs[len(cs)-1].Record)
 	case tsSpread:

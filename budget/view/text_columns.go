@@ -48,10 +48,17 @@ const (
 
 // colSplit is how a table's lines split into columns.
 type colSplit struct {
-	tab     bool     // split at every tab; else at runs of spaces and tabs
-	k       int      // the number of columns
-	header  []string // the header's names, when the first line is one
-	headPos int      // the header's line, or -1
+	mode splitMode // how a line splits into cells (text_split.go)
+	k    int       // the number of columns
+	// minK is the fewest cells a row has (below k only with a separator:
+	// tabs or a bar).
+	minK     int
+	lead     string   // the indentation every row starts with, removed before the split
+	sep      string   // byBar: the bar
+	bordered bool     // byBar: rows start and end with the bar
+	barRules bool     // byBar: rule lines hold the bar ("|---|---|"), tested apart
+	header   []string // the header's names, when the first line is one
+	headPos  int      // the header's line, or -1
 	// names are the name columns (0-based): columns of names of things
 	// (file names, symbols, commands), which a severity word inside is
 	// part of, not a level (see nameColumns).
@@ -94,9 +101,18 @@ type colStat struct {
 	afterRows int
 	// top are the rows of the largest values below the maximum, largest
 	// first, at most maxTopRows (one row per value).
-	top      []topRow
-	negative bool // a value below zero
-	digits   int  // the digits of every integer value while they agree, else -1
+	top []topRow
+	// bottom are the rows of the smallest values above the minimum,
+	// smallest first, at most maxTopRows (one row per value).
+	bottom   []topRow
+	rows     int    // rows that have this column (a row may have fewer cells)
+	empty    int    // rows whose cell is empty
+	unit     string // "%" when the numbers are written with a percent sign
+	mixed    bool   // numbers with and without the unit
+	sumLen   int    // the lengths of the values, summed (for the index)
+	lettered int    // values with an ASCII letter (names; not times or numbers)
+	negative bool   // a value below zero
+	digits   int    // the digits of every integer value while they agree, else -1
 }
 
 // topRow is a row and its value in a numeric column.
@@ -111,21 +127,30 @@ type topRow struct {
 const maxTopRows = 4
 
 // noteTop keeps the row if its value is among the largest maxTopRows+1
-// distinct values seen (the first of them is the maximum's).
+// distinct values seen (the first of them is the maximum's), and among
+// the smallest in bottom.
 func (c *colStat) noteTop(v float64, raw string, l posLine) {
-	for _, t := range c.top {
+	c.top = noteRank(c.top, v, raw, l, func(a, b float64) bool { return a > b })
+	c.bottom = noteRank(c.bottom, v, raw, l, func(a, b float64) bool { return a < b })
+}
+
+// noteRank keeps the rows of the first maxTopRows+1 distinct values of
+// list in the order before (one row per value).
+func noteRank(list []topRow, v float64, raw string, l posLine, before func(a, b float64) bool) []topRow {
+	for _, t := range list {
 		if t.v == v {
-			return
+			return list
 		}
 	}
-	if len(c.top) == maxTopRows+1 && v <= c.top[maxTopRows].v {
-		return
+	if len(list) == maxTopRows+1 && !before(v, list[maxTopRows].v) {
+		return list
 	}
-	c.top = append(c.top, topRow{v, raw, l})
-	sort.SliceStable(c.top, func(i, j int) bool { return c.top[i].v > c.top[j].v })
-	if len(c.top) > maxTopRows+1 {
-		c.top = c.top[:maxTopRows+1]
+	list = append(list, topRow{v, raw, l})
+	sort.SliceStable(list, func(i, j int) bool { return before(list[i].v, list[j].v) })
+	if len(list) > maxTopRows+1 {
+		list = list[:maxTopRows+1]
 	}
+	return list
 }
 
 // maxGroupValues bounds the values of a column the numeric columns are
@@ -163,12 +188,18 @@ func splitSpaces(s string) []string {
 	return out
 }
 
-// fields splits a line as the table does: the k columns of a row, or nil
-// when the line is not a row.
+// fields splits a line as the table does: the cells of a row (minK to
+// k of them), or nil when the line is not a row.
 func (sp *colSplit) fields(line string) []string {
-	if sp.tab {
-		f := strings.Split(line, "\t")
-		if len(f) != sp.k {
+	if sp.lead != "" {
+		if !strings.HasPrefix(line, sp.lead) {
+			return nil
+		}
+		line = line[len(sp.lead):]
+	}
+	if sp.mode != bySpaces {
+		f := sp.cells(line)
+		if len(f) < sp.minK || len(f) > sp.k {
 			return nil
 		}
 		return f
@@ -224,22 +255,25 @@ func width(s string) int {
 }
 
 // jqFields is the jq expression (over one line) that yields the line's
-// fields as fields splits them (nothing for a line that is no row).
+// cells as fields splits them (nothing for a line that is no row).
 func (sp *colSplit) jqFields() string {
-	if sp.tab {
-		return `split("\t")`
+	if sp.mode != bySpaces {
+		if sp.minK == sp.k {
+			return fmt.Sprintf(`%s%s | select(length == %d)`, sp.jqLead(), sp.jqCells(), sp.k)
+		}
+		return fmt.Sprintf(`%s%s | select(length >= %d and length <= %d)`, sp.jqLead(), sp.jqCells(), sp.minK, sp.k)
 	}
-	return fmt.Sprintf(`[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | select(length >= %d) | .[:%d] + [.[%d:] | join(" ")]`, sp.k, sp.k-1, sp.k-1)
+	return fmt.Sprintf(`%s[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | select(length >= %d) | .[:%d] + [.[%d:] | join(" ")]`, sp.jqLead(), sp.k, sp.k-1, sp.k-1)
 }
 
 // jqField is the jq expression (over one line) that yields field i of a
-// row as fields splits it, and nothing for a line that is no row; the
-// queries the view prints use it.
+// row as fields splits it (null when the row has fewer cells), and
+// nothing for a line that is no row; the queries the view prints use it.
 func (sp *colSplit) jqField(i int) string {
-	if sp.tab {
-		return fmt.Sprintf(`split("\t") | select(length == %d) | .[%d]`, sp.k, i)
+	if sp.mode != bySpaces {
+		return sp.jqFields() + fmt.Sprintf(` | .[%d]`, i)
 	}
-	s := fmt.Sprintf(`[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | select(length >= %d) | `, sp.k)
+	s := fmt.Sprintf(`%s[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | select(length >= %d) | `, sp.jqLead(), sp.k)
 	if i == sp.k-1 {
 		// The last column holds the rest, joined by single spaces.
 		return s + fmt.Sprintf(`.[%d:] | join(" ")`, i)
@@ -248,7 +282,8 @@ func (sp *colSplit) jqField(i int) string {
 }
 
 // detectColumns decides whether data (of kind) is a table, from its first
-// 4,000 lines; nil when it is not.
+// 4,000 lines; nil when it is not. Separators (bars, tabs: text_split.go)
+// are tried first, then runs of spaces, then a list of one value a line.
 func detectColumns(data []byte, kind string) *colSplit {
 	switch kind {
 	case textFields, textGoTest, textTAP:
@@ -258,8 +293,28 @@ func detectColumns(data []byte, kind string) *colSplit {
 	if len(sample) > 1<<20 {
 		sample = sample[:1<<20]
 	}
-	nonBlank, tabbed := 0, 0
-	byTab, bySpace, byBracket := map[int]int{}, map[int]int{}, map[int]int{}
+	if sp := detectSeparated(sample); sp != nil {
+		if sp.mode != byBar {
+			sp.firstHeader(sample)
+		}
+		sp.names = sp.nameColumns(sample)
+		return sp
+	}
+	sp := detectSpaces(sample)
+	if sp == nil {
+		sp = detectList(sample)
+	}
+	if sp == nil {
+		return nil
+	}
+	sp.names = sp.nameColumns(sample)
+	return sp
+}
+
+// detectSpaces finds a table split at runs of spaces, or nil.
+func detectSpaces(sample []byte) *colSplit {
+	nonBlank := 0
+	bySpace, byBracket := map[int]int{}, map[int]int{}
 	first, firstPos := "", -1
 	textLines(sample, func(pos int, line string) {
 		if pos >= 4000 || strings.TrimSpace(line) == "" {
@@ -269,21 +324,18 @@ func detectColumns(data []byte, kind string) *colSplit {
 			first, firstPos = line, pos
 		}
 		nonBlank++
-		if strings.IndexByte(line, '\t') >= 0 {
-			tabbed++
-		}
-		byTab[strings.Count(line, "\t")+1]++
 		bySpace[len(splitSpaces(line))]++
 		byBracket[width(line)]++
 	})
 	if nonBlank < 10 {
 		return nil
 	}
-	sp := &colSplit{tab: tabbed*4 >= nonBlank*3, headPos: -1}
+	if sp := ruledHeader(sample); sp != nil {
+		return sp
+	}
+	sp := &colSplit{headPos: -1}
 	counts := bySpace
-	if sp.tab {
-		counts = byTab
-	} else if mostLines(byBracket) > mostLines(bySpace) {
+	if mostLines(byBracket) > mostLines(bySpace) {
 		// Lines that are structured (a call and its argument list)
 		// agree on their fields only when a bracket that closes
 		// later ends the splitting.
@@ -295,28 +347,25 @@ func detectColumns(data []byte, kind string) *colSplit {
 			best = k
 		}
 	}
-	if !sp.tab {
-		// A header line names the columns even when the last column
-		// (a command with its arguments) makes most rows longer.
-		if h := splitSpaces(first); len(h) >= 2 && len(h) <= 4*maxColumns && strings.IndexAny(first, "0123456789") < 0 {
-			ge := 0
-			for k, n := range counts {
-				if k >= len(h) {
-					ge += n
-				}
+	// A header line names the columns even when the last column (a
+	// command with its arguments) makes most rows longer.
+	if h := splitSpaces(first); len(h) >= 2 && len(h) <= 4*maxColumns && strings.IndexAny(first, "0123456789") < 0 {
+		ge := 0
+		for k, n := range counts {
+			if k >= len(h) {
+				ge += n
 			}
-			hs := &colSplit{k: len(h), headPos: firstPos}
-			if (ge-1)*4 >= (nonBlank-1)*3 && hs.numericColumn(sample, firstPos) {
-				hs.header = h
-				hs.names = hs.nameColumns(sample)
-				return hs
-			}
+		}
+		hs := &colSplit{k: len(h), minK: len(h), headPos: firstPos}
+		if (ge-1)*4 >= (nonBlank-1)*3 && hs.numericColumn(sample, firstPos) {
+			hs.header = h
+			return hs
 		}
 	}
 	if best < 2 || best > 4*maxColumns {
 		return nil
 	}
-	sp.k = best
+	sp.k, sp.minK = best, best
 	if counts[best]*4 < nonBlank*3 {
 		// A whitespace table whose last column may hold spaces (ls -l's
 		// "name -> target", ps's command lines): most lines have at
@@ -327,26 +376,75 @@ func detectColumns(data []byte, kind string) *colSplit {
 				ge += n
 			}
 		}
-		if sp.tab || counts[best]*2 < nonBlank || ge*4 < nonBlank*3 || !sp.numericColumn(sample, -1) {
+		if counts[best]*2 < nonBlank || ge*4 < nonBlank*3 || !sp.numericColumn(sample, -1) {
 			return nil
 		}
 	}
-	// A header: the first line, k fields, none with a digit, and some
-	// column numeric in the rows below.
-	if hf := sp.fields(first); hf != nil && (sp.tab || len(splitSpaces(first)) == sp.k) {
-		digit := false
-		for _, f := range hf {
-			if strings.IndexAny(f, "0123456789") >= 0 || f == "" {
-				digit = true
-			}
+	sp.firstHeader(sample)
+	return sp
+}
+
+// ruledHeader finds a whitespace table whose header line is followed by
+// a rule line ("||/ Name Version Architecture Description" above
+// "+++-====-====" of dpkg -l), among the first 30 non-blank lines: the
+// header's words name the columns (no digit in them), and 75% of the
+// non-blank lines after the rule have at least as many words (the last
+// column holds the rest). nil when there is none.
+func ruledHeader(sample []byte) *colSplit {
+	prev, prevPos, seen := "", -1, 0
+	var sp *colSplit
+	rows, after := 0, 0
+	textLines(sample, func(pos int, line string) {
+		if pos >= 4000 || strings.TrimSpace(line) == "" {
+			return
 		}
-		if !digit && sp.numericColumn(sample, firstPos) {
-			sp.header = hf
-			sp.headPos = firstPos
+		if sp == nil {
+			seen++
+			if seen > 30 {
+				return
+			}
+			if isRule(line) && prevPos >= 0 {
+				if h := splitSpaces(prev); len(h) >= 2 && len(h) <= 4*maxColumns && strings.IndexAny(prev, "0123456789") < 0 {
+					sp = &colSplit{k: len(h), minK: len(h), header: h, headPos: prevPos}
+				}
+			}
+			prev, prevPos = line, pos
+			return
+		}
+		after++
+		if len(splitSpaces(line)) >= sp.k {
+			rows++
+		}
+	})
+	if sp == nil || after < 10 || rows*4 < after*3 {
+		return nil
+	}
+	return sp
+}
+
+// firstHeader takes the first non-blank line as the header when it is a
+// row of k cells (for runs of spaces: exactly k words), none with a digit
+// or empty, and some column is numeric in the rows below it.
+func (sp *colSplit) firstHeader(sample []byte) {
+	first, firstPos := "", -1
+	textLines(sample, func(pos int, line string) {
+		if firstPos < 0 && strings.TrimSpace(line) != "" {
+			first, firstPos = line, pos
+		}
+	})
+	hf := sp.fields(first)
+	if hf == nil || len(hf) != sp.k || sp.mode == bySpaces && len(splitSpaces(first)) != sp.k {
+		return
+	}
+	for _, f := range hf {
+		if strings.IndexAny(f, "0123456789") >= 0 || f == "" {
+			return
 		}
 	}
-	sp.names = sp.nameColumns(sample)
-	return sp
+	if sp.numericColumn(sample, firstPos) {
+		sp.header = hf
+		sp.headPos = firstPos
+	}
 }
 
 // nameColumns finds the columns that name things, from the rows among
@@ -422,24 +520,11 @@ func (sp *colSplit) jqSeverityText() string {
 	}
 	var kept []string
 	for i := 0; i < sp.k; i++ {
-		if sp.isName(i) {
-			continue
-		}
-		if i == sp.k-1 && !sp.tab {
-			kept = append(kept, fmt.Sprintf(`($f[%d:] | join(" "))`, i))
-		} else {
+		if !sp.isName(i) {
 			kept = append(kept, fmt.Sprintf(`$f[%d]`, i))
 		}
 	}
-	row := `($f | length) >= ` + strconv.Itoa(sp.k)
-	if sp.tab {
-		row = `($f | length) == ` + strconv.Itoa(sp.k)
-	}
-	split := `[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")]`
-	if sp.tab {
-		split = `split("\t")`
-	}
-	return fmt.Sprintf(`(. as $l | %s as $f | if %s then [%s] | join(" ") else $l end)`, split, row, strings.Join(kept, ", "))
+	return fmt.Sprintf(`(. as $l | ([$l | %s] | .[0]) as $f | if $f == null then $l else [%s] | map(select(. != null)) | join(" ") end)`, sp.jqFields(), strings.Join(kept, ", "))
 }
 
 // nameColumnsText names the name columns: "column 4", "columns 1, 4",
@@ -565,14 +650,16 @@ func (cp *colProfile) add(pos int, line string) {
 	}
 	cp.rows++
 	for i, c := range cp.cols {
-		c.add(pos, line, f[i], cp.rows)
+		if i < len(f) {
+			c.add(pos, line, f[i], cp.rows)
+		}
 	}
 	if cp.rows == 1 {
 		cp.first = posLine{pos, line}
 	}
 	for _, c := range cp.cols {
-		if c.numeric != cp.rows {
-			c.groupSums = nil // not a numeric column: no sums
+		if c.numeric != cp.rows || len(f) < len(cp.cols) {
+			c.groupSums = nil // not a numeric column in every row: no sums
 			continue
 		}
 		if c.groupSums == nil && cp.rows == 1 {
@@ -612,7 +699,7 @@ func indexOf(cols []*colStat, c *colStat) int {
 // none.
 func (cp *colProfile) groupColumn() int {
 	for j, g := range cp.cols {
-		if g.isNumber(cp.rows) || g.overflow || len(g.values) < 2 || len(g.values) > maxGroupValues {
+		if g.isNumber() || g.overflow || len(g.values) < 2 || len(g.values) > maxGroupValues {
 			continue
 		}
 		return j
@@ -653,22 +740,39 @@ func (c *colStat) add(pos int, line, v string, row int) {
 		}
 	}
 	c.addName(v)
-	iv, fv, ok := parseDecimal(v)
+	c.rows++
+	c.sumLen += len(v)
+	if hasLetter(v) {
+		c.lettered++
+	}
+	if v == "" {
+		c.empty++
+		return
+	}
+	num, unit := v, ""
+	if strings.HasSuffix(v, "%") {
+		num, unit = v[:len(v)-1], "%"
+	}
+	iv, fv, ok := parseDecimal(num)
 	if !ok {
 		return
 	}
+	if c.numeric > 0 && unit != c.unit {
+		c.mixed = true
+	}
+	c.unit = unit
 	c.numeric++
 	if fv < 0 {
 		c.negative = true
 	}
-	if d := len(strings.TrimLeft(v, "+-")); c.numeric == 1 {
+	if d := len(strings.TrimLeft(num, "+-")); c.numeric == 1 {
 		c.digits = d
-	} else if d != c.digits || strings.IndexByte(v, '.') >= 0 {
+	} else if d != c.digits || strings.IndexByte(num, '.') >= 0 {
 		c.digits = -1
 	}
-	if k := strings.IndexByte(v, '.'); k >= 0 {
+	if k := strings.IndexByte(num, '.'); k >= 0 {
 		c.allInt = false
-		c.decimals = max(c.decimals, len(v)-k-1)
+		c.decimals = max(c.decimals, len(num)-k-1)
 	} else {
 		c.sumI += iv
 	}
@@ -695,8 +799,12 @@ func (c *colStat) add(pos int, line, v string, row int) {
 	}
 }
 
-// isNumber reports whether every row's value of the column is a number.
-func (c *colStat) isNumber(rows int) bool { return rows > 1 && c.numeric == rows }
+// isNumber reports whether the column is one of numbers: every value
+// that is not empty is a number (all with the unit or none), at least 2
+// of them, in at least half of the rows that have the column.
+func (c *colStat) isNumber() bool {
+	return c.numeric >= 2 && !c.mixed && c.numeric == c.rows-c.empty && 2*c.numeric >= c.rows
+}
 
 // idLike reports whether a numeric column holds identifiers rather than
 // quantities (process ids, ports of one width): integers, none negative,
@@ -838,7 +946,7 @@ func (c *colStat) valuesListed(rows int) bool {
 // …" for a column of many distinct values most of which start with a
 // name, when the names repeat; "" otherwise.
 func (c *colStat) nameLine(rows int) string {
-	if c.names == nil || len(c.names) < 2 || c.isNumber(rows) || !c.overflow && len(c.values) <= shownColValues || 2*c.nameRows < rows || 4*len(c.names) > c.nameRows {
+	if c.names == nil || len(c.names) < 2 || c.isNumber() || !c.overflow && len(c.values) <= shownColValues || 2*c.nameRows < rows || 4*len(c.names) > c.nameRows {
 		return ""
 	}
 	// The names shown must cover most rows that have one: a few kinds
@@ -926,24 +1034,67 @@ func (cp *colProfile) sumsBy(c *colStat, g int) string {
 // line is the column's profile line.
 func (c *colStat) line(rows int) string { return c.lineOf(rows, shownColValues) }
 
+// sumText is a numeric column's sum, or for percentages their mean
+// (a sum of percentages means nothing).
+func (c *colStat) sumText() string {
+	if c.unit == "%" {
+		return fmt.Sprintf("mean %s%%", strconv.FormatFloat(c.sumF/float64(c.numeric), 'f', c.decimals+1, 64))
+	}
+	return "sum " + c.formatSum(c.sumF, c.sumI)
+}
+
+// present is " (in N of M rows)" for a column some rows lack, and "N
+// empty" for one of numbers with empty cells, or "".
+func (c *colStat) present(rows int) string {
+	var parts []string
+	if c.rows < rows {
+		parts = append(parts, fmt.Sprintf("in %s of %s rows", commas(c.rows), commas(rows)))
+	}
+	if c.isNumber() && c.empty > 0 {
+		parts = append(parts, fmt.Sprintf("%s empty", commas(c.empty)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, "; ") + ")"
+}
+
 // short is the column's profile in a few words: at most 5 values, a
 // number's sum and range (for a notice that has little room).
 func (c *colStat) short(rows int) string {
-	if c.isNumber(rows) && !c.fewNumbers(5) {
+	if c.isNumber() && !c.fewNumbers(5) {
 		if c.idLike() {
-			return fmt.Sprintf("  %s: numbers (identifiers), min %s, max %s, %s", c.name, c.minRaw, c.maxRaw, c.distinctText())
+			return fmt.Sprintf("  %s%s: numbers (identifiers), min %s, max %s, %s", c.name, c.present(rows), c.minRaw, c.maxRaw, c.distinctText())
 		}
-		return fmt.Sprintf("  %s: sum %s, min %s, max %s", c.name, c.formatSum(c.sumF, c.sumI), c.minRaw, c.maxRaw)
+		return fmt.Sprintf("  %s%s: %s, min %s%s, max %s%s", c.name, c.present(rows), c.sumText(), c.minRaw, rowsAt(c.minCount), c.maxRaw, rowsAt(c.maxCount))
 	}
 	return c.lineOf(rows, 5)
+}
+
+// hasLetter reports whether s has an ASCII letter.
+func hasLetter(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i]|0x20 >= 'a' && s[i]|0x20 <= 'z' {
+			return true
+		}
+	}
+	return false
+}
+
+// rowsAt is " (N rows)" for an extreme held by more than one row.
+func rowsAt(n int) string {
+	if n > 1 {
+		return fmt.Sprintf(" (%s rows)", commas(n))
+	}
+	return ""
 }
 
 // lineOf is the column's profile line naming at most shown values.
 func (c *colStat) lineOf(rows, shown int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "  %s: ", c.name)
+	fmt.Fprintf(&b, "  %s%s: ", c.name, c.present(rows))
 	switch {
-	case c.isNumber(rows) && c.fewNumbers(shown):
+	case c.isNumber() && c.fewNumbers(shown):
 		// Few distinct numbers: each with its count, like words (a
 		// process id and how many lines it has); a sum only where the
 		// numbers are quantities.
@@ -952,16 +1103,20 @@ func (c *colStat) lineOf(rows, shown int) string {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			fmt.Fprintf(&b, "%s %s", x.k, commas(x.n))
+			k := x.k
+			if k == "" {
+				k = `""`
+			}
+			fmt.Fprintf(&b, "%s %s", k, commas(x.n))
 		}
 		if !c.idLike() {
-			fmt.Fprintf(&b, "; sum %s", c.formatSum(c.sumF, c.sumI))
+			fmt.Fprintf(&b, "; %s", c.sumText())
 		}
-	case c.isNumber(rows):
+	case c.isNumber():
 		if c.idLike() {
 			fmt.Fprintf(&b, "numbers (identifiers), min %s", c.minRaw)
 		} else {
-			fmt.Fprintf(&b, "numbers, sum %s, min %s", c.formatSum(c.sumF, c.sumI), c.minRaw)
+			fmt.Fprintf(&b, "numbers, %s, min %s", c.sumText(), c.minRaw)
 		}
 		if c.minCount > 1 {
 			fmt.Fprintf(&b, " (%s rows)", commas(c.minCount))
@@ -981,7 +1136,7 @@ func (c *colStat) lineOf(rows, shown int) string {
 				b.WriteString(" (each in one row)")
 				break
 			}
-			if 33*vs[0].n < rows {
+			if 33*vs[0].n < c.rows {
 				// Nearly every row its own value: the most frequent
 				// one says little.
 				fmt.Fprintf(&b, " (the most frequent, %q, in %s rows)", cut(vs[0].k, 80), commas(vs[0].n))
@@ -989,7 +1144,7 @@ func (c *colStat) lineOf(rows, shown int) string {
 			}
 			b.WriteString("; most frequent: ")
 		}
-		rest := rows
+		rest := c.rows
 		for i, x := range vs {
 			if i == shown || x.n == 1 && len(vs) > shown {
 				fmt.Fprintf(&b, "; %s other values in %s rows", commas(len(vs)-i), commas(rest))
@@ -1016,16 +1171,16 @@ type rareValue struct {
 // shownColValues distinct values whose most frequent value covers at
 // least half the rows, the values held by at most 5% of the rows.
 func (c *colStat) rareValues(rows int) []rareValue {
-	if c.overflow || c.examples == nil || c.isNumber(rows) && !c.fewNumbers(shownColValues) {
+	if c.overflow || c.examples == nil || c.isNumber() && !c.fewNumbers(shownColValues) {
 		return nil
 	}
 	vs := c.sortedValues()
-	if len(vs) < 2 || len(vs) > shownColValues || 3*vs[0].n < rows {
+	if len(vs) < 2 || len(vs) > shownColValues || 3*vs[0].n < c.rows {
 		return nil
 	}
 	var out []rareValue
 	for _, x := range vs[1:] {
-		if 20*x.n <= rows {
+		if 20*x.n <= c.rows {
 			out = append(out, rareValue{c, x.k, x.n})
 		}
 	}
@@ -1072,7 +1227,7 @@ func (cp *colProfile) chosenRows() []*colRow {
 		for len(rare) > 0 && rare[0].n <= upTo {
 			r := rare[0]
 			rare = rare[1:]
-			why := fmt.Sprintf("%s %q is rare (%s of %s rows)", r.c.name, cut(r.v, 40), commas(r.n), commas(cp.rows))
+			why := fmt.Sprintf("%s %q is rare (%s of %s rows)", r.c.name, cut(r.v, 40), commas(r.n), commas(r.c.rows))
 			for _, l := range r.c.examples[r.v] {
 				add(l, why)
 			}
@@ -1080,7 +1235,7 @@ func (cp *colProfile) chosenRows() []*colRow {
 	}
 	addRare(3)
 	for _, c := range cp.cols {
-		if !c.isNumber(cp.rows) || len(c.distinct) < 2 {
+		if !c.isNumber() || len(c.distinct) < 2 {
 			continue
 		}
 		if c.maxCount <= maxExtremeRows {
@@ -1090,7 +1245,7 @@ func (cp *colProfile) chosenRows() []*colRow {
 		}
 	}
 	for _, c := range cp.cols {
-		if !c.isNumber(cp.rows) || len(c.distinct) < 2 {
+		if !c.isNumber() || len(c.distinct) < 2 {
 			continue
 		}
 		if c.minCount <= maxExtremeRows {
@@ -1102,7 +1257,7 @@ func (cp *colProfile) chosenRows() []*colRow {
 	// The rows of the next largest values (the largest file under a
 	// total line), for quantities.
 	for _, c := range cp.cols {
-		if !c.isNumber(cp.rows) || len(c.distinct) < 3 || c.idLike() || c.fewNumbers(shownColValues) {
+		if !c.isNumber() || len(c.distinct) < 3 || c.idLike() || c.fewNumbers(shownColValues) {
 			continue
 		}
 		for k, t := range c.top {
@@ -1110,6 +1265,19 @@ func (cp *colProfile) chosenRows() []*colRow {
 				continue // the maximum's rows are above
 			}
 			add(t.l, fmt.Sprintf("%s largest %s (%s)", ordinal(k+1), c.name, t.raw))
+		}
+	}
+	// And of the next smallest values (the least covered function
+	// above 0%).
+	for _, c := range cp.cols {
+		if !c.isNumber() || len(c.distinct) < 3 || c.idLike() || c.fewNumbers(shownColValues) {
+			continue
+		}
+		for k, t := range c.bottom {
+			if k == 0 || k > 2 {
+				continue // the minimum's rows are above
+			}
+			add(t.l, fmt.Sprintf("%s smallest %s (%s)", ordinal(k+1), c.name, t.raw))
 		}
 	}
 	addRare(cp.rows)
@@ -1149,7 +1317,7 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 	from := func(a, b int) {
 		for k := a; k < b && k < len(rows); k++ {
 			r := rows[k]
-			text := fmt.Sprintf("  %d\t%s\t[%s]", r.l.pos, cut(r.l.text, colRowWidth), strings.Join(r.reasons, "; "))
+			text := fmt.Sprintf("  %d\t%s\t[%s]", r.l.pos, cut(cp.split.compactRow(r.l.text), colRowWidth), strings.Join(r.reasons, "; "))
 			add(tsColRows, r.l.pos, r.l.pos, "chosen by its columns", text)
 		}
 	}
@@ -1158,8 +1326,9 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 }
 
 // colKeys are the candidate keys of a column in the columns section: its
-// profile line, its names line, its results line, its two parts lines.
-const colKeys = 5
+// profile line, its names line, its results line, its two parts lines,
+// its marks, repeats, shared starts, shared ends and forms lines.
+const colKeys = 10
 
 // columnParts adds the lines of rows by the start and the end of the
 // columns' values (partsLines), each after its column's line.
@@ -1172,6 +1341,11 @@ func (tc *textCands) columnParts(add func(sec, key, rec int, reason, text string
 		for j, l := range c.partsLines(cp.rows) {
 			add(tsColumns, colKeys*i+3+j, -1, "column parts", cut(l, 2*textWidth))
 		}
+		for j, l := range c.nameExtras() {
+			if l != "" {
+				add(tsColumns, colKeys*i+5+j, -1, "column groups", cut(l, 2*textWidth))
+			}
+		}
 	}
 }
 
@@ -1179,10 +1353,7 @@ func (tc *textCands) columnParts(add func(sec, key, rec int, reason, text string
 // and a query for the rows with one value of a column.
 func (tc *textCands) columnsHead(cs []Candidate) string {
 	cp := tc.p.cols
-	how := "split at runs of spaces"
-	if cp.split.tab {
-		how = "split at tabs"
-	}
+	how := cp.split.howSplit()
 	hdr := "no header line"
 	if cp.split.header != nil {
 		hdr = fmt.Sprintf("header at line %d", cp.split.headPos)
@@ -1212,7 +1383,7 @@ func (tc *textCands) columnsHead(cs []Candidate) string {
 	// A query for the rows with a value: the first rare value, else the
 	// most frequent value of the first column with few values.
 	for _, c := range cp.cols {
-		if c.overflow || c.isNumber(cp.rows) {
+		if c.overflow || c.isNumber() {
 			continue
 		}
 		vs := c.sortedValues()
@@ -1233,7 +1404,7 @@ func (tc *textCands) columnsHead(cs []Candidate) string {
 	// A row by its name: the first column whose every value is its own
 	// (not a number), shown with the first row's name.
 	for i, c := range cp.cols {
-		if c.isNumber(cp.rows) || c.capped || len(c.distinct) != cp.rows || cp.rows < 3 {
+		if c.isNumber() || c.capped || len(c.distinct) != cp.rows || cp.rows < 3 {
 			continue
 		}
 		if f := cp.split.fields(cp.first.text); f != nil {
@@ -1301,7 +1472,7 @@ type partGroup struct {
 // rows or more; nil for a numeric column, one whose values are not all
 // counted, or one of few values (they are listed already).
 func (c *colStat) partsLines(rows int) []string {
-	if c.overflow || c.isNumber(rows) || len(c.values) <= shownColValues {
+	if c.overflow || c.isNumber() || len(c.values) <= shownColValues {
 		return nil
 	}
 	vs := c.sortedValues()

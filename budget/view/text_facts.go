@@ -10,7 +10,8 @@ import (
 // all of its lines, for a result that keeps the whole text (level none):
 // what the text is (lines, kind, records), error lines and templates, a
 // test report's totals, failed packages and slowest tests, a log's time
-// range and levels, a table's column profile, the most frequent
+// range and levels, a table's column profile (with the marks, repeats,
+// shared starts and ends and forms of its columns of names), the most frequent
 // templates with their exact counts, the lines by their first words.
 // Most telling first; each item is one line without its newline. A view
 // at a smaller budget states these facts; the whole text at a larger one
@@ -36,7 +37,7 @@ func TextFacts(data []byte) []string {
 		// numbers, then the rest.
 		rank := func(c *colStat) int {
 			switch {
-			case c.isNumber(cp.rows):
+			case c.isNumber():
 				return 1
 			case c.overflow || len(c.values) > shownColValues && 33*c.sortedValues()[0].n < cp.rows:
 				return 2
@@ -48,7 +49,13 @@ func TextFacts(data []byte) []string {
 				// Rows by the start or end of their values: the
 				// distributions of columns of names.
 				for _, c := range cp.cols {
-					for _, l := range c.partsLines(cp.rows) {
+					ls := c.partsLines(cp.rows)
+					for _, l := range c.nameExtras() {
+						if l != "" {
+							ls = append(ls, l)
+						}
+					}
+					for _, l := range ls {
 						s := strings.TrimSpace(l)
 						if cp.split.header != nil {
 							s = "column " + s
@@ -86,11 +93,12 @@ func TextFacts(data []byte) []string {
 			out = append(out, fieldSummary(f, p.records))
 		}
 	}
-	if w := tc.wordCounts("first words", tc.leadMap()); w != "" {
+	if w := tc.wordCounts("first words", tc.leadMap()); w != "" && (p.cols == nil || p.cols.split.mode != byLine) {
 		out = append(out, strings.TrimSpace(w))
 	}
+	list := p.cols != nil && p.cols.split.mode == byLine
 	for i, cl := range tc.tmpls {
-		if i == 10 {
+		if i == 10 || list {
 			break
 		}
 		out = append(out, "["+commas(cl.count)+" lines] "+cut(cl.template(), 200))

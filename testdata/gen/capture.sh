@@ -107,6 +107,10 @@ if want apt-cache-show-node; then
 			}' >"$out/apt-cache-show-node.txt"
 fi
 want tree-pip && tree -J -s /usr/lib/python3/dist-packages/pip >"$out/tree-pip.json"
+# The Mozilla roots of the ca-certificates package only (not the machine's
+# own additions in /etc/ssl/certs), printed as text.
+want openssl-x509-mozilla && cat /usr/share/ca-certificates/mozilla/*.crt |
+	openssl crl2pkcs7 -nocrl -certfile /dev/stdin | openssl pkcs7 -print_certs -text -noout >"$out/openssl-x509-mozilla.txt"
 
 # Text outputs of failing runs (see testdata/gen/textcaps): a go test -json
 # stream with failing tests, a panic and a build failure; a go build -x log

@@ -33,8 +33,11 @@ func testEngine(t *testing.T) *host.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Deadlines that catch a hang, not a slow run (plugins, and the
+	// suggested queries the measures run): at the default 5 s a query a
+	// view suggests failed TestBundledCorpusMonotone on the loaded machine.
 	eng, err := host.New(ctx, host.WithStore(st), host.WithCounter(ctr), host.WithLazyPlugins(),
-		host.WithRegistry(patientRegistry(t)),
+		host.WithRegistry(patientRegistry(t)), host.WithQueryTimeout(time.Minute),
 		host.WithCompilationCache(""), host.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
 	if err != nil {
 		t.Fatal(err)

@@ -144,13 +144,57 @@ func needleNear(content, n string, anchors []span, field bool) bool {
 		if templateCount(content, o) || field && sharedValue(content, o) {
 			w = 0 // labelled by its own line: only that line is near
 		}
+		label, labelled := quotedLabel(content, o)
 		for _, a := range anchors {
+			if labelled && !(a.start >= label.start && a.end <= label.end) && inOtherQuote(content, a) {
+				continue // the count of another value of the list
+			}
 			if near(content, o, a, w) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// quotedLabel returns the quoted value a number counts in a list of
+// values with their counts ("\"[]\" 7" in `"false" 55, "null" 39, "[]" 7`):
+// the span of the quoted string just before it, and whether there is one.
+func quotedLabel(s string, o span) (span, bool) {
+	if o.start < 3 || s[o.start-1] != ' ' || s[o.start-2] != '"' {
+		return span{}, false
+	}
+	lineStart := strings.LastIndexByte(s[:o.start], '\n') + 1
+	for i := o.start - 3; i >= lineStart; i-- {
+		if s[i] == '"' && !escaped(s, i) {
+			return span{i, o.start - 1}, true
+		}
+	}
+	return span{}, false
+}
+
+// escaped reports whether the byte at i is escaped by an odd run of
+// backslashes before it ("\"" inside a quoted "\"\"").
+func escaped(s string, i int) bool {
+	n := 0
+	for j := i - 1; j >= 0 && s[j] == '\\'; j-- {
+		n++
+	}
+	return n%2 == 1
+}
+
+// inOtherQuote reports whether the anchor a stands inside a quoted string
+// of its line (an odd number of quotes before it on the line): a value of
+// a list, whose count is the number after it, not a label of other counts.
+func inOtherQuote(s string, a span) bool {
+	lineStart := strings.LastIndexByte(s[:a.start], '\n') + 1
+	n := 0
+	for i := lineStart; i < a.start; i++ {
+		if s[i] == '"' && !escaped(s, i) {
+			n++
+		}
+	}
+	return n%2 == 1
 }
 
 // sharedValueAfter recognises the count after a value in a profile's list
@@ -203,6 +247,16 @@ func near(s string, o, a span, window int) bool {
 	}
 	gap := s[lo.end:hi.start]
 	if !strings.Contains(gap, "\n") {
+		// One line: a row or a line of facts. The notice of an output
+		// shown as it is ("[compact: the output as it is, ...; text: 201
+		// lines (7 blank); ...; column 3: ...]") is every section of a view
+		// on one line, its sections joined by "; ": across a "; " it is
+		// near only within the window (its "(7 blank)" says nothing about
+		// the "overridden" 500 bytes further on).
+		if window > 0 && len(gap) > window && strings.Contains(gap, "; ") &&
+			strings.HasPrefix(strings.TrimLeft(lineAt(s, a.start), " "), "[compact:") {
+			return false
+		}
 		return true
 	}
 	if selfContained(lineAt(s, a.start)) || selfContained(lineAt(s, o.start)) {

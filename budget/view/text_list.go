@@ -1,0 +1,483 @@
+package view
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// More of a column of names, and the index of a table's rows.
+//
+// A column whose values are names (a list of packages, paths, symbols)
+// has too many values to list, but a reader asks how many there are, how
+// many differ, which repeat, how many share a start (lib…, python3-…,
+// pg_toast_…) or an end (…-dev, …_index), how many carry a mark before
+// the name (apt-cache rdepends' "|" of an alternative), and whether a
+// given name is there. Counted exactly over every row, from the column's
+// value counts (while at most maxColValues distinct values):
+//
+//   - marks: rows by the character before the name, one of markChars
+//     (at most 4 kinds of marks);
+//   - repeats: the values in more than one row, how many rows they hold,
+//     the most repeated;
+//   - shared starts and ends: the prefixes (suffixes) of at least 3
+//     characters where the values branch (two values differ right after
+//     it), made of whole words (see wordPart), held by at least 3 rows
+//     and 2% of them, not by every row; the
+//     best by rows × length (twice for a part that ends at a '-', '_',
+//     '.', '/' or ':'), leaving out one that a better one covers to 90%;
+//     counted on the names without their mark;
+//   - forms: rows by the value with each number written '#' (a run of
+//     digits not after a letter: "flag.go:#:" of go tool cover -func, the
+//     functions per file), when
+//     the forms are at most a quarter of the values.
+//
+// The index of a table lists its rows densely, in line order, one line
+// each: the row's identity (the first column whose every value is its
+// own and a name: not a number, 90% with a letter, not a time) and at most three short telling columns (of few
+// values only when they are short: a kind's letter), each cut at
+// 40 characters; a list's index is its values (cut at 120), 40 to a line. The first
+// rows come early, more at each priority, so a larger budget shows a
+// superset. Building it reads the text again only up to maxIndexRows
+// rows.
+
+const (
+	maxIndexRows  = 1500 // rows the index lists at most
+	indexChunk    = 20   // rows of a table per index candidate
+	listChunk     = 40   // values of a list per index candidate
+	indexCellCut  = 40   // an index cell is cut to this many characters
+	listCellCut   = 120  // a list's value in the index is cut to this many
+	maxMarkKinds  = 4    // marks counted before names
+	maxSharedPart = 24   // the longest shared start or end looked for
+)
+
+// markChars are the marks a name may carry before it ("|" of an
+// alternative, "*" of the current one, "+" and "-" of a change).
+const markChars = "|!*+-~^=<>?#%&"
+
+// leadMark is the mark v starts with (one of markChars, before a letter
+// or a digit), or "".
+func leadMark(v string) string {
+	if len(v) < 2 || strings.IndexByte(markChars, v[0]) < 0 {
+		return ""
+	}
+	if !isAlnumByte(v[1]) {
+		return ""
+	}
+	return v[:1]
+}
+
+// markLine is " rows by the mark before the name: "|" 719; 161 rows
+// without one" for a column of names where 3 rows or more have one, of at
+// most maxMarkKinds kinds; "" otherwise.
+func (c *colStat) markLine() string {
+	if c.overflow || c.isNumber() || len(c.values) <= shownColValues {
+		return ""
+	}
+	marks := map[string]int{}
+	with := 0
+	names := map[string]struct{}{}
+	for v, n := range c.values {
+		m := leadMark(v)
+		names[v[len(m):]] = struct{}{}
+		if m == "" {
+			continue
+		}
+		marks[m] += n
+		with += n
+		if len(marks) > maxMarkKinds {
+			return ""
+		}
+	}
+	if with < 3 {
+		return ""
+	}
+	ms, _ := byCount(marks)
+	var parts []string
+	for _, m := range ms {
+		parts = append(parts, fmt.Sprintf("%q %s", m.k, commas(m.n)))
+	}
+	s := fmt.Sprintf("  %s, rows by the mark before the name (a first character |, !, *, +, -, ~, ^, =, <, >, ?, #, %% or &): %s", c.name, strings.Join(parts, ", "))
+	if rest := c.rows - with; rest > 0 {
+		s += fmt.Sprintf("; %s rows without one", commas(rest))
+	}
+	return s + fmt.Sprintf("; without the mark, %s distinct names", commas(len(names)))
+}
+
+// repeatLine is " values in more than one row: 111 values in 240 rows;
+// most repeated: a 4, b 3, …" for a column of many values (not listed by
+// its profile line) where some repeat; "" otherwise.
+func (c *colStat) repeatLine() string {
+	if c.overflow || c.isNumber() || len(c.values) <= shownColValues || c.valuesListed(c.rows) {
+		return ""
+	}
+	vs := c.sortedValues()
+	if vs[0].n < 2 {
+		return ""
+	}
+	nv, nr := 0, 0
+	var parts []string
+	for _, x := range vs {
+		if x.n < 2 {
+			break
+		}
+		nv++
+		nr += x.n
+		if len(parts) < shownColValues {
+			parts = append(parts, fmt.Sprintf("%q %s", cut(x.k, 60), commas(x.n)))
+		}
+	}
+	return fmt.Sprintf("  %s, values in more than one row: %s values in %s rows (the other %s values one row each); most repeated: %s",
+		c.name, commas(nv), commas(nr), commas(len(vs)-nv), strings.Join(parts, ", "))
+}
+
+// sharedGroup is a shared start (or end) of values and its rows.
+type sharedGroup struct {
+	part     string
+	rows     int
+	distinct int
+}
+
+// sharedParts are the column's shared starts (end false) or ends (end
+// true), best first (see the top of this file); nil when none.
+func (c *colStat) sharedParts(end bool) []sharedGroup {
+	if c.overflow || c.isNumber() || len(c.values) <= shownColValues {
+		return nil
+	}
+	type nv struct {
+		s string
+		n int
+	}
+	var vs []nv
+	total := 0
+	for v, n := range c.values {
+		v = v[len(leadMark(v)):]
+		if end {
+			v = reverseBytes(v)
+		}
+		vs = append(vs, nv{v, n})
+		total += n
+	}
+	sort.Slice(vs, func(i, j int) bool { return vs[i].s < vs[j].s })
+	minRows := max(3, total/50)
+	var cands []sharedGroup
+	for L := 3; L <= maxSharedPart; L++ {
+		for i := 0; i < len(vs); {
+			if len(vs[i].s) < L {
+				i++
+				continue
+			}
+			p := vs[i].s[:L]
+			next := func(s string) int { // the byte after the prefix, or -1
+				if len(s) > L {
+					return int(s[L])
+				}
+				return -1
+			}
+			j, rows, branch := i, 0, false
+			for j < len(vs) && strings.HasPrefix(vs[j].s, p) {
+				rows += vs[j].n
+				if next(vs[j].s) != next(vs[i].s) {
+					branch = true
+				}
+				j++
+			}
+			if j-i >= 2 && branch && rows >= minRows && rows < total {
+				part := p
+				if end {
+					part = reverseBytes(p)
+				}
+				if utf8.ValidString(part) && strings.TrimSpace(part) == part && wordPart(part, end) {
+					cands = append(cands, sharedGroup{part, rows, j - i})
+				}
+			}
+			i = j
+		}
+	}
+	score := func(g sharedGroup) int {
+		n := g.rows * len(g.part)
+		// A part that ends (a start) or starts (an end) at a '-', '_',
+		// '.', '/' or ':' is a word of the names, worth twice.
+		b := g.part[len(g.part)-1]
+		if end {
+			b = g.part[0]
+		}
+		if strings.IndexByte("-_./:", b) >= 0 {
+			n *= 2
+		}
+		return n
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		a, b := score(cands[i]), score(cands[j])
+		if a != b {
+			return a > b
+		}
+		return cands[i].part < cands[j].part
+	})
+	var out []sharedGroup
+	for _, g := range cands {
+		if len(out) == shownColValues {
+			break
+		}
+		covered := false
+		for _, o := range out {
+			// A start without a delimiter ("lib") is not split further
+			// by its letters ("libx").
+			if !end && strings.HasPrefix(g.part, o.part) && strings.IndexAny(g.part, partDelims) < 0 {
+				covered = true
+				break
+			}
+			// A better group covers this one (its part extends this
+			// one's, with nearly all of its rows).
+			nested := strings.HasPrefix(o.part, g.part)
+			if end {
+				nested = strings.HasSuffix(o.part, g.part)
+			}
+			if nested && 10*o.rows >= 9*g.rows {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			out = append(out, g)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].rows > out[j].rows })
+	return out
+}
+
+// partDelims end the words of names ("python3-", "pg_toast_", "-dev").
+const partDelims = "-_./:"
+
+// wordPart reports whether p is a start (end false) or an end of names
+// made of whole words: it ends (an end: starts) at a delimiter without a
+// digit before (after) it, or (a start only) it has no delimiter at all
+// ("lib" of libfoo, libbar) and does not end in a digit.
+func wordPart(p string, end bool) bool {
+	if end {
+		return strings.IndexByte(partDelims, p[0]) >= 0 && !isDigitByte(p[1]) && strings.IndexAny(p[1:], partDelims) < 0
+	}
+	last := p[len(p)-1]
+	if strings.IndexByte(partDelims, last) >= 0 {
+		return !isDigitByte(p[len(p)-2])
+	}
+	return strings.IndexAny(p, partDelims) < 0 && !isDigitByte(last)
+}
+
+func reverseBytes(s string) string {
+	b := make([]byte, len(s))
+	for i := 0; i < len(s); i++ {
+		b[len(s)-1-i] = s[i]
+	}
+	return string(b)
+}
+
+// sharedLine is the line of the column's shared starts or ends, or "".
+func (c *colStat) sharedLine(end bool) string {
+	gs := c.sharedParts(end)
+	if len(gs) < 2 {
+		return "" // one group of nearly every row says little
+	}
+	var parts []string
+	for _, g := range gs {
+		p := g.part + "…"
+		if end {
+			p = "…" + g.part
+		}
+		s := fmt.Sprintf("%q %s", p, commas(g.rows))
+		if g.distinct < g.rows {
+			s += fmt.Sprintf(" (%s distinct)", commas(g.distinct))
+		}
+		parts = append(parts, s)
+	}
+	what := "start"
+	if end {
+		what = "end"
+	}
+	return fmt.Sprintf("  %s, rows by a shared %s (of the names without a mark; groups may nest): %s", c.name, what, strings.Join(parts, ", "))
+}
+
+// maskDigits writes each run of digits of v that is a number of its own
+// (not after a letter: "int64", "spf13" stay) as '#'.
+func maskDigits(v string) string {
+	if strings.IndexAny(v, "0123456789") < 0 {
+		return v
+	}
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		if isDigitByte(v[i]) && (i == 0 || !isAlnumByte(v[i-1])) {
+			b.WriteByte('#')
+			for i+1 < len(v) && isDigitByte(v[i+1]) {
+				i++
+			}
+			continue
+		}
+		b.WriteByte(v[i])
+		for isDigitByte(v[i]) && i+1 < len(v) && isDigitByte(v[i+1]) {
+			i++
+			b.WriteByte(v[i])
+		}
+	}
+	return b.String()
+}
+
+// formLine is " rows by the value's form (each run of digits as #): …"
+// for a column of many values with digits whose forms are at most a
+// quarter of its values, the largest in 3 rows or more; "" otherwise.
+func (c *colStat) formLine() string {
+	if c.overflow || c.isNumber() || len(c.values) <= shownColValues {
+		return ""
+	}
+	forms := map[string]int{}
+	fdist := map[string]int{}
+	for v, n := range c.values {
+		f := maskDigits(v)
+		forms[f] += n
+		fdist[f]++
+	}
+	if len(forms) < 2 || 4*len(forms) > len(c.values) {
+		return ""
+	}
+	fs, _ := byCount(forms)
+	if fs[0].n < 3 {
+		return ""
+	}
+	var parts []string
+	rest := c.rows
+	for i, f := range fs {
+		if i == shownColValues {
+			parts = append(parts, fmt.Sprintf("%s other forms in %s rows", commas(len(fs)-i), commas(rest)))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%q %s", cut(f.k, 80), commas(f.n)))
+		rest -= f.n
+	}
+	return fmt.Sprintf("  %s, rows by the value's form (each number written #): %s", c.name, strings.Join(parts, ", "))
+}
+
+// nameExtras are the column's lines of marks, repeats, shared starts and
+// ends, and forms, each "" when it says nothing.
+func (c *colStat) nameExtras() [5]string {
+	return [5]string{c.markLine(), c.repeatLine(), c.sharedLine(false), c.sharedLine(true), c.formLine()}
+}
+
+// indexColumns are the columns of the index of a table: its identity and
+// at most three short telling columns (values of 24 characters or fewer
+// on average, not one value in every row; a column of a few values the
+// profile lists only when they are 8 characters or fewer on average).
+// nil when no column names every row.
+func (cp *colProfile) indexColumns() []int {
+	if cp.split.mode == byLine {
+		return []int{0}
+	}
+	id := -1
+	for i, c := range cp.cols {
+		if !c.isNumber() && !c.capped && len(c.distinct) == cp.rows && c.rows == cp.rows && 10*c.lettered >= 9*c.rows {
+			id = i
+			break
+		}
+	}
+	if id < 0 || cp.rows < 3 {
+		return nil
+	}
+	out := []int{id}
+	for i, c := range cp.cols {
+		if len(out) == 4 {
+			break
+		}
+		if i == id || c.rows == 0 || c.sumLen > 24*c.rows || len(c.distinct) < 2 {
+			continue
+		}
+		if !c.isNumber() && !c.overflow && len(c.values) <= shownColValues && c.sumLen > 8*c.rows {
+			continue // longer words of a few values: their counts are in the profile
+		}
+		out = append(out, i)
+	}
+	return out
+}
+
+// indexCandidates adds the index of the table's rows (section tsIndex):
+// the first chunks at PrioRare, up to 200 rows at PrioSecond, the rest at
+// PrioSpread (each call adds its own range of chunks: from, to).
+func (tc *textCands) indexCandidates() func(prio, fromRow, toRow int) {
+	if tc.p == nil {
+		return func(int, int, int) {}
+	}
+	cp := tc.p.cols
+	if cp == nil || cp.rows < 2*indexChunk {
+		return func(int, int, int) {}
+	}
+	cols := cp.indexColumns()
+	if cols == nil {
+		return func(int, int, int) {}
+	}
+	list := cp.split.mode == byLine
+	chunk, cellCut := indexChunk, indexCellCut
+	if list {
+		chunk, cellCut = listChunk, listCellCut
+	}
+	var entries []posLine // the index entry of each row, in line order
+	textLines(tc.in.Data, func(pos int, line string) {
+		if len(entries) >= maxIndexRows || pos == cp.split.headPos {
+			return
+		}
+		f := cp.split.fields(line)
+		if f == nil {
+			return
+		}
+		var cells []string
+		for _, i := range cols {
+			if i < len(f) {
+				v := f[i]
+				if v == "" {
+					v = `""`
+				}
+				cells = append(cells, cut(v, cellCut))
+			}
+		}
+		entries = append(entries, posLine{pos, strings.Join(cells, " ")})
+	})
+	tc.indexCols, tc.indexN = cols, map[int]int{}
+	return func(prio, a, b int) {
+		for k := a; k < b && k < len(entries); k += chunk {
+			es := entries[k:min(k+chunk, len(entries), b)]
+			var text string
+			if list {
+				var vs []string
+				for _, e := range es {
+					vs = append(vs, e.text)
+				}
+				text = fmt.Sprintf("  %d-%d\t%s", es[0].pos, es[len(es)-1].pos, strings.Join(vs, " "))
+			} else {
+				var ls []string
+				for _, e := range es {
+					ls = append(ls, fmt.Sprintf("  %d\t%s", e.pos, e.text))
+				}
+				text = strings.Join(ls, "\n")
+			}
+			tc.indexN[es[0].pos] = len(es)
+			tc.v.Add(Candidate{Section: tc.sec[tsIndex], Key: es[0].pos, Record: -1, Prio: prio, Reason: "index", Text: text})
+		}
+	}
+}
+
+// indexHead is the header of the index section.
+func (tc *textCands) indexHead(cs []Candidate) string {
+	cp := tc.p.cols
+	n := 0
+	for _, c := range cs {
+		n += tc.indexN[c.Key]
+	}
+	if cp.split.mode == byLine {
+		return fmt.Sprintf("the values in line order (showing %s of %s; first-last line, then the values, space-separated):\n", commas(n), commas(cp.rows))
+	}
+	var names []string
+	for _, i := range tc.indexCols {
+		names = append(names, cp.cols[i].name)
+	}
+	return fmt.Sprintf("index of the rows in line order (showing %s of %s; line<TAB>%s, cells cut at %d characters):\n", commas(n), commas(cp.rows), strings.Join(names, " "), indexCellCut)
+}

@@ -1,0 +1,495 @@
+package view
+
+import (
+	"fmt"
+	"strings"
+)
+
+// How the lines of a table split into cells.
+//
+// Besides runs of spaces and every tab (text_columns.go), a table's cells
+// may be separated by:
+//
+//   - a bar, '|' or '│', with the cells padded by spaces: psql's aligned
+//     output (a header, a "----+----" rule, a "(N rows)" footer), sqlite3's
+//     -table, -box and -markdown modes, Markdown tables. Rule lines (only
+//     '-', '=', '+', ':', bars and box-drawing characters, with a run of
+//     three dashes) are not rows; a table whose every row starts and ends
+//     with the bar is "bordered": the empty cells outside the bars are no
+//     columns. The header is the first row when a rule follows it.
+//   - runs of tabs, leading and trailing ones ignored: text aligned by a
+//     tabwriter with tabs (go tool cover -func: "file.go:12:\tName\t\t\t85.7%"),
+//     when splitting at every tab makes the lines disagree.
+//
+// With a separator (tabs or a bar), a row may have fewer cells than the
+// widest rows (go version -m: "\tdep\tpath\tversion\th1:…" beside
+// "\tpath\tpath" and "\tbuild\tkey=value"): such rows count, and each
+// column states the rows that have it. When every row starts with the
+// same indentation (a TAB in go version -m), it is removed before the
+// split, so it makes no empty first column.
+//
+// A list (one value a line: apt-cache rdepends, find, a list of package
+// names, often indented under a header line) is a table of one column:
+// the line trimmed of spaces; with an indentation that 90% of its
+// one-word lines share, only the lines that have it are its rows (the
+// header lines above are other lines).
+
+// splitMode is how a table's lines split into cells.
+type splitMode int
+
+const (
+	bySpaces  splitMode = iota // at runs of spaces and tabs; the last column holds the rest
+	byTab                      // at every tab, empty cells kept
+	byTabRuns                  // at runs of tabs, leading and trailing tabs ignored
+	byBar                      // at a bar ('|' or '│'), cells trimmed of spaces and tabs
+	byLine                     // one cell: the line trimmed of spaces and tabs (a list)
+)
+
+// ruleChars are the characters of a rule line between a table's header
+// and rows ("----+----", "|---|---|", "+----+", "├────┼────┤").
+const ruleChars = "-=+|:─━═┼┬┴├┤┌┐└┘╞╪╡╤╧│ \t"
+
+// jqRuleTest is the jq test of isRule.
+const jqRuleTest = `(test("^[-=+|:─━═┼┬┴├┤┌┐└┘╞╪╡╤╧│ \t]*$") and test("---|===|───|═══|━━━"))`
+
+// isRule reports whether line is a rule line of a table: only ruleChars,
+// with a run of three '-', '=', '─', '═' or '━'.
+func isRule(line string) bool {
+	run, prev, long := 0, rune(0), false
+	for _, r := range line {
+		if !strings.ContainsRune(ruleChars, r) {
+			return false
+		}
+		switch r {
+		case '-', '=', '─', '═', '━':
+			if r == prev {
+				run++
+			} else {
+				run = 1
+			}
+			if run >= 3 {
+				long = true
+			}
+		default:
+			run = 0
+		}
+		prev = r
+	}
+	return long
+}
+
+// trimBlank trims spaces and tabs (not other white space: jq's
+// gsub("^[ \t]+|[ \t]+$"; "") does the same).
+func trimBlank(s string) string { return strings.Trim(s, " \t") }
+
+// splitTabRunsOf splits s at runs of tabs after trimming the tabs at
+// both ends (jq: gsub("^\t+|\t+$"; "") | [splits("\t+")]).
+func splitTabRunsOf(s string) []string {
+	s = strings.Trim(s, "\t")
+	var out []string
+	for {
+		i := strings.IndexByte(s, '\t')
+		if i < 0 {
+			return append(out, s)
+		}
+		out = append(out, s[:i])
+		j := i
+		for j < len(s) && s[j] == '\t' {
+			j++
+		}
+		s = s[j:]
+	}
+}
+
+// pipeCells splits a line at the bar sep, or nil when it is a rule line
+// (tested only when rules hold the bar: another rule is no row anyway)
+// or (bordered) does not start and end with the bar.
+func pipeCells(line, sep string, bordered, rules bool) []string {
+	if rules && isRule(line) {
+		return nil
+	}
+	s := trimBlank(line)
+	if bordered {
+		if len(s) < 2*len(sep) || !strings.HasPrefix(s, sep) || !strings.HasSuffix(s, sep) {
+			return nil
+		}
+		s = s[len(sep) : len(s)-len(sep)]
+	}
+	f := strings.Split(s, sep)
+	for i := range f {
+		f[i] = trimBlank(f[i])
+	}
+	return f
+}
+
+// cells splits a line (its lead removed) by the split's mode, without
+// checking the number of cells.
+func (sp *colSplit) cells(line string) []string {
+	switch sp.mode {
+	case byTab:
+		return strings.Split(line, "\t")
+	case byTabRuns:
+		return splitTabRunsOf(line)
+	case byBar:
+		return pipeCells(line, sp.sep, sp.bordered, sp.barRules)
+	case byLine:
+		if s := trimBlank(line); s != "" {
+			return []string{s}
+		}
+		return nil
+	}
+	return splitSpaces(line)
+}
+
+// jqCells is the jq expression (over one line, its lead removed) that
+// yields the array cells makes.
+func (sp *colSplit) jqCells() string {
+	switch sp.mode {
+	case byTab:
+		return `split("\t")`
+	case byTabRuns:
+		return `(gsub("^\t+|\t+$"; "") | [splits("\t+")])`
+	case byBar:
+		s := `gsub("^[ \t]+|[ \t]+$"; "")`
+		if sp.barRules {
+			s = fmt.Sprintf(`select(%s | not) | `, jqRuleTest) + s
+		}
+		if sp.bordered {
+			s += fmt.Sprintf(` | select(startswith(%[1]s) and endswith(%[1]s) and length >= 2) | .[1:-1]`, jqString(sp.sep))
+		}
+		return s + fmt.Sprintf(` | split(%s) | map(gsub("^[ \t]+|[ \t]+$"; ""))`, jqString(sp.sep))
+	case byLine:
+		return `gsub("^[ \t]+|[ \t]+$"; "") | select(. != "") | [.]`
+	}
+	return `[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")]`
+}
+
+// jqLead is the jq expression that keeps the lines with the split's lead
+// and removes it ("" when there is none).
+func (sp *colSplit) jqLead() string {
+	if sp.lead == "" {
+		return ""
+	}
+	return fmt.Sprintf(`select(startswith(%[1]s)) | ltrimstr(%[1]s) | `, jqString(sp.lead))
+}
+
+// howSplit says how the lines split, for the columns' head.
+func (sp *colSplit) howSplit() string {
+	var s string
+	switch sp.mode {
+	case byTab:
+		s = "split at tabs"
+	case byTabRuns:
+		s = "split at runs of tabs"
+	case byBar:
+		s = fmt.Sprintf("split at %q, cells trimmed", sp.sep)
+		if sp.bordered {
+			s += fmt.Sprintf(", rows start and end with %q", sp.sep)
+		}
+	case byLine:
+		s = "one value a line, trimmed"
+	default:
+		s = "split at runs of spaces"
+	}
+	if sp.lead != "" {
+		s = fmt.Sprintf("rows are the lines indented by %q, %s", sp.lead, s)
+	}
+	if sp.minK < sp.k {
+		s += fmt.Sprintf("; rows have %d to %d cells", sp.minK, sp.k)
+	}
+	return s
+}
+
+// compactRow is a row as the view shows it beside a line number: a bar
+// table's cells joined by " | " and a tab table's by one tab, without the
+// padding; any other line as it is.
+func (sp *colSplit) compactRow(line string) string {
+	switch sp.mode {
+	case byBar, byTabRuns:
+		f := sp.fields(line)
+		if f == nil {
+			return line
+		}
+		if sp.mode == byBar {
+			return strings.Join(f, " | ")
+		}
+		return strings.Join(f, "\t")
+	}
+	return line
+}
+
+// sepStats are what detectSeparated counts over the first lines.
+type sepStats struct {
+	nonBlank int
+	rules    int
+	// per bar: lines with it, their cell counts (bordered or not), and
+	// lines that start and end with it
+	piped    map[string]int
+	pipeW    map[string]map[int]int
+	bordered map[string]int
+	barRules map[string]bool // rule lines with the bar
+	// lines with a tab; with the lead TAB: lines starting with one
+	tabbed, tabLead int
+	tabW, runW      map[int]int // cell counts at every tab and at runs of tabs, the lead TAB removed when all have it
+	tabW0, runW0    map[int]int // the same with the lead kept
+	// one-word lines, and their indentation
+	oneWord int
+	indents map[string]int
+}
+
+var bars = []string{"|", "│"}
+
+func newSepStats() *sepStats {
+	s := &sepStats{piped: map[string]int{}, pipeW: map[string]map[int]int{}, bordered: map[string]int{}, barRules: map[string]bool{},
+		tabW: map[int]int{}, runW: map[int]int{}, tabW0: map[int]int{}, runW0: map[int]int{}, indents: map[string]int{}}
+	for _, b := range bars {
+		s.pipeW[b] = map[int]int{}
+	}
+	return s
+}
+
+// add counts one non-blank line.
+func (s *sepStats) add(line string) {
+	s.nonBlank++
+	if isRule(line) {
+		s.rules++
+		for _, b := range bars {
+			if strings.Contains(line, b) {
+				s.barRules[b] = true
+			}
+		}
+		return
+	}
+	for _, b := range bars {
+		if strings.Contains(line, b) {
+			s.piped[b]++
+			t := trimBlank(line)
+			if strings.HasPrefix(t, b) && strings.HasSuffix(t, b) && len(t) >= 2*len(b) {
+				s.bordered[b]++
+			}
+		}
+	}
+	if strings.IndexByte(line, '\t') >= 0 {
+		s.tabbed++
+		if line[0] == '\t' {
+			s.tabLead++
+		}
+		s.tabW0[strings.Count(line, "\t")+1]++
+		s.runW0[len(splitTabRunsOf(line))]++
+		if l := strings.TrimPrefix(line, "\t"); len(l) < len(line) {
+			s.tabW[strings.Count(l, "\t")+1]++
+			s.runW[len(splitTabRunsOf(l))]++
+		}
+	}
+	t := trimBlank(line)
+	if strings.IndexAny(t, " \t") < 0 {
+		s.oneWord++
+		s.indents[line[:len(line)-len(strings.TrimLeft(line, " \t"))]]++
+	}
+}
+
+// modal is the most frequent count of m (the larger on a tie) and its
+// lines.
+func modal(m map[int]int) (k, n int) {
+	for w, c := range m {
+		if c > n || c == n && w > k {
+			k, n = w, c
+		}
+	}
+	return k, n
+}
+
+// raggedFrom reports whether the lines of m (cell count -> lines) make a
+// table of at most k cells a row: 75% of the nonBlank lines have 2 to k
+// cells, half of them exactly k.
+func raggedFrom(m map[int]int, k, nonBlank int) (minK int, ok bool) {
+	if k < 2 {
+		return 0, false
+	}
+	in, minK := 0, k
+	for w, c := range m {
+		if w >= 2 && w <= k {
+			in += c
+			minK = min(minK, w)
+		}
+	}
+	return minK, in*4 >= nonBlank*3 && m[k]*2 >= in
+}
+
+// detectSeparated finds a table of explicit separators (bars, tabs) or a
+// list in the first 4,000 lines of sample; nil when there is none. Tabs
+// split at every tab are left to detectColumns when every line agrees.
+func detectSeparated(sample []byte) *colSplit {
+	s := newSepStats()
+	textLines(sample, func(pos int, line string) {
+		if pos >= 4000 || trimBlank(line) == "" {
+			return
+		}
+		s.add(line)
+	})
+	if s.nonBlank < 10 {
+		return nil
+	}
+	rows := s.nonBlank - s.rules
+	// Bars: 75% of the lines that are no rule have one, most of them the
+	// same number of cells.
+	for _, b := range bars {
+		if s.piped[b]*4 < rows*3 {
+			continue
+		}
+		sp := &colSplit{mode: byBar, sep: b, bordered: s.bordered[b]*10 >= s.piped[b]*9, barRules: s.barRules[b], headPos: -1}
+		w := map[int]int{}
+		textLines(sample, func(pos int, line string) {
+			if pos < 4000 && trimBlank(line) != "" {
+				if f := sp.cells(line); f != nil {
+					w[len(f)]++
+				}
+			}
+		})
+		k, _ := modal(w)
+		minK, ok := raggedFrom(w, k, rows)
+		if !ok || k > 4*maxColumns {
+			continue
+		}
+		sp.k, sp.minK = k, minK
+		if sp.emptyCells(sample) {
+			continue // a graph of bars ("| * |") or a mark before a name ("  |libfoo"), not a table
+		}
+		sp.pipeHeader(sample)
+		return sp
+	}
+	// Tabs: at every tab when the lines agree, else at runs of tabs;
+	// rows may have fewer cells.
+	if s.tabbed*4 >= s.nonBlank*3 {
+		lead := ""
+		tabW, runW := s.tabW0, s.runW0
+		if s.tabLead*10 >= s.tabbed*9 {
+			lead, tabW, runW = "\t", s.tabW, s.runW
+		}
+		for _, c := range []struct {
+			mode splitMode
+			w    map[int]int
+		}{{byTab, tabW}, {byTabRuns, runW}} {
+			k, n := modal(c.w)
+			if k < 2 || k > 4*maxColumns {
+				continue
+			}
+			minK, ok := raggedFrom(c.w, k, s.nonBlank)
+			if n*4 >= s.nonBlank*3 && !ok {
+				minK, ok = k, true
+			}
+			if ok {
+				return &colSplit{mode: c.mode, k: k, minK: minK, lead: lead, headPos: -1}
+			}
+		}
+	}
+	return nil
+}
+
+// detectList finds a list (one value a line) in the first 4,000 lines of
+// sample: 75% of the non-blank lines (at least 10) are one word; nil
+// otherwise.
+func detectList(sample []byte) *colSplit {
+	s := newSepStats()
+	textLines(sample, func(pos int, line string) {
+		if pos >= 4000 || trimBlank(line) == "" {
+			return
+		}
+		s.add(line)
+	})
+	if s.nonBlank < 10 || s.oneWord*4 < s.nonBlank*3 {
+		return nil
+	}
+	// The indentation: the most frequent one, shortened until 90% of the
+	// one-word lines start with it (" " of " |alt" beside "  name").
+	lead, n := "", 0
+	for in, c := range s.indents {
+		if c > n || c == n && in < lead {
+			lead, n = in, c
+		}
+	}
+	for lead != "" {
+		with := 0
+		for in, c := range s.indents {
+			if strings.HasPrefix(in, lead) {
+				with += c
+			}
+		}
+		if with*10 >= s.oneWord*9 {
+			break
+		}
+		lead = lead[:len(lead)-1]
+	}
+	return &colSplit{mode: byLine, k: 1, minK: 1, lead: lead, headPos: -1}
+}
+
+// emptyCells reports whether half or more of the cells of the rows
+// among the first 4,000 lines are empty, or (not bordered) the first
+// cell of 90% of them: the bars are then marks, not separators.
+func (sp *colSplit) emptyCells(sample []byte) bool {
+	cells, empty, rows, firstEmpty := 0, 0, 0, 0
+	textLines(sample, func(pos int, line string) {
+		if pos >= 4000 {
+			return
+		}
+		f := sp.fields(line)
+		if f == nil {
+			return
+		}
+		rows++
+		if f[0] == "" {
+			firstEmpty++
+		}
+		for _, c := range f {
+			cells++
+			if c == "" {
+				empty++
+			}
+		}
+	})
+	return 2*empty >= cells || !sp.bordered && 10*firstEmpty >= 9*rows
+}
+
+// pipeHeader takes the first row as the header when the next non-blank
+// line is a rule (psql, Markdown, sqlite3 -table), and its cells have no
+// digit-only names.
+func (sp *colSplit) pipeHeader(sample []byte) {
+	first, firstPos, ruleNext, done := []string(nil), -1, false, false
+	textLines(sample, func(pos int, line string) {
+		if done || trimBlank(line) == "" {
+			return
+		}
+		if first == nil {
+			if f := sp.fields(line); f != nil {
+				first, firstPos = f, pos
+			} else if !isRule(line) || pos > 20 {
+				done = true // something else before the first row
+			}
+			return
+		}
+		ruleNext, done = isRule(line), true
+	})
+	if first == nil || !ruleNext || len(first) != sp.k {
+		return
+	}
+	for _, h := range first {
+		if h == "" {
+			return
+		}
+	}
+	sp.header, sp.headPos = first, firstPos
+}
+
+// factLine is what the table is, in one line of the text's facts: "a
+// table of 410 rows, 8 columns (split at "|", …; 2 other lines)", "a list
+// of 878 values (…)".
+func (cp *colProfile) factLine() string {
+	other := ""
+	if cp.other > 0 {
+		other = fmt.Sprintf("; %s other lines", commas(cp.other))
+	}
+	if cp.split.mode == byLine {
+		return fmt.Sprintf("a list of %s values (%s%s)", commas(cp.rows), cp.split.howSplit(), other)
+	}
+	return fmt.Sprintf("a table of %s rows, %d columns (%s%s)", commas(cp.rows), cp.split.k, cp.split.howSplit(), other)
+}
