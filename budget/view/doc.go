@@ -78,5 +78,17 @@
 // number of distinct records shown per collection as its "shown" count.
 //
 // Build adds the candidates of structured outputs (JSON, JSON Lines,
-// concatenated JSON); text outputs get theirs from the text*.go files.
+// concatenated JSON); text outputs get theirs from the text*.go files:
+//
+//	text_profile.go  one pass over the lines: kind, records, severity,
+//	                 templates, fields, and a table's column profile
+//	text_columns.go  tables: how lines split (spaces, tabs; detection),
+//	                 each column's exact profile, the rows it chooses
+//	text_split.go    more separators: bars (psql, sqlite3, Markdown),
+//	                 runs of tabs, rows with fewer cells, an indentation
+//	                 removed before the split, lists of one value a line
+//	text_list.go     columns of names (marks, repeats, shared starts and
+//	                 ends, forms) and the dense index of a table's rows
+//	text_records.go  texts of records, shown whole
+//	text.go          the text's candidates in fill order
 package view
