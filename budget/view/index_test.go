@@ -307,7 +307,7 @@ func TestIndexSortOfKeyedCollection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := v.Fill(c, 4000)
+	f, err := v.Fill(c, 8000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -433,6 +433,212 @@ func TestRowSaysTheValueItIsThereFor(t *testing.T) {
 		got := jq(t, data, ".MetricAlarms["+m[1]+"].ExtendedStatistic")[0]
 		if fmt.Sprint(got) != m[2] || fmt.Sprint(n) != m[3] {
 			t.Errorf("row %s says ExtendedStatistic=%s (only %s records); jq: %v (%v records)", m[1], m[2], m[3], got, n)
+		}
+	}
+}
+
+// TestProfileMostCommonValues: a string field with too many values to
+// list them all (engines.node: 45 in 287 packages) states its most
+// common ones with their counts and how many values and records the rest
+// are, each number jq's.
+func TestProfileMostCommonValues(t *testing.T) {
+	v, data := viewOf(t, "../../testdata/captured/npm-package-lock.json")
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := v.Fill(c, 8000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^  engines\.node \(string[^\n]*; most common: ([^\n]*?); (\d+) more values with (\d+)[;\n]`).FindStringSubmatch(f.Text)
+	if m == nil {
+		t.Fatalf("no most common values of engines.node:\n%s", f.Text)
+	}
+	counts := jq(t, data, `[.packages[] | .engines.node? // empty | select(type == "string")] | group_by(.) | map({key: .[0], value: length}) | from_entries`)[0].(map[string]any)
+	total := 0
+	for _, n := range counts {
+		total += n.(int)
+	}
+	shown := 0
+	for _, part := range strings.Split(m[1], ", ") {
+		i := strings.LastIndexByte(part, ' ')
+		val, n := part[:i], part[i+1:]
+		if fmt.Sprint(counts[val]) != n {
+			t.Errorf("%q: the view says %s, jq %v", val, n, counts[val])
+		}
+		shown++
+		var x int
+		fmt.Sscan(n, &x)
+		total -= x
+	}
+	if m[2] != fmt.Sprint(len(counts)-shown) || m[3] != fmt.Sprint(total) {
+		t.Errorf("the rest: %s more values with %s; jq %d with %d", m[2], m[3], len(counts)-shown, total)
+	}
+}
+
+// TestProfileShowsARareValueWhole: a field with one value in a few
+// records (an error message of 300 characters in 2 of 60) is shown
+// with its end, where the cause is, not cut at 60 characters.
+func TestProfileShowsARareValueWhole(t *testing.T) {
+	msg := "verifying example.com/mod@v1.2.3: " + strings.Repeat("checking the module against the checksum database, ", 5) + "reading https://sum.golang.org/lookup: 403 Forbidden"
+	var b strings.Builder
+	b.WriteString("[")
+	for i := range 60 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		if i == 17 || i == 41 {
+			fmt.Fprintf(&b, `{"Path":"example.com/m%d","Version":"v1.%d.0","Error":%q}`, i, i, msg)
+		} else {
+			fmt.Fprintf(&b, `{"Path":"example.com/m%d","Version":"v1.%d.0"}`, i, i)
+		}
+	}
+	b.WriteString("]")
+	v, _ := viewOfData(t, []byte(b.String()))
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := v.Fill(c, 4000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := regexp.MustCompile(`(?m)^  Error \(string, in 2 of 60 records\): .*$`).FindString(f.Text)
+	if !strings.Contains(line, "403 Forbidden 2") || !strings.HasPrefix(strings.TrimPrefix(line, "  Error (string, in 2 of 60 records): "), "verifying example.com/mod@v1.2.3") {
+		t.Errorf("the error's line does not show its head and its end:\n%s", f.Text)
+	}
+}
+
+// TestProfileOfAFewRecordsFewValues: a nested field of a few records
+// with a few values (args.kind in 27 of 400 trace events) gets its
+// profile line with every count (jq's) before the even spread of rows,
+// not after it.
+func TestProfileOfAFewRecordsFewValues(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[")
+	kinds := []string{"RootFile", "Import", "LibFile"}
+	for i := range 400 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		if i%15 == 7 {
+			fmt.Fprintf(&b, `{"name":"findSourceFile","ts":%d,"args":{"kind":%q,"fileName":"/src/f%d.ts"}}`, 1000+i*13, kinds[i%len(kinds)], i)
+		} else {
+			fmt.Fprintf(&b, `{"name":"checkSourceFile","ts":%d,"dur":%d,"args":{"path":"/src/f%d.ts"}}`, 1000+i*13, 3+i%17, i)
+		}
+	}
+	b.WriteString("]")
+	v, data := viewOfData(t, []byte(b.String()))
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := v.Fill(c, 4000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := jq(t, data, `[.[].args.kind // empty] | group_by(.) | map("\(.[0]) \(length)") | join(", ")`)[0].(string)
+	n := jq(t, data, `[.[] | select(.args.kind)] | length`)[0]
+	m := regexp.MustCompile(`(?m)^  args\.kind \(string, in (\d+) of 400 records\): (.*)$`).FindStringSubmatch(f.Text)
+	if m == nil {
+		t.Fatalf("no line of args.kind:\n%s", f.Text)
+	}
+	got := strings.Split(strings.Split(m[2], ", missing")[0], ", ")
+	slices.Sort(got)
+	if m[1] != fmt.Sprint(n) || strings.Join(got, ", ") != counts {
+		t.Errorf("args.kind in %s records: %s; jq: in %v: %s", m[1], m[2], n, counts)
+	}
+}
+
+// TestRowsOfManyKindsShowTheirOwnMembers: in a collection of many kinds
+// of records (trace events whose args differ by event name: 24 fields,
+// a record has 6), a row shows the members of a few records each that
+// no column shows, in its "other" cell, with the values jq gives.
+func TestRowsOfManyKindsShowTheirOwnMembers(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[")
+	for i := range 480 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		k := i % 8
+		fmt.Fprintf(&b, `{"name":"event%d","ts":%d,"dur":%d,"args":{"a%d":"x%d","b%d":%d,"c%d":"/p/%d"}}`, k, 1000+i*7, 1+i%11, k, i%5, k, i%9, k, i)
+	}
+	b.WriteString("]")
+	v, data := viewOfData(t, []byte(b.String()))
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := v.Fill(c, 4000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`(?m)^#\t.*\tother\twhy$`).MatchString(f.Text) {
+		t.Fatalf("no other cell:\n%s", f.Text)
+	}
+	rows := regexp.MustCompile(`(?m)^(\d+)\t.*\t([^\t]*)\t[^\t]*$`).FindAllStringSubmatch(f.Text, -1)
+	checked := 0
+	for _, r := range rows {
+		if r[2] == "-" || !strings.Contains(r[2], "=") {
+			continue
+		}
+		for _, kv := range strings.Split(r[2], ", ") {
+			name, val, _ := strings.Cut(kv, "=")
+			got := jq(t, data, fmt.Sprintf(`.[%s].args.%s | tostring`, r[1], name))[0]
+			if got != val {
+				t.Errorf("row %s: %s=%s, jq %v", r[1], name, val, got)
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Fatalf("no row shows a member of its own:\n%s", f.Text)
+	}
+}
+
+// TestColumnsOfOneObjectAtMostTwo: the columns of a row are not filled
+// with one object's members (an issue's reactions."+1", "-1", heart,
+// rocket, ... pushed out the rest), nor with numbers that name
+// something (user.id is no measure): at most two reactions columns, and
+// every row's reactions.total_count the one jq gives.
+func TestColumnsOfOneObjectAtMostTwo(t *testing.T) {
+	v, data := viewOf(t, "../../testdata/captured/github-issues.json")
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := v.Fill(c, 8000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := regexp.MustCompile(`(?m)^#\t(.*)\twhy$`).FindStringSubmatch(f.Text)
+	if head == nil {
+		t.Fatalf("no rows:\n%s", f.Text)
+	}
+	cols := strings.Split(head[1], "\t")
+	reactions, total := 0, -1
+	for j, col := range cols {
+		if strings.HasPrefix(col, "reactions.") {
+			reactions++
+		}
+		if col == "reactions.total_count" {
+			total = j
+		}
+		if col == "user.id" || col == "id" {
+			t.Errorf("column %s: a number naming something, not a measure", col)
+		}
+	}
+	if reactions > 2 || total < 0 {
+		t.Fatalf("columns %v: %d of reactions", cols, reactions)
+	}
+	rows := regexp.MustCompile(`(?m)^\d+\t(\d+)\t.*$`).FindAllStringSubmatch(f.Text, -1)
+	for _, r := range rows {
+		cells := strings.Split(r[0], "\t")[1:]
+		want := jq(t, data, fmt.Sprintf(`.[] | select(.number == %s) | .reactions.total_count`, r[1]))[0]
+		if cells[total] != fmt.Sprint(want) {
+			t.Errorf("issue %s: reactions.total_count %q, jq %v", r[1], cells[total], want)
 		}
 	}
 }

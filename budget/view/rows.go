@@ -837,6 +837,32 @@ func (k *coll) valuesOf(i int, f *Field) string {
 	return strings.Join(parts, ",")
 }
 
+// otherCell is the row's "other" cell: the fields of otherCols record i
+// has, as name=value, at most 4 (each value cut at 40 characters), "-"
+// for none.
+func (k *coll) otherCell(i int) string {
+	r := k.rows[i]
+	if r == nil {
+		return "-"
+	}
+	vals := map[*Field]string{}
+	k.p.leavesOf(r.raw, k.p.mask(k.otherCols...), func(f *Field, v []byte) {
+		if _, ok := vals[f]; !ok && !emptyValue(v) {
+			vals[f] = cell(string(v), 40)
+		}
+	})
+	var parts []string
+	for _, f := range k.otherCols {
+		if v, ok := vals[f]; ok && len(parts) < 4 {
+			parts = append(parts, k.short(f)+"="+v)
+		}
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, ", ")
+}
+
 // renderRow renders the cells of the record raw and returns them with
 // its identity.
 func (k *coll) renderRow(raw []byte, vals [][][]byte) (cells []string, ident string) {
@@ -943,6 +969,9 @@ func (k *coll) addRows(v *View, sec int) {
 				// no column shows: "has configFilePath=… (only 2 of …)".
 				short := k.short(f)
 				why = strings.Replace(why, "has "+short+" (", "has "+short+"="+k.valuesOf(rec, f)+" (", 1)
+			}
+			if len(k.otherCols) > 0 {
+				return strconv.Itoa(rec) + "\t" + strings.Join(cells, "\t") + "\t" + k.otherCell(rec) + "\t" + why
 			}
 			return strconv.Itoa(rec) + "\t" + strings.Join(cells, "\t") + "\t" + why
 		}

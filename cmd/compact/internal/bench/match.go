@@ -165,11 +165,22 @@ func quotedLabel(s string, o span) (span, bool) {
 		return span{}, false
 	}
 	lineStart := strings.LastIndexByte(s[:o.start], '\n') + 1
-	open := strings.LastIndexByte(s[lineStart:o.start-2], '"')
-	if open < 0 {
-		return span{}, false
+	for i := o.start - 3; i >= lineStart; i-- {
+		if s[i] == '"' && !escaped(s, i) {
+			return span{i, o.start - 1}, true
+		}
 	}
-	return span{lineStart + open, o.start - 1}, true
+	return span{}, false
+}
+
+// escaped reports whether the byte at i is escaped by an odd run of
+// backslashes before it ("\"" inside a quoted "\"\"").
+func escaped(s string, i int) bool {
+	n := 0
+	for j := i - 1; j >= 0 && s[j] == '\\'; j-- {
+		n++
+	}
+	return n%2 == 1
 }
 
 // inOtherQuote reports whether the anchor a stands inside a quoted string
@@ -177,7 +188,13 @@ func quotedLabel(s string, o span) (span, bool) {
 // a list, whose count is the number after it, not a label of other counts.
 func inOtherQuote(s string, a span) bool {
 	lineStart := strings.LastIndexByte(s[:a.start], '\n') + 1
-	return strings.Count(s[lineStart:a.start], "\"")%2 == 1
+	n := 0
+	for i := lineStart; i < a.start; i++ {
+		if s[i] == '"' && !escaped(s, i) {
+			n++
+		}
+	}
+	return n%2 == 1
 }
 
 // sharedValueAfter recognises the count after a value in a profile's list
@@ -230,6 +247,16 @@ func near(s string, o, a span, window int) bool {
 	}
 	gap := s[lo.end:hi.start]
 	if !strings.Contains(gap, "\n") {
+		// One line: a row or a line of facts. The notice of an output
+		// shown as it is ("[compact: the output as it is, ...; text: 201
+		// lines (7 blank); ...; column 3: ...]") is every section of a view
+		// on one line, its sections joined by "; ": across a "; " it is
+		// near only within the window (its "(7 blank)" says nothing about
+		// the "overridden" 500 bytes further on).
+		if window > 0 && len(gap) > window && strings.Contains(gap, "; ") &&
+			strings.HasPrefix(strings.TrimLeft(lineAt(s, a.start), " "), "[compact:") {
+			return false
+		}
 		return true
 	}
 	if selfContained(lineAt(s, a.start)) || selfContained(lineAt(s, o.start)) {
