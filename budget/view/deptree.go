@@ -1,6 +1,7 @@
 package view
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strings"
@@ -67,17 +68,25 @@ func findNest(data []byte, colls []Collection) string {
 		val := s.d[start:s.pos]
 		objects, again := true, false
 		k := jscan{d: val}
-		k.members(func(_ string, node []byte) {
+		k.eachMemberName(func([]byte) {
+			if !objects || again {
+				return // the rest is skipped
+			}
+			start := k.pos
+			k.skipValue()
+			node := k.d[start:k.pos]
 			if len(node) == 0 || node[0] != '{' {
 				objects = false
 				return
 			}
-			if again {
-				return
-			}
+			// Names compared as bytes: the nodes of a large map (an
+			// npm document's versions) allocate nothing here.
 			n := jscan{d: node}
-			n.members(func(m string, sub []byte) {
-				if m == name && len(sub) > 0 && sub[0] == '{' && len(strings.TrimSpace(string(sub))) > 2 {
+			n.eachMemberName(func(m []byte) {
+				start := n.pos
+				n.skipValue()
+				sub := n.d[start:n.pos]
+				if string(m) == name && len(sub) > 0 && sub[0] == '{' && len(bytes.TrimSpace(sub)) > 2 {
 					again = true
 				}
 			})

@@ -173,6 +173,13 @@ func (s *jscan) memberName() (raw []byte, name string) {
 // was is skipped. pos ends past the object. A value that is not an object
 // is left as it is (false).
 func (s *jscan) eachMember(fn func(name string)) bool {
+	return s.eachMemberName(func(name []byte) { fn(string(name)) })
+}
+
+// eachMemberName is eachMember with each name as bytes: the text's own
+// when the name has no escape (nothing is allocated), else unquoted. fn
+// must not keep them.
+func (s *jscan) eachMemberName(fn func(name []byte)) bool {
 	s.ws()
 	if s.peek() != '{' {
 		return false
@@ -186,14 +193,17 @@ func (s *jscan) eachMember(fn func(name string)) bool {
 			}
 			return true
 		}
-		name := s.readString()
+		raw, name := s.memberName()
+		if raw == nil {
+			raw = []byte(name)
+		}
 		s.ws()
 		if s.peek() == ':' {
 			s.pos++
 		}
 		s.ws()
 		at := s.pos
-		fn(name)
+		fn(raw)
 		if s.pos == at {
 			s.skipValue()
 		}
