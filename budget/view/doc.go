@@ -41,6 +41,8 @@
 //	               one line each: identity and two short fields, picked
 //	               by their values (or the registry's index fields), in
 //	               record order, key order or the registry's sort order.
+//	               A dependency tree (npm ls) is listed by deptree.go,
+//	               one line per node: its dependencies as name@version.
 //	fill.go        one walk over the candidates in a fixed order (priority,
 //	               then the order they were added) keeping the longest
 //	               prefix whose rendering fits the budget, counted exactly.
