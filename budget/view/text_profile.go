@@ -150,6 +150,11 @@ func countLines(data []byte) int {
 // jq number them: split at '\n', a final '\n' starts no line, one '\r'
 // ending a line is removed, invalid UTF-8 is replaced.
 func textLines(data []byte, fn func(pos int, line string)) {
+	textLinesWhile(data, func(pos int, line string) bool { fn(pos, line); return true })
+}
+
+// textLinesWhile is textLines until fn returns false.
+func textLinesWhile(data []byte, fn func(pos int, line string) bool) {
 	pos := 0
 	for len(data) > 0 {
 		line := data
@@ -162,7 +167,9 @@ func textLines(data []byte, fn func(pos int, line string)) {
 		if !utf8.ValidString(s) {
 			s = strings.ToValidUTF8(s, "\uFFFD")
 		}
-		fn(pos, s)
+		if !fn(pos, s) {
+			return
+		}
 		pos++
 		data = rest
 	}
