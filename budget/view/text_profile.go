@@ -211,6 +211,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	} else if detectColonRecords(data, p.kind) {
 		p.recs = newRecordStats("")
 		p.recs.colon = true
+	} else if detectBigBlocks(data, p.kind) {
+		p.recs = newRecordStats("")
+		p.recs.blocks = true
 	}
 	if p.recs != nil && p.cols != nil {
 		p.recs.cols = &p.cols.split
@@ -417,6 +420,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	case p.recs != nil && p.recs.colon:
 		p.records = p.recs.n
 		p.recordUnit = "records (blank-line-separated blocks, each starting with a line that ends with \":\")"
+	case p.recs != nil && p.recs.blocks:
+		p.records = p.recs.n
+		p.recordUnit = "records (blank-line-separated blocks)"
 	case p.graph != nil:
 		p.records = p.graph.commits
 		p.recordUnit = "commits"

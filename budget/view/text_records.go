@@ -86,6 +86,9 @@ type recordStats struct {
 	// colon: records start with a line at column 0 that ends with ':'
 	// after a blank line (ls -lR: "./dir:"); prevBlank is that state.
 	colon, prevBlank bool
+	// blocks: every blank-line-separated block is a record (a few big
+	// ones: detectBigBlocks).
+	blocks bool
 	// cols is the table the lines of the records are rows of (ls -lR's
 	// entries), or nil; colMax per column the record with the largest
 	// sum of its rows' numbers.
@@ -183,6 +186,9 @@ func (rs *recordStats) isHeader(line string) bool {
 	if rs.colon {
 		return rs.prevBlank && line != "" && line[0] != ' ' && line[0] != '\t' && strings.HasSuffix(strings.TrimSpace(line), ":")
 	}
+	if rs.blocks {
+		return rs.prevBlank && strings.TrimSpace(line) != ""
+	}
 	if rs.key == "" {
 		return line != "" && line[0] != ' ' && line[0] != '\t' && strings.TrimSpace(line) != ""
 	}
@@ -254,6 +260,40 @@ func detectColonRecords(data []byte, kind string) bool {
 		prevBlank = blank
 	})
 	return colon >= 3 && colon*10 >= starts*9
+}
+
+// detectBigBlocks reports whether a text with no other record structure
+// is made of a few big blank-line-separated blocks (npm explain: one
+// block per installed version, of 17 to 12,000 lines), from its first
+// 4,000 lines: at least 2 blocks, of 24 non-blank lines or more on
+// average. Such blocks are its records (their first lines, sizes and
+// counts per block), whatever their number.
+func detectBigBlocks(data []byte, kind string) bool {
+	switch kind {
+	case textPlain, textBlocks:
+	default:
+		return false
+	}
+	sample := data
+	if len(sample) > 1<<20 {
+		sample = sample[:1<<20]
+	}
+	blocks, nonBlank := 0, 0
+	prevBlank := true
+	textLines(sample, func(pos int, line string) {
+		if pos >= 4000 {
+			return
+		}
+		blank := strings.TrimSpace(line) == ""
+		if !blank {
+			nonBlank++
+			if prevBlank {
+				blocks++
+			}
+		}
+		prevBlank = blank
+	})
+	return blocks >= 2 && nonBlank >= maxRecMean*blocks
 }
 
 // add reads one line (before anything else counts it); header reports
@@ -821,7 +861,14 @@ func (tc *textCands) recordCandidates() {
 		for i, r := range recs {
 			head := r.text
 			if j := strings.Index(head, " | "); j >= 0 {
-				head = head[:j]
+				// A block of its own kind (rs.blocks) is named by its
+				// first two lines (npm explain: the package, then who
+				// asks for it).
+				if k := strings.Index(head[j+3:], " | "); rs.blocks && k >= 0 {
+					head = head[:j+3+k]
+				} else if !rs.blocks {
+					head = head[:j]
+				}
 			}
 			p := prio[i]
 			if p == PrioRare {
@@ -891,6 +938,8 @@ func (rs *recordStats) headerQuery() string {
 	switch {
 	case rs.colon:
 		return `. as $l | range(length) | select(($l[.] | test("^[^ \t].*:\\s*$")) and (. == 0 or ($l[. - 1] | test("^\\s*$")))) | "\(.)\t\($l[.])"`
+	case rs.blocks:
+		return `. as $l | range(length) | select(($l[.] | test("\\S")) and (. == 0 or ($l[. - 1] | test("^\\s*$")))) | "\(.)\t\($l[.])"`
 	case rs.key == "":
 		sel = `test("^[^ \t]")`
 	}
