@@ -515,8 +515,14 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "  %s (%s", f.Path, strings.Join(f.TypeNames(), "|"))
+	// The value counts below say "missing N" themselves.
+	counted := f != p.Identity && f.Types&(tArray|tObject) == 0 && f.Counts != nil && f.Distinct <= 24 && (f.Distinct < f.Values || f.Values < 4)
 	if f.Present < p.Records {
 		fmt.Fprintf(&b, ", in %s of %s records", commas(f.Present), commas(p.Records))
+		if !counted && onePerRecord(f) {
+			// "how many have no X" needs no subtraction
+			fmt.Fprintf(&b, ", missing in %s", commas(p.Records-f.Present))
+		}
 	}
 	if f.Values > f.Present {
 		fmt.Fprintf(&b, ", %s values", commas(f.Values))

@@ -41,6 +41,8 @@
 //	               one line each: identity and two short fields, picked
 //	               by their values (or the registry's index fields), in
 //	               record order, key order or the registry's sort order.
+//	               A dependency tree (npm ls) is listed by deptree.go,
+//	               one line per node: its dependencies as name@version.
 //	fill.go        one walk over the candidates in a fixed order (priority,
 //	               then the order they were added) keeping the longest
 //	               prefix whose rendering fits the budget, counted exactly.
@@ -78,5 +80,17 @@
 // number of distinct records shown per collection as its "shown" count.
 //
 // Build adds the candidates of structured outputs (JSON, JSON Lines,
-// concatenated JSON); text outputs get theirs from the text*.go files.
+// concatenated JSON); text outputs get theirs from the text*.go files:
+//
+//	text_profile.go  one pass over the lines: kind, records, severity,
+//	                 templates, fields, and a table's column profile
+//	text_columns.go  tables: how lines split (spaces, tabs; detection),
+//	                 each column's exact profile, the rows it chooses
+//	text_split.go    more separators: bars (psql, sqlite3, Markdown),
+//	                 runs of tabs, rows with fewer cells, an indentation
+//	                 removed before the split, lists of one value a line
+//	text_list.go     columns of names (marks, repeats, shared starts and
+//	                 ends, forms) and the dense index of a table's rows
+//	text_records.go  texts of records, shown whole
+//	text.go          the text's candidates in fill order
 package view

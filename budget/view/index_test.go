@@ -642,3 +642,55 @@ func TestColumnsOfOneObjectAtMostTwo(t *testing.T) {
 		}
 	}
 }
+
+// TestRowShowsTheRareObjectItIsThereFor: a record chosen because it has
+// an object few records have (an Error in 1 of 90 modules) shows that
+// object's members in its reason, the message with its end (where its
+// cause is), not only its name.
+func TestRowShowsTheRareObjectItIsThereFor(t *testing.T) {
+	msg := "verifying example.com/m47@v1.47.0: checksum mismatch\n\tdownloaded: h1:abc\n\tgo.sum: h1:def\nSECURITY ERROR: 403 Forbidden"
+	var b strings.Builder
+	for i := range 90 {
+		fmt.Fprintf(&b, `{"Path":"example.com/m%02d","Version":"v1.%d.0","Time":"2026-01-%02dT00:00:00Z"`, i, i, i%28+1)
+		if i == 47 {
+			fmt.Fprintf(&b, `,"Error":{"Err":%q}`, msg)
+		}
+		b.WriteString("}\n")
+	}
+	v, _ := viewOfData(t, []byte(b.String()))
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := v.Fill(c, 2000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("has Error={Err: %q} (only 1 of 90 records do)", msg)
+	if !strings.Contains(f.Text, "\n47\texample.com/m47\t") || !strings.Contains(f.Text, want) {
+		t.Errorf("no row 47 with %s:\n%s", want, f.Text)
+	}
+}
+
+// TestPresenceLineSaysHowManyLackIt: a field some records lack says how
+// many lack it ("how many pods have no start time" needs no
+// subtraction), jq's count.
+func TestPresenceLineSaysHowManyLackIt(t *testing.T) {
+	v, data := viewOf(t, "../../testdata/captured/kubectl-pods-restarts.json")
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := v.Fill(c, 8000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^  status\.containerStatuses\[\]\.state\.running\.startedAt \(string, in (\d+) of 144 records, missing in (\d+)\)`).FindStringSubmatch(f.Text)
+	if m == nil {
+		t.Fatalf("no missing count for startedAt:\n%s", f.Text)
+	}
+	lack := jq(t, data, `[.items[] | select([.status.containerStatuses[]?.state.running.startedAt // empty] | length == 0)] | length`)[0]
+	if m[2] != fmt.Sprint(lack) {
+		t.Errorf("missing in %s, jq %v", m[2], lack)
+	}
+}

@@ -626,7 +626,11 @@ func (k *coll) selectRows() {
 		}
 	}
 	// Records with a field most lack: the first ones, each with the
-	// first such field it has.
+	// first such field it has, an error-like one first (an Error
+	// object in 1 of 90 module records).
+	sort.SliceStable(lack, func(a, b int) bool {
+		return errorLike.MatchString(lack[a].name) && !errorLike.MatchString(lack[b].name)
+	})
 	lackAt := map[int]bool{}
 	for _, f := range lack {
 		for _, i := range f.sel.firstRecs {
@@ -818,12 +822,40 @@ func (k *coll) row(i int) *row {
 	return r
 }
 
+// errorLike names the members of a record that say something failed.
+var errorLike = regexp.MustCompile(`(?i)err|fail|fault|exception|panic`)
+
 // valuesOf renders field f's values in record i (kept for its row):
 // at most two, each cut at 100 characters, "," between.
 func (k *coll) valuesOf(i int, f *Field) string {
 	r := k.rows[i]
 	if r == nil {
 		return "-"
+	}
+	if f.Types == tObject {
+		// An object (an Error with its Err message): its scalar
+		// members as name: value, within 200 characters.
+		var leaves []*Field
+		var walk func(g *Field)
+		walk = func(g *Field) {
+			for _, kid := range g.kids {
+				if kid.scalar() && !kid.inArr {
+					leaves = append(leaves, kid)
+				} else if kid.Types&tObject != 0 {
+					walk(kid)
+				}
+			}
+		}
+		walk(f)
+		sort.Slice(leaves, func(a, b int) bool { return leaves[a].Path < leaves[b].Path })
+		var parts []string
+		k.p.leavesOf(r.raw, k.p.mask(leaves...), func(g *Field, v []byte) {
+			parts = append(parts, strings.TrimPrefix(g.Path, f.Path+".")+": "+cellEnds(string(v), 160))
+		})
+		if len(parts) == 0 {
+			return "{}"
+		}
+		return cut("{"+strings.Join(parts, ", ")+"}", 240)
 	}
 	var parts []string
 	k.p.leavesOf(r.raw, k.p.mask(f), func(g *Field, v []byte) {
@@ -909,7 +941,7 @@ func (k *coll) addRows(v *View, sec int) {
 	extras := map[int][]*Field{}
 	for wi, r := range k.why {
 		for rank, i := range r.recs {
-			if f := r.field[i]; f != nil && f.scalar() {
+			if f := r.field[i]; f != nil && (f.scalar() || f.Types == tObject) {
 				if _, col := k.colIdx[f]; !col && !slices.Contains(extras[i], f) {
 					extras[i] = append(extras[i], f)
 				}

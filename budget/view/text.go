@@ -42,6 +42,7 @@ const (
 	tsFacts = iota
 	tsPinned
 	tsPackages
+	tsReport
 	tsFailed
 	tsBuild
 	tsErrors
@@ -49,6 +50,7 @@ const (
 	tsFields
 	tsHeaders
 	tsRecFacts
+	tsRecIndex
 	tsRecords
 	tsColumns
 	tsColRows
@@ -185,7 +187,27 @@ func (tc *textCands) lists() {
 func (tc *textCands) candidates() {
 	p, t := tc.p, tc.t
 	prio := PrioAnomaly
+	// A line is offered once: an error line (with the line before it),
+	// a line unlike the rest or of the spread that an earlier candidate
+	// of the same or a better priority already offers (the last error
+	// lines are the tail's) is not offered again; the tail and the head
+	// state ranges of lines and keep all of theirs. The candidates do
+	// not depend on the budget, so neither does this.
+	offered := map[int]int{}
+	lineSec := map[int]bool{tsTail: true, tsHead: true, tsSpread: true, tsErrors: true, tsRare: true, tsHeaders: true}
+	// Sections that state no contiguous range can leave a line out.
+	skipSec := map[int]bool{tsSpread: true, tsErrors: true, tsRare: true}
 	add := func(sec, key, rec int, reason, text string) {
+		if lineSec[sec] && rec >= 0 {
+			was := func(i int) bool { p, ok := offered[i]; return ok && p <= prio }
+			if skipSec[sec] && was(rec) && !strings.Contains(text, " times, first at line ") &&
+				(!strings.Contains(text, "\n") || was(rec-1)) {
+				return
+			}
+			if _, ok := offered[rec]; !ok {
+				offered[rec] = prio
+			}
+		}
 		tc.v.Add(Candidate{Section: tc.sec[sec], Key: key, Record: rec, Prio: prio, Reason: reason, Text: text})
 	}
 	// A text of records shows whole records (text_records.go) in place
@@ -211,6 +233,9 @@ func (tc *textCands) candidates() {
 		}
 	}
 	notableFrom := func(list []*notable, a, b int) {
+		if (tc.contentLines() || tc.errorsAreData()) && prio < PrioSpread {
+			return // shown at PrioSpread (below)
+		}
 		for k := a; k < b && k < len(list); k++ {
 			nb := list[k]
 			text := fmt.Sprintf("  %d\t%s", nb.last, cutLine(nb.text))
@@ -228,8 +253,8 @@ func (tc *textCands) candidates() {
 		}
 	}
 	tmplFrom := func(a, b int) {
-		if list {
-			return
+		if list || tc.contentLines() && prio < PrioSpread {
+			return // a list's values are its index; lines of content (code, subjects) are shown later
 		}
 		for k := a; k < b && k < len(tc.tmpls); k++ {
 			cl := tc.tmpls[k]
@@ -247,7 +272,7 @@ func (tc *textCands) candidates() {
 		}
 	}
 	rareFrom := func(a, b int) {
-		if recMode || list {
+		if recMode || list || tc.contentLines() && prio < PrioSpread {
 			return
 		}
 		for k := a; k < b && k < len(tc.rare); k++ {
@@ -274,7 +299,17 @@ func (tc *textCands) candidates() {
 			if f.pkg != "" {
 				name = f.pkg + " " + f.name
 			}
+			if tc.report() {
+				name = f.display()
+			}
 			lines := []string{fmt.Sprintf("  %s (at %d)", name, f.pos)}
+			if tc.report() {
+				// The line as the runner printed it, under its suite.
+				lines[0] = fmt.Sprintf("  %d\t%s: %s", f.pos, f.pkg, cutLine(f.line))
+				if f.pkg == "" {
+					lines[0] = fmt.Sprintf("  %d\t%s", f.pos, cutLine(f.line))
+				}
+			}
 			shown := 0
 			for i := 0; i < 3 && i < len(f.output); i++ {
 				if o := strings.TrimSpace(f.output[i]); o != "" {
@@ -328,8 +363,17 @@ func (tc *textCands) candidates() {
 		for i, l := range t.pkgLines {
 			add(tsPackages, i, l.pos, "package result", fmt.Sprintf("  %d\t%s", l.pos, cutLine(l.text)))
 		}
+		tc.suiteCandidates(true)
 	}
+	tc.reportCandidates()
 	tailFrom(1, 5)
+	// A report's first lines name what ran (a runner's banner, the
+	// first file of a diff, the newest commit).
+	headStart := 0
+	if p != nil && (p.kind == textReport || p.kind == textCommits || p.kind == textDiff) {
+		headStart = 3
+		headFrom(0, headStart)
+	}
 	buildFrom(0, 10)
 	failedFrom(0, 20)
 	notableFrom(tc.errs, 0, 10)
@@ -364,11 +408,19 @@ func (tc *textCands) candidates() {
 		}
 	}
 	headersFrom(0, 3)
-	if recMode {
+	if t != nil {
+		tc.suiteCandidates(false)
+	}
+	if p != nil {
 		tc.recordCandidates()
 	}
 	colRows := tc.columnCandidates(add)
 	prio = PrioRare
+	if p != nil {
+		for i, l := range p.locs.facts(p.lines - p.blank) {
+			add(tsTemplates, -10+i, -1, "source locations", cutLine(l))
+		}
+	}
 	index = tc.indexCandidates()
 	if list {
 		tc.columnParts(add)
@@ -383,7 +435,7 @@ func (tc *textCands) candidates() {
 	if w := tc.extensionCounts(); w != "" {
 		add(tsTemplates, -1, -1, "extensions", w)
 	}
-	headFrom(0, 10)
+	headFrom(headStart, 10)
 	rareFrom(0, 10)
 	if list {
 		index(PrioRare, 0, 200)
@@ -412,8 +464,16 @@ func (tc *textCands) candidates() {
 	prio = PrioSpread
 	spreadFrom(0, 32)
 	failedFrom(20, len(failed))
+	if tc.contentLines() {
+		rareFrom(0, 10)
+		tmplFrom(0, 30)
+	}
 	rareFrom(10, 40)
 	tailFrom(41, 100)
+	if tc.contentLines() || tc.errorsAreData() {
+		notableFrom(tc.errs, 0, 40)
+		notableFrom(tc.warns, 0, 20)
+	}
 	notableFrom(tc.errs, 40, 200)
 	notableFrom(tc.warns, 20, 100)
 	spreadFrom(32, len(p.spreadOrNil()))
@@ -462,7 +522,7 @@ func (tc *textCands) lastMap() map[string]int {
 // words mostly start (or end) one line each, or the 16 cover less than
 // a third of the lines: then they are names or values, not kinds of lines.
 func (tc *textCands) wordCounts(what string, m map[string]int) string {
-	if len(m) < 2 || tc.p.kind == textFields || tc.p.kind == textBlocks {
+	if len(m) < 2 || tc.p.kind == textFields || tc.p.kind == textBlocks || tc.p.kind == textReport || tc.contentLines() {
 		// Records and prose have their own structure (fields,
 		// paragraphs); their words are not kinds of lines.
 		return ""
@@ -583,7 +643,15 @@ func (tc *textCands) factLines() []string {
 	if cp := p.cols; cp != nil && cp.rows > 0 {
 		out = append(out, cp.factLine())
 	}
-	if p.tests != nil {
+	if p.graph != nil {
+		out = append(out, p.graph.facts()...)
+	}
+	if p.diff != nil {
+		out = append(out, p.diff.facts()...)
+	}
+	if p.tests != nil && p.kind == textReport {
+		out = append(out, reportTotals(p.tests)...)
+	} else if p.tests != nil {
 		out = append(out, testTotals(p.tests, false)...)
 	}
 	if p.firstTime != "" {
@@ -611,13 +679,24 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 			s += fmt.Sprintf("all of them: compact artifact query %s --jq %s\n", h, ShellQuote(`to_entries[] | select(.value | `+tc.c.Pin+`) | "\(.key)\t\(.value)"`))
 		}
 		return s
+	case tsReport:
+		return tc.reportHead(cs)
 	case tsPackages:
+		if tc.report() {
+			return fmt.Sprintf("suites, tests by status (showing %s of %s: failed suites first), line<TAB>suite:\n", commas(len(cs)), commas(len(tc.t.suites)))
+		}
 		return fmt.Sprintf("package results as go test printed them (%s), event<TAB>output:\n", commas(len(cs)))
 	case tsFailed:
 		n := tc.t.testFail // at most maxFailedKept are listed
 		s := fmt.Sprintf("failed tests (%s; showing %s, with their first output lines):\n", commas(n), commas(len(cs)))
+		if tc.report() {
+			s = fmt.Sprintf("failed tests (%s; showing %s, each as printed with its suite and the first lines of its failure details), line<TAB>suite: test:\n", commas(n), commas(len(cs)))
+		}
 		if len(cs) < n && tc.json {
 			s += fmt.Sprintf("all of them: compact artifact query %s --jq %s\n", h, ShellQuote(`.[] | select(.Action == "fail" and .Test) | "\(.Package) \(.Test)"`))
+		}
+		if len(cs) < n && tc.report() {
+			s += fmt.Sprintf("every failed test's line: compact artifact query %s --jq %s\n", h, ShellQuote(reportFailedQuery))
 		}
 		return s
 	case tsBuild:
@@ -671,6 +750,8 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 		return fmt.Sprintf("record names (%s of %s; name@line of its %s field):\n", commas(n), commas(len(tc.p.names)), tc.p.nameField)
 	case tsRecords:
 		return tc.recordsHead(cs)
+	case tsRecIndex:
+		return tc.recIndexHead(cs)
 	case tsRecFacts:
 		return fmt.Sprintf("the %s records, counted over every record:\n", commas(tc.p.recs.n))
 	case tsColumns:

@@ -35,3 +35,36 @@ func BenchmarkTextProfile10MB(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkTextTable10MB measures the text pass and the view (Build:
+// columns, name groups, the index) on 10 MB of tables: psql's bar table,
+// go tool cover -func's runs of tabs and a list of names, each repeated,
+// against the bare split into lines in the same run.
+func BenchmarkTextTable10MB(b *testing.B) {
+	for _, n := range []string{"psql-pg-class.txt", "go-cover-func-pflag.txt", "apt-cache-rdepends-debconf.txt"} {
+		d, err := os.ReadFile("../../testdata/captured/" + n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		data := bytes.Repeat(d, 10<<20/len(d)+1)[:10<<20]
+		data = data[:bytes.LastIndexByte(data, '\n')+1]
+		b.Run(n+"/lines", func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for i := 0; i < b.N; i++ {
+				n := 0
+				textLines(data, func(int, string) { n++ })
+			}
+		})
+		b.Run(n+"/view", func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				in := Input{Tool: "t", ContentType: "text/plain", Format: "text", Data: data, Handle: "0123456789ab", Budget: 4000,
+					Collections: []Collection{{Path: ".", Kind: "lines", Count: countLines(data)}}}
+				if _, err := Build(in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -53,12 +53,13 @@ type colSplit struct {
 	// minK is the fewest cells a row has (below k only with a separator:
 	// tabs or a bar).
 	minK     int
-	lead     string   // the indentation every row starts with, removed before the split
-	sep      string   // byBar: the bar
-	bordered bool     // byBar: rows start and end with the bar
-	barRules bool     // byBar: rule lines hold the bar ("|---|---|"), tested apart
-	header   []string // the header's names, when the first line is one
-	headPos  int      // the header's line, or -1
+	lead     string    // the indentation every row starts with, removed before the split
+	sep      string    // byBar: the bar
+	bordered bool      // byBar: rows start and end with the bar
+	barRules bool      // byBar: rule lines hold the bar ("|---|---|"), tested apart
+	one      [1]string // byLine: the cell fields returns (no allocation per row)
+	header   []string  // the header's names, when the first line is one
+	headPos  int       // the header's line, or -1
 	// names are the name columns (0-based): columns of names of things
 	// (file names, symbols, commands), which a severity word inside is
 	// part of, not a level (see nameColumns).

@@ -421,13 +421,13 @@ func (tc *textCands) indexCandidates() func(prio, fromRow, toRow int) {
 		chunk, cellCut = listChunk, listCellCut
 	}
 	var entries []posLine // the index entry of each row, in line order
-	textLines(tc.in.Data, func(pos int, line string) {
-		if len(entries) >= maxIndexRows || pos == cp.split.headPos {
-			return
+	textLinesWhile(tc.in.Data, func(pos int, line string) bool {
+		if len(entries) >= maxIndexRows {
+			return false // the rest of the text is not read again
 		}
 		f := cp.split.fields(line)
-		if f == nil {
-			return
+		if f == nil || pos == cp.split.headPos {
+			return true
 		}
 		var cells []string
 		for _, i := range cols {
@@ -440,6 +440,7 @@ func (tc *textCands) indexCandidates() func(prio, fromRow, toRow int) {
 			}
 		}
 		entries = append(entries, posLine{pos, strings.Join(cells, " ")})
+		return true
 	})
 	tc.indexCols, tc.indexN = cols, map[int]int{}
 	return func(prio, a, b int) {

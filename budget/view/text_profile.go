@@ -29,6 +29,9 @@ const (
 	textGoJSON  = "go test -json"
 	textTAP     = "TAP"          // Test Anything Protocol
 	textCompile = "build output" // compiler diagnostics "file:line:col: ..."
+	textReport  = "test report"  // jest, vitest, mocha, pytest -v (text_testreport.go)
+	textCommits = "commit list"  // git log --oneline, --graph (text_gitgraph.go)
+	textDiff    = "diff"         // unified diffs: git diff, diff -u (text_diff.go)
 )
 
 const (
@@ -118,6 +121,9 @@ type textProfile struct {
 	nHead   int          // header lines
 	loose   bool         // fields are Key: value lines of a text that is not records of fields
 	recs    *recordStats // whole records, when headKey finds them (text_records.go)
+	graph   *graphStats  // a commit list's counts (text_gitgraph.go), or nil
+	diff    *diffStats   // a diff's files and hunks (text_diff.go), or nil
+	locs    locStats     // lines with a source location (text_locations.go)
 }
 
 // maxHeaders bounds the record header lines kept (the first half and
@@ -144,6 +150,11 @@ func countLines(data []byte) int {
 // jq number them: split at '\n', a final '\n' starts no line, one '\r'
 // ending a line is removed, invalid UTF-8 is replaced.
 func textLines(data []byte, fn func(pos int, line string)) {
+	textLinesWhile(data, func(pos int, line string) bool { fn(pos, line); return true })
+}
+
+// textLinesWhile is textLines until fn returns false.
+func textLinesWhile(data []byte, fn func(pos int, line string) bool) {
 	pos := 0
 	for len(data) > 0 {
 		line := data
@@ -156,7 +167,9 @@ func textLines(data []byte, fn func(pos int, line string)) {
 		if !utf8.ValidString(s) {
 			s = strings.ToValidUTF8(s, "\uFFFD")
 		}
-		fn(pos, s)
+		if !fn(pos, s) {
+			return
+		}
 		pos++
 		data = rest
 	}
@@ -185,7 +198,7 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	fieldIdx := map[string]*fieldStat{}
 	switch p.kind {
 	case textFields:
-	case textGoTest, textTAP:
+	case textGoTest, textTAP, textReport:
 		fieldIdx = nil
 	default:
 		p.loose = true
@@ -195,12 +208,24 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		p.recs = newRecordStats(p.headKey)
 	} else if detectIndentRecords(data, p.kind) {
 		p.recs = newRecordStats("")
+	} else if detectColonRecords(data, p.kind) {
+		p.recs = newRecordStats("")
+		p.recs.colon = true
+	}
+	if p.recs != nil && p.cols != nil {
+		p.recs.cols = &p.cols.split
 	}
 	var headRing []posLine // the last maxHeaders/2 header lines
 	var tests *testSummary
-	if p.kind == textGoTest || p.kind == textTAP {
+	if p.kind == textGoTest || p.kind == textTAP || p.kind == textReport {
 		tests = &testSummary{}
 		p.tests = tests
+	}
+	if p.kind == textCommits {
+		p.graph = newGraphStats()
+	}
+	if p.kind == textDiff {
+		p.diff = newDiffStats()
 	}
 	inBlock := false
 	prevLine, prevSev := "", sevNone
@@ -353,13 +378,24 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 			p.recs.add(pos, line, blank, p.recs.isHeader(line), sev)
 		}
 		if !blank {
+			if p.diff == nil && p.graph == nil {
+				p.locs.add(line)
+			}
 			p.miner.add(pos, line, sev)
 			if p.cols != nil {
 				p.cols.add(pos, line)
 			}
 		}
 		prevLine, prevSev = line, sev
-		if tests != nil {
+		if p.graph != nil {
+			p.graph.add(pos, line)
+		}
+		if p.diff != nil {
+			p.diff.add(pos, line)
+		}
+		if tests != nil && p.kind == textReport {
+			tests.addReportLine(pos, line)
+		} else if tests != nil {
 			tests.addLine(pos, line, p.kind)
 		}
 	})
@@ -378,6 +414,16 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	p.tail = ring
 	p.headers = append(p.headers, headRing...)
 	switch {
+	case p.recs != nil && p.recs.colon:
+		p.records = p.recs.n
+		p.recordUnit = "records (blank-line-separated blocks, each starting with a line that ends with \":\")"
+	case p.graph != nil:
+		p.records = p.graph.commits
+		p.recordUnit = "commits"
+	case p.diff != nil:
+		p.diff.done()
+		p.records = p.diff.nFiles
+		p.recordUnit = "files (each from its header to the next file's)"
 	case p.recs != nil && p.recs.key == "":
 		p.records = p.recs.n
 		p.recordUnit = "records (each a line at column 0 and the indented lines below it)"
@@ -438,11 +484,12 @@ func headerKey(line string) string {
 // detectHeaderKey finds the start shared by the first lines of the
 // records of a text made of blank-line-separated blocks: the headerKey
 // of the first non-blank line, when at least 3 lines of the first 4,000
-// have it and at least 90% of them start a block (follow a blank line or
-// start the text). "" when there is none.
+// have it, at least 90% of them start a block (follow a blank line or
+// start the text), and no other key starts at least 3 blocks and a third
+// as many as it. "" when there is none.
 func detectHeaderKey(data []byte, kind string) string {
 	switch kind {
-	case textFields, textGoTest, textTAP, textGoJSON:
+	case textFields, textGoTest, textTAP, textGoJSON, textReport, textCommits, textDiff:
 		return ""
 	}
 	sample := data
@@ -451,12 +498,18 @@ func detectHeaderKey(data []byte, kind string) string {
 	}
 	key := ""
 	n, atStart := 0, 0
+	starts := map[string]int{} // blocks at column 0 by their first line's headerKey
 	prevBlank := true
 	textLines(sample, func(pos int, line string) {
 		if pos >= 4000 {
 			return
 		}
 		blank := strings.TrimSpace(line) == ""
+		if !blank && prevBlank && line[0] != ' ' && line[0] != '\t' {
+			if k := headerKey(line); k != "" && (starts[k] > 0 || len(starts) < 256) {
+				starts[k]++ // a block that starts at column 0
+			}
+		}
 		if !blank && key == "" && n == 0 {
 			key = headerKey(line)
 			if key == "" {
@@ -474,13 +527,21 @@ func detectHeaderKey(data []byte, kind string) string {
 	if key == "" || n < 3 || atStart*10 < n*9 {
 		return ""
 	}
+	// No other key starts as many blocks: else the key names some of
+	// the records only ("FAIL path" blocks among "PASS path" blocks).
+	for k, c := range starts {
+		if k != key && c >= 3 && 3*c >= starts[key] {
+			return ""
+		}
+	}
 	return key
 }
 
 // detectTextKind decides the kind of a text from its first 4,000 lines.
 func detectTextKind(data []byte) string {
 	lines, nonBlank, blank, blocks, fieldLines, blockFirstField := 0, 0, 0, 0, 0, 0
-	timed, leveled, goTest, tap, located := 0, 0, 0, 0, 0
+	timed, leveled, goTest, tap, located, report := 0, 0, 0, 0, 0, 0
+	commits, lanes, diffs, diffHeads := 0, 0, 0, 0
 	inBlock := false
 	sample := data
 	if len(sample) > 1<<20 {
@@ -525,6 +586,20 @@ func detectTextKind(data []byte) string {
 		if hasLocationPrefix(line) {
 			located++
 		}
+		if isTestReportLine(line) {
+			report++
+		}
+		if d, h := isDiffLine(line); d {
+			diffs++
+			if h {
+				diffHeads++
+			}
+		}
+		if c, l := isCommitListLine(line); c {
+			commits++
+		} else if l {
+			lanes++
+		}
 	})
 	switch {
 	case nonBlank == 0:
@@ -533,6 +608,12 @@ func detectTextKind(data []byte) string {
 		return textGoTest
 	case tap >= 2 && tap*3 >= nonBlank:
 		return textTAP
+	case report >= 3 && report*5 >= nonBlank:
+		return textReport
+	case commits >= 3 && (commits+lanes)*10 >= nonBlank*8:
+		return textCommits
+	case diffHeads >= 2 && diffs*10 >= nonBlank*9:
+		return textDiff
 	case blocks >= 3 && blank >= 2 && blockFirstField*10 >= blocks*8 && fieldLines*10 >= nonBlank*7:
 		return textFields
 	case timed*2 >= nonBlank:

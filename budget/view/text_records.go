@@ -40,16 +40,21 @@ const (
 
 // textRecord is one record as the view shows it.
 type textRecord struct {
-	idx   int              // its number, from 0
-	start int              // the line of its header
-	end   int              // its last line (blank lines after it not counted)
-	text  string           // its lines joined by " | ", at most recordWidth characters
-	full  int              // lines whose text is whole in text (from start)
-	rest  int              // characters left out of text
-	lines int              // its non-blank lines
-	sev   int              // the highest severity of its lines
-	form  string           // the first word of its second line, or "" (a record of one line)
-	nums  map[string]int64 // its "N word" numbers summed by word ("insertion" 12)
+	idx     int              // its number, from 0
+	start   int              // the line of its header
+	end     int              // its last line (blank lines after it not counted)
+	text    string           // its lines joined by " | ", at most recordWidth characters
+	full    int              // lines whose text is whole in text (from start)
+	rest    int              // characters left out of text
+	lines   int              // its non-blank lines
+	sev     int              // the highest severity of its lines
+	form    string           // the first word of its second line with its digits as 0, or "" (a record of one line)
+	formRaw string           // that word as the line has it
+	nums    map[string]int64 // its "N word" numbers summed by word ("insertion" 12)
+	kinds   map[string]int   // its lines by their kind (lineKind), while it is read
+	kind    map[string]int   // the kinds shown per record (shownKinds), kept after it is read
+	sums    []float64        // per table column, the sum of its rows' numbers (nil: no table)
+	rows    int              // its lines that are table rows
 }
 
 // recordStats are the records of a text, counted and sampled.
@@ -60,11 +65,12 @@ type recordStats struct {
 	first []*textRecord // the first recEnds records
 	last  []*textRecord // a ring of the last recEnds records
 	// spread are the records whose number is a multiple of stride.
-	spread []*textRecord
-	stride int
-	forms  map[string]int           // records by their form, while few
-	formEx map[string][]*textRecord // the first records of each form
-	notes  []*textRecord            // records with an error or warning line
+	spread  []*textRecord
+	stride  int
+	forms   map[string]int           // records by their form, while few
+	formRaw map[string]string        // per form its word as the data has it, "\x00" when records differ
+	formEx  map[string][]*textRecord // the first records of each form
+	notes   []*textRecord            // records with an error or warning line
 	// Lines per record, exactly.
 	minLines, maxLines int
 	minRec, maxRec     string // the header of the first record with the fewest, the most lines
@@ -72,6 +78,18 @@ type recordStats struct {
 	sumLines           int
 	// units are the per-record sums of "N word" numbers, by word.
 	units map[string]*unitStat
+	// kinds are the per-record counts of lines by their kind
+	// (lineKind: "Setting up", "-rw-r--r--"), by kind.
+	kinds map[string]*unitStat
+	// colon: records start with a line at column 0 that ends with ':'
+	// after a blank line (ls -lR: "./dir:"); prevBlank is that state.
+	colon, prevBlank bool
+	// cols is the table the lines of the records are rows of (ls -lR's
+	// entries), or nil; colMax per column the record with the largest
+	// sum of its rows' numbers.
+	cols     *colSplit
+	colMax   []unitStat
+	rowLines int // lines of the records that are rows of cols
 }
 
 // unitStat is one word that follows numbers in records ("3 files
@@ -131,12 +149,38 @@ func lineNumbers(line string, m map[string]int64) map[string]int64 {
 }
 
 func newRecordStats(key string) *recordStats {
-	return &recordStats{key: key, stride: 1, forms: map[string]int{}, formEx: map[string][]*textRecord{}}
+	return &recordStats{key: key, stride: 1, forms: map[string]int{}, formEx: map[string][]*textRecord{}, formRaw: map[string]string{}, prevBlank: true}
+}
+
+// maxKinds bounds the kinds of lines counted per record.
+const maxKinds = 64
+
+// lineKind is the kind of a record's line: its first two tokens when
+// both are words of letters ("Setting up", "Processing triggers"), else
+// its first token ("-rw-r--r--", "total", "libz.so.1"), when it is at
+// most 24 characters, no path and no number; else "".
+func lineKind(t string) string {
+	f := strings.Fields(t)
+	if len(f) == 0 {
+		return ""
+	}
+	if len(f) > 1 && letters(f[0]) && letters(f[1]) {
+		return f[0] + " " + f[1]
+	}
+	k := f[0]
+	if len(k) > 24 || strings.ContainsAny(k, "/\\") || isDigitByte(k[0]) {
+		return "" // a path, a long name or a number is no kind of line
+	}
+	return k
 }
 
 // isHeader reports whether line starts a record: a line with the header
-// key, or (with no key) any line at column 0.
+// key, or (with no key) any line at column 0, or (colon) a line at
+// column 0 that ends with ':' after a blank line.
 func (rs *recordStats) isHeader(line string) bool {
+	if rs.colon {
+		return rs.prevBlank && line != "" && line[0] != ' ' && line[0] != '\t' && strings.HasSuffix(strings.TrimSpace(line), ":")
+	}
 	if rs.key == "" {
 		return line != "" && line[0] != ' ' && line[0] != '\t' && strings.TrimSpace(line) != ""
 	}
@@ -152,7 +196,7 @@ func (rs *recordStats) isHeader(line string) bool {
 // indented line.
 func detectIndentRecords(data []byte, kind string) bool {
 	switch kind {
-	case textFields, textGoTest, textTAP, textGoJSON, textCompile, textLog:
+	case textFields, textGoTest, textTAP, textGoJSON, textCompile, textLog, textReport, textCommits, textDiff:
 		return false
 	}
 	sample := data
@@ -179,6 +223,37 @@ func detectIndentRecords(data []byte, kind string) bool {
 	return col0 >= 3 && indented >= col0 && 10*followed >= 9*col0
 }
 
+// detectColonRecords reports whether a text is made of blank-line-
+// separated blocks whose first line ends with ':' (ls -lR's "./dir:"),
+// from its first 4,000 lines: at least 3 such blocks, and at least 90%
+// of the blocks that start at column 0.
+func detectColonRecords(data []byte, kind string) bool {
+	switch kind {
+	case textFields, textGoTest, textTAP, textGoJSON, textCompile, textLog, textReport, textCommits, textDiff:
+		return false
+	}
+	sample := data
+	if len(sample) > 1<<20 {
+		sample = sample[:1<<20]
+	}
+	starts, colon := 0, 0
+	prevBlank := true
+	textLines(sample, func(pos int, line string) {
+		if pos >= 4000 {
+			return
+		}
+		blank := strings.TrimSpace(line) == ""
+		if !blank && prevBlank && line[0] != ' ' && line[0] != '\t' {
+			starts++
+			if strings.HasSuffix(strings.TrimSpace(line), ":") {
+				colon++
+			}
+		}
+		prevBlank = blank
+	})
+	return colon >= 3 && colon*10 >= starts*9
+}
+
 // add reads one line (before anything else counts it); header reports
 // whether it starts a record.
 func (rs *recordStats) add(pos int, line string, blank, header bool, sev int) {
@@ -187,9 +262,35 @@ func (rs *recordStats) add(pos int, line string, blank, header bool, sev int) {
 		rs.cur = &textRecord{idx: rs.n, start: pos, end: pos}
 		rs.n++
 	}
+	rs.prevBlank = blank
 	r := rs.cur
 	if r == nil || blank {
 		return // lines before the first record are no record's
+	}
+	if r.lines > 0 {
+		// Its lines after the first (the header): by kind, and as rows.
+		t := strings.TrimSpace(line)
+		if k := lineKind(t); k != "" {
+			if _, ok := r.kinds[k]; ok || len(r.kinds) < maxKinds {
+				if r.kinds == nil {
+					r.kinds = map[string]int{}
+				}
+				r.kinds[k]++
+			}
+		}
+		if rs.cols != nil {
+			if f := rs.cols.fields(line); f != nil {
+				if r.sums == nil {
+					r.sums = make([]float64, len(f))
+				}
+				r.rows++
+				for i, v := range f {
+					if _, x, ok := parseDecimal(v); ok && i < len(r.sums) {
+						r.sums[i] += x
+					}
+				}
+			}
+		}
 	}
 	r.lines++
 	r.end = pos
@@ -200,6 +301,7 @@ func (rs *recordStats) add(pos int, line string, blank, header bool, sev int) {
 	}
 	if r.lines == 2 {
 		r.form = formWord(t)
+		r.formRaw = firstWord(t)
 	}
 	if r.rest > 0 || r.lines > 1 && len(r.text)+3+len(t) > recordWidth {
 		if r.rest == 0 && r.lines > 1 {
@@ -237,6 +339,39 @@ func runeStart(s string, n int) int {
 		n--
 	}
 	return n
+}
+
+// firstWord is the first word of a line, at most 60 bytes.
+func firstWord(t string) string {
+	if i := strings.IndexAny(t, " \t"); i >= 0 {
+		t = t[:i]
+	}
+	return t[:runeStart(t, 60)]
+}
+
+// formText is a form as the view states it: the word itself, quoted,
+// when every record of the form has the same word (linux-vdso.so.1), or
+// the form with its runs of digits written <n> (never a word that is in
+// no record: formWord writes every digit as 0).
+func (rs *recordStats) formText(form string) string {
+	if form == "" {
+		return `"(one line)"`
+	}
+	if raw, ok := rs.formRaw[form]; ok && raw != "\x00" {
+		return fmt.Sprintf("%q", raw)
+	}
+	var b strings.Builder
+	for i := 0; i < len(form); i++ {
+		if form[i] == '0' {
+			for i+1 < len(form) && form[i+1] == '0' {
+				i++
+			}
+			b.WriteString("<n>")
+			continue
+		}
+		b.WriteByte(form[i])
+	}
+	return fmt.Sprintf("%q", b.String())
 }
 
 // formWord is the first word of a line with its digits written as 0: the
@@ -293,7 +428,52 @@ func (rs *recordStats) finish() {
 		}
 	}
 	r.nums = nil
+	for k, v := range r.kinds {
+		if rs.kinds == nil {
+			rs.kinds = map[string]*unitStat{}
+		}
+		u := rs.kinds[k]
+		if u == nil {
+			if len(rs.kinds) >= maxUnits {
+				continue
+			}
+			u = &unitStat{}
+			rs.kinds[k] = u
+		}
+		u.records++
+		u.total += int64(v)
+		if u.records == 1 || int64(v) > u.max {
+			u.max, u.maxR, u.maxRec = int64(v), r, head
+		}
+	}
+	if len(r.kinds) > 0 {
+		// Kept for the record's line: the kinds that could be shown
+		// (the most frequent few of this record).
+		ks, _ := byCount(r.kinds)
+		r.kind = map[string]int{}
+		for _, x := range ks[:min(len(ks), 8)] {
+			r.kind[x.k] = x.n
+		}
+	}
+	r.kinds = nil
+	if r.sums != nil {
+		if rs.colMax == nil {
+			rs.colMax = make([]unitStat, len(r.sums))
+		}
+		for i, v := range r.sums {
+			if i >= len(rs.colMax) {
+				break
+			}
+			u := &rs.colMax[i]
+			u.records++
+			u.total += int64(v)
+			if u.maxR == nil || int64(v) > u.max {
+				u.max, u.maxR, u.maxRec = int64(v), r, head
+			}
+		}
+	}
 	rs.sumLines += r.lines
+	rs.rowLines += r.rows
 	if len(rs.first) < recEnds {
 		rs.first = append(rs.first, r)
 	}
@@ -318,9 +498,16 @@ func (rs *recordStats) finish() {
 	}
 	if rs.forms != nil {
 		if _, ok := rs.forms[r.form]; !ok && len(rs.forms) >= maxRecForms {
-			rs.forms, rs.formEx = nil, nil
+			rs.forms, rs.formEx, rs.formRaw = nil, nil, nil
 		} else {
 			rs.forms[r.form]++
+			// The word as the data has it, while every record of the
+			// form has the same one.
+			if raw, ok := rs.formRaw[r.form]; !ok {
+				rs.formRaw[r.form] = r.formRaw
+			} else if raw != r.formRaw {
+				rs.formRaw[r.form] = "\x00"
+			}
 			if ex := rs.formEx[r.form]; len(ex) < recFormKeep {
 				rs.formEx[r.form] = append(ex, r)
 			}
@@ -373,13 +560,9 @@ func (rs *recordStats) formLine() string {
 	}
 	var parts []string
 	for _, f := range fs {
-		k := f.k
-		if k == "" {
-			k = "(one line)"
-		}
-		parts = append(parts, fmt.Sprintf("%q %s", k, commas(f.n)))
+		parts = append(parts, fmt.Sprintf("%s %s", rs.formText(f.k), commas(f.n)))
 	}
-	return "  records by the first word of their second line (exact counts): " + strings.Join(parts, ", ")
+	return "  records by the first word of their second line (exact counts; <n> stands for digits that differ between records): " + strings.Join(parts, ", ")
 }
 
 // shownUnits are the words after numbers worth a line: in at least a
@@ -402,6 +585,9 @@ func (rs *recordStats) shownUnits() []string {
 // record by the word after them: insertion: 1,234 in 280 records, most
 // 456 (in "commit ..."); ...", or "".
 func (rs *recordStats) unitsLine() string {
+	if rs.tabular() {
+		return "" // a table's numbers are summed by column (colSumsLine)
+	}
 	ws := rs.shownUnits()
 	if len(ws) == 0 {
 		return ""
@@ -412,6 +598,90 @@ func (rs *recordStats) unitsLine() string {
 		parts = append(parts, fmt.Sprintf("%s: %s in %s records, most %s (in %q)", w, commas(int(u.total)), commas(u.records), commas(int(u.max)), cut(u.maxRec, 80)))
 	}
 	return "  numbers followed by a word, summed per record by the word (\"3 files\" as file): " + strings.Join(parts, "; ")
+}
+
+// shownKinds are the kinds of lines worth a line: in at least a third
+// of the records (and 3), at most 2 of them... repeated inside a record
+// (the most in one record at least 2), the 5 with the most lines.
+func (rs *recordStats) shownKinds() []string {
+	var ks []string
+	for k, u := range rs.kinds {
+		if u.records >= 3 && 3*u.records >= rs.n && u.max >= 2 {
+			ks = append(ks, k)
+		}
+	}
+	sort.Slice(ks, func(i, j int) bool {
+		a, b := rs.kinds[ks[i]], rs.kinds[ks[j]]
+		return a.total > b.total || a.total == b.total && ks[i] < ks[j]
+	})
+	return ks[:min(len(ks), 5)]
+}
+
+// kindsLine is the lines per record by their kind: "lines per record by
+// their first words: "Setting up": 1,234 in 50 records, most 300 (in
+// "Log started: ..."); ...", or "".
+func (rs *recordStats) kindsLine() string {
+	ks := rs.shownKinds()
+	if len(ks) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, k := range ks {
+		u := rs.kinds[k]
+		parts = append(parts, fmt.Sprintf("%q: %s lines in %s records, most %s (in %q)", k, commas(int(u.total)), commas(u.records), commas(int(u.max)), cut(u.maxRec, 80)))
+	}
+	return "  lines after each record's first, counted per record by their first words (exact): " + strings.Join(parts, "; ")
+}
+
+// sumColumns are the table's columns whose per-record sums are shown:
+// numbers in every row, not identifiers (cp: the table's profile).
+func (rs *recordStats) sumColumns(cp *colProfile) []int {
+	if cp == nil || rs.colMax == nil {
+		return nil
+	}
+	var out []int
+	for i, c := range cp.cols {
+		if i < len(rs.colMax) && c.isNumber() && !c.idLike() && rs.colMax[i].maxR != nil {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// colSumsLine is the records' sums of a table's numeric columns: "column
+// 5 summed per record: most 342,934 (in "./modload:")", or "".
+func (rs *recordStats) colSumsLine(cp *colProfile) string {
+	var parts []string
+	for _, i := range rs.sumColumns(cp) {
+		u := rs.colMax[i]
+		parts = append(parts, fmt.Sprintf("column %d: %s in all, most %s (in %q)", i+1, commas(int(u.total)), commas(int(u.max)), cut(u.maxRec, 80)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "  the table's numbers summed per record (its rows' cells): " + strings.Join(parts, "; ")
+}
+
+// summary is what a record's line states of it, counted over its lines:
+// "[12 lines; -rw-r--r-- 9; column 5: 45,678]": its non-blank lines,
+// the shown kinds it has, its sums of the shown columns.
+func (rs *recordStats) summary(r *textRecord, kinds []string, cols []int) string {
+	parts := []string{fmt.Sprintf("%s lines", commas(r.lines))}
+	var ks []string
+	for _, k := range kinds {
+		if n := r.kind[k]; n > 0 {
+			ks = append(ks, fmt.Sprintf("%s %s", k, commas(n)))
+		}
+	}
+	if len(ks) > 0 {
+		parts = append(parts, strings.Join(ks, ", "))
+	}
+	for _, i := range cols {
+		if i < len(r.sums) {
+			parts = append(parts, fmt.Sprintf("column %d: %s", i+1, commas(int(r.sums[i]))))
+		}
+	}
+	return "[" + strings.Join(parts, "; ") + "]"
 }
 
 // linesLine is the lines per record: fewest, most, mean.
@@ -431,7 +701,15 @@ const maxRecMean = 24
 // short reports whether the text's records are shown whole: there are
 // records, and they have at most maxRecMean non-blank lines on average.
 func (rs *recordStats) short() bool {
-	return rs != nil && rs.n > 0 && rs.sumLines <= maxRecMean*rs.n
+	return rs != nil && rs.n > 0 && rs.sumLines <= maxRecMean*rs.n && !rs.tabular()
+}
+
+// tabular reports whether most lines of the records are rows of a table
+// (ls -lR's directories): such records are read by their rows and
+// columns, and an index of the records with their counts and sums, not
+// whole (600 characters of a directory are its first few entries).
+func (rs *recordStats) tabular() bool {
+	return rs.cols != nil && 2*rs.rowLines > rs.sumLines
 }
 
 // recordOrder is every kept record once, in the order the view offers
@@ -500,11 +778,38 @@ func (rs *recordStats) recordOrder() (out []*textRecord, prio []int, why []strin
 // and their facts (tsRecFacts).
 func (tc *textCands) recordCandidates() {
 	rs := tc.p.recs
-	if !rs.short() {
+	if rs == nil || rs.n == 0 {
 		return
 	}
 	add := func(sec, key, rec, prio int, reason, text string) {
 		tc.v.Add(Candidate{Section: tc.sec[sec], Key: key, Record: rec, Prio: prio, Reason: reason, Text: text})
+	}
+	kinds, cols := rs.shownKinds(), rs.sumColumns(tc.p.cols)
+	if !rs.short() {
+		// Long records (an apt session of hundreds of lines): their
+		// counts, and an index of them, one line each.
+		if s := rs.linesLine(); s != "" {
+			add(tsRecFacts, 1, -1, PrioRare, "record lines", s)
+		}
+		if s := rs.kindsLine(); s != "" {
+			add(tsRecFacts, 3, -1, PrioRare, "record line kinds", cut(s, 2*textWidth))
+		}
+		if s := rs.colSumsLine(tc.p.cols); s != "" {
+			add(tsRecFacts, 4, -1, PrioRare, "record sums", cut(s, 2*textWidth))
+		}
+		recs, prio, _ := rs.recordOrder()
+		for i, r := range recs {
+			head := r.text
+			if j := strings.Index(head, " | "); j >= 0 {
+				head = head[:j]
+			}
+			p := prio[i]
+			if p == PrioRare {
+				p = PrioSecond // after the lines at the ends
+			}
+			add(tsRecIndex, r.start, r.start, p, "record", fmt.Sprintf("  %d\t%s %s", r.start, cut(head, 160), rs.summary(r, kinds, cols)))
+		}
+		return
 	}
 	if s := rs.formLine(); s != "" {
 		add(tsRecFacts, 0, -1, PrioRare, "record forms", s)
@@ -515,11 +820,20 @@ func (tc *textCands) recordCandidates() {
 	if s := rs.unitsLine(); s != "" {
 		add(tsRecFacts, 2, -1, PrioRare, "record numbers", cut(s, 2*textWidth))
 	}
+	if s := rs.kindsLine(); s != "" {
+		add(tsRecFacts, 3, -1, PrioRare, "record line kinds", cut(s, 2*textWidth))
+	}
+	if s := rs.colSumsLine(tc.p.cols); s != "" {
+		add(tsRecFacts, 4, -1, PrioRare, "record sums", cut(s, 2*textWidth))
+	}
 	tc.recSpan = map[int]*textRecord{}
 	recs, prio, _ := rs.recordOrder()
 	for i, r := range recs {
 		tc.recSpan[r.start] = r
 		text := r.text
+		if len(kinds) > 0 || len(cols) > 0 {
+			text = rs.summary(r, kinds, cols) + " " + text
+		}
 		if r.rest > 0 {
 			text += fmt.Sprintf(" …[+%s chars]", commas(r.rest))
 		}
@@ -533,16 +847,34 @@ func (tc *textCands) recordsHead(cs []Candidate) string {
 	s := fmt.Sprintf("records, each on one line (its lines trimmed and joined by \" | \", blank lines left out; showing %s of %s records: the first and the last, those at the extremes counted above, with error lines or a rare form, an even spread), line<TAB>record:\n",
 		commas(len(cs)), commas(rs.n))
 	if len(cs) < rs.n {
-		sel := fmt.Sprintf(`startswith(%s)`, jqString(rs.key))
-		if rs.key == "" {
-			sel = `test("^[^ \t]")`
-		}
-		s += fmt.Sprintf("every record's first line: compact artifact query %s --jq %s\n", tc.in.Handle,
-			ShellQuote(fmt.Sprintf(`to_entries[] | select(.value | %s) | "\(.key)\t\(.value)"`, sel)))
+		s += fmt.Sprintf("every record's first line: compact artifact query %s --jq %s\n", tc.in.Handle, ShellQuote(rs.headerQuery()))
 		s += fmt.Sprintf("one record (here the first, lines %d-%d): compact artifact slice %s --offset %d --limit %d\n",
 			rs.first[0].start, rs.first[0].end, tc.in.Handle, rs.first[0].start, rs.first[0].end-rs.first[0].start+1)
 	}
 	return s
+}
+
+// recIndexHead is the header of the index of long records.
+func (tc *textCands) recIndexHead(cs []Candidate) string {
+	rs := tc.p.recs
+	s := fmt.Sprintf("records, one line each: its first line and [its non-blank lines; lines by the kinds counted above; the table's sums] (showing %s of %s: the first and the last, those at the extremes counted above, an even spread), line<TAB>record:\n",
+		commas(len(cs)), commas(rs.n))
+	if len(cs) < rs.n {
+		s += fmt.Sprintf("every record's first line: compact artifact query %s --jq %s\n", tc.in.Handle, ShellQuote(rs.headerQuery()))
+	}
+	return s
+}
+
+// headerQuery is the jq of every record's first line with its number.
+func (rs *recordStats) headerQuery() string {
+	sel := fmt.Sprintf(`startswith(%s)`, jqString(rs.key))
+	switch {
+	case rs.colon:
+		return `. as $l | range(length) | select(($l[.] | test("^[^ \t].*:\\s*$")) and (. == 0 or ($l[. - 1] | test("^\\s*$")))) | "\(.)\t\($l[.])"`
+	case rs.key == "":
+		sel = `test("^[^ \t]")`
+	}
+	return fmt.Sprintf(`to_entries[] | select(.value | %s) | "\(.key)\t\(.value)"`, sel)
 }
 
 // markRecord marks the lines a shown record shows whole.

@@ -86,7 +86,7 @@ func trimBlank(s string) string { return strings.Trim(s, " \t") }
 // both ends (jq: gsub("^\t+|\t+$"; "") | [splits("\t+")]).
 func splitTabRunsOf(s string) []string {
 	s = strings.Trim(s, "\t")
-	var out []string
+	out := make([]string, 0, strings.Count(s, "\t")+1)
 	for {
 		i := strings.IndexByte(s, '\t')
 		if i < 0 {
@@ -134,7 +134,10 @@ func (sp *colSplit) cells(line string) []string {
 		return pipeCells(line, sp.sep, sp.bordered, sp.barRules)
 	case byLine:
 		if s := trimBlank(line); s != "" {
-			return []string{s}
+			// One cell, in the split's own slice: callers keep the
+			// value, not the slice.
+			sp.one[0] = s
+			return sp.one[:]
 		}
 		return nil
 	}

@@ -33,7 +33,8 @@ type failedTest struct {
 	name   string
 	pos    int // position of its fail event or line
 	output []string
-	more   int // output lines past maxFailOutput
+	more   int    // output lines past maxFailOutput
+	line   string // the test's line as a test report printed it (trimmed), or ""
 }
 
 // testSummary counts a test run.
@@ -54,6 +55,13 @@ type testSummary struct {
 	runningMore                  map[string]int
 	last                         *failedTest // TAP/go test text: the test whose output follows
 	slowest                      []timedTest // the maxSlowest longest tests, longest first
+	// Test reports (text_testreport.go): todo tests, suites, the
+	// runner's own summary lines.
+	testTodo int
+	todos    []string
+	suites   []*suiteStat
+	summary  []posLine
+	rep      *reportState
 }
 
 // maxSlowest bounds the slowest tests named.

@@ -190,3 +190,19 @@ if want apt-cache-show; then
 				$_ = "$k: Maintainer $id{$v} <maintainer-$id{$v}\@example.invalid>\n";
 			}' >"$out/apt-cache-show.txt"
 fi
+if want jest-verbose-lib || want vitest-verbose-lib || want mocha-spec-lib; then
+	# Test reports of three JavaScript runners over the same scratch
+	# project (testdata/gen/textcaps/jestlib: 14 jest files, 3 mocha
+	# files; failing, skipped and todo tests, a few slow ones). jest runs
+	# the mocha files too (its default testMatch takes *.spec.js).
+	tmp=$(mktemp -d)
+	cp -r "$caps/jestlib/." "$tmp/"
+	(cd "$tmp" && npm install --no-audit --no-fund --loglevel=error >/dev/null 2>&1)
+	(cd "$tmp" && npx jest --verbose --colors=false >jest.txt 2>&1) || true
+	(cd "$tmp" && npx vitest run --globals --reporter=verbose --dir test >vitest.txt 2>&1) || true
+	(cd "$tmp" && npx mocha --reporter spec 'mtest/*.spec.js' >mocha.txt 2>&1) || true
+	cp "$tmp/jest.txt" "$out/jest-verbose-lib.txt"
+	cp "$tmp/vitest.txt" "$out/vitest-verbose-lib.txt"
+	cp "$tmp/mocha.txt" budget/view/testdata/mocha-spec-lib.txt # fits any budget: beside the view's tests
+	rm -rf "$tmp"
+fi

@@ -720,12 +720,8 @@ func (h *Harness) viewMeasures(ctx context.Context, r *Result, o *loaded, sh sho
 	}
 	searched := map[string]string{}
 	adapted := map[string]string{}
-	read := sh.content
-	if sh.level == string(schemas.LevelNone) || sh.level == string(schemas.LevelFields) {
-		read = noticeLines(read)
-	}
 	for _, a := range o.answers {
-		seen := r.Shown && a.VisibleFor(read)
+		seen := r.Shown && a.VisibleFor(sh.content)
 		if seen {
 			r.FromView++
 			r.FromViewIDs = append(r.FromViewIDs, a.ID)
@@ -775,20 +771,6 @@ func (h *Harness) viewMeasures(ctx context.Context, r *Result, o *loaded, sh sho
 			r.ViewAnswerableIDs = append(r.ViewAnswerableIDs, a.ID)
 		}
 	}
-}
-
-// noticeLines returns content with the parts of its notice line (level 1's
-// and a whole output's: "[compact: ...; ...; ...]", docs/level1.md) each
-// on a line of its own, as the view shows the same statements: the
-// field-aware rule takes two strings on one line as near each other, and
-// a notice stating every fact of the view on one line would otherwise
-// put every count near every name.
-func noticeLines(content string) string {
-	notice, payload := budget.SplitNotice(content)
-	if notice == "" {
-		return content
-	}
-	return strings.ReplaceAll(notice, "; ", "\n") + "\n" + payload
 }
 
 // violations lists, per output and strategy, every question visible by
