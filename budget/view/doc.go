@@ -82,15 +82,25 @@
 // Build adds the candidates of structured outputs (JSON, JSON Lines,
 // concatenated JSON); text outputs get theirs from the text*.go files:
 //
-//	text_profile.go  one pass over the lines: kind, records, severity,
-//	                 templates, fields, and a table's column profile
-//	text_columns.go  tables: how lines split (spaces, tabs; detection),
-//	                 each column's exact profile, the rows it chooses
-//	text_split.go    more separators: bars (psql, sqlite3, Markdown),
-//	                 runs of tabs, rows with fewer cells, an indentation
-//	                 removed before the split, lists of one value a line
-//	text_list.go     columns of names (marks, repeats, shared starts and
-//	                 ends, forms) and the dense index of a table's rows
-//	text_records.go  texts of records, shown whole
-//	text.go          the text's candidates in fill order
+//	text_profile.go     one pass over the lines: kind, records, severity,
+//	                    templates, fields, and a table's column profile
+//	text_columns.go     tables: how lines split (spaces, tabs; detection),
+//	                    each column's exact profile, the rows it chooses
+//	text_split.go       more separators: bars (psql, sqlite3, Markdown),
+//	                    runs of tabs, rows with fewer cells, an indentation
+//	                    removed before the split, lists of one value a line
+//	text_list.go        columns of names (marks, repeats, shared starts and
+//	                    ends, forms) and the dense index of a table's rows
+//	text_records.go     texts of records: shown whole, or an index with
+//	                    per-record counts of lines by kind and a table's sums
+//	text_testrun.go     go test, TAP, go test -json
+//	text_testreport.go  jest, vitest, mocha, pytest -v: suites, tests by
+//	                    status, failed/skipped/todo names, the runner's summary
+//	text_gitgraph.go    git log --oneline/--graph: commits, merges, refs
+//	text_diff.go        unified diffs: files, hunks, +/- lines per file
+//	text_locations.go   lines with a source location, by file
+//	text.go             the text's candidates in fill order
+//
+// The counts of the report kinds are each tested against an independent
+// computation (the lines, the runner's summary, git's own counts).
 package view

@@ -75,6 +75,8 @@ type recordStats struct {
 	minLines, maxLines int
 	minRec, maxRec     string // the header of the first record with the fewest, the most lines
 	minR, maxR         *textRecord
+	maxTies            []string // the first records with the most lines (at most maxTies), of maxN
+	maxN               int
 	sumLines           int
 	// units are the per-record sums of "N word" numbers, by word.
 	units map[string]*unitStat
@@ -406,8 +408,12 @@ func (rs *recordStats) finish() {
 	if r.idx == 0 || r.lines < rs.minLines {
 		rs.minLines, rs.minRec, rs.minR = r.lines, head, r
 	}
-	if r.idx == 0 || r.lines > rs.maxLines {
-		rs.maxLines, rs.maxRec, rs.maxR = r.lines, head, r
+	if r.idx == 0 || r.lines >= rs.maxLines {
+		better := r.idx == 0 || r.lines > rs.maxLines
+		if better {
+			rs.maxLines, rs.maxRec, rs.maxR = r.lines, head, r
+		}
+		rs.maxTies = tie(rs.maxTies, &rs.maxN, cut(head, 80), better)
 	}
 	for w, v := range r.nums {
 		if rs.units == nil {
@@ -689,8 +695,22 @@ func (rs *recordStats) linesLine() string {
 	if rs.n == 0 {
 		return ""
 	}
-	return fmt.Sprintf("  non-blank lines per record: fewest %s (first in %q), most %s (first in %q), %s in all",
-		commas(rs.minLines), cut(rs.minRec, 80), commas(rs.maxLines), cut(rs.maxRec, 80), commas(rs.sumLines))
+	most := fmt.Sprintf("most %s (first in %q)", commas(rs.maxLines), cut(rs.maxRec, 80))
+	if rs.maxN > 1 {
+		// Name the records at the maximum: which has the most is
+		// otherwise a guess among them.
+		var qs []string
+		for _, h := range rs.maxTies {
+			qs = append(qs, fmt.Sprintf("%q", h))
+		}
+		most = fmt.Sprintf("most %s (in %s records: %s", commas(rs.maxLines), commas(rs.maxN), strings.Join(qs, ", "))
+		if rs.maxN > len(qs) {
+			most += fmt.Sprintf(" and %s more", commas(rs.maxN-len(qs)))
+		}
+		most += ")"
+	}
+	return fmt.Sprintf("  non-blank lines per record: fewest %s (first in %q), %s, %s in all",
+		commas(rs.minLines), cut(rs.minRec, 80), most, commas(rs.sumLines))
 }
 
 // maxRecMean bounds the mean non-blank lines of the records shown whole:

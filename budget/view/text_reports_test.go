@@ -305,3 +305,17 @@ func TestFormTextIsInTheData(t *testing.T) {
 		t.Errorf("form line %q", line)
 	}
 }
+
+// TestRecordLinesTies checks that the records with the most lines are
+// all named when several have as many (ldd: 3 binaries with 70
+// libraries; the old line named the first and said "first in").
+func TestRecordLinesTies(t *testing.T) {
+	text := "commit a\n x\n y\n\ncommit b\n x\n y\n z\n\ncommit c\n x\n y\n z\n\ncommit d\n x\n"
+	p := analyzeText([]byte(text), nil)
+	if p.recs == nil {
+		t.Fatal("no records")
+	}
+	if l := p.recs.linesLine(); !strings.Contains(l, `most 4 (in 2 records: "commit b", "commit c")`) {
+		t.Errorf("lines line %q", l)
+	}
+}
