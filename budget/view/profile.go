@@ -521,23 +521,22 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 	s.skipValue()
 	raw := s.d[start:s.pos]
 	p.seq++
+	switch c {
+	case '"':
+		f.Types |= tString
+	case 'n':
+		f.Types |= tNull
+		f.Nulls++
+	case 't', 'f':
+		f.Types |= tBool
+	default:
+		f.Types |= tNumber
+	}
 	if f.bare {
-		switch c {
-		case '"':
-			f.Types |= tString
-		case 'n':
-			f.Types |= tNull
-			f.Nulls++
-		case 't', 'f':
-			f.Types |= tBool
-		default:
-			f.Types |= tNumber
-		}
 		return
 	}
 	switch c {
 	case '"':
-		f.Types |= tString
 		body := raw[1 : len(raw)-1]
 		escaped := bytes.IndexByte(body, '\\') >= 0
 		var str string
@@ -610,13 +609,9 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 				}
 			}
 		}
-	case 'n':
-		f.Types |= tNull
-		f.Nulls++
-	case 't', 'f':
-		f.Types |= tBool
+	case 'n', 't', 'f':
+		// counted above
 	default:
-		f.Types |= tNumber
 		if x, err := strconv.ParseFloat(string(raw), 64); err == nil {
 			if f.NumN == 0 || x < f.Min {
 				f.Min, f.minRec = x, rec

@@ -423,15 +423,26 @@ func ruledHeader(sample []byte) *colSplit {
 	return sp
 }
 
-// firstHeader takes the first non-blank line as the header when it is a
-// row of k cells (for runs of spaces: exactly k words), none with a digit
+// firstHeader takes the first row (among the first 20 non-blank lines)
+// as the header when it has k cells (for runs of spaces: exactly k words), none with a digit
 // or empty, and some column is numeric in the rows below it.
 func (sp *colSplit) firstHeader(sample []byte) {
-	first, firstPos := "", -1
-	textLines(sample, func(pos int, line string) {
-		if firstPos < 0 && strings.TrimSpace(line) != "" {
-			first, firstPos = line, pos
+	// The first line that is a row, among the first 20 non-blank lines
+	// (a title such as readelf's "Symbol table '.dynsym' contains …" may
+	// come before the header).
+	first, firstPos, seen := "", -1, 0
+	textLinesWhile(sample, func(pos int, line string) bool {
+		if strings.TrimSpace(line) == "" {
+			return true
 		}
+		if seen++; seen > 20 {
+			return false
+		}
+		if sp.fields(line) != nil {
+			first, firstPos = line, pos
+			return false
+		}
+		return true
 	})
 	hf := sp.fields(first)
 	if hf == nil || len(hf) != sp.k || sp.mode == bySpaces && len(splitSpaces(first)) != sp.k {

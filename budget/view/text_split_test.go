@@ -224,3 +224,25 @@ func TestIndexAgainstJQ(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderAfterTitle: a whitespace table whose header comes after a
+// title line (readelf -Ws: "Symbol table '.dynsym' contains N entries:"
+// above "Num: Value Size Type Bind Vis Ndx Name") is read under that
+// header, not with the header as a data row (it was "column 4: Type 1",
+// the header chosen as a rare row).
+func TestHeaderAfterTitle(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("\nSymbol table '.dynsym' contains 30 entries:\n   Num:    Value          Size Type    Bind   Vis      Ndx Name\n")
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&b, "%6d: %016x %5d %-7s GLOBAL DEFAULT %4d sym%d@@GLIBC_2.2.5\n", i, 0x1000+i*16, i*8, map[bool]string{true: "FUNC", false: "OBJECT"}[i%3 > 0], 16, i)
+	}
+	data := []byte(b.String())
+	sp := detectColumns(data, detectTextKind(data))
+	if sp == nil || sp.k != 8 || sp.headPos != 2 || strings.Join(sp.header, ",") != "Num:,Value,Size,Type,Bind,Vis,Ndx,Name" {
+		t.Fatalf("readelf-like table: %+v", sp)
+	}
+	p := analyzeText(data, nil)
+	if c := p.cols.cols[3]; c.values["Type"] != 0 || c.values["FUNC"] != 20 || c.values["OBJECT"] != 10 || !p.cols.cols[2].isNumber() {
+		t.Errorf("Type %v, Size numeric %v", c.values, p.cols.cols[2].isNumber())
+	}
+}
