@@ -17,7 +17,7 @@ import (
 )
 
 const artifactUsage = `compact artifact get    REF [--budget N] [--store DIR]
-       compact artifact query  REF --jq FILTER [--budget N] [--store DIR]
+       compact artifact query  REF --jq FILTER [--timeout D] [--budget N] [--store DIR]
        compact artifact slice  REF [--offset N] [--limit K] [--path P] [--budget N] [--store DIR]
        compact artifact search REF TEXT [--limit K] [--path P] [--budget N] [--store DIR]
        compact artifact gc     [--ttl DURATION] [--max-size SIZE] [--store DIR|URL]
@@ -56,6 +56,7 @@ func runArtifact(e *env) int {
 	f.register(fs)
 	var filter, path string
 	var offset, limit int
+	fs.DurationVar(&f.queryTimeout, "timeout", 0, "deadline `D` of one jq run over the artifact, such as 30s (default 5s; it grows with the artifact for streamed collections)")
 	switch op {
 	case "get":
 	case "query":
@@ -96,6 +97,10 @@ func runArtifact(e *env) int {
 	}
 	if op == "query" && strings.TrimSpace(filter) == "" {
 		fmt.Fprintf(e.stderr, "%s: --jq FILTER is required\n", cmd)
+		return ExitUsage
+	}
+	if f.queryTimeout < 0 {
+		fmt.Fprintf(e.stderr, "%s: --timeout must be positive (got %s)\n", cmd, f.queryTimeout)
 		return ExitUsage
 	}
 	if (op == "slice" || op == "search") && (offset < 0 || limit <= 0) {

@@ -62,7 +62,7 @@ func TestArtifactQueryAnswersEveryQuestion(t *testing.T) {
 			}
 			for i, q := range qf.Questions {
 				asked++
-				out, errs, code := execCLI(t, nil, "artifact", "query", string(h), "--jq", q.JQ, "--store", dir, "--budget", "4000", "--json")
+				out, errs, code := execCLI(t, nil, "artifact", "query", string(h), "--jq", q.JQ, "--store", dir, "--budget", "4000", "--json", "--timeout", "1m")
 				if code != ExitOK {
 					t.Errorf("%s: exit %d: %s", q.ID, code, errs)
 					continue

@@ -46,6 +46,18 @@ func TestArtifactCommands(t *testing.T) {
 	if code != ExitOK || out != "[1,3]\n" {
 		t.Fatalf("query = %q, %d", out, code)
 	}
+	// --timeout is the deadline of one jq run: a loop stops at the one
+	// given, not at the 5 s default (the flag did not exist before), and a
+	// slow machine can give a query more than the default.
+	start = time.Now()
+	_, errs, code = execCLI(t, nil, "artifact", "query", hs, "--jq", "last(range(1e15))", "--timeout", "300ms", "--store", dir)
+	if code != ExitInput || !strings.Contains(errs, "ran past its deadline of 300ms") || time.Since(start) > 4*time.Second {
+		t.Fatalf("--timeout 300ms: exit %d after %v: %s", code, time.Since(start), errs)
+	}
+	out, _, code = execCLI(t, nil, "artifact", "query", hs, "--jq", "[.items[].id] | add", "--timeout", "1m", "--store", dir)
+	if code != ExitOK || out != "6\n" {
+		t.Fatalf("query --timeout 1m = %q, %d", out, code)
+	}
 	out, _, code = execCLI(t, nil, "artifact", "slice", hs, "--offset", "1", "--limit", "1", "--store", dir)
 	if code != ExitOK || !strings.Contains(out, "records 1-1 of 3 at .items") || !strings.Contains(out, "1\t{\"id\":2,\"msg\":\"ok\"}\n") {
 		t.Fatalf("slice = %q, %d", out, code)
@@ -82,6 +94,7 @@ func TestArtifactCommands(t *testing.T) {
 		{[]string{"artifact", "get", hs + ".nope", "--store", dir}, ExitInput, `no key "nope"`},
 		{[]string{"artifact", "query", hs, "--jq", ".items[", "--store", dir}, ExitUsage, "does not parse"},
 		{[]string{"artifact", "query", hs, "--store", dir}, ExitUsage, "--jq FILTER is required"},
+		{[]string{"artifact", "query", hs, "--jq", ".", "--timeout", "-1s", "--store", dir}, ExitUsage, "--timeout must be positive"},
 		{[]string{"artifact", "slice", hs, "--offset", "-1", "--store", dir}, ExitUsage, "--offset must be 0 or more"},
 		{[]string{"artifact", "slice", hs, "--path", ".x", "--store", dir}, ExitUsage, "no collection .x"},
 		{[]string{"artifact", "search", hs, "--store", dir}, ExitUsage, "want 2 argument(s)"},

@@ -52,6 +52,9 @@ type engineFlags struct {
 	// mapArtifacts maps artifacts for queries (host.WithMappedArtifacts):
 	// the artifact commands, one query per process, set it.
 	mapArtifacts bool
+	// queryTimeout is the deadline of one jq run (host.WithQueryTimeout;
+	// 0: the engine's default): the artifact commands' --timeout.
+	queryTimeout time.Duration
 }
 
 // register adds the engine flags to fs.
@@ -206,6 +209,9 @@ func (f *engineFlags) engine(ctx context.Context, stderr io.Writer) (*host.Engin
 	}
 	if f.mapArtifacts {
 		opts = append(opts, host.WithMappedArtifacts())
+	}
+	if f.queryTimeout > 0 {
+		opts = append(opts, host.WithQueryTimeout(f.queryTimeout))
 	}
 	return host.New(ctx, opts...)
 }
