@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 )
@@ -614,17 +615,24 @@ func (rs *recordStats) formLine() string {
 // shownUnits are the words after numbers worth a line: in at least a
 // third of the records (and 3), the 5 in most records, by word.
 func (rs *recordStats) shownUnits() []string {
-	var ws []string
-	for w, u := range rs.units {
-		if u.records >= 3 && 3*u.records >= rs.n {
-			ws = append(ws, w)
+	return shownStats(rs.units, rs.n, math.MinInt64, func(u *unitStat) int64 { return int64(u.records) })
+}
+
+// shownStats are the keys of m worth a line: in at least a third of the
+// n records (and 3), whose most in one record is at least minMax, the
+// 5 with the largest by, then by key.
+func shownStats(m map[string]*unitStat, n int, minMax int64, by func(*unitStat) int64) []string {
+	var ks []string
+	for k, u := range m {
+		if u.records >= 3 && 3*u.records >= n && u.max >= minMax {
+			ks = append(ks, k)
 		}
 	}
-	sort.Slice(ws, func(i, j int) bool {
-		a, b := rs.units[ws[i]], rs.units[ws[j]]
-		return a.records > b.records || a.records == b.records && ws[i] < ws[j]
+	sort.Slice(ks, func(i, j int) bool {
+		a, b := by(m[ks[i]]), by(m[ks[j]])
+		return a > b || a == b && ks[i] < ks[j]
 	})
-	return ws[:min(len(ws), 5)]
+	return ks[:min(len(ks), 5)]
 }
 
 // unitsLine is the per-record numbers: "numbers in records, summed per
@@ -647,20 +655,10 @@ func (rs *recordStats) unitsLine() string {
 }
 
 // shownKinds are the kinds of lines worth a line: in at least a third
-// of the records (and 3), at most 2 of them... repeated inside a record
-// (the most in one record at least 2), the 5 with the most lines.
+// of the records (and 3), repeated inside a record (the most in one
+// record at least 2), the 5 with the most lines.
 func (rs *recordStats) shownKinds() []string {
-	var ks []string
-	for k, u := range rs.kinds {
-		if u.records >= 3 && 3*u.records >= rs.n && u.max >= 2 {
-			ks = append(ks, k)
-		}
-	}
-	sort.Slice(ks, func(i, j int) bool {
-		a, b := rs.kinds[ks[i]], rs.kinds[ks[j]]
-		return a.total > b.total || a.total == b.total && ks[i] < ks[j]
-	})
-	return ks[:min(len(ks), 5)]
+	return shownStats(rs.kinds, rs.n, 2, func(u *unitStat) int64 { return u.total })
 }
 
 // kindsLine is the lines per record by their kind: "lines per record by
