@@ -222,3 +222,9 @@ if want tsc-build-list || want tsc-build-codes; then
 		rm -rf "$tmp"
 	done
 fi
+if want gcc-wcodes; then
+	# gcc's diagnostics of 30 small functions with deliberate warnings
+	# of 6 -W codes (testdata/gen/textcaps/cwarnmany/ring.c), each
+	# "file:line:col: warning: message [-Wcode]" with its caret lines.
+	(cd "$caps/cwarnmany" && LC_ALL=C.UTF-8 gcc -Wall -Wextra -Wshadow -Wconversion -c ring.c -o /dev/null 2>&1 || true) >budget/view/testdata/gcc-wcodes.txt
+fi
