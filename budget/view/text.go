@@ -47,6 +47,7 @@ const (
 	tsBuild
 	tsErrors
 	tsRare
+	tsKinds
 	tsFields
 	tsHeaders
 	tsRecFacts
@@ -178,7 +179,9 @@ func (tc *textCands) lists() {
 	sort.SliceStable(tc.rare, func(i, j int) bool { return tc.rare[i].first > tc.rare[j].first })
 	// In prose every line is rare: lines unlike the rest mean something
 	// only when most lines follow templates.
-	if len(tc.rare)*4 > p.lines-p.blank {
+	if len(tc.rare)*4 > p.lines-p.blank || p.locData {
+		// (A text of located diagnostics shows its rare forms
+		// instead: text_locations.go.)
 		tc.rare = nil
 	}
 }
@@ -421,6 +424,7 @@ func (tc *textCands) candidates() {
 			add(tsTemplates, -10+i, -1, "source locations", cutLine(l))
 		}
 	}
+	tc.formCandidates(add, false)
 	index = tc.indexCandidates()
 	if list {
 		tc.columnParts(add)
@@ -451,6 +455,7 @@ func (tc *textCands) candidates() {
 		tc.columnParts(add)
 	}
 	tailFrom(21, 40)
+	tc.formCandidates(add, true)
 	tmplFrom(10, 30)
 	colRows(firstColRows, maxColRows)
 	if list {
@@ -745,6 +750,8 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 			s += fmt.Sprintf("all warning lines: compact artifact query %s --jq %s\n", h, ShellQuote(tc.p.severityQuery(sevWarn)))
 		}
 		return s
+	case tsKinds:
+		return fmt.Sprintf("rare forms of diagnostic (templates of at most 1%% of the lines whose words are in no frequent template's; fewest lines first, each with its lines; showing %s lines), line<TAB>text:\n", commas(len(cs)))
 	case tsRare:
 		return fmt.Sprintf("lines unlike the rest (the only line of their template, latest first; showing %s of %s), line<TAB>text:\n", commas(len(cs)), commas(len(tc.rare)))
 	case tsHeaders:

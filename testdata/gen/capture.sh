@@ -228,3 +228,10 @@ if want gcc-wcodes; then
 	# "file:line:col: warning: message [-Wcode]" with its caret lines.
 	(cd "$caps/cwarnmany" && LC_ALL=C.UTF-8 gcc -Wall -Wextra -Wshadow -Wconversion -c ring.c -o /dev/null 2>&1 || true) >budget/view/testdata/gcc-wcodes.txt
 fi
+if want go-build-gcflags-registry; then
+	# The compiler's optimization notes on this repository's registry
+	# package (go build -gcflags=-m: every line "file:line:col: note",
+	# inlining and escape analysis; the packages it inlines from the
+	# standard library). Beside the view's tests (text_diag_test.go).
+	go build -gcflags=-m ./registry/ >budget/view/testdata/go-build-gcflags-registry.txt 2>&1
+fi
