@@ -421,10 +421,9 @@ func (tc *textCands) candidates() {
 	prio = PrioRare
 	if p != nil {
 		for i, l := range p.locs.facts(p.lines - p.blank) {
-			add(tsTemplates, -10+i, -1, "source locations", cutLine(l))
+			add(tsTemplates, -10+i, -1, "source locations", cut(l, 3*textWidth))
 		}
 	}
-	tc.formCandidates(add, false)
 	index = tc.indexCandidates()
 	if list {
 		tc.columnParts(add)
@@ -441,6 +440,7 @@ func (tc *textCands) candidates() {
 	}
 	headFrom(headStart, 10)
 	rareFrom(0, 10)
+	tc.formCandidates(add, false)
 	if list {
 		index(PrioRare, 0, 200)
 	} else {

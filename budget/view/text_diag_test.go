@@ -271,3 +271,65 @@ func TestLevelInsideName(t *testing.T) {
 		}
 	}
 }
+
+// TestIndentRecordForms: ldd over the files of /usr/sbin and a
+// directory is a record per file ("path:" then its libraries, indented)
+// and ldd's own message about the directory, a line at column 0. The
+// records are counted by the form of their first line (the files, and
+// the one "ldd:" line), every library by the records holding it, and
+// the most lines of a record with its lines after the first (the
+// libraries), each as the lines count them. On the old code none of
+// these was stated.
+func TestIndentRecordForms(t *testing.T) {
+	data := readTestdata(t, "ldd-usr-sbin.txt") // testdata/gen/capture.sh ldd-usr-sbin
+	header := regexp.MustCompile(`^/\S+:$`)
+	lib := regexp.MustCompile(`^\s+(lib\S+\.so\.\d+)\s`)
+	paths, msgs := 0, 0
+	holding := map[string]int{}
+	var seen map[string]bool
+	most, below := 0, 0
+	for _, l := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		switch {
+		case header.MatchString(l):
+			paths++
+			seen = map[string]bool{}
+			below = 0
+		case strings.HasPrefix(l, "ldd: "):
+			msgs++
+			seen = map[string]bool{}
+			below = 0
+		default:
+			below++
+			most = max(most, below)
+			if m := lib.FindStringSubmatch(l); m != nil && !seen[m[1]] {
+				seen[m[1]] = true
+				holding[m[1]]++
+			}
+		}
+	}
+	if paths < 100 || msgs != 1 {
+		t.Fatalf("%d files, %d ldd messages: not the capture this test was written for", paths, msgs)
+	}
+	p := analyzeText(data, nil)
+	rs := p.recs
+	if rs == nil || rs.n != paths+msgs {
+		t.Fatalf("records %v, want %d", rs, paths+msgs)
+	}
+	want := fmt.Sprintf(`records by the form of their first line (exact): a path ending with ":" %s, "ldd:" … 1`, commas(paths))
+	if l := rs.headLine(); !strings.Contains(l, want) {
+		t.Errorf("head line %q, want %q", l, want)
+	}
+	hold := rs.holdLine()
+	listed := regexp.MustCompile(`(lib\S+\.so\.\d+) (\d+(?:,\d{3})*)`).FindAllStringSubmatch(hold, -1)
+	if len(listed) < 5 {
+		t.Fatalf("holding line %q", hold)
+	}
+	for _, m := range listed {
+		if m[2] != commas(holding[m[1]]) {
+			t.Errorf("%s: in %s records stated, the lines say %d", m[1], m[2], holding[m[1]])
+		}
+	}
+	if l := rs.linesLine(); !strings.Contains(l, fmt.Sprintf("most %s (%s after the first line;", commas(most+1), commas(most))) {
+		t.Errorf("lines line %q: the most lines after the first are %d", l, most)
+	}
+}

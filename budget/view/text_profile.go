@@ -127,6 +127,9 @@ type textProfile struct {
 	// locData: nearly every line is a located diagnostic with no level
 	// word (detectLocData); the location prefix makes no error line.
 	locData bool
+	// maxIndent is the most leading spaces of a line, first at line
+	// maxIndentPos.
+	maxIndent, maxIndentPos int
 }
 
 // maxHeaders bounds the record header lines kept (the first half and
@@ -270,6 +273,12 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 			ring[pos%tailKeep] = posLine{pos, line}
 		}
 		blank := strings.TrimSpace(line) == ""
+		if !blank && line[0] == ' ' {
+			n := len(line) - len(strings.TrimLeft(line, " "))
+			if n > p.maxIndent {
+				p.maxIndent, p.maxIndentPos = n, pos
+			}
+		}
 		if blank {
 			p.blank++
 			if inBlock && p.kind == textFields {

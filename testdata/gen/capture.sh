@@ -235,3 +235,9 @@ if want go-build-gcflags-registry; then
 	# standard library). Beside the view's tests (text_diag_test.go).
 	go build -gcflags=-m ./registry/ >budget/view/testdata/go-build-gcflags-registry.txt 2>&1
 fi
+if want ldd-usr-sbin; then
+	# ldd of every file in /usr/sbin and of a directory (its one
+	# "ldd: ...: not regular file" line among the records): a record per
+	# file, its header "path:" then its libraries, TAB-indented.
+	(ldd /usr/sbin/* /usr/libexec 2>&1 || true) >budget/view/testdata/ldd-usr-sbin.txt
+fi
