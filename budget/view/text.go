@@ -560,6 +560,9 @@ func (tc *textCands) extensionCounts() string {
 	if p == nil || p.kind == textFields || len(p.miner.ext) < 2 || len(p.miner.ext) >= maxLeadWords {
 		return ""
 	}
+	if cp := p.cols; cp != nil && cp.split.mode == byLine && len(cp.cols) == 1 && cp.cols[0].pathsOf() != nil {
+		return "" // a list of paths states its extensions (text_paths.go)
+	}
 	ws, total := byCount(p.miner.ext)
 	lines := p.lines - p.blank
 	if ws[0].n < 3 || 3*total < lines {

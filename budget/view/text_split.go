@@ -17,9 +17,12 @@ import (
 //     three dashes) are not rows; a table whose every row starts and ends
 //     with the bar is "bordered": the empty cells outside the bars are no
 //     columns. The header is the first row when a rule follows it.
-//   - runs of tabs, leading and trailing ones ignored: text aligned by a
-//     tabwriter with tabs (go tool cover -func: "file.go:12:\tName\t\t\t85.7%"),
-//     when splitting at every tab makes the lines disagree.
+//   - runs of tabs, leading ones ignored, cells trimmed of the spaces that
+//     pad them: text aligned to tab stops (go tool cover -func:
+//     "file.go:12:\tName\t\t\t85.7%"; gcc -Q --help=...: a name padded with
+//     spaces, then one or two tabs to the next stop, then its state), when
+//     more lines agree on the number of cells split at runs than at every
+//     tab. A tab run at the end of a line leaves an empty last cell.
 //
 // With a separator (tabs or a bar), a row may have fewer cells than the
 // widest rows (go version -m: "\tdep\tpath\tversion\th1:…" beside
@@ -83,16 +86,20 @@ func isRule(line string) bool {
 func trimBlank(s string) string { return strings.Trim(s, " \t") }
 
 // splitTabRunsOf splits s at runs of tabs after trimming the tabs at
-// both ends (jq: gsub("^\t+|\t+$"; "") | [splits("\t+")]).
+// its start; a run at the end leaves an empty last cell (an option
+// without a value), and each cell is trimmed of the spaces that pad it to
+// a tab stop (jq: sub("^\t+"; "") | [splits("\t+")] | map(gsub("^ +| +$"; ""))).
+// "  -Wabi     \t\t[disabled]" and "  -Waggressive-loop-optimizations \t[enabled]"
+// are both the cells "-Wabi"/"-Waggressive-loop-optimizations" and their state.
 func splitTabRunsOf(s string) []string {
-	s = strings.Trim(s, "\t")
+	s = strings.TrimLeft(s, "\t")
 	out := make([]string, 0, strings.Count(s, "\t")+1)
 	for {
 		i := strings.IndexByte(s, '\t')
 		if i < 0 {
-			return append(out, s)
+			return append(out, strings.Trim(s, " "))
 		}
-		out = append(out, s[:i])
+		out = append(out, strings.Trim(s[:i], " "))
 		j := i
 		for j < len(s) && s[j] == '\t' {
 			j++
@@ -151,7 +158,7 @@ func (sp *colSplit) jqCells() string {
 	case byTab:
 		return `split("\t")`
 	case byTabRuns:
-		return `(gsub("^\t+|\t+$"; "") | [splits("\t+")])`
+		return `(sub("^\t+"; "") | [splits("\t+")] | map(gsub("^ +| +$"; "")))`
 	case byBar:
 		s := `gsub("^[ \t]+|[ \t]+$"; "")`
 		if sp.barRules {
@@ -199,6 +206,11 @@ func (sp *colSplit) howSplit() string {
 	}
 	if sp.minK < sp.k {
 		s += fmt.Sprintf("; rows have %d to %d cells", sp.minK, sp.k)
+	}
+	for i, w := range sp.words {
+		if w > 0 {
+			s += fmt.Sprintf("; cell %d split again at spaces into %d columns", i+1, w)
+		}
 	}
 	return s
 }
@@ -369,10 +381,18 @@ func detectSeparated(sample []byte) *colSplit {
 		if s.tabLead*10 >= s.tabbed*9 {
 			lead, tabW, runW = "\t", s.tabW, s.runW
 		}
-		for _, c := range []struct {
+		order := []struct {
 			mode splitMode
 			w    map[int]int
-		}{{byTab, tabW}, {byTabRuns, runW}} {
+		}{{byTab, tabW}, {byTabRuns, runW}}
+		_, nTab := modal(tabW)
+		_, nRun := modal(runW)
+		if nRun > nTab {
+			// More lines agree at runs of tabs: tab stops are layout
+			// (a name padded to a stop by one tab or by two).
+			order[0], order[1] = order[1], order[0]
+		}
+		for _, c := range order {
 			k, n := modal(c.w)
 			if k < 2 || k > 4*maxColumns {
 				continue
