@@ -64,6 +64,7 @@ type colSplit struct {
 	// byTabRuns), the number of words each splits into again at spaces
 	// (0: not split); k and minK count the columns after that split,
 	// cellK and cellMinK the cells before it (detectWords).
+	starts          []int // byWidth: where each column starts (bytes from 0)
 	words           []int
 	cellK, cellMinK int
 	// names are the name columns (0-based): columns of names of things
@@ -408,6 +409,12 @@ func detectColumns(data []byte, kind string) *colSplit {
 	if sp != nil {
 		sp.missingLast(sample)
 	}
+	if w := detectWidth(sample); w != nil && (sp == nil || sp.header == nil && w.k == sp.k && w.lead == sp.lead && sp.countRows(sample) < w.countRows(sample)) {
+		// The same columns at fixed positions keep the rows whose
+		// cells are empty (a name padded to a width and no value).
+		sp = w
+		sp.firstHeader(sample)
+	}
 	if sp == nil {
 		sp = detectList(sample)
 	}
@@ -568,6 +575,12 @@ func rowLead(sample []byte) string {
 		return ""
 	}
 	return lead
+}
+
+// countRows is the number of rows among the first 4,000 lines of
+// sample.
+func (sp *colSplit) countRows(sample []byte) int {
+	return sp.sampleRows(sample, func(int) bool { return false }, func([]string) {})
 }
 
 // missingLast lets the rows of a whitespace table with a header have an
@@ -1283,8 +1296,23 @@ func (cp *colProfile) sumsBy(c *colStat, g int) string {
 	return fmt.Sprintf("; sums by %s: %s", gc.name, strings.Join(parts, ", "))
 }
 
-// line is the column's profile line.
-func (c *colStat) line(rows int) string { return c.lineOf(rows, shownColValues) }
+// line is the column's profile line; a column of values most of which
+// are numbers (getconf's values beside paths and flags) also states the
+// numbers' range.
+func (c *colStat) line(rows int) string {
+	s := c.lineOf(rows, shownColValues)
+	if c.someNumbers() {
+		s += fmt.Sprintf("; %s of its values are numbers: min %s%s, max %s%s", commas(c.numeric), c.minRaw, rowsAt(c.minCount), c.maxRaw, rowsAt(c.maxCount))
+	}
+	return s
+}
+
+// someNumbers reports whether the column is not one of numbers but most
+// of its values that are not empty are (10 at least, all with the unit
+// or none).
+func (c *colStat) someNumbers() bool {
+	return !c.isNumber() && !c.mixed && c.numeric >= 10 && 2*c.numeric >= c.rows-c.empty && len(c.distinct) > 2
+}
 
 // sumText is a numeric column's sum, or for percentages their mean
 // (a sum of percentages means nothing).
@@ -1497,7 +1525,7 @@ func (cp *colProfile) chosenRows() []*colRow {
 		}
 	}
 	for _, c := range cp.cols {
-		if !c.isNumber() || len(c.distinct) < 2 {
+		if !c.isNumber() && !c.someNumbers() || len(c.distinct) < 2 {
 			continue
 		}
 		if c.maxCount <= maxExtremeRows {
@@ -1507,7 +1535,7 @@ func (cp *colProfile) chosenRows() []*colRow {
 		}
 	}
 	for _, c := range cp.cols {
-		if !c.isNumber() || len(c.distinct) < 2 {
+		if !c.isNumber() && !c.someNumbers() || len(c.distinct) < 2 {
 			continue
 		}
 		if c.minCount <= maxExtremeRows {

@@ -35,6 +35,7 @@ var columnCaptures = map[string]struct {
 	"testdata/git-ls-tree-wazero.txt":    {4, false},
 	"testdata/readelf-ws-libm.txt":       {8, true},
 	"testdata/dpkg-L-util-linux.txt":     {1, false},
+	"testdata/dpkg-query-width.txt":      {3, false},
 }
 
 // TestColumnsDetect checks which captured texts are tables, and small

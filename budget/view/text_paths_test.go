@@ -130,6 +130,40 @@ func TestMissingLastCell(t *testing.T) {
 	}
 }
 
+// TestFixedWidth: dpkg-query -W -f='${binary:Package;-44}${Essential;-6}${Homepage}'
+// pads each field to a width; 111 packages have no homepage. Split at
+// runs of spaces those lines had 2 cells and were no rows (771 rows of
+// 882, Essential "yes" 18 of 23); at the columns' fixed starts every line
+// is a row with its empty cell. Fails on the old code.
+func TestFixedWidth(t *testing.T) {
+	data := readCapture(t, "testdata/dpkg-query-width.txt")
+	p := analyzeText(data, nil)
+	cp := p.cols
+	if cp == nil || cp.split.mode != byWidth || fmt.Sprint(cp.split.starts) != "[0 44 50]" {
+		t.Fatalf("columns %+v", cp)
+	}
+	lines := rawLines(data)
+	essential, noHome := map[string]int{}, 0
+	for _, l := range lines {
+		essential[strings.TrimSpace(l[44:50])]++
+		if len(strings.TrimSpace(l[min(50, len(l)):])) == 0 {
+			noHome++
+		}
+	}
+	if cp.rows != len(lines) || cp.cols[2].values[""] != noHome || noHome == 0 {
+		t.Errorf("rows %d of %d lines; empty homepage %d, counted %d", cp.rows, len(lines), cp.cols[2].values[""], noHome)
+	}
+	for v, n := range essential {
+		if cp.cols[1].values[v] != n {
+			t.Errorf("Essential %q: %d rows, counted %d", v, cp.cols[1].values[v], n)
+		}
+	}
+	// A constant word before every line (npm's log) is no column.
+	if sp := detectWidth(readCapture(t, "npm-install-fail.txt")); sp != nil {
+		t.Errorf("npm log: fixed-width columns %v", sp.starts)
+	}
+}
+
 // TestCellWords: git ls-tree -r is "mode type hash<TAB>path"; the first
 // cell splits again at spaces, so the mode is a column of its own (the
 // executables are its rare value). Fails on the old code (2 columns).
@@ -325,5 +359,29 @@ func TestPathsNotNames(t *testing.T) {
 		if isPath(v) != want {
 			t.Errorf("isPath(%q) = %v", v, !want)
 		}
+	}
+}
+
+// TestSomeNumbers: a column most of whose values are numbers (readelf's
+// Ndx: section numbers beside UND and ABS) states the numbers' range,
+// and its extremes are chosen rows; counted here with strconv.
+func TestSomeNumbers(t *testing.T) {
+	data := readCapture(t, "testdata/readelf-ws-libm.txt")
+	p := analyzeText(data, nil)
+	c := p.cols.cols[6]
+	entry := regexp.MustCompile(`^ *[0-9]+: `)
+	n, lo, hi := 0, 1<<30, -1
+	for _, l := range rawLines(data) {
+		if !entry.MatchString(l) {
+			continue
+		}
+		if v, err := strconv.Atoi(strings.Fields(l)[6]); err == nil {
+			n++
+			lo, hi = min(lo, v), max(hi, v)
+		}
+	}
+	want := fmt.Sprintf("; %s of its values are numbers: min %d", commas(n), lo)
+	if !c.someNumbers() || !strings.Contains(c.line(p.cols.rows), want) || !strings.Contains(c.line(p.cols.rows), fmt.Sprintf(", max %d", hi)) {
+		t.Errorf("Ndx line %q, want %q … max %d", c.line(p.cols.rows), want, hi)
 	}
 }

@@ -223,3 +223,4 @@ if want pprof-top-query; then
 	go tool pprof -top -nodecount=200 "$tmp/cpu.out" 2>/dev/null >budget/view/testdata/pprof-top-query.txt
 	rm -rf "$tmp"
 fi
+want dpkg-query-width && dpkg-query -W -f='${binary:Package;-44}${Essential;-6}${Homepage}\n' >budget/view/testdata/dpkg-query-width.txt
