@@ -1520,11 +1520,6 @@ func (cp *colProfile) chosenRows() []*colRow {
 	}
 	addRare(3)
 	for _, c := range cp.cols {
-		for _, n := range c.rareDirRows() {
-			add(n.first, fmt.Sprintf("%s: %s of %s rows under %q", c.name, commas(n.under), commas(c.paths.rows), n.path))
-		}
-	}
-	for _, c := range cp.cols {
 		if !c.isNumber() && !c.someNumbers() || len(c.distinct) < 2 {
 			continue
 		}
@@ -1571,6 +1566,13 @@ func (cp *colProfile) chosenRows() []*colRow {
 		}
 	}
 	addRare(cp.rows)
+	// The rows of a directory that holds few beside its siblings (the
+	// one file under /usr/sbin/).
+	for _, c := range cp.cols {
+		for _, n := range c.rareDirRows() {
+			add(n.first, fmt.Sprintf("%s: %s of %s rows under %q", c.name, commas(n.under), commas(c.paths.rows), n.path))
+		}
+	}
 	return out
 }
 
@@ -1602,7 +1604,8 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 		if s := c.afterLine(cp.rows); s != "" {
 			add(tsColumns, colKeys*i+2, -1, "column results", cut(s, 2*textWidth))
 		}
-		for j, l := range c.pathLines() {
+		first, _ := c.pathLinesBy()
+		for j, l := range first {
 			add(tsColumns, colKeys*i+10+j, -1, "column paths", cut(l, 3*textWidth))
 		}
 	}
@@ -1622,7 +1625,7 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 // profile line, its names line, its results line, its two parts lines,
 // its marks, repeats, shared starts, shared ends and forms lines, and
 // its lines of paths (text_paths.go).
-const colKeys = 16
+const colKeys = 32
 
 // columnParts adds the lines of rows by the start and the end of the
 // columns' values (partsLines), each after its column's line.
@@ -1639,6 +1642,10 @@ func (tc *textCands) columnParts(add func(sec, key, rec int, reason, text string
 			if l != "" {
 				add(tsColumns, colKeys*i+5+j, -1, "column groups", cut(l, 2*textWidth))
 			}
+		}
+		_, more := c.pathLinesBy()
+		for j, l := range more {
+			add(tsColumns, colKeys*i+13+j, -1, "column paths", cut(l, 3*textWidth))
 		}
 	}
 }

@@ -37,7 +37,8 @@ import (
 //
 // A column is one of paths when 90% of the values that are not empty
 // have a '/', a letter and no space, at least 10 of them, and its
-// directories hold two rows each or more on average. Every value with a
+// directories hold two rows each or more on average; not when half of
+// them start with a host name or a scheme (module paths, URLs). Every value with a
 // '/' is counted, but one with a version after an '@' (module@v1.2.3).
 
 const (
@@ -45,13 +46,14 @@ const (
 	maxPathNodes    = 20   // directories named in the view
 	maxPathChildren = 12   // a directory with more subdirectories is not opened
 	maxPathForms    = 8    // forms named under a wide directory
-	maxRareDirRows  = 8    // rows chosen for a rare directory, per column
+	maxRareDirRows  = 4    // rows chosen for a rare directory, per column
 )
 
 // pathStat counts a column's path values.
 type pathStat struct {
 	rows     int // values counted as paths (see counted)
 	strict   int // of those, values that look like paths (see isPath)
+	hosted   int // of those, values whose first segment is a host name or a scheme (github.com/…, https://…)
 	dirs     map[string]*dirNode
 	ext      map[string]int // nil once more than maxColValues kinds
 	extRows  int
@@ -220,6 +222,9 @@ func (ps *pathStat) add(l posLine, v string) {
 	if isPath(v) {
 		ps.strict++
 	}
+	if i := strings.IndexByte(v, '/'); i > 0 && (strings.IndexByte(v[:i], '.') > 0 || v[i-1] == ':') {
+		ps.hosted++
+	}
 	last := strings.LastIndexByte(v, '/')
 	if strings.IndexByte(v[:last], '/') < 0 && last == len(v)-1 {
 		ps.top++
@@ -289,7 +294,9 @@ func (ps *pathStat) add(l posLine, v string) {
 // nil.
 func (c *colStat) pathsOf() *pathStat {
 	ps := c.paths
-	if ps == nil || ps.strict < 10 || 10*ps.strict < 9*(c.rows-c.empty) {
+	if ps == nil || ps.strict < 10 || 10*ps.strict < 9*(c.rows-c.empty) || 2*ps.hosted > ps.rows {
+		// (module paths and URLs, github.com/… and https://…, are
+		// counted by their starts: text_columns.go's partsLines)
 		return nil
 	}
 	if ps.dirs != nil {
@@ -410,9 +417,18 @@ func (ps *pathStat) shownDirs() []*dirNode {
 // were counted): a directory's own row ("/usr/bin" beside
 // "/usr/bin/ls") and the forms under a wide directory need them.
 func (c *colStat) pathLines() []string {
+	first, more := c.pathLinesBy()
+	return append(first, more...)
+}
+
+// pathLinesBy are the column's lines of paths in two lists: first the
+// directories, extensions and depths (shown with the column's profile),
+// then the wide directories, the names of directories at any depth and
+// the names after the last / (shown with the column's other groups).
+func (c *colStat) pathLinesBy() (first, more []string) {
 	ps := c.pathsOf()
 	if ps == nil {
-		return nil
+		return nil, nil
 	}
 	var out []string
 	if named := ps.shownDirs(); len(named) > 1 || len(named) == 1 && named[0].wide {
@@ -444,14 +460,17 @@ func (c *colStat) pathLines() []string {
 			line += fmt.Sprintf("; %s other rows (no /)", commas(rest))
 		}
 		out = append(out, line)
-		for _, w := range wide {
+		for i, w := range wide {
+			if i == 3 {
+				break // the three widest named first in path order are enough
+			}
 			if l := c.wideForms(w); l != "" {
-				out = append(out, l)
+				more = append(more, l)
 			}
 		}
 	}
 	if l := c.dirNamesLine(); l != "" {
-		out = append(out, l)
+		more = append(more, l)
 	}
 	if ps.files != nil {
 		fs, _ := byCount(ps.files)
@@ -465,7 +484,7 @@ func (c *colStat) pathLines() []string {
 			rows += x.n
 		}
 		if len(parts) > 0 {
-			out = append(out, fmt.Sprintf("  %s, rows by the name after the last / (names of more than one row): %s", c.name, strings.Join(parts, ", ")))
+			more = append(more, fmt.Sprintf("  %s, rows by the name after the last / (names of more than one row): %s", c.name, strings.Join(parts, ", ")))
 		}
 	}
 	if ps.ext != nil && ps.extRows >= 3 && len(ps.ext) >= 2 {
@@ -496,11 +515,11 @@ func (c *colStat) pathLines() []string {
 		deep = fmt.Sprintf("deepest %d segments (%q)", ps.deepest, cut(ps.deepVal, 200))
 	}
 	if len(ds) < 2 {
-		return out // one depth says nothing
+		return out, more // one depth says nothing
 	}
 	out = append(out, fmt.Sprintf("  %s, rows by path depth (segments between /): %s; %s; longest %d characters (%q)",
 		c.name, strings.Join(ds, ", "), deep, ps.longest, cut(ps.longVal, 200)))
-	return out
+	return out, more
 }
 
 // ownRows is how many rows are directory n itself ("/usr/bin" or
