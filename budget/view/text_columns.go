@@ -416,7 +416,7 @@ func detectColumns(data []byte, kind string) *colSplit {
 		sp.firstHeader(sample)
 	}
 	if sp == nil {
-		sp = detectList(sample)
+		sp = detectList(sample, len(sample) == len(data))
 	}
 	if sp == nil {
 		return nil
