@@ -333,3 +333,21 @@ func TestIndentRecordForms(t *testing.T) {
 		t.Errorf("lines line %q: the most lines after the first are %d", l, most)
 	}
 }
+
+// TestSlotNumericRange: a template position of more than 8 numbers
+// states their range, as the lines have them, not a census of values
+// (heldout12w: node --prof-process's tick counts and percentages).
+func TestSlotNumericRange(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&b, "fetch GET 200 https://registry.example/pkg%d %dms (cache miss)\n", i, 40+(i*37)%900)
+	}
+	p := analyzeText([]byte(b.String()), nil)
+	var vals string
+	for _, cl := range p.miner.clusters {
+		vals += cl.slotValues()
+	}
+	if !strings.Contains(vals, "(30 values from 40ms to 928ms)") {
+		t.Errorf("slot values %q", vals)
+	}
+}
