@@ -46,6 +46,7 @@ const (
 	tsFailed
 	tsBuild
 	tsErrors
+	tsCodes
 	tsRare
 	tsKinds
 	tsFields
@@ -197,9 +198,9 @@ func (tc *textCands) candidates() {
 	// state ranges of lines and keep all of theirs. The candidates do
 	// not depend on the budget, so neither does this.
 	offered := map[int]int{}
-	lineSec := map[int]bool{tsTail: true, tsHead: true, tsSpread: true, tsErrors: true, tsRare: true, tsHeaders: true}
+	lineSec := map[int]bool{tsTail: true, tsHead: true, tsSpread: true, tsErrors: true, tsCodes: true, tsRare: true, tsHeaders: true}
 	// Sections that state no contiguous range can leave a line out.
-	skipSec := map[int]bool{tsSpread: true, tsErrors: true, tsRare: true}
+	skipSec := map[int]bool{tsSpread: true, tsErrors: true, tsCodes: true, tsRare: true}
 	add := func(sec, key, rec int, reason, text string) {
 		if lineSec[sec] && rec >= 0 {
 			was := func(i int) bool { p, ok := offered[i]; return ok && p <= prio }
@@ -381,6 +382,9 @@ func (tc *textCands) candidates() {
 	failedFrom(0, 20)
 	notableFrom(tc.errs, 0, 10)
 	notableFrom(tc.warns, 0, 3)
+	if p != nil {
+		tc.rareCodeCandidates(add)
+	}
 	// PrioRare: more of the end, the structure, the start.
 	prio = PrioRare
 	tailFrom(6, 20)
@@ -755,6 +759,8 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 			s += fmt.Sprintf("all warning lines: compact artifact query %s --jq %s\n", h, ShellQuote(tc.p.severityQuery(sevWarn)))
 		}
 		return s
+	case tsCodes:
+		return fmt.Sprintf("diagnostics whose code is in no other line (showing %s), line<TAB>text:\n", commas(len(cs)))
 	case tsKinds:
 		return fmt.Sprintf("rare forms of diagnostic (templates of at most 1%% of the lines whose words are in no frequent template's; fewest lines first, each with its lines; showing %s lines), line<TAB>text:\n", commas(len(cs)))
 	case tsRare:
