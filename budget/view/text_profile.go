@@ -124,6 +124,7 @@ type textProfile struct {
 	graph   *graphStats  // a commit list's counts (text_gitgraph.go), or nil
 	diff    *diffStats   // a diff's files and hunks (text_diff.go), or nil
 	locs    locStats     // lines with a source location (text_locations.go)
+	kv      *kvStats     // key/value lines (text_kv.go), or nil
 }
 
 // maxHeaders bounds the record header lines kept (the first half and
@@ -182,7 +183,10 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	n := countLines(data)
 	p := &textProfile{lines: n, levels: map[string]int{}, miner: newMiner(), extra: map[int]string{}}
 	p.kind = detectTextKind(data)
-	if sp := detectColumns(data, p.kind); sp != nil {
+	if f := detectKV(data, p.kind); f != kvNone {
+		p.kind, p.kv = textKV, newKVStats(f)
+	}
+	if sp := detectColumns(data, p.kind); p.kv == nil && sp != nil {
 		p.cols = newColProfile(sp)
 	}
 	// The spread: lines between the head and the tail, coarse to fine.
@@ -198,13 +202,15 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	fieldIdx := map[string]*fieldStat{}
 	switch p.kind {
 	case textFields:
-	case textGoTest, textTAP, textReport:
+	case textGoTest, textTAP, textReport, textKV:
 		fieldIdx = nil
 	default:
 		p.loose = true
 	}
 	p.headKey = detectHeaderKey(data, p.kind)
-	if p.headKey != "" {
+	if p.kv != nil {
+		// key/value lines: no other records
+	} else if p.headKey != "" {
 		p.recs = newRecordStats(p.headKey)
 	} else if detectIndentRecords(data, p.kind) {
 		p.recs = newRecordStats("")
@@ -380,6 +386,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		if p.recs != nil {
 			p.recs.add(pos, line, blank, p.recs.isHeader(line), sev)
 		}
+		if p.kv != nil && !blank {
+			p.kv.add(pos, line)
+		}
 		if !blank {
 			if p.diff == nil && p.graph == nil {
 				p.locs.add(line)
@@ -406,6 +415,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		flushRecord()
 	}
 	p.miner.mergeRare()
+	if p.kv != nil {
+		p.kv.done()
+	}
 	if p.recs != nil {
 		p.recs.done()
 	}
@@ -440,6 +452,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		p.recordUnit = "records (blank-line-separated paragraphs)"
 	case p.kind == textLog:
 		p.recordUnit = "entries (a timestamped line and its continuation lines)"
+	case p.kv != nil:
+		p.records = p.kv.entries
+		p.recordUnit = "entries (name and value lines)"
 	default:
 		p.recordUnit = "lines"
 	}
@@ -495,7 +510,7 @@ func headerKey(line string) string {
 // as many as it. "" when there is none.
 func detectHeaderKey(data []byte, kind string) string {
 	switch kind {
-	case textFields, textGoTest, textTAP, textGoJSON, textReport, textCommits, textDiff:
+	case textFields, textGoTest, textTAP, textGoJSON, textReport, textCommits, textDiff, textKV:
 		return ""
 	}
 	sample := data
