@@ -146,11 +146,8 @@ func (tc *textCands) build(ci int) {
 			}
 			return tc.head(k, ch)
 		}
-		if k == tsKVEntries {
-			s.Foot = func([]Candidate) string { return tc.kvFoot() }
-		}
 		if k == tsRest {
-			s.Foot = func([]Candidate) string { return tc.restFoot() }
+			s.Foot = func([]Candidate) string { return tc.kvFoot() + tc.restFoot() }
 		}
 		tc.sec[k] = tc.v.AddSection(s)
 	}

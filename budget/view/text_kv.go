@@ -577,9 +577,11 @@ func (s *kvStats) facts() []string {
 
 // crossLines are the values of the largest name groups: "  d_… (562
 // entries): 'define' 395, 'undef' 150; 17 other entries".
-func (s *kvStats) crossLines() []string {
-	var out []string
-	for _, gs := range [][]kvGroup{s.groups, s.deep} {
+// The first kvFirstCross groups of one part and kvFirstCross/2 of two
+// are stated first (first true), the others after some entries.
+func (s *kvStats) crossLines() (lines []string, first []bool) {
+	for d, gs := range [][]kvGroup{s.groups, s.deep} {
+		k := 0
 		for i, g := range gs {
 			if i == 12 || g.n < 5 {
 				break
@@ -588,11 +590,17 @@ func (s *kvStats) crossLines() []string {
 			if len(top) == 0 || top[0].n < 2 || len(top) == g.n {
 				continue // every value its own: nothing to count
 			}
-			out = append(out, fmt.Sprintf("  %s (%s entries): %s", g.label(s.sep), commas(g.n), valueCounts(g.vals, g.n, 8)))
+			lines = append(lines, fmt.Sprintf("  %s (%s entries): %s", g.label(s.sep), commas(g.n), valueCounts(g.vals, g.n, 8)))
+			first = append(first, k < kvFirstCross>>d)
+			k++
 		}
 	}
-	return out
+	return lines, first
 }
+
+// kvFirstCross is the number of name groups whose values are stated
+// before any entry.
+const kvFirstCross = 4
 
 // longLine names the longest values.
 func (s *kvStats) longLine() string {
@@ -769,8 +777,11 @@ func (tc *textCands) kvCandidates(add func(sec, key, rec int, reason, text strin
 		add(tsFacts, 100+i, -1, "key/value profile", f)
 	}
 	setPrio(PrioProfile)
-	for i, l := range s.crossLines() {
-		add(tsKV, i, -1, "values of a name group", l)
+	cross, first := s.crossLines()
+	for i, l := range cross {
+		if first[i] {
+			add(tsKV, i, -1, "values of a name group", l)
+		}
 	}
 	if l := s.longLine(); l != "" {
 		add(tsFacts, 200, -1, "longest values", l)
@@ -786,6 +797,12 @@ func (tc *textCands) kvCandidates(add func(sec, key, rec int, reason, text strin
 		if !skip[e.pos] {
 			skip[e.pos] = true
 			add(tsKVEntries, e.pos, e.pos, "entry that names the whole", "  "+e.text)
+		}
+	}
+	setPrio(PrioSecond)
+	for i, l := range cross {
+		if !first[i] {
+			add(tsKV, i, -1, "values of a name group", l)
 		}
 	}
 	setPrio(PrioSpread)
