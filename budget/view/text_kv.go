@@ -871,3 +871,79 @@ func (tc *textCands) kvFoot() string {
 	return fmt.Sprintf("%s of %s entries not shown; one by its name (here %s): compact artifact query %s --jq %s\n",
 		commas(s.entries-shown), commas(s.entries), example, tc.in.Handle, ShellQuote(s.form.query(example)))
 }
+
+// fieldPair is one Key: value pair of a line.
+type fieldPair struct{ key, val string }
+
+// fieldPairs are the Key: value pairs of a line (fieldLine). Of a text
+// that is not records of fields (loose), the line may start with up to 3
+// spaces (a label aligned to the others: stat's "  File:"; 4 spaces or a
+// tab indent a paragraph, git log's message) and hold several pairs, each after a tab or a run of two spaces
+// or more ("Device: 254,0<TAB>Inode: 681  Links: 2" of stat, whose
+// "IO Block:" has a space in its name); a run of spaces inside a value
+// that no "Key:" follows stays in the value ("Uid: (    0/    root)").
+func fieldPairs(line string, loose bool) []fieldPair {
+	if loose {
+		if t := strings.TrimLeft(line, " "); len(line)-len(t) <= 3 {
+			line = t
+		}
+	}
+	k, v, ok := fieldLine(line)
+	if !ok {
+		return nil
+	}
+	if !loose {
+		return []fieldPair{{k, v}}
+	}
+	var out []fieldPair
+	for {
+		next, rest := -1, ""
+		for i := 0; i < len(v); i++ {
+			if v[i] != '\t' && !(v[i] == ' ' && i+1 < len(v) && v[i+1] == ' ') {
+				continue
+			}
+			j := i
+			for j < len(v) && (v[j] == ' ' || v[j] == '\t') {
+				j++
+			}
+			if n := pairKeyLen(v[j:]); n > 0 {
+				next, rest = i, v[j:]
+				break
+			}
+			i = j - 1
+		}
+		if next < 0 {
+			return append(out, fieldPair{k, v})
+		}
+		out = append(out, fieldPair{k, strings.TrimSpace(v[:next])})
+		n := pairKeyLen(rest)
+		k, v = rest[:n], strings.TrimSpace(rest[n+1:])
+	}
+}
+
+// pairKeyLen is the length of the key s starts with when s starts with
+// "Key:" and then a space, a tab or its end: a letter, then letters,
+// digits, '-', '_' and single spaces, at most 24 bytes; 0 otherwise.
+func pairKeyLen(s string) int {
+	if s == "" || !(s[0]|0x20 >= 'a' && s[0]|0x20 <= 'z') {
+		return 0
+	}
+	for i := 1; i < len(s) && i <= 24; i++ {
+		c := s[i]
+		switch {
+		case c == ':':
+			if i+1 == len(s) || s[i+1] == ' ' || s[i+1] == '\t' {
+				return i
+			}
+			return 0
+		case c == ' ':
+			if s[i-1] == ' ' || i+1 == len(s) || s[i+1] == ' ' {
+				return 0
+			}
+		case isAlnumByte(c) || c == '-' || c == '_':
+		default:
+			return 0
+		}
+	}
+	return 0
+}

@@ -3,6 +3,8 @@ package view
 import (
 	"fmt"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -102,6 +104,83 @@ func TestKVSplit(t *testing.T) {
 		k, v, ok := c.f.split(c.line)
 		if ok != c.ok || k != c.key || v != c.val {
 			t.Errorf("%q: (%q, %q, %v), want (%q, %q, %v) %s", c.line, k, v, ok, c.key, c.val, c.ok, c.reasonBad)
+		}
+	}
+}
+
+// TestFieldPairs checks that the Key: value pairs of stat's lines, several
+// to a line, are profiled one by one, with counts, sums and extremes
+// computed independently per key.
+func TestFieldPairs(t *testing.T) {
+	data, err := os.ReadFile("testdata/kv/stat-usr-share-doc.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := analyzeText(data, nil)
+	fields := map[string]*fieldStat{}
+	for _, f := range p.fields {
+		fields[f.name] = f
+	}
+	for key, re := range map[string]*regexp.Regexp{
+		"File":     regexp.MustCompile(`^  File: (.*)$`),
+		"Size":     regexp.MustCompile(`^  Size: (\d+) `),
+		"Blocks":   regexp.MustCompile(`\tBlocks: (\d+) `),
+		"IO Block": regexp.MustCompile(`  IO Block: (.*)$`),
+		"Device":   regexp.MustCompile(`^Device: ([^\t]+)\t`),
+		"Inode":    regexp.MustCompile(`\tInode: (\d+) `),
+		"Links":    regexp.MustCompile(`  Links: (\d+)$`),
+		"Uid":      regexp.MustCompile(`  Uid: (\(.*?\))   Gid`),
+		"Gid":      regexp.MustCompile(`  Gid: (\(.*?\))$`),
+		"Birth":    regexp.MustCompile(`^ Birth: (.*)$`),
+	} {
+		var vals []string
+		textLines(data, func(_ int, l string) {
+			if m := re.FindStringSubmatch(l); m != nil {
+				vals = append(vals, strings.TrimSpace(m[1]))
+			}
+		})
+		f := fields[key]
+		if f == nil {
+			t.Errorf("key %q not profiled", key)
+			continue
+		}
+		if f.present != len(vals) || len(vals) == 0 {
+			t.Errorf("%s: %d lines, want %d", key, f.present, len(vals))
+		}
+		counts := map[string]int{}
+		sum, lo, hi := int64(0), int64(1<<62), int64(-1)
+		for _, v := range vals {
+			counts[v]++
+			if x, err := strconv.ParseInt(v, 10, 64); err == nil {
+				sum += x
+				lo, hi = min(lo, x), max(hi, x)
+			}
+		}
+		if f.values != nil && len(f.values) != len(counts) {
+			t.Errorf("%s: %d distinct values, want %d", key, len(f.values), len(counts))
+		}
+		for v, n := range f.values {
+			if counts[v] != n {
+				t.Errorf("%s %q: %d, want %d", key, v, n, counts[v])
+			}
+		}
+		if f.numeric == f.present && (f.sum != sum || f.min != lo || f.max != hi) {
+			t.Errorf("%s: sum %d min %d max %d, want %d %d %d", key, f.sum, f.min, f.max, sum, lo, hi)
+		}
+	}
+	for _, c := range []struct {
+		line string
+		want []fieldPair
+	}{
+		{"Device: 254,0\tInode: 681  Links: 2", []fieldPair{{"Device", "254,0"}, {"Inode", "681"}, {"Links", "2"}}},
+		{"  Size: 9431 \tBlocks: 24  IO Block: 4096  regular file", []fieldPair{{"Size", "9431"}, {"Blocks", "24"}, {"IO Block", "4096  regular file"}}},
+		{"Access: (0644/-rw-r--r--)  Uid: (    0/    root)   Gid: (    0/    root)", []fieldPair{{"Access", "(0644/-rw-r--r--)"}, {"Uid", "(    0/    root)"}, {"Gid", "(    0/    root)"}}},
+		{"    feat: a message line of git log", nil},
+		{"Note: two  words here", []fieldPair{{"Note", "two  words here"}}},
+	} {
+		got := fieldPairs(c.line, true)
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%q: %v, want %v", c.line, got, c.want)
 		}
 	}
 }

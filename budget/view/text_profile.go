@@ -310,7 +310,14 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 			}
 		}
 		if fieldIdx != nil && !blank {
-			if k, v, ok := fieldLine(line); ok && (!p.loose || fieldIdx[k] != nil || len(fieldIdx) < maxLooseFields) {
+			// Of a text that is not records of fields, a line may hold
+			// several Key: value pairs (stat's "Device: 254,0<TAB>Inode:
+			// 681  Links: 2"), indented ("  File: /etc"): text_kv.go.
+			for _, fp := range fieldPairs(line, p.loose) {
+				k, v := fp.key, fp.val
+				if p.loose && fieldIdx[k] == nil && len(fieldIdx) >= maxLooseFields {
+					continue
+				}
 				if !inBlock && !p.loose {
 					recName = v
 					if p.nameField == "" {
