@@ -596,6 +596,13 @@ func (tc *textCands) extensionCounts() string {
 	if p == nil || p.kind == textFields || len(p.miner.ext) < 2 || len(p.miner.ext) >= maxLeadWords {
 		return ""
 	}
+	if cp := p.cols; cp != nil && cp.rows > 0 {
+		for _, c := range cp.cols {
+			if c.pathsOf() != nil {
+				return "" // a column of paths states its extensions (text_paths.go)
+			}
+		}
+	}
 	ws, total := byCount(p.miner.ext)
 	lines := p.lines - p.blank
 	if ws[0].n < 3 || 3*total < lines {
