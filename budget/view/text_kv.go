@@ -787,7 +787,7 @@ func (tc *textCands) kvCandidates(add func(sec, key, rec int, reason, text strin
 		add(tsFacts, 200, -1, "longest values", l)
 	}
 	// Entries that name what the text describes (its version, release,
-	// architecture, platform, name), first, as written.
+	// architecture, platform), first, as written.
 	setPrio(PrioRare)
 	skip := map[int]bool{}
 	for p := range tail {
@@ -807,7 +807,7 @@ func (tc *textCands) kvCandidates(add func(sec, key, rec int, reason, text strin
 	}
 	setPrio(PrioSpread)
 	tc.kvLines = map[int][]int{}
-	for i, it := range s.items(skip) {
+	for _, it := range s.items(skip) {
 		if it.group {
 			key := it.vrank*1000000 + it.chunk
 			pos := make([]int, len(it.ents))
@@ -818,7 +818,6 @@ func (tc *textCands) kvCandidates(add func(sec, key, rec int, reason, text strin
 			add(tsKVGroups, key, -1, "names of a shared value", it.text(s.sep))
 			continue
 		}
-		_ = i
 		add(tsKVEntries, it.ents[0].pos, it.ents[0].pos, "entry", it.text(s.sep))
 	}
 }
