@@ -390,3 +390,13 @@ func TestRareCodeLines(t *testing.T) {
 		t.Errorf("%d lines offered, want %d", got, len(want))
 	}
 }
+
+// TestHashTableIsNoCommitList: git cat-file --batch-check ("<hash> blob
+// 21912 25") opens every line with a hash, but its "subjects" are typed
+// cells: it is no commit list (on the old code: "300 commits").
+func TestHashTableIsNoCommitList(t *testing.T) {
+	data := readTestdata(t, "git-cat-file-check.txt") // testdata/gen/capture.sh git-cat-file-check
+	if p := analyzeText(data, nil); p.kind == textCommits || p.graph != nil {
+		t.Errorf("kind %q: %d commits stated", p.kind, p.records)
+	}
+}

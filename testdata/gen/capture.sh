@@ -259,3 +259,6 @@ if want pprof-top-query; then
 	rm -rf "$tmp"
 fi
 want dpkg-query-width && dpkg-query -W -f='${binary:Package;-44}${Essential;-6}${Homepage}\n' >budget/view/testdata/dpkg-query-width.txt
+# the first 300 objects of this repository (hash, type, size), a table
+# after a hash, not a commit list (text_diag_test.go)
+want git-cat-file-check && git cat-file --batch-all-objects --batch-check | head -300 >budget/view/testdata/git-cat-file-check.txt
