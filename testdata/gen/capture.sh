@@ -228,6 +228,19 @@ if want gcc-wcodes; then
 	# "file:line:col: warning: message [-Wcode]" with its caret lines.
 	(cd "$caps/cwarnmany" && LC_ALL=C.UTF-8 gcc -Wall -Wextra -Wshadow -Wconversion -c ring.c -o /dev/null 2>&1 || true) >budget/view/testdata/gcc-wcodes.txt
 fi
+if want go-build-gcflags-registry; then
+	# The compiler's optimization notes on this repository's registry
+	# package (go build -gcflags=-m: every line "file:line:col: note",
+	# inlining and escape analysis; the packages it inlines from the
+	# standard library). Beside the view's tests (text_diag_test.go).
+	go build -gcflags=-m ./registry/ >budget/view/testdata/go-build-gcflags-registry.txt 2>&1
+fi
+if want ldd-usr-sbin; then
+	# ldd of every file in /usr/sbin and of a directory (its one
+	# "ldd: ...: not regular file" line among the records): a record per
+	# file, its header "path:" then its libraries, TAB-indented.
+	(ldd /usr/sbin/* /usr/libexec 2>&1 || true) >budget/view/testdata/ldd-usr-sbin.txt
+fi
 # Tables of budget/view's tests (text_paths_test.go), kept beside them:
 # tab stops (gcc), rows set apart by their indentation (pprof), a cell of
 # several words (git ls-tree), a missing last cell (readelf), paths.
