@@ -41,6 +41,9 @@ const (
 const (
 	tsFacts = iota
 	tsPinned
+	tsKV        // key/value lines: values of name groups (text_kv.go)
+	tsKVGroups  // key/value lines: names by their shared value
+	tsKVEntries // key/value lines: entries as written
 	tsPackages
 	tsReport
 	tsFailed
@@ -81,6 +84,7 @@ type textCands struct {
 	recSpan     map[int]*textRecord // the records offered, by their first line (text_records.go)
 	indexCols   []int               // the columns of the index of a table's rows (text_list.go)
 	indexN      map[int]int         // rows per index candidate, by its key
+	kvLines     map[int][]int       // the lines of each names-by-value candidate, by its key (text_kv.go)
 }
 
 // addText adds the candidates of text collection ci.
@@ -138,10 +142,13 @@ func (tc *textCands) build(ci int) {
 			if len(ch) == 0 {
 				return ""
 			}
+			if k == tsKV || k == tsKVGroups || k == tsKVEntries {
+				return tc.kvHead(k, ch)
+			}
 			return tc.head(k, ch)
 		}
 		if k == tsRest {
-			s.Foot = func([]Candidate) string { return tc.restFoot() }
+			s.Foot = func([]Candidate) string { return tc.kvFoot() + tc.restFoot() }
 		}
 		tc.sec[k] = tc.v.AddSection(s)
 	}
@@ -346,6 +353,18 @@ func (tc *textCands) candidates() {
 		}
 	}
 
+	// Key/value lines state their names and values (text_kv.go), and
+	// their last lines.
+	if p != nil && p.kv != nil {
+		tail := map[int]bool{}
+		prio = PrioAnomaly
+		tailFrom(1, 5)
+		for k := 1; k <= 5 && k <= len(p.tail); k++ {
+			tail[p.tail[len(p.tail)-k].pos] = true
+		}
+		tc.kvCandidates(add, func(pr int) { prio = pr }, tail)
+		return
+	}
 	// PrioFact: what the text is, beyond its first line.
 	prio = PrioFact
 	for i, f := range tc.factLines() {
