@@ -423,6 +423,7 @@ func detectColumns(data []byte, kind string) *colSplit {
 	sp := detectSpaces(sample)
 	if sp != nil {
 		sp.missingLast(sample)
+		sp.needLead(sample)
 	}
 	if w := detectWidth(sample); w != nil && (sp == nil || sp.header == nil && w.k == sp.k && w.lead == sp.lead && sp.countRows(sample) < w.countRows(sample)) {
 		// The same columns at fixed positions keep the rows whose
@@ -590,6 +591,27 @@ func rowLead(sample []byte) string {
 		return ""
 	}
 	return lead
+}
+
+// needLead drops the lead of a whitespace table when no line without it
+// would be a row anyway (readelf's title has fewer words than the
+// columns): the queries the view prints stay shorter.
+func (sp *colSplit) needLead(sample []byte) {
+	if sp.mode != bySpaces || sp.lead == "" {
+		return
+	}
+	need := false
+	textLines(sample, func(pos int, line string) {
+		if pos >= 4000 || trimBlank(line) == "" || strings.HasPrefix(line, sp.lead) || need {
+			return
+		}
+		if len(splitSpaces(line)) >= sp.minK && !(sp.spaceRules && isRule(line)) {
+			need = true
+		}
+	})
+	if !need {
+		sp.lead = ""
+	}
 }
 
 // countRows is the number of rows among the first 4,000 lines of
