@@ -264,3 +264,4 @@ want dpkg-query-width && dpkg-query -W -f='${binary:Package;-44}${Essential;-6}$
 # the first 300 objects of this repository (hash, type, size), a table
 # after a hash, not a commit list (text_diag_test.go)
 want git-cat-file-check && git cat-file --batch-all-objects --batch-check | head -300 >budget/view/testdata/git-cat-file-check.txt
+want du-ah-git-doc && du -ah /usr/share/doc/git >budget/view/testdata/du-ah-git-doc.txt
