@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Texts of key/value lines: one setting a line, spelled one way
@@ -284,8 +285,10 @@ func (s *kvStats) add(pos int, line string) {
 	}
 	i := s.entries
 	s.entries++
-	if _, seen := s.keys[k]; seen || len(s.keys) < kvMaxKept {
-		s.keys[strings.Clone(k)]++
+	if _, seen := s.keys[k]; seen {
+		s.keys[k]++
+	} else if len(s.keys) < kvMaxKept {
+		s.keys[strings.Clone(k)] = 1
 	} else {
 		s.keysCap = true
 	}
@@ -296,19 +299,22 @@ func (s *kvStats) add(pos int, line string) {
 		s.empty++
 	}
 	e := kvEntry{pos: pos, key: k}
-	if n := len([]rune(v)); n > kvValueLen {
+	n := utf8.RuneCountInString(v)
+	if n > kvValueLen {
 		s.longVals++
 		e.long = true
 	} else {
 		e.val = v
-		if _, seen := s.vals[v]; seen || len(s.vals) < kvMaxValues {
-			s.vals[strings.Clone(v)]++
+		if _, seen := s.vals[v]; seen {
+			s.vals[v]++
+		} else if len(s.vals) < kvMaxValues {
+			s.vals[strings.Clone(v)] = 1
 		} else {
 			s.valsCap++
 		}
 	}
-	if n := len(v); len(s.longest) < 5 || n > s.longest[len(s.longest)-1].n {
-		l := kvLong{pos, strings.Clone(k), len([]rune(v))}
+	if len(s.longest) < 5 || n > s.longest[len(s.longest)-1].n {
+		l := kvLong{pos, strings.Clone(k), n}
 		s.longest = append(s.longest, l)
 		sort.SliceStable(s.longest, func(a, b int) bool { return s.longest[a].n > s.longest[b].n })
 		if len(s.longest) > 5 {
@@ -416,20 +422,28 @@ func (s *kvStats) done() {
 			}
 		}
 	}
+	// The name without the separator is under it too ("Acquire" of
+	// "Acquire::http"): counted with the group, said so.
+	bare := map[string][]*kvGroup{}
 	for _, g := range order {
-		// The name without the separator is under it too ("Acquire" of
-		// "Acquire::http"): counted with the group, said so.
 		if best != "" && strings.HasSuffix(g.part, best) {
-			if bare := strings.TrimSuffix(g.part, best); s.keys[bare] > 0 {
+			if b := strings.TrimSuffix(g.part, best); s.keys[b] > 0 {
+				bare[b] = append(bare[b], g)
+			}
+		}
+	}
+	if len(bare) > 0 {
+		for _, e := range s.kept {
+			for _, g := range bare[e.key] {
 				g.bare = true
-				g.n += s.keys[bare]
-				for _, e := range s.kept {
-					if e.key == bare && !e.long && len(g.vals) < kvMaxValues {
-						g.vals[e.val]++
-					}
+				g.n++
+				if !e.long && len(g.vals) < kvMaxValues {
+					g.vals[e.val]++
 				}
 			}
 		}
+	}
+	for _, g := range order {
 		if g.n < 2 {
 			continue
 		}
@@ -666,7 +680,7 @@ func (s *kvStats) items(skip map[int]bool) []kvItem {
 	vs, _ := byCount(s.vals)
 	grouped := map[string]int{}
 	for _, x := range vs {
-		if x.n >= kvGroupMin && len([]rune(x.k)) <= kvGroupLen && len(grouped) < 32 {
+		if x.n >= kvGroupMin && utf8.RuneCountInString(x.k) <= kvGroupLen && len(grouped) < 32 {
 			grouped[x.k] = len(grouped)
 		}
 	}

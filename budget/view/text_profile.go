@@ -414,7 +414,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 			if p.diff == nil && p.graph == nil {
 				p.locs.add(pos, line)
 			}
-			p.miner.add(pos, line, sev)
+			if p.kv == nil { // key/value lines state their values, not templates
+				p.miner.add(pos, line, sev)
+			}
 			if p.cols != nil {
 				p.cols.add(pos, line)
 			}
