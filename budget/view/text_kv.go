@@ -85,6 +85,8 @@ func (f kvForm) split(line string) (key, val string, ok bool) {
 	}
 	switch f {
 	case kvEq:
+		// export -p, declare -p: "declare -x HOME=\"/root\""
+		line = strings.TrimPrefix(strings.TrimPrefix(line, "export "), "declare -x ")
 		if line == "" || !(line[0] == '_' || isAlnumByte(line[0]) && !isDigitByte(line[0])) {
 			return "", "", false
 		}
@@ -164,9 +166,11 @@ func (f kvForm) split(line string) (key, val string, ok bool) {
 }
 
 // kvComment reports whether a line is a comment among key/value lines.
+// A section header of an ini file ("[core]") counts as one.
 func kvComment(line string) bool {
 	s := strings.TrimLeft(line, " \t")
-	return strings.HasPrefix(s, "#") && !strings.HasPrefix(s, "#define ") || strings.HasPrefix(s, ";") || strings.HasPrefix(s, "//")
+	return strings.HasPrefix(s, "#") && !strings.HasPrefix(s, "#define ") || strings.HasPrefix(s, ";") || strings.HasPrefix(s, "//") ||
+		strings.HasPrefix(s, "[") && strings.HasSuffix(strings.TrimRight(s, " \t"), "]")
 }
 
 var kvForms = []kvForm{kvEq, kvSpaced, kvQuoted, kvDefine, kvColon}
@@ -771,7 +775,7 @@ func (f kvForm) query(key string) string {
 	k := jqString(key)
 	switch f {
 	case kvEq:
-		return fmt.Sprintf(`.[] | select(startswith(%s))`, jqString(key+"="))
+		return fmt.Sprintf(`.[] | select(ltrimstr("export ") | ltrimstr("declare -x ") | startswith(%s))`, jqString(key+"="))
 	case kvSpaced:
 		return fmt.Sprintf(`.[] | select(startswith(%s) or . == %s)`, jqString(key+" = "), jqString(key+" ="))
 	case kvQuoted:

@@ -40,7 +40,7 @@ func TestKVDetect(t *testing.T) {
 			t.Errorf("%s: read as key/value lines (%d)", name, f)
 		}
 	}
-	var logfmt, status, prose, sysctl, apt, sysconfig strings.Builder
+	var logfmt, status, prose, sysctl, apt, sysconfig, ini strings.Builder
 	for i := 0; i < 40; i++ {
 		fmt.Fprintf(&logfmt, "time=2026-11-25T10:%02d:00Z level=info msg=\"request\" status=%d\n", i, 200+i%3)
 		fmt.Fprintf(&status, "status=%d\n", i%4)
@@ -48,6 +48,10 @@ func TestKVDetect(t *testing.T) {
 		fmt.Fprintf(&sysctl, "net.ipv4.conf.eth%d.forwarding = %d\n", i, i%2)
 		fmt.Fprintf(&apt, "Dir::Cache::item%d \"/var/cache/%d\";\n", i, i)
 		fmt.Fprintf(&sysconfig, "\tHAVE_FEATURE_%d = \"%d\"\n", i, i%2)
+		if i%5 == 0 {
+			fmt.Fprintf(&ini, "[section%d]\n", i)
+		}
+		fmt.Fprintf(&ini, "\tkey%d = %d\n", i, i%3)
 	}
 	for _, c := range []struct {
 		name string
@@ -61,6 +65,7 @@ func TestKVDetect(t *testing.T) {
 		{"apt-config dump", apt.String(), kvQuoted},
 		{"python -m sysconfig", "Platform: \"linux\"\n\nVariables: \n" + sysconfig.String(), kvSpaced},
 		{"too few", "a=1\nb=2\nc=3\n", kvNone},
+		{"an ini file", ini.String(), kvSpaced},
 	} {
 		data := []byte(c.text)
 		if got := detectKV(data, detectTextKind(data)); got != c.want {
@@ -87,6 +92,8 @@ func TestKVSplit(t *testing.T) {
 		{kvEq, "remote.origin.url=https://example.org/x.git", "remote.origin.url", "https://example.org/x.git", true, ""},
 		{kvEq, "PATH=/usr/bin:/bin", "PATH", "/usr/bin:/bin", true, ""},
 		{kvEq, "1abc=2", "", "", false, "a name starts with a letter or _"},
+		{kvEq, `declare -x HOME="/root"`, "HOME", `"/root"`, true, ""},
+		{kvEq, "export GOPATH=/go", "GOPATH", "/go", true, ""},
 		{kvEq, "a b=c", "", "", false, "no space in a name"},
 		{kvSpaced, "vm.swappiness = 60", "vm.swappiness", "60", true, ""},
 		{kvSpaced, "kernel.panic_sys_info = ", "kernel.panic_sys_info", "", true, ""},
