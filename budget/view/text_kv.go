@@ -964,3 +964,63 @@ func pairKeyLen(s string) int {
 	}
 	return 0
 }
+
+// fieldNames keeps, for a field of records of fields, the names of the
+// first records holding it and of those holding each of its values,
+// at most maxRareNames each, while the field has at most maxFieldValues
+// distinct values: the view names the records of a rare value
+// ("Priority: ... "important" 1 (apt)") and of a field few records have
+// ("Important (in 2 records: apt, dpkg)").
+type fieldNames struct {
+	holders []string
+	byValue map[string][]string
+	off     bool
+}
+
+// maxRareNames bounds the names kept per value and per field.
+const maxRareNames = 5
+
+// note counts record rec holding value v. Records named by a time or
+// a number (apt's history, by Start-Date) are not named: such a name
+// says less than what it costs.
+func (n *fieldNames) note(v, rec string) {
+	if rec == "" || isDigitByte(rec[0]) || n.off {
+		return
+	}
+	if len(n.holders) < maxRareNames {
+		n.holders = append(n.holders, rec)
+	}
+	if n.byValue == nil {
+		n.byValue = map[string][]string{}
+	}
+	names, ok := n.byValue[v]
+	if !ok && len(n.byValue) >= maxFieldValues {
+		n.off, n.byValue = true, nil
+		return
+	}
+	if len(names) < maxRareNames {
+		n.byValue[v] = append(names, rec)
+	}
+}
+
+// rare reports whether count records of present are few enough to name.
+func rare(count, present int) bool { return count <= maxRareNames && count*10 < present }
+
+// rareText is " (name, ...)" after a value held by count records of the
+// present ones, when that is rare and the names are known; "" otherwise.
+func (n *fieldNames) rareText(v string, count, present int) string {
+	names := n.byValue[v]
+	if !rare(count, present) || len(names) != count {
+		return ""
+	}
+	return " (" + strings.Join(names, ", ") + ")"
+}
+
+// holdersText is ": name, ..." after "in N records" of a field few of the
+// records have; "" otherwise.
+func (n *fieldNames) holdersText(present, records int) string {
+	if !rare(present, records) || len(n.holders) != present {
+		return ""
+	}
+	return ": " + strings.Join(n.holders, ", ")
+}

@@ -191,3 +191,64 @@ func TestFieldPairs(t *testing.T) {
 		}
 	}
 }
+
+// TestFieldRareNames checks the names a records-of-fields profile gives
+// for a rare value and for a field few records have against the records
+// read independently (paragraphs split at blank lines, named by their
+// Package field).
+func TestFieldRareNames(t *testing.T) {
+	for _, name := range []string{"dpkg-status.txt", "apt-cache-show.txt", "apt-cache-show-node.txt"} {
+		data := readCapture(t, name)
+		p := analyzeText(data, nil)
+		if p.kind != textFields {
+			t.Fatalf("%s: kind %q", name, p.kind)
+		}
+		// field -> value -> record names, and field -> record names
+		byValue := map[string]map[string][]string{}
+		holders := map[string][]string{}
+		for _, para := range strings.Split(string(data), "\n\n") {
+			rec := ""
+			for _, l := range strings.Split(para, "\n") {
+				m := regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_-]*):(?:[ \t]+(.*))?$`).FindStringSubmatch(l)
+				if m == nil {
+					continue
+				}
+				if rec == "" {
+					rec = strings.TrimSpace(m[2])
+				}
+				if byValue[m[1]] == nil {
+					byValue[m[1]] = map[string][]string{}
+				}
+				v := strings.TrimSpace(m[2])
+				byValue[m[1]][v] = append(byValue[m[1]][v], rec)
+				holders[m[1]] = append(holders[m[1]], rec)
+			}
+		}
+		listed := 0
+		for _, f := range p.fields {
+			for v, n := range f.values {
+				if s := f.names.rareText(v, n, f.present); s != "" {
+					listed++
+					if want := " (" + strings.Join(byValue[f.name][v], ", ") + ")"; s != want {
+						t.Errorf("%s: %s %q: %s, want %s", name, f.name, v, s, want)
+					}
+				}
+			}
+			if s := f.names.holdersText(f.present, p.records); s != "" {
+				listed++
+				if want := ": " + strings.Join(holders[f.name], ", "); s != want {
+					t.Errorf("%s: %s: %s, want %s", name, f.name, s, want)
+				}
+			}
+		}
+		if listed == 0 {
+			t.Errorf("%s: no rare value or field named its records", name)
+		}
+	}
+	// The bundled question "which package has priority important".
+	text := fillText(t, readCapture(t, "apt-cache-show.txt"), 4000)
+	want := runJQ(t, jqLines(t, readCapture(t, "apt-cache-show.txt"), `. as $l | [range(length) | select($l[.] == "Priority: important")] | first as $i | [$l[:$i][] | select(startswith("Package: "))] | last | ltrimstr("Package: ")`)[0], ".")[0].(string)
+	if !strings.Contains(text, `"important" 1 (`+want+`)`) {
+		t.Errorf("apt-cache show at 4,000 tokens does not name %s, the package of priority important", want)
+	}
+}

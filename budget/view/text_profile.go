@@ -70,6 +70,7 @@ type fieldStat struct {
 	min, max int64
 	minRec   string // name of the record with the smallest value
 	maxRec   string
+	names    fieldNames // the names of the records holding rare values (text_kv.go)
 }
 
 const maxFieldValues = 64
@@ -353,6 +354,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 					if len(f.values) > maxFieldValues {
 						f.overflow, f.values = true, nil
 					}
+				}
+				if !p.loose {
+					f.names.note(v, recName)
 				}
 				if x, err := strconv.ParseInt(v, 10, 64); err == nil {
 					f.numeric++
