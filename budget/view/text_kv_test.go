@@ -252,3 +252,50 @@ func TestFieldRareNames(t *testing.T) {
 		t.Errorf("apt-cache show at 4,000 tokens does not name %s, the package of priority important", want)
 	}
 }
+
+// FuzzKVLines checks, on texts read as key/value lines, that the counts
+// add up and that the view builds and fills a small budget without
+// losing the count of its entries.
+func FuzzKVLines(f *testing.F) {
+	for _, s := range []string{
+		"a='1'\nb='undef'\nc_d='undef'\nc_e=''\nE='define'\nF='define'\nG=''\nH=x\nI=\n",
+		"net.a = 1\nnet.b = 0\nvm.c = 0\nvm.d =\nfs.e = 1 2\tx\nk = v\nl = w\nm = 0\n",
+		"APT \"\";\nAPT::A \"1\";\nAPT::B \"\";\nDir \"/\";\nDir::C \"x\";\nDir::D \"y\";\nE::F \"0\";\nE::G \"0\";\n",
+		"#define A 1\n#define B(x) x\n#define C\n#define D 1\n#define E_F 2\n#define E_G 2\n#define H 3\n#define I 1\n",
+		"MemTotal:  1 kB\nMemFree:   2 kB\nBuffers:  0 kB\nCached: 0 kB\nSwap Total: 0 kB\nA: 1\nB: 2\nC:\n",
+		"[core]\n\tbare = false\n\tx = 1\n\ty = 2\n\tz = 2\n\tw = 3\n[user]\n\tname = A\n\temail = a@b\n\tq = 2\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 4096 {
+			return
+		}
+		p := analyzeText(data, nil)
+		kv := p.kv
+		if kv == nil {
+			return
+		}
+		if kv.entries+kv.other != p.lines-p.blank || p.records != kv.entries {
+			t.Fatalf("%d entries + %d other lines of %d non-blank lines; %d records", kv.entries, kv.other, p.lines-p.blank, p.records)
+		}
+		for _, g := range append(append([]kvGroup(nil), kv.groups...), kv.deep...) {
+			if g.n < 2 || g.n > kv.entries {
+				t.Fatalf("group %q: %d entries of %d", g.part, g.n, kv.entries)
+			}
+		}
+		in := Input{Tool: "t", ContentType: "text/plain", Format: "text", Data: data, Handle: "0123456789ab", Budget: 300,
+			Collections: []Collection{{Path: ".", Kind: "lines", Count: countLines(data)}}}
+		v, err := Build(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fl, err := v.Fill(byteCounter{}, 2000)
+		if err != nil {
+			return
+		}
+		if !strings.Contains(fl.Text, fmt.Sprintf("key/value lines: %s entries", commas(kv.entries))) {
+			t.Fatalf("the view does not count the entries:\n%s", fl.Text)
+		}
+	})
+}
