@@ -228,3 +228,19 @@ if want gcc-wcodes; then
 	# "file:line:col: warning: message [-Wcode]" with its caret lines.
 	(cd "$caps/cwarnmany" && LC_ALL=C.UTF-8 gcc -Wall -Wextra -Wshadow -Wconversion -c ring.c -o /dev/null 2>&1 || true) >budget/view/testdata/gcc-wcodes.txt
 fi
+# go-list-m-all-2026-11: go list -m -json all at the root of this
+# repository (Go 1.26.8, 2026-11-26), beside the view's tests: the rare
+# GoVersion values of TestRareValueAmongManyValues (the bench corpus has
+# go-list-modules.json, an older capture of the same command).
+want go-list-m-all-2026-11 && go list -m -json all >budget/view/testdata/go-list-m-all-2026-11.json
+if want jest-json-lib; then
+	# jest --json over the same scratch project as jest-verbose-lib
+	# (testdata/gen/textcaps/jestlib), its paths as /tmp/jestlib: tests
+	# nested in assertionResults arrays (TestRowNamesTheNestedRecord).
+	tmp=$(mktemp -d)
+	cp -r "$caps/jestlib/." "$tmp/"
+	(cd "$tmp" && npm install --no-audit --no-fund --loglevel=error >/dev/null 2>&1)
+	(cd "$tmp" && npx jest --json --outputFile=jest.json >/dev/null 2>&1) || true
+	sed "s#$tmp#/tmp/jestlib#g" "$tmp/jest.json" >budget/view/testdata/jest-json-lib.json
+	rm -rf "$tmp"
+fi
