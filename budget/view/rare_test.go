@@ -92,3 +92,41 @@ func TestRowNamesTheNestedRecord(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexListsOpaqueFieldsLast: go mod download -json of
+// prometheus/common v0.72.0's requirements
+// (testdata/go-mod-download-prometheus-common.json, 23 modules). The
+// index lines leave the Sum hashes out (they would cost half of each
+// line); when there is room after everything else, lines of their own
+// list every module's Sum, as jq reads it, and no line of the index
+// carries one.
+func TestIndexListsOpaqueFieldsLast(t *testing.T) {
+	v, data := viewOf(t, "testdata/go-mod-download-prometheus-common.json")
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := v.Fill(c, 12000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := "opaque fields of . (hashes, ids), every record in record order, one per line (tab-separated: Path, Sum):\n"
+	i := strings.Index(f.Text, head)
+	if i < 0 {
+		t.Fatalf("no list of the opaque fields at 12,000 tokens:\n%s", f.Text)
+	}
+	if j := strings.Index(f.Text, "index of ., every record"); j < 0 || j > i || strings.Contains(f.Text[j:i], "h1:") {
+		t.Errorf("the index is missing, after the opaque fields, or carries a hash")
+	}
+	sums := jq(t, []byte("["+strings.ReplaceAll(strings.TrimSpace(string(data)), "}\n{", "},\n{")+"]"), `[.[] | [.Path, .Sum]]`)[0].([]any)
+	lines := strings.Split(f.Text[i+len(head):], "\n")
+	if len(sums) != 23 || len(lines) < 23 {
+		t.Fatalf("%d modules, %d lines", len(sums), len(lines))
+	}
+	for k, x := range sums {
+		y := x.([]any)
+		if want := y[0].(string) + "\t" + y[1].(string); lines[k] != want {
+			t.Errorf("line %d is %q, want %q", k, lines[k], want)
+		}
+	}
+}

@@ -244,3 +244,8 @@ if want jest-json-lib; then
 	sed "s#$tmp#/tmp/jestlib#g" "$tmp/jest.json" >budget/view/testdata/jest-json-lib.json
 	rm -rf "$tmp"
 fi
+# go-mod-download-prometheus-common: go mod download -json of the
+# requirements of github.com/prometheus/common v0.72.0 (from the module
+# cache), beside the view's tests (TestIndexListsOpaqueFieldsLast).
+want go-mod-download-prometheus-common && (cd "$(go env GOMODCACHE)/github.com/prometheus/common@v0.72.0" &&
+	GOFLAGS=-mod=mod go mod download -json) >budget/view/testdata/go-mod-download-prometheus-common.json
