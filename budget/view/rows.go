@@ -1760,7 +1760,7 @@ func (k *coll) innerRef(f *Field, raw string) innerRef {
 }
 
 // innerOf renders the elements of record i that hold in's value (the
-// first three): "in assertionResults[]: {fullName: …, status: failed,
+// first three), when the record has several elements: "in assertionResults[]: {fullName: …, status: failed,
 // …}", each by its scalar members and the first string of its arrays
 // of strings, within 400 characters; "" when none is found.
 func (k *coll) innerOf(i int, in innerRef) string {
@@ -1771,12 +1771,14 @@ func (k *coll) innerOf(i int, in innerRef) string {
 	segs := pathSegments(in.f.Path)
 	elemPath, member := segs[:len(segs)-1], segs[len(segs)-1]
 	var found []string
+	elems := 0
 	var walk func(raw []byte, segs []string)
 	walk = func(raw []byte, segs []string) {
 		if len(found) == 3 || len(raw) == 0 {
 			return
 		}
 		if len(segs) == 0 {
+			elems++
 			// raw is an element: does its member hold the value?
 			s := jscan{d: raw}
 			hit := false
@@ -1786,7 +1788,7 @@ func (k *coll) innerOf(i int, in innerRef) string {
 				}
 			})
 			if hit {
-				found = append(found, renderElement(raw))
+				found = append(found, k.renderElement(raw, strings.Join(elemPath, ".")))
 			}
 			return
 		}
@@ -1806,21 +1808,33 @@ func (k *coll) innerOf(i int, in innerRef) string {
 		})
 	}
 	walk(r.raw, elemPath)
-	if len(found) == 0 {
-		return ""
+	if len(found) == 0 || elems < 2 {
+		return "" // (the record's only element: its columns show it)
 	}
 	return "in " + strings.Join(elemPath, ".") + ": " + strings.Join(found, "; ")
 }
 
-// renderElement renders an object by its scalar members (not null or
-// empty) and the first string of each array of strings, as {name:
-// value, ...} within 400 characters.
-func renderElement(raw []byte) string {
+// renderElement renders an object at path (the element of an array:
+// "assertionResults[]") by its scalar members (not null or empty, not
+// dropped by the rules, not opaque, not of one value everywhere) and the
+// first string of each array of strings, as {name: value, ...} within
+// 400 characters.
+func (k *coll) renderElement(raw []byte, path string) string {
 	var parts []string
 	s := jscan{d: raw}
 	s.members(func(name string, v []byte) {
 		v = bytes.TrimSpace(v)
 		if len(v) == 0 || emptyValue(v) {
+			return
+		}
+		m := k.p.Field(path + "." + name)
+		if m == nil {
+			m = k.p.Field(path + "." + jsonQuote(name))
+		}
+		if m == nil || k.hidden(m) || k.opaque(m) || m.Counts != nil && m.Distinct == 1 {
+			// (a member the profile has under another name, one the
+			// rules drop, a hash, or one value everywhere: the profile
+			// says it)
 			return
 		}
 		switch v[0] {
