@@ -60,6 +60,14 @@ type colSplit struct {
 	one      [1]string // byLine: the cell fields returns (no allocation per row)
 	header   []string  // the header's names, when the first line is one
 	headPos  int       // the header's line, or -1
+	// words are, for the columns of the cells as split (byTab,
+	// byTabRuns), the number of words each splits into again at spaces
+	// (0: not split); k and minK count the columns after that split,
+	// cellK and cellMinK the cells before it (detectWords).
+	starts          []int // byWidth: where each column starts (bytes from 0)
+	spaceRules      bool  // bySpaces: rule lines ("-----  ----") are no rows
+	words           []int
+	cellK, cellMinK int
 	// names are the name columns (0-based): columns of names of things
 	// (file names, symbols, commands), which a severity word inside is
 	// part of, not a level (see nameColumns).
@@ -108,12 +116,17 @@ type colStat struct {
 	bottom   []topRow
 	rows     int    // rows that have this column (a row may have fewer cells)
 	empty    int    // rows whose cell is empty
-	unit     string // "%" when the numbers are written with a percent sign
-	mixed    bool   // numbers with and without the unit
+	unit     string // the unit the numbers are written with ("%", "s", "ms", "KB"; see splitUnit)
+	mixed    bool   // numbers with and without the unit, or units of different families
+	units    bool   // several units of one family (1.20s beside 10ms): compared, not summed
+	zeros    int    // bare 0s (no unit), which go with any unit
 	sumLen   int    // the lengths of the values, summed (for the index)
 	lettered int    // values with an ASCII letter (names; not times or numbers)
 	negative bool   // a value below zero
 	digits   int    // the digits of every integer value while they agree, else -1
+	// paths counts the values that are paths by directory, extension
+	// and depth (text_paths.go); nil once most values are not.
+	paths *pathStat
 }
 
 // topRow is a row and its value in a numeric column.
@@ -200,14 +213,27 @@ func (sp *colSplit) fields(line string) []string {
 	}
 	if sp.mode != bySpaces {
 		f := sp.cells(line)
-		if len(f) < sp.minK || len(f) > sp.k {
+		lo, hi := sp.minK, sp.k
+		if sp.words != nil {
+			lo, hi = sp.cellMinK, sp.cellK
+		}
+		if len(f) < lo || len(f) > hi {
 			return nil
+		}
+		if sp.words != nil {
+			return sp.splitWords(f)
 		}
 		return f
 	}
+	if sp.spaceRules && isRule(line) {
+		return nil // "--------  ------  -------" under a header, above a total
+	}
 	f := splitSpaces(line)
-	if len(f) < sp.k {
+	if len(f) < sp.minK {
 		return nil
+	}
+	if len(f) < sp.k {
+		f = append(f, "") // a row whose last cell is empty (minK = k-1: missingLast)
 	}
 	if len(f) > sp.k {
 		f[sp.k-1] = strings.Join(f[sp.k-1:], " ")
@@ -259,12 +285,104 @@ func width(s string) int {
 // cells as fields splits them (nothing for a line that is no row).
 func (sp *colSplit) jqFields() string {
 	if sp.mode != bySpaces {
-		if sp.minK == sp.k {
-			return fmt.Sprintf(`%s%s | select(length == %d)`, sp.jqLead(), sp.jqCells(), sp.k)
+		lo, hi := sp.minK, sp.k
+		if sp.words != nil {
+			lo, hi = sp.cellMinK, sp.cellK
 		}
-		return fmt.Sprintf(`%s%s | select(length >= %d and length <= %d)`, sp.jqLead(), sp.jqCells(), sp.minK, sp.k)
+		if lo == hi {
+			return fmt.Sprintf(`%s%s | select(length == %d)%s`, sp.jqLead(), sp.jqCells(), hi, sp.jqWords())
+		}
+		return fmt.Sprintf(`%s%s | select(length >= %d and length <= %d)%s`, sp.jqLead(), sp.jqCells(), lo, hi, sp.jqWords())
 	}
-	return fmt.Sprintf(`%s[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | select(length >= %d) | .[:%d] + [.[%d:] | join(" ")]`, sp.jqLead(), sp.k, sp.k-1, sp.k-1)
+	return fmt.Sprintf(`%s%s[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | select(length >= %d) | .[:%d] + [.[%d:] | join(" ")]`, sp.jqLead(), sp.jqNoRule(), sp.minK, sp.k-1, sp.k-1)
+}
+
+// jqNoRule is the jq test that leaves out rule lines when they are no
+// rows of a whitespace table ("" otherwise).
+func (sp *colSplit) jqNoRule() string {
+	if !sp.spaceRules {
+		return ""
+	}
+	return fmt.Sprintf(`select(%s | not) | `, jqRuleTest)
+}
+
+// splitWords splits the cells of the columns in sp.words again at runs
+// of spaces ("100644 3a17…e0 0" of git ls-files -s: mode, hash, stage);
+// nil when one of them has another number of words.
+func (sp *colSplit) splitWords(f []string) []string {
+	out := make([]string, 0, sp.k)
+	for i, c := range f {
+		if i < len(sp.words) && sp.words[i] > 0 {
+			ws := splitSpaces(c)
+			if len(ws) != sp.words[i] {
+				return nil
+			}
+			out = append(out, ws...)
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// jqWords is the jq expression that does what splitWords does to the
+// array of cells ("" when no column is split).
+func (sp *colSplit) jqWords() string {
+	if sp.words == nil {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(` | [. as $c | range(0; length) as $i | `)
+	for i, w := range sp.words {
+		if w == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, `if $i == %d then ($c[$i] | [gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | if length == %d then .[] else null end) el`, i, w)
+	}
+	b.WriteString(`se $c[$i] end] | select(all(.[]; . != null))`)
+	return b.String()
+}
+
+// detectWords sets sp.words: the columns present in every row whose
+// cells, in every row among the first 4,000 lines (10 at least), split
+// at runs of spaces into the same number (2 to 6) of words. A tab table
+// whose first cell is "mode hash stage" (git ls-files -s, git ls-tree)
+// has those three columns, not one of 1,878 distinct values.
+func (sp *colSplit) detectWords(sample []byte) {
+	if sp.mode != byTab && sp.mode != byTabRuns {
+		return
+	}
+	words := make([]int, sp.minK)
+	for i := range words {
+		words[i] = -1
+	}
+	n := sp.sampleRows(sample, func(int) bool { return false }, func(f []string) {
+		for i := range words {
+			w := len(splitSpaces(f[i]))
+			switch {
+			case words[i] == -1:
+				words[i] = w
+			case words[i] != w:
+				words[i] = 0
+			}
+		}
+	})
+	if n < 10 {
+		return
+	}
+	extra := 0
+	for i, w := range words {
+		if w < 2 || w > 6 {
+			words[i] = 0
+			continue
+		}
+		extra += w - 1
+	}
+	if extra == 0 {
+		return
+	}
+	sp.words, sp.cellK, sp.cellMinK = words, sp.k, sp.minK
+	sp.k, sp.minK = sp.k+extra, sp.minK+extra
 }
 
 // jqField is the jq expression (over one line) that yields field i of a
@@ -274,7 +392,7 @@ func (sp *colSplit) jqField(i int) string {
 	if sp.mode != bySpaces {
 		return sp.jqFields() + fmt.Sprintf(` | .[%d]`, i)
 	}
-	s := fmt.Sprintf(`%s[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | select(length >= %d) | `, sp.jqLead(), sp.k)
+	s := fmt.Sprintf(`%s%s[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | select(length >= %d) | `, sp.jqLead(), sp.jqNoRule(), sp.minK)
 	if i == sp.k-1 {
 		// The last column holds the rest, joined by single spaces.
 		return s + fmt.Sprintf(`.[%d:] | join(" ")`, i)
@@ -296,12 +414,23 @@ func detectColumns(data []byte, kind string) *colSplit {
 	}
 	if sp := detectSeparated(sample); sp != nil {
 		if sp.mode != byBar {
+			sp.detectWords(sample)
 			sp.firstHeader(sample)
 		}
 		sp.names = sp.nameColumns(sample)
 		return sp
 	}
 	sp := detectSpaces(sample)
+	if sp != nil {
+		sp.missingLast(sample)
+		sp.needLead(sample)
+	}
+	if w := detectWidth(sample); w != nil && (sp == nil || sp.header == nil && w.k == sp.k && w.lead == sp.lead && sp.countRows(sample) < w.countRows(sample)) {
+		// The same columns at fixed positions keep the rows whose
+		// cells are empty (a name padded to a width and no value).
+		sp = w
+		sp.firstHeader(sample)
+	}
 	if sp == nil {
 		sp = detectList(sample, len(sample) == len(data))
 	}
@@ -317,8 +446,9 @@ func detectSpaces(sample []byte) *colSplit {
 	nonBlank := 0
 	bySpace, byBracket := map[int]int{}, map[int]int{}
 	first, firstPos := "", -1
+	lead := rowLead(sample)
 	textLines(sample, func(pos int, line string) {
-		if pos >= 4000 || strings.TrimSpace(line) == "" {
+		if pos >= 4000 || strings.TrimSpace(line) == "" || !strings.HasPrefix(line, lead) {
 			return
 		}
 		if firstPos < 0 {
@@ -334,7 +464,7 @@ func detectSpaces(sample []byte) *colSplit {
 	if sp := ruledHeader(sample); sp != nil {
 		return sp
 	}
-	sp := &colSplit{headPos: -1}
+	sp := &colSplit{headPos: -1, lead: lead}
 	counts := bySpace
 	if mostLines(byBracket) > mostLines(bySpace) {
 		// Lines that are structured (a call and its argument list)
@@ -357,7 +487,7 @@ func detectSpaces(sample []byte) *colSplit {
 				ge += n
 			}
 		}
-		hs := &colSplit{k: len(h), minK: len(h), headPos: firstPos}
+		hs := &colSplit{k: len(h), minK: len(h), headPos: firstPos, lead: lead}
 		if (ge-1)*4 >= (nonBlank-1)*3 && hs.numericColumn(sample, firstPos) {
 			hs.header = h
 			return hs
@@ -385,6 +515,171 @@ func detectSpaces(sample []byte) *colSplit {
 	return sp
 }
 
+// rowLead is the indentation that sets a table's rows apart from the
+// lines around them: "\t" of ldconfig -p's 605 rows below the line
+// "605 libs found in cache …" and above "Cache generated by: …". It is
+// the most frequent indentation of the non-blank lines among the first
+// 4,000, shortened until 90% of them start with it, when it is not empty
+// and every line without it comes before the first line with it or after
+// the last (a title, a header sentence, a footer; not a row in the middle
+// whose wider number eats the indentation), the one right above the
+// first row not words without a digit (the header of right-aligned
+// columns: "  PID USER" above "      1 root"). "" when there is none.
+func rowLead(sample []byte) string {
+	indents := map[string]int{}
+	nonBlank := 0
+	textLines(sample, func(pos int, line string) {
+		if pos >= 4000 || trimBlank(line) == "" {
+			return
+		}
+		nonBlank++
+		indents[line[:len(line)-len(strings.TrimLeft(line, " \t"))]]++
+	})
+	lead, n := "", 0
+	for in, c := range indents {
+		if c > n || c == n && in < lead {
+			lead, n = in, c
+		}
+	}
+	for lead != "" {
+		with := 0
+		for in, c := range indents {
+			if strings.HasPrefix(in, lead) {
+				with += c
+			}
+		}
+		if with*10 >= nonBlank*9 {
+			break
+		}
+		lead = lead[:len(lead)-1]
+	}
+	if lead == "" || indents[""] == nonBlank {
+		return ""
+	}
+	// The lines without it: only before the first and after the last
+	// line with it, and at least one of them.
+	firstWith, lastWith, without := -1, -1, 0
+	textLines(sample, func(pos int, line string) {
+		if pos >= 4000 || trimBlank(line) == "" {
+			return
+		}
+		if strings.HasPrefix(line, lead) {
+			if firstWith < 0 {
+				firstWith = pos
+			}
+			lastWith = pos
+		}
+	})
+	inside := false
+	above := "" // the non-blank line right above the first line with it
+	textLines(sample, func(pos int, line string) {
+		if pos >= 4000 || trimBlank(line) == "" || strings.HasPrefix(line, lead) {
+			return
+		}
+		without++
+		if pos > firstWith && pos < lastWith {
+			inside = true
+		}
+		if pos < firstWith {
+			above = line
+		}
+	})
+	if len(splitSpaces(above)) >= 2 && strings.IndexAny(above, "0123456789") < 0 {
+		return "" // a header less indented than the rows ("  PID USER" above "      1 root")
+	}
+	if without == 0 || inside {
+		return ""
+	}
+	return lead
+}
+
+// needLead drops the lead of a whitespace table when no line without it
+// would be a row anyway (readelf's title has fewer words than the
+// columns): the queries the view prints stay shorter.
+func (sp *colSplit) needLead(sample []byte) {
+	if sp.mode != bySpaces || sp.lead == "" {
+		return
+	}
+	need := false
+	textLines(sample, func(pos int, line string) {
+		if pos >= 4000 || trimBlank(line) == "" || strings.HasPrefix(line, sp.lead) || need {
+			return
+		}
+		if len(splitSpaces(line)) >= sp.minK && !(sp.spaceRules && isRule(line)) {
+			need = true
+		}
+	})
+	if !need {
+		sp.lead = ""
+	}
+}
+
+// countRows is the number of rows among the first 4,000 lines of
+// sample.
+func (sp *colSplit) countRows(sample []byte) int {
+	return sp.sampleRows(sample, func(int) bool { return false }, func([]string) {})
+}
+
+// missingLast lets the rows of a whitespace table with a header have an
+// empty last cell (minK = k-1): row 0 of readelf -Ws, "0: 0000000000000000
+// 0 NOTYPE LOCAL DEFAULT UND" under "Num: Value Size Type Bind Vis Ndx
+// Name". It does when, among the first 4,000 lines after the header, the
+// lines of k-1 words are at most a tenth of the rows and each has a
+// number in every column that is numeric in every row of k words, at
+// least one of them.
+func (sp *colSplit) missingLast(sample []byte) {
+	if sp.mode != bySpaces || sp.header == nil || sp.k < 3 || sp.minK != sp.k {
+		return
+	}
+	numeric := make([]int, sp.k-1)
+	rows := sp.sampleRows(sample, func(pos int) bool { return pos <= sp.headPos }, func(f []string) {
+		for i := range numeric {
+			if _, _, ok := parseDecimal(f[i]); ok {
+				numeric[i]++
+			}
+		}
+	})
+	var numCols []int
+	for i, n := range numeric {
+		if rows > 0 && n == rows {
+			numCols = append(numCols, i)
+		}
+	}
+	if len(numCols) == 0 {
+		return
+	}
+	short, fit := 0, true
+	textLines(sample, func(pos int, line string) {
+		if pos >= 4000 || pos <= sp.headPos || sp.lead != "" && !strings.HasPrefix(line, sp.lead) {
+			return
+		}
+		f := splitSpaces(line)
+		if len(f) != sp.k-1 {
+			return
+		}
+		short++
+		for _, i := range numCols {
+			if _, _, ok := parseDecimal(f[i]); !ok {
+				fit = false
+			}
+		}
+	})
+	if short > 0 && fit && 10*short <= rows {
+		sp.minK = sp.k - 1
+	}
+}
+
+// wordsOnly reports whether every word has a letter or no digit (a
+// header's names: "CRC-32" and dpkg -l's "||/" are, "2024" is not).
+func wordsOnly(ws []string) bool {
+	for _, w := range ws {
+		if !hasLetter(w) && strings.IndexAny(w, "0123456789") >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // ruledHeader finds a whitespace table whose header line is followed by
 // a rule line ("||/ Name Version Architecture Description" above
 // "+++-====-====" of dpkg -l), among the first 30 non-blank lines: the
@@ -405,8 +700,8 @@ func ruledHeader(sample []byte) *colSplit {
 				return
 			}
 			if isRule(line) && prevPos >= 0 {
-				if h := splitSpaces(prev); len(h) >= 2 && len(h) <= 4*maxColumns && strings.IndexAny(prev, "0123456789") < 0 {
-					sp = &colSplit{k: len(h), minK: len(h), header: h, headPos: prevPos}
+				if h := splitSpaces(prev); len(h) >= 2 && len(h) <= 4*maxColumns && wordsOnly(h) {
+					sp = &colSplit{k: len(h), minK: len(h), header: h, headPos: prevPos, spaceRules: true}
 				}
 			}
 			prev, prevPos = line, pos
@@ -645,7 +940,7 @@ func newColProfile(sp *colSplit) *colProfile {
 			name = sp.header[i]
 		}
 		cp.cols = append(cp.cols, &colStat{name: name, values: map[string]int{}, distinct: map[uint64]struct{}{},
-			examples: map[string][]posLine{}, allInt: true, names: map[string]int{}, after: map[string]int{}})
+			examples: map[string][]posLine{}, allInt: true, names: map[string]int{}, after: map[string]int{}, paths: newPathStat()})
 	}
 	return cp
 }
@@ -753,6 +1048,12 @@ func (c *colStat) add(pos int, line, v string, row int) {
 	}
 	c.addName(v)
 	c.rows++
+	if c.paths != nil {
+		c.paths.add(posLine{pos, line}, v)
+		if c.rows >= 100 && 2*c.paths.rows < c.rows {
+			c.paths = nil // not a column of paths
+		}
+	}
 	c.sumLen += len(v)
 	if hasLetter(v) {
 		c.lettered++
@@ -761,18 +1062,25 @@ func (c *colStat) add(pos int, line, v string, row int) {
 		c.empty++
 		return
 	}
-	num, unit := v, ""
-	if strings.HasSuffix(v, "%") {
-		num, unit = v[:len(v)-1], "%"
-	}
+	num, unit := splitUnit(v)
 	iv, fv, ok := parseDecimal(num)
 	if !ok {
 		return
 	}
-	if c.numeric > 0 && unit != c.unit {
+	switch fam := unitFamily(unit); {
+	case unit == "" && fv == 0 && c.unit != "":
+		// a bare 0 beside 0.01s (pprof's flat) is zero in any unit
+	case c.numeric == 0 || c.unit == "" && c.numeric == c.zeros && fv != 0:
+		c.unit = unit // the first number, or the first after bare 0s
+	case fam != unitFamily(c.unit) || fam == "" && unit != c.unit:
 		c.mixed = true
+	case unit != c.unit:
+		c.units = true // 1.20s beside 10ms: comparable, not summed
 	}
-	c.unit = unit
+	if unit == "" && fv == 0 {
+		c.zeros++
+	}
+	scaled := fv * unitScale(unit)
 	c.numeric++
 	if fv < 0 {
 		c.negative = true
@@ -789,6 +1097,7 @@ func (c *colStat) add(pos int, line, v string, row int) {
 		c.sumI += iv
 	}
 	c.sumF += fv
+	fv = scaled // compared in the unit of its family (seconds, bytes)
 	c.noteTop(fv, v, posLine{pos, line})
 	first := c.numeric == 1
 	switch {
@@ -1029,7 +1338,7 @@ func (c *colStat) sortedValues() []keyCount {
 // sumsBy is " (sums by NAME: "a" 12, "b" 30)" for a numeric column and
 // the group column g of the profile, or "".
 func (cp *colProfile) sumsBy(c *colStat, g int) string {
-	if g < 0 || c.groupSums == nil || c.groupSums[g] == nil || cp.cols[g] == c || len(c.distinct) == cp.rows || c.idLike() {
+	if g < 0 || c.groupSums == nil || c.groupSums[g] == nil || cp.cols[g] == c || len(c.distinct) == cp.rows || c.idLike() || c.unit != "" {
 		// (a column of distinct numbers is an id: its sums mean nothing)
 		return ""
 	}
@@ -1043,8 +1352,23 @@ func (cp *colProfile) sumsBy(c *colStat, g int) string {
 	return fmt.Sprintf("; sums by %s: %s", gc.name, strings.Join(parts, ", "))
 }
 
-// line is the column's profile line.
-func (c *colStat) line(rows int) string { return c.lineOf(rows, shownColValues) }
+// line is the column's profile line; a column of values most of which
+// are numbers (getconf's values beside paths and flags) also states the
+// numbers' range.
+func (c *colStat) line(rows int) string {
+	s := c.lineOf(rows, shownColValues)
+	if c.someNumbers() {
+		s += fmt.Sprintf("; %s of its values are numbers: min %s%s, max %s%s", commas(c.numeric), c.minRaw, rowsAt(c.minCount), c.maxRaw, rowsAt(c.maxCount))
+	}
+	return s
+}
+
+// someNumbers reports whether the column is not one of numbers but most
+// of its values that are not empty are (10 at least, all with the unit
+// or none).
+func (c *colStat) someNumbers() bool {
+	return !c.isNumber() && !c.mixed && c.numeric >= 10 && 2*c.numeric >= c.rows-c.empty && len(c.distinct) > 2
+}
 
 // sumText is a numeric column's sum, or for percentages their mean
 // (a sum of percentages means nothing).
@@ -1052,7 +1376,51 @@ func (c *colStat) sumText() string {
 	if c.unit == "%" {
 		return fmt.Sprintf("mean %s%%", strconv.FormatFloat(c.sumF/float64(c.numeric), 'f', c.decimals+1, 64))
 	}
-	return "sum " + c.formatSum(c.sumF, c.sumI)
+	if c.units {
+		return "units of " + unitFamily(c.unit) + ", not summed"
+	}
+	return "sum " + c.formatSum(c.sumF, c.sumI) + c.unit
+}
+
+// Units a number may be written with (the numbers of go tool pprof,
+// unzip -v, npm's timings, du -h): the unit's family and its size in the
+// family's base unit. Numbers of one family are compared in that unit;
+// they are summed only when all have the same unit.
+var unitScales = map[string]struct {
+	family string
+	scale  float64
+}{
+	"%": {"%", 1},
+	"s": {"time", 1}, "ms": {"time", 1e-3}, "us": {"time", 1e-6}, "µs": {"time", 1e-6}, "ns": {"time", 1e-9},
+	"B": {"size", 1}, "K": {"size", 1 << 10}, "KB": {"size", 1 << 10}, "KiB": {"size", 1 << 10}, "kB": {"size", 1 << 10},
+	"M": {"size", 1 << 20}, "MB": {"size", 1 << 20}, "MiB": {"size", 1 << 20},
+	"G": {"size", 1 << 30}, "GB": {"size", 1 << 30}, "GiB": {"size", 1 << 30},
+	"T": {"size", 1 << 40}, "TB": {"size", 1 << 40}, "TiB": {"size", 1 << 40},
+}
+
+// splitUnit splits "1.20s" into "1.20" and "s" when the suffix is one
+// of unitScales; v and "" otherwise.
+func splitUnit(v string) (num, unit string) {
+	i := len(v)
+	for i > 0 && (v[i-1] >= 'a' && v[i-1] <= 'z' || v[i-1] >= 'A' && v[i-1] <= 'Z' || v[i-1] == '%' || v[i-1] >= 0x80) {
+		i--
+	}
+	if i == len(v) || i == 0 || !isDigitByte(v[i-1]) {
+		return v, ""
+	}
+	if _, ok := unitScales[v[i:]]; !ok {
+		return v, ""
+	}
+	return v[:i], v[i:]
+}
+
+func unitFamily(unit string) string { return unitScales[unit].family }
+
+func unitScale(unit string) float64 {
+	if u, ok := unitScales[unit]; ok {
+		return u.scale
+	}
+	return 1
 }
 
 // present is " (in N of M rows)" for a column some rows lack, and "N
@@ -1106,6 +1474,11 @@ func (c *colStat) lineOf(rows, shown int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "  %s%s: ", c.name, c.present(rows))
 	switch {
+	case c.isNumber() && !c.overflow && len(c.values) == 1:
+		// One number in every row (git's stage 0): a constant.
+		for v, n := range c.values {
+			fmt.Fprintf(&b, "%q %s", v, commas(n))
+		}
 	case c.isNumber() && c.fewNumbers(shown):
 		// Few distinct numbers: each with its count, like words (a
 		// process id and how many lines it has); a sum only where the
@@ -1247,7 +1620,7 @@ func (cp *colProfile) chosenRows() []*colRow {
 	}
 	addRare(3)
 	for _, c := range cp.cols {
-		if !c.isNumber() || len(c.distinct) < 2 {
+		if !c.isNumber() && !c.someNumbers() || len(c.distinct) < 2 {
 			continue
 		}
 		if c.maxCount <= maxExtremeRows {
@@ -1257,7 +1630,7 @@ func (cp *colProfile) chosenRows() []*colRow {
 		}
 	}
 	for _, c := range cp.cols {
-		if !c.isNumber() || len(c.distinct) < 2 {
+		if !c.isNumber() && !c.someNumbers() || len(c.distinct) < 2 {
 			continue
 		}
 		if c.minCount <= maxExtremeRows {
@@ -1293,6 +1666,13 @@ func (cp *colProfile) chosenRows() []*colRow {
 		}
 	}
 	addRare(cp.rows)
+	// The rows of a directory that holds few beside its siblings (the
+	// one file under /usr/sbin/).
+	for _, c := range cp.cols {
+		for _, n := range c.rareDirRows() {
+			add(n.first, fmt.Sprintf("%s: %s of %s rows under %q", c.name, commas(n.under), commas(c.paths.rows), n.path))
+		}
+	}
 	return out
 }
 
@@ -1324,6 +1704,10 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 		if s := c.afterLine(cp.rows); s != "" {
 			add(tsColumns, colKeys*i+2, -1, "column results", cut(s, 2*textWidth))
 		}
+		first, _ := c.pathLinesBy()
+		for j, l := range first {
+			add(tsColumns, colKeys*i+10+j, -1, "column paths", cut(l, 3*textWidth))
+		}
 	}
 	rows := cp.chosenRows()
 	from := func(a, b int) {
@@ -1339,8 +1723,9 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 
 // colKeys are the candidate keys of a column in the columns section: its
 // profile line, its names line, its results line, its two parts lines,
-// its marks, repeats, shared starts, shared ends and forms lines.
-const colKeys = 10
+// its marks, repeats, shared starts, shared ends and forms lines, and
+// its lines of paths (text_paths.go).
+const colKeys = 32
 
 // columnParts adds the lines of rows by the start and the end of the
 // columns' values (partsLines), each after its column's line.
@@ -1357,6 +1742,10 @@ func (tc *textCands) columnParts(add func(sec, key, rec int, reason, text string
 			if l != "" {
 				add(tsColumns, colKeys*i+5+j, -1, "column groups", cut(l, 2*textWidth))
 			}
+		}
+		_, more := c.pathLinesBy()
+		for j, l := range more {
+			add(tsColumns, colKeys*i+13+j, -1, "column paths", cut(l, 3*textWidth))
 		}
 	}
 }

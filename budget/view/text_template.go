@@ -113,6 +113,27 @@ func extension(w string) string {
 	return w[i:]
 }
 
+// Bounds of the lines kept per cluster and in all (cluster.lines).
+const (
+	maxFormLines = 64
+	maxKeptLines = 8192
+)
+
+// keepLine keeps line pos of cluster c while c is small and the miner
+// has room: a cluster keeps all its lines or none.
+func (m *miner) keepLine(c *cluster, pos int, line string) {
+	if !m.keep {
+		return
+	}
+	if c.count > maxFormLines || c.lines == nil && c.count > 1 || m.kept >= maxKeptLines {
+		m.kept -= len(c.lines)
+		c.lines = nil
+		return
+	}
+	m.kept++
+	c.lines = append(c.lines, posLine{pos, cut(line, textWidth)})
+}
+
 // maxClusters bounds the clusters a miner keeps; later lines that match
 // none are counted in Other.
 const maxClusters = 4000
@@ -132,6 +153,10 @@ type cluster struct {
 	// cluster is small (at most maxSlotLines lines, maxSlotValues values
 	// per position; nil once past either).
 	slots [][]string
+	// lines are its lines while it has at most maxFormLines of them
+	// (nil past that), when the miner keeps lines (miner.keep): the
+	// rare forms of a text of located diagnostics are shown whole.
+	lines []posLine
 	// counts are, per position, every distinct token with its exact
 	// count of lines, whatever the cluster's size, while the position
 	// has at most maxCountedValues of them and the miner has counted at
@@ -269,6 +294,13 @@ func (c *cluster) slotValues() string {
 			if i < len(c.slots) && len(c.slots[i]) == len(cs) {
 				n = len(cs)
 			}
+			if len(cs) > shownSlotValues {
+				if lo, hi, ok := numericRange(cs); ok {
+					// Many numbers: their range says more than a census.
+					parts = append(parts, fmt.Sprintf("%s (%d values from %s to %s)", name, len(cs), lo, hi))
+					continue
+				}
+			}
 			if len(cs) > n && cs[0].n == 1 {
 				parts = append(parts, fmt.Sprintf("%s (%d values, one line each)", name, len(cs)))
 				continue
@@ -302,6 +334,27 @@ func (c *cluster) slotValues() string {
 		return ""
 	}
 	return "values: " + strings.Join(parts, "; ")
+}
+
+// numericRange is the smallest and the largest of values that are all
+// numbers (a trailing '%' or unit of letters allowed, "13.04%",
+// "1838ms"), as the lines have them; ok is false otherwise.
+func numericRange(cs []slotCount) (lo, hi string, ok bool) {
+	var min, max float64
+	for i, x := range cs {
+		v := strings.TrimRight(strings.TrimSuffix(x.v, "%"), "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || v == "" {
+			return "", "", false
+		}
+		if i == 0 || f < min {
+			min, lo = f, x.v
+		}
+		if i == 0 || f > max {
+			max, hi = f, x.v
+		}
+	}
+	return lo, hi, len(cs) > 0
 }
 
 // countsAt is position i's counts, most lines first, or nil.
@@ -344,6 +397,17 @@ func formatSlotCounts(cs []slotCount, n int) string {
 // Template returns the cluster's template text.
 func (c *cluster) template() string { return strings.Join(c.tokens, " ") }
 
+// literals are the template's tokens that are not placeholders.
+func (c *cluster) literals() []string {
+	var out []string
+	for _, t := range c.tokens {
+		if t != tmplAny && !(strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">")) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // literal reports whether the template has a token that is not a
 // placeholder.
 func (c *cluster) literal() bool {
@@ -367,7 +431,9 @@ type miner struct {
 	ext       map[string]int // lines by the extension of their last word (".go"), while few
 	lastOther int            // lines whose last word was past maxLeadWords
 	otherSev  int
-	counted   int // values counted in the templates' positions (cluster.counts)
+	counted   int  // values counted in the templates' positions (cluster.counts)
+	keep      bool // keep the lines of small clusters (cluster.lines)
+	kept      int  // lines kept in all (at most maxKeptLines)
 	buf       []byte
 }
 
@@ -408,6 +474,7 @@ func (m *miner) add(pos int, line string, sev int) *cluster {
 		best.count1(raw, &m.counted)
 		best.last = pos
 		best.sev = max(best.sev, sev)
+		m.keepLine(best, pos, line)
 		return best
 	}
 	if len(m.clusters) >= maxClusters || len(m.groups[key]) >= maxClusterGroup {
@@ -422,6 +489,7 @@ func (m *miner) add(pos int, line string, sev int) *cluster {
 	raw := rawTokens(line, len(toks))
 	c.note(raw)
 	c.count1(raw, &m.counted)
+	m.keepLine(c, pos, line)
 	m.clusters = append(m.clusters, c)
 	m.groups[key] = append(m.groups[key], c)
 	return c
@@ -507,6 +575,12 @@ func (m *miner) mergeRare() {
 			for _, x := range c.counts[i] {
 				best.counts[i] = addSlotCount(best.counts[i], x.v, x.n, &m.counted)
 			}
+		}
+		if best.lines != nil && len(best.lines)+len(c.lines) == best.count {
+			best.lines = append(best.lines, c.lines...)
+			sort.Slice(best.lines, func(i, j int) bool { return best.lines[i].pos < best.lines[j].pos })
+		} else {
+			best.lines = nil
 		}
 		best.first, best.last = min(best.first, c.first), max(best.last, c.last)
 		best.sev = max(best.sev, c.sev)
