@@ -2,6 +2,7 @@ package view
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -75,4 +76,40 @@ func BenchmarkTextTable10MB(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkTextKV10MB measures the text pass and the view of 10 MB of
+// key/value lines (gcc -dM's macros, each repetition's names made
+// distinct), against the bare split into lines in the same run.
+func BenchmarkTextKV10MB(b *testing.B) {
+	d, err := os.ReadFile("../../testdata/captured/gcc-dM.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var buf bytes.Buffer
+	for r := 0; buf.Len() < 10<<20; r++ {
+		buf.Write(bytes.ReplaceAll(d, []byte("#define "), []byte(fmt.Sprintf("#define R%d", r))))
+	}
+	data := buf.Bytes()
+	if f := detectKV(data, detectTextKind(data)); f != kvDefine {
+		b.Fatalf("read as form %d", f)
+	}
+	b.Run("lines", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for i := 0; i < b.N; i++ {
+			n := 0
+			textLines(data, func(int, string) { n++ })
+		}
+	})
+	b.Run("view", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			in := Input{Tool: "t", ContentType: "text/plain", Format: "text", Data: data, Handle: "0123456789ab", Budget: 4000,
+				Collections: []Collection{{Path: ".", Kind: "lines", Count: countLines(data)}}}
+			if _, err := Build(in); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
