@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -39,11 +40,18 @@ func BenchmarkTextProfile10MB(b *testing.B) {
 
 // BenchmarkTextTable10MB measures the text pass and the view (Build:
 // columns, name groups, the index) on 10 MB of tables: psql's bar table,
-// go tool cover -func's runs of tabs and a list of names, each repeated,
-// against the bare split into lines in the same run.
+// go tool cover -func's runs of tabs, a list of names, a list of paths
+// (counted by directory, extension, name and depth: text_paths.go) and
+// git ls-tree's cells of several words with a column of paths, each
+// repeated, against the bare split into lines in the same run.
 func BenchmarkTextTable10MB(b *testing.B) {
-	for _, n := range []string{"psql-pg-class.txt", "go-cover-func-pflag.txt", "apt-cache-rdepends-debconf.txt"} {
-		d, err := os.ReadFile("../../testdata/captured/" + n)
+	for _, n := range []string{"psql-pg-class.txt", "go-cover-func-pflag.txt", "apt-cache-rdepends-debconf.txt",
+		"find-usr-share-doc.txt", "testdata/git-ls-tree-wazero.txt"} {
+		path := "../../testdata/captured/" + n
+		if strings.HasPrefix(n, "testdata/") {
+			path = n
+		}
+		d, err := os.ReadFile(path)
 		if err != nil {
 			b.Fatal(err)
 		}
