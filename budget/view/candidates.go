@@ -95,6 +95,9 @@ type coll struct {
 	t *tracker
 	// keys are the keys of a keyed collection, gathered in that pass.
 	keys keyList
+	// smap gathers a map's entries while its values are scalars
+	// (json_map.go).
+	smap *scalarMap
 	// why lists, per reason, the records it selects (in its order).
 	why  []*reason
 	rows map[int]*row // rendered on first use (row)
@@ -221,6 +224,9 @@ func addRecords(v *View, in Input, ci int) error {
 	// One pass over the records: the profile, and what the selection of
 	// rows needs (rows.go); then a look at the few records kept.
 	k := &coll{in: in, c: c, p: NewProfile(c.Kind == "map"), rows: map[int]*row{}}
+	if c.Kind == "map" {
+		k.smap = &scalarMap{}
+	}
 	k.t = newTracker(k)
 	k.p.t = k.t
 	if err := k.profileRecords(); err != nil { // rows.go
@@ -240,6 +246,12 @@ func addRecords(v *View, in Input, ci int) error {
 			break
 		}
 	}
+	if k.p.Map && k.smap.usable(c.Count) {
+		k.t, k.p.t = nil, nil
+		addScalarMap(v, k, ci) // json_map.go
+		return nil
+	}
+	k.smap = nil
 	if c.Count == 1 && !k.p.Map && (treeKey(k.p) == "" || holdsCollection(in, c)) {
 		k.t, k.p.t = nil, nil
 		return addOneRecord(v, k, ci) // onerecord.go

@@ -1347,6 +1347,9 @@ func (l *keyList) add(raw []byte) {
 func (t *tracker) begin(i int, raw []byte) {
 	if t.k.p.Map {
 		t.k.keys.add(raw)
+		if t.k.smap != nil {
+			t.k.smap.add(raw) // json_map.go
+		}
 	}
 	t.rec, t.raw, t.kept = i, raw, false
 	t.alias = within(t.data, raw)
