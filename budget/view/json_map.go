@@ -630,4 +630,3 @@ func mapKeyLabel(k string) string {
 	}
 	return k
 }
-
