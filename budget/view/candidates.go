@@ -112,6 +112,9 @@ type coll struct {
 	readAgain int
 	// profileLines counts the profile line candidates.
 	profileLines int
+	// whole counts the lines that list every member or item of a
+	// small collection of scalars (reasonWhole): no rows are needed.
+	whole int
 	// group and measures give the sums per group (rows.go).
 	group     *Field
 	measures  []*Field
@@ -264,8 +267,11 @@ func addRecords(v *View, in Input, ci int) error {
 		Head: k.head, Foot: k.foot, weight: k.weight()})
 	k.sec = sec
 	k.addProfile(v, sec)
+	if k.whole > 0 {
+		return nil // listed whole: no rows, no index
+	}
 	k.addRows(v, sec)
-	if c.Count <= tinyColl && !k.p.Map && len(k.cols) > 0 {
+	if (c.Count <= tinyColl || k.p.Map && c.Count <= 2*tinyColl) && len(k.cols) > 0 {
 		// A few short records (an API document's servers) are shown
 		// whole with the profiles, not after the rows of big ones.
 		for i := range v.cands {
@@ -286,6 +292,11 @@ func (k *coll) head(chosen []Candidate) string {
 	for _, c := range chosen {
 		if c.Record >= 0 {
 			shown[c.Record] = true
+		}
+	}
+	if k.whole > 0 && k.wholeShown(chosen) {
+		for i := 0; i < k.c.Count; i++ {
+			shown[i] = true
 		}
 	}
 	also := ""
@@ -322,9 +333,22 @@ func (k *coll) addProfile(v *View, sec int) {
 	}
 	key++
 	if p.Map && p.root.scalar() && k.c.Count <= 40 {
-		v.Add(Candidate{Section: sec, Key: key, Record: -1, Prio: PrioProfile, Reason: "every member", Text: k.membersLine()})
+		// In lines, so that a long one does not hold back the rest.
+		for _, l := range k.membersLines() {
+			v.Add(Candidate{Section: sec, Key: key, Record: -1, Prio: PrioProfile, Reason: reasonWhole, Text: l})
+			key++
+			k.whole++
+		}
 	} else if p.Map {
 		v.Add(Candidate{Section: sec, Key: key, Record: -1, Prio: PrioProfile, Reason: "the keys", Text: k.keysLine()})
+	} else if p.root.scalar() && p.root.Values == k.c.Count && k.c.Count <= 40 && (k.c.Kind == "array") {
+		// A short list of names (a process's shared objects) is shown
+		// whole, item by item in its order.
+		for _, l := range k.itemsLines() {
+			v.Add(Candidate{Section: sec, Key: key, Record: -1, Prio: PrioProfile, Reason: reasonWhole, Text: l})
+			key++
+			k.whole++
+		}
 	}
 	key++
 	tree := k.treeLines()
@@ -429,7 +453,7 @@ func (k *coll) addProfile(v *View, sec int) {
 		switch {
 		case r.f == p.Identity:
 			prio = PrioProfile
-		case k.c.Count <= tinyColl && !p.Map && len(k.cols) > 0:
+		case (k.c.Count <= tinyColl || p.Map && k.c.Count <= 2*tinyColl) && len(k.cols) > 0:
 			// A few records are shown whole (addRecords): their lines
 			// wait.
 		case r.class < classOther && (r.class == classFew || r.f.Present*10 >= p.Records):
@@ -465,18 +489,61 @@ func (k *coll) addProfile(v *View, sec int) {
 	}
 }
 
-// membersLine lists every member of a small map of scalars: key value.
-func (k *coll) membersLine() string {
-	var parts []string
+// membersLines list every member of a small map of scalars, key value,
+// in lines of about membersWidth characters.
+func (k *coll) membersLines() []string {
+	var lines []string
+	var cur strings.Builder
+	cur.WriteString("  every member: ")
+	first := true
 	_ = k.c.Each(func(i int, raw []byte) error {
 		s := jscan{d: raw}
 		s.members(func(key string, val []byte) {
-			parts = append(parts, key+" "+cell(string(val), 60))
+			part := key + " " + cell(string(val), 60)
+			if !first && cur.Len()+len(part) > membersWidth {
+				lines = append(lines, cur.String()+",")
+				cur.Reset()
+				cur.WriteString("    ")
+			} else if !first {
+				cur.WriteString(", ")
+			}
+			cur.WriteString(part)
+			first = false
 		})
 		return nil
 	})
-	return "  every member: " + strings.Join(parts, ", ")
+	return append(lines, cur.String())
 }
+
+// itemsLines list every item of a short list of scalars, in its order,
+// in lines of about membersWidth characters.
+func (k *coll) itemsLines() []string {
+	var lines []string
+	var cur strings.Builder
+	cur.WriteString("  every item, in order: ")
+	first := true
+	_ = k.c.Each(func(i int, raw []byte) error {
+		part := cell(string(raw), 100)
+		if !first && cur.Len()+len(part) > membersWidth {
+			lines = append(lines, cur.String()+",")
+			cur.Reset()
+			cur.WriteString("    ")
+		} else if !first {
+			cur.WriteString(", ")
+		}
+		cur.WriteString(part)
+		first = false
+		return nil
+	})
+	return append(lines, cur.String())
+}
+
+// reasonWhole is the reason of the lines that list a small collection
+// of scalars whole.
+const reasonWhole = "every member"
+
+// membersWidth is the characters of one line of a small map's members.
+const membersWidth = 200
 
 // keysLine lists the keys of a keyed collection: all when short, else the
 // first and last 25 with the count between.
@@ -541,6 +608,10 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 	}
 	if f.Nulls > 0 {
 		fmt.Fprintf(&b, ", %s null", commas(f.Nulls))
+	}
+	if counted && f.Distinct >= 5 {
+		// "how many distinct" needs no counting of the list
+		fmt.Fprintf(&b, ", %s distinct", commas(f.Distinct))
 	}
 	b.WriteString(")")
 	class := classOther

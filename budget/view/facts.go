@@ -18,6 +18,7 @@ const (
 	maxFactLen   = 300 // characters of a string fact before it is cut
 	maxInline    = 200 // bytes of an object or array shown inline
 	maxFactDepth = 3
+	maxSummary   = 360 // characters of an object's members in its summary
 )
 
 type fact struct {
@@ -188,23 +189,37 @@ func inline(raw []byte) (text string, whole bool) {
 	return b.String(), true
 }
 
-// summarize describes a large object or array by its size and keys.
+// summarize describes a large object or array by its size and members:
+// an object's scalar members with their values (cut), its objects and
+// arrays by name, up to maxSummary characters (a process's resource
+// usage shows its rss, not only the word).
 func summarize(raw []byte) string {
 	s := jscan{d: raw}
 	n := 0
 	if s.elements(func([]byte) { n++ }) {
 		return fmt.Sprintf("array of %s items (%s bytes)", commas(n), commas(len(raw)))
 	}
-	var keys []string
-	s.eachMember(func(k string) {
+	var parts []string
+	size := 0
+	s.members(func(k string, val []byte) {
 		n++
-		if len(keys) < 12 {
-			keys = append(keys, k)
+		if size > maxSummary {
+			return
 		}
+		label := k
+		if !plainName(k) {
+			label = jsonQuote(k)
+		}
+		part := label
+		if len(val) > 0 && val[0] != '{' && val[0] != '[' {
+			part = label + "=" + cell(string(val), 40)
+		}
+		parts = append(parts, part)
+		size += len(part) + 2
 	})
 	more := ""
-	if n > len(keys) {
-		more = fmt.Sprintf(", … %d more", n-len(keys))
+	if n > len(parts) {
+		more = fmt.Sprintf(", … %d more", n-len(parts))
 	}
-	return fmt.Sprintf("object of %s members (%s bytes): %s%s", commas(n), commas(len(raw)), strings.Join(keys, ", "), more)
+	return fmt.Sprintf("object of %s members (%s bytes): %s%s", commas(n), commas(len(raw)), strings.Join(parts, ", "), more)
 }
