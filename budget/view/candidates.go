@@ -542,6 +542,26 @@ func (k *coll) itemsLines() []string {
 // of scalars whole.
 const reasonWhole = "every member"
 
+// years writes "; by year: 2024 120, 2025 200" when f's times span 2 to
+// 24 years.
+func years(b *strings.Builder, f *Field) {
+	if len(f.Years) < 2 || len(f.Years) > 24 {
+		return
+	}
+	ys := make([]int, 0, len(f.Years))
+	for y := range f.Years {
+		ys = append(ys, y)
+	}
+	sort.Ints(ys)
+	b.WriteString("; by year: ")
+	for i, y := range ys {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(b, "%d %s", y, commas(f.Years[y]))
+	}
+}
+
 // membersWidth is the characters of one line of a small map's members.
 const membersWidth = 200
 
@@ -561,6 +581,18 @@ func (k *coll) keysLine() string {
 	// to count by eye.
 	if n > 50 {
 		kinds(&b, "keys before the first /", k.keys.prefixes(), n)
+		// Keys by their first segment (HAVE_, npm_), or their first two
+		// when one holds nearly all (versions: 0.19.).
+		for d := 1; d <= 2; d++ {
+			m := k.keys.segments(d)
+			most := 0
+			for _, c := range m {
+				most = max(most, c)
+			}
+			if most*10 <= n*9 && kinds(&b, fmt.Sprintf("keys by their first %s (up to a _ . or -)", map[int]string{1: "segment", 2: "two segments"}[d]), m, n) {
+				break
+			}
+		}
 	}
 	return b.String()
 }
@@ -684,6 +716,7 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		}
 	case f.TimeN > 0 && f.TimeN == f.Values-f.Nulls:
 		fmt.Fprintf(&b, ": earliest %s, latest %s", f.earliestText, f.latestText)
+		years(&b, f)
 		if !under {
 			class = classRange
 		}

@@ -34,6 +34,8 @@ const (
 	// maxFew is how many values of a field are compared in turn before
 	// they are looked up by hash.
 	maxFew = 6
+	// maxYears is how many years a field's times are counted by.
+	maxYears = 64
 )
 
 // JSON value kinds as bits.
@@ -72,9 +74,12 @@ type Field struct {
 	// Numbers: how many, min, max, sum, sum of squares.
 	NumN                      int
 	Min, Max, Sum, SumSquares float64
-	// Times (strings in RFC 3339): how many, earliest, latest.
+	// Times (strings in RFC 3339): how many, earliest, latest; Years
+	// counts them by their year (as written), nil past maxYears years.
 	TimeN            int
 	Earliest, Latest time.Time
+	Years            map[int]int
+	yearsOver        bool
 	earliestText     string
 	latestText       string
 	// MaxLen is the longest string in characters.
@@ -596,6 +601,17 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 		}
 		if t, ok := parseTime(str); ok {
 			f.TimeN++
+			if !f.yearsOver {
+				if f.Years == nil {
+					f.Years = map[int]int{}
+				}
+				y := t.Year()
+				if _, ok := f.Years[y]; !ok && len(f.Years) >= maxYears {
+					f.yearsOver, f.Years = true, nil
+				} else {
+					f.Years[y]++
+				}
+			}
 			if f.TimeN == 1 || t.Before(f.Earliest) {
 				f.Earliest, f.earliestText, f.earliestRec = t, strings.Clone(str), rec
 				if p.t != nil {
