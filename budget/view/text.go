@@ -517,6 +517,23 @@ func (tc *textCands) lastMap() map[string]int {
 	return tc.p.miner.last
 }
 
+// topCounts lists the n most frequent keys of m, most frequent first,
+// as "key count" joined by ", " (each key cut at width characters): the
+// list, the lines (the sum of the counts) it covers, and the keys and
+// lines it leaves out.
+func topCounts(m map[string]int, n, width int) (list string, shown, moreKeys, moreLines int) {
+	ks, total := byCount(m)
+	var parts []string
+	for i, x := range ks {
+		if i == n {
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s %s", cut(x.k, width), commas(x.n)))
+		shown += x.n
+	}
+	return strings.Join(parts, ", "), shown, len(ks) - len(parts), total - shown
+}
+
 // wordCounts is the line "lines by their first words (exact counts): npm
 // silly 1,312, npm http 749, ..." (the 16 most frequent), or "" when the
 // words mostly start (or end) one line each, or the 16 cover less than
@@ -640,6 +657,9 @@ func (tc *textCands) factLines() []string {
 		s += fmt.Sprintf("; %s %s %s (names: no level, not counted)", commas(p.nameSev), rows, p.cols.split.nameColumnsText())
 	}
 	out = append(out, s)
+	if s := p.locs.codeFact(); s != "" {
+		out = append(out, s)
+	}
 	if cp := p.cols; cp != nil && cp.rows > 0 {
 		out = append(out, cp.factLine())
 	}

@@ -303,7 +303,7 @@ func detectColumns(data []byte, kind string) *colSplit {
 	}
 	sp := detectSpaces(sample)
 	if sp == nil {
-		sp = detectList(sample)
+		sp = detectList(sample, len(sample) == len(data))
 	}
 	if sp == nil {
 		return nil

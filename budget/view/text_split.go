@@ -390,17 +390,36 @@ func detectSeparated(sample []byte) *colSplit {
 }
 
 // detectList finds a list (one value a line) in the first 4,000 lines of
-// sample: 75% of the non-blank lines (at least 10) are one word; nil
-// otherwise.
-func detectList(sample []byte) *colSplit {
+// sample: 75% of the non-blank lines (at least 10) are one word, and the
+// text (when the sample is whole) does not end with 3 or more lines of
+// several words; nil
+// otherwise. A text that ends so (a failing tsc build: its errors, the
+// files it read one a line, then its statistics) is a log that holds a
+// list, not a list: its end and its other lines are what is asked, and
+// a list's view shows neither (its values take their place).
+func detectList(sample []byte, whole bool) *colSplit {
 	s := newSepStats()
+	trailing := 0 // lines of several words since the last one-word line
 	textLines(sample, func(pos int, line string) {
-		if pos >= 4000 || trimBlank(line) == "" {
+		if pos >= 4000 {
+			whole = false
+			return
+		}
+		t := trimBlank(line)
+		if t == "" {
 			return
 		}
 		s.add(line)
+		if strings.IndexAny(t, " \t") < 0 {
+			trailing = 0
+		} else {
+			trailing++
+		}
 	})
 	if s.nonBlank < 10 || s.oneWord*4 < s.nonBlank*3 {
+		return nil
+	}
+	if whole && trailing >= 3 {
 		return nil
 	}
 	// The indentation: the most frequent one, shortened until 90% of the

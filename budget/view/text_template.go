@@ -134,8 +134,9 @@ type cluster struct {
 	slots [][]string
 	// counts are, per position, every distinct token with its exact
 	// count of lines, whatever the cluster's size, while the position
-	// has at most maxCountedValues of them (nil past that: the suite of
-	// 1,021 apt-cache policy lines takes 3 values).
+	// has at most maxCountedValues of them and the miner has counted at
+	// most maxCountedTotal values in all (nil past that: the suite of
+	// 1,021 apt-cache policy lines takes 3 values, tsc's error code 26).
 	counts [][]slotCount
 }
 
@@ -145,11 +146,19 @@ type slotCount struct {
 	n int
 }
 
-// maxCountedValues bounds the values counted per template position.
-const maxCountedValues = 8
+// maxCountedValues bounds the values counted per template position;
+// maxCountedTotal the values counted over all the templates of a text
+// (memory is bounded by these, not by the input); shownSlotValues the
+// values a position lists (the most frequent; the others are counted).
+const (
+	maxCountedValues = 64
+	maxCountedTotal  = 1 << 16
+	shownSlotValues  = 8
+)
 
-// count adds the tokens of one more line to the cluster's counts.
-func (c *cluster) count1(toks []string) {
+// count1 adds the tokens of one more line to the cluster's counts;
+// total is the miner's count of values counted.
+func (c *cluster) count1(toks []string, total *int) {
 	if c.counts == nil {
 		return
 	}
@@ -158,13 +167,14 @@ func (c *cluster) count1(toks []string) {
 		return
 	}
 	for i, t := range toks {
-		c.counts[i] = addSlotCount(c.counts[i], t, 1)
+		c.counts[i] = addSlotCount(c.counts[i], t, 1, total)
 	}
 }
 
 // addSlotCount adds n lines of token t to a position's counts; nil (no
-// counts) stays nil, and past maxCountedValues values it becomes nil.
-func addSlotCount(cs []slotCount, t string, n int) []slotCount {
+// counts) stays nil, and past maxCountedValues values (or past
+// maxCountedTotal values counted in all, total) it becomes nil.
+func addSlotCount(cs []slotCount, t string, n int, total *int) []slotCount {
 	if cs == nil {
 		return nil
 	}
@@ -174,9 +184,10 @@ func addSlotCount(cs []slotCount, t string, n int) []slotCount {
 			return cs
 		}
 	}
-	if len(cs) == maxCountedValues {
+	if len(cs) == maxCountedValues || *total >= maxCountedTotal {
 		return nil
 	}
+	*total++
 	return append(cs, slotCount{strings.Clone(t), n}) // not the whole line
 }
 
@@ -251,7 +262,18 @@ func (c *cluster) slotValues() string {
 				k++
 				name = fmt.Sprintf("<*>%d", k)
 			}
-			parts = append(parts, fmt.Sprintf("%s (%d values): %s", name, len(cs), formatSlotCounts(cs)))
+			// A small template's few values (the slots hold them all)
+			// are listed whole; else the most frequent, when some
+			// value is in more than one line.
+			n := shownSlotValues
+			if i < len(c.slots) && len(c.slots[i]) == len(cs) {
+				n = len(cs)
+			}
+			if len(cs) > n && cs[0].n == 1 {
+				parts = append(parts, fmt.Sprintf("%s (%d values, one line each)", name, len(cs)))
+				continue
+			}
+			parts = append(parts, fmt.Sprintf("%s (%d values): %s", name, len(cs), formatSlotCounts(cs, n)))
 			continue
 		}
 		if c.slots == nil {
@@ -292,22 +314,31 @@ func (c *cluster) countsAt(i int) []slotCount {
 	return cs
 }
 
-// formatSlotCounts lists values with their counts ("a 842, b 169"), or
-// without when every value is in one line.
-func formatSlotCounts(cs []slotCount) string {
+// formatSlotCounts lists values (most lines first) with their counts
+// ("a 842, b 169"), or without when every value is in one line: the
+// first n of them, then how many more values there are and their lines.
+func formatSlotCounts(cs []slotCount, n int) string {
 	ones := true
 	for _, x := range cs {
 		ones = ones && x.n == 1
 	}
 	var out []string
-	for _, x := range cs {
-		if ones {
+	rest := 0
+	for i, x := range cs {
+		switch {
+		case i >= n:
+			rest += x.n
+		case ones:
 			out = append(out, x.v)
-		} else {
+		default:
 			out = append(out, x.v+" "+commas(x.n))
 		}
 	}
-	return strings.Join(out, ", ")
+	s := strings.Join(out, ", ")
+	if more := len(cs) - len(out); more > 0 {
+		s += fmt.Sprintf(" (%s more values in %s lines)", commas(more), commas(rest))
+	}
+	return s
 }
 
 // Template returns the cluster's template text.
@@ -336,6 +367,7 @@ type miner struct {
 	ext       map[string]int // lines by the extension of their last word (".go"), while few
 	lastOther int            // lines whose last word was past maxLeadWords
 	otherSev  int
+	counted   int // values counted in the templates' positions (cluster.counts)
 	buf       []byte
 }
 
@@ -373,7 +405,7 @@ func (m *miner) add(pos int, line string, sev int) *cluster {
 		best.count++
 		raw := rawTokens(line, len(toks))
 		best.note(raw)
-		best.count1(raw)
+		best.count1(raw, &m.counted)
 		best.last = pos
 		best.sev = max(best.sev, sev)
 		return best
@@ -389,7 +421,7 @@ func (m *miner) add(pos int, line string, sev int) *cluster {
 	}
 	raw := rawTokens(line, len(toks))
 	c.note(raw)
-	c.count1(raw)
+	c.count1(raw, &m.counted)
 	m.clusters = append(m.clusters, c)
 	m.groups[key] = append(m.groups[key], c)
 	return c
@@ -473,7 +505,7 @@ func (m *miner) mergeRare() {
 				continue
 			}
 			for _, x := range c.counts[i] {
-				best.counts[i] = addSlotCount(best.counts[i], x.v, x.n)
+				best.counts[i] = addSlotCount(best.counts[i], x.v, x.n, &m.counted)
 			}
 		}
 		best.first, best.last = min(best.first, c.first), max(best.last, c.last)

@@ -206,3 +206,25 @@ if want jest-verbose-lib || want vitest-verbose-lib || want mocha-spec-lib; then
 	cp "$tmp/mocha.txt" budget/view/testdata/mocha-spec-lib.txt # fits any budget: beside the view's tests
 	rm -rf "$tmp"
 fi
+if want tsc-build-list || want tsc-build-codes; then
+	# A failing `npm run build` of tsc --listFiles --extendedDiagnostics
+	# over two scratch projects (testdata/gen/textcaps/tsnode: 4 errors,
+	# the 163 files it read with @types/node, then tsc's statistics;
+	# testdata/gen/textcaps/tsbuild: 114 errors of 8 codes over 13
+	# files). Short: beside the view's tests (text_diag_test.go).
+	for p in tsnode:tsc-build-list tsbuild:tsc-build-codes; do
+		want "${p#*:}" || continue
+		tmp=$(mktemp -d)
+		cp -r "$caps/${p%%:*}/." "$tmp/"
+		(cd "$tmp" && npm install --no-audit --no-fund --loglevel=error >/dev/null 2>&1)
+		(cd "$tmp" && npm run build >out.txt 2>&1) || true
+		cp "$tmp/out.txt" "budget/view/testdata/${p#*:}.txt"
+		rm -rf "$tmp"
+	done
+fi
+if want gcc-wcodes; then
+	# gcc's diagnostics of 30 small functions with deliberate warnings
+	# of 6 -W codes (testdata/gen/textcaps/cwarnmany/ring.c), each
+	# "file:line:col: warning: message [-Wcode]" with its caret lines.
+	(cd "$caps/cwarnmany" && LC_ALL=C.UTF-8 gcc -Wall -Wextra -Wshadow -Wconversion -c ring.c -o /dev/null 2>&1 || true) >budget/view/testdata/gcc-wcodes.txt
+fi

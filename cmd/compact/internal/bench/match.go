@@ -288,12 +288,34 @@ func selfContained(line string) bool {
 	// Tabs that indent a line (ldd's libraries under their binary, a
 	// Makefile recipe) separate no cells.
 	line = strings.TrimLeft(line, " \t")
-	if strings.Contains(line, "\t") || strings.Contains(line, " | ") {
+	if strings.Contains(line, " | ") {
 		return true
+	}
+	if strings.Contains(line, "\t") {
+		// Cells that each open with their own label ("Size: 9431 \tBlocks:
+		// 24", stat's lines) are fields of a record spread over several
+		// lines, not a row of a table.
+		return !labelledCells(line)
 	}
 	l := strings.TrimSpace(line)
 	l = strings.TrimSuffix(l, ",")
 	return len(l) > 1 && l[0] == '{' && l[len(l)-1] == '}'
+}
+
+// labelledCell is a cell that opens with its own label: a word (letters,
+// digits, spaces, '_', '-', '.', '(' and ')'), a colon and a space.
+var labelledCell = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9 _.()-]*: `)
+
+// labelledCells reports whether every tab-separated cell of line opens
+// with its own label ("Size: 9431      \tBlocks: 24 ...",
+// "Device: 254,0\tInode: 681").
+func labelledCells(line string) bool {
+	for _, c := range strings.Split(line, "\t") {
+		if !labelledCell.MatchString(strings.TrimSpace(c) + " ") {
+			return false
+		}
+	}
+	return true
 }
 
 // occurrences lists every occurrence of needle in s under the visibility

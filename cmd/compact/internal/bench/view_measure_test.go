@@ -114,6 +114,12 @@ func TestVisibleFor(t *testing.T) {
 		// binary's line was near it.
 		{"an indenting tab is no cell", Answer{Needles: []string{"libonig.so.5"}, Record: []string{"/usr/bin/jq"}, Category: CategoryRecord},
 			"/usr/bin/jq:\n\tlinux-vdso.so.1 (0x00007f29016d3000)\n\tlibonig.so.5 => /lib/x86_64-linux-gnu/libonig.so.5 (0x00007f2901312000)\n", true},
+		// heldout12w stat-etc: stat's "  Size: 9431      \tBlocks: 24 ..."
+		// separates labelled fields of the file named on the line above by
+		// a tab; such a line is a line of the record, not a row of its own.
+		{"a tab between labelled fields is no row", Answer{Needles: []string{"9431"}, Record: []string{"/etc/locale.gen"}, Kind: KindLookup, Category: CategoryRecord},
+			"  File: /etc/locale.gen\n  Size: 9431      \tBlocks: 24         IO Block: 4096   regular file\n", true},
+		{"a row with one labelled cell still is a row", ip, "ledger-db-1\tRunning\nledger-db-2\tip: 10.0.0.7\n", false},
 		{"an indented table row still is one", ip, "  ledger-db-1\tRunning\t10.0.0.9\n  ledger-db-2\tRunning\t10.0.0.7\n", false},
 		{"an indented cell under its column header", Answer{Needles: []string{"431.729"}, Record: []string{"Execution Time"}, Kind: KindLookup, Category: CategoryFacts},
 			"\tPlan\tPlanning Time\tExecution Time\n\t{" + strings.Repeat("\"x\":1,", 200) + "}\t1.091\t431.729\n", true},

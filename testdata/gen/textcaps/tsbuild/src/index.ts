@@ -1,0 +1,15 @@
+import { format } from './util/format';
+import { StockService } from './stock';
+import { BinsService } from './bins';
+import { OrdersService } from './orders';
+import { PickersService } from './pickers';
+import { CarriersService } from './carriers';
+import { LabelsService } from './labels';
+import { ReturnsService } from './returns';
+import { AuditService } from './audit';
+import { PricingService } from './pricing';
+import { VendorsService } from './vendors';
+import { BatchesService } from './batches';
+import { ZonesService } from './zones';
+export const services = [new StockService(), new BinsService(), new OrdersService(), new PickersService(), new CarriersService(), new LabelsService(), new ReturnsService(), new AuditService(), new PricingService(), new VendorsService(), new BatchesService(), new ZonesService()];
+console.log(format(services.length));
