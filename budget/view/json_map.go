@@ -499,12 +499,21 @@ func addScalarMap(v *View, k *coll, ci int) {
 			others = append(others, i)
 		}
 	}
-	sort.SliceStable(exceptions, func(a, b int) bool { return share(pre[exceptions[a]]) > share(pre[exceptions[b]]) })
+	sort.SliceStable(exceptions, func(a, b int) bool {
+		if sa, sb := share(pre[exceptions[a]]), share(pre[exceptions[b]]); sa != sb {
+			return sa > sb
+		}
+		return es[exceptions[a]].size < es[exceptions[b]].size
+	})
+	// Short values first (more keys for the tokens: a version, an ABI
+	// tag before a list of flags); two entries for every line of keys
+	// (rank).
+	sort.SliceStable(alones, func(a, b int) bool { return es[alones[a]].size < es[alones[b]].size })
 	for r, i := range alones {
-		entry(i, PrioRare, r, "a value no other key holds")
+		entry(i, PrioRare, r/2, "a value no other key holds")
 	}
 	for r, i := range exceptions {
-		entry(i, PrioRare, r, "a value few keys of its prefix hold")
+		entry(i, PrioRare, r/2, "a value few keys of its prefix hold")
 	}
 	for r, i := range others {
 		entry(i, PrioSecond, r, "a value few keys of its prefix hold")
@@ -544,18 +553,29 @@ func addScalarMap(v *View, k *coll, ci int) {
 			Text:   fmt.Sprintf("  = %s (%s, %s%s): %s", val, who, commas(len(cl.keys)), part, strings.Join(ks, ", "))})
 		lineKey++
 	}
-	for pass := 0; pass < 2; pass++ {
-		for _, cl := range cells {
-			if small(cl) || cl.minority != (pass == 0) {
-				continue
-			}
-			for j := 0; j*mapChunk < len(cl.keys); j++ {
-				prio := PrioRare
-				if pass == 1 {
-					prio = PrioSpread
-				}
-				add(chunk{cl, j * mapChunk, min(len(cl.keys), (j+1)*mapChunk)}, prio, j)
-			}
+	// The exceptions of the prefixes most keys of which share a value
+	// first (HAVE_ keys that are 0), line after line; the other cells,
+	// each line after the first lines of all.
+	var minor []*mapCell
+	for _, cl := range cells {
+		if !small(cl) && cl.minority {
+			minor = append(minor, cl)
+		}
+	}
+	sort.SliceStable(minor, func(a, b int) bool { return share(minor[a].prefix) > share(minor[b].prefix) })
+	seq := 0
+	for _, cl := range minor {
+		for j := 0; j*mapChunk < len(cl.keys); j++ {
+			add(chunk{cl, j * mapChunk, min(len(cl.keys), (j+1)*mapChunk)}, PrioRare, seq)
+			seq++
+		}
+	}
+	for _, cl := range cells {
+		if small(cl) || cl.minority {
+			continue
+		}
+		for j := 0; j*mapChunk < len(cl.keys); j++ {
+			add(chunk{cl, j * mapChunk, min(len(cl.keys), (j+1)*mapChunk)}, PrioSpread, j)
 		}
 	}
 

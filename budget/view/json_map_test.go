@@ -15,7 +15,7 @@ import (
 // sysconfigFile is python's build variables as one flat JSON object
 // (985 numbers and strings), captured on Debian 12 with
 // /usr/bin/python3 -c 'import sysconfig,json;print(json.dumps(sysconfig.get_config_vars(), indent=1))'.
-const sysconfigFile = "testdata/python3-sysconfig-debian.json"
+const sysconfigFile = "../../testdata/captured/python3-sysconfig-debian.json"
 
 // orderedMap reads a flat JSON object in document order.
 func orderedMap(t *testing.T, data []byte) (keys []string, vals map[string]any) {
@@ -291,5 +291,99 @@ func TestFlatMapKeysNotShown(t *testing.T) {
 	sort.Strings(ks)
 	if len(ks) == 0 {
 		t.Fatalf("nothing left out at 560 tokens:\n%s", f.Text)
+	}
+}
+
+// TestMapKeysBySegmentsAndTimesByYear: npm's publish times of esbuild
+// (441 versions, each a time) are counted by year and the versions by
+// their first two segments (one segment, "0.", holds them all), each
+// number checked against encoding/json; the old view had neither.
+func TestMapKeysBySegmentsAndTimesByYear(t *testing.T) {
+	v, data := viewOf(t, "../../testdata/captured/npm-view-esbuild-time.json")
+	keys, vals := orderedMap(t, data)
+	years := map[string]int{}
+	segs := map[string]int{}
+	for _, k := range keys {
+		years[vals[k].(string)[:4]]++
+		if p := regexp.MustCompile(`^[^_.-]+[_.-][^_.-]*[_.-]`).FindString(k); p != "" {
+			segs[p]++
+		}
+	}
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := v.Fill(c, 2000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ys []string
+	for y := range years {
+		ys = append(ys, y)
+	}
+	sort.Strings(ys)
+	var parts []string
+	for _, y := range ys {
+		parts = append(parts, y+" "+commasOf(years[y]))
+	}
+	for _, want := range []string{
+		"; by year: " + strings.Join(parts, ", ") + "\n",
+		"; keys by their first two segments (up to a _ . or -): ",
+		fmt.Sprintf(" 0.19. %d,", segs["0.19."]),
+		fmt.Sprintf(" 0.8. %d,", segs["0.8."]),
+	} {
+		if !strings.Contains(f.Text, want) {
+			t.Errorf("no %q in\n%s", want, f.Text)
+		}
+	}
+}
+
+// TestSmallCollectionsWhole: a list of 8 names and a map of 21 short
+// strings are listed whole (no rows repeating them); an object too long
+// to show inline gives its scalar members' values in its summary.
+func TestSmallCollectionsWhole(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"title": "report", "usage": {`)
+	for i := 0; i < 14; i++ {
+		fmt.Fprintf(&b, `"counter_number_%d": %d, `, i, 1000000+i)
+	}
+	b.WriteString(`"fsActivity": {"reads": 1648, "writes": 0}, "rss": 42496000}, "versions": {`)
+	for i := 0; i < 21; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, `"component%d": "%d.%d.0"`, i, i, i*2)
+	}
+	b.WriteString(`}, "libs": [`)
+	for i := 0; i < 8; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, `"/lib/x86_64-linux-gnu/lib%d.so.%d"`, i, i)
+	}
+	b.WriteString(`]}`)
+	v, _ := viewOfData(t, []byte(b.String()))
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := v.Fill(c, 8000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"collection .libs (array): 8 records; showing 8 of 8\n  every item, in order: /lib/x86_64-linux-gnu/lib0.so.0, ",
+		"/lib/x86_64-linux-gnu/lib7.so.7\n",
+		"collection .versions (map): 21 records; showing 21 of 21; each record is a key and its value\n  every member: component0 0.0.0, ",
+		"component20 20.40.0\n",
+		"  usage: object of 16 members (",
+		"counter_number_0=1000000, ",
+	} {
+		if !strings.Contains(f.Text, want) {
+			t.Errorf("no %q in\n%s", want, f.Text)
+		}
+	}
+	if strings.Contains(f.Text, "rows (") || strings.Contains(f.Text, "not shown: 8") {
+		t.Errorf("a list shown whole has rows or a rest:\n%s", f.Text)
 	}
 }
