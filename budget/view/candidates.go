@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Caps on the rows kept as candidates per collection: fixed numbers, so
@@ -542,6 +543,40 @@ func (k *coll) itemsLines() []string {
 // of scalars whole.
 const reasonWhole = "every member"
 
+// epochNames are names of fields whose numbers may be times since 1970.
+var epochNames = regexp.MustCompile(`(?i)(time|timestamp|date|_at|At|Ms)$`)
+
+// epochTimes writes "; as times: earliest ..., latest ..." for a number
+// field named like a time whose numbers are all milliseconds (or
+// seconds) since 1970 between 2001 and 2100 (jest's startTime).
+func epochTimes(b *strings.Builder, f *Field) {
+	if lo, hi, ok := epochRange(f); ok {
+		fmt.Fprintf(b, "; as times: earliest %s, latest %s", lo.Format(time.RFC3339Nano), hi.Format(time.RFC3339Nano))
+	}
+}
+
+// epochRange is the earliest and latest time of a field epochTimes
+// reads as times.
+func epochRange(f *Field) (lo, hi time.Time, ok bool) {
+	if f.NumN == 0 || !epochNames.MatchString(f.Path) || f.Min != math.Trunc(f.Min) || f.Max != math.Trunc(f.Max) {
+		return lo, hi, false
+	}
+	switch {
+	case f.Min >= 978307200000 && f.Max < 4102444800000:
+		return time.UnixMilli(int64(f.Min)).UTC(), time.UnixMilli(int64(f.Max)).UTC(), true
+	case f.Min >= 978307200 && f.Max < 4102444800:
+		return time.Unix(int64(f.Min), 0).UTC(), time.Unix(int64(f.Max), 0).UTC(), true
+	}
+	return lo, hi, false
+}
+
+// epochField reports whether f's numbers are times since 1970 (no
+// quantity to sum).
+func epochField(f *Field) bool {
+	_, _, ok := epochRange(f)
+	return ok
+}
+
 // years writes "; by year: 2024 120, 2025 200" when f's times span 2 to
 // 24 years.
 func years(b *strings.Builder, f *Field) {
@@ -664,6 +699,9 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		class = classIdentity
 	case f.Types&tArray != 0:
 		fmt.Fprintf(&b, ": %s-%s items, %s in all", commas(f.MinItems), commas(f.MaxItems), commas(f.Items))
+		if f.EmptyArrays > 0 && f.MaxItems > 0 {
+			fmt.Fprintf(&b, ", %s empty", commas(f.EmptyArrays))
+		}
 		if f.MinItems != f.MaxItems && !under {
 			class = classRange
 			if id := k.identOf(f.maxItemsRaw); id != "" {
@@ -711,6 +749,9 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		if !f.ManyDistinct {
 			fmt.Fprintf(&b, ", %s distinct", commas(f.Distinct))
 		}
+		// The values people count ("0 in 991"), when some repeat.
+		commonValues(&b, f)
+		epochTimes(&b, f)
 		if f.Min != f.Max && (!under || f.Max > f.Mean()+2*f.StdDev()) {
 			class = classRange
 		}
@@ -755,10 +796,10 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 	return b.String(), class
 }
 
-// commonValues writes the most common values of a string field with
-// more values than a profile line lists (over 24, all counted) when a
-// few of them cover most of its values ("; most common: file:///w.js
-// 29, node:internal/main 3"), and reports whether it wrote.
+// commonValues writes the most common values of a field with more
+// values than a profile line lists (over 24, all counted) when some
+// repeat ("; most common: file:///w.js 29, node:internal/main 3"; a
+// number's "0 991"), and reports whether it wrote.
 func commonValues(b *strings.Builder, f *Field) bool {
 	if f.Counts == nil || f.Distinct <= 24 {
 		return false
@@ -772,7 +813,7 @@ func commonValues(b *strings.Builder, f *Field) bool {
 		top += vc.n
 		shown++
 	}
-	if shown == 0 || top*2 < f.Values-f.Nulls {
+	if shown == 0 {
 		return false
 	}
 	b.WriteString("; most common: ")

@@ -15,6 +15,7 @@ import (
 
 const (
 	maxPromoted  = 24  // short scalars of nested objects shown with the profiles
+	maxPromoted2 = 48  // short values deeper down shown before the later rows
 	maxFactLen   = 300 // characters of a string fact before it is cut
 	maxInline    = 200 // bytes of an object or array shown inline
 	maxFactDepth = 3
@@ -53,7 +54,7 @@ func addFacts(v *View, in Input) {
 		return false
 	}
 	var facts []fact
-	promoted := 0
+	promoted, promoted2 := 0, 0
 	sec := v.AddSection(&Section{Order: 0,
 		Head: func(ch []Candidate) string {
 			if len(ch) == 0 {
@@ -133,6 +134,12 @@ func addFacts(v *View, in Input) {
 					if depth == 1 && c != '{' && c != '[' && len(raw) <= 80 && promoted < maxPromoted {
 						prio = PrioProfile
 						promoted++
+					} else if len(raw) <= 80 && promoted2 < maxPromoted2 {
+						// A short value deeper down (esbuild's
+						// outputs."dist/app.js".bytes) comes before
+						// the rows past the first rounds.
+						prio = PrioProfile2
+						promoted2++
 					}
 				}
 				text := ""

@@ -95,8 +95,10 @@ type Field struct {
 	patDone, preDone   bool
 	pats               map[string]*int // Patterns while counting
 	pres               map[string]*int // Prefixes while counting
-	// Items: for arrays, the fewest and most items and their total.
+	// Items: for arrays, the fewest and most items and their total;
+	// EmptyArrays counts the arrays with none.
 	MinItems, MaxItems, Items int
+	EmptyArrays               int
 	// Containers counts the object and array values among Values.
 	Containers int
 	// recSum sums recHash over the field's scalar values (outside
@@ -520,6 +522,9 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 			}
 		}
 		f.Items += n
+		if n == 0 {
+			f.EmptyArrays++
+		}
 		return
 	}
 	start := s.pos

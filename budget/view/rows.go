@@ -1055,7 +1055,7 @@ func (k *coll) chooseGroups() {
 	}
 	for _, f := range p.Fields {
 		if len(k.measures) < 3 && f != p.Identity && f.NumN > 0 && f.NumN == f.Values-f.Nulls && f.Distinct > 12 && !strings.Contains(f.Path, "[]") && !k.hidden(f) &&
-			!strings.HasSuffix(strings.ToLower(f.Path), "id") {
+			!strings.HasSuffix(strings.ToLower(f.Path), "id") && !epochField(f) {
 			k.measures = append(k.measures, f)
 		}
 	}
