@@ -696,6 +696,7 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		}
 		shapes(&b, f)
 		kinds(&b, "before the first /", f.Prefixes, f.Distinct)
+		kinds(&b, "by extension", f.Exts, f.Distinct)
 		class = classIdentity
 	case f.Types&tArray != 0:
 		fmt.Fprintf(&b, ": %s-%s items, %s in all", commas(f.MinItems), commas(f.MaxItems), commas(f.Items))
@@ -789,6 +790,9 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		if kinds(&b, "before the first /", f.Prefixes, f.Distinct) {
 			class = classShapes
 		}
+		if kinds(&b, "by extension", f.Exts, f.Distinct) && class == classOther {
+			class = classShapes
+		}
 		if f.TimeN > 0 {
 			fmt.Fprintf(&b, "; %s are times from %s to %s", commas(f.TimeN), f.earliestText, f.latestText)
 		}
@@ -799,7 +803,7 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 // commonValues writes the most common values of a field with more
 // values than a profile line lists (over 24, all counted) when some
 // repeat ("; most common: file:///w.js 29, node:internal/main 3"; a
-// number's "0 991"), and reports whether it wrote.
+// number's "0 991"), and reports whether they cover most of its values.
 func commonValues(b *strings.Builder, f *Field) bool {
 	if f.Counts == nil || f.Distinct <= 24 {
 		return false
@@ -824,7 +828,9 @@ func commonValues(b *strings.Builder, f *Field) bool {
 		fmt.Fprintf(b, "%s %s", cell(vc.k, 60), commas(vc.n))
 	}
 	fmt.Fprintf(b, "; %s more values with %s", commas(len(vcs)-shown), commas(f.Values-f.Nulls-top))
-	return true
+	// Only values that cover most of the field make its line one that
+	// answers (its rank among the profile lines).
+	return top*2 >= f.Values-f.Nulls
 }
 
 // cellEnds is cell for a value shown whole when it can be: past width

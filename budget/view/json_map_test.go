@@ -3,11 +3,14 @@ package view_test
 import (
 	"encoding/json"
 	"fmt"
+	"math"
+	"os"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolcompact/compact/budget"
 )
@@ -385,5 +388,78 @@ func TestSmallCollectionsWhole(t *testing.T) {
 	}
 	if strings.Contains(f.Text, "rows (") || strings.Contains(f.Text, "not shown: 8") {
 		t.Errorf("a list shown whole has rows or a rest:\n%s", f.Text)
+	}
+}
+
+// findFile is 400 entries of /usr/share/doc as JSON Lines, captured on
+// Debian 12 with
+// find /usr/share/doc -maxdepth 2 -printf '{"path":"%p","type":"%y","size":%s,"links":%n,"mtime":%T@}\n' | sed -E 's/"mtime":([0-9]+)\.[0-9]+/"mtime":\1/' | head -400
+const findFile = "testdata/find-usr-share-doc.jsonl"
+
+// TestProfileExtensionsEpochsEmpties: paths are counted by extension
+// (gz, md, ...), a number field named like a time whose numbers are
+// seconds since 1970 is stated as times and is no measure summed per
+// type, an array field says how many are empty (github issues'
+// assignees); each number checked against encoding/json. The old
+// profile had none of these.
+func TestProfileExtensionsEpochsEmpties(t *testing.T) {
+	data, err := os.ReadFile(findFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := viewOfData(t, data)
+	exts := map[string]int{}
+	minT, maxT := int64(math.MaxInt64), int64(0)
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var r struct {
+			Path  string
+			Mtime int64
+		}
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		base := r.Path[strings.LastIndexByte(r.Path, '/')+1:]
+		if i := strings.LastIndexByte(base, '.'); i > 0 && regexp.MustCompile(`^[A-Za-z0-9]{0,7}[A-Za-z][A-Za-z0-9]{0,7}$`).MatchString(base[i+1:]) && len(base)-i-1 <= 8 {
+			exts[base[i+1:]]++
+		}
+		minT, maxT = min(minT, r.Mtime), max(maxT, r.Mtime)
+	}
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := v.Fill(c, 1500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		fmt.Sprintf("; by extension: gz %d, Debian %d, md %d", exts["gz"], exts["Debian"], exts["md"]),
+		fmt.Sprintf("; as times: earliest %s, latest %s\n", time.Unix(minT, 0).UTC().Format(time.RFC3339), time.Unix(maxT, 0).UTC().Format(time.RFC3339)),
+	} {
+		if !strings.Contains(f.Text, want) {
+			t.Errorf("no %q in\n%s", want, f.Text)
+		}
+	}
+	if strings.Contains(f.Text, "mtime by ") {
+		t.Errorf("times are summed:\n%s", f.Text)
+	}
+
+	v, data = viewOf(t, "../../testdata/captured/github-issues.json")
+	var issues []struct{ Assignees []any }
+	if err := json.Unmarshal(data, &issues); err != nil {
+		t.Fatal(err)
+	}
+	empty := 0
+	for _, is := range issues {
+		if len(is.Assignees) == 0 {
+			empty++
+		}
+	}
+	f, err = v.Fill(c, 8000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf(" in all, %d empty", empty); !strings.Contains(f.Text, want) {
+		t.Errorf("no %q in\n%s", want, f.Text)
 	}
 }

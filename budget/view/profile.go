@@ -93,6 +93,12 @@ type Field struct {
 	Patterns, Prefixes map[string]int
 	Unshaped           int
 	patDone, preDone   bool
+	// Exts counts the strings that look like file names or paths (no
+	// space, a ".ext" of 1 to 8 letters or digits after the last "/")
+	// by their extension ("go", "json"); nil past maxValues kinds.
+	Exts    map[string]int
+	exts    map[string]*int
+	extDone bool
 	pats               map[string]*int // Patterns while counting
 	pres               map[string]*int // Prefixes while counting
 	// Items: for arrays, the fewest and most items and their total;
@@ -600,6 +606,11 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 				}
 			}
 		}
+		if !f.extDone && !escaped && len(body) <= 200 {
+			if e := extOf(body); e != nil {
+				f.exts, f.extDone = countKindBytes(f.exts, e)
+			}
+		}
 		if len(body) >= 19 && len(body) <= 40 && body[4] == '-' && !escaped {
 			// Only parsed here; kept (copied) when it is an extreme.
 			str = unsafe.String(&body[0], len(body))
@@ -836,6 +847,29 @@ func parseTime(s string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
+// extOf is the extension of a file name or path s ("go" of
+// "net/http/server.go"): 1 to 8 letters or digits, one a letter, after
+// the last ".",
+// itself after the last "/", in a string with no space; else nil.
+func extOf(s []byte) []byte {
+	i := bytes.LastIndexByte(s, '.')
+	if i <= 0 || len(s)-i-1 < 1 || len(s)-i-1 > 8 || bytes.IndexByte(s[i:], '/') >= 0 || bytes.IndexByte(s, ' ') >= 0 || s[i-1] == '/' {
+		return nil
+	}
+	letter := false
+	for _, c := range s[i+1:] {
+		l := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !(l || c >= '0' && c <= '9') {
+			return nil
+		}
+		letter = letter || l
+	}
+	if !letter {
+		return nil // a version's last number
+	}
+	return s[i+1:]
+}
+
 // Finish finds the identity field after the last record, and the
 // patterns of the fields with few values.
 func (p *Profile) Finish() {
@@ -849,6 +883,10 @@ func (p *Profile) Finish() {
 				f.Prefixes = m
 			}
 			f.pres = nil
+			if m := kindCounts(f.exts, f.extDone); m != nil {
+				f.Exts = m
+			}
+			f.exts = nil
 		}
 	}()
 	for _, f := range append(p.Fields, p.root) {
