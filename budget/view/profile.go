@@ -99,8 +99,8 @@ type Field struct {
 	Exts    map[string]int
 	exts    map[string]*int
 	extDone bool
-	pats               map[string]*int // Patterns while counting
-	pres               map[string]*int // Prefixes while counting
+	pats    map[string]*int // Patterns while counting
+	pres    map[string]*int // Prefixes while counting
 	// Items: for arrays, the fewest and most items and their total;
 	// EmptyArrays counts the arrays with none.
 	MinItems, MaxItems, Items int

@@ -247,6 +247,21 @@ func near(s string, o, a span, window int) bool {
 	}
 	gap := s[lo.end:hi.start]
 	if !strings.Contains(gap, "\n") {
+		// A line of lists ("<n>% (7 values): 0.0% 227, 0.1% 111; <*>1 (3
+		// values): JS: 355, RegExp: 1"): a list after a "; " is another
+		// list, whose words label nothing in this one (only the head of
+		// the line, before its first ": ", labels them all); and the number of
+		// values that heads a list ("(3 values)", "22 distinct values")
+		// counts the list, not a value inside it. Table rows (tabs) keep
+		// their cells together whatever they hold.
+		if line := lineAt(s, o.start); !strings.Contains(line, "\t") && !strings.HasPrefix(strings.TrimLeft(line, " "), "[compact:") {
+			if strings.Contains(gap, "; ") && !inLineHead(s, a) {
+				return false
+			}
+			if a.start > o.start && listCount(s, o) {
+				return false
+			}
+		}
 		// One line: a row or a line of facts. The notice of an output
 		// shown as it is ("[compact: the output as it is, ...; text: 201
 		// lines (7 blank); ...; column 3: ...]") is every section of a view
@@ -263,6 +278,24 @@ func near(s string, o, a span, window int) bool {
 		return false
 	}
 	return len(gap) <= window
+}
+
+// inLineHead reports whether span a stands in the head of its line, before
+// the line's first ": " (the field a profile line is about labels every
+// list of the line: "Version (string, ...): 151 distinct; shapes: ... 20").
+func inLineHead(s string, a span) bool {
+	start := strings.LastIndexByte(s[:a.start], '\n') + 1
+	head := strings.Index(s[start:], ": ")
+	return head >= 0 && a.end <= start+head
+}
+
+// listCountAfter recognises the number of values that heads a list:
+// "(3 values): ...", "22 distinct values; most frequent: ...".
+var listCountAfter = regexp.MustCompile(`^ (?:values\)|distinct\b)`)
+
+// listCount reports whether the number at o heads a list of values.
+func listCount(s string, o span) bool {
+	return listCountAfter.MatchString(s[o.end:min(len(s), o.end+16)])
 }
 
 // lineAt is the line of s around byte i.

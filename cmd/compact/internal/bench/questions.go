@@ -705,7 +705,10 @@ func boundaryBefore(s string, start int, needle string) bool {
 	if wordBefore(s, start) {
 		return false
 	}
-	if isNumeric(needle) && s[start-1] == '.' && start >= 2 && s[start-2] >= '0' && s[start-2] <= '9' {
+	// A number after a number and '.' is its fraction ("12" of "1.12"),
+	// after a number and ':' the column of a location or the minutes of a
+	// time ("11" of "reify.js:353:11", "30" of "12:30").
+	if isNumeric(needle) && (s[start-1] == '.' || s[start-1] == ':') && start >= 2 && s[start-2] >= '0' && s[start-2] <= '9' {
 		return false
 	}
 	// The tail of a longer name joined the same way ("PSK-NULL-SHA" in

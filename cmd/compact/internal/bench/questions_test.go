@@ -505,6 +505,11 @@ func TestVisibleIn(t *testing.T) {
 		{12, "12.5 seconds", false},
 		{12, "version 12.", true},
 		{12, "1.12", false},
+		// A number after a number and a colon is part of that run
+		// (heldout12w npm ci: the column of "reify.js:353:11").
+		{11, "reify.js:353:11)", false},
+		{353, "reify.js:353:11)", true},
+		{30, "at 12:30", false},
 		{true, `"ready": true`, true},
 		{`say "hi"`, `{"msg":"say \"hi\""}`, true},
 		{"C:\\temp", `{"p":"C:\\temp"}`, true},

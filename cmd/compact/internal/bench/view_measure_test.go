@@ -120,6 +120,25 @@ func TestVisibleFor(t *testing.T) {
 		{"a tab between labelled fields is no row", Answer{Needles: []string{"9431"}, Record: []string{"/etc/locale.gen"}, Kind: KindLookup, Category: CategoryRecord},
 			"  File: /etc/locale.gen\n  Size: 9431      \tBlocks: 24         IO Block: 4096   regular file\n", true},
 		{"a row with one labelled cell still is a row", ip, "ledger-db-1\tRunning\nledger-db-2\tip: 10.0.0.7\n", false},
+		// heldout12w node-prof-process: a count of one value of a list
+		// ("0.0% 227") was "near" a word of another list on the same line,
+		// after a "; " ("<*>1 (3 values): JS: 355, ..."); the "(3 values)"
+		// that heads a list was "near" a value inside it ("RegExp: 1"); and
+		// the "11" of a location "reify.js:353:11" was a count near "stack".
+		{"a count in another list of the line", Answer{Needles: []string{"227"}, Record: []string{"JS"}, Category: CategoryDistribution},
+			"      values: <n>% (7 values): 0.0% 227, 0.1% 111; <*>1 (3 values): JS: 355, RegExp: 1\n", false},
+		{"a count in its own list", Answer{Needles: []string{"355"}, Record: []string{"JS"}, Category: CategoryDistribution},
+			"      values: <n>% (7 values): 0.0% 227, 0.1% 111; <*>1 (3 values): JS: 355, RegExp: 1\n", true},
+		{"a list's own label across the list", Answer{Needles: []string{"25"}, Record: []string{"code"}, Category: CategoryDistribution},
+			"  code (string): ST1003 25, U1000 22, ST1000 15\n", true},
+		{"the number of values of a list is no count of one of them", Answer{Needles: []string{"3"}, Record: []string{"RegExp"}, Category: CategoryAnomaly},
+			"      values: <*>1 (3 values): JS: 355, std::x 2, RegExp: 1\n", false},
+		{"the number of values of a list answers for its label", Answer{Needles: []string{"3"}, Record: []string{"<*>1"}, Category: CategoryHowMany},
+			"      values: <*>1 (3 values): JS: 355, std::x 2, RegExp: 1\n", true},
+		{"a column of a location is no count", Answer{Needles: []string{"11"}, Record: []string{"stack"}, Category: CategoryHowMany},
+			"npm verbose stack     at async #reifyPackages (/usr/lib/npm/reify.js:353:11)\n", false},
+		{"a line of a location still is a number", Answer{Needles: []string{"353"}, Record: []string{"reify.js"}, Kind: KindLookup, Category: CategoryRecord},
+			"npm verbose stack     at async #reifyPackages (/usr/lib/npm/reify.js:353:11)\n", true},
 		{"an indented table row still is one", ip, "  ledger-db-1\tRunning\t10.0.0.9\n  ledger-db-2\tRunning\t10.0.0.7\n", false},
 		{"an indented cell under its column header", Answer{Needles: []string{"431.729"}, Record: []string{"Execution Time"}, Kind: KindLookup, Category: CategoryFacts},
 			"\tPlan\tPlanning Time\tExecution Time\n\t{" + strings.Repeat("\"x\":1,", 200) + "}\t1.091\t431.729\n", true},
