@@ -524,7 +524,7 @@ func (k *coll) itemsLines() []string {
 	var cur strings.Builder
 	cur.WriteString("  every item, in order: ")
 	first := true
-	_ = k.c.Each(func(i int, raw []byte) error {
+	_ = k.eachRecord(func(i int, raw []byte) error { // rows.go
 		part := cell(string(raw), 100)
 		if !first && cur.Len()+len(part) > membersWidth {
 			lines = append(lines, cur.String()+",")
