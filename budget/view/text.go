@@ -455,7 +455,7 @@ func (tc *textCands) candidates() {
 		add(tsTemplates, -2, -1, "leading words", w)
 	}
 	tmplFrom(0, 10)
-	if w := tc.wordCounts("last word", tc.lastMap()); w != "" {
+	if w := tc.wordCounts("last word", tc.lastMap()); w != "" && !tc.pathList() {
 		add(tsTemplates, -1, -1, "last words", w)
 	}
 	if w := tc.extensionCounts(); w != "" {
@@ -529,6 +529,14 @@ func (tc *textCands) candidates() {
 	notableFrom(tc.warns, 100, maxNotable)
 	headFrom(100, headKeep)
 	headersFrom(3, maxHeaders)
+}
+
+// pathList reports whether the text is a list of paths: its names after
+// the last / are counted with its directories (text_paths.go), not again
+// as lines by their last word.
+func (tc *textCands) pathList() bool {
+	cp := tc.p.cols
+	return cp != nil && cp.rows > 0 && cp.split.mode == byLine && cp.cols[0].pathsOf() != nil
 }
 
 func (tc *textCands) leadMap() map[string]int {
