@@ -351,7 +351,7 @@ func (w *walker) value(n *node, depth int) error {
 		if kinds&(kObject|kArray) == 0 && count >= minScalarMap && (!uniform || kind&(kString|kNumber) == 0) {
 			kind, uniform = kScalars, true
 		}
-		if !uniform || count < minMapMembers || kind&(kObject|kString|kNumber) == 0 ||
+		if !uniform || count < minMapMembers || kind&(kObject|kString|kNumber|kArray) == 0 ||
 			(n.mapKind != 0 && n.mapKind != kind) {
 			n.notMap = true
 		}
@@ -494,8 +494,9 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\
 // JSON input yields arrays of objects at any depth (".items",
 // ".data.rows"), arrays of at least 8 strings or 8 numbers (npm view's
 // ".versions"), the root array whatever it holds, and objects whose
-// values are all objects, all strings or all numbers with at least 8
-// members, or all scalars of mixed kinds with at least 48 members (Kind
+// values are all objects, all strings, all numbers or all lists of
+// scalars (madge's module -> requires) with at least 8 members, or all
+// scalars of mixed kinds with at least 48 members (Kind
 // "map", like an npm document's ".versions" and ".time", python's
 // sysconfig variables).
 // Only the outermost collections are reported: arrays inside records are
@@ -651,7 +652,8 @@ func shapeFromTree(data []byte, root *node, values int, oneLine bool, records []
 				// A list of names or numbers (npm view's versions).
 				add(n, "array", n.elems)
 				return
-			case n.kinds == kObject && !n.notMap && n.mapKind&(kObject|kString|kNumber) != 0:
+			case n.kinds == kObject && !n.notMap && n.mapKind&(kObject|kString|kNumber) != 0,
+				n.kinds == kObject && !n.notMap && n.mapKind == kArray && scalarLists(n):
 				add(n, "map", n.members)
 				return
 			}
@@ -668,6 +670,19 @@ func shapeFromTree(data []byte, root *node, values int, oneLine bool, records []
 		fillFields(&s, i)
 	}
 	return s, nil
+}
+
+// scalarLists reports whether every member of n is an array of scalars
+// (or empty): a map of name -> list (a module's requires, a package's
+// files) is a keyed collection. Lists of objects stay collections of
+// their own (npm outdated's packages, each with its list of records).
+func scalarLists(n *node) bool {
+	for _, c := range n.order {
+		if c.kinds != kArray || c.elem != nil && c.elem.kinds&(kObject|kArray) != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // fillFields describes the fields of collection i's object records and

@@ -400,7 +400,10 @@ func (k *coll) addProfile(v *View, sec int) {
 	}
 	var rs []ranked
 	fields := p.Fields
-	if p.root.Values > 0 && p.root.scalar() {
+	if p.root.Values > 0 && p.root.scalar() || p.Map && p.root.Types == tArray {
+		// The records' own values: scalars counted; lists (a map of
+		// name -> list) by their sizes: "0-65 items, 2,840 in all, 122
+		// empty, most in array.js (65)".
 		fields = append([]*Field{p.root}, fields...)
 	}
 	for _, f := range fields {
