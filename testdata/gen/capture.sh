@@ -45,6 +45,7 @@ if want fs-tree; then
 	go run ./testdata/gen/fstree "$(go env GOROOT)/src/net" >"$out/fs-tree.json"
 fi
 want npm-view-vite && npm view vite --json 2>/dev/null >"$out/npm-view-vite.json"
+want python3-sysconfig-debian && /usr/bin/python3 -c 'import sysconfig,json;print(json.dumps(sysconfig.get_config_vars(), indent=1))' >"$out/python3-sysconfig-debian.json"
 if want npm-ls-all; then
 	# A scratch project with eslint 8, express 4 and jest 29 installed, whose
 	# package.json then asks for express 5 and left-pad (not installed), so
