@@ -98,7 +98,9 @@
 //	                    status, failed/skipped/todo names, the runner's summary
 //	text_gitgraph.go    git log --oneline/--graph: commits, merges, refs
 //	text_diff.go        unified diffs: files, hunks, +/- lines per file
-//	text_locations.go   lines with a source location, by file
+//	text_locations.go   lines with a source location: by file, directory
+//	                    and code; the rare forms of a text of located
+//	                    diagnostics (go build -gcflags=-m)
 //	text_kv.go          key/value lines (NAME=value, key = value, Key: value,
 //	                    #define NAME value): values, name groups, entries
 //	text.go             the text's candidates in fill order
