@@ -128,6 +128,45 @@ func TestMissingLastCell(t *testing.T) {
 	if n := cp.cols[7].values[""]; n != 1 {
 		t.Errorf("empty Name in %d rows, want 1 (row 0)", n)
 	}
+	// The title line has too few words to be a row: the rows need no
+	// lead, and the queries carry none.
+	if cp.split.lead != "" {
+		t.Errorf("lead %q", cp.split.lead)
+	}
+}
+
+// TestIndexAfterHead: the index of a table does not list again the rows
+// among the first 10 lines, shown before it (ls -l's first chunk was
+// lines 1-40 on the old code, beside "first 10 lines").
+func TestIndexAfterHead(t *testing.T) {
+	data := readCapture(t, "ls-l-usr-bin.txt")
+	in := Input{Tool: "t", ContentType: "text/plain", Format: "text", Data: data, Handle: "0123456789ab", Budget: 4000,
+		Collections: []Collection{{Path: ".", Kind: "lines", Count: countLines(data)}}}
+	v, err := Build(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := analyzeText(data, nil)
+	head := map[int]bool{}
+	for _, l := range p.head[:10] {
+		head[l.pos] = true
+	}
+	rows := 0
+	for _, c := range v.cands {
+		if c.Reason != "index" {
+			continue
+		}
+		for _, l := range strings.Split(c.text(), "\n") {
+			pos, _ := strconv.Atoi(strings.SplitN(strings.TrimSpace(l), "\t", 2)[0])
+			rows++
+			if head[pos] {
+				t.Errorf("index row %d is among the first 10 lines", pos)
+			}
+		}
+	}
+	if rows == 0 {
+		t.Error("no index")
+	}
 }
 
 // TestFixedWidth: dpkg-query -W -f='${binary:Package;-44}${Essential;-6}${Homepage}'
