@@ -460,3 +460,41 @@ func TestUnits(t *testing.T) {
 		t.Errorf("du -ah sizes: %q, want max %s", c.line(p.cols.rows), bestRaw)
 	}
 }
+
+// TestCommaParts: file(1) over /usr/sbin is a name padded to a width and
+// a description of parts between ", "; the view counts the rows by the
+// first part and by the last ("ELF 64-bit LSB pie executable", "stripped"),
+// counted here with strings.Cut over the lines. The description is one
+// column: its single spaces between words are no column boundaries.
+func TestCommaParts(t *testing.T) {
+	data := readCapture(t, "testdata/file-usr-sbin.txt")
+	p := analyzeText(data, nil)
+	cp := p.cols
+	if cp == nil || cp.split.mode != byWidth || cp.split.k != 2 {
+		t.Fatalf("columns %+v", cp)
+	}
+	firsts, lasts := map[string]int{}, map[string]int{}
+	for _, l := range rawLines(data) {
+		_, desc, _ := strings.Cut(l, ": ")
+		desc = strings.TrimSpace(desc)
+		if i := strings.Index(desc, ", "); i >= 0 {
+			firsts[desc[:i]]++
+			lasts[desc[strings.LastIndex(desc, ", ")+2:]]++
+		}
+	}
+	lines := cp.cols[1].commaPartsLines()
+	if len(lines) != 2 {
+		t.Fatalf("lines %q", lines)
+	}
+	for k, m := range []map[string]int{firsts, lasts} {
+		for _, q := range quotedCounts.FindAllStringSubmatch(lines[k], -1) {
+			v, _ := strconv.Unquote(`"` + q[1] + `"`)
+			if atoiCommas(t, q[2]) != m[v] {
+				t.Errorf("%q: %s rows, counted %d", v, q[2], m[v])
+			}
+		}
+	}
+	if !strings.Contains(lines[0], fmt.Sprintf(`"ELF 64-bit LSB pie executable" %d`, firsts["ELF 64-bit LSB pie executable"])) {
+		t.Errorf("first parts %q", lines[0])
+	}
+}
