@@ -135,10 +135,27 @@ func TestVisibleFor(t *testing.T) {
 			"      values: <*>1 (3 values): JS: 355, std::x 2, RegExp: 1\n", false},
 		{"the number of values of a list answers for its label", Answer{Needles: []string{"3"}, Record: []string{"<*>1"}, Category: CategoryHowMany},
 			"      values: <*>1 (3 values): JS: 355, std::x 2, RegExp: 1\n", true},
+		// bundled apt-cache-rdepends and strace-make: the words right after
+		// the number are what it counts.
+		{"the number of values beside its words", Answer{Needles: []string{"674"}, Record: []string{"distinct", "names"}, Category: CategoryHowMany},
+			"  column 1, rows by the mark before the name: \"|\" 719; 159 rows without one; without the mark, 674 distinct names\n", true},
+		{"the number of distinct values before the list", Answer{Needles: []string{"10"}, Record: []string{"distinct"}, Category: CategoryHowMany},
+			"  column 1: numbers, 10 distinct values: 501 1,525, 494 828\n", true},
 		{"a column of a location is no count", Answer{Needles: []string{"11"}, Record: []string{"stack"}, Category: CategoryHowMany},
 			"npm verbose stack     at async #reifyPackages (/usr/lib/npm/reify.js:353:11)\n", false},
 		{"a line of a location still is a number", Answer{Needles: []string{"353"}, Record: []string{"reify.js"}, Kind: KindLookup, Category: CategoryRecord},
 			"npm verbose stack     at async #reifyPackages (/usr/lib/npm/reify.js:353:11)\n", true},
+		// heldout12w: npm's exit code "read" off the count of the word
+		// "exit" in a template slot's census, webpack's depth 4 off the
+		// count of records missing a field, near the module's name.
+		{"a census count is no field value", Answer{Needles: []string{"1"}, Record: []string{"exit"}, Kind: KindLookup, Category: CategoryEnd},
+			"      values: <*>2 (7 values): code 2, using 2, cwd 1, exit 1; <*>3 (8 values): 1 2\n", false},
+		{"a census count still counts", Answer{Needles: []string{"1"}, Record: []string{"exit"}, Kind: KindFilterCount, Category: CategoryDistribution},
+			"      values: <*>2 (7 values): code 2, using 2, cwd 1, exit 1; <*>3 (8 values): 1 2\n", true},
+		{"a count of missing values is no field of a record", Answer{Needles: []string{"4"}, Record: []string{"buildLocalizeFn.js"}, Kind: KindLookup, Category: CategoryRecord},
+			"  reasons (array): 0-510 items, most in ./locale/_lib/buildLocalizeFn.js (510)\n  issuerId (null, in 852 of 856 records, 852 null): null 852, missing 4\n", false},
+		{"a field value on a record's line still is one", Answer{Needles: []string{"4"}, Record: []string{"buildLocalizeFn.js"}, Kind: KindLookup, Category: CategoryRecord},
+			"  ./locale/_lib/buildLocalizeFn.js\tdepth 4\n", true},
 		{"an indented table row still is one", ip, "  ledger-db-1\tRunning\t10.0.0.9\n  ledger-db-2\tRunning\t10.0.0.7\n", false},
 		{"an indented cell under its column header", Answer{Needles: []string{"431.729"}, Record: []string{"Execution Time"}, Kind: KindLookup, Category: CategoryFacts},
 			"\tPlan\tPlanning Time\tExecution Time\n\t{" + strings.Repeat("\"x\":1,", 200) + "}\t1.091\t431.729\n", true},
