@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -276,5 +277,70 @@ func TestLevel2BadPin(t *testing.T) {
 	}
 	if !strings.Contains(res.Actions[1].Detail, "does not compile") {
 		t.Errorf("bad pin not reported: %+v", res.Actions)
+	}
+}
+
+// TestLevel2PinnedRowsLeaveRoom: a page of 100 GitHub issues with the
+// registry's pin on open ones (71) at 8,000 tokens. The pinned rows of
+// the first round are capped (16), every other open issue is listed by
+// its number, state and author (the pinned list), and the profile's
+// other lines and the index get budget too. The old fill put all 71
+// pinned rows first: 57 fitted, with no room for the index.
+func TestLevel2PinnedRowsLeaveRoom(t *testing.T) {
+	data, err := os.ReadFile("../testdata/captured/github-issues.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := Rules{Tool: "github.issues", Records: []string{"."}, Pin: `select(.state == "open")`,
+		Index: []string{"state", "user.login"}, StringsMax: 400,
+		// registry/default.yaml's github.* drops
+		Drop: []string{"*_url", "url", "node_id", "user.*_url", "user.node_id", "user.gravatar_id", "user.user_view_type", "assignee.*_url", "assignee.node_id", "assignee.gravatar_id", "assignees[].*_url", "assignees[].node_id", "assignees[].gravatar_id", "closed_by.*_url", "closed_by.node_id", "closed_by.gravatar_id", "labels[].node_id", "labels[].url", "labels[].color", "labels[].default", "milestone.*_url", "milestone.creator", "reactions.url", "performed_via_github_app"}}
+	res, _, err := runLevel2(t, data, rules.Tool, rules, 8000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var issues []struct {
+		Number int
+		State  string
+		User   struct{ Login string }
+	}
+	if err := json.Unmarshal(data, &issues); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(res.Content, "\n")
+	section := ""
+	rows, listed := map[string]bool{}, map[string]bool{}
+	for _, l := range lines {
+		switch {
+		case !strings.HasPrefix(l, " ") && !strings.HasPrefix(l, "#") && strings.Contains(l, ":") && !strings.Contains(l, "\t"):
+			section = l
+		case strings.HasPrefix(section, "pinned records of . past the first 16 rows") && strings.HasPrefix(l, "  "):
+			listed[strings.SplitN(strings.TrimSpace(l), "\t", 2)[0]] = true
+		case strings.Contains(l, "\t") && strings.Contains(l, "pinned"):
+			rows[strings.Split(l, "\t")[1]] = true
+		}
+	}
+	open := 0
+	for _, is := range issues {
+		if is.State != "open" {
+			continue
+		}
+		open++
+		n := strconv.Itoa(is.Number)
+		if !rows[n] && !listed[n] {
+			t.Errorf("open issue %d is neither a pinned row nor on the pinned list", is.Number)
+		}
+	}
+	if open != 71 || len(rows) < 16 {
+		t.Errorf("%d open issues, %d pinned rows", open, len(rows))
+	}
+	// The pinned list's lines are the index's form: number, state, author.
+	for _, is := range issues {
+		if n := strconv.Itoa(is.Number); listed[n] && !strings.Contains(res.Content, "\n  "+n+"\topen\t"+is.User.Login+"\n") {
+			t.Errorf("pinned list line of %d is not %q", is.Number, n+"\topen\t"+is.User.Login)
+		}
+	}
+	if !strings.Contains(res.Content, "\nindex of ., ") {
+		t.Errorf("no index at 8,000 tokens:\n%s", res.Content)
 	}
 }

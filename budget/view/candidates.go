@@ -16,6 +16,7 @@ import (
 // input or depend on the budget.
 const (
 	firstRound = 4   // rows per reason in the first round
+	roundRows  = 16  // rows of rare values, fields and the like in the first round
 	maxPerWhy  = 60  // rows per reason in all
 	maxSpread  = 256 // rows of the even spread
 	maxCols    = 10  // columns of a row besides the position and the reason
@@ -970,7 +971,7 @@ func (k *coll) chooseColumns() {
 	// beside the other kinds' members): in a collection of many kinds
 	// (a record has under half of the fields, on average), a row shows
 	// its own in an "other" cell.
-	var sparse []*Field
+	var sparse, opaqueSparse []*Field
 	inCols := map[*Field]bool{}
 	for _, f := range k.cols {
 		inCols[f] = true
@@ -982,12 +983,18 @@ func (k *coll) chooseColumns() {
 		}
 		present += f.Present
 		fields++
-		if !inCols[f] && f.Present*2 < p.Records && k.dupOf[f] == nil && !k.opaque(f) && !(f.Constant(p.Records) && p.Records > 1) {
-			sparse = append(sparse, f)
+		if !inCols[f] && f.Present*2 < p.Records && k.dupOf[f] == nil && !(f.Constant(p.Records) && p.Records > 1) {
+			// An opaque member (a path, a hash) is the record's own
+			// too (a trace event's args.fileName): after the others.
+			if k.opaque(f) {
+				opaqueSparse = append(opaqueSparse, f)
+			} else {
+				sparse = append(sparse, f)
+			}
 		}
 	}
-	if len(sparse) >= 3 && present*2 < fields*p.Records {
-		k.otherCols = sparse
+	if len(sparse)+len(opaqueSparse) >= 3 && present*2 < fields*p.Records {
+		k.otherCols = append(sparse, opaqueSparse...)
 	}
 	if !p.Map && len(p.Fields) == 0 {
 		k.cols = append(k.cols, p.root) // records that are scalars

@@ -3,6 +3,8 @@ package view
 import (
 	"bytes"
 	"fmt"
+	"math"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -98,7 +100,8 @@ func findNest(data []byte, colls []Collection) string {
 	return nest
 }
 
-// scanDepTree walks the tree breadth-first and makes its lines.
+// scanDepTree reads the tree (one walk, two past maxTreeNodes nodes)
+// and makes its lines, breadth-first.
 func scanDepTree(data []byte, nest string) *depTree {
 	t := &depTree{nest: nest, names: map[string]bool{}}
 	// The version member: a short string most of the root's
@@ -146,88 +149,213 @@ func scanDepTree(data []byte, nest string) *depTree {
 	// Rare members: a node's member that fewer than one node in ten has
 	// (not false, null or empty) is named after it: "express@4.22.3
 	// (invalid; problems)", "left-pad (required; missing; problems)".
-	flagHas := map[string]int{}
-	type pending struct {
-		path []string
-		kids [][2]string // name, label without flags
-		raw  [][]byte
+	// One walk over the tree counts every node (per depth, names,
+	// members) and keeps the nodes it can list: each byte is read once,
+	// not once per ancestor (a walk per node over its subtree cost the
+	// size times the depth). When the tree has more nodes than it lists,
+	// a second walk keeps only the depths the listing reaches.
+	w := &depWalk{t: t, keepDepth: math.MaxInt, flagHas: map[string]int{}}
+	w.walk(data)
+	if t.nodes > maxTreeNodes {
+		// The listing reaches depth d: the depths above it hold fewer
+		// than maxTreeNodes nodes.
+		d, sum := 1, 0
+		for d < len(w.perDepth) && sum+w.perDepth[d] < maxTreeNodes {
+			sum += w.perDepth[d]
+			d++
+		}
+		w2 := &depWalk{t: &depTree{nest: t.nest, version: t.version, names: map[string]bool{}}, keepDepth: d, flagHas: map[string]int{}}
+		w2.walk(data)
+		w.kept = w2.kept
 	}
-	var lines []pending
-	queue := []depNode{{raw: data}}
-	for len(queue) > 0 {
-		nd := queue[0]
-		queue = queue[1:]
-		var kidsOf []depNode
-		s := jscan{d: nd.raw}
-		s.members(func(name string, val []byte) {
-			if name != nest || len(val) == 0 || val[0] != '{' {
-				return
+	t.lines = w.lines()
+	return t
+}
+
+// depWalk is one walk over a dependency tree: it counts every node into
+// t (and per depth, and each member's nodes into flagHas) and keeps the
+// nodes of at most keepDepth levels, or while they are at most
+// maxTreeNodes.
+type depWalk struct {
+	t         *depTree
+	keepDepth int
+	kept      []depKept
+	perDepth  []int
+	flagHas   map[string]int
+	full      bool // kept stopped at maxTreeNodes (keepDepth unlimited)
+}
+
+// depKept is a node kept for the listing.
+type depKept struct {
+	name, label string
+	members     []string // the names of its non-empty members besides the nest and the version, in order
+	parent      int      // index in kept, -1 for the root's dependencies
+	depth, seq  int
+}
+
+// walk walks the tree from the root object data.
+func (w *depWalk) walk(data []byte) {
+	s := jscan{d: data}
+	w.node(&s, -1, 0)
+}
+
+// node walks the object at s, the node at depth kept as kept[id] (-1:
+// not kept, or the root), and gives the kept node its label and
+// members. (kept grows during the walk: it is indexed, never pointed
+// into.)
+func (w *depWalk) node(s *jscan, id, depth int) {
+	t := w.t
+	s.eachMemberName(func(m []byte) {
+		if string(m) == t.nest {
+			if s.peek() == '{' {
+				w.kids(s, id, depth+1)
 			}
-			k := jscan{d: val}
-			k.members(func(kid string, node []byte) {
-				if len(node) == 0 || node[0] != '{' {
-					return
-				}
-				kidsOf = append(kidsOf, depNode{path: append(append([]string(nil), nd.path...), kid), raw: node})
-			})
-		})
-		if len(kidsOf) == 0 {
-			continue
+			return
 		}
-		sort.SliceStable(kidsOf, func(i, j int) bool {
-			return kidsOf[i].path[len(kidsOf[i].path)-1] < kidsOf[j].path[len(kidsOf[j].path)-1]
-		})
-		p := pending{path: nd.path}
-		for _, kd := range kidsOf {
-			t.nodes++
-			name := kd.path[len(kd.path)-1]
-			t.names[name] = true
-			t.depth = max(t.depth, len(kd.path))
-			label := name
-			n := jscan{d: kd.raw}
-			n.members(func(m string, v []byte) {
-				switch {
-				case m == t.version && len(v) > 0 && v[0] == '"':
-					label = name + "@" + unquote(v)
-				case m != nest && m != t.version && !emptyValue(v):
-					flagHas[m]++
-				}
-			})
-			if t.listed < maxTreeNodes {
-				t.listed++
-				p.kids = append(p.kids, [2]string{name, label})
-				p.raw = append(p.raw, kd.raw)
-				queue = append(queue, kd)
+		if depth == 0 {
+			return // the root's other members: skipped
+		}
+		start := s.pos
+		s.skipValue()
+		v := s.d[start:s.pos]
+		switch {
+		case string(m) == t.version:
+			if len(v) > 0 && v[0] == '"' && id >= 0 {
+				w.kept[id].label = w.kept[id].name + "@" + unquote(v)
+			}
+		case !emptyValue(v):
+			w.flagHas[string(m)]++
+			if id >= 0 {
+				w.kept[id].members = append(w.kept[id].members, string(m))
 			}
 		}
-		if len(p.kids) > 0 {
-			lines = append(lines, p)
+	})
+}
+
+// kids walks the map of dependencies at s of the node kept as
+// kept[parent] (-1: the root): each member whose value is an object is
+// a node at depth.
+func (w *depWalk) kids(s *jscan, parent, depth int) {
+	t := w.t
+	seq := 0
+	s.eachMemberName(func(name []byte) {
+		if s.peek() != '{' {
+			return
+		}
+		t.nodes++
+		n := string(name)
+		t.names[n] = true
+		t.depth = max(t.depth, depth)
+		for len(w.perDepth) <= depth {
+			w.perDepth = append(w.perDepth, 0)
+		}
+		w.perDepth[depth]++
+		id := -1
+		if depth <= w.keepDepth && !w.full {
+			if w.keepDepth == math.MaxInt && len(w.kept) == maxTreeNodes {
+				// Past what can be listed: a second walk keeps the
+				// depths the listing reaches (scanDepTree).
+				w.full = true
+			} else {
+				id = len(w.kept)
+				w.kept = append(w.kept, depKept{name: n, label: n, parent: parent, depth: depth, seq: seq})
+			}
+		}
+		seq++
+		w.node(s, id, depth)
+	})
+}
+
+// lines are the tree's lines: breadth-first, the nodes of one depth by
+// their parent's place and then by name, the first maxTreeNodes nodes
+// listed, one line per node (the root first) that has listed
+// dependencies.
+func (w *depWalk) lines() []depLine {
+	t := w.t
+	kept := w.kept
+	byDepth := [][]int{nil}
+	for i, k := range kept {
+		for len(byDepth) <= k.depth {
+			byDepth = append(byDepth, nil)
+		}
+		byDepth[k.depth] = append(byDepth[k.depth], i)
+	}
+	pos := make([]int, len(kept)) // place in breadth-first order
+	var order []int
+	for d := 1; d < len(byDepth); d++ {
+		ids := byDepth[d]
+		sort.SliceStable(ids, func(a, b int) bool {
+			x, y := &kept[ids[a]], &kept[ids[b]]
+			px, py := -1, -1
+			if x.parent >= 0 {
+				px = pos[x.parent]
+			}
+			if y.parent >= 0 {
+				py = pos[y.parent]
+			}
+			if px != py {
+				return px < py
+			}
+			if x.name != y.name {
+				return x.name < y.name
+			}
+			return x.seq < y.seq
+		})
+		for _, i := range ids {
+			if len(order) == maxTreeNodes {
+				break
+			}
+			pos[i] = len(order)
+			order = append(order, i)
 		}
 	}
-	for _, p := range lines {
+	t.listed = len(order)
+	// Each line's dependencies: the listed kids of a node, in order.
+	type line struct {
+		parent int
+		kids   []int
+	}
+	var ls []line
+	at := map[int]int{} // parent -> its line
+	for _, i := range order {
+		p := kept[i].parent
+		j, ok := at[p]
+		if !ok {
+			j = len(ls)
+			at[p] = j
+			ls = append(ls, line{parent: p})
+		}
+		ls[j].kids = append(ls[j].kids, i)
+	}
+	var out []depLine
+	for _, l := range ls {
+		var path []string
+		for p := l.parent; p >= 0; p = kept[p].parent {
+			path = append(path, kept[p].name)
+		}
+		slices.Reverse(path)
 		var parts []string
-		for j, kd := range p.kids {
+		for _, i := range l.kids {
 			var flags []string
-			n := jscan{d: p.raw[j]}
-			n.members(func(m string, v []byte) {
-				if m != nest && m != t.version && !emptyValue(v) && flagHas[m]*10 < t.nodes {
+			for _, m := range kept[i].members {
+				if w.flagHas[m]*10 < t.nodes {
 					flags = append(flags, m)
 				}
-			})
+			}
 			if len(flags) > 0 {
-				parts = append(parts, kd[1]+" ("+strings.Join(flags, "; ")+")")
+				parts = append(parts, kept[i].label+" ("+strings.Join(flags, "; ")+")")
 			} else {
-				parts = append(parts, kd[1])
+				parts = append(parts, kept[i].label)
 			}
 		}
 		head := "(root)"
-		if len(p.path) > 0 {
-			head = strings.Join(p.path, " > ")
+		if len(path) > 0 {
+			head = strings.Join(path, " > ")
 		}
-		t.lines = append(t.lines, depLine{path: p.path, depth: len(p.path), kids: len(p.kids),
+		out = append(out, depLine{path: path, depth: len(path), kids: len(l.kids),
 			text: "  " + head + ": " + strings.Join(parts, ", ")})
 	}
-	return t
+	return out
 }
 
 // inside reports whether the collection at path is one of the tree's

@@ -44,6 +44,9 @@ const (
 	// maxIndexCands is the most fields read for the index, of which
 	// pickIndexFields keeps at most three.
 	maxIndexCands = 6
+	// indexPerPinned is the index lines listed for each pinned row past
+	// the first round (a row costs about as much as four lines).
+	indexPerPinned = 4
 )
 
 // lookupNames are field names a record is most often looked up for: its
@@ -289,6 +292,7 @@ func addIndex(v *View, k *coll) {
 		l.text = b.String()
 		l.vals = nil
 	}
+	addPinnedList(v, k, key, fields, lines)
 	order := "record order"
 	if p.Map {
 		order = "key order"
@@ -337,7 +341,10 @@ func addIndex(v *View, k *coll) {
 		},
 	})
 	for j, l := range lines {
-		v.Add(Candidate{Section: sec, Key: j, Record: -1, Prio: PrioIndex, Reason: "index", Text: l.text})
+		// Ranked by position: the pinned rows past the first round
+		// take turns with the lines (rows.go), and the indexes of
+		// several collections list their first lines first.
+		v.Add(Candidate{Section: sec, Key: j, Record: -1, Prio: PrioIndex, Rank: j, Reason: "index", Text: l.text})
 	}
 }
 
@@ -462,4 +469,63 @@ func (k *coll) indexRestQuery(key *Field, fields, sorts []*Field, desc bool, n i
 		return fmt.Sprintf("[%s[]] | .[%d:] | %s", c.Path, n, form)
 	}
 	return fmt.Sprintf("%s[%d:] | %s", c.Path, n, form)
+}
+
+// addPinnedList lists the pinned records past the first round of rows
+// (rows.go shows the first roundRows of them as rows, the others take
+// turns with the index), one line each in the index's form, right after
+// the first round: every record the registry's pin selects stays
+// visible, by its identity and its index fields, for a few tokens each,
+// before the profile's other lines (71 pinned open issues as rows took
+// a whole 8,000-token view). lines are the index's lines in record
+// order.
+func addPinnedList(v *View, k *coll, key *Field, fields []*Field, lines []indexLine) {
+	c := k.c
+	if len(c.Pinned) <= roundRows {
+		return
+	}
+	var texts []string
+	for _, i := range c.Pinned[roundRows:] {
+		if i >= len(lines) || lines[i].rec != i {
+			break // past the records the index read
+		}
+		texts = append(texts, lines[i].text)
+	}
+	if len(texts) == 0 {
+		return
+	}
+	names := []string{"key"}
+	if !k.p.Map {
+		names[0] = key.Path
+	}
+	for _, f := range fields {
+		if f == k.p.root {
+			names = append(names, "value")
+		} else {
+			names = append(names, f.Path)
+		}
+	}
+	total := c.PinnedCount - roundRows
+	sec := v.AddSection(&Section{Coll: c.Path, Order: v.sections[k.sec].Order,
+		Head: func(ch []Candidate) string {
+			if len(ch) == 0 {
+				return ""
+			}
+			what := "every one"
+			if len(ch) < total {
+				what = fmt.Sprintf("the first %s of %s", commas(len(ch)), commas(total))
+			}
+			return fmt.Sprintf("pinned records of %s past the first %d rows, %s in record order, one per line (tab-separated: %s):\n", c.Path, roundRows, what, strings.Join(names, ", "))
+		},
+		Foot: func(ch []Candidate) string {
+			if len(ch) == 0 || len(ch) >= total {
+				return ""
+			}
+			return fmt.Sprintf("  pinned records not listed: %s; all pinned records: %s\n", commas(total-len(ch)), jqCommand(k.in.Handle, pinQuery(c, k.p)))
+		},
+	})
+	for j, t := range texts {
+		// (ranked after the first round's pinned rows)
+		v.Add(Candidate{Section: sec, Key: j, Record: -1, Prio: PrioPinned, Rank: roundRows + j, Reason: "pinned list", Text: "  " + t})
+	}
 }

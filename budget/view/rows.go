@@ -380,11 +380,22 @@ func (k *coll) selectRows() {
 		}
 		exit := f.NumN > 0 && f.sel.exit
 		if f.Counts != nil {
+			// Values that say something went wrong are anomalies where
+			// they are the exception: not where a quarter of the values
+			// say so (issue titles such as "Panic in X", "Flaky test
+			// Y", most of a page of bug reports).
+			errN := 0
+			for _, vs := range f.vals {
+				if vs.errWord > 0 {
+					errN += vs.n
+				}
+			}
+			errExc := errN*4 <= f.Values
 			for _, raw := range sortedKeys(f.vals) {
 				vs := f.vals[raw]
 				usual := vs.n*2 >= f.Values || f.Values < 2
 				switch {
-				case !usual && raw[0] == '"' && len(raw) < 120 && vs.errWord > 0:
+				case !usual && raw[0] == '"' && len(raw) < 120 && vs.errWord > 0 && errExc:
 					label := f.Path + "=" + cell(raw, 40)
 					flag(label, PrioAnomaly, vs.n, vs, fmt.Sprintf("%s=%s (%s of %s)", k.short(f), cell(raw, 40), commas(vs.n), commas(f.Values)))
 				case exit && vs.exitValue:
@@ -870,8 +881,8 @@ func (k *coll) valuesOf(i int, f *Field) string {
 }
 
 // otherCell is the row's "other" cell: the fields of otherCols record i
-// has, as name=value, at most 4 (each value cut at 40 characters), "-"
-// for none.
+// has, as name=value, at most 4 (each value cut at 40 characters, an
+// opaque one's head and end kept within 80), "-" for none.
 func (k *coll) otherCell(i int) string {
 	r := k.rows[i]
 	if r == nil {
@@ -880,7 +891,12 @@ func (k *coll) otherCell(i int) string {
 	vals := map[*Field]string{}
 	k.p.leavesOf(r.raw, k.p.mask(k.otherCols...), func(f *Field, v []byte) {
 		if _, ok := vals[f]; !ok && !emptyValue(v) {
-			vals[f] = cell(string(v), 40)
+			if k.opaque(f) {
+				// A path's or a URL's end names it: kept.
+				vals[f] = cellEnds(string(v), 80)
+			} else {
+				vals[f] = cell(string(v), 40)
+			}
 		}
 	})
 	var parts []string
@@ -948,10 +964,17 @@ func (k *coll) addRows(v *View, sec int) {
 			}
 			prio := r.prio
 			quota := firstRound
-			if prio == PrioAnomaly {
+			switch prio {
+			case PrioAnomaly:
 				quota = 2 * firstRound
+			case PrioPinned:
+				quota = roundRows
 			}
-			if rank >= quota && prio < PrioSecond && prio != PrioPinned && prio != PrioEnds {
+			// Pinned rows too: past the first round they wait for the
+			// profile's other lines and the index (71 pinned open
+			// issues would take every token a profile line or an index
+			// line could have).
+			if rank >= quota && prio < PrioSecond && prio != PrioEnds {
 				prio = PrioSecond
 			}
 			if prio == PrioEnds && rank >= 2*firstRound+2 {
@@ -986,6 +1009,27 @@ func (k *coll) addRows(v *View, sec int) {
 		}
 		return x.rec < y.rec
 	})
+	// A round holds at most roundRows rows of one priority, whatever the
+	// number of reasons (a hundred issues with a rare reaction count
+	// each are a hundred reasons): the rest wait for the second round,
+	// after the profile's other lines and the index.
+	perPrio := map[int]int{}
+	later := 0
+	for _, pk := range picks {
+		if pk.prio == PrioRare {
+			perPrio[pk.prio]++
+			if perPrio[pk.prio] > roundRows {
+				pk.prio = PrioSecond
+			}
+		}
+		if pk.prio == PrioSecond && pk.why == 0 && len(k.c.Pinned) > 0 {
+			// The pinned rows past the first round take turns with
+			// the index's lines: one after every indexPerPinned of
+			// them (index.go ranks its lines by their position).
+			pk.prio, pk.rank = PrioIndex, indexPerPinned*(later+1)-1
+			later++
+		}
+	}
 	for _, pk := range picks {
 		why := texts[pk.rec]
 		// The spread is a reason only when there is no other.

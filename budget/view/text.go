@@ -47,6 +47,7 @@ const (
 	tsBuild
 	tsErrors
 	tsRare
+	tsKinds
 	tsFields
 	tsHeaders
 	tsRecFacts
@@ -178,7 +179,9 @@ func (tc *textCands) lists() {
 	sort.SliceStable(tc.rare, func(i, j int) bool { return tc.rare[i].first > tc.rare[j].first })
 	// In prose every line is rare: lines unlike the rest mean something
 	// only when most lines follow templates.
-	if len(tc.rare)*4 > p.lines-p.blank {
+	if len(tc.rare)*4 > p.lines-p.blank || p.locData {
+		// (A text of located diagnostics shows its rare forms
+		// instead: text_locations.go.)
 		tc.rare = nil
 	}
 }
@@ -418,7 +421,7 @@ func (tc *textCands) candidates() {
 	prio = PrioRare
 	if p != nil {
 		for i, l := range p.locs.facts(p.lines - p.blank) {
-			add(tsTemplates, -10+i, -1, "source locations", cutLine(l))
+			add(tsTemplates, -10+i, -1, "source locations", cut(l, 3*textWidth))
 		}
 	}
 	index = tc.indexCandidates()
@@ -437,6 +440,7 @@ func (tc *textCands) candidates() {
 	}
 	headFrom(headStart, 10)
 	rareFrom(0, 10)
+	tc.formCandidates(add, false)
 	if list {
 		index(PrioRare, 0, 200)
 	} else {
@@ -451,6 +455,7 @@ func (tc *textCands) candidates() {
 		tc.columnParts(add)
 	}
 	tailFrom(21, 40)
+	tc.formCandidates(add, true)
 	tmplFrom(10, 30)
 	colRows(firstColRows, maxColRows)
 	if list {
@@ -576,6 +581,13 @@ func (tc *textCands) extensionCounts() string {
 	p := tc.p
 	if p == nil || p.kind == textFields || len(p.miner.ext) < 2 || len(p.miner.ext) >= maxLeadWords {
 		return ""
+	}
+	if cp := p.cols; cp != nil && cp.rows > 0 {
+		for _, c := range cp.cols {
+			if c.pathsOf() != nil {
+				return "" // a column of paths states its extensions (text_paths.go)
+			}
+		}
 	}
 	ws, total := byCount(p.miner.ext)
 	lines := p.lines - p.blank
@@ -745,6 +757,8 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 			s += fmt.Sprintf("all warning lines: compact artifact query %s --jq %s\n", h, ShellQuote(tc.p.severityQuery(sevWarn)))
 		}
 		return s
+	case tsKinds:
+		return fmt.Sprintf("rare forms of diagnostic (templates of at most 1%% of the lines whose words are in no frequent template's; fewest lines first, each with its lines; showing %s lines), line<TAB>text:\n", commas(len(cs)))
 	case tsRare:
 		return fmt.Sprintf("lines unlike the rest (the only line of their template, latest first; showing %s of %s), line<TAB>text:\n", commas(len(cs)), commas(len(tc.rare)))
 	case tsHeaders:

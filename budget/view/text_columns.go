@@ -60,6 +60,13 @@ type colSplit struct {
 	one      [1]string // byLine: the cell fields returns (no allocation per row)
 	header   []string  // the header's names, when the first line is one
 	headPos  int       // the header's line, or -1
+	// words are, for the columns of the cells as split (byTab,
+	// byTabRuns), the number of words each splits into again at spaces
+	// (0: not split); k and minK count the columns after that split,
+	// cellK and cellMinK the cells before it (detectWords).
+	starts          []int // byWidth: where each column starts (bytes from 0)
+	words           []int
+	cellK, cellMinK int
 	// names are the name columns (0-based): columns of names of things
 	// (file names, symbols, commands), which a severity word inside is
 	// part of, not a level (see nameColumns).
@@ -114,6 +121,9 @@ type colStat struct {
 	lettered int    // values with an ASCII letter (names; not times or numbers)
 	negative bool   // a value below zero
 	digits   int    // the digits of every integer value while they agree, else -1
+	// paths counts the values that are paths by directory, extension
+	// and depth (text_paths.go); nil once most values are not.
+	paths *pathStat
 }
 
 // topRow is a row and its value in a numeric column.
@@ -200,14 +210,24 @@ func (sp *colSplit) fields(line string) []string {
 	}
 	if sp.mode != bySpaces {
 		f := sp.cells(line)
-		if len(f) < sp.minK || len(f) > sp.k {
+		lo, hi := sp.minK, sp.k
+		if sp.words != nil {
+			lo, hi = sp.cellMinK, sp.cellK
+		}
+		if len(f) < lo || len(f) > hi {
 			return nil
+		}
+		if sp.words != nil {
+			return sp.splitWords(f)
 		}
 		return f
 	}
 	f := splitSpaces(line)
-	if len(f) < sp.k {
+	if len(f) < sp.minK {
 		return nil
+	}
+	if len(f) < sp.k {
+		f = append(f, "") // a row whose last cell is empty (minK = k-1: missingLast)
 	}
 	if len(f) > sp.k {
 		f[sp.k-1] = strings.Join(f[sp.k-1:], " ")
@@ -259,12 +279,95 @@ func width(s string) int {
 // cells as fields splits them (nothing for a line that is no row).
 func (sp *colSplit) jqFields() string {
 	if sp.mode != bySpaces {
-		if sp.minK == sp.k {
-			return fmt.Sprintf(`%s%s | select(length == %d)`, sp.jqLead(), sp.jqCells(), sp.k)
+		lo, hi := sp.minK, sp.k
+		if sp.words != nil {
+			lo, hi = sp.cellMinK, sp.cellK
 		}
-		return fmt.Sprintf(`%s%s | select(length >= %d and length <= %d)`, sp.jqLead(), sp.jqCells(), sp.minK, sp.k)
+		if lo == hi {
+			return fmt.Sprintf(`%s%s | select(length == %d)%s`, sp.jqLead(), sp.jqCells(), hi, sp.jqWords())
+		}
+		return fmt.Sprintf(`%s%s | select(length >= %d and length <= %d)%s`, sp.jqLead(), sp.jqCells(), lo, hi, sp.jqWords())
 	}
-	return fmt.Sprintf(`%s[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | select(length >= %d) | .[:%d] + [.[%d:] | join(" ")]`, sp.jqLead(), sp.k, sp.k-1, sp.k-1)
+	return fmt.Sprintf(`%s[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | select(length >= %d) | .[:%d] + [.[%d:] | join(" ")]`, sp.jqLead(), sp.minK, sp.k-1, sp.k-1)
+}
+
+// splitWords splits the cells of the columns in sp.words again at runs
+// of spaces ("100644 3a17…e0 0" of git ls-files -s: mode, hash, stage);
+// nil when one of them has another number of words.
+func (sp *colSplit) splitWords(f []string) []string {
+	out := make([]string, 0, sp.k)
+	for i, c := range f {
+		if i < len(sp.words) && sp.words[i] > 0 {
+			ws := splitSpaces(c)
+			if len(ws) != sp.words[i] {
+				return nil
+			}
+			out = append(out, ws...)
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// jqWords is the jq expression that does what splitWords does to the
+// array of cells ("" when no column is split).
+func (sp *colSplit) jqWords() string {
+	if sp.words == nil {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(` | [. as $c | range(0; length) as $i | `)
+	for i, w := range sp.words {
+		if w == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, `if $i == %d then ($c[$i] | [gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | if length == %d then .[] else null end) el`, i, w)
+	}
+	b.WriteString(`se $c[$i] end] | select(all(.[]; . != null))`)
+	return b.String()
+}
+
+// detectWords sets sp.words: the columns present in every row whose
+// cells, in every row among the first 4,000 lines (10 at least), split
+// at runs of spaces into the same number (2 to 6) of words. A tab table
+// whose first cell is "mode hash stage" (git ls-files -s, git ls-tree)
+// has those three columns, not one of 1,878 distinct values.
+func (sp *colSplit) detectWords(sample []byte) {
+	if sp.mode != byTab && sp.mode != byTabRuns {
+		return
+	}
+	words := make([]int, sp.minK)
+	for i := range words {
+		words[i] = -1
+	}
+	n := sp.sampleRows(sample, func(int) bool { return false }, func(f []string) {
+		for i := range words {
+			w := len(splitSpaces(f[i]))
+			switch {
+			case words[i] == -1:
+				words[i] = w
+			case words[i] != w:
+				words[i] = 0
+			}
+		}
+	})
+	if n < 10 {
+		return
+	}
+	extra := 0
+	for i, w := range words {
+		if w < 2 || w > 6 {
+			words[i] = 0
+			continue
+		}
+		extra += w - 1
+	}
+	if extra == 0 {
+		return
+	}
+	sp.words, sp.cellK, sp.cellMinK = words, sp.k, sp.minK
+	sp.k, sp.minK = sp.k+extra, sp.minK+extra
 }
 
 // jqField is the jq expression (over one line) that yields field i of a
@@ -274,7 +377,7 @@ func (sp *colSplit) jqField(i int) string {
 	if sp.mode != bySpaces {
 		return sp.jqFields() + fmt.Sprintf(` | .[%d]`, i)
 	}
-	s := fmt.Sprintf(`%s[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | select(length >= %d) | `, sp.jqLead(), sp.k)
+	s := fmt.Sprintf(`%s[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | select(length >= %d) | `, sp.jqLead(), sp.minK)
 	if i == sp.k-1 {
 		// The last column holds the rest, joined by single spaces.
 		return s + fmt.Sprintf(`.[%d:] | join(" ")`, i)
@@ -296,12 +399,22 @@ func detectColumns(data []byte, kind string) *colSplit {
 	}
 	if sp := detectSeparated(sample); sp != nil {
 		if sp.mode != byBar {
+			sp.detectWords(sample)
 			sp.firstHeader(sample)
 		}
 		sp.names = sp.nameColumns(sample)
 		return sp
 	}
 	sp := detectSpaces(sample)
+	if sp != nil {
+		sp.missingLast(sample)
+	}
+	if w := detectWidth(sample); w != nil && (sp == nil || sp.header == nil && w.k == sp.k && w.lead == sp.lead && sp.countRows(sample) < w.countRows(sample)) {
+		// The same columns at fixed positions keep the rows whose
+		// cells are empty (a name padded to a width and no value).
+		sp = w
+		sp.firstHeader(sample)
+	}
 	if sp == nil {
 		sp = detectList(sample, len(sample) == len(data))
 	}
@@ -317,8 +430,9 @@ func detectSpaces(sample []byte) *colSplit {
 	nonBlank := 0
 	bySpace, byBracket := map[int]int{}, map[int]int{}
 	first, firstPos := "", -1
+	lead := rowLead(sample)
 	textLines(sample, func(pos int, line string) {
-		if pos >= 4000 || strings.TrimSpace(line) == "" {
+		if pos >= 4000 || strings.TrimSpace(line) == "" || !strings.HasPrefix(line, lead) {
 			return
 		}
 		if firstPos < 0 {
@@ -334,7 +448,7 @@ func detectSpaces(sample []byte) *colSplit {
 	if sp := ruledHeader(sample); sp != nil {
 		return sp
 	}
-	sp := &colSplit{headPos: -1}
+	sp := &colSplit{headPos: -1, lead: lead}
 	counts := bySpace
 	if mostLines(byBracket) > mostLines(bySpace) {
 		// Lines that are structured (a call and its argument list)
@@ -357,7 +471,7 @@ func detectSpaces(sample []byte) *colSplit {
 				ge += n
 			}
 		}
-		hs := &colSplit{k: len(h), minK: len(h), headPos: firstPos}
+		hs := &colSplit{k: len(h), minK: len(h), headPos: firstPos, lead: lead}
 		if (ge-1)*4 >= (nonBlank-1)*3 && hs.numericColumn(sample, firstPos) {
 			hs.header = h
 			return hs
@@ -383,6 +497,139 @@ func detectSpaces(sample []byte) *colSplit {
 	}
 	sp.firstHeader(sample)
 	return sp
+}
+
+// rowLead is the indentation that sets a table's rows apart from the
+// lines around them: "\t" of ldconfig -p's 605 rows below the line
+// "605 libs found in cache …" and above "Cache generated by: …". It is
+// the most frequent indentation of the non-blank lines among the first
+// 4,000, shortened until 90% of them start with it, when it is not empty
+// and every line without it comes before the first line with it or after
+// the last (a title, a header sentence, a footer; not a row in the middle
+// whose wider number eats the indentation), the one right above the
+// first row not words without a digit (the header of right-aligned
+// columns: "  PID USER" above "      1 root"). "" when there is none.
+func rowLead(sample []byte) string {
+	indents := map[string]int{}
+	nonBlank := 0
+	textLines(sample, func(pos int, line string) {
+		if pos >= 4000 || trimBlank(line) == "" {
+			return
+		}
+		nonBlank++
+		indents[line[:len(line)-len(strings.TrimLeft(line, " \t"))]]++
+	})
+	lead, n := "", 0
+	for in, c := range indents {
+		if c > n || c == n && in < lead {
+			lead, n = in, c
+		}
+	}
+	for lead != "" {
+		with := 0
+		for in, c := range indents {
+			if strings.HasPrefix(in, lead) {
+				with += c
+			}
+		}
+		if with*10 >= nonBlank*9 {
+			break
+		}
+		lead = lead[:len(lead)-1]
+	}
+	if lead == "" || indents[""] == nonBlank {
+		return ""
+	}
+	// The lines without it: only before the first and after the last
+	// line with it, and at least one of them.
+	firstWith, lastWith, without := -1, -1, 0
+	textLines(sample, func(pos int, line string) {
+		if pos >= 4000 || trimBlank(line) == "" {
+			return
+		}
+		if strings.HasPrefix(line, lead) {
+			if firstWith < 0 {
+				firstWith = pos
+			}
+			lastWith = pos
+		}
+	})
+	inside := false
+	above := "" // the non-blank line right above the first line with it
+	textLines(sample, func(pos int, line string) {
+		if pos >= 4000 || trimBlank(line) == "" || strings.HasPrefix(line, lead) {
+			return
+		}
+		without++
+		if pos > firstWith && pos < lastWith {
+			inside = true
+		}
+		if pos < firstWith {
+			above = line
+		}
+	})
+	if len(splitSpaces(above)) >= 2 && strings.IndexAny(above, "0123456789") < 0 {
+		return "" // a header less indented than the rows ("  PID USER" above "      1 root")
+	}
+	if without == 0 || inside {
+		return ""
+	}
+	return lead
+}
+
+// countRows is the number of rows among the first 4,000 lines of
+// sample.
+func (sp *colSplit) countRows(sample []byte) int {
+	return sp.sampleRows(sample, func(int) bool { return false }, func([]string) {})
+}
+
+// missingLast lets the rows of a whitespace table with a header have an
+// empty last cell (minK = k-1): row 0 of readelf -Ws, "0: 0000000000000000
+// 0 NOTYPE LOCAL DEFAULT UND" under "Num: Value Size Type Bind Vis Ndx
+// Name". It does when, among the first 4,000 lines after the header, the
+// lines of k-1 words are at most a tenth of the rows and each has a
+// number in every column that is numeric in every row of k words, at
+// least one of them.
+func (sp *colSplit) missingLast(sample []byte) {
+	if sp.mode != bySpaces || sp.header == nil || sp.k < 3 || sp.minK != sp.k {
+		return
+	}
+	numeric := make([]int, sp.k-1)
+	rows := sp.sampleRows(sample, func(pos int) bool { return pos <= sp.headPos }, func(f []string) {
+		for i := range numeric {
+			if _, _, ok := parseDecimal(f[i]); ok {
+				numeric[i]++
+			}
+		}
+	})
+	var numCols []int
+	for i, n := range numeric {
+		if rows > 0 && n == rows {
+			numCols = append(numCols, i)
+		}
+	}
+	if len(numCols) == 0 {
+		return
+	}
+	short, fit := 0, true
+	textLines(sample, func(pos int, line string) {
+		if pos >= 4000 || pos <= sp.headPos || sp.lead != "" && !strings.HasPrefix(line, sp.lead) {
+			return
+		}
+		f := splitSpaces(line)
+		if len(f) != sp.k-1 {
+			return
+		}
+		short++
+		for _, i := range numCols {
+			if _, _, ok := parseDecimal(f[i]); !ok {
+				fit = false
+			}
+		}
+	})
+	if short > 0 && fit && 10*short <= rows {
+		sp.minK = sp.k - 1
+	}
 }
 
 // ruledHeader finds a whitespace table whose header line is followed by
@@ -645,7 +892,7 @@ func newColProfile(sp *colSplit) *colProfile {
 			name = sp.header[i]
 		}
 		cp.cols = append(cp.cols, &colStat{name: name, values: map[string]int{}, distinct: map[uint64]struct{}{},
-			examples: map[string][]posLine{}, allInt: true, names: map[string]int{}, after: map[string]int{}})
+			examples: map[string][]posLine{}, allInt: true, names: map[string]int{}, after: map[string]int{}, paths: newPathStat()})
 	}
 	return cp
 }
@@ -753,6 +1000,12 @@ func (c *colStat) add(pos int, line, v string, row int) {
 	}
 	c.addName(v)
 	c.rows++
+	if c.paths != nil {
+		c.paths.add(posLine{pos, line}, v)
+		if c.rows >= 100 && 2*c.paths.rows < c.rows {
+			c.paths = nil // not a column of paths
+		}
+	}
 	c.sumLen += len(v)
 	if hasLetter(v) {
 		c.lettered++
@@ -1043,8 +1296,23 @@ func (cp *colProfile) sumsBy(c *colStat, g int) string {
 	return fmt.Sprintf("; sums by %s: %s", gc.name, strings.Join(parts, ", "))
 }
 
-// line is the column's profile line.
-func (c *colStat) line(rows int) string { return c.lineOf(rows, shownColValues) }
+// line is the column's profile line; a column of values most of which
+// are numbers (getconf's values beside paths and flags) also states the
+// numbers' range.
+func (c *colStat) line(rows int) string {
+	s := c.lineOf(rows, shownColValues)
+	if c.someNumbers() {
+		s += fmt.Sprintf("; %s of its values are numbers: min %s%s, max %s%s", commas(c.numeric), c.minRaw, rowsAt(c.minCount), c.maxRaw, rowsAt(c.maxCount))
+	}
+	return s
+}
+
+// someNumbers reports whether the column is not one of numbers but most
+// of its values that are not empty are (10 at least, all with the unit
+// or none).
+func (c *colStat) someNumbers() bool {
+	return !c.isNumber() && !c.mixed && c.numeric >= 10 && 2*c.numeric >= c.rows-c.empty && len(c.distinct) > 2
+}
 
 // sumText is a numeric column's sum, or for percentages their mean
 // (a sum of percentages means nothing).
@@ -1106,6 +1374,11 @@ func (c *colStat) lineOf(rows, shown int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "  %s%s: ", c.name, c.present(rows))
 	switch {
+	case c.isNumber() && !c.overflow && len(c.values) == 1:
+		// One number in every row (git's stage 0): a constant.
+		for v, n := range c.values {
+			fmt.Fprintf(&b, "%q %s", v, commas(n))
+		}
 	case c.isNumber() && c.fewNumbers(shown):
 		// Few distinct numbers: each with its count, like words (a
 		// process id and how many lines it has); a sum only where the
@@ -1247,7 +1520,7 @@ func (cp *colProfile) chosenRows() []*colRow {
 	}
 	addRare(3)
 	for _, c := range cp.cols {
-		if !c.isNumber() || len(c.distinct) < 2 {
+		if !c.isNumber() && !c.someNumbers() || len(c.distinct) < 2 {
 			continue
 		}
 		if c.maxCount <= maxExtremeRows {
@@ -1257,7 +1530,7 @@ func (cp *colProfile) chosenRows() []*colRow {
 		}
 	}
 	for _, c := range cp.cols {
-		if !c.isNumber() || len(c.distinct) < 2 {
+		if !c.isNumber() && !c.someNumbers() || len(c.distinct) < 2 {
 			continue
 		}
 		if c.minCount <= maxExtremeRows {
@@ -1293,6 +1566,13 @@ func (cp *colProfile) chosenRows() []*colRow {
 		}
 	}
 	addRare(cp.rows)
+	// The rows of a directory that holds few beside its siblings (the
+	// one file under /usr/sbin/).
+	for _, c := range cp.cols {
+		for _, n := range c.rareDirRows() {
+			add(n.first, fmt.Sprintf("%s: %s of %s rows under %q", c.name, commas(n.under), commas(c.paths.rows), n.path))
+		}
+	}
 	return out
 }
 
@@ -1324,6 +1604,10 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 		if s := c.afterLine(cp.rows); s != "" {
 			add(tsColumns, colKeys*i+2, -1, "column results", cut(s, 2*textWidth))
 		}
+		first, _ := c.pathLinesBy()
+		for j, l := range first {
+			add(tsColumns, colKeys*i+10+j, -1, "column paths", cut(l, 3*textWidth))
+		}
 	}
 	rows := cp.chosenRows()
 	from := func(a, b int) {
@@ -1339,8 +1623,9 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 
 // colKeys are the candidate keys of a column in the columns section: its
 // profile line, its names line, its results line, its two parts lines,
-// its marks, repeats, shared starts, shared ends and forms lines.
-const colKeys = 10
+// its marks, repeats, shared starts, shared ends and forms lines, and
+// its lines of paths (text_paths.go).
+const colKeys = 32
 
 // columnParts adds the lines of rows by the start and the end of the
 // columns' values (partsLines), each after its column's line.
@@ -1357,6 +1642,10 @@ func (tc *textCands) columnParts(add func(sec, key, rec int, reason, text string
 			if l != "" {
 				add(tsColumns, colKeys*i+5+j, -1, "column groups", cut(l, 2*textWidth))
 			}
+		}
+		_, more := c.pathLinesBy()
+		for j, l := range more {
+			add(tsColumns, colKeys*i+13+j, -1, "column paths", cut(l, 3*textWidth))
 		}
 	}
 }

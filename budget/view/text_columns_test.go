@@ -27,6 +27,15 @@ var columnCaptures = map[string]struct {
 	"go-version-m-tools.txt":         {4, false},
 	"apt-cache-rdepends-debconf.txt": {1, false},
 	"dpkg-l.txt":                     {5, true},
+	// Captured for this package (budget/view/testdata): tab stops,
+	// rows set apart by their indentation, a cell split again at
+	// spaces, a missing last cell, paths.
+	"testdata/gcc-q-help-optimizers.txt": {2, false},
+	"testdata/pprof-top-query.txt":       {6, false},
+	"testdata/git-ls-tree-wazero.txt":    {4, false},
+	"testdata/readelf-ws-libm.txt":       {8, true},
+	"testdata/dpkg-L-util-linux.txt":     {1, false},
+	"testdata/dpkg-query-width.txt":      {3, false},
 }
 
 // TestColumnsDetect checks which captured texts are tables, and small

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"fmt"
 	"os"
 	"regexp"
 	"strconv"
@@ -172,5 +173,163 @@ func TestSlotTopValues(t *testing.T) {
 	}
 	if shown != shownSlotValues || m[3] != strconv.Itoa(len(want)) || m[4] != strconv.Itoa(rest) {
 		t.Errorf("%d shown, %s more in %s lines stated; the lines have %d more in %d lines", shown, m[3], m[4], len(want), rest)
+	}
+}
+
+// TestLocatedDiagnosticsAreData: go build -gcflags=-m prints one
+// "file:line:col: note" a line; the location prefix made each an error
+// line (1,282 of 1,283 on the old code), and "&Error{...} escapes to
+// heap" would be one by its words. They are the text's data: no error
+// line, the query for error lines finds none either; the lines are
+// counted by directory where the files branch and by file with each
+// file's highest line number, as a regular expression counts them; and
+// the rare form (every "index bounds check elided" line) is in the view.
+func TestLocatedDiagnosticsAreData(t *testing.T) {
+	data := readTestdata(t, "go-build-gcflags-registry.txt") // testdata/gen/capture.sh go-build-gcflags-registry
+	p := analyzeText(data, nil)
+	if !p.locData {
+		t.Fatal("not read as a text of located diagnostics")
+	}
+	if p.errors != 0 || p.warns != 0 {
+		t.Errorf("%d error and %d warning lines, want none", p.errors, p.warns)
+	}
+	for _, sev := range []int{sevError, sevWarn} {
+		if n := len(jqLines(t, data, p.severityQuery(sev))); n != 0 {
+			t.Errorf("severity %d: the query finds %d lines", sev, n)
+		}
+	}
+	loc := regexp.MustCompile(`^([^\s:]+):(\d+)(?::\d+)?: `)
+	fileMax, std := map[string]int{}, 0
+	for _, l := range strings.Split(string(data), "\n") {
+		if m := loc.FindStringSubmatch(l); m != nil {
+			n, _ := strconv.Atoi(m[2])
+			fileMax[m[1]] = max(fileMax[m[1]], n)
+			if strings.HasPrefix(l, "/usr/local/go/src/") {
+				std++
+			}
+		}
+	}
+	facts := strings.Join(p.locs.facts(p.lines-p.blank), "\n")
+	if std < 100 || !strings.Contains(facts, fmt.Sprintf("/usr/local/go/src/ %s,", commas(std))) {
+		t.Errorf("the lines in /usr/local/go/src/ (%d) are not stated: %s", std, facts)
+	}
+	listed := regexp.MustCompile(`(\S+) [\d,]+ \(highest line ([\d,]+)\)`).FindAllStringSubmatch(facts, -1)
+	if len(listed) < 10 {
+		t.Fatalf("%d files listed with their highest line: %s", len(listed), facts)
+	}
+	for _, m := range listed {
+		if m[2] != commas(fileMax[m[1]]) {
+			t.Errorf("%s: highest line %s stated, the lines say %d", m[1], m[2], fileMax[m[1]])
+		}
+	}
+	forms := p.rareForms()
+	var elided *cluster
+	for _, c := range forms {
+		if strings.HasSuffix(c.template(), "index bounds check elided") {
+			elided = c
+		}
+	}
+	want := len(jqLines(t, data, `.[] | select(endswith(": index bounds check elided"))`))
+	if elided == nil || elided.count != want || len(elided.lines) != want {
+		t.Fatalf("the %d lines \"index bounds check elided\" are no rare form: %v", want, forms)
+	}
+}
+
+// TestLocDataSeverity: in a text of located diagnostics a located line
+// is an error (warning) line only when the word after its location
+// says so, a line without a location by the usual test; the view's
+// queries find exactly the lines the profile counts.
+func TestLocDataSeverity(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&b, "pkg/a.go:%d:3: &Error{...} escapes to heap\n", i+1)
+	}
+	b.WriteString("pkg/b.go:7:1: error: something broke\npkg/b.go:9:2: warning: odd\npkg/c.go:3:4: fatal error: out of memory\npanic: boom\n")
+	data := []byte(b.String())
+	p := analyzeText(data, nil)
+	if !p.locData || p.errors != 3 || p.warns != 1 {
+		t.Fatalf("locData %v, %d error lines, %d warning lines; want true, 3, 1", p.locData, p.errors, p.warns)
+	}
+	for sev, n := range map[int]int{sevError: 3, sevWarn: 1} {
+		if got := len(jqLines(t, data, p.severityQuery(sev))); got != n {
+			t.Errorf("severity %d: the query finds %d lines, want %d", sev, got, n)
+		}
+	}
+}
+
+// TestLevelInsideName: a severity word inside a name (_POSIX_TRACE,
+// _SC_TRACE_LOG) states no level.
+func TestLevelInsideName(t *testing.T) {
+	for line, want := range map[string]string{
+		"_POSIX_TRACE                       200809": "",
+		"_SC_TRACE_EVENT_FILTER             -1":     "",
+		"2024-01-02 [WARN] disk almost full":        "WARN",
+		"ERROR_CODE=5 ERROR something":              "ERROR",
+	} {
+		if got := lineLevel(line); got != want {
+			t.Errorf("lineLevel(%q) = %q, want %q", line, got, want)
+		}
+	}
+}
+
+// TestIndentRecordForms: ldd over the files of /usr/sbin and a
+// directory is a record per file ("path:" then its libraries, indented)
+// and ldd's own message about the directory, a line at column 0. The
+// records are counted by the form of their first line (the files, and
+// the one "ldd:" line), every library by the records holding it, and
+// the most lines of a record with its lines after the first (the
+// libraries), each as the lines count them. On the old code none of
+// these was stated.
+func TestIndentRecordForms(t *testing.T) {
+	data := readTestdata(t, "ldd-usr-sbin.txt") // testdata/gen/capture.sh ldd-usr-sbin
+	header := regexp.MustCompile(`^/\S+:$`)
+	lib := regexp.MustCompile(`^\s+(lib\S+\.so\.\d+)\s`)
+	paths, msgs := 0, 0
+	holding := map[string]int{}
+	var seen map[string]bool
+	most, below := 0, 0
+	for _, l := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		switch {
+		case header.MatchString(l):
+			paths++
+			seen = map[string]bool{}
+			below = 0
+		case strings.HasPrefix(l, "ldd: "):
+			msgs++
+			seen = map[string]bool{}
+			below = 0
+		default:
+			below++
+			most = max(most, below)
+			if m := lib.FindStringSubmatch(l); m != nil && !seen[m[1]] {
+				seen[m[1]] = true
+				holding[m[1]]++
+			}
+		}
+	}
+	if paths < 100 || msgs != 1 {
+		t.Fatalf("%d files, %d ldd messages: not the capture this test was written for", paths, msgs)
+	}
+	p := analyzeText(data, nil)
+	rs := p.recs
+	if rs == nil || rs.n != paths+msgs {
+		t.Fatalf("records %v, want %d", rs, paths+msgs)
+	}
+	want := fmt.Sprintf(`records by the form of their first line (exact): a path ending with ":" %s, "ldd:" … 1`, commas(paths))
+	if l := rs.headLine(); !strings.Contains(l, want) {
+		t.Errorf("head line %q, want %q", l, want)
+	}
+	hold := rs.holdLine()
+	listed := regexp.MustCompile(`(lib\S+\.so\.\d+) (\d+(?:,\d{3})*)`).FindAllStringSubmatch(hold, -1)
+	if len(listed) < 5 {
+		t.Fatalf("holding line %q", hold)
+	}
+	for _, m := range listed {
+		if m[2] != commas(holding[m[1]]) {
+			t.Errorf("%s: in %s records stated, the lines say %d", m[1], m[2], holding[m[1]])
+		}
+	}
+	if l := rs.linesLine(); !strings.Contains(l, fmt.Sprintf("most %s (%s after the first line;", commas(most+1), commas(most))) {
+		t.Errorf("lines line %q: the most lines after the first are %d", l, most)
 	}
 }

@@ -362,7 +362,11 @@ func (c *colStat) formLine() string {
 // nameExtras are the column's lines of marks, repeats, shared starts and
 // ends, and forms, each "" when it says nothing.
 func (c *colStat) nameExtras() [5]string {
-	return [5]string{c.markLine(), c.repeatLine(), c.sharedLine(false), c.sharedLine(true), c.formLine()}
+	starts := ""
+	if c.pathsOf() == nil {
+		starts = c.sharedLine(false) // a column of paths is counted by directory
+	}
+	return [5]string{c.markLine(), c.repeatLine(), starts, c.sharedLine(true), c.formLine()}
 }
 
 // indexColumns are the columns of the index of a table: its identity and

@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -30,6 +31,7 @@ type locStats struct {
 	coded     int            // lines with a code
 	maxLine   int
 	maxFile   string
+	fileMax   map[string]int // per file its highest line number
 }
 
 // location splits a line that starts with a source location: its file,
@@ -80,14 +82,14 @@ func location(line string) (file string, ln int, msg string, ok bool) {
 	return file, n, strings.TrimSpace(msg), true
 }
 
-// add counts a line when it starts with a location.
-func (ls *locStats) add(line string) {
+// add counts line pos when it starts with a location.
+func (ls *locStats) add(pos int, line string) {
 	file, n, msg, ok := location(line)
 	if !ok {
 		return
 	}
 	if ls.files == nil {
-		ls.files, ls.words, ls.codes = map[string]int{}, map[string]int{}, map[string]int{}
+		ls.files, ls.words, ls.codes, ls.fileMax = map[string]int{}, map[string]int{}, map[string]int{}, map[string]int{}
 	}
 	if c := diagCode(msg); c != "" {
 		ls.coded++
@@ -100,6 +102,7 @@ func (ls *locStats) add(line string) {
 	ls.lines++
 	if _, ok := ls.files[file]; ok || len(ls.files) < maxLocFiles {
 		ls.files[file]++
+		ls.fileMax[file] = max(ls.fileMax[file], n)
 	} else {
 		ls.filesMore++
 	}
@@ -137,14 +140,72 @@ func (ls *locStats) facts(nonBlank int) []string {
 	if ls.filesMore > 0 {
 		files = "more than " + files
 	}
+	byFile, _, moreFiles, rest := topCounts(ls.files, 16, 80)
+	if len(ls.files) > 1 {
+		// Each file's highest line number, in the same order.
+		xs, _ := byCount(ls.files)
+		var parts []string
+		for _, x := range xs[:min(16, len(xs))] {
+			parts = append(parts, fmt.Sprintf("%s %s (highest line %s)", cut(x.k, 80), commas(x.n), commas(ls.fileMax[x.k])))
+		}
+		byFile = strings.Join(parts, ", ")
+	}
+	if rest += ls.filesMore; rest > 0 {
+		byFile += fmt.Sprintf("; %s more in %s lines", commas(moreFiles), commas(rest))
+	}
 	out := []string{
 		fmt.Sprintf("lines with a source location (file:line:col: or file(line,col):): %s, in %s files; highest line %s (in %s)", commas(ls.lines), files, commas(ls.maxLine), ls.maxFile),
-		"  by file (exact): " + list(ls.files, ls.filesMore),
+		"  by file (exact): " + byFile,
+	}
+	if d := dirGroups(ls.files); d != "" {
+		out = append(out, "  by directory (exact; a directory is listed where its files or subdirectories branch): "+d)
 	}
 	if len(ls.words) > 0 {
 		out = append(out, "  by the first words after the location (exact): "+list(ls.words, ls.wordsMore))
 	}
 	return out
+}
+
+// dirGroups lists the directories of the files (each with its lines,
+// the sum of its files' lines below it, at any depth) where they
+// branch: a directory with two or more files or subdirectories that
+// hold located lines, most lines first, the first 12; "" when there
+// are fewer than 2 such directories (and files past maxLocFiles are in
+// none).
+func dirGroups(files map[string]int) string {
+	lines := map[string]int{}
+	kids := map[string]map[string]bool{}
+	for f, n := range files {
+		for i := 0; i < len(f); i++ {
+			if f[i] != '/' || i == 0 && len(f) > 1 {
+				continue
+			}
+			d := f[:i+1]
+			lines[d] += n
+			next := f[i+1:]
+			if j := strings.IndexByte(next, '/'); j >= 0 {
+				next = next[:j+1]
+			}
+			if kids[d] == nil {
+				kids[d] = map[string]bool{}
+			}
+			kids[d][next] = true
+		}
+	}
+	m := map[string]int{}
+	for d, n := range lines {
+		if len(kids[d]) >= 2 {
+			m[d] = n
+		}
+	}
+	if len(m) < 2 {
+		return ""
+	}
+	s, _, more, _ := topCounts(m, 12, 80)
+	if more > 0 {
+		s += fmt.Sprintf("; %s more directories", commas(more))
+	}
+	return s
 }
 
 // codeFact is the diagnostics by their code, "diagnostics by code
@@ -255,6 +316,94 @@ func dashedName(s string) bool {
 		}
 	}
 	return true
+}
+
+// rareForms are the rare forms of a text of located diagnostics: the
+// templates of at most 1% of the lines whose lines were all kept and
+// that have two words of letters or more and whose words (the tokens
+// that are not placeholders) hold those of no template of more lines
+// (of the 256 with the most): "moved to heap:
+// <*>" among "<*> escapes to heap" and "<*> does not escape", not "<*>
+// f does not escape", which is "<*> <*> does not escape" with a name.
+// Fewest lines first, then in the order of their first line.
+func (p *textProfile) rareForms() []*cluster {
+	big := append([]*cluster(nil), p.miner.clusters...)
+	sort.SliceStable(big, func(i, j int) bool { return big[i].count > big[j].count })
+	big = big[:min(len(big), 256)]
+	var out []*cluster
+	for _, c := range p.miner.clusters {
+		if 100*c.count > p.lines || len(c.lines) != c.count {
+			continue
+		}
+		words := map[string]bool{}
+		named := 0 // words of two letters or more: "+" and "-" name no form
+		for _, w := range c.literals() {
+			words[w] = true
+			if letterCount(w) >= 2 {
+				named++
+			}
+		}
+		if named < 2 {
+			continue
+		}
+		special := false // the words of a form of more lines, and more
+		for _, f := range big {
+			if f.count <= c.count {
+				break
+			}
+			all := false
+			for _, w := range f.literals() {
+				if all = words[w]; !all {
+					break
+				}
+			}
+			if special = all; special {
+				break
+			}
+		}
+		if !special {
+			out = append(out, c)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		return a.count < b.count || a.count == b.count && a.first < b.first
+	})
+	return out
+}
+
+// letterCount is the number of ASCII letters in s.
+func letterCount(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i]|0x20 >= 'a' && s[i]|0x20 <= 'z' {
+			n++
+		}
+	}
+	return n
+}
+
+// formCandidates adds the lines of the rare forms of a text of located
+// diagnostics (rareForms), each line a candidate, the first of a form
+// headed by its template and count: the first 8 lines of each form
+// (PrioRare), or the rest (rest: PrioSecond).
+func (tc *textCands) formCandidates(add func(sec, key, rec int, reason, text string), rest bool) {
+	p := tc.p
+	if p == nil || !p.locData {
+		return
+	}
+	for i, c := range p.rareForms() {
+		for j, l := range c.lines {
+			if j >= 8 != rest {
+				continue
+			}
+			text := fmt.Sprintf("  %d\t%s", l.pos, cutLine(l.text))
+			if j == 0 {
+				text = fmt.Sprintf("  [%s lines] %s\n", commas(c.count), cutLine(c.template())) + text
+			}
+			add(tsKinds, i*2*maxFormLines+j, l.pos, "rare form", text)
+		}
+	}
 }
 
 // errorsAreData reports whether at least half of the text's non-blank

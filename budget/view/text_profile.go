@@ -124,6 +124,12 @@ type textProfile struct {
 	graph   *graphStats  // a commit list's counts (text_gitgraph.go), or nil
 	diff    *diffStats   // a diff's files and hunks (text_diff.go), or nil
 	locs    locStats     // lines with a source location (text_locations.go)
+	// locData: nearly every line is a located diagnostic with no level
+	// word (detectLocData); the location prefix makes no error line.
+	locData bool
+	// maxIndent is the most leading spaces of a line, first at line
+	// maxIndentPos.
+	maxIndent, maxIndentPos int
 }
 
 // maxHeaders bounds the record header lines kept (the first half and
@@ -182,6 +188,8 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	n := countLines(data)
 	p := &textProfile{lines: n, levels: map[string]int{}, miner: newMiner(), extra: map[int]string{}}
 	p.kind = detectTextKind(data)
+	p.locData = p.kind == textCompile && detectLocData(data)
+	p.miner.keep = p.locData
 	if sp := detectColumns(data, p.kind); sp != nil {
 		p.cols = newColProfile(sp)
 	}
@@ -265,6 +273,12 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 			ring[pos%tailKeep] = posLine{pos, line}
 		}
 		blank := strings.TrimSpace(line) == ""
+		if !blank && line[0] == ' ' {
+			n := len(line) - len(strings.TrimLeft(line, " "))
+			if n > p.maxIndent {
+				p.maxIndent, p.maxIndentPos = n, pos
+			}
+		}
 		if blank {
 			p.blank++
 			if inBlock && p.kind == textFields {
@@ -348,9 +362,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		if lv := lineLevel(line); lv != "" {
 			p.levels[lv]++
 		}
-		sev := lineSeverity(line)
-		if sev != sevNone && p.cols != nil && len(p.cols.split.names) > 0 {
-			if sev = lineSeverity(p.cols.split.severityText(line)); sev == sevNone {
+		sev := lineSeverityOf(line, p.locData)
+		if sev != sevNone && p.cols != nil && len(p.cols.split.names) > 0 && !p.locData {
+			if sev = lineSeverityOf(p.cols.split.severityText(line), p.locData); sev == sevNone {
 				p.nameSev++
 			}
 		}
@@ -382,7 +396,7 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		}
 		if !blank {
 			if p.diff == nil && p.graph == nil {
-				p.locs.add(line)
+				p.locs.add(pos, line)
 			}
 			p.miner.add(pos, line, sev)
 			if p.cols != nil {
@@ -715,12 +729,15 @@ func lineLevel(line string) string {
 			return lv
 		}
 	}
+	// A word is a run of letters, digits and '_': TRACE in _POSIX_TRACE
+	// is part of a name, not a level.
+	word := func(c byte) bool { return isAlnumByte(c) || c == '_' }
 	for i := 0; i < len(s); {
-		for i < len(s) && !isAlnumByte(s[i]) {
+		for i < len(s) && !word(s[i]) {
 			i++
 		}
 		j := i
-		for j < len(s) && isAlnumByte(s[j]) {
+		for j < len(s) && word(s[j]) {
 			j++
 		}
 		w := s[i:j]

@@ -83,7 +83,11 @@ type recordStats struct {
 	units map[string]*unitStat
 	// kinds are the per-record counts of lines by their kind
 	// (lineKind: "Setting up", "-rw-r--r--"), by kind.
-	kinds map[string]*unitStat
+	kinds    map[string]*unitStat
+	kindsCut bool // kinds past maxRecKinds were not counted
+	// heads are the records by the form of their first line
+	// (headForm), while few.
+	heads map[string]int
 	// colon: records start with a line at column 0 that ends with ':'
 	// after a blank line (ls -lR: "./dir:"); prevBlank is that state.
 	colon, prevBlank bool
@@ -158,8 +162,13 @@ func newRecordStats(key string) *recordStats {
 	return &recordStats{key: key, stride: 1, forms: map[string]int{}, formEx: map[string][]*textRecord{}, formRaw: map[string]string{}, prevBlank: true}
 }
 
-// maxKinds bounds the kinds of lines counted per record.
-const maxKinds = 64
+// maxKinds bounds the kinds of lines counted per record; maxRecKinds
+// the kinds counted over all records (a kind first seen past it is not
+// counted: kindsCut).
+const (
+	maxKinds    = 256
+	maxRecKinds = 4096
+)
 
 // lineKind is the kind of a record's line: its first two tokens when
 // both are words of letters ("Setting up", "Processing triggers"), else
@@ -481,7 +490,8 @@ func (rs *recordStats) finish() {
 		}
 		u := rs.kinds[k]
 		if u == nil {
-			if len(rs.kinds) >= maxUnits {
+			if len(rs.kinds) >= maxRecKinds {
+				rs.kindsCut = true
 				continue
 			}
 			u = &unitStat{}
@@ -521,6 +531,17 @@ func (rs *recordStats) finish() {
 	}
 	rs.sumLines += r.lines
 	rs.rowLines += r.rows
+	if rs.heads != nil || r.idx == 0 {
+		if rs.heads == nil {
+			rs.heads = map[string]int{}
+		}
+		f := headForm(head)
+		if _, ok := rs.heads[f]; !ok && len(rs.heads) >= maxRecForms {
+			rs.heads = nil // too many forms: none stated
+		} else {
+			rs.heads[f]++
+		}
+	}
 	if len(rs.first) < recEnds {
 		rs.first = append(rs.first, r)
 	}
@@ -572,6 +593,86 @@ func (rs *recordStats) done() {
 		k := rs.n % recEnds
 		rs.last = append(rs.last[k:], rs.last[:k]...)
 	}
+}
+
+// indentLine is "  indentation: deepest 34 spaces (first at line
+// 5,921)", of a text of records whose lines are indented by spaces
+// (npm explain's chains of dependents), or "".
+func (p *textProfile) indentLine() string {
+	if p.maxIndent < 2 {
+		return ""
+	}
+	return fmt.Sprintf("  indentation: deepest %s spaces (first at line %s)", commas(p.maxIndent), commas(p.maxIndentPos))
+}
+
+// headForm is the form of a record's first line: "a path ending with
+// \":\"" (ldd's "/usr/bin/jq:"), "a path" or "a line ending with \":\"",
+// else its first word, quoted ("\"ldd:\" …", a line of another kind among
+// the headers).
+func headForm(h string) string {
+	t := strings.TrimSpace(h)
+	first := firstWord(t)
+	colon := strings.HasSuffix(t, ":")
+	switch {
+	case strings.HasPrefix(first, "/") || strings.HasPrefix(first, "./") || strings.HasPrefix(first, "../") ||
+		strings.TrimSuffix(first, ":") == "." || strings.TrimSuffix(first, ":") == "..":
+		if colon {
+			return `a path ending with ":"`
+		}
+		return "a path"
+	case colon && !strings.HasSuffix(first, ":"):
+		return `a line ending with ":"`
+	}
+	return fmt.Sprintf("%q …", first)
+}
+
+// headLine is "records by the form of their first line (exact): a path
+// ending with ":" 1,143, "ldd:" … 1", when there are two forms or more
+// and the most frequent covers 90% of the records (the others are
+// records of another kind: a tool's own message among them); "" else.
+func (rs *recordStats) headLine() string {
+	if len(rs.heads) < 2 {
+		return ""
+	}
+	s, shown, more, rest := topCounts(rs.heads, 8, 80)
+	ks, _ := byCount(rs.heads)
+	if 10*ks[0].n < 9*shown+9*rest {
+		return ""
+	}
+	if more > 0 {
+		s += fmt.Sprintf("; %s more forms in %s records", commas(more), commas(rest))
+	}
+	return "  records by the form of their first line (exact): " + s
+}
+
+// holdLine is "records by the first words of their other lines (records
+// holding each, exact): linux-vdso.so.1 858, libc.so.6 857, ...": the
+// kinds of line (lineKind) in 3 records or more but not in all, one
+// line in each record that holds it (an item a record lists: ldd's
+// libraries; not a word of prose, nor a field every record has), the
+// 16 in most records; "" when there are fewer than 3 or their lines
+// are less than a third of the lines after the records' first.
+func (rs *recordStats) holdLine() string {
+	m := map[string]int{}
+	items := 0
+	for k, u := range rs.kinds {
+		if u.records >= 3 && u.records < rs.n && u.total == int64(u.records) {
+			m[k] = u.records
+			items += u.records
+		}
+	}
+	if len(m) < 3 || 3*items < rs.sumLines-rs.n {
+		return "" // a few words among many lines: prose, not items
+	}
+	s, _, more, _ := topCounts(m, 16, 60)
+	if more > 0 {
+		s += fmt.Sprintf("; %s more kinds in 3 records or more", commas(more))
+	}
+	what := "  records by the first words of their other lines (records holding each, exact"
+	if rs.kindsCut {
+		what += fmt.Sprintf("; of the first %s kinds seen", commas(maxRecKinds))
+	}
+	return what + "): " + s
 }
 
 // rareForms are the records of a rare form: with at most shownColValues
@@ -733,7 +834,11 @@ func (rs *recordStats) linesLine() string {
 	if rs.n == 0 {
 		return ""
 	}
-	most := fmt.Sprintf("most %s (first in %q)", commas(rs.maxLines), cut(rs.maxRec, 80))
+	below := ""
+	if rs.maxLines > 1 {
+		below = fmt.Sprintf("%s after the first line; ", commas(rs.maxLines-1))
+	}
+	most := fmt.Sprintf("most %s (%sfirst in %q)", commas(rs.maxLines), below, cut(rs.maxRec, 80))
 	if rs.maxN > 1 {
 		// Name the records at the maximum: which has the most is
 		// otherwise a guess among them.
@@ -741,7 +846,7 @@ func (rs *recordStats) linesLine() string {
 		for _, h := range rs.maxTies {
 			qs = append(qs, fmt.Sprintf("%q", h))
 		}
-		most = fmt.Sprintf("most %s (in %s records: %s", commas(rs.maxLines), commas(rs.maxN), strings.Join(qs, ", "))
+		most = fmt.Sprintf("most %s (%sin %s records: %s", commas(rs.maxLines), below, commas(rs.maxN), strings.Join(qs, ", "))
 		if rs.maxN > len(qs) {
 			most += fmt.Sprintf(" and %s more", commas(rs.maxN-len(qs)))
 		}
@@ -846,11 +951,20 @@ func (tc *textCands) recordCandidates() {
 	if !rs.short() {
 		// Long records (an apt session of hundreds of lines): their
 		// counts, and an index of them, one line each.
+		if s := rs.headLine(); s != "" {
+			add(tsRecFacts, 0, -1, PrioRare, "record heads", s)
+		}
 		if s := rs.linesLine(); s != "" {
 			add(tsRecFacts, 1, -1, PrioRare, "record lines", s)
 		}
 		if s := rs.kindsLine(); s != "" {
 			add(tsRecFacts, 3, -1, PrioRare, "record line kinds", cut(s, 2*textWidth))
+		}
+		if s := rs.holdLine(); s != "" {
+			add(tsRecFacts, 5, -1, PrioSecond, "records holding", cut(s, 2*textWidth))
+		}
+		if s := tc.p.indentLine(); s != "" {
+			add(tsRecFacts, 6, -1, PrioRare, "indentation", s)
 		}
 		if s := rs.colSumsLine(tc.p.cols); s != "" {
 			add(tsRecFacts, 4, -1, PrioRare, "record sums", cut(s, 2*textWidth))
@@ -858,29 +972,40 @@ func (tc *textCands) recordCandidates() {
 		recs, prio, _ := rs.recordOrder()
 		for i, r := range recs {
 			head := r.text
-			if j := strings.Index(head, " | "); j >= 0 {
+			width := 160
+			if rs.blocks {
 				// A block of its own kind (rs.blocks) is named by its
-				// first two lines (npm explain: the package, then who
-				// asks for it).
-				if k := strings.Index(head[j+3:], " | "); rs.blocks && k >= 0 {
-					head = head[:j+3+k]
-				} else if !rs.blocks {
-					head = head[:j]
+				// first three lines (npm explain: the package, where
+				// it is installed, who asks for it at which range).
+				if parts := strings.SplitN(head, " | ", 4); len(parts) == 4 {
+					head = strings.Join(parts[:3], " | ")
 				}
+				width = 240
+			} else if j := strings.Index(head, " | "); j >= 0 {
+				head = head[:j]
 			}
 			p := prio[i]
 			if p == PrioRare {
 				p = PrioSecond // after the lines at the ends
 			}
-			add(tsRecIndex, r.start, r.start, p, "record", fmt.Sprintf("  %d\t%s %s", r.start, cut(head, 160), rs.summary(r, kinds, cols)))
+			add(tsRecIndex, r.start, r.start, p, "record", fmt.Sprintf("  %d\t%s %s", r.start, cut(head, width), rs.summary(r, kinds, cols)))
 		}
 		return
 	}
 	if s := rs.formLine(); s != "" {
 		add(tsRecFacts, 0, -1, PrioRare, "record forms", s)
 	}
+	if s := rs.headLine(); s != "" {
+		add(tsRecFacts, 0, -1, PrioRare, "record heads", s)
+	}
 	if s := rs.linesLine(); s != "" {
 		add(tsRecFacts, 1, -1, PrioRare, "record lines", s)
+	}
+	if s := rs.holdLine(); s != "" {
+		add(tsRecFacts, 5, -1, PrioRare, "records holding", cut(s, 2*textWidth))
+	}
+	if s := tc.p.indentLine(); s != "" {
+		add(tsRecFacts, 6, -1, PrioRare, "indentation", s)
 	}
 	if s := rs.unitsLine(); s != "" {
 		add(tsRecFacts, 2, -1, PrioRare, "record numbers", cut(s, 2*textWidth))
@@ -922,8 +1047,12 @@ func (tc *textCands) recordsHead(cs []Candidate) string {
 // recIndexHead is the header of the index of long records.
 func (tc *textCands) recIndexHead(cs []Candidate) string {
 	rs := tc.p.recs
-	s := fmt.Sprintf("records, one line each: its first line and [its non-blank lines; lines by the kinds counted above; the table's sums] (showing %s of %s: the first and the last, those at the extremes counted above, an even spread), line<TAB>record:\n",
-		commas(len(cs)), commas(rs.n))
+	first := "its first line"
+	if rs.blocks {
+		first = "its first three lines, joined by \" | \","
+	}
+	s := fmt.Sprintf("records, one line each: %s and [its non-blank lines; lines by the kinds counted above; the table's sums] (showing %s of %s: the first and the last, those at the extremes counted above, an even spread), line<TAB>record:\n",
+		first, commas(len(cs)), commas(rs.n))
 	if len(cs) < rs.n {
 		s += fmt.Sprintf("every record's first line: compact artifact query %s --jq %s\n", tc.in.Handle, ShellQuote(rs.headerQuery()))
 	}

@@ -165,9 +165,14 @@ func TestExtensionCounts(t *testing.T) {
 			t.Errorf("extension %s: %d lines, jq %d", e, p.miner.ext[e], n)
 		}
 	}
+	// A list of paths states its extensions with its directories
+	// (text_paths.go), not as lines by their last word.
 	tc := &textCands{p: p}
-	if s := tc.extensionCounts(); !strings.HasPrefix(s, "  lines by the extension of their last word (exact counts): .gz 1,635, .txt 521,") {
+	if s := tc.extensionCounts(); s != "" {
 		t.Errorf("find listing: %q", s)
+	}
+	if s := strings.Join(p.cols.cols[0].pathLines(), "\n"); !strings.Contains(s, `rows by extension (after the last . of the last segment): ".gz" 1,635, ".txt" 521,`) {
+		t.Errorf("find listing, path lines:\n%s", s)
 	}
 	for _, name := range []string{"man-bash.txt", "dpkg-log.txt", "apt-history.txt"} {
 		tc := &textCands{p: analyzeText(readCapture(t, name), nil)}

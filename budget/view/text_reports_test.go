@@ -315,7 +315,7 @@ func TestRecordLinesTies(t *testing.T) {
 	if p.recs == nil {
 		t.Fatal("no records")
 	}
-	if l := p.recs.linesLine(); !strings.Contains(l, `most 4 (in 2 records: "commit b", "commit c")`) {
+	if l := p.recs.linesLine(); !strings.Contains(l, `most 4 (3 after the first line; in 2 records: "commit b", "commit c")`) {
 		t.Errorf("lines line %q", l)
 	}
 }
@@ -338,7 +338,10 @@ func TestBigBlocksAreRecords(t *testing.T) {
 	if p.recs == nil || !p.recs.blocks || p.recs.n != 3 || p.records != 3 {
 		t.Fatalf("records %+v", p.recs)
 	}
-	if l := p.recs.linesLine(); !strings.Contains(l, `most 302 (first in "semver@6.0.0")`) {
+	if l := p.recs.linesLine(); !strings.Contains(l, `most 302 (301 after the first line; first in "semver@6.0.0")`) {
 		t.Errorf("lines line %q", l)
+	}
+	if l := p.indentLine(); l != "  indentation: deepest 6 spaces (first at line 4)" {
+		t.Errorf("indentation line %q", l)
 	}
 }

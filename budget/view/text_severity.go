@@ -1,6 +1,9 @@
 package view
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+)
 
 // Which lines of a text are errors or warnings.
 //
@@ -38,14 +41,27 @@ const (
 	// word after the prefix is the line's level, so the prefix makes no
 	// error line of it.
 	demotePattern = `^[^\s:]+:\d+:\d+: (?i:warning|note|remark|info)\b`
-	zeroPattern   = `(?i:\b(?:0|no|zero) (?:errors?|warnings?|failures?|failed)\b|\b(?:errors?|err|warnings?|failures?|failed)"?\s?[:=]\s?(?:0|nil|null|none|false)\b)`
+	// In a text of located diagnostics (textProfile.locData), a line
+	// with the location prefix is an error line only when the word
+	// after it says so (locErrorPattern), a warning line when it says
+	// warning, else neither: the words of its message (an "&Error{...}"
+	// that escapes to the heap) are data.
+	locationPattern = `^[^\s:]+:\d+(?::\d+)?: `
+	locErrorPattern = `^[^\s:]+:\d+(?::\d+)?: (?i:(?:fatal )?error|fatal|panic)\b`
+	locWarnPattern  = `^[^\s:]+:\d+(?::\d+)?: (?i:warning)\b`
+	locLevelPattern = `^[^\s:]+:\d+(?::\d+)?: (?i:(?:fatal )?error|fatal|panic|warning|note|remark|info)\b`
+	zeroPattern     = `(?i:\b(?:0|no|zero) (?:errors?|warnings?|failures?|failed)\b|\b(?:errors?|err|warnings?|failures?|failed)"?\s?[:=]\s?(?:0|nil|null|none|false)\b)`
 )
 
 var (
-	errorRe  = regexp.MustCompile(errorPattern)
-	demoteRe = regexp.MustCompile(demotePattern)
-	warnRe   = regexp.MustCompile(warnPattern)
-	zeroRe   = regexp.MustCompile(zeroPattern)
+	errorRe    = regexp.MustCompile(errorPattern)
+	locRe      = regexp.MustCompile(locationPattern)
+	locErrorRe = regexp.MustCompile(locErrorPattern)
+	locWarnRe  = regexp.MustCompile(locWarnPattern)
+	locLevelRe = regexp.MustCompile(locLevelPattern)
+	demoteRe   = regexp.MustCompile(demotePattern)
+	warnRe     = regexp.MustCompile(warnPattern)
+	zeroRe     = regexp.MustCompile(zeroPattern)
 )
 
 // Severities of a line.
@@ -62,13 +78,26 @@ const (
 var severityHints = []string{"err", "fatal", "panic", "exception", "traceback", "fail", "crit", "emerg", "abort", "killed", "oom", "segfault", "denied", "refused", "exit", "warn", "deprecated"}
 
 // lineSeverity classifies one line (see errorPattern).
-func lineSeverity(line string) int {
+func lineSeverity(line string) int { return lineSeverityOf(line, false) }
+
+// lineSeverityOf classifies one line; locData: of a text of located
+// diagnostics (see locErrorPattern).
+func lineSeverityOf(line string, locData bool) int {
 	if !mayHaveSeverity(line) {
 		return sevNone
 	}
 	s := line
 	if zeroRe.MatchString(s) {
 		s = zeroRe.ReplaceAllString(s, "")
+	}
+	if locData && locRe.MatchString(s) {
+		switch {
+		case locErrorRe.MatchString(s):
+			return sevError
+		case locWarnRe.MatchString(s):
+			return sevWarn
+		}
+		return sevNone
 	}
 	if errorRe.MatchString(s) && !demoteRe.MatchString(s) {
 		return sevError
@@ -159,6 +188,36 @@ func hasPrefixFold(s, prefix string) bool {
 	return true
 }
 
+// detectLocData reports whether nearly every line of a text is a
+// diagnostic with a compiler's location prefix and no level word after
+// it (go build -gcflags=-m: "x.go:12:6: can inline f"), from its first
+// 4,000 lines: at least 20 such lines and 90% of the non-blank lines.
+// Such lines are what the text is made of: neither the prefix nor the
+// words of the message make an error line of them (locErrorPattern;
+// they are profiled by file and form, text_locations.go), and a rare
+// form among them is the anomaly.
+func detectLocData(data []byte) bool {
+	sample := data
+	if len(sample) > 1<<20 {
+		sample = sample[:1<<20]
+	}
+	nonBlank, bare := 0, 0
+	textLinesWhile(sample, func(pos int, line string) bool {
+		if pos >= 4000 {
+			return false
+		}
+		if strings.TrimSpace(line) == "" {
+			return true
+		}
+		nonBlank++
+		if locRe.MatchString(line) && !locLevelRe.MatchString(line) {
+			bare++
+		}
+		return true
+	})
+	return bare >= 20 && 10*bare >= 9*nonBlank
+}
+
 // hasLocationPrefix reports whether line starts like "file:12:3: ".
 func hasLocationPrefix(line string) bool {
 	i := 0
@@ -187,15 +246,23 @@ func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }
 // artifact query reads text) that yields "position<TAB>line" for every
 // line of severity sev, the lines the profile classified so: of a
 // table's rows, the columns other than the name columns are tested (see
-// colSplit.severityText).
+// colSplit.severityText); of a text of located diagnostics (locData),
+// a located line by the level word after its location.
 func (p *textProfile) severityQuery(sev int) string {
 	q := jqString(zeroPattern)
 	e := jqString(errorPattern)
 	text := ""
-	if p != nil && p.cols != nil && len(p.cols.split.names) > 0 {
+	if p != nil && p.cols != nil && len(p.cols.split.names) > 0 && !p.locData {
 		text = p.cols.split.jqSeverityText() + " | "
 	}
 	isErr := `(test(` + e + `) and (test(` + jqString(demotePattern) + `) | not))`
+	if p != nil && p.locData {
+		loc := `test(` + jqString(locationPattern) + `)`
+		isErr = `(if ` + loc + ` then test(` + jqString(locErrorPattern) + `) else ` + isErr + ` end)`
+		if sev == sevWarn {
+			return `to_entries[] | select(.value | ` + text + `gsub(` + q + `; "") | (if ` + loc + ` then test(` + jqString(locWarnPattern) + `) else (` + isErr + ` | not) and test(` + jqString(warnPattern) + `) end)) | "\(.key)\t\(.value)"`
+		}
+	}
 	if sev == sevError {
 		return `to_entries[] | select(.value | ` + text + `gsub(` + q + `; "") | ` + isErr + `) | "\(.key)\t\(.value)"`
 	}

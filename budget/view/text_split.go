@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -17,9 +18,12 @@ import (
 //     three dashes) are not rows; a table whose every row starts and ends
 //     with the bar is "bordered": the empty cells outside the bars are no
 //     columns. The header is the first row when a rule follows it.
-//   - runs of tabs, leading and trailing ones ignored: text aligned by a
-//     tabwriter with tabs (go tool cover -func: "file.go:12:\tName\t\t\t85.7%"),
-//     when splitting at every tab makes the lines disagree.
+//   - runs of tabs, leading ones ignored, cells trimmed of the spaces that
+//     pad them: text aligned to tab stops (go tool cover -func:
+//     "file.go:12:\tName\t\t\t85.7%"; gcc -Q --help=...: a name padded with
+//     spaces, then one or two tabs to the next stop, then its state), when
+//     more lines agree on the number of cells split at runs than at every
+//     tab. A tab run at the end of a line leaves an empty last cell.
 //
 // With a separator (tabs or a bar), a row may have fewer cells than the
 // widest rows (go version -m: "\tdep\tpath\tversion\th1:…" beside
@@ -43,6 +47,7 @@ const (
 	byTabRuns                  // at runs of tabs, leading and trailing tabs ignored
 	byBar                      // at a bar ('|' or '│'), cells trimmed of spaces and tabs
 	byLine                     // one cell: the line trimmed of spaces and tabs (a list)
+	byWidth                    // at fixed positions (starts), cells trimmed of spaces
 )
 
 // ruleChars are the characters of a rule line between a table's header
@@ -83,16 +88,20 @@ func isRule(line string) bool {
 func trimBlank(s string) string { return strings.Trim(s, " \t") }
 
 // splitTabRunsOf splits s at runs of tabs after trimming the tabs at
-// both ends (jq: gsub("^\t+|\t+$"; "") | [splits("\t+")]).
+// its start; a run at the end leaves an empty last cell (an option
+// without a value), and each cell is trimmed of the spaces that pad it to
+// a tab stop (jq: sub("^\t+"; "") | [splits("\t+")] | map(gsub("^ +| +$"; ""))).
+// "  -Wabi     \t\t[disabled]" and "  -Waggressive-loop-optimizations \t[enabled]"
+// are both the cells "-Wabi"/"-Waggressive-loop-optimizations" and their state.
 func splitTabRunsOf(s string) []string {
-	s = strings.Trim(s, "\t")
+	s = strings.TrimLeft(s, "\t")
 	out := make([]string, 0, strings.Count(s, "\t")+1)
 	for {
 		i := strings.IndexByte(s, '\t')
 		if i < 0 {
-			return append(out, s)
+			return append(out, strings.Trim(s, " "))
 		}
-		out = append(out, s[:i])
+		out = append(out, strings.Trim(s[:i], " "))
 		j := i
 		for j < len(s) && s[j] == '\t' {
 			j++
@@ -140,8 +149,36 @@ func (sp *colSplit) cells(line string) []string {
 			return sp.one[:]
 		}
 		return nil
+	case byWidth:
+		return widthCells(line, sp.starts)
 	}
 	return splitSpaces(line)
+}
+
+// widthCells cuts an ASCII line without tabs at the starts of its
+// columns, each cell trimmed of spaces (empty past the line's end); nil
+// when the line has another character than a space right before a start
+// (it does not keep to the columns) or is not ASCII or has a tab.
+func widthCells(line string, starts []int) []string {
+	for i := 0; i < len(line); i++ {
+		if line[i] >= 0x80 || line[i] == '\t' {
+			return nil
+		}
+	}
+	out := make([]string, len(starts))
+	for i, a := range starts {
+		if i > 0 && a-1 < len(line) && line[a-1] != ' ' {
+			return nil
+		}
+		b := len(line)
+		if i+1 < len(starts) {
+			b = min(b, starts[i+1])
+		}
+		if a < b {
+			out[i] = strings.Trim(line[a:b], " ")
+		}
+	}
+	return out
 }
 
 // jqCells is the jq expression (over one line, its lead removed) that
@@ -151,7 +188,7 @@ func (sp *colSplit) jqCells() string {
 	case byTab:
 		return `split("\t")`
 	case byTabRuns:
-		return `(gsub("^\t+|\t+$"; "") | [splits("\t+")])`
+		return `(sub("^\t+"; "") | [splits("\t+")] | map(gsub("^ +| +$"; "")))`
 	case byBar:
 		s := `gsub("^[ \t]+|[ \t]+$"; "")`
 		if sp.barRules {
@@ -163,6 +200,20 @@ func (sp *colSplit) jqCells() string {
 		return s + fmt.Sprintf(` | split(%s) | map(gsub("^[ \t]+|[ \t]+$"; ""))`, jqString(sp.sep))
 	case byLine:
 		return `gsub("^[ \t]+|[ \t]+$"; "") | select(. != "") | [.]`
+	case byWidth:
+		var conds, cuts []string
+		for i, a := range sp.starts {
+			if i > 0 {
+				conds = append(conds, fmt.Sprintf(`(.[%d:%d] | . == "" or . == " ")`, a-1, a))
+			}
+			if i+1 < len(sp.starts) {
+				cuts = append(cuts, fmt.Sprintf(`.[%d:%d]`, a, sp.starts[i+1]))
+			} else {
+				cuts = append(cuts, fmt.Sprintf(`.[%d:]`, a))
+			}
+		}
+		return fmt.Sprintf(`select(test("^[\\x00-\\x7f]*$") and (test("\t") | not) and %s) | [%s] | map(gsub("^ +| +$"; ""))`,
+			strings.Join(conds, " and "), strings.Join(cuts, ", "))
 	}
 	return `[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")]`
 }
@@ -191,6 +242,12 @@ func (sp *colSplit) howSplit() string {
 		}
 	case byLine:
 		s = "one value a line, trimmed"
+	case byWidth:
+		var at []string
+		for _, a := range sp.starts {
+			at = append(at, strconv.Itoa(a))
+		}
+		s = fmt.Sprintf("fixed-width columns starting at characters %s (from 0), cells trimmed", strings.Join(at, ", "))
 	default:
 		s = "split at runs of spaces"
 	}
@@ -199,6 +256,11 @@ func (sp *colSplit) howSplit() string {
 	}
 	if sp.minK < sp.k {
 		s += fmt.Sprintf("; rows have %d to %d cells", sp.minK, sp.k)
+	}
+	for i, w := range sp.words {
+		if w > 0 {
+			s += fmt.Sprintf("; cell %d split again at spaces into %d columns", i+1, w)
+		}
 	}
 	return s
 }
@@ -369,10 +431,18 @@ func detectSeparated(sample []byte) *colSplit {
 		if s.tabLead*10 >= s.tabbed*9 {
 			lead, tabW, runW = "\t", s.tabW, s.runW
 		}
-		for _, c := range []struct {
+		order := []struct {
 			mode splitMode
 			w    map[int]int
-		}{{byTab, tabW}, {byTabRuns, runW}} {
+		}{{byTab, tabW}, {byTabRuns, runW}}
+		_, nTab := modal(tabW)
+		_, nRun := modal(runW)
+		if nRun > nTab {
+			// More lines agree at runs of tabs: tab stops are layout
+			// (a name padded to a stop by one tab or by two).
+			order[0], order[1] = order[1], order[0]
+		}
+		for _, c := range order {
 			k, n := modal(c.w)
 			if k < 2 || k > 4*maxColumns {
 				continue
@@ -514,4 +584,86 @@ func (cp *colProfile) factLine() string {
 		return fmt.Sprintf("a list of %s values (%s%s)", commas(cp.rows), cp.split.howSplit(), other)
 	}
 	return fmt.Sprintf("a table of %s rows, %d columns (%s%s)", commas(cp.rows), cp.split.k, cp.split.howSplit(), other)
+}
+
+// detectWidth finds a table of fixed-width columns in the first 4,000
+// lines of sample, where runs of spaces cannot tell the cells apart:
+// empty cells (getconf -a: a name padded to a width, then its value or
+// nothing) or cells of several words. A column starts where, in 98% of
+// the non-blank lines, the character before is a space or past the
+// line's end, and 30% of them have another character than a space. nil
+// unless there are 2 columns or more, 90% of the non-blank lines (10
+// at least) are rows (ASCII, no tab, a space before each start), and
+// every column but the last is padded (cells of different lengths).
+func detectWidth(sample []byte) *colSplit {
+	var lines []string
+	nonBlank := 0
+	textLines(sample, func(pos int, line string) {
+		if pos >= 4000 || trimBlank(line) == "" {
+			return
+		}
+		nonBlank++
+		for i := 0; i < len(line); i++ {
+			if line[i] >= 0x80 || line[i] == '\t' {
+				return
+			}
+		}
+		lines = append(lines, line)
+	})
+	n := len(lines)
+	if nonBlank < 10 || 10*n < 9*nonBlank {
+		return nil
+	}
+	width := 0
+	for _, l := range lines {
+		width = max(width, len(l))
+	}
+	if width > 4000 {
+		return nil
+	}
+	chars := make([]int, width+1) // lines with a character other than a space at each position
+	for _, l := range lines {
+		for i := 0; i < len(l); i++ {
+			if l[i] != ' ' {
+				chars[i]++
+			}
+		}
+	}
+	gap := func(p int) bool { return 50*chars[p] <= n }
+	var starts []int
+	for p := 0; p < width; p++ {
+		if (p == 0 || gap(p-1)) && !gap(p) && 10*chars[p] >= 3*n {
+			starts = append(starts, p)
+		}
+	}
+	if len(starts) < 2 || len(starts) > maxColumns {
+		return nil
+	}
+	sp := &colSplit{mode: byWidth, starts: starts, k: len(starts), minK: len(starts), headPos: -1}
+	rows := 0
+	// Each column but the last is padded: its cells have different
+	// lengths ("npm " before every line of a log is no column).
+	lens := make([]map[int]bool, len(starts)-1)
+	for i := range lens {
+		lens[i] = map[int]bool{}
+	}
+	for _, l := range lines {
+		f := sp.cells(l)
+		if f == nil {
+			continue
+		}
+		rows++
+		for i := range lens {
+			lens[i][len(f[i])] = true
+		}
+	}
+	if 10*rows < 9*nonBlank {
+		return nil
+	}
+	for _, m := range lens {
+		if len(m) < 2 {
+			return nil
+		}
+	}
+	return sp
 }

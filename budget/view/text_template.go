@@ -113,6 +113,27 @@ func extension(w string) string {
 	return w[i:]
 }
 
+// Bounds of the lines kept per cluster and in all (cluster.lines).
+const (
+	maxFormLines = 64
+	maxKeptLines = 8192
+)
+
+// keepLine keeps line pos of cluster c while c is small and the miner
+// has room: a cluster keeps all its lines or none.
+func (m *miner) keepLine(c *cluster, pos int, line string) {
+	if !m.keep {
+		return
+	}
+	if c.count > maxFormLines || c.lines == nil && c.count > 1 || m.kept >= maxKeptLines {
+		m.kept -= len(c.lines)
+		c.lines = nil
+		return
+	}
+	m.kept++
+	c.lines = append(c.lines, posLine{pos, cut(line, textWidth)})
+}
+
 // maxClusters bounds the clusters a miner keeps; later lines that match
 // none are counted in Other.
 const maxClusters = 4000
@@ -132,6 +153,10 @@ type cluster struct {
 	// cluster is small (at most maxSlotLines lines, maxSlotValues values
 	// per position; nil once past either).
 	slots [][]string
+	// lines are its lines while it has at most maxFormLines of them
+	// (nil past that), when the miner keeps lines (miner.keep): the
+	// rare forms of a text of located diagnostics are shown whole.
+	lines []posLine
 	// counts are, per position, every distinct token with its exact
 	// count of lines, whatever the cluster's size, while the position
 	// has at most maxCountedValues of them and the miner has counted at
@@ -344,6 +369,17 @@ func formatSlotCounts(cs []slotCount, n int) string {
 // Template returns the cluster's template text.
 func (c *cluster) template() string { return strings.Join(c.tokens, " ") }
 
+// literals are the template's tokens that are not placeholders.
+func (c *cluster) literals() []string {
+	var out []string
+	for _, t := range c.tokens {
+		if t != tmplAny && !(strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">")) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // literal reports whether the template has a token that is not a
 // placeholder.
 func (c *cluster) literal() bool {
@@ -367,7 +403,9 @@ type miner struct {
 	ext       map[string]int // lines by the extension of their last word (".go"), while few
 	lastOther int            // lines whose last word was past maxLeadWords
 	otherSev  int
-	counted   int // values counted in the templates' positions (cluster.counts)
+	counted   int  // values counted in the templates' positions (cluster.counts)
+	keep      bool // keep the lines of small clusters (cluster.lines)
+	kept      int  // lines kept in all (at most maxKeptLines)
 	buf       []byte
 }
 
@@ -408,6 +446,7 @@ func (m *miner) add(pos int, line string, sev int) *cluster {
 		best.count1(raw, &m.counted)
 		best.last = pos
 		best.sev = max(best.sev, sev)
+		m.keepLine(best, pos, line)
 		return best
 	}
 	if len(m.clusters) >= maxClusters || len(m.groups[key]) >= maxClusterGroup {
@@ -422,6 +461,7 @@ func (m *miner) add(pos int, line string, sev int) *cluster {
 	raw := rawTokens(line, len(toks))
 	c.note(raw)
 	c.count1(raw, &m.counted)
+	m.keepLine(c, pos, line)
 	m.clusters = append(m.clusters, c)
 	m.groups[key] = append(m.groups[key], c)
 	return c
@@ -507,6 +547,12 @@ func (m *miner) mergeRare() {
 			for _, x := range c.counts[i] {
 				best.counts[i] = addSlotCount(best.counts[i], x.v, x.n, &m.counted)
 			}
+		}
+		if best.lines != nil && len(best.lines)+len(c.lines) == best.count {
+			best.lines = append(best.lines, c.lines...)
+			sort.Slice(best.lines, func(i, j int) bool { return best.lines[i].pos < best.lines[j].pos })
+		} else {
+			best.lines = nil
 		}
 		best.first, best.last = min(best.first, c.first), max(best.last, c.last)
 		best.sev = max(best.sev, c.sev)

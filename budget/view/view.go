@@ -172,7 +172,7 @@ func plural(n int, word string) string {
 // them itself.
 var listings = map[string]bool{
 	"row header": true, "the keys": true, "every member": true,
-	"index": true, "record names": true, "tree node": true,
+	"index": true, "record names": true, "tree node": true, "pinned list": true,
 }
 
 // ShellQuote quotes s for a POSIX shell.

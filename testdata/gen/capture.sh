@@ -228,3 +228,34 @@ if want gcc-wcodes; then
 	# "file:line:col: warning: message [-Wcode]" with its caret lines.
 	(cd "$caps/cwarnmany" && LC_ALL=C.UTF-8 gcc -Wall -Wextra -Wshadow -Wconversion -c ring.c -o /dev/null 2>&1 || true) >budget/view/testdata/gcc-wcodes.txt
 fi
+if want go-build-gcflags-registry; then
+	# The compiler's optimization notes on this repository's registry
+	# package (go build -gcflags=-m: every line "file:line:col: note",
+	# inlining and escape analysis; the packages it inlines from the
+	# standard library). Beside the view's tests (text_diag_test.go).
+	go build -gcflags=-m ./registry/ >budget/view/testdata/go-build-gcflags-registry.txt 2>&1
+fi
+if want ldd-usr-sbin; then
+	# ldd of every file in /usr/sbin and of a directory (its one
+	# "ldd: ...: not regular file" line among the records): a record per
+	# file, its header "path:" then its libraries, TAB-indented.
+	(ldd /usr/sbin/* /usr/libexec 2>&1 || true) >budget/view/testdata/ldd-usr-sbin.txt
+fi
+# Tables of budget/view's tests (text_paths_test.go), kept beside them:
+# tab stops (gcc), rows set apart by their indentation (pprof), a cell of
+# several words (git ls-tree), a missing last cell (readelf), paths.
+want gcc-q-help-optimizers && LC_ALL=C gcc -Q --help=optimizers >budget/view/testdata/gcc-q-help-optimizers.txt
+want dpkg-L-util-linux && dpkg -L util-linux >budget/view/testdata/dpkg-L-util-linux.txt
+want readelf-ws-libm && readelf -Ws /lib/x86_64-linux-gnu/libm.so.6 >budget/view/testdata/readelf-ws-libm.txt
+# git-ls-tree-wazero: in a clone of https://github.com/tetratelabs/wazero
+# at 481bac90 (set WAZERO_GIT to its .git); its 9,479 integration test files left out.
+want git-ls-tree-wazero && [[ -n "${WAZERO_GIT:-}" ]] && git --git-dir="$WAZERO_GIT" ls-tree -r 481bac90d33f6b3ab6220b66ed9f29a6dec7201b |
+		grep -vP '\tinternal/integration_test/' >budget/view/testdata/git-ls-tree-wazero.txt
+if want pprof-top-query; then
+	# the CPU profile of budget/query's benchmarks, its 200 heaviest nodes
+	tmp=$(mktemp -d)
+	(cd budget/query && go test -run XXX -bench . -benchtime 100ms -o "$tmp/query.test" -cpuprofile "$tmp/cpu.out" >/dev/null)
+	go tool pprof -top -nodecount=200 "$tmp/cpu.out" 2>/dev/null >budget/view/testdata/pprof-top-query.txt
+	rm -rf "$tmp"
+fi
+want dpkg-query-width && dpkg-query -W -f='${binary:Package;-44}${Essential;-6}${Homepage}\n' >budget/view/testdata/dpkg-query-width.txt
