@@ -145,6 +145,20 @@ func needleNear(content, n string, anchors []span, field, readOff bool) bool {
 			continue
 		}
 		w := window
+		if censusCount(content, o) {
+			// The count of the value before it, labelled by that value or
+			// by the head of its line when the list is the head's own
+			// ("ActionsEnabled (bool): true 295, false 65"), not by the
+			// head of another list of the line (after a "; ") nor by a word
+			// of another line.
+			for _, a := range anchors {
+				if censusItem(content, o, a) || a.end <= o.start && inLineHead(content, a) &&
+					!strings.ContainsAny(content[a.end:o.start], "\n") && !strings.Contains(content[a.end:o.start], "; ") {
+					return true
+				}
+			}
+			continue
+		}
 		if templateCount(content, o) || field && sharedValue(content, o) {
 			w = 0 // labelled by its own line: only that line is near
 		}
@@ -189,6 +203,18 @@ func censusCount(s string, o span) bool {
 		return false
 	}
 	return censusCountAfter.MatchString(s[o.end:end])
+}
+
+// censusItem reports whether anchor a is (or is inside) the value whose
+// census count stands at o: before it in the same item of the list ("Pending
+// 3", "shadow) 4", "\"curl,zlib1g\" 3"), not the list's label nor another item.
+func censusItem(s string, o, a span) bool {
+	if a.end > o.start {
+		return false
+	}
+	gap := s[a.end:o.start]
+	return len(gap) <= 48 && !strings.Contains(gap, "\n") && !strings.Contains(gap, ", ") &&
+		!strings.Contains(gap, "; ") && !strings.Contains(gap, ": ")
 }
 
 // quotedLabel returns the quoted value a number counts in a list of
