@@ -99,6 +99,8 @@
 //	text_gitgraph.go    git log --oneline/--graph: commits, merges, refs
 //	text_diff.go        unified diffs: files, hunks, +/- lines per file
 //	text_locations.go   lines with a source location, by file
+//	text_kv.go          key/value lines (NAME=value, key = value, Key: value,
+//	                    #define NAME value): values, name groups, entries
 //	text.go             the text's candidates in fill order
 //
 // The counts of the report kinds are each tested against an independent

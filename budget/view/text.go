@@ -41,11 +41,15 @@ const (
 const (
 	tsFacts = iota
 	tsPinned
+	tsKV        // key/value lines: values of name groups (text_kv.go)
+	tsKVGroups  // key/value lines: names by their shared value
+	tsKVEntries // key/value lines: entries as written
 	tsPackages
 	tsReport
 	tsFailed
 	tsBuild
 	tsErrors
+	tsCodes
 	tsRare
 	tsKinds
 	tsFields
@@ -81,6 +85,7 @@ type textCands struct {
 	recSpan     map[int]*textRecord // the records offered, by their first line (text_records.go)
 	indexCols   []int               // the columns of the index of a table's rows (text_list.go)
 	indexN      map[int]int         // rows per index candidate, by its key
+	kvLines     map[int][]int       // the lines of each names-by-value candidate, by its key (text_kv.go)
 }
 
 // addText adds the candidates of text collection ci.
@@ -138,10 +143,13 @@ func (tc *textCands) build(ci int) {
 			if len(ch) == 0 {
 				return ""
 			}
+			if k == tsKV || k == tsKVGroups || k == tsKVEntries {
+				return tc.kvHead(k, ch)
+			}
 			return tc.head(k, ch)
 		}
 		if k == tsRest {
-			s.Foot = func([]Candidate) string { return tc.restFoot() }
+			s.Foot = func([]Candidate) string { return tc.kvFoot() + tc.restFoot() }
 		}
 		tc.sec[k] = tc.v.AddSection(s)
 	}
@@ -197,9 +205,9 @@ func (tc *textCands) candidates() {
 	// state ranges of lines and keep all of theirs. The candidates do
 	// not depend on the budget, so neither does this.
 	offered := map[int]int{}
-	lineSec := map[int]bool{tsTail: true, tsHead: true, tsSpread: true, tsErrors: true, tsRare: true, tsHeaders: true}
+	lineSec := map[int]bool{tsTail: true, tsHead: true, tsSpread: true, tsErrors: true, tsCodes: true, tsRare: true, tsHeaders: true}
 	// Sections that state no contiguous range can leave a line out.
-	skipSec := map[int]bool{tsSpread: true, tsErrors: true, tsRare: true}
+	skipSec := map[int]bool{tsSpread: true, tsErrors: true, tsCodes: true, tsRare: true}
 	add := func(sec, key, rec int, reason, text string) {
 		if lineSec[sec] && rec >= 0 {
 			was := func(i int) bool { p, ok := offered[i]; return ok && p <= prio }
@@ -346,6 +354,18 @@ func (tc *textCands) candidates() {
 		}
 	}
 
+	// Key/value lines state their names and values (text_kv.go), and
+	// their last lines.
+	if p != nil && p.kv != nil {
+		tail := map[int]bool{}
+		prio = PrioAnomaly
+		tailFrom(1, 5)
+		for k := 1; k <= 5 && k <= len(p.tail); k++ {
+			tail[p.tail[len(p.tail)-k].pos] = true
+		}
+		tc.kvCandidates(add, func(pr int) { prio = pr }, tail)
+		return
+	}
 	// PrioFact: what the text is, beyond its first line.
 	prio = PrioFact
 	for i, f := range tc.factLines() {
@@ -381,6 +401,9 @@ func (tc *textCands) candidates() {
 	failedFrom(0, 20)
 	notableFrom(tc.errs, 0, 10)
 	notableFrom(tc.warns, 0, 3)
+	if p != nil {
+		tc.rareCodeCandidates(add)
+	}
 	// PrioRare: more of the end, the structure, the start.
 	prio = PrioRare
 	tailFrom(6, 20)
@@ -432,7 +455,7 @@ func (tc *textCands) candidates() {
 		add(tsTemplates, -2, -1, "leading words", w)
 	}
 	tmplFrom(0, 10)
-	if w := tc.wordCounts("last word", tc.lastMap()); w != "" {
+	if w := tc.wordCounts("last word", tc.lastMap()); w != "" && !tc.pathList() {
 		add(tsTemplates, -1, -1, "last words", w)
 	}
 	if w := tc.extensionCounts(); w != "" {
@@ -508,6 +531,14 @@ func (tc *textCands) candidates() {
 	headersFrom(3, maxHeaders)
 }
 
+// pathList reports whether the text is a list of paths: its names after
+// the last / are counted with its directories (text_paths.go), not again
+// as lines by their last word.
+func (tc *textCands) pathList() bool {
+	cp := tc.p.cols
+	return cp != nil && cp.rows > 0 && cp.split.mode == byLine && cp.cols[0].pathsOf() != nil
+}
+
 func (tc *textCands) leadMap() map[string]int {
 	if tc.p == nil {
 		return nil
@@ -520,6 +551,20 @@ func (tc *textCands) lastMap() map[string]int {
 		return nil
 	}
 	return tc.p.miner.last
+}
+
+// noCut is a width topCounts cuts no key at.
+const noCut = 1 << 30
+
+// listAndMore joins names with sep and, when total is more than their
+// number, says how many more there are after moreSep ("a, b and 3
+// more", "a; b; and 3 more").
+func listAndMore(names []string, sep, moreSep string, total int) string {
+	s := strings.Join(names, sep)
+	if total > len(names) {
+		s += fmt.Sprintf("%sand %s more", moreSep, commas(total-len(names)))
+	}
+	return s
 }
 
 // topCounts lists the n most frequent keys of m, most frequent first,
@@ -553,19 +598,11 @@ func (tc *textCands) wordCounts(what string, m map[string]int) string {
 	if ws[0].n < 3 || len(ws)*2 > total {
 		return ""
 	}
-	var parts []string
-	shown := 0
-	for i, x := range ws {
-		if i == 16 {
-			break
-		}
-		parts = append(parts, fmt.Sprintf("%s %s", cut(x.k, 60), commas(x.n)))
-		shown += x.n
-	}
+	list, shown, _, _ := topCounts(m, 16, 60)
 	if 3*shown < tc.p.lines-tc.p.blank {
 		return "" // the most frequent words cover less than a third of the lines
 	}
-	s := fmt.Sprintf("  lines by their %s (exact counts): %s", what, strings.Join(parts, ", "))
+	s := fmt.Sprintf("  lines by their %s (exact counts): %s", what, list)
 	if rest := tc.p.lines - tc.p.blank - shown; rest > 0 {
 		s += fmt.Sprintf("; %s other lines", commas(rest))
 	}
@@ -594,18 +631,10 @@ func (tc *textCands) extensionCounts() string {
 	if ws[0].n < 3 || 3*total < lines {
 		return ""
 	}
-	var parts []string
-	shown := 0
-	for i, x := range ws {
-		if i == 16 {
-			break
-		}
-		parts = append(parts, fmt.Sprintf("%s %s", x.k, commas(x.n)))
-		shown += x.n
-	}
-	s := fmt.Sprintf("  lines by the extension of their last word (exact counts): %s", strings.Join(parts, ", "))
-	if rest := total - shown; rest > 0 {
-		s += fmt.Sprintf(", %s other extensions in %s lines", commas(len(ws)-16), commas(rest))
+	list, _, more, rest := topCounts(p.miner.ext, 16, noCut)
+	s := fmt.Sprintf("  lines by the extension of their last word (exact counts): %s", list)
+	if rest > 0 {
+		s += fmt.Sprintf(", %s other extensions in %s lines", commas(more), commas(rest))
 	}
 	return s + fmt.Sprintf("; %s lines without one", commas(lines-total))
 }
@@ -757,6 +786,8 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 			s += fmt.Sprintf("all warning lines: compact artifact query %s --jq %s\n", h, ShellQuote(tc.p.severityQuery(sevWarn)))
 		}
 		return s
+	case tsCodes:
+		return fmt.Sprintf("diagnostics whose code is in no other line (showing %s), line<TAB>text:\n", commas(len(cs)))
 	case tsKinds:
 		return fmt.Sprintf("rare forms of diagnostic (templates of at most 1%% of the lines whose words are in no frequent template's; fewest lines first, each with its lines; showing %s lines), line<TAB>text:\n", commas(len(cs)))
 	case tsRare:
@@ -889,18 +920,10 @@ func testTotals(t *testSummary, json bool) []string {
 	}
 	out = append(out, fmt.Sprintf("%s: %s (%s passed, %s failed, %s skipped)", tests, commas(t.testPass+t.testFail+t.testSkip), commas(t.testPass), commas(t.testFail), commas(t.testSkip)))
 	if len(t.failedPkgs) > 0 {
-		s := "failed packages: " + strings.Join(t.failedPkgs, ", ")
-		if more := t.pkgFail - len(t.failedPkgs); more > 0 {
-			s += fmt.Sprintf(" and %s more", commas(more))
-		}
-		out = append(out, s)
+		out = append(out, "failed packages: "+listAndMore(t.failedPkgs, ", ", " ", t.pkgFail))
 	}
 	if len(t.skipped) > 0 {
-		s := "skipped tests: " + strings.Join(t.skipped, ", ")
-		if t.testSkip > len(t.skipped) {
-			s += fmt.Sprintf(" and %s more", commas(t.testSkip-len(t.skipped)))
-		}
-		out = append(out, s)
+		out = append(out, "skipped tests: "+listAndMore(t.skipped, ", ", " ", t.testSkip))
 	}
 	if len(t.slowest) > 0 {
 		var parts []string

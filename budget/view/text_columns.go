@@ -65,6 +65,7 @@ type colSplit struct {
 	// (0: not split); k and minK count the columns after that split,
 	// cellK and cellMinK the cells before it (detectWords).
 	starts          []int // byWidth: where each column starts (bytes from 0)
+	spaceRules      bool  // bySpaces: rule lines ("-----  ----") are no rows
 	words           []int
 	cellK, cellMinK int
 	// names are the name columns (0-based): columns of names of things
@@ -115,8 +116,10 @@ type colStat struct {
 	bottom   []topRow
 	rows     int    // rows that have this column (a row may have fewer cells)
 	empty    int    // rows whose cell is empty
-	unit     string // "%" when the numbers are written with a percent sign
-	mixed    bool   // numbers with and without the unit
+	unit     string // the unit the numbers are written with ("%", "s", "ms", "KB"; see splitUnit)
+	mixed    bool   // numbers with and without the unit, or units of different families
+	units    bool   // several units of one family (1.20s beside 10ms): compared, not summed
+	zeros    int    // bare 0s (no unit), which go with any unit
 	sumLen   int    // the lengths of the values, summed (for the index)
 	lettered int    // values with an ASCII letter (names; not times or numbers)
 	negative bool   // a value below zero
@@ -222,6 +225,9 @@ func (sp *colSplit) fields(line string) []string {
 		}
 		return f
 	}
+	if sp.spaceRules && isRule(line) {
+		return nil // "--------  ------  -------" under a header, above a total
+	}
 	f := splitSpaces(line)
 	if len(f) < sp.minK {
 		return nil
@@ -288,7 +294,16 @@ func (sp *colSplit) jqFields() string {
 		}
 		return fmt.Sprintf(`%s%s | select(length >= %d and length <= %d)%s`, sp.jqLead(), sp.jqCells(), lo, hi, sp.jqWords())
 	}
-	return fmt.Sprintf(`%s[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | select(length >= %d) | .[:%d] + [.[%d:] | join(" ")]`, sp.jqLead(), sp.minK, sp.k-1, sp.k-1)
+	return fmt.Sprintf(`%s%s[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | select(length >= %d) | .[:%d] + [.[%d:] | join(" ")]`, sp.jqLead(), sp.jqNoRule(), sp.minK, sp.k-1, sp.k-1)
+}
+
+// jqNoRule is the jq test that leaves out rule lines when they are no
+// rows of a whitespace table ("" otherwise).
+func (sp *colSplit) jqNoRule() string {
+	if !sp.spaceRules {
+		return ""
+	}
+	return fmt.Sprintf(`select(%s | not) | `, jqRuleTest)
 }
 
 // splitWords splits the cells of the columns in sp.words again at runs
@@ -377,7 +392,7 @@ func (sp *colSplit) jqField(i int) string {
 	if sp.mode != bySpaces {
 		return sp.jqFields() + fmt.Sprintf(` | .[%d]`, i)
 	}
-	s := fmt.Sprintf(`%s[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | select(length >= %d) | `, sp.jqLead(), sp.minK)
+	s := fmt.Sprintf(`%s%s[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | select(length >= %d) | `, sp.jqLead(), sp.jqNoRule(), sp.minK)
 	if i == sp.k-1 {
 		// The last column holds the rest, joined by single spaces.
 		return s + fmt.Sprintf(`.[%d:] | join(" ")`, i)
@@ -408,6 +423,7 @@ func detectColumns(data []byte, kind string) *colSplit {
 	sp := detectSpaces(sample)
 	if sp != nil {
 		sp.missingLast(sample)
+		sp.needLead(sample)
 	}
 	if w := detectWidth(sample); w != nil && (sp == nil || sp.header == nil && w.k == sp.k && w.lead == sp.lead && sp.countRows(sample) < w.countRows(sample)) {
 		// The same columns at fixed positions keep the rows whose
@@ -577,6 +593,27 @@ func rowLead(sample []byte) string {
 	return lead
 }
 
+// needLead drops the lead of a whitespace table when no line without it
+// would be a row anyway (readelf's title has fewer words than the
+// columns): the queries the view prints stay shorter.
+func (sp *colSplit) needLead(sample []byte) {
+	if sp.mode != bySpaces || sp.lead == "" {
+		return
+	}
+	need := false
+	textLines(sample, func(pos int, line string) {
+		if pos >= 4000 || trimBlank(line) == "" || strings.HasPrefix(line, sp.lead) || need {
+			return
+		}
+		if len(splitSpaces(line)) >= sp.minK && !(sp.spaceRules && isRule(line)) {
+			need = true
+		}
+	})
+	if !need {
+		sp.lead = ""
+	}
+}
+
 // countRows is the number of rows among the first 4,000 lines of
 // sample.
 func (sp *colSplit) countRows(sample []byte) int {
@@ -632,6 +669,17 @@ func (sp *colSplit) missingLast(sample []byte) {
 	}
 }
 
+// wordsOnly reports whether every word has a letter or no digit (a
+// header's names: "CRC-32" and dpkg -l's "||/" are, "2024" is not).
+func wordsOnly(ws []string) bool {
+	for _, w := range ws {
+		if !hasLetter(w) && strings.IndexAny(w, "0123456789") >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // ruledHeader finds a whitespace table whose header line is followed by
 // a rule line ("||/ Name Version Architecture Description" above
 // "+++-====-====" of dpkg -l), among the first 30 non-blank lines: the
@@ -652,8 +700,8 @@ func ruledHeader(sample []byte) *colSplit {
 				return
 			}
 			if isRule(line) && prevPos >= 0 {
-				if h := splitSpaces(prev); len(h) >= 2 && len(h) <= 4*maxColumns && strings.IndexAny(prev, "0123456789") < 0 {
-					sp = &colSplit{k: len(h), minK: len(h), header: h, headPos: prevPos}
+				if h := splitSpaces(prev); len(h) >= 2 && len(h) <= 4*maxColumns && wordsOnly(h) {
+					sp = &colSplit{k: len(h), minK: len(h), header: h, headPos: prevPos, spaceRules: true}
 				}
 			}
 			prev, prevPos = line, pos
@@ -1014,18 +1062,25 @@ func (c *colStat) add(pos int, line, v string, row int) {
 		c.empty++
 		return
 	}
-	num, unit := v, ""
-	if strings.HasSuffix(v, "%") {
-		num, unit = v[:len(v)-1], "%"
-	}
+	num, unit := splitUnit(v)
 	iv, fv, ok := parseDecimal(num)
 	if !ok {
 		return
 	}
-	if c.numeric > 0 && unit != c.unit {
+	switch fam := unitFamily(unit); {
+	case unit == "" && fv == 0 && c.unit != "":
+		// a bare 0 beside 0.01s (pprof's flat) is zero in any unit
+	case c.numeric == 0 || c.unit == "" && c.numeric == c.zeros && fv != 0:
+		c.unit = unit // the first number, or the first after bare 0s
+	case fam != unitFamily(c.unit) || fam == "" && unit != c.unit:
 		c.mixed = true
+	case unit != c.unit:
+		c.units = true // 1.20s beside 10ms: comparable, not summed
 	}
-	c.unit = unit
+	if unit == "" && fv == 0 {
+		c.zeros++
+	}
+	scaled := fv * unitScale(unit)
 	c.numeric++
 	if fv < 0 {
 		c.negative = true
@@ -1042,6 +1097,7 @@ func (c *colStat) add(pos int, line, v string, row int) {
 		c.sumI += iv
 	}
 	c.sumF += fv
+	fv = scaled // compared in the unit of its family (seconds, bytes)
 	c.noteTop(fv, v, posLine{pos, line})
 	first := c.numeric == 1
 	switch {
@@ -1282,7 +1338,7 @@ func (c *colStat) sortedValues() []keyCount {
 // sumsBy is " (sums by NAME: "a" 12, "b" 30)" for a numeric column and
 // the group column g of the profile, or "".
 func (cp *colProfile) sumsBy(c *colStat, g int) string {
-	if g < 0 || c.groupSums == nil || c.groupSums[g] == nil || cp.cols[g] == c || len(c.distinct) == cp.rows || c.idLike() {
+	if g < 0 || c.groupSums == nil || c.groupSums[g] == nil || cp.cols[g] == c || len(c.distinct) == cp.rows || c.idLike() || c.unit != "" {
 		// (a column of distinct numbers is an id: its sums mean nothing)
 		return ""
 	}
@@ -1320,7 +1376,51 @@ func (c *colStat) sumText() string {
 	if c.unit == "%" {
 		return fmt.Sprintf("mean %s%%", strconv.FormatFloat(c.sumF/float64(c.numeric), 'f', c.decimals+1, 64))
 	}
-	return "sum " + c.formatSum(c.sumF, c.sumI)
+	if c.units {
+		return "units of " + unitFamily(c.unit) + ", not summed"
+	}
+	return "sum " + c.formatSum(c.sumF, c.sumI) + c.unit
+}
+
+// Units a number may be written with (the numbers of go tool pprof,
+// unzip -v, npm's timings, du -h): the unit's family and its size in the
+// family's base unit. Numbers of one family are compared in that unit;
+// they are summed only when all have the same unit.
+var unitScales = map[string]struct {
+	family string
+	scale  float64
+}{
+	"%": {"%", 1},
+	"s": {"time", 1}, "ms": {"time", 1e-3}, "us": {"time", 1e-6}, "µs": {"time", 1e-6}, "ns": {"time", 1e-9},
+	"B": {"size", 1}, "K": {"size", 1 << 10}, "KB": {"size", 1 << 10}, "KiB": {"size", 1 << 10}, "kB": {"size", 1 << 10},
+	"M": {"size", 1 << 20}, "MB": {"size", 1 << 20}, "MiB": {"size", 1 << 20},
+	"G": {"size", 1 << 30}, "GB": {"size", 1 << 30}, "GiB": {"size", 1 << 30},
+	"T": {"size", 1 << 40}, "TB": {"size", 1 << 40}, "TiB": {"size", 1 << 40},
+}
+
+// splitUnit splits "1.20s" into "1.20" and "s" when the suffix is one
+// of unitScales; v and "" otherwise.
+func splitUnit(v string) (num, unit string) {
+	i := len(v)
+	for i > 0 && (v[i-1] >= 'a' && v[i-1] <= 'z' || v[i-1] >= 'A' && v[i-1] <= 'Z' || v[i-1] == '%' || v[i-1] >= 0x80) {
+		i--
+	}
+	if i == len(v) || i == 0 || !isDigitByte(v[i-1]) {
+		return v, ""
+	}
+	if _, ok := unitScales[v[i:]]; !ok {
+		return v, ""
+	}
+	return v[:i], v[i:]
+}
+
+func unitFamily(unit string) string { return unitScales[unit].family }
+
+func unitScale(unit string) float64 {
+	if u, ok := unitScales[unit]; ok {
+		return u.scale
+	}
+	return 1
 }
 
 // present is " (in N of M rows)" for a column some rows lack, and "N

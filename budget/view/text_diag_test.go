@@ -333,3 +333,60 @@ func TestIndentRecordForms(t *testing.T) {
 		t.Errorf("lines line %q: the most lines after the first are %d", l, most)
 	}
 }
+
+// TestSlotNumericRange: a template position of more than 8 numbers
+// states their range, as the lines have them, not a census of values
+// (heldout12w: node --prof-process's tick counts and percentages).
+func TestSlotNumericRange(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&b, "fetch GET 200 https://registry.example/pkg%d %dms (cache miss)\n", i, 40+(i*37)%900)
+	}
+	p := analyzeText([]byte(b.String()), nil)
+	var vals string
+	for _, cl := range p.miner.clusters {
+		vals += cl.slotValues()
+	}
+	if !strings.Contains(vals, "(30 values from 40ms to 928ms)") {
+		t.Errorf("slot values %q", vals)
+	}
+}
+
+// TestRareCodeLines: every diagnostic whose code is in no other line
+// (tsc's one TS18048, TS2307 and TS2584) is offered with the anomalies,
+// and no other line is.
+func TestRareCodeLines(t *testing.T) {
+	data := readTestdata(t, "tsc-build-codes.txt")
+	codes := codesByRegexp(data, regexp.MustCompile(`^\S+\(\d+,\d+\): \w+ (TS\d+): `))
+	want := map[string]bool{}
+	for _, l := range strings.Split(string(data), "\n") {
+		if m := regexp.MustCompile(`: \w+ (TS\d+): `).FindStringSubmatch(l); m != nil && codes[m[1]] == 1 {
+			want[l] = true
+		}
+	}
+	if len(want) < 2 {
+		t.Fatalf("%d codes in one line: not the capture this test was written for", len(want))
+	}
+	v, err := Build(Input{Tool: "t", ContentType: "text/plain", Data: data, Handle: "0123456789ab", Budget: 4000,
+		Collections: []Collection{{Path: ".", Kind: "lines", Count: countLines(data)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := 0
+	for _, c := range v.Candidates() {
+		if c.Reason != "code in one line" {
+			continue
+		}
+		got++
+		if c.Prio != PrioAnomaly {
+			t.Errorf("priority %d, want the anomalies'", c.Prio)
+		}
+		i := strings.IndexByte(c.Text, '\t')
+		if !want[c.Text[i+1:]] {
+			t.Errorf("offered %q", c.Text)
+		}
+	}
+	if got != len(want) {
+		t.Errorf("%d lines offered, want %d", got, len(want))
+	}
+}

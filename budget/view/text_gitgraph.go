@@ -266,18 +266,9 @@ func (gs *graphStats) facts() []string {
 		out = append(out, "HEAD: "+gs.head)
 	}
 	if len(gs.words) > 1 {
-		ws, total := byCount(gs.words)
-		var parts []string
-		shown := 0
-		for i, x := range ws {
-			if i == 16 {
-				break
-			}
-			parts = append(parts, fmt.Sprintf("%s %s", x.k, commas(x.n)))
-			shown += x.n
-		}
-		s := "subjects by their first word (exact counts): " + strings.Join(parts, ", ")
-		if rest := total + gs.wordsOther - shown; rest > 0 {
+		list, _, _, rest := topCounts(gs.words, 16, noCut)
+		s := "subjects by their first word (exact counts): " + list
+		if rest += gs.wordsOther; rest > 0 {
 			s += fmt.Sprintf("; %s other subjects", commas(rest))
 		}
 		out = append(out, s)

@@ -37,7 +37,7 @@ import (
 // each: the row's identity (the first column whose every value is its
 // own and a name: not a number, 90% with a letter, not a time) and at most three short telling columns (of few
 // values only when they are short: a kind's letter), each cut at
-// 40 characters; a list's index is its values (cut at 120), 40 to a line. The first
+// 40 characters, but the rows among the first 10 lines (shown before); a list's index is its values (cut at 120), 40 to a line. The first
 // rows come early, more at each priority, so a larger budget shows a
 // superset. Building it reads the text again only up to maxIndexRows
 // rows.
@@ -424,13 +424,21 @@ func (tc *textCands) indexCandidates() func(prio, fromRow, toRow int) {
 	if list {
 		chunk, cellCut = listChunk, listCellCut
 	}
+	// The first lines are shown before the index (text.go's headFrom,
+	// at a better or the same priority): their rows are not listed again.
+	inHead := map[int]bool{}
+	if !list && (tc.p.recs == nil || !tc.p.recs.short()) {
+		for _, l := range tc.p.head[:min(10, len(tc.p.head))] {
+			inHead[l.pos] = true
+		}
+	}
 	var entries []posLine // the index entry of each row, in line order
 	textLinesWhile(tc.in.Data, func(pos int, line string) bool {
 		if len(entries) >= maxIndexRows {
 			return false // the rest of the text is not read again
 		}
 		f := cp.split.fields(line)
-		if f == nil || pos == cp.split.headPos {
+		if f == nil || pos == cp.split.headPos || inHead[pos] {
 			return true
 		}
 		var cells []string

@@ -26,9 +26,10 @@ type locStats struct {
 	filesMore int // lines of files past maxLocFiles
 	words     map[string]int
 	wordsMore int
-	codes     map[string]int // lines by their diagnostic code (diagCode)
-	codesMore int            // lines of codes past maxLocFiles
-	coded     int            // lines with a code
+	codes     map[string]int     // lines by their diagnostic code (diagCode)
+	codesMore int                // lines of codes past maxLocFiles
+	codeLine  map[string]posLine // per code its first line
+	coded     int                // lines with a code
 	maxLine   int
 	maxFile   string
 	fileMax   map[string]int // per file its highest line number
@@ -90,10 +91,14 @@ func (ls *locStats) add(pos int, line string) {
 	}
 	if ls.files == nil {
 		ls.files, ls.words, ls.codes, ls.fileMax = map[string]int{}, map[string]int{}, map[string]int{}, map[string]int{}
+		ls.codeLine = map[string]posLine{}
 	}
 	if c := diagCode(msg); c != "" {
 		ls.coded++
 		if _, ok := ls.codes[c]; ok || len(ls.codes) < maxLocFiles {
+			if ls.codes[c] == 0 {
+				ls.codeLine[c] = posLine{pos, cut(line, textWidth)}
+			}
 			ls.codes[c]++
 		} else {
 			ls.codesMore++
@@ -219,8 +224,29 @@ func (ls *locStats) codeFact() string {
 	if rest += ls.codesMore; rest > 0 {
 		s += fmt.Sprintf("; %s more codes in %s lines", commas(moreKeys), commas(rest))
 	}
-	return fmt.Sprintf("diagnostics by code (exact; %s of the %s lines with a source location have one, %s distinct): %s",
-		commas(ls.coded), commas(ls.lines), commas(len(ls.codes)), s)
+	return fmt.Sprintf("diagnostic codes: %s distinct codes in %s lines (of the %s lines with a source location); lines by code (exact): %s",
+		commas(len(ls.codes)), commas(ls.coded), commas(ls.lines), s)
+}
+
+// rareCodeCandidates adds the line of every code that is in one line
+// only (the anomaly among the diagnostics: tsc's one TS18048), when at
+// least 3 lines have a code and there are 2 codes or more, in the
+// order of the lines.
+func (tc *textCands) rareCodeCandidates(add func(sec, key, rec int, reason, text string)) {
+	ls := &tc.p.locs
+	if ls.coded < 3 || len(ls.codes) < 2 {
+		return
+	}
+	var lines []posLine
+	for c, n := range ls.codes {
+		if n == 1 {
+			lines = append(lines, ls.codeLine[c])
+		}
+	}
+	sort.Slice(lines, func(i, j int) bool { return lines[i].pos < lines[j].pos })
+	for _, l := range lines {
+		add(tsCodes, l.pos, l.pos, "code in one line", fmt.Sprintf("  %d\t%s", l.pos, cutLine(l.text)))
+	}
 }
 
 // diagCode is the code of a diagnostic message (the text after its

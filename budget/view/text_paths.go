@@ -38,7 +38,8 @@ import (
 // A column is one of paths when 90% of the values that are not empty
 // have a '/', a letter and no space, at least 10 of them, and its
 // directories hold two rows each or more on average; not when half of
-// them start with a host name or a scheme (module paths, URLs). Every value with a
+// them start with a host name or a scheme and half have no extension
+// (module paths, URLs; the files of a module's zip are paths). Every value with a
 // '/' is counted, but one with a version after an '@' (module@v1.2.3).
 
 const (
@@ -169,8 +170,8 @@ func counted(v string) bool {
 		for k < len(v) && isDigitByte(v[k]) {
 			k++
 		}
-		if k > j && k+1 < len(v) && v[k] == '.' && isDigitByte(v[k+1]) {
-			return false
+		if k > j && k+1 < len(v) && v[k] == '.' && isDigitByte(v[k+1]) && strings.IndexByte(v[i:], '/') < 0 {
+			return false // (a module@v1.2.3/ directory holds files)
 		}
 	}
 	return true
@@ -294,7 +295,7 @@ func (ps *pathStat) add(l posLine, v string) {
 // nil.
 func (c *colStat) pathsOf() *pathStat {
 	ps := c.paths
-	if ps == nil || ps.strict < 10 || 10*ps.strict < 9*(c.rows-c.empty) || 2*ps.hosted > ps.rows {
+	if ps == nil || ps.strict < 10 || 10*ps.strict < 9*(c.rows-c.empty) || 2*ps.hosted > ps.rows && 2*ps.extRows < ps.rows {
 		// (module paths and URLs, github.com/… and https://…, are
 		// counted by their starts: text_columns.go's partsLines)
 		return nil
@@ -359,11 +360,11 @@ func (ps *pathStat) shownDirs() []*dirNode {
 	ps.tops = tops
 	shown := map[*dirNode]bool{}
 	opened := map[*dirNode]bool{}
-	var open func(n *dirNode)
+	var open func(n *dirNode, most int)
 	var named []*dirNode
 	name := func(n *dirNode) {
-		if n.under == ps.rows && len(n.kids) > 0 {
-			open(n) // every path lies under it: it says nothing
+		if n.under == ps.rows && len(n.kids) > 0 && len(n.kids) <= 2*maxPathChildren {
+			open(n, 2*maxPathChildren) // every path lies under it: it says nothing
 			return
 		}
 		for len(n.kids) == 1 && n.direct == 0 {
@@ -374,9 +375,9 @@ func (ps *pathStat) shownDirs() []*dirNode {
 			named = append(named, n)
 		}
 	}
-	open = func(n *dirNode) {
+	open = func(n *dirNode, most int) {
 		opened[n] = true
-		if len(n.kids) > maxPathChildren {
+		if len(n.kids) > most {
 			n.wide = true
 			return
 		}
@@ -401,7 +402,7 @@ func (ps *pathStat) shownDirs() []*dirNode {
 			break
 		}
 		if len(best.kids) > maxPathChildren || len(named)+len(best.kids) <= maxPathNodes+4 {
-			open(best)
+			open(best, maxPathChildren)
 		} else {
 			opened[best] = true // no room for its subdirectories
 		}

@@ -385,3 +385,39 @@ func TestSomeNumbers(t *testing.T) {
 		t.Errorf("Ndx line %q, want %q … max %d", c.line(p.cols.rows), want, hi)
 	}
 }
+
+// TestUnits: numbers written with a unit are numbers. go tool pprof
+// -top's flat column ("0.21s", a bare "0") sums to the total pprof
+// prints itself ("Showing nodes accounting for 3.19s"); du -ah's sizes
+// ("4.0K", "4.7M") are compared in bytes, not summed, and the largest is
+// the one with the most bytes counted here. Fails on the old code (the
+// columns were words: "0.01s" 28, …).
+func TestUnits(t *testing.T) {
+	data := readCapture(t, "testdata/pprof-top-query.txt")
+	p := analyzeText(data, nil)
+	total := regexp.MustCompile(`Showing nodes accounting for ([0-9.]+s),`).FindStringSubmatch(string(data))
+	if total == nil {
+		t.Fatal("no total in the capture")
+	}
+	if c := p.cols.cols[0]; !c.isNumber() || c.sumText() != "sum "+total[1] {
+		t.Errorf("flat: number %v, %q, pprof says %s", c.isNumber(), c.sumText(), total[1])
+	}
+	data = readCapture(t, "testdata/du-ah-git-doc.txt")
+	p = analyzeText(data, nil)
+	scale := map[string]float64{"": 1, "K": 1024, "M": 1024 * 1024, "G": 1024 * 1024 * 1024}
+	best, bestRaw := -1.0, ""
+	for _, l := range rawLines(data) {
+		size := strings.Split(l, "\t")[0]
+		n, err := strconv.ParseFloat(strings.TrimRight(size, "KMG"), 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := n * scale[size[len(strings.TrimRight(size, "KMG")):]]; v > best {
+			best, bestRaw = v, size
+		}
+	}
+	c := p.cols.cols[0]
+	if !c.isNumber() || !c.units || c.maxRaw != bestRaw || !strings.Contains(c.line(p.cols.rows), "max "+bestRaw) {
+		t.Errorf("du -ah sizes: %q, want max %s", c.line(p.cols.rows), bestRaw)
+	}
+}

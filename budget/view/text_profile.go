@@ -124,6 +124,7 @@ type textProfile struct {
 	graph   *graphStats  // a commit list's counts (text_gitgraph.go), or nil
 	diff    *diffStats   // a diff's files and hunks (text_diff.go), or nil
 	locs    locStats     // lines with a source location (text_locations.go)
+	kv      *kvStats     // key/value lines (text_kv.go), or nil
 	// locData: nearly every line is a located diagnostic with no level
 	// word (detectLocData); the location prefix makes no error line.
 	locData bool
@@ -188,9 +189,12 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	n := countLines(data)
 	p := &textProfile{lines: n, levels: map[string]int{}, miner: newMiner(), extra: map[int]string{}}
 	p.kind = detectTextKind(data)
+	if f := detectKV(data, p.kind); f != kvNone {
+		p.kind, p.kv = textKV, newKVStats(f)
+	}
 	p.locData = p.kind == textCompile && detectLocData(data)
 	p.miner.keep = p.locData
-	if sp := detectColumns(data, p.kind); sp != nil {
+	if sp := detectColumns(data, p.kind); p.kv == nil && sp != nil {
 		p.cols = newColProfile(sp)
 	}
 	// The spread: lines between the head and the tail, coarse to fine.
@@ -206,13 +210,15 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	fieldIdx := map[string]*fieldStat{}
 	switch p.kind {
 	case textFields:
-	case textGoTest, textTAP, textReport:
+	case textGoTest, textTAP, textReport, textKV:
 		fieldIdx = nil
 	default:
 		p.loose = true
 	}
 	p.headKey = detectHeaderKey(data, p.kind)
-	if p.headKey != "" {
+	if p.kv != nil {
+		// key/value lines: no other records
+	} else if p.headKey != "" {
 		p.recs = newRecordStats(p.headKey)
 	} else if detectIndentRecords(data, p.kind) {
 		p.recs = newRecordStats("")
@@ -318,7 +324,14 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 			}
 		}
 		if fieldIdx != nil && !blank {
-			if k, v, ok := fieldLine(line); ok && (!p.loose || fieldIdx[k] != nil || len(fieldIdx) < maxLooseFields) {
+			// Of a text that is not records of fields, a line may hold
+			// several Key: value pairs (stat's "Device: 254,0<TAB>Inode:
+			// 681  Links: 2"), indented ("  File: /etc"): text_kv.go.
+			for _, fp := range fieldPairs(line, p.loose) {
+				k, v := fp.key, fp.val
+				if p.loose && fieldIdx[k] == nil && len(fieldIdx) >= maxLooseFields {
+					continue
+				}
 				if !inBlock && !p.loose {
 					recName = v
 					if p.nameField == "" {
@@ -394,6 +407,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		if p.recs != nil {
 			p.recs.add(pos, line, blank, p.recs.isHeader(line), sev)
 		}
+		if p.kv != nil && !blank {
+			p.kv.add(pos, line)
+		}
 		if !blank {
 			if p.diff == nil && p.graph == nil {
 				p.locs.add(pos, line)
@@ -420,6 +436,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		flushRecord()
 	}
 	p.miner.mergeRare()
+	if p.kv != nil {
+		p.kv.done()
+	}
 	if p.recs != nil {
 		p.recs.done()
 	}
@@ -454,6 +473,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		p.recordUnit = "records (blank-line-separated paragraphs)"
 	case p.kind == textLog:
 		p.recordUnit = "entries (a timestamped line and its continuation lines)"
+	case p.kv != nil:
+		p.records = p.kv.entries
+		p.recordUnit = "entries (name and value lines)"
 	default:
 		p.recordUnit = "lines"
 	}
@@ -509,7 +531,7 @@ func headerKey(line string) string {
 // as many as it. "" when there is none.
 func detectHeaderKey(data []byte, kind string) string {
 	switch kind {
-	case textFields, textGoTest, textTAP, textGoJSON, textReport, textCommits, textDiff:
+	case textFields, textGoTest, textTAP, textGoJSON, textReport, textCommits, textDiff, textKV:
 		return ""
 	}
 	sample := data

@@ -294,6 +294,13 @@ func (c *cluster) slotValues() string {
 			if i < len(c.slots) && len(c.slots[i]) == len(cs) {
 				n = len(cs)
 			}
+			if len(cs) > shownSlotValues {
+				if lo, hi, ok := numericRange(cs); ok {
+					// Many numbers: their range says more than a census.
+					parts = append(parts, fmt.Sprintf("%s (%d values from %s to %s)", name, len(cs), lo, hi))
+					continue
+				}
+			}
 			if len(cs) > n && cs[0].n == 1 {
 				parts = append(parts, fmt.Sprintf("%s (%d values, one line each)", name, len(cs)))
 				continue
@@ -327,6 +334,27 @@ func (c *cluster) slotValues() string {
 		return ""
 	}
 	return "values: " + strings.Join(parts, "; ")
+}
+
+// numericRange is the smallest and the largest of values that are all
+// numbers (a trailing '%' or unit of letters allowed, "13.04%",
+// "1838ms"), as the lines have them; ok is false otherwise.
+func numericRange(cs []slotCount) (lo, hi string, ok bool) {
+	var min, max float64
+	for i, x := range cs {
+		v := strings.TrimRight(strings.TrimSuffix(x.v, "%"), "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || v == "" {
+			return "", "", false
+		}
+		if i == 0 || f < min {
+			min, lo = f, x.v
+		}
+		if i == 0 || f > max {
+			max, hi = f, x.v
+		}
+	}
+	return lo, hi, len(cs) > 0
 }
 
 // countsAt is position i's counts, most lines first, or nil.

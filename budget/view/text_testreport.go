@@ -435,31 +435,16 @@ func reportTotals(t *testSummary) []string {
 	out = append(out, fmt.Sprintf("tests listed: %s (%s passed, %s failed, %s skipped, %s todo; one line each)", commas(total), commas(t.testPass), commas(t.testFail), commas(t.testSkip), commas(t.testTodo)))
 	if t.testFail > 0 {
 		var names []string
-		for i, f := range t.failed {
-			if i == 20 {
-				break
-			}
+		for _, f := range t.failed[:min(20, len(t.failed))] {
 			names = append(names, f.display())
 		}
-		s := "failed tests: " + strings.Join(names, "; ")
-		if t.testFail > len(names) {
-			s += fmt.Sprintf("; and %s more", commas(t.testFail-len(names)))
-		}
-		out = append(out, s)
+		out = append(out, "failed tests: "+listAndMore(names, "; ", "; ", t.testFail))
 	}
 	if len(t.skipped) > 0 {
-		s := "skipped tests: " + strings.Join(t.skipped, "; ")
-		if t.testSkip > len(t.skipped) {
-			s += fmt.Sprintf("; and %s more", commas(t.testSkip-len(t.skipped)))
-		}
-		out = append(out, s)
+		out = append(out, "skipped tests: "+listAndMore(t.skipped, "; ", "; ", t.testSkip))
 	}
 	if len(t.todos) > 0 {
-		s := "todo tests: " + strings.Join(t.todos, "; ")
-		if t.testTodo > len(t.todos) {
-			s += fmt.Sprintf("; and %s more", commas(t.testTodo-len(t.todos)))
-		}
-		out = append(out, s)
+		out = append(out, "todo tests: "+listAndMore(t.todos, "; ", "; ", t.testTodo))
 	}
 	if len(t.slowest) > 0 {
 		var parts []string

@@ -173,6 +173,7 @@ func plural(n int, word string) string {
 var listings = map[string]bool{
 	"row header": true, "the keys": true, "every member": true,
 	"index": true, "record names": true, "tree node": true, "pinned list": true,
+	"names of a shared value": true, // key/value lines (text_kv.go)
 }
 
 // ShellQuote quotes s for a POSIX shell.

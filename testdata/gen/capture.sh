@@ -259,3 +259,4 @@ if want pprof-top-query; then
 	rm -rf "$tmp"
 fi
 want dpkg-query-width && dpkg-query -W -f='${binary:Package;-44}${Essential;-6}${Homepage}\n' >budget/view/testdata/dpkg-query-width.txt
+want du-ah-git-doc && du -ah /usr/share/doc/git >budget/view/testdata/du-ah-git-doc.txt

@@ -1,0 +1,948 @@
+package view
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Texts of key/value lines: one setting a line, spelled one way
+// throughout (perl's config.sh name='value', env and go env NAME=value,
+// git config -l key=value, sysctl -a key = value, apt-config dump
+// key "value";, /proc/meminfo Key: value, cpp -dM #define NAME value).
+// Read as a list of lines they say little; split at their separator they
+// are a table of two columns, names and values, and the view states
+// (exactly, over every entry):
+//
+//   - the number of entries and of distinct names;
+//   - the values with their counts, most frequent first ('define' 521,
+//     'undef' 159, '' 108), and how many values stand in one entry only;
+//   - the names by their first part ("d_… 562", "net.ipv4.… 224",
+//     "Acquire + Acquire::… 68") and by a shared start ("use… 33"), and
+//     for the largest of these groups their values with counts (d_…:
+//     'define' 395, 'undef' 150);
+//   - the longest values, by name, with their lengths;
+//
+// then as many entries as fit: the names of the values shared by many
+// entries, grouped by value (a value once, then its names), and the
+// other entries as written, in an even spread over the text; then the
+// number of entries not shown and a query for one of them by name.
+//
+// Detection is conservative: at least kvMinEntries lines of the first
+// 4,000 are entries of one spelling, at least 90% of the lines that are
+// not blank or comments, and most names are distinct (a log of
+// key=value pairs repeats its keys on every line: it stays a log).
+
+// textKV is the kind of a text of key/value lines.
+const textKV = "key/value lines"
+
+// kvForm is a spelling of key/value lines.
+type kvForm int
+
+const (
+	kvNone   kvForm = iota
+	kvEq            // NAME=value, name='value' (env, go env, git config -l, perl config.sh)
+	kvSpaced        // key = value (sysctl -a)
+	kvQuoted        // key "value"; (apt-config dump)
+	kvColon         // Key: value (/proc/meminfo)
+	kvDefine        // #define NAME value (cpp -dM)
+)
+
+const (
+	kvMinEntries = 8     // entries needed to call a text key/value lines
+	kvMaxKept    = 20000 // entries kept for the view (then an even sample) and for name groups
+	kvMaxValues  = 4096  // distinct values counted exactly
+	kvValueLen   = 200   // values longer than this are not counted by value (their lengths are)
+	kvGroupLen   = 60    // values up to this long with kvGroupMin entries are shown with their names grouped
+	kvGroupMin   = 3
+	kvChunk      = 24  // names per line of a value's group
+	kvWidth      = 120 // an entry is shown cut to this many characters
+)
+
+// describe names the spelling for the view.
+func (f kvForm) describe() string {
+	switch f {
+	case kvEq:
+		return `name=value (split at the first "=")`
+	case kvSpaced:
+		return `name = value (split at the first " = ")`
+	case kvQuoted:
+		return `name "value"; (the value between the quotes)`
+	case kvColon:
+		return `Name: value (split at the first ":")`
+	case kvDefine:
+		return `#define NAME value`
+	}
+	return ""
+}
+
+// split splits a line of this spelling into its name and its value as
+// written (quotes kept, white space around it removed).
+func (f kvForm) split(line string) (key, val string, ok bool) {
+	if f != kvDefine {
+		line = strings.TrimLeft(line, " \t") // an indented list of settings (python -m sysconfig)
+	}
+	switch f {
+	case kvEq:
+		if line == "" || !(line[0] == '_' || isAlnumByte(line[0]) && !isDigitByte(line[0])) {
+			return "", "", false
+		}
+		for i := 1; i < len(line) && i <= 200; i++ {
+			c := line[i]
+			switch {
+			case c == '=':
+				v := line[i+1:]
+				// perl -V:name writes name='value'; with a final ';'
+				if n := len(v); n >= 3 && v[n-1] == ';' && (v[0] == '\'' || v[0] == '"') && v[n-2] == v[0] {
+					v = v[:n-1]
+				}
+				return line[:i], v, true
+			case isAlnumByte(c) || strings.IndexByte("_.-/@:", c) >= 0:
+			default:
+				return "", "", false
+			}
+		}
+	case kvSpaced:
+		i := strings.Index(line, " =")
+		if i <= 0 || i > 200 || strings.IndexAny(line[:i], " \t=") >= 0 || strings.IndexByte("#;!/", line[0]) >= 0 {
+			return "", "", false
+		}
+		rest := line[i+2:]
+		if rest != "" && rest[0] != ' ' {
+			return "", "", false
+		}
+		return line[:i], strings.TrimSpace(rest), true
+	case kvQuoted:
+		i := strings.IndexByte(line, ' ')
+		if i <= 0 || !strings.HasSuffix(line, `";`) || len(line) < i+4 || line[i+1] != '"' || strings.IndexByte("#;/", line[0]) >= 0 {
+			return "", "", false
+		}
+		return line[:i], line[i+1 : len(line)-1], true
+	case kvColon:
+		if line == "" || !(line[0]|0x20 >= 'a' && line[0]|0x20 <= 'z') {
+			return "", "", false
+		}
+		i := strings.IndexByte(line, ':')
+		if i <= 0 || i > 60 {
+			return "", "", false
+		}
+		for j := 0; j < i; j++ {
+			if c := line[j]; !isAlnumByte(c) && strings.IndexByte(" \t_-.()/", c) < 0 {
+				return "", "", false
+			}
+		}
+		rest := line[i+1:]
+		if rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+			return "", "", false // "http://", "12:30"
+		}
+		key = strings.TrimRight(line[:i], " \t")
+		if strings.Count(key, " ") > 3 {
+			return "", "", false // a sentence, not a name
+		}
+		return key, strings.TrimSpace(rest), true
+	case kvDefine:
+		rest, found := strings.CutPrefix(line, "#define ")
+		if !found || rest == "" || rest[0] == ' ' {
+			return "", "", false
+		}
+		end := strings.IndexByte(rest, ' ')
+		if p := strings.IndexByte(rest, '('); p >= 0 && (end < 0 || p < end) {
+			if q := strings.IndexByte(rest, ')'); q > p {
+				end = q + 1
+				if end >= len(rest) {
+					end = -1
+				}
+			}
+		}
+		if end < 0 {
+			return rest, "", true
+		}
+		return rest[:end], strings.TrimSpace(rest[end:]), true
+	}
+	return "", "", false
+}
+
+// kvComment reports whether a line is a comment among key/value lines.
+func kvComment(line string) bool {
+	s := strings.TrimLeft(line, " \t")
+	return strings.HasPrefix(s, "#") && !strings.HasPrefix(s, "#define ") || strings.HasPrefix(s, ";") || strings.HasPrefix(s, "//")
+}
+
+var kvForms = []kvForm{kvEq, kvSpaced, kvQuoted, kvDefine, kvColon}
+
+// detectKV returns the spelling of a text of key/value lines, or kvNone.
+// Only plain lines or blank-line-separated blocks can be (python -m
+// sysconfig's "Variables:" block, npm config ls -l's sections): not a
+// log, a test report, a diff; records of fields repeat their names, so
+// those stay records.
+func detectKV(data []byte, kind string) kvForm {
+	if kind != textPlain && kind != textFields && kind != textBlocks {
+		return kvNone
+	}
+	sample := data
+	if len(sample) > 1<<20 {
+		sample = sample[:1<<20]
+	}
+	var hits [kvDefine + 1]int
+	keys := make([]map[string]bool, kvDefine+1)
+	for _, f := range kvForms {
+		keys[f] = map[string]bool{}
+	}
+	lines, comments := 0, 0
+	textLinesWhile(sample, func(pos int, line string) bool {
+		if pos >= 4000 {
+			return false
+		}
+		if strings.TrimSpace(line) == "" {
+			return true
+		}
+		if kvComment(line) {
+			comments++
+			return true
+		}
+		lines++
+		for _, f := range kvForms {
+			if k, _, ok := f.split(line); ok {
+				hits[f]++
+				keys[f][k] = true
+			}
+		}
+		return true
+	})
+	best := kvNone
+	for _, f := range kvForms {
+		if hits[f] > hits[best] {
+			best = f
+		}
+	}
+	n := hits[best]
+	if best == kvNone || n < kvMinEntries || n*10 < lines*9 || comments > n {
+		return kvNone
+	}
+	if 10*len(keys[best]) < 6*n {
+		return kvNone // names repeat: a log or records of key/value lines
+	}
+	return best
+}
+
+// kvEntry is one entry kept for the view.
+type kvEntry struct {
+	pos  int
+	key  string
+	val  string // the value as written, "" for a value longer than kvValueLen
+	long bool   // the value is longer than kvValueLen
+	text string // the line, cut to kvWidth
+}
+
+// kvLong is one of the longest values.
+type kvLong struct {
+	pos int
+	key string
+	n   int // characters
+}
+
+// kvStats is the profile of key/value lines (one pass, bounded memory).
+type kvStats struct {
+	form     kvForm
+	entries  int
+	other    int            // lines that are not blank and not entries (comments, headers)
+	keys     map[string]int // entries per name, while at most kvMaxKept names
+	keysCap  bool
+	vals     map[string]int // entries per value (values up to kvValueLen)
+	valsCap  int            // entries whose value was past kvMaxValues distinct values
+	longVals int            // entries whose value is longer than kvValueLen
+	distinct map[uint64]struct{}
+	empty    int
+	longest  []kvLong // the 5 longest values, longest first
+	kept     []kvEntry
+	stride   int // kept holds every stride-th entry
+	// done: name groups (sep, groups) over kept, when kept is every entry
+	sep    string
+	groups []kvGroup
+	deep   []kvGroup
+}
+
+// kvGroup is a group of names: those that start with part (and the name
+// part minus its separator itself, when bare is set).
+type kvGroup struct {
+	part string
+	bare bool // the name without the separator is an entry too
+	n    int
+	vals map[string]int
+}
+
+func newKVStats(f kvForm) *kvStats {
+	return &kvStats{form: f, keys: map[string]int{}, vals: map[string]int{}, distinct: map[uint64]struct{}{}, stride: 1}
+}
+
+// add counts one non-blank line.
+func (s *kvStats) add(pos int, line string) {
+	k, v, ok := s.form.split(line)
+	if !ok {
+		s.other++
+		return
+	}
+	i := s.entries
+	s.entries++
+	if _, seen := s.keys[k]; seen || len(s.keys) < kvMaxKept {
+		s.keys[strings.Clone(k)]++
+	} else {
+		s.keysCap = true
+	}
+	if len(s.distinct) < maxDistinctTracked {
+		s.distinct[hashString(v)] = struct{}{}
+	}
+	if s.emptyValue(v) {
+		s.empty++
+	}
+	e := kvEntry{pos: pos, key: k}
+	if n := len([]rune(v)); n > kvValueLen {
+		s.longVals++
+		e.long = true
+	} else {
+		e.val = v
+		if _, seen := s.vals[v]; seen || len(s.vals) < kvMaxValues {
+			s.vals[strings.Clone(v)]++
+		} else {
+			s.valsCap++
+		}
+	}
+	if n := len(v); len(s.longest) < 5 || n > s.longest[len(s.longest)-1].n {
+		l := kvLong{pos, strings.Clone(k), len([]rune(v))}
+		s.longest = append(s.longest, l)
+		sort.SliceStable(s.longest, func(a, b int) bool { return s.longest[a].n > s.longest[b].n })
+		if len(s.longest) > 5 {
+			s.longest = s.longest[:5]
+		}
+	}
+	if i%s.stride != 0 {
+		return
+	}
+	e.key = strings.Clone(e.key)
+	e.val = strings.Clone(e.val)
+	e.text = strings.Clone(cut(line, kvWidth))
+	s.kept = append(s.kept, e)
+	if len(s.kept) == kvMaxKept {
+		half := s.kept[:0]
+		for j, x := range s.kept {
+			if j%2 == 0 {
+				half = append(half, x)
+			}
+		}
+		s.kept = half
+		s.stride *= 2
+	}
+}
+
+// emptyValue reports whether v is an empty value as written: nothing,
+// ” or "".
+func (s *kvStats) emptyValue(v string) bool {
+	return v == "" || v == "''" || v == `""`
+}
+
+// sample reports whether kept is a sample (more than kvMaxKept entries).
+func (s *kvStats) sample() bool { return s.stride > 1 }
+
+// done finds the names' separator and groups.
+func (s *kvStats) done() {
+	if s.sample() || s.entries == 0 {
+		return
+	}
+	// The separator: the one most names contain ("::" before ".").
+	best, bestN := "", 0
+	for _, sep := range []string{"::", ".", "/", "_", "-"} {
+		n := 0
+		for k, c := range s.keys {
+			if strings.Contains(k, sep) {
+				n += c
+			}
+		}
+		if n > bestN && 5*n >= s.entries {
+			best, bestN = sep, n
+		}
+	}
+	s.sep = best
+	byPart := map[string]*kvGroup{}
+	var order []*kvGroup
+	addPart := func(part string, e kvEntry) {
+		g := byPart[part]
+		if g == nil {
+			g = &kvGroup{part: part, vals: map[string]int{}}
+			byPart[part] = g
+			order = append(order, g)
+		}
+		g.n++
+		if !e.long && len(g.vals) < kvMaxValues {
+			g.vals[e.val]++
+		}
+	}
+	if best != "" {
+		for _, e := range s.kept {
+			// the first and the first two parts, each with the
+			// separator (separators that open the name belong to its
+			// first part: "__DBL_" of __DBL_MAX__)
+			lead := 0
+			for strings.HasPrefix(e.key[lead:], best) {
+				lead += len(best)
+			}
+			if i := strings.Index(e.key[lead:], best); i > 0 {
+				i += lead
+				addPart(e.key[:i+len(best)], e)
+				if j := strings.Index(e.key[i+len(best):], best); j > 0 {
+					addPart(e.key[:i+len(best)+j+len(best)], e)
+				}
+			}
+		}
+	}
+	// Shared starts of names by their letters ("use…" of usethreads,
+	// usemymalloc), the same groups a column of names states.
+	cs := &colStat{values: s.keys}
+	for _, g := range cs.sharedParts(false) {
+		if byPart[g.part] != nil || best != "" && strings.HasSuffix(g.part, best) {
+			continue
+		}
+		covered := false // a part group of as many entries says it already
+		for _, o := range order {
+			if strings.HasPrefix(g.part, o.part) && o.n == g.rows {
+				covered = true
+			}
+		}
+		if covered {
+			continue
+		}
+		for _, e := range s.kept {
+			if strings.HasPrefix(e.key, g.part) {
+				addPart(g.part, e)
+			}
+		}
+	}
+	for _, g := range order {
+		// The name without the separator is under it too ("Acquire" of
+		// "Acquire::http"): counted with the group, said so.
+		if best != "" && strings.HasSuffix(g.part, best) {
+			if bare := strings.TrimSuffix(g.part, best); s.keys[bare] > 0 {
+				g.bare = true
+				g.n += s.keys[bare]
+				for _, e := range s.kept {
+					if e.key == bare && !e.long && len(g.vals) < kvMaxValues {
+						g.vals[e.val]++
+					}
+				}
+			}
+		}
+		if g.n < 2 {
+			continue
+		}
+		if best != "" && strings.Count(strings.TrimLeft(g.part, best), best) == 2 {
+			s.deep = append(s.deep, *g)
+		} else {
+			s.groups = append(s.groups, *g)
+		}
+	}
+	bySize := func(gs []kvGroup) {
+		sort.SliceStable(gs, func(i, j int) bool {
+			if gs[i].n != gs[j].n {
+				return gs[i].n > gs[j].n
+			}
+			return gs[i].part < gs[j].part
+		})
+	}
+	bySize(s.groups)
+	bySize(s.deep)
+	// A group of two parts holding every name of its first part says
+	// nothing more.
+	var deep []kvGroup
+	for _, g := range s.deep {
+		lead := len(g.part) - len(strings.TrimLeft(g.part, best))
+		parent := g.part[:lead+strings.Index(g.part[lead:], best)+len(best)]
+		if p := byPart[parent]; p != nil && p.n == g.n {
+			continue
+		}
+		deep = append(deep, g)
+	}
+	s.deep = deep
+}
+
+// label is how a group is written: "d_…", "Acquire + Acquire::…".
+func (g kvGroup) label(sep string) string {
+	if g.bare {
+		return strings.TrimSuffix(g.part, sep) + " + " + g.part + "…"
+	}
+	return g.part + "…"
+}
+
+// shownValue writes a value as the view lists it.
+func shownValue(v string) string {
+	if v == "" {
+		return "(empty)"
+	}
+	return cut(v, 60)
+}
+
+// valueCounts writes "v1 n1, v2 n2, ..." for at most max values of m
+// that are in at least 2 entries, and what is left.
+func valueCounts(m map[string]int, total, max int) string {
+	vs, _ := byCount(m)
+	var parts []string
+	shown := 0
+	for i, x := range vs {
+		if i == max || x.n < 2 {
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s %s", shownValue(x.k), commas(x.n)))
+		shown += x.n
+	}
+	s := strings.Join(parts, ", ")
+	if rest := total - shown; rest > 0 {
+		if s != "" {
+			s += "; "
+		}
+		s += "other entries " + commas(rest)
+	}
+	return s
+}
+
+// kvFacts are the profile lines of key/value lines, in fill order.
+func (s *kvStats) facts() []string {
+	var out []string
+	head := fmt.Sprintf("key/value lines: %s entries, one a line, written %s", commas(s.entries), s.form.describe())
+	if !s.keysCap {
+		head += fmt.Sprintf("; %s distinct names", commas(len(s.keys)))
+	}
+	if s.other > 0 {
+		head += fmt.Sprintf("; %s other lines (comments, headers)", commas(s.other))
+	}
+	out = append(out, head)
+	if !s.keysCap && len(s.keys) < s.entries {
+		var dup []string
+		ks, _ := byCount(s.keys)
+		for i, x := range ks {
+			if x.n < 2 || i == 12 {
+				break
+			}
+			dup = append(dup, fmt.Sprintf("%s %s", x.k, commas(x.n)))
+		}
+		out = append(out, fmt.Sprintf("names in more than one entry (entries each): %s", strings.Join(dup, ", ")))
+	}
+	// Values.
+	vs, _ := byCount(s.vals)
+	single := 0
+	for _, x := range vs {
+		if x.n == 1 {
+			single++
+		}
+	}
+	vl := fmt.Sprintf("values by count (as written; exact counts of entries): %s", valueCounts(s.vals, s.entries, 16))
+	vl += fmt.Sprintf("; %s distinct values", commas(len(s.distinct)))
+	if single > 0 {
+		vl += fmt.Sprintf(", %s of them in one entry each", commas(single))
+	}
+	if s.empty > 0 {
+		vl += fmt.Sprintf("; empty values: %s", commas(s.empty))
+	}
+	if s.longVals > 0 {
+		vl += fmt.Sprintf("; %s values longer than %d characters not counted by value", commas(s.longVals), kvValueLen)
+	}
+	if s.valsCap > 0 {
+		vl += fmt.Sprintf("; %s entries past the first %s distinct values not counted by value", commas(s.valsCap), commas(kvMaxValues))
+	}
+	out = append(out, vl)
+	if s.sample() {
+		out = append(out, fmt.Sprintf("names not grouped: more than %s entries", commas(kvMaxKept)))
+		return out
+	}
+	groupLine := func(what string, gs []kvGroup) string {
+		var parts []string
+		for i, g := range gs {
+			if i == 24 {
+				parts = append(parts, fmt.Sprintf("%s more groups", commas(len(gs)-24)))
+				break
+			}
+			parts = append(parts, fmt.Sprintf("%s %s", g.label(s.sep), commas(g.n)))
+		}
+		return fmt.Sprintf("names by %s (exact counts of entries): %s", what, strings.Join(parts, ", "))
+	}
+	if len(s.groups) > 0 {
+		what := "a shared start"
+		if s.sep != "" {
+			what = fmt.Sprintf("their first part (up to %q) or a shared start", s.sep)
+		}
+		out = append(out, groupLine(what, s.groups))
+	}
+	if len(s.deep) > 0 {
+		out = append(out, groupLine(fmt.Sprintf("their first two parts (up to the second %q)", s.sep), s.deep))
+	}
+	return out
+}
+
+// crossLines are the values of the largest name groups: "  d_… (562
+// entries): 'define' 395, 'undef' 150; 17 other entries".
+// The first kvFirstCross groups of one part and kvFirstCross/2 of two
+// are stated first (first true), the others after some entries.
+func (s *kvStats) crossLines() (lines []string, first []bool) {
+	for d, gs := range [][]kvGroup{s.groups, s.deep} {
+		k := 0
+		for i, g := range gs {
+			if i == 12 || g.n < 5 {
+				break
+			}
+			top, _ := byCount(g.vals)
+			if len(top) == 0 || top[0].n < 2 || len(top) == g.n {
+				continue // every value its own: nothing to count
+			}
+			lines = append(lines, fmt.Sprintf("  %s (%s entries): %s", g.label(s.sep), commas(g.n), valueCounts(g.vals, g.n, 8)))
+			first = append(first, k < kvFirstCross>>d)
+			k++
+		}
+	}
+	return lines, first
+}
+
+// kvFirstCross is the number of name groups whose values are stated
+// before any entry.
+const kvFirstCross = 4
+
+// longLine names the longest values.
+func (s *kvStats) longLine() string {
+	if len(s.longest) == 0 || s.longest[0].n == 0 {
+		return ""
+	}
+	var parts []string
+	for _, l := range s.longest {
+		if l.n == 0 {
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s characters, line %d)", l.key, commas(l.n), l.pos))
+	}
+	return "longest values: " + strings.Join(parts, ", ")
+}
+
+// tellingWords are words in names of settings that say what the whole
+// text describes rather than one of its parts.
+var tellingWords = []string{"version", "release", "arch", "platform"}
+
+// kvMaxTelling bounds the entries shown first for their names.
+const kvMaxTelling = 16
+
+// telling are the entries whose names say what the whole describes (its
+// version, release, architecture, platform), at most kvMaxTelling, the
+// shortest names first (the version of the whole before the version of
+// one of its parts).
+func (s *kvStats) telling() []kvEntry {
+	var out []kvEntry
+	for _, e := range s.kept {
+		k := strings.ToLower(e.key)
+		ok := false
+		for _, w := range tellingWords {
+			if strings.Contains(k, w) {
+				ok = true
+			}
+		}
+		if ok {
+			out = append(out, e)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i].key) < len(out[j].key) })
+	return out[:min(len(out), kvMaxTelling)]
+}
+
+// kvItem is one candidate of the entries: a line of names sharing a value,
+// or one entry as written.
+type kvItem struct {
+	value string // the shared value ("" for one entry)
+	group bool
+	vrank int // the value's rank among the grouped values
+	chunk int // which kvChunk names of the value
+	total int // entries with the value
+	ents  []kvEntry
+	order float64 // its place in the even spread
+}
+
+// items are the entries as candidates, in fill order: values shared by
+// at least kvGroupMin entries as lines of names, the rest one entry a
+// line, each list in an even spread, merged so that each advances at the
+// same pace.
+func (s *kvStats) items(skip map[int]bool) []kvItem {
+	vs, _ := byCount(s.vals)
+	grouped := map[string]int{}
+	for _, x := range vs {
+		if x.n >= kvGroupMin && len([]rune(x.k)) <= kvGroupLen && len(grouped) < 32 {
+			grouped[x.k] = len(grouped)
+		}
+	}
+	byVal := make([][]kvEntry, len(grouped))
+	var singles []kvEntry
+	for _, e := range s.kept {
+		if r, ok := grouped[e.val]; ok && !e.long {
+			byVal[r] = append(byVal[r], e) // every name of the value, so the line's count is the value's
+		} else if !skip[e.pos] {
+			singles = append(singles, e)
+		}
+	}
+	var out []kvItem
+	spread := func(n int, fn func(rank, i int)) {
+		if n == 0 {
+			return
+		}
+		ord := []int{0}
+		if n > 1 {
+			ord = append(ord, n-1)
+		}
+		ord = append(ord, spreadOrder(n, n)...)
+		seen := map[int]bool{}
+		for r, i := range ord {
+			if !seen[i] {
+				seen[i] = true
+				fn(r, i)
+			}
+		}
+		for i := 0; i < n; i++ { // spreadOrder may stop short of n
+			if !seen[i] {
+				fn(len(seen), i)
+				seen[i] = true
+			}
+		}
+	}
+	// Each list (the names of one shared value, the other entries)
+	// advances through its entries in an even spread at a pace set by
+	// what an entry of it costs to show (bytes per entry): at any point
+	// each list has had a share of the view in proportion to its
+	// entries, and a list of short names shows more of them.
+	values := make([]string, len(grouped))
+	for v, r := range grouped {
+		values[r] = v
+	}
+	for r, es := range byVal {
+		nc := (len(es) + kvChunk - 1) / kvChunk
+		cost := 0
+		for _, e := range es {
+			cost += len(e.key) + 1
+		}
+		per := (float64(cost) + float64(nc*(len(values[r])+24))) / float64(len(es))
+		spread(nc, func(rank, c int) {
+			ents := es[c*kvChunk : min(len(es), (c+1)*kvChunk)]
+			out = append(out, kvItem{value: values[r], group: true, vrank: r, chunk: c, total: len(es), ents: ents,
+				order: (float64(rank) + 0.5) / float64(nc) * per})
+		})
+	}
+	ns := len(singles)
+	cost := 0
+	for _, e := range singles {
+		cost += len(e.text) + 3
+	}
+	per := float64(cost) / float64(max(ns, 1))
+	spread(ns, func(rank, i int) {
+		out = append(out, kvItem{ents: singles[i : i+1], order: (float64(rank) + 0.5) / float64(ns) * per})
+	})
+	sort.SliceStable(out, func(i, j int) bool { return out[i].order < out[j].order })
+	return out
+}
+
+// text is an item's line.
+func (it kvItem) text(sep string) string {
+	if !it.group {
+		return "  " + it.ents[0].text
+	}
+	names := make([]string, len(it.ents))
+	for i, e := range it.ents {
+		names[i] = e.key
+	}
+	first := it.chunk * kvChunk
+	return fmt.Sprintf("  %s (names %d-%d of %s): %s", shownValue(it.value), first+1, first+len(it.ents), commas(it.total), strings.Join(names, " "))
+}
+
+// query is the jq filter that reads the entry named key (over the text's
+// lines as compact artifact query reads them).
+func (f kvForm) query(key string) string {
+	k := jqString(key)
+	switch f {
+	case kvEq:
+		return fmt.Sprintf(`.[] | select(startswith(%s))`, jqString(key+"="))
+	case kvSpaced:
+		return fmt.Sprintf(`.[] | select(startswith(%s) or . == %s)`, jqString(key+" = "), jqString(key+" ="))
+	case kvQuoted:
+		return fmt.Sprintf(`.[] | select(startswith(%s))`, jqString(key+` "`))
+	case kvDefine:
+		return fmt.Sprintf(`.[] | select(startswith(%s) or . == %s)`, jqString("#define "+key+" "), jqString("#define "+key))
+	}
+	return fmt.Sprintf(`.[] | select((split(":")[0] | rtrimstr(" ") | rtrimstr("\t")) == %s)`, k)
+}
+
+// kvCandidates adds the candidates of key/value lines: the profile
+// (PrioFact, PrioProfile) and the entries (PrioSpread).
+func (tc *textCands) kvCandidates(add func(sec, key, rec int, reason, text string), setPrio func(int), tail map[int]bool) {
+	s := tc.p.kv
+	setPrio(PrioFact)
+	for i, f := range s.facts() {
+		add(tsFacts, 100+i, -1, "key/value profile", f)
+	}
+	setPrio(PrioProfile)
+	cross, first := s.crossLines()
+	for i, l := range cross {
+		if first[i] {
+			add(tsKV, i, -1, "values of a name group", l)
+		}
+	}
+	if l := s.longLine(); l != "" {
+		add(tsFacts, 200, -1, "longest values", l)
+	}
+	// Entries that name what the text describes (its version, release,
+	// architecture, platform), first, as written.
+	setPrio(PrioRare)
+	skip := map[int]bool{}
+	for p := range tail {
+		skip[p] = true
+	}
+	for _, e := range s.telling() {
+		if !skip[e.pos] {
+			skip[e.pos] = true
+			add(tsKVEntries, e.pos, e.pos, "entry that names the whole", "  "+e.text)
+		}
+	}
+	setPrio(PrioSecond)
+	for i, l := range cross {
+		if !first[i] {
+			add(tsKV, i, -1, "values of a name group", l)
+		}
+	}
+	setPrio(PrioSpread)
+	tc.kvLines = map[int][]int{}
+	for _, it := range s.items(skip) {
+		if it.group {
+			key := it.vrank*1000000 + it.chunk
+			pos := make([]int, len(it.ents))
+			for j, e := range it.ents {
+				pos[j] = e.pos
+			}
+			tc.kvLines[key] = pos
+			add(tsKVGroups, key, -1, "names of a shared value", it.text(s.sep))
+			continue
+		}
+		add(tsKVEntries, it.ents[0].pos, it.ents[0].pos, "entry", it.text(s.sep))
+	}
+}
+
+// kvHead is the header of the sections of key/value lines.
+func (tc *textCands) kvHead(k int, cs []Candidate) string {
+	switch k {
+	case tsKV:
+		return "values of the largest name groups (exact counts of entries):\n"
+	case tsKVGroups:
+		n := 0
+		for _, c := range cs {
+			for _, p := range tc.kvLines[c.Key] {
+				tc.shown[p] = true
+				n++
+			}
+		}
+		return fmt.Sprintf("names by their value (a value shared by %d entries or more, then names that have it, in line order; showing %s names):\n", kvGroupMin, commas(n))
+	case tsKVEntries:
+		return fmt.Sprintf("entries as written (an even spread; showing %s):\n", commas(len(cs)))
+	}
+	return ""
+}
+
+// kvFoot says how many entries are not shown and how to read one.
+func (tc *textCands) kvFoot() string {
+	if tc.p == nil || tc.p.kv == nil {
+		return ""
+	}
+	s := tc.p.kv
+	shown := 0
+	example := ""
+	kept := make(map[int]bool, len(s.kept))
+	for _, e := range s.kept {
+		kept[e.pos] = true
+		if tc.shown[e.pos] {
+			shown++
+		} else if example == "" {
+			example = e.key
+		}
+	}
+	for _, l := range tc.p.tail { // the last lines, shown as lines
+		if _, _, ok := s.form.split(l.text); ok && tc.shown[l.pos] && !kept[l.pos] {
+			shown++
+		}
+	}
+	if shown >= s.entries || example == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s of %s entries not shown; one by its name (here %s): compact artifact query %s --jq %s\n",
+		commas(s.entries-shown), commas(s.entries), example, tc.in.Handle, ShellQuote(s.form.query(example)))
+}
+
+// fieldPair is one Key: value pair of a line.
+type fieldPair struct{ key, val string }
+
+// fieldPairs are the Key: value pairs of a line (fieldLine). Of a text
+// that is not records of fields (loose), the line may start with up to 3
+// spaces (a label aligned to the others: stat's "  File:"; 4 spaces or a
+// tab indent a paragraph, git log's message) and hold several pairs, each after a tab or a run of two spaces
+// or more ("Device: 254,0<TAB>Inode: 681  Links: 2" of stat, whose
+// "IO Block:" has a space in its name); a run of spaces inside a value
+// that no "Key:" follows stays in the value ("Uid: (    0/    root)").
+func fieldPairs(line string, loose bool) []fieldPair {
+	if loose {
+		if t := strings.TrimLeft(line, " "); len(line)-len(t) <= 3 {
+			line = t
+		}
+	}
+	k, v, ok := fieldLine(line)
+	if !ok {
+		return nil
+	}
+	if !loose {
+		return []fieldPair{{k, v}}
+	}
+	var out []fieldPair
+	for {
+		next, rest := -1, ""
+		for i := 0; i < len(v); i++ {
+			if v[i] != '\t' && !(v[i] == ' ' && i+1 < len(v) && v[i+1] == ' ') {
+				continue
+			}
+			j := i
+			for j < len(v) && (v[j] == ' ' || v[j] == '\t') {
+				j++
+			}
+			if n := pairKeyLen(v[j:]); n > 0 {
+				next, rest = i, v[j:]
+				break
+			}
+			i = j - 1
+		}
+		if next < 0 {
+			return append(out, fieldPair{k, v})
+		}
+		out = append(out, fieldPair{k, strings.TrimSpace(v[:next])})
+		n := pairKeyLen(rest)
+		k, v = rest[:n], strings.TrimSpace(rest[n+1:])
+	}
+}
+
+// pairKeyLen is the length of the key s starts with when s starts with
+// "Key:" and then a space, a tab or its end: a letter, then letters,
+// digits, '-', '_' and single spaces, at most 24 bytes; 0 otherwise.
+func pairKeyLen(s string) int {
+	if s == "" || !(s[0]|0x20 >= 'a' && s[0]|0x20 <= 'z') {
+		return 0
+	}
+	for i := 1; i < len(s) && i <= 24; i++ {
+		c := s[i]
+		switch {
+		case c == ':':
+			if i+1 == len(s) || s[i+1] == ' ' || s[i+1] == '\t' {
+				return i
+			}
+			return 0
+		case c == ' ':
+			if s[i-1] == ' ' || i+1 == len(s) || s[i+1] == ' ' {
+				return 0
+			}
+		case isAlnumByte(c) || c == '-' || c == '_':
+		default:
+			return 0
+		}
+	}
+	return 0
+}

@@ -1,0 +1,186 @@
+package view
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestKVDetect checks which texts are key/value lines, of which spelling,
+// and that logs of key=value pairs, records of fields and the other
+// captured texts are not.
+func TestKVDetect(t *testing.T) {
+	read := func(name string) []byte {
+		b, err := os.ReadFile("testdata/kv/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for name, want := range map[string]kvForm{
+		"go-env.txt":                kvEq,
+		"node-config-variables.txt": kvEq,
+		"git-config-l.txt":          kvEq,
+		"proc-meminfo.txt":          kvColon,
+	} {
+		data := read(name)
+		if got := detectKV(data, detectTextKind(data)); got != want {
+			t.Errorf("%s: form %d, want %d", name, got, want)
+		}
+	}
+	if got := detectKV(readCapture(t, "gcc-dM.txt"), textPlain); got != kvDefine {
+		t.Errorf("gcc -dM: form %d, want #define", got)
+	}
+	for name := range textCaptures {
+		data := readCapture(t, name)
+		if f := detectKV(data, detectTextKind(data)); f != kvNone {
+			t.Errorf("%s: read as key/value lines (%d)", name, f)
+		}
+	}
+	var logfmt, status, prose, sysctl, apt, sysconfig strings.Builder
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&logfmt, "time=2026-11-25T10:%02d:00Z level=info msg=\"request\" status=%d\n", i, 200+i%3)
+		fmt.Fprintf(&status, "status=%d\n", i%4)
+		fmt.Fprintf(&prose, "Note: line %d of a text that says something: it goes on.\nAnd then more words follow here.\n", i)
+		fmt.Fprintf(&sysctl, "net.ipv4.conf.eth%d.forwarding = %d\n", i, i%2)
+		fmt.Fprintf(&apt, "Dir::Cache::item%d \"/var/cache/%d\";\n", i, i)
+		fmt.Fprintf(&sysconfig, "\tHAVE_FEATURE_%d = \"%d\"\n", i, i%2)
+	}
+	for _, c := range []struct {
+		name string
+		text string
+		want kvForm
+	}{
+		{"logfmt log", logfmt.String(), kvNone},
+		{"one key repeated", status.String(), kvNone},
+		{"prose", prose.String(), kvNone},
+		{"sysctl -a", sysctl.String(), kvSpaced},
+		{"apt-config dump", apt.String(), kvQuoted},
+		{"python -m sysconfig", "Platform: \"linux\"\n\nVariables: \n" + sysconfig.String(), kvSpaced},
+		{"too few", "a=1\nb=2\nc=3\n", kvNone},
+	} {
+		data := []byte(c.text)
+		if got := detectKV(data, detectTextKind(data)); got != c.want {
+			t.Errorf("%s: form %d, want %d", c.name, got, c.want)
+		}
+	}
+	data := []byte(logfmt.String())
+	if k := analyzeText(data, nil).kind; k != textLog {
+		t.Errorf("logfmt log: kind %q, want %q", k, textLog)
+	}
+}
+
+// TestKVSplit checks the name and the value of each spelling.
+func TestKVSplit(t *testing.T) {
+	for _, c := range []struct {
+		f         kvForm
+		line      string
+		key, val  string
+		ok        bool
+		reasonBad string
+	}{
+		{kvEq, "CC='gcc'", "CC", "'gcc'", true, ""},
+		{kvEq, "Author='';", "Author", "''", true, ""},
+		{kvEq, "remote.origin.url=https://example.org/x.git", "remote.origin.url", "https://example.org/x.git", true, ""},
+		{kvEq, "PATH=/usr/bin:/bin", "PATH", "/usr/bin:/bin", true, ""},
+		{kvEq, "1abc=2", "", "", false, "a name starts with a letter or _"},
+		{kvEq, "a b=c", "", "", false, "no space in a name"},
+		{kvSpaced, "vm.swappiness = 60", "vm.swappiness", "60", true, ""},
+		{kvSpaced, "kernel.panic_sys_info = ", "kernel.panic_sys_info", "", true, ""},
+		{kvSpaced, "\tABIFLAGS = \"\"", "ABIFLAGS", `""`, true, ""},
+		{kvSpaced, "; audit = true ; overridden by user", "", "", false, "a comment"},
+		{kvQuoted, `APT::Architecture "amd64";`, "APT::Architecture", `"amd64"`, true, ""},
+		{kvQuoted, `APT::Architecture "amd64"`, "", "", false, "no final ;"},
+		{kvColon, "MemTotal:       24684092 kB", "MemTotal", "24684092 kB", true, ""},
+		{kvColon, "model name\t: Some CPU", "model name", "Some CPU", true, ""},
+		{kvColon, "http://example.org", "", "", false, "a URL"},
+		{kvDefine, "#define __GNUC__ 12", "__GNUC__", "12", true, ""},
+		{kvDefine, "#define __INT8_C(c) c", "__INT8_C(c)", "c", true, ""},
+		{kvDefine, "#define __unix", "__unix", "", true, ""},
+	} {
+		k, v, ok := c.f.split(c.line)
+		if ok != c.ok || k != c.key || v != c.val {
+			t.Errorf("%q: (%q, %q, %v), want (%q, %q, %v) %s", c.line, k, v, ok, c.key, c.val, c.ok, c.reasonBad)
+		}
+	}
+}
+
+// TestFieldPairs checks that the Key: value pairs of stat's lines, several
+// to a line, are profiled one by one, with counts, sums and extremes
+// computed independently per key.
+func TestFieldPairs(t *testing.T) {
+	data, err := os.ReadFile("testdata/kv/stat-usr-share-doc.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := analyzeText(data, nil)
+	fields := map[string]*fieldStat{}
+	for _, f := range p.fields {
+		fields[f.name] = f
+	}
+	for key, re := range map[string]*regexp.Regexp{
+		"File":     regexp.MustCompile(`^  File: (.*)$`),
+		"Size":     regexp.MustCompile(`^  Size: (\d+) `),
+		"Blocks":   regexp.MustCompile(`\tBlocks: (\d+) `),
+		"IO Block": regexp.MustCompile(`  IO Block: (.*)$`),
+		"Device":   regexp.MustCompile(`^Device: ([^\t]+)\t`),
+		"Inode":    regexp.MustCompile(`\tInode: (\d+) `),
+		"Links":    regexp.MustCompile(`  Links: (\d+)$`),
+		"Uid":      regexp.MustCompile(`  Uid: (\(.*?\))   Gid`),
+		"Gid":      regexp.MustCompile(`  Gid: (\(.*?\))$`),
+		"Birth":    regexp.MustCompile(`^ Birth: (.*)$`),
+	} {
+		var vals []string
+		textLines(data, func(_ int, l string) {
+			if m := re.FindStringSubmatch(l); m != nil {
+				vals = append(vals, strings.TrimSpace(m[1]))
+			}
+		})
+		f := fields[key]
+		if f == nil {
+			t.Errorf("key %q not profiled", key)
+			continue
+		}
+		if f.present != len(vals) || len(vals) == 0 {
+			t.Errorf("%s: %d lines, want %d", key, f.present, len(vals))
+		}
+		counts := map[string]int{}
+		sum, lo, hi := int64(0), int64(1<<62), int64(-1)
+		for _, v := range vals {
+			counts[v]++
+			if x, err := strconv.ParseInt(v, 10, 64); err == nil {
+				sum += x
+				lo, hi = min(lo, x), max(hi, x)
+			}
+		}
+		if f.values != nil && len(f.values) != len(counts) {
+			t.Errorf("%s: %d distinct values, want %d", key, len(f.values), len(counts))
+		}
+		for v, n := range f.values {
+			if counts[v] != n {
+				t.Errorf("%s %q: %d, want %d", key, v, n, counts[v])
+			}
+		}
+		if f.numeric == f.present && (f.sum != sum || f.min != lo || f.max != hi) {
+			t.Errorf("%s: sum %d min %d max %d, want %d %d %d", key, f.sum, f.min, f.max, sum, lo, hi)
+		}
+	}
+	for _, c := range []struct {
+		line string
+		want []fieldPair
+	}{
+		{"Device: 254,0\tInode: 681  Links: 2", []fieldPair{{"Device", "254,0"}, {"Inode", "681"}, {"Links", "2"}}},
+		{"  Size: 9431 \tBlocks: 24  IO Block: 4096  regular file", []fieldPair{{"Size", "9431"}, {"Blocks", "24"}, {"IO Block", "4096  regular file"}}},
+		{"Access: (0644/-rw-r--r--)  Uid: (    0/    root)   Gid: (    0/    root)", []fieldPair{{"Access", "(0644/-rw-r--r--)"}, {"Uid", "(    0/    root)"}, {"Gid", "(    0/    root)"}}},
+		{"    feat: a message line of git log", nil},
+		{"Note: two  words here", []fieldPair{{"Note", "two  words here"}}},
+	} {
+		got := fieldPairs(c.line, true)
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%q: %v, want %v", c.line, got, c.want)
+		}
+	}
+}
