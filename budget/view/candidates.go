@@ -193,6 +193,16 @@ type reason struct {
 	// does not give the value ("has configFilePath"): the row says the
 	// value there when no column shows it.
 	field map[int]*Field
+	// inner is, per record, the value of a field inside an array of
+	// objects the reason is about (a test's status among a file's
+	// tests): the row names the element holding it (rows.go, innerOf).
+	inner map[int]innerRef
+}
+
+// innerRef is a field inside an array of objects and one of its values.
+type innerRef struct {
+	f   *Field
+	raw string
 }
 
 type row struct {

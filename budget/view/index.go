@@ -180,6 +180,10 @@ type indexLine struct {
 	vals [][]byte
 	sort []any // the sort keys' values (jq's), or nil
 	text string
+	// more are the values of the opaque fields (hashes) and moreText
+	// the line that lists them after the identity.
+	more     [][]byte
+	moreText string
 }
 
 // addIndex adds the index of collection k: a section right after the
@@ -194,7 +198,11 @@ func addIndex(v *View, k *coll) {
 	}
 	p, c := k.p, k.c
 	sorts, desc := k.sortFields()
-	all := append(append([]*Field{key}, cands...), sorts...)
+	var opq []*Field
+	if !fixed {
+		opq = k.opaqueIndexFields(key)
+	}
+	all := append(append(append([]*Field{key}, cands...), sorts...), opq...)
 	if key == nil {
 		all = all[1:]
 	}
@@ -208,7 +216,7 @@ func addIndex(v *View, k *coll) {
 			return errStop
 		}
 		read += len(raw)
-		l := indexLine{rec: i, vals: make([][]byte, len(cands))}
+		l := indexLine{rec: i, vals: make([][]byte, len(cands)), more: make([][]byte, len(opq))}
 		var id []byte
 		var sv [][]byte
 		if len(sorts) > 0 {
@@ -223,6 +231,11 @@ func addIndex(v *View, k *coll) {
 			for j, g := range cands {
 				if g == f && l.vals[j] == nil {
 					l.vals[j] = slices.Clone(val)
+				}
+			}
+			for j, g := range opq {
+				if g == f && l.more[j] == nil {
+					l.more[j] = slices.Clone(val)
 				}
 			}
 			for j, g := range sorts {
@@ -291,6 +304,20 @@ func addIndex(v *View, k *coll) {
 		}
 		l.text = b.String()
 		l.vals = nil
+		if len(opq) > 0 {
+			b.Reset()
+			b.WriteString(l.id)
+			for _, val := range l.more {
+				b.WriteByte('\t')
+				if val == nil {
+					b.WriteString("-")
+				} else {
+					b.WriteString(cell(string(val), indexWidth))
+				}
+			}
+			l.moreText = b.String()
+		}
+		l.more = nil
 	}
 	addPinnedList(v, k, key, fields, lines)
 	order := "record order"
@@ -346,6 +373,58 @@ func addIndex(v *View, k *coll) {
 		// several collections list their first lines first.
 		v.Add(Candidate{Section: sec, Key: j, Record: -1, Prio: PrioIndex, Rank: j, Reason: "index", Text: l.text})
 	}
+	if len(opq) == 0 {
+		return
+	}
+	// The opaque fields (a module's Sum hash), left out of the index
+	// lines so that they reach more records, in lines of their own
+	// when there is room: after everything else.
+	onames := []string{names[0]}
+	for _, f := range opq {
+		onames = append(onames, f.Path)
+	}
+	osec := v.AddSection(&Section{Coll: c.Path, Order: v.sections[k.sec].Order,
+		Head: func(ch []Candidate) string {
+			if len(ch) == 0 {
+				return ""
+			}
+			what := "every record"
+			if len(ch) < total {
+				what = fmt.Sprintf("the first %s of %s records", commas(len(ch)), commas(total))
+			}
+			return fmt.Sprintf("opaque fields of %s (hashes, ids), %s in %s, one per line (tab-separated: %s):\n", c.Path, what, order, strings.Join(onames, ", "))
+		},
+		Foot: func(ch []Candidate) string {
+			if len(ch) == 0 || len(ch) >= total {
+				return ""
+			}
+			return fmt.Sprintf("  opaque fields: %s of %s records not listed; list exactly them: %s\n",
+				commas(total-len(ch)), commas(total), jqCommand(k.in.Handle, k.indexRestQuery(key, opq, sorts, desc, len(ch), lines)))
+		},
+	})
+	for j, l := range lines {
+		v.Add(Candidate{Section: osec, Key: j, Record: -1, Prio: PrioRemaining, Rank: j, Reason: "index", Text: l.moreText})
+	}
+}
+
+// opaqueIndexFields returns the opaque fields (hashes, ids: strings of
+// up to indexFieldLen characters nearly all distinct) most records have,
+// the first one, that the index lines leave out (one: a line of it
+// reaches more records).
+func (k *coll) opaqueIndexFields(key *Field) []*Field {
+	p := k.p
+	var out []*Field
+	for _, f := range p.Fields {
+		if len(out) == 1 {
+			break
+		}
+		if f == key || !f.scalar() || f.inArr || k.dropped(f) || f.Present*2 < p.Records || k.dupOf[f] != nil ||
+			f.Constant(p.Records) || f.MaxLen > indexFieldLen || !k.opaque(f) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // sortFields returns the fields of the registry's sort keys

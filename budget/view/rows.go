@@ -349,10 +349,10 @@ func (k *coll) selectRows() {
 	// rarest first.
 	byLabel := map[string]*keyed{}
 	var anomalies, rares []*keyed
-	flag := func(label string, prio, count int, vs *valState, why string) {
+	flag := func(label string, prio, count int, vs *valState, why string, in innerRef) {
 		kr := byLabel[label]
 		if kr == nil {
-			kr = &keyed{r: &reason{prio: prio, text: map[int]string{}}, count: count, first: vs.first, seq: vs.seq, share: 1}
+			kr = &keyed{r: &reason{prio: prio, text: map[int]string{}, inner: map[int]innerRef{}}, count: count, first: vs.first, seq: vs.seq, share: 1}
 			byLabel[label] = kr
 			if prio == PrioAnomaly {
 				anomalies = append(anomalies, kr)
@@ -368,6 +368,9 @@ func (k *coll) selectRows() {
 			if _, ok := kr.r.text[i]; !ok {
 				kr.r.recs = append(kr.r.recs, i)
 				kr.r.text[i] = why
+				if in.f != nil {
+					kr.r.inner[i] = in
+				}
 			}
 		}
 	}
@@ -397,13 +400,13 @@ func (k *coll) selectRows() {
 				switch {
 				case !usual && raw[0] == '"' && len(raw) < 120 && vs.errWord > 0 && errExc:
 					label := f.Path + "=" + cell(raw, 40)
-					flag(label, PrioAnomaly, vs.n, vs, fmt.Sprintf("%s=%s (%s of %s)", k.short(f), cell(raw, 40), commas(vs.n), commas(f.Values)))
+					flag(label, PrioAnomaly, vs.n, vs, fmt.Sprintf("%s=%s (%s of %s)", k.short(f), cell(raw, 40), commas(vs.n), commas(f.Values)), k.innerRef(f, raw))
 				case exit && vs.exitValue:
 					label := f.Path + "=" + raw
-					flag(label, PrioAnomaly, vs.n, vs, k.short(f)+"="+raw+" (not 0)")
-				case !usual && f.Values >= 10 && f.Distinct <= 24 && f.Distinct < f.Values/2 && vs.n <= max(1, f.Values/20) && fewValued(f) && !k.opaque(f):
+					flag(label, PrioAnomaly, vs.n, vs, k.short(f)+"="+raw+" (not 0)", k.innerRef(f, raw))
+				case !usual && f.Values >= 10 && f.Distinct <= 24 && f.Distinct < f.Values/2 && vs.n <= max(1, f.Values/20) && (fewValued(f) || vs.n*8 <= medianCount(f)) && !k.opaque(f):
 					label := f.Path + "=" + cell(raw, 40)
-					flag(label, PrioRare, vs.n, vs, fmt.Sprintf("%s=%s is rare (%s of %s)", k.short(f), cell(raw, 40), commas(vs.n), commas(f.Values)))
+					flag(label, PrioRare, vs.n, vs, fmt.Sprintf("%s=%s is rare (%s of %s)", k.short(f), cell(raw, 40), commas(vs.n), commas(f.Values)), k.innerRef(f, raw))
 					// Rarer among more values first; values of long
 					// strings without spaces (URLs, paths) after the
 					// others: their rarity tells less.
@@ -415,7 +418,7 @@ func (k *coll) selectRows() {
 		} else if exit && f.sel.exitVals != nil {
 			for _, raw := range sortedKeys(f.sel.exitVals) {
 				label := f.Path + "=" + raw
-				flag(label, PrioAnomaly, 0, f.sel.exitVals[raw], k.short(f)+"="+raw+" (not 0)")
+				flag(label, PrioAnomaly, 0, f.sel.exitVals[raw], k.short(f)+"="+raw+" (not 0)", k.innerRef(f, raw))
 			}
 		}
 		if f.NumN >= 8 && f.StdDev() > 0 && f != p.Identity {
@@ -759,6 +762,26 @@ func fewValued(f *Field) bool {
 	return (top[0]+top[1]+top[2])*3 >= f.Values*2
 }
 
+// medianCount is the count of the value the median value of f has: the
+// count of a typical value. A value eight times rarer stands out even
+// among many values (a check code of 1 among 111 findings whose typical
+// code has 15), unlike one among values that each have a few (funding
+// URLs).
+func medianCount(f *Field) int {
+	ns := make([]int, 0, len(f.vals))
+	for _, vs := range f.vals {
+		ns = append(ns, vs.n)
+	}
+	sort.Sort(sort.Reverse(sort.IntSlice(ns)))
+	sum := 0
+	for _, n := range ns {
+		if sum += n; sum*2 >= f.Values {
+			return n
+		}
+	}
+	return 0
+}
+
 // keyed is the reason of one field's value (an anomaly, a rare value):
 // its count and where it was first seen.
 type keyed struct {
@@ -955,8 +978,12 @@ func (k *coll) addRows(v *View, sec int) {
 	best := map[int]*pick{}
 	texts := map[int][]string{}
 	extras := map[int][]*Field{}
+	inners := map[int][]innerRef{}
 	for wi, r := range k.why {
 		for rank, i := range r.recs {
+			if in, ok := r.inner[i]; ok && len(inners[i]) < 2 && !slices.Contains(inners[i], in) && rank < maxPerWhy {
+				inners[i] = append(inners[i], in)
+			}
 			if f := r.field[i]; f != nil && (f.scalar() || f.Types == tObject) {
 				if _, col := k.colIdx[f]; !col && !slices.Contains(extras[i], f) {
 					extras[i] = append(extras[i], f)
@@ -1036,10 +1063,19 @@ func (k *coll) addRows(v *View, sec int) {
 		if len(why) > 1 {
 			why = remove(why, "spread")
 		}
-		rec, reason, extra := pk.rec, strings.Join(why, "; "), extras[pk.rec]
+		rec, reason, extra, inner := pk.rec, strings.Join(why, "; "), extras[pk.rec], inners[pk.rec]
 		text := func() string {
 			cells := k.row(rec).cells
 			why := reason
+			var seen []string
+			for _, in := range inner {
+				// The element the value is in (a failed test among a
+				// file's tests), by its own members.
+				if e := k.innerOf(rec, in); e != "" && !slices.Contains(seen, e) {
+					seen = append(seen, e)
+					why += "; " + e
+				}
+			}
 			for _, f := range extra {
 				// The value of the field the row is there for, which
 				// no column shows: "has configFilePath=… (only 2 of …)".
@@ -1703,4 +1739,121 @@ func (k *coll) fillGroups() {
 		}
 		k.groupSums[v] = gs
 	}
+}
+
+// innerRef returns the reference to value raw of field f when f is a
+// member of objects inside an array of the records
+// (testResults[].assertionResults[].status), else a zero innerRef.
+func (k *coll) innerRef(f *Field, raw string) innerRef {
+	if k.p.Map || raw == "" || !(raw[0] == '"' || raw == "true" || raw == "false") {
+		return innerRef{} // (a state, not a measure: a number's rows say it)
+	}
+	segs := pathSegments(f.Path)
+	last := len(segs) - 2
+	if last < 0 || !strings.HasSuffix(segs[last], "[]") {
+		return innerRef{} // not a member of an array's elements
+	}
+	if el := k.p.Field(strings.Join(segs[:last+1], ".")); el == nil || el.Types&tObject == 0 {
+		return innerRef{}
+	}
+	return innerRef{f, raw}
+}
+
+// innerOf renders the elements of record i that hold in's value (the
+// first three), when the record has several elements: "in assertionResults[]: {fullName: …, status: failed,
+// …}", each by its scalar members and the first string of its arrays
+// of strings, within 400 characters; "" when none is found.
+func (k *coll) innerOf(i int, in innerRef) string {
+	r := k.rows[i]
+	if r == nil {
+		return ""
+	}
+	segs := pathSegments(in.f.Path)
+	elemPath, member := segs[:len(segs)-1], segs[len(segs)-1]
+	var found []string
+	elems := 0
+	var walk func(raw []byte, segs []string)
+	walk = func(raw []byte, segs []string) {
+		if len(found) == 3 || len(raw) == 0 {
+			return
+		}
+		if len(segs) == 0 {
+			elems++
+			// raw is an element: does its member hold the value?
+			s := jscan{d: raw}
+			hit := false
+			s.members(func(name string, v []byte) {
+				if name == member && string(bytes.TrimSpace(v)) == in.raw {
+					hit = true
+				}
+			})
+			if hit {
+				found = append(found, k.renderElement(raw, strings.Join(elemPath, ".")))
+			}
+			return
+		}
+		name, arr := strings.CutSuffix(segs[0], "[]")
+		name = strings.Trim(name, `"`)
+		s := jscan{d: raw}
+		s.members(func(m string, v []byte) {
+			if m != name {
+				return
+			}
+			if !arr {
+				walk(v, segs[1:])
+				return
+			}
+			e := jscan{d: v}
+			e.elements(func(el []byte) { walk(el, segs[1:]) })
+		})
+	}
+	walk(r.raw, elemPath)
+	if len(found) == 0 || elems < 2 {
+		return "" // (the record's only element: its columns show it)
+	}
+	return "in " + strings.Join(elemPath, ".") + ": " + strings.Join(found, "; ")
+}
+
+// renderElement renders an object at path (the element of an array:
+// "assertionResults[]") by its scalar members (not null or empty, not
+// dropped by the rules, not opaque, not of one value everywhere) and the
+// first string of each array of strings, as {name: value, ...} within
+// 400 characters.
+func (k *coll) renderElement(raw []byte, path string) string {
+	var parts []string
+	s := jscan{d: raw}
+	s.members(func(name string, v []byte) {
+		v = bytes.TrimSpace(v)
+		if len(v) == 0 || emptyValue(v) {
+			return
+		}
+		m := k.p.Field(path + "." + name)
+		if m == nil {
+			m = k.p.Field(path + "." + jsonQuote(name))
+		}
+		if m == nil || k.hidden(m) || k.opaque(m) || m.Counts != nil && m.Distinct == 1 {
+			// (a member the profile has under another name, one the
+			// rules drop, a hash, or one value everywhere: the profile
+			// says it)
+			return
+		}
+		switch v[0] {
+		case '{':
+			return
+		case '[':
+			e := jscan{d: v}
+			first := ""
+			e.elements(func(el []byte) {
+				if first == "" && len(el) > 0 && el[0] == '"' {
+					first = string(el)
+				}
+			})
+			if first != "" {
+				parts = append(parts, name+"[0]: "+cellEnds(first, 160))
+			}
+		default:
+			parts = append(parts, name+": "+cellEnds(string(v), 100))
+		}
+	})
+	return cut("{"+strings.Join(parts, ", ")+"}", 400)
 }

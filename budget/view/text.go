@@ -874,7 +874,7 @@ func fieldSummary(f *fieldStat, records int) string {
 	var b strings.Builder
 	b.WriteString(f.name)
 	if f.present != records {
-		fmt.Fprintf(&b, " (in %s records)", commas(f.present))
+		fmt.Fprintf(&b, " (in %s records%s)", commas(f.present), f.names.holdersText(f.present, records))
 	}
 	b.WriteString(": ")
 	switch {
@@ -897,7 +897,7 @@ func fieldSummary(f *fieldStat, records int) string {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			fmt.Fprintf(&b, "%q %s", cut(x.k, 60), commas(x.n))
+			fmt.Fprintf(&b, "%q %s%s", cut(x.k, 60), commas(x.n), f.names.rareText(x.k, x.n, f.present))
 		}
 	case len(f.distinct) >= maxDistinctTracked:
 		fmt.Fprintf(&b, "at least %s distinct values", commas(len(f.distinct)))

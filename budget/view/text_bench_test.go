@@ -2,7 +2,9 @@ package view
 
 import (
 	"bytes"
+	"fmt"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -38,11 +40,18 @@ func BenchmarkTextProfile10MB(b *testing.B) {
 
 // BenchmarkTextTable10MB measures the text pass and the view (Build:
 // columns, name groups, the index) on 10 MB of tables: psql's bar table,
-// go tool cover -func's runs of tabs and a list of names, each repeated,
-// against the bare split into lines in the same run.
+// go tool cover -func's runs of tabs, a list of names, a list of paths
+// (counted by directory, extension, name and depth: text_paths.go) and
+// git ls-tree's cells of several words with a column of paths, each
+// repeated, against the bare split into lines in the same run.
 func BenchmarkTextTable10MB(b *testing.B) {
-	for _, n := range []string{"psql-pg-class.txt", "go-cover-func-pflag.txt", "apt-cache-rdepends-debconf.txt"} {
-		d, err := os.ReadFile("../../testdata/captured/" + n)
+	for _, n := range []string{"psql-pg-class.txt", "go-cover-func-pflag.txt", "apt-cache-rdepends-debconf.txt",
+		"find-usr-share-doc.txt", "testdata/git-ls-tree-wazero.txt"} {
+		path := "../../testdata/captured/" + n
+		if strings.HasPrefix(n, "testdata/") {
+			path = n
+		}
+		d, err := os.ReadFile(path)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -67,4 +76,40 @@ func BenchmarkTextTable10MB(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkTextKV10MB measures the text pass and the view of 10 MB of
+// key/value lines (gcc -dM's macros, each repetition's names made
+// distinct), against the bare split into lines in the same run.
+func BenchmarkTextKV10MB(b *testing.B) {
+	d, err := os.ReadFile("../../testdata/captured/gcc-dM.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var buf bytes.Buffer
+	for r := 0; buf.Len() < 10<<20; r++ {
+		buf.Write(bytes.ReplaceAll(d, []byte("#define "), []byte(fmt.Sprintf("#define R%d", r))))
+	}
+	data := buf.Bytes()
+	if f := detectKV(data, detectTextKind(data)); f != kvDefine {
+		b.Fatalf("read as form %d", f)
+	}
+	b.Run("lines", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for i := 0; i < b.N; i++ {
+			n := 0
+			textLines(data, func(int, string) { n++ })
+		}
+	})
+	b.Run("view", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			in := Input{Tool: "t", ContentType: "text/plain", Format: "text", Data: data, Handle: "0123456789ab", Budget: 4000,
+				Collections: []Collection{{Path: ".", Kind: "lines", Count: countLines(data)}}}
+			if _, err := Build(in); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Texts of key/value lines: one setting a line, spelled one way
@@ -84,6 +85,8 @@ func (f kvForm) split(line string) (key, val string, ok bool) {
 	}
 	switch f {
 	case kvEq:
+		// export -p, declare -p: "declare -x HOME=\"/root\""
+		line = strings.TrimPrefix(strings.TrimPrefix(line, "export "), "declare -x ")
 		if line == "" || !(line[0] == '_' || isAlnumByte(line[0]) && !isDigitByte(line[0])) {
 			return "", "", false
 		}
@@ -163,9 +166,11 @@ func (f kvForm) split(line string) (key, val string, ok bool) {
 }
 
 // kvComment reports whether a line is a comment among key/value lines.
+// A section header of an ini file ("[core]") counts as one.
 func kvComment(line string) bool {
 	s := strings.TrimLeft(line, " \t")
-	return strings.HasPrefix(s, "#") && !strings.HasPrefix(s, "#define ") || strings.HasPrefix(s, ";") || strings.HasPrefix(s, "//")
+	return strings.HasPrefix(s, "#") && !strings.HasPrefix(s, "#define ") || strings.HasPrefix(s, ";") || strings.HasPrefix(s, "//") ||
+		strings.HasPrefix(s, "[") && strings.HasSuffix(strings.TrimRight(s, " \t"), "]")
 }
 
 var kvForms = []kvForm{kvEq, kvSpaced, kvQuoted, kvDefine, kvColon}
@@ -284,8 +289,10 @@ func (s *kvStats) add(pos int, line string) {
 	}
 	i := s.entries
 	s.entries++
-	if _, seen := s.keys[k]; seen || len(s.keys) < kvMaxKept {
-		s.keys[strings.Clone(k)]++
+	if _, seen := s.keys[k]; seen {
+		s.keys[k]++
+	} else if len(s.keys) < kvMaxKept {
+		s.keys[strings.Clone(k)] = 1
 	} else {
 		s.keysCap = true
 	}
@@ -296,19 +303,22 @@ func (s *kvStats) add(pos int, line string) {
 		s.empty++
 	}
 	e := kvEntry{pos: pos, key: k}
-	if n := len([]rune(v)); n > kvValueLen {
+	n := utf8.RuneCountInString(v)
+	if n > kvValueLen {
 		s.longVals++
 		e.long = true
 	} else {
 		e.val = v
-		if _, seen := s.vals[v]; seen || len(s.vals) < kvMaxValues {
-			s.vals[strings.Clone(v)]++
+		if _, seen := s.vals[v]; seen {
+			s.vals[v]++
+		} else if len(s.vals) < kvMaxValues {
+			s.vals[strings.Clone(v)] = 1
 		} else {
 			s.valsCap++
 		}
 	}
-	if n := len(v); len(s.longest) < 5 || n > s.longest[len(s.longest)-1].n {
-		l := kvLong{pos, strings.Clone(k), len([]rune(v))}
+	if len(s.longest) < 5 || n > s.longest[len(s.longest)-1].n {
+		l := kvLong{pos, strings.Clone(k), n}
 		s.longest = append(s.longest, l)
 		sort.SliceStable(s.longest, func(a, b int) bool { return s.longest[a].n > s.longest[b].n })
 		if len(s.longest) > 5 {
@@ -416,20 +426,28 @@ func (s *kvStats) done() {
 			}
 		}
 	}
+	// The name without the separator is under it too ("Acquire" of
+	// "Acquire::http"): counted with the group, said so.
+	bare := map[string][]*kvGroup{}
 	for _, g := range order {
-		// The name without the separator is under it too ("Acquire" of
-		// "Acquire::http"): counted with the group, said so.
 		if best != "" && strings.HasSuffix(g.part, best) {
-			if bare := strings.TrimSuffix(g.part, best); s.keys[bare] > 0 {
+			if b := strings.TrimSuffix(g.part, best); s.keys[b] > 0 {
+				bare[b] = append(bare[b], g)
+			}
+		}
+	}
+	if len(bare) > 0 {
+		for _, e := range s.kept {
+			for _, g := range bare[e.key] {
 				g.bare = true
-				g.n += s.keys[bare]
-				for _, e := range s.kept {
-					if e.key == bare && !e.long && len(g.vals) < kvMaxValues {
-						g.vals[e.val]++
-					}
+				g.n++
+				if !e.long && len(g.vals) < kvMaxValues {
+					g.vals[e.val]++
 				}
 			}
 		}
+	}
+	for _, g := range order {
 		if g.n < 2 {
 			continue
 		}
@@ -666,7 +684,7 @@ func (s *kvStats) items(skip map[int]bool) []kvItem {
 	vs, _ := byCount(s.vals)
 	grouped := map[string]int{}
 	for _, x := range vs {
-		if x.n >= kvGroupMin && len([]rune(x.k)) <= kvGroupLen && len(grouped) < 32 {
+		if x.n >= kvGroupMin && utf8.RuneCountInString(x.k) <= kvGroupLen && len(grouped) < 32 {
 			grouped[x.k] = len(grouped)
 		}
 	}
@@ -757,7 +775,7 @@ func (f kvForm) query(key string) string {
 	k := jqString(key)
 	switch f {
 	case kvEq:
-		return fmt.Sprintf(`.[] | select(startswith(%s))`, jqString(key+"="))
+		return fmt.Sprintf(`.[] | select(ltrimstr("export ") | ltrimstr("declare -x ") | startswith(%s))`, jqString(key+"="))
 	case kvSpaced:
 		return fmt.Sprintf(`.[] | select(startswith(%s) or . == %s)`, jqString(key+" = "), jqString(key+" ="))
 	case kvQuoted:
@@ -945,4 +963,64 @@ func pairKeyLen(s string) int {
 		}
 	}
 	return 0
+}
+
+// fieldNames keeps, for a field of records of fields, the names of the
+// first records holding it and of those holding each of its values,
+// at most maxRareNames each, while the field has at most maxFieldValues
+// distinct values: the view names the records of a rare value
+// ("Priority: ... "important" 1 (apt)") and of a field few records have
+// ("Important (in 2 records: apt, dpkg)").
+type fieldNames struct {
+	holders []string
+	byValue map[string][]string
+	off     bool
+}
+
+// maxRareNames bounds the names kept per value and per field.
+const maxRareNames = 5
+
+// note counts record rec holding value v. Records named by a time or
+// a number (apt's history, by Start-Date) are not named: such a name
+// says less than what it costs.
+func (n *fieldNames) note(v, rec string) {
+	if rec == "" || isDigitByte(rec[0]) || n.off {
+		return
+	}
+	if len(n.holders) < maxRareNames {
+		n.holders = append(n.holders, rec)
+	}
+	if n.byValue == nil {
+		n.byValue = map[string][]string{}
+	}
+	names, ok := n.byValue[v]
+	if !ok && len(n.byValue) >= maxFieldValues {
+		n.off, n.byValue = true, nil
+		return
+	}
+	if len(names) < maxRareNames {
+		n.byValue[v] = append(names, rec)
+	}
+}
+
+// rare reports whether count records of present are few enough to name.
+func rare(count, present int) bool { return count <= maxRareNames && count*10 < present }
+
+// rareText is " (name, ...)" after a value held by count records of the
+// present ones, when that is rare and the names are known; "" otherwise.
+func (n *fieldNames) rareText(v string, count, present int) string {
+	names := n.byValue[v]
+	if !rare(count, present) || len(names) != count {
+		return ""
+	}
+	return " (" + strings.Join(names, ", ") + ")"
+}
+
+// holdersText is ": name, ..." after "in N records" of a field few of the
+// records have; "" otherwise.
+func (n *fieldNames) holdersText(present, records int) string {
+	if !rare(present, records) || len(n.holders) != present {
+		return ""
+	}
+	return ": " + strings.Join(n.holders, ", ")
 }

@@ -40,7 +40,7 @@ func TestKVDetect(t *testing.T) {
 			t.Errorf("%s: read as key/value lines (%d)", name, f)
 		}
 	}
-	var logfmt, status, prose, sysctl, apt, sysconfig strings.Builder
+	var logfmt, status, prose, sysctl, apt, sysconfig, ini strings.Builder
 	for i := 0; i < 40; i++ {
 		fmt.Fprintf(&logfmt, "time=2026-11-25T10:%02d:00Z level=info msg=\"request\" status=%d\n", i, 200+i%3)
 		fmt.Fprintf(&status, "status=%d\n", i%4)
@@ -48,6 +48,10 @@ func TestKVDetect(t *testing.T) {
 		fmt.Fprintf(&sysctl, "net.ipv4.conf.eth%d.forwarding = %d\n", i, i%2)
 		fmt.Fprintf(&apt, "Dir::Cache::item%d \"/var/cache/%d\";\n", i, i)
 		fmt.Fprintf(&sysconfig, "\tHAVE_FEATURE_%d = \"%d\"\n", i, i%2)
+		if i%5 == 0 {
+			fmt.Fprintf(&ini, "[section%d]\n", i)
+		}
+		fmt.Fprintf(&ini, "\tkey%d = %d\n", i, i%3)
 	}
 	for _, c := range []struct {
 		name string
@@ -61,6 +65,7 @@ func TestKVDetect(t *testing.T) {
 		{"apt-config dump", apt.String(), kvQuoted},
 		{"python -m sysconfig", "Platform: \"linux\"\n\nVariables: \n" + sysconfig.String(), kvSpaced},
 		{"too few", "a=1\nb=2\nc=3\n", kvNone},
+		{"an ini file", ini.String(), kvSpaced},
 	} {
 		data := []byte(c.text)
 		if got := detectKV(data, detectTextKind(data)); got != c.want {
@@ -87,6 +92,8 @@ func TestKVSplit(t *testing.T) {
 		{kvEq, "remote.origin.url=https://example.org/x.git", "remote.origin.url", "https://example.org/x.git", true, ""},
 		{kvEq, "PATH=/usr/bin:/bin", "PATH", "/usr/bin:/bin", true, ""},
 		{kvEq, "1abc=2", "", "", false, "a name starts with a letter or _"},
+		{kvEq, `declare -x HOME="/root"`, "HOME", `"/root"`, true, ""},
+		{kvEq, "export GOPATH=/go", "GOPATH", "/go", true, ""},
 		{kvEq, "a b=c", "", "", false, "no space in a name"},
 		{kvSpaced, "vm.swappiness = 60", "vm.swappiness", "60", true, ""},
 		{kvSpaced, "kernel.panic_sys_info = ", "kernel.panic_sys_info", "", true, ""},
@@ -183,4 +190,112 @@ func TestFieldPairs(t *testing.T) {
 			t.Errorf("%q: %v, want %v", c.line, got, c.want)
 		}
 	}
+}
+
+// TestFieldRareNames checks the names a records-of-fields profile gives
+// for a rare value and for a field few records have against the records
+// read independently (paragraphs split at blank lines, named by their
+// Package field).
+func TestFieldRareNames(t *testing.T) {
+	for _, name := range []string{"dpkg-status.txt", "apt-cache-show.txt", "apt-cache-show-node.txt"} {
+		data := readCapture(t, name)
+		p := analyzeText(data, nil)
+		if p.kind != textFields {
+			t.Fatalf("%s: kind %q", name, p.kind)
+		}
+		// field -> value -> record names, and field -> record names
+		byValue := map[string]map[string][]string{}
+		holders := map[string][]string{}
+		for _, para := range strings.Split(string(data), "\n\n") {
+			rec := ""
+			for _, l := range strings.Split(para, "\n") {
+				m := regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_-]*):(?:[ \t]+(.*))?$`).FindStringSubmatch(l)
+				if m == nil {
+					continue
+				}
+				if rec == "" {
+					rec = strings.TrimSpace(m[2])
+				}
+				if byValue[m[1]] == nil {
+					byValue[m[1]] = map[string][]string{}
+				}
+				v := strings.TrimSpace(m[2])
+				byValue[m[1]][v] = append(byValue[m[1]][v], rec)
+				holders[m[1]] = append(holders[m[1]], rec)
+			}
+		}
+		listed := 0
+		for _, f := range p.fields {
+			for v, n := range f.values {
+				if s := f.names.rareText(v, n, f.present); s != "" {
+					listed++
+					if want := " (" + strings.Join(byValue[f.name][v], ", ") + ")"; s != want {
+						t.Errorf("%s: %s %q: %s, want %s", name, f.name, v, s, want)
+					}
+				}
+			}
+			if s := f.names.holdersText(f.present, p.records); s != "" {
+				listed++
+				if want := ": " + strings.Join(holders[f.name], ", "); s != want {
+					t.Errorf("%s: %s: %s, want %s", name, f.name, s, want)
+				}
+			}
+		}
+		if listed == 0 {
+			t.Errorf("%s: no rare value or field named its records", name)
+		}
+	}
+	// The bundled question "which package has priority important".
+	text := fillText(t, readCapture(t, "apt-cache-show.txt"), 4000)
+	want := runJQ(t, jqLines(t, readCapture(t, "apt-cache-show.txt"), `. as $l | [range(length) | select($l[.] == "Priority: important")] | first as $i | [$l[:$i][] | select(startswith("Package: "))] | last | ltrimstr("Package: ")`)[0], ".")[0].(string)
+	if !strings.Contains(text, `"important" 1 (`+want+`)`) {
+		t.Errorf("apt-cache show at 4,000 tokens does not name %s, the package of priority important", want)
+	}
+}
+
+// FuzzKVLines checks, on texts read as key/value lines, that the counts
+// add up and that the view builds and fills a small budget without
+// losing the count of its entries.
+func FuzzKVLines(f *testing.F) {
+	for _, s := range []string{
+		"a='1'\nb='undef'\nc_d='undef'\nc_e=''\nE='define'\nF='define'\nG=''\nH=x\nI=\n",
+		"net.a = 1\nnet.b = 0\nvm.c = 0\nvm.d =\nfs.e = 1 2\tx\nk = v\nl = w\nm = 0\n",
+		"APT \"\";\nAPT::A \"1\";\nAPT::B \"\";\nDir \"/\";\nDir::C \"x\";\nDir::D \"y\";\nE::F \"0\";\nE::G \"0\";\n",
+		"#define A 1\n#define B(x) x\n#define C\n#define D 1\n#define E_F 2\n#define E_G 2\n#define H 3\n#define I 1\n",
+		"MemTotal:  1 kB\nMemFree:   2 kB\nBuffers:  0 kB\nCached: 0 kB\nSwap Total: 0 kB\nA: 1\nB: 2\nC:\n",
+		"[core]\n\tbare = false\n\tx = 1\n\ty = 2\n\tz = 2\n\tw = 3\n[user]\n\tname = A\n\temail = a@b\n\tq = 2\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 4096 {
+			return
+		}
+		p := analyzeText(data, nil)
+		kv := p.kv
+		if kv == nil {
+			return
+		}
+		if kv.entries+kv.other != p.lines-p.blank || p.records != kv.entries {
+			t.Fatalf("%d entries + %d other lines of %d non-blank lines; %d records", kv.entries, kv.other, p.lines-p.blank, p.records)
+		}
+		for _, g := range append(append([]kvGroup(nil), kv.groups...), kv.deep...) {
+			if g.n < 2 || g.n > kv.entries {
+				t.Fatalf("group %q: %d entries of %d", g.part, g.n, kv.entries)
+			}
+		}
+		in := Input{Tool: "t", ContentType: "text/plain", Format: "text", Data: data, Handle: "0123456789ab", Budget: 300,
+			Collections: []Collection{{Path: ".", Kind: "lines", Count: countLines(data)}}}
+		v, err := Build(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fl, err := v.Fill(byteCounter{}, 2000)
+		if err != nil {
+			return
+		}
+		if !strings.Contains(fl.Text, fmt.Sprintf("key/value lines: %s entries", commas(kv.entries))) {
+			t.Fatalf("the view does not count the entries:\n%s", fl.Text)
+		}
+	})
 }

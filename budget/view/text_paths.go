@@ -108,6 +108,8 @@ func newPathStat() *pathStat {
 // addNames counts the row of value v (the part up to its last '/' is its
 // directory) by the names of the directories it lies in, each once.
 func (ps *pathStat) addNames(dir string) {
+	var seenBuf [16]string
+	seen := seenBuf[:0]
 	start, prev := 0, ""
 	for i := 0; i < len(dir); i++ {
 		if dir[i] != '/' {
@@ -120,10 +122,18 @@ func (ps *pathStat) addNames(dir string) {
 			prev = seg
 			continue
 		}
-		if strings.Contains(dir[:len(whole)-len(seg)-1], "/"+seg+"/") || strings.HasPrefix(dir, seg+"/") && len(whole) > len(seg)+1 {
-			prev = seg
-			continue // counted at its first place in this path
+		dup := false
+		for _, x := range seen {
+			if x == seg {
+				dup = true // counted at its first place in this path
+				break
+			}
 		}
+		if dup {
+			prev = seg
+			continue
+		}
+		seen = append(seen, seg)
 		dn := ps.names[seg]
 		if dn == nil {
 			if len(ps.names) >= maxColValues {
@@ -206,9 +216,9 @@ func pathExt(v string) string {
 // counted).
 func pathDepth(v string) int {
 	n := 0
-	for _, s := range strings.Split(v, "/") {
-		if s != "" {
-			n++
+	for i := 0; i < len(v); i++ {
+		if v[i] != '/' && (i == 0 || v[i-1] == '/') {
+			n++ // a segment starts
 		}
 	}
 	return n

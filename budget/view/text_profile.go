@@ -70,6 +70,7 @@ type fieldStat struct {
 	min, max int64
 	minRec   string // name of the record with the smallest value
 	maxRec   string
+	names    fieldNames // the names of the records holding rare values (text_kv.go)
 }
 
 const maxFieldValues = 64
@@ -354,6 +355,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 						f.overflow, f.values = true, nil
 					}
 				}
+				if !p.loose {
+					f.names.note(v, recName)
+				}
 				if x, err := strconv.ParseInt(v, 10, 64); err == nil {
 					f.numeric++
 					f.sum += x
@@ -414,7 +418,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 			if p.diff == nil && p.graph == nil {
 				p.locs.add(pos, line)
 			}
-			p.miner.add(pos, line, sev)
+			if p.kv == nil { // key/value lines state their values, not templates
+				p.miner.add(pos, line, sev)
+			}
 			if p.cols != nil {
 				p.cols.add(pos, line)
 			}

@@ -300,6 +300,9 @@ func FuzzTextProfile(f *testing.F) {
 		"a\t1\tx\na\t2\ty\nb\t3\t\n" + strings.Repeat("c\t4\tz\n", 9),
 		"commit a1\nAuthor: A\n\n    m\n\ncommit b2\nAuthor: B\n\ncommit c3\nAuthor: A\n",
 		"Unpacking x (1) ...\nUnpacking y (2) ...\nUnpacking z (3) over (2) ...\n",
+		strings.Repeat("a", 1) + "='1'\nb='undef'\nc_d='undef'\nc_e=''\nd.x = 1\nAPT::X \"y\";\nE='define'\nF='define'\nG=''\n#define H 1\n",
+		"[core]\n\tbare = false\n\tx = 1\n\ty = 2\n\tz = 2\n\tw = 3\n[user]\n\tname = A\n\temail = a@b\n\tq = 2\n",
+		"Device: 254,0\tInode: 681  Links: 2\n  File: /etc\n  Size: 9431 \tBlocks: 24  IO Block: 4096  regular file\nDevice: 1\tInode: 2  Links: 3\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -314,6 +317,16 @@ func FuzzTextProfile(f *testing.F) {
 		sum := p.miner.other
 		for _, c := range p.miner.clusters {
 			sum += c.count
+		}
+		if kv := p.kv; kv != nil { // key/value lines: entries and other lines, no templates
+			sum = kv.entries + kv.other
+			n := kv.longVals + kv.valsCap
+			for _, c := range kv.vals {
+				n += c
+			}
+			if n != kv.entries || kv.empty > kv.entries || len(kv.kept) > kv.entries {
+				t.Fatalf("key/value lines: values count %d entries, %d empty, %d kept, of %d", n, kv.empty, len(kv.kept), kv.entries)
+			}
 		}
 		if sum != p.lines-p.blank {
 			t.Fatalf("templates count %d lines, want %d", sum, p.lines-p.blank)

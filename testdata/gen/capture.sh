@@ -260,3 +260,24 @@ if want pprof-top-query; then
 fi
 want dpkg-query-width && dpkg-query -W -f='${binary:Package;-44}${Essential;-6}${Homepage}\n' >budget/view/testdata/dpkg-query-width.txt
 want du-ah-git-doc && du -ah /usr/share/doc/git >budget/view/testdata/du-ah-git-doc.txt
+# go-list-m-all-2026-11: go list -m -json all at the root of this
+# repository (Go 1.26.8, 2026-11-26), beside the view's tests: the rare
+# GoVersion values of TestRareValueAmongManyValues (the bench corpus has
+# go-list-modules.json, an older capture of the same command).
+want go-list-m-all-2026-11 && go list -m -json all >budget/view/testdata/go-list-m-all-2026-11.json
+if want jest-json-lib; then
+	# jest --json over the same scratch project as jest-verbose-lib
+	# (testdata/gen/textcaps/jestlib), its paths as /tmp/jestlib: tests
+	# nested in assertionResults arrays (TestRowNamesTheNestedRecord).
+	tmp=$(mktemp -d)
+	cp -r "$caps/jestlib/." "$tmp/"
+	(cd "$tmp" && npm install --no-audit --no-fund --loglevel=error >/dev/null 2>&1)
+	(cd "$tmp" && npx jest --json --outputFile=jest.json >/dev/null 2>&1) || true
+	sed "s#$tmp#/tmp/jestlib#g" "$tmp/jest.json" >budget/view/testdata/jest-json-lib.json
+	rm -rf "$tmp"
+fi
+# go-mod-download-prometheus-common: go mod download -json of the
+# requirements of github.com/prometheus/common v0.72.0 (from the module
+# cache), beside the view's tests (TestIndexListsOpaqueFieldsLast).
+want go-mod-download-prometheus-common && (cd "$(go env GOMODCACHE)/github.com/prometheus/common@v0.72.0" &&
+	GOFLAGS=-mod=mod go mod download -json) >budget/view/testdata/go-mod-download-prometheus-common.json

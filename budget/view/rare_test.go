@@ -1,0 +1,132 @@
+package view_test
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/toolcompact/compact/budget"
+)
+
+// TestRareValueAmongManyValues: `go list -m -json all` of this module
+// (testdata/go-list-m-all-2026-11.json, captured with Go 1.26.8): 204
+// modules whose GoVersion has 24 values; the three commonest (none 80,
+// 1.25.0 27, 1.24 21) cover under two thirds of them, yet a version of
+// one module (1.14) stands out against the typical one (a value eight
+// times rarer than the median module's). Each such value is a row with
+// its reason, the module it belongs to, and its count as jq counts it.
+// The old rule (rare only when the three commonest values cover two
+// thirds) chose none.
+func TestRareValueAmongManyValues(t *testing.T) {
+	v, data := viewOf(t, "testdata/go-list-m-all-2026-11.json")
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := v.Fill(c, 8000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// [[version, count, first module]] of the values in one module only
+	ones := jq(t, []byte("["+strings.ReplaceAll(strings.TrimSpace(string(data)), "}\n{", "},\n{")+"]"),
+		`[.[] | select(.GoVersion != null)] as $m | ($m | length) as $n | $m | group_by(.GoVersion) | map(select(length == 1) | [.[0].GoVersion, .[0].Path, $n])`)[0].([]any)
+	if len(ones) == 0 {
+		t.Fatal("no GoVersion of one module")
+	}
+	for _, o := range ones {
+		x := o.([]any)
+		ver, path, n := x[0].(string), x[1].(string), x[2].(int)
+		cellVer := ver
+		if regexp.MustCompile(`^[0-9.]+$`).MatchString(ver) && strings.Count(ver, ".") == 1 {
+			cellVer = fmt.Sprintf("%q", ver) // reads as a number: quoted
+		}
+		why := fmt.Sprintf("GoVersion=%s is rare (1 of %d)", cellVer, n)
+		found := false
+		for _, l := range strings.Split(f.Text, "\n") {
+			if strings.HasPrefix(strings.SplitN(l, "\t", 3)[min(1, len(strings.SplitN(l, "\t", 3))-1)], path) && strings.Contains(l, why) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no row of %s with %q", path, why)
+		}
+	}
+}
+
+// TestRowNamesTheNestedRecord: jest --json (testdata/jest-json-lib.json,
+// testdata/gen/textcaps/jestlib): 17 test files holding 781 tests in
+// assertionResults arrays; 12 are not passed. Each of them is named at
+// 4,000 tokens by the row of its file, chosen for the test's status
+// (failed, pending, todo are rare among 769 passed), by the test's own
+// members: its full name and status. The old rows said only
+// "assertionResults[].status=failed (6 of 781)" beside the file's
+// columns, never which test.
+func TestRowNamesTheNestedRecord(t *testing.T) {
+	v, data := viewOf(t, "testdata/jest-json-lib.json")
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := v.Fill(c, 4000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notPassed := jq(t, data, `[.testResults[] | .name as $file | .assertionResults[] | select(.status != "passed") | [$file, .fullName, .status]]`)[0].([]any)
+	if len(notPassed) != 12 {
+		t.Fatalf("%d tests not passed, want 12", len(notPassed))
+	}
+	for _, x := range notPassed {
+		y := x.([]any)
+		file, name, status := y[0].(string), y[1].(string), y[2].(string)
+		found := false
+		for _, l := range strings.Split(f.Text, "\n") {
+			cells := strings.Split(l, "\t")
+			if len(cells) > 2 && cells[1] == file && strings.Contains(l, "in assertionResults[]: {") &&
+				strings.Contains(l, "fullName: "+name+",") && strings.Contains(l, "status: "+status+",") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no row of %s names its %s test %q", file, status, name)
+		}
+	}
+}
+
+// TestIndexListsOpaqueFieldsLast: go mod download -json of
+// prometheus/common v0.72.0's requirements
+// (testdata/go-mod-download-prometheus-common.json, 23 modules). The
+// index lines leave the Sum hashes out (they would cost half of each
+// line); when there is room after everything else, lines of their own
+// list every module's Sum, as jq reads it, and no line of the index
+// carries one.
+func TestIndexListsOpaqueFieldsLast(t *testing.T) {
+	v, data := viewOf(t, "testdata/go-mod-download-prometheus-common.json")
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := v.Fill(c, 12000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := "opaque fields of . (hashes, ids), every record in record order, one per line (tab-separated: Path, Sum):\n"
+	i := strings.Index(f.Text, head)
+	if i < 0 {
+		t.Fatalf("no list of the opaque fields at 12,000 tokens:\n%s", f.Text)
+	}
+	if j := strings.Index(f.Text, "index of ., every record"); j < 0 || j > i || strings.Contains(f.Text[j:i], "h1:") {
+		t.Errorf("the index is missing, after the opaque fields, or carries a hash")
+	}
+	sums := jq(t, []byte("["+strings.ReplaceAll(strings.TrimSpace(string(data)), "}\n{", "},\n{")+"]"), `[.[] | [.Path, .Sum]]`)[0].([]any)
+	lines := strings.Split(f.Text[i+len(head):], "\n")
+	if len(sums) != 23 || len(lines) < 23 {
+		t.Fatalf("%d modules, %d lines", len(sums), len(lines))
+	}
+	for k, x := range sums {
+		y := x.([]any)
+		if want := y[0].(string) + "\t" + y[1].(string); lines[k] != want {
+			t.Errorf("line %d is %q, want %q", k, lines[k], want)
+		}
+	}
+}
