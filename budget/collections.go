@@ -40,6 +40,18 @@ const (
 // count as a map of records (an npm document's "versions" and "time").
 const minMapMembers = 8
 
+// minScalarMap is how many members an object needs whose values are all
+// scalars of mixed kinds (strings and numbers, booleans, nulls) to count
+// as a map of records: a flat object of build or config variables
+// (python's sysconfig, 965 of them; npm config ls --json). Fewer such
+// members are a record's fields (a GitHub user object has 32), stated as
+// facts.
+const minScalarMap = 48
+
+// kScalars is the mapKind of an object whose members are scalars of
+// mixed kinds.
+const kScalars = kString | kNumber | kBool | kNull
+
 // Shape is what DetectShape found in a tool output.
 type Shape struct {
 	// Format is "json", "jsonl", "concat", "text", "binary" or "empty".
@@ -292,7 +304,7 @@ func (w *walker) value(n *node, depth int) error {
 		}
 		w.pos++
 		count := 0
-		var kind uint8
+		var kind, kinds uint8
 		uniform := true
 		if w.peek() == '}' {
 			w.pos++
@@ -316,6 +328,7 @@ func (w *walker) value(n *node, depth int) error {
 				w.pos++
 				child := n.child(name, count)
 				kb := kindBit(kindOf(w.peek()))
+				kinds |= kb
 				if count == 0 {
 					kind = kb
 				} else if kind != kb {
@@ -335,6 +348,9 @@ func (w *walker) value(n *node, depth int) error {
 			}
 		}
 		n.members += count
+		if kinds&(kObject|kArray) == 0 && count >= minScalarMap && (!uniform || kind&(kString|kNumber) == 0) {
+			kind, uniform = kScalars, true
+		}
 		if !uniform || count < minMapMembers || kind&(kObject|kString|kNumber) == 0 ||
 			(n.mapKind != 0 && n.mapKind != kind) {
 			n.notMap = true
@@ -479,7 +495,9 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\
 // ".data.rows"), arrays of at least 8 strings or 8 numbers (npm view's
 // ".versions"), the root array whatever it holds, and objects whose
 // values are all objects, all strings or all numbers with at least 8
-// members (Kind "map", like an npm document's ".versions" and ".time").
+// members, or all scalars of mixed kinds with at least 48 members (Kind
+// "map", like an npm document's ".versions" and ".time", python's
+// sysconfig variables).
 // Only the outermost collections are reported: arrays inside records are
 // part of the records. Several JSON values one per line are Kind "jsonl",
 // otherwise "concat"; their path is ".". Anything else that is text

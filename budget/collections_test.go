@@ -24,6 +24,31 @@ func TestDetectShape(t *testing.T) {
 		times[v] = "2012-01-01T00:00:00Z"
 	}
 	npm, _ := json.Marshal(map[string]any{"name": "pkg", "versions": versions, "time": times, "dist-tags": map[string]any{"latest": "1.0.0"}})
+	// A flat object of build variables (python's sysconfig): numbers,
+	// strings, a null, 48 of them; with 47, or with one object among
+	// them, it is a record's fields.
+	vars, fewer, nested := map[string]any{}, map[string]any{}, map[string]any{}
+	flags := map[string]any{}
+	for i := 0; i < 48; i++ {
+		var x any = i % 2
+		if i%3 == 0 {
+			x = fmt.Sprintf("-O%d", i)
+		}
+		if i == 5 {
+			x = nil
+		}
+		vars[fmt.Sprintf("HAVE_%d", i)] = x
+		nested[fmt.Sprintf("HAVE_%d", i)] = x
+		flags[fmt.Sprintf("f%d", i)] = i%2 == 0
+		if i > 0 {
+			fewer[fmt.Sprintf("HAVE_%d", i)] = x
+		}
+	}
+	nested["sub"] = map[string]any{"a": 1}
+	sysconfig, _ := json.Marshal(vars)
+	sysconfig47, _ := json.Marshal(fewer)
+	sysconfigNested, _ := json.Marshal(map[string]any{"vars": vars, "with": nested})
+	flagMap, _ := json.Marshal(flags)
 	cases := []struct {
 		name, in string
 		records  []string
@@ -36,6 +61,10 @@ func TestDetectShape(t *testing.T) {
 		{"envelope", `{"total_count":2,"items":[{"id":1,"labels":[{"n":"x"}]},{"id":2,"labels":[]}]}`, nil, "json: .items array 2"},
 		{"nested", `{"data":{"rows":[{"x":1},{"x":2},{"x":3}]},"meta":{"pages":[{"p":1}]}}`, nil, "json: .data.rows array 3; .meta.pages array 1"},
 		{"npm", string(npm), nil, "json: .time map 13; .versions map 12"},
+		{"mixed scalars", string(sysconfig), nil, "json: . map 48"},
+		{"mixed scalars, 47", string(sysconfig47), nil, "json: "},
+		{"mixed scalars nested", string(sysconfigNested), nil, "json: .vars map 48"},
+		{"booleans", string(flagMap), nil, "json: . map 48"},
 		{"scalar lists", `{"versions":["1","2","3","4","5","6","7","8"],"tags":["a","b"],"nums":[1,2,3,4,5,6,7,8,9]}`, nil, "json: .versions array 8; .nums array 9"},
 		// npm pack --json: one record around the real list.
 		{"one record holding the list", `[{"name":"p","files":[{"path":"a","size":1},{"path":"b","size":2}],"bundled":[]}]`, nil, "json: . array 1; .[].files array 2"},

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Caps on the rows kept as candidates per collection: fixed numbers, so
@@ -96,6 +97,9 @@ type coll struct {
 	t *tracker
 	// keys are the keys of a keyed collection, gathered in that pass.
 	keys keyList
+	// smap gathers a map's entries while its values are scalars
+	// (json_map.go).
+	smap *scalarMap
 	// why lists, per reason, the records it selects (in its order).
 	why  []*reason
 	rows map[int]*row // rendered on first use (row)
@@ -110,6 +114,9 @@ type coll struct {
 	readAgain int
 	// profileLines counts the profile line candidates.
 	profileLines int
+	// whole counts the lines that list every member or item of a
+	// small collection of scalars (reasonWhole): no rows are needed.
+	whole int
 	// group and measures give the sums per group (rows.go).
 	group     *Field
 	measures  []*Field
@@ -232,6 +239,9 @@ func addRecords(v *View, in Input, ci int) error {
 	// One pass over the records: the profile, and what the selection of
 	// rows needs (rows.go); then a look at the few records kept.
 	k := &coll{in: in, c: c, p: NewProfile(c.Kind == "map"), rows: map[int]*row{}}
+	if c.Kind == "map" {
+		k.smap = &scalarMap{}
+	}
 	k.t = newTracker(k)
 	k.p.t = k.t
 	if err := k.profileRecords(); err != nil { // rows.go
@@ -251,6 +261,12 @@ func addRecords(v *View, in Input, ci int) error {
 			break
 		}
 	}
+	if k.p.Map && k.smap.usable(c.Count) {
+		k.t, k.p.t = nil, nil
+		addScalarMap(v, k, ci) // json_map.go
+		return nil
+	}
+	k.smap = nil
 	if c.Count == 1 && !k.p.Map && (treeKey(k.p) == "" || holdsCollection(in, c)) {
 		k.t, k.p.t = nil, nil
 		return addOneRecord(v, k, ci) // onerecord.go
@@ -263,8 +279,11 @@ func addRecords(v *View, in Input, ci int) error {
 		Head: k.head, Foot: k.foot, weight: k.weight()})
 	k.sec = sec
 	k.addProfile(v, sec)
+	if k.whole > 0 {
+		return nil // listed whole: no rows, no index
+	}
 	k.addRows(v, sec)
-	if c.Count <= tinyColl && !k.p.Map && len(k.cols) > 0 {
+	if (c.Count <= tinyColl || k.p.Map && c.Count <= 2*tinyColl) && len(k.cols) > 0 {
 		// A few short records (an API document's servers) are shown
 		// whole with the profiles, not after the rows of big ones.
 		for i := range v.cands {
@@ -285,6 +304,11 @@ func (k *coll) head(chosen []Candidate) string {
 	for _, c := range chosen {
 		if c.Record >= 0 {
 			shown[c.Record] = true
+		}
+	}
+	if k.whole > 0 && k.wholeShown(chosen) {
+		for i := 0; i < k.c.Count; i++ {
+			shown[i] = true
 		}
 	}
 	also := ""
@@ -321,9 +345,22 @@ func (k *coll) addProfile(v *View, sec int) {
 	}
 	key++
 	if p.Map && p.root.scalar() && k.c.Count <= 40 {
-		v.Add(Candidate{Section: sec, Key: key, Record: -1, Prio: PrioProfile, Reason: "every member", Text: k.membersLine()})
+		// In lines, so that a long one does not hold back the rest.
+		for _, l := range k.membersLines() {
+			v.Add(Candidate{Section: sec, Key: key, Record: -1, Prio: PrioProfile, Reason: reasonWhole, Text: l})
+			key++
+			k.whole++
+		}
 	} else if p.Map {
 		v.Add(Candidate{Section: sec, Key: key, Record: -1, Prio: PrioProfile, Reason: "the keys", Text: k.keysLine()})
+	} else if p.root.scalar() && p.root.Values == k.c.Count && k.c.Count <= 40 && (k.c.Kind == "array") {
+		// A short list of names (a process's shared objects) is shown
+		// whole, item by item in its order.
+		for _, l := range k.itemsLines() {
+			v.Add(Candidate{Section: sec, Key: key, Record: -1, Prio: PrioProfile, Reason: reasonWhole, Text: l})
+			key++
+			k.whole++
+		}
 	}
 	key++
 	tree := k.treeLines()
@@ -428,7 +465,7 @@ func (k *coll) addProfile(v *View, sec int) {
 		switch {
 		case r.f == p.Identity:
 			prio = PrioProfile
-		case k.c.Count <= tinyColl && !p.Map && len(k.cols) > 0:
+		case (k.c.Count <= tinyColl || p.Map && k.c.Count <= 2*tinyColl) && len(k.cols) > 0:
 			// A few records are shown whole (addRecords): their lines
 			// wait.
 		case r.class < classOther && (r.class == classFew || r.f.Present*10 >= p.Records):
@@ -464,18 +501,115 @@ func (k *coll) addProfile(v *View, sec int) {
 	}
 }
 
-// membersLine lists every member of a small map of scalars: key value.
-func (k *coll) membersLine() string {
-	var parts []string
+// membersLines list every member of a small map of scalars, key value,
+// in lines of about membersWidth characters.
+func (k *coll) membersLines() []string {
+	var lines []string
+	var cur strings.Builder
+	cur.WriteString("  every member: ")
+	first := true
 	_ = k.c.Each(func(i int, raw []byte) error {
 		s := jscan{d: raw}
 		s.members(func(key string, val []byte) {
-			parts = append(parts, key+" "+cell(string(val), 60))
+			part := key + " " + cell(string(val), 60)
+			if !first && cur.Len()+len(part) > membersWidth {
+				lines = append(lines, cur.String()+",")
+				cur.Reset()
+				cur.WriteString("    ")
+			} else if !first {
+				cur.WriteString(", ")
+			}
+			cur.WriteString(part)
+			first = false
 		})
 		return nil
 	})
-	return "  every member: " + strings.Join(parts, ", ")
+	return append(lines, cur.String())
 }
+
+// itemsLines list every item of a short list of scalars, in its order,
+// in lines of about membersWidth characters.
+func (k *coll) itemsLines() []string {
+	var lines []string
+	var cur strings.Builder
+	cur.WriteString("  every item, in order: ")
+	first := true
+	_ = k.eachRecord(func(i int, raw []byte) error { // rows.go
+		part := cell(string(raw), 100)
+		if !first && cur.Len()+len(part) > membersWidth {
+			lines = append(lines, cur.String()+",")
+			cur.Reset()
+			cur.WriteString("    ")
+		} else if !first {
+			cur.WriteString(", ")
+		}
+		cur.WriteString(part)
+		first = false
+		return nil
+	})
+	return append(lines, cur.String())
+}
+
+// reasonWhole is the reason of the lines that list a small collection
+// of scalars whole.
+const reasonWhole = "every member"
+
+// epochNames are names of fields whose numbers may be times since 1970.
+var epochNames = regexp.MustCompile(`(?i)(time|timestamp|date|_at|At|Ms)$`)
+
+// epochTimes writes "; as times: earliest ..., latest ..." for a number
+// field named like a time whose numbers are all milliseconds (or
+// seconds) since 1970 between 2001 and 2100 (jest's startTime).
+func epochTimes(b *strings.Builder, f *Field) {
+	if lo, hi, ok := epochRange(f); ok {
+		fmt.Fprintf(b, "; as times: earliest %s, latest %s", lo.Format(time.RFC3339Nano), hi.Format(time.RFC3339Nano))
+	}
+}
+
+// epochRange is the earliest and latest time of a field epochTimes
+// reads as times.
+func epochRange(f *Field) (lo, hi time.Time, ok bool) {
+	if f.NumN == 0 || !epochNames.MatchString(f.Path) || f.Min != math.Trunc(f.Min) || f.Max != math.Trunc(f.Max) {
+		return lo, hi, false
+	}
+	switch {
+	case f.Min >= 978307200000 && f.Max < 4102444800000:
+		return time.UnixMilli(int64(f.Min)).UTC(), time.UnixMilli(int64(f.Max)).UTC(), true
+	case f.Min >= 978307200 && f.Max < 4102444800:
+		return time.Unix(int64(f.Min), 0).UTC(), time.Unix(int64(f.Max), 0).UTC(), true
+	}
+	return lo, hi, false
+}
+
+// epochField reports whether f's numbers are times since 1970 (no
+// quantity to sum).
+func epochField(f *Field) bool {
+	_, _, ok := epochRange(f)
+	return ok
+}
+
+// years writes "; by year: 2024 120, 2025 200" when f's times span 2 to
+// 24 years.
+func years(b *strings.Builder, f *Field) {
+	if len(f.Years) < 2 || len(f.Years) > 24 {
+		return
+	}
+	ys := make([]int, 0, len(f.Years))
+	for y := range f.Years {
+		ys = append(ys, y)
+	}
+	sort.Ints(ys)
+	b.WriteString("; by year: ")
+	for i, y := range ys {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(b, "%d %s", y, commas(f.Years[y]))
+	}
+}
+
+// membersWidth is the characters of one line of a small map's members.
+const membersWidth = 200
 
 // keysLine lists the keys of a keyed collection: all when short, else the
 // first and last 25 with the count between.
@@ -493,6 +627,18 @@ func (k *coll) keysLine() string {
 	// to count by eye.
 	if n > 50 {
 		kinds(&b, "keys before the first /", k.keys.prefixes(), n)
+		// Keys by their first segment (HAVE_, npm_), or their first two
+		// when one holds nearly all (versions: 0.19.).
+		for d := 1; d <= 2; d++ {
+			m := k.keys.segments(d)
+			most := 0
+			for _, c := range m {
+				most = max(most, c)
+			}
+			if most*10 <= n*9 && kinds(&b, fmt.Sprintf("keys by their first %s (up to a _ . or -)", map[int]string{1: "segment", 2: "two segments"}[d]), m, n) {
+				break
+			}
+		}
 	}
 	return b.String()
 }
@@ -541,6 +687,10 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 	if f.Nulls > 0 {
 		fmt.Fprintf(&b, ", %s null", commas(f.Nulls))
 	}
+	if counted && f.Distinct >= 5 {
+		// "how many distinct" needs no counting of the list
+		fmt.Fprintf(&b, ", %s distinct", commas(f.Distinct))
+	}
 	b.WriteString(")")
 	class := classOther
 	under := strings.Contains(f.Path, "[]")
@@ -557,9 +707,13 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		}
 		shapes(&b, f)
 		kinds(&b, "before the first /", f.Prefixes, f.Distinct)
+		kinds(&b, "by extension", f.Exts, f.Distinct)
 		class = classIdentity
 	case f.Types&tArray != 0:
 		fmt.Fprintf(&b, ": %s-%s items, %s in all", commas(f.MinItems), commas(f.MaxItems), commas(f.Items))
+		if f.EmptyArrays > 0 && f.MaxItems > 0 {
+			fmt.Fprintf(&b, ", %s empty", commas(f.EmptyArrays))
+		}
 		if f.MinItems != f.MaxItems && !under {
 			class = classRange
 			if id := k.identOf(f.maxItemsRaw); id != "" {
@@ -607,11 +761,15 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		if !f.ManyDistinct {
 			fmt.Fprintf(&b, ", %s distinct", commas(f.Distinct))
 		}
+		// The values people count ("0 in 991"), when some repeat.
+		commonValues(&b, f)
+		epochTimes(&b, f)
 		if f.Min != f.Max && (!under || f.Max > f.Mean()+2*f.StdDev()) {
 			class = classRange
 		}
 	case f.TimeN > 0 && f.TimeN == f.Values-f.Nulls:
 		fmt.Fprintf(&b, ": earliest %s, latest %s", f.earliestText, f.latestText)
+		years(&b, f)
 		if !under {
 			class = classRange
 		}
@@ -643,6 +801,9 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		if kinds(&b, "before the first /", f.Prefixes, f.Distinct) {
 			class = classShapes
 		}
+		if kinds(&b, "by extension", f.Exts, f.Distinct) && class == classOther {
+			class = classShapes
+		}
 		if f.TimeN > 0 {
 			fmt.Fprintf(&b, "; %s are times from %s to %s", commas(f.TimeN), f.earliestText, f.latestText)
 		}
@@ -650,10 +811,10 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 	return b.String(), class
 }
 
-// commonValues writes the most common values of a string field with
-// more values than a profile line lists (over 24, all counted) when a
-// few of them cover most of its values ("; most common: file:///w.js
-// 29, node:internal/main 3"), and reports whether it wrote.
+// commonValues writes the most common values of a field with more
+// values than a profile line lists (over 24, all counted) when some
+// repeat ("; most common: file:///w.js 29, node:internal/main 3"; a
+// number's "0 991"), and reports whether they cover most of its values.
 func commonValues(b *strings.Builder, f *Field) bool {
 	if f.Counts == nil || f.Distinct <= 24 {
 		return false
@@ -667,7 +828,7 @@ func commonValues(b *strings.Builder, f *Field) bool {
 		top += vc.n
 		shown++
 	}
-	if shown == 0 || top*2 < f.Values-f.Nulls {
+	if shown == 0 {
 		return false
 	}
 	b.WriteString("; most common: ")
@@ -678,7 +839,9 @@ func commonValues(b *strings.Builder, f *Field) bool {
 		fmt.Fprintf(b, "%s %s", cell(vc.k, 60), commas(vc.n))
 	}
 	fmt.Fprintf(b, "; %s more values with %s", commas(len(vcs)-shown), commas(f.Values-f.Nulls-top))
-	return true
+	// Only values that cover most of the field make its line one that
+	// answers (its rank among the profile lines).
+	return top*2 >= f.Values-f.Nulls
 }
 
 // cellEnds is cell for a value shown whole when it can be: past width

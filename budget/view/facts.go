@@ -15,9 +15,11 @@ import (
 
 const (
 	maxPromoted  = 24  // short scalars of nested objects shown with the profiles
+	maxPromoted2 = 48  // short values deeper down shown before the later rows
 	maxFactLen   = 300 // characters of a string fact before it is cut
 	maxInline    = 200 // bytes of an object or array shown inline
 	maxFactDepth = 3
+	maxSummary   = 360 // characters of an object's members in its summary
 )
 
 type fact struct {
@@ -52,7 +54,7 @@ func addFacts(v *View, in Input) {
 		return false
 	}
 	var facts []fact
-	promoted := 0
+	promoted, promoted2 := 0, 0
 	sec := v.AddSection(&Section{Order: 0,
 		Head: func(ch []Candidate) string {
 			if len(ch) == 0 {
@@ -132,6 +134,12 @@ func addFacts(v *View, in Input) {
 					if depth == 1 && c != '{' && c != '[' && len(raw) <= 80 && promoted < maxPromoted {
 						prio = PrioProfile
 						promoted++
+					} else if len(raw) <= 80 && promoted2 < maxPromoted2 {
+						// A short value deeper down (esbuild's
+						// outputs."dist/app.js".bytes) comes before
+						// the rows past the first rounds.
+						prio = PrioProfile2
+						promoted2++
 					}
 				}
 				text := ""
@@ -188,23 +196,37 @@ func inline(raw []byte) (text string, whole bool) {
 	return b.String(), true
 }
 
-// summarize describes a large object or array by its size and keys.
+// summarize describes a large object or array by its size and members:
+// an object's scalar members with their values (cut), its objects and
+// arrays by name, up to maxSummary characters (a process's resource
+// usage shows its rss, not only the word).
 func summarize(raw []byte) string {
 	s := jscan{d: raw}
 	n := 0
 	if s.elements(func([]byte) { n++ }) {
 		return fmt.Sprintf("array of %s items (%s bytes)", commas(n), commas(len(raw)))
 	}
-	var keys []string
-	s.eachMember(func(k string) {
+	var parts []string
+	size := 0
+	s.members(func(k string, val []byte) {
 		n++
-		if len(keys) < 12 {
-			keys = append(keys, k)
+		if size > maxSummary {
+			return
 		}
+		label := k
+		if !plainName(k) {
+			label = jsonQuote(k)
+		}
+		part := label
+		if len(val) > 0 && val[0] != '{' && val[0] != '[' {
+			part = label + "=" + cell(string(val), 40)
+		}
+		parts = append(parts, part)
+		size += len(part) + 2
 	})
 	more := ""
-	if n > len(keys) {
-		more = fmt.Sprintf(", … %d more", n-len(keys))
+	if n > len(parts) {
+		more = fmt.Sprintf(", … %d more", n-len(parts))
 	}
-	return fmt.Sprintf("object of %s members (%s bytes): %s%s", commas(n), commas(len(raw)), strings.Join(keys, ", "), more)
+	return fmt.Sprintf("object of %s members (%s bytes): %s%s", commas(n), commas(len(raw)), strings.Join(parts, ", "), more)
 }

@@ -24,6 +24,9 @@ func (f *Filled) Shown(v *View, coll string) int {
 	for _, c := range f.Chosen {
 		if c.Record >= 0 && v.sections[c.Section].Coll == coll {
 			seen[[2]int{c.Section, c.Record}] = true
+			for _, r := range c.More {
+				seen[[2]int{c.Section, r}] = true
+			}
 		}
 	}
 	// A record shown in two sections of one collection counts once.

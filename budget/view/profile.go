@@ -34,6 +34,8 @@ const (
 	// maxFew is how many values of a field are compared in turn before
 	// they are looked up by hash.
 	maxFew = 6
+	// maxYears is how many years a field's times are counted by.
+	maxYears = 64
 )
 
 // JSON value kinds as bits.
@@ -72,9 +74,12 @@ type Field struct {
 	// Numbers: how many, min, max, sum, sum of squares.
 	NumN                      int
 	Min, Max, Sum, SumSquares float64
-	// Times (strings in RFC 3339): how many, earliest, latest.
+	// Times (strings in RFC 3339): how many, earliest, latest; Years
+	// counts them by their year (as written), nil past maxYears years.
 	TimeN            int
 	Earliest, Latest time.Time
+	Years            map[int]int
+	yearsOver        bool
 	earliestText     string
 	latestText       string
 	// MaxLen is the longest string in characters.
@@ -88,10 +93,18 @@ type Field struct {
 	Patterns, Prefixes map[string]int
 	Unshaped           int
 	patDone, preDone   bool
-	pats               map[string]*int // Patterns while counting
-	pres               map[string]*int // Prefixes while counting
-	// Items: for arrays, the fewest and most items and their total.
+	// Exts counts the strings that look like file names or paths (no
+	// space, a ".ext" of 1 to 8 letters or digits after the last "/")
+	// by their extension ("go", "json"); nil past maxValues kinds.
+	Exts    map[string]int
+	exts    map[string]*int
+	extDone bool
+	pats    map[string]*int // Patterns while counting
+	pres    map[string]*int // Prefixes while counting
+	// Items: for arrays, the fewest and most items and their total;
+	// EmptyArrays counts the arrays with none.
 	MinItems, MaxItems, Items int
+	EmptyArrays               int
 	// Containers counts the object and array values among Values.
 	Containers int
 	// recSum sums recHash over the field's scalar values (outside
@@ -515,6 +528,9 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 			}
 		}
 		f.Items += n
+		if n == 0 {
+			f.EmptyArrays++
+		}
 		return
 	}
 	start := s.pos
@@ -590,12 +606,28 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 				}
 			}
 		}
+		if !f.extDone && !escaped && len(body) <= 200 {
+			if e := extOf(body); e != nil {
+				f.exts, f.extDone = countKindBytes(f.exts, e)
+			}
+		}
 		if len(body) >= 19 && len(body) <= 40 && body[4] == '-' && !escaped {
 			// Only parsed here; kept (copied) when it is an extreme.
 			str = unsafe.String(&body[0], len(body))
 		}
 		if t, ok := parseTime(str); ok {
 			f.TimeN++
+			if !f.yearsOver {
+				if f.Years == nil {
+					f.Years = map[int]int{}
+				}
+				y := t.Year()
+				if _, ok := f.Years[y]; !ok && len(f.Years) >= maxYears {
+					f.yearsOver, f.Years = true, nil
+				} else {
+					f.Years[y]++
+				}
+			}
 			if f.TimeN == 1 || t.Before(f.Earliest) {
 				f.Earliest, f.earliestText, f.earliestRec = t, strings.Clone(str), rec
 				if p.t != nil {
@@ -815,6 +847,29 @@ func parseTime(s string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
+// extOf is the extension of a file name or path s ("go" of
+// "net/http/server.go"): 1 to 8 letters or digits, one a letter, after
+// the last ".",
+// itself after the last "/", in a string with no space; else nil.
+func extOf(s []byte) []byte {
+	i := bytes.LastIndexByte(s, '.')
+	if i <= 0 || len(s)-i-1 < 1 || len(s)-i-1 > 8 || bytes.IndexByte(s[i:], '/') >= 0 || bytes.IndexByte(s, ' ') >= 0 || s[i-1] == '/' {
+		return nil
+	}
+	letter := false
+	for _, c := range s[i+1:] {
+		l := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !(l || c >= '0' && c <= '9') {
+			return nil
+		}
+		letter = letter || l
+	}
+	if !letter {
+		return nil // a version's last number
+	}
+	return s[i+1:]
+}
+
 // Finish finds the identity field after the last record, and the
 // patterns of the fields with few values.
 func (p *Profile) Finish() {
@@ -828,6 +883,10 @@ func (p *Profile) Finish() {
 				f.Prefixes = m
 			}
 			f.pres = nil
+			if m := kindCounts(f.exts, f.extDone); m != nil {
+				f.Exts = m
+			}
+			f.exts = nil
 		}
 	}()
 	for _, f := range append(p.Fields, p.root) {

@@ -92,9 +92,24 @@ func lookupQuery(c Collection, p *Profile, ident string) string {
 	return fmt.Sprintf("%s | select(%s == %s)", iterExpr(c), fieldExpr(p.Identity.Path), ident)
 }
 
+// wholeShown reports whether every line listing the members or items of
+// a small collection whole is chosen.
+func (k *coll) wholeShown(chosen []Candidate) bool {
+	n := 0
+	for _, c := range chosen {
+		if c.Reason == reasonWhole {
+			n++
+		}
+	}
+	return n == k.whole
+}
+
 // foot is the end of a collection's section: what is not shown, with
 // exact counts, and the queries that fetch exactly that.
 func (k *coll) foot(chosen []Candidate) string {
+	if k.whole > 0 && k.wholeShown(chosen) {
+		return "" // every member or item is listed
+	}
 	h := k.in.Handle
 	var shown []int
 	var keys []string
@@ -137,7 +152,11 @@ func (k *coll) foot(chosen []Candidate) string {
 		fmt.Fprintf(&b, "  %s fields the registry's rules drop are left out of the profile and the rows\n", commas(n))
 	}
 	if n := k.nProfile() - profiles; n > 0 {
-		fmt.Fprintf(&b, "  profile lines not shown: %s of %s fields; list every field: %s\n", commas(n), commas(len(k.p.Fields)), jqCommand(h, fieldsQuery(k.c)))
+		fields := len(k.p.Fields)
+		if k.p.root.Values > 0 && k.p.root.scalar() {
+			fields++ // the records' own values (".")
+		}
+		fmt.Fprintf(&b, "  profile lines not shown: %s of %s fields; list every field: %s\n", commas(n), commas(fields), jqCommand(h, fieldsQuery(k.c)))
 	}
 	if len(shown) > 0 && len(k.cols) < len(k.p.Fields) && !(len(k.cols) == 1 && k.cols[0] == k.p.root) {
 		opaque := ""

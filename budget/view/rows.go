@@ -1135,7 +1135,7 @@ func (k *coll) chooseGroups() {
 	}
 	for _, f := range p.Fields {
 		if len(k.measures) < 3 && f != p.Identity && f.NumN > 0 && f.NumN == f.Values-f.Nulls && f.Distinct > 12 && !strings.Contains(f.Path, "[]") && !k.hidden(f) &&
-			!strings.HasSuffix(strings.ToLower(f.Path), "id") {
+			!strings.HasSuffix(strings.ToLower(f.Path), "id") && !epochField(f) {
 			k.measures = append(k.measures, f)
 		}
 	}
@@ -1352,7 +1352,32 @@ type keyList struct {
 	// types, paths), exactly, until it has too many kinds (preDone).
 	pres    map[string]*int
 	preDone bool
+	// seg counts the keys by their first one and two segments (up to
+	// and with the first or second "_", "." or "-": "HAVE_", "0.19."),
+	// exactly, until there are too many kinds (segDone).
+	seg     [2]map[string]*int
+	segDone [2]bool
 }
+
+// segPrefix is key up to and with its d-th "_", "." or "-" (d from 1),
+// or nil when it has fewer or starts with one.
+func segPrefix(key []byte, d int) []byte {
+	for i, c := range key {
+		if c == '_' || c == '.' || c == '-' {
+			if i == 0 {
+				return nil
+			}
+			if d--; d == 0 {
+				return key[:i+1]
+			}
+		}
+	}
+	return nil
+}
+
+// segments returns the counts of the keys by their first d segments
+// (d is 1 or 2), or nil when there are too many kinds.
+func (l *keyList) segments(d int) map[string]int { return kindCounts(l.seg[d-1], l.segDone[d-1]) }
 
 // prefixes returns the counts of the keys' parts before the first "/",
 // or nil when there are too many kinds to list.
@@ -1400,6 +1425,18 @@ func (l *keyList) add(raw []byte) {
 			l.pres, l.preDone = countKindBytes(l.pres, k[:i])
 		}
 	}
+	for d := range l.seg {
+		if l.segDone[d] {
+			continue
+		}
+		k := body
+		if escaped {
+			k = []byte(key)
+		}
+		if p := segPrefix(k, d+1); p != nil {
+			l.seg[d], l.segDone[d] = countKindBytes(l.seg[d], p)
+		}
+	}
 	if l.window == nil && len(l.keys) >= 25 && l.total >= 1500 {
 		// From now on the first 25 and a window of the last 25.
 		for _, k := range l.keys[len(l.keys)-24:] {
@@ -1427,6 +1464,9 @@ func (l *keyList) add(raw []byte) {
 func (t *tracker) begin(i int, raw []byte) {
 	if t.k.p.Map {
 		t.k.keys.add(raw)
+		if t.k.smap != nil {
+			t.k.smap.add(raw) // json_map.go
+		}
 	}
 	t.rec, t.raw, t.kept = i, raw, false
 	t.alias = within(t.data, raw)

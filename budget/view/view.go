@@ -40,6 +40,9 @@ type Candidate struct {
 	Key int
 	// Record is the record the candidate shows, or -1.
 	Record int
+	// More are the other records the candidate shows (a line listing
+	// the keys of a map that hold one value), counted as shown.
+	More []int
 	// Prio is one of the Prio constants.
 	Prio int
 	// Rank orders candidates of one priority across sections: the n-th

@@ -45,6 +45,7 @@ if want fs-tree; then
 	go run ./testdata/gen/fstree "$(go env GOROOT)/src/net" >"$out/fs-tree.json"
 fi
 want npm-view-vite && npm view vite --json 2>/dev/null >"$out/npm-view-vite.json"
+want python3-sysconfig-debian && /usr/bin/python3 -c 'import sysconfig,json;print(json.dumps(sysconfig.get_config_vars(), indent=1))' >"$out/python3-sysconfig-debian.json"
 if want npm-ls-all; then
 	# A scratch project with eslint 8, express 4 and jest 29 installed, whose
 	# package.json then asks for express 5 and left-pad (not installed), so
@@ -211,14 +212,16 @@ if want tsc-build-list || want tsc-build-codes; then
 	# over two scratch projects (testdata/gen/textcaps/tsnode: 4 errors,
 	# the 163 files it read with @types/node, then tsc's statistics;
 	# testdata/gen/textcaps/tsbuild: 114 errors of 8 codes over 13
-	# files). Short: beside the view's tests (text_diag_test.go).
+	# files).
 	for p in tsnode:tsc-build-list tsbuild:tsc-build-codes; do
 		want "${p#*:}" || continue
 		tmp=$(mktemp -d)
 		cp -r "$caps/${p%%:*}/." "$tmp/"
 		(cd "$tmp" && npm install --no-audit --no-fund --loglevel=error >/dev/null 2>&1)
 		(cd "$tmp" && npm run build >out.txt 2>&1) || true
-		cp "$tmp/out.txt" "budget/view/testdata/${p#*:}.txt"
+		dest=budget/view/testdata # tsc-build-list: beside the view's tests
+		[[ ${p#*:} == tsc-build-codes ]] && dest=$out # the bench corpus
+		cp "$tmp/out.txt" "$dest/${p#*:}.txt"
 		rm -rf "$tmp"
 	done
 fi
@@ -259,6 +262,9 @@ if want pprof-top-query; then
 	rm -rf "$tmp"
 fi
 want dpkg-query-width && dpkg-query -W -f='${binary:Package;-44}${Essential;-6}${Homepage}\n' >budget/view/testdata/dpkg-query-width.txt
+# the first 300 objects of this repository (hash, type, size), a table
+# after a hash, not a commit list (text_diag_test.go)
+want git-cat-file-check && git cat-file --batch-all-objects --batch-check | head -300 >budget/view/testdata/git-cat-file-check.txt
 want du-ah-git-doc && du -ah /usr/share/doc/git >budget/view/testdata/du-ah-git-doc.txt
 # go-list-m-all-2026-11: go list -m -json all at the root of this
 # repository (Go 1.26.8, 2026-11-26), beside the view's tests: the rare
