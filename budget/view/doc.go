@@ -41,6 +41,11 @@
 //	               one line each: identity and two short fields, picked
 //	               by their values (or the registry's index fields), in
 //	               record order, key order or the registry's sort order.
+//	               A round is capped (16 rows of rare values; the first
+//	               16 pinned rows, the other pinned records on a pinned
+//	               list in the index's form, their rows later, one after
+//	               every four index lines), so every kind gets budget; an
+//	               opaque field (a hash) has lines of its own, last.
 //	               A dependency tree (npm ls) is listed by deptree.go,
 //	               one line per node: its dependencies as name@version.
 //	fill.go        one walk over the candidates in a fixed order (priority,
@@ -98,7 +103,9 @@
 //	                    status, failed/skipped/todo names, the runner's summary
 //	text_gitgraph.go    git log --oneline/--graph: commits, merges, refs
 //	text_diff.go        unified diffs: files, hunks, +/- lines per file
-//	text_locations.go   lines with a source location, by file
+//	text_locations.go   lines with a source location: by file, directory
+//	                    and code; the rare forms of a text of located
+//	                    diagnostics (go build -gcflags=-m)
 //	text_kv.go          key/value lines (NAME=value, key = value, Key: value,
 //	                    #define NAME value): values, name groups, entries
 //	text.go             the text's candidates in fill order

@@ -119,15 +119,30 @@ func isGraphLine(line string) bool {
 // detectGraph reports whether most lines of a sample are a commit list:
 // at least 3 commits, and commits and lane lines (or, with --graph, any
 // line with a graph part, such as "| Author: ...") make 80% of the
-// non-blank lines.
+// non-blank lines. A line opening with a hash is a commit only when its
+// subject reads as one (wordySubject).
 func isCommitListLine(line string) (commit, lane bool) {
-	if _, _, _, _, ok := commitLine(line); ok {
+	if _, _, _, subj, ok := commitLine(line); ok && wordySubject(subj) {
 		return true, false
 	}
 	if isGraphLine(line) || len(line) > 2 && (line[0] == '|' || line[0] == '*') && line[1] == ' ' {
 		return false, true
 	}
 	return false, false
+}
+
+// wordySubject reports whether a commit line's subject reads as one:
+// two tokens or more that are not numbers ("Fix the parser"), not the
+// typed cells of a table after a hash (git cat-file --batch-check's
+// "blob 21912 25").
+func wordySubject(subj string) bool {
+	n := 0
+	for _, t := range strings.Fields(subj) {
+		if _, _, ok := parseDecimal(t); !ok {
+			n++
+		}
+	}
+	return n >= 2
 }
 
 func newGraphStats() *graphStats {

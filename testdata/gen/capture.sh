@@ -212,14 +212,16 @@ if want tsc-build-list || want tsc-build-codes; then
 	# over two scratch projects (testdata/gen/textcaps/tsnode: 4 errors,
 	# the 163 files it read with @types/node, then tsc's statistics;
 	# testdata/gen/textcaps/tsbuild: 114 errors of 8 codes over 13
-	# files). Short: beside the view's tests (text_diag_test.go).
+	# files).
 	for p in tsnode:tsc-build-list tsbuild:tsc-build-codes; do
 		want "${p#*:}" || continue
 		tmp=$(mktemp -d)
 		cp -r "$caps/${p%%:*}/." "$tmp/"
 		(cd "$tmp" && npm install --no-audit --no-fund --loglevel=error >/dev/null 2>&1)
 		(cd "$tmp" && npm run build >out.txt 2>&1) || true
-		cp "$tmp/out.txt" "budget/view/testdata/${p#*:}.txt"
+		dest=budget/view/testdata # tsc-build-list: beside the view's tests
+		[[ ${p#*:} == tsc-build-codes ]] && dest=$out # the bench corpus
+		cp "$tmp/out.txt" "$dest/${p#*:}.txt"
 		rm -rf "$tmp"
 	done
 fi
@@ -260,6 +262,9 @@ if want pprof-top-query; then
 	rm -rf "$tmp"
 fi
 want dpkg-query-width && dpkg-query -W -f='${binary:Package;-44}${Essential;-6}${Homepage}\n' >budget/view/testdata/dpkg-query-width.txt
+# the first 300 objects of this repository (hash, type, size), a table
+# after a hash, not a commit list (text_diag_test.go)
+want git-cat-file-check && git cat-file --batch-all-objects --batch-check | head -300 >budget/view/testdata/git-cat-file-check.txt
 want du-ah-git-doc && du -ah /usr/share/doc/git >budget/view/testdata/du-ah-git-doc.txt
 # go-list-m-all-2026-11: go list -m -json all at the root of this
 # repository (Go 1.26.8, 2026-11-26), beside the view's tests: the rare
@@ -282,3 +287,4 @@ fi
 # cache), beside the view's tests (TestIndexListsOpaqueFieldsLast).
 want go-mod-download-prometheus-common && (cd "$(go env GOMODCACHE)/github.com/prometheus/common@v0.72.0" &&
 	GOFLAGS=-mod=mod go mod download -json) >budget/view/testdata/go-mod-download-prometheus-common.json
+want file-usr-sbin && file /usr/sbin/* >budget/view/testdata/file-usr-sbin.txt
