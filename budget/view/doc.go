@@ -41,6 +41,11 @@
 //	               one line each: identity and two short fields, picked
 //	               by their values (or the registry's index fields), in
 //	               record order, key order or the registry's sort order.
+//	               A round is capped (16 rows of rare values; the first
+//	               16 pinned rows, the other pinned records on a pinned
+//	               list in the index's form, their rows later, one after
+//	               every four index lines), so every kind gets budget; an
+//	               opaque field (a hash) has lines of its own, last.
 //	               A dependency tree (npm ls) is listed by deptree.go,
 //	               one line per node: its dependencies as name@version.
 //	fill.go        one walk over the candidates in a fixed order (priority,

@@ -1747,6 +1747,9 @@ func (tc *textCands) columnParts(add func(sec, key, rec int, reason, text string
 		for j, l := range more {
 			add(tsColumns, colKeys*i+13+j, -1, "column paths", cut(l, 3*textWidth))
 		}
+		for j, l := range c.commaPartsLines() {
+			add(tsColumns, colKeys*i+24+j, -1, "column parts", cut(l, 2*textWidth))
+		}
 	}
 }
 

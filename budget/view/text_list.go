@@ -494,3 +494,37 @@ func (tc *textCands) indexHead(cs []Candidate) string {
 	}
 	return fmt.Sprintf("index of the rows in line order (showing %s of %s; line<TAB>%s, cells cut at %d characters):\n", commas(n), commas(cp.rows), strings.Join(names, " "), indexCellCut)
 }
+
+// commaPartsLines are the lines of a column of descriptions by their
+// first and their last part between ", " (file(1)'s "ELF 64-bit LSB
+// shared object, x86-64, …, stripped": how many are shared objects, how
+// many are not stripped), when a third of its rows or more have such parts
+// and the first parts repeat (at most half as many as the values); nil
+// otherwise, and for a column whose values were not all counted.
+func (c *colStat) commaPartsLines() []string {
+	if c.overflow || c.isNumber() || len(c.values) <= shownColValues {
+		return nil
+	}
+	firsts, lasts := map[string]int{}, map[string]int{}
+	with := 0
+	for v, n := range c.values {
+		i, j := strings.Index(v, ", "), strings.LastIndex(v, ", ")
+		if i < 0 || strings.ContainsAny(v[:i], "([{\"'=") {
+			continue // the arguments of a call, not parts of a description
+		}
+		with += n
+		firsts[v[:i]] += n
+		lasts[v[j+2:]] += n
+	}
+	if 3*with < c.rows || 2*len(firsts) > len(c.values) {
+		return nil
+	}
+	var out []string
+	for _, p := range []struct {
+		what string
+		m    map[string]int
+	}{{"first part (before the first \", \")", firsts}, {"last part (after the last \", \")", lasts}} {
+		out = append(out, fmt.Sprintf("  %s, rows by the value's %s: %s", c.name, p.what, listCounts(p.m, with, c.rows, "parts", "without one", true)))
+	}
+	return out
+}

@@ -128,6 +128,45 @@ func TestMissingLastCell(t *testing.T) {
 	if n := cp.cols[7].values[""]; n != 1 {
 		t.Errorf("empty Name in %d rows, want 1 (row 0)", n)
 	}
+	// The title line has too few words to be a row: the rows need no
+	// lead, and the queries carry none.
+	if cp.split.lead != "" {
+		t.Errorf("lead %q", cp.split.lead)
+	}
+}
+
+// TestIndexAfterHead: the index of a table does not list again the rows
+// among the first 10 lines, shown before it (ls -l's first chunk was
+// lines 1-40 on the old code, beside "first 10 lines").
+func TestIndexAfterHead(t *testing.T) {
+	data := readCapture(t, "ls-l-usr-bin.txt")
+	in := Input{Tool: "t", ContentType: "text/plain", Format: "text", Data: data, Handle: "0123456789ab", Budget: 4000,
+		Collections: []Collection{{Path: ".", Kind: "lines", Count: countLines(data)}}}
+	v, err := Build(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := analyzeText(data, nil)
+	head := map[int]bool{}
+	for _, l := range p.head[:10] {
+		head[l.pos] = true
+	}
+	rows := 0
+	for _, c := range v.cands {
+		if c.Reason != "index" {
+			continue
+		}
+		for _, l := range strings.Split(c.text(), "\n") {
+			pos, _ := strconv.Atoi(strings.SplitN(strings.TrimSpace(l), "\t", 2)[0])
+			rows++
+			if head[pos] {
+				t.Errorf("index row %d is among the first 10 lines", pos)
+			}
+		}
+	}
+	if rows == 0 {
+		t.Error("no index")
+	}
 }
 
 // TestFixedWidth: dpkg-query -W -f='${binary:Package;-44}${Essential;-6}${Homepage}'
@@ -419,5 +458,43 @@ func TestUnits(t *testing.T) {
 	c := p.cols.cols[0]
 	if !c.isNumber() || !c.units || c.maxRaw != bestRaw || !strings.Contains(c.line(p.cols.rows), "max "+bestRaw) {
 		t.Errorf("du -ah sizes: %q, want max %s", c.line(p.cols.rows), bestRaw)
+	}
+}
+
+// TestCommaParts: file(1) over /usr/sbin is a name padded to a width and
+// a description of parts between ", "; the view counts the rows by the
+// first part and by the last ("ELF 64-bit LSB pie executable", "stripped"),
+// counted here with strings.Cut over the lines. The description is one
+// column: its single spaces between words are no column boundaries.
+func TestCommaParts(t *testing.T) {
+	data := readCapture(t, "testdata/file-usr-sbin.txt")
+	p := analyzeText(data, nil)
+	cp := p.cols
+	if cp == nil || cp.split.mode != byWidth || cp.split.k != 2 {
+		t.Fatalf("columns %+v", cp)
+	}
+	firsts, lasts := map[string]int{}, map[string]int{}
+	for _, l := range rawLines(data) {
+		_, desc, _ := strings.Cut(l, ": ")
+		desc = strings.TrimSpace(desc)
+		if i := strings.Index(desc, ", "); i >= 0 {
+			firsts[desc[:i]]++
+			lasts[desc[strings.LastIndex(desc, ", ")+2:]]++
+		}
+	}
+	lines := cp.cols[1].commaPartsLines()
+	if len(lines) != 2 {
+		t.Fatalf("lines %q", lines)
+	}
+	for k, m := range []map[string]int{firsts, lasts} {
+		for _, q := range quotedCounts.FindAllStringSubmatch(lines[k], -1) {
+			v, _ := strconv.Unquote(`"` + q[1] + `"`)
+			if atoiCommas(t, q[2]) != m[v] {
+				t.Errorf("%q: %s rows, counted %d", v, q[2], m[v])
+			}
+		}
+	}
+	if !strings.Contains(lines[0], fmt.Sprintf(`"ELF 64-bit LSB pie executable" %d`, firsts["ELF 64-bit LSB pie executable"])) {
+		t.Errorf("first parts %q", lines[0])
 	}
 }

@@ -591,7 +591,9 @@ func (cp *colProfile) factLine() string {
 // empty cells (getconf -a: a name padded to a width, then its value or
 // nothing) or cells of several words. A column starts where, in 98% of
 // the non-blank lines, the character before is a space or past the
-// line's end, and 30% of them have another character than a space. nil
+// line's end, in half of those with a character there the two before are
+// spaces (padding, not the space between two words), and 30% of them
+// have another character than a space. nil
 // unless there are 2 columns or more, 90% of the non-blank lines (10
 // at least) are rows (ASCII, no tab, a space before each start), and
 // every column but the last is padded (cells of different lengths).
@@ -630,9 +632,23 @@ func detectWidth(sample []byte) *colSplit {
 		}
 	}
 	gap := func(p int) bool { return 50*chars[p] <= n }
+	// wide counts the lines with two spaces (or the end) before p: a
+	// column's cells are padded, words of a sentence are not.
+	wide := func(p int) bool {
+		w, at := 0, 0
+		for _, l := range lines {
+			if p < len(l) && l[p] != ' ' {
+				at++
+				if p >= 2 && l[p-1] == ' ' && l[p-2] == ' ' {
+					w++
+				}
+			}
+		}
+		return 2*w >= at
+	}
 	var starts []int
 	for p := 0; p < width; p++ {
-		if (p == 0 || gap(p-1)) && !gap(p) && 10*chars[p] >= 3*n {
+		if (p == 0 || gap(p-1) && wide(p)) && !gap(p) && 10*chars[p] >= 3*n {
 			starts = append(starts, p)
 		}
 	}

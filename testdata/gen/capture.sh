@@ -287,3 +287,4 @@ fi
 # cache), beside the view's tests (TestIndexListsOpaqueFieldsLast).
 want go-mod-download-prometheus-common && (cd "$(go env GOMODCACHE)/github.com/prometheus/common@v0.72.0" &&
 	GOFLAGS=-mod=mod go mod download -json) >budget/view/testdata/go-mod-download-prometheus-common.json
+want file-usr-sbin && file /usr/sbin/* >budget/view/testdata/file-usr-sbin.txt

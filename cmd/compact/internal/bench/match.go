@@ -54,7 +54,7 @@ func (a Answer) VisibleFor(content string) bool {
 	}
 	readOff := a.Kind == KindLookup || a.Kind == KindFirst || a.Kind == KindLast
 	for _, n := range a.Needles {
-		if !needleNear(content, n, anchors, a.Category == CategoryRecord) &&
+		if !needleNear(content, n, anchors, a.Category == CategoryRecord, readOff) &&
 			!(readOff && underHeader(content, n, anchors)) {
 			return false
 		}
@@ -133,14 +133,32 @@ func indent(line string) int {
 }
 
 // needleNear reports whether some occurrence of needle n is near one of
-// the anchors.
-func needleNear(content, n string, anchors []span, field bool) bool {
+// the anchors. A value read off one record (readOff) is not the count a
+// census states after a value (censusCount).
+func needleNear(content, n string, anchors []span, field, readOff bool) bool {
 	window := NearBytes
 	if !field && (isNumeric(n) || n == "true" || n == "false") {
 		window = NearNumberBytes
 	}
 	for _, o := range occurrences(content, n) {
+		if readOff && censusCount(content, o) {
+			continue
+		}
 		w := window
+		if censusCount(content, o) {
+			// The count of the value before it, labelled by that value or
+			// by the head of its line when the list is the head's own
+			// ("ActionsEnabled (bool): true 295, false 65"), not by the
+			// head of another list of the line (after a "; ") nor by a word
+			// of another line.
+			for _, a := range anchors {
+				if censusItem(content, o, a) || a.end <= o.start && inLineHead(content, a) &&
+					!strings.ContainsAny(content[a.end:o.start], "\n") && !strings.Contains(content[a.end:o.start], "; ") {
+					return true
+				}
+			}
+			continue
+		}
 		if templateCount(content, o) || field && sharedValue(content, o) {
 			w = 0 // labelled by its own line: only that line is near
 		}
@@ -155,6 +173,48 @@ func needleNear(content, n string, anchors []span, field bool) bool {
 		}
 	}
 	return false
+}
+
+// censusList recognises a line that lists values with their counts: a
+// profile line ("issuerId (null, in 852 of 856 records): null 852,
+// missing 4"), a template slot's values ("<*>2 (7 values): code 2, exit
+// 1"), the counts of a column or of lines ("most frequent: ...", "(exact
+// counts): ..."). The submatch ends where the list starts.
+var censusList = regexp.MustCompile(`^\s*(?:\S[^:]* \([^)]*\)|.*?values\)|.*?most frequent|.*?most repeated|.*?\(exact counts\)): `)
+
+// censusCountAfter is what follows a count in such a list.
+var censusCountAfter = regexp.MustCompile(`^(?:$|[,;]| \()`)
+
+// censusCount reports whether the number at o is a count in a census list:
+// it follows a value and a space, after the list's start, and ends an
+// item. It says how many records hold the value before it, not what a
+// record holds ("exit 1": one line has "exit" there; "missing 4": four
+// records lack the field).
+func censusCount(s string, o span) bool {
+	start := strings.LastIndexByte(s[:o.start], '\n') + 1
+	end := strings.IndexByte(s[o.end:], '\n')
+	if end < 0 {
+		end = len(s)
+	} else {
+		end += o.end
+	}
+	m := censusList.FindStringIndex(s[start:end])
+	if m == nil || start+m[1] > o.start || o.start < 2 || s[o.start-1] != ' ' || s[o.start-2] == ',' || s[o.start-2] == ':' {
+		return false
+	}
+	return censusCountAfter.MatchString(s[o.end:end])
+}
+
+// censusItem reports whether anchor a is (or is inside) the value whose
+// census count stands at o: before it in the same item of the list ("Pending
+// 3", "shadow) 4", "\"curl,zlib1g\" 3"), not the list's label nor another item.
+func censusItem(s string, o, a span) bool {
+	if a.end > o.start {
+		return false
+	}
+	gap := s[a.end:o.start]
+	return len(gap) <= 48 && !strings.Contains(gap, "\n") && !strings.Contains(gap, ", ") &&
+		!strings.Contains(gap, "; ") && !strings.Contains(gap, ": ")
 }
 
 // quotedLabel returns the quoted value a number counts in a list of
@@ -258,7 +318,7 @@ func near(s string, o, a span, window int) bool {
 			if strings.Contains(gap, "; ") && !inLineHead(s, a) {
 				return false
 			}
-			if a.start > o.start && listCount(s, o) {
+			if a.start > o.start && listCount(s, o) && strings.Contains(gap, ": ") {
 				return false
 			}
 		}

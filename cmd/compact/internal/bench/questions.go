@@ -711,6 +711,12 @@ func boundaryBefore(s string, start int, needle string) bool {
 	if isNumeric(needle) && (s[start-1] == '.' || s[start-1] == ':') && start >= 2 && s[start-2] >= '0' && s[start-2] <= '9' {
 		return false
 	}
+	// Between dashes after a number, it is the middle of a date or a
+	// version ("11" of "2026-11-26").
+	if end := start + len(needle); isNumeric(needle) && s[start-1] == '-' && start >= 2 && isDigit(s[start-2]) &&
+		end+1 < len(s) && s[end] == '-' && isDigit(s[end+1]) {
+		return false
+	}
 	// The tail of a longer name joined the same way ("PSK-NULL-SHA" in
 	// "ECDHE-PSK-NULL-SHA", "node_modules/semver" in
 	// "node_modules/x/node_modules/semver") is another name. (Its head is
@@ -721,6 +727,9 @@ func boundaryBefore(s string, start int, needle string) bool {
 	}
 	return true
 }
+
+// isDigit reports whether c is an ASCII digit.
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // letterBefore reports whether a letter stands just before byte i of s.
 func letterBefore(s string, i int) bool {

@@ -510,6 +510,10 @@ func TestVisibleIn(t *testing.T) {
 		{11, "reify.js:353:11)", false},
 		{353, "reify.js:353:11)", true},
 		{30, "at 12:30", false},
+		// ... and a number between dashes after a number is the middle of
+		// a date ("11" of "2026-11-26"); the year still is a number.
+		{11, "_logs/2026-11-26T01_44", false},
+		{2026, "_logs/2026-11-26T01_44", true},
 		{true, `"ready": true`, true},
 		{`say "hi"`, `{"msg":"say \"hi\""}`, true},
 		{"C:\\temp", `{"p":"C:\\temp"}`, true},
