@@ -90,7 +90,7 @@ func TestTextViewAnswers(t *testing.T) {
 			"orders/status.go:15:22: cannot use s (variable of int type Status) as float64 value in variable declaration",
 		},
 		"npm-install-fail.txt": {"npm error command sh -c node build.js", "gyp ERR! stack Error: not found: make"},
-		"apt-cache-show.txt":   {"400 records", `Architecture: "amd64" 254, "all" 146`, `Priority: "optional" 398, "extra" 1, "important" 1`},
+		"apt-cache-show.txt":   {"400 records", `Architecture: "amd64" 254, "all" 146`, `Priority: "optional" 398, "extra" 1 (allure), "important" 1 (adduser)`},
 		"dpkg-status.txt":      {"703 records"},
 		"dpkg-log.txt":         {`"upgrade" 41`, "5,064 lines", "purge cmake-data:all"},
 	}

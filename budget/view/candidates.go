@@ -761,8 +761,11 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		if !f.ManyDistinct {
 			fmt.Fprintf(&b, ", %s distinct", commas(f.Distinct))
 		}
-		// The values people count ("0 in 991"), when some repeat.
-		commonValues(&b, f)
+		// The values people count ("0 991" of cloc's blank lines), when
+		// one covers a third of them.
+		if vcs := f.sortedCounts(); len(vcs) > 0 && vcs[0].n*3 >= f.Values-f.Nulls {
+			commonValues(&b, f)
+		}
 		epochTimes(&b, f)
 		if f.Min != f.Max && (!under || f.Max > f.Mean()+2*f.StdDev()) {
 			class = classRange
@@ -812,9 +815,11 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 }
 
 // commonValues writes the most common values of a field with more
-// values than a profile line lists (over 24, all counted) when some
-// repeat ("; most common: file:///w.js 29, node:internal/main 3"; a
-// number's "0 991"), and reports whether they cover most of its values.
+// values than a profile line lists (over 24, all counted) when a few of
+// them cover most of its values ("; most common: file:///w.js 29,
+// node:internal/main 3"; a number's "0 991"), and reports whether it
+// wrote. (Listed always, they lengthen the facts a whole output's notice
+// must state all of, and a table that fitted its budget no longer does.)
 func commonValues(b *strings.Builder, f *Field) bool {
 	if f.Counts == nil || f.Distinct <= 24 {
 		return false
@@ -828,7 +833,7 @@ func commonValues(b *strings.Builder, f *Field) bool {
 		top += vc.n
 		shown++
 	}
-	if shown == 0 {
+	if shown == 0 || top*2 < f.Values-f.Nulls {
 		return false
 	}
 	b.WriteString("; most common: ")
@@ -839,9 +844,7 @@ func commonValues(b *strings.Builder, f *Field) bool {
 		fmt.Fprintf(b, "%s %s", cell(vc.k, 60), commas(vc.n))
 	}
 	fmt.Fprintf(b, "; %s more values with %s", commas(len(vcs)-shown), commas(f.Values-f.Nulls-top))
-	// Only values that cover most of the field make its line one that
-	// answers (its rank among the profile lines).
-	return top*2 >= f.Values-f.Nulls
+	return true
 }
 
 // cellEnds is cell for a value shown whole when it can be: past width

@@ -406,7 +406,13 @@ func (k *coll) selectRows() {
 					flag(label, PrioAnomaly, vs.n, vs, k.short(f)+"="+raw+" (not 0)", k.innerRef(f, raw))
 				case !usual && f.Values >= 10 && f.Distinct <= 24 && f.Distinct < f.Values/2 && vs.n <= max(1, f.Values/20) && (fewValued(f) || vs.n*8 <= medianCount(f)) && !k.opaque(f):
 					label := f.Path + "=" + cell(raw, 40)
-					flag(label, PrioRare, vs.n, vs, fmt.Sprintf("%s=%s is rare (%s of %s)", k.short(f), cell(raw, 40), commas(vs.n), commas(f.Values)), k.innerRef(f, raw))
+					prio := PrioRare
+					if !fewValued(f) {
+						// Rare among many values: after the profile's
+						// other lines, before the index.
+						prio = PrioRare2
+					}
+					flag(label, prio, vs.n, vs, fmt.Sprintf("%s=%s is rare (%s of %s)", k.short(f), cell(raw, 40), commas(vs.n), commas(f.Values)), k.innerRef(f, raw))
 					// Rarer among more values first; values of long
 					// strings without spaces (URLs, paths) after the
 					// others: their rarity tells less.

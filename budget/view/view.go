@@ -25,6 +25,7 @@ const (
 	PrioProfile2  = 70 // the profile line of a less important field
 	PrioSecond    = 80 // the second round of anomaly and rare rows
 	PrioEnds2     = 72 // the extremes past the first round
+	PrioRare2     = 73 // a value rare among many values (rows.go)
 	PrioIndex     = 75 // a record's line in a collection's index (index.go)
 	PrioSpread    = 90 // an even spread over the records
 	PrioObject    = 95 // object summaries and long facts
