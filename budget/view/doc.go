@@ -93,9 +93,14 @@
 //	                    each column's exact profile, the rows it chooses
 //	text_split.go       more separators: bars (psql, sqlite3, Markdown),
 //	                    runs of tabs, rows with fewer cells, an indentation
-//	                    removed before the split, lists of one value a line
+//	                    removed before the split, lists of one value a line,
+//	                    fixed-width columns
 //	text_list.go        columns of names (marks, repeats, shared starts and
-//	                    ends, forms) and the dense index of a table's rows
+//	                    ends, forms, parts between ", ") and the dense index
+//	                    of a table's rows
+//	text_paths.go       columns of paths: rows by directory where the paths
+//	                    split, by directory name, file name, extension and
+//	                    depth; the rows of a rare directory
 //	text_records.go     texts of records: shown whole, or an index with
 //	                    per-record counts of lines by kind and a table's sums
 //	text_testrun.go     go test, TAP, go test -json

@@ -142,6 +142,11 @@ func (f kvForm) split(line string) (key, val string, ok bool) {
 		if strings.Count(key, " ") > 3 {
 			return "", "", false // a sentence, not a name
 		}
+		for _, w := range strings.Fields(key) {
+			if w != key && strings.Trim(w, "0123456789") == "" {
+				return "", "", false // "line 12: ...": numbered lines, not names
+			}
+		}
 		return key, strings.TrimSpace(rest), true
 	case kvDefine:
 		rest, found := strings.CutPrefix(line, "#define ")

@@ -104,6 +104,7 @@ func TestKVSplit(t *testing.T) {
 		{kvColon, "MemTotal:       24684092 kB", "MemTotal", "24684092 kB", true, ""},
 		{kvColon, "model name\t: Some CPU", "model name", "Some CPU", true, ""},
 		{kvColon, "http://example.org", "", "", false, "a URL"},
+		{kvColon, "line 12: some log text", "", "", false, "numbered lines"},
 		{kvDefine, "#define __GNUC__ 12", "__GNUC__", "12", true, ""},
 		{kvDefine, "#define __INT8_C(c) c", "__INT8_C(c)", "c", true, ""},
 		{kvDefine, "#define __unix", "__unix", "", true, ""},
