@@ -359,8 +359,11 @@ func FuzzTextProfile(f *testing.F) {
 				for _, k := range c.values {
 					n += k
 				}
-				if !c.overflow && n != cp.rows {
-					t.Fatalf("column %s: values count %d rows, want %d", c.name, n, cp.rows)
+				// A row may have fewer cells (a tab-separated row cut
+				// short): a column's values count the rows that have it,
+				// and the view says "in N of M rows".
+				if c.rows > cp.rows || !c.overflow && n != c.rows {
+					t.Fatalf("column %s: values count %d rows, the column is in %d of %d rows", c.name, n, c.rows, cp.rows)
 				}
 			}
 		}
