@@ -348,25 +348,30 @@ func addIndex(v *View, k *coll) {
 		}
 	}
 	total := c.Count
-	sec := v.AddSection(&Section{Coll: c.Path, Order: v.sections[k.sec].Order,
-		Head: func(ch []Candidate) string {
-			if len(ch) == 0 {
-				return ""
-			}
-			what := "every record"
-			if len(ch) < total {
-				what = fmt.Sprintf("the first %s of %s records", commas(len(ch)), commas(total))
-			}
-			return fmt.Sprintf("index of %s, %s in %s, one per line (tab-separated: %s):\n", c.Path, what, order, strings.Join(names, ", "))
-		},
-		Foot: func(ch []Candidate) string {
-			if len(ch) == 0 || len(ch) >= total {
-				return ""
-			}
-			return fmt.Sprintf("  index: %s of %s records not listed; list exactly them: %s\n",
-				commas(total-len(ch)), commas(total), jqCommand(k.in.Handle, k.indexRestQuery(key, fields, sorts, desc, len(ch), lines)))
-		},
-	})
+	// listSection is the section of one line per record: the index, or
+	// the opaque fields it leaves out; head names it, label its foot.
+	listSection := func(head, label string, names []string, fields []*Field) int {
+		return v.AddSection(&Section{Coll: c.Path, Order: v.sections[k.sec].Order,
+			Head: func(ch []Candidate) string {
+				if len(ch) == 0 {
+					return ""
+				}
+				what := "every record"
+				if len(ch) < total {
+					what = fmt.Sprintf("the first %s of %s records", commas(len(ch)), commas(total))
+				}
+				return fmt.Sprintf("%s, %s in %s, one per line (tab-separated: %s):\n", head, what, order, strings.Join(names, ", "))
+			},
+			Foot: func(ch []Candidate) string {
+				if len(ch) == 0 || len(ch) >= total {
+					return ""
+				}
+				return fmt.Sprintf("  %s: %s of %s records not listed; list exactly them: %s\n",
+					label, commas(total-len(ch)), commas(total), jqCommand(k.in.Handle, k.indexRestQuery(key, fields, sorts, desc, len(ch), lines)))
+			},
+		})
+	}
+	sec := listSection("index of "+c.Path, "index", names, fields)
 	for j, l := range lines {
 		// Ranked by position: the pinned rows past the first round
 		// take turns with the lines (rows.go), and the indexes of
@@ -383,25 +388,7 @@ func addIndex(v *View, k *coll) {
 	for _, f := range opq {
 		onames = append(onames, f.Path)
 	}
-	osec := v.AddSection(&Section{Coll: c.Path, Order: v.sections[k.sec].Order,
-		Head: func(ch []Candidate) string {
-			if len(ch) == 0 {
-				return ""
-			}
-			what := "every record"
-			if len(ch) < total {
-				what = fmt.Sprintf("the first %s of %s records", commas(len(ch)), commas(total))
-			}
-			return fmt.Sprintf("opaque fields of %s (hashes, ids), %s in %s, one per line (tab-separated: %s):\n", c.Path, what, order, strings.Join(onames, ", "))
-		},
-		Foot: func(ch []Candidate) string {
-			if len(ch) == 0 || len(ch) >= total {
-				return ""
-			}
-			return fmt.Sprintf("  opaque fields: %s of %s records not listed; list exactly them: %s\n",
-				commas(total-len(ch)), commas(total), jqCommand(k.in.Handle, k.indexRestQuery(key, opq, sorts, desc, len(ch), lines)))
-		},
-	})
+	osec := listSection("opaque fields of "+c.Path+" (hashes, ids)", "opaque fields", onames, opq)
 	for j, l := range lines {
 		v.Add(Candidate{Section: osec, Key: j, Record: -1, Prio: PrioRemaining, Rank: j, Reason: "index", Text: l.moreText})
 	}
