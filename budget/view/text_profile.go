@@ -183,6 +183,23 @@ func textLinesWhile(data []byte, fn func(pos int, line string) bool) {
 	}
 }
 
+// sampleLines calls fn with each of the first 4,000 lines of data's
+// first MiB, in order: the sample the text detectors (detectTextKind,
+// detectIndentRecords, ...) decide a text's structure from, so that the
+// decision costs the same on a text of any size.
+func sampleLines(data []byte, fn func(line string)) {
+	if len(data) > 1<<20 {
+		data = data[:1<<20]
+	}
+	textLinesWhile(data, func(pos int, line string) bool {
+		if pos >= 4000 {
+			return false
+		}
+		fn(line)
+		return true
+	})
+}
+
 // analyzeText profiles the lines of data.
 // The lines at the positions in want are kept in extra (the rows a pin
 // predicate selected).
