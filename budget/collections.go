@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/toolcompact/compact/budget/internal/format"
 	"github.com/toolcompact/compact/schemas"
 )
 
@@ -632,16 +633,7 @@ func textShape(data []byte, records []string) (Shape, error) {
 
 // countLines counts lines: newline-terminated ones plus a final
 // unterminated one.
-func countLines(data []byte) int {
-	if len(data) == 0 {
-		return 0
-	}
-	n := bytes.Count(data, []byte{'\n'})
-	if data[len(data)-1] != '\n' {
-		n++
-	}
-	return n
-}
+func countLines(data []byte) int { return format.CountLines(data) }
 
 func shapeFromTree(data []byte, root *node, values int, oneLine bool, records []string) (Shape, error) {
 	s := Shape{Format: FormatJSON, ContentType: TypeJSON, tree: root, data: data, LoneSurrogates: root.lone}

@@ -3,6 +3,7 @@ package view
 import (
 	"bytes"
 	"fmt"
+	"github.com/toolcompact/compact/budget/internal/format"
 	"github.com/toolcompact/compact/schemas/linetemplate"
 	"sort"
 	"strconv"
@@ -143,16 +144,7 @@ const maxHeaders = 200
 const maxLooseFields = 100
 
 // countLines counts lines as textLines numbers them.
-func countLines(data []byte) int {
-	if len(data) == 0 {
-		return 0
-	}
-	n := bytes.Count(data, []byte{'\n'})
-	if data[len(data)-1] != '\n' {
-		n++
-	}
-	return n
-}
+func countLines(data []byte) int { return format.CountLines(data) }
 
 // textLines calls fn for each line of data as compact artifact slice and
 // jq number them: split at '\n', a final '\n' starts no line, one '\r'
