@@ -526,50 +526,58 @@ func (k *coll) addProfile(v *View, sec int) {
 // membersLines list every member of a small map of scalars, key value,
 // in lines of about membersWidth characters.
 func (k *coll) membersLines() []string {
-	var lines []string
-	var cur strings.Builder
-	cur.WriteString("  every member: ")
-	first := true
+	w := wrapped{head: "  every member: "}
 	_ = k.c.Each(func(i int, raw []byte) error {
 		s := jscan{d: raw}
 		s.members(func(key string, val []byte) {
-			part := key + " " + cell(string(val), 60)
-			if !first && cur.Len()+len(part) > membersWidth {
-				lines = append(lines, cur.String()+",")
-				cur.Reset()
-				cur.WriteString("    ")
-			} else if !first {
-				cur.WriteString(", ")
-			}
-			cur.WriteString(part)
-			first = false
+			w.add(key + " " + cell(string(val), 60))
 		})
 		return nil
 	})
-	return append(lines, cur.String())
+	return w.lines()
 }
 
 // itemsLines list every item of a short list of scalars, in its order,
 // in lines of about membersWidth characters.
 func (k *coll) itemsLines() []string {
-	var lines []string
-	var cur strings.Builder
-	cur.WriteString("  every item, in order: ")
-	first := true
+	w := wrapped{head: "  every item, in order: "}
 	_ = k.eachRecord(func(i int, raw []byte) error { // rows.go
-		part := cell(string(raw), 100)
-		if !first && cur.Len()+len(part) > membersWidth {
-			lines = append(lines, cur.String()+",")
-			cur.Reset()
-			cur.WriteString("    ")
-		} else if !first {
-			cur.WriteString(", ")
-		}
-		cur.WriteString(part)
-		first = false
+		w.add(cell(string(raw), 100))
 		return nil
 	})
-	return append(lines, cur.String())
+	return w.lines()
+}
+
+// wrapped lays parts out as one list after head, ", " between them, in
+// lines of about membersWidth characters: a line that is full ends with
+// ",", and the next starts with 4 spaces.
+type wrapped struct {
+	head string
+	done []string
+	cur  strings.Builder
+}
+
+// add appends a part to the list.
+func (w *wrapped) add(part string) {
+	switch {
+	case w.cur.Len() == 0:
+		w.cur.WriteString(w.head)
+	case w.cur.Len()+len(part) > membersWidth:
+		w.done = append(w.done, w.cur.String()+",")
+		w.cur.Reset()
+		w.cur.WriteString("    ")
+	default:
+		w.cur.WriteString(", ")
+	}
+	w.cur.WriteString(part)
+}
+
+// lines returns the list's lines (the head alone when no part was added).
+func (w *wrapped) lines() []string {
+	if w.cur.Len() == 0 {
+		w.cur.WriteString(w.head)
+	}
+	return append(w.done, w.cur.String())
 }
 
 // reasonWhole is the reason of the lines that list a small collection
