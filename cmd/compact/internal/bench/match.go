@@ -53,8 +53,9 @@ func (a Answer) VisibleFor(content string) bool {
 		return false
 	}
 	readOff := a.Kind == KindLookup || a.Kind == KindFirst || a.Kind == KindLast
+	counted := a.Kind == KindCount || a.Kind == KindFilterCount || a.Kind == KindSum
 	for _, n := range a.Needles {
-		if !needleNear(content, n, anchors, a.Category == CategoryRecord, readOff) &&
+		if !needleNear(content, n, anchors, a.Category == CategoryRecord, readOff, counted) &&
 			!(readOff && underHeader(content, n, anchors)) {
 			return false
 		}
@@ -134,8 +135,9 @@ func indent(line string) int {
 
 // needleNear reports whether some occurrence of needle n is near one of
 // the anchors. A value read off one record (readOff) is not the count a
-// census states after a value (censusCount).
-func needleNear(content, n string, anchors []span, field, readOff bool) bool {
+// census states after a value (censusCount), and a count or a sum
+// (counted) is not a value such a census lists (censusValue).
+func needleNear(content, n string, anchors []span, field, readOff, counted bool) bool {
 	window := NearBytes
 	if !field && (isNumeric(n) || n == "true" || n == "false") {
 		window = NearNumberBytes
@@ -143,6 +145,9 @@ func needleNear(content, n string, anchors []span, field, readOff bool) bool {
 	for _, o := range occurrences(content, n) {
 		if readOff && censusCount(content, o) {
 			continue
+		}
+		if counted && censusValue(content, o) {
+			continue // a value of the list, counted by the number after it
 		}
 		w := window
 		if censusCount(content, o) {
@@ -203,6 +208,32 @@ func censusCount(s string, o span) bool {
 		return false
 	}
 	return censusCountAfter.MatchString(s[o.end:end])
+}
+
+// censusValue reports whether the needle at o is a value of a census
+// list, followed by its own count (`"19" 18`, `2 15` in "clones (number):
+// 0 341, 1 16, 2 15"): it says which value the records hold, so it is no
+// count of anything (heldout13w: 19 functions never called "stated" by
+// a map's member name "19" listed with the 18 records holding it).
+func censusValue(s string, o span) bool {
+	end := strings.IndexByte(s[o.end:], '\n')
+	if end < 0 {
+		end = len(s)
+	} else {
+		end += o.end
+	}
+	i := o.end
+	if i < end && s[i] == '"' {
+		i++
+	}
+	if i+1 >= end || s[i] != ' ' || s[i+1] < '0' || s[i+1] > '9' {
+		return false
+	}
+	j := i + 1
+	for j < end && (s[j] >= '0' && s[j] <= '9' || s[j] == ',' && j+1 < end && s[j+1] >= '0' && s[j+1] <= '9') {
+		j++
+	}
+	return censusCount(s, span{i + 1, j})
 }
 
 // censusItem reports whether anchor a is (or is inside) the value whose
