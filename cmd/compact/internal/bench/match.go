@@ -368,7 +368,38 @@ func near(s string, o, a span, window int) bool {
 	if selfContained(lineAt(s, a.start)) || selfContained(lineAt(s, o.start)) {
 		return false
 	}
+	if enumerated(s, o) {
+		return false // an item of its own line's list
+	}
 	return len(gap) <= window
+}
+
+// enumerated reports whether the number at o is an item of a plain list
+// of values on a labelled line ("keys (1,796): 0, 1, 2, …, 30, 31"): after
+// the line's head (before its first ": "), between ", " (or that ": ")
+// and a "," or the line's end, with no count of its own. It is one of the
+// values the line's label lists, so it is near nothing on another line
+// (heldout13w typedoc: the key "30" of a symbol map two lines above a
+// path naming YAMLMap "stated" that YAMLMap has 30 members).
+func enumerated(s string, o span) bool {
+	if !isNumeric(s[o.start:o.end]) {
+		return false
+	}
+	start := strings.LastIndexByte(s[:o.start], '\n') + 1
+	head := strings.Index(s[start:], ": ")
+	if head < 0 || start+head+2 > o.start {
+		return false
+	}
+	before := s[start:o.start]
+	if !strings.HasSuffix(before, ", ") && len(before) != head+2 {
+		return false
+	}
+	after := s[o.end:]
+	if i := strings.IndexByte(after, '\n'); i >= 0 {
+		after = after[:i]
+	}
+	items := strings.Count(s[start+head+2:o.start]+after, ", ")
+	return items >= 2 && (after == "" || strings.HasPrefix(after, ","))
 }
 
 // inLineHead reports whether span a stands in the head of its line, before
@@ -480,6 +511,10 @@ const suggestedQuery = "compact artifact "
 // Output of events 556-945)", "; 33-77: compact artifact slice".
 var lineRange = regexp.MustCompile(`(?:\blines |\bevents |; )[\d,]+(?:-| … )[\d,]+[):]`)
 
+// cutMark is the mark of a cell or value the view cut, with the length
+// it left out ("…[+28 chars]"): the view's word, not data.
+var cutMark = regexp.MustCompile(`…\[\+[\d,]+ chars\]`)
+
 // firstAtLine recognises the position a repeated line was first seen at:
 // "[2 times, first at line 4446]".
 var firstAtLine = regexp.MustCompile(`first at line (\d+)\]`)
@@ -550,6 +585,9 @@ func maskNotData(s string) string {
 		from = end
 	}
 	for _, m := range lineRange.FindAllStringIndex(s, -1) {
+		spans = append(spans, span{m[0], m[1]})
+	}
+	for _, m := range cutMark.FindAllStringIndex(s, -1) {
 		spans = append(spans, span{m[0], m[1]})
 	}
 	for _, m := range firstAtLine.FindAllStringSubmatchIndex(s, -1) {

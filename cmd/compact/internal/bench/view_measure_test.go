@@ -215,6 +215,17 @@ func TestVisibleFor(t *testing.T) {
 			"  f[] (number, 81 values): 0 19, 1 12, 7 40\n", true},
 		{"a census value read off a record still is one", Answer{Needles: []string{"2"}, Record: []string{"clones"}, Kind: KindLookup, Category: CategoryFacts},
 			"  clones (number, 13 distinct): 0 341, 1 16, 2 15, 4 12; sum 210\n", true},
+		// heldout13w gpg: 28 keys of 4096 bits "stated" by the length of a
+		// cut ("…[+28 chars]") beside a raw "pub:-:4096:..." line; typedoc:
+		// YAMLMap's 30 members by the key "30" of another map's key list.
+		{"the length of a cut is no data", Answer{Needles: []string{"28"}, Record: []string{"4096"}, Kind: KindFilterCount, Category: CategoryDistribution},
+			"  0-39\tuid:-::Debian Stable Release Key (12/bookworm) <debian-release@l…[+28 chars] pub:-:4096:1:73A4F27B8D\n", false},
+		{"an item of another line's list is not near", Answer{Needles: []string{"30"}, Record: []string{"YAMLMap"}, Kind: KindLookup, Category: CategoryRecord},
+			"  keys (1,796): 0, 1, 2, 28, 29, 30, 31, 32, … 1,746 more\n  packageName (string): yaml 1,507\n  packagePath (string): dist/nodes/YAMLMap.d.ts 145\n", false},
+		{"an item of the anchor's own list is", Answer{Needles: []string{"30"}, Record: []string{"YAMLMap"}, Kind: KindLookup, Category: CategoryRecord},
+			"  members of YAMLMap: 28, 29, 30, 31\n", true},
+		{"a lone value on the next line still is near", Answer{Needles: []string{"443"}, Record: []string{"web-1"}, Kind: KindLookup, Category: CategoryRecord},
+			"name: web-1\nport: 443\n", true},
 		{"a cell far along a long row", ip, "ledger-db-1\t" + strings.Repeat("x", 900) + "\t10.0.0.7\n", true},
 		{"the count of the quoted value", Answer{Needles: []string{"3"}, Record: []string{"overridden"}, Category: CategoryHowMany},
 			`column 3: "false" 55, "[]" 7, "= true ; overridden by user" 3` + "\n", true},
