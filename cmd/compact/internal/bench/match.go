@@ -8,8 +8,8 @@ import (
 )
 
 // lineNumberPrefix is a line number and a tab at the start of a shown
-// text line.
-var lineNumberPrefix = regexp.MustCompile(`^\s*\d+\t`)
+// text line, also once maskNotData has blanked the number with '#'.
+var lineNumberPrefix = regexp.MustCompile(`^\s*[\d#]+\t`)
 
 // NearBytes is how far a string needle may stand from an occurrence of its
 // question's record (the record's identifier, or the word the answer is

@@ -226,6 +226,13 @@ func TestVisibleFor(t *testing.T) {
 			"  members of YAMLMap: 28, 29, 30, 31\n", true},
 		{"a lone value on the next line still is near", Answer{Needles: []string{"443"}, Record: []string{"web-1"}, Kind: KindLookup, Category: CategoryRecord},
 			"name: web-1\nport: 443\n", true},
+		// heldout13w TAP report at 8,000 tokens: a failed test's location
+		// on the next line of a numbered section; its masked position
+		// ("####\t") made each line look like a table row.
+		{"a numbered section's text lines are not table rows", Answer{Needles: []string{"/tmp/t/refund.test.js:11:5"}, Record: []string{"returns the total"}, Kind: KindLookup, Category: CategoryRecord},
+			"lines unlike the rest (the only line of their template, latest first; showing 85 of 100), line<TAB>text:\n  1362\t    # Subtest: refundTotal\n  1369\t        not ok 2 - returns the total\n  1372\t          location: '/tmp/t/refund.test.js:11:5'\n", true},
+		{"a numbered section's table rows still are", Answer{Needles: []string{"10.0.0.7"}, Record: []string{"ledger-db-1"}, Kind: KindLookup, Category: CategoryRecord},
+			"rows chosen by their columns (showing 2), line<TAB>text<TAB>[why]:\n  12\tledger-db-1\tRunning\t[first]\n  13\tledger-db-2\t10.0.0.7\t[last]\n", false},
 		{"a cell far along a long row", ip, "ledger-db-1\t" + strings.Repeat("x", 900) + "\t10.0.0.7\n", true},
 		{"the count of the quoted value", Answer{Needles: []string{"3"}, Record: []string{"overridden"}, Category: CategoryHowMany},
 			`column 3: "false" 55, "[]" 7, "= true ; overridden by user" 3` + "\n", true},
