@@ -3,6 +3,7 @@ package view
 import (
 	"bytes"
 	"fmt"
+	"github.com/toolcompact/compact/budget/internal/format"
 	"github.com/toolcompact/compact/schemas/linetemplate"
 	"sort"
 	"strconv"
@@ -143,16 +144,7 @@ const maxHeaders = 200
 const maxLooseFields = 100
 
 // countLines counts lines as textLines numbers them.
-func countLines(data []byte) int {
-	if len(data) == 0 {
-		return 0
-	}
-	n := bytes.Count(data, []byte{'\n'})
-	if data[len(data)-1] != '\n' {
-		n++
-	}
-	return n
-}
+func countLines(data []byte) int { return format.CountLines(data) }
 
 // textLines calls fn for each line of data as compact artifact slice and
 // jq number them: split at '\n', a final '\n' starts no line, one '\r'
@@ -181,6 +173,23 @@ func textLinesWhile(data []byte, fn func(pos int, line string) bool) {
 		pos++
 		data = rest
 	}
+}
+
+// sampleLines calls fn with each of the first 4,000 lines of data's
+// first MiB, in order: the sample the text detectors (detectTextKind,
+// detectIndentRecords, ...) decide a text's structure from, so that the
+// decision costs the same on a text of any size.
+func sampleLines(data []byte, fn func(line string)) {
+	if len(data) > 1<<20 {
+		data = data[:1<<20]
+	}
+	textLinesWhile(data, func(pos int, line string) bool {
+		if pos >= 4000 {
+			return false
+		}
+		fn(line)
+		return true
+	})
 }
 
 // analyzeText profiles the lines of data.
@@ -540,18 +549,11 @@ func detectHeaderKey(data []byte, kind string) string {
 	case textFields, textGoTest, textTAP, textGoJSON, textReport, textCommits, textDiff, textKV:
 		return ""
 	}
-	sample := data
-	if len(sample) > 1<<20 {
-		sample = sample[:1<<20]
-	}
 	key := ""
 	n, atStart := 0, 0
 	starts := map[string]int{} // blocks at column 0 by their first line's headerKey
 	prevBlank := true
-	textLines(sample, func(pos int, line string) {
-		if pos >= 4000 {
-			return
-		}
+	sampleLines(data, func(line string) {
 		blank := strings.TrimSpace(line) == ""
 		if !blank && prevBlank && line[0] != ' ' && line[0] != '\t' {
 			if k := headerKey(line); k != "" && (starts[k] > 0 || len(starts) < 256) {
@@ -591,14 +593,7 @@ func detectTextKind(data []byte) string {
 	timed, leveled, goTest, tap, located, report := 0, 0, 0, 0, 0, 0
 	commits, lanes, diffs, diffHeads := 0, 0, 0, 0
 	inBlock := false
-	sample := data
-	if len(sample) > 1<<20 {
-		sample = sample[:1<<20]
-	}
-	textLines(sample, func(pos int, line string) {
-		if pos >= 4000 {
-			return
-		}
+	sampleLines(data, func(line string) {
 		lines++
 		if strings.TrimSpace(line) == "" {
 			blank++
