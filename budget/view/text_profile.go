@@ -146,6 +146,18 @@ const maxLooseFields = 100
 // countLines counts lines as textLines numbers them.
 func countLines(data []byte) int { return format.CountLines(data) }
 
+// countUpTo counts k in m, a count of at most max distinct keys: a key
+// m does not hold yet is counted only while m holds fewer than max. It
+// reports whether k was counted; a caller that gets false states the
+// count as incomplete (or drops it).
+func countUpTo(m map[string]int, k string, max int) bool {
+	if _, ok := m[k]; !ok && len(m) >= max {
+		return false
+	}
+	m[k]++
+	return true
+}
+
 // textLines calls fn for each line of data as compact artifact slice and
 // jq number them: split at '\n', a final '\n' starts no line, one '\r'
 // ending a line is removed, invalid UTF-8 is replaced.
