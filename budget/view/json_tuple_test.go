@@ -137,3 +137,42 @@ func TestTopValuesPastTheCap(t *testing.T) {
 		t.Errorf("view lacks %q:\n%s", want, fl.Text)
 	}
 }
+
+// TestTupleMapLongLists: lists longer than the positions that have a
+// line of their own share one line ("[3] and later items"), counted
+// exactly (a rule whose options are 61 restricted globals). The first
+// version indexed past its table of ordinals there and panicked.
+func TestTupleMapLongLists(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"rules": {`)
+	for i := 0; i < 300; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		switch {
+		case i%10 == 0:
+			fmt.Fprintf(&b, `"r%d": ["error", "a", {"x": %d}, "b", "c", {"y": 1}]`, i, i)
+		case i%3 == 0:
+			fmt.Fprintf(&b, `"r%d": ["off"]`, i)
+		default:
+			fmt.Fprintf(&b, `"r%d": ["error", {"max": %d}]`, i, i)
+		}
+	}
+	b.WriteString(`}}`)
+	v, data := viewOfData(t, []byte(b.String()))
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fl, err := v.Fill(c, 1500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	later := toInt(jq(t, data, `[.rules[] | select(length > 3)] | length`)[0])
+	items := toInt(jq(t, data, `[.rules[] | .[3:][]] | length`)[0])
+	byType := jq(t, data, `[.rules[] | .[3:][] | type] | group_by(.) | map([.[0], length]) | sort_by(-.[1]) | map("\(.[0]) \(.[1])") | join(", ")`)[0].(string)
+	want := fmt.Sprintf("[3] and later items (in %d of 300 lists, %d items): by type: %s", later, items, byType)
+	if !strings.Contains(fl.Text, want) {
+		t.Errorf("view lacks %q:\n%s", want, fl.Text)
+	}
+}
