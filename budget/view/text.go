@@ -228,6 +228,10 @@ func (tc *textCands) candidates() {
 	// index, text_list.go) in place of its lines, templates and rare
 	// lines.
 	list := p != nil && p.cols != nil && p.cols.rows > 0 && p.cols.split.mode == byLine
+	// Records of Key: value lines state their keys and list their
+	// records (text_kvrecords.go): their templates ("<*> <n> kB") and
+	// words come late.
+	kvRec := p != nil && p.recs != nil && p.recs.kv.active()
 	var tail []posLine
 	if tc.json {
 		tail = t.output
@@ -235,8 +239,8 @@ func (tc *textCands) candidates() {
 		tail = p.tail
 	}
 	tailFrom := func(a, b int) { // the a-th to b-th line from the end, 1-based
-		if recMode {
-			b = min(b, 5) // the last record shows the rest
+		if recMode || kvRec {
+			b = min(b, 5) // the last record shows the rest (records of Key: value lines: its line in their index)
 		}
 		for k := a; k <= b && k <= len(tail); k++ {
 			l := tail[len(tail)-k]
@@ -264,7 +268,7 @@ func (tc *textCands) candidates() {
 		}
 	}
 	tmplFrom := func(a, b int) {
-		if list || tc.contentLines() && prio < PrioSpread {
+		if list || (tc.contentLines() || kvRec) && prio < PrioSpread {
 			return // a list's values are its index; lines of content (code, subjects) are shown later
 		}
 		for k := a; k < b && k < len(tc.tmpls); k++ {
@@ -451,11 +455,11 @@ func (tc *textCands) candidates() {
 	if list {
 		tc.columnParts(add)
 	}
-	if w := tc.wordCounts("first words", tc.leadMap()); w != "" && !list {
+	if w := tc.wordCounts("first words", tc.leadMap()); w != "" && !list && !kvRec {
 		add(tsTemplates, -2, -1, "leading words", w)
 	}
 	tmplFrom(0, 10)
-	if w := tc.wordCounts("last word", tc.lastMap()); w != "" && !tc.pathList() {
+	if w := tc.wordCounts("last word", tc.lastMap()); w != "" && !tc.pathList() && !kvRec {
 		add(tsTemplates, -1, -1, "last words", w)
 	}
 	if w := tc.extensionCounts(); w != "" {
@@ -494,6 +498,8 @@ func (tc *textCands) candidates() {
 	failedFrom(20, len(failed))
 	if tc.contentLines() {
 		rareFrom(0, 10)
+		tmplFrom(0, 30)
+	} else if kvRec {
 		tmplFrom(0, 30)
 	}
 	rareFrom(10, 40)
@@ -795,6 +801,9 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 	case tsHeaders:
 		return fmt.Sprintf("record headers (the first line of each record; showing %s of %s, the first and the last), line<TAB>text:\n", commas(len(cs)), commas(tc.p.nHead))
 	case tsFields:
+		if tc.p.recs != nil && tc.p.recs.kv.active() {
+			return tc.kvRecHead(cs)
+		}
 		if tc.p.loose {
 			return fmt.Sprintf("Key: value lines by key (showing %s of %s keys that recur; counts are of lines):\n", commas(len(cs)), commas(len(tc.p.fields)))
 		}

@@ -223,6 +223,13 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		p.recs = newRecordStats(p.headKey)
 	} else if detectIndentRecords(data, p.kind) {
 		p.recs = newRecordStats("")
+		p.recs.kv = newKVRecProfile()
+	} else if detectKVRecords(data, p.kind) {
+		// A line and the Key: value lines below it (smaps): records,
+		// not a table of "Rss: 12 kB" rows nor loose fields.
+		p.recs = newRecordStats("")
+		p.recs.kvHead, p.recs.kv = true, newKVRecProfile()
+		p.cols, fieldIdx, p.loose = nil, nil, false
 	} else if detectColonRecords(data, p.kind) {
 		p.recs = newRecordStats("")
 		p.recs.colon = true
@@ -469,6 +476,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		p.diff.done()
 		p.records = p.diff.nFiles
 		p.recordUnit = "files (each from its header to the next file's)"
+	case p.recs != nil && p.recs.kvHead:
+		p.records = p.recs.n
+		p.recordUnit = "records (each a line that is not Key: value and the Key: value lines below it)"
 	case p.recs != nil && p.recs.key == "":
 		p.records = p.recs.n
 		p.recordUnit = "records (each a line at column 0 and the indented lines below it)"
@@ -484,6 +494,11 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		p.recordUnit = "entries (name and value lines)"
 	default:
 		p.recordUnit = "lines"
+	}
+	if p.recs != nil && p.recs.kv.active() {
+		// Records of Key: value lines: their keys are profiled per
+		// record (text_kvrecords.go), not as loose lines.
+		p.fields, p.loose = nil, false
 	}
 	if p.loose {
 		// Keys of Key: value lines that recur (Author: of git log);
