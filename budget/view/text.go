@@ -46,6 +46,7 @@ const (
 	tsKVEntries // key/value lines: entries as written
 	tsPackages
 	tsReport
+	tsRuns // go test text: top-level tests by their runs (text_testrun.go)
 	tsFailed
 	tsBuild
 	tsErrors
@@ -411,6 +412,18 @@ func (tc *textCands) candidates() {
 	// PrioRare: more of the end, the structure, the start.
 	prio = PrioRare
 	tailFrom(6, 20)
+	if t != nil && t.runs != nil {
+		for i, l := range t.runs.testLines() {
+			pr := PrioRare
+			switch {
+			case i >= 10:
+				pr = PrioSpread
+			case i >= 2:
+				pr = PrioSecond
+			}
+			tc.v.Add(Candidate{Section: tc.sec[tsRuns], Key: i, Record: -1, Prio: pr, Reason: "test runs", Text: l})
+		}
+	}
 	if p != nil {
 		for i, f := range p.fields {
 			switch {
@@ -695,6 +708,9 @@ func (tc *textCands) factLines() []string {
 	if p.miner.other > 0 {
 		s += fmt.Sprintf(" (+%s lines past the template cap)", commas(p.miner.other))
 	}
+	if p.testNameSev > 0 {
+		s += fmt.Sprintf("; %s lines === RUN or --- PASS/SKIP have a severity word only in a test's name (not counted)", commas(p.testNameSev))
+	}
 	if p.nameSev > 0 {
 		// A symbol or file named "...Error" is not an error line.
 		rows := "table rows have a severity word only in their"
@@ -720,6 +736,12 @@ func (tc *textCands) factLines() []string {
 		out = append(out, reportTotals(p.tests)...)
 	} else if p.tests != nil {
 		out = append(out, testTotals(p.tests, false)...)
+		if p.tests.runs != nil {
+			out = append(out, p.tests.runs.facts()...)
+		}
+	}
+	if s := p.gor.fact(); s != "" {
+		out = append(out, cut(s, 3*textWidth))
 	}
 	if p.firstTime != "" {
 		out = append(out, fmt.Sprintf("time: %s … %s", p.firstTime, p.lastTime))
@@ -748,6 +770,8 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 		return s
 	case tsReport:
 		return tc.reportHead(cs)
+	case tsRuns:
+		return fmt.Sprintf("top-level tests by their runs, most first (showing %s of %s tests; exact counts of their === RUN lines, and of their subtests'):\n", commas(min(len(cs)*20, len(tc.t.runs.order))), commas(len(tc.t.runs.order)))
 	case tsPackages:
 		if tc.report() {
 			return fmt.Sprintf("suites, tests by status (showing %s of %s: failed suites first), line<TAB>suite:\n", commas(len(cs)), commas(len(tc.t.suites)))

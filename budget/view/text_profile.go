@@ -132,6 +132,12 @@ type textProfile struct {
 	// maxIndent is the most leading spaces of a line, first at line
 	// maxIndentPos.
 	maxIndent, maxIndentPos int
+	// gor counts a goroutine dump (text_testrun.go).
+	gor goroutineStats
+	// testNameSev: go test's "=== RUN" and "--- PASS:" lines with a
+	// severity word only in the test's name (TestQuery_HaltError): not
+	// counted as error lines.
+	testNameSev int
 }
 
 // maxHeaders bounds the record header lines kept (the first half and
@@ -392,6 +398,11 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 				p.nameSev++
 			}
 		}
+		if sev != sevNone && p.kind == textGoTest && testFraming(line) {
+			sev = sevNone
+			p.testNameSev++
+		}
+		p.gor.add(pos, line)
 		switch sev {
 		case sevError:
 			p.errors++

@@ -255,6 +255,10 @@ func (p *textProfile) severityQuery(sev int) string {
 	if p != nil && p.cols != nil && len(p.cols.split.names) > 0 && !p.locData {
 		text = p.cols.split.jqSeverityText() + " | "
 	}
+	if p != nil && p.kind == textGoTest {
+		// A test's name is no level (text_testrun.go's testFraming).
+		text = `(if test("` + testFramingRe + `") then "" else . end) | `
+	}
 	isErr := `(test(` + e + `) and (test(` + jqString(demotePattern) + `) | not))`
 	if p != nil && p.locData {
 		loc := `test(` + jqString(locationPattern) + `)`

@@ -1,0 +1,153 @@
+package view_test
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// TestGoTestRunsAndGoroutineDump checks the view of a long go test -v
+// log that ends in a timeout panic and a goroutine dump
+// (testdata/captured/go-test-v-timeout.txt: go test -v -count=1000
+// -timeout 3s of go-json-experiment/json, captured on the development
+// machine) against an independent reading of its lines: the "=== RUN"
+// lines, the top-level runs and distinct top-level tests, each test's
+// runs and subtest runs, the top-level results, the test running when
+// it ended, the panic and the tests it names, the goroutines by state
+// and by top function, and the error lines (a test named ...Error is no
+// error line; the query for all error lines yields exactly the count
+// stated). The view before this stated the result lines only ("tests:
+// 4,234"), and called every "=== RUN TestX...Error" line an error.
+func TestGoTestRunsAndGoroutineDump(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/captured/go-test-v-timeout.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	runRe := regexp.MustCompile(`^\s*=== RUN\s+(\S+)$`)
+	resRe := regexp.MustCompile(`^\s*--- (PASS|FAIL|SKIP): (\S+) \(`)
+	gorRe := regexp.MustCompile(`^goroutine \d+ .*\[([^,\]]+)[^\]]*\]:$`)
+	runs, top := 0, 0
+	distinct := map[string]bool{}
+	perRuns, perSub := map[string]int{}, map[string]int{}
+	results := map[string]int{}
+	open := map[string]int{}
+	last := ""
+	gors, states, tops := 0, map[string]int{}, map[string]int{}
+	panicLine, panicPos := "", -1
+	var running []string
+	for i, l := range lines {
+		if m := runRe.FindStringSubmatch(l); m != nil {
+			runs++
+			last = m[1]
+			open[m[1]]++
+			name, sub, _ := strings.Cut(m[1], "/")
+			if sub == "" && !strings.Contains(m[1], "/") {
+				top++
+				distinct[name] = true
+				perRuns[name]++
+			} else {
+				perSub[name]++
+			}
+		}
+		if m := resRe.FindStringSubmatch(l); m != nil {
+			if !strings.Contains(m[2], "/") {
+				results[m[1]]++
+			}
+			if open[m[2]]--; open[m[2]] == 0 {
+				delete(open, m[2])
+			}
+		}
+		if m := gorRe.FindStringSubmatch(l); m != nil {
+			gors++
+			states[m[1]]++
+			f := strings.TrimSpace(lines[i+1])
+			tops[f[:strings.LastIndex(f, "(")]]++ // the frames here end in one "(...)"
+		}
+		if strings.HasPrefix(l, "panic: ") && panicPos < 0 {
+			panicLine, panicPos = strings.TrimPrefix(l, "panic: "), i
+			for _, x := range lines[i+1:] {
+				if strings.HasPrefix(x, "\t\t") {
+					running = append(running, strings.TrimSpace(x))
+				} else if strings.TrimSpace(x) != "running tests:" {
+					break
+				}
+			}
+		}
+	}
+	if runs < 1000 || gors == 0 || panicPos < 0 || len(running) == 0 {
+		t.Fatalf("the capture is not a long run ending in a timeout: %d runs, %d goroutines, panic at %d", runs, gors, panicPos)
+	}
+	views, v := kvView(t, data, []int{2000, 4000, 8000})
+	for b, text := range views {
+		name := fmt.Sprintf("at %d", b)
+		want := []string{
+			fmt.Sprintf("test runs (=== RUN lines): %s; top-level runs (no \"/\" in the name): %s, of %s distinct top-level tests; subtest runs: %s",
+				groupThousands(runs), groupThousands(top), groupThousands(len(distinct)), groupThousands(runs-top)),
+			fmt.Sprintf("top-level test results (--- lines without \"/\"): %s passed, %s failed, %s skipped; %s top-level runs with no result line",
+				groupThousands(results["PASS"]), groupThousands(results["FAIL"]), groupThousands(results["SKIP"]), groupThousands(top-results["PASS"]-results["FAIL"]-results["SKIP"])),
+			fmt.Sprintf("last test started (line %s): %s", groupThousands(lastRunPos(lines)), last),
+			fmt.Sprintf("panic (line %s): %s; running tests it names: %s", groupThousands(panicPos), panicLine, strings.Join(running, ", ")),
+		}
+		var openNames []string
+		for n := range open {
+			openNames = append(openNames, n)
+		}
+		sort.Strings(openNames)
+		want = append(want, fmt.Sprintf("tests started with no result line (running when the output ends; %d): %s", len(openNames), strings.Join(openNames, ", ")))
+		var st, tp []string
+		for s, n := range states {
+			st = append(st, fmt.Sprintf("%s %d", s, n))
+		}
+		for f, n := range tops {
+			tp = append(tp, fmt.Sprintf("%s %d", f, n))
+		}
+		sort.Strings(st)
+		sort.Strings(tp)
+		want = append(want, fmt.Sprintf("goroutine dump: %d goroutines", gors))
+		for _, w := range want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: no %q:\n%s", name, w, text)
+			}
+		}
+		// The states and top functions (all of count 1 here: in name order).
+		for _, w := range append(st, tp...) {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: the goroutine dump lacks %q", name, w)
+			}
+		}
+		// Each test's runs, where the list is shown.
+		for tn, n := range perRuns {
+			item := fmt.Sprintf("%s %s", tn, groupThousands(n))
+			if perSub[tn] > 0 {
+				item += fmt.Sprintf(" (subtest runs: %s)", groupThousands(perSub[tn]))
+			}
+			if strings.Contains(text, "top-level tests by their runs") && !regexp.MustCompile(`[ ,]`+regexp.QuoteMeta(item)+`(,|\n)`).MatchString(text) {
+				t.Errorf("%s: the runs list lacks %q", name, item)
+			}
+		}
+		if b >= 4000 && !strings.Contains(text, "top-level tests by their runs") {
+			t.Errorf("%s: no list of the tests by their runs", name)
+		}
+		// No "=== RUN" or "--- PASS" line is an error line.
+		for _, l := range strings.Split(text, "\n") {
+			if strings.Contains(l, "times, first at line") && (strings.Contains(l, "=== RUN") || strings.Contains(l, "--- PASS")) {
+				t.Errorf("%s: a test's line shown as an error line: %q", name, l)
+			}
+		}
+	}
+	_ = v
+}
+
+// lastRunPos is the line of the last "=== RUN" line.
+func lastRunPos(lines []string) int {
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.HasPrefix(strings.TrimSpace(lines[i]), "=== RUN ") {
+			return i
+		}
+	}
+	return -1
+}
