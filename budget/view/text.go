@@ -463,6 +463,13 @@ func (tc *textCands) candidates() {
 		for i, l := range p.locs.facts(p.lines - p.blank) {
 			add(tsTemplates, -10+i, -1, "source locations", cut(l, 3*textWidth))
 		}
+		if c := p.pathLines; c != nil && c.rows >= 10 {
+			// Lines that are a path among other lines (tsc's
+			// --listFiles): by directory, extension and depth.
+			for i, l := range c.pathLines() {
+				add(tsTemplates, -20+i, -1, "path lines", cut(l, 3*textWidth))
+			}
+		}
 	}
 	index = tc.indexCandidates()
 	if list {

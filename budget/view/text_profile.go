@@ -134,6 +134,10 @@ type textProfile struct {
 	maxIndent, maxIndentPos int
 	// gor counts a goroutine dump (text_testrun.go).
 	gor goroutineStats
+	// pathLines are the lines that are one path each (a build's list
+	// of the files it read among its other lines), counted by
+	// directory like a column of paths (text_paths.go).
+	pathLines *colStat
 	// testNameSev: go test's "=== RUN" and "--- PASS:" lines with a
 	// severity word only in the test's name (TestQuery_HaltError): not
 	// counted as error lines.
@@ -403,6 +407,15 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 			p.testNameSev++
 		}
 		p.gor.add(pos, line)
+		if !blank && p.cols == nil && p.kv == nil && p.diff == nil && p.graph == nil {
+			if t := strings.TrimSpace(line); isPath(t) && (t[0] == '/' || strings.HasPrefix(t, "./")) {
+				if p.pathLines == nil {
+					p.pathLines = newColProfile(&colSplit{mode: byLine, k: 1, minK: 1, headPos: -1}).cols[0]
+					p.pathLines.name = "lines that are a path"
+				}
+				p.pathLines.add(pos, line, t, p.pathLines.rows+1)
+			}
+		}
 		switch sev {
 		case sevError:
 			p.errors++

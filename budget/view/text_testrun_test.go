@@ -151,3 +151,43 @@ func lastRunPos(lines []string) int {
 	}
 	return -1
 }
+
+// TestPathLinesByDirectory checks that the lines of a text that are a
+// path each (the files a tsc build read, --listFiles, among its errors
+// and statistics) are counted by directory, against a count of the
+// lines by their prefix. The view before stated only templates of
+// these lines ("[8 lines] /tmp/<id>/…/lib.<id>.d.ts"): how many files
+// came from each directory was not stated.
+func TestPathLinesByDirectory(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/captured/tsc-build-codes.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	under := map[string]int{}
+	for _, l := range strings.Split(string(data), "\n") {
+		if !strings.HasPrefix(l, "/") || strings.Contains(l, " ") {
+			continue
+		}
+		d := l[:strings.LastIndexByte(l, '/')+1]
+		under[d]++
+	}
+	if len(under) < 2 {
+		t.Fatalf("%d directories of path lines", len(under))
+	}
+	views, _ := kvView(t, data, []int{4000})
+	text := views[4000]
+	line := ""
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, "  lines that are a path, rows by directory") {
+			line = l
+		}
+	}
+	if line == "" {
+		t.Fatalf("no directories of the path lines:\n%s", text)
+	}
+	for d, n := range under {
+		if want := fmt.Sprintf("%q %d", d, n); !strings.Contains(line, want) {
+			t.Errorf("%q lacks %s", line, want)
+		}
+	}
+}
