@@ -121,7 +121,11 @@ type kvRecKey struct {
 
 // kvRecProfile is the Key: value profile of a text's records.
 type kvRecProfile struct {
-	keys   map[string]*kvRecKey
+	// headOnly: only the first lines are profiled (records with a
+	// header key, ls -lR's directories, big blocks: their Key: value
+	// lines, git log's Author:, are loose fields).
+	headOnly bool
+	keys     map[string]*kvRecKey
 	order  []*kvRecKey // in order of first appearance
 	cut    int         // lines of keys past maxKVRecKeys
 	lines  int         // Key: value lines in the records' bodies
@@ -134,7 +138,11 @@ type kvRecProfile struct {
 
 func newKVRecProfile() *kvRecProfile {
 	sp := &colSplit{mode: bySpaces, k: maxColumns, minK: 1, headPos: -1}
-	return &kvRecProfile{keys: map[string]*kvRecKey{}, heads: newColProfile(sp), headN: map[int]int{}, rareEx: map[string][]*textRecord{}}
+	heads := newColProfile(sp)
+	for i, c := range heads.cols {
+		c.name = fmt.Sprintf("first lines, column %d", i+1)
+	}
+	return &kvRecProfile{keys: map[string]*kvRecKey{}, heads: heads, headN: map[int]int{}, rareEx: map[string][]*textRecord{}}
 }
 
 // recName is a record's first line as a name: its runs of spaces as
@@ -183,6 +191,9 @@ func (kp *kvRecProfile) header(pos int, line string) {
 
 // add counts one line of record r's body.
 func (kp *kvRecProfile) add(r *textRecord, line string) {
+	if kp.headOnly {
+		return
+	}
 	kp.body++
 	k, v, ok := kvRecLine(line)
 	if !ok {
@@ -463,8 +474,8 @@ func (kp *kvRecProfile) headLines(n int) []string {
 	}
 	var out []string
 	for i, c := range kp.heads.cols[:k] {
-		if c.rows == 0 {
-			continue
+		if c.rows == 0 || !c.overflow && len(c.values) < 2 || !c.capped && len(c.distinct) == c.rows && !c.isNumber() {
+			continue // one value (a package's name), or one a record (an address, a version)
 		}
 		s := c.lineOf(n, shownColValues)
 		if c.empty > 0 && !c.isNumber() {
@@ -515,15 +526,23 @@ func (kp *kvRecProfile) rareRecords(n int) []*textRecord {
 	return out
 }
 
-// kvRecCandidates adds the Key: value profile of the records (section
-// tsFields) and the columns of their first lines (tsRecFacts).
+// kvRecCandidates adds the columns of the records' first lines
+// (tsRecFacts: of any records, a changelog's "pkg (version) dist;
+// urgency=…" by its distribution) and the Key: value profile of the
+// records (tsFields).
 func (tc *textCands) kvRecCandidates(add func(sec, key, rec, prio int, reason, text string)) {
 	rs := tc.p.recs
 	kp := rs.kv
-	if !kp.active() {
+	if kp == nil {
 		return
 	}
 	n := rs.n
+	for i, s := range kp.headLines(n) {
+		add(tsRecFacts, 10+i, -1, PrioRare, "first-line column", cut(s, 2*textWidth))
+	}
+	if !kp.active() {
+		return
+	}
 	if s := kp.constLine(n); s != "" {
 		add(tsFields, -1, -1, PrioRare, "constant keys", cut(s, 3*textWidth))
 	}
@@ -538,9 +557,6 @@ func (tc *textCands) kvRecCandidates(add func(sec, key, rec, prio int, reason, t
 		}
 		add(tsFields, k, -1, p, "key", cut(s.line(n), 2*textWidth))
 		k++
-	}
-	for i, s := range kp.headLines(n) {
-		add(tsRecFacts, 10+i, -1, PrioRare, "first-line column", cut(s, 2*textWidth))
 	}
 }
 

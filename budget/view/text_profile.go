@@ -250,6 +250,11 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	if p.recs != nil && p.cols != nil {
 		p.recs.cols = &p.cols.split
 	}
+	if p.recs != nil && p.recs.kv == nil {
+		// The first lines of any records are counted by their columns.
+		p.recs.kv = newKVRecProfile()
+		p.recs.kv.headOnly = true
+	}
 	var headRing []posLine // the last maxHeaders/2 header lines
 	var tests *testSummary
 	if p.kind == textGoTest || p.kind == textTAP || p.kind == textReport {

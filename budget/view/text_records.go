@@ -943,9 +943,9 @@ func (rs *recordStats) recordOrder() (out []*textRecord, prio []int, why []strin
 	if rs.maxR != nil && rs.maxLines > rs.minLines {
 		add(rs.maxR, PrioRare, "most lines")
 	}
-	if rs.kv.active() {
-		// Records of Key: value lines: those of a rare value of a
-		// column of their first lines, the largest of each main key.
+	if rs.kv != nil {
+		// Those of a rare value of a column of their first lines
+		// (the rwxp mapping, the one security upload).
 		for i, r := range rs.kv.rareRecords(rs.n) {
 			p := PrioRare
 			if i >= 16 {
@@ -953,6 +953,9 @@ func (rs *recordStats) recordOrder() (out []*textRecord, prio []int, why []strin
 			}
 			add(r, p, "rare first-line value")
 		}
+	}
+	if rs.kv.active() {
+		// Records of Key: value lines: the largest of each main key.
 		for _, k := range rs.kv.mainKeys(rs.n) {
 			if s := rs.kv.keys[k]; s.isNumber() && s.maxR != nil {
 				add(s.maxR, PrioRare, "largest "+k)
