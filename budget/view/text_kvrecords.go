@@ -126,14 +126,14 @@ type kvRecProfile struct {
 	// lines, git log's Author:, are loose fields).
 	headOnly bool
 	keys     map[string]*kvRecKey
-	order  []*kvRecKey // in order of first appearance
-	cut    int         // lines of keys past maxKVRecKeys
-	lines  int         // Key: value lines in the records' bodies
-	body   int         // lines of the records' bodies (after their first line)
-	recs   int         // records with a Key: value line
-	heads  *colProfile // the records' first lines as columns
-	headN  map[int]int // first lines by their number of fields
-	rareEx map[string][]*textRecord
+	order    []*kvRecKey // in order of first appearance
+	cut      int         // lines of keys past maxKVRecKeys
+	lines    int         // Key: value lines in the records' bodies
+	body     int         // lines of the records' bodies (after their first line)
+	recs     int         // records with a Key: value line
+	heads    *colProfile // the records' first lines as columns
+	headN    map[int]int // first lines by their number of fields
+	rareEx   map[string][]*textRecord
 }
 
 func newKVRecProfile() *kvRecProfile {
