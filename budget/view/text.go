@@ -715,6 +715,9 @@ func (tc *textCands) factLines() []string {
 	if p.miner.other > 0 {
 		s += fmt.Sprintf(" (+%s lines past the template cap)", commas(p.miner.other))
 	}
+	if p.proseSev > 0 {
+		s += fmt.Sprintf("; %s lines of prose have a severity word inside a sentence, not marking the line (not counted)", commas(p.proseSev))
+	}
 	if p.testNameSev > 0 {
 		s += fmt.Sprintf("; %s lines === RUN or --- PASS/SKIP have a severity word only in a test's name (not counted)", commas(p.testNameSev))
 	}

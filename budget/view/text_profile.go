@@ -142,6 +142,9 @@ type textProfile struct {
 	// severity word only in the test's name (TestQuery_HaltError): not
 	// counted as error lines.
 	testNameSev int
+	// proseSev: lines of prose with a severity word inside a sentence,
+	// not counted (proseMarkerPattern).
+	proseSev int
 }
 
 // maxHeaders bounds the record header lines kept (the first half and
@@ -410,6 +413,10 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		if sev != sevNone && p.kind == textGoTest && testFraming(line) {
 			sev = sevNone
 			p.testNameSev++
+		}
+		if sev != sevNone && p.kind == textBlocks && !proseRe.MatchString(line) {
+			sev = sevNone // a sentence with a severity word (text_severity.go)
+			p.proseSev++
 		}
 		p.gor.add(pos, line)
 		if !blank && p.cols == nil && p.kv == nil && p.diff == nil && p.graph == nil {

@@ -50,7 +50,12 @@ const (
 	locErrorPattern = `^[^\s:]+:\d+(?::\d+)?: (?i:(?:fatal )?error|fatal|panic)\b`
 	locWarnPattern  = `^[^\s:]+:\d+(?::\d+)?: (?i:warning)\b`
 	locLevelPattern = `^[^\s:]+:\d+(?::\d+)?: (?i:(?:fatal )?error|fatal|panic|warning|note|remark|info)\b`
-	zeroPattern     = `(?i:\b(?:0|no|zero) (?:errors?|warnings?|failures?|failed)\b|\b(?:errors?|err|warnings?|failures?|failed)"?\s?[:=]\s?(?:0|nil|null|none|false)\b)`
+	// proseMarkerPattern: in prose (paragraphs: a changelog, a man
+	// page, a git log's messages) a severity word marks a line only at
+	// its start (after the indentation and a bullet) or before a ':'
+	// ("error: ...", "ValueError:"); "they fail on i386" is a sentence.
+	proseMarkerPattern = `^\s*(?:[-*+]\s+)?(?i:errors?|fatal|panic|fail|failed|failure|warnings?|warn|critical|exception|traceback)\b|(?i:\b(?:errors?|fatal|panic|failed|failure|warnings?|critical|exceptions?)):|[A-Za-z](?:Error|Exception):|^[EFW]: `
+	zeroPattern        = `(?i:\b(?:0|no|zero) (?:errors?|warnings?|failures?|failed)\b|\b(?:errors?|err|warnings?|failures?|failed)"?\s?[:=]\s?(?:0|nil|null|none|false)\b)`
 )
 
 var (
@@ -62,6 +67,7 @@ var (
 	demoteRe   = regexp.MustCompile(demotePattern)
 	warnRe     = regexp.MustCompile(warnPattern)
 	zeroRe     = regexp.MustCompile(zeroPattern)
+	proseRe    = regexp.MustCompile(proseMarkerPattern)
 )
 
 // Severities of a line.
@@ -267,10 +273,15 @@ func (p *textProfile) severityQuery(sev int) string {
 			return `to_entries[] | select(.value | ` + text + `gsub(` + q + `; "") | (if ` + loc + ` then test(` + jqString(locWarnPattern) + `) else (` + isErr + ` | not) and test(` + jqString(warnPattern) + `) end)) | "\(.key)\t\(.value)"`
 		}
 	}
-	if sev == sevError {
-		return `to_entries[] | select(.value | ` + text + `gsub(` + q + `; "") | ` + isErr + `) | "\(.key)\t\(.value)"`
+	prose := ""
+	if p != nil && p.kind == textBlocks {
+		// Prose: only a severity word that marks its line.
+		prose = `test(` + jqString(proseMarkerPattern) + `) and `
 	}
-	return `to_entries[] | select(.value | ` + text + `gsub(` + q + `; "") | (` + isErr + ` | not) and test(` + jqString(warnPattern) + `)) | "\(.key)\t\(.value)"`
+	if sev == sevError {
+		return `to_entries[] | select(.value | ` + prose + `(` + text + `gsub(` + q + `; "") | ` + isErr + `)) | "\(.key)\t\(.value)"`
+	}
+	return `to_entries[] | select(.value | ` + prose + `(` + text + `gsub(` + q + `; "") | (` + isErr + ` | not) and test(` + jqString(warnPattern) + `))) | "\(.key)\t\(.value)"`
 }
 
 // jqString writes s as a jq (JSON) string literal.

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/toolcompact/compact/budget/view"
 )
 
 // TestGoTestRunsAndGoroutineDump checks the view of a long go test -v
@@ -188,6 +190,48 @@ func TestPathLinesByDirectory(t *testing.T) {
 	for d, n := range under {
 		if want := fmt.Sprintf("%q %d", d, n); !strings.Contains(line, want) {
 			t.Errorf("%q lacks %s", line, want)
+		}
+	}
+}
+
+// TestSeverityQueryOfProseAndTestNames checks, on captured texts, that
+// the query the view prints for every error line yields exactly the
+// count the view states, now that a test's name ("=== RUN
+// TestQuery_HaltError") and a sentence of prose ("they fail on i386",
+// a changelog's) make no error line; and that the changelog, which the
+// old view said had 29 error lines (sentences), has none.
+func TestSeverityQueryOfProseAndTestNames(t *testing.T) {
+	for _, c := range []struct {
+		file   string
+		errors int // -1: any
+	}{
+		{"../../testdata/captured/debian-changelog-coreutils.txt", 0},
+		{"../../testdata/captured/go-test-v-timeout.txt", -1},
+		{"../../testdata/captured/git-log-fuller-go-sdk.txt", -1},
+		{"../../testdata/captured/man-bash.txt", -1},
+	} {
+		data, err := os.ReadFile(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+		views, _ := kvView(t, data, []int{8000})
+		text := views[8000]
+		m := regexp.MustCompile(`(?m)^error lines: ([\d,]+) \(`).FindStringSubmatch(text)
+		if m == nil {
+			t.Fatalf("%s: no error count:\n%s", c.file, text)
+		}
+		n := strings.ReplaceAll(m[1], ",", "")
+		if c.errors >= 0 && n != fmt.Sprint(c.errors) {
+			t.Errorf("%s: %s error lines, want %d", c.file, n, c.errors)
+		}
+		count, q := view.TextErrorsForTest(data)
+		if fmt.Sprint(count) != n {
+			t.Errorf("%s: %d error lines counted, the view states %s", c.file, count, n)
+		}
+		got := runLinesQuery(t, q, lines)
+		if fmt.Sprint(len(got)) != n {
+			t.Errorf("%s: the error query yields %d lines, the view states %s", c.file, len(got), n)
 		}
 	}
 }
