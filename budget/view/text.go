@@ -746,6 +746,7 @@ func (tc *textCands) factLines() []string {
 		out = append(out, reportTotals(p.tests)...)
 	} else if p.tests != nil {
 		out = append(out, testTotals(p.tests, false)...)
+		out = append(out, tapTotals(p.tests)...)
 		if p.tests.runs != nil {
 			out = append(out, p.tests.runs.facts()...)
 		}

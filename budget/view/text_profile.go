@@ -640,6 +640,7 @@ func detectHeaderKey(data []byte, kind string) string {
 func detectTextKind(data []byte) string {
 	lines, nonBlank, blank, blocks, fieldLines, blockFirstField := 0, 0, 0, 0, 0, 0
 	timed, leveled, goTest, tap, located, report := 0, 0, 0, 0, 0, 0
+	tapNested, tapYAML := 0, 0
 	commits, lanes, diffs, diffHeads := 0, 0, 0, 0
 	inBlock := false
 	sample := data
@@ -681,6 +682,13 @@ func detectTextKind(data []byte) string {
 		}
 		if strings.HasPrefix(line, "ok ") || strings.HasPrefix(line, "not ok ") || strings.HasPrefix(line, "1..") {
 			tap++
+		} else if isTAPLine(line) {
+			// An indented test point or plan, "# Subtest:", "TAP
+			// version": a nesting producer (node --test).
+			tapNested++
+		}
+		if t := strings.TrimSpace(line); t == "---" || t == "..." || t == "TAP version 13" || t == "TAP version 14" {
+			tapYAML++
 		}
 		if hasLocationPrefix(line) {
 			located++
@@ -706,6 +714,10 @@ func detectTextKind(data []byte) string {
 	case goTest >= 2 && goTest*20 >= nonBlank:
 		return textGoTest
 	case tap >= 2 && tap*3 >= nonBlank:
+		return textTAP
+	case tapYAML > 0 && tap+tapNested >= 4 && (tap+tapNested)*5 >= nonBlank:
+		// A nesting TAP producer: points indented under "# Subtest:",
+		// each followed by a YAML block of details.
 		return textTAP
 	case report >= 3 && report*5 >= nonBlank:
 		return textReport

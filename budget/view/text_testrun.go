@@ -65,6 +65,8 @@ type testSummary struct {
 	rep      *reportState
 	// runs: the "=== RUN" lines of go test text (nil for other kinds).
 	runs *runSummary
+	// tap: the reading of a TAP report (text_tap.go).
+	tap *tapState
 }
 
 // maxSlowest bounds the slowest tests named.
@@ -255,24 +257,7 @@ func (t *testSummary) addLine(pos int, line, kind string) {
 	t.events++
 	trim := strings.TrimSpace(line)
 	if kind == textTAP {
-		switch {
-		case strings.HasPrefix(line, "ok "):
-			t.testPass++
-			t.last = nil
-		case strings.HasPrefix(line, "not ok "):
-			if strings.Contains(line, "# SKIP") || strings.Contains(line, "# skip") || strings.Contains(line, "# TODO") {
-				t.testSkip++
-				t.last = nil
-				return
-			}
-			t.testFail++
-			f := &failedTest{name: strings.TrimSpace(strings.TrimPrefix(line, "not ok ")), pos: pos}
-			t.addFailed(f)
-		default:
-			if t.last != nil && (strings.HasPrefix(line, " ") || strings.HasPrefix(line, "#")) {
-				t.last.addOutput(line)
-			}
-		}
+		t.addTAPLine(pos, line)
 		return
 	}
 	// go test text.
@@ -352,6 +337,9 @@ func (f *failedTest) addOutput(line string) {
 
 // finish orders the failed tests: by package, then as they failed.
 func (t *testSummary) finish() {
+	if t.tap != nil {
+		t.tapFinish()
+	}
 	sort.SliceStable(t.failed, func(i, j int) bool { return t.failed[i].pkg < t.failed[j].pkg })
 	t.running, t.runningMore = nil, nil
 }

@@ -235,3 +235,78 @@ func TestSeverityQueryOfProseAndTestNames(t *testing.T) {
 		}
 	}
 }
+
+// TestTAPNested checks the view of a nesting TAP producer's report
+// (node --test --test-reporter=tap, captured from
+// testdata/gen/textcaps/nodetap) against the report's own summary and
+// an independent reading of its points: tests by status, the suites,
+// every failed test by its path of subtests with its expected and
+// actual values, the skipped and todo tests with their reasons. The old
+// view read it as plain text ("5 records (blank-line-separated
+// blocks)") and stated no test count.
+func TestTAPNested(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/captured/node-test-tap-units.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	sum := map[string]string{}
+	var failed []string
+	point := regexp.MustCompile(`^(\s*)(not )?ok \d+ - (.*?)(?: # (SKIP|TODO) (.*))?$`)
+	for i, l := range lines {
+		if f := strings.Fields(l); len(f) == 3 && f[0] == "#" {
+			sum[f[1]] = f[2]
+		}
+		m := point.FindStringSubmatch(l)
+		if m == nil || m[2] == "" {
+			continue
+		}
+		// A failed leaf: its YAML has no type: 'suite'.
+		suite := false
+		for _, x := range lines[i+1 : min(i+8, len(lines))] {
+			if strings.TrimSpace(x) == "type: 'suite'" {
+				suite = true
+			}
+			if strings.TrimSpace(x) == "..." {
+				break
+			}
+		}
+		if !suite {
+			failed = append(failed, m[3])
+		}
+	}
+	views, _ := kvView(t, data, []int{2000, 4000})
+	for b, text := range views {
+		name := fmt.Sprintf("at %d", b)
+		want := []string{
+			"; kind: TAP\n",
+			fmt.Sprintf("tests: %d (%s passed, %s failed, %s skipped)", atoi(sum["pass"])+atoi(sum["fail"])+atoi(sum["skipped"]), sum["pass"], sum["fail"], sum["skipped"]),
+			fmt.Sprintf("suites (points whose details say type: 'suite'): %s (", sum["suites"]),
+			fmt.Sprintf("todo tests (%s): cart > applies a coupon (TODO coupons come with the promotions service)", sum["todo"]),
+			"mass > converts a stone (SKIP stones are not supported yet)",
+			"# tests " + sum["tests"] + "; # suites " + sum["suites"],
+			fmt.Sprintf("failed tests (%s; ", sum["fail"]),
+			"  cart > discount > takes 33% off 99.99 (at ",
+			"      expected: 67\n      actual: 66.99\n",
+		}
+		for _, w := range want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: no %q:\n%s", name, w, text)
+			}
+		}
+		if len(failed) != atoi(sum["fail"]) {
+			t.Fatalf("%d failed leaves read, the summary says %s", len(failed), sum["fail"])
+		}
+		for _, f := range failed {
+			if !strings.Contains(text, " > "+f+" (at ") {
+				t.Errorf("%s: the failed test %q is not named with its suites", name, f)
+			}
+		}
+	}
+}
+
+func atoi(s string) int {
+	n := 0
+	fmt.Sscan(s, &n)
+	return n
+}
