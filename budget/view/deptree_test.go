@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/toolcompact/compact/budget"
 )
 
 var (
@@ -26,10 +24,6 @@ var (
 // not listed are every node once.
 func TestDepTreeListsEveryNodeByVersion(t *testing.T) {
 	v, data := viewOf(t, "../../testdata/captured/npm-ls-all.json")
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
 	nodesQ := `[paths(objects) as $p | select(($p | length) > 0 and ($p | length) % 2 == 0 and ([$p[range(0; $p | length; 2)]] | all(. == "dependencies"))) | [$p[range(1; $p | length; 2)]] as $n | {path: ($n | join(" > ")), name: $n[-1], depth: ($n | length), version: (getpath($p).version // null)}]`
 	nodes := jq(t, data, nodesQ)[0].([]any)
 	byPath := map[string]map[string]any{}
@@ -43,10 +37,7 @@ func TestDepTreeListsEveryNodeByVersion(t *testing.T) {
 	}
 	prev := 0
 	for _, b := range []int{2000, 4000, 8000} {
-		f, err := v.Fill(c, b)
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := fillAt(t, v, b)
 		h := depTreeHead.FindStringSubmatch(f.Text)
 		if h == nil && b == 2000 {
 			continue // not even its first line fits
@@ -54,7 +45,7 @@ func TestDepTreeListsEveryNodeByVersion(t *testing.T) {
 		if h == nil {
 			t.Fatalf("at %d: no dependency tree:\n%s", b, f.Text)
 		}
-		if want := fmt.Sprintf("%s %d %s", commasOf(len(nodes)), depth, commasOf(len(names))); h[1]+" "+h[2]+" "+h[3] != want {
+		if want := fmt.Sprintf("%s %d %s", commas(len(nodes)), depth, commas(len(names))); h[1]+" "+h[2]+" "+h[3] != want {
 			t.Errorf("at %d: head says %s nodes, %s levels, %s names; jq: %s", b, h[1], h[2], h[3], want)
 		}
 		i := strings.Index(f.Text, h[0]) + len(h[0])
@@ -105,7 +96,7 @@ func TestDepTreeListsEveryNodeByVersion(t *testing.T) {
 			continue
 		}
 		rest := jq(t, data, strings.ReplaceAll(m[3], `'\''`, `'`))[0].([]any)
-		if m[1] != commasOf(len(rest)) || m[2] != commasOf(len(nodes)) || len(rest)+len(listed) != len(nodes) {
+		if m[1] != commas(len(rest)) || m[2] != commas(len(nodes)) || len(rest)+len(listed) != len(nodes) {
 			t.Fatalf("at %d: foot says %s of %s not listed; %d listed, the query gives %d, jq %d nodes", b, m[1], m[2], len(listed), len(rest), len(nodes))
 		}
 		all := map[string]bool{}
@@ -122,13 +113,4 @@ func TestDepTreeListsEveryNodeByVersion(t *testing.T) {
 			t.Errorf("at %d: listed and the rest make %d distinct nodes, jq %d", b, len(all), len(nodes))
 		}
 	}
-}
-
-// commasOf formats n as the view does: 1,234.
-func commasOf(n int) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }

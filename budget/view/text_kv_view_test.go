@@ -1,7 +1,6 @@
 package view_test
 
 import (
-	"os"
 	"regexp"
 	"sort"
 	"strconv"
@@ -29,14 +28,6 @@ var kvCases = []kvCase{
 }
 
 type kvPair struct{ key, val string }
-
-func groupThousands(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
 
 // shownAs is a value as the view lists it: "(empty)" for nothing, and
 // ok false for a value the view cuts.
@@ -74,7 +65,7 @@ func topValues(ps []kvPair, max int) []string {
 			break
 		}
 		if s, ok := shownAs(x.v); ok {
-			out = append(out, s+" "+groupThousands(x.n))
+			out = append(out, s+" "+commas(x.n))
 		}
 	}
 	return out
@@ -83,19 +74,7 @@ func topValues(ps []kvPair, max int) []string {
 // kvView builds the view of a text and fills it at each budget.
 func kvView(t *testing.T, data []byte, budgets []int) (map[int]string, *view.View) {
 	t.Helper()
-	sh, err := budget.DetectShape(data, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := view.Input{Tool: "t", ContentType: sh.ContentType, Format: sh.Format, Data: data, Handle: "0123456789ab", Budget: 4000}
-	for _, col := range sh.Collections {
-		in.Collections = append(in.Collections, view.Collection{Path: col.Path, Kind: col.Kind, Count: col.Count,
-			Each: func(fn func(int, []byte) error) error { return budget.EachRecord(data, sh, col.Path, fn) }})
-	}
-	v, err := view.Build(in)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := buildView(t, inputOf(t, data, 4000))
 	c, err := budget.NewCounter("")
 	if err != nil {
 		t.Fatal(err)
@@ -122,10 +101,7 @@ func kvView(t *testing.T, data []byte, budgets []int) (map[int]string, *view.Vie
 func TestKVViewCounts(t *testing.T) {
 	budgets := []int{300, 500, 800, 1200, 2000, 4000}
 	for _, kc := range kvCases {
-		data, err := os.ReadFile(kc.file)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := readFile(t, kc.file)
 		var lines []string
 		var ps []kvPair
 		byKey := map[string][]string{}
@@ -147,7 +123,7 @@ func TestKVViewCounts(t *testing.T) {
 				continue
 			}
 			name := kc.file + " at " + strconv.Itoa(b)
-			if !strings.Contains(text, "; kind: key/value lines; "+groupThousands(len(ps))+" entries") {
+			if !strings.Contains(text, "; kind: key/value lines; "+commas(len(ps))+" entries") {
 				t.Fatalf("%s: not read as %d key/value entries:\n%s", name, len(ps), text)
 			}
 			checkKVView(t, name, text, lines, ps, byKey, kc.re)
@@ -172,7 +148,7 @@ func checkKVView(t *testing.T, name, text string, lines []string, ps []kvPair, b
 		}
 		return ""
 	}
-	if l := find("key/value lines: "); !strings.HasPrefix(l, "key/value lines: "+groupThousands(len(ps))+" entries") {
+	if l := find("key/value lines: "); !strings.HasPrefix(l, "key/value lines: "+commas(len(ps))+" entries") {
 		t.Errorf("%s: %q", name, l)
 	}
 	if vl := find("values by count"); vl != "" {

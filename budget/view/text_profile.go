@@ -3,6 +3,7 @@ package view
 import (
 	"bytes"
 	"fmt"
+	"github.com/toolcompact/compact/budget/internal/format"
 	"github.com/toolcompact/compact/schemas/linetemplate"
 	"sort"
 	"strconv"
@@ -156,15 +157,18 @@ const maxHeaders = 200
 const maxLooseFields = 100
 
 // countLines counts lines as textLines numbers them.
-func countLines(data []byte) int {
-	if len(data) == 0 {
-		return 0
+func countLines(data []byte) int { return format.CountLines(data) }
+
+// countUpTo counts k in m, a count of at most max distinct keys: a key
+// m does not hold yet is counted only while m holds fewer than max. It
+// reports whether k was counted; a caller that gets false states the
+// count as incomplete (or drops it).
+func countUpTo(m map[string]int, k string, max int) bool {
+	if _, ok := m[k]; !ok && len(m) >= max {
+		return false
 	}
-	n := bytes.Count(data, []byte{'\n'})
-	if data[len(data)-1] != '\n' {
-		n++
-	}
-	return n
+	m[k]++
+	return true
 }
 
 // textLines calls fn for each line of data as compact artifact slice and
@@ -194,6 +198,23 @@ func textLinesWhile(data []byte, fn func(pos int, line string) bool) {
 		pos++
 		data = rest
 	}
+}
+
+// sampleLines calls fn with each of the first 4,000 lines of data's
+// first MiB, in order: the sample the text detectors (detectTextKind,
+// detectIndentRecords, ...) decide a text's structure from, so that the
+// decision costs the same on a text of any size.
+func sampleLines(data []byte, fn func(line string)) {
+	if len(data) > 1<<20 {
+		data = data[:1<<20]
+	}
+	textLinesWhile(data, func(pos int, line string) bool {
+		if pos >= 4000 {
+			return false
+		}
+		fn(line)
+		return true
+	})
 }
 
 // analyzeText profiles the lines of data.
@@ -591,18 +612,11 @@ func detectHeaderKey(data []byte, kind string) string {
 	case textFields, textGoTest, textTAP, textGoJSON, textReport, textCommits, textDiff, textKV:
 		return ""
 	}
-	sample := data
-	if len(sample) > 1<<20 {
-		sample = sample[:1<<20]
-	}
 	key := ""
 	n, atStart := 0, 0
 	starts := map[string]int{} // blocks at column 0 by their first line's headerKey
 	prevBlank := true
-	textLines(sample, func(pos int, line string) {
-		if pos >= 4000 {
-			return
-		}
+	sampleLines(data, func(line string) {
 		blank := strings.TrimSpace(line) == ""
 		if !blank && prevBlank && line[0] != ' ' && line[0] != '\t' {
 			if k := headerKey(line); k != "" && (starts[k] > 0 || len(starts) < 256) {
@@ -643,14 +657,7 @@ func detectTextKind(data []byte) string {
 	tapNested, tapYAML := 0, 0
 	commits, lanes, diffs, diffHeads := 0, 0, 0, 0
 	inBlock := false
-	sample := data
-	if len(sample) > 1<<20 {
-		sample = sample[:1<<20]
-	}
-	textLines(sample, func(pos int, line string) {
-		if pos >= 4000 {
-			return
-		}
+	sampleLines(data, func(line string) {
 		lines++
 		if strings.TrimSpace(line) == "" {
 			blank++
