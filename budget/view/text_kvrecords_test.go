@@ -66,7 +66,7 @@ func TestKVRecordsSmaps(t *testing.T) {
 			t.Fatalf("no view at %d", b)
 		}
 		name := fmt.Sprintf("at %d", b)
-		if want := fmt.Sprintf("; %s records (each a line that is not Key: value and the Key: value lines below it)", groupThousands(len(recs))); !strings.Contains(text, want) {
+		if want := fmt.Sprintf("; %s records (each a line that is not Key: value and the Key: value lines below it)", commas(len(recs))); !strings.Contains(text, want) {
 			t.Fatalf("%s: no %q:\n%s", name, want, text)
 		}
 		byLine := map[string]string{}

@@ -88,11 +88,11 @@ func TestGoTestRunsAndGoroutineDump(t *testing.T) {
 		name := fmt.Sprintf("at %d", b)
 		want := []string{
 			fmt.Sprintf("test runs (=== RUN lines): %s; top-level runs (no \"/\" in the name): %s, of %s distinct top-level tests; subtest runs: %s",
-				groupThousands(runs), groupThousands(top), groupThousands(len(distinct)), groupThousands(runs-top)),
+				commas(runs), commas(top), commas(len(distinct)), commas(runs-top)),
 			fmt.Sprintf("top-level test results (--- lines without \"/\"): %s passed, %s failed, %s skipped; %s top-level runs with no result line",
-				groupThousands(results["PASS"]), groupThousands(results["FAIL"]), groupThousands(results["SKIP"]), groupThousands(top-results["PASS"]-results["FAIL"]-results["SKIP"])),
-			fmt.Sprintf("last test started (line %s): %s", groupThousands(lastRunPos(lines)), last),
-			fmt.Sprintf("panic (line %s): %s; running tests it names: %s", groupThousands(panicPos), panicLine, strings.Join(running, ", ")),
+				commas(results["PASS"]), commas(results["FAIL"]), commas(results["SKIP"]), commas(top-results["PASS"]-results["FAIL"]-results["SKIP"])),
+			fmt.Sprintf("last test started (line %s): %s", commas(lastRunPos(lines)), last),
+			fmt.Sprintf("panic (line %s): %s; running tests it names: %s", commas(panicPos), panicLine, strings.Join(running, ", ")),
 		}
 		var openNames []string
 		for n := range open {
@@ -123,9 +123,9 @@ func TestGoTestRunsAndGoroutineDump(t *testing.T) {
 		}
 		// Each test's runs, where the list is shown.
 		for tn, n := range perRuns {
-			item := fmt.Sprintf("%s %s", tn, groupThousands(n))
+			item := fmt.Sprintf("%s %s", tn, commas(n))
 			if perSub[tn] > 0 {
-				item += fmt.Sprintf(" (subtest runs: %s)", groupThousands(perSub[tn]))
+				item += fmt.Sprintf(" (subtest runs: %s)", commas(perSub[tn]))
 			}
 			if strings.Contains(text, "top-level tests by their runs") && !regexp.MustCompile(`[ ,]`+regexp.QuoteMeta(item)+`(,|\n)`).MatchString(text) {
 				t.Errorf("%s: the runs list lacks %q", name, item)
