@@ -463,13 +463,6 @@ func (tc *textCands) candidates() {
 		for i, l := range p.locs.facts(p.lines - p.blank) {
 			add(tsTemplates, -10+i, -1, "source locations", cut(l, 3*textWidth))
 		}
-		if c := p.pathLines; c != nil && c.rows >= 10 {
-			// Lines that are a path among other lines (tsc's
-			// --listFiles): by directory, extension and depth.
-			for i, l := range c.pathLines() {
-				add(tsTemplates, -20+i, -1, "path lines", cut(l, 3*textWidth))
-			}
-		}
 	}
 	index = tc.indexCandidates()
 	if list {
@@ -502,6 +495,13 @@ func (tc *textCands) candidates() {
 		tc.columnParts(add)
 	}
 	tailFrom(21, 40)
+	if c := p.pathLinesOrNil(); c != nil && c.rows >= 10 {
+		// Lines that are a path among other lines (tsc's --listFiles):
+		// by directory, extension and depth, after more of the end.
+		for i, l := range c.pathLines() {
+			add(tsTemplates, -20+i, -1, "path lines", cut(l, 3*textWidth))
+		}
+	}
 	tc.formCandidates(add, true)
 	tmplFrom(10, 30)
 	colRows(firstColRows, maxColRows)
@@ -670,6 +670,13 @@ func (tc *textCands) buildLines() []posLine {
 		return nil
 	}
 	return tc.t.buildErrors
+}
+
+func (p *textProfile) pathLinesOrNil() *colStat {
+	if p == nil {
+		return nil
+	}
+	return p.pathLines
 }
 
 func (p *textProfile) spreadOrNil() []posLine {
