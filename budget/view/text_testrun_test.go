@@ -310,3 +310,33 @@ func atoi(s string) int {
 	fmt.Sscan(s, &n)
 	return n
 }
+
+// TestTemplatesKeepTheirWords checks, on an update-alternatives log
+// captured on the development machine (DPKG_ROOT=<scratch dir>
+// update-alternatives --install/--set/--remove, testdata/
+// update-alternatives-scratch.log), that the two lines "run with
+// --quiet --install A B C N" of the same length as the "link group X
+// updated to point to Y" lines do not fold into their template: the old
+// view stated "[25 lines] update-alternatives <ts>: <*> <*> <*> <*> <*>
+// <*> <*> <*>", a template whose words all vary.
+func TestTemplatesKeepTheirWords(t *testing.T) {
+	data, err := os.ReadFile("testdata/update-alternatives-scratch.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := 0
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.Contains(l, ": link group ") && strings.Contains(l, " updated to point to ") {
+			link++
+		}
+	}
+	views, _ := kvView(t, data, []int{1000, 4000})
+	for b, text := range views {
+		if want := fmt.Sprintf("[%d lines] update-alternatives <ts>: link group <*> updated to point to <*>", link); !strings.Contains(text, want) {
+			t.Errorf("at %d: no %q:\n%s", b, want, text)
+		}
+		if strings.Contains(text, "<ts>: <*> <*> <*> <*>") {
+			t.Errorf("at %d: a template whose words all vary:\n%s", b, text)
+		}
+	}
+}
