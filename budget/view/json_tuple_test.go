@@ -176,3 +176,27 @@ func TestTupleMapLongLists(t *testing.T) {
 		t.Errorf("view lacks %q:\n%s", want, fl.Text)
 	}
 }
+
+// TestKeyPartsAreFacts: the counts of a keyed collection's keys by their
+// parts ("keys before the first /: promise 14, ...") are facts, stated
+// also in the notice of a whole output (View.Facts), unlike the keys
+// themselves. On the old code they were on the keys' line, a listing, so
+// a budget large enough for the whole output stated fewer facts than a
+// smaller one (hf7-clean: "how many import/ rules" answered at 4,000
+// tokens, not at 8,000).
+func TestKeyPartsAreFacts(t *testing.T) {
+	v, data := viewOf(t, eslintStandard)
+	want := map[string]int{}
+	for _, k := range jq(t, data, `.rules | keys[] | select(contains("/")) | split("/")[0]`) {
+		want[k.(string)]++
+	}
+	if len(want) < 2 {
+		t.Fatalf("%d key prefixes: the test checks little", len(want))
+	}
+	facts := strings.Join(v.Facts(), "\n")
+	for pre, n := range want {
+		if !strings.Contains(facts, fmt.Sprintf(" %s %d", pre, n)) || !strings.Contains(facts, "keys before the first /: ") {
+			t.Errorf("the facts do not count the keys before the first / (%s %d):\n%s", pre, n, facts)
+		}
+	}
+}
