@@ -477,6 +477,9 @@ func (kp *kvRecProfile) headLines(n int) []string {
 		if c.rows == 0 || !c.overflow && len(c.values) < 2 || !c.capped && len(c.distinct) == c.rows && !c.isNumber() {
 			continue // one value (a package's name), or one a record (an address, a version)
 		}
+		if c.isNumber() && !c.fewNumbers(shownColValues) {
+			continue // inodes, offsets: numbers of many values name, they do not measure
+		}
 		s := c.lineOf(n, shownColValues)
 		if c.empty > 0 && !c.isNumber() {
 			s += fmt.Sprintf(" (\"\": %s records whose first line has no column %d)", commas(c.empty), i+1)
@@ -552,8 +555,8 @@ func (tc *textCands) kvRecCandidates(add func(sec, key, rec, prio int, reason, t
 			continue
 		}
 		p := PrioRare
-		if k >= 12 {
-			p = PrioSecond
+		if k >= 6 {
+			p = PrioSecond // after the records of rare values (the index)
 		}
 		add(tsFields, k, -1, p, "key", cut(s.line(n), 2*textWidth))
 		k++

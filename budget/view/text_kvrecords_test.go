@@ -92,7 +92,9 @@ func TestKVRecordsSmaps(t *testing.T) {
 			}
 			l := byLine[key]
 			if l == "" {
-				t.Errorf("%s: no line of %s:\n%s", name, key, text)
+				if b >= 4000 || key == "Size" || key == "Rss" {
+					t.Errorf("%s: no line of %s:\n%s", name, key, text)
+				}
 				continue
 			}
 			want := fmt.Sprintf("  %s (numbers in kB, in %d records): sum %d kB, ", key, len(recs), sum)
