@@ -265,15 +265,17 @@ func (p *textProfile) severityQuery(sev int) string {
 			return `to_entries[] | select(.value | ` + text + `gsub(` + q + `; "") | (if ` + loc + ` then test(` + jqString(locWarnPattern) + `) else (` + isErr + ` | not) and test(` + jqString(warnPattern) + `) end)) | "\(.key)\t\(.value)"`
 		}
 	}
-	prose := ""
+	var cond string
+	if sev == sevError {
+		cond = text + `gsub(` + q + `; "") | ` + isErr
+	} else {
+		cond = text + `gsub(` + q + `; "") | (` + isErr + ` | not) and test(` + jqString(warnPattern) + `)`
+	}
 	if p != nil && p.kind == textBlocks {
 		// Prose: only a severity word that marks its line.
-		prose = `test(` + jqString(proseMarkerPattern) + `) and `
+		cond = `test(` + jqString(proseMarkerPattern) + `) and (` + cond + `)`
 	}
-	if sev == sevError {
-		return `to_entries[] | select(.value | ` + prose + `(` + text + `gsub(` + q + `; "") | ` + isErr + `)) | "\(.key)\t\(.value)"`
-	}
-	return `to_entries[] | select(.value | ` + prose + `(` + text + `gsub(` + q + `; "") | (` + isErr + ` | not) and test(` + jqString(warnPattern) + `))) | "\(.key)\t\(.value)"`
+	return `to_entries[] | select(.value | ` + cond + `) | "\(.key)\t\(.value)"`
 }
 
 // jqString writes s as a jq (JSON) string literal.
