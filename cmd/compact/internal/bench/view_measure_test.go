@@ -22,6 +22,7 @@ import (
 func TestVisibleFor(t *testing.T) {
 	ip := Answer{Needles: []string{"10.0.0.7"}, Record: []string{"ledger-db-1"}, Category: CategoryRecord}
 	pending := Answer{Needles: []string{"3"}, Record: []string{"Pending"}, Category: CategoryDistribution}
+	pipeDeps := Answer{Needles: []string{"4"}, Record: []string{"pipe.js"}, Kind: KindCount, Category: CategoryRecord}
 	far := strings.Repeat("x ", 400) // 800 bytes
 	cases := []struct {
 		name    string
@@ -30,6 +31,15 @@ func TestVisibleFor(t *testing.T) {
 		want    bool
 	}{
 		{"same row", ip, "ledger-db-1\tRunning\t10.0.0.7\n", true},
+		// A whole output shows a map of name -> list as it is: the count
+		// of a short list is read off it (bundled madge-ramda's pipe-deps
+		// at 8,000 tokens, shown whole, was answered by nothing).
+		{"a short list shown whole", pipeDeps, `{"pick.js":["a.js"],"pipe.js":["internal/_arity.js","internal/_pipe.js","reduce.js","tail.js"]}`, true},
+		{"a short list, indented", pipeDeps, "{\n  \"pipe.js\": [\n    \"a\",\n    \"b\",\n    \"c\",\n    \"d\"\n  ]\n}", true},
+		{"a list of another length", pipeDeps, `{"pipe.js":["a","b","c"]}`, false},
+		{"a list cut short is no count", pipeDeps, `{"pipe.js":["a","b","c","d"`, false},
+		{"the name not as a member", pipeDeps, `pipe.js ["a","b","c","d"]`, false},
+		{"too long to count at a glance", Answer{Needles: []string{"13"}, Record: []string{"pipe.js"}, Kind: KindCount}, `{"pipe.js":["a","b","c","d","e","f","g","h","i","j","k","l","m"]}`, false},
 		{"other row", ip, "ledger-db-1\tRunning\t10.0.0.9\nledger-db-2\tRunning\t10.0.0.7\n", false},
 		{"next line, close", ip, "name: ledger-db-1\nip: 10.0.0.7\n", true},
 		{"far away", ip, "name: ledger-db-1\n" + far + "\nip: 10.0.0.7\n", false},
