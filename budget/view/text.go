@@ -465,9 +465,9 @@ func (tc *textCands) candidates() {
 	rareFrom(0, 10)
 	tc.formCandidates(add, false)
 	if list {
-		index(PrioRare, 0, 200)
+		index(PrioRare, 0, 200/listChunk)
 	} else {
-		index(PrioRare, 0, 2*indexChunk)
+		index(PrioRare, 0, 2)
 	}
 	// PrioSecond: more of each.
 	prio = PrioSecond
@@ -482,9 +482,9 @@ func (tc *textCands) candidates() {
 	tmplFrom(10, 30)
 	colRows(firstColRows, maxColRows)
 	if list {
-		index(PrioSecond, 200, 600)
+		index(PrioSecond, 200/listChunk, 600/listChunk)
 	} else {
-		index(PrioSecond, 2*indexChunk, 200)
+		index(PrioSecond, 2, 200/indexChunk)
 	}
 	slotsFrom(0, 30)
 	headFrom(10, 30)
@@ -506,9 +506,9 @@ func (tc *textCands) candidates() {
 	notableFrom(tc.warns, 20, 100)
 	spreadFrom(32, len(p.spreadOrNil()))
 	if list {
-		index(PrioSpread, 600, maxIndexRows)
+		index(PrioSpread, 600/listChunk, maxIndexRows)
 	} else {
-		index(PrioSpread, 200, maxIndexRows)
+		index(PrioSpread, 200/indexChunk, maxIndexRows)
 	}
 	if p != nil {
 		for i := 0; i < len(p.names); i += 40 {

@@ -178,6 +178,9 @@ type colProfile struct {
 	first posLine // the first row (its name shows how to fetch a row by name)
 	other int     // non-blank lines of another shape
 	cols  []*colStat
+	// starts are the lines of every indexChunk-th row (rows 0, 20,
+	// 40, ...): where the chunks of the index start (text_list.go).
+	starts []int
 }
 
 // splitSpaces splits s at runs of spaces and tabs, ignoring leading and
@@ -956,6 +959,9 @@ func (cp *colProfile) add(pos int, line string) {
 		return
 	}
 	cp.rows++
+	if (cp.rows-1)%indexChunk == 0 {
+		cp.starts = append(cp.starts, pos)
+	}
 	for i, c := range cp.cols {
 		if i < len(f) {
 			c.add(pos, line, f[i], cp.rows)

@@ -1,7 +1,9 @@
 package view
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -33,17 +35,21 @@ import (
 //     functions per file), when
 //     the forms are at most a quarter of the values.
 //
-// The index of a table lists its rows densely, in line order, one line
-// each: the row's identity (the first column whose every value is its
-// own and a name: not a number, 90% with a letter, not a time) and at most three short telling columns (of few
-// values only when they are short: a kind's letter), each cut at
-// 40 characters, but the rows among the first 10 lines (shown before); a list's index is its values (cut at 120), 40 to a line. The first
-// rows come early, more at each priority, so a larger budget shows a
-// superset. Building it reads the text again only up to maxIndexRows
-// rows.
+// The index of a table lists its rows densely, one line each: the
+// row's identity (the first column whose every value is its own and a
+// name: not a number, 90% with a letter, not a time) and at most three
+// short telling columns (of few values only when they are short: a
+// kind's letter), each cut at 40 characters, but the rows among the
+// first 10 lines (shown before); a list's index is its values (cut at
+// 120), 40 to a line. The rows come in chunks (20 rows of a table, 40
+// values of a list) in an even spread over the whole table (the middle
+// chunk first, then the quarters, ...), more at each priority, so a
+// larger budget shows a superset and a row in the middle is as likely
+// listed as one near the head; the chosen chunks are shown in line
+// order. A chunk's rows are read again only when the fill reaches it.
 
 const (
-	maxIndexRows  = 1500 // rows the index lists at most
+	maxIndexRows  = 4000 // rows the index lists at most
 	indexChunk    = 20   // rows of a table per index candidate
 	listChunk     = 40   // values of a list per index candidate
 	indexCellCut  = 40   // an index cell is cut to this many characters
@@ -404,10 +410,19 @@ func (cp *colProfile) indexColumns() []int {
 	return out
 }
 
-// indexCandidates adds the index of the table's rows (section tsIndex):
-// the first chunks at PrioRare, up to 200 rows at PrioSecond, the rest at
-// PrioSpread (each call adds its own range of chunks: from, to).
-func (tc *textCands) indexCandidates() func(prio, fromRow, toRow int) {
+// indexCandidates adds the index of the table's rows (section tsIndex)
+// in chunks of consecutive rows (indexChunk of a table, listChunk of a
+// list), the chunks in an even spread over the whole table: the middle
+// chunk first, then the quarters, the eighths, ..., the first and the
+// last chunk (the head and the tail show those lines) at the end. Any
+// prefix is an even spread, so a lookup of a row in the middle of a
+// long table is as likely to be answered as one near its head, and a
+// larger budget lists more chunks in between (the view shows the
+// chosen chunks in line order). The returned function adds the
+// chunks [from, to) of that order at prio. A chunk's text is made when
+// the fill reaches it: the index reads the rows of the chunks shown,
+// not every row of the text.
+func (tc *textCands) indexCandidates() func(prio, from, to int) {
 	if tc.p == nil {
 		return func(int, int, int) {}
 	}
@@ -432,48 +447,100 @@ func (tc *textCands) indexCandidates() func(prio, fromRow, toRow int) {
 			inHead[l.pos] = true
 		}
 	}
-	var entries []posLine // the index entry of each row, in line order
-	textLinesWhile(tc.in.Data, func(pos int, line string) bool {
-		if len(entries) >= maxIndexRows {
-			return false // the rest of the text is not read again
+	// The first line of each chunk (every chunk/indexChunk-th start of
+	// the profile) and its byte offset, in one pass over the newlines.
+	per := chunk / indexChunk
+	var starts []int
+	for i := 0; i < len(cp.starts); i += per {
+		starts = append(starts, cp.starts[i])
+	}
+	n := len(starts)
+	offs := make([]int, n)
+	data := tc.in.Data
+	for j, line, off := 0, 0, 0; j < n; {
+		if line == starts[j] {
+			offs[j] = off
+			j++
+			continue
 		}
-		f := cp.split.fields(line)
-		if f == nil || pos == cp.split.headPos || inHead[pos] {
-			return true
+		k := bytes.IndexByte(data[off:], '\n')
+		if k < 0 {
+			return func(int, int, int) {} // cannot happen: the profile read these lines
 		}
-		var cells []string
-		for _, i := range cols {
-			if i < len(f) {
-				v := f[i]
-				if v == "" {
-					v = `""`
+		off += k + 1
+		line++
+	}
+	rowsIn := func(c int) int { return min(chunk, cp.rows-c*chunk) }
+	// shown counts the rows of each chunk the index lists (its rows less
+	// those among the first lines).
+	shown := make([]int, n)
+	for c := range shown {
+		shown[c] = rowsIn(c)
+	}
+	for pos := range inHead {
+		if c := sort.SearchInts(starts, pos+1) - 1; c >= 0 {
+			for _, l := range tc.p.head {
+				if l.pos == pos && pos != cp.split.headPos && cp.split.fields(l.text) != nil {
+					shown[c]--
 				}
-				cells = append(cells, cut(v, cellCut))
 			}
 		}
-		entries = append(entries, posLine{pos, strings.Join(cells, " ")})
-		return true
-	})
+	}
+	render := func(c int) string {
+		var es []posLine
+		rows := 0
+		textLinesWhile(data[offs[c]:], func(i int, line string) bool {
+			pos := starts[c] + i
+			f := cp.split.fields(line)
+			if f == nil || pos == cp.split.headPos {
+				return true
+			}
+			rows++
+			if !inHead[pos] {
+				var cells []string
+				for _, i := range cols {
+					if i < len(f) {
+						v := f[i]
+						if v == "" {
+							v = `""`
+						}
+						cells = append(cells, cut(v, cellCut))
+					}
+				}
+				es = append(es, posLine{pos, strings.Join(cells, " ")})
+			}
+			return rows < rowsIn(c)
+		})
+		if list {
+			var vs []string
+			for _, e := range es {
+				vs = append(vs, e.text)
+			}
+			return fmt.Sprintf("  %d-%d\t%s", es[0].pos, es[len(es)-1].pos, strings.Join(vs, " "))
+		}
+		var ls []string
+		for _, e := range es {
+			ls = append(ls, fmt.Sprintf("  %d\t%s", e.pos, e.text))
+		}
+		return strings.Join(ls, "\n")
+	}
+	order := spreadOrder(n, maxIndexRows/chunk)
+	for _, c := range []int{0, n - 1} {
+		if len(order) < maxIndexRows/chunk && !slices.Contains(order, c) {
+			order = append(order, c)
+		}
+	}
 	tc.indexCols, tc.indexN = cols, map[int]int{}
-	return func(prio, a, b int) {
-		for k := a; k < b && k < len(entries); k += chunk {
-			es := entries[k:min(k+chunk, len(entries), b)]
-			var text string
-			if list {
-				var vs []string
-				for _, e := range es {
-					vs = append(vs, e.text)
-				}
-				text = fmt.Sprintf("  %d-%d\t%s", es[0].pos, es[len(es)-1].pos, strings.Join(vs, " "))
-			} else {
-				var ls []string
-				for _, e := range es {
-					ls = append(ls, fmt.Sprintf("  %d\t%s", e.pos, e.text))
-				}
-				text = strings.Join(ls, "\n")
+	return func(prio, from, to int) {
+		for _, c := range order[min(from, len(order)):min(to, len(order))] {
+			if shown[c] == 0 {
+				continue
 			}
-			tc.indexN[es[0].pos] = len(es)
-			tc.v.Add(Candidate{Section: tc.sec[tsIndex], Key: es[0].pos, Record: -1, Prio: prio, Reason: "index", Text: text})
+			// The key is the chunk's first line: the chosen chunks
+			// render in line order.
+			tc.indexN[starts[c]] = shown[c]
+			tc.v.Add(Candidate{Section: tc.sec[tsIndex], Key: starts[c], Record: -1, Prio: prio, Reason: "index",
+				lazy: &lazyText{make: func() string { return render(c) }}})
 		}
 	}
 }
@@ -486,13 +553,13 @@ func (tc *textCands) indexHead(cs []Candidate) string {
 		n += tc.indexN[c.Key]
 	}
 	if cp.split.mode == byLine {
-		return fmt.Sprintf("the values in line order (showing %s of %s; first-last line, then the values, space-separated):\n", commas(n), commas(cp.rows))
+		return fmt.Sprintf("the values, chunks of %d spread evenly over the list, in line order (showing %s of %s; first-last line, then the values, space-separated):\n", listChunk, commas(n), commas(cp.rows))
 	}
 	var names []string
 	for _, i := range tc.indexCols {
 		names = append(names, cp.cols[i].name)
 	}
-	return fmt.Sprintf("index of the rows in line order (showing %s of %s; line<TAB>%s, cells cut at %d characters):\n", commas(n), commas(cp.rows), strings.Join(names, " "), indexCellCut)
+	return fmt.Sprintf("index of the rows, chunks of %d spread evenly over the table, in line order (showing %s of %s; line<TAB>%s, cells cut at %d characters):\n", indexChunk, commas(n), commas(cp.rows), strings.Join(names, " "), indexCellCut)
 }
 
 // commaPartsLines are the lines of a column of descriptions by their
