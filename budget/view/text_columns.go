@@ -3,9 +3,11 @@ package view
 import (
 	"fmt"
 	"github.com/toolcompact/compact/schemas/linetemplate"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Columns of tabular text.
@@ -181,6 +183,28 @@ type colProfile struct {
 	// starts are the lines of every indexChunk-th row (rows 0, 20,
 	// 40, ...): where the chunks of the index start (text_list.go).
 	starts []int
+	// others are the first maxOthers lines that are no rows, and
+	// otherStarts counts every such line by its start (otherStart);
+	// nil past maxValues starts.
+	others      []posLine
+	otherStarts map[string]int
+}
+
+// maxOthers is the most lines that are no rows a table keeps to show.
+const maxOthers = 20
+
+// otherStart is how a line that is no row starts: its run of spaces
+// and marks before the first letter or digit (" |" of apt-cache
+// rdepends' alternatives, "+++-" of dpkg -l's rule), quoted.
+func otherStart(line string) string {
+	i := strings.IndexFunc(line, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
+	if i < 0 {
+		i = len(line)
+	}
+	if i == 0 {
+		return "(none)"
+	}
+	return strconv.Quote(cut(line[:i], 8))
 }
 
 // splitSpaces splits s at runs of spaces and tabs, ignoring leading and
@@ -956,6 +980,19 @@ func (cp *colProfile) add(pos int, line string) {
 	f := cp.split.fields(line)
 	if f == nil {
 		cp.other++
+		if len(cp.others) < maxOthers {
+			cp.others = append(cp.others, posLine{pos, line})
+		}
+		if cp.otherStarts == nil && cp.other == 1 {
+			cp.otherStarts = map[string]int{}
+		}
+		if m := cp.otherStarts; m != nil {
+			if k := otherStart(line); m[k] > 0 || len(m) < maxValues {
+				m[k]++
+			} else {
+				cp.otherStarts = nil
+			}
+		}
 		return
 	}
 	cp.rows++
@@ -1715,6 +1752,7 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 			add(tsColumns, colKeys*i+10+j, -1, "column paths", cut(l, 3*textWidth))
 		}
 	}
+	tc.otherCandidates(add)
 	rows := cp.chosenRows()
 	from := func(a, b int) {
 		for k := a; k < b && k < len(rows); k++ {
@@ -1725,6 +1763,35 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 	}
 	from(0, firstColRows)
 	return from
+}
+
+// otherCandidates adds, after the columns' lines, the lines of the text
+// that are no rows, when they are few (at most one in four rows): their
+// count by how they start (the alternatives of apt-cache rdepends,
+// " |libfoo", 35 among 22,744 rows), then the first maxOthers of them.
+// Such lines are what sets the few apart from the many.
+func (tc *textCands) otherCandidates(add func(sec, key, rec int, reason, text string)) {
+	cp := tc.p.cols
+	if cp.other == 0 || 4*cp.other > cp.rows {
+		return
+	}
+	key := colKeys * len(cp.cols)
+	if m := cp.otherStarts; m != nil {
+		vs, _ := byCount(m)
+		var parts []string
+		for _, x := range vs {
+			parts = append(parts, x.k+" "+commas(x.n))
+		}
+		add(tsColumns, key, -1, "other lines", cut(fmt.Sprintf("  the %s other lines (no rows), by their start before the first letter or digit (exact counts): %s", commas(cp.other), strings.Join(parts, ", ")), 2*textWidth))
+	}
+	// (A table's first lines are shown with the head: text.go's headFrom.)
+	headShown := cp.split.mode != byLine && (tc.p.recs == nil || !tc.p.recs.short())
+	for j, l := range cp.others {
+		if headShown && slices.ContainsFunc(tc.p.head[:min(10, len(tc.p.head))], func(h posLine) bool { return h.pos == l.pos }) {
+			continue
+		}
+		add(tsColumns, key+1+j, l.pos, "other line", fmt.Sprintf("  %d\t%s", l.pos, cutLine(l.text)))
+	}
 }
 
 // colKeys are the candidate keys of a column in the columns section: its

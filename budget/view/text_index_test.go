@@ -1,6 +1,7 @@
 package view_test
 
 import (
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -59,7 +60,7 @@ func TestTextIndexSpreadsOverTheTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	var prev map[int]string
-	for _, b := range []int{3000, 4000, 8000} {
+	for _, b := range []int{4000, 6000, 8000} {
 		f, err := v.Fill(c, b)
 		if err != nil {
 			t.Fatal(err)
@@ -89,5 +90,110 @@ func TestTextIndexSpreadsOverTheTable(t *testing.T) {
 			t.Errorf("at %d: the index lists lines %d-%d of rows %d-%d: no even spread", b, lo, hi, first, last)
 		}
 		t.Logf("at %d: %d rows listed, lines %d-%d", b, len(rows), lo, hi)
+	}
+}
+
+// TestTableOtherLinesShown: a list whose rows are the lines indented by
+// two spaces (apt-cache rdepends libgtk-3-0, captured on Debian 12) has
+// a few lines of another shape: the package, "Reverse Depends:" and the
+// alternatives " |chromium". The view counts them by how they start
+// (the count of alternatives, awk's /^ \|/) and shows each with its line
+// number, at 1,500 tokens already. On the old code they were only
+// counted ("5 other lines"): which lines are alternatives, and how many,
+// was not in the view.
+func TestTableOtherLinesShown(t *testing.T) {
+	const file = "testdata/apt-cache-rdepends-libgtk3.txt"
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	alts, other := 0, 0
+	var want []string
+	for i, l := range lines {
+		if strings.HasPrefix(l, "  ") {
+			continue
+		}
+		other++
+		if strings.HasPrefix(l, " |") {
+			alts++
+		}
+		want = append(want, fmt.Sprintf("\n  %d\t%s\n", i, l))
+	}
+	if alts == 0 {
+		t.Fatal("the capture has no alternatives")
+	}
+	v, _ := viewOf(t, file)
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := v.Fill(c, 1500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := fmt.Sprintf("the %d other lines (no rows), by their start before the first letter or digit (exact counts): \" |\" %d, (none) %d\n", other, alts, other-alts)
+	if !strings.Contains(f.Text, count) {
+		t.Errorf("no line %q in:\n%s", count, f.Text)
+	}
+	for _, w := range want {
+		if !strings.Contains(f.Text, w) {
+			t.Errorf("the other line %q is not shown", w)
+		}
+	}
+}
+
+// TestTextIndexByMostlyDistinctName: `go version -m` of three binaries
+// (captured here: staticcheck, compact, gofmt) is a table of
+// tab-indented rows whose module paths repeat (a module two binaries
+// depend on, the build settings of each binary), so no column names
+// every row alone; the index lists the rows by the column that nine rows
+// in ten have and three in four have their own, each line as awk -F'\t'
+// '{print $3, $2, $4}' gives it (the path whole up to 100 characters, the
+// others cut at 40). On the old code
+// the table had no index: "which version of module X" was answered
+// only for the rows near the head and the tail.
+func TestTextIndexByMostlyDistinctName(t *testing.T) {
+	const file = "testdata/go-version-m-three.txt"
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	v, _ := viewOf(t, file)
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := v.Fill(c, 3000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := textIndexRows(f.Text)
+	if len(rows) < 20 {
+		t.Fatalf("%d rows in the index:\n%s", len(rows), f.Text)
+	}
+	// A cell is cut past n characters when more than 12 follow.
+	cutN := func(s string, n int) string {
+		if r := []rune(s); len(r) > n+12 {
+			return fmt.Sprintf("%s…[+%d chars]", string(r[:n]), len(r)-n)
+		}
+		return s
+	}
+	for pos, text := range rows {
+		fs := strings.Split(lines[pos], "\t")
+		var want []string
+		for j, i := range []int{2, 1, 3} {
+			if i < len(fs) {
+				n := 40
+				if j == 0 {
+					n = 100 // the identity
+				}
+				want = append(want, cutN(fs[i], n))
+			}
+		}
+		if w := strings.Join(want, " "); text != w {
+			t.Errorf("line %d listed as %q, awk %q", pos, text, w)
+		}
 	}
 }
