@@ -47,6 +47,9 @@ const (
 	// indexPerPinned is the index lines listed for each pinned row past
 	// the first round (a row costs about as much as four lines).
 	indexPerPinned = 4
+	// indexEarly are the first lines of an index, listed at
+	// PrioIndexEarly.
+	indexEarly = 64
 )
 
 // lookupNames are field names a record is most often looked up for: its
@@ -399,7 +402,16 @@ func addIndex(v *View, k *coll) {
 		// Ranked by position: the pinned rows past the first round
 		// take turns with the lines (rows.go), and the indexes of
 		// several collections list their first lines first.
-		v.Add(Candidate{Section: sec, Key: j, Record: -1, Prio: PrioIndex, Rank: j, Reason: "index", Text: l.text})
+		prio := PrioIndex
+		if j < indexEarly {
+			// The first lines come right after the profile's other
+			// lines, before the extremes and rare values past the
+			// first round: a row costs as much as ten lines, and a
+			// lookup of one record is the most asked question the
+			// rows do not answer.
+			prio = PrioIndexEarly
+		}
+		v.Add(Candidate{Section: sec, Key: j, Record: -1, Prio: prio, Rank: j, Reason: "index", Text: l.text})
 	}
 	if len(opq) == 0 {
 		return
