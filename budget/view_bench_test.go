@@ -393,3 +393,43 @@ func TestViewAllocationsBoundedByView(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLevel1Linear measures whether level 1 (the shape walk, the
+// declarative rules, the check) grows linearly with a map-heavy input:
+// an npm registry document grown to 10 and to 40 MB (its versions and
+// their times repeated under new names), both timed in the same loop.
+// The members of a wide object share one node of the shape (node.fold);
+// with a node per member name, 40 MB took 370,000 nodes.
+//
+//	go test ./budget -run '^$' -bench Level1Linear -benchtime 3x
+//
+// Metrics: ms/MB-10 and ms/MB-40 the CPU time per MB at each size,
+// 40/10-per-MB their ratio (1 is linear).
+func BenchmarkLevel1Linear(b *testing.B) {
+	vi := viewBenchInputs[2] // npm-view-react
+	small := grownCaptured(b, vi.file, vi.grow, 10<<20)
+	large := grownCaptured(b, vi.file, vi.grow, 40<<20)
+	var cs, cl time.Duration
+	b.SetBytes(int64(len(small) + len(large)))
+	for b.Loop() {
+		b.StopTimer()
+		runtime.GC()
+		b.StartTimer()
+		c0 := cpuTime()
+		level1Once(b, small, vi.rules)
+		c1 := cpuTime()
+		b.StopTimer()
+		runtime.GC()
+		b.StartTimer()
+		c2 := cpuTime()
+		level1Once(b, large, vi.rules)
+		cs += c1 - c0
+		cl += cpuTime() - c2
+	}
+	perMB := func(d time.Duration, n int) float64 {
+		return float64(d.Microseconds()) / 1e3 / float64(b.N) / (float64(n) / (1 << 20))
+	}
+	b.ReportMetric(perMB(cs, len(small)), "ms/MB-10")
+	b.ReportMetric(perMB(cl, len(large)), "ms/MB-40")
+	b.ReportMetric(perMB(cl, len(large))/perMB(cs, len(small)), "40/10-per-MB")
+}

@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/toolcompact/compact/budget"
-	"github.com/toolcompact/compact/budget/view"
 )
 
 // TestChangePoints: in ordered records a state that changes regime (a run
@@ -25,28 +22,9 @@ func TestChangePoints(t *testing.T) {
 		b.WriteString("]")
 		return b.String()
 	}
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
 	view1 := func(data string) string {
-		sh, err := budget.DetectShape([]byte(data), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		in := view.Input{Tool: "t", ContentType: sh.ContentType, Format: sh.Format, Data: []byte(data), Handle: "0123456789ab", Budget: 4000}
-		for _, col := range sh.Collections {
-			in.Collections = append(in.Collections, view.Collection{Path: col.Path, Kind: col.Kind, Count: col.Count,
-				Each: func(fn func(int, []byte) error) error { return budget.EachRecord([]byte(data), sh, col.Path, fn) }})
-		}
-		v, err := view.Build(in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fl, err := v.Fill(c, 4000)
-		if err != nil {
-			t.Fatal(err)
-		}
+		v := buildView(t, inputOf(t, []byte(data), 4000))
+		fl := fillAt(t, v, 4000)
 		return fl.Text
 	}
 	ordered := view1(build(func(i int) string {

@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/toolcompact/compact/budget"
 )
 
 var (
@@ -26,10 +24,6 @@ var (
 // not listed are every node once.
 func TestDepTreeListsEveryNodeByVersion(t *testing.T) {
 	v, data := viewOf(t, "../../testdata/captured/npm-ls-all.json")
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
 	nodesQ := `[paths(objects) as $p | select(($p | length) > 0 and ($p | length) % 2 == 0 and ([$p[range(0; $p | length; 2)]] | all(. == "dependencies"))) | [$p[range(1; $p | length; 2)]] as $n | {path: ($n | join(" > ")), name: $n[-1], depth: ($n | length), version: (getpath($p).version // null)}]`
 	nodes := jq(t, data, nodesQ)[0].([]any)
 	byPath := map[string]map[string]any{}
@@ -43,10 +37,7 @@ func TestDepTreeListsEveryNodeByVersion(t *testing.T) {
 	}
 	prev := 0
 	for _, b := range []int{2000, 4000, 8000} {
-		f, err := v.Fill(c, b)
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := fillAt(t, v, b)
 		h := depTreeHead.FindStringSubmatch(f.Text)
 		if h == nil && b == 2000 {
 			continue // not even its first line fits

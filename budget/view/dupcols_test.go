@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/toolcompact/compact/budget"
 )
 
 // TestDuplicateColumnsStatedOnce: a GitHub search result's watchers_count
@@ -17,14 +15,7 @@ func TestDuplicateColumnsStatedOnce(t *testing.T) {
 	if got := jq(t, data, `all(.items[]; .watchers_count == .stargazers_count)`)[0]; got != true {
 		t.Fatalf("jq: watchers_count == stargazers_count everywhere is %v", got)
 	}
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := v.Fill(c, 8000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := fillAt(t, v, 8000)
 	if !strings.Contains(f.Text, "\n  watchers_count (number): the same value as stargazers_count in every record\n") {
 		t.Errorf("no duplicate line in\n%s", f.Text)
 	}
@@ -56,14 +47,7 @@ func TestDuplicateColumnsNeedEveryRecord(t *testing.T) {
 	}
 	b.WriteString("]")
 	v, _ := viewOfData(t, []byte(b.String()))
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := v.Fill(c, 4000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := fillAt(t, v, 4000)
 	if strings.Contains(f.Text, "b (number): the same value") {
 		t.Errorf("b differs from a in records 7 and 8:\n%s", f.Text)
 	}

@@ -3,8 +3,6 @@ package view_test
 import (
 	"strings"
 	"testing"
-
-	"github.com/toolcompact/compact/budget"
 )
 
 // TestShortNestedFactsComeEarly: the short scalars of an object near the
@@ -14,14 +12,7 @@ import (
 // line and row and were never shown at that budget.
 func TestShortNestedFactsComeEarly(t *testing.T) {
 	v, data := viewOf(t, "../../testdata/captured/npm-view-react.json")
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := v.Fill(c, 2000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := fillAt(t, v, 2000)
 	for _, q := range []string{".dist.shasum", ".dist.tarball"} {
 		want := "\n  " + strings.TrimPrefix(q, ".") + ": " + jq(t, data, q)[0].(string) + "\n"
 		if !strings.Contains(f.Text, want) {
@@ -36,14 +27,7 @@ func TestShortNestedFactsComeEarly(t *testing.T) {
 // rows of every bigger collection (before: showing 0 of 6 at 3,000).
 func TestFewRecordsShownWhole(t *testing.T) {
 	v, data := viewOf(t, "../../budget/testdata/compact-openapi.json")
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := v.Fill(c, 3000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := fillAt(t, v, 3000)
 	if !strings.Contains(f.Text, `collection .paths."/v1/artifacts/{handle}".get.parameters (array): 6 records; showing 6 of 6`) {
 		t.Errorf("the 6 parameters are not all shown:\n%s", f.Text)
 	}

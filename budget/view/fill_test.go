@@ -7,11 +7,6 @@ import (
 	"testing"
 )
 
-// wordCounter counts words: a stand-in whose counts add up like tokens.
-type wordCounter struct{}
-
-func (wordCounter) Count(s string) int { return len(strings.Fields(s)) }
-
 func TestFillMonotone(t *testing.T) {
 	v := &View{Header: "header line\n"}
 	sec := v.AddSection(&Section{Coll: ".", Head: func(c []Candidate) string {

@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/toolcompact/compact/budget"
-	"github.com/toolcompact/compact/budget/view"
 )
 
 // TestFoldSiblingCollections: a map of names to arrays of records (npm
@@ -31,35 +28,17 @@ func TestFoldSiblingCollections(t *testing.T) {
 	}
 	b.WriteString("}")
 	data := []byte(b.String())
-	sh, err := budget.DetectShape(data, nil)
-	if err != nil {
-		t.Fatal(err)
+	in := inputOf(t, data, 1000)
+	if len(in.Collections) != 120 {
+		t.Fatalf("%d collections", len(in.Collections))
 	}
-	if len(sh.Collections) != 120 {
-		t.Fatalf("%d collections", len(sh.Collections))
-	}
-	in := view.Input{Tool: "t", ContentType: sh.ContentType, Format: sh.Format, Data: data, Handle: "0123456789ab", Budget: 1000}
-	for _, col := range sh.Collections {
-		in.Collections = append(in.Collections, view.Collection{Path: col.Path, Kind: col.Kind, Count: col.Count,
-			Each: func(fn func(int, []byte) error) error { return budget.EachRecord(data, sh, col.Path, fn) }})
-	}
-	v, err := view.Build(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fl, err := v.Fill(c, 1000)
-	if err != nil {
-		t.Fatalf("at 1,000 tokens: %v (bare view %d tokens)", err, fl.Minimum)
-	}
+	v := buildView(t, in)
+	fl := fillAt(t, v, 1000)
 	if !strings.Contains(fl.Text, "120 collections of the same kind in . (array, 300 records in all)") ||
 		!strings.Contains(fl.Text, "package-with-a-long-name-0\" 1 record\n") || !strings.Contains(fl.Text, "not listed: ") {
 		t.Errorf("view:\n%s", fl.Text)
 	}
-	fl, err = v.Fill(c, 8000)
+	fl, err := v.Fill(newCounter(t), 8000)
 	if err != nil || strings.Contains(fl.Text, "not listed") || !strings.Contains(fl.Text, "package-with-a-long-name-119\" 4 records\n") {
 		t.Errorf("at 8,000 tokens every collection is listed: %v\n%s", err, fl.Text)
 	}
@@ -78,14 +57,6 @@ func TestDeclaredIdentity(t *testing.T) {
 	}
 	b.WriteString("]")
 	data := []byte(b.String())
-	sh, err := budget.DetectShape(data, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range []struct {
 		identity []string
 		want     string
@@ -93,19 +64,10 @@ func TestDeclaredIdentity(t *testing.T) {
 		{nil, "identity: name"},
 		{[]string{"serial", "sku"}, "identity: sku"},
 	} {
-		in := view.Input{Tool: "t", ContentType: sh.ContentType, Format: sh.Format, Data: data, Handle: "0123456789ab", Budget: 2000, Identity: tc.identity}
-		for _, col := range sh.Collections {
-			in.Collections = append(in.Collections, view.Collection{Path: col.Path, Kind: col.Kind, Count: col.Count,
-				Each: func(fn func(int, []byte) error) error { return budget.EachRecord(data, sh, col.Path, fn) }})
-		}
-		v, err := view.Build(in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fl, err := v.Fill(c, 2000)
-		if err != nil {
-			t.Fatal(err)
-		}
+		in := inputOf(t, data, 2000)
+		in.Identity = tc.identity
+		v := buildView(t, in)
+		fl := fillAt(t, v, 2000)
 		col := strings.TrimPrefix(tc.want, "identity: ")
 		if !strings.Contains(fl.Text, tc.want+"\n") || !strings.Contains(fl.Text, "\n#\t"+col+"\t") {
 			t.Errorf("identity %v:\n%s", tc.identity, fl.Text)

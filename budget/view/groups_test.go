@@ -3,36 +3,18 @@ package view_test
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/itchyny/gojq"
-	"github.com/toolcompact/compact/budget"
-	"github.com/toolcompact/compact/budget/view"
 )
 
 // TestGroupSumsAgainstJQ: the sums per group the view states ("total_cents
 // by status: delivered 1,488 records sum 56089416") are what jq computes
 // over the original.
 func TestGroupSumsAgainstJQ(t *testing.T) {
-	data, err := os.ReadFile("../../testdata/captured/sqlite-orders.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sh, err := budget.DetectShape(data, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := view.Input{Tool: "t", ContentType: sh.ContentType, Format: sh.Format, Data: data, Handle: "0123456789ab", Budget: 8000}
-	for _, c := range sh.Collections {
-		in.Collections = append(in.Collections, view.Collection{Path: c.Path, Kind: c.Kind, Count: c.Count,
-			Each: func(fn func(int, []byte) error) error { return budget.EachRecord(data, sh, c.Path, fn) }})
-	}
-	v, err := view.Build(in)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readFile(t, "../../testdata/captured/sqlite-orders.json")
+	v := buildView(t, inputOf(t, data, 8000))
 	var line string
 	for _, c := range v.Candidates() {
 		if strings.HasPrefix(c.Text, "  total_cents by status:") {

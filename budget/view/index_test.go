@@ -2,45 +2,14 @@ package view_test
 
 import (
 	"fmt"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/itchyny/gojq"
-	"github.com/toolcompact/compact/budget"
 	"github.com/toolcompact/compact/budget/view"
 )
-
-// viewOf builds the view of a file with the shape DetectShape finds.
-func viewOf(t *testing.T, file string) (*view.View, []byte) {
-	t.Helper()
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return viewOfData(t, data)
-}
-
-// viewOfData builds the view of data with the shape DetectShape finds.
-func viewOfData(t *testing.T, data []byte) (*view.View, []byte) {
-	t.Helper()
-	sh, err := budget.DetectShape(data, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := view.Input{Tool: "t", ContentType: sh.ContentType, Format: sh.Format, Data: data, Handle: "0123456789ab", Budget: 8000}
-	for _, c := range sh.Collections {
-		in.Collections = append(in.Collections, view.Collection{Path: c.Path, Kind: c.Kind, Count: c.Count,
-			Each: func(fn func(int, []byte) error) error { return budget.EachRecord(data, sh, c.Path, fn) }})
-	}
-	v, err := view.Build(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v, data
-}
 
 // jq runs filter over the JSON document data and returns its outputs.
 func jq(t *testing.T, data []byte, filter string) []any {
@@ -104,20 +73,13 @@ func indexLines(t *testing.T, text string) (lines []string, rest, total int, que
 // listed, in the same form. The view before the index had no such line.
 func TestIndexListsRecordsInTheMiddle(t *testing.T) {
 	v, data := viewOf(t, "../../testdata/captured/sqlite-orders.json")
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
 	status := jq(t, data, `.[] | select(.order_id == 100101) | .status`)[0]
 	customer := jq(t, data, `.[] | select(.order_id == 100101) | .customer`)[0]
 	want := fmt.Sprintf("100101\t%s\t%s", status, customer)
 	ids := jq(t, data, `[.[].order_id]`)[0].([]any)
 	prev := 0
 	for _, b := range []int{2000, 4000, 8000} {
-		f, err := v.Fill(c, b)
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := fillAt(t, v, b)
 		lines, rest, total, query := indexLines(t, f.Text)
 		if b >= 4000 && !strings.Contains(f.Text, "\n"+want+"\n") {
 			t.Errorf("at %d: no index line %q", b, want)
@@ -157,14 +119,7 @@ func TestIndexListsRecordsInTheMiddle(t *testing.T) {
 // in; the foot's query lists exactly the members not listed.
 func TestIndexOfKeyedCollection(t *testing.T) {
 	v, data := viewOf(t, "../../testdata/captured/npm-view-vite.json")
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := v.Fill(c, 8000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := fillAt(t, v, 8000)
 	lines, rest, total, query := indexLines(t, f.Text)
 	if len(lines) == 0 || !strings.Contains(f.Text, "index of .time, ") {
 		t.Fatalf("no index of .time:\n%s", f.Text)
@@ -201,14 +156,7 @@ func TestIndexOfKeyedCollection(t *testing.T) {
 // its line with the values jq gives.
 func TestIndexSkipsNearlyConstantFields(t *testing.T) {
 	v, data := viewOf(t, "../../testdata/captured/kubectl-pods-restarts.json")
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := v.Fill(c, 8000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := fillAt(t, v, 8000)
 	if !strings.Contains(f.Text, "(tab-separated: metadata.name, status.podIP, spec.nodeName):\n") {
 		t.Fatalf("index fields:\n%s", f.Text)
 	}
@@ -222,25 +170,10 @@ func TestIndexSkipsNearlyConstantFields(t *testing.T) {
 // and sort keys given.
 func viewWith(t *testing.T, file string, index, sortKeys []string) (*view.View, []byte) {
 	t.Helper()
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sh, err := budget.DetectShape(data, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := view.Input{Tool: "t", ContentType: sh.ContentType, Format: sh.Format, Data: data, Handle: "0123456789ab", Budget: 8000,
-		Index: index, Sort: sortKeys}
-	for _, c := range sh.Collections {
-		in.Collections = append(in.Collections, view.Collection{Path: c.Path, Kind: c.Kind, Count: c.Count,
-			Each: func(fn func(int, []byte) error) error { return budget.EachRecord(data, sh, c.Path, fn) }})
-	}
-	v, err := view.Build(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v, data
+	data := readFile(t, file)
+	in := inputOf(t, data, 8000)
+	in.Index, in.Sort = index, sortKeys
+	return buildView(t, in), data
 }
 
 // TestIndexRegistryFieldsAndSort: the registry's index fields replace
@@ -251,17 +184,10 @@ func viewWith(t *testing.T, file string, index, sortKeys []string) (*view.View, 
 // the foot's query lists exactly the rest in the same order and form.
 func TestIndexRegistryFieldsAndSort(t *testing.T) {
 	v, data := viewWith(t, "../../testdata/captured/sqlite-orders.json", []string{"total_cents", "no.such", "country"}, []string{"-total_cents"})
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
 	want := jq(t, data, `sort_by(.total_cents) | reverse | map([.order_id, .total_cents, .country] | map(tostring) | join("\t"))`)[0].([]any)
 	prev := 0
 	for _, b := range []int{2000, 4000, 8000} {
-		f, err := v.Fill(c, b)
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := fillAt(t, v, b)
 		lines, rest, total, query := indexLines(t, f.Text)
 		if len(lines) < prev || b == 8000 && len(lines) == 0 {
 			t.Fatalf("at %d: %d index lines, %d at a smaller budget", b, len(lines), prev)
@@ -303,14 +229,7 @@ func TestIndexRegistryFieldsAndSort(t *testing.T) {
 // query continues it exactly.
 func TestIndexSortOfKeyedCollection(t *testing.T) {
 	v, data := viewWith(t, "../../testdata/captured/npm-package-lock.json", []string{"version"}, []string{"version"})
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := v.Fill(c, 8000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := fillAt(t, v, 8000)
 	want := jq(t, data, `.packages | to_entries | sort_by(.value.version) | map([.key, (.value.version // "-")] | join("\t"))`)[0].([]any)
 	lines, rest, total, query := indexLines(t, f.Text)
 	if len(lines) == 0 || total != len(want) || rest != total-len(lines) {
@@ -356,14 +275,7 @@ func TestIndexFieldsByValue(t *testing.T) {
 		t.Errorf("no index line %q among %d; the first: %q", want, len(lines), lines[:min(3, len(lines))])
 	}
 	v, data = viewOf(t, "../../testdata/captured/npm-registry-debug.json")
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := v.Fill(c, 30000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := fillAt(t, v, 30000)
 	head := regexp.MustCompile(`index of \.versions, [^\n]*\(tab-separated: key, ([^)]*)\):\n`).FindStringSubmatch(f.Text)
 	if head == nil {
 		t.Fatalf("no index of .versions:\n%s", f.Text)
@@ -393,14 +305,7 @@ func TestNoIdentityOfFewValues(t *testing.T) {
 	}
 	b.WriteString("]")
 	v, data := viewOfData(t, []byte(b.String()))
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := v.Fill(c, 4000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := fillAt(t, v, 4000)
 	if n := jq(t, data, `[.[].name] | unique | length`)[0]; n != 5 {
 		t.Fatalf("fixture: %v names", n)
 	}
@@ -415,14 +320,7 @@ func TestNoIdentityOfFewValues(t *testing.T) {
 // and the count are jq's for that record.
 func TestRowSaysTheValueItIsThereFor(t *testing.T) {
 	v, data := viewOf(t, "../../testdata/captured/cloudwatch-alarms.json")
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := v.Fill(c, 8000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := fillAt(t, v, 8000)
 	re := regexp.MustCompile(`(?m)^(\d+)\t.*has ExtendedStatistic=(\S+) \(only (\d+) of (\d+) records do\)`)
 	ms := re.FindAllStringSubmatch(f.Text, -1)
 	if len(ms) == 0 {
@@ -443,14 +341,7 @@ func TestRowSaysTheValueItIsThereFor(t *testing.T) {
 // are, each number jq's.
 func TestProfileMostCommonValues(t *testing.T) {
 	v, data := viewOf(t, "../../testdata/captured/npm-package-lock.json")
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := v.Fill(c, 8000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := fillAt(t, v, 8000)
 	m := regexp.MustCompile(`(?m)^  engines\.node \(string[^\n]*; most common: ([^\n]*?); (\d+) more values with (\d+)[;\n]`).FindStringSubmatch(f.Text)
 	if m == nil {
 		t.Fatalf("no most common values of engines.node:\n%s", f.Text)
@@ -496,14 +387,7 @@ func TestProfileShowsARareValueWhole(t *testing.T) {
 	}
 	b.WriteString("]")
 	v, _ := viewOfData(t, []byte(b.String()))
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := v.Fill(c, 4000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := fillAt(t, v, 4000)
 	line := regexp.MustCompile(`(?m)^  Error \(string, in 2 of 60 records\): .*$`).FindString(f.Text)
 	if !strings.Contains(line, "403 Forbidden 2") || !strings.HasPrefix(strings.TrimPrefix(line, "  Error (string, in 2 of 60 records): "), "verifying example.com/mod@v1.2.3") {
 		t.Errorf("the error's line does not show its head and its end:\n%s", f.Text)
@@ -530,14 +414,7 @@ func TestProfileOfAFewRecordsFewValues(t *testing.T) {
 	}
 	b.WriteString("]")
 	v, data := viewOfData(t, []byte(b.String()))
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := v.Fill(c, 4000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := fillAt(t, v, 4000)
 	counts := jq(t, data, `[.[].args.kind // empty] | group_by(.) | map("\(.[0]) \(length)") | join(", ")`)[0].(string)
 	n := jq(t, data, `[.[] | select(.args.kind)] | length`)[0]
 	m := regexp.MustCompile(`(?m)^  args\.kind \(string, in (\d+) of 400 records\): (.*)$`).FindStringSubmatch(f.Text)
@@ -567,14 +444,7 @@ func TestRowsOfManyKindsShowTheirOwnMembers(t *testing.T) {
 	}
 	b.WriteString("]")
 	v, data := viewOfData(t, []byte(b.String()))
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := v.Fill(c, 4000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := fillAt(t, v, 4000)
 	if !regexp.MustCompile(`(?m)^#\t.*\tother\twhy$`).MatchString(f.Text) {
 		t.Fatalf("no other cell:\n%s", f.Text)
 	}
@@ -605,14 +475,7 @@ func TestRowsOfManyKindsShowTheirOwnMembers(t *testing.T) {
 // every row's reactions.total_count the one jq gives.
 func TestColumnsOfOneObjectAtMostTwo(t *testing.T) {
 	v, data := viewOf(t, "../../testdata/captured/github-issues.json")
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := v.Fill(c, 8000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := fillAt(t, v, 8000)
 	head := regexp.MustCompile(`(?m)^#\t(.*)\twhy$`).FindStringSubmatch(f.Text)
 	if head == nil {
 		t.Fatalf("no rows:\n%s", f.Text)
@@ -658,14 +521,7 @@ func TestRowShowsTheRareObjectItIsThereFor(t *testing.T) {
 		b.WriteString("}\n")
 	}
 	v, _ := viewOfData(t, []byte(b.String()))
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := v.Fill(c, 2000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := fillAt(t, v, 2000)
 	want := fmt.Sprintf("has Error={Err: %q} (only 1 of 90 records do)", msg)
 	if !strings.Contains(f.Text, "\n47\texample.com/m47\t") || !strings.Contains(f.Text, want) {
 		t.Errorf("no row 47 with %s:\n%s", want, f.Text)
@@ -677,14 +533,7 @@ func TestRowShowsTheRareObjectItIsThereFor(t *testing.T) {
 // subtraction), jq's count.
 func TestPresenceLineSaysHowManyLackIt(t *testing.T) {
 	v, data := viewOf(t, "../../testdata/captured/kubectl-pods-restarts.json")
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := v.Fill(c, 8000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := fillAt(t, v, 8000)
 	m := regexp.MustCompile(`(?m)^  status\.containerStatuses\[\]\.state\.running\.startedAt \(string, in (\d+) of 144 records, missing in (\d+)\)`).FindStringSubmatch(f.Text)
 	if m == nil {
 		t.Fatalf("no missing count for startedAt:\n%s", f.Text)

@@ -4,15 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/toolcompact/compact/budget"
 )
 
 // sysconfigFile is python's build variables as one flat JSON object
@@ -80,10 +77,6 @@ func shownValue(v any) string {
 func TestFlatMapOfScalars(t *testing.T) {
 	v, data := viewOf(t, sysconfigFile)
 	keys, vals := orderedMap(t, data)
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
 	types := map[string]int{}
 	valN := map[string]int{}
 	preN := map[string]int{}
@@ -106,10 +99,7 @@ func TestFlatMapOfScalars(t *testing.T) {
 	}
 	var prev []string
 	for _, b := range []int{2000, 4000, 8000} {
-		f, err := v.Fill(c, b)
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := fillAt(t, v, b)
 		if f.Tokens > b {
 			t.Fatalf("at %d: %d tokens", b, f.Tokens)
 		}
@@ -265,14 +255,7 @@ func TestFlatMapKeysNotShown(t *testing.T) {
 	b.WriteString(`"LAST": "x"}`)
 	data := []byte(b.String())
 	v, _ := viewOfData(t, data)
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := v.Fill(c, 560)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := fillAt(t, v, 560)
 	if !strings.Contains(f.Text, "  = 0 (HAVE_ keys, 3): HAVE_F07, HAVE_F21, HAVE_F40\n") {
 		t.Fatalf("the three HAVE_ keys that are 0 are not listed first:\n%s", f.Text)
 	}
@@ -312,14 +295,7 @@ func TestMapKeysBySegmentsAndTimesByYear(t *testing.T) {
 			segs[p]++
 		}
 	}
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := v.Fill(c, 2000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := fillAt(t, v, 2000)
 	var ys []string
 	for y := range years {
 		ys = append(ys, y)
@@ -366,14 +342,7 @@ func TestSmallCollectionsWhole(t *testing.T) {
 	}
 	b.WriteString(`]}`)
 	v, _ := viewOfData(t, []byte(b.String()))
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := v.Fill(c, 8000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := fillAt(t, v, 8000)
 	for _, want := range []string{
 		"collection .libs (array): 8 records; showing 8 of 8\n  every item, in order: /lib/x86_64-linux-gnu/lib0.so.0, ",
 		"/lib/x86_64-linux-gnu/lib7.so.7\n",
@@ -403,10 +372,7 @@ const findFile = "testdata/find-usr-share-doc.jsonl"
 // assignees); each number checked against encoding/json. The old
 // profile had none of these.
 func TestProfileExtensionsEpochsEmpties(t *testing.T) {
-	data, err := os.ReadFile(findFile)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readFile(t, findFile)
 	v, _ := viewOfData(t, data)
 	exts := map[string]int{}
 	minT, maxT := int64(math.MaxInt64), int64(0)
@@ -424,14 +390,7 @@ func TestProfileExtensionsEpochsEmpties(t *testing.T) {
 		}
 		minT, maxT = min(minT, r.Mtime), max(maxT, r.Mtime)
 	}
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := v.Fill(c, 1500)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := fillAt(t, v, 1500)
 	for _, want := range []string{
 		fmt.Sprintf("; by extension: gz %d, Debian %d, md %d", exts["gz"], exts["Debian"], exts["md"]),
 		fmt.Sprintf("; as times: earliest %s, latest %s\n", time.Unix(minT, 0).UTC().Format(time.RFC3339), time.Unix(maxT, 0).UTC().Format(time.RFC3339)),
@@ -455,10 +414,7 @@ func TestProfileExtensionsEpochsEmpties(t *testing.T) {
 			empty++
 		}
 	}
-	f, err = v.Fill(c, 8000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f = fillAt(t, v, 8000)
 	if want := fmt.Sprintf(" in all, %d empty", empty); !strings.Contains(f.Text, want) {
 		t.Errorf("no %q in\n%s", want, f.Text)
 	}

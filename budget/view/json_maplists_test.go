@@ -3,12 +3,8 @@ package view_test
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
-
-	"github.com/toolcompact/compact/budget"
-	"github.com/toolcompact/compact/budget/view"
 )
 
 // madgeFile is a map of module -> the modules it requires, captured with
@@ -21,10 +17,7 @@ const madgeFile = "testdata/madge-moment.json"
 // record. On the old code the object was "outside the collections", its
 // members listed in order with no count at all.
 func TestMapOfListsIsCollection(t *testing.T) {
-	data, err := os.ReadFile(madgeFile)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readFile(t, madgeFile)
 	var m map[string][]string
 	if err := json.Unmarshal(data, &m); err != nil {
 		t.Fatal(err)
@@ -39,29 +32,16 @@ func TestMapOfListsIsCollection(t *testing.T) {
 			most, mostKey = len(deps), k
 		}
 	}
-	sh, err := budget.DetectShape(data, nil)
-	if err != nil {
-		t.Fatal(err)
+	in := inputOf(t, data, 2000)
+	in.Tool = "madge"
+	if len(in.Collections) != 1 || in.Collections[0].Kind != "map" || in.Collections[0].Count != len(m) {
+		for _, c := range in.Collections {
+			t.Logf("collection %s (%s): %d", c.Path, c.Kind, c.Count)
+		}
+		t.Fatalf("%d collections, want one map of %d", len(in.Collections), len(m))
 	}
-	if len(sh.Collections) != 1 || sh.Collections[0].Kind != "map" || sh.Collections[0].Count != len(m) {
-		t.Fatalf("collections %+v, want one map of %d", sh.Collections, len(m))
-	}
-	col := sh.Collections[0]
-	in := view.Input{Tool: "madge", ContentType: sh.ContentType, Format: sh.Format, Data: data, Handle: "0123456789ab", Budget: 2000,
-		Collections: []view.Collection{{Path: col.Path, Kind: col.Kind, Count: col.Count,
-			Each: func(fn func(int, []byte) error) error { return budget.EachRecord(data, sh, col.Path, fn) }}}}
-	v, err := view.Build(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fl, err := v.Fill(c, 2000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := buildView(t, in)
+	fl := fillAt(t, v, 2000)
 	text := fl.Text
 	for _, want := range []string{
 		fmt.Sprintf("(map): %d records", len(m)),

@@ -1,7 +1,6 @@
 package view_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,20 +26,7 @@ func TestViewMonotoneOnCapturedOutputs(t *testing.T) {
 		if strings.HasSuffix(f, ".yaml") || strings.HasSuffix(f, ".md") {
 			continue
 		}
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sh, err := budget.DetectShape(data, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		in := view.Input{Tool: "t", ContentType: sh.ContentType, Format: sh.Format, Data: data, Handle: "0123456789ab", Budget: 8000}
-		for _, col := range sh.Collections {
-			in.Collections = append(in.Collections, view.Collection{Path: col.Path, Kind: col.Kind, Count: col.Count,
-				Each: func(fn func(int, []byte) error) error { return budget.EachRecord(data, sh, col.Path, fn) }})
-		}
-		v, err := view.Build(in)
+		v, err := view.Build(inputOf(t, readFile(t, f), 8000))
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}

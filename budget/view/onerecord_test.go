@@ -3,8 +3,6 @@ package view_test
 import (
 	"strings"
 	"testing"
-
-	"github.com/toolcompact/compact/budget"
 )
 
 // TestOneRecordHoldingTheList: npm pack --json prints one record around
@@ -15,10 +13,6 @@ import (
 // an index of paths and sizes.
 func TestOneRecordHoldingTheList(t *testing.T) {
 	v, _ := viewOf(t, "../../budget/testdata/npm-pack-lodash.json")
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
 	firstFiles, firstRoot := -1, -1
 	for i, cand := range v.Candidates() {
 		if firstFiles < 0 && strings.HasPrefix(cand.Text, "  path (string): identity, 1,054 distinct") {
@@ -31,10 +25,7 @@ func TestOneRecordHoldingTheList(t *testing.T) {
 	if firstFiles < 0 || firstRoot < 0 || firstFiles > firstRoot {
 		t.Fatalf("the files' profile is candidate %d, the record's members %d", firstFiles, firstRoot)
 	}
-	f, err := v.Fill(c, 2000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := fillAt(t, v, 2000)
 	for _, want := range []string{
 		"collection . (array): 1 record; its members:\n",
 		"id=lodash@4.17.21, name=lodash, version=4.17.21, size=318961, unpackedSize=1412415",

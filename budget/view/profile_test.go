@@ -3,7 +3,6 @@ package view_test
 import (
 	"encoding/json"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -104,10 +103,7 @@ func TestProfileAgainstJQ(t *testing.T) {
 		if strings.HasSuffix(f, ".yaml") {
 			continue
 		}
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := readFile(t, f)
 		shape, err := budget.DetectShape(data, nil)
 		if err != nil || (shape.Format != budget.FormatJSON && shape.Format != budget.FormatJSONL && shape.Format != budget.FormatConcat) {
 			continue

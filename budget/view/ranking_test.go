@@ -3,44 +3,21 @@ package view_test
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/itchyny/gojq"
-	"github.com/toolcompact/compact/budget"
-	"github.com/toolcompact/compact/budget/view"
 )
 
 // rankedView builds the view of a captured output and fills it at budget.
 func rankedView(t *testing.T, name string, budgetTokens int) (string, any) {
 	t.Helper()
-	data, err := os.ReadFile("../../testdata/captured/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sh, err := budget.DetectShape(data, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := view.Input{Tool: "t", ContentType: sh.ContentType, Format: sh.Format, Data: data, Handle: "artifact:0123456789ab", Budget: budgetTokens}
-	for _, col := range sh.Collections {
-		in.Collections = append(in.Collections, view.Collection{Path: col.Path, Kind: col.Kind, Count: col.Count,
-			Each: func(fn func(int, []byte) error) error { return budget.EachRecord(data, sh, col.Path, fn) }})
-	}
-	v, err := view.Build(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fl, err := v.Fill(c, budgetTokens)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readFile(t, "../../testdata/captured/"+name)
+	in := inputOf(t, data, budgetTokens)
+	in.Handle = "artifact:0123456789ab"
+	v := buildView(t, in)
+	fl := fillAt(t, v, budgetTokens)
 	doc, err := decodeJSON(data)
 	if err != nil {
 		t.Fatal(err)

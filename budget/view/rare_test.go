@@ -5,8 +5,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/toolcompact/compact/budget"
 )
 
 // TestRareValueAmongManyValues: `go list -m -json all` of this module
@@ -20,14 +18,7 @@ import (
 // thirds) chose none.
 func TestRareValueAmongManyValues(t *testing.T) {
 	v, data := viewOf(t, "testdata/go-list-m-all-2026-11.json")
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := v.Fill(c, 8000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := fillAt(t, v, 8000)
 	// [[version, count, first module]] of the values in one module only
 	ones := jq(t, []byte("["+strings.ReplaceAll(strings.TrimSpace(string(data)), "}\n{", "},\n{")+"]"),
 		`[.[] | select(.GoVersion != null)] as $m | ($m | length) as $n | $m | group_by(.GoVersion) | map(select(length == 1) | [.[0].GoVersion, .[0].Path, $n])`)[0].([]any)
@@ -64,14 +55,7 @@ func TestRareValueAmongManyValues(t *testing.T) {
 // columns, never which test.
 func TestRowNamesTheNestedRecord(t *testing.T) {
 	v, data := viewOf(t, "testdata/jest-json-lib.json")
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := v.Fill(c, 4000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := fillAt(t, v, 4000)
 	notPassed := jq(t, data, `[.testResults[] | .name as $file | .assertionResults[] | select(.status != "passed") | [$file, .fullName, .status]]`)[0].([]any)
 	if len(notPassed) != 12 {
 		t.Fatalf("%d tests not passed, want 12", len(notPassed))
@@ -102,14 +86,7 @@ func TestRowNamesTheNestedRecord(t *testing.T) {
 // carries one.
 func TestIndexListsOpaqueFieldsLast(t *testing.T) {
 	v, data := viewOf(t, "testdata/go-mod-download-prometheus-common.json")
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := v.Fill(c, 12000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := fillAt(t, v, 12000)
 	head := "opaque fields of . (hashes, ids), every record in record order, one per line (tab-separated: Path, Sum):\n"
 	i := strings.Index(f.Text, head)
 	if i < 0 {

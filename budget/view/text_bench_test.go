@@ -68,11 +68,7 @@ func BenchmarkTextTable10MB(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				in := Input{Tool: "t", ContentType: "text/plain", Format: "text", Data: data, Handle: "0123456789ab", Budget: 4000,
-					Collections: []Collection{{Path: ".", Kind: "lines", Count: countLines(data)}}}
-				if _, err := Build(in); err != nil {
-					b.Fatal(err)
-				}
+				buildText(b, data, 4000)
 			}
 		})
 	}
@@ -105,11 +101,7 @@ func BenchmarkTextKV10MB(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			in := Input{Tool: "t", ContentType: "text/plain", Format: "text", Data: data, Handle: "0123456789ab", Budget: 4000,
-				Collections: []Collection{{Path: ".", Kind: "lines", Count: countLines(data)}}}
-			if _, err := Build(in); err != nil {
-				b.Fatal(err)
-			}
+			buildText(b, data, 4000)
 		}
 	})
 }

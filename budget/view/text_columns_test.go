@@ -213,27 +213,6 @@ func TestTextViewColumns(t *testing.T) {
 	}
 }
 
-// fillText builds the view of a text and fills it to budget with a
-// counter of one token per 4 bytes.
-func fillText(t *testing.T, data []byte, budget int) string {
-	t.Helper()
-	in := Input{Tool: "t", ContentType: "text/plain", Format: "text", Data: data, Handle: "0123456789ab", Budget: budget,
-		Collections: []Collection{{Path: ".", Kind: "lines", Count: countLines(data)}}}
-	v, err := Build(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := v.Fill(byteCounter{}, budget)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f.Text
-}
-
-type byteCounter struct{}
-
-func (byteCounter) Count(s string) int { return (len(s) + 3) / 4 }
-
 // TestColumnParts checks the rows by the start and the end of a column's
 // values against jq: the edges to go@ versions and to golang.org/x/sys of
 // go mod graph (start up to the '@'), the major versions of apt list

@@ -2,22 +2,11 @@ package view
 
 import (
 	"fmt"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 )
-
-// readTestdata reads a capture kept beside the view's tests.
-func readTestdata(t testing.TB, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile("testdata/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // TestBuildLogIsNoList: a failing tsc build (npm run build, tsc
 // --listFiles --extendedDiagnostics) is 4 errors, the 163 files tsc read
@@ -372,11 +361,7 @@ func TestRareCodeLines(t *testing.T) {
 	if len(want) < 2 {
 		t.Fatalf("%d codes in one line: not the capture this test was written for", len(want))
 	}
-	v, err := Build(Input{Tool: "t", ContentType: "text/plain", Data: data, Handle: "0123456789ab", Budget: 4000,
-		Collections: []Collection{{Path: ".", Kind: "lines", Count: countLines(data)}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := buildText(t, data, 4000)
 	got := 0
 	for _, c := range v.Candidates() {
 		if c.Reason != "code in one line" {

@@ -4,8 +4,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/toolcompact/compact/budget"
 )
 
 // textViewAt renders the view of a capture kept beside the view's tests
@@ -13,14 +11,7 @@ import (
 func textViewAt(t *testing.T, name string, b int) (text string, data []byte) {
 	t.Helper()
 	v, data := viewOf(t, "testdata/"+name)
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := v.Fill(c, b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := fillAt(t, v, b)
 	if f.Tokens > b {
 		t.Fatalf("%s: %d tokens over the budget of %d", name, f.Tokens, b)
 	}

@@ -189,26 +189,19 @@ func detectKV(data []byte, kind string) kvForm {
 	if kind != textPlain && kind != textFields && kind != textBlocks {
 		return kvNone
 	}
-	sample := data
-	if len(sample) > 1<<20 {
-		sample = sample[:1<<20]
-	}
 	var hits [kvDefine + 1]int
 	keys := make([]map[string]bool, kvDefine+1)
 	for _, f := range kvForms {
 		keys[f] = map[string]bool{}
 	}
 	lines, comments := 0, 0
-	textLinesWhile(sample, func(pos int, line string) bool {
-		if pos >= 4000 {
-			return false
-		}
+	sampleLines(data, func(line string) {
 		if strings.TrimSpace(line) == "" {
-			return true
+			return
 		}
 		if kvComment(line) {
 			comments++
-			return true
+			return
 		}
 		lines++
 		for _, f := range kvForms {
@@ -217,7 +210,6 @@ func detectKV(data []byte, kind string) kvForm {
 				keys[f][k] = true
 			}
 		}
-		return true
 	})
 	best := kvNone
 	for _, f := range kvForms {

@@ -285,12 +285,7 @@ func FuzzKVLines(f *testing.F) {
 				t.Fatalf("group %q: %d entries of %d", g.part, g.n, kv.entries)
 			}
 		}
-		in := Input{Tool: "t", ContentType: "text/plain", Format: "text", Data: data, Handle: "0123456789ab", Budget: 300,
-			Collections: []Collection{{Path: ".", Kind: "lines", Count: countLines(data)}}}
-		v, err := Build(in)
-		if err != nil {
-			t.Fatal(err)
-		}
+		v := buildText(t, data, 300)
 		fl, err := v.Fill(byteCounter{}, 2000)
 		if err != nil {
 			return

@@ -1,7 +1,6 @@
 package view_test
 
 import (
-	"os"
 	"regexp"
 	"sort"
 	"strconv"
@@ -83,19 +82,7 @@ func topValues(ps []kvPair, max int) []string {
 // kvView builds the view of a text and fills it at each budget.
 func kvView(t *testing.T, data []byte, budgets []int) (map[int]string, *view.View) {
 	t.Helper()
-	sh, err := budget.DetectShape(data, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := view.Input{Tool: "t", ContentType: sh.ContentType, Format: sh.Format, Data: data, Handle: "0123456789ab", Budget: 4000}
-	for _, col := range sh.Collections {
-		in.Collections = append(in.Collections, view.Collection{Path: col.Path, Kind: col.Kind, Count: col.Count,
-			Each: func(fn func(int, []byte) error) error { return budget.EachRecord(data, sh, col.Path, fn) }})
-	}
-	v, err := view.Build(in)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := buildView(t, inputOf(t, data, 4000))
 	c, err := budget.NewCounter("")
 	if err != nil {
 		t.Fatal(err)
@@ -122,10 +109,7 @@ func kvView(t *testing.T, data []byte, budgets []int) (map[int]string, *view.Vie
 func TestKVViewCounts(t *testing.T) {
 	budgets := []int{300, 500, 800, 1200, 2000, 4000}
 	for _, kc := range kvCases {
-		data, err := os.ReadFile(kc.file)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := readFile(t, kc.file)
 		var lines []string
 		var ps []kvPair
 		byKey := map[string][]string{}

@@ -140,12 +140,7 @@ func TestMissingLastCell(t *testing.T) {
 // lines 1-40 on the old code, beside "first 10 lines").
 func TestIndexAfterHead(t *testing.T) {
 	data := readCapture(t, "ls-l-usr-bin.txt")
-	in := Input{Tool: "t", ContentType: "text/plain", Format: "text", Data: data, Handle: "0123456789ab", Budget: 4000,
-		Collections: []Collection{{Path: ".", Kind: "lines", Count: countLines(data)}}}
-	v, err := Build(in)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := buildText(t, data, 4000)
 	p := analyzeText(data, nil)
 	head := map[int]bool{}
 	for _, l := range p.head[:10] {

@@ -183,6 +183,23 @@ func textLinesWhile(data []byte, fn func(pos int, line string) bool) {
 	}
 }
 
+// sampleLines calls fn with each of the first 4,000 lines of data's
+// first MiB, in order: the sample the text detectors (detectTextKind,
+// detectIndentRecords, ...) decide a text's structure from, so that the
+// decision costs the same on a text of any size.
+func sampleLines(data []byte, fn func(line string)) {
+	if len(data) > 1<<20 {
+		data = data[:1<<20]
+	}
+	textLinesWhile(data, func(pos int, line string) bool {
+		if pos >= 4000 {
+			return false
+		}
+		fn(line)
+		return true
+	})
+}
+
 // analyzeText profiles the lines of data.
 // The lines at the positions in want are kept in extra (the rows a pin
 // predicate selected).
@@ -540,18 +557,11 @@ func detectHeaderKey(data []byte, kind string) string {
 	case textFields, textGoTest, textTAP, textGoJSON, textReport, textCommits, textDiff, textKV:
 		return ""
 	}
-	sample := data
-	if len(sample) > 1<<20 {
-		sample = sample[:1<<20]
-	}
 	key := ""
 	n, atStart := 0, 0
 	starts := map[string]int{} // blocks at column 0 by their first line's headerKey
 	prevBlank := true
-	textLines(sample, func(pos int, line string) {
-		if pos >= 4000 {
-			return
-		}
+	sampleLines(data, func(line string) {
 		blank := strings.TrimSpace(line) == ""
 		if !blank && prevBlank && line[0] != ' ' && line[0] != '\t' {
 			if k := headerKey(line); k != "" && (starts[k] > 0 || len(starts) < 256) {
@@ -591,14 +601,7 @@ func detectTextKind(data []byte) string {
 	timed, leveled, goTest, tap, located, report := 0, 0, 0, 0, 0, 0
 	commits, lanes, diffs, diffHeads := 0, 0, 0, 0
 	inBlock := false
-	sample := data
-	if len(sample) > 1<<20 {
-		sample = sample[:1<<20]
-	}
-	textLines(sample, func(pos int, line string) {
-		if pos >= 4000 {
-			return
-		}
+	sampleLines(data, func(line string) {
 		lines++
 		if strings.TrimSpace(line) == "" {
 			blank++

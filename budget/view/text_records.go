@@ -217,14 +217,10 @@ func detectIndentRecords(data []byte, kind string) bool {
 	case textFields, textGoTest, textTAP, textGoJSON, textCompile, textLog, textReport, textCommits, textDiff:
 		return false
 	}
-	sample := data
-	if len(sample) > 1<<20 {
-		sample = sample[:1<<20]
-	}
 	col0, indented, followed := 0, 0, 0
 	prevCol0 := false
-	textLines(sample, func(pos int, line string) {
-		if pos >= 4000 || strings.TrimSpace(line) == "" {
+	sampleLines(data, func(line string) {
+		if strings.TrimSpace(line) == "" {
 			return
 		}
 		if line[0] == ' ' || line[0] == '\t' {
@@ -250,16 +246,9 @@ func detectColonRecords(data []byte, kind string) bool {
 	case textFields, textGoTest, textTAP, textGoJSON, textCompile, textLog, textReport, textCommits, textDiff:
 		return false
 	}
-	sample := data
-	if len(sample) > 1<<20 {
-		sample = sample[:1<<20]
-	}
 	starts, colon := 0, 0
 	prevBlank := true
-	textLines(sample, func(pos int, line string) {
-		if pos >= 4000 {
-			return
-		}
+	sampleLines(data, func(line string) {
 		blank := strings.TrimSpace(line) == ""
 		if !blank && prevBlank && line[0] != ' ' && line[0] != '\t' {
 			starts++
@@ -284,16 +273,9 @@ func detectBigBlocks(data []byte, kind string) bool {
 	default:
 		return false
 	}
-	sample := data
-	if len(sample) > 1<<20 {
-		sample = sample[:1<<20]
-	}
 	blocks, nonBlank := 0, 0
 	prevBlank := true
-	textLines(sample, func(pos int, line string) {
-		if pos >= 4000 {
-			return
-		}
+	sampleLines(data, func(line string) {
 		blank := strings.TrimSpace(line) == ""
 		if !blank {
 			nonBlank++

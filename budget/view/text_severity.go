@@ -197,23 +197,15 @@ func hasPrefixFold(s, prefix string) bool {
 // they are profiled by file and form, text_locations.go), and a rare
 // form among them is the anomaly.
 func detectLocData(data []byte) bool {
-	sample := data
-	if len(sample) > 1<<20 {
-		sample = sample[:1<<20]
-	}
 	nonBlank, bare := 0, 0
-	textLinesWhile(sample, func(pos int, line string) bool {
-		if pos >= 4000 {
-			return false
-		}
+	sampleLines(data, func(line string) {
 		if strings.TrimSpace(line) == "" {
-			return true
+			return
 		}
 		nonBlank++
 		if locRe.MatchString(line) && !locLevelRe.MatchString(line) {
 			bare++
 		}
-		return true
 	})
 	return bare >= 20 && 10*bare >= 9*nonBlank
 }

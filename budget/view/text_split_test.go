@@ -165,12 +165,7 @@ func TestNameExtrasAgainstJQ(t *testing.T) {
 func TestIndexAgainstJQ(t *testing.T) {
 	for name := range columnCaptures {
 		data := readCapture(t, name)
-		in := Input{Tool: "t", ContentType: "text/plain", Format: "text", Data: data, Handle: "0123456789ab", Budget: 8000,
-			Collections: []Collection{{Path: ".", Kind: "lines", Count: countLines(data)}}}
-		v, err := Build(in)
-		if err != nil {
-			t.Fatal(err)
-		}
+		v := buildText(t, data, 8000)
 		p := analyzeText(data, nil)
 		cols := p.cols.indexColumns()
 		entries := 0

@@ -29,19 +29,6 @@ var textCaptures = map[string]string{
 	"go-nm-nmprog.txt":          textPlain,
 }
 
-func readCapture(t testing.TB, name string) []byte {
-	t.Helper()
-	path := "../../testdata/captured/" + name
-	if strings.HasPrefix(name, "testdata/") {
-		path = name // captured for this package alone
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // jqLines runs a jq filter on the lines of data as compact artifact query
 // reads text (an array of the lines) and returns its outputs.
 func jqLines(t *testing.T, data []byte, filter string) []any {
@@ -373,12 +360,7 @@ func FuzzTextProfile(f *testing.F) {
 		if len(data) == 0 {
 			return
 		}
-		in := Input{Tool: "fuzz", Format: "text", Data: data, Handle: "0123456789ab", Budget: 300,
-			Collections: []Collection{{Path: ".", Kind: "lines", Count: p.lines}}}
-		v, err := Build(in)
-		if err != nil {
-			t.Fatal(err)
-		}
+		v := buildText(t, data, 300)
 		if f, err := v.Fill(wordCounter{}, 300); err == nil && (wordCounter{}).Count(f.Text) > 300 {
 			t.Fatalf("view over budget")
 		}

@@ -2,15 +2,12 @@ package view_test
 
 import (
 	"encoding/json"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/itchyny/gojq"
-	"github.com/toolcompact/compact/budget"
-	"github.com/toolcompact/compact/budget/view"
 )
 
 // runJQ runs filter over data with gojq and returns its first result.
@@ -39,31 +36,14 @@ func runJQ(t *testing.T, data []byte, filter string) any {
 // budget (a superset), states the node counts jq counts, and its query
 // for the rest yields exactly the nodes not listed.
 func TestTreeNodes(t *testing.T) {
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range []struct{ file, all string }{
 		{"tree-pip.json", `[.[] | recurse(.contents[]?)] | length`},
 		{"fs-tree.json", `[.children[] | recurse(.children[]?)] | length`},
 	} {
-		data, err := os.ReadFile("../../testdata/captured/" + tc.file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sh, err := budget.DetectShape(data, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		in := view.Input{Tool: "fs.tree", ContentType: sh.ContentType, Format: sh.Format, Data: data, Handle: "0123456789ab", Budget: 8000}
-		for _, col := range sh.Collections {
-			in.Collections = append(in.Collections, view.Collection{Path: col.Path, Kind: col.Kind, Count: col.Count,
-				Each: func(fn func(int, []byte) error) error { return budget.EachRecord(data, sh, col.Path, fn) }})
-		}
-		v, err := view.Build(in)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := readFile(t, "../../testdata/captured/"+tc.file)
+		in := inputOf(t, data, 8000)
+		in.Tool = "fs.tree"
+		v := buildView(t, in)
 		total := runJQ(t, data, tc.all).(int)
 		head := regexp.MustCompile(`(?m)^tree of .*: ([0-9,]+) of ([0-9,]+) nodes shown \(breadth-first\)`)
 		foot := regexp.MustCompile(`(?m)^  nodes not shown: ([0-9,]+) of [0-9,]+ .*--jq '(.*)'$`)
@@ -71,10 +51,7 @@ func TestTreeNodes(t *testing.T) {
 		prev := -1
 		var prevLines []string
 		for _, b := range []int{2000, 4000, 8000} {
-			fl, err := v.Fill(c, b)
-			if err != nil {
-				t.Fatal(err)
-			}
+			fl := fillAt(t, v, b)
 			var lines []string
 			for _, ch := range fl.Chosen {
 				if ch.Reason == "tree node" {
@@ -133,25 +110,11 @@ func TestTreeRootListing(t *testing.T) {
 		{"tree-pip.json", `[.[0].contents[].name]`},
 		{"fs-tree.json", `[.children[].name]`},
 	} {
-		data, err := os.ReadFile("../../testdata/captured/" + tc.file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sh, _ := budget.DetectShape(data, nil)
-		in := view.Input{Tool: "fs.tree", ContentType: sh.ContentType, Format: sh.Format, Data: data, Handle: "0123456789ab", Budget: 4000}
-		for _, col := range sh.Collections {
-			in.Collections = append(in.Collections, view.Collection{Path: col.Path, Kind: col.Kind, Count: col.Count,
-				Each: func(fn func(int, []byte) error) error { return budget.EachRecord(data, sh, col.Path, fn) }})
-		}
-		v, err := view.Build(in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, _ := budget.NewCounter("")
-		fl, err := v.Fill(c, 4000)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := readFile(t, "../../testdata/captured/"+tc.file)
+		in := inputOf(t, data, 4000)
+		in.Tool = "fs.tree"
+		v := buildView(t, in)
+		fl := fillAt(t, v, 4000)
 		names := runJQ(t, data, tc.names).([]any)
 		for _, n := range names {
 			if !strings.Contains(fl.Text, "\n  "+n.(string)+"  ") {
@@ -181,19 +144,9 @@ func TestTreeNodesCap(t *testing.T) {
 	}
 	b.WriteString(`,{"name":"x","type":"directory","children":[{"name":"y","type":"file","size":1,"children":[{"name":"z","type":"file","size":2}]}]}]}`)
 	data := []byte(b.String())
-	sh, err := budget.DetectShape(data, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := view.Input{Tool: "fs.tree", ContentType: sh.ContentType, Format: sh.Format, Data: data, Handle: "0123456789ab", Budget: 4000}
-	for _, col := range sh.Collections {
-		in.Collections = append(in.Collections, view.Collection{Path: col.Path, Kind: col.Kind, Count: col.Count,
-			Each: func(fn func(int, []byte) error) error { return budget.EachRecord(data, sh, col.Path, fn) }})
-	}
-	v, err := view.Build(in)
-	if err != nil {
-		t.Fatal(err)
-	}
+	in := inputOf(t, data, 4000)
+	in.Tool = "fs.tree"
+	v := buildView(t, in)
 	n := 0
 	for _, c := range v.Candidates() {
 		if c.Reason == "tree node" {
@@ -203,11 +156,7 @@ func TestTreeNodesCap(t *testing.T) {
 	if n != 20000 {
 		t.Errorf("%d node candidates, want 20,000", n)
 	}
-	c, _ := budget.NewCounter("")
-	fl, err := v.Fill(c, 4000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fl := fillAt(t, v, 4000)
 	total := runJQ(t, data, `[.children[] | recurse(.children[]?)] | length`).(int)
 	if total != 30103 {
 		t.Fatalf("jq counts %d", total)
