@@ -553,19 +553,12 @@ func TestPresenceLineSaysHowManyLackIt(t *testing.T) {
 // On the old code the lines were the keys alone.
 func TestIndexOfMapOfListsShowsTheLists(t *testing.T) {
 	v, data := viewOf(t, madgeFile)
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
 	keys := jq(t, data, `keys`)[0].([]any)
 	m := jq(t, data, `.`)[0].(map[string]any)
 	more := regexp.MustCompile(`,… \+(\d+) more$`)
 	prev, cut := 0, 0
 	for _, b := range []int{1500, 2000, 4000} {
-		f, err := v.Fill(c, b)
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := fillAt(t, v, b)
 		lines, rest, total, query := indexLines(t, f.Text)
 		if len(lines) == 0 {
 			t.Fatalf("at %d: no index:\n%s", b, f.Text)

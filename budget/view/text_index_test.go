@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolcompact/compact/budget"
 )
 
 // textIndexRows returns the line numbers the index section of a text
@@ -55,16 +54,9 @@ func TestTextIndexSpreadsOverTheTable(t *testing.T) {
 	}
 	mid := first + (last-first)/2
 	v, _ := viewOf(t, "../../testdata/captured/dpkg-l.txt")
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var prev map[int]string
 	for _, b := range []int{4000, 6000, 8000} {
-		f, err := v.Fill(c, b)
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := fillAt(t, v, b)
 		rows := textIndexRows(f.Text)
 		if len(rows) == 0 {
 			t.Fatalf("at %d: no index of the rows:\n%s", b, f.Text)
@@ -124,14 +116,7 @@ func TestTableOtherLinesShown(t *testing.T) {
 		t.Fatal("the capture has no alternatives")
 	}
 	v, _ := viewOf(t, file)
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := v.Fill(c, 1500)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := fillAt(t, v, 1500)
 	count := fmt.Sprintf("the %d other lines (no rows), by their start before the first letter or digit (exact counts): \" |\" %d, (none) %d\n", other, alts, other-alts)
 	if !strings.Contains(f.Text, count) {
 		t.Errorf("no line %q in:\n%s", count, f.Text)
@@ -161,14 +146,7 @@ func TestTextIndexByMostlyDistinctName(t *testing.T) {
 	}
 	lines := strings.Split(string(data), "\n")
 	v, _ := viewOf(t, file)
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := v.Fill(c, 3000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := fillAt(t, v, 3000)
 	rows := textIndexRows(f.Text)
 	if len(rows) < 20 {
 		t.Fatalf("%d rows in the index:\n%s", len(rows), f.Text)
