@@ -21,9 +21,11 @@ import (
 // costs a few tokens here against tens as a row.
 //
 // The lines are candidates in one fixed order (record order; a keyed
-// collection in key order, the order a query pages it in), at a priority
-// after the rows' second round and before the even spread, so a larger
-// budget lists a longer prefix. The section's foot counts the records not
+// collection in key order, the order a query pages it in): the first
+// indexEarly right after the profile's other lines (PrioIndexEarly),
+// the rest after the extremes and rare values past the first round and
+// before the rows' second round and the even spread, so a larger budget
+// lists a longer prefix. The section's foot counts the records not
 // listed and gives the query that lists exactly them, in the same form.
 
 const (
