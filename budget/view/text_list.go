@@ -3,7 +3,6 @@ package view
 import (
 	"bytes"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -37,16 +36,15 @@ import (
 //
 // The index of a table lists its rows densely, one line each: the
 // row's identity (the first column whose every value is its own and a
-// name: not a number, 90% with a letter, not a time) and at most three
-// short telling columns (of few values only when they are short: a
-// kind's letter), each cut at 40 characters, but the rows among the
-// first 10 lines (shown before); a list's index is its values (cut at
-// 120), 40 to a line. The rows come in chunks (20 rows of a table, 40
-// values of a list) in an even spread over the whole table (the middle
-// chunk first, then the quarters, ...), more at each priority, so a
-// larger budget shows a superset and a row in the middle is as likely
-// listed as one near the head; the chosen chunks are shown in line
-// order. A chunk's rows are read again only when the fill reaches it.
+// name: not a number, 90% with a letter, not a time; else one nine rows
+// in ten have and three in four have their own), whole up to 100
+// characters, and at most three short telling columns (of few values
+// only when they are short: a kind's letter), each cut at 40
+// characters, but the rows among the first 10 lines (shown before); a
+// list's index is its values (cut at 120), 40 to a line. The rows come
+// in chunks (20 rows of a table, 40 values of a list) in line order,
+// more at each priority, so a larger budget shows a superset; a
+// chunk's rows are read again only when the fill reaches it.
 
 const (
 	maxIndexRows  = 4000 // rows the index lists at most
@@ -424,16 +422,12 @@ func (cp *colProfile) indexColumns() []int {
 
 // indexCandidates adds the index of the table's rows (section tsIndex)
 // in chunks of consecutive rows (indexChunk of a table, listChunk of a
-// list), the chunks in an even spread over the whole table: the middle
-// chunk first, then the quarters, the eighths, ..., the first and the
-// last chunk (the head and the tail show those lines) at the end. Any
-// prefix is an even spread, so a lookup of a row in the middle of a
-// long table is as likely to be answered as one near its head, and a
-// larger budget lists more chunks in between (the view shows the
-// chosen chunks in line order). The returned function adds the
-// chunks [from, to) of that order at prio. A chunk's text is made when
-// the fill reaches it: the index reads the rows of the chunks shown,
-// not every row of the text.
+// list), in line order; the returned function adds the chunks [from, to)
+// at prio. A chunk's text is made when the fill reaches it: the index
+// reads again the rows of the chunks shown, not every row of the text.
+// (An even spread of the chunks over the table was tried: in the lists
+// of packages asked about, the well-known names sit at the head and the
+// tail, the libraries in the middle, and lookups were answered less.)
 func (tc *textCands) indexCandidates() func(prio, from, to int) {
 	if tc.p == nil {
 		return func(int, int, int) {}
@@ -540,15 +534,9 @@ func (tc *textCands) indexCandidates() func(prio, from, to int) {
 		}
 		return strings.Join(ls, "\n")
 	}
-	order := spreadOrder(n, maxIndexRows/chunk)
-	for _, c := range []int{0, n - 1} {
-		if len(order) < maxIndexRows/chunk && !slices.Contains(order, c) {
-			order = append(order, c)
-		}
-	}
 	tc.indexCols, tc.indexN = cols, map[int]int{}
 	return func(prio, from, to int) {
-		for _, c := range order[min(from, len(order)):min(to, len(order))] {
+		for c := from; c < min(to, n, maxIndexRows/chunk); c++ {
 			if shown[c] == 0 {
 				continue
 			}
@@ -569,13 +557,13 @@ func (tc *textCands) indexHead(cs []Candidate) string {
 		n += tc.indexN[c.Key]
 	}
 	if cp.split.mode == byLine {
-		return fmt.Sprintf("the values, chunks of %d spread evenly over the list, in line order (showing %s of %s; first-last line, then the values, space-separated):\n", listChunk, commas(n), commas(cp.rows))
+		return fmt.Sprintf("the values in line order (showing %s of %s; first-last line, then the values, space-separated):\n", commas(n), commas(cp.rows))
 	}
 	var names []string
 	for _, i := range tc.indexCols {
 		names = append(names, cp.cols[i].name)
 	}
-	return fmt.Sprintf("index of the rows, chunks of %d spread evenly over the table, in line order (showing %s of %s; line<TAB>%s, cells cut at %d characters, the first at %d):\n", indexChunk, commas(n), commas(cp.rows), strings.Join(names, " "), indexCellCut, indexIDCut)
+	return fmt.Sprintf("index of the rows in line order (showing %s of %s; line<TAB>%s, cells cut at %d characters, the first at %d):\n", commas(n), commas(cp.rows), strings.Join(names, " "), indexCellCut, indexIDCut)
 }
 
 // commaPartsLines are the lines of a column of descriptions by their
