@@ -54,10 +54,6 @@ const (
 	indexEarly = 64
 )
 
-// humanNames are the fields that hold a record's human-readable name or
-// title (a segment of the path: "title", "name.value", "display_name").
-var humanNames = regexp.MustCompile(`(?i)(^|\.|_)(name|title|label|subject|summary|displayname)(\.|$)`)
-
 // lookupNames are field names a record is most often looked up for: its
 // version, state, size, where it runs, who made it.
 var lookupNames = regexp.MustCompile(`(?i)(^|\.|_)(version|status|state|phase|statevalue|size|bytes|length|count|total|amount|price|value|threshold|latest|wanted|current|node|nodename|host|hostname|ip|podip|address|owner|author|login|user|customer|license|type|kind|time|date|updated|created|modified|published)$`)
@@ -112,18 +108,11 @@ func (k *coll) indexFields() (key *Field, fields []*Field, fixed, ok bool) {
 	}
 	var cand []scored
 	for _, f := range p.Fields {
-		named := f.Types == tString && humanNames.MatchString(f.Path) && f.Distinct*4 >= p.Records
 		if f == key || !f.scalar() || f.inArr || k.dropped(f) || f.Present*2 < p.Records || k.dupOf[f] != nil ||
-			f.Constant(p.Records) || f.MaxLen > indexFieldLen && !named || f.Nulls*2 > f.Values || k.opaque(f) {
+			f.Constant(p.Records) || f.MaxLen > indexFieldLen || f.Nulls*2 > f.Values || k.opaque(f) {
 			continue
 		}
 		s := 0
-		if named {
-			// A record's human-readable name or title (an issue's
-			// title, an accessibility node's name.value): what it is
-			// asked about by, cut at indexWidth in the line.
-			s += 30
-		}
 		if f.Counts != nil {
 			if vc := f.sortedCounts(); len(vc) > 0 {
 				if vc[0].n*10 >= f.Values*9 {
@@ -165,29 +154,6 @@ func (k *coll) indexFields() (key *Field, fields []*Field, fixed, ok bool) {
 		}
 	}
 	return key, fields, false, true
-}
-
-// bijective reports whether the values of fields a and b in the index
-// lines map one to one (each value of a goes with one value of b and
-// back), over at least 2 distinct values and a value in most lines.
-func bijective(lines []indexLine, a, b int) bool {
-	ab, ba := map[string]string{}, map[string]string{}
-	n := 0
-	for _, l := range lines {
-		x, y := l.vals[a], l.vals[b]
-		if x == nil || y == nil {
-			continue
-		}
-		n++
-		if v, ok := ab[string(x)]; ok && v != string(y) {
-			return false
-		}
-		if v, ok := ba[string(y)]; ok && v != string(x) {
-			return false
-		}
-		ab[string(x)], ba[string(y)] = string(y), string(x)
-	}
-	return len(ab) >= 2 && n*2 > len(lines)
 }
 
 // pickIndexFields chooses, of the candidate fields (most telling
@@ -330,21 +296,6 @@ func addIndex(v *View, k *coll) {
 				if val != nil && cell(string(val), indexWidth) == l.id {
 					same[j]++
 				}
-			}
-		}
-		// A field that is a function of another and back (a code and
-		// its label: chromeRole.value 96 for role.value heading) says
-		// the same: the label stays, the code goes.
-		for a := range cands {
-			for b := a + 1; b < len(cands); b++ {
-				if same[a]*10 >= len(lines)*9 || same[b]*10 >= len(lines)*9 || !bijective(lines, a, b) {
-					continue
-				}
-				drop := b
-				if cands[a].NumN > 0 && cands[b].NumN == 0 {
-					drop = a
-				}
-				same[drop] = len(lines)
 			}
 		}
 		picked := pickIndexFields(cands, same, len(lines))
