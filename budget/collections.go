@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/toolcompact/compact/budget/internal/format"
 	"github.com/toolcompact/compact/schemas"
 )
 
@@ -632,16 +633,7 @@ func textShape(data []byte, records []string) (Shape, error) {
 
 // countLines counts lines: newline-terminated ones plus a final
 // unterminated one.
-func countLines(data []byte) int {
-	if len(data) == 0 {
-		return 0
-	}
-	n := bytes.Count(data, []byte{'\n'})
-	if data[len(data)-1] != '\n' {
-		n++
-	}
-	return n
-}
+func countLines(data []byte) int { return format.CountLines(data) }
 
 func shapeFromTree(data []byte, root *node, values int, oneLine bool, records []string) (Shape, error) {
 	s := Shape{Format: FormatJSON, ContentType: TypeJSON, tree: root, data: data, LoneSurrogates: root.lone}
@@ -728,7 +720,7 @@ func shapeFromTree(data []byte, root *node, values int, oneLine bool, records []
 				add(n, "array", n.elems)
 				return
 			case n.kinds == kObject && !n.notMap && n.mapKind&(kObject|kString|kNumber) != 0,
-				n.kinds == kObject && !n.notMap && n.mapKind == kArray && scalarLists(n):
+				n.kinds == kObject && !n.notMap && n.mapKind == kArray && (scalarLists(n) || tupleLists(n)):
 				add(n, "map", n.members)
 				return
 			}
@@ -754,6 +746,28 @@ func shapeFromTree(data []byte, root *node, values int, oneLine bool, records []
 func scalarLists(n *node) bool {
 	for _, c := range n.memberNodes() {
 		if c.kinds != kArray || c.elem != nil && c.elem.kinds&(kObject|kArray) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// tupleLists reports whether every member of n is a list that leads with
+// a scalar (or is empty): a linter's resolved rules, name -> [severity,
+// options...] ("no-unused-vars": ["error", {"vars": "all"}]), are a keyed
+// collection read by position (the view's json_tuple.go), not facts. A
+// member seen more than once is judged by its first list.
+func tupleLists(n *node) bool {
+	for _, c := range n.order {
+		if c.kinds != kArray {
+			return false
+		}
+		f := c.first
+		i := 1
+		for i < len(f) && isSpace(f[i]) {
+			i++
+		}
+		if i >= len(f) || f[i] == '{' || f[i] == '[' {
 			return false
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"runtime/debug"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -15,6 +14,7 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/itchyny/gojq"
+	"github.com/toolcompact/compact/budget/internal/format"
 	"github.com/toolcompact/compact/budget/view"
 	"github.com/toolcompact/compact/schemas"
 )
@@ -544,21 +544,4 @@ func displayLine(line string) string {
 }
 
 // commas formats n with thousands separators: 5000 -> "5,000".
-func commas(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+func commas(n int) string { return format.Commas(n) }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolcompact/compact/budget/internal/format"
 	"github.com/toolcompact/compact/budget/view"
 	"github.com/toolcompact/compact/schemas"
 )
@@ -382,12 +383,7 @@ func fitFacts(c Counter, head string, items []string, payload string, payloadTok
 }
 
 // plural writes "1 field", "2 fields".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return commas(n) + " " + word + "s"
-}
+func plural(n int, word string) string { return format.Plural(n, word) }
 
 // FactsHead starts the notice line of a result that keeps the whole
 // output (level none, or a lossless level 1 such as a table): what

@@ -99,6 +99,8 @@ type Position struct {
 	Col  int
 }
 
+// String writes the position as file:line:col, or the file alone when
+// the line is unknown.
 func (p Position) String() string {
 	if p.Line == 0 {
 		return p.File

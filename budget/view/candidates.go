@@ -100,6 +100,9 @@ type coll struct {
 	// smap gathers a map's entries while its values are scalars
 	// (json_map.go).
 	smap *scalarMap
+	// tuples gathers a map's lists while each leads with a scalar, to
+	// be read by position (json_tuple.go); nil when they are not.
+	tuples *tupleMap
 	// why lists, per reason, the records it selects (in its order).
 	why  []*reason
 	rows map[int]*row // rendered on first use (row)
@@ -241,6 +244,7 @@ func addRecords(v *View, in Input, ci int) error {
 	k := &coll{in: in, c: c, p: NewProfile(c.Kind == "map"), rows: map[int]*row{}}
 	if c.Kind == "map" {
 		k.smap = &scalarMap{}
+		k.tuples = &tupleMap{}
 	}
 	k.t = newTracker(k)
 	k.p.t = k.t
@@ -267,6 +271,9 @@ func addRecords(v *View, in Input, ci int) error {
 		return nil
 	}
 	k.smap = nil
+	if !k.tuples.usable() {
+		k.tuples = nil
+	}
 	if c.Count == 1 && !k.p.Map && (treeKey(k.p) == "" || holdsCollection(in, c)) {
 		k.t, k.p.t = nil, nil
 		return addOneRecord(v, k, ci) // onerecord.go
@@ -282,7 +289,11 @@ func addRecords(v *View, in Input, ci int) error {
 	if k.whole > 0 {
 		return nil // listed whole: no rows, no index
 	}
-	k.addRows(v, sec)
+	if k.tuples == nil {
+		// (A map of tuples has no columns: its lists are read by
+		// position above and listed by the index.)
+		k.addRows(v, sec)
+	}
 	if (c.Count <= tinyColl || k.p.Map && c.Count <= 2*tinyColl) && len(k.cols) > 0 {
 		// A few short records (an API document's servers) are shown
 		// whole with the profiles, not after the rows of big ones.
@@ -353,6 +364,14 @@ func (k *coll) addProfile(v *View, sec int) {
 		}
 	} else if p.Map {
 		v.Add(Candidate{Section: sec, Key: key, Record: -1, Prio: PrioProfile, Reason: "the keys", Text: k.keysLine()})
+		if k.tuples != nil {
+			// Lists read by position (json_tuple.go): they replace the
+			// lines of their merged items ("[]...").
+			for _, l := range k.tuples.lines() {
+				key++
+				v.Add(Candidate{Section: sec, Key: key, Record: -1, Prio: PrioProfile, Reason: "by position", Text: l})
+			}
+		}
 	} else if p.root.scalar() && p.root.Values == k.c.Count && k.c.Count <= 40 && (k.c.Kind == "array") {
 		// A short list of names (a process's shared objects) is shown
 		// whole, item by item in its order.
@@ -407,7 +426,7 @@ func (k *coll) addProfile(v *View, sec int) {
 		fields = append([]*Field{p.root}, fields...)
 	}
 	for _, f := range fields {
-		if f.Constant(p.Records) && p.Records > 1 || k.hidden(f) || nested(f) {
+		if f.Constant(p.Records) && p.Records > 1 || k.hidden(f) || nested(f) || k.tuples != nil && strings.HasPrefix(f.Path, "[]") {
 			continue
 		}
 		if text, class := k.fieldLine(f); text != "" {
@@ -424,7 +443,7 @@ func (k *coll) addProfile(v *View, sec int) {
 	// per object ("delete 187, put 134" of an API's paths; "bin 23" of
 	// a lockfile's packages): the members' own lines are their leaves.
 	for _, f := range append([]*Field{p.root}, p.Fields...) {
-		if f.Types&tObject == 0 || f.MapLike || k.hidden(f) {
+		if f.Types&tObject == 0 || f.MapLike || k.hidden(f) || k.tuples != nil && strings.HasPrefix(f.Path, "[]") {
 			continue
 		}
 		if text := k.membersOf(f); text != "" {
@@ -507,50 +526,58 @@ func (k *coll) addProfile(v *View, sec int) {
 // membersLines list every member of a small map of scalars, key value,
 // in lines of about membersWidth characters.
 func (k *coll) membersLines() []string {
-	var lines []string
-	var cur strings.Builder
-	cur.WriteString("  every member: ")
-	first := true
+	w := wrapped{head: "  every member: "}
 	_ = k.c.Each(func(i int, raw []byte) error {
 		s := jscan{d: raw}
 		s.members(func(key string, val []byte) {
-			part := key + " " + cell(string(val), 60)
-			if !first && cur.Len()+len(part) > membersWidth {
-				lines = append(lines, cur.String()+",")
-				cur.Reset()
-				cur.WriteString("    ")
-			} else if !first {
-				cur.WriteString(", ")
-			}
-			cur.WriteString(part)
-			first = false
+			w.add(key + " " + cell(string(val), 60))
 		})
 		return nil
 	})
-	return append(lines, cur.String())
+	return w.lines()
 }
 
 // itemsLines list every item of a short list of scalars, in its order,
 // in lines of about membersWidth characters.
 func (k *coll) itemsLines() []string {
-	var lines []string
-	var cur strings.Builder
-	cur.WriteString("  every item, in order: ")
-	first := true
+	w := wrapped{head: "  every item, in order: "}
 	_ = k.eachRecord(func(i int, raw []byte) error { // rows.go
-		part := cell(string(raw), 100)
-		if !first && cur.Len()+len(part) > membersWidth {
-			lines = append(lines, cur.String()+",")
-			cur.Reset()
-			cur.WriteString("    ")
-		} else if !first {
-			cur.WriteString(", ")
-		}
-		cur.WriteString(part)
-		first = false
+		w.add(cell(string(raw), 100))
 		return nil
 	})
-	return append(lines, cur.String())
+	return w.lines()
+}
+
+// wrapped lays parts out as one list after head, ", " between them, in
+// lines of about membersWidth characters: a line that is full ends with
+// ",", and the next starts with 4 spaces.
+type wrapped struct {
+	head string
+	done []string
+	cur  strings.Builder
+}
+
+// add appends a part to the list.
+func (w *wrapped) add(part string) {
+	switch {
+	case w.cur.Len() == 0:
+		w.cur.WriteString(w.head)
+	case w.cur.Len()+len(part) > membersWidth:
+		w.done = append(w.done, w.cur.String()+",")
+		w.cur.Reset()
+		w.cur.WriteString("    ")
+	default:
+		w.cur.WriteString(", ")
+	}
+	w.cur.WriteString(part)
+}
+
+// lines returns the list's lines (the head alone when no part was added).
+func (w *wrapped) lines() []string {
+	if w.cur.Len() == 0 {
+		w.cur.WriteString(w.head)
+	}
+	return append(w.done, w.cur.String())
 }
 
 // reasonWhole is the reason of the lines that list a small collection
@@ -629,7 +656,13 @@ func (k *coll) keysLine() string {
 	// segment (exact counts over every key), where the keys are too many
 	// to count by eye.
 	if n > 50 {
-		kinds(&b, "keys before the first /", k.keys.prefixes(), n)
+		if pres := k.keys.prefixes(); !kinds(&b, "keys before the first /", pres, n) && len(pres) == 1 {
+			// One prefix (lodash's fp/ modules beside its top-level
+			// ones, a linter's import/ rules): how many keys have it.
+			for pre, c := range pres {
+				fmt.Fprintf(&b, "; keys with a /: %s, all %s/", commas(c), cut(pre, 40))
+			}
+		}
 		// Keys by their first segment (HAVE_, npm_), or their first two
 		// when one holds nearly all (versions: 0.19.).
 		for d := 1; d <= 2; d++ {
@@ -670,7 +703,7 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 	if f.Types == tObject {
 		return "", classOther // its fields are listed
 	}
-	if strings.HasSuffix(f.Path, "[]") && f.Counts == nil && f.NumN == 0 && f.TimeN == 0 {
+	if strings.HasSuffix(f.Path, "[]") && f.Counts == nil && f.NumN == 0 && f.TimeN == 0 && !standsOut(f) {
 		return "", classOther // its array's line gives the counts
 	}
 	var b strings.Builder
@@ -769,6 +802,7 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		if vcs := f.sortedCounts(); len(vcs) > 0 && vcs[0].n*3 >= f.Values-f.Nulls {
 			commonValues(&b, f)
 		}
+		topValuesOf(&b, f)
 		epochTimes(&b, f)
 		if f.Min != f.Max && (!under || f.Max > f.Mean()+2*f.StdDev()) {
 			class = classRange
@@ -800,6 +834,9 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		}
 		if commonValues(&b, f) {
 			class = classMore
+		}
+		if !k.opaque(f) {
+			topValuesOf(&b, f)
 		}
 		if shapes(&b, f) {
 			class = classShapes
@@ -847,6 +884,42 @@ func commonValues(b *strings.Builder, f *Field) bool {
 		fmt.Fprintf(b, "%s %s", cell(vc.k, 60), commas(vc.n))
 	}
 	fmt.Fprintf(b, "; %s more values with %s", commas(len(vcs)-shown), commas(f.Values-f.Nulls-top))
+	return true
+}
+
+// standsOut reports whether the most common of a field's many values
+// (more than it counts one by one) stands out: seen at least 3 times, at
+// least 3 times as often as the field's values on average and in at
+// least one value of 20 (the module 348 of 1,049 modules require, not
+// one id among ids, nor a hash two copies of a package share).
+func standsOut(f *Field) bool {
+	if len(f.Top) == 0 || f.Distinct == 0 {
+		return false
+	}
+	n, vals := f.Top[0].Count, f.Values-f.Nulls-f.Containers
+	return n >= 3 && n*f.Distinct >= 3*vals && n*20 >= vals
+}
+
+// topValuesOf writes the most common values of a field with too many to
+// count one by one, each with its exact count ("; most common:
+// fp/convert.js 348, _baseRest.js 120"), when the first stands out, and
+// reports whether it wrote.
+func topValuesOf(b *strings.Builder, f *Field) bool {
+	if f.Counts != nil || !standsOut(f) {
+		return false
+	}
+	b.WriteString("; most common: ")
+	vals := f.Values - f.Nulls - f.Containers
+	for i, t := range f.Top {
+		// Those 3 times as common as the average value, at most 5.
+		if i == 5 || i > 0 && t.Count*f.Distinct < 3*vals {
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(b, "%s %s", cell(t.Value, 60), commas(t.Count))
+	}
 	return true
 }
 

@@ -45,7 +45,7 @@ func TestDepTreeListsEveryNodeByVersion(t *testing.T) {
 		if h == nil {
 			t.Fatalf("at %d: no dependency tree:\n%s", b, f.Text)
 		}
-		if want := fmt.Sprintf("%s %d %s", commasOf(len(nodes)), depth, commasOf(len(names))); h[1]+" "+h[2]+" "+h[3] != want {
+		if want := fmt.Sprintf("%s %d %s", commas(len(nodes)), depth, commas(len(names))); h[1]+" "+h[2]+" "+h[3] != want {
 			t.Errorf("at %d: head says %s nodes, %s levels, %s names; jq: %s", b, h[1], h[2], h[3], want)
 		}
 		i := strings.Index(f.Text, h[0]) + len(h[0])
@@ -96,7 +96,7 @@ func TestDepTreeListsEveryNodeByVersion(t *testing.T) {
 			continue
 		}
 		rest := jq(t, data, strings.ReplaceAll(m[3], `'\''`, `'`))[0].([]any)
-		if m[1] != commasOf(len(rest)) || m[2] != commasOf(len(nodes)) || len(rest)+len(listed) != len(nodes) {
+		if m[1] != commas(len(rest)) || m[2] != commas(len(nodes)) || len(rest)+len(listed) != len(nodes) {
 			t.Fatalf("at %d: foot says %s of %s not listed; %d listed, the query gives %d, jq %d nodes", b, m[1], m[2], len(listed), len(rest), len(nodes))
 		}
 		all := map[string]bool{}
@@ -113,13 +113,4 @@ func TestDepTreeListsEveryNodeByVersion(t *testing.T) {
 			t.Errorf("at %d: listed and the rest make %d distinct nodes, jq %d", b, len(all), len(nodes))
 		}
 	}
-}
-
-// commasOf formats n as the view does: 1,234.
-func commasOf(n int) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }

@@ -48,6 +48,15 @@
 //	               opaque field (a hash) has lines of its own, last.
 //	               A dependency tree (npm ls) is listed by deptree.go,
 //	               one line per node: its dependencies as name@version.
+//	               Beside them: facts.go (what a document holds outside
+//	               its collections), json_map.go (a flat map of scalars:
+//	               values by type, shared values, keys by prefix),
+//	               fold.go (many sibling collections in one section),
+//	               tree.go and treenodes.go (records nesting records: the
+//	               totals over every depth, the nodes breadth-first),
+//	               dupcols.go (a field repeating another's values, stated
+//	               once) and query.go (the follow-up queries, runnable as
+//	               written).
 //	fill.go        one walk over the candidates in a fixed order (priority,
 //	               then the order they were added) keeping the longest
 //	               prefix whose rendering fits the budget, counted exactly.
@@ -113,6 +122,9 @@
 //	                    diagnostics (go build -gcflags=-m)
 //	text_kv.go          key/value lines (NAME=value, key = value, Key: value,
 //	                    #define NAME value): values, name groups, entries
+//	text_severity.go    which lines are errors or warnings
+//	text_template.go    templates of the lines with exact counts (Drain)
+//	text_facts.go       the facts a whole text states when it fits
 //	text.go             the text's candidates in fill order
 //
 // The counts of the report kinds are each tested against an independent

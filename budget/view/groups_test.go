@@ -57,16 +57,4 @@ func TestGroupSumsAgainstJQ(t *testing.T) {
 	}
 }
 
-func commas(n int) string {
-	s := fmt.Sprint(n)
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

@@ -2,6 +2,7 @@ package view_test
 
 import (
 	"os"
+	"strconv"
 	"testing"
 
 	"github.com/toolcompact/compact/budget"
@@ -89,4 +90,14 @@ func fillAt(t testing.TB, v *view.View, b int) *view.Filled {
 		t.Fatalf("at %d tokens: %d tokens (counted %d)", b, fl.Tokens, n)
 	}
 	return fl
+}
+
+// commas formats a non-negative n as the view does, written here apart
+// from the view's own: 1234567 -> "1,234,567".
+func commas(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

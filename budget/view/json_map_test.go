@@ -105,10 +105,10 @@ func TestFlatMapOfScalars(t *testing.T) {
 		}
 		text := f.Text
 		for _, want := range []string{
-			fmt.Sprintf("collection . (map): %s records, each a key and its value; showing ", commasOf(len(keys))),
-			fmt.Sprintf("  values by type: number %s, string %s; ", commasOf(types["number"]), commasOf(types["string"])),
-			fmt.Sprintf("HAVE_ %s (1 %s, 0 %s)", commasOf(preN["HAVE_"]), commasOf(preVal["HAVE_"]["1"]), commasOf(preVal["HAVE_"]["0"])),
-			fmt.Sprintf(`%s empty ("")`, commasOf(valN[`""`])),
+			fmt.Sprintf("collection . (map): %s records, each a key and its value; showing ", commas(len(keys))),
+			fmt.Sprintf("  values by type: number %s, string %s; ", commas(types["number"]), commas(types["string"])),
+			fmt.Sprintf("HAVE_ %s (1 %s, 0 %s)", commas(preN["HAVE_"]), commas(preVal["HAVE_"]["1"]), commas(preVal["HAVE_"]["0"])),
+			fmt.Sprintf(`%s empty ("")`, commas(valN[`""`])),
 		} {
 			if !strings.Contains(text, want) {
 				t.Errorf("at %d: no %q in\n%s", b, want, text)
@@ -137,11 +137,11 @@ func TestFlatMapOfScalars(t *testing.T) {
 				}
 			case strings.HasPrefix(l, "  key prefixes "):
 				for p, n := range preN {
-					if p != "" && n >= 10 && !strings.Contains(l, fmt.Sprintf(" %s %s", p, commasOf(n))) {
+					if p != "" && n >= 10 && !strings.Contains(l, fmt.Sprintf(" %s %s", p, commas(n))) {
 						t.Errorf("at %d: prefix %s of %d keys not stated: %s", b, p, n, l)
 					}
 				}
-				if want := fmt.Sprintf("; %s keys have no prefix", commasOf(preN[""])); !strings.HasSuffix(l, want) {
+				if want := fmt.Sprintf("; %s keys have no prefix", commas(preN[""])); !strings.HasSuffix(l, want) {
 					t.Errorf("at %d: %q does not end with %q", b, l, want)
 				}
 			case strings.HasPrefix(l, "  = "):
@@ -303,7 +303,7 @@ func TestMapKeysBySegmentsAndTimesByYear(t *testing.T) {
 	sort.Strings(ys)
 	var parts []string
 	for _, y := range ys {
-		parts = append(parts, y+" "+commasOf(years[y]))
+		parts = append(parts, y+" "+commas(years[y]))
 	}
 	for _, want := range []string{
 		"; by year: " + strings.Join(parts, ", ") + "\n",

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -136,7 +137,21 @@ type Field struct {
 	// and URLs).
 	Long, Spaced int
 
-	hashes  map[uint64]struct{}
+	// Top holds a field's most common values past the maxValues it
+	// counts one by one (a dependency map's most required module among
+	// 1,049), most first, each with its exact count: while the field has
+	// at most maxDistinct values, each is counted by its hash (hashes),
+	// and the topValues with the highest counts so far keep their text
+	// (only the counted value changes, by one: the kept ones are always
+	// the top ones). Nil with Counts, or past maxDistinct values.
+	Top []TopValue
+	// hashes counts each value by its hash once the field has too many
+	// values for Counts (exact up to 64-bit collisions, as Distinct).
+	hashes map[uint64]int32
+	top    []TopValue
+	topMin int // the least count in top
+	// tops holds the hashes of top's values, in the same order.
+	tops    []uint64
 	lastRec int
 	first   int // the order of first appearance
 	kids    map[string]*Field
@@ -172,6 +187,18 @@ type Field struct {
 	// (rows.go), nil without a tracker.
 	sel *fieldSel
 }
+
+// TopValue is one of a field's most common values (its JSON text) and
+// its exact count.
+type TopValue struct {
+	Value string
+	Count int
+}
+
+// topValues is how many of a field's most common values are kept past
+// the values counted one by one (Top lists those that surely are, at most
+// one fewer).
+const topValues = 9
 
 // keyN counts the records holding one member name of a keyed field.
 type keyN struct{ n, last int }
@@ -744,9 +771,10 @@ func (p *Profile) distinct(f *Field, raw []byte) uint64 {
 			return vs.h
 		}
 		f.tooMany = true
-		f.hashes = make(map[uint64]struct{}, 2*maxValues)
+		f.hashes = make(map[uint64]int32, 2*maxValues)
 		for k, vs := range f.vals {
-			f.hashes[vs.h] = struct{}{}
+			f.hashes[vs.h] = int32(vs.n)
+			f.noteTop(vs.h, vs.n, k)
 			// From here on each string's pattern is counted as it is
 			// read: the values counted so far, and this one (read
 			// before the field had too many), are counted now.
@@ -765,14 +793,60 @@ func (p *Profile) distinct(f *Field, raw []byte) uint64 {
 	if f.ManyDistinct {
 		return vh
 	}
-	f.hashes[vh] = struct{}{}
+	n := f.hashes[vh] + 1
+	f.hashes[vh] = n
+	if int(n) > f.topMin || len(f.top) < topValues {
+		f.noteTop(vh, int(n), unsafe.String(unsafe.SliceData(raw), len(raw)))
+	}
 	f.Distinct = len(f.hashes)
 	if len(f.hashes) > maxDistinct {
 		f.ManyDistinct = true
 		f.Distinct = maxDistinct
-		f.hashes = nil
+		f.hashes, f.top, f.tops = nil, nil, nil
 	}
 	return vh
+}
+
+// noteTop records that the value raw (hash h) has now been seen n times:
+// it joins (or stays among) the field's topValues most common ones when
+// it has more than the least of them. raw is copied when kept.
+func (f *Field) noteTop(h uint64, n int, raw string) {
+	for i, th := range f.tops {
+		if th == h {
+			f.top[i].Count = n
+			f.topMinOf()
+			return
+		}
+	}
+	if len(f.top) < topValues {
+		f.top = append(f.top, TopValue{strings.Clone(raw), n})
+		f.tops = append(f.tops, h)
+	} else {
+		i := 0
+		for j, t := range f.top {
+			if t.Count < f.top[i].Count {
+				i = j
+			}
+		}
+		if n <= f.top[i].Count {
+			return
+		}
+		f.top[i], f.tops[i] = TopValue{strings.Clone(raw), n}, h
+	}
+	f.topMinOf()
+}
+
+// topMinOf sets topMin to the least count in top (0 while it has room).
+func (f *Field) topMinOf() {
+	if len(f.top) < topValues {
+		f.topMin = 0
+		return
+	}
+	m := f.top[0].Count
+	for _, t := range f.top[1:] {
+		m = min(m, t.Count)
+	}
+	f.topMin = m
 }
 
 // hashSeed seeds the hashes of distinct values (maphash: a few bytes per
@@ -890,6 +964,23 @@ func (p *Profile) Finish() {
 		}
 	}()
 	for _, f := range append(p.Fields, p.root) {
+		if f.top != nil {
+			// A value left out has at most the least kept count: a
+			// kept value with that count may tie with one left out, so
+			// only those above it are surely the most common.
+			for _, t := range f.top {
+				if len(f.top) < topValues || t.Count > f.topMin {
+					f.Top = append(f.Top, t)
+				}
+			}
+			sort.Slice(f.Top, func(i, j int) bool {
+				if f.Top[i].Count != f.Top[j].Count {
+					return f.Top[i].Count > f.Top[j].Count
+				}
+				return f.Top[i].Value < f.Top[j].Value
+			})
+			f.top, f.tops, f.hashes = nil, nil, nil
+		}
 		if f.vals != nil && len(f.vals) > 0 {
 			f.Counts = make(map[string]int, len(f.vals))
 			for k, vs := range f.vals {

@@ -98,7 +98,7 @@ func TestProfileAgainstJQ(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checked, maps := 0, 0
+	checked, maps, tops := 0, 0, 0
 	for _, f := range files {
 		if strings.HasSuffix(f, ".yaml") {
 			continue
@@ -265,6 +265,22 @@ func TestProfileAgainstJQ(t *testing.T) {
 								}
 							}
 						}
+						// The most common of many values: each count
+						// exact, and no value left out more common than
+						// the least listed.
+						for i, tv := range fd.Top {
+							if n := countOf(o.counts, tv.Value); n != tv.Count {
+								t.Errorf("%s: most common %s %d times, jq %d", fd.Path, tv.Value, tv.Count, n)
+							}
+							if i == len(fd.Top)-1 {
+								for k, n := range o.counts {
+									if n > tv.Count && !inTop(fd.Top, k) {
+										t.Errorf("%s: %s %d times is not among the most common (least listed %d)", fd.Path, k, n, tv.Count)
+									}
+								}
+							}
+							tops++
+						}
 						if o.nums > 0 && (fd.NumN != o.nums || fd.Min != o.min || fd.Max != o.max || math.Abs(fd.Sum-o.sum) > 1e-6*math.Max(1, math.Abs(o.sum))) {
 							t.Errorf("%s: numbers %d min %v max %v sum %v, jq %d %v %v %v", fd.Path, fd.NumN, fd.Min, fd.Max, fd.Sum, o.nums, o.min, o.max, o.sum)
 						}
@@ -324,6 +340,22 @@ func TestProfileAgainstJQ(t *testing.T) {
 	if maps < 3 {
 		t.Errorf("only %d map-like fields checked", maps)
 	}
+	if tops < 20 {
+		t.Errorf("only %d most common values checked", tops)
+	}
+}
+
+// inTop reports whether the value whose jq text is k is among top.
+func inTop(top []view.TopValue, k string) bool {
+	var want any
+	json.Unmarshal([]byte(k), &want)
+	for _, tv := range top {
+		var got any
+		if tv.Value == k || json.Unmarshal([]byte(tv.Value), &got) == nil && equal(got, want) {
+			return true
+		}
+	}
+	return false
 }
 
 // countContainers is the number of object and array values of a field,

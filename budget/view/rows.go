@@ -1473,6 +1473,9 @@ func (t *tracker) begin(i int, raw []byte) {
 		if t.k.smap != nil {
 			t.k.smap.add(raw) // json_map.go
 		}
+		if t.k.tuples != nil {
+			t.k.tuples.add(raw) // json_tuple.go
+		}
 	}
 	t.rec, t.raw, t.kept = i, raw, false
 	t.alias = within(t.data, raw)

@@ -1075,10 +1075,8 @@ func (c *colStat) add(pos int, line, v string, row int) {
 		}
 	}
 	if !c.overflow {
-		if _, ok := c.values[v]; !ok && len(c.values) >= maxColValues {
+		if !countUpTo(c.values, v, maxColValues) {
 			c.overflow, c.values = true, nil
-		} else {
-			c.values[v]++
 		}
 	}
 	if c.examples != nil {
@@ -1257,10 +1255,8 @@ func (c *colStat) addName(v string) {
 	}
 	c.nameRows++
 	if c.names != nil {
-		if _, ok := c.names[n]; !ok && len(c.names) >= maxColValues {
+		if !countUpTo(c.names, n, maxColValues) {
 			c.names = nil
-		} else {
-			c.names[n]++
 		}
 	}
 	if strings.IndexByte("([{", n[len(n)-1]) < 0 {
@@ -1272,10 +1268,8 @@ func (c *colStat) addName(v string) {
 	}
 	c.afterRows++
 	if c.after != nil {
-		if _, ok := c.after[a]; !ok && len(c.after) >= maxColValues {
+		if !countUpTo(c.after, a, maxColValues) {
 			c.after = nil
-		} else {
-			c.after[a]++
 		}
 	}
 }

@@ -255,11 +255,9 @@ func (gs *graphStats) countWord(w string) {
 	if w == "" {
 		return
 	}
-	if _, ok := gs.words[w]; !ok && len(gs.words) >= maxGraphWords {
+	if !countUpTo(gs.words, w, maxGraphWords) {
 		gs.wordsOther++
-		return
 	}
-	gs.words[w]++
 }
 
 // facts are the commit list's counts, one line each.

@@ -29,14 +29,6 @@ var kvCases = []kvCase{
 
 type kvPair struct{ key, val string }
 
-func groupThousands(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
 // shownAs is a value as the view lists it: "(empty)" for nothing, and
 // ok false for a value the view cuts.
 func shownAs(v string) (string, bool) {
@@ -73,7 +65,7 @@ func topValues(ps []kvPair, max int) []string {
 			break
 		}
 		if s, ok := shownAs(x.v); ok {
-			out = append(out, s+" "+groupThousands(x.n))
+			out = append(out, s+" "+commas(x.n))
 		}
 	}
 	return out
@@ -131,7 +123,7 @@ func TestKVViewCounts(t *testing.T) {
 				continue
 			}
 			name := kc.file + " at " + strconv.Itoa(b)
-			if !strings.Contains(text, "; kind: key/value lines; "+groupThousands(len(ps))+" entries") {
+			if !strings.Contains(text, "; kind: key/value lines; "+commas(len(ps))+" entries") {
 				t.Fatalf("%s: not read as %d key/value entries:\n%s", name, len(ps), text)
 			}
 			checkKVView(t, name, text, lines, ps, byKey, kc.re)
@@ -156,7 +148,7 @@ func checkKVView(t *testing.T, name, text string, lines []string, ps []kvPair, b
 		}
 		return ""
 	}
-	if l := find("key/value lines: "); !strings.HasPrefix(l, "key/value lines: "+groupThousands(len(ps))+" entries") {
+	if l := find("key/value lines: "); !strings.HasPrefix(l, "key/value lines: "+commas(len(ps))+" entries") {
 		t.Errorf("%s: %q", name, l)
 	}
 	if vl := find("values by count"); vl != "" {

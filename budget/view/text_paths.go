@@ -272,19 +272,15 @@ func (ps *pathStat) add(l posLine, v string) {
 	}
 	if ps.files != nil && last < len(v)-1 {
 		f := v[last+1:]
-		if _, ok := ps.files[f]; !ok && len(ps.files) >= maxColValues {
+		if !countUpTo(ps.files, f, maxColValues) {
 			ps.files = nil
-		} else {
-			ps.files[f]++
 		}
 	}
 	if e := pathExt(v); e != "" {
 		ps.extRows++
 		if ps.ext != nil {
-			if _, ok := ps.ext[e]; !ok && len(ps.ext) >= maxColValues {
+			if !countUpTo(ps.ext, e, maxColValues) {
 				ps.ext = nil
-			} else {
-				ps.ext[e]++
 			}
 		}
 	}

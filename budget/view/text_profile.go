@@ -3,6 +3,7 @@ package view
 import (
 	"bytes"
 	"fmt"
+	"github.com/toolcompact/compact/budget/internal/format"
 	"github.com/toolcompact/compact/schemas/linetemplate"
 	"sort"
 	"strconv"
@@ -143,15 +144,18 @@ const maxHeaders = 200
 const maxLooseFields = 100
 
 // countLines counts lines as textLines numbers them.
-func countLines(data []byte) int {
-	if len(data) == 0 {
-		return 0
+func countLines(data []byte) int { return format.CountLines(data) }
+
+// countUpTo counts k in m, a count of at most max distinct keys: a key
+// m does not hold yet is counted only while m holds fewer than max. It
+// reports whether k was counted; a caller that gets false states the
+// count as incomplete (or drops it).
+func countUpTo(m map[string]int, k string, max int) bool {
+	if _, ok := m[k]; !ok && len(m) >= max {
+		return false
 	}
-	n := bytes.Count(data, []byte{'\n'})
-	if data[len(data)-1] != '\n' {
-		n++
-	}
-	return n
+	m[k]++
+	return true
 }
 
 // textLines calls fn for each line of data as compact artifact slice and

@@ -54,11 +54,9 @@ func (m *miner) countWords(toks []string) {
 		return
 	}
 	k := strings.Join(w, " ")
-	if _, ok := m.lead[k]; !ok && len(m.lead) >= maxLeadWords {
+	if !countUpTo(m.lead, k, maxLeadWords) {
 		m.leadOther++
-		return
 	}
-	m.lead[k]++
 }
 
 // countLast counts a line by its last word: its last white-space-separated
@@ -77,15 +75,11 @@ func (m *miner) countLast(line string) {
 		return
 	}
 	if e := extension(f); e != "" {
-		if _, ok := m.ext[e]; ok || len(m.ext) < maxLeadWords {
-			m.ext[e]++
-		}
+		countUpTo(m.ext, e, maxLeadWords)
 	}
-	if _, ok := m.last[f]; !ok && len(m.last) >= maxLeadWords {
+	if !countUpTo(m.last, f, maxLeadWords) {
 		m.lastOther++
-		return
 	}
-	m.last[f]++
 }
 
 // extension returns the file extension a word ends with: a dot that is

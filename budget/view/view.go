@@ -2,9 +2,10 @@ package view
 
 import (
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/toolcompact/compact/budget/internal/format"
 )
 
 // Counter counts tokens exactly (budget.Counter satisfies it).
@@ -144,32 +145,10 @@ func (v *View) order() []Candidate {
 }
 
 // commas formats n with thousands separators: 5000 -> "5,000".
-func commas(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+func commas(n int) string { return format.Commas(n) }
 
 // plural writes "1 field", "2 fields".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return commas(n) + " " + word + "s"
-}
+func plural(n int, word string) string { return format.Plural(n, word) }
 
 // listings are the reasons of record-less candidates that list the
 // output's own data (its keys, members, an index of its records, a tree's

@@ -288,3 +288,26 @@ fi
 want go-mod-download-prometheus-common && (cd "$(go env GOMODCACHE)/github.com/prometheus/common@v0.72.0" &&
 	GOFLAGS=-mod=mod go mod download -json) >budget/view/testdata/go-mod-download-prometheus-common.json
 want file-usr-sbin && file /usr/sbin/* >budget/view/testdata/file-usr-sbin.txt
+if want eslint-print-config-standard; then
+	# A linter's resolved configuration: eslint 8.57 with eslint-config-
+	# standard 17, plugin:n/recommended and plugin:promise/recommended,
+	# three rules overridden: .rules is a map of name -> [severity,
+	# options...] (a map of tuples, read by position: json_tuple.go).
+	d=$(mktemp -d)
+	(cd "$d" && npm init -y >/dev/null &&
+		npm install --no-audit --no-fund eslint@8.57.1 eslint-config-standard@17.1.0 eslint-plugin-import@2.29.1 eslint-plugin-n@16.6.2 eslint-plugin-promise@6.1.1 >/dev/null 2>&1 &&
+		printf '%s\n' '{"root": true, "extends": ["standard", "plugin:n/recommended", "plugin:promise/recommended"],' \
+			'"env": {"node": true, "es2022": true},' \
+			'"rules": {"no-console": "warn", "promise/always-return": ["warn", {"ignoreLastCallback": true}], "n/no-process-exit": "off"}}' >.eslintrc.json &&
+		echo 'console.log(1)' >index.js &&
+		npx eslint --print-config index.js) >"$out/eslint-print-config-standard.json"
+	rm -rf "$d"
+fi
+if want madge-ramda; then
+	# npx madge --json over ramda 0.30.1's ES modules (copied out of
+	# node_modules, which madge skips): module -> the modules it requires.
+	d=$(mktemp -d)
+	(cd "$d" && npm init -y >/dev/null && npm install --no-audit --no-fund madge@8 ramda@0.30.1 >/dev/null 2>&1 &&
+		cp -r node_modules/ramda/es ramda && npx madge --json ramda/ 2>/dev/null) >"$out/madge-ramda.json"
+	rm -rf "$d"
+fi
