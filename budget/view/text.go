@@ -41,6 +41,7 @@ const (
 const (
 	tsFacts = iota
 	tsPinned
+	tsRequest   // lines matching the tool call's arguments (text_request.go)
 	tsKV        // key/value lines: values of name groups (text_kv.go)
 	tsKVGroups  // key/value lines: names by their shared value
 	tsKVEntries // key/value lines: entries as written
@@ -86,6 +87,7 @@ type textCands struct {
 	indexCols   []int               // the columns of the index of a table's rows (text_list.go)
 	indexN      map[int]int         // rows per index candidate, by its key
 	kvLines     map[int][]int       // the lines of each names-by-value candidate, by its key (text_kv.go)
+	reqTerms    []string            // the words of the request (text_request.go)
 }
 
 // addText adds the candidates of text collection ci.
@@ -380,6 +382,9 @@ func (tc *textCands) candidates() {
 			}
 		}
 	}
+	// PrioRare (before the anomalies' second half): the lines the
+	// request names.
+	requestFrom := tc.requestCandidates(add)
 	// PrioAnomaly: how it ended, what failed.
 	prio = PrioAnomaly
 	if t != nil {
@@ -404,8 +409,10 @@ func (tc *textCands) candidates() {
 	if p != nil {
 		tc.rareCodeCandidates(add)
 	}
-	// PrioRare: more of the end, the structure, the start.
+	// PrioRare: the lines the request names, more of the end, the
+	// structure, the start.
 	prio = PrioRare
+	requestFrom(0, 10)
 	tailFrom(6, 20)
 	if p != nil {
 		for i, f := range p.fields {
@@ -471,6 +478,7 @@ func (tc *textCands) candidates() {
 	}
 	// PrioSecond: more of each.
 	prio = PrioSecond
+	requestFrom(10, maxRequestLines)
 	notableFrom(tc.errs, 10, 40)
 	notableFrom(tc.warns, 3, 20)
 	buildFrom(10, len(tc.buildLines()))
@@ -734,6 +742,8 @@ func (tc *textCands) factLines() []string {
 func (tc *textCands) head(k int, cs []Candidate) string {
 	h := tc.in.Handle
 	switch k {
+	case tsRequest:
+		return tc.requestHead(cs)
 	case tsPinned:
 		s := fmt.Sprintf("lines the registry's pin predicate selects (%s; showing %s), line<TAB>text:\n", commas(tc.c.PinnedCount), commas(len(cs)))
 		if len(cs) < tc.c.PinnedCount {

@@ -3,6 +3,7 @@ package view_test
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -165,5 +166,55 @@ func TestTextIndexByMostlyDistinctName(t *testing.T) {
 		if w := strings.Join(want, " "); text != w {
 			t.Errorf("line %d listed as %q, awk %q", pos, text, w)
 		}
+	}
+}
+
+// TestTextLinesMatchTheRequest: a text view offers the lines that hold
+// the tool call's arguments, the most relevant first (BM25's idf; a
+// name as written, "node-express", weighs more than its words): `apt-cache
+// show` of 400 node packages called for node-express shows, at 2,000
+// tokens, the line "Package: node-express" (line 8119, grep -n's 8120)
+// with its line number, and every line of that section is the text's own
+// line and holds a word of the request. On the old code the text view
+// ignored the arguments (only JSON rows matched them): the line was not
+// in the view.
+func TestTextLinesMatchTheRequest(t *testing.T) {
+	data := readFile(t, "../../testdata/captured/apt-cache-show-node.txt")
+	lines := strings.Split(string(data), "\n")
+	pos := slices.Index(lines, "Package: node-express")
+	if pos < 0 {
+		t.Fatal("no node-express in the capture")
+	}
+	want := fmt.Sprintf("\n  %d\tPackage: node-express\n", pos)
+	in := inputOf(t, data, 2000)
+	plain := fillAt(t, buildView(t, in), 2000).Text
+	if strings.Contains(plain, want) {
+		t.Fatalf("without arguments the view already shows %q", want)
+	}
+	in.Args = []byte(`{"command": "apt-cache show", "packages": ["node-express"]}`)
+	f := fillAt(t, buildView(t, in), 2000)
+	if !strings.Contains(f.Text, want) {
+		t.Fatalf("no line %q in:\n%s", want, f.Text)
+	}
+	i := strings.Index(f.Text, "\nlines matching the tool call's arguments")
+	n := 0
+	for _, l := range strings.Split(f.Text[i+1:], "\n")[1:] {
+		p, text, ok := strings.Cut(strings.TrimPrefix(l, "  "), "\t")
+		k, err := strconv.Atoi(p)
+		if !ok || err != nil || !strings.HasPrefix(l, "  ") {
+			break
+		}
+		n++
+		if text != lines[k] && !strings.HasSuffix(text, " chars]") {
+			t.Errorf("line %d shown as %q, the text has %q", k, text, lines[k])
+		}
+		low := strings.ToLower(lines[k])
+		if !strings.Contains(low, "node") && !strings.Contains(low, "express") && !strings.Contains(low, "apt") &&
+			!strings.Contains(low, "cache") && !strings.Contains(low, "show") {
+			t.Errorf("line %d %q holds no word of the request", k, lines[k])
+		}
+	}
+	if n == 0 {
+		t.Error("no lines matching the request")
 	}
 }
