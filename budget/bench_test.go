@@ -134,10 +134,7 @@ func BenchmarkLevel1(b *testing.B) {
 //	go test -run '^$' -bench Tokens -benchtime 3x -cpu 1 ./budget
 func BenchmarkTokens(b *testing.B) {
 	data := benchRecords(256 << 10)
-	c, err := NewCounter("")
-	if err != nil {
-		b.Fatal(err)
-	}
+	c := counter(b)
 	b.Run("Estimate", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		for i := 0; i < b.N; i++ {

@@ -70,10 +70,7 @@ func viewAt(t *testing.T, p *Pipeline, in Input, res schemas.Result) []string {
 // of its size allowed (heldout4's gcc log at 8,000 tokens lost the
 // warning counts its view stated at 4,000), or none below 1,000 tokens.
 func TestMonotoneAcrossLevels(t *testing.T) {
-	c, err := NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := counter(t)
 	p := NewPipeline(c, WithStore(&memStore{}))
 	var gen strings.Builder
 	gen.WriteString("[")

@@ -694,49 +694,85 @@ func shapeFromTree(data []byte, root *node, values int, oneLine bool, records []
 				return s, fmt.Errorf("records path %s holds %s, not an array or an object", r, strings.Join(kindList(n.kinds), " or "))
 			}
 		}
-	} else if stream {
-		add(root, s.Format, values)
 	} else {
-		var visit func(n *node)
-		visit = func(n *node) {
-			switch {
-			case n == root && n.kinds == kArray:
-				add(n, "array", n.elems)
-				if n.elems == 1 && n.elem != nil && n.elem.kinds == kObject {
-					// One record that holds the real list (npm pack
-					// --json: [{"name", "files": [...]}]): the
-					// collections inside it are found too.
-					for _, c := range n.elem.order {
-						visit(c)
-					}
-				}
-				return
-			case n.kinds == kArray && n.elem != nil && n.elem.kinds == kObject:
-				add(n, "array", n.elems)
-				return
-			case n.kinds == kArray && n.elem != nil && (n.elem.kinds == kString || n.elem.kinds == kNumber) &&
-				n.elems >= minMapMembers*n.seen:
-				// A list of names or numbers (npm view's versions).
-				add(n, "array", n.elems)
-				return
-			case n.kinds == kObject && !n.notMap && n.mapKind&(kObject|kString|kNumber) != 0,
-				n.kinds == kObject && !n.notMap && n.mapKind == kArray && (scalarLists(n) || tupleLists(n)):
-				add(n, "map", n.members)
-				return
-			}
-			for _, c := range n.order {
-				visit(c)
-			}
-			if n.elem != nil {
-				visit(n.elem)
-			}
-		}
-		visit(root)
+		detectAll(root, s.Format, values, add)
 	}
 	for i := range s.Collections {
-		fillFields(&s, i)
+		fillFields(&s, i, true)
 	}
 	return s, nil
+}
+
+// detectAll finds the collections of the tree at root with no records
+// paths (see DetectShape) and calls add with each, outermost first.
+// format is the shape's, values the number of top-level values.
+func detectAll(root *node, format string, values int, add func(n *node, kind string, count int)) {
+	if format == FormatJSONL || format == FormatConcat {
+		add(root, format, values)
+		return
+	}
+	var visit func(n *node)
+	visit = func(n *node) {
+		switch {
+		case n == root && n.kinds == kArray:
+			add(n, "array", n.elems)
+			if n.elems == 1 && n.elem != nil && n.elem.kinds == kObject {
+				// One record that holds the real list (npm pack
+				// --json: [{"name", "files": [...]}]): the
+				// collections inside it are found too.
+				for _, c := range n.elem.order {
+					visit(c)
+				}
+			}
+			return
+		case n.kinds == kArray && n.elem != nil && n.elem.kinds == kObject:
+			add(n, "array", n.elems)
+			return
+		case n.kinds == kArray && n.elem != nil && (n.elem.kinds == kString || n.elem.kinds == kNumber) &&
+			n.elems >= minMapMembers*n.seen:
+			// A list of names or numbers (npm view's versions).
+			add(n, "array", n.elems)
+			return
+		case n.kinds == kObject && !n.notMap && n.mapKind&(kObject|kString|kNumber) != 0,
+			n.kinds == kObject && !n.notMap && n.mapKind == kArray && (scalarLists(n) || tupleLists(n)):
+			add(n, "map", n.members)
+			return
+		}
+		for _, c := range n.order {
+			visit(c)
+		}
+		if n.elem != nil {
+			visit(n.elem)
+		}
+	}
+	visit(root)
+}
+
+// detected returns the shape DetectShape(data, nil) finds for s's data
+// (the collections with no records paths), made from s's path tree
+// without walking the input again and without changing what level 1
+// reads in the tree; ok is false when s has no tree (text, binary,
+// empty input): DetectShape must run. Level 2 shows and indexes these
+// collections when the registry names its own (viewShape, writeIndex):
+// a second walk of a 10 MB input for them cost about as much as the
+// first.
+func (s Shape) detected() (Shape, bool) {
+	if s.tree == nil {
+		return Shape{}, false
+	}
+	d := Shape{Format: s.Format, ContentType: s.ContentType, data: s.data, LoneSurrogates: s.LoneSurrogates}
+	values := 1
+	if s.Format == FormatJSONL || s.Format == FormatConcat {
+		values = s.tree.elems
+	}
+	detectAll(s.tree, s.Format, values, func(n *node, kind string, count int) {
+		d.Collections = append(d.Collections, schemas.Collection{Path: n.path(), Kind: kind, Count: count})
+		d.stats = append(d.stats, collStats{node: n})
+	})
+	for i := range d.Collections {
+		fillFields(&d, i, false)
+	}
+	return d, true
 }
 
 // scalarLists reports whether every member of n is an array of scalars
@@ -758,7 +794,7 @@ func scalarLists(n *node) bool {
 // collection read by position (the view's json_tuple.go), not facts. A
 // member seen more than once is judged by its first list.
 func tupleLists(n *node) bool {
-	for _, c := range n.order {
+	for _, c := range n.memberNodes() {
 		if c.kinds != kArray {
 			return false
 		}
@@ -774,9 +810,10 @@ func tupleLists(n *node) bool {
 	return true
 }
 
-// fillFields describes the fields of collection i's object records and
-// finds its constant fields.
-func fillFields(s *Shape, i int) {
+// fillFields describes the fields of collection i's object records and,
+// when consts, finds its constant fields (level 1's: the tree's marks
+// must be s's).
+func fillFields(s *Shape, i int, consts bool) {
 	c := &s.Collections[i]
 	n := s.stats[i].node
 	var recs []*node
@@ -812,7 +849,7 @@ func fillFields(s *Shape, i int) {
 	c.Fields = fields
 	// Constant fields: only for arrays and streams of objects, where one
 	// node holds every record's field.
-	if c.Kind != "map" && len(recs) == 1 && recs[0].kinds == kObject && c.Count >= 2 {
+	if consts && c.Kind != "map" && len(recs) == 1 && recs[0].kinds == kObject && c.Count >= 2 {
 		for _, f := range recs[0].order {
 			if f.seen == c.Count && f.constant && !f.protected {
 				s.stats[i].consts = append(s.stats[i].consts, f)

@@ -703,7 +703,7 @@ func jsonLevel1(ctx context.Context, req Request, shape *Shape, stopOver int) (O
 	}
 	// The rule cache lives in the shape's nodes: work on a fresh tree when
 	// the shape was already used.
-	if shape.tree.ruled {
+	if shape.tree == nil || shape.tree.ruled {
 		s, err := DetectShape(req.Input, collectionPaths(*shape))
 		if err != nil {
 			return Output{}, err

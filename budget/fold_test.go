@@ -189,3 +189,75 @@ func TestFoldedMembersRecords(t *testing.T) {
 		t.Errorf("a records path through a folded member: %v", err)
 	}
 }
+
+// TestDetectedFromTree: the shape with no records paths that level 2
+// shows and indexes beside the registry's collections, made from the
+// pipeline's path tree without a second walk (Shape.detected), is the
+// one DetectShape finds: the same collections, counts and fields, the
+// same records and collection texts; and level 1 run after it on the
+// pipeline's shape writes the same output.
+func TestDetectedFromTree(t *testing.T) {
+	type input struct {
+		name    string
+		data    []byte
+		records []string
+	}
+	ins := []input{{"jsonl", []byte("{\"a\":1}\n{\"a\":2}\n"), []string{"."}}, {"concat", []byte(`{"a":[{"b":1}]}{"a":[]}`), []string{"."}}}
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "captured", "*.json*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ins = append(ins, input{filepath.Base(f), data, []string{"."}})
+	}
+	for _, vi := range viewBenchInputs {
+		ins = append(ins, input{vi.name + " 1MB", grownCaptured(t, vi.file, vi.grow, 1<<20), vi.rules.Records})
+	}
+	for _, in := range ins {
+		sh, err := DetectShape(in.data, in.records)
+		if err != nil {
+			if sh, err = DetectShape(in.data, nil); err != nil {
+				t.Fatalf("%s: %v", in.name, err)
+			}
+		}
+		want, err := DetectShape(in.data, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := sh.detected()
+		if !ok {
+			if sh.Format == FormatJSON || sh.Format == FormatJSONL || sh.Format == FormatConcat {
+				t.Errorf("%s: no shape from the tree of a %s input", in.name, sh.Format)
+			}
+			continue
+		}
+		if got.Format != want.Format || got.ContentType != want.ContentType || !reflect.DeepEqual(got.Collections, want.Collections) {
+			t.Errorf("%s: from the tree %s %v, DetectShape %s %v", in.name, got.Format, got.Collections, want.Format, want.Collections)
+			continue
+		}
+		for _, c := range want.Collections {
+			if a, b := collectionText(in.data, got, c.Path), collectionText(in.data, want, c.Path); string(a) != string(b) {
+				t.Errorf("%s: text of %s differs", in.name, c.Path)
+			}
+			var a, b []string
+			_ = EachRecord(in.data, got, c.Path, func(_ int, raw []byte) error { a = append(a, string(raw)); return nil })
+			_ = EachRecord(in.data, want, c.Path, func(_ int, raw []byte) error { b = append(b, string(raw)); return nil })
+			if !reflect.DeepEqual(a, b) || len(a) != c.Count {
+				t.Errorf("%s: records of %s differ (%d, %d, count %d)", in.name, c.Path, len(a), len(b), c.Count)
+			}
+		}
+		// Level 1 on the pipeline's shape after it: the tree's marks are
+		// still the pipeline's.
+		fresh, _ := DetectShape(in.data, collectionPaths(sh))
+		rules := Rules{Defaults: true, Records: collectionPaths(sh)}
+		o1, err1 := Declarative().Compact(context.Background(), Request{Tool: "t", Input: in.data, Budget: 1 << 30, Rules: rules, Shape: &sh})
+		o2, err2 := Declarative().Compact(context.Background(), Request{Tool: "t", Input: in.data, Budget: 1 << 30, Rules: rules, Shape: &fresh})
+		if err1 != nil || err2 != nil || string(o1.Content) != string(o2.Content) {
+			t.Errorf("%s: level 1 after the shape from the tree: %v %v, outputs equal %v", in.name, err1, err2, string(o1.Content) == string(o2.Content))
+		}
+	}
+}

@@ -188,10 +188,7 @@ func FuzzRun(f *testing.F) {
 	}
 	// Fits with room for a facts notice (level none, withFacts).
 	f.Add([]byte("["+strings.Repeat(`{"s":"open"},`, 79)+`{"s":"closed"}]`), uint16(498))
-	c, err := NewCounter("")
-	if err != nil {
-		f.Fatal(err)
-	}
+	c := counter(f)
 	p := NewPipeline(c)
 	f.Fuzz(func(t *testing.T, data []byte, budget uint16) {
 		if len(data) > 2048 {

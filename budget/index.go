@@ -141,7 +141,7 @@ func (p *Pipeline) writeIndex(in Input, shape Shape, sum string) {
 	// as text is lines whatever bytes it holds; budget/query).
 	if len(in.Rules.Records) > 0 {
 		var err error
-		if shape, err = DetectShapeAs(in.Data, nil, in.ContentType); err != nil {
+		if shape, err = detectedShape(in, shape); err != nil {
 			return
 		}
 	}

@@ -193,16 +193,31 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 func viewShape(in Input, shape Shape) Shape {
 	ext := shape
 	if len(in.Rules.Records) > 0 && (shape.Format == FormatJSON || shape.Format == FormatJSONL || shape.Format == FormatConcat) {
-		if det, err := DetectShape(in.Data, nil); err == nil {
+		if det, err := detectedShape(in, shape); err == nil {
 			ext.Collections = slices.Clip(shape.Collections)
-			for _, c := range det.Collections {
+			ext.stats = slices.Clip(shape.stats)
+			for j, c := range det.Collections {
 				if !slices.ContainsFunc(shape.Collections, func(r schemas.Collection) bool { return r.Path == c.Path }) {
 					ext.Collections = append(ext.Collections, c)
+					if len(ext.stats) == len(ext.Collections)-1 && j < len(det.stats) {
+						// Its text, when it is one slice (collectionText).
+						ext.stats = append(ext.stats, det.stats[j])
+					}
 				}
 			}
 		}
 	}
 	return ext
+}
+
+// detectedShape is DetectShapeAs(in.Data, nil, in.ContentType), the
+// shape with no records paths, from the pipeline's shape when it has the
+// path tree (no second walk of the input).
+func detectedShape(in Input, shape Shape) (Shape, error) {
+	if d, ok := shape.detected(); ok && sameBytes(shape.data, in.Data) {
+		return d, nil
+	}
+	return DetectShapeAs(in.Data, nil, in.ContentType)
 }
 
 // dropFunc reports the record fields the rules drop, by the last segment

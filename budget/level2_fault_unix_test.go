@@ -69,7 +69,7 @@ func TestLevel2StoreOfTruncatedMappingFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := &truncatingStore{path: p, done: make(chan struct{})}
-	pl := NewPipeline(mustCounter(t), WithStore(st))
+	pl := NewPipeline(counter(t), WithStore(st))
 	best := Level1Result{Result: schemas.Result{Content: "x", Tokens: schemas.Tokens{Budget: 300}}}
 	var caught any
 	func() {

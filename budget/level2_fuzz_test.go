@@ -24,10 +24,7 @@ func FuzzRunStored(f *testing.F) {
 	f.Add([]byte(strings.Repeat("=== RUN   TestA\n--- PASS: TestA (0.00s)\n--- FAIL: TestB (0.01s)\n", 15)+"FAIL\nexit status 1\n"), uint16(100))
 	f.Add([]byte(strings.Repeat("Package: a\nVersion: 1.0\n\nPackage: b\nVersion: 2.0\nStatus: install ok\n\n", 10)), uint16(90))
 	f.Add([]byte(strings.Repeat("NAME   READY STATUS  RESTARTS\npod-a  1/1   Running 0\npod-b  0/1   Error   3\n", 12)), uint16(110))
-	c, err := NewCounter("")
-	if err != nil {
-		f.Fatal(err)
-	}
+	c := counter(f)
 	f.Fuzz(func(t *testing.T, data []byte, budget uint16) {
 		if len(data) > 4096 {
 			return

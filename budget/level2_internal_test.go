@@ -55,19 +55,10 @@ func (s *memStore) Open(ctx context.Context, h Handle) (io.ReadCloser, Meta, err
 	return io.NopCloser(bytes.NewReader(b)), Meta{Bytes: int64(len(b))}, nil
 }
 
-func mustCounter(t testing.TB) Counter {
-	t.Helper()
-	c, err := NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
 // runLevel2 runs level 2 on data as if level 1 had left it unchanged.
 func runLevel2(t testing.TB, data []byte, tool string, rules Rules, budget int) (schemas.Result, *memStore, error) {
 	t.Helper()
-	c := mustCounter(t)
+	c := counter(t)
 	st := &memStore{}
 	p := NewPipeline(c, WithStore(st))
 	shape, err := DetectShape(data, rules.Records)
@@ -128,7 +119,7 @@ func TestLevel2CloudWatchPinsAlarms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := mustCounter(t)
+	c := counter(t)
 	if res.Level != schemas.LevelArtifact || res.Tokens.After > budget || res.Tokens.After != c.Count(res.Content) {
 		t.Fatalf("level %s, tokens %+v", res.Level, res.Tokens)
 	}

@@ -43,7 +43,7 @@ func TestLevel2GitHubIssuesCompactRows(t *testing.T) {
 	if err := json.Unmarshal(data, &orig); err != nil {
 		t.Fatal(err)
 	}
-	p, _ := l2Pipeline(t)
+	p, _, _ := storePipeline(t)
 	res, err := p.Run(context.Background(), budget.Input{Tool: "github.issues", Data: data, Budget: 4000, Rules: githubRules()})
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +132,7 @@ func TestLevel2CountsEveryCollection(t *testing.T) {
 		t.Fatalf("fixture: %d collections", len(all.Collections))
 	}
 	for _, b := range []int{2000, 4000} {
-		p, _ := l2Pipeline(t)
+		p, _, _ := storePipeline(t)
 		res, err := p.Run(context.Background(), budget.Input{Tool: "npm.view", Data: data, Budget: b, Rules: rules})
 		if err != nil {
 			t.Fatal(err)
@@ -174,11 +174,8 @@ func TestLevel2FieldsQuery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, st := l2Pipeline(t)
-	counter, err := budget.NewCounter(budget.EncodingO200k)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, _, st := storePipeline(t)
+	counter := newCounter(t)
 	querier, err := query.New(st, counter, query.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/toolcompact/compact/budget"
-	"github.com/toolcompact/compact/budget/artifact"
 	"github.com/toolcompact/compact/budget/query"
 	"github.com/toolcompact/compact/schemas"
 )
@@ -41,19 +40,6 @@ func l2Records(n int) []byte {
 	return b.Bytes()
 }
 
-func l2Pipeline(t testing.TB) (*budget.Pipeline, *artifact.DirStore) {
-	t.Helper()
-	c, err := budget.NewCounter(budget.EncodingO200k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := artifact.NewDir(t.TempDir(), artifact.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return budget.NewPipeline(c, budget.WithStore(st)), st
-}
-
 func l2ReadArtifact(t *testing.T, st budget.Store, h string) []byte {
 	t.Helper()
 	rc, _, err := st.Open(context.Background(), budget.Handle(h))
@@ -71,7 +57,7 @@ func l2ReadArtifact(t *testing.T, st budget.Store, h string) []byte {
 // TestRunLevel2EndToEnd runs the whole pipeline on outputs level 1 cannot
 // fit and checks the envelope and the stored original.
 func TestRunLevel2EndToEnd(t *testing.T) {
-	p, st := l2Pipeline(t)
+	p, _, st := storePipeline(t)
 	data := l2Records(3000)
 	in := budget.Input{Tool: "svc.list", Data: data, Budget: 2500,
 		Rules: budget.Rules{Tool: "svc.list", Pin: `.state == "ALARM"`, Drop: []string{"url", "tags"}}}
@@ -149,7 +135,7 @@ func TestRunLevel2EndToEnd(t *testing.T) {
 // TestRunStoreAlways checks that a level 1 result stores the original
 // when the rules say store: always.
 func TestRunStoreAlways(t *testing.T) {
-	p, st := l2Pipeline(t)
+	p, _, st := storePipeline(t)
 	data := l2Records(20)
 	res, err := p.Run(context.Background(), budget.Input{Tool: "svc.list", Data: data, Budget: 100000,
 		Rules: budget.Rules{Tool: "svc.list", Drop: []string{"url"}, Store: "always"}})
@@ -229,7 +215,7 @@ func BenchmarkLevel2(b *testing.B) {
 		{"level2-no-pin", 4000, schemas.LevelArtifact, ""},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			p, _ := l2Pipeline(b)
+			p, _, _ := storePipeline(b)
 			r := rules
 			r.Pin = bc.pin
 			in := budget.Input{Tool: "svc.list", Data: data, Budget: bc.budget, Rules: r}
@@ -265,11 +251,8 @@ func TestLevel2SuggestedQueriesRun(t *testing.T) {
 	// queries run is measured by the benchmarks.
 	defer func(d time.Duration) { budget.PinTimeout = d }(budget.PinTimeout)
 	budget.PinTimeout = time.Minute
-	p, st := l2Pipeline(t)
-	counter, err := budget.NewCounter(budget.EncodingO200k)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, _, st := storePipeline(t)
+	counter := newCounter(t)
 	querier, err := query.New(st, counter, query.Options{Timeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)

@@ -14,7 +14,6 @@ import (
 	"testing"
 
 	"github.com/toolcompact/compact/budget"
-	"github.com/toolcompact/compact/budget/artifact"
 	"github.com/toolcompact/compact/schemas"
 )
 
@@ -100,26 +99,13 @@ func relTarget(target, coll string) string {
 	return target
 }
 
-func newStorePipeline(t *testing.T) (*budget.Pipeline, budget.Counter, budget.Store) {
-	t.Helper()
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := artifact.NewDir(t.TempDir(), artifact.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return budget.NewPipeline(c, budget.WithStore(st)), c, st
-}
-
 // TestNoticeCaptured runs level 1 with the default rules on captured
 // outputs, with a budget that level 1 meets: the notice states every
 // field path left out with its count, every constant with its value, the
 // strings shortened; the artifact is set and holds the original; the
 // payload after the notice is valid; tokens.after is the exact count.
 func TestNoticeCaptured(t *testing.T) {
-	p, c, st := newStorePipeline(t)
+	p, c, st := storePipeline(t)
 	// Budgets between level 1's size and the raw size (testdata/README.md
 	// and the bench give the raw sizes).
 	for name, b := range map[string]int{"github-issues.json": 200000, "kubectl-pods.json": 450000, "sqlite-orders.json": 240000,
@@ -205,7 +191,7 @@ func TestNoticeCaptured(t *testing.T) {
 // nothing and its notice only states facts counted over the records: the
 // output is whole after it.
 func TestNoticeLossless(t *testing.T) {
-	p, c, _ := newStorePipeline(t)
+	p, c, _ := storePipeline(t)
 	data, err := os.ReadFile("../testdata/captured/npm-view-react.json")
 	if err != nil {
 		t.Fatal(err)
@@ -232,7 +218,7 @@ func TestNoticeLossless(t *testing.T) {
 // none at the size of the plain notice, and one token below that it is
 // an error with the numbers, never a cut.
 func TestNoticeInBudget(t *testing.T) {
-	p, c, _ := newStorePipeline(t)
+	p, c, _ := storePipeline(t)
 	data, err := os.ReadFile("../testdata/captured/fs-tree.json")
 	if err != nil {
 		t.Fatal(err)
@@ -396,10 +382,7 @@ func FuzzNotice(f *testing.F) {
 	} {
 		f.Add([]byte(s), uint16(30))
 	}
-	c, err := budget.NewCounter("")
-	if err != nil {
-		f.Fatal(err)
-	}
+	c := newCounter(f)
 	p := budget.NewPipeline(c)
 	lossy := map[string]bool{budget.ActDropField: true, budget.ActDropEmpty: true, budget.ActDropConstant: true, budget.ActDropID: true,
 		budget.ActDropURL: true, budget.ActShorten: true, budget.ActCollapse: true, budget.ActShortenLines: true, budget.ActInvalidUTF8: true}
@@ -458,10 +441,7 @@ func FuzzNotice(f *testing.F) {
 // states them), the output unchanged after it; an output that starts like
 // a notice always gets one, or leaves level none.
 func TestFactsNotice(t *testing.T) {
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newCounter(t)
 	p := budget.NewPipeline(c)
 	ctx := context.Background()
 	var b strings.Builder

@@ -11,15 +11,6 @@ import (
 	"github.com/toolcompact/compact/schemas"
 )
 
-func counter(t testing.TB) Counter {
-	t.Helper()
-	c, err := NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
 func records(n int) []byte {
 	var b bytes.Buffer
 	b.WriteString(`{"total_count":` + fmt.Sprint(n) + `,"items":[`)

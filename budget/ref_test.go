@@ -20,7 +20,7 @@ import (
 // handle. On the old code views printed "artifact 3d38d105ebf2" and
 // "compact artifact query 3d38d105ebf2 ...".
 func TestViewsPrintReferences(t *testing.T) {
-	p, st := l2Pipeline(t)
+	p, _, st := storePipeline(t)
 	files, err := filepath.Glob("../testdata/captured/*.*")
 	if err != nil {
 		t.Fatal(err)
@@ -75,10 +75,7 @@ func TestViewsPrintReferences(t *testing.T) {
 	}
 
 	// A query answer over its budget names its new artifact the same way.
-	c, err := budget.NewCounter(budget.EncodingO200k)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newCounter(t)
 	q, err := query.New(st, c, query.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -21,7 +21,7 @@ func TestRootMapIsOneCollection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := l2Pipeline(t)
+	p, _, _ := storePipeline(t)
 	for _, b := range []int{1000, 2000, 4000} {
 		res := runView(t, p, "npm.view.time", data, b)
 		if res.Level != schemas.LevelArtifact {
@@ -68,7 +68,7 @@ func TestKeyPrefixCounts(t *testing.T) {
 			want[k[:i]]++
 		}
 	}
-	p, _ := l2Pipeline(t)
+	p, _, _ := storePipeline(t)
 	res := runView(t, p, "vite-document", data, 4000)
 	_, after, ok := strings.Cut(res.Content, "collection .devDependencies (map)")
 	if !ok {
@@ -129,7 +129,7 @@ func TestTreeOfWordNamedFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := l2Pipeline(t)
+	p, _, _ := storePipeline(t)
 	res := runView(t, p, "explain", data, 750)
 	if res.Level != schemas.LevelArtifact {
 		t.Fatalf("level %s, want artifact", res.Level)

@@ -73,10 +73,7 @@ func loop(b *testing.B, n int, f func()) {
 //
 //	go test -run '^$' -bench 'Run$' -benchtime 3x -cpu 1 ./budget
 func BenchmarkRun(b *testing.B) {
-	c, err := budget.NewCounter("")
-	if err != nil {
-		b.Fatal(err)
-	}
+	c := newCounter(b)
 	ctx := context.Background()
 	for _, size := range []int{1 << 20, 10 << 20} {
 		data := runRecords(size)
@@ -133,10 +130,7 @@ func BenchmarkRun(b *testing.B) {
 //
 //	go test -run '^$' -bench RunCaptured -benchtime 3x -cpu 1 ./budget
 func BenchmarkRunCaptured(b *testing.B) {
-	c, err := budget.NewCounter("")
-	if err != nil {
-		b.Fatal(err)
-	}
+	c := newCounter(b)
 	ctx := context.Background()
 	for _, f := range []string{"kubectl-pods.json", "app-log.jsonl", "github-issues.json"} {
 		data, err := os.ReadFile(filepath.Join("../testdata/captured", f))
@@ -191,10 +185,7 @@ func sidecarIssues(n int) []byte {
 //
 //	go test -run '^$' -bench RunSidecar100KB -benchtime 200x ./budget
 func BenchmarkRunSidecar100KB(b *testing.B) {
-	c, err := budget.NewCounter("")
-	if err != nil {
-		b.Fatal(err)
-	}
+	c := newCounter(b)
 	ctx := context.Background()
 	data := sidecarIssues(330)
 	rules := budget.Rules{Records: []string{"."}, Drop: []string{"*_url", "url", "node_id"}, StringsMax: 400,

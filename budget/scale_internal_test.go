@@ -74,7 +74,7 @@ func TestLevel1StopsOverBudget(t *testing.T) {
 	if err != nil || !strings.HasPrefix(string(want.Content), "a_rather_long") {
 		t.Fatalf("no table: %v %.80q", err, want.Content)
 	}
-	tableTokens := mustCounter(t).Count(string(want.Content))
+	tableTokens := counter(t).Count(string(want.Content))
 	if lb := LowerBound(tbl.Input); lb < 2*tableTokens {
 		t.Fatalf("the JSON's bound %d is not far over the table's %d tokens", lb, tableTokens)
 	}
@@ -130,7 +130,7 @@ func TestLevel1StopAllocatesLittle(t *testing.T) {
 // level1_stopped action, and its counts are still exact.
 func TestLevel2SkipsLevel1Actions(t *testing.T) {
 	data := benchRecords(level1StopMin)
-	p := NewPipeline(mustCounter(t), WithStore(hashStore{}))
+	p := NewPipeline(counter(t), WithStore(hashStore{}))
 	res, err := p.Run(context.Background(), Input{Tool: "t", Data: data, Budget: 4000, Rules: Rules{Defaults: true, Drop: []string{"note"}}})
 	if err != nil {
 		t.Fatal(err)

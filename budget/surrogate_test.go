@@ -38,10 +38,7 @@ func TestLoneSurrogateIsJSON(t *testing.T) {
 	if err != nil || s.Format != budget.FormatJSON || len(s.Collections) != 1 || s.Collections[0].Count != 300 || s.LoneSurrogates != 1 {
 		t.Fatalf("shape = %s %+v (lone %d), %v; want JSON with 300 records", s.Format, s.Collections, s.LoneSurrogates, err)
 	}
-	ctr, err := budget.NewCounter("o200k_base")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctr := newCounter(t)
 	p := budget.NewPipeline(ctr)
 	res, err := p.Run(context.Background(), budget.Input{Tool: "t", Data: in, Budget: 5000, Rules: budget.Rules{StringsMax: 10}})
 	if err != nil {

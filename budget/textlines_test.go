@@ -97,10 +97,7 @@ func TestGoDocLineCount(t *testing.T) {
 	}
 	// Through Run, at the budgets of the report: level 1 fails or fits,
 	// but never with a plugin_failed or count error.
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newCounter(t)
 	p := budget.NewPipeline(c)
 	for _, b := range []int{2000, 4000, 8000, 16000, 40000} {
 		r, err := p.Run(context.Background(), budget.Input{Tool: "go.doc", Data: data, Budget: b,
@@ -126,7 +123,7 @@ func TestGoDocLineCount(t *testing.T) {
 // original is stored (with a store) so the exact bytes come back.
 func TestInvalidUTF8IsLossy(t *testing.T) {
 	data := []byte("caf\xe9 au lait\nna\xff\xfeve\nplain\n")
-	p, _, st := newStorePipeline(t)
+	p, _, st := storePipeline(t)
 	r, err := p.Run(context.Background(), budget.Input{Tool: "t", Data: data, Budget: 1000})
 	if err != nil {
 		t.Fatal(err)

@@ -34,7 +34,7 @@ func runView(t *testing.T, p *budget.Pipeline, name string, data []byte, b int) 
 // budgets: each view is within its budget (counted exactly), and shows
 // every line the view at a smaller budget shows.
 func TestTextViewMonotone(t *testing.T) {
-	p, _ := l2Pipeline(t)
+	p, _, _ := storePipeline(t)
 	budgets := []int{800, 2000, 4000, 8000}
 	for _, name := range textViewFiles {
 		t.Run(name, func(t *testing.T) {
@@ -76,7 +76,7 @@ func TestTextViewMonotone(t *testing.T) {
 // TestTextViewAnswers checks that the view at 2,000 tokens shows what is
 // asked first of a failed run: its cause and its end, with exact counts.
 func TestTextViewAnswers(t *testing.T) {
-	p, _ := l2Pipeline(t)
+	p, _, _ := storePipeline(t)
 	want := map[string][]string{
 		"go-test-json.jsonl": {
 			"tests (subtests counted, a parent fails with its subtest): 397 (391 passed, 5 failed, 1 skipped)",
@@ -112,11 +112,8 @@ func TestTextViewAnswers(t *testing.T) {
 // written, on the stored original: each runs, and the error-line query
 // finds exactly as many lines as the view says there are.
 func TestTextViewQueriesRun(t *testing.T) {
-	p, st := l2Pipeline(t)
-	c, err := budget.NewCounter(budget.EncodingO200k)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, _, st := storePipeline(t)
+	c := newCounter(t)
 	q, err := query.New(st, c, query.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -170,7 +167,7 @@ func TestTextViewQueriesRun(t *testing.T) {
 // and the payload after the notice is the text unchanged. Fails on the
 // old code (text got no notice).
 func TestTextFactsNotice(t *testing.T) {
-	p, _ := l2Pipeline(t)
+	p, _, _ := storePipeline(t)
 	data, err := os.ReadFile("../testdata/captured/ls-l-usr-bin.txt")
 	if err != nil {
 		t.Fatal(err)

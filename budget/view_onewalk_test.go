@@ -35,10 +35,7 @@ func capturedJSON(t *testing.T) map[string][]byte {
 // collection once more for the facts around it); the view is the same
 // text at every budget as the one read through Each.
 func TestViewReadsRecordsInItsOwnWalk(t *testing.T) {
-	c, err := NewCounter(EncodingO200k)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := counter(t)
 	errCalled := errors.New("Each called")
 	oneWalk := 0
 	for name, data := range capturedJSON(t) {

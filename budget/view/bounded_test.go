@@ -17,16 +17,7 @@ func selectOneWalk(t *testing.T, n int) *coll {
 	c.Text = in.Data
 	c.Each = func(func(int, []byte) error) error { t.Fatal("Each called"); return nil }
 	in.Collections = []Collection{c}
-	k := &coll{in: in, c: c, p: NewProfile(false), rows: map[int]*row{}}
-	k.t = newTracker(k)
-	k.p.t = k.t
-	if err := k.profileRecords(); err != nil {
-		t.Fatal(err)
-	}
-	k.p.Finish()
-	k.chooseColumns()
-	k.selectRows()
-	return k
+	return selectedColl(t, in, c)
 }
 
 // TestOneWalkSameSelection: reading the records in the profile's walk
@@ -271,18 +262,7 @@ func genNumbers(n int, seed uint64) (Input, Collection) {
 // the same reasons, as reading every record kept among the largest and
 // smallest numbers.
 func TestOutliersReadOnlyBeyond(t *testing.T) {
-	sel := func(in Input, c Collection) *coll {
-		k := &coll{in: in, c: c, p: NewProfile(false), rows: map[int]*row{}}
-		k.t = newTracker(k)
-		k.p.t = k.t
-		if err := k.profileRecords(); err != nil {
-			t.Fatal(err)
-		}
-		k.p.Finish()
-		k.chooseColumns()
-		k.selectRows()
-		return k
-	}
+	sel := func(in Input, c Collection) *coll { return selectedColl(t, in, c) }
 	outliers := func(k *coll) []string {
 		var out []string
 		for _, r := range k.why {
@@ -378,15 +358,7 @@ func TestOutliersOfArraysByRecord(t *testing.T) {
 	b.WriteByte(']')
 	col := Collection{Path: ".", Kind: "array", Count: 3000, Text: b.Bytes()}
 	in := Input{Format: "json", Data: b.Bytes(), Budget: 4000, Collections: []Collection{col}}
-	k := &coll{in: in, c: col, p: NewProfile(false), rows: map[int]*row{}}
-	k.t = newTracker(k)
-	k.p.t = k.t
-	if err := k.profileRecords(); err != nil {
-		t.Fatal(err)
-	}
-	k.p.Finish()
-	k.chooseColumns()
-	k.selectRows()
+	k := selectedColl(t, in, col)
 	far := 0
 	for _, r := range k.why {
 		for _, i := range r.recs {

@@ -364,6 +364,12 @@ func (k *coll) addProfile(v *View, sec int) {
 		}
 	} else if p.Map {
 		v.Add(Candidate{Section: sec, Key: key, Record: -1, Prio: PrioProfile, Reason: "the keys", Text: k.keysLine()})
+		if l := k.keyKindsLine(); l != "" {
+			// A fact, unlike the keys it counts (a listing of the
+			// output's own data): stated also beside the whole output.
+			key++
+			v.Add(Candidate{Section: sec, Key: key, Record: -1, Prio: PrioProfile, Reason: "keys by their parts", Text: l})
+		}
 		if k.tuples != nil {
 			// Lists read by position (json_tuple.go): they replace the
 			// lines of their merged items ("[]...").
@@ -652,9 +658,16 @@ func (k *coll) keysLine() string {
 	} else {
 		fmt.Fprintf(&b, "  keys (%s): %s", commas(n), strings.Join(keys, ", "))
 	}
-	// Keys are data too: media types by their type, paths by their first
-	// segment (exact counts over every key), where the keys are too many
-	// to count by eye.
+	return b.String()
+}
+
+// keyKindsLine counts the keys of a keyed collection by their parts, or
+// "": keys are data too: media types by their type, paths by their first
+// segment (exact counts over every key), where the keys are too many to
+// count by eye.
+func (k *coll) keyKindsLine() string {
+	n := k.keys.n
+	var b strings.Builder
 	if n > 50 {
 		if pres := k.keys.prefixes(); !kinds(&b, "keys before the first /", pres, n) && len(pres) == 1 {
 			// One prefix (lodash's fp/ modules beside its top-level
@@ -676,7 +689,10 @@ func (k *coll) keysLine() string {
 			}
 		}
 	}
-	return b.String()
+	if b.Len() == 0 {
+		return ""
+	}
+	return fmt.Sprintf("  the %s keys by their parts%s", commas(n), b.String())
 }
 
 // stateNames are field names whose values are states.
@@ -703,7 +719,9 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 	if f.Types == tObject {
 		return "", classOther // its fields are listed
 	}
-	if strings.HasSuffix(f.Path, "[]") && f.Counts == nil && f.NumN == 0 && f.TimeN == 0 && !standsOut(f) {
+	if strings.HasSuffix(f.Path, "[]") && f.Counts == nil && f.NumN == 0 && f.TimeN == 0 && !(f.parent == p.root && standsOut(f)) {
+		// (but the items of records that are lists, a module's
+		// requirements, are the records' data: their most common)
 		return "", classOther // its array's line gives the counts
 	}
 	var b strings.Builder
@@ -802,7 +820,6 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		if vcs := f.sortedCounts(); len(vcs) > 0 && vcs[0].n*3 >= f.Values-f.Nulls {
 			commonValues(&b, f)
 		}
-		topValuesOf(&b, f)
 		epochTimes(&b, f)
 		if f.Min != f.Max && (!under || f.Max > f.Mean()+2*f.StdDev()) {
 			class = classRange

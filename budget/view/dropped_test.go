@@ -33,13 +33,7 @@ func TestDroppedFieldsCountedNotProfiled(t *testing.T) {
 	col := Collection{Path: ".", Kind: "array", Count: n, Text: data}
 	in := Input{Format: "json", Data: data, Budget: 4000, Collections: []Collection{col}, Identity: []string{".key"},
 		Drop: func(p string) bool { return p == "key" || p == "url" || strings.HasSuffix(p, "_url") }}
-	k := &coll{in: in, c: col, p: NewProfile(false), rows: map[int]*row{}}
-	k.t = newTracker(k)
-	k.p.t = k.t
-	if err := k.profileRecords(); err != nil {
-		t.Fatal(err)
-	}
-	k.p.Finish()
+	k := profiledColl(t, in, col)
 	for _, path := range []string{"url", "user.html_url"} {
 		f := k.p.Field(path)
 		if f == nil {

@@ -62,6 +62,31 @@ func fillText(t *testing.T, data []byte, budget int) string {
 	return f.Text
 }
 
+// profiledColl profiles collection c of in as addRecords does: its
+// records read in the profile's own walk, with the tracker that gathers
+// what the choice of rows needs. An error fails the test.
+func profiledColl(t testing.TB, in Input, c Collection) *coll {
+	t.Helper()
+	k := &coll{in: in, c: c, p: NewProfile(c.Kind == "map"), rows: map[int]*row{}}
+	k.t = newTracker(k)
+	k.p.t = k.t
+	if err := k.profileRecords(); err != nil {
+		t.Fatal(err)
+	}
+	k.p.Finish()
+	return k
+}
+
+// selectedColl is profiledColl with the columns and the rows chosen: the
+// state the tests of the selection look into.
+func selectedColl(t testing.TB, in Input, c Collection) *coll {
+	t.Helper()
+	k := profiledColl(t, in, c)
+	k.chooseColumns()
+	k.selectRows()
+	return k
+}
+
 // byteCounter counts one token per 4 bytes: a fast stand-in for the
 // tokenizer, which this package's tests cannot import.
 type byteCounter struct{}

@@ -258,8 +258,10 @@ func (m *tupleMap) lines() []string {
 			break
 		}
 		b.Reset()
-		label := fmt.Sprintf("[%d] the %s item", i, ordinals[i])
-		if i == tuplePos {
+		var label string
+		if i < tuplePos {
+			label = fmt.Sprintf("[%d] the %s item", i, ordinals[i])
+		} else {
 			label = fmt.Sprintf("[%d] and later items", i)
 		}
 		has := ps.lists

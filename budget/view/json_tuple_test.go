@@ -137,3 +137,66 @@ func TestTopValuesPastTheCap(t *testing.T) {
 		t.Errorf("view lacks %q:\n%s", want, fl.Text)
 	}
 }
+
+// TestTupleMapLongLists: lists longer than the positions that have a
+// line of their own share one line ("[3] and later items"), counted
+// exactly (a rule whose options are 61 restricted globals). The first
+// version indexed past its table of ordinals there and panicked.
+func TestTupleMapLongLists(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"rules": {`)
+	for i := 0; i < 300; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		switch {
+		case i%10 == 0:
+			fmt.Fprintf(&b, `"r%d": ["error", "a", {"x": %d}, "b", "c", {"y": 1}]`, i, i)
+		case i%3 == 0:
+			fmt.Fprintf(&b, `"r%d": ["off"]`, i)
+		default:
+			fmt.Fprintf(&b, `"r%d": ["error", {"max": %d}]`, i, i)
+		}
+	}
+	b.WriteString(`}}`)
+	v, data := viewOfData(t, []byte(b.String()))
+	c, err := budget.NewCounter("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fl, err := v.Fill(c, 1500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	later := toInt(jq(t, data, `[.rules[] | select(length > 3)] | length`)[0])
+	items := toInt(jq(t, data, `[.rules[] | .[3:][]] | length`)[0])
+	byType := jq(t, data, `[.rules[] | .[3:][] | type] | group_by(.) | map([.[0], length]) | sort_by(-.[1]) | map("\(.[0]) \(.[1])") | join(", ")`)[0].(string)
+	want := fmt.Sprintf("[3] and later items (in %d of 300 lists, %d items): by type: %s", later, items, byType)
+	if !strings.Contains(fl.Text, want) {
+		t.Errorf("view lacks %q:\n%s", want, fl.Text)
+	}
+}
+
+// TestKeyPartsAreFacts: the counts of a keyed collection's keys by their
+// parts ("keys before the first /: promise 14, ...") are facts, stated
+// also in the notice of a whole output (View.Facts), unlike the keys
+// themselves. On the old code they were on the keys' line, a listing, so
+// a budget large enough for the whole output stated fewer facts than a
+// smaller one (hf7-clean: "how many import/ rules" answered at 4,000
+// tokens, not at 8,000).
+func TestKeyPartsAreFacts(t *testing.T) {
+	v, data := viewOf(t, eslintStandard)
+	want := map[string]int{}
+	for _, k := range jq(t, data, `.rules | keys[] | select(contains("/")) | split("/")[0]`) {
+		want[k.(string)]++
+	}
+	if len(want) < 2 {
+		t.Fatalf("%d key prefixes: the test checks little", len(want))
+	}
+	facts := strings.Join(v.Facts(), "\n")
+	for pre, n := range want {
+		if !strings.Contains(facts, fmt.Sprintf(" %s %d", pre, n)) || !strings.Contains(facts, "keys before the first /: ") {
+			t.Errorf("the facts do not count the keys before the first / (%s %d):\n%s", pre, n, facts)
+		}
+	}
+}

@@ -1556,6 +1556,9 @@ func (t *tracker) end(raw []byte) {
 func (k *coll) profileRecords() error {
 	c := k.c
 	array := c.Kind == "array"
+	if c.Kind == "map" && within(k.in.Data, c.Text) {
+		return k.profileMap()
+	}
 	if !array && c.Kind != "jsonl" && c.Kind != "concat" || !within(k.in.Data, c.Text) {
 		return c.Each(func(i int, raw []byte) error { k.p.Add(i, raw); return nil })
 	}
@@ -1577,6 +1580,48 @@ func (k *coll) profileRecords() error {
 		n++
 		s.ws()
 		if array && s.peek() == ',' {
+			s.pos++
+		}
+	}
+	if n != c.Count {
+		return fmt.Errorf("%s records read, the collection has %s", commas(n), commas(c.Count))
+	}
+	return nil
+}
+
+// profileMap is profileRecords for a map whose text is known (one
+// object): its members are read from the text in one walk, each as the
+// record {"key": value} Each would make (EachRecord walked the whole
+// input again to find them).
+func (k *coll) profileMap() error {
+	c := k.c
+	s := jscan{d: c.Text}
+	s.ws()
+	if s.peek() != '{' {
+		return fmt.Errorf("the collection's text is not an object")
+	}
+	s.pos++
+	var buf []byte
+	n := 0
+	for {
+		s.ws()
+		if s.peek() != '"' {
+			break
+		}
+		ks := s.pos
+		s.skipString()
+		key := s.d[ks:s.pos]
+		s.ws()
+		s.pos++ // ':'
+		s.ws()
+		vs := s.pos
+		s.skipValue()
+		buf = append(append(append(append(buf[:0], '{'), key...), ':'), s.d[vs:s.pos]...)
+		buf = append(buf, '}')
+		k.p.Add(n, buf)
+		n++
+		s.ws()
+		if s.peek() == ',' {
 			s.pos++
 		}
 	}

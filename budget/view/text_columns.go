@@ -474,8 +474,8 @@ func detectSpaces(sample []byte) *colSplit {
 	bySpace, byBracket := map[int]int{}, map[int]int{}
 	first, firstPos := "", -1
 	lead := rowLead(sample)
-	textLines(sample, func(pos int, line string) {
-		if pos >= 4000 || strings.TrimSpace(line) == "" || !strings.HasPrefix(line, lead) {
+	firstLines(sample, func(pos int, line string) {
+		if strings.TrimSpace(line) == "" || !strings.HasPrefix(line, lead) {
 			return
 		}
 		if firstPos < 0 {
@@ -555,8 +555,8 @@ func detectSpaces(sample []byte) *colSplit {
 func rowLead(sample []byte) string {
 	indents := map[string]int{}
 	nonBlank := 0
-	textLines(sample, func(pos int, line string) {
-		if pos >= 4000 || trimBlank(line) == "" {
+	firstLines(sample, func(pos int, line string) {
+		if trimBlank(line) == "" {
 			return
 		}
 		nonBlank++
@@ -586,8 +586,8 @@ func rowLead(sample []byte) string {
 	// The lines without it: only before the first and after the last
 	// line with it, and at least one of them.
 	firstWith, lastWith, without := -1, -1, 0
-	textLines(sample, func(pos int, line string) {
-		if pos >= 4000 || trimBlank(line) == "" {
+	firstLines(sample, func(pos int, line string) {
+		if trimBlank(line) == "" {
 			return
 		}
 		if strings.HasPrefix(line, lead) {
@@ -599,8 +599,8 @@ func rowLead(sample []byte) string {
 	})
 	inside := false
 	above := "" // the non-blank line right above the first line with it
-	textLines(sample, func(pos int, line string) {
-		if pos >= 4000 || trimBlank(line) == "" || strings.HasPrefix(line, lead) {
+	firstLines(sample, func(pos int, line string) {
+		if trimBlank(line) == "" || strings.HasPrefix(line, lead) {
 			return
 		}
 		without++
@@ -628,8 +628,8 @@ func (sp *colSplit) needLead(sample []byte) {
 		return
 	}
 	need := false
-	textLines(sample, func(pos int, line string) {
-		if pos >= 4000 || trimBlank(line) == "" || strings.HasPrefix(line, sp.lead) || need {
+	firstLines(sample, func(pos int, line string) {
+		if trimBlank(line) == "" || strings.HasPrefix(line, sp.lead) || need {
 			return
 		}
 		if len(splitSpaces(line)) >= sp.minK && !(sp.spaceRules && isRule(line)) {
@@ -676,8 +676,8 @@ func (sp *colSplit) missingLast(sample []byte) {
 		return
 	}
 	short, fit := 0, true
-	textLines(sample, func(pos int, line string) {
-		if pos >= 4000 || pos <= sp.headPos || sp.lead != "" && !strings.HasPrefix(line, sp.lead) {
+	firstLines(sample, func(pos int, line string) {
+		if pos <= sp.headPos || sp.lead != "" && !strings.HasPrefix(line, sp.lead) {
 			return
 		}
 		f := splitSpaces(line)
@@ -717,8 +717,8 @@ func ruledHeader(sample []byte) *colSplit {
 	prev, prevPos, seen := "", -1, 0
 	var sp *colSplit
 	rows, after := 0, 0
-	textLines(sample, func(pos int, line string) {
-		if pos >= 4000 || strings.TrimSpace(line) == "" {
+	firstLines(sample, func(pos int, line string) {
+		if strings.TrimSpace(line) == "" {
 			return
 		}
 		if sp == nil {
@@ -911,8 +911,8 @@ func (sp *colSplit) numericColumn(sample []byte, skip int) bool {
 // returns how many rows it read.
 func (sp *colSplit) sampleRows(sample []byte, skip func(pos int) bool, fn func(cells []string)) int {
 	n := 0
-	textLines(sample, func(pos int, line string) {
-		if pos >= 4000 || skip(pos) {
+	firstLines(sample, func(pos int, line string) {
+		if skip(pos) {
 			return
 		}
 		if f := sp.fields(line); f != nil {

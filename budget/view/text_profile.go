@@ -195,11 +195,17 @@ func sampleLines(data []byte, fn func(line string)) {
 	if len(data) > 1<<20 {
 		data = data[:1<<20]
 	}
+	firstLines(data, func(_ int, line string) { fn(line) })
+}
+
+// firstLines is textLines over the first 4,000 lines of data only: it
+// stops there.
+func firstLines(data []byte, fn func(pos int, line string)) {
 	textLinesWhile(data, func(pos int, line string) bool {
 		if pos >= 4000 {
 			return false
 		}
-		fn(line)
+		fn(pos, line)
 		return true
 	})
 }

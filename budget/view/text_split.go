@@ -386,8 +386,8 @@ func raggedFrom(m map[int]int, k, nonBlank int) (minK int, ok bool) {
 // split at every tab are left to detectColumns when every line agrees.
 func detectSeparated(sample []byte) *colSplit {
 	s := newSepStats()
-	textLines(sample, func(pos int, line string) {
-		if pos >= 4000 || trimBlank(line) == "" {
+	firstLines(sample, func(pos int, line string) {
+		if trimBlank(line) == "" {
 			return
 		}
 		s.add(line)
@@ -404,8 +404,8 @@ func detectSeparated(sample []byte) *colSplit {
 		}
 		sp := &colSplit{mode: byBar, sep: b, bordered: s.bordered[b]*10 >= s.piped[b]*9, barRules: s.barRules[b], headPos: -1}
 		w := map[int]int{}
-		textLines(sample, func(pos int, line string) {
-			if pos < 4000 && trimBlank(line) != "" {
+		firstLines(sample, func(pos int, line string) {
+			if trimBlank(line) != "" {
 				if f := sp.cells(line); f != nil {
 					w[len(f)]++
 				}
@@ -520,10 +520,7 @@ func detectList(sample []byte, whole bool) *colSplit {
 // cell of 90% of them: the bars are then marks, not separators.
 func (sp *colSplit) emptyCells(sample []byte) bool {
 	cells, empty, rows, firstEmpty := 0, 0, 0, 0
-	textLines(sample, func(pos int, line string) {
-		if pos >= 4000 {
-			return
-		}
+	firstLines(sample, func(pos int, line string) {
 		f := sp.fields(line)
 		if f == nil {
 			return
@@ -600,8 +597,8 @@ func (cp *colProfile) factLine() string {
 func detectWidth(sample []byte) *colSplit {
 	var lines []string
 	nonBlank := 0
-	textLines(sample, func(pos int, line string) {
-		if pos >= 4000 || trimBlank(line) == "" {
+	firstLines(sample, func(pos int, line string) {
+		if trimBlank(line) == "" {
 			return
 		}
 		nonBlank++

@@ -8,8 +8,8 @@ import (
 )
 
 // lineNumberPrefix is a line number and a tab at the start of a shown
-// text line.
-var lineNumberPrefix = regexp.MustCompile(`^\s*\d+\t`)
+// text line, also once maskNotData has blanked the number with '#'.
+var lineNumberPrefix = regexp.MustCompile(`^\s*[\d#]+\t`)
 
 // NearBytes is how far a string needle may stand from an occurrence of its
 // question's record (the record's identifier, or the word the answer is
@@ -53,8 +53,9 @@ func (a Answer) VisibleFor(content string) bool {
 		return false
 	}
 	readOff := a.Kind == KindLookup || a.Kind == KindFirst || a.Kind == KindLast
+	counted := a.Kind == KindCount || a.Kind == KindFilterCount || a.Kind == KindSum
 	for _, n := range a.Needles {
-		if !needleNear(content, n, anchors, a.Category == CategoryRecord, readOff) &&
+		if !needleNear(content, n, anchors, a.Category == CategoryRecord, readOff, counted) &&
 			!(readOff && underHeader(content, n, anchors)) {
 			return false
 		}
@@ -134,8 +135,9 @@ func indent(line string) int {
 
 // needleNear reports whether some occurrence of needle n is near one of
 // the anchors. A value read off one record (readOff) is not the count a
-// census states after a value (censusCount).
-func needleNear(content, n string, anchors []span, field, readOff bool) bool {
+// census states after a value (censusCount), and a count or a sum
+// (counted) is not a value such a census lists (censusValue).
+func needleNear(content, n string, anchors []span, field, readOff, counted bool) bool {
 	window := NearBytes
 	if !field && (isNumeric(n) || n == "true" || n == "false") {
 		window = NearNumberBytes
@@ -143,6 +145,9 @@ func needleNear(content, n string, anchors []span, field, readOff bool) bool {
 	for _, o := range occurrences(content, n) {
 		if readOff && censusCount(content, o) {
 			continue
+		}
+		if counted && censusValue(content, o) {
+			continue // a value of the list, counted by the number after it
 		}
 		w := window
 		if censusCount(content, o) {
@@ -203,6 +208,32 @@ func censusCount(s string, o span) bool {
 		return false
 	}
 	return censusCountAfter.MatchString(s[o.end:end])
+}
+
+// censusValue reports whether the needle at o is a value of a census
+// list, followed by its own count (`"19" 18`, `2 15` in "clones (number):
+// 0 341, 1 16, 2 15"): it says which value the records hold, so it is no
+// count of anything (heldout13w: 19 functions never called "stated" by
+// a map's member name "19" listed with the 18 records holding it).
+func censusValue(s string, o span) bool {
+	end := strings.IndexByte(s[o.end:], '\n')
+	if end < 0 {
+		end = len(s)
+	} else {
+		end += o.end
+	}
+	i := o.end
+	if i < end && s[i] == '"' {
+		i++
+	}
+	if i+1 >= end || s[i] != ' ' || s[i+1] < '0' || s[i+1] > '9' {
+		return false
+	}
+	j := i + 1
+	for j < end && (s[j] >= '0' && s[j] <= '9' || s[j] == ',' && j+1 < end && s[j+1] >= '0' && s[j+1] <= '9') {
+		j++
+	}
+	return censusCount(s, span{i + 1, j})
 }
 
 // censusItem reports whether anchor a is (or is inside) the value whose
@@ -337,7 +368,38 @@ func near(s string, o, a span, window int) bool {
 	if selfContained(lineAt(s, a.start)) || selfContained(lineAt(s, o.start)) {
 		return false
 	}
+	if enumerated(s, o) {
+		return false // an item of its own line's list
+	}
 	return len(gap) <= window
+}
+
+// enumerated reports whether the number at o is an item of a plain list
+// of values on a labelled line ("keys (1,796): 0, 1, 2, …, 30, 31"): after
+// the line's head (before its first ": "), between ", " (or that ": ")
+// and a "," or the line's end, with no count of its own. It is one of the
+// values the line's label lists, so it is near nothing on another line
+// (heldout13w typedoc: the key "30" of a symbol map two lines above a
+// path naming YAMLMap "stated" that YAMLMap has 30 members).
+func enumerated(s string, o span) bool {
+	if !isNumeric(s[o.start:o.end]) {
+		return false
+	}
+	start := strings.LastIndexByte(s[:o.start], '\n') + 1
+	head := strings.Index(s[start:], ": ")
+	if head < 0 || start+head+2 > o.start {
+		return false
+	}
+	before := s[start:o.start]
+	if !strings.HasSuffix(before, ", ") && len(before) != head+2 {
+		return false
+	}
+	after := s[o.end:]
+	if i := strings.IndexByte(after, '\n'); i >= 0 {
+		after = after[:i]
+	}
+	items := strings.Count(s[start+head+2:o.start]+after, ", ")
+	return items >= 2 && (after == "" || strings.HasPrefix(after, ","))
 }
 
 // inLineHead reports whether span a stands in the head of its line, before
@@ -449,6 +511,10 @@ const suggestedQuery = "compact artifact "
 // Output of events 556-945)", "; 33-77: compact artifact slice".
 var lineRange = regexp.MustCompile(`(?:\blines |\bevents |; )[\d,]+(?:-| … )[\d,]+[):]`)
 
+// cutMark is the mark of a cell or value the view cut, with the length
+// it left out ("…[+28 chars]"): the view's word, not data.
+var cutMark = regexp.MustCompile(`…\[\+[\d,]+ chars\]`)
+
 // firstAtLine recognises the position a repeated line was first seen at:
 // "[2 times, first at line 4446]".
 var firstAtLine = regexp.MustCompile(`first at line (\d+)\]`)
@@ -519,6 +585,9 @@ func maskNotData(s string) string {
 		from = end
 	}
 	for _, m := range lineRange.FindAllStringIndex(s, -1) {
+		spans = append(spans, span{m[0], m[1]})
+	}
+	for _, m := range cutMark.FindAllStringIndex(s, -1) {
 		spans = append(spans, span{m[0], m[1]})
 	}
 	for _, m := range firstAtLine.FindAllStringSubmatchIndex(s, -1) {

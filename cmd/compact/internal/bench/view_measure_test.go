@@ -203,6 +203,36 @@ func TestVisibleFor(t *testing.T) {
 			"  Version (string, in 190 of 191 records): 151 distinct, longest 36 chars; shapes (# digits, * mixed letters and digits): *.#.# 167, *.#.#-#-* 20, *.#.#-#.#-* 3\n", true},
 		{"a census count counts its value, not the field", Answer{Needles: []string{"20"}, Record: []string{"Version"}, Category: CategoryDistribution},
 			"  Version (string, in 190 of 191 records): 151 distinct, longest 36 chars; shapes (# digits, * mixed letters and digits): *.#.# 167, *.#.#-#-* 20, *.#.#-#.#-* 3\n", false},
+		// heldout13w c8 coverage: 19 functions never called "stated" by
+		// the name "19" of a map's members listed with the number of
+		// records holding each (and in an unquoted census, the value 2
+		// held by 15 files is no count of anything).
+		{"a quoted value of a census is no count", Answer{Needles: []string{"19"}, Record: []string{"0"}, Kind: KindFilterCount, Category: CategoryDistribution},
+			`  statementMap (map of object): 30-66 entries; names (not all counted) by records holding them: "0" 18, "1" 18, "19" 18` + "\n", false},
+		{"a value of a census is no count", Answer{Needles: []string{"2"}, Record: []string{"clones"}, Kind: KindCount, Category: CategoryHowMany},
+			"  clones (number, 13 distinct): 0 341, 1 16, 2 15, 4 12; sum 210\n", false},
+		{"the count after a census value still counts", Answer{Needles: []string{"19"}, Record: []string{"0"}, Kind: KindFilterCount, Category: CategoryDistribution},
+			"  f[] (number, 81 values): 0 19, 1 12, 7 40\n", true},
+		{"a census value read off a record still is one", Answer{Needles: []string{"2"}, Record: []string{"clones"}, Kind: KindLookup, Category: CategoryFacts},
+			"  clones (number, 13 distinct): 0 341, 1 16, 2 15, 4 12; sum 210\n", true},
+		// heldout13w gpg: 28 keys of 4096 bits "stated" by the length of a
+		// cut ("…[+28 chars]") beside a raw "pub:-:4096:..." line; typedoc:
+		// YAMLMap's 30 members by the key "30" of another map's key list.
+		{"the length of a cut is no data", Answer{Needles: []string{"28"}, Record: []string{"4096"}, Kind: KindFilterCount, Category: CategoryDistribution},
+			"  0-39\tuid:-::Debian Stable Release Key (12/bookworm) <debian-release@l…[+28 chars] pub:-:4096:1:73A4F27B8D\n", false},
+		{"an item of another line's list is not near", Answer{Needles: []string{"30"}, Record: []string{"YAMLMap"}, Kind: KindLookup, Category: CategoryRecord},
+			"  keys (1,796): 0, 1, 2, 28, 29, 30, 31, 32, … 1,746 more\n  packageName (string): yaml 1,507\n  packagePath (string): dist/nodes/YAMLMap.d.ts 145\n", false},
+		{"an item of the anchor's own list is", Answer{Needles: []string{"30"}, Record: []string{"YAMLMap"}, Kind: KindLookup, Category: CategoryRecord},
+			"  members of YAMLMap: 28, 29, 30, 31\n", true},
+		{"a lone value on the next line still is near", Answer{Needles: []string{"443"}, Record: []string{"web-1"}, Kind: KindLookup, Category: CategoryRecord},
+			"name: web-1\nport: 443\n", true},
+		// heldout13w TAP report at 8,000 tokens: a failed test's location
+		// on the next line of a numbered section; its masked position
+		// ("####\t") made each line look like a table row.
+		{"a numbered section's text lines are not table rows", Answer{Needles: []string{"/tmp/t/refund.test.js:11:5"}, Record: []string{"returns the total"}, Kind: KindLookup, Category: CategoryRecord},
+			"lines unlike the rest (the only line of their template, latest first; showing 85 of 100), line<TAB>text:\n  1362\t    # Subtest: refundTotal\n  1369\t        not ok 2 - returns the total\n  1372\t          location: '/tmp/t/refund.test.js:11:5'\n", true},
+		{"a numbered section's table rows still are", Answer{Needles: []string{"10.0.0.7"}, Record: []string{"ledger-db-1"}, Kind: KindLookup, Category: CategoryRecord},
+			"rows chosen by their columns (showing 2), line<TAB>text<TAB>[why]:\n  12\tledger-db-1\tRunning\t[first]\n  13\tledger-db-2\t10.0.0.7\t[last]\n", false},
 		{"a cell far along a long row", ip, "ledger-db-1\t" + strings.Repeat("x", 900) + "\t10.0.0.7\n", true},
 		{"the count of the quoted value", Answer{Needles: []string{"3"}, Record: []string{"overridden"}, Category: CategoryHowMany},
 			`column 3: "false" 55, "[]" 7, "= true ; overridden by user" 3` + "\n", true},
