@@ -193,6 +193,9 @@ type colProfile struct {
 // maxOthers is the most lines that are no rows a table keeps to show.
 const maxOthers = 20
 
+// noMark is the start of a line that starts with a letter or a digit.
+const noMark = "(none)"
+
 // otherStart is how a line that is no row starts: its run of spaces
 // and marks before the first letter or digit (" |" of apt-cache
 // rdepends' alternatives, "+++-" of dpkg -l's rule), quoted.
@@ -202,7 +205,7 @@ func otherStart(line string) string {
 		i = len(line)
 	}
 	if i == 0 {
-		return "(none)"
+		return noMark
 	}
 	return strconv.Quote(cut(line[:i], 8))
 }
@@ -1760,16 +1763,21 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 }
 
 // otherCandidates adds, after the columns' lines, the lines of the text
-// that are no rows, when they are few (at most one in four rows): their
-// count by how they start (the alternatives of apt-cache rdepends,
-// " |libfoo", 35 among 22,744 rows), then the first maxOthers of them.
-// Such lines are what sets the few apart from the many.
+// that are no rows, when they are few (at most one in four rows) and
+// some start with a mark: their count by how they start (the
+// alternatives of apt-cache rdepends, " |libfoo", 35 among 22,744 rows),
+// then the first of the marked ones (at most maxOthers kept). Such
+// lines are what sets the few apart from the many; lines that start as
+// words (a log's lines of another form) are only counted by the head.
 func (tc *textCands) otherCandidates(add func(sec, key, rec int, reason, text string)) {
 	cp := tc.p.cols
 	if cp.other == 0 || 4*cp.other > cp.rows {
 		return
 	}
 	key := colKeys * len(cp.cols)
+	if m := cp.otherStarts; m == nil || len(m) == 1 && m[noMark] > 0 {
+		return // lines that start as words: a log's lines of another form, not marked ones
+	}
 	if m := cp.otherStarts; m != nil {
 		vs, _ := byCount(m)
 		var parts []string
@@ -1781,8 +1789,8 @@ func (tc *textCands) otherCandidates(add func(sec, key, rec int, reason, text st
 	// (A table's first lines are shown with the head: text.go's headFrom.)
 	headShown := cp.split.mode != byLine && (tc.p.recs == nil || !tc.p.recs.short())
 	for j, l := range cp.others {
-		if headShown && slices.ContainsFunc(tc.p.head[:min(10, len(tc.p.head))], func(h posLine) bool { return h.pos == l.pos }) {
-			continue
+		if otherStart(l.text) == noMark || headShown && slices.ContainsFunc(tc.p.head[:min(10, len(tc.p.head))], func(h posLine) bool { return h.pos == l.pos }) {
+			continue // the marked ones: the unmarked are counted
 		}
 		add(tsColumns, key+1+j, l.pos, "other line", fmt.Sprintf("  %d\t%s", l.pos, cutLine(l.text)))
 	}
