@@ -144,6 +144,10 @@ type node struct {
 	// folded: the object's members are all at elem, whatever their
 	// names (past maxNamedMembers names; see fold).
 	folded bool
+	// leadsOpen: on the elem of a folded object, some member's list
+	// (the first of each before the fold, every one after) leads with
+	// an object or an array (see tupleLists).
+	leadsOpen bool
 
 	kinds uint8
 	seen  int // values seen at this node
@@ -227,6 +231,9 @@ func (n *node) absorb(m *node) {
 		case n.constant && (!m.constant || !bytes.Equal(n.first, m.first)):
 			n.constant = false
 		}
+	}
+	if m.leadsOpen || m.seen > 0 && leadsOpen(m.first) {
+		n.leadsOpen = true
 	}
 	n.seen += m.seen
 	if m.notMap || m.mapKind != 0 && n.mapKind != 0 && m.mapKind != n.mapKind {
@@ -444,6 +451,9 @@ func (w *walker) value(n *node, depth int) error {
 			w.pos++
 		} else {
 			el := n.elemNode()
+			if c := w.peek(); (c == '{' || c == '[') && n.parent != nil && n.parent.folded && n.parent.elem == n {
+				n.leadsOpen = true
+			}
 			for {
 				count++
 				if err := w.value(el, depth+1); err != nil {
@@ -795,7 +805,7 @@ func scalarLists(n *node) bool {
 // member seen more than once is judged by its first list.
 func tupleLists(n *node) bool {
 	for _, c := range n.memberNodes() {
-		if c.kinds != kArray {
+		if c.kinds != kArray || c.leadsOpen {
 			return false
 		}
 		f := c.first
@@ -808,6 +818,19 @@ func tupleLists(n *node) bool {
 		}
 	}
 	return true
+}
+
+// leadsOpen reports whether raw is a list whose first element is an
+// object or an array.
+func leadsOpen(raw []byte) bool {
+	if len(raw) == 0 || raw[0] != '[' {
+		return false
+	}
+	i := 1
+	for i < len(raw) && isSpace(raw[i]) {
+		i++
+	}
+	return i < len(raw) && (raw[i] == '{' || raw[i] == '[')
 }
 
 // fillFields describes the fields of collection i's object records and,

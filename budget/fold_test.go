@@ -261,3 +261,46 @@ func TestDetectedFromTree(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldedTupleLists: a map of lists read by position (name ->
+// [severity, options]) stays a keyed collection when its members are
+// folded, and a list among them that leads with an object (seen after
+// the fold) still makes it not one, as without folding.
+func TestFoldedTupleLists(t *testing.T) {
+	doc := func(odd int) []byte {
+		var b strings.Builder
+		b.WriteString(`{"rules":{`)
+		for i := 0; i < maxNamedMembers+40; i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if i == odd {
+				fmt.Fprintf(&b, `"r%d":[{"x":1},"error"]`, i)
+			} else {
+				fmt.Fprintf(&b, `"r%d":["error",{"x":%d}]`, i, i)
+			}
+		}
+		b.WriteString(`}}`)
+		return []byte(b.String())
+	}
+	for _, odd := range []int{-1, 3, maxNamedMembers + 20} {
+		data := doc(odd)
+		var want Shape
+		withNamedMembers(1<<30, func() {
+			var err error
+			if want, err = DetectShape(data, nil); err != nil {
+				t.Fatal(err)
+			}
+		})
+		got, err := DetectShape(data, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if collSummary(got) != collSummary(want) {
+			t.Errorf("odd list at %d: %q folded, %q not", odd, collSummary(got), collSummary(want))
+		}
+		if odd == -1 && !strings.Contains(collSummary(got), ".rules map") {
+			t.Errorf("no keyed collection: %q", collSummary(got))
+		}
+	}
+}

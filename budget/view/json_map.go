@@ -80,19 +80,12 @@ func (m *scalarMap) add(raw []byte) {
 		return
 	}
 	s := jscan{d: raw}
-	s.ws()
-	if s.peek() != '{' {
+	k, ok := s.entryValue()
+	if !ok {
 		m.off, m.entries = true, nil
 		return
 	}
-	s.pos++
-	s.ws()
-	ks := s.pos
-	s.skipString()
-	key := unquote(raw[ks:s.pos])
-	s.ws()
-	s.pos++ // ':'
-	s.ws()
+	key := unquote(k)
 	vs := s.pos
 	c := s.peek()
 	if c == '{' || c == '[' {

@@ -80,20 +80,8 @@ func (m *tupleMap) add(raw []byte) {
 		return
 	}
 	s := jscan{d: raw}
-	s.ws()
-	if s.peek() != '{' {
-		m.off = true
-		return
-	}
-	s.pos++
-	s.ws()
-	ks := s.pos
-	s.skipString()
-	keyRaw := raw[ks:s.pos]
-	s.ws()
-	s.pos++ // ':'
-	s.ws()
-	if s.peek() != '[' {
+	keyRaw, ok := s.entryValue()
+	if !ok || s.peek() != '[' {
 		m.off = true
 		return
 	}

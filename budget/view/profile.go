@@ -306,16 +306,9 @@ func (p *Profile) Add(i int, raw []byte) {
 	}
 	s := jscan{d: raw}
 	if p.Map {
-		// {"key": value}: skip to the value.
-		s.ws()
-		if s.peek() != '{' {
+		if _, ok := s.entryValue(); !ok {
 			return
 		}
-		s.pos++
-		s.ws()
-		s.skipString()
-		s.ws()
-		s.pos++ // ':'
 	}
 	s.ws()
 	p.value(&s, p.root, i, 0)

@@ -147,15 +147,9 @@ func (p *Profile) leavesOf(raw []byte, mask []bool, fn func(f *Field, raw []byte
 	s := jscan{d: raw}
 	s.ws()
 	if p.Map {
-		if s.peek() != '{' {
+		if _, ok := s.entryValue(); !ok {
 			return
 		}
-		s.pos++
-		s.ws()
-		s.skipString()
-		s.ws()
-		s.pos++
-		s.ws()
 	}
 	p.walk(&s, p.root, mask, fn)
 }

@@ -226,6 +226,25 @@ func stepOver(s *jscan, colls []Collection) bool {
 	return false
 }
 
+// entryValue moves s from the start of a map's record ({"key": value})
+// past the key and the colon to the value, and returns the key as
+// written (quoted); ok is false when the record is no object.
+func (s *jscan) entryValue() (key []byte, ok bool) {
+	s.ws()
+	if s.peek() != '{' {
+		return nil, false
+	}
+	s.pos++
+	s.ws()
+	ks := s.pos
+	s.skipString()
+	key = s.d[ks:s.pos]
+	s.ws()
+	s.pos++ // ':'
+	s.ws()
+	return key, true
+}
+
 // members is eachMember with each member's value as its raw text.
 func (s *jscan) members(fn func(name string, val []byte)) bool {
 	return s.eachMember(func(name string) {
