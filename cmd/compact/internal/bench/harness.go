@@ -504,7 +504,10 @@ func (h *Harness) measure(ctx context.Context, o *loaded, data []byte, b int, s 
 	}
 	h.viewMeasures(ctx, &r, o, sh, b)
 	for i, a := range o.answers {
-		inline := r.Shown && a.VisibleIn(sh.content)
+		// Inline is the loose measure: a needle anywhere, or the
+		// field-aware one where it reads more (a short list shown whole
+		// is counted by the reader; its count is written nowhere).
+		inline := r.Shown && (a.VisibleIn(sh.content) || a.VisibleFor(sh.content))
 		if inline {
 			r.Inline++
 		}
