@@ -811,7 +811,12 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 			class = classMore
 		}
 	case f.NumN > 0 && f.NumN >= f.Values-f.Nulls:
-		fmt.Fprintf(&b, ": min %s, max %s, mean %s, sum %s", num(f.Min), num(f.Max), num(f.Mean()), num(f.Sum))
+		if refNumber(f.Path) || identityScore(f.Path) >= 50 {
+			// Ids, lines, offsets: their sum and mean say nothing.
+			fmt.Fprintf(&b, ": min %s, max %s", num(f.Min), num(f.Max))
+		} else {
+			fmt.Fprintf(&b, ": min %s, max %s, mean %s, sum %s", num(f.Min), num(f.Max), num(f.Mean()), num(f.Sum))
+		}
 		if !f.ManyDistinct {
 			fmt.Fprintf(&b, ", %s distinct", commas(f.Distinct))
 		}
@@ -907,14 +912,15 @@ func commonValues(b *strings.Builder, f *Field) bool {
 // standsOut reports whether the most common of a field's many values
 // (more than it counts one by one) stands out: seen at least 3 times, at
 // least 3 times as often as the field's values on average and in at
-// least one value of 20 (the module 348 of 1,049 modules require, not
-// one id among ids, nor a hash two copies of a package share).
+// least one value of 10 (the module 348 of 1,049 modules require, not
+// one id among ids, a hash two copies of a package share, nor the
+// commonest of 201 versions of 409 packages).
 func standsOut(f *Field) bool {
 	if len(f.Top) == 0 || f.Distinct == 0 {
 		return false
 	}
 	n, vals := f.Top[0].Count, f.Values-f.Nulls-f.Containers
-	return n >= 3 && n*f.Distinct >= 3*vals && n*20 >= vals
+	return n >= 3 && n*f.Distinct >= 3*vals && n*10 >= vals
 }
 
 // topValuesOf writes the most common values of a field with too many to
@@ -1051,14 +1057,51 @@ func (k *coll) identOf(raw []byte) string {
 	if k.p.Identity == nil {
 		return ""
 	}
-	id := ""
-	k.p.leavesOf(raw, k.p.mask(k.p.Identity), func(f *Field, v []byte) {
+	id, name := "", ""
+	nf := k.nameField()
+	k.p.leavesOf(raw, k.p.mask(k.p.Identity, nf), func(f *Field, v []byte) {
 		if f == k.p.Identity && id == "" {
 			id = string(v)
 		}
+		if f == nf && nf != nil && name == "" {
+			name = string(v)
+		}
 	})
+	if name != "" && id != "" {
+		// A number names no record for a reader: its name does
+		// ("EmptyStream [id 1185]").
+		return cell(name, 60) + " [" + k.p.Identity.Path + " " + id + "]"
+	}
 	return id
 }
+
+// nameField is the field that names the records when their identity is a
+// number (typedoc's reflections: id 1185, name EmptyStream): a string
+// field of the record itself named like a name, in most records; or nil.
+func (k *coll) nameField() *Field {
+	id := k.p.Identity
+	if id == nil || id.Types&tNumber == 0 {
+		return nil
+	}
+	var best *Field
+	for _, f := range k.p.Fields {
+		if f.parent != k.p.root || f.Types != tString || f.Present*2 < k.p.Records || f.MaxLen > 120 || identityScore(f.Path) < 50 {
+			continue
+		}
+		if best == nil || identityScore(f.Path) > identityScore(best.Path) {
+			best = f
+		}
+	}
+	return best
+}
+
+// refNames are names of numbers that are references or places, not
+// measures: their sums and means say nothing.
+var refNames = regexp.MustCompile(`(?i)(^|[._\]])(id|ids|target|targets|position|pos|offset|line|column|col|character|char|start|end|index|idx|row|ordinal|loc|address|addr)$|[a-z](Id|ID|Index|Offset|Position|Line|Column)$`)
+
+// refNumber reports whether a number field's name says it is a
+// reference or a place (an id, a target, a line, a column, an offset).
+func refNumber(path string) bool { return refNames.MatchString(path) }
 
 // onePerRecord reports whether a field has at most one value per record:
 // outside arrays, or inside arrays of at most one item
@@ -1137,8 +1180,8 @@ func (k *coll) chooseColumns() {
 			s = 35 // a line of text: a title, a summary, a message
 		case f.Types == tBool:
 			s = 60
-		case f.NumN > 0 && identityScore(f.Path) >= 50:
-			s = 25 // a number naming something (user.id), not a measure
+		case f.NumN > 0 && (identityScore(f.Path) >= 50 || refNumber(f.Path)):
+			s = 25 // a number naming something (user.id) or a place (a line, an offset), not a measure
 		case f.NumN > 0 && f.Distinct > 12:
 			s = 75 // a measure
 		case f.Counts != nil && f.Distinct <= 12 && f.Distinct >= 2:
@@ -1152,14 +1195,18 @@ func (k *coll) chooseColumns() {
 		default:
 			s = 45
 		}
+		if f.Types == tString && identityScore(f.Path) >= 50 {
+			s += 30 // a name (of a nested record too: commands[].name), before the values of its enums
+		}
 		if f.Nulls*2 > f.Values {
 			s -= 35 // mostly null
 		}
-		if f.NumN >= 8 && f.Max > f.Mean()+2*f.StdDev() {
+		if f.NumN >= 8 && f.Max > f.Mean()+2*f.StdDev() && !refNumber(f.Path) {
 			s += 30 // has outliers
 		}
-		if stateNames.MatchString(f.Path) {
-			s += 20
+		several := strings.Contains(f.Path, "[]") && f.Values > f.Present+f.Present/5
+		if stateNames.MatchString(f.Path) && !several {
+			s += 20 // (a list of states of nested records says little per row)
 		}
 		if k.lookedUp(f) {
 			s += 50 // the registry's index: what records are looked up for

@@ -46,6 +46,7 @@ const (
 	tsKVEntries // key/value lines: entries as written
 	tsPackages
 	tsReport
+	tsRuns // go test text: top-level tests by their runs (text_testrun.go)
 	tsFailed
 	tsBuild
 	tsErrors
@@ -228,6 +229,10 @@ func (tc *textCands) candidates() {
 	// index, text_list.go) in place of its lines, templates and rare
 	// lines.
 	list := p != nil && p.cols != nil && p.cols.rows > 0 && p.cols.split.mode == byLine
+	// Records of Key: value lines state their keys and list their
+	// records (text_kvrecords.go): their templates ("<*> <n> kB") and
+	// words come late.
+	kvRec := p != nil && p.recs != nil && p.recs.kv.active()
 	var tail []posLine
 	if tc.json {
 		tail = t.output
@@ -235,8 +240,8 @@ func (tc *textCands) candidates() {
 		tail = p.tail
 	}
 	tailFrom := func(a, b int) { // the a-th to b-th line from the end, 1-based
-		if recMode {
-			b = min(b, 5) // the last record shows the rest
+		if recMode || kvRec {
+			b = min(b, 5) // the last record shows the rest (records of Key: value lines: its line in their index)
 		}
 		for k := a; k <= b && k <= len(tail); k++ {
 			l := tail[len(tail)-k]
@@ -264,7 +269,7 @@ func (tc *textCands) candidates() {
 		}
 	}
 	tmplFrom := func(a, b int) {
-		if list || tc.contentLines() && prio < PrioSpread {
+		if list || (tc.contentLines() || kvRec) && prio < PrioSpread {
 			return // a list's values are its index; lines of content (code, subjects) are shown later
 		}
 		for k := a; k < b && k < len(tc.tmpls); k++ {
@@ -407,6 +412,18 @@ func (tc *textCands) candidates() {
 	// PrioRare: more of the end, the structure, the start.
 	prio = PrioRare
 	tailFrom(6, 20)
+	if t != nil && t.runs != nil {
+		for i, l := range t.runs.testLines() {
+			pr := PrioRare
+			switch {
+			case i >= 10:
+				pr = PrioSpread
+			case i >= 2:
+				pr = PrioSecond
+			}
+			tc.v.Add(Candidate{Section: tc.sec[tsRuns], Key: i, Record: -1, Prio: pr, Reason: "test runs", Text: l})
+		}
+	}
 	if p != nil {
 		for i, f := range p.fields {
 			switch {
@@ -451,11 +468,11 @@ func (tc *textCands) candidates() {
 	if list {
 		tc.columnParts(add)
 	}
-	if w := tc.wordCounts("first words", tc.leadMap()); w != "" && !list {
+	if w := tc.wordCounts("first words", tc.leadMap()); w != "" && !list && !kvRec {
 		add(tsTemplates, -2, -1, "leading words", w)
 	}
 	tmplFrom(0, 10)
-	if w := tc.wordCounts("last word", tc.lastMap()); w != "" && !tc.pathList() {
+	if w := tc.wordCounts("last word", tc.lastMap()); w != "" && !tc.pathList() && !kvRec {
 		add(tsTemplates, -1, -1, "last words", w)
 	}
 	if w := tc.extensionCounts(); w != "" {
@@ -478,6 +495,13 @@ func (tc *textCands) candidates() {
 		tc.columnParts(add)
 	}
 	tailFrom(21, 40)
+	if c := p.pathLinesOrNil(); c != nil && c.rows >= 10 {
+		// Lines that are a path among other lines (tsc's --listFiles):
+		// by directory, extension and depth, after more of the end.
+		for i, l := range c.pathLines() {
+			add(tsTemplates, -20+i, -1, "path lines", cut(l, 3*textWidth))
+		}
+	}
 	tc.formCandidates(add, true)
 	tmplFrom(10, 30)
 	colRows(firstColRows, maxColRows)
@@ -494,6 +518,8 @@ func (tc *textCands) candidates() {
 	failedFrom(20, len(failed))
 	if tc.contentLines() {
 		rareFrom(0, 10)
+		tmplFrom(0, 30)
+	} else if kvRec {
 		tmplFrom(0, 30)
 	}
 	rareFrom(10, 40)
@@ -646,6 +672,13 @@ func (tc *textCands) buildLines() []posLine {
 	return tc.t.buildErrors
 }
 
+func (p *textProfile) pathLinesOrNil() *colStat {
+	if p == nil {
+		return nil
+	}
+	return p.pathLines
+}
+
 func (p *textProfile) spreadOrNil() []posLine {
 	if p == nil {
 		return nil
@@ -689,6 +722,12 @@ func (tc *textCands) factLines() []string {
 	if p.miner.other > 0 {
 		s += fmt.Sprintf(" (+%s lines past the template cap)", commas(p.miner.other))
 	}
+	if p.proseSev > 0 {
+		s += fmt.Sprintf("; %s lines of prose have a severity word inside a sentence, not marking the line (not counted)", commas(p.proseSev))
+	}
+	if p.testNameSev > 0 {
+		s += fmt.Sprintf("; %s lines === RUN or --- PASS/SKIP have a severity word only in a test's name (not counted)", commas(p.testNameSev))
+	}
 	if p.nameSev > 0 {
 		// A symbol or file named "...Error" is not an error line.
 		rows := "table rows have a severity word only in their"
@@ -714,6 +753,13 @@ func (tc *textCands) factLines() []string {
 		out = append(out, reportTotals(p.tests)...)
 	} else if p.tests != nil {
 		out = append(out, testTotals(p.tests, false)...)
+		out = append(out, tapTotals(p.tests)...)
+		if p.tests.runs != nil {
+			out = append(out, p.tests.runs.facts()...)
+		}
+	}
+	if s := p.gor.fact(); s != "" {
+		out = append(out, cut(s, 3*textWidth))
 	}
 	if p.firstTime != "" {
 		out = append(out, fmt.Sprintf("time: %s … %s", p.firstTime, p.lastTime))
@@ -742,6 +788,8 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 		return s
 	case tsReport:
 		return tc.reportHead(cs)
+	case tsRuns:
+		return fmt.Sprintf("top-level tests by their runs, most first (showing %s of %s tests; exact counts of their === RUN lines, and of their subtests'):\n", commas(min(len(cs)*20, len(tc.t.runs.order))), commas(len(tc.t.runs.order)))
 	case tsPackages:
 		if tc.report() {
 			return fmt.Sprintf("suites, tests by status (showing %s of %s: failed suites first), line<TAB>suite:\n", commas(len(cs)), commas(len(tc.t.suites)))
@@ -795,6 +843,9 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 	case tsHeaders:
 		return fmt.Sprintf("record headers (the first line of each record; showing %s of %s, the first and the last), line<TAB>text:\n", commas(len(cs)), commas(tc.p.nHead))
 	case tsFields:
+		if tc.p.recs != nil && tc.p.recs.kv.active() {
+			return tc.kvRecHead(cs)
+		}
 		if tc.p.loose {
 			return fmt.Sprintf("Key: value lines by key (showing %s of %s keys that recur; counts are of lines):\n", commas(len(cs)), commas(len(tc.p.fields)))
 		}

@@ -133,6 +133,19 @@ type textProfile struct {
 	// maxIndent is the most leading spaces of a line, first at line
 	// maxIndentPos.
 	maxIndent, maxIndentPos int
+	// gor counts a goroutine dump (text_testrun.go).
+	gor goroutineStats
+	// pathLines are the lines that are one path each (a build's list
+	// of the files it read among its other lines), counted by
+	// directory like a column of paths (text_paths.go).
+	pathLines *colStat
+	// testNameSev: go test's "=== RUN" and "--- PASS:" lines with a
+	// severity word only in the test's name (TestQuery_HaltError): not
+	// counted as error lines.
+	testNameSev int
+	// proseSev: lines of prose with a severity word inside a sentence,
+	// not counted (proseMarkerPattern).
+	proseSev int
 }
 
 // maxHeaders bounds the record header lines kept (the first half and
@@ -250,6 +263,13 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		p.recs = newRecordStats(p.headKey)
 	} else if detectIndentRecords(data, p.kind) {
 		p.recs = newRecordStats("")
+		p.recs.kv = newKVRecProfile()
+	} else if detectKVRecords(data, p.kind) {
+		// A line and the Key: value lines below it (smaps): records,
+		// not a table of "Rss: 12 kB" rows nor loose fields.
+		p.recs = newRecordStats("")
+		p.recs.kvHead, p.recs.kv = true, newKVRecProfile()
+		p.cols, fieldIdx, p.loose = nil, nil, false
 	} else if detectColonRecords(data, p.kind) {
 		p.recs = newRecordStats("")
 		p.recs.colon = true
@@ -259,6 +279,11 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	}
 	if p.recs != nil && p.cols != nil {
 		p.recs.cols = &p.cols.split
+	}
+	if p.recs != nil && p.recs.kv == nil {
+		// The first lines of any records are counted by their columns.
+		p.recs.kv = newKVRecProfile()
+		p.recs.kv.headOnly = true
 	}
 	var headRing []posLine // the last maxHeaders/2 header lines
 	var tests *testSummary
@@ -412,6 +437,24 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 				p.nameSev++
 			}
 		}
+		if sev != sevNone && p.kind == textGoTest && testFraming(line) {
+			sev = sevNone
+			p.testNameSev++
+		}
+		if sev != sevNone && p.kind == textBlocks && !proseRe.MatchString(line) {
+			sev = sevNone // a sentence with a severity word (text_severity.go)
+			p.proseSev++
+		}
+		p.gor.add(pos, line)
+		if !blank && p.cols == nil && p.kv == nil && p.diff == nil && p.graph == nil {
+			if t := strings.TrimSpace(line); isPath(t) && (t[0] == '/' || strings.HasPrefix(t, "./")) {
+				if p.pathLines == nil {
+					p.pathLines = newColProfile(&colSplit{mode: byLine, k: 1, minK: 1, headPos: -1}).cols[0]
+					p.pathLines.name = "lines that are a path"
+				}
+				p.pathLines.add(pos, line, t, p.pathLines.rows+1)
+			}
+		}
 		switch sev {
 		case sevError:
 			p.errors++
@@ -496,6 +539,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		p.diff.done()
 		p.records = p.diff.nFiles
 		p.recordUnit = "files (each from its header to the next file's)"
+	case p.recs != nil && p.recs.kvHead:
+		p.records = p.recs.n
+		p.recordUnit = "records (each a line that is not Key: value and the Key: value lines below it)"
 	case p.recs != nil && p.recs.key == "":
 		p.records = p.recs.n
 		p.recordUnit = "records (each a line at column 0 and the indented lines below it)"
@@ -511,6 +557,11 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		p.recordUnit = "entries (name and value lines)"
 	default:
 		p.recordUnit = "lines"
+	}
+	if p.recs != nil && p.recs.kv.active() {
+		// Records of Key: value lines: their keys are profiled per
+		// record (text_kvrecords.go), not as loose lines.
+		p.fields, p.loose = nil, false
 	}
 	if p.loose {
 		// Keys of Key: value lines that recur (Author: of git log);
@@ -609,6 +660,7 @@ func detectHeaderKey(data []byte, kind string) string {
 func detectTextKind(data []byte) string {
 	lines, nonBlank, blank, blocks, fieldLines, blockFirstField := 0, 0, 0, 0, 0, 0
 	timed, leveled, goTest, tap, located, report := 0, 0, 0, 0, 0, 0
+	tapNested, tapYAML := 0, 0
 	commits, lanes, diffs, diffHeads := 0, 0, 0, 0
 	inBlock := false
 	sampleLines(data, func(line string) {
@@ -643,6 +695,13 @@ func detectTextKind(data []byte) string {
 		}
 		if strings.HasPrefix(line, "ok ") || strings.HasPrefix(line, "not ok ") || strings.HasPrefix(line, "1..") {
 			tap++
+		} else if isTAPLine(line) {
+			// An indented test point or plan, "# Subtest:", "TAP
+			// version": a nesting producer (node --test).
+			tapNested++
+		}
+		if t := strings.TrimSpace(line); t == "---" || t == "..." || t == "TAP version 13" || t == "TAP version 14" {
+			tapYAML++
 		}
 		if hasLocationPrefix(line) {
 			located++
@@ -668,6 +727,10 @@ func detectTextKind(data []byte) string {
 	case goTest >= 2 && goTest*20 >= nonBlank:
 		return textGoTest
 	case tap >= 2 && tap*3 >= nonBlank:
+		return textTAP
+	case tapYAML > 0 && tap+tapNested >= 4 && (tap+tapNested)*5 >= nonBlank:
+		// A nesting TAP producer: points indented under "# Subtest:",
+		// each followed by a YAML block of details.
 		return textTAP
 	case report >= 3 && report*5 >= nonBlank:
 		return textReport

@@ -56,6 +56,9 @@ type textRecord struct {
 	kind    map[string]int   // the kinds shown per record (shownKinds), kept after it is read
 	sums    []float64        // per table column, the sum of its rows' numbers (nil: no table)
 	rows    int              // its lines that are table rows
+	head    string           // its first line (records of Key: value lines: text_kvrecords.go)
+	kvs     []kvPair         // its first Key: value pairs, for its index line
+	kvLines int              // its Key: value lines
 }
 
 // recordStats are the records of a text, counted and sampled.
@@ -100,6 +103,11 @@ type recordStats struct {
 	cols     *colSplit
 	colMax   []unitStat
 	rowLines int // lines of the records that are rows of cols
+	// kvHead: records are a line that is not Key: value and the Key:
+	// value lines below it (detectKVRecords); kv profiles the Key:
+	// value lines of records without a header key (text_kvrecords.go).
+	kvHead bool
+	kv     *kvRecProfile
 }
 
 // unitStat is one word that follows numbers in records ("3 files
@@ -199,6 +207,13 @@ func (rs *recordStats) isHeader(line string) bool {
 	if rs.blocks {
 		return rs.prevBlank && strings.TrimSpace(line) != ""
 	}
+	if rs.kvHead {
+		if strings.TrimSpace(line) == "" {
+			return false
+		}
+		_, _, kv := kvRecLine(line)
+		return !kv
+	}
 	if rs.key == "" {
 		return line != "" && line[0] != ' ' && line[0] != '\t' && strings.TrimSpace(line) != ""
 	}
@@ -295,11 +310,18 @@ func (rs *recordStats) add(pos int, line string, blank, header bool, sev int) {
 		rs.finish()
 		rs.cur = &textRecord{idx: rs.n, start: pos, end: pos}
 		rs.n++
+		if rs.kv != nil {
+			rs.cur.head = line
+			rs.kv.header(pos, line)
+		}
 	}
 	rs.prevBlank = blank
 	r := rs.cur
 	if r == nil || blank {
 		return // lines before the first record are no record's
+	}
+	if r.lines > 0 && rs.kv != nil {
+		rs.kv.add(r, line)
 	}
 	if r.lines > 0 {
 		// Its lines after the first (the header): by kind, and as rows.
@@ -433,6 +455,9 @@ func (rs *recordStats) finish() {
 		return
 	}
 	rs.cur = nil
+	if rs.kv != nil {
+		rs.kv.noteRare(r, r.head)
+	}
 	head := r.text
 	if i := strings.Index(head, " | "); i >= 0 {
 		head = head[:i]
@@ -793,6 +818,20 @@ func (rs *recordStats) colSumsLine(cp *colProfile) string {
 // "[12 lines; -rw-r--r-- 9; column 5: 45,678]": its non-blank lines,
 // the shown kinds it has, its sums of the shown columns.
 func (rs *recordStats) summary(r *textRecord, kinds []string, cols []int) string {
+	if rs.kv.active() {
+		// Records of Key: value lines: their main values.
+		var parts []string
+		if rs.maxLines > rs.minLines {
+			parts = append(parts, fmt.Sprintf("%s lines", commas(r.lines)))
+		}
+		if s := r.pairsText(rs.kv.mainKeys(rs.n)); s != "" {
+			parts = append(parts, s)
+		}
+		if len(parts) == 0 {
+			return ""
+		}
+		return "[" + strings.Join(parts, "; ") + "]"
+	}
 	parts := []string{fmt.Sprintf("%s lines", commas(r.lines))}
 	var ks []string
 	for _, k := range kinds {
@@ -815,6 +854,9 @@ func (rs *recordStats) summary(r *textRecord, kinds []string, cols []int) string
 func (rs *recordStats) linesLine() string {
 	if rs.n == 0 {
 		return ""
+	}
+	if rs.minLines == rs.maxLines && rs.n > 1 {
+		return fmt.Sprintf("  non-blank lines per record: %s in every record, %s in all", commas(rs.minLines), commas(rs.sumLines))
 	}
 	below := ""
 	if rs.maxLines > 1 {
@@ -882,6 +924,25 @@ func (rs *recordStats) recordOrder() (out []*textRecord, prio []int, why []strin
 	// The records at the extremes of what is counted per record.
 	if rs.maxR != nil && rs.maxLines > rs.minLines {
 		add(rs.maxR, PrioRare, "most lines")
+	}
+	if rs.kv != nil {
+		// Those of a rare value of a column of their first lines
+		// (the rwxp mapping, the one security upload).
+		for i, r := range rs.kv.rareRecords(rs.n) {
+			p := PrioRare
+			if i >= 16 {
+				p = PrioSecond
+			}
+			add(r, p, "rare first-line value")
+		}
+	}
+	if rs.kv.active() {
+		// Records of Key: value lines: the largest of each main key.
+		for _, k := range rs.kv.mainKeys(rs.n) {
+			if s := rs.kv.keys[k]; s.isNumber() && s.maxR != nil {
+				add(s.maxR, PrioRare, "largest "+k)
+			}
+		}
 	}
 	for _, w := range rs.shownUnits() {
 		if u := rs.units[w]; u.maxR != nil {
@@ -951,6 +1012,7 @@ func (tc *textCands) recordCandidates() {
 		if s := rs.colSumsLine(tc.p.cols); s != "" {
 			add(tsRecFacts, 4, -1, PrioRare, "record sums", cut(s, 2*textWidth))
 		}
+		tc.kvRecCandidates(add)
 		recs, prio, _ := rs.recordOrder()
 		for i, r := range recs {
 			head := r.text
@@ -963,12 +1025,14 @@ func (tc *textCands) recordCandidates() {
 					head = strings.Join(parts[:3], " | ")
 				}
 				width = 240
+			} else if rs.kv.active() {
+				head = recName(r.head) // smaps' padding between its columns costs tokens
 			} else if j := strings.Index(head, " | "); j >= 0 {
 				head = head[:j]
 			}
 			p := prio[i]
-			if p == PrioRare {
-				p = PrioSecond // after the lines at the ends
+			if p == PrioRare && !rs.kv.active() {
+				p = PrioSecond // after the lines at the ends (records of Key: value lines are their own ends)
 			}
 			add(tsRecIndex, r.start, r.start, p, "record", fmt.Sprintf("  %d\t%s %s", r.start, cut(head, width), rs.summary(r, kinds, cols)))
 		}
@@ -999,6 +1063,7 @@ func (tc *textCands) recordCandidates() {
 		add(tsRecFacts, 4, -1, PrioRare, "record sums", cut(s, 2*textWidth))
 	}
 	tc.recSpan = map[int]*textRecord{}
+	tc.kvRecCandidates(add)
 	recs, prio, _ := rs.recordOrder()
 	for i, r := range recs {
 		tc.recSpan[r.start] = r
@@ -1033,8 +1098,18 @@ func (tc *textCands) recIndexHead(cs []Candidate) string {
 	if rs.blocks {
 		first = "its first three lines, joined by \" | \","
 	}
-	s := fmt.Sprintf("records, one line each: %s and [its non-blank lines; lines by the kinds counted above; the table's sums] (showing %s of %s: the first and the last, those at the extremes counted above, an even spread), line<TAB>record:\n",
-		first, commas(len(cs)), commas(rs.n))
+	what := "[its non-blank lines; lines by the kinds counted above; the table's sums]"
+	chosen := "the first and the last, those at the extremes counted above, an even spread"
+	if rs.kv.active() {
+		first = "its first line (runs of spaces as one)"
+		what = "[its values of " + strings.Join(rs.kv.mainKeys(rs.n), ", ") + "]"
+		if rs.maxLines > rs.minLines {
+			what = "[its non-blank lines; its values of " + strings.Join(rs.kv.mainKeys(rs.n), ", ") + "]"
+		}
+		chosen = "the first and the last, those of a rare first-line value, the largest of each, an even spread"
+	}
+	s := fmt.Sprintf("records, one line each: %s and %s (showing %s of %s: %s), line<TAB>record:\n",
+		first, what, commas(len(cs)), commas(rs.n), chosen)
 	if len(cs) < rs.n {
 		s += fmt.Sprintf("every record's first line: compact artifact query %s --jq %s\n", tc.in.Handle, ShellQuote(rs.headerQuery()))
 	}
@@ -1049,6 +1124,8 @@ func (rs *recordStats) headerQuery() string {
 		return `. as $l | range(length) | select(($l[.] | test("^[^ \t].*:\\s*$")) and (. == 0 or ($l[. - 1] | test("^\\s*$")))) | "\(.)\t\($l[.])"`
 	case rs.blocks:
 		return `. as $l | range(length) | select(($l[.] | test("\\S")) and (. == 0 or ($l[. - 1] | test("^\\s*$")))) | "\(.)\t\($l[.])"`
+	case rs.kvHead:
+		sel = `test("\\S") and (test("` + kvRecLineRE + `") | not)`
 	case rs.key == "":
 		sel = `test("^[^ \t]")`
 	}

@@ -50,7 +50,12 @@ const (
 	locErrorPattern = `^[^\s:]+:\d+(?::\d+)?: (?i:(?:fatal )?error|fatal|panic)\b`
 	locWarnPattern  = `^[^\s:]+:\d+(?::\d+)?: (?i:warning)\b`
 	locLevelPattern = `^[^\s:]+:\d+(?::\d+)?: (?i:(?:fatal )?error|fatal|panic|warning|note|remark|info)\b`
-	zeroPattern     = `(?i:\b(?:0|no|zero) (?:errors?|warnings?|failures?|failed)\b|\b(?:errors?|err|warnings?|failures?|failed)"?\s?[:=]\s?(?:0|nil|null|none|false)\b)`
+	// proseMarkerPattern: in prose (paragraphs: a changelog, a man
+	// page, a git log's messages) a severity word marks a line only at
+	// its start (after the indentation and a bullet) or before a ':'
+	// ("error: ...", "ValueError:"); "they fail on i386" is a sentence.
+	proseMarkerPattern = `^\s*(?:[-*+]\s+)?(?i:errors?|fatal|panic|fail|failed|failure|warnings?|warn|critical|exception|traceback)\b|(?i:\b(?:errors?|fatal|panic|failed|failure|warnings?|critical|exceptions?)):|[A-Za-z](?:Error|Exception):|^[EFW]: `
+	zeroPattern        = `(?i:\b(?:0|no|zero) (?:errors?|warnings?|failures?|failed)\b|\b(?:errors?|err|warnings?|failures?|failed)"?\s?[:=]\s?(?:0|nil|null|none|false)\b)`
 )
 
 var (
@@ -62,6 +67,7 @@ var (
 	demoteRe   = regexp.MustCompile(demotePattern)
 	warnRe     = regexp.MustCompile(warnPattern)
 	zeroRe     = regexp.MustCompile(zeroPattern)
+	proseRe    = regexp.MustCompile(proseMarkerPattern)
 )
 
 // Severities of a line.
@@ -247,6 +253,10 @@ func (p *textProfile) severityQuery(sev int) string {
 	if p != nil && p.cols != nil && len(p.cols.split.names) > 0 && !p.locData {
 		text = p.cols.split.jqSeverityText() + " | "
 	}
+	if p != nil && p.kind == textGoTest {
+		// A test's name is no level (text_testrun.go's testFraming).
+		text = `(if test("` + testFramingRe + `") then "" else . end) | `
+	}
 	isErr := `(test(` + e + `) and (test(` + jqString(demotePattern) + `) | not))`
 	if p != nil && p.locData {
 		loc := `test(` + jqString(locationPattern) + `)`
@@ -255,10 +265,17 @@ func (p *textProfile) severityQuery(sev int) string {
 			return `to_entries[] | select(.value | ` + text + `gsub(` + q + `; "") | (if ` + loc + ` then test(` + jqString(locWarnPattern) + `) else (` + isErr + ` | not) and test(` + jqString(warnPattern) + `) end)) | "\(.key)\t\(.value)"`
 		}
 	}
+	var cond string
 	if sev == sevError {
-		return `to_entries[] | select(.value | ` + text + `gsub(` + q + `; "") | ` + isErr + `) | "\(.key)\t\(.value)"`
+		cond = text + `gsub(` + q + `; "") | ` + isErr
+	} else {
+		cond = text + `gsub(` + q + `; "") | (` + isErr + ` | not) and test(` + jqString(warnPattern) + `)`
 	}
-	return `to_entries[] | select(.value | ` + text + `gsub(` + q + `; "") | (` + isErr + ` | not) and test(` + jqString(warnPattern) + `)) | "\(.key)\t\(.value)"`
+	if p != nil && p.kind == textBlocks {
+		// Prose: only a severity word that marks its line.
+		cond = `test(` + jqString(proseMarkerPattern) + `) and (` + cond + `)`
+	}
+	return `to_entries[] | select(.value | ` + cond + `) | "\(.key)\t\(.value)"`
 }
 
 // jqString writes s as a jq (JSON) string literal.

@@ -530,11 +530,23 @@ func (m *miner) mergeRare() {
 		for _, list := range [][]*cluster{byFirst[k], rareBy[k]} {
 			bestSim := -1
 			for _, d := range list {
-				sim := 0
+				sim, lit, litKept := 0, 0, 0
 				for i, tk := range c.tokens {
 					if d.tokens[i] == tk || d.tokens[i] == tmplAny || tk == tmplAny {
 						sim++
 					}
+					if dt := d.tokens[i]; dt != tmplAny && !(strings.HasPrefix(dt, "<") && strings.HasSuffix(dt, ">")) {
+						lit++
+						if dt == tk {
+							litKept++
+						}
+					}
+				}
+				if 2*litKept < lit {
+					// It would wipe out most of the template's words
+					// ("link group <*> updated to point to <*>" taking
+					// in a "run with --install ..." line): another form.
+					continue
 				}
 				if sim > bestSim {
 					best, bestSim = d, sim

@@ -2,6 +2,7 @@ package view
 
 import (
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -62,6 +63,10 @@ type testSummary struct {
 	suites   []*suiteStat
 	summary  []posLine
 	rep      *reportState
+	// runs: the "=== RUN" lines of go test text (nil for other kinds).
+	runs *runSummary
+	// tap: the reading of a TAP report (text_tap.go).
+	tap *tapState
 }
 
 // maxSlowest bounds the slowest tests named.
@@ -75,10 +80,22 @@ type timedTest struct {
 }
 
 // noteTime keeps the test among the slowest when it is one of them (a
-// test of 0s is not noted: every fast test takes "0.00s").
+// test of 0s is not noted: every fast test takes "0.00s"), each test
+// once.
 func (t *testSummary) noteTime(name string, seconds float64, text string) {
 	if seconds <= 0 {
 		return
+	}
+	for k, s := range t.slowest {
+		if s.name != name {
+			continue
+		}
+		// A test run again (-count=N) is named once, at its slowest.
+		if seconds <= s.seconds {
+			return
+		}
+		t.slowest = append(t.slowest[:k], t.slowest[k+1:]...)
+		break
 	}
 	i := len(t.slowest)
 	for i > 0 && t.slowest[i-1].seconds < seconds {
@@ -240,27 +257,14 @@ func (t *testSummary) addLine(pos int, line, kind string) {
 	t.events++
 	trim := strings.TrimSpace(line)
 	if kind == textTAP {
-		switch {
-		case strings.HasPrefix(line, "ok "):
-			t.testPass++
-			t.last = nil
-		case strings.HasPrefix(line, "not ok "):
-			if strings.Contains(line, "# SKIP") || strings.Contains(line, "# skip") || strings.Contains(line, "# TODO") {
-				t.testSkip++
-				t.last = nil
-				return
-			}
-			t.testFail++
-			f := &failedTest{name: strings.TrimSpace(strings.TrimPrefix(line, "not ok ")), pos: pos}
-			t.addFailed(f)
-		default:
-			if t.last != nil && (strings.HasPrefix(line, " ") || strings.HasPrefix(line, "#")) {
-				t.last.addOutput(line)
-			}
-		}
+		t.addTAPLine(pos, line)
 		return
 	}
 	// go test text.
+	if t.runs == nil {
+		t.runs = newRunSummary()
+	}
+	t.runs.add(pos, line)
 	if strings.HasPrefix(trim, "--- PASS: ") || strings.HasPrefix(trim, "--- FAIL: ") {
 		if sec, text, ok := durationOf(trim); ok {
 			name := trim[len("--- PASS: "):]
@@ -333,6 +337,319 @@ func (f *failedTest) addOutput(line string) {
 
 // finish orders the failed tests: by package, then as they failed.
 func (t *testSummary) finish() {
+	if t.tap != nil {
+		t.tapFinish()
+	}
 	sort.SliceStable(t.failed, func(i, j int) bool { return t.failed[i].pkg < t.failed[j].pkg })
 	t.running, t.runningMore = nil, nil
+}
+
+// Runs of go test -v (and of any runner that prints "=== RUN name" and
+// "--- PASS: name (1.2s)" lines): a test run with -count=400 prints the
+// same tests hundreds of times, and the questions are about runs, not
+// result lines: how many tests were started, how many of them are
+// top-level tests (no "/" in the name) and how many distinct ones, how
+// often each ran and how many subtests it ran, which were running when
+// the output ends (a timeout panic), and the panic's message with the
+// tests it names as running.
+
+// maxRunTests bounds the top-level tests counted by name (more are
+// counted in total and by a hash for the distinct count).
+const maxRunTests = 4096
+
+// runStat is one top-level test's runs.
+type runStat struct {
+	name    string
+	runs    int // "=== RUN name" lines
+	subRuns int // "=== RUN name/..." lines
+	first   int // the line of its first run
+}
+
+// runSummary counts the "=== RUN" lines of a go test text.
+type runSummary struct {
+	runs, topRuns int
+	tests         map[string]*runStat // top-level tests by name, while at most maxRunTests
+	order         []*runStat
+	distinct      map[uint64]struct{} // hashes of every top-level name
+	topPass       int                 // results of top-level tests ("--- PASS: name" without "/")
+	topFail       int
+	topSkip       int
+	open          map[string]int // tests started and not finished, by name (at most maxRunningKept)
+	openCut       bool           // past the cap: the open tests are not stated
+	last          posLine        // the last "=== RUN" line
+	panic         posLine        // the first "panic: " line at column 0, pos -1 if none
+	panicRunning  []string       // the tests the panic names as running ("running tests:")
+	inPanic       bool
+}
+
+func newRunSummary() *runSummary {
+	return &runSummary{tests: map[string]*runStat{}, distinct: map[uint64]struct{}{}, open: map[string]int{}, panic: posLine{pos: -1}}
+}
+
+// testName is the name of a "=== RUN" or "--- PASS:" line's test (its
+// "(1.20s)" left out), and whether the line is one.
+func testName(trim, prefix string) (string, bool) {
+	name, ok := strings.CutPrefix(trim, prefix)
+	if !ok {
+		return "", false
+	}
+	if i := strings.LastIndex(name, " ("); i >= 0 && strings.HasSuffix(name, ")") {
+		name = name[:i]
+	}
+	return strings.TrimSpace(name), name != ""
+}
+
+// add counts one line.
+func (rs *runSummary) add(pos int, line string) {
+	trim := strings.TrimSpace(line)
+	if rs.inPanic {
+		// "panic: test timed out after 3s" then "\trunning tests:" and
+		// one "\t\tTestX (3s)" line per test.
+		switch {
+		case trim == "running tests:":
+			return
+		case strings.HasPrefix(line, "\t\t") && trim != "" && len(rs.panicRunning) < maxFailedKept:
+			rs.panicRunning = append(rs.panicRunning, trim)
+			return
+		}
+		rs.inPanic = false
+	}
+	if strings.HasPrefix(line, "panic: ") && rs.panic.pos < 0 {
+		rs.panic = posLine{pos, line}
+		rs.inPanic = true
+		return
+	}
+	if name, ok := testName(trim, "=== RUN "); ok {
+		rs.runs++
+		rs.last = posLine{pos, line}
+		if !rs.openCut {
+			if len(rs.open) >= maxRunningKept {
+				rs.openCut, rs.open = true, nil
+			} else {
+				rs.open[name]++
+			}
+		}
+		top, sub := name, false
+		if i := strings.IndexByte(name, '/'); i >= 0 {
+			top, sub = name[:i], true
+		}
+		if !sub {
+			rs.topRuns++
+			if len(rs.distinct) < maxDistinctTracked {
+				rs.distinct[hashString(top)] = struct{}{}
+			}
+		}
+		s := rs.tests[top]
+		if s == nil && len(rs.tests) < maxRunTests {
+			s = &runStat{name: top, first: pos}
+			rs.tests[top] = s
+			rs.order = append(rs.order, s)
+		}
+		if s != nil {
+			if sub {
+				s.subRuns++
+			} else {
+				s.runs++
+			}
+		}
+		return
+	}
+	for _, r := range []struct {
+		prefix string
+		n      *int
+	}{{"--- PASS: ", &rs.topPass}, {"--- FAIL: ", &rs.topFail}, {"--- SKIP: ", &rs.topSkip}} {
+		name, ok := testName(trim, r.prefix)
+		if !ok {
+			continue
+		}
+		if !strings.Contains(name, "/") {
+			*r.n++
+		}
+		if rs.open != nil {
+			if rs.open[name] > 1 {
+				rs.open[name]--
+			} else {
+				delete(rs.open, name)
+			}
+		}
+		return
+	}
+}
+
+// facts are the run's lines: runs, top-level runs and distinct tests,
+// top-level results, the tests running at the end, the panic.
+func (rs *runSummary) facts() []string {
+	if rs.runs == 0 {
+		return nil
+	}
+	distinct := fmt.Sprintf("%s distinct", commas(len(rs.distinct)))
+	if len(rs.distinct) >= maxDistinctTracked {
+		distinct = fmt.Sprintf("at least %s distinct", commas(len(rs.distinct)))
+	}
+	out := []string{fmt.Sprintf("test runs (=== RUN lines): %s; top-level runs (no \"/\" in the name): %s, of %s top-level tests; subtest runs: %s",
+		commas(rs.runs), commas(rs.topRuns), distinct, commas(rs.runs-rs.topRuns))}
+	out = append(out, fmt.Sprintf("top-level test results (--- lines without \"/\"): %s passed, %s failed, %s skipped; %s top-level runs with no result line",
+		commas(rs.topPass), commas(rs.topFail), commas(rs.topSkip), commas(max(0, rs.topRuns-rs.topPass-rs.topFail-rs.topSkip))))
+	if rs.last.pos >= 0 && rs.last.text != "" {
+		out = append(out, fmt.Sprintf("last test started (line %s): %s", commas(rs.last.pos), cutLine(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rs.last.text), "=== RUN")))))
+	}
+	if !rs.openCut && len(rs.open) > 0 {
+		var names []string
+		for n := range rs.open {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		total := len(names)
+		if len(names) > 20 {
+			names = names[:20]
+		}
+		out = append(out, fmt.Sprintf("tests started with no result line (running when the output ends; %s): %s", commas(total), listAndMore(names, ", ", " ", total)))
+	}
+	if rs.panic.pos >= 0 {
+		s := fmt.Sprintf("panic (line %s): %s", commas(rs.panic.pos), cutLine(strings.TrimPrefix(rs.panic.text, "panic: ")))
+		if len(rs.panicRunning) > 0 {
+			s += "; running tests it names: " + listAndMore(rs.panicRunning[:min(len(rs.panicRunning), 20)], ", ", " ", len(rs.panicRunning))
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// testLines are the top-level tests by their runs, most runs first, 20
+// a line: "TestCompare 263 (subtest runs: 28,401)".
+func (rs *runSummary) testLines() []string {
+	if len(rs.order) < 2 {
+		return nil
+	}
+	ts := append([]*runStat(nil), rs.order...)
+	sort.SliceStable(ts, func(i, j int) bool {
+		a, b := ts[i].runs+ts[i].subRuns, ts[j].runs+ts[j].subRuns
+		return a > b
+	})
+	var out []string
+	for i := 0; i < len(ts); i += 20 {
+		var parts []string
+		for _, s := range ts[i:min(i+20, len(ts))] {
+			p := fmt.Sprintf("%s %s", s.name, commas(s.runs))
+			if s.subRuns > 0 {
+				p += fmt.Sprintf(" (subtest runs: %s)", commas(s.subRuns))
+			}
+			parts = append(parts, p)
+		}
+		out = append(out, "  "+strings.Join(parts, ", "))
+	}
+	return out
+}
+
+// goroutineStats counts a goroutine dump (a Go panic's, a timeout's, a
+// SIGQUIT's): "goroutine 7 [chan receive, 5 minutes]:" headers, by
+// state and by the function on top of each stack (the line after the
+// header).
+type goroutineStats struct {
+	n      int
+	first  int
+	states map[string]int
+	tops   map[string]int
+	await  bool // the next non-blank line is a top frame
+}
+
+// goroutineHeader reads "goroutine 12 [state, 5 minutes]:" (Go 1.25
+// adds "gp=0x… m=… mp=…" before the bracket): the state, without its
+// duration.
+func goroutineHeader(line string) (string, bool) {
+	rest, ok := strings.CutPrefix(line, "goroutine ")
+	if !ok || rest == "" || !isDigitByte(rest[0]) || !strings.HasSuffix(rest, "]:") {
+		return "", false
+	}
+	i := strings.IndexByte(rest, '[')
+	if i < 0 {
+		return "", false
+	}
+	state := rest[i+1 : len(rest)-2]
+	if j := strings.IndexByte(state, ','); j >= 0 {
+		state = state[:j]
+	}
+	return state, true
+}
+
+// frameFunc is a stack frame line's function: "testing.(*T).Run" of
+// "testing.(*T).Run(0x64bce7f0488, {0x6fc9eb?, 0x0?}, 0x70c4b8)".
+func frameFunc(line string) string {
+	t := strings.TrimSpace(line)
+	if !strings.HasSuffix(t, ")") {
+		return cut(t, 120)
+	}
+	depth := 0
+	for i := len(t) - 1; i >= 0; i-- {
+		switch t[i] {
+		case ')':
+			depth++
+		case '(':
+			depth--
+			if depth == 0 {
+				return cut(t[:i], 120)
+			}
+		}
+	}
+	return cut(t, 120)
+}
+
+// add counts one line.
+func (g *goroutineStats) add(pos int, line string) {
+	if g.await && strings.TrimSpace(line) != "" {
+		g.await = false
+		if len(g.tops) < maxKinds || g.tops[frameFunc(line)] > 0 {
+			g.tops[frameFunc(line)]++
+		}
+		return
+	}
+	if len(line) < 12 || line[0] != 'g' {
+		return
+	}
+	state, ok := goroutineHeader(line)
+	if !ok {
+		return
+	}
+	if g.n == 0 {
+		g.first = pos
+		g.states, g.tops = map[string]int{}, map[string]int{}
+	}
+	g.n++
+	if len(g.states) < maxKinds || g.states[state] > 0 {
+		g.states[state]++
+	}
+	g.await = true
+}
+
+// fact is the dump's line, or "".
+func (g *goroutineStats) fact() string {
+	if g.n == 0 {
+		return ""
+	}
+	states, _, moreS, _ := topCounts(g.states, 12, 60)
+	if moreS > 0 {
+		states += fmt.Sprintf(", %s more states", commas(moreS))
+	}
+	tops, _, moreT, restT := topCounts(g.tops, 8, 120)
+	if moreT > 0 {
+		tops += fmt.Sprintf("; %s more functions in %s goroutines", commas(moreT), commas(restT))
+	}
+	return fmt.Sprintf("goroutine dump: %s goroutines (the first at line %s); by state (exact counts): %s; by the function on top of their stack (exact counts): %s",
+		commas(g.n), commas(g.first), states, tops)
+}
+
+// testFramingRe is the start of go test's lines that frame a test by
+// its name ("=== RUN   TestX", "--- PASS: TestX (0.00s)"), whose
+// severity words are the name's; "--- FAIL:" is no such line.
+const testFramingRe = `^\\s*(?:=== (?:RUN|PAUSE|CONT|NAME) |--- (?:PASS|SKIP): )`
+
+// testFraming reports whether a line is one of them.
+func testFraming(line string) bool {
+	t := strings.TrimLeft(line, " \t")
+	for _, p := range []string{"=== RUN ", "=== PAUSE ", "=== CONT ", "=== NAME ", "--- PASS: ", "--- SKIP: "} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
 }

@@ -311,3 +311,15 @@ if want madge-ramda; then
 		cp -r node_modules/ramda/es ramda && npx madge --json ramda/ 2>/dev/null) >"$out/madge-ramda.json"
 	rm -rf "$d"
 fi
+if want typedoc-json-commander; then
+	# typedoc --json over commander 12.1.0's typings (typedoc 0.26.11,
+	# TypeScript 5.6.3): reflections nested through children[], numeric
+	# ids and targets beside names, beside the view's tests
+	# (TestColumnsNameBeforePlaces).
+	d=$(mktemp -d)
+	(cd "$d" && npm init -y >/dev/null && npm install --no-audit --no-fund typedoc@0.26.11 typescript@5.6.3 commander@12.1.0 >/dev/null 2>&1 &&
+		echo '{"compilerOptions":{"strict":true,"skipLibCheck":true},"files":["node_modules/commander/typings/index.d.ts"]}' >tsconfig.json &&
+		npx typedoc --json td.json --entryPoints node_modules/commander/typings/index.d.ts --skipErrorChecking >/dev/null 2>&1) &&
+		cp "$d/td.json" budget/view/testdata/typedoc-json-commander.json
+	rm -rf "$d"
+fi
