@@ -1195,8 +1195,8 @@ func (k *coll) chooseColumns() {
 		default:
 			s = 45
 		}
-		if f.Types == tString && identityScore(f.Path) >= 50 {
-			s += 30 // a name (of a nested record too: commands[].name), before the values of its enums
+		if f.Types == tString && identityScore(f.Path) >= 50 && f.MaxLen <= cellWidth {
+			s += 30 // a short name (of a nested record too: commands[].name), before the values of its enums (not a long path: webpack's issuerName)
 		}
 		if f.Nulls*2 > f.Values {
 			s -= 35 // mostly null

@@ -543,3 +543,77 @@ func TestPresenceLineSaysHowManyLackIt(t *testing.T) {
 		t.Errorf("missing in %s, jq %v", m[2], lack)
 	}
 }
+
+// TestIndexOfMapOfListsShowsTheLists: the index of a map of name -> list
+// of names (madge's module -> the modules it requires) lists each key
+// with its list, the items jq gives in order (the items past 128
+// characters counted: "… +N more", an empty list "[]"), so "what does X
+// require" is answered on X's line; a larger budget lists a longer
+// prefix, and the foot's query lists exactly the rest in the same form.
+// On the old code the lines were the keys alone.
+func TestIndexOfMapOfListsShowsTheLists(t *testing.T) {
+	v, data := viewOf(t, madgeFile)
+	keys := jq(t, data, `keys`)[0].([]any)
+	m := jq(t, data, `.`)[0].(map[string]any)
+	more := regexp.MustCompile(`,… \+(\d+) more$`)
+	prev, cut := 0, 0
+	for _, b := range []int{1500, 2000, 4000} {
+		f := fillAt(t, v, b)
+		lines, rest, total, query := indexLines(t, f.Text)
+		if len(lines) == 0 {
+			t.Fatalf("at %d: no index:\n%s", b, f.Text)
+		}
+		if len(lines) < prev {
+			t.Errorf("at %d: %d index lines, %d at a smaller budget", b, len(lines), prev)
+		}
+		prev = len(lines)
+		if !strings.Contains(f.Text, "(tab-separated: key, value):") {
+			t.Errorf("at %d: the index head does not name the value column", b)
+		}
+		for i, l := range lines {
+			k, val, ok := strings.Cut(l, "\t")
+			if !ok || k != keys[i] {
+				t.Fatalf("at %d: index line %d is %q, key %d is %v", b, i, l, i, keys[i])
+			}
+			want := m[k].([]any)
+			if len(want) == 0 {
+				if val != "[]" {
+					t.Errorf("at %d: %s has no requirements, its line says %q", b, k, val)
+				}
+				continue
+			}
+			left := 0
+			if mm := more.FindStringSubmatch(val); mm != nil {
+				fmt.Sscan(mm[1], &left)
+				val = strings.TrimSuffix(val, mm[0])
+				cut++
+			}
+			items := strings.Split(val, ",")
+			if len(items)+left != len(want) {
+				t.Errorf("at %d: %s: %d items shown and %d counted, jq has %d", b, k, len(items), left, len(want))
+				continue
+			}
+			for j, it := range items {
+				if it != want[j] {
+					t.Errorf("at %d: %s: item %d is %q, jq %v", b, k, j, it, want[j])
+				}
+			}
+		}
+		if rest == 0 {
+			continue
+		}
+		if total != len(keys) || rest != total-len(lines) {
+			t.Fatalf("at %d: %d lines listed, foot says %d of %d not listed", b, len(lines), rest, total)
+		}
+		got := jq(t, data, query)[0].([]any)
+		if len(got) != rest {
+			t.Fatalf("at %d: %s lists %d records, the foot says %d", b, query, len(got), rest)
+		}
+		if first := got[0].([]any); first[0] != keys[len(lines)] {
+			t.Errorf("at %d: the rest starts with %v, want %v", b, first, keys[len(lines)])
+		}
+	}
+	if cut == 0 {
+		t.Error("no list was long enough to be cut: the test does not check the count of the rest")
+	}
+}

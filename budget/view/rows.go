@@ -296,8 +296,14 @@ func requestTerms(args []byte) []string {
 				}
 			}
 		case '"':
-			str := s.readString()
-			for _, w := range strings.FieldsFunc(strings.ToLower(str), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			str := strings.ToLower(s.readString())
+			if len(str) >= 3 && len(str) <= 100 && !strings.ContainsAny(str, " \t\n") && !seen[str] && len(out) < 16 {
+				// A name as written ("node-express"): a line holding
+				// it whole is more relevant than one with its words.
+				seen[str] = true
+				out = append(out, str)
+			}
+			for _, w := range strings.FieldsFunc(str, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
 				if len(w) >= 3 && !seen[w] && len(out) < 16 {
 					seen[w] = true
 					out = append(out, w)

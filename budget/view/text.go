@@ -41,6 +41,7 @@ const (
 const (
 	tsFacts = iota
 	tsPinned
+	tsRequest   // lines matching the tool call's arguments (text_request.go)
 	tsKV        // key/value lines: values of name groups (text_kv.go)
 	tsKVGroups  // key/value lines: names by their shared value
 	tsKVEntries // key/value lines: entries as written
@@ -87,6 +88,7 @@ type textCands struct {
 	indexCols   []int               // the columns of the index of a table's rows (text_list.go)
 	indexN      map[int]int         // rows per index candidate, by its key
 	kvLines     map[int][]int       // the lines of each names-by-value candidate, by its key (text_kv.go)
+	reqTerms    []string            // the words of the request (text_request.go)
 }
 
 // addText adds the candidates of text collection ci.
@@ -385,6 +387,9 @@ func (tc *textCands) candidates() {
 			}
 		}
 	}
+	// PrioRare (before the anomalies' second half): the lines the
+	// request names.
+	requestFrom := tc.requestCandidates(add)
 	// PrioAnomaly: how it ended, what failed.
 	prio = PrioAnomaly
 	if t != nil {
@@ -409,8 +414,10 @@ func (tc *textCands) candidates() {
 	if p != nil {
 		tc.rareCodeCandidates(add)
 	}
-	// PrioRare: more of the end, the structure, the start.
+	// PrioRare: the lines the request names, more of the end, the
+	// structure, the start.
 	prio = PrioRare
+	requestFrom(0, 10)
 	tailFrom(6, 20)
 	if t != nil && t.runs != nil {
 		for i, l := range t.runs.testLines() {
@@ -482,12 +489,13 @@ func (tc *textCands) candidates() {
 	rareFrom(0, 10)
 	tc.formCandidates(add, false)
 	if list {
-		index(PrioRare, 0, 200)
+		index(PrioRare, 0, 200/listChunk)
 	} else {
-		index(PrioRare, 0, 2*indexChunk)
+		index(PrioRare, 0, 2)
 	}
 	// PrioSecond: more of each.
 	prio = PrioSecond
+	requestFrom(10, maxRequestLines)
 	notableFrom(tc.errs, 10, 40)
 	notableFrom(tc.warns, 3, 20)
 	buildFrom(10, len(tc.buildLines()))
@@ -506,9 +514,9 @@ func (tc *textCands) candidates() {
 	tmplFrom(10, 30)
 	colRows(firstColRows, maxColRows)
 	if list {
-		index(PrioSecond, 200, 600)
+		index(PrioSecond, 200/listChunk, 600/listChunk)
 	} else {
-		index(PrioSecond, 2*indexChunk, 200)
+		index(PrioSecond, 2, 200/indexChunk)
 	}
 	slotsFrom(0, 30)
 	headFrom(10, 30)
@@ -532,9 +540,9 @@ func (tc *textCands) candidates() {
 	notableFrom(tc.warns, 20, 100)
 	spreadFrom(32, len(p.spreadOrNil()))
 	if list {
-		index(PrioSpread, 600, maxIndexRows)
+		index(PrioSpread, 600/listChunk, maxIndexRows)
 	} else {
-		index(PrioSpread, 200, maxIndexRows)
+		index(PrioSpread, 200/indexChunk, maxIndexRows)
 	}
 	if p != nil {
 		for i := 0; i < len(p.names); i += 40 {
@@ -780,6 +788,8 @@ func (tc *textCands) factLines() []string {
 func (tc *textCands) head(k int, cs []Candidate) string {
 	h := tc.in.Handle
 	switch k {
+	case tsRequest:
+		return tc.requestHead(cs)
 	case tsPinned:
 		s := fmt.Sprintf("lines the registry's pin predicate selects (%s; showing %s), line<TAB>text:\n", commas(tc.c.PinnedCount), commas(len(cs)))
 		if len(cs) < tc.c.PinnedCount {

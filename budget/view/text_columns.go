@@ -3,9 +3,11 @@ package view
 import (
 	"fmt"
 	"github.com/toolcompact/compact/schemas/linetemplate"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Columns of tabular text.
@@ -178,6 +180,34 @@ type colProfile struct {
 	first posLine // the first row (its name shows how to fetch a row by name)
 	other int     // non-blank lines of another shape
 	cols  []*colStat
+	// starts are the lines of every indexChunk-th row (rows 0, 20,
+	// 40, ...): where the chunks of the index start (text_list.go).
+	starts []int
+	// others are the first maxOthers lines that are no rows, and
+	// otherStarts counts every such line by its start (otherStart);
+	// nil past maxValues starts.
+	others      []posLine
+	otherStarts map[string]int
+}
+
+// maxOthers is the most lines that are no rows a table keeps to show.
+const maxOthers = 20
+
+// noMark is the start of a line that starts with a letter or a digit.
+const noMark = "(none)"
+
+// otherStart is how a line that is no row starts: its run of spaces
+// and marks before the first letter or digit (" |" of apt-cache
+// rdepends' alternatives, "+++-" of dpkg -l's rule), quoted.
+func otherStart(line string) string {
+	i := strings.IndexFunc(line, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
+	if i < 0 {
+		i = len(line)
+	}
+	if i == 0 {
+		return noMark
+	}
+	return strconv.Quote(cut(line[:i], 8))
 }
 
 // splitSpaces splits s at runs of spaces and tabs, ignoring leading and
@@ -953,9 +983,25 @@ func (cp *colProfile) add(pos int, line string) {
 	f := cp.split.fields(line)
 	if f == nil {
 		cp.other++
+		if len(cp.others) < maxOthers {
+			cp.others = append(cp.others, posLine{pos, line})
+		}
+		if cp.otherStarts == nil && cp.other == 1 {
+			cp.otherStarts = map[string]int{}
+		}
+		if m := cp.otherStarts; m != nil {
+			if k := otherStart(line); m[k] > 0 || len(m) < maxValues {
+				m[k]++
+			} else {
+				cp.otherStarts = nil
+			}
+		}
 		return
 	}
 	cp.rows++
+	if (cp.rows-1)%indexChunk == 0 {
+		cp.starts = append(cp.starts, pos)
+	}
 	for i, c := range cp.cols {
 		if i < len(f) {
 			c.add(pos, line, f[i], cp.rows)
@@ -1703,6 +1749,7 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 			add(tsColumns, colKeys*i+10+j, -1, "column paths", cut(l, 3*textWidth))
 		}
 	}
+	tc.otherCandidates(add)
 	rows := cp.chosenRows()
 	from := func(a, b int) {
 		for k := a; k < b && k < len(rows); k++ {
@@ -1713,6 +1760,40 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 	}
 	from(0, firstColRows)
 	return from
+}
+
+// otherCandidates adds, after the columns' lines, the lines of the text
+// that are no rows, when they are few (at most one in four rows) and
+// some start with a mark: their count by how they start (the
+// alternatives of apt-cache rdepends, " |libfoo", 35 among 22,744 rows),
+// then the first of the marked ones (at most maxOthers kept). Such
+// lines are what sets the few apart from the many; lines that start as
+// words (a log's lines of another form) are only counted by the head.
+func (tc *textCands) otherCandidates(add func(sec, key, rec int, reason, text string)) {
+	cp := tc.p.cols
+	if cp.other == 0 || 4*cp.other > cp.rows {
+		return
+	}
+	key := colKeys * len(cp.cols)
+	if m := cp.otherStarts; m == nil || len(m) == 1 && m[noMark] > 0 {
+		return // lines that start as words: a log's lines of another form, not marked ones
+	}
+	if m := cp.otherStarts; m != nil {
+		vs, _ := byCount(m)
+		var parts []string
+		for _, x := range vs {
+			parts = append(parts, x.k+" "+commas(x.n))
+		}
+		add(tsColumns, key, -1, "other lines", cut(fmt.Sprintf("  the %s other lines (no rows), by their start before the first letter or digit (exact counts): %s", commas(cp.other), strings.Join(parts, ", ")), 2*textWidth))
+	}
+	// (A table's first lines are shown with the head: text.go's headFrom.)
+	headShown := cp.split.mode != byLine && (tc.p.recs == nil || !tc.p.recs.short())
+	for j, l := range cp.others {
+		if otherStart(l.text) == noMark || headShown && slices.ContainsFunc(tc.p.head[:min(10, len(tc.p.head))], func(h posLine) bool { return h.pos == l.pos }) {
+			continue // the marked ones: the unmarked are counted
+		}
+		add(tsColumns, key+1+j, l.pos, "other line", fmt.Sprintf("  %d\t%s", l.pos, cutLine(l.text)))
+	}
 }
 
 // colKeys are the candidate keys of a column in the columns section: its

@@ -303,7 +303,7 @@ func (tc *textCands) graphCandidates(prio int) {
 		for _, r := range gs.refs[i:min(i+group, len(gs.refs))] {
 			name := r.name
 			if r.tag {
-				name = "tag " + name
+				name = "tag: " + name // as git decorates it
 			}
 			parts = append(parts, fmt.Sprintf("%s %s@%d", name, r.hash, r.pos))
 		}

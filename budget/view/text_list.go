@@ -1,6 +1,7 @@
 package view
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strings"
@@ -33,20 +34,24 @@ import (
 //     functions per file), when
 //     the forms are at most a quarter of the values.
 //
-// The index of a table lists its rows densely, in line order, one line
-// each: the row's identity (the first column whose every value is its
-// own and a name: not a number, 90% with a letter, not a time) and at most three short telling columns (of few
-// values only when they are short: a kind's letter), each cut at
-// 40 characters, but the rows among the first 10 lines (shown before); a list's index is its values (cut at 120), 40 to a line. The first
-// rows come early, more at each priority, so a larger budget shows a
-// superset. Building it reads the text again only up to maxIndexRows
-// rows.
+// The index of a table lists its rows densely, one line each: the
+// row's identity (the first column whose every value is its own and a
+// name: not a number, 90% with a letter, not a time; else one nine rows
+// in ten have and three in four have their own), whole up to 100
+// characters, and at most three short telling columns (of few values
+// only when they are short: a kind's letter), each cut at 40
+// characters, but the rows among the first 10 lines (shown before); a
+// list's index is its values (cut at 120), 40 to a line. The rows come
+// in chunks (20 rows of a table, 40 values of a list) in line order,
+// more at each priority, so a larger budget shows a superset; a
+// chunk's rows are read again only when the fill reaches it.
 
 const (
-	maxIndexRows  = 1500 // rows the index lists at most
+	maxIndexRows  = 4000 // rows the index lists at most
 	indexChunk    = 20   // rows of a table per index candidate
 	listChunk     = 40   // values of a list per index candidate
 	indexCellCut  = 40   // an index cell is cut to this many characters
+	indexIDCut    = 100  // and the row's identity (its first cell) to this many
 	listCellCut   = 120  // a list's value in the index is cut to this many
 	maxMarkKinds  = 4    // marks counted before names
 	maxSharedPart = 24   // the longest shared start or end looked for
@@ -385,6 +390,17 @@ func (cp *colProfile) indexColumns() []int {
 			break
 		}
 	}
+	if id < 0 {
+		// Else a name nine rows in ten have, three in four their own
+		// (go version -m of three binaries: a module is a dependency of
+		// more than one; its build settings repeat).
+		for i, c := range cp.cols {
+			if !c.isNumber() && !c.capped && 4*len(c.distinct) >= 3*cp.rows && 10*c.rows >= 9*cp.rows && 10*c.lettered >= 9*c.rows {
+				id = i
+				break
+			}
+		}
+	}
 	if id < 0 || cp.rows < 3 {
 		return nil
 	}
@@ -404,10 +420,15 @@ func (cp *colProfile) indexColumns() []int {
 	return out
 }
 
-// indexCandidates adds the index of the table's rows (section tsIndex):
-// the first chunks at PrioRare, up to 200 rows at PrioSecond, the rest at
-// PrioSpread (each call adds its own range of chunks: from, to).
-func (tc *textCands) indexCandidates() func(prio, fromRow, toRow int) {
+// indexCandidates adds the index of the table's rows (section tsIndex)
+// in chunks of consecutive rows (indexChunk of a table, listChunk of a
+// list), in line order; the returned function adds the chunks [from, to)
+// at prio. A chunk's text is made when the fill reaches it: the index
+// reads again the rows of the chunks shown, not every row of the text.
+// (An even spread of the chunks over the table was tried: in the lists
+// of packages asked about, the well-known names sit at the head and the
+// tail, the libraries in the middle, and lookups were answered less.)
+func (tc *textCands) indexCandidates() func(prio, from, to int) {
 	if tc.p == nil {
 		return func(int, int, int) {}
 	}
@@ -432,48 +453,98 @@ func (tc *textCands) indexCandidates() func(prio, fromRow, toRow int) {
 			inHead[l.pos] = true
 		}
 	}
-	var entries []posLine // the index entry of each row, in line order
-	textLinesWhile(tc.in.Data, func(pos int, line string) bool {
-		if len(entries) >= maxIndexRows {
-			return false // the rest of the text is not read again
+	// The first line of each chunk (every chunk/indexChunk-th start of
+	// the profile) and its byte offset, in one pass over the newlines.
+	per := chunk / indexChunk
+	var starts []int
+	for i := 0; i < len(cp.starts); i += per {
+		starts = append(starts, cp.starts[i])
+	}
+	n := len(starts)
+	offs := make([]int, n)
+	data := tc.in.Data
+	for j, line, off := 0, 0, 0; j < n; {
+		if line == starts[j] {
+			offs[j] = off
+			j++
+			continue
 		}
-		f := cp.split.fields(line)
-		if f == nil || pos == cp.split.headPos || inHead[pos] {
-			return true
+		k := bytes.IndexByte(data[off:], '\n')
+		if k < 0 {
+			return func(int, int, int) {} // cannot happen: the profile read these lines
 		}
-		var cells []string
-		for _, i := range cols {
-			if i < len(f) {
-				v := f[i]
-				if v == "" {
-					v = `""`
+		off += k + 1
+		line++
+	}
+	rowsIn := func(c int) int { return min(chunk, cp.rows-c*chunk) }
+	// shown counts the rows of each chunk the index lists (its rows less
+	// those among the first lines).
+	shown := make([]int, n)
+	for c := range shown {
+		shown[c] = rowsIn(c)
+	}
+	for pos := range inHead {
+		if c := sort.SearchInts(starts, pos+1) - 1; c >= 0 {
+			for _, l := range tc.p.head {
+				if l.pos == pos && pos != cp.split.headPos && cp.split.fields(l.text) != nil {
+					shown[c]--
 				}
-				cells = append(cells, cut(v, cellCut))
 			}
 		}
-		entries = append(entries, posLine{pos, strings.Join(cells, " ")})
-		return true
-	})
+	}
+	render := func(c int) string {
+		var es []posLine
+		rows := 0
+		textLinesWhile(data[offs[c]:], func(i int, line string) bool {
+			pos := starts[c] + i
+			f := cp.split.fields(line)
+			if f == nil || pos == cp.split.headPos {
+				return true
+			}
+			rows++
+			if !inHead[pos] {
+				var cells []string
+				for j, i := range cols {
+					if i < len(f) {
+						v := f[i]
+						if v == "" {
+							v = `""`
+						}
+						w := cellCut
+						if j == 0 && !list {
+							w = indexIDCut // the name a row is looked up by, whole
+						}
+						cells = append(cells, cut(v, w))
+					}
+				}
+				es = append(es, posLine{pos, strings.Join(cells, " ")})
+			}
+			return rows < rowsIn(c)
+		})
+		if list {
+			var vs []string
+			for _, e := range es {
+				vs = append(vs, e.text)
+			}
+			return fmt.Sprintf("  %d-%d\t%s", es[0].pos, es[len(es)-1].pos, strings.Join(vs, " "))
+		}
+		var ls []string
+		for _, e := range es {
+			ls = append(ls, fmt.Sprintf("  %d\t%s", e.pos, e.text))
+		}
+		return strings.Join(ls, "\n")
+	}
 	tc.indexCols, tc.indexN = cols, map[int]int{}
-	return func(prio, a, b int) {
-		for k := a; k < b && k < len(entries); k += chunk {
-			es := entries[k:min(k+chunk, len(entries), b)]
-			var text string
-			if list {
-				var vs []string
-				for _, e := range es {
-					vs = append(vs, e.text)
-				}
-				text = fmt.Sprintf("  %d-%d\t%s", es[0].pos, es[len(es)-1].pos, strings.Join(vs, " "))
-			} else {
-				var ls []string
-				for _, e := range es {
-					ls = append(ls, fmt.Sprintf("  %d\t%s", e.pos, e.text))
-				}
-				text = strings.Join(ls, "\n")
+	return func(prio, from, to int) {
+		for c := from; c < min(to, n, maxIndexRows/chunk); c++ {
+			if shown[c] == 0 {
+				continue
 			}
-			tc.indexN[es[0].pos] = len(es)
-			tc.v.Add(Candidate{Section: tc.sec[tsIndex], Key: es[0].pos, Record: -1, Prio: prio, Reason: "index", Text: text})
+			// The key is the chunk's first line: the chosen chunks
+			// render in line order.
+			tc.indexN[starts[c]] = shown[c]
+			tc.v.Add(Candidate{Section: tc.sec[tsIndex], Key: starts[c], Record: -1, Prio: prio, Reason: "index",
+				lazy: &lazyText{make: func() string { return render(c) }}})
 		}
 	}
 }
@@ -492,7 +563,7 @@ func (tc *textCands) indexHead(cs []Candidate) string {
 	for _, i := range tc.indexCols {
 		names = append(names, cp.cols[i].name)
 	}
-	return fmt.Sprintf("index of the rows in line order (showing %s of %s; line<TAB>%s, cells cut at %d characters):\n", commas(n), commas(cp.rows), strings.Join(names, " "), indexCellCut)
+	return fmt.Sprintf("index of the rows in line order (showing %s of %s; line<TAB>%s, cells cut at %d characters, the first at %d):\n", commas(n), commas(cp.rows), strings.Join(names, " "), indexCellCut, indexIDCut)
 }
 
 // commaPartsLines are the lines of a column of descriptions by their

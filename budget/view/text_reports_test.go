@@ -184,7 +184,7 @@ func TestCommitListCounts(t *testing.T) {
 		"merges: " + strconv.Itoa(merges) + " (drawn with a second parent)",
 		"tags: " + strconv.Itoa(tags),
 		"HEAD: f9ba367 (HEAD -> main, tag: v1.20.1)",
-		"tag v1.6.0 4db0904@1176",
+		"tag: v1.6.0 4db0904@1176",
 	} {
 		if !strings.Contains(out, s) {
 			t.Errorf("the view at 1,500 tokens lacks %q:\n%s", s, out)

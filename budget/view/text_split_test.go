@@ -199,13 +199,17 @@ func TestIndexAgainstJQ(t *testing.T) {
 					t.Fatalf("%s: line %d is no row for jq", name, pos)
 				}
 				var want []string
-				for _, i := range cols {
+				for j, i := range cols {
 					if row := cells[0].([]any); i < len(row) {
 						v := row[i].(string)
 						if v == "" {
 							v = `""`
 						}
-						want = append(want, cut(v, indexCellCut))
+						w := indexCellCut
+						if j == 0 {
+							w = indexIDCut // the identity
+						}
+						want = append(want, cut(v, w))
 					}
 				}
 				if w := strings.Join(want, " "); parts[1] != w {

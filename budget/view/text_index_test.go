@@ -1,0 +1,220 @@
+package view_test
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// textIndexRows returns the line numbers the index section of a text
+// view lists, with each line's text.
+func textIndexRows(text string) map[int]string {
+	rows := map[int]string{}
+	i := strings.Index(text, "\nindex of the rows in line order")
+	if i < 0 {
+		return rows
+	}
+	for _, l := range strings.Split(text[i+1:], "\n")[1:] {
+		pos, rest, ok := strings.Cut(strings.TrimPrefix(l, "  "), "\t")
+		n, err := strconv.Atoi(pos)
+		if !ok || err != nil || !strings.HasPrefix(l, "  ") {
+			break
+		}
+		rows[n] = rest
+	}
+	return rows
+}
+
+// TestTextIndexListsRowsInLineOrder: the index of a long text table
+// (dpkg -l, 858 packages in name order) lists its rows in chunks in line
+// order after the first 10 lines, each chunk read again when the fill
+// reaches it; a larger budget lists a superset; every listed line
+// carries the package's name, version and architecture as awk's $2, $3,
+// $4 of that line give them.
+func TestTextIndexListsRowsInLineOrder(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/captured/dpkg-l.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	first, last := -1, 0 // the table's rows: the lines starting "ii "
+	for i, l := range lines {
+		if strings.HasPrefix(l, "ii ") {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	v, _ := viewOf(t, "../../testdata/captured/dpkg-l.txt")
+	var prev map[int]string
+	for _, b := range []int{4000, 6000, 8000} {
+		f := fillAt(t, v, b)
+		rows := textIndexRows(f.Text)
+		if len(rows) == 0 {
+			t.Fatalf("at %d: no index of the rows:\n%s", b, f.Text)
+		}
+		for pos := range prev {
+			if _, ok := rows[pos]; !ok {
+				t.Errorf("at %d: line %d is no longer listed", b, pos)
+			}
+		}
+		prev = rows
+		lo, hi := last, 0
+		for pos, text := range rows {
+			lo, hi = min(lo, pos), max(hi, pos)
+			fs := strings.Fields(lines[pos])
+			if want := strings.Join(fs[1:4], " "); text != want {
+				t.Errorf("at %d: line %d listed as %q, awk's $2-$4 %q", b, pos, text, want)
+			}
+		}
+		if lo != first+5 || hi-lo+1 != len(rows) {
+			t.Errorf("at %d: the index lists %d rows, lines %d-%d: not the rows after the first 10 lines, in order", b, len(rows), lo, hi)
+		}
+		t.Logf("at %d: %d rows listed, lines %d-%d", b, len(rows), lo, hi)
+	}
+}
+
+// TestTableOtherLinesShown: a list whose rows are the lines indented by
+// two spaces (apt-cache rdepends libgtk-3-0, captured on Debian 12) has
+// a few lines of another shape: the package, "Reverse Depends:" and the
+// alternatives " |chromium". The view counts them by how they start
+// (the count of alternatives, awk's /^ \|/) and shows each marked one
+// with its line number, at 1,500 tokens already. On the old code they were only
+// counted ("5 other lines"): which lines are alternatives, and how many,
+// was not in the view.
+func TestTableOtherLinesShown(t *testing.T) {
+	const file = "testdata/apt-cache-rdepends-libgtk3.txt"
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	alts, other := 0, 0
+	var want []string
+	for i, l := range lines {
+		if strings.HasPrefix(l, "  ") {
+			continue
+		}
+		other++
+		if strings.HasPrefix(l, " |") {
+			alts++
+			want = append(want, fmt.Sprintf("\n  %d\t%s\n", i, l))
+		}
+	}
+	if alts == 0 {
+		t.Fatal("the capture has no alternatives")
+	}
+	v, _ := viewOf(t, file)
+	f := fillAt(t, v, 1500)
+	count := fmt.Sprintf("the %d other lines (no rows), by their start before the first letter or digit (exact counts): \" |\" %d, (none) %d\n", other, alts, other-alts)
+	if !strings.Contains(f.Text, count) {
+		t.Errorf("no line %q in:\n%s", count, f.Text)
+	}
+	for _, w := range want {
+		if !strings.Contains(f.Text, w) {
+			t.Errorf("the other line %q is not shown", w)
+		}
+	}
+}
+
+// TestTextIndexByMostlyDistinctName: `go version -m` of three binaries
+// (captured here: staticcheck, compact, gofmt) is a table of
+// tab-indented rows whose module paths repeat (a module two binaries
+// depend on, the build settings of each binary), so no column names
+// every row alone; the index lists the rows by the column that nine rows
+// in ten have and three in four have their own, each line as awk -F'\t'
+// '{print $3, $2, $4}' gives it (the path whole up to 100 characters, the
+// others cut at 40). On the old code
+// the table had no index: "which version of module X" was answered
+// only for the rows near the head and the tail.
+func TestTextIndexByMostlyDistinctName(t *testing.T) {
+	const file = "testdata/go-version-m-three.txt"
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	v, _ := viewOf(t, file)
+	f := fillAt(t, v, 3000)
+	rows := textIndexRows(f.Text)
+	if len(rows) < 20 {
+		t.Fatalf("%d rows in the index:\n%s", len(rows), f.Text)
+	}
+	// A cell is cut past n characters when more than 12 follow.
+	cutN := func(s string, n int) string {
+		if r := []rune(s); len(r) > n+12 {
+			return fmt.Sprintf("%s…[+%d chars]", string(r[:n]), len(r)-n)
+		}
+		return s
+	}
+	for pos, text := range rows {
+		fs := strings.Split(lines[pos], "\t")
+		var want []string
+		for j, i := range []int{2, 1, 3} {
+			if i < len(fs) {
+				n := 40
+				if j == 0 {
+					n = 100 // the identity
+				}
+				want = append(want, cutN(fs[i], n))
+			}
+		}
+		if w := strings.Join(want, " "); text != w {
+			t.Errorf("line %d listed as %q, awk %q", pos, text, w)
+		}
+	}
+}
+
+// TestTextLinesMatchTheRequest: a text view offers the lines that hold
+// the tool call's arguments, the most relevant first (BM25's idf; a
+// name as written, "node-express", weighs more than its words): `apt-cache
+// show` of 400 node packages called for node-express shows, at 2,000
+// tokens, the line "Package: node-express" (line 8119, grep -n's 8120)
+// with its line number, and every line of that section is the text's own
+// line and holds a word of the request. On the old code the text view
+// ignored the arguments (only JSON rows matched them): the line was not
+// in the view.
+func TestTextLinesMatchTheRequest(t *testing.T) {
+	data := readFile(t, "../../testdata/captured/apt-cache-show-node.txt")
+	lines := strings.Split(string(data), "\n")
+	pos := slices.Index(lines, "Package: node-express")
+	if pos < 0 {
+		t.Fatal("no node-express in the capture")
+	}
+	want := fmt.Sprintf("\n  %d\tPackage: node-express\n", pos)
+	in := inputOf(t, data, 2000)
+	plain := fillAt(t, buildView(t, in), 2000).Text
+	if strings.Contains(plain, want) {
+		t.Fatalf("without arguments the view already shows %q", want)
+	}
+	in.Args = []byte(`{"command": "apt-cache show", "packages": ["node-express"]}`)
+	f := fillAt(t, buildView(t, in), 2000)
+	if !strings.Contains(f.Text, want) {
+		t.Fatalf("no line %q in:\n%s", want, f.Text)
+	}
+	i := strings.Index(f.Text, "\nlines matching the tool call's arguments")
+	n := 0
+	for _, l := range strings.Split(f.Text[i+1:], "\n")[1:] {
+		p, text, ok := strings.Cut(strings.TrimPrefix(l, "  "), "\t")
+		k, err := strconv.Atoi(p)
+		if !ok || err != nil || !strings.HasPrefix(l, "  ") {
+			break
+		}
+		n++
+		if text != lines[k] && !strings.HasSuffix(text, " chars]") {
+			t.Errorf("line %d shown as %q, the text has %q", k, text, lines[k])
+		}
+		low := strings.ToLower(lines[k])
+		if !strings.Contains(low, "node") && !strings.Contains(low, "express") && !strings.Contains(low, "apt") &&
+			!strings.Contains(low, "cache") && !strings.Contains(low, "show") {
+			t.Errorf("line %d %q holds no word of the request", k, lines[k])
+		}
+	}
+	if n == 0 {
+		t.Error("no lines matching the request")
+	}
+}
