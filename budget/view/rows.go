@@ -1595,6 +1595,11 @@ func (k *coll) profileMap() error {
 		return fmt.Errorf("the collection's text is not an object")
 	}
 	s.pos++
+	if k.smap != nil && c.Count > maxMapEntries {
+		// A map of more entries is never shown as a map of scalars
+		// (json_map.go): its entries are not gathered.
+		k.smap.off = true
+	}
 	var buf []byte
 	n := 0
 	for {
