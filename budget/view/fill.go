@@ -65,13 +65,14 @@ func (v *View) Fill(c Counter, budget int) (*Filled, error) {
 }
 
 // exactFill reports whether the view f (and err) the search by pieces
-// found is the one an exact search finds: its count is exact, and the
-// next candidate in fill order would not fit (or the bare view does not).
+// found is the one an exact search finds: its count and the bare view's
+// are exact, and the next candidate in fill order would not fit (or the
+// bare view does not).
 func (v *View) exactFill(c Counter, order []Candidate, f *Filled, err error, budget int) bool {
 	if err != nil {
 		return errors.Is(err, ErrTooSmall) && c.Count(f.Text) == f.Tokens
 	}
-	if c.Count(f.Text) != f.Tokens {
+	if c.Count(f.Text) != f.Tokens || c.Count(v.render(nil)) != f.Minimum {
 		return false
 	}
 	k := len(f.Chosen)
