@@ -82,6 +82,8 @@ type Field struct {
 	// by Finish); with a tracker, each value also keeps the first
 	// records holding it.
 	vals map[string]*valState
+	// vidx finds the values of vals past the maxFew first.
+	vidx valIndex
 	// tab counts each value by its hash once the field has too many
 	// values for Counts (exact up to 64-bit collisions, as Distinct),
 	// with each value's statistics.
@@ -229,6 +231,8 @@ type valState struct {
 	exitValue bool
 	// st is what the value adds to the field's statistics.
 	st valStat
+	// qh is quickHash of key.
+	qh uint64
 }
 
 // Mean returns the mean of the field's numbers.
@@ -832,7 +836,7 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 					}
 				}
 			} else {
-				vs = f.vals[string(raw)] // no allocation
+				vs = f.vidx.find(raw)
 			}
 		}
 		if vs != nil {
@@ -843,6 +847,13 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 			f.vals[vs.key] = vs
 			if len(f.few) < maxFew {
 				f.few = append(f.few, vs)
+			} else {
+				if f.vidx.slots == nil {
+					for _, o := range f.few {
+						f.vidx.add(o)
+					}
+				}
+				f.vidx.add(vs)
 			}
 			f.Distinct = len(f.vals)
 			if p.t != nil && f.sel != nil {
@@ -874,7 +885,7 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 		if p.t != nil && f.sel != nil {
 			p.t.tooMany(f)
 		}
-		f.vals, f.lastVal, f.few = nil, nil, nil
+		f.vals, f.lastVal, f.few, f.vidx = nil, nil, nil, valIndex{}
 	}
 	if p.t != nil && f.sel != nil && f.sel.exitVals != nil {
 		p.t.exitValue(f, raw)

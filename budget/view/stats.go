@@ -507,3 +507,66 @@ func (a *numSum) format(f float64, i int64) string {
 	}
 	return strconv.FormatFloat(f, 'f', a.decimals, 64)
 }
+
+// valIndex finds a field's values while they are few (at most
+// maxValues, past the maxFew compared in turn) by a quick hash of their
+// text, each compared in full: a string map would hash each value with
+// its generic machinery; this one reads three words of it.
+type valIndex struct {
+	slots []*valState // 2*maxValues, nil is empty
+}
+
+// add adds vs (a new value).
+func (x *valIndex) add(vs *valState) {
+	if x.slots == nil {
+		x.slots = make([]*valState, 2*maxValues)
+	}
+	vs.qh = quickHash([]byte(vs.key))
+	mask := uint64(len(x.slots) - 1)
+	i := vs.qh & mask
+	for x.slots[i] != nil {
+		i = (i + 1) & mask
+	}
+	x.slots[i] = vs
+}
+
+// find returns the value whose text is raw, or nil.
+func (x *valIndex) find(raw []byte) *valState {
+	if x.slots == nil {
+		return nil
+	}
+	h := quickHash(raw)
+	mask := uint64(len(x.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		vs := x.slots[i]
+		if vs == nil || vs.qh == h && vs.key == string(raw) {
+			return vs
+		}
+	}
+}
+
+// quickHash mixes the length and the first, middle and last eight bytes
+// of b (all of them up to 24 bytes): a hash for a table whose keys are
+// compared in full, where a collision costs a comparison, not a count.
+func quickHash(b []byte) uint64 {
+	n := len(b)
+	var a, c, m uint64
+	switch {
+	case n >= 8:
+		a = binary.LittleEndian.Uint64(b)
+		c = binary.LittleEndian.Uint64(b[n-8:])
+		if n > 16 {
+			m = binary.LittleEndian.Uint64(b[n/2-4:])
+		}
+	default:
+		for i := 0; i < n; i++ {
+			a = a<<8 | uint64(b[i])
+		}
+	}
+	h := (a^0x9e3779b97f4a7c15)*0xbf58476d1ce4e5b9 ^ (c+uint64(n))*0x94d049bb133111eb ^ m*0xff51afd7ed558ccd
+	// (The low bits of a product depend on the low bits of its factors
+	// only: the high ones are folded down.)
+	h ^= h >> 32
+	h *= 0x9e3779b97f4a7c15
+	return h ^ h>>32
+}
