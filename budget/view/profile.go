@@ -651,7 +651,7 @@ func (p *Profile) firstSight(f *Field, raw []byte, rec int, st *valStat) {
 // again adds the statistics st of a value of f seen before (a value
 // seen again is no new extreme, no longer string, no new kind).
 func (p *Profile) again(f *Field, st *valStat) {
-	if st.fl == 0 && st.pat < 0 && st.pre < 0 && st.ext < 0 {
+	if st.fl&^stTop == 0 && st.pat < 0 && st.pre < 0 && st.ext < 0 {
 		return
 	}
 	if st.fl&stNum != 0 {
@@ -680,7 +680,7 @@ func (p *Profile) again(f *Field, st *valStat) {
 	f.exts.again(st.ext)
 	if st.fl&stTime != 0 {
 		f.TimeN++
-		f.years.add(st.year)
+		f.years.add(int32(st.x))
 	}
 }
 
@@ -773,7 +773,7 @@ func (p *Profile) firstString(f *Field, raw []byte, rec int, st *valStat) {
 		return
 	}
 	st.fl |= stTime
-	st.year = year
+	st.x = float64(year)
 	f.TimeN++
 	f.years.add(year)
 	if f.TimeN == 1 || k.before(f.earliestKey) {
@@ -878,7 +878,8 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 		f.tab = &valTable{}
 		for k, vs := range f.vals {
 			e, _ := f.tab.get(vs.h)
-			e.n, e.st = int32(vs.n), vs.st
+			e.st = vs.st
+			e.st.n = int32(vs.n)
 			e.st.pat = p.countPattern(f, k, vs.n)
 			f.noteTop(e, vs.n, k)
 		}
@@ -902,9 +903,9 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 	} else {
 		p.again(f, &e.st)
 	}
-	e.n++
-	if e.top >= 0 || int(e.n) > f.topMin || len(f.top) < topValues {
-		f.noteTop(e, int(e.n), unsafe.String(unsafe.SliceData(raw), len(raw)))
+	e.st.n++
+	if int(e.st.n) > f.topMin || len(f.top) < topValues {
+		f.noteTop(e, int(e.st.n), unsafe.String(unsafe.SliceData(raw), len(raw)))
 	}
 	f.Distinct = f.tab.n
 	if f.Distinct > maxDistinct {
@@ -920,15 +921,19 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 // most common ones when it has more than the least of them. raw is copied
 // when kept.
 func (f *Field) noteTop(e *valEnt, n int, raw string) {
-	if e.top >= 0 {
-		f.top[e.top].Count = n
+	if e.st.fl&stTop != 0 {
+		i := 0
+		for f.tops[i] != e.h {
+			i++
+		}
+		f.top[i].Count = n
 		if n-1 <= f.topMin {
 			f.topMinOf()
 		}
 		return
 	}
 	if len(f.top) < topValues {
-		e.top = int32(len(f.top))
+		e.st.fl |= stTop
 		f.top = append(f.top, TopValue{strings.Clone(raw), n})
 		f.tops = append(f.tops, e.h)
 	} else {
@@ -941,8 +946,9 @@ func (f *Field) noteTop(e *valEnt, n int, raw string) {
 		if n <= f.top[i].Count {
 			return
 		}
-		f.tab.find(f.tops[i]).top = -1
-		f.top[i], f.tops[i], e.top = TopValue{strings.Clone(raw), n}, e.h, int32(i)
+		f.tab.find(f.tops[i]).st.fl &^= stTop
+		f.top[i], f.tops[i] = TopValue{strings.Clone(raw), n}, e.h
+		e.st.fl |= stTop
 	}
 	f.topMinOf()
 }
@@ -1315,7 +1321,7 @@ func kindCounts(m map[string]*int, done bool) map[string]int {
 // countPattern counts n strings of f whose JSON text is raw by their
 // pattern (Patterns) and returns the pattern's index in f.pats (-1: raw
 // is no string of at most 100 bytes, or the field has too many patterns).
-func (p *Profile) countPattern(f *Field, raw string, n int) int16 {
+func (p *Profile) countPattern(f *Field, raw string, n int) int8 {
 	if f.pats.done || len(raw) < 2 || raw[0] != '"' || len(raw) > 102 {
 		return -1
 	}
