@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -1338,32 +1339,59 @@ func appendPattern(b, s []byte) []byte {
 	if len(s) > 100 {
 		return b
 	}
+	o := len(b)
+	b = slices.Grow(b, len(s))[:o+len(s)] // (a pattern is never longer)
 	for i := 0; i < len(s); {
-		j := i
-		letters, digits := 0, 0
-		for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z') {
-			if s[j] <= '9' {
-				digits++
-			} else {
-				letters++
+		c := s[i]
+		k := patClass[c]
+		if k == 0 {
+			b[o] = c
+			o++
+			i++
+			continue
+		}
+		// A run of letters and digits: k gathers its classes.
+		j := i + 1
+		for j < len(s) {
+			kj := patClass[s[j]]
+			if kj == 0 {
+				break
 			}
+			k |= kj
 			j++
 		}
 		switch {
-		case j == i:
-			b = append(b, s[i])
-			j = i + 1
-		case letters == 0:
-			b = append(b, '#')
-		case digits > 0 || letters > 20:
-			b = append(b, '*')
+		case k == patDigit:
+			b[o] = '#'
+			o++
+		case k == patDigit|patLetter || j-i > 20:
+			b[o] = '*'
+			o++
 		default:
-			b = append(b, s[i:j]...)
+			o += copy(b[o:], s[i:j])
 		}
 		i = j
 	}
-	return b
+	return b[:o]
 }
+
+// Classes of bytes in patterns (appendPattern).
+const (
+	patDigit  = 1
+	patLetter = 2
+)
+
+// patClass is the class of each byte: a digit, an ASCII letter, or
+// neither (0).
+var patClass = func() (c [256]uint8) {
+	for b := '0'; b <= '9'; b++ {
+		c[b] = patDigit
+	}
+	for b := 'a'; b <= 'z'; b++ {
+		c[b], c[b-'a'+'A'] = patLetter, patLetter
+	}
+	return c
+}()
 
 // Summary states, in at most max short phrases, the value counts of the
 // profile's telling fields (few distinct short values, outside arrays or
