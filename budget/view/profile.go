@@ -688,6 +688,15 @@ func (p *Profile) again(f *Field, st *valStat) {
 // firstString is firstSight of a string.
 func (p *Profile) firstString(f *Field, raw []byte, rec int, st *valStat) {
 	body := raw[1 : len(raw)-1]
+	if len(body) <= 100 && f.tooMany && !f.pats.done {
+		// (Past maxValues values, each string's pattern is counted as
+		// it is read: the pass that reads it finds the rest.)
+		if pat, sh, ok := shapeOf(p.pat[:0], body); ok {
+			p.pat = pat
+			p.plainString(f, body, sh, rec, st)
+			return
+		}
+	}
 	escaped := bytes.IndexByte(body, '\\') >= 0
 	var str string
 	if escaped {
@@ -753,6 +762,45 @@ func (p *Profile) firstString(f *Field, raw []byte, rec int, st *valStat) {
 			st.ext = f.exts.add(e, 1)
 		}
 	}
+	p.noteTime(f, body, str, escaped, rec, st)
+}
+
+// plainString is firstString of a string of at most 100 bytes with no
+// escape, whose pattern (p.pat) and shape (sh) one pass has read.
+func (p *Profile) plainString(f *Field, body []byte, sh strShape, rec int, st *valStat) {
+	if len(body) > f.MaxLen {
+		n := len(body)
+		if !sh.ascii {
+			n = utf8.RuneCount(body)
+		}
+		f.MaxLen = max(f.MaxLen, n)
+	}
+	if len(body) > 20 {
+		st.fl |= stLong
+		f.Long++
+		if sh.space >= 0 {
+			st.fl |= stSpaced
+			f.Spaced++
+		}
+	}
+	st.pat = f.pats.add(p.pat, 1)
+	if !f.pres.done && sh.space < 0 && sh.slash >= 0 {
+		st.pre = f.pres.add(body[:sh.slash], 1)
+	}
+	if !f.exts.done {
+		i := sh.lastDot
+		if i > 0 && sh.lastSlash < i && sh.space < 0 && body[i-1] != '/' {
+			if e := extAfter(body, i); e != nil {
+				st.ext = f.exts.add(e, 1)
+			}
+		}
+	}
+	p.noteTime(f, body, "", false, rec, st)
+}
+
+// noteTime counts the string body (unquoted: str, when escaped) of f
+// when it is a time.
+func (p *Profile) noteTime(f *Field, body []byte, str string, escaped bool, rec int, st *valStat) {
 	var k timeKey
 	var year int32
 	isTime := false
@@ -1045,7 +1093,17 @@ func parseTime(s string) (time.Time, bool) {
 // itself after the last "/", in a string with no space; else nil.
 func extOf(s []byte) []byte {
 	i := bytes.LastIndexByte(s, '.')
-	if i <= 0 || len(s)-i-1 < 1 || len(s)-i-1 > 8 || bytes.IndexByte(s[i:], '/') >= 0 || bytes.IndexByte(s, ' ') >= 0 || s[i-1] == '/' {
+	if i <= 0 || bytes.IndexByte(s[i:], '/') >= 0 || bytes.IndexByte(s, ' ') >= 0 || s[i-1] == '/' {
+		return nil
+	}
+	return extAfter(s, i)
+}
+
+// extAfter is extOf of s whose last "." is at i (after its last "/", in
+// a string with no space, not right after a "/"): the 1 to 8 letters or
+// digits after it, one a letter; else nil.
+func extAfter(s []byte, i int) []byte {
+	if len(s)-i-1 < 1 || len(s)-i-1 > 8 {
 		return nil
 	}
 	letter := false
@@ -1373,6 +1431,71 @@ func appendPattern(b, s []byte) []byte {
 		i = j
 	}
 	return b[:o]
+}
+
+// strShape is what shapeOf finds in a string besides its pattern: the
+// first space and "/", the last "." and "/" (-1: none), and whether every
+// byte is ASCII.
+type strShape struct {
+	space, slash, lastDot, lastSlash int
+	ascii                            bool
+}
+
+// shapeOf is appendPattern of the JSON string body s (at most 100 bytes)
+// that also finds s's shape, in the same pass; ok is false when s holds
+// an escape (b is then of no use).
+func shapeOf(b, s []byte) (out []byte, sh strShape, ok bool) {
+	sh = strShape{-1, -1, -1, -1, true}
+	o := len(b)
+	b = slices.Grow(b, len(s))[:o+len(s)]
+	for i := 0; i < len(s); {
+		c := s[i]
+		k := patClass[c]
+		if k == 0 {
+			switch {
+			case c == ' ':
+				if sh.space < 0 {
+					sh.space = i
+				}
+			case c == '/':
+				if sh.slash < 0 {
+					sh.slash = i
+				}
+				sh.lastSlash = i
+			case c == '.':
+				sh.lastDot = i
+			case c == '\\':
+				return b, sh, false
+			case c >= 0x80:
+				sh.ascii = false
+			}
+			b[o] = c
+			o++
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(s) {
+			kj := patClass[s[j]]
+			if kj == 0 {
+				break
+			}
+			k |= kj
+			j++
+		}
+		switch {
+		case k == patDigit:
+			b[o] = '#'
+			o++
+		case k == patDigit|patLetter || j-i > 20:
+			b[o] = '*'
+			o++
+		default:
+			o += copy(b[o:], s[i:j])
+		}
+		i = j
+	}
+	return b[:o], sh, true
 }
 
 // Classes of bytes in patterns (appendPattern).

@@ -31,6 +31,16 @@ func TestStatsAcrossStates(t *testing.T) {
 			return fmt.Sprintf(`"a longer sentence number %d, with spaces and words in it"`, i)
 		},
 		"escaped": func(i int) string { return fmt.Sprintf(`"line %d\nnext\u00e9 %s"`, i, strings.Repeat("x", i%130)) },
+		"varied": func(i int) string {
+			forms := []string{`"https://example.com/users/%d"`, `"u%d@example.com"`, `"v1.%d.0"`, `"café %d"`, `"café-%d.tar.gz"`,
+				`"dir/%d sub/file.txt"`, `"/usr/lib/x%d.so"`, `"./a.%d"`, `"x.%dabc"`, `"%d"`, `"a\/b%d/c.json"`,
+				`"%d ` + strings.Repeat("long text ", 12) + `"`, `"2024-01-%02dT00:00:00Z"`, `"name.with.dots.%d.md"`}
+			f := forms[i%len(forms)]
+			if strings.Contains(f, "%02d") {
+				return fmt.Sprintf(f, 1+i%28)
+			}
+			return fmt.Sprintf(f, i)
+		},
 		"mixed": func(i int) string {
 			switch i % 5 {
 			case 0:
