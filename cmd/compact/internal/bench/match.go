@@ -261,7 +261,11 @@ func censusCount(s string, o span) bool {
 	if m == nil || start+m[1] > o.start || o.start < 2 || s[o.start-1] != ' ' || s[o.start-2] == ',' || s[o.start-2] == ':' {
 		return false
 	}
-	return censusCountAfter.MatchString(s[o.end:end])
+	after := s[o.end:end]
+	if strings.HasPrefix(after, ")") && !isNumeric(s[o.start:o.end]) {
+		return false // words closing a parenthesis ("(TODO not done yet)") are no count
+	}
+	return censusCountAfter.MatchString(after)
 }
 
 // censusValue reports whether the needle at o is a value of a census
