@@ -652,9 +652,6 @@ func (p *Profile) firstSight(f *Field, raw []byte, rec int, st *valStat) {
 // again adds the statistics st of a value of f seen before (a value
 // seen again is no new extreme, no longer string, no new kind).
 func (p *Profile) again(f *Field, st *valStat) {
-	if st.fl&^stTop == 0 && st.pat < 0 && st.pre < 0 && st.ext < 0 {
-		return
-	}
 	if st.fl&stNum != 0 {
 		f.NumN++
 		f.Sum += st.x
@@ -889,10 +886,13 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 			}
 		}
 		if vs != nil {
-			p.again(f, &vs.st)
+			if vs.st.fl&stAny != 0 {
+				p.again(f, &vs.st)
+			}
 		} else if len(f.vals) < maxValues {
 			vs = &valState{key: string(raw), h: hashBytes(raw), first: p.rec, seq: p.seq}
 			p.firstSight(f, raw, rec, &vs.st)
+			vs.st.settle()
 			f.vals[vs.key] = vs
 			if len(f.few) < maxFew {
 				f.few = append(f.few, vs)
@@ -930,6 +930,7 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 			e.st = vs.st
 			e.st.n = int32(vs.n)
 			e.st.pat = p.countPattern(f, k, vs.n)
+			e.st.settle()
 			f.noteTop(e, vs.n, k)
 		}
 		if p.t != nil && f.sel != nil {
@@ -949,8 +950,11 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 	e, isNew := f.tab.get(vh)
 	if isNew {
 		p.firstSight(f, raw, rec, &e.st)
+		e.st.settle()
 	} else {
-		p.again(f, &e.st)
+		if e.st.fl&stAny != 0 {
+			p.again(f, &e.st)
+		}
 	}
 	e.st.n++
 	if int(e.st.n) > f.topMin || len(f.top) < topValues {

@@ -45,7 +45,17 @@ const (
 	stSpaced               // ... that holds a space
 	stUnshaped             // a string of over 100 bytes: no pattern
 	stTop                  // (in a valTable) among the field's top values
+	stAny                  // it adds more than its count (settle)
 )
+
+// settle marks st when the value adds more than its count to its
+// field's statistics (a value seen again that adds nothing else costs no
+// call).
+func (st *valStat) settle() {
+	if st.fl&^(stTop|stAny) != 0 || st.pat >= 0 || st.pre >= 0 || st.ext >= 0 {
+		st.fl |= stAny
+	}
+}
 
 // noKinds is a valStat that counts no kind.
 var noKinds = valStat{pat: -1, pre: -1, ext: -1}
