@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // The profile's per-value statistics, worked out once per distinct value.
@@ -523,15 +524,28 @@ func (a *numSum) format(f float64, i int64) string {
 // text, each compared in full: a string map would hash each value with
 // its generic machinery; this one reads three words of it.
 type valIndex struct {
-	slots []*valState // 2*maxValues, nil is empty
+	slots []*valState // a power of two, at most half full; nil is empty
+	n     int
 }
 
 // add adds vs (a new value).
 func (x *valIndex) add(vs *valState) {
-	if x.slots == nil {
-		x.slots = make([]*valState, 2*maxValues)
+	vs.qh = quickHash(unsafe.Slice(unsafe.StringData(vs.key), len(vs.key))) // (not kept, not written)
+	if 2*(x.n+1) > len(x.slots) {
+		old := x.slots
+		x.slots = make([]*valState, max(16, 2*len(old)))
+		for _, o := range old {
+			if o != nil {
+				x.put(o)
+			}
+		}
 	}
-	vs.qh = quickHash([]byte(vs.key))
+	x.put(vs)
+	x.n++
+}
+
+// put places vs in a free slot.
+func (x *valIndex) put(vs *valState) {
 	mask := uint64(len(x.slots) - 1)
 	i := vs.qh & mask
 	for x.slots[i] != nil {
