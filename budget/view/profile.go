@@ -870,13 +870,13 @@ func recHash(vh uint64, rec int) uint64 {
 func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 	if !f.tooMany {
 		vs := f.lastVal
-		if vs == nil || vs.key != string(raw) {
+		if vs == nil || !sameText(vs.key, raw) {
 			vs = nil
 			if len(f.few) == len(f.vals) {
 				// A few values (states, flags) are compared in turn,
 				// without hashing.
 				for _, o := range f.few {
-					if o.key == string(raw) {
+					if sameText(o.key, raw) {
 						vs = o
 						break
 					}

@@ -594,3 +594,11 @@ func quickHash(b []byte) uint64 {
 	h *= 0x9e3779b97f4a7c15
 	return h ^ h>>32
 }
+
+// sameText reports whether key is the text raw, its length and second
+// byte (a string's first character) compared before the call that
+// compares the rest (most values compared in turn differ there: true and
+// false, "Running" and "Pending").
+func sameText(key string, raw []byte) bool {
+	return len(key) == len(raw) && (len(raw) < 2 || key[1] == raw[1]) && key == string(raw)
+}
