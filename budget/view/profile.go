@@ -67,11 +67,11 @@ type Field struct {
 	// remember the order of members (the member first in the last
 	// record, the member after this one the last time). plain: name
 	// needs no escape in JSON (the text "name" is the name).
-	name              string
-	plain             bool
+	name  string
+	plain bool
 	// nameW and nameM are name's first 16 bytes as two words and their
 	// masks (nameAt compares them without a call).
-	nameW, nameM [2]uint64
+	nameW, nameM      [2]uint64
 	firstKid, nextSib *Field
 	elem              *Field
 	// sel is the state the selection of rows gathers in the same pass
