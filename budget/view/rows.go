@@ -1729,6 +1729,69 @@ func (k *coll) eachRecord(fn func(i int, raw []byte) error) error {
 	}
 }
 
+// eachRecordLeaves calls, for every record in order, begin(i) (false:
+// stop before record i), leaf with each of its scalar values in mask
+// and their fields (as leavesOf), and end(i, raw) with its whole text
+// (an error stops the walk and is returned; errStop is not). An array's
+// or a stream's records are read from the collection's text in one walk
+// that finds each record's end as it reads its values; others come
+// through Each (a map's records in a reused buffer).
+func (k *coll) eachRecordLeaves(mask []bool, begin func(i int) bool, leaf func(*Field, []byte), end func(i int, raw []byte) error) error {
+	c := k.c
+	array := c.Kind == "array"
+	var err error
+	if !array && c.Kind != "jsonl" && c.Kind != "concat" || !within(k.in.Data, c.Text) {
+		err = c.Each(func(i int, raw []byte) error {
+			if !begin(i) {
+				return errStop
+			}
+			k.p.leavesOf(raw, mask, leaf)
+			return end(i, raw)
+		})
+	} else {
+		err = k.walkRecords(func(i int, s *jscan) error {
+			if !begin(i) {
+				return errStop
+			}
+			start := s.pos
+			k.p.walk(s, k.p.root, mask, leaf)
+			return end(i, s.d[start:s.pos])
+		})
+	}
+	if err == errStop {
+		return nil
+	}
+	return err
+}
+
+// walkRecords calls fn with s at the start of each record of an array's
+// or a stream's text (c.Text); fn moves s past the record.
+func (k *coll) walkRecords(fn func(i int, s *jscan) error) error {
+	array := k.c.Kind == "array"
+	s := jscan{d: k.c.Text}
+	s.ws()
+	if array {
+		s.pos++ // '['
+	}
+	for i := 0; ; i++ {
+		s.ws()
+		if s.pos >= len(s.d) || array && s.peek() == ']' {
+			return nil
+		}
+		start := s.pos
+		if err := fn(i, &s); err != nil {
+			return err
+		}
+		if s.pos == start {
+			s.skipValue()
+		}
+		s.ws()
+		if array && s.peek() == ',' {
+			s.pos++
+		}
+	}
+}
+
 // keep keeps the current record for the second look.
 func (t *tracker) keep() {
 	if !t.kept {
