@@ -1,6 +1,7 @@
 package view
 
 import (
+	"bytes"
 	"fmt"
 	"math/big"
 	"regexp"
@@ -50,6 +51,9 @@ const (
 	// indexPerPinned is the index lines listed for each pinned row past
 	// the first round (a row costs about as much as four lines).
 	indexPerPinned = 4
+	// memberLines is how many lines of an index naming the records'
+	// members (memberCells) come with the first round of rows.
+	memberLines = 32
 )
 
 // lookupNames are field names a record is most often looked up for: its
@@ -195,6 +199,67 @@ type indexLine struct {
 	// the line that lists them after the identity.
 	more     [][]byte
 	moreText string
+	// members names the record's optional object and array members,
+	// each array with its items ("rangeint 12, any 4"), when the
+	// index shows them (memberCells).
+	members string
+}
+
+// keyedStream reports whether the records are one-member objects of a
+// stream or an array keyed by their member's name (Profile.KeyedByName),
+// profiled as a map's members.
+func (k *coll) keyedStream() bool { return k.p.Map && k.c.Kind != "map" }
+
+// memberCells reports whether an index line names the record's optional
+// object and array members (memberCell): when the records are objects
+// whose members are such (go fix -json's analyzers per package, each a
+// list of findings), which ones a record has, and how many items each,
+// is what the record is looked up for.
+func (k *coll) memberCells() bool {
+	r := k.p.root
+	if r.Types != tObject || len(r.kids) < 2 {
+		return false
+	}
+	opt := 0
+	for _, kid := range r.kids {
+		if kid.Types&(tObject|tArray) == 0 {
+			return false
+		}
+		if kid.Present < r.Present {
+			opt++
+		}
+	}
+	return opt*2 >= len(r.kids)
+}
+
+// memberCell is the cell of a record's object and array members: each
+// name, an array's with its number of items ("rangeint 12, any 4"); a
+// map's record ({"key": value}) by its value's members.
+func memberCell(raw []byte, isMap bool) string {
+	s := jscan{d: raw}
+	s.ws()
+	if isMap {
+		if _, ok := s.entryValue(); !ok {
+			return "-"
+		}
+	}
+	var parts []string
+	s.eachMember(func(name string) {
+		n := -1
+		if s.peek() == '[' {
+			n = 0
+			s.elements(func([]byte) { n++ })
+		}
+		if n >= 0 {
+			parts = append(parts, cell(jsonQuote(name), 40)+" "+strconv.Itoa(n))
+		} else {
+			parts = append(parts, cell(jsonQuote(name), 40))
+		}
+	})
+	if len(parts) == 0 {
+		return "-"
+	}
+	return listCell(parts)
 }
 
 // addIndex adds the index of collection k: a section right after the
@@ -218,6 +283,8 @@ func addIndex(v *View, k *coll) {
 		all = all[1:]
 	}
 	mask := p.mask(all...)
+	stream := k.keyedStream()
+	members := k.memberCells()
 	var lines []indexLine
 	read := 0
 	complete := true
@@ -266,9 +333,15 @@ func addIndex(v *View, k *coll) {
 		for _, x := range sv {
 			l.sort = append(l.sort, jqValue(x))
 		}
+		if members {
+			l.members = memberCell(raw, p.Map)
+		}
 		if p.Map {
 			l.key = mapKey(raw)
 			l.id = cell(jsonQuote(l.key), 100)
+			if stream && l.key == "" && !bytes.Contains(raw, []byte(`""`)) {
+				return nil // {}: no member, no key (the profile counts them)
+			}
 		} else if id != nil {
 			l.id = cell(string(id), 100)
 		} else {
@@ -328,6 +401,10 @@ func addIndex(v *View, k *coll) {
 				b.WriteString(cell(string(val), indexWidth))
 			}
 		}
+		if members {
+			b.WriteByte('\t')
+			b.WriteString(l.members)
+		}
 		l.text = b.String()
 		l.vals, l.items = nil, nil
 		if len(opq) > 0 {
@@ -347,7 +424,7 @@ func addIndex(v *View, k *coll) {
 	}
 	addPinnedList(v, k, key, fields, lines)
 	order := "record order"
-	if p.Map {
+	if p.Map && !stream {
 		order = "key order"
 		sort.SliceStable(lines, func(i, j int) bool { return lines[i].key < lines[j].key })
 	}
@@ -373,7 +450,14 @@ func addIndex(v *View, k *coll) {
 			names = append(names, f.Path)
 		}
 	}
+	if members {
+		names = append(names, "members (items)")
+	}
 	total := c.Count
+	what := "records"
+	if stream && complete {
+		total, what = len(lines), "keyed records"
+	}
 	// listSection is the section of one line per record: the index, or
 	// the opaque fields it leaves out; head names it, label its foot.
 	listSection := func(head, label string, names []string, fields []*Field) int {
@@ -382,18 +466,18 @@ func addIndex(v *View, k *coll) {
 				if len(ch) == 0 {
 					return ""
 				}
-				what := "every record"
+				all := "every " + strings.TrimSuffix(what, "s")
 				if len(ch) < total {
-					what = fmt.Sprintf("the first %s of %s records", commas(len(ch)), commas(total))
+					all = fmt.Sprintf("the first %s of %s %s", commas(len(ch)), commas(total), what)
 				}
-				return fmt.Sprintf("%s, %s in %s, one per line (tab-separated: %s):\n", head, what, order, strings.Join(names, ", "))
+				return fmt.Sprintf("%s, %s in %s, one per line (tab-separated: %s):\n", head, all, order, strings.Join(names, ", "))
 			},
 			Foot: func(ch []Candidate) string {
 				if len(ch) == 0 || len(ch) >= total {
 					return ""
 				}
-				return fmt.Sprintf("  %s: %s of %s records not listed; list exactly them: %s\n",
-					label, commas(total-len(ch)), commas(total), jqCommand(k.in.Handle, k.indexRestQuery(key, fields, sorts, desc, len(ch), lines)))
+				return fmt.Sprintf("  %s: %s of %s %s not listed; list exactly them: %s\n",
+					label, commas(total-len(ch)), commas(total), what, jqCommand(k.in.Handle, k.indexRestQuery(key, fields, sorts, desc, len(ch), lines)))
 			},
 		})
 	}
@@ -402,7 +486,14 @@ func addIndex(v *View, k *coll) {
 		// Ranked by position: the pinned rows past the first round
 		// take turns with the lines (rows.go), and the indexes of
 		// several collections list their first lines first.
-		v.Add(Candidate{Section: sec, Key: j, Record: -1, Prio: PrioIndex, Rank: j, Reason: "index", Text: l.text})
+		prio := PrioIndex
+		if members && j < memberLines {
+			// A line naming the record's lists with their sizes says
+			// more than a row of their items' values: the first ones
+			// come before the rows.
+			prio = PrioAnomaly - 1
+		}
+		v.Add(Candidate{Section: sec, Key: j, Record: -1, Prio: prio, Rank: j, Reason: "index", Text: l.text})
 	}
 	if len(opq) == 0 {
 		return
@@ -556,6 +647,14 @@ func (k *coll) indexRestQuery(key *Field, fields, sorts []*Field, desc bool, n i
 	}
 	if k.p.Map {
 		parts = append(parts, ".key")
+		if k.keyedStream() {
+			// Records keyed by their one member's name, in record
+			// order: the members of them all, after the first n.
+			for _, f := range fields {
+				parts = append(parts, ".value"+fieldExpr(f.Path))
+			}
+			return fmt.Sprintf("[.[] | to_entries[]] | .[%d:] | map([%s])", n, strings.Join(parts, ", "))
+		}
 		for _, f := range fields {
 			if f == k.p.root || f == k.p.root.elem {
 				parts = append(parts, ".value")

@@ -1028,6 +1028,24 @@ func (p *Profile) Finish() {
 	p.Identity = best
 }
 
+// KeyedByName reports whether the records are one-member objects whose
+// member names are data, each naming its record ({"<package path>":
+// {analyzer: [...]}} of go fix -json and go vet -json, {"<id>": {...}}
+// envelopes): every record is an object of at most one member, at least
+// 4 records have one, and most names name one record each (a tagged
+// union, {"Begin": {...}} {"Match": {...}} ..., has few names for many
+// records). Such records are keyed records, profiled as a map's members
+// are (the key is the identity, the value the record); profiled as they
+// are, every name would be a field.
+func (p *Profile) KeyedByName() bool {
+	r := p.root
+	if p.Map || r.Types != tObject || r.Values != p.Records || r.MaxEntries != 1 || r.Entries < 4 {
+		return false
+	}
+	names := len(r.kids) + len(r.keys)
+	return r.ManyKeys || r.namesLost || names*4 >= r.Entries*3
+}
+
 // findMaps marks the map-like fields (MapLike, with their KeyCounts)
 // and the fields under them (inMap).
 func (p *Profile) findMaps() {

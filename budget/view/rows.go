@@ -230,6 +230,9 @@ func mapKey(raw []byte) string {
 	s.ws()
 	s.pos++
 	s.ws()
+	if s.peek() != '"' {
+		return "" // {}: a keyed stream's record without a member
+	}
 	return s.readString()
 }
 
@@ -1395,8 +1398,11 @@ func (l *keyList) list() []string {
 		return l.keys
 	}
 	out := append([]string(nil), l.keys...)
-	for i := range l.window {
-		out = append(out, string(l.window[(l.next+i)%len(l.window)]))
+	// The window holds the last keys, some of them among the first
+	// ones while there are under twice as many: only those after.
+	w := len(l.window)
+	for i := w - min(w, l.n-len(l.keys)); i < w; i++ {
+		out = append(out, string(l.window[(l.next+i)%w]))
 	}
 	return out
 }
@@ -1555,6 +1561,15 @@ func (k *coll) profileRecords() error {
 	}
 	if !array && c.Kind != "jsonl" && c.Kind != "concat" || !within(k.in.Data, c.Text) {
 		return c.Each(func(i int, raw []byte) error { k.p.Add(i, raw); return nil })
+	}
+	if k.p.Map {
+		// Records keyed by their one member's name (KeyedByName).
+		n := 0
+		err := k.eachRecord(func(i int, raw []byte) error { k.p.Add(i, raw); n++; return nil })
+		if err == nil && n != c.Count {
+			err = fmt.Errorf("%s records read, the collection has %s", commas(n), commas(c.Count))
+		}
+		return err
 	}
 	s := jscan{d: c.Text}
 	s.ws()
