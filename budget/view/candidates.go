@@ -304,6 +304,7 @@ func addRecords(v *View, in Input, ci int) error {
 		// (A map of tuples has no columns: its lists are read by
 		// position above and listed by the index.)
 		k.addRows(v, sec)
+		addNestedLists(v, k, sec) // nested.go
 	}
 	if (c.Count <= tinyColl || k.p.Map && c.Count <= 2*tinyColl) && len(k.cols) > 0 {
 		// A few short records (an API document's servers) are shown
@@ -825,6 +826,9 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 			class = classFew
 		case n >= 2:
 			class = classMore
+		}
+		if f.NumN > 0 && refNumber(f.Path) {
+			class = classOther // columns, lines, offsets: counted, last
 		}
 	case f.NumN > 0 && f.NumN >= f.Values-f.Nulls:
 		ref := refNumber(f.Path) || identityScore(f.Path) >= 50

@@ -30,6 +30,18 @@ func (k *coll) findDuplicates() {
 			cand = append(cand, f)
 		}
 	}
+	if p.Map {
+		// A member holding its record's own key (a coverage map's
+		// path under the same path) is stated once: the key.
+		for _, f := range cand {
+			if f.Types == tString && f.Present == p.Records && f.recSum == p.keySum {
+				if k.dupOf == nil {
+					k.dupOf = map[*Field]*Field{}
+				}
+				k.dupOf[f] = keyField
+			}
+		}
+	}
 	type pair struct{ a, b *Field }
 	var pairs []pair
 	for i, a := range cand {
@@ -107,13 +119,19 @@ func (k *coll) findDuplicates() {
 		}
 		group[ra], group[rb] = ra, ra
 	}
-	k.dupOf = map[*Field]*Field{}
+	if k.dupOf == nil {
+		k.dupOf = map[*Field]*Field{}
+	}
 	for f := range group {
 		if r := find(f); r != f {
 			k.dupOf[f] = r
 		}
 	}
 }
+
+// keyField stands for a keyed record's key in dupOf: the field it maps
+// to holds its record's key.
+var keyField = &Field{Path: "the key"}
 
 // sameProfile reports whether two fields' profiles agree in every number
 // (a necessary condition for the same value in every record).

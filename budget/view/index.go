@@ -635,9 +635,9 @@ func (k *coll) indexRestQuery(key *Field, fields, sorts []*Field, desc bool, n i
 		var ks []string
 		for _, f := range sorts {
 			if k.p.Map {
-				ks = append(ks, ".value"+fieldExpr(f.Path))
+				ks = append(ks, fieldExprOf(".value", f))
 			} else {
-				ks = append(ks, fieldExpr(f.Path))
+				ks = append(ks, fieldExprOf("", f))
 			}
 		}
 		by = "sort_by(" + strings.Join(ks, ", ") + ") | "
@@ -651,7 +651,7 @@ func (k *coll) indexRestQuery(key *Field, fields, sorts []*Field, desc bool, n i
 			// Records keyed by their one member's name, in record
 			// order: the members of them all, after the first n.
 			for _, f := range fields {
-				parts = append(parts, ".value"+fieldExpr(f.Path))
+				parts = append(parts, fieldExprOf(".value", f))
 			}
 			return fmt.Sprintf("[.[] | to_entries[]] | .[%d:] | map([%s])", n, strings.Join(parts, ", "))
 		}
@@ -659,7 +659,7 @@ func (k *coll) indexRestQuery(key *Field, fields, sorts []*Field, desc bool, n i
 			if f == k.p.root || f == k.p.root.elem {
 				parts = append(parts, ".value")
 			} else {
-				parts = append(parts, ".value"+fieldExpr(f.Path))
+				parts = append(parts, fieldExprOf(".value", f))
 			}
 		}
 		if by != "" {
@@ -667,9 +667,9 @@ func (k *coll) indexRestQuery(key *Field, fields, sorts []*Field, desc bool, n i
 		}
 		return fmt.Sprintf("%s | to_entries | map(select(.key > %s) | [%s])", c.Path, jsonQuote(lines[n-1].key), strings.Join(parts, ", "))
 	}
-	parts = append(parts, fieldExpr(key.Path))
+	parts = append(parts, fieldExprOf("", key))
 	for _, f := range fields {
-		parts = append(parts, fieldExpr(f.Path))
+		parts = append(parts, fieldExprOf("", f))
 	}
 	form := "map([" + strings.Join(parts, ", ") + "])"
 	switch {

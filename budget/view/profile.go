@@ -127,6 +127,13 @@ type Field struct {
 	ManyKeys  bool
 	// inMap: the field is a member of a map-like field, or under one.
 	inMap bool
+	// indexed: its objects are keyed "0", "1", ...: read as lists, their
+	// values the items of its [] field (json_listmap.go).
+	indexed bool
+	// pairs: its lists hold {pairName: name, pairValue: value} pairs,
+	// read as its members (json_pairs.go); noPairs: they do not.
+	pairs, noPairs       bool
+	pairName, pairValue string
 	// keyed: from here on the members without a field are only
 	// counted by name (keys), not profiled (see Profile.child).
 	// namesLost: a member name got no field (past maxFields).
@@ -282,6 +289,10 @@ type Profile struct {
 	t *tracker
 	// rec is the record being added, seq counts its scalar values.
 	rec, seq int
+	// keySum sums recHash over a keyed collection's keys (as written,
+	// quoted), as Field.recSum does over a field's values: a field
+	// with the same sum holds its record's key (dupcols.go).
+	keySum uint64
 }
 
 // NewProfile returns an empty profile; Add each record, then Finish.
@@ -306,9 +317,11 @@ func (p *Profile) Add(i int, raw []byte) {
 	}
 	s := jscan{d: raw}
 	if p.Map {
-		if _, ok := s.entryValue(); !ok {
+		key, ok := s.entryValue()
+		if !ok {
 			return
 		}
+		p.keySum += recHash(hashBytes(key), i)
 	}
 	s.ws()
 	p.value(&s, p.root, i, 0)
@@ -460,6 +473,23 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 		}
 	}
 	f.Values++
+	if c == '{' && (f.indexed || f.kids == nil && f.Types&tObject == 0 && indexKeyed(s)) {
+		f.indexed = true // keyed "0".."n-1": a list (json_listmap.go)
+		p.indexedList(s, f, rec, depth)
+		return
+	}
+	if c == '[' && !f.noPairs && f != p.root {
+		if !f.pairs {
+			// Decided by the field's first non-empty list.
+			if f.pairName, f.pairValue, f.pairs = pairList(s); !f.pairs && f.elem == nil && !emptyArray(s) || pairMember(f) != nil {
+				f.pairs, f.noPairs = false, true
+			}
+		}
+		if f.pairs {
+			p.pairsOf(s, f, rec, depth) // lists of {name, value} (json_pairs.go)
+			return
+		}
+	}
 	switch c {
 	case '{':
 		f.Types |= tObject

@@ -93,7 +93,7 @@ func lookupQuery(c Collection, p *Profile, ident string) string {
 		// Records keyed by their one member's name (KeyedByName).
 		return fmt.Sprintf("%s | to_entries[] | select(.key == %s) | .value", iterExpr(c), jsonQuote(ident))
 	}
-	return fmt.Sprintf("%s | select(%s == %s)", iterExpr(c), fieldExpr(p.Identity.Path), ident)
+	return fmt.Sprintf("%s | select(%s == %s)", iterExpr(c), fieldExprOf("", p.Identity), ident)
 }
 
 // wholeShown reports whether every line listing the members or items of
@@ -242,7 +242,7 @@ func pinQuery(c Collection, p *Profile) string {
 		return fmt.Sprintf("%s | select(.value | %s) | .key", iterExpr(c), pin)
 	}
 	if p.Identity != nil {
-		return fmt.Sprintf("%s | %s | %s", iterExpr(c), sel, fieldExpr(p.Identity.Path))
+		return fmt.Sprintf("%s | %s | %s", iterExpr(c), sel, fieldExprOf("", p.Identity))
 	}
 	return fmt.Sprintf("%s | %s", iterExpr(c), sel)
 }

@@ -161,6 +161,11 @@ func (p *Profile) walk(s *jscan, f *Field, mask []bool, fn func(*Field, []byte))
 	}
 	switch s.peek() {
 	case '{':
+		if f.indexed {
+			// A list keyed "0".."n-1" (json_listmap.go).
+			s.eachMemberName(func([]byte) { p.walk(s, f.elem, mask, fn) })
+			return
+		}
 		s.pos++
 		s.ws()
 		if s.peek() == '}' {
@@ -188,6 +193,10 @@ func (p *Profile) walk(s *jscan, f *Field, mask []bool, fn func(*Field, []byte))
 			return
 		}
 	case '[':
+		if f.pairs {
+			p.walkPairs(s, f, mask, fn) // json_pairs.go
+			return
+		}
 		s.pos++
 		s.ws()
 		if s.peek() == ']' {
@@ -407,7 +416,9 @@ func (k *coll) selectRows() {
 				case exit && vs.exitValue:
 					label := f.Path + "=" + raw
 					flag(label, PrioAnomaly, vs.n, vs, k.short(f)+"="+raw+" (not 0)", k.innerRef(f, raw))
-				case !usual && f.Values >= 10 && f.Distinct <= 24 && f.Distinct < f.Values/2 && vs.n <= max(1, f.Values/20) && (fewValued(f) || vs.n*8 <= medianCount(f)) && !k.opaque(f):
+				case !usual && f.Values >= 10 && f.Distinct <= 24 && f.Distinct < f.Values/2 && vs.n <= max(1, f.Values/20) && (fewValued(f) || vs.n*8 <= medianCount(f)) && !k.opaque(f) &&
+					!(f.NumN > 0 && refNumber(f.Path)):
+					// (a rare column or line number says nothing)
 					label := f.Path + "=" + cell(raw, 40)
 					prio := PrioRare
 					if !fewValued(f) {
@@ -430,7 +441,9 @@ func (k *coll) selectRows() {
 				flag(label, PrioAnomaly, 0, f.sel.exitVals[raw], k.short(f)+"="+raw+" (not 0)", k.innerRef(f, raw))
 			}
 		}
-		if f.NumN >= 8 && f.StdDev() > 0 && f != p.Identity {
+		if f.NumN >= 8 && f.StdDev() > 0 && f != p.Identity && !refNumber(f.Path) && !codeNumber(f.Path) {
+			// (an offset, a position or a code far from the mean is
+			// no outlier: they are no measures)
 			outl[f] = stat{f.Mean(), f.StdDev()}
 		}
 		if f.Present > 0 && p.Records >= 10 && f.Present*10 <= p.Records && !strings.Contains(f.Path, "[]") {
