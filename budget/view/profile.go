@@ -132,7 +132,7 @@ type Field struct {
 	indexed bool
 	// pairs: its lists hold {pairName: name, pairValue: value} pairs,
 	// read as its members (json_pairs.go); noPairs: they do not.
-	pairs, noPairs       bool
+	pairs, noPairs      bool
 	pairName, pairValue string
 	// keyed: from here on the members without a field are only
 	// counted by name (keys), not profiled (see Profile.child).
