@@ -1,0 +1,141 @@
+package view_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// coverageMap is an istanbul coverage map (c8's coverage-final.json) of
+// n files: each {path, fnMap, f, s} with fnMap and f keyed "0".."k-1"
+// (k = 5 + i%4 functions, function j of file i called (i+j)%6 times)
+// and s keyed by statement.
+func coverageMap(n int) []byte {
+	m := map[string]any{}
+	for i := range n {
+		path := fmt.Sprintf("/src/mod%02d.js", i)
+		fnMap, f, s := map[string]any{}, map[string]any{}, map[string]any{}
+		for j := range 5 + i%4 {
+			fnMap[fmt.Sprint(j)] = map[string]any{"name": fmt.Sprintf("fn%02d_%d", i, j), "line": 10 * j, "loc": map[string]any{"start": map[string]any{"line": 10 * j, "column": 0}}}
+			f[fmt.Sprint(j)] = (i + j) % 6
+		}
+		for j := range 40 + i {
+			s[fmt.Sprint(j)] = (i * j) % 3
+		}
+		m[path] = map[string]any{"path": path, "fnMap": fnMap, "f": f, "s": s}
+	}
+	data, _ := json.Marshal(m)
+	return data
+}
+
+// Objects keyed "0".."n-1" are lists: fnMap[].name and f[] are one
+// field each, not a field per index filling the profile's cap (before:
+// `"0" 18, "1" 18, "10" 18, ...` and "200 more field values are not
+// profiled"); a path repeating its record's key is stated once; once
+// the rows of a few records are all shown, each record's function
+// names are listed with their call counts side by side.
+func TestIndexKeyedObjectsAreLists(t *testing.T) {
+	data := coverageMap(12)
+	text := fillAt(t, buildView(t, inputOf(t, data, 6000)), 6000).Text
+	for _, want := range []string{
+		"fnMap (array): 5-8 items, 78 in all",
+		"path (string): the same value as the key in every record",
+		"f[] (number, 78 values, 6 distinct): ",
+		"  /src/mod03.js: fnMap[].name with f[] by position (8): fn03_0 3, fn03_1 4, fn03_2 5, fn03_3 0, fn03_4 1, fn03_5 2, fn03_6 3, fn03_7 4",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("view lacks %q:\n%s", want, text)
+		}
+	}
+	if regexp.MustCompile(`fnMap\."\d+"|not profiled`).MatchString(text) {
+		t.Errorf("indices profiled as fields:\n%s", text)
+	}
+	// Never called: the count of 0 in f[] is stated.
+	zero := 0
+	for i := range 12 {
+		for j := range 5 + i%4 {
+			if (i+j)%6 == 0 {
+				zero++
+			}
+		}
+	}
+	if !regexp.MustCompile(fmt.Sprintf(`f\[\] \(number[^\n]*: [^\n]*\b0 %d\b`, zero)).MatchString(text) {
+		t.Errorf("the functions never called (%d) are not counted:\n%s", zero, text)
+	}
+}
+
+// A list of {name, value} pairs is the record's own fields: the profile
+// counts properties.level.value and the rows carry properties.url.value
+// (before: properties[].name "url 300, level 300" and
+// properties[].value.value, two unrelated lists).
+func TestPairListsAreFields(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"nodes":[`)
+	for i := range 300 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		props := fmt.Sprintf(`{"name":"url","value":{"type":"string","value":"/p/%d"}}`, i)
+		if i%10 == 0 {
+			props += fmt.Sprintf(`,{"name":"level","value":{"type":"integer","value":%d}}`, i%3+1)
+		}
+		fmt.Fprintf(&b, `{"nodeId":"%d","role":"%s","properties":[%s]}`, i, []string{"link", "text", "text"}[i%3], props)
+	}
+	b.WriteString(`]}`)
+	data := []byte(b.String())
+	text := fillAt(t, buildView(t, inputOf(t, data, 4000)), 4000).Text
+	for _, want := range []string{
+		"properties.level.value (number, in 30 of 300 records): 1 10, 2 10, 3 10, missing 270",
+		"properties.url.value (string): 300 distinct",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("view lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "properties[].name") {
+		t.Errorf("pairs profiled as a list:\n%s", text)
+	}
+	// A row shows its url, next to its node id.
+	if !regexp.MustCompile(`(?m)^0\t"0"\t[^\n]*/p/0\b`).MatchString(text) {
+		t.Errorf("the first row lacks its url:\n%s", text)
+	}
+}
+
+// A number named like a code (a linter's rule, an HTTP status, an exit
+// code) is counted by its values, never summed; a position is not.
+func TestCodeNumbersCountedNotSummed(t *testing.T) {
+	var b strings.Builder
+	b.WriteByte('[')
+	codes := []int{2086, 2086, 2086, 2086, 2034, 2034, 1090, 2155, 2162, 2001, 2002, 2003, 2004, 2005}
+	for i := range 280 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		c := codes[i%len(codes)]
+		if i%7 == 0 {
+			c = 3000 + i // many distinct codes: more than the profile counts one by one
+		}
+		fmt.Fprintf(&b, `{"file":"f%d.sh","line":%d,"column":%d,"code":%d,"message":"m%d"}`, i%9, i*3, i%40, c, i%5)
+	}
+	b.WriteByte(']')
+	text := fillAt(t, buildView(t, inputOf(t, []byte(b.String()), 4000)), 4000).Text
+	i := strings.Index(text, "\n  code (number")
+	if i < 0 {
+		t.Fatalf("no code line:\n%s", text)
+	}
+	line, _, _ := strings.Cut(text[i+1:], "\n")
+	n2086 := 0
+	for i := range 280 {
+		if codes[i%len(codes)] == 2086 && i%7 != 0 {
+			n2086++
+		}
+	}
+	if !strings.Contains(line, fmt.Sprintf("most common: 2086 %d,", n2086)) || strings.Contains(line, "sum") || strings.Contains(line, "mean") {
+		t.Errorf("code line %q: want its most common values (2086 %d), no sum or mean", line, n2086)
+	}
+	if regexp.MustCompile(`(?m)^  (line|column) \(number[^\n]*(sum|mean)`).MatchString(text) {
+		t.Errorf("a position summed:\n%s", text)
+	}
+}
