@@ -443,11 +443,14 @@ func (p *Pipeline) factsOf(in Input, shape Shape, wf *wholeFacts) []string {
 // of a result that keeps the whole output and fits (res.Content, counted
 // exactly in res.Tokens.After): the facts its view states (factsOf). A
 // view at a smaller budget states these facts; the whole output at a
-// larger one must state them too, or the larger budget answers fewer
-// questions. So with a store (a view exists), the whole output is shown
-// only with every fact (ok is false otherwise: the next level, whose
-// view at this budget holds everything the view at a smaller one holds);
-// without one, with as many as fit. The payload after the notice's
+// larger one should state them too, or the larger budget answers fewer
+// questions. So with a store (a view exists), a rendering of the output
+// (level 1) is shown only with every fact (ok is false otherwise: the
+// next level, whose view at this budget holds everything the view at a
+// smaller one holds); the output itself (level none) with the longest
+// prefix of the facts (most telling first) that fits, as long as that
+// holds its collections' counts: every record is in it, which no view
+// at this budget shows. Without a store, with as many as fit. The payload after the notice's
 // newline is the output unchanged (SplitNotice). An output under
 // factsMinTokens (its original size: read at a glance) is returned as it
 // is. A payload that itself starts with NoticePrefix always gets a
@@ -459,8 +462,14 @@ func (p *Pipeline) withFacts(in Input, shape Shape, res schemas.Result, wf *whol
 	out := res
 	if res.Tokens.Before >= factsMinTokens && payload != "" {
 		if items := p.factsOf(in, shape, wf); len(items) > 0 {
-			notice, k, n := fitFacts(p.counter, FactsHead, items, payload, res.Tokens.After, res.Tokens.Budget, p.store != nil)
-			if p.store != nil && k < len(items) {
+			// The output itself (level none) is shown whole with the
+			// facts that fit, its counts at least: a view in its place
+			// would show less of it (lshw -json of 3,315 tokens at
+			// 4,000, its facts 2,700 more). A rendering of it (level
+			// 1) states every fact or gives way to the view.
+			raw := res.Level == schemas.LevelNone
+			notice, k, n := fitFacts(p.counter, FactsHead, items, payload, res.Tokens.After, res.Tokens.Budget, p.store != nil && !raw)
+			if p.store != nil && k < len(items) && (!raw || k == 0 && strings.HasPrefix(items[0], "counted: ")) {
 				return res, false
 			}
 			if k > 0 && n <= res.Tokens.Budget {

@@ -1115,13 +1115,16 @@ func (p *Profile) findMaps() {
 // are not identifiers ("graceful-fs", "@babel/core", "./package.json"),
 // or its members all hold one kind of value and an object holds under
 // half of the names on average (or a quarter of the names are not
-// identifiers). A struct's members are few, named like identifiers and
-// mostly all present; a map's are many, each in few records.
+// identifiers), or it has at least mapKids names, all of scalars, and an
+// object holds under a quarter of them on average or one object holds
+// at least twice as many. A struct's members are few, named like
+// identifiers and mostly all present; a map's are many, each in few
+// records.
 func mapLike(f *Field) bool {
-	if f.Types&^tNull != tObject || len(f.kids) < 8 || f.Objects < 2 {
+	if f.Types&^tNull != tObject || len(f.kids) < 8 || f.Objects < 2 && len(f.kids) < 2*mapKids {
 		return false
 	}
-	nonIdent, kind := 0, -1
+	nonIdent, kind, scalars := 0, -1, true
 	for name, kid := range f.kids {
 		if !plainName(name) && !wordsName(name) {
 			nonIdent++
@@ -1132,12 +1135,19 @@ func mapLike(f *Field) bool {
 		case kind != kid.Types:
 			kind = 0
 		}
+		scalars = scalars && kid.scalar()
 	}
 	k := len(f.kids)
 	if nonIdent*2 >= k {
 		return true
 	}
 	sparse := f.Entries*2 <= k*f.Objects
+	if scalars && k >= mapKids && (f.Entries*4 <= k*f.Objects || f.MaxEntries >= 2*mapKids) {
+		// Many flags, each in few records, of mixed kinds (lshw's
+		// capabilities: "fpu": "mathematical co-processor", "wp":
+		// true, 108 names): a map of names, not a struct's fields.
+		return true
+	}
 	return kind > 0 && (sparse || nonIdent*4 >= k)
 }
 
