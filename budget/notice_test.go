@@ -502,3 +502,46 @@ func TestFactsNotice(t *testing.T) {
 		}
 	}
 }
+
+// TestWholeOutputWithTheFactsThatFit: an output that fits its budget
+// but not with every fact its view states is shown whole (level none)
+// with its counts and as many facts as fit, not replaced by a view
+// (before: lshw -json, 3,315 tokens, became a view at 4,000 tokens
+// because its facts cost 2,700 more). One fact fewer than fit would be
+// stated is no result: the facts are the longest prefix that fits.
+func TestWholeOutputWithTheFactsThatFit(t *testing.T) {
+	p, c, _ := storePipeline(t)
+	var b strings.Builder
+	b.WriteString("[")
+	for i := range 90 {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, `{"name": "svc-%03d", "state": %q, "restarts": %d, "zone": "eu-%d", "owner": "team-%d", "port": %d}`,
+			i, []string{"running", "running", "stopped", "failed"}[i%4], i*i%13, i%3, i%7, 8000+i%11)
+	}
+	b.WriteString("]")
+	data := []byte(b.String())
+	raw := c.Count(string(data))
+	in := budget.Input{Tool: "svc.list", Data: data, Budget: 100000}
+	full, err := p.Run(context.Background(), in)
+	if err != nil || full.Level != schemas.LevelNone {
+		t.Fatalf("%v, level %s", err, full.Level)
+	}
+	if full.Tokens.After-raw < 60 {
+		t.Fatalf("the facts cost %d tokens: too few for this test", full.Tokens.After-raw)
+	}
+	in.Budget = raw + (full.Tokens.After-raw)/2
+	r, err := p.Run(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notice, payload := budget.SplitNotice(r.Content)
+	if r.Level != schemas.LevelNone || payload != string(data) || r.Tokens.After > in.Budget || r.Tokens.After != c.Count(r.Content) {
+		t.Fatalf("at %d tokens (raw %d, with every fact %d): level %s, %d tokens, content %.200q", in.Budget, raw, full.Tokens.After, r.Level, r.Tokens.After, r.Content)
+	}
+	fullNotice, _ := budget.SplitNotice(full.Content)
+	if !strings.HasPrefix(notice, budget.FactsHead+"; counted: . 90 records") || !strings.HasPrefix(fullNotice, strings.TrimSuffix(notice, "]")) || len(notice) >= len(fullNotice) {
+		t.Errorf("notice %q: want the counts and a prefix of the facts of %q", notice, fullNotice)
+	}
+}
