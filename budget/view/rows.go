@@ -1751,12 +1751,17 @@ func (t *tracker) newValue(f *Field, vs *valState, raw []byte) {
 	}
 	vs.exitValue = f.sel.exit && nonZero(raw)
 	// Past 24 values none of the field's values is rare: only those
-	// that say an error (or are non-zero exit codes) keep records.
+	// that say an error (or are non-zero exit codes) keep records (the
+	// values seen before are looked at once, then each new one).
 	if len(f.vals) > 24 {
-		for _, o := range f.vals {
-			if o.errWord <= 0 && !o.exitValue && !o.noRecs {
-				o.noRecs, o.recs = true, nil
+		if len(f.vals) == 25 {
+			for _, o := range f.vals {
+				if o.errWord <= 0 && !o.exitValue && !o.noRecs {
+					o.noRecs, o.recs = true, nil
+				}
 			}
+		} else if vs.errWord <= 0 && !vs.exitValue {
+			vs.noRecs, vs.recs = true, nil
 		}
 	}
 }
