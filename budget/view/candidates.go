@@ -297,6 +297,7 @@ func addRecords(v *View, in Input, ci int) error {
 		Head: k.head, Foot: k.foot, weight: k.weight()})
 	k.sec = sec
 	k.addProfile(v, sec)
+	addOneOffRecords(v, k, sec) // oneoff.go
 	if k.whole > 0 {
 		return nil // listed whole: no rows, no index
 	}

@@ -139,3 +139,25 @@ func TestCodeNumbersCountedNotSummed(t *testing.T) {
 		t.Errorf("a position summed:\n%s", text)
 	}
 }
+
+// A stream of events told apart by a tag whose one summary record sums
+// up the run (rg --json: begin, match, end, then one summary) states the
+// summary whole with the profile: its totals are facts about the whole
+// output (before: the summary's matches and elapsed time were only in
+// its row, when one was chosen).
+func TestOneOffRecordStated(t *testing.T) {
+	var b strings.Builder
+	for i := range 60 {
+		fmt.Fprintf(&b, `{"type":"begin","data":{"path":{"text":"f%d.py"}}}`+"\n", i)
+		for j := range 1 + i%3 {
+			fmt.Fprintf(&b, `{"type":"match","data":{"path":{"text":"f%d.py"},"line_number":%d}}`+"\n", i, 10+j)
+		}
+		fmt.Fprintf(&b, `{"type":"end","data":{"path":{"text":"f%d.py"},"stats":{"matches":%d,"bytes_searched":%d}}}`+"\n", i, 1+i%3, 1000+i)
+	}
+	b.WriteString(`{"type":"summary","data":{"elapsed_total":{"human":"0.178087s"},"stats":{"matches":120,"bytes_searched":61770,"searches":60}}}` + "\n")
+	text := fillAt(t, buildView(t, inputOf(t, []byte(b.String()), 2000)), 2000).Text
+	want := "the only record with type=summary (record 240): data.elapsed_total.human=0.178087s, data.stats.matches=120, data.stats.bytes_searched=61770, data.stats.searches=60"
+	if !strings.Contains(text, want) {
+		t.Errorf("view lacks %q:\n%s", want, text)
+	}
+}
