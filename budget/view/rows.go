@@ -1157,7 +1157,9 @@ func (k *coll) chooseGroups() {
 	}
 	for _, f := range p.Fields {
 		if len(k.measures) < 3 && f != p.Identity && f.NumN > 0 && f.NumN == f.Values-f.Nulls && f.Distinct > 12 && !strings.Contains(f.Path, "[]") && !k.hidden(f) &&
-			!strings.HasSuffix(strings.ToLower(f.Path), "id") && !epochField(f) {
+			!strings.HasSuffix(strings.ToLower(f.Path), "id") && !epochField(f) && !refNumber(f.Path) && !codeNumber(f.Path) {
+			// (the sums of lines, offsets or codes per group say
+			// nothing)
 			k.measures = append(k.measures, f)
 		}
 	}
