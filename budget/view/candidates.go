@@ -136,6 +136,9 @@ type coll struct {
 	// dupOf maps a field that repeats another's value in every record
 	// to that field (dupcols.go).
 	dupOf map[*Field]*Field
+	// codes maps a number field that codes another's values one for
+	// one to that field (codeOf, dupcols.go), once asked.
+	codes map[*Field]*Field
 }
 
 // short is the name a row's reason gives field f: the shortest ending of
@@ -1259,7 +1262,7 @@ func (k *coll) chooseColumns() {
 	}
 	var cand []scored
 	for _, f := range p.Fields {
-		if f == p.Identity || !f.scalar() || k.hidden(f) || (f.Constant(p.Records) && p.Records > 1) || f.Present*10 < p.Records || k.dupOf[f] != nil {
+		if f == p.Identity || !f.scalar() || k.hidden(f) || (f.Constant(p.Records) && p.Records > 1) || f.Present*10 < p.Records || k.dupOf[f] != nil || k.codeOf(f) != nil {
 			continue
 		}
 		if k.opaque(f) {

@@ -54,7 +54,93 @@ const (
 	// memberLines is how many lines of an index naming the records'
 	// members (memberCells) come with the first round of rows.
 	memberLines = 32
+	// maxGroupNames is the most records of one value of a field whose
+	// names are listed (addValueGroups).
+	maxGroupNames = 64
+	// groupWidth is the characters of one list of names by value.
+	groupWidth = 1000
 )
+
+// groupFields returns the field whose values group the records for the
+// lists of names by value (addValueGroups) and the field naming them,
+// or nil: a string field of 3 to 24 values (counted), in most records,
+// and a name field (or the key) that is not it.
+func (k *coll) groupFields(key *Field, cands []*Field) (grp, name *Field) {
+	p := k.p
+	for _, f := range cands {
+		if f.Types == tString && nameLike(f.Path) {
+			name = f
+			break
+		}
+	}
+	if name == nil {
+		name = key
+	}
+	if name == nil || p.Map {
+		return nil, nil
+	}
+	for _, f := range cands {
+		if f != name && f.Types == tString && f.Counts != nil && f.Distinct >= 3 && f.Distinct <= 24 && !f.inArr && f.Present*2 >= p.Records &&
+			(grp == nil || f.Distinct > grp.Distinct) {
+			grp = f
+		}
+	}
+	if grp == nil {
+		return nil, nil
+	}
+	return grp, name
+}
+
+// addValueGroups adds, per value of field grp held by at most
+// maxGroupNames records (the rarer values: a page's 18 headings and 11
+// links among 1,999 accessibility nodes), the names of its records in
+// record order ("role.value=heading (18): Introduction, Advice, ..."):
+// which records have a rare value, and the first and last of them,
+// read off one line each. Rarest values first, after the profile's
+// important lines.
+func addValueGroups(v *View, k *coll, grp, name *Field, groups map[string][]string) {
+	if grp == nil {
+		return
+	}
+	vals := make([]string, 0, len(groups))
+	for val, names := range groups {
+		if len(names) == grp.Counts[val] && len(names) <= maxGroupNames {
+			vals = append(vals, val)
+		}
+	}
+	sort.Slice(vals, func(i, j int) bool {
+		if a, b := grp.Counts[vals[i]], grp.Counts[vals[j]]; a != b {
+			return a < b
+		}
+		return vals[i] < vals[j]
+	})
+	for j, val := range vals {
+		names := groups[val]
+		empty := true
+		for _, n := range names {
+			empty = empty && (n == `""` || n == "null")
+		}
+		if empty {
+			continue // nameless records: the profile counts them
+		}
+		var b strings.Builder
+		for i, n := range names {
+			if i > 0 && b.Len()+len(n) > groupWidth {
+				fmt.Fprintf(&b, ", … %d more", len(names)-i)
+				break
+			}
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(n)
+		}
+		text := fmt.Sprintf("  %s=%s (%s records), their %s in order: %s", grp.Path, cell(val, 40), commas(len(names)), name.Path, b.String())
+		if len(names) == 1 {
+			text = fmt.Sprintf("  %s=%s (1 record), its %s: %s", grp.Path, cell(val, 40), name.Path, names[0])
+		}
+		v.Add(Candidate{Section: k.sec, Key: -800_000 + j, Record: -1, Prio: PrioProfile2, Reason: "records by value", Text: text})
+	}
+}
 
 // lookupNames are field names a record is most often looked up for: its
 // version, state, size, where it runs, who made it.
@@ -110,11 +196,17 @@ func (k *coll) indexFields() (key *Field, fields []*Field, fixed, ok bool) {
 	}
 	var cand []scored
 	for _, f := range p.Fields {
+		// A name is what a record is looked up by, long or not (cut
+		// in the line); a code of another field's values is not.
+		name := f.Types == tString && nameLike(f.Path) && (key == nil || !nameLike(key.Path))
 		if f == key || !f.scalar() || f.inArr || k.dropped(f) || f.Present*2 < p.Records || k.dupOf[f] != nil ||
-			f.Constant(p.Records) || f.MaxLen > indexFieldLen || f.Nulls*2 > f.Values || k.opaque(f) {
+			f.Constant(p.Records) || f.MaxLen > indexFieldLen && !name || f.Nulls*2 > f.Values || k.opaque(f) && !name || k.codeOf(f) != nil {
 			continue
 		}
 		s := 0
+		if name {
+			s += 60
+		}
 		if f.Counts != nil {
 			if vc := f.sortedCounts(); len(vc) > 0 {
 				if vc[0].n*10 >= f.Values*9 {
@@ -282,7 +374,12 @@ func addIndex(v *View, k *coll) {
 	if key == nil {
 		all = all[1:]
 	}
+	grp, gname := k.groupFields(key, cands)
+	if grp != nil {
+		all = append(all, grp, gname)
+	}
 	mask := p.mask(all...)
+	groups := map[string][]string{} // grp's value -> the names of its records, in order
 	stream := k.keyedStream()
 	members := k.memberCells()
 	var lines []indexLine
@@ -300,11 +397,18 @@ func addIndex(v *View, k *coll) {
 		if len(sorts) > 0 {
 			sv = make([][]byte, len(sorts))
 		}
+		var gv, gn []byte
 		p.leavesOf(raw, mask, func(f *Field, val []byte) {
 			// (val is the record's, read in a buffer the next
 			// record may reuse: kept values are copies)
 			if f == key && id == nil {
 				id = val
+			}
+			if grp != nil && f == grp && gv == nil {
+				gv = val
+			}
+			if grp != nil && f == gname && gn == nil {
+				gn = val
 			}
 			for j, g := range cands {
 				switch {
@@ -333,6 +437,11 @@ func addIndex(v *View, k *coll) {
 		for _, x := range sv {
 			l.sort = append(l.sort, jqValue(x))
 		}
+		if gv != nil && gn != nil {
+			if names, ok := groups[string(gv)]; ok || grp.Counts[string(gv)] <= maxGroupNames {
+				groups[string(gv)] = append(names, cell(string(gn), 40))
+			}
+		}
 		if members {
 			l.members = memberCell(raw, p.Map)
 		}
@@ -358,6 +467,9 @@ func addIndex(v *View, k *coll) {
 	}
 	if len(lines) == 0 {
 		return
+	}
+	if complete {
+		addValueGroups(v, k, grp, gname, groups)
 	}
 	fields := cands
 	if !fixed {

@@ -161,3 +161,55 @@ func TestOneOffRecordStated(t *testing.T) {
 		t.Errorf("view lacks %q:\n%s", want, text)
 	}
 }
+
+// axTree is n accessibility nodes: every 10th a heading (named
+// "Heading K"), every 7th a link, the others text; chromeRole.value a
+// number coding role.value one for one; nodeId and parentId numbers as
+// strings.
+func axTree(n int) []byte {
+	codes := map[string]int{"heading": 96, "link": 110, "StaticText": 158}
+	var b strings.Builder
+	b.WriteString(`{"nodes":[`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		role, name := "StaticText", fmt.Sprintf("text %d", i)
+		switch {
+		case i%10 == 0:
+			role, name = "heading", fmt.Sprintf("Heading %d", i/10)
+		case i%7 == 0:
+			role, name = "link", fmt.Sprintf("Link %d", i/7)
+		}
+		fmt.Fprintf(&b, `{"nodeId":"%d","parentId":"%d","role":{"type":"role","value":%q},"chromeRole":{"type":"internalRole","value":%d},"name":{"type":"computedString","value":%q}}`,
+			i+2, i/3+1, role, codes[role], name)
+	}
+	b.WriteString(`]}`)
+	return []byte(b.String())
+}
+
+// The index names its records by their name (name.value, long or
+// nested), not by a number that codes another field's values
+// (chromeRole.value: 96 for every heading, 110 for every link); and the
+// records of the rarer values are listed by name, in order, one line
+// per value (the first and the last heading, every link), whatever part
+// of the records the index reaches.
+func TestIndexNamesAndValueGroups(t *testing.T) {
+	data := axTree(600)
+	text := fillAt(t, buildView(t, inputOf(t, data, 4000)), 4000).Text
+	head := regexp.MustCompile(`(?m)^index of \.nodes, [^\n]*\(tab-separated: ([^)]*)\):$`).FindStringSubmatch(text)
+	if head == nil || !strings.Contains(head[1], "name.value") || strings.Contains(head[1], "chromeRole.value") {
+		t.Errorf("index columns %v: want name.value, not chromeRole.value:\n%s", head, text)
+	}
+	if strings.Contains(text, "chromeRole.value=") {
+		t.Errorf("a code of role.value is a reason:\n%s", text)
+	}
+	var headings []string
+	for i := 0; i < 600; i += 10 {
+		headings = append(headings, fmt.Sprintf("Heading %d", i/10))
+	}
+	want := "  role.value=heading (60 records), their name.value in order: " + strings.Join(headings, ", ")
+	if !strings.Contains(text, want) {
+		t.Errorf("view lacks %q:\n%s", want, text)
+	}
+}

@@ -1280,6 +1280,18 @@ func wordsName(name string) bool {
 	return true
 }
 
+// nameLike reports whether a field's name says it holds a name a person
+// reads (name, title, metadata.name, displayName, name.value), not an id
+// or a key.
+func nameLike(path string) bool {
+	l := strings.ToLower(path)
+	leaf := l
+	if i := strings.LastIndexByte(l, '.'); i >= 0 {
+		leaf = l[i+1:]
+	}
+	return strings.HasSuffix(leaf, "name") || leaf == "title" || strings.HasSuffix(l, "name.value") || strings.HasSuffix(l, "name.text")
+}
+
 // identityScore rates how well a field's name says it names its record.
 func identityScore(path string) int {
 	l := strings.ToLower(path)
@@ -1301,6 +1313,10 @@ func identityScore(path string) int {
 	switch {
 	case strings.HasSuffix(leaf, "name"):
 		return 70 - 5*depth
+	case strings.HasSuffix(l, "name.value") || strings.HasSuffix(l, "name.text"):
+		// A name held in an object of its own (a CDP node's name:
+		// {type, value})
+		return 65 - 5*depth
 	case strings.HasSuffix(leaf, "id") || strings.HasSuffix(leaf, "key"):
 		return 60 - 5*depth
 	}

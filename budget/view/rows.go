@@ -417,7 +417,7 @@ func (k *coll) selectRows() {
 					label := f.Path + "=" + raw
 					flag(label, PrioAnomaly, vs.n, vs, k.short(f)+"="+raw+" (not 0)", k.innerRef(f, raw))
 				case !usual && f.Values >= 10 && f.Distinct <= 24 && f.Distinct < f.Values/2 && vs.n <= max(1, f.Values/20) && (fewValued(f) || vs.n*8 <= medianCount(f)) && !k.opaque(f) &&
-					!(f.NumN > 0 && refNumber(f.Path)):
+					!(f.NumN > 0 && refNumber(f.Path)) && k.codeOf(f) == nil:
 					// (a rare column or line number says nothing)
 					label := f.Path + "=" + cell(raw, 40)
 					prio := PrioRare
@@ -441,7 +441,7 @@ func (k *coll) selectRows() {
 				flag(label, PrioAnomaly, 0, f.sel.exitVals[raw], k.short(f)+"="+raw+" (not 0)", k.innerRef(f, raw))
 			}
 		}
-		if f.NumN >= 8 && f.StdDev() > 0 && f != p.Identity && !refNumber(f.Path) && !codeNumber(f.Path) {
+		if f.NumN >= 8 && f.StdDev() > 0 && f != p.Identity && !refNumber(f.Path) && !codeNumber(f.Path) && k.codeOf(f) == nil {
 			// (an offset, a position or a code far from the mean is
 			// no outlier: they are no measures)
 			outl[f] = stat{f.Mean(), f.StdDev()}
