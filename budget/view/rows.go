@@ -1220,6 +1220,8 @@ type fieldSel struct {
 	// gslot and mslot index the field among the group and measure
 	// candidates (-1: not one).
 	gslot, mslot int
+	// idName: the field's name ends in "id" (no measure).
+	idName bool
 }
 
 // maxExitValues caps the non-zero values of an exit-code field followed
@@ -1238,6 +1240,8 @@ type numEnt struct {
 // ents[0] ranks last.
 type numHeap struct {
 	low  bool
+	full bool    // it holds maxPerWhy numbers
+	bar  float64 // then ents[0].x, the number a new one must pass
 	ents []numEnt
 }
 
@@ -1252,6 +1256,9 @@ func (h *numHeap) worse(a, b *numEnt) bool {
 // push offers x of record rec (records come in order, so an equal
 // number ranks after those kept); t holds the record's text.
 func (h *numHeap) push(x float64, rec int, t *tracker) {
+	if h.full && (x == h.bar || x < h.bar != h.low) {
+		return // (the common case, decided without reading ents)
+	}
 	if len(h.ents) < maxPerWhy {
 		h.ents = append(h.ents, numEnt{x, rec, t.hold(nil)})
 		for i := len(h.ents) - 1; i > 0; {
@@ -1262,9 +1269,9 @@ func (h *numHeap) push(x float64, rec int, t *tracker) {
 			h.ents[i], h.ents[up] = h.ents[up], h.ents[i]
 			i = up
 		}
-		return
-	}
-	if x == h.ents[0].x || x < h.ents[0].x != h.low {
+		if len(h.ents) == maxPerWhy {
+			h.full, h.bar = true, h.ents[0].x
+		}
 		return
 	}
 	h.ents[0].x, h.ents[0].rec, h.ents[0].raw = x, rec, t.hold(h.ents[0].raw)
@@ -1276,11 +1283,12 @@ func (h *numHeap) push(x float64, rec int, t *tracker) {
 			}
 		}
 		if w == i {
-			return
+			break
 		}
 		h.ents[i], h.ents[w] = h.ents[w], h.ents[i]
 		i = w
 	}
+	h.bar = h.ents[0].x
 }
 
 // hit is a record that matches words of the request.
@@ -1381,6 +1389,11 @@ type keyList struct {
 	// exactly, until there are too many kinds (segDone).
 	seg     [2]map[string]*int
 	segDone [2]bool
+	// lastSeg and lastN are the kind each depth counted last and its
+	// count: keys in order mostly share their segments ("0.0.0-"), and
+	// such a key is counted without a map lookup.
+	lastSeg [2][]byte
+	lastN   [2]*int
 }
 
 // segPrefix is key up to and with its d-th "_", "." or "-" (d from 1),
@@ -1461,7 +1474,14 @@ func (l *keyList) add(raw []byte) {
 			k = []byte(key)
 		}
 		if p := segPrefix(k, d+1); p != nil {
+			if l.lastN[d] != nil && bytes.Equal(p, l.lastSeg[d]) {
+				*l.lastN[d]++
+				continue
+			}
 			l.seg[d], l.segDone[d] = countKindBytes(l.seg[d], p)
+			if !l.segDone[d] {
+				l.lastSeg[d], l.lastN[d] = append(l.lastSeg[d][:0], p...), l.seg[d][string(p)]
+			}
 		}
 	}
 	if l.window == nil && len(l.keys) >= 25 && l.total >= 1500 {
@@ -1625,6 +1645,11 @@ func (k *coll) profileMap() error {
 		return fmt.Errorf("the collection's text is not an object")
 	}
 	s.pos++
+	if k.smap != nil && c.Count > maxMapEntries {
+		// A map of more entries is never shown as a map of scalars
+		// (json_map.go): its entries are not gathered.
+		k.smap.off = true
+	}
 	var buf []byte
 	n := 0
 	for {
@@ -1735,7 +1760,7 @@ func (t *tracker) newField(f *Field) {
 		return
 	}
 	f.sel = &fieldSel{gslot: -1, mslot: -1, exit: exitName(f.Path),
-		hi: numHeap{}, lo: numHeap{low: true}}
+		hi: numHeap{}, lo: numHeap{low: true}, idName: strings.HasSuffix(strings.ToLower(f.Path), "id")}
 	// A group field is in every record, so it appears in the first.
 	if !f.inArr && t.k.p.Records == 1 && stateNames.MatchString(f.Path) {
 		f.sel.gslot = len(t.groups)
@@ -1816,7 +1841,7 @@ func (t *tracker) number(f *Field, x float64) {
 		s.hi.push(x, t.rec, t)
 		s.lo.push(x, t.rec, t)
 	}
-	if s.mslot < 0 && !f.inArr && !strings.HasSuffix(strings.ToLower(f.Path), "id") {
+	if s.mslot < 0 && !f.inArr && !s.idName {
 		s.mslot = len(t.measures)
 		t.measures = append(t.measures, f)
 		t.mval = append(t.mval, 0)
