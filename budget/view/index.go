@@ -61,16 +61,22 @@ const (
 	groupWidth = 1000
 )
 
+// groupNames are names of fields whose values are kinds of records (a
+// node's role, an item's category or type, a finding's level).
+var groupNames = regexp.MustCompile(`(?i)(^|\.)(role|category|class|kind|type|group|level|severity|status|state|phase|language|lang)(\.value)?$`)
+
 // groupFields returns the field whose values group the records for the
 // lists of names by value (addValueGroups) and the field naming them,
 // or nil: a string field of 3 to 24 values (counted), in most records,
 // and a name field (or the key) that is not it.
 func (k *coll) groupFields(key *Field, cands []*Field) (grp, name *Field) {
 	p := k.p
+	if key != nil && nameLike(key.Path) {
+		name = key
+	}
 	for _, f := range cands {
-		if f.Types == tString && nameLike(f.Path) {
+		if name == nil && f.Types == tString && nameLike(f.Path) {
 			name = f
-			break
 		}
 	}
 	if name == nil {
@@ -81,7 +87,7 @@ func (k *coll) groupFields(key *Field, cands []*Field) (grp, name *Field) {
 	}
 	for _, f := range cands {
 		if f != name && f.Types == tString && f.Counts != nil && f.Distinct >= 3 && f.Distinct <= 24 && !f.inArr && f.Present*2 >= p.Records &&
-			(grp == nil || f.Distinct > grp.Distinct) {
+			groupNames.MatchString(f.Path) && (grp == nil || f.Distinct > grp.Distinct) {
 			grp = f
 		}
 	}

@@ -1356,16 +1356,21 @@ func wordsName(name string) bool {
 	return true
 }
 
-// nameLike reports whether a field's name says it holds a name a person
-// reads (name, title, metadata.name, displayName, name.value), not an id
-// or a key.
+// nameLike reports whether a field's name says it holds the record's own
+// name a person reads (name, title, metadata.name, displayName,
+// name.value), not an id, a key or the name of something else (a pod's
+// nodeName).
 func nameLike(path string) bool {
 	l := strings.ToLower(path)
 	leaf := l
 	if i := strings.LastIndexByte(l, '.'); i >= 0 {
 		leaf = l[i+1:]
 	}
-	return strings.HasSuffix(leaf, "name") || leaf == "title" || strings.HasSuffix(l, "name.value") || strings.HasSuffix(l, "name.text")
+	switch leaf {
+	case "name", "title", "displayname", "display_name", "fullname", "full_name":
+		return true
+	}
+	return strings.HasSuffix(l, ".name.value") || l == "name.value" || strings.HasSuffix(l, ".name.text") || l == "name.text"
 }
 
 // identityScore rates how well a field's name says it names its record.
