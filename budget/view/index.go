@@ -505,41 +505,29 @@ func addIndex(v *View, k *coll) {
 	}
 	for i := range lines {
 		l := &lines[i]
-		var b strings.Builder
-		b.WriteString(l.id)
+		var cells []string
 		for j, val := range l.vals {
-			b.WriteByte('\t')
-			switch {
-			case fields[j].inArr:
+			if fields[j].inArr {
 				var items []string
 				if l.items != nil {
 					items = l.items[j]
 				}
-				b.WriteString(listCell(items))
-			case val == nil:
-				b.WriteString("-")
-			default:
-				b.WriteString(cell(string(val), indexWidth))
+				cells = append(cells, listCell(items))
+			} else {
+				cells = append(cells, valueCell(val))
 			}
 		}
 		if members {
-			b.WriteByte('\t')
-			b.WriteString(l.members)
+			cells = append(cells, l.members)
 		}
-		l.text = b.String()
+		l.text = lineOf(l.id, cells)
 		l.vals, l.items = nil, nil
 		if len(opq) > 0 {
-			b.Reset()
-			b.WriteString(l.id)
+			cells = cells[:0]
 			for _, val := range l.more {
-				b.WriteByte('\t')
-				if val == nil {
-					b.WriteString("-")
-				} else {
-					b.WriteString(cell(string(val), indexWidth))
-				}
+				cells = append(cells, valueCell(val))
 			}
-			l.moreText = b.String()
+			l.moreText = lineOf(l.id, cells)
 		}
 		l.more = nil
 	}
@@ -630,6 +618,19 @@ func addIndex(v *View, k *coll) {
 	for j, l := range lines {
 		v.Add(Candidate{Section: osec, Key: j, Record: -1, Prio: PrioRemaining, Rank: j, Reason: "index", Text: l.moreText})
 	}
+}
+
+// valueCell is an index cell of one value: "-" when the record has none.
+func valueCell(val []byte) string {
+	if val == nil {
+		return "-"
+	}
+	return cell(string(val), indexWidth)
+}
+
+// lineOf is an index line: the identity, then the cells, tab-separated.
+func lineOf(id string, cells []string) string {
+	return strings.Join(append([]string{id}, cells...), "\t")
 }
 
 // listWidth is the characters of an index cell listing a record's list
