@@ -1194,9 +1194,10 @@ var refNames = regexp.MustCompile(`(?i)(^|[._\]])(id|ids|target|targets|position
 var placeNames = regexp.MustCompile(`(?i)(^|[._\]])(posn|pos|position|location|loc|file|filename|filepath|path)$`)
 
 // codeNames are names of numbers that are codes: a linter's rule number,
-// an HTTP status, an exit code, an errno. Their values are counted,
+// an HTTP status, an exit code, an errno, a kind or type by number
+// (typedoc's kind 128 for a class). Their values are counted,
 // most common first, never summed.
-var codeNames = regexp.MustCompile(`(?i)(^|[._\]])(code|codes|status|statuscode|status_code|httpstatus|exitcode|exit_code|exitstatus|exit_status|errno|rule|ruleid|rule_id|signal)$|[a-z](Code|Status)$`)
+var codeNames = regexp.MustCompile(`(?i)(^|[._\]])(code|codes|status|statuscode|status_code|httpstatus|exitcode|exit_code|exitstatus|exit_status|errno|rule|ruleid|rule_id|signal|kind|type)$|[a-z](Code|Status)$`)
 
 // codeNumber reports whether a number field's name says it is a code.
 func codeNumber(path string) bool { return codeNames.MatchString(path) }

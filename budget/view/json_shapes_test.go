@@ -117,7 +117,7 @@ func TestCodeNumbersCountedNotSummed(t *testing.T) {
 		if i%7 == 0 {
 			c = 3000 + i // many distinct codes: more than the profile counts one by one
 		}
-		fmt.Fprintf(&b, `{"file":"f%d.sh","line":%d,"column":%d,"code":%d,"level":%q,"message":"m%d"}`, i%9, i*3, i%40, c, []string{"info", "style", "warning", "error"}[i%4], i%5)
+		fmt.Fprintf(&b, `{"file":"f%d.sh","line":%d,"column":%d,"code":%d,"level":%q,"kind":%d,"message":"m%d"}`, i%9, i*3, i%40, c, []string{"info", "style", "warning", "error"}[i%4], []int{128, 4, 2048}[i%3], i%5)
 	}
 	b.WriteByte(']')
 	text := fillAt(t, buildView(t, inputOf(t, []byte(b.String()), 4000)), 4000).Text
@@ -135,7 +135,7 @@ func TestCodeNumbersCountedNotSummed(t *testing.T) {
 	if !strings.Contains(line, fmt.Sprintf("most common: 2086 %d,", n2086)) || strings.Contains(line, "sum") || strings.Contains(line, "mean") {
 		t.Errorf("code line %q: want its most common values (2086 %d), no sum or mean", line, n2086)
 	}
-	if regexp.MustCompile(`(?m)^  (line|column) \(number[^\n]*(sum|mean)|(line|column|code) by level`).MatchString(text) {
+	if regexp.MustCompile(`(?m)^  (line|column|kind) \(number[^\n]*(sum|mean)|(line|column|code) by level`).MatchString(text) {
 		t.Errorf("a position summed:\n%s", text)
 	}
 }
