@@ -682,9 +682,6 @@ func (p *Profile) firstSight(f *Field, raw []byte, rec int, st *valStat) {
 // again adds the statistics st of a value of f seen before (a value
 // seen again is no new extreme, no longer string, no new kind).
 func (p *Profile) again(f *Field, st *valStat) {
-	if st.fl&^stTop == 0 && st.pat < 0 && st.pre < 0 && st.ext < 0 {
-		return
-	}
 	if st.fl&stNum != 0 {
 		f.NumN++
 		f.Sum += st.x
@@ -919,10 +916,13 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 			}
 		}
 		if vs != nil {
-			p.again(f, &vs.st)
+			if vs.st.fl&stAny != 0 {
+				p.again(f, &vs.st)
+			}
 		} else if len(f.vals) < maxValues {
 			vs = &valState{key: string(raw), h: hashBytes(raw), first: p.rec, seq: p.seq}
 			p.firstSight(f, raw, rec, &vs.st)
+			vs.st.settle()
 			f.vals[vs.key] = vs
 			if len(f.few) < maxFew {
 				f.few = append(f.few, vs)
@@ -960,7 +960,8 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 			e.st = vs.st
 			e.st.n = int32(vs.n)
 			e.st.pat = p.countPattern(f, k, vs.n)
-			f.noteTop(e, vs.n, k)
+			e.st.settle()
+			f.noteTop(e, vs.n, k, true)
 		}
 		if p.t != nil && f.sel != nil {
 			p.t.tooMany(f)
@@ -979,12 +980,18 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 	e, isNew := f.tab.get(vh)
 	if isNew {
 		p.firstSight(f, raw, rec, &e.st)
+		e.st.settle()
 	} else {
-		p.again(f, &e.st)
+		if e.st.fl&stAny != 0 {
+			p.again(f, &e.st)
+		}
 	}
 	e.st.n++
 	if int(e.st.n) > f.topMin || len(f.top) < topValues {
-		f.noteTop(e, int(e.st.n), unsafe.String(unsafe.SliceData(raw), len(raw)))
+		// (A record that is a slice of the input stays as it is while
+		// the profile is made: its values are kept uncopied until
+		// Finish.)
+		f.noteTop(e, int(e.st.n), unsafe.String(unsafe.SliceData(raw), len(raw)), p.t != nil && p.t.alias)
 	}
 	f.Distinct = f.tab.n
 	if f.Distinct > maxDistinct {
@@ -998,8 +1005,9 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 // noteTop records that the value raw (entry e of the field's table) has
 // now been seen n times: it joins (or stays among) the field's topValues
 // most common ones when it has more than the least of them. raw is copied
-// when kept.
-func (f *Field) noteTop(e *valEnt, n int, raw string) {
+// when kept, unless stable (it stays unchanged until Finish, which copies
+// the values it keeps).
+func (f *Field) noteTop(e *valEnt, n int, raw string, stable bool) {
 	if e.st.fl&stTop != 0 {
 		i := 0
 		for f.tops[i] != e.h {
@@ -1012,8 +1020,11 @@ func (f *Field) noteTop(e *valEnt, n int, raw string) {
 		return
 	}
 	if len(f.top) < topValues {
+		if !stable {
+			raw = strings.Clone(raw)
+		}
 		e.st.fl |= stTop
-		f.top = append(f.top, TopValue{strings.Clone(raw), n})
+		f.top = append(f.top, TopValue{raw, n})
 		f.tops = append(f.tops, e.h)
 	} else {
 		i := 0
@@ -1025,8 +1036,11 @@ func (f *Field) noteTop(e *valEnt, n int, raw string) {
 		if n <= f.top[i].Count {
 			return
 		}
+		if !stable {
+			raw = strings.Clone(raw)
+		}
 		f.tab.find(f.tops[i]).st.fl &^= stTop
-		f.top[i], f.tops[i] = TopValue{strings.Clone(raw), n}, e.h
+		f.top[i], f.tops[i] = TopValue{raw, n}, e.h
 		e.st.fl |= stTop
 	}
 	f.topMinOf()
@@ -1181,7 +1195,7 @@ func (p *Profile) Finish() {
 			// only those above it are surely the most common.
 			for _, t := range f.top {
 				if len(f.top) < topValues || t.Count > f.topMin {
-					f.Top = append(f.Top, t)
+					f.Top = append(f.Top, TopValue{strings.Clone(t.Value), t.Count})
 				}
 			}
 			sort.Slice(f.Top, func(i, j int) bool {

@@ -532,6 +532,8 @@ func (k *coll) selectRows() {
 	least := map[int]float64{}
 	notKept := 0.0
 	for f, st := range outl {
+		f.sel.hi.settle(k.t)
+		f.sel.lo.settle(k.t)
 		for _, h := range [2]numHeap{f.sel.hi, f.sel.lo} {
 			if len(h.ents) >= maxPerWhy {
 				notKept = max(notKept, math.Abs(h.ents[0].x-st.mean)/st.sd)
@@ -1236,13 +1238,20 @@ type numEnt struct {
 }
 
 // numHeap keeps the maxPerWhy numbers that rank first (the largest, or
-// the smallest when low), the earlier record first among equal numbers;
-// ents[0] ranks last.
+// the smallest when low), the earlier record first among equal numbers.
+// While the records are read it gathers candidates, up to 2*maxPerWhy,
+// then keeps the maxPerWhy that rank first (cut) and raises its bar to
+// the last of them: a number is one comparison, and one append when it
+// passes, even in a field whose every record holds a new largest (an id,
+// a time). settle leaves the maxPerWhy first, ents[0] ranking last.
 type numHeap struct {
 	low  bool
-	full bool    // it holds maxPerWhy numbers
-	bar  float64 // then ents[0].x, the number a new one must pass
+	full bool    // a cut kept maxPerWhy numbers
+	bar  float64 // then the last of them: a new number must pass it
 	ents []numEnt
+	// spare are the texts of cut numbers, copies of records (not
+	// slices of the input), to reuse.
+	spare [][]byte
 }
 
 // worse reports whether a ranks after b.
@@ -1257,38 +1266,78 @@ func (h *numHeap) worse(a, b *numEnt) bool {
 // number ranks after those kept); t holds the record's text.
 func (h *numHeap) push(x float64, rec int, t *tracker) {
 	if h.full && (x == h.bar || x < h.bar != h.low) {
-		return // (the common case, decided without reading ents)
-	}
-	if len(h.ents) < maxPerWhy {
-		h.ents = append(h.ents, numEnt{x, rec, t.hold(nil)})
-		for i := len(h.ents) - 1; i > 0; {
-			up := (i - 1) / 2
-			if !h.worse(&h.ents[i], &h.ents[up]) {
-				break
-			}
-			h.ents[i], h.ents[up] = h.ents[up], h.ents[i]
-			i = up
-		}
-		if len(h.ents) == maxPerWhy {
-			h.full, h.bar = true, h.ents[0].x
-		}
 		return
 	}
-	h.ents[0].x, h.ents[0].rec, h.ents[0].raw = x, rec, t.hold(h.ents[0].raw)
-	for i := 0; ; {
-		w := i
-		for _, c := range [2]int{2*i + 1, 2*i + 2} {
-			if c < len(h.ents) && h.worse(&h.ents[c], &h.ents[w]) {
-				w = c
+	var buf []byte
+	if n := len(h.spare); n > 0 && !t.alias {
+		buf, h.spare = h.spare[n-1], h.spare[:n-1]
+	}
+	h.ents = append(h.ents, numEnt{x, rec, t.hold(buf)})
+	if len(h.ents) >= 2*maxPerWhy {
+		h.cut(t)
+	}
+}
+
+// cut keeps the maxPerWhy entries that rank first (in no order) and
+// sets the bar to the last of them.
+func (h *numHeap) cut(t *tracker) {
+	if len(h.ents) < maxPerWhy {
+		return
+	}
+	e := h.ents
+	// Quickselect: e[:maxPerWhy] rank before e[maxPerWhy:].
+	lo, hi, k := 0, len(e)-1, maxPerWhy-1
+	for lo < hi {
+		m := lo + (hi-lo)/2
+		// The median of three as the pivot, moved to hi.
+		if h.worse(&e[lo], &e[m]) {
+			e[lo], e[m] = e[m], e[lo]
+		}
+		if h.worse(&e[lo], &e[hi]) {
+			e[lo], e[hi] = e[hi], e[lo]
+		}
+		if h.worse(&e[hi], &e[m]) {
+			e[hi], e[m] = e[m], e[hi]
+		}
+		p := lo
+		for i := lo; i < hi; i++ {
+			if h.worse(&e[hi], &e[i]) {
+				e[i], e[p] = e[p], e[i]
+				p++
 			}
 		}
-		if w == i {
-			break
+		e[p], e[hi] = e[hi], e[p]
+		switch {
+		case p == k:
+			lo, hi = k, k
+		case p < k:
+			lo = p + 1
+		default:
+			hi = p - 1
 		}
-		h.ents[i], h.ents[w] = h.ents[w], h.ents[i]
-		i = w
 	}
-	h.bar = h.ents[0].x
+	last := 0
+	for i := 1; i < maxPerWhy; i++ {
+		if h.worse(&e[i], &e[last]) {
+			last = i
+		}
+	}
+	h.full, h.bar = true, e[last].x
+	for _, d := range e[maxPerWhy:] {
+		if t != nil && d.raw != nil && !within(t.data, d.raw) {
+			h.spare = append(h.spare, d.raw[:0])
+		}
+	}
+	clear(e[maxPerWhy:])
+	h.ents = e[:maxPerWhy]
+}
+
+// settle leaves the maxPerWhy numbers that rank first, in order, the
+// one that ranks last first (ents[0]).
+func (h *numHeap) settle(t *tracker) {
+	h.cut(t)
+	sort.Slice(h.ents, func(i, j int) bool { return h.worse(&h.ents[i], &h.ents[j]) })
+	h.spare = nil
 }
 
 // hit is a record that matches words of the request.

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // The profile's per-value statistics, worked out once per distinct value.
@@ -45,7 +46,17 @@ const (
 	stSpaced               // ... that holds a space
 	stUnshaped             // a string of over 100 bytes: no pattern
 	stTop                  // (in a valTable) among the field's top values
+	stAny                  // it adds more than its count (settle)
 )
+
+// settle marks st when the value adds more than its count to its
+// field's statistics (a value seen again that adds nothing else costs no
+// call).
+func (st *valStat) settle() {
+	if st.fl&^(stTop|stAny) != 0 || st.pat >= 0 || st.pre >= 0 || st.ext >= 0 {
+		st.fl |= stAny
+	}
+}
 
 // noKinds is a valStat that counts no kind.
 var noKinds = valStat{pat: -1, pre: -1, ext: -1}
@@ -513,15 +524,28 @@ func (a *numSum) format(f float64, i int64) string {
 // text, each compared in full: a string map would hash each value with
 // its generic machinery; this one reads three words of it.
 type valIndex struct {
-	slots []*valState // 2*maxValues, nil is empty
+	slots []*valState // a power of two, at most half full; nil is empty
+	n     int
 }
 
 // add adds vs (a new value).
 func (x *valIndex) add(vs *valState) {
-	if x.slots == nil {
-		x.slots = make([]*valState, 2*maxValues)
+	vs.qh = quickHash(unsafe.Slice(unsafe.StringData(vs.key), len(vs.key))) // (not kept, not written)
+	if 2*(x.n+1) > len(x.slots) {
+		old := x.slots
+		x.slots = make([]*valState, max(16, 2*len(old)))
+		for _, o := range old {
+			if o != nil {
+				x.put(o)
+			}
+		}
 	}
-	vs.qh = quickHash([]byte(vs.key))
+	x.put(vs)
+	x.n++
+}
+
+// put places vs in a free slot.
+func (x *valIndex) put(vs *valState) {
 	mask := uint64(len(x.slots) - 1)
 	i := vs.qh & mask
 	for x.slots[i] != nil {
