@@ -1186,7 +1186,7 @@ func (k *coll) nameField() *Field {
 
 // refNames are names of numbers that are references or places, not
 // measures: their sums and means say nothing.
-var refNames = regexp.MustCompile(`(?i)(^|[._\]])(id|ids|target|targets|position|pos|offset|line|column|col|character|char|start|end|index|idx|row|ordinal|loc|address|addr)$|[a-z](Id|ID|Index|Offset|Position|Line|Column)$`)
+var refNames = regexp.MustCompile(`(?i)(^|[._\]])(id|ids|target|targets|position|pos|offset|line|column|col|character|char|start|end|index|idx|row|ordinal|address|addr)$|[a-z](Id|ID|Index|Offset|Position|Line|Column)$`)
 
 // placeNames are names of strings that say where a record is (a file,
 // a source position "main.go:39:6"): long and nearly all distinct, like

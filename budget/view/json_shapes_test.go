@@ -117,7 +117,7 @@ func TestCodeNumbersCountedNotSummed(t *testing.T) {
 		if i%7 == 0 {
 			c = 3000 + i // many distinct codes: more than the profile counts one by one
 		}
-		fmt.Fprintf(&b, `{"file":"f%d.sh","line":%d,"column":%d,"code":%d,"level":%q,"kind":%d,"message":"m%d"}`, i%9, i*3, i%40, c, []string{"info", "style", "warning", "error"}[i%4], []int{128, 4, 2048}[i%3], i%5)
+		fmt.Fprintf(&b, `{"file":"f%d.sh","line":%d,"column":%d,"code":%d,"level":%q,"kind":%d,"loc":%d,"message":"m%d"}`, i%9, i*3, i%40, c, []string{"info", "style", "warning", "error"}[i%4], []int{128, 4, 2048}[i%3], 10+i*7%97, i%5)
 	}
 	b.WriteByte(']')
 	text := fillAt(t, buildView(t, inputOf(t, []byte(b.String()), 4000)), 4000).Text
@@ -137,6 +137,10 @@ func TestCodeNumbersCountedNotSummed(t *testing.T) {
 	}
 	if regexp.MustCompile(`(?m)^  (line|column|kind) \(number[^\n]*(sum|mean)|(line|column|code) by level`).MatchString(text) {
 		t.Errorf("a position summed:\n%s", text)
+	}
+	// loc counts lines of code (bandit, cloc): a measure.
+	if !regexp.MustCompile(`(?m)^  loc \(number\): min 10, max \d+, mean [\d.]+, sum \d+`).MatchString(text) {
+		t.Errorf("loc not summed:\n%s", text)
 	}
 }
 
