@@ -58,7 +58,7 @@ const (
 	// names are listed (addValueGroups).
 	maxGroupNames = 64
 	// groupWidth is the characters of one list of names by value.
-	groupWidth = 1000
+	groupWidth = 1400
 )
 
 // groupNames are names of fields whose values are kinds of records (a
@@ -104,13 +104,13 @@ func (k *coll) groupFields(key *Field, cands []*Field) (grp, name *Field) {
 // which records have a rare value, and the first and last of them,
 // read off one line each. Rarest values first, after the profile's
 // important lines.
-func addValueGroups(v *View, k *coll, grp, name *Field, groups map[string][]string) {
+func addValueGroups(v *View, k *coll, grp, name *Field, extra []*Field, groups map[string]*valueGroup) {
 	if grp == nil {
 		return
 	}
 	vals := make([]string, 0, len(groups))
-	for val, names := range groups {
-		if len(names) == grp.Counts[val] && len(names) <= maxGroupNames {
+	for val, g := range groups {
+		if len(g.names) == grp.Counts[val] && len(g.names) <= maxGroupNames {
 			vals = append(vals, val)
 		}
 	}
@@ -121,11 +121,12 @@ func addValueGroups(v *View, k *coll, grp, name *Field, groups map[string][]stri
 		return vals[i] < vals[j]
 	})
 	for j, val := range vals {
-		names := groups[val]
+		g := groups[val]
 		empty := true
-		for _, n := range names {
+		for _, n := range g.names {
 			empty = empty && (n == `""` || n == "null")
 		}
+		names := g.withExtras(k, extra)
 		if empty {
 			continue // nameless records: the profile counts them
 		}
@@ -146,6 +147,69 @@ func addValueGroups(v *View, k *coll, grp, name *Field, groups map[string][]stri
 		}
 		v.Add(Candidate{Section: k.sec, Key: -800_000 + j, Record: -1, Prio: PrioProfile2, Reason: "records by value", Text: text})
 	}
+}
+
+// valueGroup is the records of one value of the group field: their
+// names and, per record, the values of the group's extra fields ("" for
+// none).
+type valueGroup struct {
+	names []string
+	extra [][]string
+}
+
+// withExtras returns the group's names, each followed by the values of
+// the extra fields every record of the group has and that differ
+// between them ("Locks (level.value=2)", "wait groups (url.value=…)"):
+// what a heading's level or a link's target is, beside its name.
+func (g *valueGroup) withExtras(k *coll, extra []*Field) []string {
+	var use []int
+	for j := range extra {
+		all, first, differ := true, "", false
+		for i, x := range g.extra {
+			if x == nil || x[j] == "" {
+				all = false
+				break
+			}
+			if i == 0 {
+				first = x[j]
+			} else if x[j] != first {
+				differ = true
+			}
+		}
+		if all && (differ || len(g.names) == 1) && len(use) < 2 {
+			use = append(use, j)
+		}
+	}
+	if len(use) == 0 {
+		return g.names
+	}
+	out := make([]string, len(g.names))
+	for i, n := range g.names {
+		var parts []string
+		for _, j := range use {
+			parts = append(parts, k.short(extra[j])+"="+g.extra[i][j])
+		}
+		out[i] = n + " (" + strings.Join(parts, ", ") + ")"
+	}
+	return out
+}
+
+// groupExtras are the fields a few records have (under half) that the
+// lists by value may show beside the names: scalars outside arrays, at
+// most 8, the group's own and the name aside.
+func (k *coll) groupExtras(key, grp, name *Field) []*Field {
+	var out []*Field
+	for _, f := range k.p.Fields {
+		if len(out) == 8 {
+			break
+		}
+		if f == key || f == grp || f == name || !f.scalar() || f.inArr || k.hidden(f) || f.Present*2 >= k.p.Records || f.Present < 2 ||
+			f.Distinct < 2 && !f.ManyDistinct || f.NumN > 0 && (refNumber(f.Path) || identityScore(f.Path) >= 50) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // lookupNames are field names a record is most often looked up for: its
@@ -384,11 +448,13 @@ func addIndex(v *View, k *coll) {
 		all = all[1:]
 	}
 	grp, gname := k.groupFields(key, cands)
+	var gextra []*Field
 	if grp != nil {
-		all = append(all, grp, gname)
+		gextra = k.groupExtras(key, grp, gname)
+		all = append(append(all, grp, gname), gextra...)
 	}
 	mask := p.mask(all...)
-	groups := map[string][]string{} // grp's value -> the names of its records, in order
+	groups := map[string]*valueGroup{} // grp's value -> its records, in order
 	stream := k.keyedStream()
 	members := k.memberCells()
 	var lines []indexLine
@@ -407,6 +473,10 @@ func addIndex(v *View, k *coll) {
 			sv = make([][]byte, len(sorts))
 		}
 		var gv, gn []byte
+		var gx []string
+		if len(gextra) > 0 {
+			gx = make([]string, len(gextra))
+		}
 		p.leavesOf(raw, mask, func(f *Field, val []byte) {
 			// (val is the record's, read in a buffer the next
 			// record may reuse: kept values are copies)
@@ -418,6 +488,11 @@ func addIndex(v *View, k *coll) {
 			}
 			if grp != nil && f == gname && gn == nil {
 				gn = val
+			}
+			for j, g := range gextra {
+				if f == g && gx[j] == "" {
+					gx[j] = cell(string(val), 60)
+				}
 			}
 			for j, g := range cands {
 				switch {
@@ -447,8 +522,14 @@ func addIndex(v *View, k *coll) {
 			l.sort = append(l.sort, jqValue(x))
 		}
 		if gv != nil && gn != nil {
-			if names, ok := groups[string(gv)]; ok || grp.Counts[string(gv)] <= maxGroupNames {
-				groups[string(gv)] = append(names, cell(string(gn), 40))
+			g, ok := groups[string(gv)]
+			if !ok && grp.Counts[string(gv)] <= maxGroupNames {
+				g = &valueGroup{}
+				groups[string(gv)] = g
+			}
+			if g != nil {
+				g.names = append(g.names, cell(string(gn), 40))
+				g.extra = append(g.extra, gx)
 			}
 		}
 		if members {
@@ -478,7 +559,7 @@ func addIndex(v *View, k *coll) {
 		return
 	}
 	if complete {
-		addValueGroups(v, k, grp, gname, groups)
+		addValueGroups(v, k, grp, gname, gextra, groups)
 	}
 	fields := cands
 	if !fixed {

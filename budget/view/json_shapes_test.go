@@ -185,8 +185,12 @@ func axTree(n int) []byte {
 		case i%7 == 0:
 			role, name = "link", fmt.Sprintf("Link %d", i/7)
 		}
-		fmt.Fprintf(&b, `{"nodeId":"%d","parentId":"%d","role":{"type":"role","value":%q},"chromeRole":{"type":"internalRole","value":%d},"name":{"type":"computedString","value":%q}}`,
-			i+2, i/3+1, role, codes[role], name)
+		props := ""
+		if role == "heading" {
+			props = fmt.Sprintf(`,"properties":[{"name":"level","value":{"type":"integer","value":%d}}]`, i/10%3+1)
+		}
+		fmt.Fprintf(&b, `{"nodeId":"%d","parentId":"%d","role":{"type":"role","value":%q},"chromeRole":{"type":"internalRole","value":%d},"name":{"type":"computedString","value":%q}%s}`,
+			i+2, i/3+1, role, codes[role], name, props)
 	}
 	b.WriteString(`]}`)
 	return []byte(b.String())
@@ -196,10 +200,11 @@ func axTree(n int) []byte {
 // nested), not by a number that codes another field's values
 // (chromeRole.value: 96 for every heading, 110 for every link); and the
 // records of the rarer values are listed by name, in order, one line
-// per value (the first and the last heading, every link), whatever part
-// of the records the index reaches.
+// per value (the first and the last heading, every link), with the
+// values of a field every one of them has (a heading's level), whatever
+// part of the records the index reaches.
 func TestIndexNamesAndValueGroups(t *testing.T) {
-	data := axTree(600)
+	data := axTree(300)
 	text := fillAt(t, buildView(t, inputOf(t, data, 4000)), 4000).Text
 	head := regexp.MustCompile(`(?m)^index of \.nodes, [^\n]*\(tab-separated: ([^)]*)\):$`).FindStringSubmatch(text)
 	if head == nil || !strings.Contains(head[1], "name.value") || strings.Contains(head[1], "chromeRole.value") {
@@ -209,10 +214,10 @@ func TestIndexNamesAndValueGroups(t *testing.T) {
 		t.Errorf("a code of role.value is a reason:\n%s", text)
 	}
 	var headings []string
-	for i := 0; i < 600; i += 10 {
-		headings = append(headings, fmt.Sprintf("Heading %d", i/10))
+	for i := 0; i < 300; i += 10 {
+		headings = append(headings, fmt.Sprintf("Heading %d (level.value=%d)", i/10, i/10%3+1))
 	}
-	want := "  role.value=heading (60 records), their name.value in order: " + strings.Join(headings, ", ")
+	want := "  role.value=heading (30 records), their name.value in order: " + strings.Join(headings, ", ")
 	if !strings.Contains(text, want) {
 		t.Errorf("view lacks %q:\n%s", want, text)
 	}
