@@ -38,7 +38,14 @@ func coverageMap(n int) []byte {
 // names are listed with their call counts side by side.
 func TestIndexKeyedObjectsAreLists(t *testing.T) {
 	data := coverageMap(12)
-	text := fillAt(t, buildView(t, inputOf(t, data, 6000)), 6000).Text
+	in := inputOf(t, data, 6000)
+	text := fillAt(t, buildView(t, in), 6000).Text
+	// The same with the map's text known (level 2 passes it: the
+	// members are read from it, not through Each).
+	in.Collections[0].Text = data
+	if withText := fillAt(t, buildView(t, in), 6000).Text; withText != text {
+		t.Errorf("the view differs with the map's text known:\n%s\n---\n%s", withText, text)
+	}
 	for _, want := range []string{
 		"fnMap (array): 5-8 items, 78 in all",
 		"path (string): the same value as the key in every record",

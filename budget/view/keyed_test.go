@@ -61,6 +61,12 @@ func TestKeyedStreamOfOneMemberObjects(t *testing.T) {
 	v := buildView(t, in)
 	fl := fillAt(t, v, 2500)
 	text := fl.Text
+	// The same with the stream's text known (level 2 passes it: the
+	// records are read in the profile's and the index's own walks).
+	in.Collections[0].Text = data
+	if withText := fillAt(t, buildView(t, in), 2500).Text; withText != text {
+		t.Errorf("the view differs with the stream's text known:\n%s\n---\n%s", withText, text)
+	}
 	for _, want := range []string{
 		"; each record is a key and its value",
 		fmt.Sprintf("keys (%d; the other %d records are {}, with no member)", len(keys), 400-len(keys)),

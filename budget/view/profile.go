@@ -67,8 +67,11 @@ type Field struct {
 	// remember the order of members (the member first in the last
 	// record, the member after this one the last time). plain: name
 	// needs no escape in JSON (the text "name" is the name).
-	name              string
-	plain             bool
+	name  string
+	plain bool
+	// nameW and nameM are name's first 16 bytes as two words and their
+	// masks (nameAt compares them without a call).
+	nameW, nameM      [2]uint64
 	firstKid, nextSib *Field
 	elem              *Field
 	// sel is the state the selection of rows gathers in the same pass
@@ -387,6 +390,7 @@ func (p *Profile) child(parent *Field, name string) *Field {
 	path := joinPath(parent.Path, name)
 	f := p.newField(path, parent)
 	f.name, f.plain = name, plainJSON(name)
+	f.nameW, f.nameM = nameWords(name)
 	if parent.kids == nil {
 		parent.kids = map[string]*Field{}
 	}
@@ -532,7 +536,7 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 			}
 			var kid *Field
 			if pred != nil && pred.plain && i+len(pred.name)+1 < len(d) && d[i] == '"' && d[i+1+len(pred.name)] == '"' &&
-				string(d[i+1:i+1+len(pred.name)]) == pred.name {
+				pred.nameAt(d, i+1) {
 				kid = pred
 				i += len(pred.name) + 2
 			} else {
@@ -900,13 +904,13 @@ func recHash(vh uint64, rec int) uint64 {
 func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 	if !f.tooMany {
 		vs := f.lastVal
-		if vs == nil || vs.key != string(raw) {
+		if vs == nil || !sameText(vs.key, raw) {
 			vs = nil
 			if len(f.few) == len(f.vals) {
 				// A few values (states, flags) are compared in turn,
 				// without hashing.
 				for _, o := range f.few {
-					if o.key == string(raw) {
+					if sameText(o.key, raw) {
 						vs = o
 						break
 					}

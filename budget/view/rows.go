@@ -1716,7 +1716,7 @@ func (k *coll) profileMap() error {
 		s.skipValue()
 		buf = append(append(append(append(buf[:0], '{'), key...), ':'), s.d[vs:s.pos]...)
 		buf = append(buf, '}')
-		k.p.Add(n, buf)
+		k.p.addMapRecord(n, buf, len(key)+2)
 		n++
 		s.ws()
 		if s.peek() == ',' {
@@ -1727,6 +1727,25 @@ func (k *coll) profileMap() error {
 		return fmt.Errorf("%s records read, the collection has %s", commas(n), commas(c.Count))
 	}
 	return nil
+}
+
+// addMapRecord is Profile.Add for the map record rec ({"key":value} as
+// profileMap makes it, no white space) whose value starts at rec[at]:
+// the key is not read again. (Keep it in step with Add.)
+func (p *Profile) addMapRecord(i int, rec []byte, at int) {
+	p.Records++
+	p.rec, p.seq = i, 0
+	if p.t != nil {
+		p.t.begin(i, rec)
+	}
+	k := jscan{d: rec, pos: 1}
+	k.skipString()
+	p.keySum += recHash(hashBytes(rec[1:k.pos]), i) // (as Add)
+	s := jscan{d: rec, pos: at}
+	p.value(&s, p.root, i, 0)
+	if p.t != nil {
+		p.t.end(rec)
+	}
 }
 
 // eachRecord calls fn with every record: an array's or a stream's read
@@ -1751,6 +1770,76 @@ func (k *coll) eachRecord(fn func(i int, raw []byte) error) error {
 		s.skipValue()
 		if err := fn(i, s.d[start:s.pos]); err != nil {
 			return err
+		}
+		s.ws()
+		if array && s.peek() == ',' {
+			s.pos++
+		}
+	}
+}
+
+// eachRecordLeaves calls, for every record in order, begin(i) (false:
+// stop before record i), leaf with each of its scalar values in mask
+// and their fields (as leavesOf), and end(i, raw) with its whole text
+// (an error stops the walk and is returned; errStop is not). An array's
+// or a stream's records are read from the collection's text in one walk
+// that finds each record's end as it reads its values; others come
+// through Each (a map's records in a reused buffer).
+func (k *coll) eachRecordLeaves(mask []bool, begin func(i int) bool, leaf func(*Field, []byte), end func(i int, raw []byte) error) error {
+	c := k.c
+	array := c.Kind == "array"
+	var err error
+	if !array && c.Kind != "jsonl" && c.Kind != "concat" || !within(k.in.Data, c.Text) {
+		err = c.Each(func(i int, raw []byte) error {
+			if !begin(i) {
+				return errStop
+			}
+			k.p.leavesOf(raw, mask, leaf)
+			return end(i, raw)
+		})
+	} else {
+		err = k.walkRecords(func(i int, s *jscan) error {
+			if !begin(i) {
+				return errStop
+			}
+			start := s.pos
+			if k.p.Map {
+				// Records keyed by their one member's name
+				// (KeyedByName): their values' leaves.
+				s.skipValue()
+				k.p.leavesOf(s.d[start:s.pos], mask, leaf)
+			} else {
+				k.p.walk(s, k.p.root, mask, leaf)
+			}
+			return end(i, s.d[start:s.pos])
+		})
+	}
+	if err == errStop {
+		return nil
+	}
+	return err
+}
+
+// walkRecords calls fn with s at the start of each record of an array's
+// or a stream's text (c.Text); fn moves s past the record.
+func (k *coll) walkRecords(fn func(i int, s *jscan) error) error {
+	array := k.c.Kind == "array"
+	s := jscan{d: k.c.Text}
+	s.ws()
+	if array {
+		s.pos++ // '['
+	}
+	for i := 0; ; i++ {
+		s.ws()
+		if s.pos >= len(s.d) || array && s.peek() == ']' {
+			return nil
+		}
+		start := s.pos
+		if err := fn(i, &s); err != nil {
+			return err
+		}
+		if s.pos == start {
+			s.skipValue()
 		}
 		s.ws()
 		if array && s.peek() == ',' {

@@ -594,3 +594,31 @@ func quickHash(b []byte) uint64 {
 	h *= 0x9e3779b97f4a7c15
 	return h ^ h>>32
 }
+
+// sameText reports whether key is the text raw, its length and second
+// byte (a string's first character) compared before the call that
+// compares the rest (most values compared in turn differ there: true and
+// false, "Running" and "Pending").
+func sameText(key string, raw []byte) bool {
+	return len(key) == len(raw) && (len(raw) < 2 || key[1] == raw[1]) && key == string(raw)
+}
+
+// nameWords returns the first 16 bytes of name as two little-endian
+// words and the masks of the bytes name has.
+func nameWords(name string) (w, m [2]uint64) {
+	for i := 0; i < len(name) && i < 16; i++ {
+		w[i/8] |= uint64(name[i]) << (8 * (i % 8))
+		m[i/8] |= 0xff << (8 * (i % 8))
+	}
+	return w, m
+}
+
+// nameAt reports whether d holds f's member name at i: up to 16 bytes
+// compared as two words, longer names by a call.
+func (f *Field) nameAt(d []byte, i int) bool {
+	if len(f.name) > 16 || i+16 > len(d) {
+		return string(d[i:i+len(f.name)]) == f.name
+	}
+	return binary.LittleEndian.Uint64(d[i:])&f.nameM[0] == f.nameW[0] &&
+		binary.LittleEndian.Uint64(d[i+8:])&f.nameM[1] == f.nameW[1]
+}
