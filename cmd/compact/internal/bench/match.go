@@ -260,6 +260,9 @@ func censusCount(s string, o span) bool {
 	if !countText(s[o.start:o.end]) {
 		return false // a word is no count ("warn (9): no-console, ...": the list's head)
 	}
+	if before := s[start:o.start]; strings.HasSuffix(before, "most ") || strings.HasSuffix(before, "fewest ") {
+		return false // an extreme, labelled by the record after it: `most 59 (in "./mcp:")`
+	}
 	m := censusList.FindStringIndex(s[start:end])
 	if m == nil || start+m[1] > o.start || o.start < 2 || s[o.start-1] != ' ' || s[o.start-2] == ',' || s[o.start-2] == ':' {
 		return false
