@@ -180,7 +180,11 @@ func (k *coll) codeOf(f *Field) *Field {
 	if k.codes == nil {
 		k.codes = map[*Field]*Field{}
 		for _, a := range k.p.Fields {
-			if a.Types != tNumber || a.vals == nil || a.Distinct < 2 || a.inArr {
+			// A code takes few values, each held by several records:
+			// numbers that are all (or mostly) distinct (a benchmark's
+			// means beside its commands) are measures, whatever
+			// string they pair with one for one.
+			if a.Types != tNumber || a.vals == nil || a.Distinct < 2 || a.Distinct*2 > a.Values || a.inArr {
 				continue
 			}
 			for _, b := range k.p.Fields {

@@ -229,3 +229,26 @@ func TestIndexNamesAndValueGroups(t *testing.T) {
 		t.Errorf("view lacks %q:\n%s", want, text)
 	}
 }
+
+// TestDistinctNumbersAreNoCode: numbers that are all distinct pair one for
+// one with any other distinct field (a benchmark's means with its
+// commands), so they are measures, not a code of the names: the rows
+// show them (hyperfine --export-json lost its mean and median columns).
+func TestDistinctNumbersAreNoCode(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"results":[`)
+	for i := range 12 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		m := 0.1 + float64((i*7)%12)*0.21
+		fmt.Fprintf(&b, `{"command":"gzip -%d big.tar","mean":%g,"median":%g,"user":%g,"times":[%g,%g],"exit_codes":[0,0]}`,
+			i+1, m, m*1.01, m*0.9, m, m+0.001)
+	}
+	b.WriteString(`]}`)
+	text := fillAt(t, buildView(t, inputOf(t, []byte(b.String()), 2000)), 2000).Text
+	head := regexp.MustCompile(`(?m)^#\t(.*)\twhy$`).FindStringSubmatch(text)
+	if head == nil || !strings.Contains(head[1], "mean") || !strings.Contains(head[1], "median") {
+		t.Errorf("row columns %v: want mean and median (measures, not codes of command):\n%s", head, text)
+	}
+}
