@@ -143,6 +143,10 @@ type idleSessions struct {
 type idleSession struct {
 	open  int         // requests of the session open now
 	timer *time.Timer // running while open == 0
+	gen   uint64      // counts the clock's starts
+	// ending is closed once the session, whose clock ran out, is ended;
+	// nil before.
+	ending chan struct{}
 }
 
 func newIdleSessions(timeout time.Duration, next http.Handler) *idleSessions {
@@ -168,7 +172,16 @@ func (s *idleSessions) acquire(id string) bool {
 	if !ok {
 		return false
 	}
+	if e.ending != nil {
+		// Its clock ran out: the request is for a session that ends
+		// now, answered as one that has ended, never cut off.
+		s.mu.Unlock()
+		<-e.ending
+		s.mu.Lock()
+		return false
+	}
 	e.open++
+	e.gen++
 	if e.timer != nil {
 		e.timer.Stop()
 		e.timer = nil
@@ -188,22 +201,28 @@ func (s *idleSessions) release(id string) {
 	if e.open--; e.open > 0 {
 		return
 	}
-	var t *time.Timer
-	t = time.AfterFunc(s.timeout, func() { s.expire(id, e, t) })
-	e.timer = t
+	e.gen++
+	gen := e.gen
+	e.timer = time.AfterFunc(s.timeout, func() { s.expire(id, e, gen) })
 }
 
-// expire ends session id when its clock ran out with no request open
-// (a request that arrived meanwhile stopped the clock: then t is no
-// longer the session's timer).
-func (s *idleSessions) expire(id string, e *idleSession, t *time.Timer) {
+// expire ends session id when its clock, started as generation gen, ran
+// out with no request open (a request that arrived meanwhile stopped
+// that clock, even when too late to stop its timer).
+func (s *idleSessions) expire(id string, e *idleSession, gen uint64) {
 	s.mu.Lock()
-	if s.m[id] != e || e.open > 0 || e.timer != t {
+	if s.m[id] != e || e.open > 0 || e.gen != gen || e.ending != nil {
 		s.mu.Unlock()
 		return
 	}
-	delete(s.m, id)
+	e.ending = make(chan struct{})
 	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.m, id)
+		s.mu.Unlock()
+		close(e.ending)
+	}()
 	// The go-sdk ends a session on its client's DELETE; nothing else of
 	// its handler ends one by id.
 	req, err := http.NewRequest(http.MethodDelete, "/", nil)
