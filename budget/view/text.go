@@ -733,6 +733,9 @@ func (tc *textCands) factLines() []string {
 	if p.proseSev > 0 {
 		s += fmt.Sprintf("; %s lines of prose have a severity word inside a sentence, not marking the line (not counted)", commas(p.proseSev))
 	}
+	if p.codeSev > 0 {
+		s += fmt.Sprintf("; %s lines of source code have a severity word as a name or type, with no level marker (not counted)", commas(p.codeSev))
+	}
 	if p.testNameSev > 0 {
 		s += fmt.Sprintf("; %s lines === RUN or --- PASS/SKIP have a severity word only in a test's name (not counted)", commas(p.testNameSev))
 	}

@@ -450,6 +450,9 @@ func detectColumns(data []byte, kind string) *colSplit {
 		sp.names = sp.nameColumns(sample)
 		return sp
 	}
+	if mostlyLocated(sample) {
+		return nil // diagnostics and grep -n matches: counted by file (text_locations.go), not split at spaces
+	}
 	sp := detectSpaces(sample)
 	if sp != nil {
 		sp.missingLast(sample)

@@ -36,7 +36,13 @@ type locStats struct {
 }
 
 // location splits a line that starts with a source location: its file,
-// line number and the message after it; ok is false otherwise.
+// line number and the message after it; ok is false otherwise. The
+// forms: "file:line:col: message" and "file:line: message" (compilers,
+// linters), "file(line,col): message" (MSBuild, tsc --pretty false),
+// "file:line[:col] message" (markdownlint) and "file:line:text" (grep
+// -n, the matched line right after the colon). The last two need a
+// file that looks like a path (pathLike): "12:30:45 up" and
+// "pub:-:4096:" are no locations.
 func location(line string) (file string, ln int, msg string, ok bool) {
 	i := strings.IndexAny(line, ":( \t")
 	if i <= 0 {
@@ -60,27 +66,87 @@ func location(line string) (file string, ln int, msg string, ok bool) {
 	if rest[0] != ':' {
 		return "", 0, "", false
 	}
-	// :line[:col]: message
-	parts := strings.SplitN(rest[1:], ":", 3)
-	if len(parts) < 2 {
+	// :line[:col] then ": ", " " or ":" and the message.
+	n, j := leadingInt(rest[1:])
+	if j == 0 {
 		return "", 0, "", false
 	}
-	n, err := strconv.Atoi(parts[0])
-	if err != nil || n < 0 {
-		return "", 0, "", false
-	}
-	msg = parts[1]
-	if len(parts) == 3 {
-		if _, err := strconv.Atoi(parts[1]); err == nil {
-			msg = parts[2]
-		} else {
-			msg = parts[1] + ":" + parts[2]
+	rest = rest[1+j:]
+	if len(rest) > 1 && rest[0] == ':' && isDigitByte(rest[1]) {
+		if _, k := leadingInt(rest[1:]); k > 0 {
+			if m, ok := locMessage(rest[1+k:], file); ok {
+				return file, n, m, true // :col
+			}
 		}
 	}
-	if !strings.HasPrefix(msg, " ") {
-		return "", 0, "", false
+	if m, ok := locMessage(rest, file); ok {
+		return file, n, m, true
 	}
-	return file, n, strings.TrimSpace(msg), true
+	return "", 0, "", false
+}
+
+// locMessage is the message after a location's numbers: after ": ", or
+// (of a file that looks like a path) after a space, a tab or a colon.
+func locMessage(rest, file string) (string, bool) {
+	switch {
+	case strings.HasPrefix(rest, ": "):
+		return strings.TrimSpace(rest[2:]), true
+	case !pathLike(file):
+	case strings.HasPrefix(rest, " ") || strings.HasPrefix(rest, "\t"):
+		return strings.TrimSpace(rest), true
+	case strings.HasPrefix(rest, ":"):
+		return strings.TrimSpace(rest[1:]), true
+	}
+	return "", false
+}
+
+// mostlyLocated reports whether 9 in 10 of the non-blank lines among
+// the first 4,000 of sample (and 10 at least) start with a source
+// location: such a text's lines are a file, a line and a message each,
+// not a table whose cells are the words of the messages.
+func mostlyLocated(sample []byte) bool {
+	nonBlank, located := 0, 0
+	sampleLines(sample, func(line string) {
+		if strings.TrimSpace(line) == "" {
+			return
+		}
+		nonBlank++
+		if _, _, _, ok := location(line); ok {
+			located++
+		}
+	})
+	return located >= 10 && 10*located >= 9*nonBlank
+}
+
+// leadingInt is the non-negative decimal number s starts with and its
+// length in bytes (0 when s starts with no digit; at most 9 digits).
+func leadingInt(s string) (n, k int) {
+	for k < len(s) && k < 9 && isDigitByte(s[k]) {
+		n = 10*n + int(s[k]-'0')
+		k++
+	}
+	if k < len(s) && isDigitByte(s[k]) {
+		return 0, 0
+	}
+	return n, k
+}
+
+// pathLike reports whether s names a file: it has a '/' (not only as
+// "//" of a URL) or ends in an extension that starts with a letter
+// ("main.go", "README.md"), and it does not start with a digit.
+func pathLike(s string) bool {
+	if s == "" || isDigitByte(s[0]) || strings.Contains(s, "//") {
+		return false
+	}
+	if strings.IndexByte(s, '/') >= 0 {
+		return true
+	}
+	j := strings.LastIndexByte(s, '.')
+	if j < 0 || j == len(s)-1 {
+		return false
+	}
+	c := s[j+1] | 0x20
+	return c >= 'a' && c <= 'z'
 }
 
 // add counts line pos when it starts with a location.
@@ -159,7 +225,7 @@ func (ls *locStats) facts(nonBlank int) []string {
 		byFile += fmt.Sprintf("; %s more in %s lines", commas(moreFiles), commas(rest))
 	}
 	out := []string{
-		fmt.Sprintf("lines with a source location (file:line:col: or file(line,col):): %s, in %s files; highest line %s (in %s)", commas(ls.lines), files, commas(ls.maxLine), ls.maxFile),
+		fmt.Sprintf("lines with a source location (file:line[:col] or file(line,col)): %s, in %s files; highest line %s (in %s)", commas(ls.lines), files, commas(ls.maxLine), ls.maxFile),
 		"  by file (exact): " + byFile,
 	}
 	if d := dirGroups(ls.files); d != "" {

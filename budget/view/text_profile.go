@@ -146,6 +146,9 @@ type textProfile struct {
 	// proseSev: lines of prose with a severity word inside a sentence,
 	// not counted (proseMarkerPattern).
 	proseSev int
+	// codeSev: lines of source code with a severity word that is a
+	// name or a type ("func f() error {"), not counted (isCodeLine).
+	codeSev int
 }
 
 // maxHeaders bounds the record header lines kept (the first half and
@@ -444,6 +447,10 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		if sev != sevNone && p.kind == textBlocks && !proseRe.MatchString(line) {
 			sev = sevNone // a sentence with a severity word (text_severity.go)
 			p.proseSev++
+		}
+		if sev != sevNone && isCodeLine(line) {
+			sev = sevNone // a name or a type in code (text_severity.go)
+			p.codeSev++
 		}
 		p.gor.add(pos, line)
 		if !blank && p.cols == nil && p.kv == nil && p.diff == nil && p.graph == nil {

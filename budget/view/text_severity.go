@@ -55,6 +55,21 @@ const (
 	// its start (after the indentation and a bullet) or before a ':'
 	// ("error: ...", "ValueError:"); "they fail on i386" is a sentence.
 	proseMarkerPattern = `^\s*(?:[-*+]\s+)?(?i:errors?|fatal|panic|fail|failed|failure|warnings?|warn|critical|exception|traceback)\b|(?i:\b(?:errors?|fatal|panic|failed|failure|warnings?|critical|exceptions?)):|[A-Za-z](?:Error|Exception):|^[EFW]: `
+	// codePattern: a line of source code (grep -rn over a source tree,
+	// a compiler's excerpt of the line it complains about): after an
+	// optional location prefix, a declaration or statement keyword
+	// with a '(', '{' or '=' after it ("func f() (int, error)",
+	// "return err"), or a line that ends with '{', ';', '(' or '[' or
+	// "=>". A severity word in code is a name or a type ("error" of a
+	// Go signature, "panic(err)", "Fatal" of a method), not the line's
+	// level, unless a marker says so (codeMarkerPattern).
+	codePattern = `^(?:[^\s:]+:\d+(?::\d+)?:)?\s*(?:(?:func|def|fn|pub fn|class|return|import|package|public|private|protected|static|const|var|let|function|async function|if|else|for|while|switch|case)\s[^\n]*[({=]|[^\n]*(?:[{;(\[]|=>)\s*$)`
+	// codeMarkerPattern: what makes a line that looks like code a
+	// message with a level after all: a severity word that opens the
+	// message (after a location) followed by ':' ("error: expected ';'"),
+	// "E: ", a klog prefix, a level column in capitals (ERROR, FATAL,
+	// WARN) or a "level=error" / "[error" field.
+	codeMarkerPattern = `^(?:[^\s:]+:\d+(?::\d+)?:\s*)?\s*[\[(]?(?i:error|err|fatal|panic|warning|warn|critical|failed|failure|exception)[\])]?:|^[EFW]: |^[EFW]\d{4} |\b(?:ERROR|FATAL|CRITICAL|WARN|WARNING|PANIC)\b|(?i:level=|\[)(?i:error|fatal|warn|warning|critical)\b`
 	zeroPattern        = `(?i:\b(?:0|no|zero) (?:errors?|warnings?|failures?|failed)\b|\b(?:errors?|err|warnings?|failures?|failed)"?\s?[:=]\s?(?:0|nil|null|none|false)\b)`
 )
 
@@ -68,6 +83,8 @@ var (
 	warnRe     = regexp.MustCompile(warnPattern)
 	zeroRe     = regexp.MustCompile(zeroPattern)
 	proseRe    = regexp.MustCompile(proseMarkerPattern)
+	codeRe     = regexp.MustCompile(codePattern)
+	codeMarkRe = regexp.MustCompile(codeMarkerPattern)
 )
 
 // Severities of a line.
@@ -112,6 +129,13 @@ func lineSeverityOf(line string, locData bool) int {
 		return sevWarn
 	}
 	return sevNone
+}
+
+// isCodeLine reports whether a line with a severity word is a line of
+// source code whose severity word is a name, not a level (codePattern
+// without a codeMarkerPattern).
+func isCodeLine(line string) bool {
+	return codeRe.MatchString(line) && !codeMarkRe.MatchString(line)
 }
 
 // mayHaveSeverity is a cheap pre-test: false only when neither pattern
@@ -275,6 +299,8 @@ func (p *textProfile) severityQuery(sev int) string {
 		// Prose: only a severity word that marks its line.
 		cond = `test(` + jqString(proseMarkerPattern) + `) and (` + cond + `)`
 	}
+	// Code: only a severity word with a marker (isCodeLine).
+	cond = `((test(` + jqString(codePattern) + `) and (test(` + jqString(codeMarkerPattern) + `) | not)) | not) and (` + cond + `)`
 	return `to_entries[] | select(.value | ` + cond + `) | "\(.key)\t\(.value)"`
 }
 
