@@ -89,7 +89,13 @@ type textCands struct {
 	indexN      map[int]int         // rows per index candidate, by its key
 	kvLines     map[int][]int       // the lines of each names-by-value candidate, by its key (text_kv.go)
 	reqTerms    []string            // the words of the request (text_request.go)
+	prefix      string              // the prefix every line has, removed before reading (text_prefix.go)
 }
+
+// jq is a jq filter over the text's lines, shell-quoted, as the view
+// prints it: after the removal of the line prefix the view read the
+// text without (jqPrefix).
+func (tc *textCands) jq(q string) string { return ShellQuote(jqPrefix(tc.prefix) + q) }
 
 // addText adds the candidates of text collection ci.
 func addText(v *View, in Input, ci int) error {
@@ -99,7 +105,12 @@ func addText(v *View, in Input, ci int) error {
 	for _, i := range c.Pinned {
 		want[i] = true
 	}
-	tc.p = analyzeText(in.Data, want)
+	if pre := linePrefix(in.Data); pre != "" {
+		// Read without the prefix every line has (text_prefix.go).
+		tc.prefix = pre
+		tc.in.Data = stripPrefix(in.Data, pre)
+	}
+	tc.p = analyzeText(tc.in.Data, want)
 	if tc.p.lines != c.Count {
 		return fmt.Errorf("text view: %d lines counted, the collection has %d", tc.p.lines, c.Count)
 	}
@@ -706,6 +717,9 @@ func (tc *textCands) factsHead() string {
 		fmt.Fprintf(&b, " (%s blank)", commas(p.blank))
 	}
 	fmt.Fprintf(&b, "; kind: %s", p.kind)
+	if tc.prefix != "" {
+		fmt.Fprintf(&b, "; every line starts with %q, shown without it (a line that is only the prefix is blank)", tc.prefix)
+	}
 	if p.recordUnit != "lines" {
 		fmt.Fprintf(&b, "; %s %s", commas(p.records), p.recordUnit)
 		if p.nameField != "" {
@@ -748,6 +762,14 @@ func (tc *textCands) factLines() []string {
 		s += fmt.Sprintf("; %s %s %s (names: no level, not counted)", commas(p.nameSev), rows, p.cols.split.nameColumnsText())
 	}
 	out = append(out, s)
+	if p.nSummaries > 0 {
+		// A tool's own count of its diagnostics, verbatim.
+		var ls []string
+		for _, l := range p.summaries {
+			ls = append(ls, fmt.Sprintf("%q (line %d)", cut(l.text, 200), l.pos))
+		}
+		out = append(out, fmt.Sprintf("summary lines (a count of errors or warnings; not counted as error lines): %s%s", commas(p.nSummaries), ": "+strings.Join(ls, ", ")))
+	}
 	if s := p.locs.codeFact(); s != "" {
 		out = append(out, s)
 	}
@@ -818,7 +840,7 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 			s += fmt.Sprintf("all of them: compact artifact query %s --jq %s\n", h, ShellQuote(`.[] | select(.Action == "fail" and .Test) | "\(.Package) \(.Test)"`))
 		}
 		if len(cs) < n && tc.report() {
-			s += fmt.Sprintf("every failed test's line: compact artifact query %s --jq %s\n", h, ShellQuote(reportFailedQuery))
+			s += fmt.Sprintf("every failed test's line: compact artifact query %s --jq %s\n", h, tc.jq(reportFailedQuery))
 		}
 		return s
 	case tsBuild:
@@ -841,10 +863,10 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 		s := fmt.Sprintf("error and warning lines, each distinct line once at its last position, after the line before it (showing %s of %s distinct error lines, %s of %s distinct warning lines; [N times, first at line P] = N identical lines):\n",
 			commas(se), commas(len(tc.errs)), commas(sw), commas(len(tc.warns)))
 		if se < len(tc.errs) || tc.p.notableCut > 0 {
-			s += fmt.Sprintf("all error lines: compact artifact query %s --jq %s\n", h, ShellQuote(tc.p.severityQuery(sevError)))
+			s += fmt.Sprintf("all error lines: compact artifact query %s --jq %s\n", h, tc.jq(tc.p.severityQuery(sevError)))
 		}
 		if sw < len(tc.warns) {
-			s += fmt.Sprintf("all warning lines: compact artifact query %s --jq %s\n", h, ShellQuote(tc.p.severityQuery(sevWarn)))
+			s += fmt.Sprintf("all warning lines: compact artifact query %s --jq %s\n", h, tc.jq(tc.p.severityQuery(sevWarn)))
 		}
 		return s
 	case tsCodes:

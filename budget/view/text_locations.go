@@ -317,7 +317,8 @@ func (tc *textCands) rareCodeCandidates(add func(sec, key, rec int, reason, text
 
 // diagCode is the code of a diagnostic message (the text after its
 // source location), or "": a code after the level word ("error TS7006:",
-// "error[E0308]:", "warning C4996:"), a code that starts the message
+// "error[E0308]:", "warning C4996:", markdownlint's "error
+// MD013/line-length"), a code that starts the message
 // ("E501 line too long", "C0114: Missing module docstring"), or one in
 // brackets or parentheses that ends it ("[-Wsign-conversion]",
 // "(SA1019)", "[attr-defined]", "[Error/no-unused-vars]"). A code is
@@ -332,6 +333,9 @@ func diagCode(msg string) string {
 	if isLevelWord(strings.TrimRight(first, ":")) && len(f) > 1 {
 		if c := strings.TrimSuffix(f[1], ":"); len(c) < len(f[1]) && codeLike(c) {
 			return c // error TS7006:
+		}
+		if i := strings.IndexByte(f[1], '/'); i > 0 && codeLike(f[1][:i]) {
+			return f[1][:i] // error MD013/line-length (markdownlint)
 		}
 	}
 	if i := strings.IndexByte(first, '['); i > 0 && strings.HasSuffix(first, "]:") && isLevelWord(first[:i]) {

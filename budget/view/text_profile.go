@@ -149,7 +149,15 @@ type textProfile struct {
 	// codeSev: lines of source code with a severity word that is a
 	// name or a type ("func f() error {"), not counted (isCodeLine).
 	codeSev int
+	// summaries are the first and last maxSummaries/2 summary lines
+	// (summaryPattern: "Summary: 2467 error(s)"), of nSummaries.
+	summaries  []posLine
+	nSummaries int
 }
+
+// maxSummaries bounds the summary lines kept (the first and the last
+// half).
+const maxSummaries = 6
 
 // maxHeaders bounds the record header lines kept (the first half and
 // the last half of them).
@@ -447,6 +455,14 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		if sev != sevNone && p.kind == textBlocks && !proseRe.MatchString(line) {
 			sev = sevNone // a sentence with a severity word (text_severity.go)
 			p.proseSev++
+		}
+		if sev != sevNone && isSummaryLine(line) {
+			sev = sevNone // a count of diagnostics (text_severity.go)
+			p.summaries = append(p.summaries, posLine{pos, line})
+			if len(p.summaries) > maxSummaries {
+				p.summaries = append(p.summaries[:maxSummaries/2], p.summaries[maxSummaries/2+1:]...)
+			}
+			p.nSummaries++
 		}
 		if sev != sevNone && isCodeLine(line) {
 			sev = sevNone // a name or a type in code (text_severity.go)

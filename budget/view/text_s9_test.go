@@ -97,3 +97,121 @@ func TestSeverityWordInCode(t *testing.T) {
 		t.Errorf("the view's query finds %d error lines, the profile %d", got, p.errors)
 	}
 }
+
+// TestSummaryAndCodes: markdownlint-cli2's output, a summary line then
+// one diagnostic a line "file:line[:col] error MDnnn/alias ...". The
+// summary line is stated as a fact and is not counted as an error line
+// (2,467 errors counted 2,468 on the old code), the diagnostics are
+// counted by their code, and each code keeps its own template (the old
+// code masked MD013 as <id>, so no template said which rule it counted).
+func TestSummaryAndCodes(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("markdownlint-cli2 v0.22.1 (markdownlint v0.40.0)\nFinding: **/*.md\nLinting: 9 file(s)\nSummary: 60 error(s)\n")
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&b, "docs/f%d.md:%d:81 error MD013/line-length Line length [Expected: 80; Actual: %d]\n", i%9, i+1, 90+i)
+	}
+	for i := 0; i < 19; i++ {
+		fmt.Fprintf(&b, "docs/f%d.md:%d error MD040/fenced-code-language Fenced code blocks should have a language specified [Context: \"```\"]\n", i%9, 100+i)
+	}
+	b.WriteString("docs/f1.md:7 error MD030/list-marker-space Spaces after list markers [Expected: 1; Actual: 2]\n")
+	data := []byte(b.String())
+	p := analyzeText(data, nil)
+	if p.errors != 60 || p.nSummaries != 1 {
+		t.Errorf("error lines %d, summary lines %d; want 60 and 1", p.errors, p.nSummaries)
+	}
+	if got := len(jqLines(t, data, p.severityQuery(sevError))); got != p.errors {
+		t.Errorf("the view's query finds %d error lines, the profile %d", got, p.errors)
+	}
+	text := fillText(t, data, 1500)
+	for _, want := range []string{
+		`summary lines (a count of errors or warnings; not counted as error lines): 1: "Summary: 60 error(s)" (line 3)`,
+		"lines by code (exact): MD013 40, MD040 19, MD030 1",
+		"[40 lines] <*> error MD013/line-length Line length",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the view lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+// TestLinePrefix: valgrind writes "==PID== " before every line. The view
+// reads the text without it: the lines that are only the prefix are
+// blank lines between records (the loss records), the first line says
+// so, and the query the view prints for the records' first lines
+// removes the prefix first, so it finds exactly the records counted.
+// On the old code the text was "a table" whose first column was the
+// prefix in every row, with no records.
+func TestLinePrefix(t *testing.T) {
+	var b strings.Builder
+	pre := "==4242== "
+	b.WriteString(pre + "Memcheck, a memory error detector\n" + pre + "Command: ./a.out\n==4242==\n")
+	for i := 1; i <= 30; i++ {
+		kind := "possibly lost"
+		if i%10 == 0 {
+			kind = "definitely lost"
+		}
+		fmt.Fprintf(&b, "%s%d bytes in 1 blocks are %s in loss record %d of 30\n", pre, 8*i, kind, i)
+		fmt.Fprintf(&b, "%s   at 0x48417B4: malloc (vg_replace_malloc.c:381)\n", pre)
+		fmt.Fprintf(&b, "%s   by 0x10916B: f%d (a.c:%d)\n%s\n", pre, i, i, pre)
+	}
+	b.WriteString(pre + "ERROR SUMMARY: 3 errors from 3 contexts (suppressed: 0 from 0)\n")
+	data := []byte(b.String())
+	if got := linePrefix(data); got != pre {
+		t.Fatalf("prefix %q, want %q", got, pre)
+	}
+	for _, s := range []string{"INFO a\nINFO b\n", "+ make\n+ gcc\n"} {
+		if got := linePrefix([]byte(strings.Repeat(s, 20))); got != "" {
+			t.Errorf("prefix %q of %q: want none (a level, a shell trace)", got, s)
+		}
+	}
+	stripped := stripPrefix(data, pre)
+	if countLines(stripped) != countLines(data) {
+		t.Fatalf("stripping changed the number of lines")
+	}
+	jq := jqLines(t, data, jqPrefix(pre)+".[]")
+	plain := strings.Split(strings.TrimSuffix(string(stripped), "\n"), "\n")
+	if len(jq) != len(plain) {
+		t.Fatalf("jq strips to %d lines, stripPrefix to %d", len(jq), len(plain))
+	}
+	for i := range plain {
+		if jq[i] != plain[i] {
+			t.Errorf("line %d: jq %q, stripPrefix %q", i, jq[i], plain[i])
+		}
+	}
+	text := fillText(t, data, 3000)
+	for _, want := range []string{`every line starts with "==4242== "`, "\n  3\t8 bytes in 1 blocks are possibly lost in loss record 1 of 30"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the view lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+// TestColonKeysNotTagsOrAddresses: lintian's "I: pkg: tag" and apt's
+// "E: ..." start with a level's letter, valgrind's "by 0x1FF12D: main"
+// with an address: neither is a Key: value line (on the old code both
+// were, making a section of "keys" I, W and "by 0x1FF12D").
+func TestColonKeysNotTagsOrAddresses(t *testing.T) {
+	for _, l := range []string{"I: gzip: hardening-no-fortify-functions", "W: bash: spelling-error", "   by 0x1FF12D: Perl_savepvn (in /usr/bin/perl)"} {
+		if k, v, ok := kvColon.split(l); ok {
+			t.Errorf("%q split as key %q value %q", l, k, v)
+		}
+	}
+	if k, v, ok := kvColon.split("Installed-Size: 1024"); !ok || k != "Installed-Size" || v != "1024" {
+		t.Errorf("a field: %q %q %v", k, v, ok)
+	}
+}
+
+// TestLinePrefixForms: the prefixes of kubectl logs --prefix and docker
+// compose are found; a program's name that starts every line is a word
+// of the template, not a prefix.
+func TestLinePrefixForms(t *testing.T) {
+	for s, want := range map[string]string{
+		"[pod/web-7/app] GET /health 200\n": "[pod/web-7/app] ",
+		"web-1  | listening on :80\n":       "web-1  | ",
+		"update-alternatives 2026-11-26 05:51:25: link group a updated to point to /usr/bin/a\n": "",
+	} {
+		if got := linePrefix([]byte(strings.Repeat(s, 25))); got != want {
+			t.Errorf("prefix of %q: %q, want %q", s, got, want)
+		}
+	}
+}

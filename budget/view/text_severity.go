@@ -70,7 +70,12 @@ const (
 	// "E: ", a klog prefix, a level column in capitals (ERROR, FATAL,
 	// WARN) or a "level=error" / "[error" field.
 	codeMarkerPattern = `^(?:[^\s:]+:\d+(?::\d+)?:\s*)?\s*[\[(]?(?i:error|err|fatal|panic|warning|warn|critical|failed|failure|exception)[\])]?:|^[EFW]: |^[EFW]\d{4} |\b(?:ERROR|FATAL|CRITICAL|WARN|WARNING|PANIC)\b|(?i:level=|\[)(?i:error|fatal|warn|warning|critical)\b`
-	zeroPattern        = `(?i:\b(?:0|no|zero) (?:errors?|warnings?|failures?|failed)\b|\b(?:errors?|err|warnings?|failures?|failed)"?\s?[:=]\s?(?:0|nil|null|none|false)\b)`
+	// summaryPattern: a tool's summary line counts diagnostics ("Summary:
+	// 2467 error(s)", "Found 3 errors in 2 files.", "✖ 12 problems (9
+	// errors, 3 warnings)"): it is no diagnostic itself, so it is not an
+	// error or warning line (the view states it as a fact).
+	summaryPattern = `(?i:(?:^|[\s(\[])[1-9][\d,]*\s+(?:errors?|error\(s\)|warnings?|warning\(s\)|problems?)\b)`
+	zeroPattern    = `(?i:\b(?:0|no|zero) (?:errors?|warnings?|failures?|failed)\b|\b(?:errors?|err|warnings?|failures?|failed)"?\s?[:=]\s?(?:0|nil|null|none|false)\b)`
 )
 
 var (
@@ -84,6 +89,7 @@ var (
 	zeroRe     = regexp.MustCompile(zeroPattern)
 	proseRe    = regexp.MustCompile(proseMarkerPattern)
 	codeRe     = regexp.MustCompile(codePattern)
+	summaryRe  = regexp.MustCompile(summaryPattern)
 	codeMarkRe = regexp.MustCompile(codeMarkerPattern)
 )
 
@@ -129,6 +135,12 @@ func lineSeverityOf(line string, locData bool) int {
 		return sevWarn
 	}
 	return sevNone
+}
+
+// isSummaryLine reports whether a line counts diagnostics
+// (summaryPattern) and is not itself one (no location prefix).
+func isSummaryLine(line string) bool {
+	return summaryRe.MatchString(line) && !locRe.MatchString(line)
 }
 
 // isCodeLine reports whether a line with a severity word is a line of
@@ -299,8 +311,16 @@ func (p *textProfile) severityQuery(sev int) string {
 		// Prose: only a severity word that marks its line.
 		cond = `test(` + jqString(proseMarkerPattern) + `) and (` + cond + `)`
 	}
+	// A summary line counts diagnostics; it is none. (Each test is
+	// written only when it took a line out: the query stays short and
+	// finds the same lines.)
+	if p != nil && p.nSummaries > 0 {
+		cond = `((test(` + jqString(summaryPattern) + `) and (test(` + jqString(locationPattern) + `) | not)) | not) and (` + cond + `)`
+	}
 	// Code: only a severity word with a marker (isCodeLine).
-	cond = `((test(` + jqString(codePattern) + `) and (test(` + jqString(codeMarkerPattern) + `) | not)) | not) and (` + cond + `)`
+	if p != nil && p.codeSev > 0 {
+		cond = `((test(` + jqString(codePattern) + `) and (test(` + jqString(codeMarkerPattern) + `) | not)) | not) and (` + cond + `)`
+	}
 	return `to_entries[] | select(.value | ` + cond + `) | "\(.key)\t\(.value)"`
 }
 

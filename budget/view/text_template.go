@@ -441,6 +441,7 @@ func (m *miner) add(pos int, line string, sev int) *cluster {
 	m.countLast(line)
 	m.buf = linetemplate.Append(m.buf[:0], line)
 	toks := strings.Fields(string(m.buf))
+	keepCodes(toks, line)
 	key := groupKey(toks)
 	m.countWords(toks)
 	var best *cluster
@@ -487,6 +488,39 @@ func (m *miner) add(pos int, line string, sev int) *cluster {
 	m.clusters = append(m.clusters, c)
 	m.groups[key] = append(m.groups[key], c)
 	return c
+}
+
+// keepCodes puts back, in the masked tokens of a line, the tool codes
+// linetemplate masked as ids: a token after the first whose word is
+// codeLike ("MD013/line-length", "[SC2086]", "TS7006:") is a fixed word
+// of its template (one rule's message), not a value that varies, so the
+// lines of each code keep their own template and count.
+func keepCodes(toks []string, line string) {
+	var raw []string
+	for i := 1; i < len(toks); i++ {
+		if !strings.Contains(toks[i], linetemplate.ID) {
+			continue
+		}
+		if raw == nil {
+			if raw = strings.Fields(line); len(raw) != len(toks) {
+				return
+			}
+		}
+		if codeToken(raw[i]) {
+			toks[i] = raw[i]
+		}
+	}
+}
+
+// codeToken reports whether a token is a tool code, alone or before a
+// '/' and a name, in brackets or parentheses or before a ':' ("MD013",
+// "MD013/line-length", "[SC2086]", "(SA1019)", "TS7006:").
+func codeToken(t string) bool {
+	t = strings.Trim(t, "[]():,;")
+	if i := strings.IndexByte(t, '/'); i > 0 {
+		t = t[:i]
+	}
+	return codeLike(t) && !strings.HasPrefix(t, "-W")
 }
 
 // mergeRare folds the clusters of one or two lines into a template of at
