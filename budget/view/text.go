@@ -12,7 +12,8 @@ import (
 // candidates are, in this order of priority:
 //
 //	PrioAnomaly  the last 5 lines (the end of a log is the most-asked
-//	             fact), failed tests and build errors, the 10 latest
+//	             fact) and the first 3 (a tool's banner, version,
+//	             summary), failed tests and build errors, the 10 latest
 //	             distinct error lines and 3 warning lines, each once with
 //	             its count of identical repeats
 //	PrioRare     the last 20 lines, the fields of RFC 822-like records,
@@ -34,6 +35,7 @@ import (
 
 const (
 	textWidth = 400 // a line is shown cut to this many characters, with the rest's length stated
+	headFirst = 3   // the first lines offered with the last ones, before any census
 )
 
 // Sections of a text view, in rendering order (offsets from the
@@ -413,11 +415,10 @@ func (tc *textCands) candidates() {
 	tailFrom(1, 5)
 	// A report's first lines name what ran (a runner's banner, the
 	// first file of a diff, the newest commit).
-	headStart := 0
-	if p != nil && (p.kind == textReport || p.kind == textCommits || p.kind == textDiff) {
-		headStart = 3
-		headFrom(0, headStart)
-	}
+	// So do any text's first lines: a tool's banner, version and
+	// summary come before any census, at every budget.
+	headStart := headFirst
+	headFrom(0, headStart)
 	buildFrom(0, 10)
 	failedFrom(0, 20)
 	notableFrom(tc.errs, 0, 10)

@@ -215,3 +215,54 @@ func TestLinePrefixForms(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstLinesBeforeCensus: a tool's banner and summary are its first
+// lines; they come before any census at every budget. On the old code
+// the first lines came after the templates and columns, so at a small
+// budget the version and the totals were missing while head+tail had
+// them.
+func TestFirstLinesBeforeCensus(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("loadgen v2.7.1 (build 9f3c2)\ntarget: https://svc.example:8443\ntotals: 4,000 requests, 37 failed\n\n")
+	for i := 0; i < 4000; i++ {
+		fmt.Fprintf(&b, "req %d GET /api/item/%d status %d in %dms\n", i, i%97, 200+(i%7)/6*300, 3+i%50)
+	}
+	text := fillText(t, []byte(b.String()), 400)
+	for _, want := range []string{"loadgen v2.7.1 (build 9f3c2)", "totals: 4,000 requests, 37 failed"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the view at 400 tokens lacks the first line %q:\n%s", want, text)
+		}
+	}
+}
+
+// TestFixedWordsOneLine: the words of the records' first lines that are
+// the same in nearly every record (valgrind's "bytes in N blocks are ...
+// in loss record") are one line, not a line per column; a column whose
+// values differ in more than one record each ("still" 152, "possibly"
+// 3) keeps its own line.
+func TestFixedWordsOneLine(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("Memcheck, a memory error detector\n\n")
+	for i := 1; i <= 40; i++ {
+		kind := "still reachable"
+		if i%8 == 0 {
+			kind = "possibly lost"
+		}
+		fmt.Fprintf(&b, "%d bytes in %d blocks are %s in loss record %d of 40\n   at 0x48417B4: malloc (in /usr/lib/vg.so)\n   by 0x%X: f%d (a.c:%d)\n\n", 8*i, 1+i%3, kind, i, 0x1000+i, i, i)
+	}
+	p := analyzeText([]byte(b.String()), nil)
+	if p.recs == nil || p.recs.kv == nil {
+		t.Fatal("no records")
+	}
+	lines := p.recs.kv.headLines(p.recs.n)
+	all := strings.Join(lines, "\n")
+	if !strings.Contains(all, `first lines, columns of one word in nearly every record (column, word, records; the other records' words are each in one): 2 "bytes" 40, 3 "in" 40, 5 "blocks" 40`) {
+		t.Errorf("no line of the fixed words:\n%s", all)
+	}
+	if !strings.Contains(all, `"still" 35, "possibly" 5`) {
+		t.Errorf("the column of kinds is not listed:\n%s", all)
+	}
+	if strings.Contains(all, "column 5:") || strings.Contains(all, "column 5 (") {
+		t.Errorf("a fixed word has its own line:\n%s", all)
+	}
+}
