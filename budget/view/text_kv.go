@@ -915,6 +915,9 @@ func fieldPairs(line string, loose bool) []fieldPair {
 	if !loose {
 		return []fieldPair{{k, v}}
 	}
+	if len(k) == 1 && k[0] >= 'A' && k[0] <= 'Z' {
+		return nil // "E: ", "W: ", "I: " (apt, lintian): a level's tag, not a key
+	}
 	var out []fieldPair
 	for {
 		next, rest := -1, ""

@@ -441,6 +441,8 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		}
 		if lv := lineLevel(line); lv != "" {
 			p.levels[lv]++
+		} else if lv := tagLevel(line); lv != "" {
+			p.levels[lv]++
 		}
 		sev := lineSeverityOf(line, p.locData)
 		if sev != sevNone && p.cols != nil && len(p.cols.split.names) > 0 && !p.locData {
@@ -878,6 +880,20 @@ func lineLevel(line string) string {
 	return ""
 }
 
+// tagLevels are the levels of one-letter tags that open a line, "E: "
+// of apt and lintian, lintian's "I: " and "P: ".
+var tagLevels = map[byte]string{'E': "ERROR", 'W': "WARN", 'I': "INFO", 'N': "NOTICE", 'P': "PEDANTIC", 'X': "EXPERIMENTAL", 'O': "OVERRIDDEN", 'C': "CLASSIFICATION", 'M': "MASKED"}
+
+// tagLevel is the level of a line that opens with a one-letter tag, a
+// colon and a space before a word ("W: gnulib: script-not-executable"),
+// or "".
+func tagLevel(line string) string {
+	if len(line) < 4 || line[1] != ':' || line[2] != ' ' || line[3] == ' ' || isDigitByte(line[3]) {
+		return ""
+	}
+	return tagLevels[line[0]]
+}
+
 func normLevel(w string) string {
 	switch strings.ToUpper(w) {
 	case "TRACE":
@@ -900,7 +916,8 @@ func normLevel(w string) string {
 
 // sortedLevels returns the levels in a fixed severity order.
 func sortedLevels(m map[string]int) []string {
-	order := map[string]int{"FATAL": 0, "ERROR": 1, "WARN": 2, "NOTICE": 3, "INFO": 4, "DEBUG": 5, "TRACE": 6}
+	order := map[string]int{"FATAL": 0, "ERROR": 1, "WARN": 2, "NOTICE": 3, "INFO": 4, "DEBUG": 5, "TRACE": 6,
+		"PEDANTIC": 7, "EXPERIMENTAL": 8, "OVERRIDDEN": 9, "CLASSIFICATION": 10, "MASKED": 11}
 	var out []string
 	for k := range m {
 		out = append(out, k)

@@ -266,3 +266,32 @@ func TestFixedWordsOneLine(t *testing.T) {
 		t.Errorf("a fixed word has its own line:\n%s", all)
 	}
 }
+
+// TestTagLinesNoKeys: lintian's "I: pkg: tag ..." lines are hints with a
+// level's tag, not Key: value lines of keys "I" and "W" (a section of
+// two "keys" of 156 distinct values on the old code).
+func TestTagLinesNoKeys(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&b, "I: gnulib: bash-term-in-posix-shell '$RANDOM' [usr/share/gnulib/t%d.sh:%d]\n", i, i+3)
+		if i%3 == 0 {
+			fmt.Fprintf(&b, "W: gnulib: script-not-executable [usr/share/gnulib/tests/s%d.sh]\n", i)
+		}
+	}
+	p := analyzeText([]byte(b.String()), nil)
+	for _, f := range p.fields {
+		t.Errorf("field %q (%d lines): a level's tag read as a key", f.name, f.present)
+	}
+}
+
+// TestTagLevels: lintian's and apt's one-letter tags are levels, counted
+// like a log's (on the old code a lintian log stated no levels, so how
+// many hints, warnings and infos there are was not in the view).
+func TestTagLevels(t *testing.T) {
+	data := []byte("running with root privileges is not recommended!\nE: a: embedded-library zlib [x]\nW: a: script-not-executable [y]\nW: a: script-not-executable [z]\nI: a: bash-term-in-posix-shell [w:1]\nX: 12\nN: Processing changes file\n")
+	p := analyzeText(data, nil)
+	want := map[string]int{"ERROR": 1, "WARN": 2, "INFO": 1, "NOTICE": 1}
+	if fmt.Sprint(p.levels) != fmt.Sprint(want) {
+		t.Errorf("levels %v, want %v", p.levels, want)
+	}
+}
