@@ -422,6 +422,8 @@ func (k *coll) addProfile(v *View, sec int) {
 		f     *Field
 		text  string
 		class int
+		w     float64 // its worth (below), computed once
+		segs  int     // its path's segments
 	}
 	var rs []ranked
 	fields := p.Fields
@@ -442,7 +444,7 @@ func (k *coll) addProfile(v *View, sec int) {
 			if f.Present*10 < p.Records && f != p.Identity && len(pathSegments(f.Path)) > 1 {
 				class += classSparse // a nested field of few records
 			}
-			rs = append(rs, ranked{f, text, class})
+			rs = append(rs, ranked{f: f, text: text, class: class})
 		}
 	}
 	// Which records hold each optional object or array member, one line
@@ -457,7 +459,7 @@ func (k *coll) addProfile(v *View, sec int) {
 			if f.Present*10 < p.Records && len(pathSegments(f.Path)) > 1 {
 				class += classSparse
 			}
-			rs = append(rs, ranked{f, text, class})
+			rs = append(rs, ranked{f: f, text: text, class: class})
 		}
 	}
 	// A line's worth: the share of the records having the field, plus
@@ -478,12 +480,15 @@ func (k *coll) addProfile(v *View, sec int) {
 		}
 		return w
 	}
+	for i := range rs {
+		rs[i].w, rs[i].segs = worth(rs[i]), len(pathSegments(rs[i].f.Path))
+	}
 	sort.SliceStable(rs, func(i, j int) bool {
-		if wi, wj := worth(rs[i]), worth(rs[j]); wi != wj {
+		if wi, wj := rs[i].w, rs[j].w; wi != wj {
 			return wi > wj
 		}
 		// The record's own fields before nested ones.
-		return len(pathSegments(rs[i].f.Path)) < len(pathSegments(rs[j].f.Path))
+		return rs[i].segs < rs[j].segs
 	})
 	nImportant := 0
 	for _, r := range rs {

@@ -54,50 +54,88 @@ type depNode struct {
 
 // findNest returns the member the root object nests its nodes through:
 // a member holding a map of objects, one of which has the same member
-// holding a map of objects again; "" when there is none.
+// holding a map of objects again; "" when there is none. A member that
+// is a collection's text is not scanned to find its end (its end is
+// known), and a map's walk stops at its first member that is no object
+// or once the nesting is found: on an npm document (a map of versions
+// to times, an array of versions) this reads a few bytes of each
+// collection, not all of them.
 func findNest(data []byte, colls []Collection) string {
 	s := jscan{d: data}
 	nest := ""
 	s.eachMember(func(name string) {
-		if s.peek() != '{' || nest != "" {
+		if nest != "" {
+			stepOver(&s, colls)
+			return
+		}
+		if s.peek() != '{' {
 			// Not a map (an array collection, such as a kubectl
 			// list's items, is stepped over whole: no walk of it).
 			stepOver(&s, colls)
 			return
 		}
 		start := s.pos
-		s.skipValue()
-		val := s.d[start:s.pos]
-		objects, again := true, false
-		k := jscan{d: val}
-		k.eachMemberName(func([]byte) {
-			if !objects || again {
-				return // the rest is skipped
-			}
-			start := k.pos
-			k.skipValue()
-			node := k.d[start:k.pos]
-			if len(node) == 0 || node[0] != '{' {
-				objects = false
-				return
-			}
-			// Names compared as bytes: the nodes of a large map (an
-			// npm document's versions) allocate nothing here.
-			n := jscan{d: node}
-			n.eachMemberName(func(m []byte) {
-				start := n.pos
-				n.skipValue()
-				sub := n.d[start:n.pos]
-				if string(m) == name && len(sub) > 0 && sub[0] == '{' && len(bytes.TrimSpace(sub)) > 2 {
-					again = true
-				}
-			})
-		})
-		if objects && again {
+		if !stepOver(&s, colls) {
+			s.skipValue()
+		}
+		if nestsThrough(s.d[start:s.pos], name) {
 			nest = name
 		}
 	})
 	return nest
+}
+
+// nestsThrough reports whether the object val is a map of objects one of
+// which holds the member name as a non-empty object. It stops at the
+// first member that is no object and at the first that nests.
+func nestsThrough(val []byte, name string) bool {
+	k := jscan{d: val}
+	k.ws()
+	if k.peek() != '{' {
+		return false
+	}
+	k.pos++
+	for {
+		k.ws()
+		if k.peek() != '"' {
+			return false
+		}
+		k.skipString()
+		k.ws()
+		if k.peek() != ':' {
+			return false
+		}
+		k.pos++
+		k.ws()
+		if k.peek() != '{' {
+			return false // not a map of objects
+		}
+		start := k.pos
+		k.skipValue()
+		// Names compared as bytes: the nodes of a large map (an npm
+		// document's versions) allocate nothing here.
+		again := false
+		n := jscan{d: k.d[start:k.pos]}
+		n.eachMemberName(func(m []byte) {
+			if again {
+				return
+			}
+			start := n.pos
+			n.skipValue()
+			sub := n.d[start:n.pos]
+			if string(m) == name && len(sub) > 0 && sub[0] == '{' && len(bytes.TrimSpace(sub)) > 2 {
+				again = true
+			}
+		})
+		if again {
+			return true
+		}
+		k.ws()
+		if k.peek() != ',' {
+			return false
+		}
+		k.pos++
+	}
 }
 
 // scanDepTree reads the tree (one walk, two past maxTreeNodes nodes)

@@ -1,6 +1,9 @@
 package view
 
-import "errors"
+import (
+	"errors"
+	"slices"
+)
 
 // ErrTooSmall is returned by Fill when even the view with no candidates
 // (its header and every section's head and foot) is over the budget.
@@ -43,15 +46,59 @@ func (f *Filled) Shown(v *View, coll string) int {
 // text, the view at a bigger budget holds every candidate the view at a
 // smaller one holds. It fails with ErrTooSmall (and the bare view's count
 // in Minimum) when not even the bare view fits.
+//
+// The search counts the renderings it tries by their pieces (fillcount.go:
+// lines cut where no pre-token of the tokenizers spans, each piece counted
+// once, whichever rendering holds it), then counts the chosen view and
+// the next longer one exactly. When either exact count disagrees with the
+// search (a counter whose counts do not add up over pieces), the search
+// runs again with exact counts of every rendering it tries, as it did
+// before: the view and its count are exact either way.
 func (v *View) Fill(c Counter, budget int) (*Filled, error) {
 	order := v.order()
+	pc := newPieceCounter(c)
+	f, err := v.fillBy(order, pc.count, budget)
+	if v.exactFill(c, order, f, err, budget) {
+		return f, err
+	}
+	return v.fillBy(order, c.Count, budget)
+}
+
+// exactFill reports whether the view f (and err) the search by pieces
+// found is the one an exact search finds: its count and the bare view's
+// are exact, and the next candidate in fill order would not fit (or the
+// bare view does not).
+func (v *View) exactFill(c Counter, order []Candidate, f *Filled, err error, budget int) bool {
+	if err != nil {
+		return errors.Is(err, ErrTooSmall) && c.Count(f.Text) == f.Tokens
+	}
+	if c.Count(f.Text) != f.Tokens || c.Count(v.render(nil)) != f.Minimum {
+		return false
+	}
+	k := len(f.Chosen)
+	if k == len(order) {
+		return true
+	}
+	next := v.render(order[:k+1])
+	if b, ok := c.(interface {
+		CountUpTo(text string, limit int) (int, bool)
+	}); ok {
+		_, over := b.CountUpTo(next, budget)
+		return over
+	}
+	return c.Count(next) > budget
+}
+
+// fillBy is Fill with the renderings counted by count.
+func (v *View) fillBy(order []Candidate, cnt func(string) int, budget int) (*Filled, error) {
+	order = slices.Clone(order)
 	counted := map[int]int{}
 	count := func(k int) (string, int) {
 		text := v.render(order[:k])
 		if n, ok := counted[k]; ok {
 			return text, n
 		}
-		n := c.Count(text)
+		n := cnt(text)
 		counted[k] = n
 		return text, n
 	}
@@ -64,7 +111,7 @@ func (v *View) Fill(c Counter, budget int) (*Filled, error) {
 	// budget, not the number of candidates.
 	est, k := min, 0
 	for k < len(order) {
-		t := c.Count(order[k].text()) + 1
+		t := cnt(order[k].text()) + 1
 		if est+t > budget+budget/8 {
 			break
 		}

@@ -203,6 +203,9 @@ func addIndex(v *View, k *coll) {
 	if v.tree.inside(k.c.Path) {
 		return // the tree's lines list its nodes (deptree.go)
 	}
+	if k.p.Map && k.c.Count > maxIndexRecords {
+		return // paged by key, all or nothing (below): not all read
+	}
 	key, cands, fixed, ok := k.indexFields()
 	if !ok {
 		return

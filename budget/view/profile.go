@@ -56,61 +56,104 @@ var typeNames = []string{"string", "number", "bool", "null", "object", "array"}
 // of an array), "." for records that are not objects. Every number in it
 // is exact over all the records.
 type Field struct {
-	// Path is the field's path relative to one record.
-	Path string
+	// The state the profile's walk reads and writes at every value comes
+	// first, together (a value touches a few cache lines of its field,
+	// not a field's whole kilobyte).
+
+	// lastRec is the last record that had the field.
+	lastRec int
+	// name is the member name under parent; firstKid and nextSib
+	// remember the order of members (the member first in the last
+	// record, the member after this one the last time). plain: name
+	// needs no escape in JSON (the text "name" is the name).
+	name              string
+	plain             bool
+	firstKid, nextSib *Field
+	elem              *Field
+	// sel is the state the selection of rows gathers in the same pass
+	// (rows.go), nil without a tracker.
+	sel *fieldSel
+	// lastVal is the value seen last (tried before the map); few are
+	// the values while there are at most maxFew (tried in turn instead
+	// of the map).
+	lastVal *valState
+	few     []*valState
+	// vals counts the values while there are few (Counts is made of it
+	// by Finish); with a tracker, each value also keeps the first
+	// records holding it.
+	vals map[string]*valState
+	// tab counts each value by its hash once the field has too many
+	// values for Counts (exact up to 64-bit collisions, as Distinct),
+	// with each value's statistics.
+	tab *valTable
+	// tooMany: past maxValues values (tab counts them). inArr: the path
+	// goes through an array ("[]"). bare: the view shows none of the
+	// field's values (the rules drop it): its values are counted
+	// (Present, Values, Types, Nulls), not profiled.
+	tooMany, inArr, bare bool
+	// ManyDistinct: past maxDistinct values (Distinct is not exact).
+	ManyDistinct bool
 	// Types are the kinds of JSON value seen (bits of tString...).
 	Types int
 	// Present counts the records that have the field (at least one
 	// value, for paths through arrays); Values counts every value (more
 	// than Present under []); Nulls counts null values.
 	Present, Values, Nulls int
-	// Distinct is the number of distinct scalar values, exact when
-	// !ManyDistinct.
-	Distinct     int
-	ManyDistinct bool
-	// Counts holds every scalar value (its JSON text) with its count when
-	// the field has at most maxValues distinct values (!tooMany).
-	Counts  map[string]int
-	tooMany bool
+	// recSum sums recHash over the field's scalar values (outside
+	// arrays): equal sums, equal values in every record (dupcols.go).
+	recSum uint64
+	topMin int // the least count in top
 	// Numbers: how many, min, max, sum, sum of squares.
 	NumN                      int
-	Min, Max, Sum, SumSquares float64
+	Sum, SumSquares, Min, Max float64
+	// Long counts the strings of over 20 bytes between their quotes;
+	// Spaced, those of them holding a space (free text, unlike hashes
+	// and URLs).
+	Long, Spaced int
+	// Unshaped counts the strings whose JSON text is over 100 bytes
+	// (they have no pattern).
+	Unshaped int
 	// Times (strings in RFC 3339): how many, earliest, latest; Years
 	// counts them by their year (as written), nil past maxYears years.
-	TimeN            int
+	// (Earliest, Latest and Years are set by Finish.)
+	TimeN int
+	years yearCount
+	// Patterns, Prefixes and Exts while counting.
+	pats, pres, exts kindCount
+
+	// Path is the field's path relative to one record.
+	Path string
+	// Distinct is the number of distinct scalar values, exact when
+	// !ManyDistinct.
+	Distinct int
+	// Counts holds every scalar value (its JSON text) with its count when
+	// the field has at most maxValues distinct values (!tooMany).
+	Counts           map[string]int
 	Earliest, Latest time.Time
 	Years            map[int]int
-	yearsOver        bool
 	earliestText     string
 	latestText       string
+	// The earliest and latest times while counting, and their text.
+	earliestKey, latestKey timeKey
+	earliestBuf, latestBuf []byte
 	// MaxLen is the longest string in characters.
 	MaxLen int
 	// Patterns counts the strings by their shape (digit runs as #, runs
 	// mixing letters and digits as *: "18.3.0-canary-0e352ea01-20231109"
 	// is "#.#.#-canary-*-#"); Prefixes counts strings with a "/" by
 	// their first segment. Each is nil past maxValues kinds. Strings
-	// whose JSON text is over 100 bytes have no pattern: Unshaped counts
-	// them.
+	// whose JSON text is over 100 bytes have no pattern (Unshaped).
 	Patterns, Prefixes map[string]int
-	Unshaped           int
-	patDone, preDone   bool
 	// Exts counts the strings that look like file names or paths (no
 	// space, a ".ext" of 1 to 8 letters or digits after the last "/")
 	// by their extension ("go", "json"); nil past maxValues kinds.
-	Exts    map[string]int
-	exts    map[string]*int
-	extDone bool
-	pats    map[string]*int // Patterns while counting
-	pres    map[string]*int // Prefixes while counting
+	Exts map[string]int
 	// Items: for arrays, the fewest and most items and their total;
 	// EmptyArrays counts the arrays with none.
 	MinItems, MaxItems, Items int
 	EmptyArrays               int
 	// Containers counts the object and array values among Values.
 	Containers int
-	// recSum sums recHash over the field's scalar values (outside
-	// arrays): equal sums, equal values in every record (dupcols.go).
-	recSum uint64
 	// Entries: for objects, the fewest and most members and their total
 	// over the Objects objects.
 	MinEntries, MaxEntries, Entries, Objects int
@@ -132,60 +175,27 @@ type Field struct {
 	// namesLost: a member name got no field (past maxFields).
 	keyed, namesLost bool
 	keys             map[string]*keyN
-	// Long counts the strings of over 20 bytes between their quotes;
-	// Spaced, those of them holding a space (free text, unlike hashes
-	// and URLs).
-	Long, Spaced int
 
 	// Top holds a field's most common values past the maxValues it
 	// counts one by one (a dependency map's most required module among
 	// 1,049), most first, each with its exact count: while the field has
-	// at most maxDistinct values, each is counted by its hash (hashes),
+	// at most maxDistinct values, each is counted by its hash (tab),
 	// and the topValues with the highest counts so far keep their text
 	// (only the counted value changes, by one: the kept ones are always
 	// the top ones). Nil with Counts, or past maxDistinct values.
 	Top []TopValue
-	// hashes counts each value by its hash once the field has too many
-	// values for Counts (exact up to 64-bit collisions, as Distinct).
-	hashes map[uint64]int32
-	top    []TopValue
-	topMin int // the least count in top
+	top []TopValue
 	// tops holds the hashes of top's values, in the same order.
-	tops    []uint64
-	lastRec int
-	first   int // the order of first appearance
-	kids    map[string]*Field
-	elem    *Field
-	depth   int
-	// vals counts the values while there are few (Counts is made of it
-	// by Finish); with a tracker, each value also keeps the first
-	// records holding it.
-	vals map[string]*valState
-	// inArr: the path goes through an array ("[]").
-	inArr bool
-	// bare: the view shows none of the field's values (the rules drop
-	// it): its values are counted (Present, Values, Types, Nulls), not
-	// profiled.
-	bare   bool
+	tops   []uint64
+	first  int // the order of first appearance
+	kids   map[string]*Field
+	depth  int
 	parent *Field
-	// name is the member name under parent; firstKid and nextSib
-	// remember the order of members (the member first in the last
-	// record, the member after this one the last time).
-	name              string
-	firstKid, nextSib *Field
-	// lastVal is the value seen last (tried before the map); few are
-	// the values while there are at most maxFew (tried in turn instead
-	// of the map).
-	lastVal *valState
-	few     []*valState
 	// The first record holding each extreme: Min, Max, Earliest,
 	// Latest, MaxItems.
 	minRec, maxRec, earliestRec, latestRec, maxItemsRec, maxEntriesRec int
 	// ...and its text, when the profile has a tracker.
 	minRaw, maxRaw, earliestRaw, latestRaw, maxItemsRaw, maxEntriesRaw []byte
-	// sel is the state the selection of rows gathers in the same pass
-	// (rows.go), nil without a tracker.
-	sel *fieldSel
 }
 
 // TopValue is one of a field's most common values (its JSON text) and
@@ -217,6 +227,8 @@ type valState struct {
 	noRecs    bool // records no longer kept (it cannot be chosen)
 	errWord   int8 // 0 not checked, 1 says an error, -1 does not
 	exitValue bool
+	// st is what the value adds to the field's statistics.
+	st valStat
 }
 
 // Mean returns the mean of the field's numbers.
@@ -356,7 +368,7 @@ func (p *Profile) child(parent *Field, name string) *Field {
 	}
 	path := joinPath(parent.Path, name)
 	f := p.newField(path, parent)
-	f.name = name
+	f.name, f.plain = name, plainJSON(name)
 	if parent.kids == nil {
 		parent.kids = map[string]*Field{}
 	}
@@ -464,10 +476,10 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 	case '{':
 		f.Types |= tObject
 		f.Containers++
-		s.pos++
-		s.ws()
-		if s.peek() == '}' {
-			s.pos++
+		d := s.d
+		i := skipWS(d, s.pos+1)
+		if i < len(d) && d[i] == '}' {
+			s.pos = i + 1
 			p.entries(f, 0, rec)
 			return
 		}
@@ -475,19 +487,22 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 		n := 0
 		for {
 			n++
-			s.ws()
+			i = skipWS(d, i)
+			// Records mostly list their members in one order: the
+			// member that followed the previous one last time is tried
+			// first, by comparing its quoted name with the text.
+			pred := f.firstKid
+			if prev != nil {
+				pred = prev.nextSib
+			}
 			var kid *Field
-			if b, name := s.memberName(); b != nil {
-				// Records mostly list their members in one order: the
-				// member that followed the previous one last time is
-				// tried before the map.
-				pred := f.firstKid
-				if prev != nil {
-					pred = prev.nextSib
-				}
-				if pred != nil && pred.name == string(b) {
-					kid = pred
-				} else {
+			if pred != nil && pred.plain && i+len(pred.name)+1 < len(d) && d[i] == '"' && d[i+1+len(pred.name)] == '"' &&
+				string(d[i+1:i+1+len(pred.name)]) == pred.name {
+				kid = pred
+				i += len(pred.name) + 2
+			} else {
+				s.pos = i
+				if b, name := s.memberName(); b != nil {
 					kid = f.kids[string(b)] // no allocation when found
 					if kid == nil {
 						kid = p.child(f, string(b))
@@ -497,44 +512,44 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 					} else if kid != nil {
 						prev.nextSib = kid
 					}
+				} else {
+					kid = p.child(f, name)
 				}
-			} else {
-				kid = p.child(f, name)
+				i = s.pos
 			}
 			prev = kid
-			s.ws()
-			s.pos++ // ':'
-			s.ws()
+			i = skipWS(d, i) + 1 // ':'
+			s.pos = skipWS(d, i)
 			p.value(s, kid, rec, depth+1)
-			s.ws()
-			if s.peek() == ',' {
-				s.pos++
+			i = skipWS(d, s.pos)
+			if i < len(d) && d[i] == ',' {
+				i++
 				continue
 			}
-			s.pos++ // '}'
+			s.pos = i + 1 // '}'
 			p.entries(f, n, rec)
 			return
 		}
 	case '[':
 		f.Types |= tArray
 		f.Containers++
-		s.pos++
-		s.ws()
+		d := s.d
+		i := skipWS(d, s.pos+1)
 		n := 0
-		if s.peek() == ']' {
-			s.pos++
+		if i < len(d) && d[i] == ']' {
+			s.pos = i + 1
 		} else {
 			el := p.elemOf(f)
 			for {
-				s.ws()
+				s.pos = skipWS(d, i)
 				p.value(s, el, rec, depth+1)
 				n++
-				s.ws()
-				if s.peek() == ',' {
-					s.pos++
+				i = skipWS(d, s.pos)
+				if i < len(d) && d[i] == ',' {
+					i++
 					continue
 				}
-				s.pos++ // ']'
+				s.pos = i + 1 // ']'
 				break
 			}
 		}
@@ -554,7 +569,19 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 		return
 	}
 	start := s.pos
-	s.skipValue()
+	if c == '"' {
+		s.skipString()
+	} else {
+		// A number, true, false or null: up to the next delimiter.
+		i := s.pos
+		for i < len(s.d) {
+			if b := s.d[i]; b == ',' || b == '}' || b == ']' || b == ' ' || b == '\n' || b == '\t' || b == '\r' {
+				break
+			}
+			i++
+		}
+		s.pos = i
+	}
 	raw := s.d[start:s.pos]
 	p.seq++
 	switch c {
@@ -568,129 +595,194 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 	default:
 		f.Types |= tNumber
 	}
-	if f.bare {
+	if f.bare || len(raw) == 0 {
 		return
 	}
-	switch c {
-	case '"':
-		body := raw[1 : len(raw)-1]
-		escaped := bytes.IndexByte(body, '\\') >= 0
-		var str string
-		if escaped {
-			// It has at most one character per byte.
-			if len(body) > f.MaxLen {
-				if n := escapedRunes(body); n > f.MaxLen {
-					f.MaxLen = n
-				}
-			}
-			// The prefix before a "/" and the time need the string
-			// itself; cheap checks of the text tell when they cannot.
-			slash := !f.preDone && bytes.IndexByte(body, ' ') < 0 && (bytes.IndexByte(body, '/') >= 0 || bytes.Contains(body, []byte(`\u00`)))
-			timeLike := len(body) >= 19 && len(body) <= 240 && (body[0] >= '0' && body[0] <= '9' || body[0] == '\\')
-			if slash || timeLike {
-				str = unquote(raw)
-			}
-		} else if len(body) > f.MaxLen {
-			if n := utf8.RuneCount(body); n > f.MaxLen {
-				f.MaxLen = n
-			}
-		}
-		if len(body) > 20 {
-			f.Long++
-			if bytes.IndexByte(body, ' ') >= 0 {
-				f.Spaced++
-			}
-		}
-		if len(body) > 100 {
-			f.Unshaped++
-		} else if !f.patDone && f.tooMany {
-			// While the field has few values, its patterns come from
-			// its value counts (Finish).
-			p.pat = appendPattern(p.pat[:0], raw[1:len(raw)-1])
-			f.pats, f.patDone = countKindBytes(f.pats, p.pat)
-		}
-		if !f.preDone {
-			// An escaped string was unquoted above when it may have a
-			// prefix; a plain one is its body (counted by its bytes: a
-			// new kind is copied, so the counts never alias the input).
-			pre := str
-			if !escaped {
-				pre = unsafe.String(unsafe.SliceData(body), len(body))
-			}
-			// A plain JSON string holds no control character, so the
-			// only white space it can hold is a space (one search).
-			// (Prose has a space early: it is looked for first.)
-			if !escaped && strings.IndexByte(pre, ' ') < 0 || escaped && !strings.ContainsAny(pre, " \t\n") {
-				if i := strings.IndexByte(pre, '/'); i >= 0 {
-					f.pres, f.preDone = countKindBytes(f.pres, []byte(pre[:i]))
-				}
-			}
-		}
-		if !f.extDone && !escaped && len(body) <= 200 {
-			if e := extOf(body); e != nil {
-				f.exts, f.extDone = countKindBytes(f.exts, e)
-			}
-		}
-		if len(body) >= 19 && len(body) <= 40 && body[4] == '-' && !escaped {
-			// Only parsed here; kept (copied) when it is an extreme.
-			str = unsafe.String(&body[0], len(body))
-		}
-		if t, ok := parseTime(str); ok {
-			f.TimeN++
-			if !f.yearsOver {
-				if f.Years == nil {
-					f.Years = map[int]int{}
-				}
-				y := t.Year()
-				if _, ok := f.Years[y]; !ok && len(f.Years) >= maxYears {
-					f.yearsOver, f.Years = true, nil
-				} else {
-					f.Years[y]++
-				}
-			}
-			if f.TimeN == 1 || t.Before(f.Earliest) {
-				f.Earliest, f.earliestText, f.earliestRec = t, strings.Clone(str), rec
-				if p.t != nil {
-					f.earliestRaw = p.t.hold(f.earliestRaw)
-				}
-			}
-			if f.TimeN == 1 || t.After(f.Latest) {
-				f.Latest, f.latestText, f.latestRec = t, strings.Clone(str), rec
-				if p.t != nil {
-					f.latestRaw = p.t.hold(f.latestRaw)
-				}
-			}
-		}
-	case 'n', 't', 'f':
-		// counted above
-	default:
-		if x, err := strconv.ParseFloat(string(raw), 64); err == nil {
-			if f.NumN == 0 || x < f.Min {
-				f.Min, f.minRec = x, rec
-				if p.t != nil {
-					f.minRaw = p.t.hold(f.minRaw)
-				}
-			}
-			if f.NumN == 0 || x > f.Max {
-				f.Max, f.maxRec = x, rec
-				if p.t != nil {
-					f.maxRaw = p.t.hold(f.maxRaw)
-				}
-			}
-			f.NumN++
-			f.Sum += x
-			f.SumSquares += x * x
-			if p.t != nil && f.sel != nil {
-				p.t.number(f, x)
-			}
-		}
-	}
-	vh := p.distinct(f, raw)
+	vh := p.distinct(f, raw, rec)
 	if !f.inArr {
 		f.recSum += recHash(vh, rec)
 	}
 	if p.t != nil && f.sel != nil && f.sel.gslot >= 0 {
 		p.t.groupValue(f, raw)
+	}
+}
+
+// firstSight adds the statistics of the scalar value raw of f, seen for
+// the first time (or of a field with too many values to remember them),
+// and keeps them in st for the next time it is seen (again).
+func (p *Profile) firstSight(f *Field, raw []byte, rec int, st *valStat) {
+	*st = noKinds
+	switch raw[0] {
+	case '"':
+		p.firstString(f, raw, rec, st)
+	case 'n', 't', 'f':
+		// counted by value() and distinct()
+	default:
+		x, ok := parseNumber(raw)
+		if !ok {
+			return
+		}
+		st.fl, st.x = stNum, x
+		if f.NumN == 0 || x < f.Min {
+			f.Min, f.minRec = x, rec
+			if p.t != nil {
+				f.minRaw = p.t.hold(f.minRaw)
+			}
+		}
+		if f.NumN == 0 || x > f.Max {
+			f.Max, f.maxRec = x, rec
+			if p.t != nil {
+				f.maxRaw = p.t.hold(f.maxRaw)
+			}
+		}
+		f.NumN++
+		f.Sum += x
+		f.SumSquares += x * x
+		if p.t != nil && f.sel != nil {
+			p.t.number(f, x)
+		}
+	}
+}
+
+// again adds the statistics st of a value of f seen before (a value
+// seen again is no new extreme, no longer string, no new kind).
+func (p *Profile) again(f *Field, st *valStat) {
+	if st.fl == 0 && st.pat < 0 && st.pre < 0 && st.ext < 0 {
+		return
+	}
+	if st.fl&stNum != 0 {
+		f.NumN++
+		f.Sum += st.x
+		f.SumSquares += st.x * st.x
+		if p.t != nil && f.sel != nil {
+			p.t.number(f, st.x)
+		}
+		return
+	}
+	if st.fl&stLong != 0 {
+		f.Long++
+		if st.fl&stSpaced != 0 {
+			f.Spaced++
+		}
+	}
+	if st.fl&stUnshaped != 0 {
+		f.Unshaped++
+	} else if f.tooMany {
+		// (While the field has few values, its patterns come from its
+		// value counts: Finish.)
+		f.pats.again(st.pat)
+	}
+	f.pres.again(st.pre)
+	f.exts.again(st.ext)
+	if st.fl&stTime != 0 {
+		f.TimeN++
+		f.years.add(st.year)
+	}
+}
+
+// firstString is firstSight of a string.
+func (p *Profile) firstString(f *Field, raw []byte, rec int, st *valStat) {
+	body := raw[1 : len(raw)-1]
+	escaped := bytes.IndexByte(body, '\\') >= 0
+	var str string
+	if escaped {
+		// It has at most one character per byte.
+		if len(body) > f.MaxLen {
+			if n := escapedRunes(body); n > f.MaxLen {
+				f.MaxLen = n
+			}
+		}
+		// The prefix before a "/" and the time need the string
+		// itself; cheap checks of the text tell when they cannot.
+		slash := !f.pres.done && bytes.IndexByte(body, ' ') < 0 && (bytes.IndexByte(body, '/') >= 0 || bytes.Contains(body, []byte(`\u00`)))
+		timeLike := len(body) >= 19 && len(body) <= 240 && (body[0] >= '0' && body[0] <= '9' || body[0] == '\\')
+		if slash || timeLike {
+			str = unquote(raw)
+		}
+	} else if len(body) > f.MaxLen {
+		if n := utf8.RuneCount(body); n > f.MaxLen {
+			f.MaxLen = n
+		}
+	}
+	// A plain JSON string holds no control character, so the only
+	// white space it can hold is a space (one search).
+	space := -2 // not looked for
+	if len(body) > 20 {
+		st.fl |= stLong
+		f.Long++
+		if space = bytes.IndexByte(body, ' '); space >= 0 {
+			st.fl |= stSpaced
+			f.Spaced++
+		}
+	}
+	if len(body) > 100 {
+		st.fl |= stUnshaped
+		f.Unshaped++
+	} else if !f.pats.done && f.tooMany {
+		// While the field has few values, its patterns come from
+		// its value counts (Finish).
+		p.pat = appendPattern(p.pat[:0], body)
+		st.pat = f.pats.add(p.pat, 1)
+	}
+	if !f.pres.done {
+		// An escaped string was unquoted above when it may have a
+		// prefix; a plain one is its body (counted by its bytes: a
+		// new kind is copied, so the counts never alias the input).
+		if !escaped {
+			if space == -2 {
+				space = bytes.IndexByte(body, ' ')
+			}
+			if space < 0 {
+				if i := bytes.IndexByte(body, '/'); i >= 0 {
+					st.pre = f.pres.add(body[:i], 1)
+				}
+			}
+		} else if !strings.ContainsAny(str, " \t\n") {
+			if i := strings.IndexByte(str, '/'); i >= 0 {
+				st.pre = f.pres.add([]byte(str[:i]), 1)
+			}
+		}
+	}
+	if !f.exts.done && !escaped && len(body) <= 200 {
+		if e := extOf(body); e != nil {
+			st.ext = f.exts.add(e, 1)
+		}
+	}
+	var k timeKey
+	var year int32
+	isTime := false
+	var text []byte
+	if len(body) >= 19 && len(body) <= 40 && body[4] == '-' && !escaped {
+		text = body
+		if k, year, isTime = fastTime(body); !isTime {
+			if t, ok := parseTime(unsafe.String(&body[0], len(body))); ok {
+				k, year, isTime = timeKey{t.Unix(), int32(t.Nanosecond())}, int32(t.Year()), true
+			}
+		}
+	} else if escaped {
+		if t, ok := parseTime(str); ok {
+			k, year, isTime = timeKey{t.Unix(), int32(t.Nanosecond())}, int32(t.Year()), true
+			text = []byte(str)
+		}
+	}
+	if !isTime {
+		return
+	}
+	st.fl |= stTime
+	st.year = year
+	f.TimeN++
+	f.years.add(year)
+	if f.TimeN == 1 || k.before(f.earliestKey) {
+		f.earliestKey, f.earliestBuf, f.earliestRec = k, append(f.earliestBuf[:0], text...), rec
+		if p.t != nil {
+			f.earliestRaw = p.t.hold(f.earliestRaw)
+		}
+	}
+	if f.TimeN == 1 || f.latestKey.before(k) {
+		f.latestKey, f.latestBuf, f.latestRec = k, append(f.latestBuf[:0], text...), rec
+		if p.t != nil {
+			f.latestRaw = p.t.hold(f.latestRaw)
+		}
 	}
 }
 
@@ -720,11 +812,12 @@ func recHash(vh uint64, rec int) uint64 {
 	return x ^ x>>31
 }
 
-// distinct counts the scalar value raw (its JSON text) of f and returns
-// its hash: a value among the field's counted ones has it from when it
-// was first seen, so a field of few values hashes none of its values
-// again.
-func (p *Profile) distinct(f *Field, raw []byte) uint64 {
+// distinct counts the scalar value raw (its JSON text) of f in record
+// rec, adds its statistics, and returns its hash: a value among the
+// field's counted ones has it from when it was first seen, so a field of
+// few values hashes none of its values again, and a value seen before
+// adds the statistics kept with it (again).
+func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 	if !f.tooMany {
 		vs := f.lastVal
 		if vs == nil || vs.key != string(raw) {
@@ -742,8 +835,11 @@ func (p *Profile) distinct(f *Field, raw []byte) uint64 {
 				vs = f.vals[string(raw)] // no allocation
 			}
 		}
-		if vs == nil && len(f.vals) < maxValues {
+		if vs != nil {
+			p.again(f, &vs.st)
+		} else if len(f.vals) < maxValues {
 			vs = &valState{key: string(raw), h: hashBytes(raw), first: p.rec, seq: p.seq}
+			p.firstSight(f, raw, rec, &vs.st)
 			f.vals[vs.key] = vs
 			if len(f.few) < maxFew {
 				f.few = append(f.few, vs)
@@ -763,17 +859,18 @@ func (p *Profile) distinct(f *Field, raw []byte) uint64 {
 			}
 			return vs.h
 		}
+		// Too many values to count each: from here on they are counted
+		// by hash, with their statistics, and each string's pattern is
+		// counted as it is read (the values counted so far are counted
+		// now).
 		f.tooMany = true
-		f.hashes = make(map[uint64]int32, 2*maxValues)
+		f.tab = &valTable{}
 		for k, vs := range f.vals {
-			f.hashes[vs.h] = int32(vs.n)
-			f.noteTop(vs.h, vs.n, k)
-			// From here on each string's pattern is counted as it is
-			// read: the values counted so far, and this one (read
-			// before the field had too many), are counted now.
-			p.countPattern(f, k, vs.n)
+			e, _ := f.tab.get(vs.h)
+			e.n, e.st = int32(vs.n), vs.st
+			e.st.pat = p.countPattern(f, k, vs.n)
+			f.noteTop(e, vs.n, k)
 		}
-		p.countPattern(f, string(raw), 1)
 		if p.t != nil && f.sel != nil {
 			p.t.tooMany(f)
 		}
@@ -784,36 +881,45 @@ func (p *Profile) distinct(f *Field, raw []byte) uint64 {
 	}
 	vh := hashBytes(raw)
 	if f.ManyDistinct {
+		var st valStat
+		p.firstSight(f, raw, rec, &st)
 		return vh
 	}
-	n := f.hashes[vh] + 1
-	f.hashes[vh] = n
-	if int(n) > f.topMin || len(f.top) < topValues {
-		f.noteTop(vh, int(n), unsafe.String(unsafe.SliceData(raw), len(raw)))
+	e, isNew := f.tab.get(vh)
+	if isNew {
+		p.firstSight(f, raw, rec, &e.st)
+	} else {
+		p.again(f, &e.st)
 	}
-	f.Distinct = len(f.hashes)
-	if len(f.hashes) > maxDistinct {
+	e.n++
+	if e.top >= 0 || int(e.n) > f.topMin || len(f.top) < topValues {
+		f.noteTop(e, int(e.n), unsafe.String(unsafe.SliceData(raw), len(raw)))
+	}
+	f.Distinct = f.tab.n
+	if f.Distinct > maxDistinct {
 		f.ManyDistinct = true
 		f.Distinct = maxDistinct
-		f.hashes, f.top, f.tops = nil, nil, nil
+		f.tab, f.top, f.tops = nil, nil, nil
 	}
 	return vh
 }
 
-// noteTop records that the value raw (hash h) has now been seen n times:
-// it joins (or stays among) the field's topValues most common ones when
-// it has more than the least of them. raw is copied when kept.
-func (f *Field) noteTop(h uint64, n int, raw string) {
-	for i, th := range f.tops {
-		if th == h {
-			f.top[i].Count = n
+// noteTop records that the value raw (entry e of the field's table) has
+// now been seen n times: it joins (or stays among) the field's topValues
+// most common ones when it has more than the least of them. raw is copied
+// when kept.
+func (f *Field) noteTop(e *valEnt, n int, raw string) {
+	if e.top >= 0 {
+		f.top[e.top].Count = n
+		if n-1 <= f.topMin {
 			f.topMinOf()
-			return
 		}
+		return
 	}
 	if len(f.top) < topValues {
+		e.top = int32(len(f.top))
 		f.top = append(f.top, TopValue{strings.Clone(raw), n})
-		f.tops = append(f.tops, h)
+		f.tops = append(f.tops, e.h)
 	} else {
 		i := 0
 		for j, t := range f.top {
@@ -824,7 +930,8 @@ func (f *Field) noteTop(h uint64, n int, raw string) {
 		if n <= f.top[i].Count {
 			return
 		}
-		f.top[i], f.tops[i] = TopValue{strings.Clone(raw), n}, h
+		f.tab.find(f.tops[i]).top = -1
+		f.top[i], f.tops[i], e.top = TopValue{strings.Clone(raw), n}, e.h, int32(i)
 	}
 	f.topMinOf()
 }
@@ -942,21 +1049,26 @@ func extOf(s []byte) []byte {
 func (p *Profile) Finish() {
 	defer func() {
 		for _, f := range append(p.Fields, p.root) {
-			if m := kindCounts(f.pats, f.patDone); m != nil {
+			if m := f.pats.counts(); m != nil {
 				f.Patterns = m
 			}
-			f.pats = nil
-			if m := kindCounts(f.pres, f.preDone); m != nil {
+			if m := f.pres.counts(); m != nil {
 				f.Prefixes = m
 			}
-			f.pres = nil
-			if m := kindCounts(f.exts, f.extDone); m != nil {
+			if m := f.exts.counts(); m != nil {
 				f.Exts = m
 			}
-			f.exts = nil
+			f.pats, f.pres, f.exts = kindCount{}, kindCount{}, kindCount{}
 		}
 	}()
 	for _, f := range append(p.Fields, p.root) {
+		if f.TimeN > 0 {
+			f.earliestText, f.latestText = string(f.earliestBuf), string(f.latestBuf)
+			f.Earliest, _ = parseTime(f.earliestText)
+			f.Latest, _ = parseTime(f.latestText)
+			f.Years = f.years.counts()
+		}
+		f.earliestBuf, f.latestBuf, f.years = nil, nil, yearCount{}
 		if f.top != nil {
 			// A value left out has at most the least kept count: a
 			// kept value with that count may tie with one left out, so
@@ -972,7 +1084,7 @@ func (p *Profile) Finish() {
 				}
 				return f.Top[i].Value < f.Top[j].Value
 			})
-			f.top, f.tops, f.hashes = nil, nil, nil
+			f.top, f.tops, f.tab = nil, nil, nil
 		}
 		if f.vals != nil && len(f.vals) > 0 {
 			f.Counts = make(map[string]int, len(f.vals))
@@ -1190,17 +1302,14 @@ func kindCounts(m map[string]*int, done bool) map[string]int {
 }
 
 // countPattern counts n strings of f whose JSON text is raw by their
-// pattern (Patterns); raw that is no string of at most 100 bytes has none.
-func (p *Profile) countPattern(f *Field, raw string, n int) {
-	if f.patDone || len(raw) < 2 || raw[0] != '"' || len(raw) > 102 {
-		return
+// pattern (Patterns) and returns the pattern's index in f.pats (-1: raw
+// is no string of at most 100 bytes, or the field has too many patterns).
+func (p *Profile) countPattern(f *Field, raw string, n int) int16 {
+	if f.pats.done || len(raw) < 2 || raw[0] != '"' || len(raw) > 102 {
+		return -1
 	}
 	p.pat = appendPattern(p.pat[:0], []byte(raw[1:len(raw)-1]))
-	// n times at once: the first adds the kind (or finds too many), the
-	// others only count.
-	if f.pats, f.patDone = countKindBytes(f.pats, p.pat); !f.patDone {
-		*f.pats[string(p.pat)] += n - 1
-	}
+	return f.pats.add(p.pat, n)
 }
 
 // appendPattern appends the pattern of the JSON string body s (escapes

@@ -1363,6 +1363,11 @@ type keyList struct {
 	// exactly, until there are too many kinds (segDone).
 	seg     [2]map[string]*int
 	segDone [2]bool
+	// lastSeg and lastN are the kind each depth counted last and its
+	// count: keys in order mostly share their segments ("0.0.0-"), and
+	// such a key is counted without a map lookup.
+	lastSeg [2][]byte
+	lastN   [2]*int
 }
 
 // segPrefix is key up to and with its d-th "_", "." or "-" (d from 1),
@@ -1440,7 +1445,14 @@ func (l *keyList) add(raw []byte) {
 			k = []byte(key)
 		}
 		if p := segPrefix(k, d+1); p != nil {
+			if l.lastN[d] != nil && bytes.Equal(p, l.lastSeg[d]) {
+				*l.lastN[d]++
+				continue
+			}
 			l.seg[d], l.segDone[d] = countKindBytes(l.seg[d], p)
+			if !l.segDone[d] {
+				l.lastSeg[d], l.lastN[d] = append(l.lastSeg[d][:0], p...), l.seg[d][string(p)]
+			}
 		}
 	}
 	if l.window == nil && len(l.keys) >= 25 && l.total >= 1500 {
@@ -1595,6 +1607,11 @@ func (k *coll) profileMap() error {
 		return fmt.Errorf("the collection's text is not an object")
 	}
 	s.pos++
+	if k.smap != nil && c.Count > maxMapEntries {
+		// A map of more entries is never shown as a map of scalars
+		// (json_map.go): its entries are not gathered.
+		k.smap.off = true
+	}
 	var buf []byte
 	n := 0
 	for {
@@ -1723,12 +1740,17 @@ func (t *tracker) newValue(f *Field, vs *valState, raw []byte) {
 	}
 	vs.exitValue = f.sel.exit && nonZero(raw)
 	// Past 24 values none of the field's values is rare: only those
-	// that say an error (or are non-zero exit codes) keep records.
+	// that say an error (or are non-zero exit codes) keep records (the
+	// values seen before are looked at once, then each new one).
 	if len(f.vals) > 24 {
-		for _, o := range f.vals {
-			if o.errWord <= 0 && !o.exitValue && !o.noRecs {
-				o.noRecs, o.recs = true, nil
+		if len(f.vals) == 25 {
+			for _, o := range f.vals {
+				if o.errWord <= 0 && !o.exitValue && !o.noRecs {
+					o.noRecs, o.recs = true, nil
+				}
 			}
+		} else if vs.errWord <= 0 && !vs.exitValue {
+			vs.noRecs, vs.recs = true, nil
 		}
 	}
 }

@@ -1,8 +1,9 @@
 package view
 
 import (
-	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 	"strconv"
 )
 
@@ -32,40 +33,56 @@ func (s *jscan) peek() byte {
 	return 0
 }
 
-// skipString moves past the string at pos: to the next quote that an
-// even number of backslashes precede (long strings are searched, not
-// stepped through).
+// skipString moves past the string at pos: to the next quote that no
+// backslash escapes. Eight bytes are tested at a time for a quote or a
+// backslash (a SWAR test, as level 1's scanner does: the lowest byte it
+// flags is always a real one), so a long string costs a few steps.
 func (s *jscan) skipString() {
-	i := s.pos + 1
-	// Most strings (member names, states, ids) are short: stepped
-	// through up to 32 bytes before searching.
-	for end := min(len(s.d), i+32); i < end; i++ {
-		switch s.d[i] {
-		case '"':
-			s.pos = i + 1
-			return
-		case '\\':
-			i++
+	s.pos = stringEnd(s.d, s.pos+1)
+}
+
+// stringEnd returns the offset just past the closing quote of the string
+// whose body starts at i in d (len(d) when it is not closed).
+func stringEnd(d []byte, i int) int {
+	for {
+		i = special(d, i)
+		if i >= len(d) {
+			return len(d)
 		}
+		if d[i] == '"' {
+			return i + 1
+		}
+		i += 2 // a backslash and the byte it escapes
 	}
-	for i < len(s.d) {
-		j := bytes.IndexByte(s.d[i:], '"')
-		if j < 0 {
-			break
+}
+
+// special returns the offset of the first quote or backslash in d at or
+// after i, or len(d).
+func special(d []byte, i int) int {
+	for i+8 <= len(d) {
+		x := binary.LittleEndian.Uint64(d[i:])
+		if m := hasZero(x^(lsb*'"')) | hasZero(x^(lsb*'\\')); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
 		}
-		i += j
-		b := i
-		for b > s.pos+1 && s.d[b-1] == '\\' {
-			b--
-		}
-		if (i-b)%2 == 0 {
-			s.pos = i + 1
-			return
-		}
+		i += 8
+	}
+	for i < len(d) && d[i] != '"' && d[i] != '\\' {
 		i++
 	}
-	s.pos = len(s.d)
+	return i
 }
+
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// hasZero is non-zero when a byte of x is zero; its lowest set bit is
+// in the lowest zero byte (a borrow only flags bytes above a zero one).
+func hasZero(x uint64) uint64 { return (x - lsb) & ^x & msb }
+
+// scalarEnd marks the bytes that end a number or a literal.
+var scalarEnd = [256]bool{',': true, '}': true, ']': true, ' ': true, '\t': true, '\n': true, '\r': true}
 
 // readString returns the string at pos, unquoted.
 func (s *jscan) readString() string {
@@ -98,13 +115,11 @@ func (s *jscan) skipValue() {
 			s.pos++
 		}
 	default:
-		for s.pos < len(s.d) {
-			switch s.d[s.pos] {
-			case ',', '}', ']', ' ', '\t', '\n', '\r':
-				return
-			}
-			s.pos++
+		i := s.pos
+		for i < len(s.d) && !scalarEnd[s.d[i]] {
+			i++
 		}
+		s.pos = i
 	}
 }
 
@@ -138,24 +153,13 @@ func unquote(raw []byte) string {
 // and returns ok false.
 func (s *jscan) nameBytes() ([]byte, bool) {
 	start := s.pos
-	// A short name is read in one step: its end and whether it has an
-	// escape at once.
-	for i, end := start+1, min(len(s.d), start+33); i < end; i++ {
-		switch s.d[i] {
-		case '"':
-			s.pos = i + 1
-			return s.d[start+1 : i], true
-		case '\\':
-			s.skipString()
-			return nil, false
-		}
+	i := special(s.d, start+1)
+	if i < len(s.d) && s.d[i] == '"' {
+		s.pos = i + 1
+		return s.d[start+1 : i], true
 	}
-	s.skipString()
-	body := s.d[start+1 : max(start+1, s.pos-1)]
-	if bytes.IndexByte(body, '\\') >= 0 {
-		return nil, false
-	}
-	return body, true
+	s.pos = stringEnd(s.d, i)
+	return nil, false
 }
 
 // memberName reads a member name: raw bytes when plain, else unquoted.

@@ -85,17 +85,11 @@ type colStat struct {
 	capped   bool                 // more than maxColDistinct distinct values
 	examples map[string][]posLine // the first rows of each value, while few values
 	numeric  int
-	allInt   bool
-	sumI     int64
-	sumF     float64
-	min, max float64
-	minRaw   string
-	maxRaw   string
-	minRows  []posLine
-	maxRows  []posLine
-	minCount int
-	maxCount int
-	decimals int // the most fraction digits of a value (to print the sum)
+	// num sums the numbers (min and max compared in their family's
+	// unit); minRows and maxRows are the first rows at the least and the
+	// greatest.
+	num              numSum
+	minRows, maxRows []posLine
 	// groupSums are the sums of this (numeric) column per value of each
 	// other column, while that column has at most maxGroupValues values.
 	groupSums []map[string]float64
@@ -973,7 +967,7 @@ func newColProfile(sp *colSplit) *colProfile {
 			name = sp.header[i]
 		}
 		cp.cols = append(cp.cols, &colStat{name: name, values: map[string]int{}, distinct: map[uint64]struct{}{},
-			examples: map[string][]posLine{}, allInt: true, names: map[string]int{}, after: map[string]int{}, paths: newPathStat()})
+			examples: map[string][]posLine{}, names: map[string]int{}, after: map[string]int{}, paths: newPathStat()})
 	}
 	return cp
 }
@@ -1065,12 +1059,7 @@ func (cp *colProfile) groupColumn() int {
 
 // formatSum prints a column's sum (or a group's) exactly as its values
 // were written: an integer, or with the values' most fraction digits.
-func (c *colStat) formatSum(f float64, i int64) string {
-	if c.allInt {
-		return strconv.FormatInt(i, 10)
-	}
-	return strconv.FormatFloat(f, 'f', c.decimals, 64)
-}
+func (c *colStat) formatSum(f float64, i int64) string { return c.num.format(f, i) }
 
 func (c *colStat) add(pos int, line, v string, row int) {
 	if !c.capped {
@@ -1137,33 +1126,20 @@ func (c *colStat) add(pos int, line, v string, row int) {
 	} else if d != c.digits || strings.IndexByte(num, '.') >= 0 {
 		c.digits = -1
 	}
-	if k := strings.IndexByte(num, '.'); k >= 0 {
-		c.allInt = false
-		c.decimals = max(c.decimals, len(num)-k-1)
-	} else {
-		c.sumI += iv
-	}
-	c.sumF += fv
-	fv = scaled // compared in the unit of its family (seconds, bytes)
-	c.noteTop(fv, v, posLine{pos, line})
-	first := c.numeric == 1
+	// (compared in the unit of its family: seconds, bytes)
+	lo, hi := c.num.add(num, iv, fv, scaled, v)
+	c.noteTop(scaled, v, posLine{pos, line})
 	switch {
-	case first || fv < c.min:
-		c.min, c.minRaw, c.minCount, c.minRows = fv, v, 1, append(c.minRows[:0], posLine{pos, line})
-	case fv == c.min:
-		c.minCount++
-		if len(c.minRows) < maxExtremeRows {
-			c.minRows = append(c.minRows, posLine{pos, line})
-		}
+	case lo == newExtreme:
+		c.minRows = append(c.minRows[:0], posLine{pos, line})
+	case lo == atExtreme && len(c.minRows) < maxExtremeRows:
+		c.minRows = append(c.minRows, posLine{pos, line})
 	}
 	switch {
-	case first || fv > c.max:
-		c.max, c.maxRaw, c.maxCount, c.maxRows = fv, v, 1, append(c.maxRows[:0], posLine{pos, line})
-	case fv == c.max:
-		c.maxCount++
-		if len(c.maxRows) < maxExtremeRows {
-			c.maxRows = append(c.maxRows, posLine{pos, line})
-		}
+	case hi == newExtreme:
+		c.maxRows = append(c.maxRows[:0], posLine{pos, line})
+	case hi == atExtreme && len(c.maxRows) < maxExtremeRows:
+		c.maxRows = append(c.maxRows, posLine{pos, line})
 	}
 }
 
@@ -1180,7 +1156,7 @@ func (c *colStat) isNumber() bool {
 // under a header that names an id (PID, TID, UID, id). Their sum means
 // nothing.
 func (c *colStat) idLike() bool {
-	return c.allInt && !c.negative && (c.digits >= 3 || len(c.name) >= 2 && strings.HasSuffix(strings.ToUpper(c.name), "ID"))
+	return c.num.allInt() && !c.negative && (c.digits >= 3 || len(c.name) >= 2 && strings.HasSuffix(strings.ToUpper(c.name), "ID"))
 }
 
 // leadName is the name value v starts with: an identifier (a letter or
@@ -1401,7 +1377,7 @@ func (cp *colProfile) sumsBy(c *colStat, g int) string {
 func (c *colStat) line(rows int) string {
 	s := c.lineOf(rows, shownColValues)
 	if c.someNumbers() {
-		s += fmt.Sprintf("; %s of its values are numbers: min %s%s, max %s%s", commas(c.numeric), c.minRaw, rowsAt(c.minCount), c.maxRaw, rowsAt(c.maxCount))
+		s += fmt.Sprintf("; %s of its values are numbers: min %s%s, max %s%s", commas(c.numeric), c.num.minRaw, rowsAt(c.num.minN), c.num.maxRaw, rowsAt(c.num.maxN))
 	}
 	return s
 }
@@ -1417,12 +1393,12 @@ func (c *colStat) someNumbers() bool {
 // (a sum of percentages means nothing).
 func (c *colStat) sumText() string {
 	if c.unit == "%" {
-		return fmt.Sprintf("mean %s%%", strconv.FormatFloat(c.sumF/float64(c.numeric), 'f', c.decimals+1, 64))
+		return fmt.Sprintf("mean %s%%", strconv.FormatFloat(c.num.sumF/float64(c.numeric), 'f', c.num.decimals+1, 64))
 	}
 	if c.units {
 		return "units of " + unitFamily(c.unit) + ", not summed"
 	}
-	return "sum " + c.formatSum(c.sumF, c.sumI) + c.unit
+	return "sum " + c.formatSum(c.num.sumF, c.num.sumI) + c.unit
 }
 
 // Units a number may be written with (the numbers of go tool pprof,
@@ -1487,9 +1463,9 @@ func (c *colStat) present(rows int) string {
 func (c *colStat) short(rows int) string {
 	if c.isNumber() && !c.fewNumbers(5) {
 		if c.idLike() {
-			return fmt.Sprintf("  %s%s: numbers (identifiers), min %s, max %s, %s", c.name, c.present(rows), c.minRaw, c.maxRaw, c.distinctText())
+			return fmt.Sprintf("  %s%s: numbers (identifiers), min %s, max %s, %s", c.name, c.present(rows), c.num.minRaw, c.num.maxRaw, c.distinctText())
 		}
-		return fmt.Sprintf("  %s%s: %s, min %s%s, max %s%s", c.name, c.present(rows), c.sumText(), c.minRaw, rowsAt(c.minCount), c.maxRaw, rowsAt(c.maxCount))
+		return fmt.Sprintf("  %s%s: %s, min %s%s, max %s%s", c.name, c.present(rows), c.sumText(), c.num.minRaw, rowsAt(c.num.minN), c.num.maxRaw, rowsAt(c.num.maxN))
 	}
 	return c.lineOf(rows, 5)
 }
@@ -1542,16 +1518,16 @@ func (c *colStat) lineOf(rows, shown int) string {
 		}
 	case c.isNumber():
 		if c.idLike() {
-			fmt.Fprintf(&b, "numbers (identifiers), min %s", c.minRaw)
+			fmt.Fprintf(&b, "numbers (identifiers), min %s", c.num.minRaw)
 		} else {
-			fmt.Fprintf(&b, "numbers, %s, min %s", c.sumText(), c.minRaw)
+			fmt.Fprintf(&b, "numbers, %s, min %s", c.sumText(), c.num.minRaw)
 		}
-		if c.minCount > 1 {
-			fmt.Fprintf(&b, " (%s rows)", commas(c.minCount))
+		if c.num.minN > 1 {
+			fmt.Fprintf(&b, " (%s rows)", commas(c.num.minN))
 		}
-		fmt.Fprintf(&b, ", max %s", c.maxRaw)
-		if c.maxCount > 1 {
-			fmt.Fprintf(&b, " (%s rows)", commas(c.maxCount))
+		fmt.Fprintf(&b, ", max %s", c.num.maxRaw)
+		if c.num.maxN > 1 {
+			fmt.Fprintf(&b, " (%s rows)", commas(c.num.maxN))
 		}
 		fmt.Fprintf(&b, ", %s", c.distinctText())
 	case c.overflow:
@@ -1666,9 +1642,9 @@ func (cp *colProfile) chosenRows() []*colRow {
 		if !c.isNumber() && !c.someNumbers() || len(c.distinct) < 2 {
 			continue
 		}
-		if c.maxCount <= maxExtremeRows {
+		if c.num.maxN <= maxExtremeRows {
 			for _, l := range c.maxRows {
-				add(l, fmt.Sprintf("largest %s (%s)", c.name, c.maxRaw))
+				add(l, fmt.Sprintf("largest %s (%s)", c.name, c.num.maxRaw))
 			}
 		}
 	}
@@ -1676,9 +1652,9 @@ func (cp *colProfile) chosenRows() []*colRow {
 		if !c.isNumber() && !c.someNumbers() || len(c.distinct) < 2 {
 			continue
 		}
-		if c.minCount <= maxExtremeRows {
+		if c.num.minN <= maxExtremeRows {
 			for _, l := range c.minRows {
-				add(l, fmt.Sprintf("smallest %s (%s)", c.name, c.minRaw))
+				add(l, fmt.Sprintf("smallest %s (%s)", c.name, c.num.minRaw))
 			}
 		}
 	}

@@ -124,9 +124,9 @@ func TestColumnProfileAgainstJQ(t *testing.T) {
 				}
 				num := fmt.Sprintf(`map(.[%d] | select(. != null and . != "") | sub("(%%|[a-zA-Z]+)$"; "") | tonumber)`, i)
 				want := runJQ(t, rows, num+` | [add, min, max, (min as $m | map(select(. == $m)) | length), (max as $m | map(select(. == $m)) | length)]`)[0].([]any)
-				minNum, _ := splitUnit(c.minRaw)
-				maxNum, _ := splitUnit(c.maxRaw)
-				got := []string{c.formatSum(c.sumF, c.sumI), minNum, maxNum, fmt.Sprint(c.minCount), fmt.Sprint(c.maxCount)}
+				minNum, _ := splitUnit(c.num.minRaw)
+				maxNum, _ := splitUnit(c.num.maxRaw)
+				got := []string{c.formatSum(c.num.sumF, c.num.sumI), minNum, maxNum, fmt.Sprint(c.num.minN), fmt.Sprint(c.num.maxN)}
 				for k := range got {
 					if w := fmt.Sprint(want[k]); k < 3 && !sameNumber(got[k], w) || k >= 3 && got[k] != w {
 						t.Errorf("%s: %s %s, jq %s", c.name, []string{"sum", "min", "max", "rows at min", "rows at max"}[k], got[k], w)

@@ -95,28 +95,21 @@ type kvPair struct{ key, val string }
 
 // kvRecKey is the profile of one key over the records.
 type kvRecKey struct {
-	name     string
-	records  int // records holding it (once each)
-	lines    int
-	numeric  int // values that are numbers (with the key's unit, or none)
-	unit     string
-	mixed    bool // numbers with different units, or numbers beside words
-	allInt   bool
-	decimals int
-	sumI     int64
-	sumF     float64
-	min, max float64
-	minRaw   string
-	maxRaw   string
-	minN     int // records at the minimum
-	maxN     int
-	minR     *textRecord
-	maxR     *textRecord
-	values   map[string]int // distinct values with their counts, while few
-	overflow bool
-	distinct map[uint64]struct{}
-	names    fieldNames // records holding each value, while few (rare values named)
-	last     int        // the record that last counted it (records are counted once)
+	name    string
+	records int // records holding it (once each)
+	lines   int
+	numeric int // values that are numbers (with the key's unit, or none)
+	unit    string
+	mixed   bool // numbers with different units, or numbers beside words
+	// num sums the numbers; minR and maxR are the first records at the
+	// least and the greatest.
+	num        numSum
+	minR, maxR *textRecord
+	values     map[string]int // distinct values with their counts, while few
+	overflow   bool
+	distinct   map[uint64]struct{}
+	names      fieldNames // records holding each value, while few (rare values named)
+	last       int        // the record that last counted it (records are counted once)
 }
 
 // kvRecProfile is the Key: value profile of a text's records.
@@ -213,7 +206,7 @@ func (kp *kvRecProfile) add(r *textRecord, line string) {
 			kp.cut++
 			return
 		}
-		s = &kvRecKey{name: k, values: map[string]int{}, distinct: map[uint64]struct{}{}, allInt: true, last: -1}
+		s = &kvRecKey{name: k, values: map[string]int{}, distinct: map[uint64]struct{}{}, last: -1}
 		kp.keys[k] = s
 		kp.order = append(kp.order, s)
 	}
@@ -252,24 +245,12 @@ func (kp *kvRecProfile) add(r *textRecord, line string) {
 		s.mixed = true
 	}
 	s.numeric++
-	if j := strings.IndexByte(num, '.'); j >= 0 {
-		s.allInt = false
-		s.decimals = max(s.decimals, len(num)-j-1)
-	} else {
-		s.sumI += iv
+	lo, hi := s.num.add(num, iv, fv, fv, v)
+	if lo == newExtreme {
+		s.minR = r
 	}
-	s.sumF += fv
-	switch {
-	case s.numeric == 1 || fv < s.min:
-		s.min, s.minRaw, s.minN, s.minR = fv, v, 1, r
-	case fv == s.min:
-		s.minN++
-	}
-	switch {
-	case s.numeric == 1 || fv > s.max:
-		s.max, s.maxRaw, s.maxN, s.maxR = fv, v, 1, r
-	case fv == s.max:
-		s.maxN++
+	if hi == newExtreme {
+		s.maxR = r
 	}
 }
 
@@ -313,12 +294,7 @@ func (s *kvRecKey) constant(n int) bool {
 
 // formatNum prints a number of the key as its values are written.
 func (s *kvRecKey) formatNum(f float64, i int64, withUnit bool) string {
-	var t string
-	if s.allInt {
-		t = strconv.FormatInt(i, 10)
-	} else {
-		t = strconv.FormatFloat(f, 'f', s.decimals, 64)
-	}
+	t := s.num.format(f, i)
 	if withUnit && s.unit != "" {
 		t += " " + s.unit
 	}
@@ -340,7 +316,7 @@ func (s *kvRecKey) line(n int) string {
 		if s.unit != "" {
 			what = "numbers in " + s.unit
 		}
-		fmt.Fprintf(&b, " (%s, %s): sum %s", what, in, s.formatNum(s.sumF, s.sumI, true))
+		fmt.Fprintf(&b, " (%s, %s): sum %s", what, in, s.formatNum(s.num.sumF, s.num.sumI, true))
 		if few {
 			b.WriteString("; values: ")
 			vs, _ := byCount(s.values)
@@ -351,11 +327,11 @@ func (s *kvRecKey) line(n int) string {
 				fmt.Fprintf(&b, "%s %s", x.k, commas(x.n))
 			}
 			if len(vs) > 1 {
-				fmt.Fprintf(&b, "; max %s (%s)", s.maxRaw, s.atText(s.maxN, s.maxR))
+				fmt.Fprintf(&b, "; max %s (%s)", s.num.maxRaw, s.atText(s.num.maxN, s.maxR))
 			}
 			break
 		}
-		fmt.Fprintf(&b, ", min %s (%s), max %s (%s), %s distinct values", s.minRaw, s.atText(s.minN, s.minR), s.maxRaw, s.atText(s.maxN, s.maxR), commas(len(s.distinct)))
+		fmt.Fprintf(&b, ", min %s (%s), max %s (%s), %s distinct values", s.num.minRaw, s.atText(s.num.minN, s.minR), s.num.maxRaw, s.atText(s.num.maxN, s.maxR), commas(len(s.distinct)))
 	case !s.overflow && (len(s.values) <= 12 || 2*len(s.values) <= s.records):
 		fmt.Fprintf(&b, " (%s): ", in)
 		vs, _ := byCount(s.values)

@@ -451,7 +451,7 @@ func TestUnits(t *testing.T) {
 		}
 	}
 	c := p.cols.cols[0]
-	if !c.isNumber() || !c.units || c.maxRaw != bestRaw || !strings.Contains(c.line(p.cols.rows), "max "+bestRaw) {
+	if !c.isNumber() || !c.units || c.num.maxRaw != bestRaw || !strings.Contains(c.line(p.cols.rows), "max "+bestRaw) {
 		t.Errorf("du -ah sizes: %q, want max %s", c.line(p.cols.rows), bestRaw)
 	}
 }

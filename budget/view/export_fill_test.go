@@ -1,0 +1,8 @@
+package view
+
+// FillExactForTest is Fill with every rendering its search tries counted
+// whole by c (the search Fill runs again when the counts by pieces
+// disagree with exact ones).
+func (v *View) FillExactForTest(c Counter, budget int) (*Filled, error) {
+	return v.fillBy(v.order(), c.Count, budget)
+}

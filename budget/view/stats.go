@@ -1,0 +1,509 @@
+package view
+
+import (
+	"encoding/binary"
+	"strconv"
+	"strings"
+)
+
+// The profile's per-value statistics, worked out once per distinct value.
+//
+// A field's values repeat: states, kinds, images, nodes, the same few
+// numbers. What a value adds to its field's statistics (the number it
+// is, whether it is a time and of which year, its pattern, its prefix,
+// its extension, its length class) depends on the value alone, so it is
+// worked out the first time the value is seen (Profile.firstSight) and
+// kept with the value's count (valStat, in the field's valState while it
+// has few values, in its valTable past them); a value seen again adds
+// the kept statistics (Profile.again): a lookup and a few increments,
+// no parsing, no search, no map lookup by string. Values never seen
+// before (ids, unique names, past maxDistinct) take the first-sight path
+// every time, made cheap on its own: kinds compared with the field's last
+// kind before any map (kindCount), plain integers and short decimals
+// read without strconv (parseNumber), RFC 3339 times without the time
+// package (fastTime).
+
+// valStat is what one value adds to its field's statistics.
+type valStat struct {
+	// x is the value as a number (stNum).
+	x float64
+	// year is the year of a time (stTime), as written.
+	year int32
+	// pat, pre and ext index the value's pattern, prefix and extension
+	// in the field's kindCounts (-1: none, or not counted per value).
+	pat, pre, ext int16
+	fl            uint8
+}
+
+// Flags of a valStat.
+const (
+	stNum      = 1 << iota // a number (x)
+	stTime                 // a time (year)
+	stLong                 // a string of over 20 bytes between its quotes
+	stSpaced               // ... that holds a space
+	stUnshaped             // a string of over 100 bytes: no pattern
+)
+
+// noKinds is a valStat that counts no kind.
+var noKinds = valStat{pat: -1, pre: -1, ext: -1}
+
+// kindCount counts strings by a kind (a pattern, a prefix, an
+// extension), exactly, up to maxValues kinds; past them it is done and
+// counts nothing more (its counts are not shown). A kind is found by
+// comparing it with the last one counted, then the few kinds in turn,
+// then a map: most fields have one or two kinds.
+type kindCount struct {
+	names []string
+	n     []int
+	idx   map[string]int16
+	last  int16
+	done  bool
+}
+
+// kindScan is how many kinds are compared in turn before the map.
+const kindScan = 8
+
+// add counts kind by more and returns its index (-1 when done).
+func (k *kindCount) add(kind []byte, more int) int16 {
+	if k.done {
+		return -1
+	}
+	i := k.find(kind)
+	if i < 0 {
+		if len(k.names) >= maxValues {
+			k.done, k.names, k.n, k.idx = true, nil, nil, nil
+			return -1
+		}
+		i = int16(len(k.names))
+		k.names = append(k.names, string(kind))
+		k.n = append(k.n, 0)
+		if k.idx != nil || len(k.names) > kindScan {
+			if k.idx == nil {
+				k.idx = make(map[string]int16, 2*kindScan)
+				for j, nm := range k.names {
+					k.idx[nm] = int16(j)
+				}
+			}
+			k.idx[k.names[i]] = i
+		}
+	}
+	k.last = i
+	k.n[i] += more
+	return i
+}
+
+// find returns the index of kind, or -1.
+func (k *kindCount) find(kind []byte) int16 {
+	if int(k.last) < len(k.names) && k.names[k.last] == string(kind) {
+		return k.last
+	}
+	if k.idx != nil {
+		if i, ok := k.idx[string(kind)]; ok {
+			return i
+		}
+		return -1
+	}
+	for j, nm := range k.names {
+		if nm == string(kind) {
+			return int16(j)
+		}
+	}
+	return -1
+}
+
+// again counts once more the kind at index i (from add).
+func (k *kindCount) again(i int16) {
+	if i >= 0 && !k.done {
+		k.n[i]++
+	}
+}
+
+// counts returns the counts, or nil when there are none or too many
+// kinds were seen.
+func (k *kindCount) counts() map[string]int {
+	if k.done || len(k.names) == 0 {
+		return nil
+	}
+	out := make(map[string]int, len(k.names))
+	for i, nm := range k.names {
+		out[nm] = k.n[i]
+	}
+	return out
+}
+
+// yearCount counts a field's times by their year, up to maxYears years.
+type yearCount struct {
+	ys   []int32
+	n    []int
+	last int
+	over bool
+}
+
+// add counts year y once.
+func (c *yearCount) add(y int32) {
+	if c.over {
+		return
+	}
+	if c.last < len(c.ys) && c.ys[c.last] == y {
+		c.n[c.last]++
+		return
+	}
+	for i, x := range c.ys {
+		if x == y {
+			c.last = i
+			c.n[i]++
+			return
+		}
+	}
+	if len(c.ys) >= maxYears {
+		c.over, c.ys, c.n = true, nil, nil
+		return
+	}
+	c.last = len(c.ys)
+	c.ys = append(c.ys, y)
+	c.n = append(c.n, 1)
+}
+
+// counts returns the counts by year, nil when there are none or too
+// many years.
+func (c *yearCount) counts() map[int]int {
+	if c.over || len(c.ys) == 0 {
+		return nil
+	}
+	out := make(map[int]int, len(c.ys))
+	for i, y := range c.ys {
+		out[int(y)] = c.n[i]
+	}
+	return out
+}
+
+// valEnt is one value of a field past its maxValues counted ones: its
+// hash, its count, its place among the field's most common values (top,
+// -1 when not there) and its statistics.
+type valEnt struct {
+	h   uint64
+	n   int32
+	top int32
+	st  valStat
+}
+
+// valTable holds a field's values by hash, up to maxDistinct+1 of them:
+// open addressing with linear probing over a power-of-two array of the
+// entries themselves (a lookup reads one place of memory), at most half
+// full. A hash of 0 marks an empty place: the value hashed to 0 counts
+// as hashed to 1 (exact up to 64-bit collisions, as Distinct).
+type valTable struct {
+	slots []valEnt
+	n     int
+}
+
+// get returns the entry of hash h, added (with count 0) when new. The
+// entry moves when the table grows: it is valid until the next get.
+func (t *valTable) get(h uint64) (e *valEnt, isNew bool) {
+	if h == 0 {
+		h = 1
+	}
+	if 2*(t.n+1) > len(t.slots) {
+		t.grow()
+	}
+	mask := uint64(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		e := &t.slots[i]
+		if e.h == h {
+			return e, false
+		}
+		if e.h == 0 {
+			*e = valEnt{h: h, top: -1}
+			t.n++
+			return e, true
+		}
+	}
+}
+
+// find returns the entry of hash h, or nil.
+func (t *valTable) find(h uint64) *valEnt {
+	if h == 0 {
+		h = 1
+	}
+	mask := uint64(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		switch e := &t.slots[i]; e.h {
+		case h:
+			return e
+		case 0:
+			return nil
+		}
+	}
+}
+
+// grow doubles the array (at least 128 places).
+func (t *valTable) grow() {
+	old := t.slots
+	t.slots = make([]valEnt, max(128, 2*len(old)))
+	mask := uint64(len(t.slots) - 1)
+	for _, e := range old {
+		if e.h == 0 {
+			continue
+		}
+		i := e.h & mask
+		for t.slots[i].h != 0 {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = e
+	}
+}
+
+// pow10 are the powers of ten a float64 holds exactly.
+var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+	1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// parseNumber reads a JSON number as strconv.ParseFloat does (ok false
+// when it would fail): an integer or a decimal of at most 15 digits
+// without an exponent is read directly (its digits and the power of ten
+// are exact in a float64, so one division rounds correctly, as strconv's
+// own exact path does); anything else goes to strconv.
+func parseNumber(raw []byte) (float64, bool) {
+	i, neg := 0, false
+	if len(raw) > 0 && raw[0] == '-' {
+		i, neg = 1, true
+	}
+	var m uint64
+	digits, frac, dot := 0, 0, false
+	for ; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case c >= '0' && c <= '9':
+			m = m*10 + uint64(c-'0')
+			digits++
+			if dot {
+				frac++
+			}
+		case c == '.' && !dot:
+			dot = true
+		default:
+			return parseFloat(raw)
+		}
+	}
+	if digits == 0 || digits > 15 || dot && frac == 0 || neg && m == 0 {
+		return parseFloat(raw) // (-0 keeps its sign there)
+	}
+	x := float64(m)
+	if frac > 0 {
+		x /= pow10[frac]
+	}
+	if neg {
+		x = -x
+	}
+	return x, true
+}
+
+// parseFloat is strconv.ParseFloat of raw.
+func parseFloat(raw []byte) (float64, bool) {
+	x, err := strconv.ParseFloat(string(raw), 64)
+	return x, err == nil
+}
+
+// timeKey orders times: seconds since 1970 in UTC, then nanoseconds.
+type timeKey struct {
+	sec  int64
+	nsec int32
+}
+
+// before reports whether a is earlier than b.
+func (a timeKey) before(b timeKey) bool {
+	return a.sec < b.sec || a.sec == b.sec && a.nsec < b.nsec
+}
+
+// fastTime reads the RFC 3339 times time.Parse(time.RFC3339Nano) reads
+// on its own fast path ("2024-05-01T12:00:00Z", with a fraction of a
+// second and an offset): their instant and their year as written. It
+// accepts exactly what that path accepts (the same ranges: a day within
+// its month, hours to 23, minutes and seconds to 59, an offset's hours to
+// 23); ok is false for anything else, which parseTime then reads.
+func fastTime(s []byte) (k timeKey, year int32, ok bool) {
+	if len(s) < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
+		return k, 0, false
+	}
+	d2 := func(i int) int {
+		a, b := s[i]-'0', s[i+1]-'0'
+		if a > 9 || b > 9 {
+			return -1
+		}
+		return int(a)*10 + int(b)
+	}
+	hi, lo := d2(0), d2(2)
+	mo, d, h, mi, sec := d2(5), d2(8), d2(11), d2(14), d2(17)
+	if hi < 0 || lo < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59 {
+		return k, 0, false
+	}
+	y := hi*100 + lo
+	if d > daysIn(mo, y) {
+		return k, 0, false
+	}
+	rest := s[19:]
+	var nsec int
+	if len(rest) >= 2 && rest[0] == '.' && rest[1] >= '0' && rest[1] <= '9' {
+		n := 1
+		for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
+			if n <= 9 {
+				nsec = nsec*10 + int(rest[n]-'0')
+			}
+			n++
+		}
+		for j := min(n, 10); j < 10; j++ {
+			nsec *= 10
+		}
+		rest = rest[n:]
+	}
+	off := 0
+	switch {
+	case len(rest) == 1 && rest[0] == 'Z':
+	case len(rest) == 6 && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':':
+		oh, om := -1, -1
+		if a, b := rest[1]-'0', rest[2]-'0'; a <= 9 && b <= 9 {
+			oh = int(a)*10 + int(b)
+		}
+		if a, b := rest[4]-'0', rest[5]-'0'; a <= 9 && b <= 9 {
+			om = int(a)*10 + int(b)
+		}
+		if oh < 0 || oh > 23 || om < 0 || om > 59 {
+			return k, 0, false
+		}
+		off = (oh*60 + om) * 60
+		if rest[0] == '-' {
+			off = -off
+		}
+	default:
+		return k, 0, false
+	}
+	days := daysFromCivil(y, mo, d)
+	k.sec = days*86400 + int64(h*3600+mi*60+sec-off)
+	k.nsec = int32(nsec)
+	return k, int32(y), true
+}
+
+// daysIn is the number of days of month m of year y.
+func daysIn(m, y int) int {
+	switch m {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+// daysFromCivil is the number of days from 1970-01-01 to y-m-d in the
+// proleptic Gregorian calendar.
+func daysFromCivil(y, m, d int) int64 {
+	if m <= 2 {
+		y--
+	}
+	era := y / 400
+	if y < 0 && y%400 != 0 {
+		era--
+	}
+	yoe := y - era*400
+	mp := (m + 9) % 12
+	doy := (153*mp+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return int64(era)*146097 + int64(doe) - 719468
+}
+
+// skipWS returns the index of the first byte at or after i in d that is
+// not JSON white space; indentation is stepped over eight spaces at a
+// time.
+func skipWS(d []byte, i int) int {
+	for i < len(d) {
+		switch d[i] {
+		case ' ', '\n', '\t', '\r':
+			i++
+			for i+8 <= len(d) && binary.LittleEndian.Uint64(d[i:]) == 0x2020202020202020 {
+				i += 8
+			}
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// plainJSON reports whether name is written in JSON as it is, between
+// quotes (no quote, backslash or control character to escape).
+func plainJSON(name string) bool {
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c < 0x20 || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// numSum accumulates numbers as a text writes them (a column's values,
+// a Key: value key's): their sum, exact as written (integers summed as
+// integers; with fraction digits, printed with the most of them), and
+// the least and the greatest with their text and how many values equal
+// each. text_columns.go and text_kvrecords.go keep one each.
+type numSum struct {
+	n              int
+	frac           bool // a value has fraction digits: the sum is sumF
+	decimals       int  // the most fraction digits of a value
+	sumI           int64
+	sumF           float64
+	min, max       float64
+	minRaw, maxRaw string
+	minN, maxN     int
+}
+
+// How a number compares with the extremes so far (numSum.add).
+const (
+	notExtreme = iota
+	newExtreme // the first, or beyond the extreme so far
+	atExtreme  // equal to the extreme so far
+)
+
+// add adds the number written num (sign, digits, fraction) in the value
+// v, whose value is fv (iv as an integer) and which compares with the
+// others as x (fv in its family's unit: 1.2s and 10ms as seconds). lo and
+// hi say how it compares with the least and the greatest so far.
+func (a *numSum) add(num string, iv int64, fv, x float64, v string) (lo, hi int) {
+	a.n++
+	if k := strings.IndexByte(num, '.'); k >= 0 {
+		a.frac = true
+		a.decimals = max(a.decimals, len(num)-k-1)
+	} else {
+		a.sumI += iv
+	}
+	a.sumF += fv
+	switch {
+	case a.n == 1 || x < a.min:
+		a.min, a.minRaw, a.minN, lo = x, v, 1, newExtreme
+	case x == a.min:
+		a.minN++
+		lo = atExtreme
+	}
+	switch {
+	case a.n == 1 || x > a.max:
+		a.max, a.maxRaw, a.maxN, hi = x, v, 1, newExtreme
+	case x == a.max:
+		a.maxN++
+		hi = atExtreme
+	}
+	return lo, hi
+}
+
+// allInt reports whether every number was an integer.
+func (a *numSum) allInt() bool { return !a.frac }
+
+// format prints a sum (the numbers' own, f and i, or a group's) exactly
+// as the numbers were written: an integer, or with their most fraction
+// digits.
+func (a *numSum) format(f float64, i int64) string {
+	if !a.frac {
+		return strconv.FormatInt(i, 10)
+	}
+	return strconv.FormatFloat(f, 'f', a.decimals, 64)
+}

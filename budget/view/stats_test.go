@@ -1,0 +1,327 @@
+package view
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+// TestStatsAcrossStates: a field's statistics are the same whether its
+// values are few (counted one by one), many (counted by hash, each
+// value's statistics kept with it) or too many to remember (worked out
+// at every value): records whose field v cycles through n distinct
+// values (numbers, times, paths, words, escaped strings) for n from 5 to
+// 6,000, each statistic checked against a plain count over the values.
+func TestStatsAcrossStates(t *testing.T) {
+	kinds := map[string]func(i int) string{
+		"number": func(i int) string { return strconv.Itoa(i*7-300) + []string{"", ".5", ".25", "e2"}[i%4] },
+		"time": func(i int) string {
+			return fmt.Sprintf(`"20%02d-%02d-%02dT%02d:04:05.%03d+0%d:00"`, i%30, 1+i%12, 1+i%28, i%24, i%1000, i%3)
+		},
+		"path": func(i int) string {
+			return fmt.Sprintf(`"src/pkg%d/file%d.%s"`, i%7, i, []string{"go", "json", "md"}[i%3])
+		},
+		"words": func(i int) string {
+			return fmt.Sprintf(`"a longer sentence number %d, with spaces and words in it"`, i)
+		},
+		"escaped": func(i int) string { return fmt.Sprintf(`"line %d\nnext\u00e9 %s"`, i, strings.Repeat("x", i%130)) },
+		"mixed": func(i int) string {
+			switch i % 5 {
+			case 0:
+				return "null"
+			case 1:
+				return strconv.Itoa(i)
+			case 2:
+				return "true"
+			}
+			return fmt.Sprintf(`"v%d"`, i%97)
+		},
+	}
+	for name, gen := range kinds {
+		for _, n := range []int{5, 50, 500, 6000} {
+			t.Run(fmt.Sprintf("%s/%d", name, n), func(t *testing.T) {
+				const records = 7000
+				p := NewProfile(false)
+				var vals []string
+				for i := 0; i < records; i++ {
+					// A few values far more often than the others, so
+					// that Top has values to name.
+					j := (i * 7919) % n
+					if i%10 == 0 {
+						j = i % 3
+					}
+					v := gen(j)
+					vals = append(vals, v)
+					p.Add(i, []byte(`{"v":`+v+`}`))
+				}
+				p.Finish()
+				f := p.Field("v")
+				checkField(t, f, vals)
+			})
+		}
+	}
+}
+
+// checkField checks f's statistics against the values it was given (their
+// JSON text, one per record).
+func checkField(t *testing.T, f *Field, vals []string) {
+	t.Helper()
+	counts := map[string]int{}
+	var nums []float64
+	var times []time.Time
+	var timeTexts []string
+	years := map[int]int{}
+	pats, pres, exts := map[string]int{}, map[string]int{}, map[string]int{}
+	maxLen, long, spaced, unshaped := 0, 0, 0, 0
+	for _, v := range vals {
+		counts[v]++
+		switch v[0] {
+		case '"':
+			s, err := strconv.Unquote(v)
+			if err != nil {
+				var u string
+				u = unquote([]byte(v))
+				s = u
+			}
+			maxLen = max(maxLen, utf8.RuneCountInString(s))
+			body := v[1 : len(v)-1]
+			if len(body) > 20 {
+				long++
+				if strings.Contains(body, " ") {
+					spaced++
+				}
+			}
+			if len(body) > 100 {
+				unshaped++
+			} else {
+				pats[string(appendPattern(nil, []byte(body)))]++
+			}
+			if !strings.ContainsAny(s, " \t\n") {
+				if i := strings.IndexByte(s, '/'); i >= 0 {
+					pres[s[:i]]++
+				}
+			}
+			if !strings.Contains(body, `\`) && len(body) <= 200 {
+				if e := extOf([]byte(body)); e != nil {
+					exts[string(e)]++
+				}
+			}
+			if tm, ok := parseTime(s); ok {
+				times = append(times, tm)
+				timeTexts = append(timeTexts, s)
+				years[tm.Year()]++
+			}
+		case 'n', 't', 'f':
+		default:
+			if x, err := strconv.ParseFloat(v, 64); err == nil {
+				nums = append(nums, x)
+			}
+		}
+	}
+	want := func(what string, got, want any) {
+		t.Helper()
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: %v, want %v", what, got, want)
+		}
+	}
+	if len(counts) > maxDistinct {
+		want("ManyDistinct", f.ManyDistinct, true)
+	} else {
+		want("Distinct", f.Distinct, len(counts))
+	}
+	if len(counts) <= maxValues {
+		want("Counts", f.Counts, counts)
+	} else if !f.ManyDistinct {
+		// Top: the most common values with their exact counts.
+		for _, tv := range f.Top {
+			want("Top "+tv.Value, tv.Count, counts[tv.Value])
+		}
+		if len(f.Top) == 0 {
+			t.Errorf("no Top of %d values", len(counts))
+		}
+	}
+	want("NumN", f.NumN, len(nums))
+	if len(nums) > 0 {
+		sum, sq, lo, hi := 0.0, 0.0, math.Inf(1), math.Inf(-1)
+		for _, x := range nums {
+			sum += x
+			sq += x * x
+			lo, hi = min(lo, x), max(hi, x)
+		}
+		want("Sum", f.Sum, sum)
+		want("SumSquares", f.SumSquares, sq)
+		want("Min", f.Min, lo)
+		want("Max", f.Max, hi)
+	}
+	want("TimeN", f.TimeN, len(times))
+	if len(times) > 0 {
+		e, l := 0, 0
+		for i, tm := range times {
+			if tm.Before(times[e]) {
+				e = i
+			}
+			if tm.After(times[l]) {
+				l = i
+			}
+		}
+		want("Earliest", f.Earliest.Equal(times[e]), true)
+		want("Latest", f.Latest.Equal(times[l]), true)
+		want("earliestText", f.earliestText, timeTexts[e])
+		want("latestText", f.latestText, timeTexts[l])
+		if len(years) <= maxYears {
+			want("Years", f.Years, years)
+		}
+	}
+	want("MaxLen", f.MaxLen, maxLen)
+	want("Long", f.Long, long)
+	want("Spaced", f.Spaced, spaced)
+	want("Unshaped", f.Unshaped, unshaped)
+	orNil := func(m map[string]int) map[string]int {
+		if len(m) == 0 || len(m) > maxValues {
+			return nil
+		}
+		return m
+	}
+	want("Patterns", f.Patterns, orNil(pats))
+	want("Prefixes", f.Prefixes, orNil(pres))
+	want("Exts", f.Exts, orNil(exts))
+}
+
+// TestTopAcrossStates: Top names the most common values of a field with
+// many, in order, ties by value, each with its exact count.
+func TestTopAcrossStates(t *testing.T) {
+	p := NewProfile(false)
+	counts := map[string]int{}
+	rec := 0
+	for round := 0; round < 40; round++ {
+		for v := 0; v < 300; v++ {
+			if v < 12 && round%(v+1) != 0 {
+				continue // the first 12 values are rarer
+			}
+			if v >= 280 && round > 0 {
+				continue
+			}
+			raw := fmt.Sprintf(`"value %d"`, v)
+			times := 1
+			if v >= 12 && v < 20 {
+				times += v - 11 // (eight values more common than the rest, by their own counts)
+			}
+			for range times {
+				counts[raw]++
+				p.Add(rec, []byte(`{"v":`+raw+`}`))
+				rec++
+			}
+		}
+	}
+	p.Finish()
+	f := p.Field("v")
+	type kc struct {
+		k string
+		n int
+	}
+	var all []kc
+	for k, n := range counts {
+		all = append(all, kc{k, n})
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].n != all[j].n {
+			return all[i].n > all[j].n
+		}
+		return all[i].k < all[j].k
+	})
+	if len(f.Top) != 8 {
+		t.Fatalf("Top %v, want the 8 values more common than the rest", f.Top)
+	}
+	for i, tv := range f.Top {
+		if tv.Count != counts[tv.Value] {
+			t.Errorf("Top %d: %s %d, counted %d", i, tv.Value, tv.Count, counts[tv.Value])
+		}
+		if tv.Count < all[i].n {
+			t.Errorf("Top %d: %s %d, but %s has %d", i, tv.Value, tv.Count, all[i].k, all[i].n)
+		}
+	}
+}
+
+// FuzzFastTime: fastTime reads a time exactly when time.Parse of
+// RFC3339Nano's own fast path does, with the same instant and year.
+func FuzzFastTime(f *testing.F) {
+	for _, s := range []string{"2024-05-01T12:00:00Z", "2024-02-29T23:59:59.123456789+05:30", "2023-02-29T00:00:00Z",
+		"1999-12-31T24:00:00Z", "2024-05-01T12:00:00.5-23:59", "2024-05-01T12:00:00,5Z", "0000-01-01T00:00:00Z",
+		"9999-12-31T23:59:59.9999999999Z", "2024-05-01 12:00:00", "2024-5-01T12:00:00Z", "2024-05-01T12:00:60Z",
+		"2024-05-01T12:00:00+24:00", "2024-05-01T12:00:00.Z", "1900-02-29T00:00:00Z", "2000-02-29T00:00:00Z"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		k, y, ok := fastTime([]byte(s))
+		if !ok {
+			return // parseTime reads it (or not): the old path
+		}
+		tm, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil {
+			t.Fatalf("fastTime(%q) ok, time.Parse: %v", s, err)
+		}
+		if k.sec != tm.Unix() || int(k.nsec) != tm.Nanosecond() || int(y) != tm.Year() {
+			t.Fatalf("fastTime(%q) = %d.%09d year %d, time.Parse %d.%09d year %d", s, k.sec, k.nsec, y, tm.Unix(), tm.Nanosecond(), tm.Year())
+		}
+	})
+}
+
+// TestFastTimeReadsWhatParseReads: on the strict RFC 3339 form,
+// fastTime accepts what time.Parse accepts (it leaves nothing common to
+// the slow path).
+func TestFastTimeReadsWhatParseReads(t *testing.T) {
+	for _, s := range []string{"2024-05-01T12:00:00Z", "2024-02-29T23:59:59.123456789+05:30", "2024-05-01T12:00:00.5-23:59",
+		"0000-01-01T00:00:00Z", "9999-12-31T23:59:59.9999999999Z", "2000-02-29T00:00:00Z", "1970-01-01T00:00:00Z"} {
+		if _, _, ok := fastTime([]byte(s)); !ok {
+			t.Errorf("fastTime(%q) not read", s)
+		}
+	}
+	for _, s := range []string{"2023-02-29T00:00:00Z", "1999-12-31T24:00:00Z", "2024-05-01T12:00:60Z", "2024-05-01T12:00:00+24:00", "1900-02-29T00:00:00Z"} {
+		if _, _, ok := fastTime([]byte(s)); ok {
+			t.Errorf("fastTime(%q) read, time.Parse does not", s)
+		}
+	}
+}
+
+// FuzzParseNumber: parseNumber reads a number as strconv.ParseFloat does.
+func FuzzParseNumber(f *testing.F) {
+	for _, s := range []string{"0", "-0", "123", "-123.5", "0.1", "1.7976931348623157e308", "123456789012345", "1234567890123456",
+		"0.000001", "9007199254740993", "1e400", "-", ".5", "5.", "00012", "3.14159265358979"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		x, ok := parseNumber([]byte(s))
+		y, err := strconv.ParseFloat(s, 64)
+		if ok != (err == nil) || ok && math.Float64bits(x) != math.Float64bits(y) {
+			t.Fatalf("parseNumber(%q) = %v %v, strconv %v %v", s, x, ok, y, err)
+		}
+	})
+}
+
+// TestKindCount: kinds are counted exactly up to maxValues kinds, then
+// not at all; a kind counted again by its index counts once more.
+func TestKindCount(t *testing.T) {
+	var k kindCount
+	want := map[string]int{}
+	for i := 0; i < 500; i++ {
+		kind := fmt.Sprintf("k%d", i%maxValues)
+		j := k.add([]byte(kind), 1)
+		want[kind]++
+		if i%3 == 0 {
+			k.again(j)
+			want[kind]++
+		}
+	}
+	if got := k.counts(); !reflect.DeepEqual(got, want) {
+		t.Errorf("counts %v, want %v", got, want)
+	}
+	if j := k.add([]byte("one more"), 1); j != -1 || k.counts() != nil {
+		t.Errorf("kind %d past %d kinds, counts %v", j, maxValues, k.counts())
+	}
+}
