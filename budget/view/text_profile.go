@@ -880,18 +880,15 @@ func lineLevel(line string) string {
 	return ""
 }
 
-// tagLevels are the levels of one-letter tags that open a line, "E: "
-// of apt and lintian, lintian's "I: " and "P: ".
-var tagLevels = map[byte]string{'E': "ERROR", 'W': "WARN", 'I': "INFO", 'N': "NOTICE", 'P': "PEDANTIC", 'X': "EXPERIMENTAL", 'O': "OVERRIDDEN", 'C': "CLASSIFICATION", 'M': "MASKED"}
-
-// tagLevel is the level of a line that opens with a one-letter tag, a
-// colon and a space before a word ("W: gnulib: script-not-executable"),
-// or "".
+// tagLevel is the level of a line that opens with a one-letter tag of
+// a level, a colon and a space before a word (apt's and lintian's "E: ",
+// "W: ", "I: ", lintian's "P: ", "X: ", "N: ", "O: "), named as the tool
+// writes it ("W:"), or "".
 func tagLevel(line string) string {
-	if len(line) < 4 || line[1] != ':' || line[2] != ' ' || line[3] == ' ' || isDigitByte(line[3]) {
+	if len(line) < 4 || line[1] != ':' || line[2] != ' ' || line[3] == ' ' || isDigitByte(line[3]) || strings.IndexByte("EWINPXOCM", line[0]) < 0 {
 		return ""
 	}
-	return tagLevels[line[0]]
+	return line[:2]
 }
 
 func normLevel(w string) string {
@@ -917,7 +914,7 @@ func normLevel(w string) string {
 // sortedLevels returns the levels in a fixed severity order.
 func sortedLevels(m map[string]int) []string {
 	order := map[string]int{"FATAL": 0, "ERROR": 1, "WARN": 2, "NOTICE": 3, "INFO": 4, "DEBUG": 5, "TRACE": 6,
-		"PEDANTIC": 7, "EXPERIMENTAL": 8, "OVERRIDDEN": 9, "CLASSIFICATION": 10, "MASKED": 11}
+		"E:": 1, "W:": 2, "N:": 3, "I:": 4, "P:": 7, "X:": 8, "O:": 9, "C:": 10, "M:": 11}
 	var out []string
 	for k := range m {
 		out = append(out, k)

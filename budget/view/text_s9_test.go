@@ -285,12 +285,12 @@ func TestTagLinesNoKeys(t *testing.T) {
 }
 
 // TestTagLevels: lintian's and apt's one-letter tags are levels, counted
-// like a log's (on the old code a lintian log stated no levels, so how
+// like a log's, named as the tool writes them (on the old code a lintian log stated no levels, so how
 // many hints, warnings and infos there are was not in the view).
 func TestTagLevels(t *testing.T) {
 	data := []byte("running with root privileges is not recommended!\nE: a: embedded-library zlib [x]\nW: a: script-not-executable [y]\nW: a: script-not-executable [z]\nI: a: bash-term-in-posix-shell [w:1]\nX: 12\nN: Processing changes file\n")
 	p := analyzeText(data, nil)
-	want := map[string]int{"ERROR": 1, "WARN": 2, "INFO": 1, "NOTICE": 1}
+	want := map[string]int{"E:": 1, "W:": 2, "I:": 1, "N:": 1}
 	if fmt.Sprint(p.levels) != fmt.Sprint(want) {
 		t.Errorf("levels %v, want %v", p.levels, want)
 	}
