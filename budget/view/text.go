@@ -59,6 +59,7 @@ const (
 	tsFields
 	tsHeaders
 	tsRecFacts
+	tsTagged // colon-separated records with a type tag (text_tagged.go)
 	tsRecIndex
 	tsRecords
 	tsColumns
@@ -476,6 +477,9 @@ func (tc *textCands) candidates() {
 	if p != nil {
 		tc.recordCandidates()
 	}
+	if p != nil {
+		tc.taggedCandidates(add)
+	}
 	colRows := tc.columnCandidates(add)
 	prio = PrioRare
 	if p != nil {
@@ -491,7 +495,7 @@ func (tc *textCands) candidates() {
 		add(tsTemplates, -2, -1, "leading words", w)
 	}
 	tmplFrom(0, 10)
-	if w := tc.wordCounts("last word", tc.lastMap()); w != "" && !tc.pathList() && !kvRec {
+	if w := tc.wordCounts("last word", tc.lastMap()); w != "" && !tc.pathList() && !kvRec && p.tagged == nil {
 		add(tsTemplates, -1, -1, "last words", w)
 	}
 	if w := tc.extensionCounts(); w != "" {
@@ -771,6 +775,9 @@ func (tc *textCands) factLines() []string {
 		}
 		out = append(out, fmt.Sprintf("summary lines (a count of errors or warnings; not counted as error lines): %s%s", commas(p.nSummaries), ": "+strings.Join(ls, ", ")))
 	}
+	if p.tagged != nil {
+		out = append(out, p.tagged.fact())
+	}
 	if s := p.locs.codeFact(); s != "" {
 		out = append(out, s)
 	}
@@ -904,6 +911,8 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 		return tc.recordsHead(cs)
 	case tsRecIndex:
 		return tc.recIndexHead(cs)
+	case tsTagged:
+		return tc.taggedHead(cs)
 	case tsRecFacts:
 		return fmt.Sprintf("the %s records, counted over every record:\n", commas(tc.p.recs.n))
 	case tsColumns:

@@ -149,6 +149,9 @@ type textProfile struct {
 	// codeSev: lines of source code with a severity word that is a
 	// name or a type ("func f() error {"), not counted (isCodeLine).
 	codeSev int
+	// tagged counts colon-separated records with a type tag
+	// (text_tagged.go), or nil.
+	tagged *taggedStats
 	// summaries are the first and last maxSummaries/2 summary lines
 	// (summaryPattern: "Summary: 2467 error(s)"), of nSummaries.
 	summaries  []posLine
@@ -246,7 +249,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	}
 	p.locData = p.kind == textCompile && detectLocData(data)
 	p.miner.keep = p.locData
-	if sp := detectColumns(data, p.kind); p.kv == nil && sp != nil {
+	if p.kv == nil && detectTagged(data) {
+		p.tagged = newTaggedStats() // not a table nor a list (text_tagged.go)
+	} else if sp := detectColumns(data, p.kind); p.kv == nil && sp != nil {
 		p.cols = newColProfile(sp)
 	}
 	// The spread: lines between the head and the tail, coarse to fine.
@@ -508,6 +513,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		}
 		if p.kv != nil && !blank {
 			p.kv.add(pos, line)
+		}
+		if p.tagged != nil && !blank {
+			p.tagged.add(pos, line)
 		}
 		if !blank {
 			if p.diff == nil && p.graph == nil {

@@ -295,3 +295,40 @@ func TestTagLevels(t *testing.T) {
 		t.Errorf("levels %v, want %v", p.levels, want)
 	}
 }
+
+// TestTaggedColonRecords: gpg --with-colons lines are grouped by their
+// type tag and each type's fields are counted (a pub's length and
+// algorithm), the lines at the extremes of a numeric field (the oldest
+// key) are shown, and the counts agree with jq. On the old code the
+// text was "a list of N values", one value a line.
+func TestTaggedColonRecords(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("tru::1:1795668081:0:3:1:5\n")
+	for i := 0; i < 30; i++ {
+		bits, algo := "4096", "1"
+		if i%5 == 0 {
+			bits, algo = "255", "22"
+		}
+		fmt.Fprintf(&b, "pub:-:%s:%s:%016X:%d:::-:::scSC::::::23::0:\n", bits, algo, 0xAB00+i, 1600000000+i*1000)
+		fmt.Fprintf(&b, "fpr:::::::::%040X:\n", 0xCD00+i)
+		fmt.Fprintf(&b, "uid:-::::%d::%040X::Key %d <k%d@example.org>::::::::::0:\n", 1600000000+i*1000, i, i, i)
+	}
+	data := []byte(b.String())
+	p := analyzeText(data, nil)
+	if p.tagged == nil {
+		t.Fatal("not read as tagged records")
+	}
+	if got := len(jqLines(t, data, `.[] | select(startswith("pub:")) | select(split(":")[2] == "255")`)); got != 6 {
+		t.Fatalf("jq counts %d keys of 255 bits, want 6", got)
+	}
+	text := fillText(t, data, 1200)
+	for _, want := range []string{
+		"lines by their type (field 1; exact): pub 30, fpr 30, uid 30, tru 1",
+		`pub (30 lines): field 2: "-" 30; field 3: "4096" 24, "255" 6; field 4: "1" 24, "22" 6`,
+		"\t[smallest field 6 of pub]",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the view lacks %q:\n%s", want, text)
+		}
+	}
+}
