@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -82,6 +83,8 @@ type Field struct {
 	// by Finish); with a tracker, each value also keeps the first
 	// records holding it.
 	vals map[string]*valState
+	// vidx finds the values of vals past the maxFew first.
+	vidx valIndex
 	// tab counts each value by its hash once the field has too many
 	// values for Counts (exact up to 64-bit collisions, as Distinct),
 	// with each value's statistics.
@@ -229,6 +232,8 @@ type valState struct {
 	exitValue bool
 	// st is what the value adds to the field's statistics.
 	st valStat
+	// qh is quickHash of key.
+	qh uint64
 }
 
 // Mean returns the mean of the field's numbers.
@@ -647,7 +652,7 @@ func (p *Profile) firstSight(f *Field, raw []byte, rec int, st *valStat) {
 // again adds the statistics st of a value of f seen before (a value
 // seen again is no new extreme, no longer string, no new kind).
 func (p *Profile) again(f *Field, st *valStat) {
-	if st.fl == 0 && st.pat < 0 && st.pre < 0 && st.ext < 0 {
+	if st.fl&^stTop == 0 && st.pat < 0 && st.pre < 0 && st.ext < 0 {
 		return
 	}
 	if st.fl&stNum != 0 {
@@ -676,13 +681,22 @@ func (p *Profile) again(f *Field, st *valStat) {
 	f.exts.again(st.ext)
 	if st.fl&stTime != 0 {
 		f.TimeN++
-		f.years.add(st.year)
+		f.years.add(int32(st.x))
 	}
 }
 
 // firstString is firstSight of a string.
 func (p *Profile) firstString(f *Field, raw []byte, rec int, st *valStat) {
 	body := raw[1 : len(raw)-1]
+	if len(body) <= 100 && f.tooMany && !f.pats.done {
+		// (Past maxValues values, each string's pattern is counted as
+		// it is read: the pass that reads it finds the rest.)
+		if pat, sh, ok := shapeOf(p.pat[:0], body); ok {
+			p.pat = pat
+			p.plainString(f, body, sh, rec, st)
+			return
+		}
+	}
 	escaped := bytes.IndexByte(body, '\\') >= 0
 	var str string
 	if escaped {
@@ -748,6 +762,45 @@ func (p *Profile) firstString(f *Field, raw []byte, rec int, st *valStat) {
 			st.ext = f.exts.add(e, 1)
 		}
 	}
+	p.noteTime(f, body, str, escaped, rec, st)
+}
+
+// plainString is firstString of a string of at most 100 bytes with no
+// escape, whose pattern (p.pat) and shape (sh) one pass has read.
+func (p *Profile) plainString(f *Field, body []byte, sh strShape, rec int, st *valStat) {
+	if len(body) > f.MaxLen {
+		n := len(body)
+		if !sh.ascii {
+			n = utf8.RuneCount(body)
+		}
+		f.MaxLen = max(f.MaxLen, n)
+	}
+	if len(body) > 20 {
+		st.fl |= stLong
+		f.Long++
+		if sh.space >= 0 {
+			st.fl |= stSpaced
+			f.Spaced++
+		}
+	}
+	st.pat = f.pats.add(p.pat, 1)
+	if !f.pres.done && sh.space < 0 && sh.slash >= 0 {
+		st.pre = f.pres.add(body[:sh.slash], 1)
+	}
+	if !f.exts.done {
+		i := sh.lastDot
+		if i > 0 && sh.lastSlash < i && sh.space < 0 && body[i-1] != '/' {
+			if e := extAfter(body, i); e != nil {
+				st.ext = f.exts.add(e, 1)
+			}
+		}
+	}
+	p.noteTime(f, body, "", false, rec, st)
+}
+
+// noteTime counts the string body (unquoted: str, when escaped) of f
+// when it is a time.
+func (p *Profile) noteTime(f *Field, body []byte, str string, escaped bool, rec int, st *valStat) {
 	var k timeKey
 	var year int32
 	isTime := false
@@ -769,7 +822,7 @@ func (p *Profile) firstString(f *Field, raw []byte, rec int, st *valStat) {
 		return
 	}
 	st.fl |= stTime
-	st.year = year
+	st.x = float64(year)
 	f.TimeN++
 	f.years.add(year)
 	if f.TimeN == 1 || k.before(f.earliestKey) {
@@ -832,7 +885,7 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 					}
 				}
 			} else {
-				vs = f.vals[string(raw)] // no allocation
+				vs = f.vidx.find(raw)
 			}
 		}
 		if vs != nil {
@@ -843,6 +896,13 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 			f.vals[vs.key] = vs
 			if len(f.few) < maxFew {
 				f.few = append(f.few, vs)
+			} else {
+				if f.vidx.slots == nil {
+					for _, o := range f.few {
+						f.vidx.add(o)
+					}
+				}
+				f.vidx.add(vs)
 			}
 			f.Distinct = len(f.vals)
 			if p.t != nil && f.sel != nil {
@@ -867,14 +927,15 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 		f.tab = &valTable{}
 		for k, vs := range f.vals {
 			e, _ := f.tab.get(vs.h)
-			e.n, e.st = int32(vs.n), vs.st
+			e.st = vs.st
+			e.st.n = int32(vs.n)
 			e.st.pat = p.countPattern(f, k, vs.n)
 			f.noteTop(e, vs.n, k)
 		}
 		if p.t != nil && f.sel != nil {
 			p.t.tooMany(f)
 		}
-		f.vals, f.lastVal, f.few = nil, nil, nil
+		f.vals, f.lastVal, f.few, f.vidx = nil, nil, nil, valIndex{}
 	}
 	if p.t != nil && f.sel != nil && f.sel.exitVals != nil {
 		p.t.exitValue(f, raw)
@@ -891,9 +952,9 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 	} else {
 		p.again(f, &e.st)
 	}
-	e.n++
-	if e.top >= 0 || int(e.n) > f.topMin || len(f.top) < topValues {
-		f.noteTop(e, int(e.n), unsafe.String(unsafe.SliceData(raw), len(raw)))
+	e.st.n++
+	if int(e.st.n) > f.topMin || len(f.top) < topValues {
+		f.noteTop(e, int(e.st.n), unsafe.String(unsafe.SliceData(raw), len(raw)))
 	}
 	f.Distinct = f.tab.n
 	if f.Distinct > maxDistinct {
@@ -909,15 +970,19 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 // most common ones when it has more than the least of them. raw is copied
 // when kept.
 func (f *Field) noteTop(e *valEnt, n int, raw string) {
-	if e.top >= 0 {
-		f.top[e.top].Count = n
+	if e.st.fl&stTop != 0 {
+		i := 0
+		for f.tops[i] != e.h {
+			i++
+		}
+		f.top[i].Count = n
 		if n-1 <= f.topMin {
 			f.topMinOf()
 		}
 		return
 	}
 	if len(f.top) < topValues {
-		e.top = int32(len(f.top))
+		e.st.fl |= stTop
 		f.top = append(f.top, TopValue{strings.Clone(raw), n})
 		f.tops = append(f.tops, e.h)
 	} else {
@@ -930,8 +995,9 @@ func (f *Field) noteTop(e *valEnt, n int, raw string) {
 		if n <= f.top[i].Count {
 			return
 		}
-		f.tab.find(f.tops[i]).top = -1
-		f.top[i], f.tops[i], e.top = TopValue{strings.Clone(raw), n}, e.h, int32(i)
+		f.tab.find(f.tops[i]).st.fl &^= stTop
+		f.top[i], f.tops[i] = TopValue{strings.Clone(raw), n}, e.h
+		e.st.fl |= stTop
 	}
 	f.topMinOf()
 }
@@ -1027,7 +1093,17 @@ func parseTime(s string) (time.Time, bool) {
 // itself after the last "/", in a string with no space; else nil.
 func extOf(s []byte) []byte {
 	i := bytes.LastIndexByte(s, '.')
-	if i <= 0 || len(s)-i-1 < 1 || len(s)-i-1 > 8 || bytes.IndexByte(s[i:], '/') >= 0 || bytes.IndexByte(s, ' ') >= 0 || s[i-1] == '/' {
+	if i <= 0 || bytes.IndexByte(s[i:], '/') >= 0 || bytes.IndexByte(s, ' ') >= 0 || s[i-1] == '/' {
+		return nil
+	}
+	return extAfter(s, i)
+}
+
+// extAfter is extOf of s whose last "." is at i (after its last "/", in
+// a string with no space, not right after a "/"): the 1 to 8 letters or
+// digits after it, one a letter; else nil.
+func extAfter(s []byte, i int) []byte {
+	if len(s)-i-1 < 1 || len(s)-i-1 > 8 {
 		return nil
 	}
 	letter := false
@@ -1304,7 +1380,7 @@ func kindCounts(m map[string]*int, done bool) map[string]int {
 // countPattern counts n strings of f whose JSON text is raw by their
 // pattern (Patterns) and returns the pattern's index in f.pats (-1: raw
 // is no string of at most 100 bytes, or the field has too many patterns).
-func (p *Profile) countPattern(f *Field, raw string, n int) int16 {
+func (p *Profile) countPattern(f *Field, raw string, n int) int8 {
 	if f.pats.done || len(raw) < 2 || raw[0] != '"' || len(raw) > 102 {
 		return -1
 	}
@@ -1321,32 +1397,124 @@ func appendPattern(b, s []byte) []byte {
 	if len(s) > 100 {
 		return b
 	}
+	o := len(b)
+	b = slices.Grow(b, len(s))[:o+len(s)] // (a pattern is never longer)
 	for i := 0; i < len(s); {
-		j := i
-		letters, digits := 0, 0
-		for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z') {
-			if s[j] <= '9' {
-				digits++
-			} else {
-				letters++
+		c := s[i]
+		k := patClass[c]
+		if k == 0 {
+			b[o] = c
+			o++
+			i++
+			continue
+		}
+		// A run of letters and digits: k gathers its classes.
+		j := i + 1
+		for j < len(s) {
+			kj := patClass[s[j]]
+			if kj == 0 {
+				break
 			}
+			k |= kj
 			j++
 		}
 		switch {
-		case j == i:
-			b = append(b, s[i])
-			j = i + 1
-		case letters == 0:
-			b = append(b, '#')
-		case digits > 0 || letters > 20:
-			b = append(b, '*')
+		case k == patDigit:
+			b[o] = '#'
+			o++
+		case k == patDigit|patLetter || j-i > 20:
+			b[o] = '*'
+			o++
 		default:
-			b = append(b, s[i:j]...)
+			o += copy(b[o:], s[i:j])
 		}
 		i = j
 	}
-	return b
+	return b[:o]
 }
+
+// strShape is what shapeOf finds in a string besides its pattern: the
+// first space and "/", the last "." and "/" (-1: none), and whether every
+// byte is ASCII.
+type strShape struct {
+	space, slash, lastDot, lastSlash int
+	ascii                            bool
+}
+
+// shapeOf is appendPattern of the JSON string body s (at most 100 bytes)
+// that also finds s's shape, in the same pass; ok is false when s holds
+// an escape (b is then of no use).
+func shapeOf(b, s []byte) (out []byte, sh strShape, ok bool) {
+	sh = strShape{-1, -1, -1, -1, true}
+	o := len(b)
+	b = slices.Grow(b, len(s))[:o+len(s)]
+	for i := 0; i < len(s); {
+		c := s[i]
+		k := patClass[c]
+		if k == 0 {
+			switch {
+			case c == ' ':
+				if sh.space < 0 {
+					sh.space = i
+				}
+			case c == '/':
+				if sh.slash < 0 {
+					sh.slash = i
+				}
+				sh.lastSlash = i
+			case c == '.':
+				sh.lastDot = i
+			case c == '\\':
+				return b, sh, false
+			case c >= 0x80:
+				sh.ascii = false
+			}
+			b[o] = c
+			o++
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(s) {
+			kj := patClass[s[j]]
+			if kj == 0 {
+				break
+			}
+			k |= kj
+			j++
+		}
+		switch {
+		case k == patDigit:
+			b[o] = '#'
+			o++
+		case k == patDigit|patLetter || j-i > 20:
+			b[o] = '*'
+			o++
+		default:
+			o += copy(b[o:], s[i:j])
+		}
+		i = j
+	}
+	return b[:o], sh, true
+}
+
+// Classes of bytes in patterns (appendPattern).
+const (
+	patDigit  = 1
+	patLetter = 2
+)
+
+// patClass is the class of each byte: a digit, an ASCII letter, or
+// neither (0).
+var patClass = func() (c [256]uint8) {
+	for b := '0'; b <= '9'; b++ {
+		c[b] = patDigit
+	}
+	for b := 'a'; b <= 'z'; b++ {
+		c[b], c[b-'a'+'A'] = patLetter, patLetter
+	}
+	return c
+}()
 
 // Summary states, in at most max short phrases, the value counts of the
 // profile's telling fields (few distinct short values, outside arrays or

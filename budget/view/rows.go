@@ -1202,6 +1202,8 @@ type fieldSel struct {
 	// gslot and mslot index the field among the group and measure
 	// candidates (-1: not one).
 	gslot, mslot int
+	// idName: the field's name ends in "id" (no measure).
+	idName bool
 }
 
 // maxExitValues caps the non-zero values of an exit-code field followed
@@ -1220,6 +1222,8 @@ type numEnt struct {
 // ents[0] ranks last.
 type numHeap struct {
 	low  bool
+	full bool    // it holds maxPerWhy numbers
+	bar  float64 // then ents[0].x, the number a new one must pass
 	ents []numEnt
 }
 
@@ -1234,6 +1238,9 @@ func (h *numHeap) worse(a, b *numEnt) bool {
 // push offers x of record rec (records come in order, so an equal
 // number ranks after those kept); t holds the record's text.
 func (h *numHeap) push(x float64, rec int, t *tracker) {
+	if h.full && (x == h.bar || x < h.bar != h.low) {
+		return // (the common case, decided without reading ents)
+	}
 	if len(h.ents) < maxPerWhy {
 		h.ents = append(h.ents, numEnt{x, rec, t.hold(nil)})
 		for i := len(h.ents) - 1; i > 0; {
@@ -1244,9 +1251,9 @@ func (h *numHeap) push(x float64, rec int, t *tracker) {
 			h.ents[i], h.ents[up] = h.ents[up], h.ents[i]
 			i = up
 		}
-		return
-	}
-	if x == h.ents[0].x || x < h.ents[0].x != h.low {
+		if len(h.ents) == maxPerWhy {
+			h.full, h.bar = true, h.ents[0].x
+		}
 		return
 	}
 	h.ents[0].x, h.ents[0].rec, h.ents[0].raw = x, rec, t.hold(h.ents[0].raw)
@@ -1258,11 +1265,12 @@ func (h *numHeap) push(x float64, rec int, t *tracker) {
 			}
 		}
 		if w == i {
-			return
+			break
 		}
 		h.ents[i], h.ents[w] = h.ents[w], h.ents[i]
 		i = w
 	}
+	h.bar = h.ents[0].x
 }
 
 // hit is a record that matches words of the request.
@@ -1722,7 +1730,7 @@ func (t *tracker) newField(f *Field) {
 		return
 	}
 	f.sel = &fieldSel{gslot: -1, mslot: -1, exit: exitName(f.Path),
-		hi: numHeap{}, lo: numHeap{low: true}}
+		hi: numHeap{}, lo: numHeap{low: true}, idName: strings.HasSuffix(strings.ToLower(f.Path), "id")}
 	// A group field is in every record, so it appears in the first.
 	if !f.inArr && t.k.p.Records == 1 && stateNames.MatchString(f.Path) {
 		f.sel.gslot = len(t.groups)
@@ -1803,7 +1811,7 @@ func (t *tracker) number(f *Field, x float64) {
 		s.hi.push(x, t.rec, t)
 		s.lo.push(x, t.rec, t)
 	}
-	if s.mslot < 0 && !f.inArr && !strings.HasSuffix(strings.ToLower(f.Path), "id") {
+	if s.mslot < 0 && !f.inArr && !s.idName {
 		s.mslot = len(t.measures)
 		t.measures = append(t.measures, f)
 		t.mval = append(t.mval, 0)

@@ -23,15 +23,17 @@ import (
 // read without strconv (parseNumber), RFC 3339 times without the time
 // package (fastTime).
 
-// valStat is what one value adds to its field's statistics.
+// valStat is what one value adds to its field's statistics (16 bytes:
+// a table of them is read at every value).
 type valStat struct {
-	// x is the value as a number (stNum).
+	// x is the value as a number (stNum), or the year of a time
+	// (stTime) as written.
 	x float64
-	// year is the year of a time (stTime), as written.
-	year int32
+	// n counts the value (in a valTable; a valState has its own).
+	n int32
 	// pat, pre and ext index the value's pattern, prefix and extension
 	// in the field's kindCounts (-1: none, or not counted per value).
-	pat, pre, ext int16
+	pat, pre, ext int8
 	fl            uint8
 }
 
@@ -42,6 +44,7 @@ const (
 	stLong                 // a string of over 20 bytes between its quotes
 	stSpaced               // ... that holds a space
 	stUnshaped             // a string of over 100 bytes: no pattern
+	stTop                  // (in a valTable) among the field's top values
 )
 
 // noKinds is a valStat that counts no kind.
@@ -55,8 +58,8 @@ var noKinds = valStat{pat: -1, pre: -1, ext: -1}
 type kindCount struct {
 	names []string
 	n     []int
-	idx   map[string]int16
-	last  int16
+	idx   map[string]int8
+	last  int8
 	done  bool
 }
 
@@ -64,7 +67,7 @@ type kindCount struct {
 const kindScan = 8
 
 // add counts kind by more and returns its index (-1 when done).
-func (k *kindCount) add(kind []byte, more int) int16 {
+func (k *kindCount) add(kind []byte, more int) int8 {
 	if k.done {
 		return -1
 	}
@@ -74,14 +77,14 @@ func (k *kindCount) add(kind []byte, more int) int16 {
 			k.done, k.names, k.n, k.idx = true, nil, nil, nil
 			return -1
 		}
-		i = int16(len(k.names))
+		i = int8(len(k.names))
 		k.names = append(k.names, string(kind))
 		k.n = append(k.n, 0)
 		if k.idx != nil || len(k.names) > kindScan {
 			if k.idx == nil {
-				k.idx = make(map[string]int16, 2*kindScan)
+				k.idx = make(map[string]int8, 2*kindScan)
 				for j, nm := range k.names {
-					k.idx[nm] = int16(j)
+					k.idx[nm] = int8(j)
 				}
 			}
 			k.idx[k.names[i]] = i
@@ -93,7 +96,7 @@ func (k *kindCount) add(kind []byte, more int) int16 {
 }
 
 // find returns the index of kind, or -1.
-func (k *kindCount) find(kind []byte) int16 {
+func (k *kindCount) find(kind []byte) int8 {
 	if int(k.last) < len(k.names) && k.names[k.last] == string(kind) {
 		return k.last
 	}
@@ -105,14 +108,14 @@ func (k *kindCount) find(kind []byte) int16 {
 	}
 	for j, nm := range k.names {
 		if nm == string(kind) {
-			return int16(j)
+			return int8(j)
 		}
 	}
 	return -1
 }
 
 // again counts once more the kind at index i (from add).
-func (k *kindCount) again(i int16) {
+func (k *kindCount) again(i int8) {
 	if i >= 0 && !k.done {
 		k.n[i]++
 	}
@@ -178,13 +181,10 @@ func (c *yearCount) counts() map[int]int {
 }
 
 // valEnt is one value of a field past its maxValues counted ones: its
-// hash, its count, its place among the field's most common values (top,
-// -1 when not there) and its statistics.
+// hash, and its count (st.n) and statistics (24 bytes).
 type valEnt struct {
-	h   uint64
-	n   int32
-	top int32
-	st  valStat
+	h  uint64
+	st valStat
 }
 
 // valTable holds a field's values by hash, up to maxDistinct+1 of them:
@@ -213,7 +213,7 @@ func (t *valTable) get(h uint64) (e *valEnt, isNew bool) {
 			return e, false
 		}
 		if e.h == 0 {
-			*e = valEnt{h: h, top: -1}
+			*e = valEnt{h: h}
 			t.n++
 			return e, true
 		}
@@ -506,4 +506,67 @@ func (a *numSum) format(f float64, i int64) string {
 		return strconv.FormatInt(i, 10)
 	}
 	return strconv.FormatFloat(f, 'f', a.decimals, 64)
+}
+
+// valIndex finds a field's values while they are few (at most
+// maxValues, past the maxFew compared in turn) by a quick hash of their
+// text, each compared in full: a string map would hash each value with
+// its generic machinery; this one reads three words of it.
+type valIndex struct {
+	slots []*valState // 2*maxValues, nil is empty
+}
+
+// add adds vs (a new value).
+func (x *valIndex) add(vs *valState) {
+	if x.slots == nil {
+		x.slots = make([]*valState, 2*maxValues)
+	}
+	vs.qh = quickHash([]byte(vs.key))
+	mask := uint64(len(x.slots) - 1)
+	i := vs.qh & mask
+	for x.slots[i] != nil {
+		i = (i + 1) & mask
+	}
+	x.slots[i] = vs
+}
+
+// find returns the value whose text is raw, or nil.
+func (x *valIndex) find(raw []byte) *valState {
+	if x.slots == nil {
+		return nil
+	}
+	h := quickHash(raw)
+	mask := uint64(len(x.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		vs := x.slots[i]
+		if vs == nil || vs.qh == h && vs.key == string(raw) {
+			return vs
+		}
+	}
+}
+
+// quickHash mixes the length and the first, middle and last eight bytes
+// of b (all of them up to 24 bytes): a hash for a table whose keys are
+// compared in full, where a collision costs a comparison, not a count.
+func quickHash(b []byte) uint64 {
+	n := len(b)
+	var a, c, m uint64
+	switch {
+	case n >= 8:
+		a = binary.LittleEndian.Uint64(b)
+		c = binary.LittleEndian.Uint64(b[n-8:])
+		if n > 16 {
+			m = binary.LittleEndian.Uint64(b[n/2-4:])
+		}
+	default:
+		for i := 0; i < n; i++ {
+			a = a<<8 | uint64(b[i])
+		}
+	}
+	h := (a^0x9e3779b97f4a7c15)*0xbf58476d1ce4e5b9 ^ (c+uint64(n))*0x94d049bb133111eb ^ m*0xff51afd7ed558ccd
+	// (The low bits of a product depend on the low bits of its factors
+	// only: the high ones are folded down.)
+	h ^= h >> 32
+	h *= 0x9e3779b97f4a7c15
+	return h ^ h>>32
 }

@@ -31,6 +31,16 @@ func TestStatsAcrossStates(t *testing.T) {
 			return fmt.Sprintf(`"a longer sentence number %d, with spaces and words in it"`, i)
 		},
 		"escaped": func(i int) string { return fmt.Sprintf(`"line %d\nnext\u00e9 %s"`, i, strings.Repeat("x", i%130)) },
+		"varied": func(i int) string {
+			forms := []string{`"https://example.com/users/%d"`, `"u%d@example.com"`, `"v1.%d.0"`, `"café %d"`, `"café-%d.tar.gz"`,
+				`"dir/%d sub/file.txt"`, `"/usr/lib/x%d.so"`, `"./a.%d"`, `"x.%dabc"`, `"%d"`, `"a\/b%d/c.json"`,
+				`"%d ` + strings.Repeat("long text ", 12) + `"`, `"2024-01-%02dT00:00:00Z"`, `"name.with.dots.%d.md"`}
+			f := forms[i%len(forms)]
+			if strings.Contains(f, "%02d") {
+				return fmt.Sprintf(f, 1+i%28)
+			}
+			return fmt.Sprintf(f, i)
+		},
 		"mixed": func(i int) string {
 			switch i % 5 {
 			case 0:
@@ -324,4 +334,52 @@ func TestKindCount(t *testing.T) {
 	if j := k.add([]byte("one more"), 1); j != -1 || k.counts() != nil {
 		t.Errorf("kind %d past %d kinds, counts %v", j, maxValues, k.counts())
 	}
+}
+
+// FuzzAppendPattern: appendPattern (a table of byte classes, one pass)
+// gives the pattern of the plain definition: digit runs as #, runs mixing
+// letters and digits (or letter runs over 20) as *, the rest as it is.
+func FuzzAppendPattern(f *testing.F) {
+	for _, s := range []string{"b3d232c3737aa717", "2026-11-20T03:00:01.960Z", "/api/v1/cart/{id}/items/{item}", "orders-7f9c6d5b8-tq7rl",
+		"request served", "abcdefghijklmnopqrstuvwxyz", "x\u00e9y12", "", strings.Repeat("a1", 60)} {
+		f.Add("prefix", s)
+	}
+	f.Fuzz(func(t *testing.T, prefix, s string) {
+		if got, want := string(appendPattern([]byte(prefix), []byte(s))), string(patternOracle([]byte(prefix), []byte(s))); got != want {
+			t.Fatalf("appendPattern(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
+
+// patternOracle is the plain definition of a pattern (appendPattern's
+// first version).
+func patternOracle(b, s []byte) []byte {
+	if len(s) > 100 {
+		return b
+	}
+	for i := 0; i < len(s); {
+		j := i
+		letters, digits := 0, 0
+		for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z') {
+			if s[j] <= '9' {
+				digits++
+			} else {
+				letters++
+			}
+			j++
+		}
+		switch {
+		case j == i:
+			b = append(b, s[i])
+			j = i + 1
+		case letters == 0:
+			b = append(b, '#')
+		case digits > 0 || letters > 20:
+			b = append(b, '*')
+		default:
+			b = append(b, s[i:j]...)
+		}
+		i = j
+	}
+	return b
 }
