@@ -332,3 +332,33 @@ func TestTaggedColonRecords(t *testing.T) {
 		}
 	}
 }
+
+// TestTemplatePhrases: two varying positions of a template whose values
+// go together ("still reachable", "possibly lost") are stated as one
+// phrase with its exact count of lines, which jq confirms; on the old
+// code each word had its own list, and "still reachable 35" was stated
+// nowhere.
+func TestTemplatePhrases(t *testing.T) {
+	var b strings.Builder
+	for i := 1; i <= 40; i++ {
+		kind := "still reachable"
+		if i%8 == 0 {
+			kind = "possibly lost"
+		}
+		fmt.Fprintf(&b, "%d bytes in %d blocks are %s in loss record %d of 40\n", 8*i, 1+i%3, kind, i)
+	}
+	data := []byte(b.String())
+	p := analyzeText(data, nil)
+	var got string
+	for _, c := range p.miner.clusters {
+		if c.count == 40 {
+			got = c.slotValues()
+		}
+	}
+	if !strings.Contains(got, `(2 values): still reachable 35, possibly lost 5`) {
+		t.Errorf("template values %q: no phrase", got)
+	}
+	if n := len(jqLines(t, data, `.[] | select(test(" are still reachable in "))`)); n != 35 {
+		t.Errorf("jq finds %d lines still reachable, want 35", n)
+	}
+}

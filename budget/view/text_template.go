@@ -157,6 +157,11 @@ type cluster struct {
 	// most maxCountedTotal values in all (nil past that: the suite of
 	// 1,021 apt-cache policy lines takes 3 values, tsc's error code 26).
 	counts [][]slotCount
+	// pairs are, per position i, every distinct pair of the tokens at
+	// i and i+1 with its exact count of lines, under the same caps as
+	// counts: two positions whose values go together ("still
+	// reachable", "possibly lost") are stated as one phrase.
+	pairs [][]slotCount
 }
 
 // slotCount is a token of a template position and its lines.
@@ -188,6 +193,32 @@ func (c *cluster) count1(toks []string, total *int) {
 	for i, t := range toks {
 		c.counts[i] = addSlotCount(c.counts[i], t, 1, total)
 	}
+	if len(c.pairs) == len(toks)-1 {
+		for i := range c.pairs {
+			if c.pairs[i] != nil && c.counts[i] != nil && c.counts[i+1] != nil {
+				c.pairs[i] = addSlotCount(c.pairs[i], toks[i]+" "+toks[i+1], 1, total)
+			} else {
+				c.pairs[i] = nil
+			}
+		}
+	}
+}
+
+// phraseAt is the values of positions i and i+1 as phrases with their
+// counts, most lines first, when both positions vary and each value of
+// either goes with one value of the other (as many pairs as values at
+// each position); nil otherwise.
+func (c *cluster) phraseAt(i int) []slotCount {
+	if i+1 >= len(c.tokens) || c.tokens[i] != tmplAny || c.tokens[i+1] != tmplAny || i >= len(c.pairs) || c.pairs[i] == nil {
+		return nil
+	}
+	a, b := c.countsAt(i), c.countsAt(i+1)
+	if len(a) < 2 || len(a) != len(b) || len(c.pairs[i]) != len(a) {
+		return nil
+	}
+	ps := append([]slotCount(nil), c.pairs[i]...)
+	sort.SliceStable(ps, func(x, y int) bool { return ps[x].n > ps[y].n })
+	return ps
 }
 
 // addSlotCount adds n lines of token t to a position's counts; nil (no
@@ -273,7 +304,15 @@ func (c *cluster) slotValues() string {
 	}
 	var parts []string
 	k := 0
-	for i, t := range c.tokens {
+	for i := 0; i < len(c.tokens); i++ {
+		t := c.tokens[i]
+		if ps := c.phraseAt(i); ps != nil && len(ps) <= shownSlotValues {
+			// Two positions whose values go together: one phrase.
+			parts = append(parts, fmt.Sprintf("<*>%d-%d (%d values): %s", k+1, k+2, len(ps), formatSlotCounts(ps, len(ps))))
+			k += 2
+			i++
+			continue
+		}
 		if cs := c.countsAt(i); len(cs) >= 2 && (t == tmplAny || strings.IndexByte(t, '<') >= 0) {
 			// Every value with its exact count of lines.
 			name := t
@@ -481,6 +520,12 @@ func (m *miner) add(pos int, line string, sev int) *cluster {
 	for i := range c.counts {
 		c.counts[i] = make([]slotCount, 0, 1)
 	}
+	if len(toks) > 1 {
+		c.pairs = make([][]slotCount, len(toks)-1)
+		for i := range c.pairs {
+			c.pairs[i] = make([]slotCount, 0, 1)
+		}
+	}
 	raw := rawTokens(line, len(toks))
 	c.note(raw)
 	c.count1(raw, &m.counted)
@@ -614,6 +659,18 @@ func (m *miner) mergeRare() {
 			}
 			for _, x := range c.counts[i] {
 				best.counts[i] = addSlotCount(best.counts[i], x.v, x.n, &m.counted)
+			}
+		}
+		if best.pairs != nil && (best.counts == nil || c.pairs == nil || len(c.pairs) != len(best.pairs)) {
+			best.pairs = nil
+		}
+		for i := range best.pairs {
+			if c.pairs[i] == nil {
+				best.pairs[i] = nil
+				continue
+			}
+			for _, x := range c.pairs[i] {
+				best.pairs[i] = addSlotCount(best.pairs[i], x.v, x.n, &m.counted)
 			}
 		}
 		if best.lines != nil && len(best.lines)+len(c.lines) == best.count {
