@@ -440,3 +440,45 @@ func BenchmarkLevel1Linear(b *testing.B) {
 	b.ReportMetric(perMB(cl, len(large)), "ms/MB-40")
 	b.ReportMetric(perMB(cl, len(large))/perMB(cs, len(small)), "40/10-per-MB")
 }
+
+// BenchmarkViewFill measures the fill alone (View.Fill at 4,000 tokens:
+// the search for the longest prefix that fits, by exact counts) on the
+// views of BenchmarkViewOverLevel1's inputs, built once. Metric: cpu-ms/op
+// the process's CPU time per fill.
+//
+//	go test ./budget -run '^$' -bench ViewFill -benchtime 20x
+func BenchmarkViewFill(b *testing.B) {
+	size := viewBenchSize(b)
+	c, err := NewCounter(EncodingO200k)
+	if err != nil {
+		b.Fatal(err)
+	}
+	type input struct {
+		name  string
+		data  []byte
+		rules Rules
+	}
+	var ins []input
+	for _, vi := range viewBenchInputs {
+		ins = append(ins, input{vi.name, grownCaptured(b, vi.file, vi.grow, size), vi.rules})
+	}
+	ins = append(ins, input{"records", benchRecords(size), Rules{Defaults: true}})
+	for _, in := range ins {
+		sh := level1Once(b, in.data, in.rules)
+		vin := viewInput(in.data, sh, 4000)
+		vin.Drop = dropFunc(in.rules)
+		v, err := view.Build(vin)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("%s/%dMB", in.name, size>>20), func(b *testing.B) {
+			c0 := cpuTime()
+			for b.Loop() {
+				if _, err := v.Fill(c, 4000); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64((cpuTime()-c0).Microseconds())/1e3/float64(b.N), "cpu-ms/op")
+		})
+	}
+}

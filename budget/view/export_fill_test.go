@@ -6,3 +6,7 @@ package view
 func (v *View) FillExactForTest(c Counter, budget int) (*Filled, error) {
 	return v.fillBy(v.order(), c.Count, budget)
 }
+
+// PieceCountForTest is the count of text Fill's search uses: the sum of
+// the counts of its pieces (fillcount.go).
+func PieceCountForTest(c Counter, text string) int { return newPieceCounter(c).count(text) }

@@ -93,18 +93,17 @@ func (v *View) exactFill(c Counter, order []Candidate, f *Filled, err error, bud
 func (v *View) fillBy(order []Candidate, cnt func(string) int, budget int) (*Filled, error) {
 	order = slices.Clone(order)
 	counted := map[int]int{}
-	count := func(k int) (string, int) {
-		text := v.render(order[:k])
+	count := func(k int) int {
 		if n, ok := counted[k]; ok {
-			return text, n
+			return n
 		}
-		n := cnt(text)
+		n := cnt(v.render(order[:k]))
 		counted[k] = n
-		return text, n
+		return n
 	}
-	bare, min := count(0)
+	min := count(0)
 	if min > budget {
-		return &Filled{Text: bare, Tokens: min, Minimum: min}, ErrTooSmall
+		return &Filled{Text: v.render(nil), Tokens: min, Minimum: min}, ErrTooSmall
 	}
 	// An estimate first: each candidate's own count plus a newline. It
 	// is counted only until it passes the budget, so the cost follows the
@@ -119,21 +118,20 @@ func (v *View) fillBy(order []Candidate, cnt func(string) int, budget int) (*Fil
 		k++
 	}
 	// Then the exact largest prefix: lo fits, hi does not (or is past
-	// the end).
+	// the end). (The search's path matters where a longer prefix renders
+	// fewer tokens, a foot listing what is not shown gone: from the same
+	// start, the same view.)
 	lo, hi := 0, len(order)+1
 	if k > 0 {
-		if _, n := count(k); n <= budget {
+		if count(k) <= budget {
 			lo = k
 			// Gallop up from the estimate.
-			step := 1
-			for lo+step < hi {
-				if _, n := count(lo + step); n <= budget {
-					lo += step
-					step *= 2
-				} else {
+			for step := 1; lo+step < hi; step *= 2 {
+				if count(lo+step) > budget {
 					hi = lo + step
 					break
 				}
+				lo += step
 			}
 		} else {
 			hi = k
@@ -141,13 +139,13 @@ func (v *View) fillBy(order []Candidate, cnt func(string) int, budget int) (*Fil
 	}
 	for hi-lo > 1 {
 		mid := (lo + hi) / 2
-		if _, n := count(mid); n <= budget {
+		if count(mid) <= budget {
 			lo = mid
 		} else {
 			hi = mid
 		}
 	}
-	text, n := count(lo)
+	text, n := v.render(order[:lo]), count(lo)
 	for i := range order[:lo] {
 		order[i].Text = order[i].text()
 	}

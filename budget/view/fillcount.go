@@ -3,15 +3,20 @@ package view
 import "strings"
 
 // pieceCounter counts rendered views by their pieces: a text is cut
-// after each newline that a character other than white space or '/'
-// follows, where no pre-token of o200k_base or cl100k_base spans (the
-// cut budget.safeCut describes; budget's FuzzCountMatchesReference
-// checks that the counts of the two sides add up to the whole's). Each
-// piece is counted once with the counter and remembered, so the fill's
-// search, which renders and counts a dozen prefixes of one candidate
-// list, counts each line of them about once instead of once a rendering.
-// For a counter whose counts do not add up so, the sum is only an
-// estimate: Fill checks its result exactly (exactFill).
+// after each newline that starts a line whose first character is not
+// '/' and whose first character other than a space or a tab is printable
+// ASCII (not white space): no pre-token of o200k_base or cl100k_base
+// spans such a cut (a run of white space holding a newline is one
+// pre-token up to its last newline; a run of symbols takes the newlines
+// and slashes right after it; a pre-token of letters or digits takes no
+// newline), so the counts of the two sides add up to the whole's
+// (budget.safeCut is the same rule without the indentation;
+// FuzzPieceCount checks this one against the tokenizers). Each piece is
+// counted once with the counter and remembered, so the fill's search,
+// which renders and counts several prefixes of one candidate list,
+// counts each line of them about once instead of once a rendering. For
+// a counter whose counts do not add up so, the sum is only an estimate:
+// Fill checks its result exactly (exactFill).
 type pieceCounter struct {
 	c    Counter
 	memo map[string]int
@@ -30,7 +35,7 @@ func (pc *pieceCounter) count(text string) int {
 			break
 		}
 		i += j + 1
-		if pieceStart(text[i]) {
+		if pieceStart(text, i) {
 			n += pc.piece(text[start:i])
 			start = i
 		}
@@ -51,12 +56,15 @@ func (pc *pieceCounter) piece(p string) int {
 	return n
 }
 
-// pieceStart reports whether a pre-token always starts at b when b
-// follows a newline (budget.safeStart).
-func pieceStart(b byte) bool {
-	switch b {
-	case ' ', '\t', '\r', '\n', '\v', '\f', '/':
+// pieceStart reports whether a pre-token always starts at text[i], which
+// follows a newline: the line is not '/' first, and its first character
+// after spaces and tabs is printable ASCII other than the space.
+func pieceStart(text string, i int) bool {
+	if text[i] == '/' {
 		return false
 	}
-	return b < 0x80
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	return i < len(text) && text[i] > ' ' && text[i] < 0x7f
 }

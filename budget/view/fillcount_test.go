@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolcompact/compact/budget"
 	"github.com/toolcompact/compact/budget/view"
 )
 
@@ -58,4 +59,34 @@ func TestFillByPiecesIsExact(t *testing.T) {
 	if n == 0 {
 		t.Fatal("no captured outputs")
 	}
+}
+
+// FuzzPieceCount: a text's count by pieces is its count, in o200k_base
+// and cl100k_base, whatever its lines, indentation, blank lines, slashes,
+// symbols and white space.
+//
+//	go test ./budget/view -run '^$' -fuzz FuzzPieceCount -fuzztime 30s
+func FuzzPieceCount(f *testing.F) {
+	for _, s := range []string{"a\n  b\n\tc\n", "}\n/x\n  /y\n", "x \n \n  y", "a\n  \u00a0\nb", "k:\n\n\n  v", "1\n2\n 3\n",
+		"  \n  x\n", "a\r\n  b", "a\n\v b", "é\n  ü\n", "x\n ", "x\n  ", "[\n  {\n    \"a\": 1\n  }\n]\n", "a.\n  .b\n  'll\n  's"} {
+		f.Add(s)
+	}
+	var cs []view.Counter
+	for _, enc := range []string{budget.EncodingO200k, budget.EncodingCL100k} {
+		c, err := budget.NewCounter(enc)
+		if err != nil {
+			f.Fatal(err)
+		}
+		cs = append(cs, c)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 4000 {
+			return
+		}
+		for _, c := range cs {
+			if got, want := view.PieceCountForTest(c, s), c.Count(s); got != want {
+				t.Fatalf("%s: %q counted by pieces %d, whole %d", c.(budget.Counter).Encoding(), s, got, want)
+			}
+		}
+	})
 }

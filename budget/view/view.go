@@ -1,7 +1,8 @@
 package view
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -130,16 +131,27 @@ func (v *View) Candidates() []Candidate {
 
 // order returns the candidates in fill order, lazy texts not yet made.
 func (v *View) order() []Candidate {
-	out := append([]Candidate(nil), v.cands...)
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Prio != out[j].Prio {
-			return out[i].Prio < out[j].Prio
+	// Indices are sorted, not the candidates (large structs, thousands
+	// of them with an index).
+	idx := make([]int32, len(v.cands))
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	cs := v.cands
+	slices.SortStableFunc(idx, func(i, j int32) int {
+		a, b := &cs[i], &cs[j]
+		if a.Prio != b.Prio {
+			return cmp.Compare(a.Prio, b.Prio)
 		}
-		if out[i].Rank != out[j].Rank {
-			return out[i].Rank < out[j].Rank
+		if a.Rank != b.Rank {
+			return cmp.Compare(a.Rank, b.Rank)
 		}
-		return out[i].seq < out[j].seq
+		return cmp.Compare(a.seq, b.seq)
 	})
+	out := make([]Candidate, len(idx))
+	for i, j := range idx {
+		out[i] = cs[j]
+	}
 	return out
 }
 

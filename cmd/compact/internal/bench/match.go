@@ -172,9 +172,16 @@ func needleNear(content, n string, anchors []span, field, readOff, counted bool)
 			w = 0 // labelled by its own line: only that line is near
 		}
 		label, labelled := quotedLabel(content, o)
+		key, keyed := valueOfKey(content, o)
 		for _, a := range anchors {
 			if labelled && !(a.start >= label.start && a.end <= label.end) && inOtherQuote(content, a) {
 				continue // the count of another value of the list
+			}
+			if counted && keyed && !(a.start >= key.start && a.end <= key.end) {
+				continue // the value of another key ("weight=3", "shrinks:8")
+			}
+			if referenced(content, a) && selfContained(lineAt(content, a.start)) {
+				continue // another record named by a cell of this row ("master=br0")
 			}
 			if near(content, o, a, w) {
 				return true
@@ -184,6 +191,46 @@ func needleNear(content, n string, anchors []span, field, readOff, counted bool)
 	return false
 }
 
+// valueOfKey returns the unquoted key a number is the value of, written
+// right before it as "key=N" or "key:N" (redis INFO's
+// "reply_buffer_shrinks:8", "usec=8", nginx's "weight=3"), and whether
+// there is one: a key is a run of letters, digits, '_', '.', '-' and '|'
+// opening with a letter (so "10:32" and "127.0.0.1:8081" are no key).
+// Such a number is what that key holds: it counts nothing else, so a
+// count question is answered by it only when the key is the record
+// ("failed_calls=1" for failed calls), never by a record nearby.
+func valueOfKey(s string, o span) (span, bool) {
+	if o.start < 2 || s[o.start-1] != '=' && s[o.start-1] != ':' {
+		return span{}, false
+	}
+	end := o.start - 1
+	start := end
+	for start > 0 {
+		c := s[start-1]
+		if c == '_' || c == '.' || c == '-' || c == '|' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+			start--
+			continue
+		}
+		break
+	}
+	if start == end || !(s[start] >= 'a' && s[start] <= 'z' || s[start] >= 'A' && s[start] <= 'Z') {
+		return span{}, false
+	}
+	return span{start, end}, true
+}
+
+// referenced reports whether the anchor a is the value of a "key=" cell
+// ("master=br0", `table="200"`): a row that names another record in one
+// of its cells is not that record's row (ip addr's veth1 row, enslaved to
+// br0, holds veth1's promiscuity, not br0's STP state).
+func referenced(s string, a span) bool {
+	i := a.start
+	if i > 0 && s[i-1] == '"' {
+		i--
+	}
+	return i > 0 && s[i-1] == '='
+}
+
 // censusList recognises a line that lists values with their counts: a
 // profile line ("issuerId (null, in 852 of 856 records): null 852,
 // missing 4"), a template slot's values ("<*>2 (7 values): code 2, exit
@@ -191,8 +238,11 @@ func needleNear(content, n string, anchors []span, field, readOff, counted bool)
 // counts): ..."). The submatch ends where the list starts.
 var censusList = regexp.MustCompile(`^\s*(?:\S[^:]* \([^)]*\)|.*?values\)|.*?most frequent|.*?most repeated|.*?\(exact counts\)): `)
 
-// censusCountAfter is what follows a count in such a list.
-var censusCountAfter = regexp.MustCompile(`^(?:$|[,;]| \()`)
+// censusCountAfter is what follows a count in such a list: the next
+// item, the end of the line or of a list in parentheses ("11 distinct
+// (br0 1, br1 1, ..., tun0 1), longest 8 chars": the 1 after tun0 counts
+// the records holding tun0, like every other count of the list).
+var censusCountAfter = regexp.MustCompile(`^(?:$|[,;]| \(|\)(?:$|[,;]))`)
 
 // censusCount reports whether the number at o is a count in a census list:
 // it follows a value and a space, after the list's start, and ends an
@@ -211,7 +261,11 @@ func censusCount(s string, o span) bool {
 	if m == nil || start+m[1] > o.start || o.start < 2 || s[o.start-1] != ' ' || s[o.start-2] == ',' || s[o.start-2] == ':' {
 		return false
 	}
-	return censusCountAfter.MatchString(s[o.end:end])
+	after := s[o.end:end]
+	if strings.HasPrefix(after, ")") && !isNumeric(s[o.start:o.end]) {
+		return false // words closing a parenthesis ("(TODO not done yet)") are no count
+	}
+	return censusCountAfter.MatchString(after)
 }
 
 // censusValue reports whether the needle at o is a value of a census
@@ -363,7 +417,10 @@ func near(s string, o, a span, window int) bool {
 		// on one line, its sections joined by "; ": across a "; " it is
 		// near only within the window (its "(7 blank)" says nothing about
 		// the "overridden" 500 bytes further on).
-		if window > 0 && len(gap) > window && strings.Contains(gap, "; ") &&
+		// A count near only its own line (window 0: a template's "[3
+		// lines]") is near nothing across a "; " of the notice: the next
+		// section's "[4 lines] server <*>" is another template.
+		if len(gap) > window && strings.Contains(gap, "; ") &&
 			strings.HasPrefix(strings.TrimLeft(lineAt(s, a.start), " "), "[compact:") {
 			return false
 		}

@@ -243,6 +243,40 @@ func TestVisibleFor(t *testing.T) {
 			"lines unlike the rest (the only line of their template, latest first; showing 85 of 100), line<TAB>text:\n  1362\t    # Subtest: refundTotal\n  1369\t        not ok 2 - returns the total\n  1372\t          location: '/tmp/t/refund.test.js:11:5'\n", true},
 		{"a numbered section's table rows still are", Answer{Needles: []string{"10.0.0.7"}, Record: []string{"ledger-db-1"}, Kind: KindLookup, Category: CategoryRecord},
 			"rows chosen by their columns (showing 2), line<TAB>text<TAB>[why]:\n  12\tledger-db-1\tRunning\t[first]\n  13\tledger-db-2\t10.0.0.7\t[last]\n", false},
+		// heldout14w nginx -T at 8,000 tokens (shown whole): 3 server
+		// blocks "stated" by the next template's count in the one-line
+		// notice and by "weight=3" on an upstream's server line.
+		{"a template count across the notice's sections", Answer{Needles: []string{"3"}, Record: []string{"server"}, Kind: KindFilterCount, Category: CategoryHowMany},
+			"[compact: the output as it is, nothing left out; templates: [4 lines] server <*>  (lines 195 … 343); [3 lines] access_log <*>  (lines 42 … 238)]\n", false},
+		{"a template count in its own section of the notice", Answer{Needles: []string{"3"}, Record: []string{"access_log"}, Kind: KindFilterCount, Category: CategoryHowMany},
+			"[compact: the output as it is, nothing left out; templates: [4 lines] server <*>  (lines 195 … 343); [3 lines] access_log <*>  (lines 42 … 238)]\n", true},
+		{"the value of another key is no count", Answer{Needles: []string{"3"}, Record: []string{"server"}, Kind: KindFilterCount, Category: CategoryHowMany},
+			"upstream app_backend {\n    server 127.0.0.1:8081 weight=3 max_fails=2;\n", false},
+		// heldout14w redis INFO: 8 commands with failed calls "stated" by
+		// "reply_buffer_shrinks:8" and "usec=8" beside "failed_calls=0".
+		{"a key:value number of another key is no count", Answer{Needles: []string{"8"}, Record: []string{"failed_calls"}, Kind: KindFilterCount, Category: CategoryDistribution},
+			"cmdstat_append:calls=1,usec=8,usec_per_call=8.00,rejected_calls=0,failed_calls=0\nreply_buffer_shrinks:8\n", false},
+		{"the record's own key holds the count", Answer{Needles: []string{"8"}, Record: []string{"failed_calls"}, Kind: KindFilterCount, Category: CategoryDistribution},
+			"commands with failures: failed_calls=8\n", true},
+		{"a key's value read off a record is", Answer{Needles: []string{"4003"}, Record: []string{"cmdstat_set"}, Kind: KindLookup, Category: CategoryRecord},
+			"cmdstat_set:calls=4003,usec=690,usec_per_call=0.17\n", true},
+		{"a time is no key", Answer{Needles: []string{"32"}, Record: []string{"files"}, Kind: KindCount, Category: CategoryHowMany},
+			"32 files at 10:32\n", true},
+		// heldout14w ip addr: br0's STP state "read off" the last count of
+		// a parenthesised census and a cell of veth1's row, which names
+		// br0 as its master.
+		{"the last count of a census in parentheses", Answer{Needles: []string{"1"}, Record: []string{"br0"}, Kind: KindLookup, Category: CategoryFacts},
+			"  addr_info[].label (string, in 10 of 22 records, 11 values): 11 distinct (br0 1, br1 1, tun0 1), longest 8 chars\n", false},
+		{"a census count in parentheses still counts its value", Answer{Needles: []string{"2"}, Record: []string{"tun0"}, Kind: KindFilterCount, Category: CategoryDistribution},
+			"  label (string, 3 values): 3 distinct (br0 1, br1 1, tun0 2), longest 8 chars\n", true},
+		// bundled node-test-tap-units at 2,000 tokens: the reason closing
+		// a parenthesis on a line with a count in parentheses before it.
+		{"words closing a parenthesis are no census count", Answer{Needles: []string{"coupons come with the promotions service"}, Record: []string{"TODO", "todo"}, Kind: KindLookup, Category: CategoryAnomaly},
+			"todo tests (1): cart > applies a coupon (TODO coupons come with the promotions service)\n", true},
+		{"a row naming the record in a key=value cell is another record's", Answer{Needles: []string{"1"}, Record: []string{"br0"}, Kind: KindLookup, Category: CategoryFacts},
+			"#\tifname\tmtu\tpromiscuity\tother\n4\tveth1\t1500\t1\tmaster=br0, state=learning\n", false},
+		{"the record's own row", Answer{Needles: []string{"1"}, Record: []string{"br0"}, Kind: KindLookup, Category: CategoryFacts},
+			"#\tifname\tmtu\tstp_state\tother\n2\tbr0\t1500\t1\tkind=bridge\n", true},
 		{"a cell far along a long row", ip, "ledger-db-1\t" + strings.Repeat("x", 900) + "\t10.0.0.7\n", true},
 		{"the count of the quoted value", Answer{Needles: []string{"3"}, Record: []string{"overridden"}, Category: CategoryHowMany},
 			`column 3: "false" 55, "[]" 7, "= true ; overridden by user" 3` + "\n", true},
