@@ -158,8 +158,8 @@ type cluster struct {
 	// 1,021 apt-cache policy lines takes 3 values, tsc's error code 26).
 	counts [][]slotCount
 	// pairs are, per position i, every distinct pair of the tokens at
-	// i and i+1 with its exact count of lines, under the same caps as
-	// counts: two positions whose values go together ("still
+	// i and i+1 with its exact count of lines, under caps like those of
+	// counts (their own total): two positions whose values go together ("still
 	// reachable", "possibly lost") are stated as one phrase.
 	pairs [][]slotCount
 }
@@ -182,7 +182,7 @@ const (
 
 // count1 adds the tokens of one more line to the cluster's counts;
 // total is the miner's count of values counted.
-func (c *cluster) count1(toks []string, total *int) {
+func (c *cluster) count1(toks []string, total, pairTotal *int) {
 	if c.counts == nil {
 		return
 	}
@@ -196,7 +196,7 @@ func (c *cluster) count1(toks []string, total *int) {
 	if len(c.pairs) == len(toks)-1 {
 		for i := range c.pairs {
 			if c.pairs[i] != nil && c.counts[i] != nil && c.counts[i+1] != nil {
-				c.pairs[i] = addSlotCount(c.pairs[i], toks[i]+" "+toks[i+1], 1, total)
+				c.pairs[i] = addSlotCount(c.pairs[i], toks[i]+" "+toks[i+1], 1, pairTotal)
 			} else {
 				c.pairs[i] = nil
 			}
@@ -464,10 +464,14 @@ type miner struct {
 	ext       map[string]int // lines by the extension of their last word (".go"), while few
 	lastOther int            // lines whose last word was past maxLeadWords
 	otherSev  int
-	counted   int  // values counted in the templates' positions (cluster.counts)
-	keep      bool // keep the lines of small clusters (cluster.lines)
-	kept      int  // lines kept in all (at most maxKeptLines)
-	buf       []byte
+	counted   int // values counted in the templates' positions (cluster.counts)
+	// pairCounted: pairs of values counted in adjacent positions
+	// (cluster.pairs), under their own cap, so that they take nothing
+	// from the counts.
+	pairCounted int
+	keep        bool // keep the lines of small clusters (cluster.lines)
+	kept        int  // lines kept in all (at most maxKeptLines)
+	buf         []byte
 }
 
 func newMiner() *miner {
@@ -505,7 +509,7 @@ func (m *miner) add(pos int, line string, sev int) *cluster {
 		best.count++
 		raw := rawTokens(line, len(toks))
 		best.note(raw)
-		best.count1(raw, &m.counted)
+		best.count1(raw, &m.counted, &m.pairCounted)
 		best.last = pos
 		best.sev = max(best.sev, sev)
 		m.keepLine(best, pos, line)
@@ -528,7 +532,7 @@ func (m *miner) add(pos int, line string, sev int) *cluster {
 	}
 	raw := rawTokens(line, len(toks))
 	c.note(raw)
-	c.count1(raw, &m.counted)
+	c.count1(raw, &m.counted, &m.pairCounted)
 	m.keepLine(c, pos, line)
 	m.clusters = append(m.clusters, c)
 	m.groups[key] = append(m.groups[key], c)
@@ -670,7 +674,7 @@ func (m *miner) mergeRare() {
 				continue
 			}
 			for _, x := range c.pairs[i] {
-				best.pairs[i] = addSlotCount(best.pairs[i], x.v, x.n, &m.counted)
+				best.pairs[i] = addSlotCount(best.pairs[i], x.v, x.n, &m.pairCounted)
 			}
 		}
 		if best.lines != nil && len(best.lines)+len(c.lines) == best.count {
