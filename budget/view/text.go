@@ -495,6 +495,15 @@ func (tc *textCands) candidates() {
 		add(tsTemplates, -2, -1, "leading words", w)
 	}
 	tmplFrom(0, 10)
+	if !(tc.contentLines() || kvRec || list) {
+		// The values of a top template's positions of few values (a
+		// distribution: "still reachable 152, possibly lost 3") with it.
+		for k := 0; k < 5 && k < len(tc.tmpls); k++ {
+			if v := tc.tmpls[k].fewValues(); v != "" {
+				add(tsTemplates, k, -1, "template distribution", "      "+cut(v, textWidth))
+			}
+		}
+	}
 	if w := tc.wordCounts("last word", tc.lastMap()); w != "" && !tc.pathList() && !kvRec && p.tagged == nil {
 		add(tsTemplates, -1, -1, "last words", w)
 	}

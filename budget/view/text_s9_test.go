@@ -362,3 +362,27 @@ func TestTemplatePhrases(t *testing.T) {
 		t.Errorf("jq finds %d lines still reachable, want 35", n)
 	}
 }
+
+// TestFewValuesWithTemplate: the values of a top template's position of
+// few values (a distribution) come with the template, before the rest of
+// the census; on the old code they came at the second priority, after
+// the index, and a 4,000-token view of valgrind's 1,090 loss records did
+// not say how many were "possibly lost".
+func TestFewValuesWithTemplate(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("Memcheck, a memory error detector\n\n")
+	for i := 1; i <= 300; i++ {
+		kind := "possibly lost"
+		switch {
+		case i%50 == 0:
+			kind = "definitely lost"
+		case i%7 == 0:
+			kind = "still reachable"
+		}
+		fmt.Fprintf(&b, "%d bytes in %d blocks are %s in loss record %d of 300\n   at 0x48417B4: malloc (in /usr/lib/vg.so)\n   by 0x%X: f%d (a.c:%d)\n\n", 8*i, 1+i%3, kind, i, 0x1000+i, i%40, i)
+	}
+	text := fillText(t, []byte(b.String()), 1200)
+	if !strings.Contains(text, "possibly lost 252, still reachable 42, definitely lost 6") {
+		t.Errorf("the view at 1,200 tokens does not state the kinds of loss records:\n%s", text)
+	}
+}

@@ -204,16 +204,49 @@ func (c *cluster) count1(toks []string, total, pairTotal *int) {
 	}
 }
 
+// fewValues lists the positions of the template (or pairs that go
+// together, phraseAt) that vary over 2 to 6 values, each in more than
+// one line, every value with its exact count: a distribution ("values of
+// few: <*>3-4: possibly lost 1,040, still reachable 4"), not names; ""
+// when there is none.
+func (c *cluster) fewValues() string {
+	var parts []string
+	k := 0
+	for i := 0; i < len(c.tokens); i++ {
+		if c.tokens[i] != tmplAny {
+			continue
+		}
+		k++
+		name := fmt.Sprintf("<*>%d", k)
+		cs := c.phraseAt(i)
+		if cs != nil {
+			name = fmt.Sprintf("<*>%d-%d", k, k+1)
+			k++
+			i++
+		} else {
+			cs = c.countsAt(i)
+		}
+		if len(cs) >= 2 && len(cs) <= 6 && cs[len(cs)-1].n > 1 {
+			parts = append(parts, name+": "+formatSlotCounts(cs, len(cs)))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "positions of few values: " + strings.Join(parts, "; ")
+}
+
 // phraseAt is the values of positions i and i+1 as phrases with their
 // counts, most lines first, when both positions vary and each value of
-// either goes with one value of the other (as many pairs as values at
-// each position); nil otherwise.
+// one goes with one value of the other (as many pairs as values at the
+// position of more values: "possibly lost", "definitely lost", "still
+// reachable"); nil otherwise.
 func (c *cluster) phraseAt(i int) []slotCount {
 	if i+1 >= len(c.tokens) || c.tokens[i] != tmplAny || c.tokens[i+1] != tmplAny || i >= len(c.pairs) || c.pairs[i] == nil {
 		return nil
 	}
 	a, b := c.countsAt(i), c.countsAt(i+1)
-	if len(a) < 2 || len(a) != len(b) || len(c.pairs[i]) != len(a) {
+	if len(a) < 2 && len(b) < 2 || a == nil || b == nil || len(c.pairs[i]) != max(len(a), len(b)) {
 		return nil
 	}
 	ps := append([]slotCount(nil), c.pairs[i]...)
