@@ -192,11 +192,12 @@ func (ls *locStats) add(pos int, line string) {
 }
 
 // facts are the located lines by file and by the words after the
-// location, when at least a quarter of the non-blank lines (and 5) have
+// location, when at least a quarter of the non-blank lines (and 5), or
+// a tenth (and 20: diagnostics among a checker's progress lines) have
 // a location (a compiler's diagnostic is often followed by its source
 // line and a caret line); nil otherwise.
 func (ls *locStats) facts(nonBlank int) []string {
-	if ls.lines < 5 || 4*ls.lines < nonBlank {
+	if ls.lines < 5 || 4*ls.lines < nonBlank && (ls.lines < 20 || 10*ls.lines < nonBlank) {
 		return nil
 	}
 	list := func(m map[string]int, more int) string {
@@ -356,6 +357,8 @@ func diagCode(msg string) string {
 		switch {
 		case open == '[' && close == ']' && (codeLike(c) || dashedName(c)):
 			return c
+		case open == '[' && close == ']' && isLevelWord(strings.TrimRight(first, ":")) && checkName(c):
+			return c // cppcheck's "style: ... [unusedStructMember]"
 		case open == '(' && close == ')' && codeLike(c):
 			return c
 		}
@@ -366,7 +369,8 @@ func diagCode(msg string) string {
 // isLevelWord reports whether w is a diagnostic's level.
 func isLevelWord(w string) bool {
 	switch strings.ToLower(w) {
-	case "error", "warning", "note", "info", "hint", "remark", "fatal":
+	case "error", "warning", "note", "info", "hint", "remark", "fatal",
+		"style", "information", "performance", "portability", "convention", "refactor":
 		return true
 	}
 	return false
@@ -394,6 +398,20 @@ func codeLike(s string) bool {
 	}
 	for ; i < len(s); i++ {
 		if !isDigitByte(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// checkName reports whether s is a checker's name: a letter, then 3 or
+// more letters and digits (cppcheck's unusedStructMember, uninitvar).
+func checkName(s string) bool {
+	if len(s) < 4 || !(s[0]|0x20 >= 'a' && s[0]|0x20 <= 'z') {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !isAlnumByte(s[i]) {
 			return false
 		}
 	}

@@ -386,3 +386,41 @@ func TestFewValuesWithTemplate(t *testing.T) {
 		t.Errorf("the view at 1,200 tokens does not state the kinds of loss records:\n%s", text)
 	}
 }
+
+// TestSeveritySlotAmongProgress: cppcheck's diagnostics "file:line:col:
+// severity: message [id]" among its progress lines: the word after the
+// location is the level; style and information are no error lines (the
+// one error is), the diagnostics are counted by file, by that word and
+// by their checker's id. On the old code every located line was an
+// error line and, at under a quarter of the lines, none was counted.
+func TestSeveritySlotAmongProgress(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 120; i++ {
+		fmt.Fprintf(&b, "Checking src/f%d.c ...\n%d/120 files checked %d%% done\n", i, i+1, (i+1)*100/120)
+		switch {
+		case i%5 == 0:
+			fmt.Fprintf(&b, "src/f%d.c:%d:9: style: struct member 'x' is never used. [unusedStructMember]\n", i, i+3)
+		case i%7 == 0:
+			fmt.Fprintf(&b, "src/f%d.c:%d:1: information: Include file not found. [missingIncludeSystem]\n", i, i+1)
+		}
+	}
+	b.WriteString("src/sig.c:44:5: error: Uninitialized variable: thread_state [uninitvar]\n")
+	data := []byte(b.String())
+	p := analyzeText(data, nil)
+	if p.errors != 1 {
+		var ls []string
+		for _, nb := range p.notables {
+			ls = append(ls, nb.text)
+		}
+		t.Errorf("error lines %d, want 1: %q", p.errors, ls)
+	}
+	if got := len(jqLines(t, data, p.severityQuery(sevError))); got != p.errors {
+		t.Errorf("the view's query finds %d error lines, the profile %d", got, p.errors)
+	}
+	text := fillText(t, data, 2500)
+	for _, want := range []string{"lines by code (exact): unusedStructMember 24, missingIncludeSystem 14, uninitvar 1", "in 39 files", "by the first words after the location (exact): style: 24, information: 14, error: 1"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the view lacks %q:\n%s", want, text)
+		}
+	}
+}

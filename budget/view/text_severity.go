@@ -37,10 +37,11 @@ const (
 	errorPattern = `(?i:(?:^|[\s\])>|])(?:[^\s=:]*[=:])*[^\w\s./-]*(?:error|err|fatal|panic|panicked|exception|traceback|fail|failed|failures?|critical|crit|emerg|abort|aborted|killed|oom|segfault|denied|refused)(?:$|[^\w./-]|\.(?:$|[^\w]))|\b[1-9]\d* errors(?:$|[^\w.]|\.(?:$|\W))|\berr_[a-z_]+|\bexit (?:status|code) [1-9]|exited with (?:code|status) [1-9]|non-zero exit)|[a-z](?:Error|Exception)(?::|$)|^[EF]\d{4} |^[EF]: |^[^\s:]+:\d+:\d+: `
 	warnPattern  = `(?i:(?:^|[\s\])>|])(?:[^\s=:]*[=:])*[^\w\s./-]*(?:warn|warning|warnings|deprecated)(?:$|[^\w./-]|\.(?:$|[^\w])))|^W\d{4} |^W: `
 	// demotePattern: a compiler's location prefix followed by a level
-	// below error ("kilo.c:12:5: warning: ...", "... note: ..."): the
+	// below error ("kilo.c:12:5: warning: ...", "... note: ...",
+	// cppcheck's "style:", "information:", "performance:"): the
 	// word after the prefix is the line's level, so the prefix makes no
 	// error line of it.
-	demotePattern = `^[^\s:]+:\d+:\d+: (?i:warning|note|remark|info)\b`
+	demotePattern = `^[^\s:]+:\d+:\d+: (?i:warning|note|remark|info|information|style|performance|portability|hint|convention|refactor)\b`
 	// In a text of located diagnostics (textProfile.locData), a line
 	// with the location prefix is an error line only when the word
 	// after it says so (locErrorPattern), a warning line when it says
@@ -49,7 +50,7 @@ const (
 	locationPattern = `^[^\s:]+:\d+(?::\d+)?: `
 	locErrorPattern = `^[^\s:]+:\d+(?::\d+)?: (?i:(?:fatal )?error|fatal|panic)\b`
 	locWarnPattern  = `^[^\s:]+:\d+(?::\d+)?: (?i:warning)\b`
-	locLevelPattern = `^[^\s:]+:\d+(?::\d+)?: (?i:(?:fatal )?error|fatal|panic|warning|note|remark|info)\b`
+	locLevelPattern = `^[^\s:]+:\d+(?::\d+)?: (?i:(?:fatal )?error|fatal|panic|warning|note|remark|info|information|style|performance|portability|hint|convention|refactor)\b`
 	// proseMarkerPattern: in prose (paragraphs: a changelog, a man
 	// page, a git log's messages) a severity word marks a line only at
 	// its start (after the indentation and a bullet) or before a ':'
