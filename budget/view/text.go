@@ -416,10 +416,15 @@ func (tc *textCands) candidates() {
 	tailFrom(1, 5)
 	// A report's first lines name what ran (a runner's banner, the
 	// first file of a diff, the newest commit).
-	// So do any text's first lines: a tool's banner, version and
-	// summary come before any census, at every budget.
-	headStart := headFirst
-	headFrom(0, headStart)
+	// So do the first lines of any text but a log: a tool's banner,
+	// version and summary come before any census, at every budget (a
+	// log's first lines are events like the others: its time range is
+	// stated, its rare lines are the anomaly).
+	headStart := 0
+	if p != nil && p.kind != textLog {
+		headStart = headFirst
+		headFrom(0, headStart)
+	}
 	buildFrom(0, 10)
 	failedFrom(0, 20)
 	notableFrom(tc.errs, 0, 10)
