@@ -224,48 +224,66 @@ func addIndex(v *View, k *coll) {
 	var lines []indexLine
 	read := 0
 	complete := true
-	err := k.eachRecord(func(i int, raw []byte) error { // rows.go
-		if i >= maxIndexRecords || read+len(raw) > maxIndexBytes {
+	// Each record's values are read in the walk that finds its end
+	// (eachRecordLeaves, rows.go); a value that is a slice of the input
+	// is kept as it is, one read in a reused buffer is copied.
+	var (
+		l  indexLine
+		id []byte
+		sv [][]byte
+	)
+	keep := func(val []byte) []byte {
+		if within(k.in.Data, val) {
+			return val
+		}
+		return slices.Clone(val)
+	}
+	begin := func(i int) bool {
+		if i >= maxIndexRecords {
+			complete = false
+			return false
+		}
+		l = indexLine{rec: i, vals: make([][]byte, len(cands)), more: make([][]byte, len(opq))}
+		id, sv = nil, nil
+		if len(sorts) > 0 {
+			sv = make([][]byte, len(sorts))
+		}
+		return true
+	}
+	leaf := func(f *Field, val []byte) {
+		if f == key && id == nil {
+			id = val
+		}
+		for j, g := range cands {
+			switch {
+			case g != f:
+			case g.inArr:
+				// A list: its items (listCell).
+				if l.items == nil {
+					l.items = make([][]string, len(cands))
+				}
+				l.items[j] = append(l.items[j], cell(string(val), indexWidth))
+			case l.vals[j] == nil:
+				l.vals[j] = keep(val)
+			}
+		}
+		for j, g := range opq {
+			if g == f && l.more[j] == nil {
+				l.more[j] = keep(val)
+			}
+		}
+		for j, g := range sorts {
+			if g == f && sv[j] == nil {
+				sv[j] = val
+			}
+		}
+	}
+	end := func(i int, raw []byte) error {
+		if read+len(raw) > maxIndexBytes {
 			complete = false
 			return errStop
 		}
 		read += len(raw)
-		l := indexLine{rec: i, vals: make([][]byte, len(cands)), more: make([][]byte, len(opq))}
-		var id []byte
-		var sv [][]byte
-		if len(sorts) > 0 {
-			sv = make([][]byte, len(sorts))
-		}
-		p.leavesOf(raw, mask, func(f *Field, val []byte) {
-			// (val is the record's, read in a buffer the next
-			// record may reuse: kept values are copies)
-			if f == key && id == nil {
-				id = val
-			}
-			for j, g := range cands {
-				switch {
-				case g != f:
-				case g.inArr:
-					// A list: its items (listCell).
-					if l.items == nil {
-						l.items = make([][]string, len(cands))
-					}
-					l.items[j] = append(l.items[j], cell(string(val), indexWidth))
-				case l.vals[j] == nil:
-					l.vals[j] = slices.Clone(val)
-				}
-			}
-			for j, g := range opq {
-				if g == f && l.more[j] == nil {
-					l.more[j] = slices.Clone(val)
-				}
-			}
-			for j, g := range sorts {
-				if g == f && sv[j] == nil {
-					sv[j] = val
-				}
-			}
-		})
 		for _, x := range sv {
 			l.sort = append(l.sort, jqValue(x))
 		}
@@ -279,7 +297,8 @@ func addIndex(v *View, k *coll) {
 		}
 		lines = append(lines, l)
 		return nil
-	})
+	}
+	err := k.eachRecordLeaves(mask, begin, leaf, end) // rows.go
 	if err != nil && err != errStop {
 		return // the records were read once already: cannot happen
 	}

@@ -67,8 +67,11 @@ type Field struct {
 	// remember the order of members (the member first in the last
 	// record, the member after this one the last time). plain: name
 	// needs no escape in JSON (the text "name" is the name).
-	name              string
-	plain             bool
+	name  string
+	plain bool
+	// nameW and nameM are name's first 16 bytes as two words and their
+	// masks (nameAt compares them without a call).
+	nameW, nameM      [2]uint64
 	firstKid, nextSib *Field
 	elem              *Field
 	// sel is the state the selection of rows gathers in the same pass
@@ -374,6 +377,7 @@ func (p *Profile) child(parent *Field, name string) *Field {
 	path := joinPath(parent.Path, name)
 	f := p.newField(path, parent)
 	f.name, f.plain = name, plainJSON(name)
+	f.nameW, f.nameM = nameWords(name)
 	if parent.kids == nil {
 		parent.kids = map[string]*Field{}
 	}
@@ -502,7 +506,7 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 			}
 			var kid *Field
 			if pred != nil && pred.plain && i+len(pred.name)+1 < len(d) && d[i] == '"' && d[i+1+len(pred.name)] == '"' &&
-				string(d[i+1:i+1+len(pred.name)]) == pred.name {
+				pred.nameAt(d, i+1) {
 				kid = pred
 				i += len(pred.name) + 2
 			} else {
@@ -652,9 +656,6 @@ func (p *Profile) firstSight(f *Field, raw []byte, rec int, st *valStat) {
 // again adds the statistics st of a value of f seen before (a value
 // seen again is no new extreme, no longer string, no new kind).
 func (p *Profile) again(f *Field, st *valStat) {
-	if st.fl&^stTop == 0 && st.pat < 0 && st.pre < 0 && st.ext < 0 {
-		return
-	}
 	if st.fl&stNum != 0 {
 		f.NumN++
 		f.Sum += st.x
@@ -873,13 +874,13 @@ func recHash(vh uint64, rec int) uint64 {
 func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 	if !f.tooMany {
 		vs := f.lastVal
-		if vs == nil || vs.key != string(raw) {
+		if vs == nil || !sameText(vs.key, raw) {
 			vs = nil
 			if len(f.few) == len(f.vals) {
 				// A few values (states, flags) are compared in turn,
 				// without hashing.
 				for _, o := range f.few {
-					if o.key == string(raw) {
+					if sameText(o.key, raw) {
 						vs = o
 						break
 					}
@@ -889,10 +890,13 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 			}
 		}
 		if vs != nil {
-			p.again(f, &vs.st)
+			if vs.st.fl&stAny != 0 {
+				p.again(f, &vs.st)
+			}
 		} else if len(f.vals) < maxValues {
 			vs = &valState{key: string(raw), h: hashBytes(raw), first: p.rec, seq: p.seq}
 			p.firstSight(f, raw, rec, &vs.st)
+			vs.st.settle()
 			f.vals[vs.key] = vs
 			if len(f.few) < maxFew {
 				f.few = append(f.few, vs)
@@ -930,7 +934,8 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 			e.st = vs.st
 			e.st.n = int32(vs.n)
 			e.st.pat = p.countPattern(f, k, vs.n)
-			f.noteTop(e, vs.n, k)
+			e.st.settle()
+			f.noteTop(e, vs.n, k, true)
 		}
 		if p.t != nil && f.sel != nil {
 			p.t.tooMany(f)
@@ -949,12 +954,18 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 	e, isNew := f.tab.get(vh)
 	if isNew {
 		p.firstSight(f, raw, rec, &e.st)
+		e.st.settle()
 	} else {
-		p.again(f, &e.st)
+		if e.st.fl&stAny != 0 {
+			p.again(f, &e.st)
+		}
 	}
 	e.st.n++
 	if int(e.st.n) > f.topMin || len(f.top) < topValues {
-		f.noteTop(e, int(e.st.n), unsafe.String(unsafe.SliceData(raw), len(raw)))
+		// (A record that is a slice of the input stays as it is while
+		// the profile is made: its values are kept uncopied until
+		// Finish.)
+		f.noteTop(e, int(e.st.n), unsafe.String(unsafe.SliceData(raw), len(raw)), p.t != nil && p.t.alias)
 	}
 	f.Distinct = f.tab.n
 	if f.Distinct > maxDistinct {
@@ -968,8 +979,9 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 // noteTop records that the value raw (entry e of the field's table) has
 // now been seen n times: it joins (or stays among) the field's topValues
 // most common ones when it has more than the least of them. raw is copied
-// when kept.
-func (f *Field) noteTop(e *valEnt, n int, raw string) {
+// when kept, unless stable (it stays unchanged until Finish, which copies
+// the values it keeps).
+func (f *Field) noteTop(e *valEnt, n int, raw string, stable bool) {
 	if e.st.fl&stTop != 0 {
 		i := 0
 		for f.tops[i] != e.h {
@@ -982,8 +994,11 @@ func (f *Field) noteTop(e *valEnt, n int, raw string) {
 		return
 	}
 	if len(f.top) < topValues {
+		if !stable {
+			raw = strings.Clone(raw)
+		}
 		e.st.fl |= stTop
-		f.top = append(f.top, TopValue{strings.Clone(raw), n})
+		f.top = append(f.top, TopValue{raw, n})
 		f.tops = append(f.tops, e.h)
 	} else {
 		i := 0
@@ -995,8 +1010,11 @@ func (f *Field) noteTop(e *valEnt, n int, raw string) {
 		if n <= f.top[i].Count {
 			return
 		}
+		if !stable {
+			raw = strings.Clone(raw)
+		}
 		f.tab.find(f.tops[i]).st.fl &^= stTop
-		f.top[i], f.tops[i] = TopValue{strings.Clone(raw), n}, e.h
+		f.top[i], f.tops[i] = TopValue{raw, n}, e.h
 		e.st.fl |= stTop
 	}
 	f.topMinOf()
@@ -1151,7 +1169,7 @@ func (p *Profile) Finish() {
 			// only those above it are surely the most common.
 			for _, t := range f.top {
 				if len(f.top) < topValues || t.Count > f.topMin {
-					f.Top = append(f.Top, t)
+					f.Top = append(f.Top, TopValue{strings.Clone(t.Value), t.Count})
 				}
 			}
 			sort.Slice(f.Top, func(i, j int) bool {

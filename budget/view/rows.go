@@ -516,6 +516,8 @@ func (k *coll) selectRows() {
 	least := map[int]float64{}
 	notKept := 0.0
 	for f, st := range outl {
+		f.sel.hi.settle(k.t)
+		f.sel.lo.settle(k.t)
 		for _, h := range [2]numHeap{f.sel.hi, f.sel.lo} {
 			if len(h.ents) >= maxPerWhy {
 				notKept = max(notKept, math.Abs(h.ents[0].x-st.mean)/st.sd)
@@ -1218,13 +1220,20 @@ type numEnt struct {
 }
 
 // numHeap keeps the maxPerWhy numbers that rank first (the largest, or
-// the smallest when low), the earlier record first among equal numbers;
-// ents[0] ranks last.
+// the smallest when low), the earlier record first among equal numbers.
+// While the records are read it gathers candidates, up to 2*maxPerWhy,
+// then keeps the maxPerWhy that rank first (cut) and raises its bar to
+// the last of them: a number is one comparison, and one append when it
+// passes, even in a field whose every record holds a new largest (an id,
+// a time). settle leaves the maxPerWhy first, ents[0] ranking last.
 type numHeap struct {
 	low  bool
-	full bool    // it holds maxPerWhy numbers
-	bar  float64 // then ents[0].x, the number a new one must pass
+	full bool    // a cut kept maxPerWhy numbers
+	bar  float64 // then the last of them: a new number must pass it
 	ents []numEnt
+	// spare are the texts of cut numbers, copies of records (not
+	// slices of the input), to reuse.
+	spare [][]byte
 }
 
 // worse reports whether a ranks after b.
@@ -1239,38 +1248,78 @@ func (h *numHeap) worse(a, b *numEnt) bool {
 // number ranks after those kept); t holds the record's text.
 func (h *numHeap) push(x float64, rec int, t *tracker) {
 	if h.full && (x == h.bar || x < h.bar != h.low) {
-		return // (the common case, decided without reading ents)
-	}
-	if len(h.ents) < maxPerWhy {
-		h.ents = append(h.ents, numEnt{x, rec, t.hold(nil)})
-		for i := len(h.ents) - 1; i > 0; {
-			up := (i - 1) / 2
-			if !h.worse(&h.ents[i], &h.ents[up]) {
-				break
-			}
-			h.ents[i], h.ents[up] = h.ents[up], h.ents[i]
-			i = up
-		}
-		if len(h.ents) == maxPerWhy {
-			h.full, h.bar = true, h.ents[0].x
-		}
 		return
 	}
-	h.ents[0].x, h.ents[0].rec, h.ents[0].raw = x, rec, t.hold(h.ents[0].raw)
-	for i := 0; ; {
-		w := i
-		for _, c := range [2]int{2*i + 1, 2*i + 2} {
-			if c < len(h.ents) && h.worse(&h.ents[c], &h.ents[w]) {
-				w = c
+	var buf []byte
+	if n := len(h.spare); n > 0 && !t.alias {
+		buf, h.spare = h.spare[n-1], h.spare[:n-1]
+	}
+	h.ents = append(h.ents, numEnt{x, rec, t.hold(buf)})
+	if len(h.ents) >= 2*maxPerWhy {
+		h.cut(t)
+	}
+}
+
+// cut keeps the maxPerWhy entries that rank first (in no order) and
+// sets the bar to the last of them.
+func (h *numHeap) cut(t *tracker) {
+	if len(h.ents) < maxPerWhy {
+		return
+	}
+	e := h.ents
+	// Quickselect: e[:maxPerWhy] rank before e[maxPerWhy:].
+	lo, hi, k := 0, len(e)-1, maxPerWhy-1
+	for lo < hi {
+		m := lo + (hi-lo)/2
+		// The median of three as the pivot, moved to hi.
+		if h.worse(&e[lo], &e[m]) {
+			e[lo], e[m] = e[m], e[lo]
+		}
+		if h.worse(&e[lo], &e[hi]) {
+			e[lo], e[hi] = e[hi], e[lo]
+		}
+		if h.worse(&e[hi], &e[m]) {
+			e[hi], e[m] = e[m], e[hi]
+		}
+		p := lo
+		for i := lo; i < hi; i++ {
+			if h.worse(&e[hi], &e[i]) {
+				e[i], e[p] = e[p], e[i]
+				p++
 			}
 		}
-		if w == i {
-			break
+		e[p], e[hi] = e[hi], e[p]
+		switch {
+		case p == k:
+			lo, hi = k, k
+		case p < k:
+			lo = p + 1
+		default:
+			hi = p - 1
 		}
-		h.ents[i], h.ents[w] = h.ents[w], h.ents[i]
-		i = w
 	}
-	h.bar = h.ents[0].x
+	last := 0
+	for i := 1; i < maxPerWhy; i++ {
+		if h.worse(&e[i], &e[last]) {
+			last = i
+		}
+	}
+	h.full, h.bar = true, e[last].x
+	for _, d := range e[maxPerWhy:] {
+		if t != nil && d.raw != nil && !within(t.data, d.raw) {
+			h.spare = append(h.spare, d.raw[:0])
+		}
+	}
+	clear(e[maxPerWhy:])
+	h.ents = e[:maxPerWhy]
+}
+
+// settle leaves the maxPerWhy numbers that rank first, in order, the
+// one that ranks last first (ents[0]).
+func (h *numHeap) settle(t *tracker) {
+	h.cut(t)
+	sort.Slice(h.ents, func(i, j int) bool { return h.worse(&h.ents[i], &h.ents[j]) })
+	h.spare = nil
 }
 
 // hit is a record that matches words of the request.
@@ -1637,7 +1686,7 @@ func (k *coll) profileMap() error {
 		s.skipValue()
 		buf = append(append(append(append(buf[:0], '{'), key...), ':'), s.d[vs:s.pos]...)
 		buf = append(buf, '}')
-		k.p.Add(n, buf)
+		k.p.addMapRecord(n, buf, len(key)+2)
 		n++
 		s.ws()
 		if s.peek() == ',' {
@@ -1648,6 +1697,22 @@ func (k *coll) profileMap() error {
 		return fmt.Errorf("%s records read, the collection has %s", commas(n), commas(c.Count))
 	}
 	return nil
+}
+
+// addMapRecord is Profile.Add for the map record rec ({"key":value} as
+// profileMap makes it, no white space) whose value starts at rec[at]:
+// the key is not read again. (Keep it in step with Add.)
+func (p *Profile) addMapRecord(i int, rec []byte, at int) {
+	p.Records++
+	p.rec, p.seq = i, 0
+	if p.t != nil {
+		p.t.begin(i, rec)
+	}
+	s := jscan{d: rec, pos: at}
+	p.value(&s, p.root, i, 0)
+	if p.t != nil {
+		p.t.end(rec)
+	}
 }
 
 // eachRecord calls fn with every record: an array's or a stream's read
@@ -1672,6 +1737,69 @@ func (k *coll) eachRecord(fn func(i int, raw []byte) error) error {
 		s.skipValue()
 		if err := fn(i, s.d[start:s.pos]); err != nil {
 			return err
+		}
+		s.ws()
+		if array && s.peek() == ',' {
+			s.pos++
+		}
+	}
+}
+
+// eachRecordLeaves calls, for every record in order, begin(i) (false:
+// stop before record i), leaf with each of its scalar values in mask
+// and their fields (as leavesOf), and end(i, raw) with its whole text
+// (an error stops the walk and is returned; errStop is not). An array's
+// or a stream's records are read from the collection's text in one walk
+// that finds each record's end as it reads its values; others come
+// through Each (a map's records in a reused buffer).
+func (k *coll) eachRecordLeaves(mask []bool, begin func(i int) bool, leaf func(*Field, []byte), end func(i int, raw []byte) error) error {
+	c := k.c
+	array := c.Kind == "array"
+	var err error
+	if !array && c.Kind != "jsonl" && c.Kind != "concat" || !within(k.in.Data, c.Text) {
+		err = c.Each(func(i int, raw []byte) error {
+			if !begin(i) {
+				return errStop
+			}
+			k.p.leavesOf(raw, mask, leaf)
+			return end(i, raw)
+		})
+	} else {
+		err = k.walkRecords(func(i int, s *jscan) error {
+			if !begin(i) {
+				return errStop
+			}
+			start := s.pos
+			k.p.walk(s, k.p.root, mask, leaf)
+			return end(i, s.d[start:s.pos])
+		})
+	}
+	if err == errStop {
+		return nil
+	}
+	return err
+}
+
+// walkRecords calls fn with s at the start of each record of an array's
+// or a stream's text (c.Text); fn moves s past the record.
+func (k *coll) walkRecords(fn func(i int, s *jscan) error) error {
+	array := k.c.Kind == "array"
+	s := jscan{d: k.c.Text}
+	s.ws()
+	if array {
+		s.pos++ // '['
+	}
+	for i := 0; ; i++ {
+		s.ws()
+		if s.pos >= len(s.d) || array && s.peek() == ']' {
+			return nil
+		}
+		start := s.pos
+		if err := fn(i, &s); err != nil {
+			return err
+		}
+		if s.pos == start {
+			s.skipValue()
 		}
 		s.ws()
 		if array && s.peek() == ',' {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // The profile's per-value statistics, worked out once per distinct value.
@@ -45,7 +46,17 @@ const (
 	stSpaced               // ... that holds a space
 	stUnshaped             // a string of over 100 bytes: no pattern
 	stTop                  // (in a valTable) among the field's top values
+	stAny                  // it adds more than its count (settle)
 )
+
+// settle marks st when the value adds more than its count to its
+// field's statistics (a value seen again that adds nothing else costs no
+// call).
+func (st *valStat) settle() {
+	if st.fl&^(stTop|stAny) != 0 || st.pat >= 0 || st.pre >= 0 || st.ext >= 0 {
+		st.fl |= stAny
+	}
+}
 
 // noKinds is a valStat that counts no kind.
 var noKinds = valStat{pat: -1, pre: -1, ext: -1}
@@ -513,15 +524,28 @@ func (a *numSum) format(f float64, i int64) string {
 // text, each compared in full: a string map would hash each value with
 // its generic machinery; this one reads three words of it.
 type valIndex struct {
-	slots []*valState // 2*maxValues, nil is empty
+	slots []*valState // a power of two, at most half full; nil is empty
+	n     int
 }
 
 // add adds vs (a new value).
 func (x *valIndex) add(vs *valState) {
-	if x.slots == nil {
-		x.slots = make([]*valState, 2*maxValues)
+	vs.qh = quickHash(unsafe.Slice(unsafe.StringData(vs.key), len(vs.key))) // (not kept, not written)
+	if 2*(x.n+1) > len(x.slots) {
+		old := x.slots
+		x.slots = make([]*valState, max(16, 2*len(old)))
+		for _, o := range old {
+			if o != nil {
+				x.put(o)
+			}
+		}
 	}
-	vs.qh = quickHash([]byte(vs.key))
+	x.put(vs)
+	x.n++
+}
+
+// put places vs in a free slot.
+func (x *valIndex) put(vs *valState) {
 	mask := uint64(len(x.slots) - 1)
 	i := vs.qh & mask
 	for x.slots[i] != nil {
@@ -569,4 +593,32 @@ func quickHash(b []byte) uint64 {
 	h ^= h >> 32
 	h *= 0x9e3779b97f4a7c15
 	return h ^ h>>32
+}
+
+// sameText reports whether key is the text raw, its length and second
+// byte (a string's first character) compared before the call that
+// compares the rest (most values compared in turn differ there: true and
+// false, "Running" and "Pending").
+func sameText(key string, raw []byte) bool {
+	return len(key) == len(raw) && (len(raw) < 2 || key[1] == raw[1]) && key == string(raw)
+}
+
+// nameWords returns the first 16 bytes of name as two little-endian
+// words and the masks of the bytes name has.
+func nameWords(name string) (w, m [2]uint64) {
+	for i := 0; i < len(name) && i < 16; i++ {
+		w[i/8] |= uint64(name[i]) << (8 * (i % 8))
+		m[i/8] |= 0xff << (8 * (i % 8))
+	}
+	return w, m
+}
+
+// nameAt reports whether d holds f's member name at i: up to 16 bytes
+// compared as two words, longer names by a call.
+func (f *Field) nameAt(d []byte, i int) bool {
+	if len(f.name) > 16 || i+16 > len(d) {
+		return string(d[i:i+len(f.name)]) == f.name
+	}
+	return binary.LittleEndian.Uint64(d[i:])&f.nameM[0] == f.nameW[0] &&
+		binary.LittleEndian.Uint64(d[i+8:])&f.nameM[1] == f.nameW[1]
 }

@@ -383,3 +383,49 @@ func patternOracle(b, s []byte) []byte {
 	}
 	return b
 }
+
+// TestNumHeapKeepsFirst: the tracker's numbers kept per field are the
+// maxPerWhy that rank first (largest, or smallest when low; the earlier
+// record among equal numbers), whatever the order they come in: rising
+// (an id), falling, random, with many ties; settle puts the one that
+// ranks last first.
+func TestNumHeapKeepsFirst(t *testing.T) {
+	data := []byte("records")
+	tr := &tracker{data: data, raw: data, alias: true}
+	gens := map[string]func(i int) float64{
+		"rising":  func(i int) float64 { return float64(i) },
+		"falling": func(i int) float64 { return float64(-i) },
+		"random":  func(i int) float64 { return float64((i * 7919) % 1009) },
+		"ties":    func(i int) float64 { return float64(i % 7) },
+	}
+	for name, gen := range gens {
+		for _, low := range []bool{false, true} {
+			for _, n := range []int{10, 60, 61, 119, 120, 121, 5000} {
+				h := numHeap{low: low}
+				var all []numEnt
+				for i := 0; i < n; i++ {
+					h.push(gen(i), i, tr)
+					all = append(all, numEnt{x: gen(i), rec: i})
+				}
+				h.settle(tr)
+				sort.Slice(all, func(i, j int) bool { return h.worse(&all[j], &all[i]) })
+				want := all[:min(n, maxPerWhy)]
+				got := map[int]bool{}
+				for _, e := range h.ents {
+					got[e.rec] = true
+				}
+				for _, e := range want {
+					if !got[e.rec] {
+						t.Errorf("%s low=%v n=%d: record %d (%v) not kept", name, low, n, e.rec, e.x)
+					}
+				}
+				if len(h.ents) != len(want) {
+					t.Errorf("%s low=%v n=%d: %d kept, want %d", name, low, n, len(h.ents), len(want))
+				}
+				if len(h.ents) == maxPerWhy && h.ents[0].rec != want[len(want)-1].rec {
+					t.Errorf("%s low=%v n=%d: ents[0] is record %d, want %d (ranks last)", name, low, n, h.ents[0].rec, want[len(want)-1].rec)
+				}
+			}
+		}
+	}
+}
