@@ -500,9 +500,10 @@ func (tc *textCands) candidates() {
 		add(tsTemplates, -2, -1, "leading words", w)
 	}
 	tmplFrom(0, 10)
-	if !(tc.contentLines() || kvRec || list) {
+	if p != nil && !(tc.contentLines() || kvRec || list) && (p.cols == nil || p.cols.rows == 0 || p.cols.split.header == nil) {
 		// The values of a top template's positions of few values (a
-		// distribution: "still reachable 152, possibly lost 3") with it.
+		// distribution: "still reachable 152, possibly lost 3") with it
+		// (a table with a header states its columns' values instead).
 		for k := 0; k < 5 && k < len(tc.tmpls); k++ {
 			if v := tc.tmpls[k].fewValues(); v != "" {
 				add(tsTemplates, k, -1, "template distribution", "      "+cut(v, textWidth))

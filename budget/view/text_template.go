@@ -249,6 +249,11 @@ func (c *cluster) phraseAt(i int) []slotCount {
 	if len(a) < 2 && len(b) < 2 || a == nil || b == nil || len(c.pairs[i]) != max(len(a), len(b)) {
 		return nil
 	}
+	for _, x := range append(a, b...) {
+		if !hasLetter(x.v) || strings.ContainsAny(x.v, "()[]{}") {
+			return nil // punctuation ("(>=") is no word of a phrase
+		}
+	}
 	ps := append([]slotCount(nil), c.pairs[i]...)
 	sort.SliceStable(ps, func(x, y int) bool { return ps[x].n > ps[y].n })
 	return ps
