@@ -149,6 +149,9 @@ type textProfile struct {
 	// codeSev: lines of source code with a severity word that is a
 	// name or a type ("func f() error {"), not counted (isCodeLine).
 	codeSev int
+	// locPrefixed counts the lines that start "file:line:col: " (the
+	// only lines demotePattern can match).
+	locPrefixed int
 	// tagged counts colon-separated records with a type tag
 	// (text_tagged.go), or nil.
 	tagged *taggedStats
@@ -448,6 +451,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 			p.levels[lv]++
 		} else if lv := tagLevel(line); lv != "" {
 			p.levels[lv]++
+		}
+		if hasLocationPrefix(line) {
+			p.locPrefixed++
 		}
 		sev := lineSeverityOf(line, p.locData)
 		if sev != sevNone && p.cols != nil && len(p.cols.split.names) > 0 && !p.locData {

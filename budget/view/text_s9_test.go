@@ -424,3 +424,26 @@ func TestSeveritySlotAmongProgress(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorQueryShortWithoutLocations: the query of the error lines
+// tests the demotion of "file:line:col: warning:" only when some line
+// starts with such a location (every printed query costs the budget;
+// on the old code every text's query carried it).
+func TestErrorQueryShortWithoutLocations(t *testing.T) {
+	plain := []byte(strings.Repeat("E: cannot open lock file\nI: reading package lists\n", 15))
+	p := analyzeText(plain, nil)
+	if q := p.severityQuery(sevError); strings.Contains(q, jqString(demotePattern)) {
+		t.Errorf("the query tests the demotion with no located line: %s", q)
+	}
+	if got := len(jqLines(t, plain, p.severityQuery(sevError))); got != p.errors || got != 15 {
+		t.Errorf("the query finds %d error lines, the profile %d, want 15", got, p.errors)
+	}
+	located := []byte("a.c:1:2: warning: unused x\na.c:3:4: error: bad y\n" + string(plain))
+	p = analyzeText(located, nil)
+	if q := p.severityQuery(sevError); !strings.Contains(q, jqString(demotePattern)) {
+		t.Errorf("the query lacks the demotion with located lines: %s", q)
+	}
+	if got := len(jqLines(t, located, p.severityQuery(sevError))); got != p.errors || got != 16 {
+		t.Errorf("the query finds %d error lines, the profile %d, want 16", got, p.errors)
+	}
+}

@@ -295,6 +295,11 @@ func (p *textProfile) severityQuery(sev int) string {
 		text = `(if test("` + testFramingRe + `") then "" else . end) | `
 	}
 	isErr := `(test(` + e + `) and (test(` + jqString(demotePattern) + `) | not))`
+	if p != nil && p.locPrefixed == 0 {
+		// No line starts "file:line:col: ", so the demotion matches
+		// none: the query leaves it out and stays short.
+		isErr = `test(` + e + `)`
+	}
 	if p != nil && p.locData {
 		loc := `test(` + jqString(locationPattern) + `)`
 		isErr = `(if ` + loc + ` then test(` + jqString(locErrorPattern) + `) else ` + isErr + ` end)`
