@@ -257,15 +257,33 @@ func censusCount(s string, o span) bool {
 	} else {
 		end += o.end
 	}
+	if !countText(s[o.start:o.end]) {
+		return false // a word is no count ("warn (9): no-console, ...": the list's head)
+	}
+	if before := s[start:o.start]; strings.HasSuffix(before, "most ") || strings.HasSuffix(before, "fewest ") {
+		return false // an extreme, labelled by the record after it: `most 59 (in "./mcp:")`
+	}
 	m := censusList.FindStringIndex(s[start:end])
 	if m == nil || start+m[1] > o.start || o.start < 2 || s[o.start-1] != ' ' || s[o.start-2] == ',' || s[o.start-2] == ':' {
 		return false
 	}
-	after := s[o.end:end]
-	if strings.HasPrefix(after, ")") && !isNumeric(s[o.start:o.end]) {
-		return false // words closing a parenthesis ("(TODO not done yet)") are no count
+	return censusCountAfter.MatchString(s[o.end:end])
+}
+
+// countText reports whether t is written as a count: digits, with
+// thousands separators or a decimal point ("3", "1,314", "2.5").
+func countText(t string) bool {
+	digits := false
+	for i := 0; i < len(t); i++ {
+		switch c := t[i]; {
+		case c >= '0' && c <= '9':
+			digits = true
+		case c == ',' || c == '.':
+		default:
+			return false
+		}
 	}
-	return censusCountAfter.MatchString(after)
+	return digits
 }
 
 // censusValue reports whether the needle at o is a value of a census

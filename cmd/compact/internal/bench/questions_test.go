@@ -29,6 +29,7 @@ var allCategories = map[string]bool{
 	"npm-ls-all.json": true, "npm-view-vite.json": true, "go-test-shop.jsonl": true, "go-build-failed.txt": true,
 	"apt-cache-show-node.txt": true, "tree-pip.json": true, "kubectl-pods-restarts.json": true, "github-search-repos.json": true,
 	"gpg-list-keys-colons.txt": true, "update-alternatives.log": true, "make-p-database.txt": true,
+	"redis-info-everything.txt": true, "yamllint-node-modules.txt": true, "ip-details-addr-lab.json": true,
 }
 
 // TestCorpus loads every questions file of the bundled corpus (validating

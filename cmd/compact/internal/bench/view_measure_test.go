@@ -273,6 +273,17 @@ func TestVisibleFor(t *testing.T) {
 		// a parenthesis on a line with a count in parentheses before it.
 		{"words closing a parenthesis are no census count", Answer{Needles: []string{"coupons come with the promotions service"}, Record: []string{"TODO", "todo"}, Kind: KindLookup, Category: CategoryAnomaly},
 			"todo tests (1): cart > applies a coupon (TODO coupons come with the promotions service)\n", true},
+		// bundled eslint-print-config-standard at 2,000 tokens: the rules
+		// whose first item is "warn", listed under it; the value "warn"
+		// before "(9)" was taken for a census count and skipped.
+		{"a value heading its own list is no count", Answer{Needles: []string{"warn"}, Record: []string{"no-console"}, Kind: KindLookup, Category: CategoryRecord},
+			"  [0] the first item (string, in 185 of 185 lists): error 173, warn 9, off 3; warn (9): no-console, promise/always-return\n", true},
+		// bundled ls-laR-mcp-sdk at 2,000 tokens: ./mcp's 59 files stated as
+		// the extreme of a per-record count, labelled by the record after it.
+		{"an extreme names its record after it", Answer{Needles: []string{"59"}, Record: []string{"./mcp"}, Kind: KindFilterCount, Category: CategoryRecord},
+			`  lines after each record's first, counted per record by their first words (exact): "-r--r--r--": 217 lines in 56 records, most 59 (in "./mcp:"); "dr-xr-xr-x": 190 lines in 64 records, most 16 (in "./examples/server:")` + "\n", true},
+		{"an extreme names no other record", Answer{Needles: []string{"16"}, Record: []string{"./mcp"}, Kind: KindFilterCount, Category: CategoryRecord},
+			`  lines after each record's first, counted per record by their first words (exact): "-r--r--r--": 217 lines in 56 records, most 59 (in "./mcp:"); "dr-xr-xr-x": 190 lines in 64 records, most 16 (in "./examples/server:")` + "\n", false},
 		{"a row naming the record in a key=value cell is another record's", Answer{Needles: []string{"1"}, Record: []string{"br0"}, Kind: KindLookup, Category: CategoryFacts},
 			"#\tifname\tmtu\tpromiscuity\tother\n4\tveth1\t1500\t1\tmaster=br0, state=learning\n", false},
 		{"the record's own row", Answer{Needles: []string{"1"}, Record: []string{"br0"}, Kind: KindLookup, Category: CategoryFacts},
