@@ -443,11 +443,14 @@ func (p *Pipeline) factsOf(in Input, shape Shape, wf *wholeFacts) []string {
 // of a result that keeps the whole output and fits (res.Content, counted
 // exactly in res.Tokens.After): the facts its view states (factsOf). A
 // view at a smaller budget states these facts; the whole output at a
-// larger one must state them too, or the larger budget answers fewer
-// questions. So with a store (a view exists), the whole output is shown
-// only with every fact (ok is false otherwise: the next level, whose
-// view at this budget holds everything the view at a smaller one holds);
-// without one, with as many as fit. The payload after the notice's
+// larger one should state them too, or the larger budget answers fewer
+// questions. So with a store (a view exists), a rendering of the output
+// (level 1) is shown only with every fact (ok is false otherwise: the
+// next level, whose view at this budget holds everything the view at a
+// smaller one holds); the output itself (level none) with the longest
+// prefix of the facts (most telling first) that fits, as long as that
+// holds its collections' counts: every record is in it, which no view
+// at this budget shows. Without a store, with as many as fit. The payload after the notice's
 // newline is the output unchanged (SplitNotice). An output under
 // factsMinTokens (its original size: read at a glance) is returned as it
 // is. A payload that itself starts with NoticePrefix always gets a
@@ -459,8 +462,19 @@ func (p *Pipeline) withFacts(in Input, shape Shape, res schemas.Result, wf *whol
 	out := res
 	if res.Tokens.Before >= factsMinTokens && payload != "" {
 		if items := p.factsOf(in, shape, wf); len(items) > 0 {
-			notice, k, n := fitFacts(p.counter, FactsHead, items, payload, res.Tokens.After, res.Tokens.Budget, p.store != nil)
-			if p.store != nil && k < len(items) {
+			// The output itself (level none) is shown whole with the
+			// facts that fit, its counts at least: a view in its place
+			// would show less of it (lshw -json of 3,315 tokens at
+			// 4,000, its facts 2,700 more). A rendering of it (level
+			// 1) states every fact or gives way to the view.
+			raw := res.Level == schemas.LevelNone
+			notice, k, n := fitFacts(p.counter, FactsHead, items, payload, res.Tokens.After, res.Tokens.Budget, p.store != nil && !raw)
+			if p.store != nil && k < len(items) && (!raw || k == 0 && strings.HasPrefix(items[0], "counted: ") ||
+				!stated(p.smallerViewFacts(in, shape, res.Tokens.After-1, res.Tokens.Before), items[:k])) {
+				// (and only when it states every fact the view states at
+				// every smaller budget, those of the largest one at which
+				// the output does not fit: a larger budget never answers
+				// less)
 				return res, false
 			}
 			if k > 0 && n <= res.Tokens.Budget {
@@ -480,6 +494,16 @@ func (p *Pipeline) withFacts(in Input, shape Shape, res schemas.Result, wf *whol
 	return out, true
 }
 
+// stated reports whether every one of facts is among items.
+func stated(facts, items []string) bool {
+	for _, f := range facts {
+		if !slices.Contains(items, f) {
+			return false
+		}
+	}
+	return true
+}
+
 // factsMinTokens is the smallest output (its original's tokens) whose
 // whole result states facts: a shorter one is read at a glance, and
 // passes as it is.
@@ -489,9 +513,35 @@ const factsMinTokens = 1000
 // whole (package view, View.Facts), most telling first; the view is made
 // of the collections level 2 would show (viewShape).
 func viewFacts(in Input, shape Shape) []string {
+	v := buildFactsView(in, shape, 0, 0)
+	if v == nil {
+		return nil
+	}
+	return v.Facts()
+}
+
+// smallerViewFacts are the facts the view of the output states at budget
+// b (filled as level 2 fills it, with a handle of the same length), or
+// nil when even its bare view is over b.
+func (p *Pipeline) smallerViewFacts(in Input, shape Shape, b, before int) []string {
+	v := buildFactsView(in, shape, b, before)
+	if v == nil {
+		return nil
+	}
+	fl, err := v.Fill(p.counter, b)
+	if err != nil {
+		return nil
+	}
+	return fl.Facts(v)
+}
+
+// buildFactsView builds the view of the output (at budget b, 0: any;
+// before is the output's tokens).
+func buildFactsView(in Input, shape Shape, b, before int) *view.View {
 	ext := viewShape(in, shape)
 	vin := view.Input{Tool: in.Tool, ContentType: contentTypeOf(in, shape), Format: ext.Format, Data: in.Data, Args: in.Args,
-		Drop: dropFunc(in.Rules), Identity: in.Rules.Identity, Index: in.Rules.Index, Sort: in.Rules.Sort}
+		Drop: dropFunc(in.Rules), Identity: in.Rules.Identity, Index: in.Rules.Index, Sort: in.Rules.Sort,
+		Budget: b, TokensBefore: before, Handle: RefOf(strings.Repeat("0", 12))}
 	for ci, c := range ext.Collections {
 		vin.Collections = append(vin.Collections, view.Collection{Path: c.Path, Kind: c.Kind, Count: c.Count, Also: ci >= len(shape.Collections),
 			Each: func(fn func(int, []byte) error) error { return EachRecord(in.Data, ext, c.Path, fn) },
@@ -501,5 +551,5 @@ func viewFacts(in Input, shape Shape) []string {
 	if err != nil {
 		return nil
 	}
-	return v.Facts()
+	return v
 }

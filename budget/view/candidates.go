@@ -136,6 +136,9 @@ type coll struct {
 	// dupOf maps a field that repeats another's value in every record
 	// to that field (dupcols.go).
 	dupOf map[*Field]*Field
+	// codes maps a number field that codes another's values one for
+	// one to that field (codeOf, dupcols.go), once asked.
+	codes map[*Field]*Field
 }
 
 // short is the name a row's reason gives field f: the shortest ending of
@@ -252,6 +255,17 @@ func addRecords(v *View, in Input, ci int) error {
 		return fmt.Errorf("profile %s: %w", c.Path, err)
 	}
 	k.p.Finish()
+	if k.p.KeyedByName() {
+		// One-member objects keyed by a name (go fix -json): profiled
+		// again as keyed records, the name as the identity.
+		k = &coll{in: in, c: c, p: NewProfile(true), rows: map[int]*row{}}
+		k.t = newTracker(k)
+		k.p.t = k.t
+		if err := k.profileRecords(); err != nil {
+			return fmt.Errorf("profile %s: %w", c.Path, err)
+		}
+		k.p.Finish()
+	}
 	if k.in.Drop != nil {
 		// Asked of every field many times: answered once (rows.go).
 		k.drops = make(map[*Field]bool, len(k.p.Fields)+1)
@@ -286,6 +300,7 @@ func addRecords(v *View, in Input, ci int) error {
 		Head: k.head, Foot: k.foot, weight: k.weight()})
 	k.sec = sec
 	k.addProfile(v, sec)
+	addOneOffRecords(v, k, sec) // oneoff.go
 	if k.whole > 0 {
 		return nil // listed whole: no rows, no index
 	}
@@ -293,6 +308,7 @@ func addRecords(v *View, in Input, ci int) error {
 		// (A map of tuples has no columns: its lists are read by
 		// position above and listed by the index.)
 		k.addRows(v, sec)
+		addNestedLists(v, k, sec) // nested.go
 	}
 	if (c.Count <= tinyColl || k.p.Map && c.Count <= 2*tinyColl) && len(k.cols) > 0 {
 		// A few short records (an API document's servers) are shown
@@ -657,11 +673,16 @@ const membersWidth = 200
 // The keys come from the profile's pass (keyList.add).
 func (k *coll) keysLine() string {
 	keys, n := k.keys.list(), k.keys.n
+	count := commas(n)
+	if rest := k.c.Count - n; k.keyedStream() && rest > 0 {
+		// Records keyed by their one member's name, and empty ones.
+		count += fmt.Sprintf("; the other %s records are {}, with no member", commas(rest))
+	}
 	var b strings.Builder
 	if n > len(keys) {
-		fmt.Fprintf(&b, "  keys (%s): %s, … %s more …, %s", commas(n), strings.Join(keys[:25], ", "), commas(n-len(keys)), strings.Join(keys[25:], ", "))
+		fmt.Fprintf(&b, "  keys (%s): %s, … %s more …, %s", count, strings.Join(keys[:25], ", "), commas(n-len(keys)), strings.Join(keys[25:], ", "))
 	} else {
-		fmt.Fprintf(&b, "  keys (%s): %s", commas(n), strings.Join(keys, ", "))
+		fmt.Fprintf(&b, "  keys (%s): %s", count, strings.Join(keys, ", "))
 	}
 	return b.String()
 }
@@ -799,7 +820,7 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		if missing > 0 {
 			fmt.Fprintf(&b, ", missing %s", commas(missing))
 		}
-		if f.NumN > 1 && f.Min != f.Max {
+		if f.NumN > 1 && f.Min != f.Max && !refNumber(f.Path) && !codeNumber(f.Path) {
 			fmt.Fprintf(&b, "; sum %s", num(f.Sum))
 		}
 		n := f.Distinct
@@ -815,9 +836,15 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		case n >= 2:
 			class = classMore
 		}
+		if f.NumN > 0 && refNumber(f.Path) {
+			class = classOther // columns, lines, offsets: counted, last
+		}
 	case f.NumN > 0 && f.NumN >= f.Values-f.Nulls:
-		if refNumber(f.Path) || identityScore(f.Path) >= 50 {
-			// Ids, lines, offsets: their sum and mean say nothing.
+		ref := refNumber(f.Path) || identityScore(f.Path) >= 50
+		code := codeNumber(f.Path)
+		if ref || code {
+			// Ids, lines, offsets, codes: their sum and mean say
+			// nothing.
 			fmt.Fprintf(&b, ": min %s, max %s", num(f.Min), num(f.Max))
 		} else {
 			fmt.Fprintf(&b, ": min %s, max %s, mean %s, sum %s", num(f.Min), num(f.Max), num(f.Mean()), num(f.Sum))
@@ -827,11 +854,21 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		}
 		// The values people count ("0 991" of cloc's blank lines), when
 		// one covers a third of them.
-		if vcs := f.sortedCounts(); len(vcs) > 0 && vcs[0].n*3 >= f.Values-f.Nulls {
-			commonValues(&b, f)
+		switch {
+		case code:
+			// A code (a linter's rule number, an HTTP status, an
+			// exit code) is counted by its values, most common first.
+			if codeValues(&b, f) {
+				class = classMore
+			}
+		default:
+			if vcs := f.sortedCounts(); len(vcs) > 0 && vcs[0].n*3 >= f.Values-f.Nulls {
+				commonValues(&b, f)
+			}
 		}
 		epochTimes(&b, f)
-		if f.Min != f.Max && (!under || f.Max > f.Mean()+2*f.StdDev()) {
+		if f.Min != f.Max && (!under || f.Max > f.Mean()+2*f.StdDev()) && !ref && !code {
+			// (the range of ids, offsets or positions answers nothing)
 			class = classRange
 		}
 	case f.TimeN > 0 && f.TimeN == f.Values-f.Nulls:
@@ -928,6 +965,39 @@ func standsOut(f *Field) bool {
 	return n >= 3 && n*f.Distinct >= 3*vals && n*10 >= vals
 }
 
+// codeValues writes the most common values of a code field (up to 10,
+// each with its exact count: "; most common: 2086 412, 2034 120"), and
+// reports whether it wrote.
+func codeValues(b *strings.Builder, f *Field) bool {
+	var vcs []keyCount
+	if f.Counts != nil {
+		vcs = f.sortedCounts()
+	} else {
+		for _, t := range f.Top {
+			vcs = append(vcs, keyCount{t.Value, t.Count})
+		}
+	}
+	if len(vcs) == 0 {
+		return false
+	}
+	b.WriteString("; most common: ")
+	top := 0
+	for i, vc := range vcs {
+		if i == 10 {
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(b, "%s %s", cell(vc.k, 40), commas(vc.n))
+		top += vc.n
+	}
+	if f.Counts != nil && len(vcs) > 10 {
+		fmt.Fprintf(b, "; %s more values with %s", commas(len(vcs)-10), commas(f.Values-f.Nulls-top))
+	}
+	return true
+}
+
 // topValuesOf writes the most common values of a field with too many to
 // count one by one, each with its exact count ("; most common:
 // fp/convert.js 348, _baseRest.js 120"), when the first stands out, and
@@ -968,9 +1038,15 @@ func cellEnds(raw string, width int) string {
 // objects or arrays, most first, or "" for fewer than two.
 func (k *coll) membersOf(f *Field) string {
 	var ms []keyCount
+	items := map[string]int{} // of the members that are always arrays
+	all := 0
 	for name, kid := range f.kids {
 		if kid.Types&(tObject|tArray) != 0 && kid.Present < f.Present && !k.dropped(kid) {
 			ms = append(ms, keyCount{name, kid.Present})
+			if kid.Types&^tNull == tArray && kid.Values == kid.Present {
+				items[name] = kid.Items
+				all += kid.Items
+			}
 		}
 	}
 	if len(ms) < 2 {
@@ -997,6 +1073,14 @@ func (k *coll) membersOf(f *Field) string {
 			b.WriteString(", ")
 		}
 		fmt.Fprintf(&b, "%s %s", cell(jsonQuote(m.k), 40), commas(m.n))
+		if n, ok := items[m.k]; ok {
+			fmt.Fprintf(&b, " (%s)", plural(n, "item"))
+		}
+	}
+	if len(items) == len(ms) {
+		// Lists of findings per kind (go fix -json's analyzers): how
+		// many in all.
+		fmt.Fprintf(&b, "; %s in these lists in all", plural(all, "item"))
 	}
 	return b.String()
 }
@@ -1102,7 +1186,21 @@ func (k *coll) nameField() *Field {
 
 // refNames are names of numbers that are references or places, not
 // measures: their sums and means say nothing.
-var refNames = regexp.MustCompile(`(?i)(^|[._\]])(id|ids|target|targets|position|pos|offset|line|column|col|character|char|start|end|index|idx|row|ordinal|loc|address|addr)$|[a-z](Id|ID|Index|Offset|Position|Line|Column)$`)
+var refNames = regexp.MustCompile(`(?i)(^|[._\]])(id|ids|target|targets|position|pos|offset|line|column|col|character|char|start|end|index|idx|row|ordinal|address|addr)$|[a-z](Id|ID|Index|Offset|Position|Line|Column)$`)
+
+// placeNames are names of strings that say where a record is (a file,
+// a source position "main.go:39:6"): long and nearly all distinct, like
+// hashes, but read and looked up, so not opaque.
+var placeNames = regexp.MustCompile(`(?i)(^|[._\]])(posn|pos|position|location|loc|file|filename|filepath|path)$`)
+
+// codeNames are names of numbers that are codes: a linter's rule number,
+// an HTTP status, an exit code, an errno, a kind or type by number
+// (typedoc's kind 128 for a class). Their values are counted,
+// most common first, never summed.
+var codeNames = regexp.MustCompile(`(?i)(^|[._\]])(code|codes|status|statuscode|status_code|httpstatus|exitcode|exit_code|exitstatus|exit_status|errno|rule|ruleid|rule_id|signal|kind|type)$|[a-z](Code|Status)$`)
+
+// codeNumber reports whether a number field's name says it is a code.
+func codeNumber(path string) bool { return codeNames.MatchString(path) }
 
 // refNumber reports whether a number field's name says it is a
 // reference or a place (an id, a target, a line, a column, an offset).
@@ -1152,7 +1250,7 @@ func (k *coll) hidden(f *Field) bool {
 // bytes without spaces, at least half of them distinct, not times. Rows leave such
 // columns out (the foot says so); a rare value of one is no anomaly.
 func (k *coll) opaque(f *Field) bool {
-	if f == k.p.Identity || f.Types&^tNull != tString || f.Values-f.Nulls < 2 {
+	if f == k.p.Identity || f.Types&^tNull != tString || f.Values-f.Nulls < 2 || placeNames.MatchString(f.Path) {
 		return false
 	}
 	strs := f.Values - f.Nulls
@@ -1170,7 +1268,7 @@ func (k *coll) chooseColumns() {
 	}
 	var cand []scored
 	for _, f := range p.Fields {
-		if f == p.Identity || !f.scalar() || k.hidden(f) || (f.Constant(p.Records) && p.Records > 1) || f.Present*10 < p.Records || k.dupOf[f] != nil {
+		if f == p.Identity || !f.scalar() || k.hidden(f) || (f.Constant(p.Records) && p.Records > 1) || f.Present*10 < p.Records || k.dupOf[f] != nil || k.codeOf(f) != nil {
 			continue
 		}
 		if k.opaque(f) {
@@ -1210,6 +1308,9 @@ func (k *coll) chooseColumns() {
 			s += 30 // has outliers
 		}
 		several := strings.Contains(f.Path, "[]") && f.Values > f.Present+f.Present/5
+		if several && f.NumN > 0 && refNumber(f.Path) {
+			continue // a list of offsets or positions says nothing per row
+		}
 		if stateNames.MatchString(f.Path) && !several {
 			s += 20 // (a list of states of nested records says little per row)
 		}

@@ -5,8 +5,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/toolcompact/compact/budget"
 )
 
 // typedocCommander is `typedoc --json` over commander's typings: records
@@ -26,14 +24,7 @@ var placeNames = regexp.MustCompile(`(^|[.\]])(id|target|line|character|column|p
 // (heldout13w's typedoc and jscpd: positions as measures, names left out).
 func TestColumnsNameBeforePlaces(t *testing.T) {
 	v, _ := viewOf(t, typedocCommander)
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fl, err := v.Fill(c, 4000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fl := fillAt(t, v, 4000)
 	header := ""
 	for _, l := range strings.Split(fl.Text, "\n") {
 		if strings.HasPrefix(l, "#\tname\t") {
@@ -68,14 +59,7 @@ func TestColumnsNameBeforePlaces(t *testing.T) {
 // again with jq. On the old code it was "most in 4208".
 func TestExtremeNamedByName(t *testing.T) {
 	v, data := viewOf(t, "../../testdata/captured/github-issues.json")
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fl, err := v.Fill(c, 4000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fl := fillAt(t, v, 4000)
 	// (the first record holding the most)
 	rec := jq(t, data, `([.[].assignees | length] | max) as $m | [.[] | select((.assignees | length) == $m)] | first | [.title, .number, $m]`)[0].([]any)
 	want := fmt.Sprintf("most in %s [number %d] (%d)", rec[0], toInt(rec[1]), toInt(rec[2]))

@@ -3,6 +3,7 @@ package view
 import (
 	"bytes"
 	"fmt"
+	"slices"
 )
 
 // Duplicate columns: two fields that hold the same value in every record
@@ -28,6 +29,18 @@ func (k *coll) findDuplicates() {
 	for _, f := range p.Fields {
 		if f.scalar() && !f.inArr && !k.dropped(f) && f.Distinct >= 2 && f.Values == f.Present && !f.Constant(p.Records) {
 			cand = append(cand, f)
+		}
+	}
+	if p.Map {
+		// A member holding its record's own key (a coverage map's
+		// path under the same path) is stated once: the key.
+		for _, f := range cand {
+			if f.Types == tString && f.Present == p.Records && f.recSum == p.keySum {
+				if k.dupOf == nil {
+					k.dupOf = map[*Field]*Field{}
+				}
+				k.dupOf[f] = keyField
+			}
 		}
 	}
 	type pair struct{ a, b *Field }
@@ -107,13 +120,19 @@ func (k *coll) findDuplicates() {
 		}
 		group[ra], group[rb] = ra, ra
 	}
-	k.dupOf = map[*Field]*Field{}
+	if k.dupOf == nil {
+		k.dupOf = map[*Field]*Field{}
+	}
 	for f := range group {
 		if r := find(f); r != f {
 			k.dupOf[f] = r
 		}
 	}
 }
+
+// keyField stands for a keyed record's key in dupOf: the field it maps
+// to holds its record's key.
+var keyField = &Field{Path: "the key"}
 
 // sameProfile reports whether two fields' profiles agree in every number
 // (a necessary condition for the same value in every record).
@@ -148,4 +167,55 @@ func joinTypes(f *Field) string {
 		b.WriteString(t)
 	}
 	return b.String()
+}
+
+// codeOf returns the string field whose values number f's one for one
+// (a CDP node's chromeRole.value 144, 158, ... beside its role.value
+// RootWebArea, StaticText, ...), or nil: f is a number with few values,
+// and another field, a string, has as many values in the same records,
+// each value as often as one of f's, first held by the same records
+// (as far as the profile kept them). Rows, the index and the reasons
+// show the string, not its code.
+func (k *coll) codeOf(f *Field) *Field {
+	if k.codes == nil {
+		k.codes = map[*Field]*Field{}
+		for _, a := range k.p.Fields {
+			if a.Types != tNumber || a.vals == nil || a.Distinct < 2 || a.inArr {
+				continue
+			}
+			for _, b := range k.p.Fields {
+				if b.Types == tString && b.vals != nil && b.Distinct == a.Distinct && b.Present == a.Present && b.Values == a.Values && !b.inArr && sameRecords(a, b) {
+					k.codes[a] = b
+					break
+				}
+			}
+		}
+	}
+	return k.codes[f]
+}
+
+// sameRecords reports whether each value of a is held by the same
+// records (count and first records kept) as some value of b.
+func sameRecords(a, b *Field) bool {
+	type sig struct {
+		n     int
+		first int
+	}
+	bs := map[sig][]*valState{}
+	for _, vs := range b.vals {
+		bs[sig{vs.n, vs.first}] = append(bs[sig{vs.n, vs.first}], vs)
+	}
+	for _, va := range a.vals {
+		ok := false
+		for _, vb := range bs[sig{va.n, va.first}] {
+			if slices.Equal(va.recs, vb.recs) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"bytes"
 	"fmt"
 	"math/big"
 	"regexp"
@@ -50,7 +51,166 @@ const (
 	// indexPerPinned is the index lines listed for each pinned row past
 	// the first round (a row costs about as much as four lines).
 	indexPerPinned = 4
+	// memberLines is how many lines of an index naming the records'
+	// members (memberCells) come with the first round of rows.
+	memberLines = 32
+	// maxGroupNames is the most records of one value of a field whose
+	// names are listed (addValueGroups).
+	maxGroupNames = 64
+	// groupWidth is the characters of one list of names by value.
+	groupWidth = 1400
 )
+
+// groupNames are names of fields whose values are kinds of records (a
+// node's role, an item's category or type, a finding's level).
+var groupNames = regexp.MustCompile(`(?i)(^|\.)(role|category|class|kind|type|group|level|severity|status|state|phase|language|lang)(\.value)?$`)
+
+// groupFields returns the field whose values group the records for the
+// lists of names by value (addValueGroups) and the field naming them,
+// or nil: a string field of 3 to 24 values (counted), in most records,
+// and a name field (or the key) that is not it.
+func (k *coll) groupFields(key *Field, cands []*Field) (grp, name *Field) {
+	p := k.p
+	if key != nil && nameLike(key.Path) {
+		name = key
+	}
+	for _, f := range cands {
+		if name == nil && f.Types == tString && nameLike(f.Path) {
+			name = f
+		}
+	}
+	if name == nil {
+		name = key
+	}
+	if name == nil || p.Map {
+		return nil, nil
+	}
+	for _, f := range cands {
+		if f != name && f.Types == tString && f.Counts != nil && f.Distinct >= 3 && f.Distinct <= 24 && !f.inArr && f.Present*2 >= p.Records &&
+			groupNames.MatchString(f.Path) && (grp == nil || f.Distinct > grp.Distinct) {
+			grp = f
+		}
+	}
+	if grp == nil {
+		return nil, nil
+	}
+	return grp, name
+}
+
+// addValueGroups adds, per value of field grp held by at most
+// maxGroupNames records (the rarer values: a page's 18 headings and 11
+// links among 1,999 accessibility nodes), the names of its records in
+// record order ("role.value=heading (18): Introduction, Advice, ..."):
+// which records have a rare value, and the first and last of them,
+// read off one line each. Rarest values first, after the profile's
+// important lines.
+func addValueGroups(v *View, k *coll, grp, name *Field, extra []*Field, groups map[string]*valueGroup) {
+	if grp == nil {
+		return
+	}
+	vals := make([]string, 0, len(groups))
+	for val, g := range groups {
+		if len(g.names) == grp.Counts[val] && len(g.names) <= maxGroupNames {
+			vals = append(vals, val)
+		}
+	}
+	sort.Slice(vals, func(i, j int) bool {
+		if a, b := grp.Counts[vals[i]], grp.Counts[vals[j]]; a != b {
+			return a < b
+		}
+		return vals[i] < vals[j]
+	})
+	for j, val := range vals {
+		g := groups[val]
+		empty := true
+		for _, n := range g.names {
+			empty = empty && (n == `""` || n == "null")
+		}
+		names := g.withExtras(k, extra)
+		if empty {
+			continue // nameless records: the profile counts them
+		}
+		var b strings.Builder
+		for i, n := range names {
+			if i > 0 && b.Len()+len(n) > groupWidth {
+				fmt.Fprintf(&b, ", … %d more", len(names)-i)
+				break
+			}
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(n)
+		}
+		text := fmt.Sprintf("  %s=%s (%s records), their %s in order: %s", grp.Path, cell(val, 40), commas(len(names)), name.Path, b.String())
+		if len(names) == 1 {
+			text = fmt.Sprintf("  %s=%s (1 record), its %s: %s", grp.Path, cell(val, 40), name.Path, names[0])
+		}
+		v.Add(Candidate{Section: k.sec, Key: -800_000 + j, Record: -1, Prio: PrioProfile2, Reason: "records by value", Text: text})
+	}
+}
+
+// valueGroup is the records of one value of the group field: their
+// names and, per record, the values of the group's extra fields ("" for
+// none).
+type valueGroup struct {
+	names []string
+	extra [][]string
+}
+
+// withExtras returns the group's names, each followed by the values of
+// the extra fields every record of the group has and that differ
+// between them ("Locks (level.value=2)", "wait groups (url.value=…)"):
+// what a heading's level or a link's target is, beside its name.
+func (g *valueGroup) withExtras(k *coll, extra []*Field) []string {
+	var use []int
+	for j := range extra {
+		all, first, differ := true, "", false
+		for i, x := range g.extra {
+			if x == nil || x[j] == "" {
+				all = false
+				break
+			}
+			if i == 0 {
+				first = x[j]
+			} else if x[j] != first {
+				differ = true
+			}
+		}
+		if all && (differ || len(g.names) == 1) && len(use) < 2 {
+			use = append(use, j)
+		}
+	}
+	if len(use) == 0 {
+		return g.names
+	}
+	out := make([]string, len(g.names))
+	for i, n := range g.names {
+		var parts []string
+		for _, j := range use {
+			parts = append(parts, k.short(extra[j])+"="+g.extra[i][j])
+		}
+		out[i] = n + " (" + strings.Join(parts, ", ") + ")"
+	}
+	return out
+}
+
+// groupExtras are the fields a few records have (under half) that the
+// lists by value may show beside the names: scalars outside arrays, at
+// most 8, the group's own and the name aside.
+func (k *coll) groupExtras(key, grp, name *Field) []*Field {
+	var out []*Field
+	for _, f := range k.p.Fields {
+		if len(out) == 8 {
+			break
+		}
+		if f == key || f == grp || f == name || !f.scalar() || f.inArr || k.hidden(f) || f.Present*2 >= k.p.Records || f.Present < 2 ||
+			f.Distinct < 2 && !f.ManyDistinct || f.NumN > 0 && (refNumber(f.Path) || identityScore(f.Path) >= 50) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
 
 // lookupNames are field names a record is most often looked up for: its
 // version, state, size, where it runs, who made it.
@@ -106,11 +266,17 @@ func (k *coll) indexFields() (key *Field, fields []*Field, fixed, ok bool) {
 	}
 	var cand []scored
 	for _, f := range p.Fields {
+		// A name is what a record is looked up by, long or not (cut
+		// in the line); a code of another field's values is not.
+		name := f.Types == tString && nameLike(f.Path) && (key == nil || !nameLike(key.Path))
 		if f == key || !f.scalar() || f.inArr || k.dropped(f) || f.Present*2 < p.Records || k.dupOf[f] != nil ||
-			f.Constant(p.Records) || f.MaxLen > indexFieldLen || f.Nulls*2 > f.Values || k.opaque(f) {
+			f.Constant(p.Records) || f.MaxLen > indexFieldLen && !name || f.Nulls*2 > f.Values || k.opaque(f) && !name || k.codeOf(f) != nil {
 			continue
 		}
 		s := 0
+		if name {
+			s += 60
+		}
 		if f.Counts != nil {
 			if vc := f.sortedCounts(); len(vc) > 0 {
 				if vc[0].n*10 >= f.Values*9 {
@@ -195,6 +361,67 @@ type indexLine struct {
 	// the line that lists them after the identity.
 	more     [][]byte
 	moreText string
+	// members names the record's optional object and array members,
+	// each array with its items ("rangeint 12, any 4"), when the
+	// index shows them (memberCells).
+	members string
+}
+
+// keyedStream reports whether the records are one-member objects of a
+// stream or an array keyed by their member's name (Profile.KeyedByName),
+// profiled as a map's members.
+func (k *coll) keyedStream() bool { return k.p.Map && k.c.Kind != "map" }
+
+// memberCells reports whether an index line names the record's optional
+// object and array members (memberCell): when the records are objects
+// whose members are such (go fix -json's analyzers per package, each a
+// list of findings), which ones a record has, and how many items each,
+// is what the record is looked up for.
+func (k *coll) memberCells() bool {
+	r := k.p.root
+	if r.Types != tObject || len(r.kids) < 2 {
+		return false
+	}
+	opt := 0
+	for _, kid := range r.kids {
+		if kid.Types&(tObject|tArray) == 0 {
+			return false
+		}
+		if kid.Present < r.Present {
+			opt++
+		}
+	}
+	return opt*2 >= len(r.kids)
+}
+
+// memberCell is the cell of a record's object and array members: each
+// name, an array's with its number of items ("rangeint 12, any 4"); a
+// map's record ({"key": value}) by its value's members.
+func memberCell(raw []byte, isMap bool) string {
+	s := jscan{d: raw}
+	s.ws()
+	if isMap {
+		if _, ok := s.entryValue(); !ok {
+			return "-"
+		}
+	}
+	var parts []string
+	s.eachMember(func(name string) {
+		n := -1
+		if s.peek() == '[' {
+			n = 0
+			s.elements(func([]byte) { n++ })
+		}
+		if n >= 0 {
+			parts = append(parts, cell(jsonQuote(name), 40)+" "+strconv.Itoa(n))
+		} else {
+			parts = append(parts, cell(jsonQuote(name), 40))
+		}
+	})
+	if len(parts) == 0 {
+		return "-"
+	}
+	return listCell(parts)
 }
 
 // addIndex adds the index of collection k: a section right after the
@@ -220,7 +447,16 @@ func addIndex(v *View, k *coll) {
 	if key == nil {
 		all = all[1:]
 	}
+	grp, gname := k.groupFields(key, cands)
+	var gextra []*Field
+	if grp != nil {
+		gextra = k.groupExtras(key, grp, gname)
+		all = append(append(all, grp, gname), gextra...)
+	}
 	mask := p.mask(all...)
+	groups := map[string]*valueGroup{} // grp's value -> its records, in order
+	stream := k.keyedStream()
+	members := k.memberCells()
 	var lines []indexLine
 	read := 0
 	complete := true
@@ -228,9 +464,11 @@ func addIndex(v *View, k *coll) {
 	// (eachRecordLeaves, rows.go); a value that is a slice of the input
 	// is kept as it is, one read in a reused buffer is copied.
 	var (
-		l  indexLine
-		id []byte
-		sv [][]byte
+		l      indexLine
+		id     []byte
+		sv     [][]byte
+		gv, gn []byte   // the group field's value and the name (addValueGroups)
+		gx     []string // the group's extra fields' values
 	)
 	keep := func(val []byte) []byte {
 		if within(k.in.Data, val) {
@@ -244,15 +482,29 @@ func addIndex(v *View, k *coll) {
 			return false
 		}
 		l = indexLine{rec: i, vals: make([][]byte, len(cands)), more: make([][]byte, len(opq))}
-		id, sv = nil, nil
+		id, sv, gv, gn, gx = nil, nil, nil, nil, nil
 		if len(sorts) > 0 {
 			sv = make([][]byte, len(sorts))
+		}
+		if len(gextra) > 0 {
+			gx = make([]string, len(gextra))
 		}
 		return true
 	}
 	leaf := func(f *Field, val []byte) {
 		if f == key && id == nil {
 			id = val
+		}
+		if grp != nil && f == grp && gv == nil {
+			gv = val
+		}
+		if grp != nil && f == gname && gn == nil {
+			gn = val
+		}
+		for j, g := range gextra {
+			if f == g && gx[j] == "" {
+				gx[j] = cell(string(val), 60)
+			}
 		}
 		for j, g := range cands {
 			switch {
@@ -287,9 +539,26 @@ func addIndex(v *View, k *coll) {
 		for _, x := range sv {
 			l.sort = append(l.sort, jqValue(x))
 		}
+		if gv != nil && gn != nil {
+			g, ok := groups[string(gv)]
+			if !ok && grp.Counts[string(gv)] <= maxGroupNames {
+				g = &valueGroup{}
+				groups[string(gv)] = g
+			}
+			if g != nil {
+				g.names = append(g.names, cell(string(gn), 40))
+				g.extra = append(g.extra, gx)
+			}
+		}
+		if members {
+			l.members = memberCell(raw, p.Map)
+		}
 		if p.Map {
 			l.key = mapKey(raw)
 			l.id = cell(jsonQuote(l.key), 100)
+			if stream && l.key == "" && !bytes.Contains(raw, []byte(`""`)) {
+				return nil // {}: no member, no key (the profile counts them)
+			}
 		} else if id != nil {
 			l.id = cell(string(id), 100)
 		} else {
@@ -307,6 +576,9 @@ func addIndex(v *View, k *coll) {
 	}
 	if len(lines) == 0 {
 		return
+	}
+	if complete {
+		addValueGroups(v, k, grp, gname, gextra, groups)
 	}
 	fields := cands
 	if !fixed {
@@ -333,43 +605,35 @@ func addIndex(v *View, k *coll) {
 	}
 	for i := range lines {
 		l := &lines[i]
-		var b strings.Builder
-		b.WriteString(l.id)
+		var cells []string
 		for j, val := range l.vals {
-			b.WriteByte('\t')
-			switch {
-			case fields[j].inArr:
+			if fields[j].inArr {
 				var items []string
 				if l.items != nil {
 					items = l.items[j]
 				}
-				b.WriteString(listCell(items))
-			case val == nil:
-				b.WriteString("-")
-			default:
-				b.WriteString(cell(string(val), indexWidth))
+				cells = append(cells, listCell(items))
+			} else {
+				cells = append(cells, valueCell(val))
 			}
 		}
-		l.text = b.String()
+		if members {
+			cells = append(cells, l.members)
+		}
+		l.text = lineOf(l.id, cells)
 		l.vals, l.items = nil, nil
 		if len(opq) > 0 {
-			b.Reset()
-			b.WriteString(l.id)
+			cells = cells[:0]
 			for _, val := range l.more {
-				b.WriteByte('\t')
-				if val == nil {
-					b.WriteString("-")
-				} else {
-					b.WriteString(cell(string(val), indexWidth))
-				}
+				cells = append(cells, valueCell(val))
 			}
-			l.moreText = b.String()
+			l.moreText = lineOf(l.id, cells)
 		}
 		l.more = nil
 	}
 	addPinnedList(v, k, key, fields, lines)
 	order := "record order"
-	if p.Map {
+	if p.Map && !stream {
 		order = "key order"
 		sort.SliceStable(lines, func(i, j int) bool { return lines[i].key < lines[j].key })
 	}
@@ -395,7 +659,14 @@ func addIndex(v *View, k *coll) {
 			names = append(names, f.Path)
 		}
 	}
+	if members {
+		names = append(names, "members (items)")
+	}
 	total := c.Count
+	what := "records"
+	if stream && complete {
+		total, what = len(lines), "keyed records"
+	}
 	// listSection is the section of one line per record: the index, or
 	// the opaque fields it leaves out; head names it, label its foot.
 	listSection := func(head, label string, names []string, fields []*Field) int {
@@ -404,18 +675,18 @@ func addIndex(v *View, k *coll) {
 				if len(ch) == 0 {
 					return ""
 				}
-				what := "every record"
+				all := "every " + strings.TrimSuffix(what, "s")
 				if len(ch) < total {
-					what = fmt.Sprintf("the first %s of %s records", commas(len(ch)), commas(total))
+					all = fmt.Sprintf("the first %s of %s %s", commas(len(ch)), commas(total), what)
 				}
-				return fmt.Sprintf("%s, %s in %s, one per line (tab-separated: %s):\n", head, what, order, strings.Join(names, ", "))
+				return fmt.Sprintf("%s, %s in %s, one per line (tab-separated: %s):\n", head, all, order, strings.Join(names, ", "))
 			},
 			Foot: func(ch []Candidate) string {
 				if len(ch) == 0 || len(ch) >= total {
 					return ""
 				}
-				return fmt.Sprintf("  %s: %s of %s records not listed; list exactly them: %s\n",
-					label, commas(total-len(ch)), commas(total), jqCommand(k.in.Handle, k.indexRestQuery(key, fields, sorts, desc, len(ch), lines)))
+				return fmt.Sprintf("  %s: %s of %s %s not listed; list exactly them: %s\n",
+					label, commas(total-len(ch)), commas(total), what, jqCommand(k.in.Handle, k.indexRestQuery(key, fields, sorts, desc, len(ch), lines)))
 			},
 		})
 	}
@@ -424,7 +695,14 @@ func addIndex(v *View, k *coll) {
 		// Ranked by position: the pinned rows past the first round
 		// take turns with the lines (rows.go), and the indexes of
 		// several collections list their first lines first.
-		v.Add(Candidate{Section: sec, Key: j, Record: -1, Prio: PrioIndex, Rank: j, Reason: "index", Text: l.text})
+		prio := PrioIndex
+		if members && j < memberLines {
+			// A line naming the record's lists with their sizes says
+			// more than a row of their items' values: the first ones
+			// come before the rows.
+			prio = PrioAnomaly - 1
+		}
+		v.Add(Candidate{Section: sec, Key: j, Record: -1, Prio: prio, Rank: j, Reason: "index", Text: l.text})
 	}
 	if len(opq) == 0 {
 		return
@@ -440,6 +718,19 @@ func addIndex(v *View, k *coll) {
 	for j, l := range lines {
 		v.Add(Candidate{Section: osec, Key: j, Record: -1, Prio: PrioRemaining, Rank: j, Reason: "index", Text: l.moreText})
 	}
+}
+
+// valueCell is an index cell of one value: "-" when the record has none.
+func valueCell(val []byte) string {
+	if val == nil {
+		return "-"
+	}
+	return cell(string(val), indexWidth)
+}
+
+// lineOf is an index line: the identity, then the cells, tab-separated.
+func lineOf(id string, cells []string) string {
+	return strings.Join(append([]string{id}, cells...), "\t")
 }
 
 // listWidth is the characters of an index cell listing a record's list
@@ -566,9 +857,9 @@ func (k *coll) indexRestQuery(key *Field, fields, sorts []*Field, desc bool, n i
 		var ks []string
 		for _, f := range sorts {
 			if k.p.Map {
-				ks = append(ks, ".value"+fieldExpr(f.Path))
+				ks = append(ks, fieldExprOf(".value", f))
 			} else {
-				ks = append(ks, fieldExpr(f.Path))
+				ks = append(ks, fieldExprOf("", f))
 			}
 		}
 		by = "sort_by(" + strings.Join(ks, ", ") + ") | "
@@ -578,11 +869,19 @@ func (k *coll) indexRestQuery(key *Field, fields, sorts []*Field, desc bool, n i
 	}
 	if k.p.Map {
 		parts = append(parts, ".key")
+		if k.keyedStream() {
+			// Records keyed by their one member's name, in record
+			// order: the members of them all, after the first n.
+			for _, f := range fields {
+				parts = append(parts, fieldExprOf(".value", f))
+			}
+			return fmt.Sprintf("[.[] | to_entries[]] | .[%d:] | map([%s])", n, strings.Join(parts, ", "))
+		}
 		for _, f := range fields {
 			if f == k.p.root || f == k.p.root.elem {
 				parts = append(parts, ".value")
 			} else {
-				parts = append(parts, ".value"+fieldExpr(f.Path))
+				parts = append(parts, fieldExprOf(".value", f))
 			}
 		}
 		if by != "" {
@@ -590,9 +889,9 @@ func (k *coll) indexRestQuery(key *Field, fields, sorts []*Field, desc bool, n i
 		}
 		return fmt.Sprintf("%s | to_entries | map(select(.key > %s) | [%s])", c.Path, jsonQuote(lines[n-1].key), strings.Join(parts, ", "))
 	}
-	parts = append(parts, fieldExpr(key.Path))
+	parts = append(parts, fieldExprOf("", key))
 	for _, f := range fields {
-		parts = append(parts, fieldExpr(f.Path))
+		parts = append(parts, fieldExprOf("", f))
 	}
 	form := "map([" + strings.Join(parts, ", ") + "])"
 	switch {

@@ -5,8 +5,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/toolcompact/compact/budget"
 )
 
 // eslintStandard is a linter's resolved configuration (`npx eslint
@@ -23,14 +21,7 @@ const eslintStandard = "../../testdata/captured/eslint-print-config-standard.jso
 // by one, 185 rules with no count of how many are off.
 func TestTupleMapReadByPosition(t *testing.T) {
 	v, data := viewOf(t, eslintStandard)
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fl, err := v.Fill(c, 2000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fl := fillAt(t, v, 2000)
 	text := fl.Text
 	one := func(filter string) any { return jq(t, data, filter)[0] }
 	rules := toInt(one(`.rules | length`))
@@ -121,14 +112,7 @@ const madgeRamda = "../../testdata/captured/madge-ramda.json"
 // "355 distinct".
 func TestTopValuesPastTheCap(t *testing.T) {
 	v, data := viewOf(t, madgeRamda)
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fl, err := v.Fill(c, 2000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fl := fillAt(t, v, 2000)
 	if n := toInt(jq(t, data, `[.[][]] | unique | length`)[0]); n <= 64 {
 		t.Fatalf("only %d distinct values: the cap is not passed", n)
 	}
@@ -160,14 +144,7 @@ func TestTupleMapLongLists(t *testing.T) {
 	}
 	b.WriteString(`}}`)
 	v, data := viewOfData(t, []byte(b.String()))
-	c, err := budget.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fl, err := v.Fill(c, 1500)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fl := fillAt(t, v, 1500)
 	later := toInt(jq(t, data, `[.rules[] | select(length > 3)] | length`)[0])
 	items := toInt(jq(t, data, `[.rules[] | .[3:][]] | length`)[0])
 	byType := jq(t, data, `[.rules[] | .[3:][] | type] | group_by(.) | map([.[0], length]) | sort_by(-.[1]) | map("\(.[0]) \(.[1])") | join(", ")`)[0].(string)

@@ -176,6 +176,13 @@ type Field struct {
 	ManyKeys  bool
 	// inMap: the field is a member of a map-like field, or under one.
 	inMap bool
+	// indexed: its objects are keyed "0", "1", ...: read as lists, their
+	// values the items of its [] field (json_listmap.go).
+	indexed bool
+	// pairs: its lists hold {pairName: name, pairValue: value} pairs,
+	// read as its members (json_pairs.go); noPairs: they do not.
+	pairs, noPairs      bool
+	pairName, pairValue string
 	// keyed: from here on the members without a field are only
 	// counted by name (keys), not profiled (see Profile.child).
 	// namesLost: a member name got no field (past maxFields).
@@ -302,6 +309,10 @@ type Profile struct {
 	t *tracker
 	// rec is the record being added, seq counts its scalar values.
 	rec, seq int
+	// keySum sums recHash over a keyed collection's keys (as written,
+	// quoted), as Field.recSum does over a field's values: a field
+	// with the same sum holds its record's key (dupcols.go).
+	keySum uint64
 }
 
 // NewProfile returns an empty profile; Add each record, then Finish.
@@ -326,9 +337,11 @@ func (p *Profile) Add(i int, raw []byte) {
 	}
 	s := jscan{d: raw}
 	if p.Map {
-		if _, ok := s.entryValue(); !ok {
+		key, ok := s.entryValue()
+		if !ok {
 			return
 		}
+		p.keySum += recHash(hashBytes(key), i)
 	}
 	s.ws()
 	p.value(&s, p.root, i, 0)
@@ -481,6 +494,23 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 		}
 	}
 	f.Values++
+	if c == '{' && (f.indexed || f.kids == nil && f.Types&tObject == 0 && indexKeyed(s)) {
+		f.indexed = true // keyed "0".."n-1": a list (json_listmap.go)
+		p.indexedList(s, f, rec, depth)
+		return
+	}
+	if c == '[' && !f.noPairs && f != p.root {
+		if !f.pairs {
+			// Decided by the field's first non-empty list.
+			if f.pairName, f.pairValue, f.pairs = pairList(s); !f.pairs && f.elem == nil && !emptyArray(s) || pairMember(f) != nil {
+				f.pairs, f.noPairs = false, true
+			}
+		}
+		if f.pairs {
+			p.pairsOf(s, f, rec, depth) // lists of {name, value} (json_pairs.go)
+			return
+		}
+	}
 	switch c {
 	case '{':
 		f.Types |= tObject
@@ -1234,6 +1264,24 @@ func (p *Profile) Finish() {
 	p.Identity = best
 }
 
+// KeyedByName reports whether the records are one-member objects whose
+// member names are data, each naming its record ({"<package path>":
+// {analyzer: [...]}} of go fix -json and go vet -json, {"<id>": {...}}
+// envelopes): every record is an object of at most one member, at least
+// 4 records have one, and most names name one record each (a tagged
+// union, {"Begin": {...}} {"Match": {...}} ..., has few names for many
+// records). Such records are keyed records, profiled as a map's members
+// are (the key is the identity, the value the record); profiled as they
+// are, every name would be a field.
+func (p *Profile) KeyedByName() bool {
+	r := p.root
+	if p.Map || r.Types != tObject || r.Values != p.Records || r.MaxEntries != 1 || r.Entries < 4 {
+		return false
+	}
+	names := len(r.kids) + len(r.keys)
+	return r.ManyKeys || r.namesLost || names*4 >= r.Entries*3
+}
+
 // findMaps marks the map-like fields (MapLike, with their KeyCounts)
 // and the fields under them (inMap).
 func (p *Profile) findMaps() {
@@ -1273,13 +1321,16 @@ func (p *Profile) findMaps() {
 // are not identifiers ("graceful-fs", "@babel/core", "./package.json"),
 // or its members all hold one kind of value and an object holds under
 // half of the names on average (or a quarter of the names are not
-// identifiers). A struct's members are few, named like identifiers and
-// mostly all present; a map's are many, each in few records.
+// identifiers), or it has at least mapKids names, all of scalars, and an
+// object holds under a quarter of them on average or one object holds
+// at least twice as many. A struct's members are few, named like
+// identifiers and mostly all present; a map's are many, each in few
+// records.
 func mapLike(f *Field) bool {
-	if f.Types&^tNull != tObject || len(f.kids) < 8 || f.Objects < 2 {
+	if f.Types&^tNull != tObject || len(f.kids) < 8 || f.Objects < 2 && len(f.kids) < 2*mapKids {
 		return false
 	}
-	nonIdent, kind := 0, -1
+	nonIdent, kind, scalars := 0, -1, true
 	for name, kid := range f.kids {
 		if !plainName(name) && !wordsName(name) {
 			nonIdent++
@@ -1290,12 +1341,19 @@ func mapLike(f *Field) bool {
 		case kind != kid.Types:
 			kind = 0
 		}
+		scalars = scalars && kid.scalar()
 	}
 	k := len(f.kids)
 	if nonIdent*2 >= k {
 		return true
 	}
 	sparse := f.Entries*2 <= k*f.Objects
+	if scalars && k >= mapKids && (f.Entries*4 <= k*f.Objects || f.MaxEntries >= 2*mapKids) {
+		// Many flags, each in few records, of mixed kinds (lshw's
+		// capabilities: "fpu": "mathematical co-processor", "wp":
+		// true, 108 names): a map of names, not a struct's fields.
+		return true
+	}
 	return kind > 0 && (sparse || nonIdent*4 >= k)
 }
 
@@ -1314,6 +1372,23 @@ func wordsName(name string) bool {
 		}
 	}
 	return true
+}
+
+// nameLike reports whether a field's name says it holds the record's own
+// name a person reads (name, title, metadata.name, displayName,
+// name.value), not an id, a key or the name of something else (a pod's
+// nodeName).
+func nameLike(path string) bool {
+	l := strings.ToLower(path)
+	leaf := l
+	if i := strings.LastIndexByte(l, '.'); i >= 0 {
+		leaf = l[i+1:]
+	}
+	switch leaf {
+	case "name", "title", "displayname", "display_name", "fullname", "full_name":
+		return true
+	}
+	return strings.HasSuffix(l, ".name.value") || l == "name.value" || strings.HasSuffix(l, ".name.text") || l == "name.text"
 }
 
 // identityScore rates how well a field's name says it names its record.
@@ -1337,6 +1412,10 @@ func identityScore(path string) int {
 	switch {
 	case strings.HasSuffix(leaf, "name"):
 		return 70 - 5*depth
+	case strings.HasSuffix(l, "name.value") || strings.HasSuffix(l, "name.text"):
+		// A name held in an object of its own (a CDP node's name:
+		// {type, value})
+		return 65 - 5*depth
 	case strings.HasSuffix(leaf, "id") || strings.HasSuffix(leaf, "key"):
 		return 60 - 5*depth
 	}

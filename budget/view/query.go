@@ -89,7 +89,11 @@ func lookupQuery(c Collection, p *Profile, ident string) string {
 	if c.Kind == "map" {
 		return fmt.Sprintf("%s[%s]", c.Path, jsonQuote(ident))
 	}
-	return fmt.Sprintf("%s | select(%s == %s)", iterExpr(c), fieldExpr(p.Identity.Path), ident)
+	if p.Map {
+		// Records keyed by their one member's name (KeyedByName).
+		return fmt.Sprintf("%s | to_entries[] | select(.key == %s) | .value", iterExpr(c), jsonQuote(ident))
+	}
+	return fmt.Sprintf("%s | select(%s == %s)", iterExpr(c), fieldExprOf("", p.Identity), ident)
 }
 
 // wholeShown reports whether every line listing the members or items of
@@ -156,7 +160,7 @@ func (k *coll) foot(chosen []Candidate) string {
 		if k.p.root.Values > 0 && k.p.root.scalar() {
 			fields++ // the records' own values (".")
 		}
-		fmt.Fprintf(&b, "  profile lines not shown: %s of %s fields; list every field: %s\n", commas(n), commas(fields), jqCommand(h, fieldsQuery(k.c)))
+		fmt.Fprintf(&b, "  profile lines not shown: %s of %s fields; list every field: %s\n", commas(n), commas(fields), jqCommand(h, fieldsQuery(k.c, k.p.Map)))
 	}
 	if len(shown) > 0 && len(k.cols) < len(k.p.Fields) && !(len(k.cols) == 1 && k.cols[0] == k.p.root) {
 		opaque := ""
@@ -201,11 +205,14 @@ func (k *coll) nDropped() int {
 	return n
 }
 
-// fieldsQuery lists every field path of c's records.
-func fieldsQuery(c Collection) string {
+// fieldsQuery lists every field path of c's records (keyed: the records
+// are one-member objects keyed by a name, whose values are profiled).
+func fieldsQuery(c Collection, keyed bool) string {
 	it := iterExpr(c)
 	if c.Kind == "map" {
 		it += " | .value"
+	} else if keyed {
+		it += " | to_entries[] | .value"
 	}
 	return fmt.Sprintf(`[%s | paths | map(if type == "number" then "[]" else tostring end) | join(".")] | unique`, it)
 }
@@ -235,7 +242,7 @@ func pinQuery(c Collection, p *Profile) string {
 		return fmt.Sprintf("%s | select(.value | %s) | .key", iterExpr(c), pin)
 	}
 	if p.Identity != nil {
-		return fmt.Sprintf("%s | %s | %s", iterExpr(c), sel, fieldExpr(p.Identity.Path))
+		return fmt.Sprintf("%s | %s | %s", iterExpr(c), sel, fieldExprOf("", p.Identity))
 	}
 	return fmt.Sprintf("%s | %s", iterExpr(c), sel)
 }

@@ -161,6 +161,11 @@ func (p *Profile) walk(s *jscan, f *Field, mask []bool, fn func(*Field, []byte))
 	}
 	switch s.peek() {
 	case '{':
+		if f.indexed {
+			// A list keyed "0".."n-1" (json_listmap.go).
+			s.eachMemberName(func([]byte) { p.walk(s, f.elem, mask, fn) })
+			return
+		}
 		s.pos++
 		s.ws()
 		if s.peek() == '}' {
@@ -188,6 +193,10 @@ func (p *Profile) walk(s *jscan, f *Field, mask []bool, fn func(*Field, []byte))
 			return
 		}
 	case '[':
+		if f.pairs {
+			p.walkPairs(s, f, mask, fn) // json_pairs.go
+			return
+		}
 		s.pos++
 		s.ws()
 		if s.peek() == ']' {
@@ -230,6 +239,9 @@ func mapKey(raw []byte) string {
 	s.ws()
 	s.pos++
 	s.ws()
+	if s.peek() != '"' {
+		return "" // {}: a keyed stream's record without a member
+	}
 	return s.readString()
 }
 
@@ -404,7 +416,9 @@ func (k *coll) selectRows() {
 				case exit && vs.exitValue:
 					label := f.Path + "=" + raw
 					flag(label, PrioAnomaly, vs.n, vs, k.short(f)+"="+raw+" (not 0)", k.innerRef(f, raw))
-				case !usual && f.Values >= 10 && f.Distinct <= 24 && f.Distinct < f.Values/2 && vs.n <= max(1, f.Values/20) && (fewValued(f) || vs.n*8 <= medianCount(f)) && !k.opaque(f):
+				case !usual && f.Values >= 10 && f.Distinct <= 24 && f.Distinct < f.Values/2 && vs.n <= max(1, f.Values/20) && (fewValued(f) || vs.n*8 <= medianCount(f)) && !k.opaque(f) &&
+					!(f.NumN > 0 && refNumber(f.Path)) && k.codeOf(f) == nil:
+					// (a rare column or line number says nothing)
 					label := f.Path + "=" + cell(raw, 40)
 					prio := PrioRare
 					if !fewValued(f) {
@@ -427,7 +441,9 @@ func (k *coll) selectRows() {
 				flag(label, PrioAnomaly, 0, f.sel.exitVals[raw], k.short(f)+"="+raw+" (not 0)", k.innerRef(f, raw))
 			}
 		}
-		if f.NumN >= 8 && f.StdDev() > 0 && f != p.Identity {
+		if f.NumN >= 8 && f.StdDev() > 0 && f != p.Identity && !refNumber(f.Path) && !codeNumber(f.Path) && k.codeOf(f) == nil {
+			// (an offset, a position or a code far from the mean is
+			// no outlier: they are no measures)
 			outl[f] = stat{f.Mean(), f.StdDev()}
 		}
 		if f.Present > 0 && p.Records >= 10 && f.Present*10 <= p.Records && !strings.Contains(f.Path, "[]") {
@@ -1143,7 +1159,9 @@ func (k *coll) chooseGroups() {
 	}
 	for _, f := range p.Fields {
 		if len(k.measures) < 3 && f != p.Identity && f.NumN > 0 && f.NumN == f.Values-f.Nulls && f.Distinct > 12 && !strings.Contains(f.Path, "[]") && !k.hidden(f) &&
-			!strings.HasSuffix(strings.ToLower(f.Path), "id") && !epochField(f) {
+			!strings.HasSuffix(strings.ToLower(f.Path), "id") && !epochField(f) && !refNumber(f.Path) && !codeNumber(f.Path) {
+			// (the sums of lines, offsets or codes per group say
+			// nothing)
 			k.measures = append(k.measures, f)
 		}
 	}
@@ -1457,8 +1475,11 @@ func (l *keyList) list() []string {
 		return l.keys
 	}
 	out := append([]string(nil), l.keys...)
-	for i := range l.window {
-		out = append(out, string(l.window[(l.next+i)%len(l.window)]))
+	// The window holds the last keys, some of them among the first
+	// ones while there are under twice as many: only those after.
+	w := len(l.window)
+	for i := w - min(w, l.n-len(l.keys)); i < w; i++ {
+		out = append(out, string(l.window[(l.next+i)%w]))
 	}
 	return out
 }
@@ -1625,6 +1646,15 @@ func (k *coll) profileRecords() error {
 	if !array && c.Kind != "jsonl" && c.Kind != "concat" || !within(k.in.Data, c.Text) {
 		return c.Each(func(i int, raw []byte) error { k.p.Add(i, raw); return nil })
 	}
+	if k.p.Map {
+		// Records keyed by their one member's name (KeyedByName).
+		n := 0
+		err := k.eachRecord(func(i int, raw []byte) error { k.p.Add(i, raw); n++; return nil })
+		if err == nil && n != c.Count {
+			err = fmt.Errorf("%s records read, the collection has %s", commas(n), commas(c.Count))
+		}
+		return err
+	}
 	s := jscan{d: c.Text}
 	s.ws()
 	if array {
@@ -1708,6 +1738,9 @@ func (p *Profile) addMapRecord(i int, rec []byte, at int) {
 	if p.t != nil {
 		p.t.begin(i, rec)
 	}
+	k := jscan{d: rec, pos: 1}
+	k.skipString()
+	p.keySum += recHash(hashBytes(rec[1:k.pos]), i) // (as Add)
 	s := jscan{d: rec, pos: at}
 	p.value(&s, p.root, i, 0)
 	if p.t != nil {
@@ -1770,7 +1803,14 @@ func (k *coll) eachRecordLeaves(mask []bool, begin func(i int) bool, leaf func(*
 				return errStop
 			}
 			start := s.pos
-			k.p.walk(s, k.p.root, mask, leaf)
+			if k.p.Map {
+				// Records keyed by their one member's name
+				// (KeyedByName): their values' leaves.
+				s.skipValue()
+				k.p.leavesOf(s.d[start:s.pos], mask, leaf)
+			} else {
+				k.p.walk(s, k.p.root, mask, leaf)
+			}
 			return end(i, s.d[start:s.pos])
 		})
 	}

@@ -232,7 +232,8 @@ func stepOver(s *jscan, colls []Collection) bool {
 
 // entryValue moves s from the start of a map's record ({"key": value})
 // past the key and the colon to the value, and returns the key as
-// written (quoted); ok is false when the record is no object.
+// written (quoted); ok is false when the record is no object or has no
+// member.
 func (s *jscan) entryValue() (key []byte, ok bool) {
 	s.ws()
 	if s.peek() != '{' {
@@ -240,6 +241,9 @@ func (s *jscan) entryValue() (key []byte, ok bool) {
 	}
 	s.pos++
 	s.ws()
+	if s.peek() != '"' {
+		return nil, false // {}: no member
+	}
 	ks := s.pos
 	s.skipString()
 	key = s.d[ks:s.pos]
