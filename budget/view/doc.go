@@ -96,6 +96,8 @@
 // Build adds the candidates of structured outputs (JSON, JSON Lines,
 // concatenated JSON); text outputs get theirs from the text*.go files:
 //
+//	text_prefix.go      a constant line prefix (valgrind's ==PID==, a pod's
+//	                    [name]) removed before reading, and from every query
 //	text_profile.go     one pass over the lines: kind, records, severity,
 //	                    templates, fields, and a table's column profile
 //	text_columns.go     tables: how lines split (spaces, tabs; detection),
@@ -117,12 +119,17 @@
 //	                    status, failed/skipped/todo names, the runner's summary
 //	text_gitgraph.go    git log --oneline/--graph: commits, merges, refs
 //	text_diff.go        unified diffs: files, hunks, +/- lines per file
-//	text_locations.go   lines with a source location: by file, directory
+//	text_locations.go   lines with a source location (file:line:col:,
+//	                    file(line,col):, markdownlint's file:line message,
+//	                    grep -n's file:line:text): by file, directory
 //	                    and code; the rare forms of a text of located
 //	                    diagnostics (go build -gcflags=-m)
+//	text_tagged.go      colon-separated records with a type tag (gpg
+//	                    --with-colons): each type's fields counted
 //	text_kv.go          key/value lines (NAME=value, key = value, Key: value,
 //	                    #define NAME value): values, name groups, entries
-//	text_severity.go    which lines are errors or warnings
+//	text_severity.go    which lines are errors or warnings (not a severity
+//	                    word in code, in prose or in a tool's summary)
 //	text_template.go    templates of the lines with exact counts (Drain)
 //	text_facts.go       the facts a whole text states when it fits
 //	text.go             the text's candidates in fill order

@@ -12,7 +12,8 @@ import (
 // candidates are, in this order of priority:
 //
 //	PrioAnomaly  the last 5 lines (the end of a log is the most-asked
-//	             fact), failed tests and build errors, the 10 latest
+//	             fact) and the first 3 (a tool's banner, version,
+//	             summary), failed tests and build errors, the 10 latest
 //	             distinct error lines and 3 warning lines, each once with
 //	             its count of identical repeats
 //	PrioRare     the last 20 lines, the fields of RFC 822-like records,
@@ -34,6 +35,7 @@ import (
 
 const (
 	textWidth = 400 // a line is shown cut to this many characters, with the rest's length stated
+	headFirst = 3   // the first lines offered with the last ones, before any census
 )
 
 // Sections of a text view, in rendering order (offsets from the
@@ -57,6 +59,7 @@ const (
 	tsFields
 	tsHeaders
 	tsRecFacts
+	tsTagged // colon-separated records with a type tag (text_tagged.go)
 	tsRecIndex
 	tsRecords
 	tsColumns
@@ -89,7 +92,13 @@ type textCands struct {
 	indexN      map[int]int         // rows per index candidate, by its key
 	kvLines     map[int][]int       // the lines of each names-by-value candidate, by its key (text_kv.go)
 	reqTerms    []string            // the words of the request (text_request.go)
+	prefix      string              // the prefix every line has, removed before reading (text_prefix.go)
 }
+
+// jq is a jq filter over the text's lines, shell-quoted, as the view
+// prints it: after the removal of the line prefix the view read the
+// text without (jqPrefix).
+func (tc *textCands) jq(q string) string { return ShellQuote(jqPrefix(tc.prefix) + q) }
 
 // addText adds the candidates of text collection ci.
 func addText(v *View, in Input, ci int) error {
@@ -99,7 +108,12 @@ func addText(v *View, in Input, ci int) error {
 	for _, i := range c.Pinned {
 		want[i] = true
 	}
-	tc.p = analyzeText(in.Data, want)
+	if pre := linePrefix(in.Data); pre != "" {
+		// Read without the prefix every line has (text_prefix.go).
+		tc.prefix = pre
+		tc.in.Data = stripPrefix(in.Data, pre)
+	}
+	tc.p = analyzeText(tc.in.Data, want)
 	if tc.p.lines != c.Count {
 		return fmt.Errorf("text view: %d lines counted, the collection has %d", tc.p.lines, c.Count)
 	}
@@ -402,9 +416,13 @@ func (tc *textCands) candidates() {
 	tailFrom(1, 5)
 	// A report's first lines name what ran (a runner's banner, the
 	// first file of a diff, the newest commit).
+	// So do the first lines of any text but a log: a tool's banner,
+	// version and summary come before any census, at every budget (a
+	// log's first lines are events like the others: its time range is
+	// stated, its rare lines are the anomaly).
 	headStart := 0
-	if p != nil && (p.kind == textReport || p.kind == textCommits || p.kind == textDiff) {
-		headStart = 3
+	if p != nil && p.kind != textLog {
+		headStart = headFirst
 		headFrom(0, headStart)
 	}
 	buildFrom(0, 10)
@@ -464,6 +482,9 @@ func (tc *textCands) candidates() {
 	if p != nil {
 		tc.recordCandidates()
 	}
+	if p != nil {
+		tc.taggedCandidates(add)
+	}
 	colRows := tc.columnCandidates(add)
 	prio = PrioRare
 	if p != nil {
@@ -479,7 +500,17 @@ func (tc *textCands) candidates() {
 		add(tsTemplates, -2, -1, "leading words", w)
 	}
 	tmplFrom(0, 10)
-	if w := tc.wordCounts("last word", tc.lastMap()); w != "" && !tc.pathList() && !kvRec {
+	if p != nil && !(tc.contentLines() || kvRec || list) && (p.cols == nil || p.cols.rows == 0 || p.cols.split.header == nil) {
+		// The values of a top template's positions of few values (a
+		// distribution: "still reachable 152, possibly lost 3") with it
+		// (a table with a header states its columns' values instead).
+		for k := 0; k < 5 && k < len(tc.tmpls); k++ {
+			if v := tc.tmpls[k].fewValues(); v != "" {
+				add(tsTemplates, k, -1, "template distribution", "      "+cut(v, textWidth))
+			}
+		}
+	}
+	if w := tc.wordCounts("last word", tc.lastMap()); w != "" && !tc.pathList() && !kvRec && p.tagged == nil {
 		add(tsTemplates, -1, -1, "last words", w)
 	}
 	if w := tc.extensionCounts(); w != "" {
@@ -706,6 +737,9 @@ func (tc *textCands) factsHead() string {
 		fmt.Fprintf(&b, " (%s blank)", commas(p.blank))
 	}
 	fmt.Fprintf(&b, "; kind: %s", p.kind)
+	if tc.prefix != "" {
+		fmt.Fprintf(&b, "; every line starts with %q, shown without it (a line that is only the prefix is blank)", tc.prefix)
+	}
 	if p.recordUnit != "lines" {
 		fmt.Fprintf(&b, "; %s %s", commas(p.records), p.recordUnit)
 		if p.nameField != "" {
@@ -733,6 +767,9 @@ func (tc *textCands) factLines() []string {
 	if p.proseSev > 0 {
 		s += fmt.Sprintf("; %s lines of prose have a severity word inside a sentence, not marking the line (not counted)", commas(p.proseSev))
 	}
+	if p.codeSev > 0 {
+		s += fmt.Sprintf("; %s lines of source code have a severity word as a name or type, with no level marker (not counted)", commas(p.codeSev))
+	}
 	if p.testNameSev > 0 {
 		s += fmt.Sprintf("; %s lines === RUN or --- PASS/SKIP have a severity word only in a test's name (not counted)", commas(p.testNameSev))
 	}
@@ -745,6 +782,17 @@ func (tc *textCands) factLines() []string {
 		s += fmt.Sprintf("; %s %s %s (names: no level, not counted)", commas(p.nameSev), rows, p.cols.split.nameColumnsText())
 	}
 	out = append(out, s)
+	if p.nSummaries > 0 {
+		// A tool's own count of its diagnostics, verbatim.
+		var ls []string
+		for _, l := range p.summaries {
+			ls = append(ls, fmt.Sprintf("%q (line %d)", cut(l.text, 200), l.pos))
+		}
+		out = append(out, fmt.Sprintf("summary lines (a count of errors or warnings; not counted as error lines): %s%s", commas(p.nSummaries), ": "+strings.Join(ls, ", ")))
+	}
+	if p.tagged != nil {
+		out = append(out, p.tagged.fact())
+	}
 	if s := p.locs.codeFact(); s != "" {
 		out = append(out, s)
 	}
@@ -815,7 +863,7 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 			s += fmt.Sprintf("all of them: compact artifact query %s --jq %s\n", h, ShellQuote(`.[] | select(.Action == "fail" and .Test) | "\(.Package) \(.Test)"`))
 		}
 		if len(cs) < n && tc.report() {
-			s += fmt.Sprintf("every failed test's line: compact artifact query %s --jq %s\n", h, ShellQuote(reportFailedQuery))
+			s += fmt.Sprintf("every failed test's line: compact artifact query %s --jq %s\n", h, tc.jq(reportFailedQuery))
 		}
 		return s
 	case tsBuild:
@@ -838,10 +886,10 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 		s := fmt.Sprintf("error and warning lines, each distinct line once at its last position, after the line before it (showing %s of %s distinct error lines, %s of %s distinct warning lines; [N times, first at line P] = N identical lines):\n",
 			commas(se), commas(len(tc.errs)), commas(sw), commas(len(tc.warns)))
 		if se < len(tc.errs) || tc.p.notableCut > 0 {
-			s += fmt.Sprintf("all error lines: compact artifact query %s --jq %s\n", h, ShellQuote(tc.p.severityQuery(sevError)))
+			s += fmt.Sprintf("all error lines: compact artifact query %s --jq %s\n", h, tc.jq(tc.p.severityQuery(sevError)))
 		}
 		if sw < len(tc.warns) {
-			s += fmt.Sprintf("all warning lines: compact artifact query %s --jq %s\n", h, ShellQuote(tc.p.severityQuery(sevWarn)))
+			s += fmt.Sprintf("all warning lines: compact artifact query %s --jq %s\n", h, tc.jq(tc.p.severityQuery(sevWarn)))
 		}
 		return s
 	case tsCodes:
@@ -878,6 +926,8 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 		return tc.recordsHead(cs)
 	case tsRecIndex:
 		return tc.recIndexHead(cs)
+	case tsTagged:
+		return tc.taggedHead(cs)
 	case tsRecFacts:
 		return fmt.Sprintf("the %s records, counted over every record:\n", commas(tc.p.recs.n))
 	case tsColumns:

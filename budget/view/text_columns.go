@@ -444,6 +444,9 @@ func detectColumns(data []byte, kind string) *colSplit {
 		sp.names = sp.nameColumns(sample)
 		return sp
 	}
+	if mostlyLocated(sample) {
+		return nil // diagnostics and grep -n matches: counted by file (text_locations.go), not split at spaces
+	}
 	sp := detectSpaces(sample)
 	if sp != nil {
 		sp.missingLast(sample)
@@ -1833,7 +1836,7 @@ func (tc *textCands) columnsHead(cs []Candidate) string {
 		vs, _ := byCount(named.names)
 		v := vs[min(len(vs), shownColValues)-1].k
 		s += fmt.Sprintf("the rows whose %s starts with %q (any name likewise): compact artifact query %s --jq %s\n", named.name, v, tc.in.Handle,
-			ShellQuote(fmt.Sprintf(`to_entries[] | select(.value | %s | startswith(%s)) | "\(.key)\t\(.value)"`, cp.split.jqField(indexOf(cp.cols, named)), jqString(v))))
+			tc.jq(fmt.Sprintf(`to_entries[] | select(.value | %s | startswith(%s)) | "\(.key)\t\(.value)"`, cp.split.jqField(indexOf(cp.cols, named)), jqString(v))))
 	}
 	// A query for the rows with a value: the first rare value, else the
 	// most frequent value of the first column with few values.
@@ -1853,7 +1856,7 @@ func (tc *textCands) columnsHead(cs []Candidate) string {
 			}
 		}
 		s += fmt.Sprintf("the rows whose %s is %q (any column, any value likewise): compact artifact query %s --jq %s\n", c.name, v, tc.in.Handle,
-			ShellQuote(fmt.Sprintf(`to_entries[] | select(.value | %s == %s) | "\(.key)\t\(.value)"`, cp.split.jqField(i), jqString(v))))
+			tc.jq(fmt.Sprintf(`to_entries[] | select(.value | %s == %s) | "\(.key)\t\(.value)"`, cp.split.jqField(i), jqString(v))))
 		break
 	}
 	// A row by its name: the first column whose every value is its own
@@ -1864,7 +1867,7 @@ func (tc *textCands) columnsHead(cs []Candidate) string {
 		}
 		if f := cp.split.fields(cp.first.text); f != nil {
 			s += fmt.Sprintf("one row by its %s (here %q): compact artifact query %s --jq %s\n", c.name, f[i], tc.in.Handle,
-				ShellQuote(fmt.Sprintf(`to_entries[] | select(.value | %s == %s) | "\(.key)\t\(.value)"`, cp.split.jqField(i), jqString(f[i]))))
+				tc.jq(fmt.Sprintf(`to_entries[] | select(.value | %s == %s) | "\(.key)\t\(.value)"`, cp.split.jqField(i), jqString(f[i]))))
 		}
 		break
 	}

@@ -381,7 +381,7 @@ func (tc *textCands) diffHead(cs []Candidate) string {
 	}
 	s := fmt.Sprintf("files, in the diff's order (showing %s of %s: the most changed, new, deleted and renamed first), line<TAB>file: +added -deleted, hunks:\n", commas(len(seen)), commas(ds.nFiles))
 	if len(seen) < ds.nFiles {
-		s += fmt.Sprintf("every file's header: compact artifact query %s --jq %s\n", tc.in.Handle, ShellQuote(`to_entries[] | select(.value | startswith("diff --git ")) | "\(.key)\t\(.value)"`))
+		s += fmt.Sprintf("every file's header: compact artifact query %s --jq %s\n", tc.in.Handle, tc.jq(`to_entries[] | select(.value | startswith("diff --git ")) | "\(.key)\t\(.value)"`))
 	}
 	return s
 }

@@ -327,7 +327,7 @@ func (tc *textCands) graphHead(cs []Candidate) string {
 	}
 	s := fmt.Sprintf("refs of the decorations with their commits, newest first (showing %s of %s; name hash@line):\n", commas(n), commas(len(gs.refs)+gs.refsMore))
 	if n < len(gs.refs)+gs.refsMore {
-		s += fmt.Sprintf("every tagged commit: compact artifact query %s --jq %s\n", tc.in.Handle, ShellQuote(`to_entries[] | select(.value | test("[(, ]tag: ")) | "\(.key)\t\(.value)"`))
+		s += fmt.Sprintf("every tagged commit: compact artifact query %s --jq %s\n", tc.in.Handle, tc.jq(`to_entries[] | select(.value | test("[(, ]tag: ")) | "\(.key)\t\(.value)"`))
 	}
 	return s
 }

@@ -142,9 +142,15 @@ func (f kvForm) split(line string) (key, val string, ok bool) {
 		if strings.Count(key, " ") > 3 {
 			return "", "", false // a sentence, not a name
 		}
+		if len(key) == 1 && key[0] >= 'A' && key[0] <= 'Z' {
+			return "", "", false // "E: ", "W: ", "I: " (apt, lintian): a level's tag, not a name
+		}
 		for _, w := range strings.Fields(key) {
 			if w != key && strings.Trim(w, "0123456789") == "" {
 				return "", "", false // "line 12: ...": numbered lines, not names
+			}
+			if strings.HasPrefix(w, "0x") && len(w) > 2 {
+				return "", "", false // "by 0x1FF12D: main": an address, not a name
 			}
 		}
 		return key, strings.TrimSpace(rest), true
@@ -883,7 +889,7 @@ func (tc *textCands) kvFoot() string {
 		return ""
 	}
 	return fmt.Sprintf("%s of %s entries not shown; one by its name (here %s): compact artifact query %s --jq %s\n",
-		commas(s.entries-shown), commas(s.entries), example, tc.in.Handle, ShellQuote(s.form.query(example)))
+		commas(s.entries-shown), commas(s.entries), example, tc.in.Handle, tc.jq(s.form.query(example)))
 }
 
 // fieldPair is one Key: value pair of a line.
@@ -908,6 +914,9 @@ func fieldPairs(line string, loose bool) []fieldPair {
 	}
 	if !loose {
 		return []fieldPair{{k, v}}
+	}
+	if len(k) == 1 && k[0] >= 'A' && k[0] <= 'Z' {
+		return nil // "E: ", "W: ", "I: " (apt, lintian): a level's tag, not a key
 	}
 	var out []fieldPair
 	for {

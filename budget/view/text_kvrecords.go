@@ -448,10 +448,14 @@ func (kp *kvRecProfile) headLines(n int) []string {
 	if k == 0 {
 		return nil
 	}
-	var out []string
+	var out, fixed []string
 	for i, c := range kp.heads.cols[:k] {
 		if c.rows == 0 || !c.overflow && len(c.values) < 2 || !c.capped && len(c.distinct) == c.rows && !c.isNumber() {
 			continue // one value (a package's name), or one a record (an address, a version)
+		}
+		if w, n := c.fixedWord(); n > 0 {
+			fixed = append(fixed, fmt.Sprintf("%d %q %s", i+1, w, commas(n)))
+			continue
 		}
 		if c.isNumber() && !c.fewNumbers(shownColValues) {
 			continue // inodes, offsets: numbers of many values name, they do not measure
@@ -462,7 +466,36 @@ func (kp *kvRecProfile) headLines(n int) []string {
 		}
 		out = append(out, s)
 	}
+	if len(fixed) > 0 {
+		// A word of the first lines' template: one line for all.
+		out = append([]string{"  first lines, columns of one word in nearly every record (column, word, records; the other records' words are each in one): " + strings.Join(fixed, ", ")}, out...)
+	}
 	return out
+}
+
+// fixedWord is the word of a column that is a fixed word of its rows'
+// template: a value in 90% of the rows, every other value (but an
+// empty cell) in one row only (the words of a banner or a summary line
+// among the records); "", 0 otherwise.
+func (c *colStat) fixedWord() (string, int) {
+	if c.overflow || c.isNumber() {
+		return "", 0
+	}
+	top, n := "", 0
+	for v, k := range c.values {
+		if k > n || k == n && v < top {
+			top, n = v, k
+		}
+	}
+	if top == "" || 10*n < 9*c.rows {
+		return "", 0
+	}
+	for v, k := range c.values {
+		if v != top && v != "" && k > 1 {
+			return "", 0
+		}
+	}
+	return top, n
 }
 
 // rareRecords are the records holding a rare value of a column of the

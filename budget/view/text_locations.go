@@ -36,7 +36,13 @@ type locStats struct {
 }
 
 // location splits a line that starts with a source location: its file,
-// line number and the message after it; ok is false otherwise.
+// line number and the message after it; ok is false otherwise. The
+// forms: "file:line:col: message" and "file:line: message" (compilers,
+// linters), "file(line,col): message" (MSBuild, tsc --pretty false),
+// "file:line[:col] message" (markdownlint) and "file:line:text" (grep
+// -n, the matched line right after the colon). The last two need a
+// file that looks like a path (pathLike): "12:30:45 up" and
+// "pub:-:4096:" are no locations.
 func location(line string) (file string, ln int, msg string, ok bool) {
 	i := strings.IndexAny(line, ":( \t")
 	if i <= 0 {
@@ -60,27 +66,87 @@ func location(line string) (file string, ln int, msg string, ok bool) {
 	if rest[0] != ':' {
 		return "", 0, "", false
 	}
-	// :line[:col]: message
-	parts := strings.SplitN(rest[1:], ":", 3)
-	if len(parts) < 2 {
+	// :line[:col] then ": ", " " or ":" and the message.
+	n, j := leadingInt(rest[1:])
+	if j == 0 {
 		return "", 0, "", false
 	}
-	n, err := strconv.Atoi(parts[0])
-	if err != nil || n < 0 {
-		return "", 0, "", false
-	}
-	msg = parts[1]
-	if len(parts) == 3 {
-		if _, err := strconv.Atoi(parts[1]); err == nil {
-			msg = parts[2]
-		} else {
-			msg = parts[1] + ":" + parts[2]
+	rest = rest[1+j:]
+	if len(rest) > 1 && rest[0] == ':' && isDigitByte(rest[1]) {
+		if _, k := leadingInt(rest[1:]); k > 0 {
+			if m, ok := locMessage(rest[1+k:], file); ok {
+				return file, n, m, true // :col
+			}
 		}
 	}
-	if !strings.HasPrefix(msg, " ") {
-		return "", 0, "", false
+	if m, ok := locMessage(rest, file); ok {
+		return file, n, m, true
 	}
-	return file, n, strings.TrimSpace(msg), true
+	return "", 0, "", false
+}
+
+// locMessage is the message after a location's numbers: after ": ", or
+// (of a file that looks like a path) after a space, a tab or a colon.
+func locMessage(rest, file string) (string, bool) {
+	switch {
+	case strings.HasPrefix(rest, ": "):
+		return strings.TrimSpace(rest[2:]), true
+	case !pathLike(file):
+	case strings.HasPrefix(rest, " ") || strings.HasPrefix(rest, "\t"):
+		return strings.TrimSpace(rest), true
+	case strings.HasPrefix(rest, ":"):
+		return strings.TrimSpace(rest[1:]), true
+	}
+	return "", false
+}
+
+// mostlyLocated reports whether 9 in 10 of the non-blank lines among
+// the first 4,000 of sample (and 10 at least) start with a source
+// location: such a text's lines are a file, a line and a message each,
+// not a table whose cells are the words of the messages.
+func mostlyLocated(sample []byte) bool {
+	nonBlank, located := 0, 0
+	sampleLines(sample, func(line string) {
+		if strings.TrimSpace(line) == "" {
+			return
+		}
+		nonBlank++
+		if _, _, _, ok := location(line); ok {
+			located++
+		}
+	})
+	return located >= 10 && 10*located >= 9*nonBlank
+}
+
+// leadingInt is the non-negative decimal number s starts with and its
+// length in bytes (0 when s starts with no digit; at most 9 digits).
+func leadingInt(s string) (n, k int) {
+	for k < len(s) && k < 9 && isDigitByte(s[k]) {
+		n = 10*n + int(s[k]-'0')
+		k++
+	}
+	if k < len(s) && isDigitByte(s[k]) {
+		return 0, 0
+	}
+	return n, k
+}
+
+// pathLike reports whether s names a file: it has a '/' (not only as
+// "//" of a URL) or ends in an extension that starts with a letter
+// ("main.go", "README.md"), and it does not start with a digit.
+func pathLike(s string) bool {
+	if s == "" || isDigitByte(s[0]) || strings.Contains(s, "//") {
+		return false
+	}
+	if strings.IndexByte(s, '/') >= 0 {
+		return true
+	}
+	j := strings.LastIndexByte(s, '.')
+	if j < 0 || j == len(s)-1 {
+		return false
+	}
+	c := s[j+1] | 0x20
+	return c >= 'a' && c <= 'z'
 }
 
 // add counts line pos when it starts with a location.
@@ -126,11 +192,12 @@ func (ls *locStats) add(pos int, line string) {
 }
 
 // facts are the located lines by file and by the words after the
-// location, when at least a quarter of the non-blank lines (and 5) have
+// location, when at least a quarter of the non-blank lines (and 5), or
+// a tenth (and 20: diagnostics among a checker's progress lines) have
 // a location (a compiler's diagnostic is often followed by its source
 // line and a caret line); nil otherwise.
 func (ls *locStats) facts(nonBlank int) []string {
-	if ls.lines < 5 || 4*ls.lines < nonBlank {
+	if ls.lines < 5 || 4*ls.lines < nonBlank && (ls.lines < 20 || 10*ls.lines < nonBlank) {
 		return nil
 	}
 	list := func(m map[string]int, more int) string {
@@ -159,7 +226,7 @@ func (ls *locStats) facts(nonBlank int) []string {
 		byFile += fmt.Sprintf("; %s more in %s lines", commas(moreFiles), commas(rest))
 	}
 	out := []string{
-		fmt.Sprintf("lines with a source location (file:line:col: or file(line,col):): %s, in %s files; highest line %s (in %s)", commas(ls.lines), files, commas(ls.maxLine), ls.maxFile),
+		fmt.Sprintf("lines with a source location (file:line[:col] or file(line,col)): %s, in %s files; highest line %s (in %s)", commas(ls.lines), files, commas(ls.maxLine), ls.maxFile),
 		"  by file (exact): " + byFile,
 	}
 	if d := dirGroups(ls.files); d != "" {
@@ -251,7 +318,8 @@ func (tc *textCands) rareCodeCandidates(add func(sec, key, rec int, reason, text
 
 // diagCode is the code of a diagnostic message (the text after its
 // source location), or "": a code after the level word ("error TS7006:",
-// "error[E0308]:", "warning C4996:"), a code that starts the message
+// "error[E0308]:", "warning C4996:", markdownlint's "error
+// MD013/line-length"), a code that starts the message
 // ("E501 line too long", "C0114: Missing module docstring"), or one in
 // brackets or parentheses that ends it ("[-Wsign-conversion]",
 // "(SA1019)", "[attr-defined]", "[Error/no-unused-vars]"). A code is
@@ -266,6 +334,9 @@ func diagCode(msg string) string {
 	if isLevelWord(strings.TrimRight(first, ":")) && len(f) > 1 {
 		if c := strings.TrimSuffix(f[1], ":"); len(c) < len(f[1]) && codeLike(c) {
 			return c // error TS7006:
+		}
+		if i := strings.IndexByte(f[1], '/'); i > 0 && codeLike(f[1][:i]) {
+			return f[1][:i] // error MD013/line-length (markdownlint)
 		}
 	}
 	if i := strings.IndexByte(first, '['); i > 0 && strings.HasSuffix(first, "]:") && isLevelWord(first[:i]) {
@@ -286,6 +357,8 @@ func diagCode(msg string) string {
 		switch {
 		case open == '[' && close == ']' && (codeLike(c) || dashedName(c)):
 			return c
+		case open == '[' && close == ']' && isLevelWord(strings.TrimRight(first, ":")) && checkName(c):
+			return c // cppcheck's "style: ... [unusedStructMember]"
 		case open == '(' && close == ')' && codeLike(c):
 			return c
 		}
@@ -296,7 +369,8 @@ func diagCode(msg string) string {
 // isLevelWord reports whether w is a diagnostic's level.
 func isLevelWord(w string) bool {
 	switch strings.ToLower(w) {
-	case "error", "warning", "note", "info", "hint", "remark", "fatal":
+	case "error", "warning", "note", "info", "hint", "remark", "fatal",
+		"style", "information", "performance", "portability", "convention", "refactor":
 		return true
 	}
 	return false
@@ -324,6 +398,20 @@ func codeLike(s string) bool {
 	}
 	for ; i < len(s); i++ {
 		if !isDigitByte(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// checkName reports whether s is a checker's name: a letter, then 3 or
+// more letters and digits (cppcheck's unusedStructMember, uninitvar).
+func checkName(s string) bool {
+	if len(s) < 4 || !(s[0]|0x20 >= 'a' && s[0]|0x20 <= 'z') {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !isAlnumByte(s[i]) {
 			return false
 		}
 	}

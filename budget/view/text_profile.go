@@ -146,7 +146,24 @@ type textProfile struct {
 	// proseSev: lines of prose with a severity word inside a sentence,
 	// not counted (proseMarkerPattern).
 	proseSev int
+	// codeSev: lines of source code with a severity word that is a
+	// name or a type ("func f() error {"), not counted (isCodeLine).
+	codeSev int
+	// locPrefixed counts the lines that start "file:line:col: " (the
+	// only lines demotePattern can match).
+	locPrefixed int
+	// tagged counts colon-separated records with a type tag
+	// (text_tagged.go), or nil.
+	tagged *taggedStats
+	// summaries are the first and last maxSummaries/2 summary lines
+	// (summaryPattern: "Summary: 2467 error(s)"), of nSummaries.
+	summaries  []posLine
+	nSummaries int
 }
+
+// maxSummaries bounds the summary lines kept (the first and the last
+// half).
+const maxSummaries = 6
 
 // maxHeaders bounds the record header lines kept (the first half and
 // the last half of them).
@@ -235,7 +252,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	}
 	p.locData = p.kind == textCompile && detectLocData(data)
 	p.miner.keep = p.locData
-	if sp := detectColumns(data, p.kind); p.kv == nil && sp != nil {
+	if p.kv == nil && detectTagged(data) {
+		p.tagged = newTaggedStats() // not a table nor a list (text_tagged.go)
+	} else if sp := detectColumns(data, p.kind); p.kv == nil && sp != nil {
 		p.cols = newColProfile(sp)
 	}
 	// The spread: lines between the head and the tail, coarse to fine.
@@ -430,6 +449,11 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		}
 		if lv := lineLevel(line); lv != "" {
 			p.levels[lv]++
+		} else if lv := tagLevel(line); lv != "" {
+			p.levels[lv]++
+		}
+		if hasLocationPrefix(line) {
+			p.locPrefixed++
 		}
 		sev := lineSeverityOf(line, p.locData)
 		if sev != sevNone && p.cols != nil && len(p.cols.split.names) > 0 && !p.locData {
@@ -444,6 +468,18 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		if sev != sevNone && p.kind == textBlocks && !proseRe.MatchString(line) {
 			sev = sevNone // a sentence with a severity word (text_severity.go)
 			p.proseSev++
+		}
+		if sev != sevNone && isSummaryLine(line) {
+			sev = sevNone // a count of diagnostics (text_severity.go)
+			p.summaries = append(p.summaries, posLine{pos, line})
+			if len(p.summaries) > maxSummaries {
+				p.summaries = append(p.summaries[:maxSummaries/2], p.summaries[maxSummaries/2+1:]...)
+			}
+			p.nSummaries++
+		}
+		if sev != sevNone && isCodeLine(line) {
+			sev = sevNone // a name or a type in code (text_severity.go)
+			p.codeSev++
 		}
 		p.gor.add(pos, line)
 		if !blank && p.cols == nil && p.kv == nil && p.diff == nil && p.graph == nil {
@@ -483,6 +519,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		}
 		if p.kv != nil && !blank {
 			p.kv.add(pos, line)
+		}
+		if p.tagged != nil && !blank {
+			p.tagged.add(pos, line)
 		}
 		if !blank {
 			if p.diff == nil && p.graph == nil {
@@ -855,6 +894,17 @@ func lineLevel(line string) string {
 	return ""
 }
 
+// tagLevel is the level of a line that opens with a one-letter tag of
+// a level, a colon and a space before a word (apt's and lintian's "E: ",
+// "W: ", "I: ", lintian's "P: ", "X: ", "N: ", "O: "), named as the tool
+// writes it ("W:"), or "".
+func tagLevel(line string) string {
+	if len(line) < 4 || line[1] != ':' || line[2] != ' ' || line[3] == ' ' || isDigitByte(line[3]) || strings.IndexByte("EWINPXOCM", line[0]) < 0 {
+		return ""
+	}
+	return line[:2]
+}
+
 func normLevel(w string) string {
 	switch strings.ToUpper(w) {
 	case "TRACE":
@@ -877,7 +927,8 @@ func normLevel(w string) string {
 
 // sortedLevels returns the levels in a fixed severity order.
 func sortedLevels(m map[string]int) []string {
-	order := map[string]int{"FATAL": 0, "ERROR": 1, "WARN": 2, "NOTICE": 3, "INFO": 4, "DEBUG": 5, "TRACE": 6}
+	order := map[string]int{"FATAL": 0, "ERROR": 1, "WARN": 2, "NOTICE": 3, "INFO": 4, "DEBUG": 5, "TRACE": 6,
+		"E:": 1, "W:": 2, "N:": 3, "I:": 4, "P:": 7, "X:": 8, "O:": 9, "C:": 10, "M:": 11}
 	var out []string
 	for k := range m {
 		out = append(out, k)

@@ -1084,7 +1084,7 @@ func (tc *textCands) recordsHead(cs []Candidate) string {
 	s := fmt.Sprintf("records, each on one line (its lines trimmed and joined by \" | \", blank lines left out; showing %s of %s records: the first and the last, those at the extremes counted above, with error lines or a rare form, an even spread), line<TAB>record:\n",
 		commas(len(cs)), commas(rs.n))
 	if len(cs) < rs.n {
-		s += fmt.Sprintf("every record's first line: compact artifact query %s --jq %s\n", tc.in.Handle, ShellQuote(rs.headerQuery()))
+		s += fmt.Sprintf("every record's first line: compact artifact query %s --jq %s\n", tc.in.Handle, tc.jq(rs.headerQuery()))
 		s += fmt.Sprintf("one record (here the first, lines %d-%d): compact artifact slice %s --offset %d --limit %d\n",
 			rs.first[0].start, rs.first[0].end, tc.in.Handle, rs.first[0].start, rs.first[0].end-rs.first[0].start+1)
 	}
@@ -1111,7 +1111,7 @@ func (tc *textCands) recIndexHead(cs []Candidate) string {
 	s := fmt.Sprintf("records, one line each: %s and %s (showing %s of %s: %s), line<TAB>record:\n",
 		first, what, commas(len(cs)), commas(rs.n), chosen)
 	if len(cs) < rs.n {
-		s += fmt.Sprintf("every record's first line: compact artifact query %s --jq %s\n", tc.in.Handle, ShellQuote(rs.headerQuery()))
+		s += fmt.Sprintf("every record's first line: compact artifact query %s --jq %s\n", tc.in.Handle, tc.jq(rs.headerQuery()))
 	}
 	return s
 }

@@ -37,10 +37,11 @@ const (
 	errorPattern = `(?i:(?:^|[\s\])>|])(?:[^\s=:]*[=:])*[^\w\s./-]*(?:error|err|fatal|panic|panicked|exception|traceback|fail|failed|failures?|critical|crit|emerg|abort|aborted|killed|oom|segfault|denied|refused)(?:$|[^\w./-]|\.(?:$|[^\w]))|\b[1-9]\d* errors(?:$|[^\w.]|\.(?:$|\W))|\berr_[a-z_]+|\bexit (?:status|code) [1-9]|exited with (?:code|status) [1-9]|non-zero exit)|[a-z](?:Error|Exception)(?::|$)|^[EF]\d{4} |^[EF]: |^[^\s:]+:\d+:\d+: `
 	warnPattern  = `(?i:(?:^|[\s\])>|])(?:[^\s=:]*[=:])*[^\w\s./-]*(?:warn|warning|warnings|deprecated)(?:$|[^\w./-]|\.(?:$|[^\w])))|^W\d{4} |^W: `
 	// demotePattern: a compiler's location prefix followed by a level
-	// below error ("kilo.c:12:5: warning: ...", "... note: ..."): the
+	// below error ("kilo.c:12:5: warning: ...", "... note: ...",
+	// cppcheck's "style:", "information:", "performance:"): the
 	// word after the prefix is the line's level, so the prefix makes no
 	// error line of it.
-	demotePattern = `^[^\s:]+:\d+:\d+: (?i:warning|note|remark|info)\b`
+	demotePattern = `^[^\s:]+:\d+:\d+: (?i:warning|note|remark|info|information|style|performance|portability|hint|convention|refactor)\b`
 	// In a text of located diagnostics (textProfile.locData), a line
 	// with the location prefix is an error line only when the word
 	// after it says so (locErrorPattern), a warning line when it says
@@ -49,13 +50,33 @@ const (
 	locationPattern = `^[^\s:]+:\d+(?::\d+)?: `
 	locErrorPattern = `^[^\s:]+:\d+(?::\d+)?: (?i:(?:fatal )?error|fatal|panic)\b`
 	locWarnPattern  = `^[^\s:]+:\d+(?::\d+)?: (?i:warning)\b`
-	locLevelPattern = `^[^\s:]+:\d+(?::\d+)?: (?i:(?:fatal )?error|fatal|panic|warning|note|remark|info)\b`
+	locLevelPattern = `^[^\s:]+:\d+(?::\d+)?: (?i:(?:fatal )?error|fatal|panic|warning|note|remark|info|information|style|performance|portability|hint|convention|refactor)\b`
 	// proseMarkerPattern: in prose (paragraphs: a changelog, a man
 	// page, a git log's messages) a severity word marks a line only at
 	// its start (after the indentation and a bullet) or before a ':'
 	// ("error: ...", "ValueError:"); "they fail on i386" is a sentence.
 	proseMarkerPattern = `^\s*(?:[-*+]\s+)?(?i:errors?|fatal|panic|fail|failed|failure|warnings?|warn|critical|exception|traceback)\b|(?i:\b(?:errors?|fatal|panic|failed|failure|warnings?|critical|exceptions?)):|[A-Za-z](?:Error|Exception):|^[EFW]: `
-	zeroPattern        = `(?i:\b(?:0|no|zero) (?:errors?|warnings?|failures?|failed)\b|\b(?:errors?|err|warnings?|failures?|failed)"?\s?[:=]\s?(?:0|nil|null|none|false)\b)`
+	// codePattern: a line of source code (grep -rn over a source tree,
+	// a compiler's excerpt of the line it complains about): after an
+	// optional location prefix, a declaration or statement keyword
+	// with a '(', '{' or '=' after it ("func f() (int, error)",
+	// "return err"), or a line that ends with '{', ';', '(' or '[' or
+	// "=>". A severity word in code is a name or a type ("error" of a
+	// Go signature, "panic(err)", "Fatal" of a method), not the line's
+	// level, unless a marker says so (codeMarkerPattern).
+	codePattern = `^(?:[^\s:]+:\d+(?::\d+)?:)?\s*(?:(?:func|def|fn|pub fn|class|return|import|package|public|private|protected|static|const|var|let|function|async function|if|else|for|while|switch|case)\s[^\n]*[({=]|[^\n]*(?:[{;(\[]|=>)\s*$)`
+	// codeMarkerPattern: what makes a line that looks like code a
+	// message with a level after all: a severity word that opens the
+	// message (after a location) followed by ':' ("error: expected ';'"),
+	// "E: ", a klog prefix, a level column in capitals (ERROR, FATAL,
+	// WARN) or a "level=error" / "[error" field.
+	codeMarkerPattern = `^(?:[^\s:]+:\d+(?::\d+)?:\s*)?\s*[\[(]?(?i:error|err|fatal|panic|warning|warn|critical|failed|failure|exception)[\])]?:|^[EFW]: |^[EFW]\d{4} |\b(?:ERROR|FATAL|CRITICAL|WARN|WARNING|PANIC)\b|(?i:level=|\[)(?i:error|fatal|warn|warning|critical)\b`
+	// summaryPattern: a tool's summary line counts diagnostics ("Summary:
+	// 2467 error(s)", "Found 3 errors in 2 files.", "✖ 12 problems (9
+	// errors, 3 warnings)"): it is no diagnostic itself, so it is not an
+	// error or warning line (the view states it as a fact).
+	summaryPattern = `(?i:(?:^|[\s(\[])[1-9][\d,]*\s+(?:errors?|error\(s\)|warnings?|warning\(s\)|problems?)\b)`
+	zeroPattern    = `(?i:\b(?:0|no|zero) (?:errors?|warnings?|failures?|failed)\b|\b(?:errors?|err|warnings?|failures?|failed)"?\s?[:=]\s?(?:0|nil|null|none|false)\b)`
 )
 
 var (
@@ -68,6 +89,9 @@ var (
 	warnRe     = regexp.MustCompile(warnPattern)
 	zeroRe     = regexp.MustCompile(zeroPattern)
 	proseRe    = regexp.MustCompile(proseMarkerPattern)
+	codeRe     = regexp.MustCompile(codePattern)
+	summaryRe  = regexp.MustCompile(summaryPattern)
+	codeMarkRe = regexp.MustCompile(codeMarkerPattern)
 )
 
 // Severities of a line.
@@ -112,6 +136,19 @@ func lineSeverityOf(line string, locData bool) int {
 		return sevWarn
 	}
 	return sevNone
+}
+
+// isSummaryLine reports whether a line counts diagnostics
+// (summaryPattern) and is not itself one (no location prefix).
+func isSummaryLine(line string) bool {
+	return summaryRe.MatchString(line) && !locRe.MatchString(line)
+}
+
+// isCodeLine reports whether a line with a severity word is a line of
+// source code whose severity word is a name, not a level (codePattern
+// without a codeMarkerPattern).
+func isCodeLine(line string) bool {
+	return codeRe.MatchString(line) && !codeMarkRe.MatchString(line)
 }
 
 // mayHaveSeverity is a cheap pre-test: false only when neither pattern
@@ -258,6 +295,11 @@ func (p *textProfile) severityQuery(sev int) string {
 		text = `(if test("` + testFramingRe + `") then "" else . end) | `
 	}
 	isErr := `(test(` + e + `) and (test(` + jqString(demotePattern) + `) | not))`
+	if p != nil && p.locPrefixed == 0 {
+		// No line starts "file:line:col: ", so the demotion matches
+		// none: the query leaves it out and stays short.
+		isErr = `test(` + e + `)`
+	}
 	if p != nil && p.locData {
 		loc := `test(` + jqString(locationPattern) + `)`
 		isErr = `(if ` + loc + ` then test(` + jqString(locErrorPattern) + `) else ` + isErr + ` end)`
@@ -274,6 +316,16 @@ func (p *textProfile) severityQuery(sev int) string {
 	if p != nil && p.kind == textBlocks {
 		// Prose: only a severity word that marks its line.
 		cond = `test(` + jqString(proseMarkerPattern) + `) and (` + cond + `)`
+	}
+	// A summary line counts diagnostics; it is none. (Each test is
+	// written only when it took a line out: the query stays short and
+	// finds the same lines.)
+	if p != nil && p.nSummaries > 0 {
+		cond = `((test(` + jqString(summaryPattern) + `) and (test(` + jqString(locationPattern) + `) | not)) | not) and (` + cond + `)`
+	}
+	// Code: only a severity word with a marker (isCodeLine).
+	if p != nil && p.codeSev > 0 {
+		cond = `((test(` + jqString(codePattern) + `) and (test(` + jqString(codeMarkerPattern) + `) | not)) | not) and (` + cond + `)`
 	}
 	return `to_entries[] | select(.value | ` + cond + `) | "\(.key)\t\(.value)"`
 }

@@ -157,6 +157,11 @@ type cluster struct {
 	// most maxCountedTotal values in all (nil past that: the suite of
 	// 1,021 apt-cache policy lines takes 3 values, tsc's error code 26).
 	counts [][]slotCount
+	// pairs are, per position i, every distinct pair of the tokens at
+	// i and i+1 with its exact count of lines, under caps like those of
+	// counts (their own total): two positions whose values go together ("still
+	// reachable", "possibly lost") are stated as one phrase.
+	pairs [][]slotCount
 }
 
 // slotCount is a token of a template position and its lines.
@@ -177,7 +182,7 @@ const (
 
 // count1 adds the tokens of one more line to the cluster's counts;
 // total is the miner's count of values counted.
-func (c *cluster) count1(toks []string, total *int) {
+func (c *cluster) count1(toks []string, total, pairTotal *int) {
 	if c.counts == nil {
 		return
 	}
@@ -188,6 +193,70 @@ func (c *cluster) count1(toks []string, total *int) {
 	for i, t := range toks {
 		c.counts[i] = addSlotCount(c.counts[i], t, 1, total)
 	}
+	if len(c.pairs) == len(toks)-1 {
+		for i := range c.pairs {
+			if c.pairs[i] != nil && c.counts[i] != nil && c.counts[i+1] != nil {
+				c.pairs[i] = addSlotCount(c.pairs[i], toks[i]+" "+toks[i+1], 1, pairTotal)
+			} else {
+				c.pairs[i] = nil
+			}
+		}
+	}
+}
+
+// fewValues lists the positions of the template (or pairs that go
+// together, phraseAt) that vary over 2 to 6 values, each in more than
+// one line, every value with its exact count: a distribution ("values of
+// few: <*>3-4: possibly lost 1,040, still reachable 4"), not names; ""
+// when there is none.
+func (c *cluster) fewValues() string {
+	var parts []string
+	k := 0
+	for i := 0; i < len(c.tokens); i++ {
+		if c.tokens[i] != tmplAny {
+			continue
+		}
+		k++
+		name := fmt.Sprintf("<*>%d", k)
+		cs := c.phraseAt(i)
+		if cs != nil {
+			name = fmt.Sprintf("<*>%d-%d", k, k+1)
+			k++
+			i++
+		} else {
+			cs = c.countsAt(i)
+		}
+		if len(cs) >= 2 && len(cs) <= 6 && cs[len(cs)-1].n > 1 {
+			parts = append(parts, name+": "+formatSlotCounts(cs, len(cs)))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "positions of few values: " + strings.Join(parts, "; ")
+}
+
+// phraseAt is the values of positions i and i+1 as phrases with their
+// counts, most lines first, when both positions vary and each value of
+// one goes with one value of the other (as many pairs as values at the
+// position of more values: "possibly lost", "definitely lost", "still
+// reachable"); nil otherwise.
+func (c *cluster) phraseAt(i int) []slotCount {
+	if i+1 >= len(c.tokens) || c.tokens[i] != tmplAny || c.tokens[i+1] != tmplAny || i >= len(c.pairs) || c.pairs[i] == nil {
+		return nil
+	}
+	a, b := c.countsAt(i), c.countsAt(i+1)
+	if len(a) < 2 && len(b) < 2 || a == nil || b == nil || len(c.pairs[i]) != max(len(a), len(b)) {
+		return nil
+	}
+	for _, x := range append(a, b...) {
+		if !hasLetter(x.v) || strings.ContainsAny(x.v, "()[]{}") {
+			return nil // punctuation ("(>=") is no word of a phrase
+		}
+	}
+	ps := append([]slotCount(nil), c.pairs[i]...)
+	sort.SliceStable(ps, func(x, y int) bool { return ps[x].n > ps[y].n })
+	return ps
 }
 
 // addSlotCount adds n lines of token t to a position's counts; nil (no
@@ -273,7 +342,15 @@ func (c *cluster) slotValues() string {
 	}
 	var parts []string
 	k := 0
-	for i, t := range c.tokens {
+	for i := 0; i < len(c.tokens); i++ {
+		t := c.tokens[i]
+		if ps := c.phraseAt(i); ps != nil && len(ps) <= shownSlotValues {
+			// Two positions whose values go together: one phrase.
+			parts = append(parts, fmt.Sprintf("<*>%d-%d (%d values): %s", k+1, k+2, len(ps), formatSlotCounts(ps, len(ps))))
+			k += 2
+			i++
+			continue
+		}
 		if cs := c.countsAt(i); len(cs) >= 2 && (t == tmplAny || strings.IndexByte(t, '<') >= 0) {
 			// Every value with its exact count of lines.
 			name := t
@@ -425,10 +502,14 @@ type miner struct {
 	ext       map[string]int // lines by the extension of their last word (".go"), while few
 	lastOther int            // lines whose last word was past maxLeadWords
 	otherSev  int
-	counted   int  // values counted in the templates' positions (cluster.counts)
-	keep      bool // keep the lines of small clusters (cluster.lines)
-	kept      int  // lines kept in all (at most maxKeptLines)
-	buf       []byte
+	counted   int // values counted in the templates' positions (cluster.counts)
+	// pairCounted: pairs of values counted in adjacent positions
+	// (cluster.pairs), under their own cap, so that they take nothing
+	// from the counts.
+	pairCounted int
+	keep        bool // keep the lines of small clusters (cluster.lines)
+	kept        int  // lines kept in all (at most maxKeptLines)
+	buf         []byte
 }
 
 func newMiner() *miner {
@@ -441,6 +522,7 @@ func (m *miner) add(pos int, line string, sev int) *cluster {
 	m.countLast(line)
 	m.buf = linetemplate.Append(m.buf[:0], line)
 	toks := strings.Fields(string(m.buf))
+	keepCodes(toks, line)
 	key := groupKey(toks)
 	m.countWords(toks)
 	var best *cluster
@@ -465,7 +547,7 @@ func (m *miner) add(pos int, line string, sev int) *cluster {
 		best.count++
 		raw := rawTokens(line, len(toks))
 		best.note(raw)
-		best.count1(raw, &m.counted)
+		best.count1(raw, &m.counted, &m.pairCounted)
 		best.last = pos
 		best.sev = max(best.sev, sev)
 		m.keepLine(best, pos, line)
@@ -480,13 +562,52 @@ func (m *miner) add(pos int, line string, sev int) *cluster {
 	for i := range c.counts {
 		c.counts[i] = make([]slotCount, 0, 1)
 	}
+	if len(toks) > 1 {
+		c.pairs = make([][]slotCount, len(toks)-1)
+		for i := range c.pairs {
+			c.pairs[i] = make([]slotCount, 0, 1)
+		}
+	}
 	raw := rawTokens(line, len(toks))
 	c.note(raw)
-	c.count1(raw, &m.counted)
+	c.count1(raw, &m.counted, &m.pairCounted)
 	m.keepLine(c, pos, line)
 	m.clusters = append(m.clusters, c)
 	m.groups[key] = append(m.groups[key], c)
 	return c
+}
+
+// keepCodes puts back, in the masked tokens of a line, the tool codes
+// linetemplate masked as ids: a token after the first whose word is
+// codeLike ("MD013/line-length", "[SC2086]", "TS7006:") is a fixed word
+// of its template (one rule's message), not a value that varies, so the
+// lines of each code keep their own template and count.
+func keepCodes(toks []string, line string) {
+	var raw []string
+	for i := 1; i < len(toks); i++ {
+		if !strings.Contains(toks[i], linetemplate.ID) {
+			continue
+		}
+		if raw == nil {
+			if raw = strings.Fields(line); len(raw) != len(toks) {
+				return
+			}
+		}
+		if codeToken(raw[i]) {
+			toks[i] = raw[i]
+		}
+	}
+}
+
+// codeToken reports whether a token is a tool code, alone or before a
+// '/' and a name, in brackets or parentheses or before a ':' ("MD013",
+// "MD013/line-length", "[SC2086]", "(SA1019)", "TS7006:").
+func codeToken(t string) bool {
+	t = strings.Trim(t, "[]():,;")
+	if i := strings.IndexByte(t, '/'); i > 0 {
+		t = t[:i]
+	}
+	return codeLike(t) && !strings.HasPrefix(t, "-W")
 }
 
 // mergeRare folds the clusters of one or two lines into a template of at
@@ -580,6 +701,18 @@ func (m *miner) mergeRare() {
 			}
 			for _, x := range c.counts[i] {
 				best.counts[i] = addSlotCount(best.counts[i], x.v, x.n, &m.counted)
+			}
+		}
+		if best.pairs != nil && (best.counts == nil || c.pairs == nil || len(c.pairs) != len(best.pairs)) {
+			best.pairs = nil
+		}
+		for i := range best.pairs {
+			if c.pairs[i] == nil {
+				best.pairs[i] = nil
+				continue
+			}
+			for _, x := range c.pairs[i] {
+				best.pairs[i] = addSlotCount(best.pairs[i], x.v, x.n, &m.pairCounted)
 			}
 		}
 		if best.lines != nil && len(best.lines)+len(c.lines) == best.count {

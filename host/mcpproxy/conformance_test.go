@@ -164,9 +164,16 @@ func serveProxy(t testing.TB, up mcpproxy.Upstream) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The suite's client does not delete its sessions: a short timeout
-	// ends them (and their upstream processes) soon after each scenario.
-	srv := httptest.NewServer(p.Handler(mcpproxy.HTTPOptions{SessionTimeout: 5 * time.Second}))
+	// The suite's client does not delete its sessions: a timeout ends
+	// them (and their upstream processes) after each scenario, once the
+	// client has no request open. It must be far above any pause of a
+	// client between two requests (after its initialize is answered,
+	// before it sends notifications/initialized and opens its stream):
+	// directly, the server keeps the session however long the client
+	// pauses. 5 s was not: under CI load (20-26 on 2 cores) a client
+	// paused longer and its next POST was answered "session not found"
+	// (a pause the test's timeout made fatal, not the proxy).
+	srv := httptest.NewServer(p.Handler(mcpproxy.HTTPOptions{SessionTimeout: 30 * time.Second}))
 	t.Cleanup(func() {
 		srv.Close()
 		p.Close()

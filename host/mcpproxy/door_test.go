@@ -198,3 +198,100 @@ func (r *countingReader) Read(p []byte) (int, error) {
 	r.read += n
 	return n, nil
 }
+
+// TestHTTPDoorKeepsSessionsInUse: over the HTTP door, a session is
+// ended for want of use only when its client has had no request of it
+// open for SessionTimeout: a client that listens on its GET stream
+// longer than that (as a client waiting for the upstream's
+// notifications does) keeps its session, and its next POST works, as
+// directly. On the old code the go-sdk's timeout counted only POSTs in
+// flight, ended that session under the listening client and answered
+// its next POST "session not found". Once the client closes its stream,
+// the session is ended after SessionTimeout, as before.
+func TestHTTPDoorKeepsSessionsInUse(t *testing.T) {
+	eng, _ := newEngine(t, 8000)
+	p, err := mcpproxy.NewLazy(context.Background(), faulty(t), mcpproxy.Adapt(eng), mcpproxy.Options{Logger: quietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	const timeout = 2 * time.Second
+	srv := httptest.NewServer(p.Handler(mcpproxy.HTTPOptions{SessionTimeout: timeout}))
+	defer srv.Close()
+
+	session := ""
+	post := func(body string) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest("POST", srv.URL, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("MCP-Protocol-Version", "2025-06-18")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		if session == "" {
+			session = resp.Header.Get("Mcp-Session-Id")
+		}
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`); code != 200 || session == "" {
+		t.Fatalf("initialize: %d %s (session %q)", code, body, session)
+	}
+	// The client listens on its GET stream at once.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", session)
+	req.Header.Set("MCP-Protocol-Version", "2025-06-18")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != 200 {
+		t.Fatalf("GET stream: %s", resp.Status)
+	}
+	streamDone := make(chan struct{})
+	go func() {
+		defer close(streamDone)
+		io.Copy(io.Discard, resp.Body)
+	}()
+	if code, body := post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`); code != 202 {
+		t.Fatalf("notifications/initialized: %d %s", code, body)
+	}
+
+	// Listening, with no POST, for three timeouts.
+	select {
+	case <-streamDone:
+		t.Fatal("the GET stream of a listening client was ended")
+	case <-time.After(3 * timeout):
+	}
+	if code, body := post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"still here"}}}`); code != 200 || !strings.Contains(body, "still here") {
+		t.Fatalf("a POST after listening for %v (SessionTimeout %v): %d %s", 3*timeout, timeout, code, body)
+	}
+
+	// The client leaves: its session is ended after the timeout.
+	cancel()
+	<-streamDone
+	resp.Body.Close()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		code, body := post(`{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+		if code == http.StatusNotFound && strings.Contains(body, "session not found") {
+			break
+		}
+		if code != 200 {
+			t.Fatalf("ping: %d %s", code, body)
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a session nobody used for 30s was not ended")
+		}
+		time.Sleep(3 * timeout)
+	}
+}

@@ -383,6 +383,7 @@ type wireHandler struct {
 	next http.Handler
 	w    *wireState
 	max  int64
+	idle *idleSessions // ends the sessions no request uses (nil: never)
 }
 
 func (h *wireHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -420,7 +421,28 @@ func (h *wireHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Body = io.NopCloser(bytes.NewReader(b))
 		r.ContentLength = int64(len(b))
 	}
-	h.next.ServeHTTP(&wireWriter{ResponseWriter: w, w: h.w, conn: "http:" + sess}, r)
+	ww := &wireWriter{ResponseWriter: w, w: h.w, conn: "http:" + sess}
+	if h.idle != nil {
+		if sess != "" {
+			// A request of a session: its clock stops while it is open.
+			if h.idle.acquire(sess) {
+				defer h.idle.release(sess)
+			}
+		} else {
+			// A request that may start a session: known as soon as its
+			// response names it, before the client can use it.
+			ww.started = func(id string) {
+				h.idle.started(id)
+				ww.startedID = id
+			}
+			defer func() {
+				if ww.startedID != "" {
+					h.idle.release(ww.startedID)
+				}
+			}()
+		}
+	}
+	h.next.ServeHTTP(ww, r)
 }
 
 // wireWriter rewrites the proxy's outgoing messages (see outbound) in
@@ -430,9 +452,34 @@ type wireWriter struct {
 	http.ResponseWriter
 	w    *wireState
 	conn string
+	// started is told the session a response names, for a request
+	// without one (see idleSessions); startedID is that session.
+	started     func(id string)
+	startedID   string
+	wroteHeader bool
+}
+
+// WriteHeader notes the session the response starts, if any, before
+// the client can read its id.
+func (ww *wireWriter) WriteHeader(code int) {
+	ww.header()
+	ww.ResponseWriter.WriteHeader(code)
+}
+
+func (ww *wireWriter) header() {
+	if ww.wroteHeader {
+		return
+	}
+	ww.wroteHeader = true
+	if ww.started != nil {
+		if id := ww.Header().Get("Mcp-Session-Id"); id != "" {
+			ww.started(id)
+		}
+	}
 }
 
 func (ww *wireWriter) Write(b []byte) (int, error) {
+	ww.header()
 	if !bytes.Contains(b, []byte(outMetaKey)) {
 		return ww.ResponseWriter.Write(b)
 	}
@@ -486,6 +533,7 @@ func (ww *wireWriter) Unwrap() http.ResponseWriter { return ww.ResponseWriter }
 
 // Flush flushes the stream.
 func (ww *wireWriter) Flush() {
+	ww.header()
 	if f, ok := ww.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}
