@@ -252,3 +252,19 @@ func TestDistinctNumbersAreNoCode(t *testing.T) {
 		t.Errorf("row columns %v: want mean and median (measures, not codes of command):\n%s", head, text)
 	}
 }
+
+// TestFewestItemsAfterEmptyArrays: an empty array seen first is the
+// fewest items; a later longer array does not replace it (the view said
+// "3-3 items, 87 in all, 1 empty", contradicting itself).
+func TestFewestItemsAfterEmptyArrays(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`[{"id":"r0","a":[]}`)
+	for i := 1; i < 30; i++ {
+		fmt.Fprintf(&b, `,{"id":"r%d","a":[1,2,%d]}`, i, i)
+	}
+	b.WriteString(`]`)
+	text := fillAt(t, buildView(t, inputOf(t, []byte(b.String()), 4000)), 4000).Text
+	if !strings.Contains(text, "a (array): 0-3 items, 87 in all") {
+		t.Errorf("want the fewest items 0 (one empty array):\n%s", text)
+	}
+}

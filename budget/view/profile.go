@@ -592,7 +592,7 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 				break
 			}
 		}
-		if f.Containers == 1 && f.Types&tObject == 0 || n < f.MinItems || f.MinItems == 0 && f.Items == 0 && f.MaxItems == 0 {
+		if f.Containers == 1 && f.Types&tObject == 0 || n < f.MinItems || f.MinItems == 0 && f.Items == 0 && f.MaxItems == 0 && f.EmptyArrays == 0 {
 			f.MinItems = n
 		}
 		if n > f.MaxItems {

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"cmp"
 	"encoding/binary"
 	"strconv"
 	"strings"
@@ -467,6 +468,20 @@ type numSum struct {
 	min, max       float64
 	minRaw, maxRaw string
 	minN, maxN     int
+	// minI and maxI are the extremes as integers when minInt and
+	// maxInt: integers past 2^53 (19-digit ids) are compared as
+	// integers, not as the floats they round to.
+	minI, maxI     int64
+	minInt, maxInt bool
+}
+
+// cmpNum compares x (iv when isInt) with y (jv when yInt): as integers
+// when both are, else as floats.
+func cmpNum(x float64, iv int64, isInt bool, y float64, jv int64, yInt bool) int {
+	if isInt && yInt {
+		return cmp.Compare(iv, jv)
+	}
+	return cmp.Compare(x, y)
 }
 
 // How a number compares with the extremes so far (numSum.add).
@@ -489,17 +504,23 @@ func (a *numSum) add(num string, iv int64, fv, x float64, v string) (lo, hi int)
 		a.sumI += iv
 	}
 	a.sumF += fv
+	isInt := strings.IndexByte(num, '.') < 0 && fv == float64(iv) && x == fv
+	var cLo, cHi int
+	if a.n > 1 {
+		cLo = cmpNum(x, iv, isInt, a.min, a.minI, a.minInt)
+		cHi = cmpNum(x, iv, isInt, a.max, a.maxI, a.maxInt)
+	}
 	switch {
-	case a.n == 1 || x < a.min:
-		a.min, a.minRaw, a.minN, lo = x, v, 1, newExtreme
-	case x == a.min:
+	case a.n == 1 || cLo < 0:
+		a.min, a.minI, a.minInt, a.minRaw, a.minN, lo = x, iv, isInt, v, 1, newExtreme
+	case cLo == 0:
 		a.minN++
 		lo = atExtreme
 	}
 	switch {
-	case a.n == 1 || x > a.max:
-		a.max, a.maxRaw, a.maxN, hi = x, v, 1, newExtreme
-	case x == a.max:
+	case a.n == 1 || cHi > 0:
+		a.max, a.maxI, a.maxInt, a.maxRaw, a.maxN, hi = x, iv, isInt, v, 1, newExtreme
+	case cHi == 0:
 		a.maxN++
 		hi = atExtreme
 	}

@@ -447,3 +447,41 @@ func TestErrorQueryShortWithoutLocations(t *testing.T) {
 		t.Errorf("the query finds %d error lines, the profile %d, want 16", got, p.errors)
 	}
 }
+
+// TestTaggedDistinctPastCap: a field's distinct values are counted up to
+// maxTagDistinct; past it the view says "at least", never a capped count
+// as if exact (70,000 distinct fingerprints were "65,536 distinct").
+func TestTaggedDistinctPastCap(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 70000; i++ {
+		if i%1000 == 0 {
+			fmt.Fprintf(&b, "pub:-:4096:1:%016X:%d:::-:::scSC::::::23::0:\n", i, 1600000000+i)
+		}
+		fmt.Fprintf(&b, "fpr:::::::::%040X:\n", i)
+	}
+	text := fillText(t, []byte(b.String()), 4000)
+	if strings.Contains(text, ": 65,536 distinct") {
+		t.Errorf("a capped distinct count stated as exact:\n%s", text)
+	}
+	if !strings.Contains(text, "at least 65,536 distinct values") {
+		t.Errorf("the view lacks the fingerprints' distinct count as a bound:\n%s", text)
+	}
+}
+
+// TestBigIntegerExtremes: integers past 2^53 (19-digit ids) are compared
+// as integers: the largest is the one row that holds it, not every row
+// whose value rounds to the same float ("max ... (30 rows)").
+func TestBigIntegerExtremes(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("NAME     SIZE   ID\n")
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&b, "job-%02d   %d   %d\n", i, 100+i*7%13, 1700000000000000000+i)
+	}
+	text := fillText(t, []byte(b.String()), 4000)
+	if strings.Contains(text, "1700000000000000000 (30 rows)") {
+		t.Errorf("30 distinct ids stated as one extreme:\n%s", text)
+	}
+	if !strings.Contains(text, "1700000000000000029") {
+		t.Errorf("the view lacks the largest id:\n%s", text)
+	}
+}

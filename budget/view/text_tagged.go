@@ -197,9 +197,9 @@ func (s *tagStat) line() string {
 			}
 			parts = append(parts, name+": "+strings.Join(xs, ", "))
 		case isNum:
-			parts = append(parts, fmt.Sprintf("%s: %s distinct numbers, smallest %d (line %d), largest %d (line %d)", name, commas(len(f.distinct)), f.min, f.minLine.pos, f.max, f.maxLine.pos))
+			parts = append(parts, fmt.Sprintf("%s: %s distinct numbers, smallest %d (line %d), largest %d (line %d)", name, f.distinctText(), f.min, f.minLine.pos, f.max, f.maxLine.pos))
 		default:
-			parts = append(parts, fmt.Sprintf("%s: %s distinct values", name, commas(len(f.distinct))))
+			parts = append(parts, fmt.Sprintf("%s: %s distinct values", name, f.distinctText()))
 		}
 	}
 	return fmt.Sprintf("  %s (%s lines): %s", s.tag, commas(s.lines), strings.Join(parts, "; "))
@@ -252,4 +252,13 @@ func (tc *textCands) taggedHead(cs []Candidate) string {
 	example := ts.byLines()[0].tag
 	return fmt.Sprintf("colon-separated records by type, each type's fields counted over its lines (fields numbered from 1, the type being field 1); then the lines at the extremes, line<TAB>text<TAB>[why]; the lines of one type (here %s): compact artifact query %s --jq %s\n",
 		example, tc.in.Handle, tc.jq(`to_entries[] | select(.value | startswith(`+jqString(example+":")+`)) | "\(.key)\t\(.value)"`))
+}
+
+// distinctText is the field's distinct count as a claim: exact below
+// maxTagDistinct, where the count stops ("at least 65,536").
+func (f *tagField) distinctText() string {
+	if len(f.distinct) >= maxTagDistinct {
+		return "at least " + commas(maxTagDistinct)
+	}
+	return commas(len(f.distinct))
 }
