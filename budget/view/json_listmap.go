@@ -54,17 +54,5 @@ func (p *Profile) indexedList(s *jscan, f *Field, rec, depth int) {
 		p.value(s, el, rec, depth+1)
 		n++
 	})
-	if f.Containers == 1 && f.Types&tObject == 0 || n < f.MinItems || f.MinItems == 0 && f.Items == 0 && f.MaxItems == 0 && f.EmptyArrays == 0 {
-		f.MinItems = n
-	}
-	if n > f.MaxItems {
-		f.MaxItems, f.maxItemsRec = n, rec
-		if p.t != nil {
-			f.maxItemsRaw = p.t.hold(f.maxItemsRaw)
-		}
-	}
-	f.Items += n
-	if n == 0 {
-		f.EmptyArrays++
-	}
+	p.noteItems(f, n, rec)
 }

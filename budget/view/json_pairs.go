@@ -87,19 +87,7 @@ func (p *Profile) pairsOf(s *jscan, f *Field, rec, depth int) {
 		t.pos = at
 		p.value(&t, p.child(f, name), rec, depth+1)
 	})
-	if f.Containers == 1 || n < f.MinItems {
-		f.MinItems = n
-	}
-	if n > f.MaxItems {
-		f.MaxItems, f.maxItemsRec = n, rec
-		if p.t != nil {
-			f.maxItemsRaw = p.t.hold(f.maxItemsRaw)
-		}
-	}
-	f.Items += n
-	if n == 0 {
-		f.EmptyArrays++
-	}
+	p.noteItems(f, n, rec)
 }
 
 // walkPairs is walk (rows.go) over the array at s of a field whose lists

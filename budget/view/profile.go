@@ -592,19 +592,7 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 				break
 			}
 		}
-		if f.Containers == 1 && f.Types&tObject == 0 || n < f.MinItems || f.MinItems == 0 && f.Items == 0 && f.MaxItems == 0 && f.EmptyArrays == 0 {
-			f.MinItems = n
-		}
-		if n > f.MaxItems {
-			f.MaxItems, f.maxItemsRec = n, rec
-			if p.t != nil {
-				f.maxItemsRaw = p.t.hold(f.maxItemsRaw)
-			}
-		}
-		f.Items += n
-		if n == 0 {
-			f.EmptyArrays++
-		}
+		p.noteItems(f, n, rec)
 		return
 	}
 	start := s.pos
@@ -1690,4 +1678,25 @@ func (p *Profile) SummaryOf(max int, drop func(string) bool, each func(fn func(i
 		out = out[:max]
 	}
 	return out
+}
+
+// noteItems adds an array of n items (in record rec) to f's item counts:
+// the fewest (an empty array seen first stays the fewest), the most and
+// the record holding them, the total and the empty arrays. Every reading
+// of a field as a list (arrays, maps keyed "0".."n-1", pair lists) counts
+// its items here.
+func (p *Profile) noteItems(f *Field, n, rec int) {
+	if f.Containers == 1 && f.Types&tObject == 0 || n < f.MinItems || f.MinItems == 0 && f.Items == 0 && f.MaxItems == 0 && f.EmptyArrays == 0 {
+		f.MinItems = n
+	}
+	if n > f.MaxItems {
+		f.MaxItems, f.maxItemsRec = n, rec
+		if p.t != nil {
+			f.maxItemsRaw = p.t.hold(f.maxItemsRaw)
+		}
+	}
+	f.Items += n
+	if n == 0 {
+		f.EmptyArrays++
+	}
 }
