@@ -1655,7 +1655,12 @@ func (k *coll) profileRecords() error {
 		}
 		return err
 	}
-	s := jscan{d: c.Text}
+	// Read in the whole output, not only the collection's text: a record
+	// begun holds the text from its start to the output's end, as when
+	// level 1's walk feeds the profile (feed.go).
+	off := offsetIn(k.in.Data, c.Text)
+	s := jscan{d: k.in.Data, pos: off}
+	end := off + len(c.Text)
 	s.ws()
 	if array {
 		if s.peek() != '[' {
@@ -1666,7 +1671,7 @@ func (k *coll) profileRecords() error {
 	n := 0
 	for {
 		s.ws()
-		if s.pos >= len(s.d) || array && s.peek() == ']' {
+		if s.pos >= end || array && s.peek() == ']' {
 			break
 		}
 		k.p.addAt(n, &s)
@@ -1733,19 +1738,13 @@ func (k *coll) profileMap() error {
 // profileMap makes it, no white space) whose value starts at rec[at]:
 // the key is not read again. (Keep it in step with Add.)
 func (p *Profile) addMapRecord(i int, rec []byte, at int) {
-	p.Records++
-	p.rec, p.seq = i, 0
-	if p.t != nil {
-		p.t.begin(i, rec)
-	}
+	p.beginRecord(i, rec)
 	k := jscan{d: rec, pos: 1}
 	k.skipString()
 	p.keySum += recHash(hashBytes(rec[1:k.pos]), i) // (as Add)
 	s := jscan{d: rec, pos: at}
 	p.value(&s, p.root, i, 0)
-	if p.t != nil {
-		p.t.end(rec)
-	}
+	p.endRecord(rec)
 }
 
 // eachRecord calls fn with every record: an array's or a stream's read
