@@ -575,15 +575,25 @@ func (w *walker) members(n *node, depth int) error {
 				uniform = false
 			}
 			count++
-			// The record's text is read before the walk reaches it:
-			// checked first.
-			t := w.scanner
-			if err := t.skip(depth + 1); err != nil {
-				return err
-			}
-			f := fc.BeginMember(ns, quoted, w.pos, t.pos)
-			if err := w.fed(child, depth+1, f); err != nil {
-				return err
+			if c := w.peek(); c != '{' && c != '[' {
+				// A scalar: walked first, then profiled (as fed).
+				vs := w.pos
+				if err := w.scalar(c); err != nil {
+					return err
+				}
+				raw := w.d[vs:w.pos]
+				child.noteValue(kindOf(c), raw)
+				fc.Scalar(fc.BeginMember(ns, quoted, vs, w.pos), raw)
+			} else {
+				// The record's text is read before the walk reaches
+				// it: checked first.
+				t := w.scanner
+				if err := t.skip(depth + 1); err != nil {
+					return err
+				}
+				if err := w.fed(child, depth+1, fc.BeginMember(ns, quoted, w.pos, t.pos)); err != nil {
+					return err
+				}
 			}
 			fc.End(w.pos)
 			more, err := w.next('}')
