@@ -67,7 +67,8 @@ type AdditiveCounter interface {
 //
 // With an AdditiveCounter (the tokenizers) each piece is counted once:
 // a rendering's count is the header's, the sections' heads' and feet's,
-// and each chosen candidate's lines' (fillAdditive). Other counters,
+// and each chosen candidate's lines' (fillAdditive; past maxFillSteps
+// prefixes that do not fit, the rest is searched by halves). Other counters,
 // and views with a line that does not start a piece (a blank line of a
 // text), count every rendering the search tries whole (fillBy): a search
 // by halves, which may keep a shorter prefix where a longer one renders
@@ -87,8 +88,10 @@ func (v *View) Fill(c Counter, budget int) (*Filled, error) {
 }
 
 // maxFillSteps is how many prefixes fillAdditive counts down from the
-// longest whose lines alone fit before it searches the rest by halves.
-const maxFillSteps = 64
+// longest whose lines alone fit before it searches the rest by halves
+// (the heads and feet of a view at 4,000 tokens take the room of 4 to 40
+// candidates' lines: a bound on the fill's cost, seldom reached).
+const maxFillSteps = 128
 
 // fillAdditive is Fill with counts that add up over pieces, when every
 // part of the view starts a piece (ok false otherwise: nothing is
