@@ -729,6 +729,12 @@ func (k *coll) selectRows() {
 			lead = append(lead, n-1)
 			ends.text[n-1] = joinWhy("last", ends.text[n-1])
 		}
+		// A stream's end (a log, a build's events) is where it failed:
+		// the records before the last one too, as head+tail shows them.
+		for i := n - 2; i >= max(1, n-1-tailRows(k)); i-- {
+			lead = append(lead, i)
+			ends.text[i] = joinWhy(fmt.Sprintf("the end (%s from last)", ordinal(n-i)), ends.text[i])
+		}
 		ends.recs = append(lead, ends.recs...)
 	}
 	for _, i := range spreadOrder(n, maxSpread) {
@@ -767,6 +773,23 @@ func (k *coll) selectRows() {
 			k.probe = append(k.probe, probe{i, r.ident})
 		}
 	}
+}
+
+// maxTail is the most records before the last one tailRows asks for
+// (kept by the tracker for every collection: k.text is not known while
+// the records are read).
+const maxTail = 4
+
+// tailRows is how many records before the last one are rows of the
+// end: for a stream of events or log records (jsonl, concat) and
+// records with a text of their own (a log as a JSON array), where the
+// end is what went wrong last; none for other collections (a list of
+// objects whose last record is no outcome).
+func tailRows(k *coll) int {
+	if k.c.Kind == "jsonl" || k.c.Kind == "concat" || k.text != nil && !k.p.Map {
+		return 4
+	}
+	return 0
 }
 
 // fewValued reports whether f's values are few: its three commonest
@@ -941,6 +964,8 @@ func (k *coll) otherCell(i int) string {
 			if k.opaque(f) {
 				// A path's or a URL's end names it: kept.
 				vals[f] = cellEnds(string(v), 80)
+			} else if freeText(f) {
+				vals[f] = cell(string(v), msgWidth) // a log's detail
 			} else {
 				vals[f] = cell(string(v), 40)
 			}
@@ -971,6 +996,9 @@ func (k *coll) renderRow(raw []byte, vals [][][]byte) (cells []string, ident str
 		width := cellWidth
 		if f == k.p.Identity {
 			width = 100
+		}
+		if f == k.text {
+			width = msgWidth
 		}
 		var parts []string
 		for _, v := range vs {
@@ -1009,7 +1037,7 @@ func (k *coll) addRows(v *View, sec int) {
 				inners[i] = append(inners[i], in)
 			}
 			if f := r.field[i]; f != nil && (f.scalar() || f.Types == tObject) {
-				if _, col := k.colIdx[f]; !col && !slices.Contains(extras[i], f) {
+				if _, col := k.colIdx[f]; !col && !slices.Contains(extras[i], f) && !slices.Contains(k.otherCols, f) {
 					extras[i] = append(extras[i], f)
 				}
 			}
@@ -1404,6 +1432,9 @@ func newTracker(k *coll) *tracker {
 	want := map[int]bool{}
 	if n > 0 {
 		want[0], want[n-1] = true, true
+		for i := n - 2; i >= max(1, n-1-maxTail); i-- {
+			want[i] = true // (tailRows: those of a stream's end)
+		}
 	}
 	for _, i := range spreadOrder(n, maxSpread) {
 		want[i] = true
