@@ -1,6 +1,7 @@
 package view_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -101,5 +102,81 @@ func TestBiggestGroupsOfManyValues(t *testing.T) {
 	fl := fillAt(t, buildView(t, inputOf(t, []byte(b.String()), 4000)), 4000)
 	if !strings.Contains(fl.Text, "most common: example.com/pkg37 23") {
 		t.Errorf("the biggest group is not named:\n%s", fl.Text)
+	}
+}
+
+// TestListsByPositionPerRecord checks that two lists are read side by
+// side only in a record where they have as many items: two files whose
+// function names and call counts differ in number (6 names and 7 counts,
+// 7 names and 6 counts: equal totals, equal fewest and most) list each
+// list on its own, every item named, none dropped. Before, the pairing
+// was decided on the totals and the seventh count of the first file was
+// never shown.
+func TestListsByPositionPerRecord(t *testing.T) {
+	m := map[string]any{}
+	for i, n := range [][2]int{{6, 7}, {7, 6}, {5, 5}, {8, 8}, {6, 6}, {5, 5}, {7, 7}, {6, 6}, {5, 5}, {8, 8}} {
+		path := fmt.Sprintf("/src/mod%d.js", i)
+		fnMap, f := map[string]any{}, map[string]any{}
+		for j := range n[0] {
+			fnMap[fmt.Sprint(j)] = map[string]any{"name": fmt.Sprintf("fn%d_%d", i, j)}
+		}
+		for j := range n[1] {
+			f[fmt.Sprint(j)] = 100*i + 11*j + 1
+		}
+		m[path] = map[string]any{"path": path, "fnMap": fnMap, "f": f}
+	}
+	data, _ := json.Marshal(m)
+	text := fillAt(t, buildView(t, inputOf(t, data, 8000)), 8000).Text
+	for _, want := range []string{"/src/mod0.js: f[] (7): ", "/src/mod1.js: fnMap[].name (7): ", "/src/mod2.js: f[] with fnMap[].name by position (5): 201 fn2_0"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("view lacks %q:\n%s", want, text)
+		}
+	}
+	if !strings.Contains(text, "67") { // the seventh count of mod0.js
+		t.Errorf("the seventh count of /src/mod0.js is not shown:\n%s", text)
+	}
+	if strings.Contains(text, "/src/mod0.js: f[] with") || strings.Contains(text, "/src/mod1.js: f[] with") {
+		t.Errorf("lists of unequal lengths read by position:\n%s", text)
+	}
+}
+
+// TestOneOffRecordStatesWhatIsLeftOut checks that the line of a one-off
+// record (a stream's summary) never drops a member silently: its
+// members past the line's width (and those the profile does not hold)
+// are counted, with the query of the whole record, and the one-off
+// records past the first three are named. Before, members past 40 were
+// dropped without a word, and so were the fourth and later one-off
+// records.
+func TestOneOffRecordStatesWhatIsLeftOut(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&b, `{"type":"match","path":"src/f%02d.go","line":%d}`+"\n", i%7, i)
+	}
+	for _, tp := range []string{"begin", "error", "warning", "timing"} {
+		fmt.Fprintf(&b, `{"type":%q,"path":"x"}`+"\n", tp)
+	}
+	b.WriteString(`{"type":"summary","stats":{`)
+	for j := 0; j < 60; j++ {
+		if j > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"counter_%02d":%d`, j, 1000+j)
+	}
+	b.WriteString(`},"files":["a","b","c"]}` + "\n")
+	fl := fillAt(t, buildView(t, inputOf(t, []byte(b.String()), 8000)), 8000)
+	var line string
+	for _, l := range strings.Split(fl.Text, "\n") {
+		if strings.Contains(l, "the only record with type=summary") {
+			line = l
+		}
+	}
+	if line == "" {
+		t.Fatalf("no line of the summary:\n%s", fl.Text)
+	}
+	if !strings.Contains(line, "stats.counter_00=1000") || !strings.Contains(line, "more members; the whole record: compact artifact query 0123456789ab --jq '.[44]'") {
+		t.Errorf("the summary's line does not count what it leaves out: %s", line)
+	}
+	if !strings.Contains(fl.Text, "more records with a type of their own, not stated: ") {
+		t.Errorf("the one-off records past the third are not named:\n%s", fl.Text)
 	}
 }

@@ -494,7 +494,7 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 		}
 	}
 	f.Values++
-	if c == '{' && (f.indexed || f.kids == nil && f.Types&tObject == 0 && indexKeyed(s)) {
+	if c == '{' && listObject(s, f) {
 		f.indexed = true // keyed "0".."n-1": a list (json_listmap.go)
 		p.indexedList(s, f, rec, depth)
 		return

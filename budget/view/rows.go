@@ -161,7 +161,7 @@ func (p *Profile) walk(s *jscan, f *Field, mask []bool, fn func(*Field, []byte))
 	}
 	switch s.peek() {
 	case '{':
-		if f.indexed {
+		if f.indexed && indexKeyedMin(s, 0) {
 			// A list keyed "0".."n-1" (json_listmap.go).
 			s.eachMemberName(func([]byte) { p.walk(s, f.elem, mask, fn) })
 			return
