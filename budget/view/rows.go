@@ -1764,19 +1764,13 @@ func (k *coll) profileMap() error {
 // profileMap makes it, no white space) whose value starts at rec[at]:
 // the key is not read again. (Keep it in step with Add.)
 func (p *Profile) addMapRecord(i int, rec []byte, at int) {
-	p.Records++
-	p.rec, p.seq = i, 0
-	if p.t != nil {
-		p.t.begin(i, rec)
-	}
+	p.beginRecord(i, rec)
 	k := jscan{d: rec, pos: 1}
 	k.skipString()
 	p.keySum += recHash(hashBytes(rec[1:k.pos]), i) // (as Add)
 	s := jscan{d: rec, pos: at}
 	p.value(&s, p.root, i, 0)
-	if p.t != nil {
-		p.t.end(rec)
-	}
+	p.endRecord(rec)
 }
 
 // eachRecord calls fn with every record: an array's or a stream's read
