@@ -98,3 +98,30 @@ func TestStreamEndRows(t *testing.T) {
 		t.Errorf("no row says it is of the end:\n%s", fl.Text)
 	}
 }
+
+// TestFileNamedErrorIsNoAnomaly checks that a value naming a file (a
+// path, a file name: src/errors.go) is no error state however its name
+// reads: only values of states are anomalies. Before, ctags' tags in
+// error.go (155 of 1,363) took 16 rows as "errors".
+func TestFileNamedErrorIsNoAnomaly(t *testing.T) {
+	var b strings.Builder
+	files := []string{"src/main.go", "src/util.go", "src/errors.go", "src/io.go", "src/net.go", "src/db.go"}
+	for i := 0; i < 200; i++ {
+		st := "ok"
+		if i == 150 {
+			st = "failed"
+		}
+		f := files[i%len(files)]
+		if f == "src/errors.go" && i > 20 {
+			f = "src/main.go"
+		}
+		fmt.Fprintf(&b, `{"id":%d,"src":%q,"status":%q}`+"\n", i, f, st)
+	}
+	fl := fillAt(t, buildView(t, inputOf(t, []byte(b.String()), 4000)), 4000)
+	if !strings.Contains(fl.Text, "status=failed (1 of 200)") {
+		t.Errorf("the failed record is not chosen:\n%s", fl.Text)
+	}
+	if strings.Contains(fl.Text, "src=src/errors.go (") {
+		t.Errorf("a file named errors.go chosen as an error:\n%s", fl.Text)
+	}
+}

@@ -410,7 +410,8 @@ func (k *coll) selectRows() {
 				vs := f.vals[raw]
 				usual := vs.n*2 >= f.Values || f.Values < 2
 				switch {
-				case !usual && raw[0] == '"' && len(raw) < 120 && vs.errWord > 0 && errExc:
+				case !usual && raw[0] == '"' && len(raw) < 120 && vs.errWord > 0 && errExc && !placeNames.MatchString(f.Path) && !filePathValue(raw):
+					// (a file named error.go is no error)
 					label := f.Path + "=" + cell(raw, 40)
 					flag(label, PrioAnomaly, vs.n, vs, fmt.Sprintf("%s=%s (%s of %s)", k.short(f), cell(raw, 40), commas(vs.n), commas(f.Values)), k.innerRef(f, raw))
 				case exit && vs.exitValue:
@@ -790,6 +791,14 @@ func tailRows(k *coll) int {
 		return 4
 	}
 	return 0
+}
+
+// filePathValue reports whether the JSON string raw is a file name or a path
+// (no space; a "/" or a file extension): a word in it ("error.go",
+// "cli/failover.c") names a file, not a state.
+func filePathValue(raw string) bool {
+	body := []byte(raw[1 : len(raw)-1])
+	return bytes.IndexByte(body, ' ') < 0 && (bytes.IndexByte(body, '/') >= 0 || extOf(body) != nil)
 }
 
 // fewValued reports whether f's values are few: its three commonest
