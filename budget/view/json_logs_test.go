@@ -125,3 +125,47 @@ func TestFileNamedErrorIsNoAnomaly(t *testing.T) {
 		t.Errorf("a file named errors.go chosen as an error:\n%s", fl.Text)
 	}
 }
+
+// traceEvents is a build tool's trace (cmake --trace-format=json-v2): per
+// command its depth (frame, with global_frame repeating it), its file,
+// line and command; a macro's 27 commands run at depth 5, one after the
+// other; a few multi-line commands have a line_end.
+func traceEvents() []byte {
+	var b strings.Builder
+	for i := 0; i < 1500; i++ {
+		frame := 2 + i%3
+		switch {
+		case i < 20:
+			frame = 1
+		case i >= 700 && i < 727:
+			frame = 5
+		}
+		end := ""
+		if i%12 == 5 {
+			end = fmt.Sprintf(`,"line_end":%d`, i%90+3)
+		}
+		fmt.Fprintf(&b, `{"cmd":"set","file":"/usr/share/cmake/M%d.cmake","line":%d%s,"frame":%d,"global_frame":%d,"time":%d.5}`+"\n", i%30, i%90+1, end, frame, frame, 1795688527+i)
+	}
+	return []byte(b.String())
+}
+
+// TestDepthIsNoMeasure checks the reasons of rows over a trace: a depth
+// of five values is no measure (no σ outliers), a field repeating
+// another in every record (global_frame) is no reason of its own, a run
+// of records with a rare value is stood for by its first two, and a
+// position a few records have (line_end) is no "field most lack".
+// Before, the 27 commands at depth 5 took 12 rows, each with three
+// reasons (frame rare, global_frame rare, frame 2.3σ from the mean), and
+// line_end 12 more.
+func TestDepthIsNoMeasure(t *testing.T) {
+	fl := fillAt(t, buildView(t, inputOf(t, traceEvents(), 8000)), 8000)
+	for _, bad := range []string{"σ from the mean", "global_frame=5 is rare", "has line_end"} {
+		if strings.Contains(fl.Text, bad) {
+			t.Errorf("a row says %q:\n%s", bad, fl.Text)
+		}
+	}
+	n := strings.Count(fl.Text, "frame=5 is rare")
+	if n != 2 {
+		t.Errorf("%d rows for the run of frame=5, want its first two:\n%s", n, fl.Text)
+	}
+}

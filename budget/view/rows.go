@@ -376,7 +376,12 @@ func (k *coll) selectRows() {
 			// names it.
 			kr.first, kr.seq = vs.first, vs.seq
 		}
-		for _, i := range vs.recs {
+		for j, i := range vs.recs {
+			if j >= 2 && vs.recs[j-1] == i-1 && vs.recs[j-2] == i-2 {
+				// A run of records with the value (a macro's 27
+				// commands at one depth): its first two stand for it.
+				continue
+			}
 			if _, ok := kr.r.text[i]; !ok {
 				kr.r.recs = append(kr.r.recs, i)
 				kr.r.text[i] = why
@@ -390,7 +395,9 @@ func (k *coll) selectRows() {
 	outl := map[*Field]stat{}
 	var lack []*Field
 	for _, f := range p.Fields {
-		if k.hidden(f) || f.sel == nil {
+		if k.hidden(f) || f.sel == nil || k.dupOf[f] != nil {
+			// (a field repeating another's values in every record is
+			// no reason of its own: global_frame beside frame)
 			continue
 		}
 		exit := f.NumN > 0 && f.sel.exit
@@ -442,12 +449,17 @@ func (k *coll) selectRows() {
 				flag(label, PrioAnomaly, 0, f.sel.exitVals[raw], k.short(f)+"="+raw+" (not 0)", k.innerRef(f, raw))
 			}
 		}
-		if f.NumN >= 8 && f.StdDev() > 0 && f != p.Identity && !refNumber(f.Path) && !codeNumber(f.Path) && k.codeOf(f) == nil {
+		if f.NumN >= 8 && f.StdDev() > 0 && f != p.Identity && !refNumber(f.Path) && !codeNumber(f.Path) && k.codeOf(f) == nil &&
+			(f.ManyDistinct || f.Distinct > 12) && !strings.Contains(f.Path, "[][]") {
 			// (an offset, a position or a code far from the mean is
-			// no outlier: they are no measures)
+			// no outlier: they are no measures; nor a number of a few
+			// values, a depth or a level: frame=1 of frames 1-5; nor
+			// the numbers of pairs in lists of lists, line numbers)
 			outl[f] = stat{f.Mean(), f.StdDev()}
 		}
-		if f.Present > 0 && p.Records >= 10 && f.Present*10 <= p.Records && !strings.Contains(f.Path, "[]") {
+		if f.Present > 0 && p.Records >= 10 && f.Present*10 <= p.Records && !strings.Contains(f.Path, "[]") && !(f.NumN > 0 && refNumber(f.Path)) {
+			// (a position a few records have, a multi-line command's
+			// line_end, tells nothing of them)
 			parent := f.Path
 			if i := strings.LastIndexByte(parent, '.'); i >= 0 {
 				parent = parent[:i]
