@@ -15,8 +15,8 @@ import "strings"
 // counted once with the counter and remembered, so the fill's search,
 // which renders and counts several prefixes of one candidate list,
 // counts each line of them about once instead of once a rendering. For
-// a counter whose counts do not add up so, the sum is only an estimate:
-// Fill checks its result exactly (exactFill).
+// a counter whose counts do not add up so (not an AdditiveCounter), Fill
+// counts every rendering whole.
 type pieceCounter struct {
 	c    Counter
 	memo map[string]int

@@ -1707,7 +1707,12 @@ func (k *coll) profileRecords() error {
 		}
 		return err
 	}
-	s := jscan{d: c.Text}
+	// Read in the whole output, not only the collection's text: a record
+	// begun holds the text from its start to the output's end, as when
+	// level 1's walk feeds the profile (feed.go).
+	off := offsetIn(k.in.Data, c.Text)
+	s := jscan{d: k.in.Data, pos: off}
+	end := off + len(c.Text)
 	s.ws()
 	if array {
 		if s.peek() != '[' {
@@ -1718,7 +1723,7 @@ func (k *coll) profileRecords() error {
 	n := 0
 	for {
 		s.ws()
-		if s.pos >= len(s.d) || array && s.peek() == ']' {
+		if s.pos >= end || array && s.peek() == ']' {
 			break
 		}
 		k.p.addAt(n, &s)

@@ -1,0 +1,233 @@
+package view
+
+// A profile fed by another walk.
+//
+// Build profiles every record of a collection in one pass of its own
+// (profileRecords). Package budget's level-1 walk reads the same records
+// first, to find the output's shape; when a view is expected, that walk
+// feeds the profile instead (budget/feed.go), value by value, through a
+// FedColl: Begin and End around each record, and for each value of a
+// record the event of its kind (Object, Member, Elem, ObjectEnd; Array,
+// ArrayEnd; Scalar). The fields are found as the profile's own walk
+// finds them (the member expected after the last one, then by name, the
+// same caps), and each event calls the one function the profile's walk
+// calls there (enter, scalar, objectEnd, arrayEnd), so that a fed profile
+// is the one profileRecords makes. Values the profile reads in a way of
+// its own (an object keyed "0".."n-1" read as a list, a list of
+// name/value pairs) are read by the profile's walk from their offset, and
+// the feeding walk goes past them without events.
+//
+// What the choice of rows keeps of every record it wants whatever the
+// values (the first, the last, an even spread, the probes, the pinned
+// ones) depends on the collection's count and the pinned rows, which a
+// walk before level 2 does not know: a fed collection finds those
+// records again after the walk, from the offsets of every stride-th
+// record (record).
+
+// Feed gathers the fed profiles of one output.
+type Feed struct {
+	in Input
+}
+
+// NewFeed returns a feed for the output in.Data: in.Args, in.Drop and
+// in.Identity are those the view will be built with (the fields the rules
+// drop are counted, not profiled, as Build does).
+func NewFeed(in Input) *Feed {
+	return &Feed{in: in}
+}
+
+// FedColl is the profile of one collection being fed: an array's
+// elements ("array") or a stream's values ("stream").
+type FedColl struct {
+	k    *coll
+	p    *Profile
+	kind string
+	data []byte
+	// n records begun; start is the current record's offset.
+	n, start int
+	// offs holds the offset of every stride-th record (at most
+	// maxFedOffsets: past it, every other one is dropped and the stride
+	// doubles), to find the records the rows want after the walk.
+	offs   []int
+	stride int
+	used   bool
+}
+
+// maxFedOffsets bounds the record offsets a fed collection keeps.
+const maxFedOffsets = 1 << 14
+
+// Coll starts the profile of a collection of kind "array" (the elements
+// of an array) or "stream" (the values of a JSON stream).
+func (fd *Feed) Coll(kind string) *FedColl {
+	ck := "array"
+	if kind == "stream" {
+		ck = "jsonl"
+	}
+	k := &coll{in: fd.in, c: Collection{Kind: ck}, p: NewProfile(false), rows: map[int]*row{}}
+	// The count is not known yet: no record is wanted before the
+	// walk ends (take).
+	k.t = newTracker(k)
+	k.p.t = k.t
+	return &FedColl{k: k, p: k.p, kind: kind, data: fd.in.Data, stride: 1}
+}
+
+// Kind is "array" or "stream".
+func (fc *FedColl) Kind() string { return fc.kind }
+
+// Begin starts the next record, which starts at offset start of the
+// output, and returns the field of its value.
+func (fc *FedColl) Begin(start int) *Field {
+	i := fc.n
+	fc.n++
+	if i%fc.stride == 0 {
+		if len(fc.offs) == maxFedOffsets {
+			for j := 0; j < len(fc.offs)/2; j++ {
+				fc.offs[j] = fc.offs[2*j]
+			}
+			fc.offs = fc.offs[:len(fc.offs)/2]
+			fc.stride *= 2
+		}
+		if i%fc.stride == 0 {
+			fc.offs = append(fc.offs, start)
+		}
+	}
+	fc.start = start
+	fc.p.beginRecord(i, fc.data[start:])
+	return fc.p.root
+}
+
+// End ends the record begun last, which ends at offset end.
+func (fc *FedColl) End(end int) {
+	fc.p.endRecord(fc.data[fc.start:end])
+}
+
+// Object starts an object value of f at offset pos. False means the
+// profile read the whole value itself (an object keyed "0".."n-1", read
+// as a list): no events for it.
+func (fc *FedColl) Object(f *Field, pos int) bool {
+	p := fc.p
+	if f.indexed || f.kids == nil && f.Types&tObject == 0 {
+		s := jscan{d: fc.data, pos: pos}
+		if f.indexed || indexKeyed(&s) {
+			p.value(&s, f, p.rec, 0)
+			return false
+		}
+	}
+	p.enter(f, p.rec)
+	return true
+}
+
+// Member returns the field of the member of f (an object value begun by
+// Object) whose quoted name (as written) is quoted, esc when it holds an
+// escape; prev is the field Member returned for the member before in
+// this object (nil for the first). A nil field is not profiled: the
+// walk goes past its value without events.
+func (fc *FedColl) Member(f, prev *Field, quoted []byte, esc bool) *Field {
+	p := fc.p
+	if esc {
+		return p.child(f, unquote(quoted))
+	}
+	// As value: the member that followed the one before last time
+	// first, then by name.
+	name := quoted[1 : len(quoted)-1]
+	pred := f.firstKid
+	if prev != nil {
+		pred = prev.nextSib
+	}
+	if pred != nil && pred.plain && pred.name == string(name) {
+		return pred
+	}
+	kid := f.kids[string(name)]
+	if kid == nil {
+		kid = p.child(f, string(name))
+	}
+	if kid != nil && prev == nil {
+		f.firstKid = kid
+	} else if kid != nil {
+		prev.nextSib = kid
+	}
+	return kid
+}
+
+// ObjectEnd ends an object value of f of n members.
+func (fc *FedColl) ObjectEnd(f *Field, n int) { fc.p.objectEnd(f, n, fc.p.rec) }
+
+// Array starts an array value of f at offset pos. False means the
+// profile read the whole value itself (a list of name/value pairs): no
+// events for it.
+func (fc *FedColl) Array(f *Field, pos int) bool {
+	p := fc.p
+	if !f.noPairs && f != p.root {
+		s := jscan{d: fc.data, pos: pos}
+		if !f.pairs {
+			// Decided by the field's first non-empty list (as value).
+			if f.pairName, f.pairValue, f.pairs = pairList(&s); !f.pairs && f.elem == nil && !emptyArray(&s) || pairMember(f) != nil {
+				f.pairs, f.noPairs = false, true
+			}
+		}
+		if f.pairs {
+			p.value(&s, f, p.rec, 0)
+			return false
+		}
+	}
+	p.enter(f, p.rec)
+	return true
+}
+
+// Elem returns the field of the items of f's array (begun by Array),
+// before its first item; nil is not profiled.
+func (fc *FedColl) Elem(f *Field) *Field { return fc.p.elemOf(f) }
+
+// ArrayEnd ends an array value of f of n items.
+func (fc *FedColl) ArrayEnd(f *Field, n int) { fc.p.arrayEnd(f, n, fc.p.rec) }
+
+// Scalar adds the scalar value raw (its JSON text) of f.
+func (fc *FedColl) Scalar(f *Field, raw []byte) {
+	fc.p.enter(f, fc.p.rec)
+	fc.p.scalar(f, raw, fc.p.rec)
+}
+
+// Taken reports whether a Build started from fc's profile.
+func (fc *FedColl) Taken() bool { return fc != nil && fc.used }
+
+// take returns the collection c of in as profiled by the feed, with the
+// records its rows want (which depend on c's count and pinned rows) found
+// again, or nil when fc cannot stand for it (another count, another
+// output, taken already): then Build profiles c itself.
+func (fc *FedColl) take(in Input, c Collection) *coll {
+	if fc == nil || fc.used || fc.n != c.Count || len(in.Data) != len(fc.data) || len(in.Data) == 0 || &in.Data[0] != &fc.data[0] {
+		return nil
+	}
+	if c.Kind == "array" && fc.kind != "array" || c.Kind != "array" && fc.kind != "stream" {
+		return nil
+	}
+	fc.used = true
+	k := fc.k
+	k.in, k.c = in, c
+	w := newTracker(k)
+	t := k.t
+	t.want, t.probes = w.want, w.probes
+	for _, i := range t.want {
+		if _, ok := t.raws[i]; !ok {
+			t.raws[i] = fc.record(i)
+		}
+	}
+	return k
+}
+
+// record returns the text of record i, found from the offset of the
+// stride-th record before it.
+func (fc *FedColl) record(i int) []byte {
+	s := jscan{d: fc.data, pos: fc.offs[i/fc.stride]}
+	for r := i / fc.stride * fc.stride; r < i; r++ {
+		s.skipValue()
+		s.ws()
+		if s.peek() == ',' {
+			s.pos++
+		}
+		s.ws()
+	}
+	start := s.pos
+	s.skipValue()
+	return fc.data[start:s.pos]
+}
