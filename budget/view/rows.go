@@ -450,11 +450,10 @@ func (k *coll) selectRows() {
 			}
 		}
 		if f.NumN >= 8 && f.StdDev() > 0 && f != p.Identity && !refNumber(f.Path) && !codeNumber(f.Path) && k.codeOf(f) == nil &&
-			(f.ManyDistinct || f.Distinct > 12) && !strings.Contains(f.Path, "[][]") {
-			// (an offset, a position or a code far from the mean is
-			// no outlier: they are no measures; nor a number of a few
-			// values, a depth or a level: frame=1 of frames 1-5; nor
-			// the numbers of pairs in lists of lists, line numbers)
+			!strings.Contains(f.Path, "[][]") {
+			// (an offset, a position, a depth or a code far from the
+			// mean is no outlier: they are no measures; nor the
+			// numbers of pairs in lists of lists, line numbers)
 			outl[f] = stat{f.Mean(), f.StdDev()}
 		}
 		if f.Present > 0 && p.Records >= 10 && f.Present*10 <= p.Records && !strings.Contains(f.Path, "[]") && !(f.NumN > 0 && refNumber(f.Path)) {
