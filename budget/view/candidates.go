@@ -1303,7 +1303,9 @@ func (k *coll) hidden(f *Field) bool {
 // bytes without spaces, at least half of them distinct, not times. Rows leave such
 // columns out (the foot says so); a rare value of one is no anomaly.
 func (k *coll) opaque(f *Field) bool {
-	if f == k.p.Identity || f.Types&^tNull != tString || f.Values-f.Nulls < 2 || placeNames.MatchString(f.Path) {
+	if f == k.p.Identity || f.Types&^tNull != tString || f.Values-f.Nulls < 2 || placeNames.MatchString(f.Path) || nameLike(f.Path) {
+		// (a name is read, even a long one: the files a clone
+		// repeats, firstFile.name and secondFile.name)
 		return false
 	}
 	strs := f.Values - f.Nulls
@@ -1331,8 +1333,9 @@ func freeText(f *Field) bool {
 // show whatever else it shows (a log's message: the ERROR record of a
 // server log is read by its message, not by its state code): a field of
 // the record itself (not nested, not in an array), in at least half
-// the records, of free text (freeText); named like a message first, then
-// the one in the most records. Nil when there is none.
+// the records, of free text (freeText), named like a message (any free
+// text in a stream of events or log records); named like a message
+// first, then the one in the most records. Nil when there is none.
 func (k *coll) textField() *Field {
 	p := k.p
 	var best *Field
@@ -1346,9 +1349,13 @@ func (k *coll) textField() *Field {
 		}
 		return a.Present > b.Present
 	}
+	stream := k.c.Kind == "jsonl" || k.c.Kind == "concat"
 	for _, f := range p.Fields {
 		if f.parent != p.root || f.inArr || f == p.Identity || k.hidden(f) || f.Present*2 < p.Records || !freeText(f) || placeNames.MatchString(f.Path) {
 			continue
+		}
+		if !stream && !textNames.MatchString(f.Path) {
+			continue // (a code fragment, an alarm's generated description: not the record's message)
 		}
 		if best == nil || better(f, best) {
 			best = f

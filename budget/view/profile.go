@@ -1273,6 +1273,11 @@ func (p *Profile) Finish() {
 		if f.Types == tString && f.MaxLen > 200 {
 			continue
 		}
+		if f.Types == tNumber && refNumber(f.Path) && identityScore(f.Path) < 50 {
+			// A position (a clone's firstFile.start, a line) is
+			// unique by chance: it names no record.
+			continue
+		}
 		score := identityScore(f.Path)
 		if score > bestScore {
 			best, bestScore = f, score
