@@ -18,11 +18,13 @@ import (
 // store is configured and the input is large and far over its budget),
 // level 1's walk is the fed walk below instead: the same path tree, the
 // same checks, and, for the records of the collections it can find while
-// it walks (the rules' records paths seen once, the root array, a stream
-// of JSON Lines), the profile's events (view.FedColl). The view then
-// starts from the fed profile; a collection not fed (a map, one found
-// only after the walk, one at many places) is profiled by the view's own
-// walk as before. Either way the view is the same, byte for byte
+// it walks (a rules' records path holding an array or an object seen
+// once, the root array, a stream of JSON Lines), the profile's events
+// (view.FedColl). The view then starts from the fed profile; a
+// collection not fed (one found only after the walk, one at many places)
+// is profiled by the view's own walk as before. The profile reads only
+// text the walk has checked: a value it reads ahead of the walk (a map's
+// member as its record, a list it may read as pairs) is checked first. Either way the view is the same, byte for byte
 // (TestFedViewsSame).
 
 // feedMinBytes is the smallest input whose collections level 1's walk
@@ -177,7 +179,7 @@ func (s Shape) fedOf(n *node, kind string) *view.FedColl {
 		return nil
 	}
 	switch {
-	case kind == "array" && fc.Kind() == "array",
+	case kind == "array" && fc.Kind() == "array", kind == "map" && fc.Kind() == "map",
 		(kind == FormatJSONL || kind == FormatConcat) && fc.Kind() == "stream":
 		return fc
 	}
@@ -239,10 +241,16 @@ func (w *walker) seek(n *node, depth int, at fedAt) error {
 	}
 	c := w.peek()
 	if w.plan.ends(at) {
-		if c == '[' {
+		switch c {
+		case '[':
 			if fc := w.plan.coll(n, "array"); fc != nil {
 				w.fc = fc
 				return w.records(n, depth)
+			}
+		case '{':
+			if fc := w.plan.coll(n, "map"); fc != nil {
+				w.fc = fc
+				return w.members(n, depth)
 			}
 		}
 		return w.value(n, depth)
@@ -357,6 +365,11 @@ func (w *walker) fed(n *node, depth int, f *view.Field) error {
 		if depth >= maxDepth {
 			return fmt.Errorf("JSON %w at byte %d (more than %d levels)", errDepth, start, maxDepth)
 		}
+		if fc.Looks(f, c) {
+			if err := w.check(depth); err != nil {
+				return err
+			}
+		}
 		if !fc.Object(f, start) {
 			// The profile read it itself (an object read as a list).
 			return w.value(n, depth)
@@ -427,6 +440,11 @@ func (w *walker) fed(n *node, depth int, f *view.Field) error {
 	case '[':
 		if depth >= maxDepth {
 			return fmt.Errorf("JSON %w at byte %d (more than %d levels)", errDepth, start, maxDepth)
+		}
+		if fc.Looks(f, c) {
+			if err := w.check(depth); err != nil {
+				return err
+			}
 		}
 		if !fc.Array(f, start) {
 			// The profile read it itself (a list of name/value pairs).
@@ -513,4 +531,88 @@ func (w *walker) records(n *node, depth int) error {
 	n.elems += count
 	n.noteValue('[', w.d[start:w.pos])
 	return nil
+}
+
+// members is the '{' branch of value for the object at a records path (a
+// map): each member is a record of w.fc.
+func (w *walker) members(n *node, depth int) error {
+	fc := w.fc
+	start := w.pos
+	if depth >= maxDepth {
+		return fmt.Errorf("JSON %w at byte %d (more than %d levels)", errDepth, start, maxDepth)
+	}
+	w.pos++
+	count := 0
+	var kind, kinds uint8
+	uniform := true
+	if w.peek() == '}' {
+		w.pos++
+	} else {
+		for {
+			if w.peek() != '"' {
+				return w.fail("want a member name")
+			}
+			ns := w.pos
+			esc, err := w.str()
+			if err != nil {
+				return err
+			}
+			quoted := w.d[ns:w.pos]
+			name := quoted[1 : len(quoted)-1]
+			if esc {
+				name = unquoteName(quoted)
+			}
+			if w.peek() != ':' {
+				return w.fail("want ':'")
+			}
+			w.pos++
+			child := n.child(name, count)
+			kb := kindBit(kindOf(w.peek()))
+			kinds |= kb
+			if count == 0 {
+				kind = kb
+			} else if kind != kb {
+				uniform = false
+			}
+			count++
+			if c := w.peek(); c != '{' && c != '[' {
+				// A scalar: walked first, then profiled (as fed).
+				vs := w.pos
+				if err := w.scalar(c); err != nil {
+					return err
+				}
+				raw := w.d[vs:w.pos]
+				child.noteValue(kindOf(c), raw)
+				fc.Scalar(fc.BeginMember(ns, quoted, vs, w.pos), raw)
+			} else {
+				// The record's text is read before the walk reaches
+				// it: checked first.
+				t := w.scanner
+				if err := t.skip(depth + 1); err != nil {
+					return err
+				}
+				if err := w.fed(child, depth+1, fc.BeginMember(ns, quoted, w.pos, t.pos)); err != nil {
+					return err
+				}
+			}
+			fc.End(w.pos)
+			more, err := w.next('}')
+			if err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+		}
+	}
+	n.objectDone(count, kind, kinds, uniform, w.d[start:w.pos])
+	return nil
+}
+
+// check checks the value at w.pos (valid JSON, as value would find it)
+// without moving: for the profile, which reads some values ahead of the
+// walk (FedColl.Looks) and reads valid JSON only.
+func (w *walker) check(depth int) error {
+	t := w.scanner
+	return t.skip(depth)
 }

@@ -37,7 +37,8 @@ func NewFeed(in Input) *Feed {
 }
 
 // FedColl is the profile of one collection being fed: an array's
-// elements ("array") or a stream's values ("stream").
+// elements ("array"), a stream's values ("stream") or an object's
+// members ("map").
 type FedColl struct {
 	k    *coll
 	p    *Profile
@@ -51,19 +52,31 @@ type FedColl struct {
 	offs   []int
 	stride int
 	used   bool
+	// buf is a map's current record, {"key":value} (as profileMap
+	// makes it).
+	buf []byte
 }
 
 // maxFedOffsets bounds the record offsets a fed collection keeps.
 const maxFedOffsets = 1 << 14
 
 // Coll starts the profile of a collection of kind "array" (the elements
-// of an array) or "stream" (the values of a JSON stream).
+// of an array), "stream" (the values of a JSON stream) or "map" (the
+// members of an object).
 func (fd *Feed) Coll(kind string) *FedColl {
-	ck := "array"
+	ck := kind
 	if kind == "stream" {
 		ck = "jsonl"
 	}
-	k := &coll{in: fd.in, c: Collection{Kind: ck}, p: NewProfile(false), rows: map[int]*row{}}
+	k := &coll{in: fd.in, c: Collection{Kind: ck}, p: NewProfile(kind == "map"), rows: map[int]*row{}}
+	if kind == "map" {
+		// The map of scalars is gathered by take, when the map is
+		// small enough to be shown as one (the count is not known
+		// yet: gathering up to maxMapEntries entries to drop them
+		// cost more than the profile).
+		k.smap = &scalarMap{off: true}
+		k.tuples = &tupleMap{}
+	}
 	// The count is not known yet: no record is wanted before the
 	// walk ends (take).
 	k.t = newTracker(k)
@@ -77,6 +90,30 @@ func (fc *FedColl) Kind() string { return fc.kind }
 // Begin starts the next record, which starts at offset start of the
 // output, and returns the field of its value.
 func (fc *FedColl) Begin(start int) *Field {
+	i := fc.next(start)
+	fc.start = start
+	fc.p.beginRecord(i, fc.data[start:])
+	return fc.p.root
+}
+
+// BeginMember starts the next record of a map: the member at offset
+// start, whose name is key (quoted, as written) and whose value is
+// data[at:end] (valid JSON: the profile reads it as the record's text
+// before the walk reaches it); it returns the field of the value. The record is
+// {"key":value}, as profileMap makes it (addMapRecord).
+func (fc *FedColl) BeginMember(start int, key []byte, at, end int) *Field {
+	i := fc.next(start)
+	fc.buf = append(append(append(append(fc.buf[:0], '{'), key...), ':'), fc.data[at:end]...)
+	fc.buf = append(fc.buf, '}')
+	p := fc.p
+	p.beginRecord(i, fc.buf)
+	p.keySum += recHash(hashBytes(key), i) // (as Add)
+	return p.root
+}
+
+// next counts a record starting at offset start and returns its index,
+// keeping its offset when it is a stride-th one.
+func (fc *FedColl) next(start int) int {
 	i := fc.n
 	fc.n++
 	if i%fc.stride == 0 {
@@ -91,14 +128,26 @@ func (fc *FedColl) Begin(start int) *Field {
 			fc.offs = append(fc.offs, start)
 		}
 	}
-	fc.start = start
-	fc.p.beginRecord(i, fc.data[start:])
-	return fc.p.root
+	return i
 }
 
 // End ends the record begun last, which ends at offset end.
 func (fc *FedColl) End(end int) {
+	if fc.kind == "map" {
+		fc.p.endRecord(fc.buf)
+		return
+	}
 	fc.p.endRecord(fc.data[fc.start:end])
+}
+
+// Looks reports whether the profile reads ahead in a value of f that
+// starts with c ('{' or '['), at Object or Array: the walk must have
+// checked the whole value first (the profile reads valid JSON only).
+func (fc *FedColl) Looks(f *Field, c byte) bool {
+	if c == '{' {
+		return f.indexed || f.kids == nil && f.Types&tObject == 0
+	}
+	return !f.noPairs && f != fc.p.root
 }
 
 // Object starts an object value of f at offset pos. False means the
@@ -198,8 +247,15 @@ func (fc *FedColl) take(in Input, c Collection) *coll {
 	if fc == nil || fc.used || fc.n != c.Count || len(in.Data) != len(fc.data) || len(in.Data) == 0 || &in.Data[0] != &fc.data[0] {
 		return nil
 	}
-	if c.Kind == "array" && fc.kind != "array" || c.Kind != "array" && fc.kind != "stream" {
-		return nil
+	switch c.Kind {
+	case "array", "map":
+		if fc.kind != c.Kind {
+			return nil
+		}
+	default:
+		if fc.kind != "stream" {
+			return nil
+		}
 	}
 	fc.used = true
 	k := fc.k
@@ -212,22 +268,68 @@ func (fc *FedColl) take(in Input, c Collection) *coll {
 			t.raws[i] = fc.record(i)
 		}
 	}
+	if fc.kind == "map" && c.Count <= maxMapEntries {
+		// The entries the walk did not gather (Coll), in order.
+		k.smap = &scalarMap{}
+		fc.each(func(rec []byte) { k.smap.add(rec) })
+	}
 	return k
 }
 
-// record returns the text of record i, found from the offset of the
-// stride-th record before it.
-func (fc *FedColl) record(i int) []byte {
-	s := jscan{d: fc.data, pos: fc.offs[i/fc.stride]}
-	for r := i / fc.stride * fc.stride; r < i; r++ {
+// each calls fn with every record's text of a fed map, in order
+// ({"key":value}, in a reused buffer).
+func (fc *FedColl) each(fn func(rec []byte)) {
+	if len(fc.offs) == 0 {
+		return
+	}
+	s := jscan{d: fc.data, pos: fc.offs[0]}
+	var buf []byte
+	for r := 0; r < fc.n; r++ {
+		ks := s.pos
+		s.skipString()
+		key := fc.data[ks:s.pos]
+		s.ws()
+		s.pos++ // ':'
+		s.ws()
+		start := s.pos
 		s.skipValue()
+		buf = append(append(append(append(buf[:0], '{'), key...), ':'), fc.data[start:s.pos]...)
+		fn(append(buf, '}'))
 		s.ws()
 		if s.peek() == ',' {
 			s.pos++
 		}
 		s.ws()
 	}
-	start := s.pos
-	s.skipValue()
-	return fc.data[start:s.pos]
+}
+
+// record returns the text of record i, found from the offset of the
+// stride-th record before it.
+func (fc *FedColl) record(i int) []byte {
+	s := jscan{d: fc.data, pos: fc.offs[i/fc.stride]}
+	for r := i / fc.stride * fc.stride; r <= i; r++ {
+		var key []byte
+		if fc.kind == "map" {
+			ks := s.pos
+			s.skipString()
+			key = fc.data[ks:s.pos]
+			s.ws()
+			s.pos++ // ':'
+			s.ws()
+		}
+		start := s.pos
+		s.skipValue()
+		if r == i {
+			if fc.kind == "map" {
+				return append(append(append(append([]byte{'{'}, key...), ':'), fc.data[start:s.pos]...), '}')
+			}
+			return fc.data[start:s.pos]
+		}
+		s.ws()
+		if s.peek() == ',' {
+			s.pos++
+		}
+		s.ws()
+	}
+	return nil
 }

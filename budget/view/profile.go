@@ -97,6 +97,8 @@ type Field struct {
 	// field's values (the rules drop it): its values are counted
 	// (Present, Values, Types, Nulls), not profiled.
 	tooMany, inArr, bare bool
+	// group: the field is a group candidate of the tracker (sel.gslot).
+	group bool
 	// ManyDistinct: past maxDistinct values (Distinct is not exact).
 	ManyDistinct bool
 	// Types are the kinds of JSON value seen (bits of tString...).
@@ -126,6 +128,9 @@ type Field struct {
 	years yearCount
 	// Patterns, Prefixes and Exts while counting.
 	pats, pres, exts kindCount
+	// shape is the last string whose pattern was worked out, past
+	// maxValues values (nil before).
+	shape *shapeMemo
 
 	// Path is the field's path relative to one record.
 	Path string
@@ -673,7 +678,7 @@ func (p *Profile) scalar(f *Field, raw []byte, rec int) {
 	if !f.inArr {
 		f.recSum += recHash(vh, rec)
 	}
-	if p.t != nil && f.sel != nil && f.sel.gslot >= 0 {
+	if f.group {
 		p.t.groupValue(f, raw)
 	}
 }
@@ -753,9 +758,24 @@ func (p *Profile) firstString(f *Field, raw []byte, rec int, st *valStat) {
 	body := raw[1 : len(raw)-1]
 	if len(body) <= 100 && f.tooMany && !f.pats.done {
 		// (Past maxValues values, each string's pattern is counted as
-		// it is read: the pass that reads it finds the rest.)
+		// it is read: the pass that reads it finds the rest.) A string
+		// of the shape of the field's last one (ids, names and times
+		// that differ in digits) has its pattern and shape.
+		if m := f.shape; m != nil && m.same(body) {
+			f.pats.addAt(m.pat)
+			st.pat = m.pat
+			p.plainString(f, body, m.sh, rec, st)
+			return
+		}
 		if pat, sh, ok := shapeOf(p.pat[:0], body); ok {
 			p.pat = pat
+			st.pat = f.pats.add(p.pat, 1)
+			if st.pat >= 0 {
+				if f.shape == nil {
+					f.shape = &shapeMemo{}
+				}
+				f.shape.keep(body, sh, st.pat)
+			}
 			p.plainString(f, body, sh, rec, st)
 			return
 		}
@@ -829,7 +849,7 @@ func (p *Profile) firstString(f *Field, raw []byte, rec int, st *valStat) {
 }
 
 // plainString is firstString of a string of at most 100 bytes with no
-// escape, whose pattern (p.pat) and shape (sh) one pass has read.
+// escape, whose pattern is counted (st.pat) and whose shape is sh.
 func (p *Profile) plainString(f *Field, body []byte, sh strShape, rec int, st *valStat) {
 	if len(body) > f.MaxLen {
 		n := len(body)
@@ -846,7 +866,6 @@ func (p *Profile) plainString(f *Field, body []byte, sh strShape, rec int, st *v
 			f.Spaced++
 		}
 	}
-	st.pat = f.pats.add(p.pat, 1)
 	if !f.pres.done && sh.space < 0 && sh.slash >= 0 {
 		st.pre = f.pres.add(body[:sh.slash], 1)
 	}
@@ -1017,10 +1036,8 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 	if isNew {
 		p.firstSight(f, raw, rec, &e.st)
 		e.st.settle()
-	} else {
-		if e.st.fl&stAny != 0 {
-			p.again(f, &e.st)
-		}
+	} else if e.st.fl&stAny != 0 {
+		p.again(f, &e.st)
 	}
 	e.st.n++
 	if int(e.st.n) > f.topMin || len(f.top) < topValues {

@@ -1951,7 +1951,7 @@ func (t *tracker) newField(f *Field) {
 		hi: numHeap{}, lo: numHeap{low: true}, idName: strings.HasSuffix(strings.ToLower(f.Path), "id")}
 	// A group field is in every record, so it appears in the first.
 	if !f.inArr && t.k.p.Records == 1 && stateNames.MatchString(f.Path) {
-		f.sel.gslot = len(t.groups)
+		f.sel.gslot, f.group = len(t.groups), true
 		t.groups = append(t.groups, f)
 		t.gactive = append(t.gactive, true)
 		t.gval = append(t.gval, nil)
