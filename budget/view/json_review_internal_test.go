@@ -101,17 +101,18 @@ func TestPairMemberNamedTwice(t *testing.T) {
 		t.Fatal(err)
 	}
 	var found bool
-	for _, c := range view.cands {
-		if c.Reason == "index" && strings.HasPrefix(c.Text, "r07\t") {
+	for i := range view.cands {
+		c := &view.cands[i]
+		if text := c.text(); c.Reason == "index" && strings.HasPrefix(text, "r07\t") {
 			found = true
-			if !strings.Contains(c.Text, "alpha07") || !strings.Contains(c.Text, "beta07") {
-				t.Errorf("index line of r07 lacks a value: %q", c.Text)
+			if !strings.Contains(text, "alpha07") || !strings.Contains(text, "beta07") {
+				t.Errorf("index line of r07 lacks a value: %q", text)
 			}
 		}
 	}
 	if !found {
-		for _, c := range view.cands {
-			t.Logf("%s %q", c.Reason, c.Text)
+		for i := range view.cands {
+			t.Logf("%s %q", view.cands[i].Reason, view.cands[i].text())
 		}
 		t.Errorf("no index line of r07")
 	}
