@@ -1239,7 +1239,7 @@ func (k *coll) nameField() *Field {
 
 // refNames are names of numbers that are references or places, not
 // measures: their sums and means say nothing.
-var refNames = regexp.MustCompile(`(?i)(^|[._\]])(id|ids|target|targets|position|pos|offset|line|column|col|character|char|start|end|index|idx|row|ordinal|address|addr|seq|seqno|sequence|lineno|rownum|frame|depth)$|[a-z](Id|ID|Index|Offset|Position|Line|Column|Seq)$|(?i)(^|[._\]])(line|row|seq|record|event|entry|msg|message|frame|step|log)[_-]?(num|no|nr|number|idx|index)$|[a-z](LineNumber|LineNum|RowNumber|SeqNum)$`)
+var refNames = regexp.MustCompile(`(?i)(^|[._\]])(id|ids|target|targets|position|pos|offset|line|column|col|character|char|start|end|index|idx|row|ordinal|address|addr|seq|seqno|sequence|lineno|rownum)$|[a-z](Id|ID|Index|Offset|Position|Line|Column|Seq)$|(?i)(^|[._\]])(line|row|seq|record|event|entry|msg|message|frame|step|log)[_-]?(num|no|nr|number|idx|index)$|[a-z](LineNumber|LineNum|RowNumber|SeqNum)$`)
 
 // placeNames are names of strings that say where a record is (a file,
 // a source position "main.go:39:6"): long and nearly all distinct, like
