@@ -192,6 +192,7 @@ func (tc *textCands) lists() {
 	byLast := func(s []*notable) { sort.SliceStable(s, func(i, j int) bool { return s[i].last > s[j].last }) }
 	byLast(tc.errs)
 	byLast(tc.warns)
+	tc.errs, tc.warns = spreadNotables(tc.errs), spreadNotables(tc.warns) // text_notable_order.go
 	for _, cl := range p.miner.clusters {
 		if !cl.literal() {
 			continue // "<*> <*>" says nothing

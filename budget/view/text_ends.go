@@ -63,6 +63,12 @@ func (tc *textCands) endsStream() []Candidate {
 		}
 		tail = rest
 	}
+	// A log's first lines are events like the others (its time range
+	// is stated): its end gets three times the characters of its start.
+	tailWeight := 1
+	if p.kind == textLog {
+		tailWeight = 3
+	}
 	var out []Candidate
 	hi, ti := 0, len(tail)-1
 	hc, tcs := 0, 0
@@ -72,7 +78,7 @@ func (tc *textCands) endsStream() []Candidate {
 		if !hOK && !tOK {
 			break
 		}
-		if hOK && (!tOK || hc <= tcs) {
+		if hOK && (!tOK || hc*tailWeight <= tcs) {
 			l := head[hi]
 			out = append(out, Candidate{Section: tc.sec[tsHead], Key: l.pos, Record: l.pos, Reason: "first lines", Text: "  " + cutLine(l.text)})
 			hc += len(l.text) + 1
@@ -91,23 +97,22 @@ func (tc *textCands) endsStream() []Candidate {
 	return out
 }
 
-// mergeEnds merges the ends stream into the fill order of the text's
-// candidates (those added from start on) at endsShare of the characters:
-// a floor, not a cap (a first or last line the order offers earlier
-// stays there); each first or last line is offered once, and a line
-// candidate of another section that only repeats lines offered earlier
-// in the order is dropped.
+// mergeEnds replaces the first and last lines among the text's
+// candidates (those added from start on) by the ends stream, merged into
+// the fill order of the others at endsShare of the characters, and drops
+// a line candidate of another section that only repeats lines the
+// stream offers earlier in that order.
 func (tc *textCands) mergeEnds(start int) {
 	if tc.p == nil || tc.json || endsShare <= 0 {
 		return
 	}
 	v := tc.v
-	rest := slices.Clone(v.cands[start:])
-	if tc.p.recs.short() {
-		// The last lines of a text of records are the ends stream's
-		// (the lines no record shows whole), numbered.
-		rest = slices.DeleteFunc(rest, func(c Candidate) bool { return c.Section == tc.sec[tsTail] })
-	}
+	isEnd := func(c *Candidate) bool { return c.Section == tc.sec[tsHead] || c.Section == tc.sec[tsTail] }
+	// The first and last lines are the stream's only: offered at their
+	// own priorities too (the last 5 lines and the first 3 before the
+	// census, then 20 more, ...) they took what the census needs at a
+	// small budget.
+	rest := slices.DeleteFunc(slices.Clone(v.cands[start:]), func(c Candidate) bool { return isEnd(&c) })
 	sort.SliceStable(rest, func(i, j int) bool {
 		a, b := &rest[i], &rest[j]
 		if a.Prio != b.Prio {
@@ -125,12 +130,8 @@ func (tc *textCands) mergeEnds(start int) {
 		}
 		return len(c.Text) + 1
 	}
-	isEnd := func(c *Candidate) bool { return c.Section == tc.sec[tsHead] || c.Section == tc.sec[tsTail] }
 	shown := map[int]bool{} // first and last lines offered so far
 	dup := func(c *Candidate) bool {
-		if isEnd(c) {
-			return shown[c.Record]
-		}
 		s := c.Section
 		if c.Record < 0 || !shown[c.Record] || !(s == tc.sec[tsErrors] || s == tc.sec[tsRare] || s == tc.sec[tsSpread] || s == tc.sec[tsCodes] || s == tc.sec[tsHeaders]) {
 			return false
@@ -167,9 +168,6 @@ func (tc *textCands) mergeEnds(start int) {
 		prio = c.Prio
 		if dup(&c) {
 			continue
-		}
-		if isEnd(&c) {
-			shown[c.Record] = true
 		}
 		rc += size(&c)
 		merged = append(merged, c)

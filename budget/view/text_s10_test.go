@@ -185,3 +185,27 @@ func TestKVTight(t *testing.T) {
 		t.Errorf("query of one entry: %v", out)
 	}
 }
+
+// TestWarningsOnePerCode: of more distinct warning lines than the first
+// rounds show, the view shows the one line of a rare diagnostic code
+// and of each file before more lines of the frequent code of the last
+// file (clang-tidy: the 20 latest warnings were all str_ops.c's).
+func TestWarningsOnePerCode(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&b, "/src/b.c:%d:3: warning: variable name 'v%d' is too short, expected at least 3 characters [readability-identifier-length]\n    int v%d;\n        ^\n", 10+i, i, i)
+	}
+	b.WriteString("/src/a.c:12:5: warning: function 'build' has cognitive complexity of 88 (threshold 25) [readability-function-cognitive-complexity]\n    int build(void) {\n        ^\n")
+	b.WriteString("/src/a.c:90:5: warning: function 'parse' has cognitive complexity of 31 (threshold 25) [readability-function-cognitive-complexity]\n    int parse(void) {\n        ^\n")
+	b.WriteString("/src/c.c:7:1: warning: 0x80000000LL is a magic number; consider replacing it with a named constant [readability-magic-numbers]\n    x = 0x80000000LL;\n        ^\n")
+	b.WriteString("/src/c.c:9:1: warning: 0x7fff is a magic number; consider replacing it with a named constant [readability-magic-numbers]\n    y = 0x7fff;\n        ^\n")
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&b, "/src/d.c:%d:9: warning: statement should be inside braces [readability-braces-around-statements]\n        if (x) return;\n              ^\n", 100+i)
+	}
+	got := fillText(t, []byte(b.String()), 2000)
+	for _, want := range []string{"has cognitive complexity of 31", "0x7fff is a magic number"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the view lacks the warning %q:\n%s", want, got)
+		}
+	}
+}
