@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/toolcompact/compact/budget/internal/format"
+	"github.com/toolcompact/compact/budget/view"
 	"github.com/toolcompact/compact/schemas"
 )
 
@@ -82,6 +83,10 @@ type Shape struct {
 	// surrogate ("\ud800" without its pair, as Python writes one):
 	// valid JSON text, which decodes to U+FFFD.
 	LoneSurrogates int
+
+	// fed holds the profiles the walk fed for the view (feed.go), nil
+	// when the walk fed none.
+	fed *feedPlan
 }
 
 // collStats is what level 1 needs to know about a collection beyond the
@@ -166,6 +171,11 @@ type node struct {
 	coll      int  // index of the collection this node holds, or -1
 	record    int  // index of the collection whose record this node is, or -1
 	protected bool // a collection or an ancestor of one: never dropped
+
+	// fedF is the profile's field of this node's values in fed
+	// collection fedBy, once found (feed.go).
+	fedF  *view.Field
+	fedBy *view.FedColl
 
 	// level 1 cache (see fields.go)
 	rule  *nodeRule
@@ -323,6 +333,10 @@ func (n *node) noteValue(k jsontext.Kind, raw []byte) {
 // walker builds the path tree of a JSON input.
 type walker struct {
 	scanner
+	// plan is what a fed walk profiles (feed.go), fc the collection
+	// whose record it is in; nil for value.
+	plan *feedPlan
+	fc   *view.FedColl
 }
 
 // ErrDepth is wrapped when a JSON input nests deeper than the scanner
@@ -333,7 +347,7 @@ var errDepth = errors.New("nested too deep")
 // values and must be valid UTF-8. It reports how many top-level values
 // there were and whether every one of them sat on its own line.
 func walkJSON(data []byte) (root *node, values int, oneLine bool, err error) {
-	w := &walker{scanner{d: data}}
+	w := &walker{scanner: scanner{d: data}}
 	root = newNode("", nil)
 	oneLine = true
 	lastEnd := 0
@@ -605,6 +619,12 @@ func DetectShape(data []byte, records []string) (Shape, error) {
 // none): data declared as text is never binary (an MCP text block with a
 // NUL byte is text, not a hex dump).
 func DetectShapeAs(data []byte, records []string, contentType string) (Shape, error) {
+	return detectShapeFed(data, records, contentType, nil)
+}
+
+// detectShapeFed is DetectShapeAs whose walk of JSON also feeds plan's
+// profiles (feed.go), when plan is not nil.
+func detectShapeFed(data []byte, records []string, contentType string, plan *feedPlan) (Shape, error) {
 	if allSpace(data) {
 		if len(records) > 0 {
 			return Shape{Format: FormatEmpty, ContentType: TypeText}, fmt.Errorf("records path %s: the input is empty", records[0])
@@ -621,9 +641,21 @@ func DetectShapeAs(data []byte, records []string, contentType string) (Shape, er
 	first := bytes.TrimLeft(data, " \t\r\n")[0]
 	if first == '{' || first == '[' || first == '"' || first == '-' || first >= '0' && first <= '9' || first == 't' || first == 'f' || first == 'n' {
 		if utf8.Valid(data) {
-			root, values, oneLine, err := walkJSON(data)
+			var root *node
+			var values int
+			var oneLine bool
+			var err error
+			if plan != nil {
+				root, values, oneLine, err = walkJSONFed(data, plan)
+			} else {
+				root, values, oneLine, err = walkJSON(data)
+			}
 			if err == nil {
-				return shapeFromTree(data, root, values, oneLine, records)
+				s, err := shapeFromTree(data, root, values, oneLine, records)
+				if plan != nil && err == nil {
+					s.fed = plan
+				}
+				return s, err
 			}
 		}
 	}

@@ -114,6 +114,9 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 		vc := view.Collection{Path: c.Path, Kind: c.Kind, Count: c.Count, Also: ci >= len(s.regColls),
 			Each: func(fn func(int, []byte) error) error { return EachRecord(in.Data, ext, c.Path, fn) },
 			Text: collectionText(in.Data, ext, c.Path)}
+		if ci < len(ext.stats) {
+			vc.Fed = ext.fedOf(ext.stats[ci].node, c.Kind) // profiled by level 1's walk
+		}
 		if ci < len(s.regColls) && s.colls[ci].pinnedCount > 0 {
 			vc.Pin, vc.PinnedCount = in.Rules.Pin, s.colls[ci].pinnedCount
 			for _, r := range s.colls[ci].pinned {
@@ -123,6 +126,11 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 		vin.Collections = append(vin.Collections, vc)
 	}
 	v, err := view.Build(vin)
+	for _, vc := range vin.Collections {
+		if vc.Fed.Taken() {
+			fedViews.Add(1)
+		}
+	}
 	if st.art == nil {
 		if st = <-done; st.err != nil {
 			return schemas.Result{}, st.err

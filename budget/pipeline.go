@@ -199,7 +199,9 @@ func (p *Pipeline) Run(ctx context.Context, in Input) (schemas.Result, error) {
 		Collections: []schemas.Collection{},
 		Actions:     []schemas.Action{},
 	}
-	shape, err := DetectShapeAs(in.Data, in.Rules.Records, in.ContentType)
+	// When a view is likely, level 1's walk also profiles the records
+	// for it (feed.go); the walk's result is the same.
+	shape, err := detectShapeFed(in.Data, in.Rules.Records, in.ContentType, p.feedFor(in, budget))
 	if err != nil {
 		res.Actions = append(res.Actions, schemas.Action{Level: schemas.LevelNone, Kind: ActRecordsMissing, Detail: err.Error() + "; collections detected instead"})
 		if shape, err = DetectShapeAs(in.Data, nil, in.ContentType); err != nil {

@@ -54,6 +54,11 @@ func (c bpeCounter) CountUpTo(text string, limit int) (n int, over bool) {
 // Encoding names the encoding.
 func (c bpeCounter) Encoding() string { return c.enc.Name() }
 
+// PiecesAddUp reports that counts add up over the pieces of a text cut
+// where a line starts a piece (view.AdditiveCounter): no pre-token spans
+// such a cut, so the view's fill counts each piece once.
+func (c bpeCounter) PiecesAddUp() bool { return true }
+
 // safeCut reports whether no pre-token of o200k_base or cl100k_base spans
 // the point between the bytes a and b: after a newline that is followed
 // by a character other than white space or '/', and between an ASCII

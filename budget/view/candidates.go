@@ -244,15 +244,19 @@ func addRecords(v *View, in Input, ci int) error {
 	}
 	// One pass over the records: the profile, and what the selection of
 	// rows needs (rows.go); then a look at the few records kept.
-	k := &coll{in: in, c: c, p: NewProfile(c.Kind == "map"), rows: map[int]*row{}}
-	if c.Kind == "map" {
-		k.smap = &scalarMap{}
-		k.tuples = &tupleMap{}
-	}
-	k.t = newTracker(k)
-	k.p.t = k.t
-	if err := k.profileRecords(); err != nil { // rows.go
-		return fmt.Errorf("profile %s: %w", c.Path, err)
+	// Level 1's walk may have made that pass already (feed.go).
+	k := c.Fed.take(in, c)
+	if k == nil {
+		k = &coll{in: in, c: c, p: NewProfile(c.Kind == "map"), rows: map[int]*row{}}
+		if c.Kind == "map" {
+			k.smap = &scalarMap{}
+			k.tuples = &tupleMap{}
+		}
+		k.t = newTracker(k)
+		k.p.t = k.t
+		if err := k.profileRecords(); err != nil { // rows.go
+			return fmt.Errorf("profile %s: %w", c.Path, err)
+		}
 	}
 	k.p.Finish()
 	if k.p.KeyedByName() {

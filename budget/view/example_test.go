@@ -27,7 +27,7 @@ func Example() {
 		panic(err)
 	}
 	in := view.Input{Tool: "kubectl.pods", ContentType: shape.ContentType, Format: shape.Format,
-		Data: data, Handle: budget.RefOf("3d38d105ebf2"), Budget: 350, TokensBefore: 200}
+		Data: data, Handle: budget.RefOf("3d38d105ebf2"), Budget: 340, TokensBefore: 200}
 	for _, c := range shape.Collections {
 		in.Collections = append(in.Collections, view.Collection{Path: c.Path, Kind: c.Kind, Count: c.Count,
 			Each: func(fn func(int, []byte) error) error { return budget.EachRecord(data, shape, c.Path, fn) }})
@@ -40,13 +40,13 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	f, err := v.Fill(counter, 350)
+	f, err := v.Fill(counter, 340)
 	if err != nil {
 		panic(err)
 	}
 	fmt.Print(f.Text)
 	// Output:
-	// [compact: this output is too large for its budget of 350 tokens; the full original is stored as artifact:3d38d105ebf2]
+	// [compact: this output is too large for its budget of 340 tokens; the full original is stored as artifact:3d38d105ebf2]
 	// tool: kubectl.pods; 514 bytes of application/json; 200 tokens
 	// outside the collections:
 	//   kind: List

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/itchyny/gojq"
 )
@@ -356,11 +357,12 @@ type indexLine struct {
 	// others), or nil.
 	items [][]string
 	sort  []any // the sort keys' values (jq's), or nil
-	text  string
-	// more are the values of the opaque fields (hashes) and moreText
-	// the line that lists them after the identity.
-	more     [][]byte
-	moreText string
+	// text is the line, made from the values when first needed (made).
+	text string
+	made bool
+	// more are the values of the opaque fields (hashes), listed after
+	// the identity in lines of their own.
+	more [][]byte
 	// members names the record's optional object and array members,
 	// each array with its items ("rangeint 12, any 4"), when the
 	// index shows them (memberCells).
@@ -457,7 +459,7 @@ func addIndex(v *View, k *coll) {
 	groups := map[string]*valueGroup{} // grp's value -> its records, in order
 	stream := k.keyedStream()
 	members := k.memberCells()
-	var lines []indexLine
+	lines := make([]indexLine, 0, min(c.Count, maxIndexRecords))
 	read := 0
 	complete := true
 	// Each record's values are read in the walk that finds its end
@@ -476,12 +478,21 @@ func addIndex(v *View, k *coll) {
 		}
 		return slices.Clone(val)
 	}
+	// The lines' values, in two blocks: a slice of each per line.
+	var valBlock, moreBlock [][]byte
 	begin := func(i int) bool {
 		if i >= maxIndexRecords {
 			complete = false
 			return false
 		}
-		l = indexLine{rec: i, vals: make([][]byte, len(cands)), more: make([][]byte, len(opq))}
+		if len(valBlock) < len(cands) {
+			valBlock = make([][]byte, len(cands)*min(max(c.Count-i, 1), 256))
+		}
+		if len(moreBlock) < len(opq) {
+			moreBlock = make([][]byte, len(opq)*min(max(c.Count-i, 1), 256))
+		}
+		l = indexLine{rec: i, vals: valBlock[:len(cands):len(cands)], more: moreBlock[:len(opq):len(opq)]}
+		valBlock, moreBlock = valBlock[len(cands):], moreBlock[len(opq):]
 		id, sv, gv, gn, gx = nil, nil, nil, nil, nil
 		if len(sorts) > 0 {
 			sv = make([][]byte, len(sorts))
@@ -585,7 +596,7 @@ func addIndex(v *View, k *coll) {
 		same := make([]int, len(cands))
 		for _, l := range lines {
 			for j, val := range l.vals {
-				if val != nil && cell(string(val), indexWidth) == l.id {
+				if val != nil && cellIs(val, indexWidth, l.id) {
 					same[j]++
 				}
 			}
@@ -595,16 +606,22 @@ func addIndex(v *View, k *coll) {
 		for _, j := range picked {
 			fields = append(fields, cands[j])
 		}
+		// (picked is in increasing order: each value moves down or
+		// stays, in place)
 		for i := range lines {
-			vals := make([][]byte, len(picked))
+			vals := lines[i].vals
 			for x, j := range picked {
-				vals[x] = lines[i].vals[j]
+				vals[x] = vals[j]
 			}
-			lines[i].vals = vals
+			lines[i].vals = vals[:len(picked):len(picked)]
 		}
 	}
-	for i := range lines {
-		l := &lines[i]
+	// A line's text is made when first needed (lineText): the fill
+	// reaches a few hundred of the lines read, at most.
+	lineText := func(l *indexLine) string {
+		if l.made {
+			return l.text
+		}
 		var cells []string
 		for j, val := range l.vals {
 			if fields[j].inArr {
@@ -620,18 +637,18 @@ func addIndex(v *View, k *coll) {
 		if members {
 			cells = append(cells, l.members)
 		}
-		l.text = lineOf(l.id, cells)
+		l.text, l.made = lineOf(l.id, cells), true
 		l.vals, l.items = nil, nil
-		if len(opq) > 0 {
-			cells = cells[:0]
-			for _, val := range l.more {
-				cells = append(cells, valueCell(val))
-			}
-			l.moreText = lineOf(l.id, cells)
-		}
-		l.more = nil
+		return l.text
 	}
-	addPinnedList(v, k, key, fields, lines)
+	moreText := func(l *indexLine) string {
+		cells := make([]string, 0, len(l.more))
+		for _, val := range l.more {
+			cells = append(cells, valueCell(val))
+		}
+		return lineOf(l.id, cells)
+	}
+	addPinnedList(v, k, key, fields, lines, lineText)
 	order := "record order"
 	if p.Map && !stream {
 		order = "key order"
@@ -691,7 +708,8 @@ func addIndex(v *View, k *coll) {
 		})
 	}
 	sec := listSection("index of "+c.Path, "index", names, fields)
-	for j, l := range lines {
+	lazies := make([]lazyText, len(lines))
+	for j := range lines {
 		// Ranked by position: the pinned rows past the first round
 		// take turns with the lines (rows.go), and the indexes of
 		// several collections list their first lines first.
@@ -702,7 +720,9 @@ func addIndex(v *View, k *coll) {
 			// come before the rows.
 			prio = PrioAnomaly - 1
 		}
-		v.Add(Candidate{Section: sec, Key: j, Record: -1, Prio: prio, Rank: j, Reason: "index", Text: l.text})
+		l, lz := &lines[j], &lazies[j]
+		lz.make = func() string { return lineText(l) }
+		v.Add(Candidate{Section: sec, Key: j, Record: -1, Prio: prio, Rank: j, Reason: "index", lazy: lz})
 	}
 	if len(opq) == 0 {
 		return
@@ -715,9 +735,31 @@ func addIndex(v *View, k *coll) {
 		onames = append(onames, f.Path)
 	}
 	osec := listSection("opaque fields of "+c.Path+" (hashes, ids)", "opaque fields", onames, opq)
-	for j, l := range lines {
-		v.Add(Candidate{Section: osec, Key: j, Record: -1, Prio: PrioRemaining, Rank: j, Reason: "index", Text: l.moreText})
+	lazies = make([]lazyText, len(lines))
+	for j := range lines {
+		l, lz := &lines[j], &lazies[j]
+		lz.make = func() string { return moreText(l) }
+		v.Add(Candidate{Section: osec, Key: j, Record: -1, Prio: PrioRemaining, Rank: j, Reason: "index", lazy: lz})
 	}
+}
+
+// cellIs reports whether cell(string(raw), width) is want, without
+// making the cell when it would be raw's text as it is (a string with
+// no escape, not read as a literal, at most width+12 characters).
+func cellIs(raw []byte, width int, want string) bool {
+	s := raw
+	if len(raw) > 0 && raw[0] == '"' {
+		s = raw[1 : len(raw)-1]
+		if len(s) == 0 || bytes.IndexByte(s, '\\') >= 0 || bytes.ContainsAny(s, "\t\n\r") ||
+			s[0] >= '0' && s[0] <= '9' || s[0] == '+' || s[0] == '-' || s[0] == '.' || s[0]|0x20 == 'i' || s[0]|0x20 == 'n' ||
+			s[0] == 't' || s[0] == 'f' {
+			return cell(string(raw), width) == want
+		}
+	}
+	if utf8.RuneCount(s) > width+12 {
+		return cell(string(raw), width) == want
+	}
+	return string(s) == want
 }
 
 // valueCell is an index cell of one value: "-" when the record has none.
@@ -917,7 +959,7 @@ func (k *coll) indexRestQuery(key *Field, fields, sorts []*Field, desc bool, n i
 // before the profile's other lines (71 pinned open issues as rows took
 // a whole 8,000-token view). lines are the index's lines in record
 // order.
-func addPinnedList(v *View, k *coll, key *Field, fields []*Field, lines []indexLine) {
+func addPinnedList(v *View, k *coll, key *Field, fields []*Field, lines []indexLine, lineText func(*indexLine) string) {
 	c := k.c
 	if len(c.Pinned) <= roundRows {
 		return
@@ -927,7 +969,7 @@ func addPinnedList(v *View, k *coll, key *Field, fields []*Field, lines []indexL
 		if i >= len(lines) || lines[i].rec != i {
 			break // past the records the index read
 		}
-		texts = append(texts, lines[i].text)
+		texts = append(texts, lineText(&lines[i]))
 	}
 	if len(texts) == 0 {
 		return

@@ -69,4 +69,9 @@ type Collection struct {
 	// of calling Each, and steps over the collection where it is no
 	// fact.
 	Text []byte
+	// Fed, when not nil, is the collection's profile as another walk fed
+	// it (feed.go: level 1's walk, package budget): Build starts from it
+	// instead of reading the records again, when it holds Count records
+	// of Data. A FedColl serves one Build.
+	Fed *FedColl
 }

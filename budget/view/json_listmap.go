@@ -43,8 +43,6 @@ func isIndex(name []byte, i int) bool {
 // list (f.indexed), as the array branch of value profiles an array: its
 // member values are the items of f's [] field.
 func (p *Profile) indexedList(s *jscan, f *Field, rec, depth int) {
-	f.Types |= tArray
-	f.Containers++
 	n := 0
 	var el *Field
 	s.eachMemberName(func([]byte) {
@@ -54,5 +52,5 @@ func (p *Profile) indexedList(s *jscan, f *Field, rec, depth int) {
 		p.value(s, el, rec, depth+1)
 		n++
 	})
-	p.noteItems(f, n, rec)
+	p.arrayEnd(f, n, rec)
 }

@@ -73,8 +73,6 @@ func pairOf(el []byte) (nameKey, valueKey, name string, at int, ok bool) {
 // pairs (f.pairs): each pair's value as f's member named by the pair's
 // name, an element that is no pair as an item ([]).
 func (p *Profile) pairsOf(s *jscan, f *Field, rec, depth int) {
-	f.Types |= tArray
-	f.Containers++
 	n := 0
 	s.elements(func(el []byte) {
 		n++
@@ -87,7 +85,7 @@ func (p *Profile) pairsOf(s *jscan, f *Field, rec, depth int) {
 		t.pos = at
 		p.value(&t, p.child(f, name), rec, depth+1)
 	})
-	p.noteItems(f, n, rec)
+	p.arrayEnd(f, n, rec)
 }
 
 // walkPairs is walk (rows.go) over the array at s of a field whose lists

@@ -97,6 +97,8 @@ type Field struct {
 	// field's values (the rules drop it): its values are counted
 	// (Present, Values, Types, Nulls), not profiled.
 	tooMany, inArr, bare bool
+	// group: the field is a group candidate of the tracker (sel.gslot).
+	group bool
 	// ManyDistinct: past maxDistinct values (Distinct is not exact).
 	ManyDistinct bool
 	// Types are the kinds of JSON value seen (bits of tString...).
@@ -126,6 +128,9 @@ type Field struct {
 	years yearCount
 	// Patterns, Prefixes and Exts while counting.
 	pats, pres, exts kindCount
+	// shape is the last string whose pattern was worked out, past
+	// maxValues values (nil before).
+	shape *shapeMemo
 
 	// Path is the field's path relative to one record.
 	Path string
@@ -329,12 +334,8 @@ func (p *Profile) Field(path string) *Field { return p.byP[path] }
 // Add profiles record i (its JSON text; for a map, the one-member object
 // {"key": value}, whose value is profiled).
 func (p *Profile) Add(i int, raw []byte) {
-	p.Records++
-	p.rec, p.seq = i, 0
-	if p.t != nil {
-		p.t.begin(i, raw)
-		defer p.t.end(raw)
-	}
+	p.beginRecord(i, raw)
+	defer p.endRecord(raw)
 	s := jscan{d: raw}
 	if p.Map {
 		key, ok := s.entryValue()
@@ -351,17 +352,33 @@ func (p *Profile) Add(i int, raw []byte) {
 // moves s past it: the records of an array or a stream are read in this
 // one walk, with no scan before it to find where each ends.
 func (p *Profile) addAt(i int, s *jscan) {
+	start := s.pos
+	// Its end is not known yet: the tracker holds the text from its
+	// start, which a walk reads as one value.
+	p.beginRecord(i, s.d[start:])
+	p.value(s, p.root, i, 0)
+	p.endRecord(s.d[start:s.pos])
+}
+
+// beginRecord starts record i, whose text starts text (its end may not
+// be known yet: a walk that reads the records in one pass gives the
+// text from the record's start on). A walk calls, per record,
+// beginRecord, then enter and scalar, objectEnd or arrayEnd for each of
+// its values (profiled fields only; the walk chooses the fields), then
+// endRecord with the record's whole text.
+func (p *Profile) beginRecord(i int, text []byte) {
 	p.Records++
 	p.rec, p.seq = i, 0
-	start := s.pos
 	if p.t != nil {
-		// Its end is not known yet: the tracker holds the text from
-		// its start, which a walk reads as one value.
-		p.t.begin(i, s.d[start:])
+		p.t.begin(i, text)
 	}
-	p.value(s, p.root, i, 0)
+}
+
+// endRecord ends the record begun by beginRecord, whose whole text is
+// raw.
+func (p *Profile) endRecord(raw []byte) {
 	if p.t != nil {
-		p.t.end(s.d[start:s.pos])
+		p.t.end(raw)
 	}
 }
 
@@ -485,15 +502,7 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 		s.skipValue()
 		return
 	}
-	if f.lastRec != rec {
-		f.lastRec = rec
-		f.Present++
-		if p.t != nil && !f.inArr && f.sel != nil && len(f.sel.firstRecs) < maxPerWhy {
-			f.sel.firstRecs = append(f.sel.firstRecs, rec)
-			p.t.keep()
-		}
-	}
-	f.Values++
+	p.enter(f, rec)
 	if c == '{' && (f.indexed || f.kids == nil && f.Types&tObject == 0 && indexKeyed(s)) {
 		f.indexed = true // keyed "0".."n-1": a list (json_listmap.go)
 		p.indexedList(s, f, rec, depth)
@@ -513,13 +522,11 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 	}
 	switch c {
 	case '{':
-		f.Types |= tObject
-		f.Containers++
 		d := s.d
 		i := skipWS(d, s.pos+1)
 		if i < len(d) && d[i] == '}' {
 			s.pos = i + 1
-			p.entries(f, 0, rec)
+			p.objectEnd(f, 0, rec)
 			return
 		}
 		var prev *Field // the member before
@@ -566,12 +573,10 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 				continue
 			}
 			s.pos = i + 1 // '}'
-			p.entries(f, n, rec)
+			p.objectEnd(f, n, rec)
 			return
 		}
 	case '[':
-		f.Types |= tArray
-		f.Containers++
 		d := s.d
 		i := skipWS(d, s.pos+1)
 		n := 0
@@ -592,7 +597,7 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 				break
 			}
 		}
-		p.noteItems(f, n, rec)
+		p.arrayEnd(f, n, rec)
 		return
 	}
 	start := s.pos
@@ -609,9 +614,53 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 		}
 		s.pos = i
 	}
-	raw := s.d[start:s.pos]
+	p.scalar(f, s.d[start:s.pos], rec)
+}
+
+// enter starts a value of f (a scalar, an object or an array) in record
+// rec: f's record and value counts, the tracker's first records of f.
+// The walk calls it before the value's content (see scalar).
+func (p *Profile) enter(f *Field, rec int) {
+	if f.lastRec != rec {
+		f.lastRec = rec
+		f.Present++
+		if p.t != nil && !f.inArr && f.sel != nil && len(f.sel.firstRecs) < maxPerWhy {
+			f.sel.firstRecs = append(f.sel.firstRecs, rec)
+			p.t.keep()
+		}
+	}
+	f.Values++
+}
+
+// objectEnd ends an object value of f (after enter and its n members).
+func (p *Profile) objectEnd(f *Field, n, rec int) {
+	f.Types |= tObject
+	f.Containers++
+	p.entries(f, n, rec)
+}
+
+// arrayEnd ends a list value of f (an array, or an object or a list of
+// pairs read as one) of n items, after enter and the items.
+func (p *Profile) arrayEnd(f *Field, n, rec int) {
+	f.Types |= tArray
+	f.Containers++
+	p.noteItems(f, n, rec)
+}
+
+// scalar adds the scalar value raw of f in record rec, after enter: its
+// JSON text as written (a string with its quotes and escapes, a number,
+// true, false or null; not empty). It is the one call a walk makes per
+// scalar value (the profile's own walk, value, or another walker): the
+// kinds, the null count, the distinct values and every statistic, the
+// fingerprint of the field's values by record and the tracker's work
+// per value.
+func (p *Profile) scalar(f *Field, raw []byte, rec int) {
 	p.seq++
-	switch c {
+	if len(raw) == 0 {
+		f.Types |= tNumber // (cannot happen in valid JSON)
+		return
+	}
+	switch raw[0] {
 	case '"':
 		f.Types |= tString
 	case 'n':
@@ -622,14 +671,14 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 	default:
 		f.Types |= tNumber
 	}
-	if f.bare || len(raw) == 0 {
+	if f.bare {
 		return
 	}
 	vh := p.distinct(f, raw, rec)
 	if !f.inArr {
 		f.recSum += recHash(vh, rec)
 	}
-	if p.t != nil && f.sel != nil && f.sel.gslot >= 0 {
+	if f.group {
 		p.t.groupValue(f, raw)
 	}
 }
@@ -709,9 +758,24 @@ func (p *Profile) firstString(f *Field, raw []byte, rec int, st *valStat) {
 	body := raw[1 : len(raw)-1]
 	if len(body) <= 100 && f.tooMany && !f.pats.done {
 		// (Past maxValues values, each string's pattern is counted as
-		// it is read: the pass that reads it finds the rest.)
+		// it is read: the pass that reads it finds the rest.) A string
+		// of the shape of the field's last one (ids, names and times
+		// that differ in digits) has its pattern and shape.
+		if m := f.shape; m != nil && m.same(body) {
+			f.pats.addAt(m.pat)
+			st.pat = m.pat
+			p.plainString(f, body, m.sh, rec, st)
+			return
+		}
 		if pat, sh, ok := shapeOf(p.pat[:0], body); ok {
 			p.pat = pat
+			st.pat = f.pats.add(p.pat, 1)
+			if st.pat >= 0 {
+				if f.shape == nil {
+					f.shape = &shapeMemo{}
+				}
+				f.shape.keep(body, sh, st.pat)
+			}
 			p.plainString(f, body, sh, rec, st)
 			return
 		}
@@ -785,7 +849,7 @@ func (p *Profile) firstString(f *Field, raw []byte, rec int, st *valStat) {
 }
 
 // plainString is firstString of a string of at most 100 bytes with no
-// escape, whose pattern (p.pat) and shape (sh) one pass has read.
+// escape, whose pattern is counted (st.pat) and whose shape is sh.
 func (p *Profile) plainString(f *Field, body []byte, sh strShape, rec int, st *valStat) {
 	if len(body) > f.MaxLen {
 		n := len(body)
@@ -802,7 +866,6 @@ func (p *Profile) plainString(f *Field, body []byte, sh strShape, rec int, st *v
 			f.Spaced++
 		}
 	}
-	st.pat = f.pats.add(p.pat, 1)
 	if !f.pres.done && sh.space < 0 && sh.slash >= 0 {
 		st.pre = f.pres.add(body[:sh.slash], 1)
 	}
@@ -973,10 +1036,8 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 	if isNew {
 		p.firstSight(f, raw, rec, &e.st)
 		e.st.settle()
-	} else {
-		if e.st.fl&stAny != 0 {
-			p.again(f, &e.st)
-		}
+	} else if e.st.fl&stAny != 0 {
+		p.again(f, &e.st)
 	}
 	e.st.n++
 	if int(e.st.n) > f.topMin || len(f.top) < topValues {

@@ -126,6 +126,76 @@ func (k *kindCount) find(kind []byte) int8 {
 	return -1
 }
 
+// addAt counts once more the kind at index i (from add, while not
+// done), as add of that kind would.
+func (k *kindCount) addAt(i int8) {
+	k.last = i
+	k.n[i]++
+}
+
+// shapeMemo is a string whose pattern and shape are known: a string of
+// the same length that differs from it only where both hold digits has
+// the same pattern (its runs of digits, of letters and of both are the
+// same, the letters and other bytes too) and the same shape (its spaces,
+// slashes, dots and non-ASCII bytes are the same bytes), so neither is
+// worked out again (ids, numbered names, URLs and times of a field).
+type shapeMemo struct {
+	text []byte
+	sh   strShape
+	pat  int8 // the pattern's index in the field's kindCount
+}
+
+// keep remembers body (copied), its shape and the index of its pattern.
+func (m *shapeMemo) keep(body []byte, sh strShape, pat int8) {
+	m.text, m.sh, m.pat = append(m.text[:0], body...), sh, pat
+}
+
+// same reports whether b has m's pattern and shape: the same length, and
+// where a byte differs, a digit in both.
+func (m *shapeMemo) same(b []byte) bool {
+	a := m.text
+	if len(a) != len(b) {
+		return false
+	}
+	if len(b) < 8 {
+		for i := range b {
+			if a[i] != b[i] && (patClass[a[i]] != patDigit || patClass[b[i]] != patDigit) {
+				return false
+			}
+		}
+		return true
+	}
+	for i := 0; ; i += 8 {
+		if i+8 > len(b) {
+			i = len(b) - 8 // the last word, overlapping the one before
+		}
+		if !digitsApart(binary.LittleEndian.Uint64(a[i:]), binary.LittleEndian.Uint64(b[i:])) {
+			return false
+		}
+		if i+8 == len(b) {
+			return true
+		}
+	}
+}
+
+// digitsApart reports whether the words x and y differ only in bytes
+// that are digits in both (eight bytes at once).
+func digitsApart(x, y uint64) bool {
+	const low7, high = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	d := x ^ y
+	differ := ((d & low7) + low7 | d) & high // the bytes that differ
+	return differ&^(digitBytes(x)&digitBytes(y)) == 0
+}
+
+// digitBytes marks (by their high bit) the bytes of x that are ASCII
+// digits: at least '0' ((c&0x7f)+0x50 carries into the high bit), not
+// above '9' ((c&0x7f)+0x46 does not), not above 0x7f.
+func digitBytes(x uint64) uint64 {
+	const low7, high = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	l := x & low7
+	return (l + 0x5050505050505050) &^ (l + 0x4646464646464646) &^ x & high
+}
+
 // again counts once more the kind at index i (from add).
 func (k *kindCount) again(i int8) {
 	if i >= 0 && !k.done {

@@ -30,6 +30,18 @@ func TestStatsAcrossStates(t *testing.T) {
 		"words": func(i int) string {
 			return fmt.Sprintf(`"a longer sentence number %d, with spaces and words in it"`, i)
 		},
+		"escaped time": func(i int) string {
+			// Times whose first character is escaped, in both layouts
+			// parseTime reads, among plain ones: a table's entry reads
+			// its year again from the text (valEnt.stat).
+			switch i % 3 {
+			case 0:
+				return fmt.Sprintf(`"\u003202%d-%02d-%02d %02d:%02d:05"`, i%5, 1+i%12, 1+i%28, i%24, i%60)
+			case 1:
+				return fmt.Sprintf(`"\u003201%d-%02d-%02dT%02d:%02d:05Z"`, i%7, 1+i%12, 1+i%28, i%24, i%60)
+			}
+			return fmt.Sprintf(`"20%02d-%02d-%02dT%02d:%02d:05Z"`, i%40, 1+i%12, 1+i%28, i%24, i%60)
+		},
 		"escaped": func(i int) string { return fmt.Sprintf(`"line %d\nnext\u00e9 %s"`, i, strings.Repeat("x", i%130)) },
 		"varied": func(i int) string {
 			forms := []string{`"https://example.com/users/%d"`, `"u%d@example.com"`, `"v1.%d.0"`, `"café %d"`, `"café-%d.tar.gz"`,
@@ -424,6 +436,81 @@ func TestNumHeapKeepsFirst(t *testing.T) {
 				}
 				if len(h.ents) == maxPerWhy && h.ents[0].rec != want[len(want)-1].rec {
 					t.Errorf("%s low=%v n=%d: ents[0] is record %d, want %d (ranks last)", name, low, n, h.ents[0].rec, want[len(want)-1].rec)
+				}
+			}
+		}
+	}
+}
+
+// FuzzShapeMemo checks shapeMemo.same: a string it takes for the shape
+// of the remembered one has the same pattern and shape (shapeOf), and
+// one that differs from it only in digits is taken.
+func FuzzShapeMemo(f *testing.F) {
+	for _, s := range []string{"user number 123", "2026-11-20T03:00:01.960Z", "https://example.com/users/4567", "req-0a1b2c3d",
+		"a/b.c d", "x\u00e9y12", "", "12345678901234567", "v1.2.3-rc4"} {
+		f.Add(s, s, uint64(0x0123456789))
+	}
+	f.Add("abc1", "abcd", uint64(7))
+	f.Fuzz(func(t *testing.T, a, b string, digits uint64) {
+		if len(a) > 100 || len(b) > 100 {
+			return
+		}
+		pa, sa, okA := shapeOf(nil, []byte(a))
+		if !okA {
+			return
+		}
+		var m shapeMemo
+		m.keep([]byte(a), sa, 0)
+		check := func(b []byte) bool {
+			if !m.same(b) {
+				return false
+			}
+			pb, sb, okB := shapeOf(nil, b)
+			if !okB || string(pb) != string(pa) || sb != sa {
+				t.Fatalf("same(%q, %q) but their patterns %q %q, shapes %+v %+v (ok %v)", a, b, pa, pb, sa, sb, okB)
+			}
+			return true
+		}
+		check([]byte(b))
+		// a with its digits changed: always the same shape.
+		c := []byte(a)
+		for i := range c {
+			if c[i] >= '0' && c[i] <= '9' {
+				c[i] = '0' + byte(digits%10)
+				digits = digits/10 + uint64(i)
+			}
+		}
+		if !check(c) {
+			t.Fatalf("%q and %q differ only in digits: not taken as the same shape", a, c)
+		}
+	})
+}
+
+// TestDigitBytes checks digitBytes and digitsApart against a byte at a
+// time.
+func TestDigitBytes(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for pos := 0; pos < 8; pos++ {
+			x := uint64(c) << (8 * pos)
+			want := uint64(0)
+			if c >= '0' && c <= '9' {
+				want = 0x80 << (8 * pos)
+			}
+			// The other bytes are 'a': no digit.
+			for o := 0; o < 8; o++ {
+				if o != pos {
+					x |= uint64('a') << (8 * o)
+				}
+			}
+			if got := digitBytes(x); got != want {
+				t.Fatalf("digitBytes(%#x) = %#x, want %#x", x, got, want)
+			}
+			for _, d := range []int{'0', '5', '9', 'a', '/', 0x80, 0xb9} {
+				y := x&^(0xff<<(8*pos)) | uint64(d)<<(8*pos)
+				isD := func(b int) bool { return b >= '0' && b <= '9' }
+				want := c == d || isD(c) && isD(d)
+				if got := digitsApart(x, y); got != want {
+					t.Fatalf("digitsApart(%#x, %#x) = %v, want %v", x, y, got, want)
 				}
 			}
 		}

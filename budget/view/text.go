@@ -141,7 +141,7 @@ func cutLine(s string) string { return cut(s, textWidth) }
 func (tc *textCands) build(ci int) {
 	for k := 0; k < tsCount; k++ {
 		k := k
-		s := &Section{Coll: tc.c.Path, Order: 10 + ci*tsCount + k}
+		s := &Section{Coll: tc.c.Path, Order: 10 + ci*tsCount + k, shared: true}
 		s.Head = func(ch []Candidate) string {
 			if k == tsFacts {
 				tc.shown = map[int]bool{}

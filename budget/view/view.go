@@ -91,6 +91,10 @@ type Section struct {
 	Foot func(chosen []Candidate) string
 	// Order places sections: lower first, then the order added.
 	Order int
+	// shared marks a Head or Foot that reads or writes state other
+	// sections' heads share (the sections of a text): the fill counts
+	// such a view's renderings whole, not section by section.
+	shared bool
 	// weight is how much of the output the collection holds (its
 	// scalar values, less those of the collections inside it): the
 	// profile lines of a heavier collection are chosen first (rank).

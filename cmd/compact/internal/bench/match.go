@@ -38,8 +38,18 @@ type span struct{ start, end int }
 // in another row, a name in an unrelated list) does not count. Neither
 // needles nor record strings are found inside the view's suggested
 // queries or the line ranges of its layout (maskNotData).
+//
+// Without a record, an answer that is one name (the largest, the last,
+// the failed one) is not singled out by standing in the middle of a list
+// of names: an item after a ", " or "; " with more items after it on its
+// line, or a value of a census list after its first (the most frequent)
+// item (listedAmongOthers). A record written in the plural also stands
+// for its singular ("warnings" for "warning lines: 174").
 func (a Answer) VisibleFor(content string) bool {
 	if len(a.Record) == 0 {
+		if len(a.Needles) == 1 && !isNumeric(a.Needles[0]) {
+			return singledOut(maskNotData(content), a.Needles[0])
+		}
 		return a.VisibleIn(content)
 	}
 	content = maskNotData(content)
@@ -49,6 +59,9 @@ func (a Answer) VisibleFor(content string) bool {
 	var anchors []span
 	for _, r := range a.Record {
 		anchors = append(anchors, occurrences(content, r)...)
+		if sg, ok := singular(r); ok {
+			anchors = append(anchors, occurrences(content, sg)...)
+		}
 	}
 	if len(anchors) == 0 {
 		return false
@@ -163,6 +176,16 @@ func needleNear(content, n string, anchors []span, field, readOff, counted bool)
 			for _, a := range anchors {
 				if censusItem(content, o, a) || a.end <= o.start && inLineHead(content, a) &&
 					!strings.ContainsAny(content[a.end:o.start], "\n") && !strings.Contains(content[a.end:o.start], "; ") {
+					return true
+				}
+			}
+			continue
+		}
+		if clauseStart, ok := partCount(content, o); ok {
+			// "frame=1 is rare (20 of 1,511)": the 20 counts the records
+			// with frame=1, not the file named in another cell of the row.
+			for _, a := range anchors {
+				if a.start >= clauseStart && a.end <= o.start {
 					return true
 				}
 			}
@@ -840,32 +863,148 @@ func wordFormOccurrences(s, word string) []span {
 // whole with that many items ("pipe.js": [four names]), up to this many.
 const MaxCountedItems = 12
 
-// wholeListOf reports whether some anchor is a JSON member name whose
-// value, shown whole right after it, is a list of exactly needle items
-// (1 to MaxCountedItems): a whole output shows a map of name → list as
-// it is, and the count of a short list is read off it, not stated.
+// wholeListOf reports whether some anchor is a member name whose value,
+// shown whole right after it, is a JSON list of exactly needle items or an
+// object of exactly needle members (0 to MaxCountedItems): a whole output
+// shows a map of name → list as it is, a view's line of facts shows a
+// small value as it is ("  missing: {}", "  dependencies: [\"a\",\"b\"]"),
+// and the count of a short list is read off it, not stated. The name is
+// a JSON member name (in quotes) or opens its line.
 func wholeListOf(content, needle string, anchors []span) bool {
 	n, err := strconv.Atoi(needle)
-	if err != nil || n < 1 || n > MaxCountedItems {
+	if err != nil || n < 0 || n > MaxCountedItems {
 		return false
 	}
 	for _, a := range anchors {
-		if a.start == 0 || content[a.start-1] != '"' {
+		quoted := a.start > 0 && content[a.start-1] == '"'
+		lineStart := strings.LastIndexByte(content[:a.start], '\n') + 1
+		if !quoted && strings.TrimLeft(content[lineStart:a.start], " \t") != "" {
 			continue
 		}
-		rest := strings.TrimPrefix(content[a.end:], "\"")
+		rest := content[a.end:]
+		if quoted {
+			rest = strings.TrimPrefix(rest, "\"")
+		}
 		rest = strings.TrimLeft(rest, " \t\r\n")
 		if !strings.HasPrefix(rest, ":") {
 			continue
 		}
 		rest = strings.TrimLeft(rest[1:], " \t\r\n")
-		if !strings.HasPrefix(rest, "[") {
-			continue
-		}
-		var items []json.RawMessage
-		if json.NewDecoder(strings.NewReader(rest)).Decode(&items) == nil && len(items) == n {
-			return true
+		dec := json.NewDecoder(strings.NewReader(rest))
+		switch {
+		case strings.HasPrefix(rest, "["):
+			var items []json.RawMessage
+			if dec.Decode(&items) == nil && len(items) == n {
+				return true
+			}
+		case strings.HasPrefix(rest, "{"):
+			var members map[string]json.RawMessage
+			if dec.Decode(&members) == nil && len(members) == n {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// partCount reports whether the number at o is the part of a count "(N of
+// M" (a reason's "frame=1 is rare (20 of 1,511)", "has line_end=44 (only
+// 129 of 1,512 records do)"), and where the clause it counts begins: after
+// the last "; ", tab or "[" before the parenthesis on its line. Such a
+// number counts the records that have what its clause names, so only a
+// record named inside that clause labels it.
+func partCount(s string, o span) (int, bool) {
+	open := o.start - 1
+	if strings.HasSuffix(s[:o.start], "(only ") {
+		open = o.start - len("(only ")
+	}
+	if open < 0 || s[open] != '(' || !strings.HasPrefix(s[o.end:], " of ") {
+		return 0, false
+	}
+	if after := s[o.end+len(" of "):]; after == "" || after[0] < '0' || after[0] > '9' {
+		return 0, false
+	}
+	lineStart := strings.LastIndexByte(s[:open], '\n') + 1
+	start := lineStart
+	for _, sep := range []string{"; ", "\t", "["} {
+		if i := strings.LastIndex(s[lineStart:open], sep); i >= 0 && lineStart+i+len(sep) > start {
+			start = lineStart + i + len(sep)
+		}
+	}
+	return start, true
+}
+
+// singular returns the singular of a record that is one plural word
+// (letters only, four or more, ending in "s" but not "ss", "us" or "is":
+// "warnings", "files", not "status" or "analysis"), and whether there is
+// one. A view counts "warning lines: 174" where a question names its
+// record "warnings".
+func singular(r string) (string, bool) {
+	if len(r) < 4 || r[len(r)-1] != 's' || strings.IndexByte("sSuUiI", r[len(r)-2]) >= 0 {
+		return "", false
+	}
+	for i := 0; i < len(r); i++ {
+		if c := r[i] | 0x20; c < 'a' || c > 'z' {
+			return "", false
+		}
+	}
+	return r[:len(r)-1], true
+}
+
+// singledOut reports whether the name n stands in content somewhere other
+// than in the middle of a list of names (listedAmongOthers): a question
+// without a record asks for one name (the largest, the last, the one
+// that failed), and a list that names it among others does not say which.
+func singledOut(content, n string) bool {
+	for _, o := range boundaryOccurrences(content, n) {
+		if !listedAmongOthers(content, o) {
+			return true
+		}
+	}
+	if esc := jsonEscape(n); esc != n {
+		for _, o := range boundaryOccurrences(content, esc) {
+			if !listedAmongOthers(content, o) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// listedAmongOthers reports whether the occurrence o is (the tail of) an
+// item of a list on its line, after a list separator (", ", "; ", or ","
+// between cells such as "a.js,b.js", an opening quote allowed), that is
+// not the last item of a list ending its line: a value of a census list
+// after the list's first item ("firstFile.name (string, 15 distinct): a.js
+// 3, b.js 3, ls.js 1": ls.js is listed, not the largest source; the first
+// value of a census is its most frequent and is singled out), an item in
+// the middle of a list, or the last of a list in a cell of a row. The last
+// item of a list that ends its line ("every item, in order: a, b, tap") is
+// the last of that list; a member name before its ':' (`,"index.js":[`)
+// is the name of its own value, not an item.
+func listedAmongOthers(s string, o span) bool {
+	lineStart := strings.LastIndexByte(s[:o.start], '\n') + 1
+	i := o.start
+	for i > lineStart && !strings.ContainsRune(" ,;\t\"'([", rune(s[i-1])) {
+		i-- // the item's head before a needle that is its tail ("../../" before "/usr/...")
+	}
+	if i > lineStart && (s[i-1] == '"' || s[i-1] == '\'') {
+		i--
+	}
+	if i < 1 || s[i-1] != ',' && !(i >= 2 && s[i-1] == ' ' && (s[i-2] == ',' || s[i-2] == ';')) {
+		return false
+	}
+	if censusValue(s, o) {
+		return true
+	}
+	if after := strings.TrimLeft(s[o.end:], "\"'"); strings.HasPrefix(after, ":") {
+		return false // a member name, with its own value (`,"index.js":[...]`)
+	}
+	end := strings.IndexByte(s[o.end:], '\n')
+	if end < 0 {
+		end = len(s)
+	} else {
+		end += o.end
+	}
+	return strings.TrimRight(s[o.end:end], "\"')] \r") != ""
 }

@@ -56,6 +56,53 @@ func TestVisibleFor(t *testing.T) {
 		// A count of what the view shows is no answer (npm-ls-all's
 		// jest-scope was "answered" at 4,000 tokens by "showing 14 of
 		// 29" and lost at 8,000 by "showing 29 of 29").
+		// heldout15w: a name in the middle of a list is not singled out
+		// (jscpd's largest source "found" as one value of another field's
+		// census; pytest's biggest module as one item of "skipped tests:").
+		{"a census value after the first is no extreme", Answer{Needles: []string{"ls.js"}, Kind: KindMax, Category: CategoryExtremes},
+			"  firstFile.name (string, 15 distinct): a.js 3, b.js 3, ls.js 1, x.js 1\n", false},
+		{"the last census value is no extreme either", Answer{Needles: []string{"ls.js"}, Kind: KindMax, Category: CategoryExtremes},
+			"  firstFile.name (string, 15 distinct): a.js 3, b.js 3, ls.js 1\n", false},
+		{"the first census value is the most frequent", Answer{Needles: []string{"a.js"}, Kind: KindMax, Category: CategoryExtremes},
+			"  firstFile.name (string, 15 distinct): a.js 3, b.js 3, ls.js 1\n", true},
+		{"the tail of an item in the middle of a list", Answer{Needles: []string{"/usr/lib/ls.js"}, Kind: KindMax, Category: CategoryExtremes},
+			"  name: ../../usr/lib/a.js 2, ../../usr/lib/ls.js 1, ../../usr/lib/b.js 1\n", false},
+		{"an item in the middle of a list", Answer{Needles: []string{"t/b.py"}, Kind: KindMax, Category: CategoryExtremes},
+			"skipped tests: t/a.py › x; t/b.py › y; t/c.py › z\n", false},
+		{"the last item of a cell's list", Answer{Needles: []string{"/x/publish.js"}, Kind: KindMax, Category: CategoryExtremes},
+			"53\tlibnpmpack\t/x/pack.js,/x/publish.js\tspread\n", false},
+		{"the last item of a list ending its line", Answer{Needles: []string{"tap"}, Kind: KindLast, Category: CategoryEnd},
+			"  every item, in order: ajv, nock, tap\n", true},
+		{"a member name is no list item", Answer{Needles: []string{"index.js"}, Kind: KindLookup, Category: CategoryExtremes},
+			`{"F.js":[],"index.js":["a.js","b.js"],"z.js":[]}`, true},
+		{"a name on its own", Answer{Needles: []string{"ls.js"}, Kind: KindMax, Category: CategoryExtremes},
+			"124\t/usr/lib/ls.js\t572\tlargest lines\n", true},
+		// A reason's "(N of M)" counts the records with what its clause
+		// names, not the record named in another cell of the row
+		// (heldout15w cmake: "frame=1 is rare (20 of 1,511)" on a row of
+		// CMakeLists.txt "answered" how many commands come from that file).
+		{"a reason's part count labels its own clause", Answer{Needles: []string{"20"}, Record: []string{"CMakeLists.txt"}, Kind: KindFilterCount, Category: CategoryDistribution},
+			"1\tproject\t/tmp/CMakeLists.txt\tframe=1 is rare (20 of 1,511)\n", false},
+		{"a reason's part count, its clause's field", Answer{Needles: []string{"20"}, Record: []string{"frame"}, Kind: KindFilterCount, Category: CategoryDistribution},
+			"1\tproject\t/tmp/CMakeLists.txt\tframe=1 is rare (20 of 1,511)\n", true},
+		{"a part count after only", Answer{Needles: []string{"129"}, Record: []string{"CMakeLists.txt"}, Kind: KindFilterCount, Category: CategoryDistribution},
+			"160\tset\t/tmp/CMakeLists.txt\thas line_end=44 (only 129 of 1,512 records do)\n", false},
+		// A record in the plural stands for its singular (heldout15w
+		// clang-tidy: record "warnings", view "warning lines: 174").
+		{"a plural record, the singular in the view", Answer{Needles: []string{"174"}, Record: []string{"warnings"}, Kind: KindCount, Category: CategoryHowMany},
+			"error lines: 0 (0 distinct); warning lines: 174 (174 distinct)\n", true},
+		{"status is no plural", Answer{Needles: []string{"3"}, Record: []string{"status"}, Kind: KindCount, Category: CategoryHowMany},
+			"statu 3\n", false},
+		// A small value shown whole on a line of facts is counted by the
+		// reader (heldout15w depcheck: "missing: {}" for 0 missing).
+		{"an empty object shown whole", Answer{Needles: []string{"0"}, Record: []string{"missing"}, Kind: KindCount, Category: CategoryDistribution},
+			"outside the collections:\n  missing: {}\n", true},
+		{"a short list on a line of facts", Answer{Needles: []string{"2"}, Record: []string{"dependencies"}, Kind: KindCount, Category: CategoryAnomaly},
+			"outside the collections:\n  dependencies: [\"a\",\"b\"]\n", true},
+		{"an object of members shown whole", Answer{Needles: []string{"2"}, Record: []string{"invalidDirs"}, Kind: KindCount, Category: CategoryHowMany},
+			`{"invalidDirs": {"a": 1, "b": 2}, "x": [1, 2, 3]}`, true},
+		{"the key inside a sentence is no member", Answer{Needles: []string{"0"}, Record: []string{"missing"}, Kind: KindCount, Category: CategoryDistribution},
+			"nothing is missing: {}\n", false},
 		{"count of rows shown", Answer{Needles: []string{"14"}, Record: []string{"@jest"}}, "collection .x.\"@jest/core\" (map): 29 records; showing 14 of 29\n", false},
 		{"count of rows not shown", Answer{Needles: []string{"9"}, Record: []string{"@jest"}}, "  not shown: 9 of 12 records; jq '.\"@jest/core\"'\n", false},
 		{"count shown, level 1", Answer{Needles: []string{"90"}, Record: []string{"records"}}, "[compact: 90 of 100 records shown]", false},

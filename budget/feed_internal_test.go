@@ -1,0 +1,124 @@
+package budget
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"reflect"
+	"testing"
+
+	"github.com/toolcompact/compact/budget/view"
+)
+
+// TestFedTreeSame: the fed walk (walker.valueFed, records) makes the
+// path tree of the plain walk (walker.value): the same collections,
+// counts and fields, and the same level-1 output from it, on every
+// captured JSON output and the generated records, with the records
+// paths of the benchmark's rules and with none.
+func TestFedTreeSame(t *testing.T) {
+	type input struct {
+		name  string
+		data  []byte
+		rules Rules
+	}
+	var ins []input
+	for _, f := range capturedFiles(t) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ins = append(ins, input{f, data, Rules{Defaults: true}})
+	}
+	for _, vi := range viewBenchInputs {
+		ins = append(ins, input{vi.name, grownCaptured(t, vi.file, vi.grow, 1<<20), vi.rules})
+	}
+	ins = append(ins, input{"records", benchRecords(1 << 20), Rules{Defaults: true}})
+	fed := 0
+	for _, in := range ins {
+		for _, rules := range []Rules{in.rules, {Defaults: true}} {
+			plain, perr := DetectShape(in.data, rules.Records)
+			plan := newFeedPlan(in.data, rules, nil)
+			if plan == nil {
+				continue
+			}
+			got, gerr := detectShapeFed(in.data, rules.Records, "", plan)
+			if (perr == nil) != (gerr == nil) {
+				t.Fatalf("%s: errors differ: %v, fed %v", in.name, perr, gerr)
+			}
+			if perr != nil {
+				continue
+			}
+			if !reflect.DeepEqual(plain.Collections, got.Collections) || plain.Format != got.Format || plain.LoneSurrogates != got.LoneSurrogates {
+				t.Errorf("%s: the fed walk's shape differs:\n%+v\nwant\n%+v", in.name, got.Collections, plain.Collections)
+				continue
+			}
+			fed += len(plan.colls)
+			out := func(sh Shape) []byte {
+				o, err := Declarative().Compact(context.Background(), Request{Input: in.data, Budget: 4000, Rules: rules, Shape: &sh})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return o.Content
+			}
+			if !bytes.Equal(out(plain), out(got)) {
+				t.Errorf("%s: level 1's output differs after the fed walk", in.name)
+			}
+		}
+	}
+	if fed < 10 {
+		t.Errorf("only %d collections fed", fed)
+	}
+}
+
+// FuzzFedWalk: on any input, the fed walk (feed.go) finds the shape the
+// plain walk finds (or fails alike), and the view made from its fed
+// profiles is the view made by the view's own walk.
+func FuzzFedWalk(f *testing.F) {
+	for _, s := range []string{
+		`[{"a":1,"b":"x"},{"a":2,"c":[1,2]},{"a":null}]`,
+		"{\"a\":1}\n{\"a\":2,\"b\":{\"c\":\"d\"}}\n{\"b\":[]}\n",
+		`{"items":[{"name":"x","env":[{"name":"A","value":"1"}]},{"name":"y","m":{"0":1,"1":2}}],"kind":"List"}`,
+		`[{"k\u0061":"v","ka":"w"},{"\"q":1,"0":{"0":"a","1":"b"}}]`,
+		`{"items":[{"a":1}]}{"items":[{"a":2}]}`,
+		`[[1,2],[3],[],{"x":[{"y":1}]}]`,
+	} {
+		f.Add([]byte(s), false)
+		f.Add([]byte(s), true)
+	}
+	c := counter(f)
+	f.Fuzz(func(t *testing.T, data []byte, items bool) {
+		rules := Rules{Defaults: true}
+		if items {
+			rules.Records = []string{".items"}
+		}
+		plan := newFeedPlan(data, rules, nil)
+		if plan == nil {
+			return
+		}
+		plain, perr := DetectShape(data, rules.Records)
+		fed, ferr := detectShapeFed(data, rules.Records, "", plan)
+		if (perr == nil) != (ferr == nil) {
+			t.Fatalf("errors differ: %v, fed %v", perr, ferr)
+		}
+		if perr != nil {
+			return
+		}
+		if !reflect.DeepEqual(plain.Collections, fed.Collections) || plain.Format != fed.Format {
+			t.Fatalf("shapes differ:\n%+v\n%+v", fed.Collections, plain.Collections)
+		}
+		viewOf := func(sh Shape) string {
+			v, err := view.Build(viewInput(data, sh, 500))
+			if err != nil {
+				return "error: " + err.Error()
+			}
+			fl, err := v.Fill(c, 500)
+			if err != nil {
+				return "error: " + err.Error()
+			}
+			return fl.Text
+		}
+		if a, b := viewOf(fed), viewOf(plain); a != b {
+			t.Fatalf("views differ:\n%s\nwant\n%s", a, b)
+		}
+	})
+}

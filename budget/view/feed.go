@@ -1,0 +1,335 @@
+package view
+
+// A profile fed by another walk.
+//
+// Build profiles every record of a collection in one pass of its own
+// (profileRecords). Package budget's level-1 walk reads the same records
+// first, to find the output's shape; when a view is expected, that walk
+// feeds the profile instead (budget/feed.go), value by value, through a
+// FedColl: Begin and End around each record, and for each value of a
+// record the event of its kind (Object, Member, Elem, ObjectEnd; Array,
+// ArrayEnd; Scalar). The fields are found as the profile's own walk
+// finds them (the member expected after the last one, then by name, the
+// same caps), and each event calls the one function the profile's walk
+// calls there (enter, scalar, objectEnd, arrayEnd), so that a fed profile
+// is the one profileRecords makes. Values the profile reads in a way of
+// its own (an object keyed "0".."n-1" read as a list, a list of
+// name/value pairs) are read by the profile's walk from their offset, and
+// the feeding walk goes past them without events.
+//
+// What the choice of rows keeps of every record it wants whatever the
+// values (the first, the last, an even spread, the probes, the pinned
+// ones) depends on the collection's count and the pinned rows, which a
+// walk before level 2 does not know: a fed collection finds those
+// records again after the walk, from the offsets of every stride-th
+// record (record).
+
+// Feed gathers the fed profiles of one output.
+type Feed struct {
+	in Input
+}
+
+// NewFeed returns a feed for the output in.Data: in.Args, in.Drop and
+// in.Identity are those the view will be built with (the fields the rules
+// drop are counted, not profiled, as Build does).
+func NewFeed(in Input) *Feed {
+	return &Feed{in: in}
+}
+
+// FedColl is the profile of one collection being fed: an array's
+// elements ("array"), a stream's values ("stream") or an object's
+// members ("map").
+type FedColl struct {
+	k    *coll
+	p    *Profile
+	kind string
+	data []byte
+	// n records begun; start is the current record's offset.
+	n, start int
+	// offs holds the offset of every stride-th record (at most
+	// maxFedOffsets: past it, every other one is dropped and the stride
+	// doubles), to find the records the rows want after the walk.
+	offs   []int
+	stride int
+	used   bool
+	// buf is a map's current record, {"key":value} (as profileMap
+	// makes it).
+	buf []byte
+}
+
+// maxFedOffsets bounds the record offsets a fed collection keeps.
+const maxFedOffsets = 1 << 14
+
+// Coll starts the profile of a collection of kind "array" (the elements
+// of an array), "stream" (the values of a JSON stream) or "map" (the
+// members of an object).
+func (fd *Feed) Coll(kind string) *FedColl {
+	ck := kind
+	if kind == "stream" {
+		ck = "jsonl"
+	}
+	k := &coll{in: fd.in, c: Collection{Kind: ck}, p: NewProfile(kind == "map"), rows: map[int]*row{}}
+	if kind == "map" {
+		// The map of scalars is gathered by take, when the map is
+		// small enough to be shown as one (the count is not known
+		// yet: gathering up to maxMapEntries entries to drop them
+		// cost more than the profile).
+		k.smap = &scalarMap{off: true}
+		k.tuples = &tupleMap{}
+	}
+	// The count is not known yet: no record is wanted before the
+	// walk ends (take).
+	k.t = newTracker(k)
+	k.p.t = k.t
+	return &FedColl{k: k, p: k.p, kind: kind, data: fd.in.Data, stride: 1}
+}
+
+// Kind is "array" or "stream".
+func (fc *FedColl) Kind() string { return fc.kind }
+
+// Begin starts the next record, which starts at offset start of the
+// output, and returns the field of its value.
+func (fc *FedColl) Begin(start int) *Field {
+	i := fc.next(start)
+	fc.start = start
+	fc.p.beginRecord(i, fc.data[start:])
+	return fc.p.root
+}
+
+// BeginMember starts the next record of a map: the member at offset
+// start, whose name is key (quoted, as written) and whose value is
+// data[at:end] (valid JSON: the profile reads it as the record's text
+// before the walk reaches it); it returns the field of the value. The record is
+// {"key":value}, as profileMap makes it (addMapRecord).
+func (fc *FedColl) BeginMember(start int, key []byte, at, end int) *Field {
+	i := fc.next(start)
+	fc.buf = append(append(append(append(fc.buf[:0], '{'), key...), ':'), fc.data[at:end]...)
+	fc.buf = append(fc.buf, '}')
+	p := fc.p
+	p.beginRecord(i, fc.buf)
+	p.keySum += recHash(hashBytes(key), i) // (as Add)
+	return p.root
+}
+
+// next counts a record starting at offset start and returns its index,
+// keeping its offset when it is a stride-th one.
+func (fc *FedColl) next(start int) int {
+	i := fc.n
+	fc.n++
+	if i%fc.stride == 0 {
+		if len(fc.offs) == maxFedOffsets {
+			for j := 0; j < len(fc.offs)/2; j++ {
+				fc.offs[j] = fc.offs[2*j]
+			}
+			fc.offs = fc.offs[:len(fc.offs)/2]
+			fc.stride *= 2
+		}
+		if i%fc.stride == 0 {
+			fc.offs = append(fc.offs, start)
+		}
+	}
+	return i
+}
+
+// End ends the record begun last, which ends at offset end.
+func (fc *FedColl) End(end int) {
+	if fc.kind == "map" {
+		fc.p.endRecord(fc.buf)
+		return
+	}
+	fc.p.endRecord(fc.data[fc.start:end])
+}
+
+// Looks reports whether the profile reads ahead in a value of f that
+// starts with c ('{' or '['), at Object or Array: the walk must have
+// checked the whole value first (the profile reads valid JSON only).
+func (fc *FedColl) Looks(f *Field, c byte) bool {
+	if c == '{' {
+		return f.indexed || f.kids == nil && f.Types&tObject == 0
+	}
+	return !f.noPairs && f != fc.p.root
+}
+
+// Object starts an object value of f at offset pos. False means the
+// profile read the whole value itself (an object keyed "0".."n-1", read
+// as a list): no events for it.
+func (fc *FedColl) Object(f *Field, pos int) bool {
+	p := fc.p
+	if f.indexed || f.kids == nil && f.Types&tObject == 0 {
+		s := jscan{d: fc.data, pos: pos}
+		if f.indexed || indexKeyed(&s) {
+			p.value(&s, f, p.rec, 0)
+			return false
+		}
+	}
+	p.enter(f, p.rec)
+	return true
+}
+
+// Member returns the field of the member of f (an object value begun by
+// Object) whose quoted name (as written) is quoted, esc when it holds an
+// escape; prev is the field Member returned for the member before in
+// this object (nil for the first). A nil field is not profiled: the
+// walk goes past its value without events.
+func (fc *FedColl) Member(f, prev *Field, quoted []byte, esc bool) *Field {
+	p := fc.p
+	if esc {
+		return p.child(f, unquote(quoted))
+	}
+	// As value: the member that followed the one before last time
+	// first, then by name.
+	name := quoted[1 : len(quoted)-1]
+	pred := f.firstKid
+	if prev != nil {
+		pred = prev.nextSib
+	}
+	if pred != nil && pred.plain && pred.name == string(name) {
+		return pred
+	}
+	kid := f.kids[string(name)]
+	if kid == nil {
+		kid = p.child(f, string(name))
+	}
+	if kid != nil && prev == nil {
+		f.firstKid = kid
+	} else if kid != nil {
+		prev.nextSib = kid
+	}
+	return kid
+}
+
+// ObjectEnd ends an object value of f of n members.
+func (fc *FedColl) ObjectEnd(f *Field, n int) { fc.p.objectEnd(f, n, fc.p.rec) }
+
+// Array starts an array value of f at offset pos. False means the
+// profile read the whole value itself (a list of name/value pairs): no
+// events for it.
+func (fc *FedColl) Array(f *Field, pos int) bool {
+	p := fc.p
+	if !f.noPairs && f != p.root {
+		s := jscan{d: fc.data, pos: pos}
+		if !f.pairs {
+			// Decided by the field's first non-empty list (as value).
+			if f.pairName, f.pairValue, f.pairs = pairList(&s); !f.pairs && f.elem == nil && !emptyArray(&s) || pairMember(f) != nil {
+				f.pairs, f.noPairs = false, true
+			}
+		}
+		if f.pairs {
+			p.value(&s, f, p.rec, 0)
+			return false
+		}
+	}
+	p.enter(f, p.rec)
+	return true
+}
+
+// Elem returns the field of the items of f's array (begun by Array),
+// before its first item; nil is not profiled.
+func (fc *FedColl) Elem(f *Field) *Field { return fc.p.elemOf(f) }
+
+// ArrayEnd ends an array value of f of n items.
+func (fc *FedColl) ArrayEnd(f *Field, n int) { fc.p.arrayEnd(f, n, fc.p.rec) }
+
+// Scalar adds the scalar value raw (its JSON text) of f.
+func (fc *FedColl) Scalar(f *Field, raw []byte) {
+	fc.p.enter(f, fc.p.rec)
+	fc.p.scalar(f, raw, fc.p.rec)
+}
+
+// Taken reports whether a Build started from fc's profile.
+func (fc *FedColl) Taken() bool { return fc != nil && fc.used }
+
+// take returns the collection c of in as profiled by the feed, with the
+// records its rows want (which depend on c's count and pinned rows) found
+// again, or nil when fc cannot stand for it (another count, another
+// output, taken already): then Build profiles c itself.
+func (fc *FedColl) take(in Input, c Collection) *coll {
+	if fc == nil || fc.used || fc.n != c.Count || len(in.Data) != len(fc.data) || len(in.Data) == 0 || &in.Data[0] != &fc.data[0] {
+		return nil
+	}
+	switch c.Kind {
+	case "array", "map":
+		if fc.kind != c.Kind {
+			return nil
+		}
+	default:
+		if fc.kind != "stream" {
+			return nil
+		}
+	}
+	fc.used = true
+	k := fc.k
+	k.in, k.c = in, c
+	w := newTracker(k)
+	t := k.t
+	t.want, t.probes = w.want, w.probes
+	for _, i := range t.want {
+		if _, ok := t.raws[i]; !ok {
+			t.raws[i] = fc.record(i)
+		}
+	}
+	if fc.kind == "map" && c.Count <= maxMapEntries {
+		// The entries the walk did not gather (Coll), in order.
+		k.smap = &scalarMap{}
+		fc.each(func(rec []byte) { k.smap.add(rec) })
+	}
+	return k
+}
+
+// each calls fn with every record's text of a fed map, in order
+// ({"key":value}, in a reused buffer).
+func (fc *FedColl) each(fn func(rec []byte)) {
+	if len(fc.offs) == 0 {
+		return
+	}
+	s := jscan{d: fc.data, pos: fc.offs[0]}
+	var buf []byte
+	for r := 0; r < fc.n; r++ {
+		ks := s.pos
+		s.skipString()
+		key := fc.data[ks:s.pos]
+		s.ws()
+		s.pos++ // ':'
+		s.ws()
+		start := s.pos
+		s.skipValue()
+		buf = append(append(append(append(buf[:0], '{'), key...), ':'), fc.data[start:s.pos]...)
+		fn(append(buf, '}'))
+		s.ws()
+		if s.peek() == ',' {
+			s.pos++
+		}
+		s.ws()
+	}
+}
+
+// record returns the text of record i, found from the offset of the
+// stride-th record before it.
+func (fc *FedColl) record(i int) []byte {
+	s := jscan{d: fc.data, pos: fc.offs[i/fc.stride]}
+	for r := i / fc.stride * fc.stride; r <= i; r++ {
+		var key []byte
+		if fc.kind == "map" {
+			ks := s.pos
+			s.skipString()
+			key = fc.data[ks:s.pos]
+			s.ws()
+			s.pos++ // ':'
+			s.ws()
+		}
+		start := s.pos
+		s.skipValue()
+		if r == i {
+			if fc.kind == "map" {
+				return append(append(append(append([]byte{'{'}, key...), ':'), fc.data[start:s.pos]...), '}')
+			}
+			return fc.data[start:s.pos]
+		}
+		s.ws()
+		if s.peek() == ',' {
+			s.pos++
+		}
+		s.ws()
+	}
+	return nil
+}
