@@ -49,6 +49,10 @@ type feedPlan struct {
 	// stream: each top-level value is a record of the root's stream
 	// collection (JSON Lines, checked before the walk by linesLike).
 	stream bool
+	// any: the records are not known before the walk (no records
+	// paths, or "." of an object): every outermost array whose first
+	// item is an object is fed, as a candidate.
+	any bool
 	// colls are the collections fed, by their node; many marks a node
 	// whose collection was met twice (records not in one text).
 	colls map[*node]*view.FedColl
@@ -89,10 +93,18 @@ func newFeedPlan(data []byte, rules Rules, args []byte) *feedPlan {
 		pl.targets = append(pl.targets, segs)
 	}
 	pl.stream = root && first[0] == '{' && linesLike(data)
-	if root && !pl.stream {
-		pl.targets = append(pl.targets, nil)
+	switch {
+	case root && first[0] == '[':
+		pl.targets = append(pl.targets, nil) // the root array
+	case root && !pl.stream:
+		// An object: its records are found after the walk (an
+		// envelope's items, arrays of objects inside, the object as a
+		// map): the outermost arrays of objects are fed, each a
+		// candidate; a map is not (its members would be profiled for
+		// nothing when it is no map).
+		pl.any = true
 	}
-	if !pl.stream && len(pl.targets) == 0 {
+	if !pl.stream && !pl.any && len(pl.targets) == 0 {
 		return nil
 	}
 	pl.fd = view.NewFeed(view.Input{Data: data, Args: args, Drop: dropFunc(rules), Identity: rules.Identity})
@@ -128,10 +140,13 @@ func (n *node) objectDone(count int, kind, kinds uint8, uniform bool, raw []byte
 }
 
 // fedAt is where the fed walk is at a value on the way to the records
-// paths: live are the targets whose first d segments lead here.
+// paths: live are the targets whose first d segments lead here; any says
+// an array of objects here is a candidate collection.
 type fedAt struct {
 	live uint32
 	d    int
+	// any: every array of objects here is a candidate (feedPlan.any).
+	any bool
 }
 
 // step is where the walk is at member (or "[]" element) name of the
@@ -196,7 +211,7 @@ func walkJSONFed(data []byte, plan *feedPlan) (root *node, values int, oneLine b
 	if plan.stream {
 		stream = plan.coll(root, "stream")
 	}
-	all := uint32(1)<<len(plan.targets) - 1
+	all := fedAt{live: uint32(1)<<len(plan.targets) - 1, any: plan.any}
 	for {
 		c := w.peek()
 		if c == 0 {
@@ -211,7 +226,7 @@ func walkJSONFed(data []byte, plan *feedPlan) (root *node, values int, oneLine b
 			err = w.fed(root, 0, stream.Begin(start))
 			stream.End(w.pos)
 		} else {
-			err = w.seek(root, 0, fedAt{live: all})
+			err = w.seek(root, 0, all)
 		}
 		if err != nil {
 			return nil, 0, false, err
@@ -236,10 +251,17 @@ func walkJSONFed(data []byte, plan *feedPlan) (root *node, values int, oneLine b
 // to the records paths: at the array of one, each element is a record
 // (records); a value on no records path is walked by value.
 func (w *walker) seek(n *node, depth int, at fedAt) error {
-	if at.live == 0 {
+	if at.live == 0 && !at.any {
 		return w.value(n, depth)
 	}
 	c := w.peek()
+	if at.any && c == '[' && w.objectsFirst() {
+		if fc := w.plan.coll(n, "array"); fc != nil {
+			w.fc = fc
+			return w.records(n, depth)
+		}
+		return w.value(n, depth)
+	}
 	if w.plan.ends(at) {
 		switch c {
 		case '[':
@@ -290,6 +312,7 @@ func (w *walker) seek(n *node, depth int, at fedAt) error {
 				if !n.folded {
 					kat = w.plan.step(at, name)
 				}
+				kat.any = at.any
 				kb := kindBit(kindOf(w.peek()))
 				kinds |= kb
 				if count == 0 {
@@ -575,15 +598,25 @@ func (w *walker) members(n *node, depth int) error {
 				uniform = false
 			}
 			count++
-			// The record's text is read before the walk reaches it:
-			// checked first.
-			t := w.scanner
-			if err := t.skip(depth + 1); err != nil {
-				return err
-			}
-			f := fc.BeginMember(ns, quoted, w.pos, t.pos)
-			if err := w.fed(child, depth+1, f); err != nil {
-				return err
+			if c := w.peek(); c != '{' && c != '[' {
+				// A scalar: walked first, then profiled (as fed).
+				vs := w.pos
+				if err := w.scalar(c); err != nil {
+					return err
+				}
+				raw := w.d[vs:w.pos]
+				child.noteValue(kindOf(c), raw)
+				fc.Scalar(fc.BeginMember(ns, quoted, vs, w.pos), raw)
+			} else {
+				// The record's text is read before the walk reaches
+				// it: checked first.
+				t := w.scanner
+				if err := t.skip(depth + 1); err != nil {
+					return err
+				}
+				if err := w.fed(child, depth+1, fc.BeginMember(ns, quoted, w.pos, t.pos)); err != nil {
+					return err
+				}
 			}
 			fc.End(w.pos)
 			more, err := w.next('}')
@@ -605,4 +638,13 @@ func (w *walker) members(n *node, depth int) error {
 func (w *walker) check(depth int) error {
 	t := w.scanner
 	return t.skip(depth)
+}
+
+// objectsFirst reports whether the array at w.pos starts with an object.
+func (w *walker) objectsFirst() bool {
+	i := w.pos + 1
+	for i < len(w.d) && isSpace(w.d[i]) {
+		i++
+	}
+	return i < len(w.d) && w.d[i] == '{'
 }

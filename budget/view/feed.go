@@ -70,7 +70,11 @@ func (fd *Feed) Coll(kind string) *FedColl {
 	}
 	k := &coll{in: fd.in, c: Collection{Kind: ck}, p: NewProfile(kind == "map"), rows: map[int]*row{}}
 	if kind == "map" {
-		k.smap = &scalarMap{}
+		// The map of scalars is gathered by take, when the map is
+		// small enough to be shown as one (the count is not known
+		// yet: gathering up to maxMapEntries entries to drop them
+		// cost more than the profile).
+		k.smap = &scalarMap{off: true}
 		k.tuples = &tupleMap{}
 	}
 	// The count is not known yet: no record is wanted before the
@@ -264,7 +268,39 @@ func (fc *FedColl) take(in Input, c Collection) *coll {
 			t.raws[i] = fc.record(i)
 		}
 	}
+	if fc.kind == "map" && c.Count <= maxMapEntries {
+		// The entries the walk did not gather (Coll), in order.
+		k.smap = &scalarMap{}
+		fc.each(func(rec []byte) { k.smap.add(rec) })
+	}
 	return k
+}
+
+// each calls fn with every record's text of a fed map, in order
+// ({"key":value}, in a reused buffer).
+func (fc *FedColl) each(fn func(rec []byte)) {
+	if len(fc.offs) == 0 {
+		return
+	}
+	s := jscan{d: fc.data, pos: fc.offs[0]}
+	var buf []byte
+	for r := 0; r < fc.n; r++ {
+		ks := s.pos
+		s.skipString()
+		key := fc.data[ks:s.pos]
+		s.ws()
+		s.pos++ // ':'
+		s.ws()
+		start := s.pos
+		s.skipValue()
+		buf = append(append(append(append(buf[:0], '{'), key...), ':'), fc.data[start:s.pos]...)
+		fn(append(buf, '}'))
+		s.ws()
+		if s.peek() == ',' {
+			s.pos++
+		}
+		s.ws()
+	}
 }
 
 // record returns the text of record i, found from the offset of the

@@ -284,7 +284,7 @@ func (st *fillState) part(s int) bool {
 		if !piecePart(t) {
 			return false
 		}
-		n += st.pc.count(t)
+		n += st.pc.countFine(t)
 	}
 	st.parts[s] = n
 	return true

@@ -140,12 +140,13 @@ func TestFillLongestPrefix(t *testing.T) {
 
 // FuzzPieceCount: a text's count by pieces is its count, in o200k_base
 // and cl100k_base, whatever its lines, indentation, blank lines, slashes,
-// symbols and white space.
+// symbols, digits and white space, with the pieces cut at lines and also
+// between digits and other characters (countFine).
 //
 //	go test ./budget/view -run '^$' -fuzz FuzzPieceCount -fuzztime 30s
 func FuzzPieceCount(f *testing.F) {
 	for _, s := range []string{"a\n  b\n\tc\n", "}\n/x\n  /y\n", "x \n \n  y", "a\n  \u00a0\nb", "k:\n\n\n  v", "1\n2\n 3\n",
-		"  \n  x\n", "a\r\n  b", "a\n\v b", "é\n  ü\n", "x\n ", "x\n  ", "[\n  {\n    \"a\": 1\n  }\n]\n", "a.\n  .b\n  'll\n  's"} {
+		"  \n  x\n", "a\r\n  b", "a\n\v b", "é\n  ü\n", "x\n ", "x\n  ", "[\n  {\n    \"a\": 1\n  }\n]\n", "a.\n  .b\n  'll\n  's", "  not shown: 90 of 94 records; del(.[0], .[47:52])\n", "a1b2 c3 x9.5e+3 -7/8 ١٢٣4a"} {
 		f.Add(s)
 	}
 	var cs []view.Counter
@@ -163,6 +164,9 @@ func FuzzPieceCount(f *testing.F) {
 		for _, c := range cs {
 			if got, want := view.PieceCountForTest(c, s), c.Count(s); got != want {
 				t.Fatalf("%s: %q counted by pieces %d, whole %d", c.(budget.Counter).Encoding(), s, got, want)
+			}
+			if got, want := view.FinePieceCountForTest(c, s), c.Count(s); got != want {
+				t.Fatalf("%s: %q counted by pieces cut at digits too %d, whole %d", c.(budget.Counter).Encoding(), s, got, want)
 			}
 		}
 	})

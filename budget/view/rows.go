@@ -406,6 +406,25 @@ func (k *coll) selectRows() {
 				}
 			}
 			errExc := errN*4 <= f.Values
+			// What a rare value asks of its field, worked out once for
+			// the field (each a pass over its values or a regular
+			// expression): -1 not yet.
+			few, med, plain := -1, -1, -1
+			rareField := func(n int) bool {
+				if few < 0 {
+					few = b2i(fewValued(f))
+				}
+				if few == 0 && med < 0 {
+					med = medianCount(f)
+				}
+				if !(few == 1 || n*8 <= med) {
+					return false
+				}
+				if plain < 0 {
+					plain = b2i(!k.opaque(f) && !(f.NumN > 0 && refNumber(f.Path)) && k.codeOf(f) == nil)
+				}
+				return plain == 1
+			}
 			for _, raw := range sortedKeys(f.vals) {
 				vs := f.vals[raw]
 				usual := vs.n*2 >= f.Values || f.Values < 2
@@ -416,12 +435,11 @@ func (k *coll) selectRows() {
 				case exit && vs.exitValue:
 					label := f.Path + "=" + raw
 					flag(label, PrioAnomaly, vs.n, vs, k.short(f)+"="+raw+" (not 0)", k.innerRef(f, raw))
-				case !usual && f.Values >= 10 && f.Distinct <= 24 && f.Distinct < f.Values/2 && vs.n <= max(1, f.Values/20) && (fewValued(f) || vs.n*8 <= medianCount(f)) && !k.opaque(f) &&
-					!(f.NumN > 0 && refNumber(f.Path)) && k.codeOf(f) == nil:
+				case !usual && f.Values >= 10 && f.Distinct <= 24 && f.Distinct < f.Values/2 && vs.n <= max(1, f.Values/20) && rareField(vs.n):
 					// (a rare column or line number says nothing)
 					label := f.Path + "=" + cell(raw, 40)
 					prio := PrioRare
-					if !fewValued(f) {
+					if few == 0 {
 						// Rare among many values: after the profile's
 						// other lines, before the index.
 						prio = PrioRare2
@@ -666,9 +684,11 @@ func (k *coll) selectRows() {
 	// Records with a field most lack: the first ones, each with the
 	// first such field it has, an error-like one first (an Error
 	// object in 1 of 90 module records).
-	sort.SliceStable(lack, func(a, b int) bool {
-		return errorLike.MatchString(lack[a].name) && !errorLike.MatchString(lack[b].name)
-	})
+	errLack := map[*Field]bool{}
+	for _, f := range lack {
+		errLack[f] = errorLike.MatchString(f.name)
+	}
+	sort.SliceStable(lack, func(a, b int) bool { return errLack[lack[a]] && !errLack[lack[b]] })
 	lackAt := map[int]bool{}
 	for _, f := range lack {
 		for _, i := range f.sel.firstRecs {
@@ -767,6 +787,14 @@ func (k *coll) selectRows() {
 			k.probe = append(k.probe, probe{i, r.ident})
 		}
 	}
+}
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // fewValued reports whether f's values are few: its three commonest

@@ -30,6 +30,7 @@ var allCategories = map[string]bool{
 	"apt-cache-show-node.txt": true, "tree-pip.json": true, "kubectl-pods-restarts.json": true, "github-search-repos.json": true,
 	"gpg-list-keys-colons.txt": true, "update-alternatives.log": true, "make-p-database.txt": true,
 	"redis-info-everything.txt": true, "yamllint-node-modules.txt": true, "ip-details-addr-lab.json": true,
+	"pytest-v-rA-stdlib.txt": true, "coverage-json-stdlib.json": true, "cmake-trace-json-reconfigure.jsonl": true,
 }
 
 // TestCorpus loads every questions file of the bundled corpus (validating
