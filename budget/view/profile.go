@@ -503,7 +503,7 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 		return
 	}
 	p.enter(f, rec)
-	if c == '{' && (f.indexed || f.kids == nil && f.Types&tObject == 0 && indexKeyed(s)) {
+	if c == '{' && listObject(s, f) {
 		f.indexed = true // keyed "0".."n-1": a list (json_listmap.go)
 		p.indexedList(s, f, rec, depth)
 		return
@@ -1288,6 +1288,11 @@ func (p *Profile) Finish() {
 			continue
 		}
 		if f.Types == tString && f.MaxLen > 200 {
+			continue
+		}
+		if f.Types == tNumber && refNumber(f.Path) && identityScore(f.Path) < 50 {
+			// A position (a clone's firstFile.start, a line) is
+			// unique by chance: it names no record.
 			continue
 		}
 		score := identityScore(f.Path)

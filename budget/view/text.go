@@ -171,7 +171,9 @@ func (tc *textCands) build(ci int) {
 		tc.sec[k] = tc.v.AddSection(s)
 	}
 	tc.lists()
+	start := len(tc.v.cands)
 	tc.candidates()
+	tc.mergeEnds(start) // text_ends.go
 }
 
 // lists sorts the profile's notable lines and templates.
@@ -190,6 +192,7 @@ func (tc *textCands) lists() {
 	byLast := func(s []*notable) { sort.SliceStable(s, func(i, j int) bool { return s[i].last > s[j].last }) }
 	byLast(tc.errs)
 	byLast(tc.warns)
+	tc.errs, tc.warns = spreadNotables(tc.errs), spreadNotables(tc.warns) // text_notable_order.go
 	for _, cl := range p.miner.clusters {
 		if !cl.literal() {
 			continue // "<*> <*>" says nothing
@@ -943,6 +946,9 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 	case tsTail:
 		if tc.json {
 			return fmt.Sprintf("the last %s output lines of the run (the Output of events %d-%d):\n", commas(len(cs)), cs[0].Record, cs[len(cs)-1].Record)
+		}
+		if tc.p.recs.short() {
+			return fmt.Sprintf("the last lines that no record above shows whole (showing %s), line<TAB>text:\n", commas(len(cs)))
 		}
 		return fmt.Sprintf("last %s lines (lines %d-%d):\n", commas(len(cs)), cs[0].Record, cs[len(cs)-1].Record)
 	}

@@ -3,6 +3,7 @@ package view
 import (
 	"fmt"
 	"github.com/toolcompact/compact/schemas/linetemplate"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -819,9 +820,13 @@ func (sp *colSplit) nameColumns(sample []byte) []int {
 
 // severityText is what of a line is tested for a severity word (see
 // lineSeverity): of a row, its columns other than the name columns,
-// joined by one space; any other line whole.
+// joined by one space; any other line whole. A line that starts with an
+// exception's name and a colon ("ModuleNotFoundError: No module named
+// x", "java.lang.IllegalStateException: ...": the last line of a
+// traceback) is whole too: that name is the line's level, not a name of
+// the table's.
 func (sp *colSplit) severityText(line string) string {
-	if len(sp.names) == 0 {
+	if len(sp.names) == 0 || exceptionLineRe.MatchString(line) {
 		return line
 	}
 	f := sp.fields(line)
@@ -858,8 +863,14 @@ func (sp *colSplit) jqSeverityText() string {
 			kept = append(kept, fmt.Sprintf(`$f[%d]`, i))
 		}
 	}
-	return fmt.Sprintf(`(. as $l | ([$l | %s] | .[0]) as $f | if $f == null then $l else [%s] | map(select(. != null)) | join(" ") end)`, sp.jqFields(), strings.Join(kept, ", "))
+	return fmt.Sprintf(`(. as $l | ([$l | %s] | .[0]) as $f | if $f == null or ($l | test(%s)) then $l else [%s] | map(select(. != null)) | join(" ") end)`, sp.jqFields(), jqString(exceptionLinePattern), strings.Join(kept, ", "))
 }
+
+// exceptionLinePattern matches a line that starts with an exception's
+// name and a colon: the last line of a Python or Java traceback.
+const exceptionLinePattern = `^\s*(?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*(?:Error|Exception):(?:\s|$)`
+
+var exceptionLineRe = regexp.MustCompile(exceptionLinePattern)
 
 // nameColumnsText names the name columns: "column 4", "columns 1, 4",
 // "column NAME".

@@ -20,13 +20,16 @@ func textViewAt(t *testing.T, name string, b int) (text string, data []byte) {
 
 // TestBuildLogEndInView: a failing tsc build (npm run build, tsc
 // --listFiles --extendedDiagnostics: 4 errors, the 163 files tsc read
-// one a line, then its statistics) shows at 2,000 tokens every line
-// after the last file (the statistics: "Files: 163", "Lines of
-// TypeScript: 21", ...) and every error line. On the old code it was "a
-// list of 199 values" whose values in line order took the budget, and
-// none of the statistics was shown.
+// one a line, then its statistics) shows every error line and the end:
+// at 2,000 tokens the last 10 lines, at 4,000 every line after the last
+// file (the statistics: "Files: 163", "Lines of TypeScript: 21", ...).
+// On the old code it was "a list of 199 values" whose values in line
+// order took the budget, and none of the statistics was shown. (The
+// first and last lines are the view's ends stream, a quarter of it:
+// text_ends.go.)
 func TestBuildLogEndInView(t *testing.T) {
-	text, data := textViewAt(t, "tsc-build-list.txt", 2000)
+	text, data := textViewAt(t, "tsc-build-list.txt", 4000)
+	small, _ := textViewAt(t, "tsc-build-list.txt", 2000)
 	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 	path := regexp.MustCompile(`^/\S+$`)
 	last := -1
@@ -40,11 +43,16 @@ func TestBuildLogEndInView(t *testing.T) {
 	}
 	for _, l := range lines[last+1:] {
 		if !strings.Contains(text, l) {
+			t.Errorf("at 4,000 tokens the view lacks the statistics line %q", l)
+		}
+	}
+	for _, l := range lines[len(lines)-10:] {
+		if !strings.Contains(small, l) {
 			t.Errorf("at 2,000 tokens the view lacks the statistics line %q", l)
 		}
 	}
 	for _, l := range lines {
-		if strings.Contains(l, ": error TS") && !strings.Contains(text, l) {
+		if strings.Contains(l, ": error TS") && !strings.Contains(small, l) {
 			t.Errorf("at 2,000 tokens the view lacks the error line %q", l)
 		}
 	}

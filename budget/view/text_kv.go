@@ -47,6 +47,7 @@ const (
 	kvQuoted        // key "value"; (apt-config dump)
 	kvColon         // Key: value (/proc/meminfo)
 	kvDefine        // #define NAME value (cpp -dM)
+	kvTight         // name:value (redis-cli INFO), the name one word
 )
 
 const (
@@ -73,6 +74,8 @@ func (f kvForm) describe() string {
 		return `Name: value (split at the first ":")`
 	case kvDefine:
 		return `#define NAME value`
+	case kvTight:
+		return `name:value (split at the first ":")`
 	}
 	return ""
 }
@@ -154,6 +157,25 @@ func (f kvForm) split(line string) (key, val string, ok bool) {
 			}
 		}
 		return key, strings.TrimSpace(rest), true
+	case kvTight:
+		// redis-cli INFO: "used_memory:2171592", "db0:keys=10,expires=1";
+		// a name of one word (letters, digits, _ . - |) that starts with
+		// a letter, the value right after the colon: not a URL
+		// ("http://"), a time ("12:30"), a drive ("C:\\") nor "Key: value".
+		i := strings.IndexByte(line, ':')
+		if i <= 0 || i > 80 || !(line[0]|0x20 >= 'a' && line[0]|0x20 <= 'z') || i == 1 {
+			return "", "", false
+		}
+		for j := 1; j < i; j++ {
+			if c := line[j]; !isAlnumByte(c) && strings.IndexByte("_.-|", c) < 0 {
+				return "", "", false
+			}
+		}
+		rest := line[i+1:]
+		if rest == "" || rest[0] == ' ' || rest[0] == '\t' || strings.HasPrefix(rest, "//") {
+			return "", "", false
+		}
+		return line[:i], strings.TrimRight(rest, " \t"), true
 	case kvDefine:
 		rest, found := strings.CutPrefix(line, "#define ")
 		if !found || rest == "" || rest[0] == ' ' {
@@ -184,7 +206,7 @@ func kvComment(line string) bool {
 		strings.HasPrefix(s, "[") && strings.HasSuffix(strings.TrimRight(s, " \t"), "]")
 }
 
-var kvForms = []kvForm{kvEq, kvSpaced, kvQuoted, kvDefine, kvColon}
+var kvForms = []kvForm{kvEq, kvSpaced, kvQuoted, kvDefine, kvColon, kvTight}
 
 // detectKV returns the spelling of a text of key/value lines, or kvNone.
 // Only plain lines or blank-line-separated blocks can be (python -m
@@ -195,8 +217,8 @@ func detectKV(data []byte, kind string) kvForm {
 	if kind != textPlain && kind != textFields && kind != textBlocks {
 		return kvNone
 	}
-	var hits [kvDefine + 1]int
-	keys := make([]map[string]bool, kvDefine+1)
+	var hits [kvTight + 1]int
+	keys := make([]map[string]bool, kvTight+1)
 	for _, f := range kvForms {
 		keys[f] = map[string]bool{}
 	}
@@ -611,6 +633,9 @@ func (s *kvStats) crossLines() (lines []string, first []bool) {
 			if len(top) == 0 || top[0].n < 2 || len(top) == g.n {
 				continue // every value its own: nothing to count
 			}
+			if pairValued(g.vals) {
+				continue // fields of a table: pairLines states them
+			}
 			lines = append(lines, fmt.Sprintf("  %s (%s entries): %s", g.label(s.sep), commas(g.n), valueCounts(g.vals, g.n, 8)))
 			first = append(first, k < kvFirstCross>>d)
 			k++
@@ -785,6 +810,8 @@ func (f kvForm) query(key string) string {
 		return fmt.Sprintf(`.[] | select(startswith(%s))`, jqString(key+` "`))
 	case kvDefine:
 		return fmt.Sprintf(`.[] | select(startswith(%s) or . == %s)`, jqString("#define "+key+" "), jqString("#define "+key))
+	case kvTight:
+		return fmt.Sprintf(`.[] | select(startswith(%s))`, jqString(key+":"))
 	}
 	return fmt.Sprintf(`.[] | select((split(":")[0] | rtrimstr(" ") | rtrimstr("\t")) == %s)`, k)
 }
@@ -803,6 +830,9 @@ func (tc *textCands) kvCandidates(add func(sec, key, rec int, reason, text strin
 		if first[i] {
 			add(tsKV, i, -1, "values of a name group", l)
 		}
+	}
+	for i, l := range s.pairLines() {
+		add(tsFacts, 150+i, -1, "fields of values", l) // text_kvpairs.go
 	}
 	if l := s.longLine(); l != "" {
 		add(tsFacts, 200, -1, "longest values", l)

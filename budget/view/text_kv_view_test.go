@@ -239,7 +239,7 @@ func checkKVView(t *testing.T, name, text string, lines []string, ps []kvPair, b
 				}
 				shown[k] = true
 			}
-		case strings.HasPrefix(section, "entries as written"), strings.HasPrefix(section, "last "):
+		case strings.HasPrefix(section, "entries as written"), strings.HasPrefix(section, "last "), strings.HasPrefix(section, "first "):
 			e := strings.TrimPrefix(l, "  ")
 			if i := strings.Index(e, "…[+"); i >= 0 {
 				e = e[:i]
