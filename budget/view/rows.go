@@ -2000,11 +2000,11 @@ func (t *tracker) newValue(f *Field, vs *valState, raw []byte) {
 		if len(f.vals) == 25 {
 			for _, o := range f.vals {
 				if o.errWord <= 0 && !o.exitValue && !o.noRecs {
-					o.noRecs, o.recs = true, nil
+					o.noRecs, o.recsDone, o.recs = true, true, nil
 				}
 			}
 		} else if vs.errWord <= 0 && !vs.exitValue {
-			vs.noRecs, vs.recs = true, nil
+			vs.noRecs, vs.recsDone, vs.recs = true, true, nil
 		}
 	}
 }
