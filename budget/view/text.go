@@ -341,7 +341,8 @@ func (tc *textCands) candidates() {
 			if tc.report() {
 				// The line as the runner printed it, under its suite.
 				lines[0] = fmt.Sprintf("  %d\t%s: %s", f.pos, f.pkg, cutLine(f.line))
-				if f.pkg == "" {
+				if f.pkg == "" || strings.HasPrefix(f.line, f.pkg) {
+					// (pytest's line names its file: not twice)
 					lines[0] = fmt.Sprintf("  %d\t%s", f.pos, cutLine(f.line))
 				}
 			}

@@ -60,6 +60,10 @@ type testSummary struct {
 	// runner's own summary lines.
 	testTodo int
 	todos    []string
+	// pytest's expected failures (XFAIL) and unexpected passes (XPASS):
+	// their own statuses, not skipped nor passed tests.
+	testXFail, testXPass int
+	xfails, xpasses      []string
 	suites   []*suiteStat
 	summary  []posLine
 	rep      *reportState
