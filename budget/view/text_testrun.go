@@ -64,9 +64,9 @@ type testSummary struct {
 	// their own statuses, not skipped nor passed tests.
 	testXFail, testXPass int
 	xfails, xpasses      []string
-	suites   []*suiteStat
-	summary  []posLine
-	rep      *reportState
+	suites               []*suiteStat
+	summary              []posLine
+	rep                  *reportState
 	// runs: the "=== RUN" lines of go test text (nil for other kinds).
 	runs *runSummary
 	// tap: the reading of a TAP report (text_tap.go).
