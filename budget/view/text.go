@@ -280,6 +280,11 @@ func (tc *textCands) candidates() {
 			if nb.prev != "" {
 				text = fmt.Sprintf("  %d\t%s\n", nb.last-1, cutLine(nb.prev)) + text
 			}
+			for k := len(nb.others) - 1; k >= 0; k-- {
+				// (the distinct lines before its earlier occurrences)
+				o := nb.others[k]
+				text = fmt.Sprintf("  %d\t%s\n", o.pos, cutLine(o.text)) + text
+			}
 			reason := "error line"
 			if nb.sev == sevWarn {
 				reason = "warning line"

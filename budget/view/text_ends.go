@@ -29,10 +29,17 @@ var endsShare = 2
 
 const endsDen = 8
 
+var endsTailWeight = 1
+
 func init() {
 	if s := os.Getenv("COMPACT_ENDS_SHARE"); s != "" {
 		if n, err := strconv.Atoi(s); err == nil {
 			endsShare = n
+		}
+	}
+	if s := os.Getenv("COMPACT_ENDS_TAILW"); s != "" {
+		if n, err := strconv.Atoi(s); err == nil {
+			endsTailWeight = n
 		}
 	}
 }
@@ -65,7 +72,7 @@ func (tc *textCands) endsStream() []Candidate {
 	}
 	// A log's first lines are events like the others (its time range
 	// is stated): its end gets three times the characters of its start.
-	tailWeight := 1
+	tailWeight := endsTailWeight
 	if p.kind == textLog {
 		tailWeight = 3
 	}

@@ -242,3 +242,27 @@ func TestPytestXFailAndSession(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatedErrorCauses: a repeated error line shows the distinct
+// lines before its earlier occurrences too, not only the line before its
+// last (configure's "collect2: error: ld returned 1 exit status" after a
+// different "undefined reference" each time).
+func TestRepeatedErrorCauses(t *testing.T) {
+	var b strings.Builder
+	for i, fn := range []string{"strlcpy", "strlcat", "kqueue"} {
+		for k := 0; k < 40; k++ {
+			fmt.Fprintf(&b, "configure:%d: checking for %s step %d\n", 4000+i*100+k, fn, k)
+		}
+		fmt.Fprintf(&b, "/tmp/ac/conftest.c:54: undefined reference to `%s'\n", fn)
+		b.WriteString("collect2: error: ld returned 1 exit status\n")
+	}
+	for k := 0; k < 60; k++ {
+		fmt.Fprintf(&b, "configure:%d: result: yes %d\n", 5000+k, k)
+	}
+	got := fillText(t, []byte(b.String()), 1500)
+	for _, fn := range []string{"strlcpy", "strlcat", "kqueue"} {
+		if !strings.Contains(got, "undefined reference to `"+fn+"'") {
+			t.Errorf("the view lacks the cause before a repeat: %s\n%s", fn, got)
+		}
+	}
+}
