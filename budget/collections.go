@@ -1068,7 +1068,9 @@ func renderSegs(segs []string) string {
 // Shape.Collections) in order: the JSON text of each array element or
 // stream value, the one-member object {"key": value} of each map member,
 // or each line of text (without its newline). It stops at fn's first
-// error and returns it.
+// error and returns it. A map member's object is built in a buffer
+// reused for the next member: fn must copy it to keep it after it
+// returns (the other records are slices of data).
 func EachRecord(data []byte, shape Shape, path string, fn func(i int, raw []byte) error) error {
 	var c *schemas.Collection
 	for i := range shape.Collections {

@@ -529,7 +529,7 @@ func (v *contentCheck) table(input, payload []byte, in budget.Shape) error {
 	c := in.Collections[0]
 	var ins [][]byte
 	if err := budget.EachRecord(input, in, c.Path, func(_ int, raw []byte) error {
-		ins = append(ins, raw)
+		ins = append(ins, bytes.Clone(raw)) // a map's record is a reused buffer
 		return nil
 	}); err != nil {
 		return err

@@ -210,6 +210,11 @@ func (e *entry) getRecords(path string) (*records, error) {
 		}
 	}
 	err = budget.EachRecord(e.data, shape, path, func(i int, raw []byte) error {
+		if kind == "map" {
+			// A map's record is built in a buffer the walk reuses.
+			raw = bytes.Clone(raw)
+			extra += int64(len(raw))
+		}
 		r.raw = append(r.raw, raw)
 		extra += 24
 		return nil

@@ -636,3 +636,92 @@ func TestDeclaredTextWithNULIsLines(t *testing.T) {
 		t.Fatalf("jq length: %+v %v", a, err)
 	}
 }
+
+// TestMapRecords: each record of a map (a member, shown as the
+// one-member object {"key": value}) is its own member in a slice and in a
+// search. The records were kept as the walk's one reused buffer, so every
+// slice and search showed the last member built, with the longer ones'
+// closing braces after it.
+func TestMapRecords(t *testing.T) {
+	e := newEnv(t, Options{})
+	data := fixture(t, "npm-view-react.json")
+	var doc struct {
+		Time map[string]json.RawMessage `json:"time"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	keys := timeKeys(t, dec)
+	if len(keys) != len(doc.Time) || len(keys) < 50 {
+		t.Fatalf("fixture: %d keys in .time", len(keys))
+	}
+	member := func(k string) string {
+		name, _ := json.Marshal(k)
+		return "{" + string(name) + ":" + string(doc.Time[k]) + "}"
+	}
+	h := e.put(t, data)
+	a, err := e.q.Slice(context.Background(), h, SliceOptions{Path: ".time", Offset: 20, Limit: 5}, 4000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.checkBudget(t, a)
+	if a.Total != len(keys) || a.Returned != 5 {
+		t.Fatalf("slice of .time: %+v", a)
+	}
+	for i := 20; i < 25; i++ {
+		if want := strconv.Itoa(i) + "\t" + member(keys[i]) + "\n"; !strings.Contains(a.Content, want) {
+			t.Fatalf("record %d is not the member %s:\n%s", i, want, a.Content)
+		}
+	}
+	k := keys[len(keys)/2]
+	a, err = e.q.Search(context.Background(), h, k, SearchOptions{Path: ".time", Limit: 3}, 4000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range a.Positions {
+		if want := strconv.Itoa(p) + "\t" + member(keys[p]) + "\n"; !strings.Contains(a.Content, want) {
+			t.Fatalf("hit %d is not the member %s:\n%s", p, want, a.Content)
+		}
+	}
+}
+
+// timeKeys returns the member names of the document's "time" object in
+// their order (its values are all strings: names and values alternate).
+func timeKeys(t *testing.T, dec *json.Decoder) []string {
+	t.Helper()
+	depth, inTime := 0, false
+	var toks []string
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			t.Fatalf("reading the fixture's .time: %v", err)
+		}
+		switch v := tok.(type) {
+		case json.Delim:
+			if v == '{' || v == '[' {
+				depth++
+				continue
+			}
+			depth--
+			if inTime && depth == 1 {
+				var keys []string
+				for i := 0; i < len(toks); i += 2 {
+					keys = append(keys, toks[i])
+				}
+				return keys
+			}
+		case string:
+			switch {
+			case depth == 1 && !inTime && v == "time" && len(toks) == 0:
+				inTime = true
+			case inTime && depth == 2:
+				toks = append(toks, v)
+			}
+		default:
+			if inTime {
+				t.Fatalf("fixture: a %T in .time", v)
+			}
+		}
+	}
+}

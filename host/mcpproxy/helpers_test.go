@@ -21,7 +21,6 @@ import (
 )
 
 var shared struct {
-	dir   string
 	once  sync.Once
 	eng   *host.Engine
 	store *artifact.DirStore
@@ -30,19 +29,18 @@ var shared struct {
 
 // newEngine returns the real engine (with the real plugins, through the
 // shared compilation cache) and its real artifact store in a temporary
-// directory. One engine serves every test of the package: building one
+// directory (under the root TestMain removes). One engine serves every test of the package: building one
 // compiles the plugins, which takes seconds; each proxy passes its own
 // budget. The budget argument documents the test's budget.
 func newEngine(t testing.TB, budget int) (*host.Engine, *artifact.DirStore) {
 	t.Helper()
 	_ = budget
 	shared.once.Do(func() {
-		dir, err := os.MkdirTemp("", "compact-mcpproxy-test-")
+		dir, err := os.MkdirTemp("", "engine-")
 		if err != nil {
 			shared.err = err
 			return
 		}
-		shared.dir = dir
 		st, err := artifact.NewDir(dir, artifact.Options{})
 		if err != nil {
 			shared.err = err

@@ -120,7 +120,7 @@ func TestClientCapabilitiesAndTasks(t *testing.T) {
 		args func(t *testing.T, log string) []string
 	}{
 		{"stdio door", func(t *testing.T, log string) []string {
-			return []string{"stdio", exe, stdioProxyArg, "8000", node, server, "stdio", log}
+			return append([]string{"stdio", exe}, stdioProxyArgs(8000, node, server, "stdio", log)...)
 		}},
 		{"http door, stdio upstream", func(t *testing.T, log string) []string {
 			return []string{"http", serveProxy(t, &mcpproxy.Command{Path: node, Args: []string{server, "stdio", log}, Stderr: io.Discard}) + "/"}

@@ -23,14 +23,24 @@ import (
 
 // stdioProxyArg makes the test binary a proxy on stdio (Proxy.Run, as
 // compact mcp serves) in front of the command in the arguments after it,
-// for clients that spawn their server: TEST_BINARY stdioProxyArg BUDGET
-// COMMAND ARGS...
+// for clients that spawn their server: TEST_BINARY stdioProxyArg TMPDIR
+// BUDGET COMMAND ARGS... Its store goes under TMPDIR (stdioProxyArgs
+// passes the test process's root, which TestMain removes): its client
+// kills it before its own clean-up runs, and a client such as the MCP
+// TypeScript SDK's starts it with an environment of its own, without
+// $TMPDIR.
 const stdioProxyArg = "compact-test-stdio-proxy"
 
+// stdioProxyArgs returns the arguments after the test binary that make
+// it a stdio proxy with budget in front of command.
+func stdioProxyArgs(budget int, command ...string) []string {
+	return append([]string{stdioProxyArg, os.TempDir(), strconv.Itoa(budget)}, command...)
+}
+
 func runStdioProxy(args []string) int {
-	budget, _ := strconv.Atoi(args[0])
+	budget, _ := strconv.Atoi(args[1])
 	ctx := context.Background()
-	dir, err := os.MkdirTemp("", "compact-stdio-proxy-")
+	dir, err := os.MkdirTemp(args[0], "compact-stdio-proxy-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -51,7 +61,7 @@ func runStdioProxy(args []string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	p, err := mcpproxy.NewLazy(ctx, &mcpproxy.Command{Path: args[1], Args: args[2:], Stderr: io.Discard}, mcpproxy.Adapt(eng), mcpproxy.Options{Logger: quietLogger(), Budget: budget})
+	p, err := mcpproxy.NewLazy(ctx, &mcpproxy.Command{Path: args[2], Args: args[3:], Stderr: io.Discard}, mcpproxy.Adapt(eng), mcpproxy.Options{Logger: quietLogger(), Budget: budget})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -116,7 +126,7 @@ func TestTasksPassThrough(t *testing.T) {
 		args func(t *testing.T) []string
 	}{
 		{"stdio door", func(t *testing.T) []string {
-			return []string{"stdio", exe, stdioProxyArg, "8000", node, everything, "stdio"}
+			return append([]string{"stdio", exe}, stdioProxyArgs(8000, node, everything, "stdio")...)
 		}},
 		{"http door, stdio upstream", func(t *testing.T) []string {
 			return []string{"http", serveProxy(t, &mcpproxy.Command{Path: node, Args: []string{everything, "stdio"}, Stderr: io.Discard}) + "/"}

@@ -21,13 +21,22 @@ func TestMain(m *testing.M) {
 	if os.Getenv(envUpstream) != "" {
 		os.Exit(runFaultyUpstream())
 	}
-	if len(os.Args) > 2 && os.Args[1] == stdioProxyArg {
+	if len(os.Args) > 4 && os.Args[1] == stdioProxyArg {
 		os.Exit(runStdioProxy(os.Args[2:]))
 	}
-	code := m.Run()
-	if shared.dir != "" {
-		os.RemoveAll(shared.dir)
+	// Everything the tests and the processes they start put in the
+	// temporary directory goes under one root removed at the end: a
+	// stdio proxy the test binary runs as (runStdioProxy) is killed by
+	// its client before its own clean-up runs, and left its store
+	// behind on every run before.
+	root, err := os.MkdirTemp("", "compact-mcpproxy-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
 	}
+	os.Setenv("TMPDIR", root)
+	code := m.Run()
+	os.RemoveAll(root)
 	os.Exit(code)
 }
 
