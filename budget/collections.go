@@ -756,19 +756,22 @@ func detectAll(root *node, format string, values int, add func(n *node, kind str
 	var visit func(n *node)
 	visit = func(n *node) {
 		switch {
-		case n == root && n.kinds == kArray:
+		case n == root && n.kinds == kArray,
+			n.kinds == kArray && n.elem != nil && n.elem.kinds == kObject:
 			add(n, "array", n.elems)
-			if n.elems == 1 && n.elem != nil && n.elem.kinds == kObject {
-				// One record that holds the real list (npm pack
-				// --json: [{"name", "files": [...]}]): the
-				// collections inside it are found too.
+			if n.elems == 1 && n.elem != nil && n.elem.kinds == kObject && (n == root || n.elem.lookup([]byte(n.name), 0) == nil) {
+				// (not a node of a tree, whose one element nests
+				// more of its kind: an EXPLAIN plan's Plans[].Plans,
+				// read as a tree by the view)
+				// One record that holds the real lists (npm pack
+				// --json: [{"name", "files": [...]}]; a SARIF log's
+				// one run: {"runs": [{"results": [...], "tool":
+				// {"driver": {"rules": [...]}}}]}): the collections
+				// inside it are found too.
 				for _, c := range n.elem.order {
 					visit(c)
 				}
 			}
-			return
-		case n.kinds == kArray && n.elem != nil && n.elem.kinds == kObject:
-			add(n, "array", n.elems)
 			return
 		case n.kinds == kArray && n.elem != nil && (n.elem.kinds == kString || n.elem.kinds == kNumber) &&
 			n.elems >= minMapMembers*n.seen:

@@ -131,6 +131,10 @@ type coll struct {
 	// otherCols are the fields of a few records each that no column
 	// shows: a row's "other" cell names those it has (chooseColumns).
 	otherCols []*Field
+	// text is the records' own free text (a log's message), a column
+	// of every row, wider than the others (textField); nil when the
+	// records have none.
+	text *Field
 	// sec is the collection's section.
 	sec int
 	// dupOf maps a field that repeats another's value in every record
@@ -789,6 +793,11 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		if f.MaxLen > 0 {
 			fmt.Fprintf(&b, ", longest %s chars", commas(f.MaxLen))
 		}
+		if f.Counts != nil && f.Distinct < f.Values {
+			// Not unique (a SARIF result's ruleId, 18 of 30): the
+			// names several records share are a distribution.
+			repeated(&b, f)
+		}
 		shapes(&b, f)
 		kinds(&b, "before the first /", f.Prefixes, f.Distinct)
 		kinds(&b, "by extension", f.Exts, f.Distinct)
@@ -955,6 +964,34 @@ func commonValues(b *strings.Builder, f *Field) bool {
 	return true
 }
 
+// repeated writes the values of f held by more than one record, most
+// first, each with its exact count (up to 12), and how many values are
+// each in one record.
+func repeated(b *strings.Builder, f *Field) {
+	vcs := f.sortedCounts()
+	shown, rest := 0, 0
+	for _, vc := range vcs {
+		if vc.n < 2 {
+			rest++
+			continue
+		}
+		if shown == 12 {
+			rest++
+			continue
+		}
+		if shown == 0 {
+			b.WriteString("; in several records: ")
+		} else {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(b, "%s %s", cell(vc.k, 60), commas(vc.n))
+		shown++
+	}
+	if shown > 0 && rest > 0 {
+		fmt.Fprintf(b, "; %s more values", commas(rest))
+	}
+}
+
 // standsOut reports whether the most common of a field's many values
 // (more than it counts one by one) stands out: seen at least 3 times, at
 // least 3 times as often as the field's values on average and in at
@@ -1007,14 +1044,26 @@ func codeValues(b *strings.Builder, f *Field) bool {
 // fp/convert.js 348, _baseRest.js 120"), when the first stands out, and
 // reports whether it wrote.
 func topValuesOf(b *strings.Builder, f *Field) bool {
-	if f.Counts != nil || !standsOut(f) {
+	if f.Counts != nil || len(f.Top) == 0 {
+		return false
+	}
+	vals := f.Values - f.Nulls - f.Containers
+	// A field that groups the records (each value in several of them,
+	// as a build's events by their package): its biggest groups, those
+	// at least twice the average.
+	grouped := vals >= 3*f.Distinct && f.Top[0].Count*f.Distinct >= 2*vals
+	if !standsOut(f) && !grouped {
 		return false
 	}
 	b.WriteString("; most common: ")
-	vals := f.Values - f.Nulls - f.Containers
+	least := 3 * vals
+	if grouped {
+		least = 2 * vals
+	}
 	for i, t := range f.Top {
-		// Those 3 times as common as the average value, at most 5.
-		if i == 5 || i > 0 && t.Count*f.Distinct < 3*vals {
+		// Those 3 (2 in groups) times as common as the average value,
+		// at most 5.
+		if i == 5 || i > 0 && t.Count*f.Distinct < least {
 			break
 		}
 		if i > 0 {
@@ -1190,7 +1239,7 @@ func (k *coll) nameField() *Field {
 
 // refNames are names of numbers that are references or places, not
 // measures: their sums and means say nothing.
-var refNames = regexp.MustCompile(`(?i)(^|[._\]])(id|ids|target|targets|position|pos|offset|line|column|col|character|char|start|end|index|idx|row|ordinal|address|addr)$|[a-z](Id|ID|Index|Offset|Position|Line|Column)$`)
+var refNames = regexp.MustCompile(`(?i)(^|[._\]])(id|ids|target|targets|position|pos|offset|line|column|col|character|char|start|end|index|idx|row|ordinal|address|addr|seq|seqno|sequence|lineno|rownum)$|[a-z](Id|ID|Index|Offset|Position|Line|Column|Seq)$|(?i)(^|[._\]])(line|row|seq|record|event|entry|msg|message|frame|step|log)[_-]?(num|no|nr|number|idx|index)$|[a-z](LineNumber|LineNum|RowNumber|SeqNum)$`)
 
 // placeNames are names of strings that say where a record is (a file,
 // a source position "main.go:39:6"): long and nearly all distinct, like
@@ -1254,18 +1303,75 @@ func (k *coll) hidden(f *Field) bool {
 // bytes without spaces, at least half of them distinct, not times. Rows leave such
 // columns out (the foot says so); a rare value of one is no anomaly.
 func (k *coll) opaque(f *Field) bool {
-	if f == k.p.Identity || f.Types&^tNull != tString || f.Values-f.Nulls < 2 || placeNames.MatchString(f.Path) {
+	if f == k.p.Identity || f.Types&^tNull != tString || f.Values-f.Nulls < 2 || placeNames.MatchString(f.Path) || nameLike(f.Path) {
+		// (a name is read, even a long one: the files a clone
+		// repeats, firstFile.name and secondFile.name)
 		return false
 	}
 	strs := f.Values - f.Nulls
 	return f.TimeN*2 < strs && f.Long*4 >= strs*3 && f.Spaced*10 < f.Long && (f.ManyDistinct || f.Distinct*2 >= strs)
 }
 
+// msgWidth is the characters of a row's free text (coll.text) before
+// it is cut: a log's message is the record, so it gets more than a cell.
+const msgWidth = 120
+
+// textNames are names of fields holding a record's free text: a log's
+// message, an event's output, an issue's title.
+var textNames = regexp.MustCompile(`(?i)(^|[._])(message|msg|text|output|log|line|body|description|desc|summary|title|detail|details|error|err|statement|reason|comment|note|content)$`)
+
+// freeText reports whether f holds free text: strings, most of them
+// long (over 20 bytes) and holding a space, not times, and of many
+// values (not a state).
+func freeText(f *Field) bool {
+	strs := f.Values - f.Nulls
+	return f.Types&^tNull == tString && strs > 0 && f.TimeN*2 < strs && f.Long*2 >= strs && f.Spaced*3 >= f.Long*2 &&
+		(f.ManyDistinct || f.Distinct*4 >= strs || f.Distinct > 24)
+}
+
+// textField is the records' own free text, the one field a row must
+// show whatever else it shows (a log's message: the ERROR record of a
+// server log is read by its message, not by its state code): a field of
+// the record itself (not nested, not in an array), in at least half
+// the records, of free text (freeText), named like a message (any free
+// text in a stream of events or log records); named like a message
+// first, then the one in the most records. Nil when there is none.
+func (k *coll) textField() *Field {
+	p := k.p
+	var best *Field
+	better := func(a, b *Field) bool {
+		if an, bn := textNames.MatchString(a.Path), textNames.MatchString(b.Path); an != bn {
+			return an
+		}
+		// A line (an issue's title) before a document (its body).
+		if al, bl := a.MaxLen <= 1000, b.MaxLen <= 1000; al != bl {
+			return al
+		}
+		return a.Present > b.Present
+	}
+	stream := k.c.Kind == "jsonl" || k.c.Kind == "concat"
+	for _, f := range p.Fields {
+		if f.parent != p.root || f.inArr || f == p.Identity || k.hidden(f) || f.Present*2 < p.Records || !freeText(f) || placeNames.MatchString(f.Path) {
+			continue
+		}
+		if !stream && !textNames.MatchString(f.Path) {
+			continue // (a code fragment, an alarm's generated description: not the record's message)
+		}
+		if best == nil || better(f, best) {
+			best = f
+		}
+	}
+	return best
+}
+
 // chooseColumns picks the columns rows show: the identity first, then the
-// most telling fields (states, numbers, times, short strings), long free
-// text last.
+// most telling fields (states, numbers, times, short strings), the
+// records' own free text (textField) always, long free text last.
 func (k *coll) chooseColumns() {
 	p := k.p
+	if p.Records > 1 {
+		k.text = k.textField()
+	}
 	type scored struct {
 		f     *Field
 		score int
@@ -1320,6 +1426,9 @@ func (k *coll) chooseColumns() {
 		}
 		if k.lookedUp(f) {
 			s += 50 // the registry's index: what records are looked up for
+		}
+		if f == k.text {
+			s += 200 // the record's own text: in every row
 		}
 		s -= 4 * strings.Count(f.Path, ".")
 		if strings.Contains(f.Path, "[]") {
@@ -1421,6 +1530,15 @@ func (k *coll) chooseColumns() {
 	}
 	if len(sparse)+len(opaqueSparse) >= 3 && present*2 < fields*p.Records {
 		k.otherCols = append(sparse, opaqueSparse...)
+	} else if k.text != nil {
+		// Records whose free text goes on in fields of a few of them (a
+		// server log's ERROR with its detail and statement, a hint):
+		// the "other" cell shows those a row has.
+		for _, f := range sparse {
+			if freeText(f) {
+				k.otherCols = append(k.otherCols, f)
+			}
+		}
 	}
 	if !p.Map && len(p.Fields) == 0 {
 		k.cols = append(k.cols, p.root) // records that are scalars
@@ -1442,7 +1560,11 @@ func (k *coll) rowHeader() string {
 	var b strings.Builder
 	b.WriteString("rows (tab-separated; cells over ")
 	b.WriteString(strconv.Itoa(cellWidth))
-	b.WriteString(" chars cut, marked …[+N chars]):\n#")
+	b.WriteString(" chars cut")
+	if k.text != nil {
+		fmt.Fprintf(&b, " (%s over %d)", k.short(k.text), msgWidth)
+	}
+	b.WriteString(", marked …[+N chars]):\n#")
 	if k.p.Map {
 		b.WriteString("\tkey")
 	}

@@ -456,6 +456,12 @@ func addIndex(v *View, k *coll) {
 		all = append(append(all, grp, gname), gextra...)
 	}
 	mask := p.mask(all...)
+	// A field of several values in a record (in an array, or a pair's
+	// member named twice in one list) is listed by all of them.
+	multi := make([]bool, len(cands))
+	for j, g := range cands {
+		multi[j] = severalValues(g)
+	}
 	groups := map[string]*valueGroup{} // grp's value -> its records, in order
 	stream := k.keyedStream()
 	members := k.memberCells()
@@ -520,7 +526,7 @@ func addIndex(v *View, k *coll) {
 		for j, g := range cands {
 			switch {
 			case g != f:
-			case g.inArr:
+			case multi[j]:
 				// A list: its items (listCell).
 				if l.items == nil {
 					l.items = make([][]string, len(cands))
@@ -624,7 +630,7 @@ func addIndex(v *View, k *coll) {
 		}
 		var cells []string
 		for j, val := range l.vals {
-			if fields[j].inArr {
+			if severalValues(fields[j]) {
 				var items []string
 				if l.items != nil {
 					items = l.items[j]
@@ -741,6 +747,13 @@ func addIndex(v *View, k *coll) {
 		lz.make = func() string { return moreText(l) }
 		v.Add(Candidate{Section: osec, Key: j, Record: -1, Prio: PrioRemaining, Rank: j, Reason: "index", lazy: lz})
 	}
+}
+
+// severalValues reports whether f can have several values in one record:
+// it is inside an array, or it is a pair's member that some list names
+// twice (two {"Key": "team"} tags).
+func severalValues(f *Field) bool {
+	return f.inArr || f.Values > f.Present && pairMember(f) != nil
 }
 
 // cellIs reports whether cell(string(raw), width) is want, without

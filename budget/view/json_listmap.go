@@ -11,7 +11,24 @@ package view
 
 // indexKeyed reports whether the object at s (at its '{') has at least
 // two members, named "0", "1", ... in order; s does not move.
-func indexKeyed(s *jscan) bool {
+func indexKeyed(s *jscan) bool { return indexKeyedMin(s, 2) }
+
+// listObject reports whether the object at s, a value of field f, is read
+// as a list: f's objects are lists (f.indexed) and this one is keyed
+// "0".."n-1" too (any n: {} and {"0": x} are lists of none and one), or f
+// has had no object yet and this one is keyed "0", "1", ... (at least
+// two members). Decided per object: an object of other names, after
+// lists, is an object (its members keep their names).
+func listObject(s *jscan, f *Field) bool {
+	if f.indexed {
+		return indexKeyedMin(s, 0)
+	}
+	return f.kids == nil && f.Types&tObject == 0 && indexKeyed(s)
+}
+
+// indexKeyedMin reports whether the object at s has at least min members,
+// named "0", "1", ... in order; s does not move.
+func indexKeyedMin(s *jscan, min int) bool {
 	t := jscan{d: s.d, pos: s.pos}
 	want := 0
 	ok := t.eachMemberName(func(name []byte) {
@@ -21,7 +38,7 @@ func indexKeyed(s *jscan) bool {
 			want = -1
 		}
 	})
-	return ok && want >= 2
+	return ok && want >= min
 }
 
 // isIndex reports whether name is the decimal i.

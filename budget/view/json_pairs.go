@@ -117,7 +117,8 @@ func pairMember(f *Field) *Field {
 // fieldExprOf is the jq expression of field f's value in a record at
 // prefix (".value" for a map's entry, "" for the record itself): its
 // path, or for a pair's member the value of the pair with that name,
-// the first one ("([.properties[]? | select(.name == \"url\") |
+// the first one, or all of them in a list where a list holds the name
+// twice ("([.properties[]? | select(.name == \"url\") |
 // .value][0].value)").
 func fieldExprOf(prefix string, f *Field) string {
 	g := pairMember(f)
@@ -125,6 +126,12 @@ func fieldExprOf(prefix string, f *Field) string {
 		return prefix + fieldExpr(f.Path)
 	}
 	arr := g.parent
+	if f.Values > f.Present {
+		// A name some list holds twice: all its values, in a list
+		// (the first alone would hide the others).
+		return fmt.Sprintf("[%s[]? | select(.%s == %s) | .%s%s]", fieldExprOf(prefix, arr), arr.pairName, jsonQuote(g.name),
+			arr.pairValue, strings.TrimPrefix(f.Path, g.Path))
+	}
 	return fmt.Sprintf("([%s[]? | select(.%s == %s) | .%s][0]%s)", fieldExprOf(prefix, arr), arr.pairName, jsonQuote(g.name),
 		arr.pairValue, strings.TrimPrefix(f.Path, g.Path))
 }

@@ -86,21 +86,7 @@ func addNestedLists(v *View, k *coll, sec int) {
 		if id == "" {
 			id = fmt.Sprintf("record %d", i)
 		}
-		for j, f := range fs {
-			items := vals[f]
-			if len(items) <= 4 {
-				continue // the row shows them all
-			}
-			head := f.Path
-			if p := partner[f]; p != nil {
-				head += " with " + p.Path + " by position"
-				other := vals[p]
-				for x := range items {
-					if x < len(other) {
-						items[x] += " " + other[x]
-					}
-				}
-			}
+		line := func(key, rank int, head string, items []string) {
 			var b strings.Builder
 			fmt.Fprintf(&b, "  %s: %s (%d): ", cut(id, 80), head, len(items))
 			for x, it := range items {
@@ -115,7 +101,31 @@ func addNestedLists(v *View, k *coll, sec int) {
 			}
 			// (after the even spread of rows: once the rows are all
 			// shown)
-			v.Add(Candidate{Section: sec, Key: 1<<24 + i*16 + j, Record: -1, Prio: PrioSpread + 1, Rank: j*maxNestedRecords + i, Reason: "a record's lists whole", Text: b.String()})
+			v.Add(Candidate{Section: sec, Key: 1<<24 + i*64 + key, Record: -1, Prio: PrioSpread + 1, Rank: rank, Reason: "a record's lists whole", Text: b.String()})
+		}
+		for j, f := range fs {
+			items := vals[f]
+			p := partner[f]
+			if p != nil && len(vals[p]) == len(items) {
+				// Side by side only where this record's two lists
+				// have as many items (equal totals over the records
+				// do not make equal lists in each).
+				if len(items) <= 4 {
+					continue // the row shows them all
+				}
+				paired := make([]string, len(items))
+				for x := range items {
+					paired[x] = items[x] + " " + vals[p][x]
+				}
+				line(2*j, j*maxNestedRecords+i, f.Path+" with "+p.Path+" by position", paired)
+				continue
+			}
+			if len(items) > 4 {
+				line(2*j, j*maxNestedRecords+i, f.Path, items)
+			}
+			if p != nil && len(vals[p]) > 4 {
+				line(2*j+1, j*maxNestedRecords+i, p.Path, vals[p])
+			}
 		}
 		return nil
 	})

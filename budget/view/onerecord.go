@@ -31,13 +31,22 @@ func addOneRecord(v *View, k *coll, ci int) error {
 		return fmt.Errorf("record of %s: %w", c.Path, err)
 	}
 	parts := recordParts(rec, c.Path, k.in.Collections)
+	// Its scalars first (a SARIF run's tool.driver.name, its
+	// columnKind: facts), then its objects and arrays by their sizes.
+	sort.SliceStable(parts, func(i, j int) bool { return !strings.Contains(parts[i], ": ") && strings.Contains(parts[j], ": ") })
 	var lines []string
+	scalarLines := 0
 	var cur strings.Builder
+	scalars := true
 	for _, p := range parts {
-		if cur.Len() > 0 && cur.Len()+2+len(p) > oneRecordLine {
+		if cur.Len() > 0 && (cur.Len()+2+len(p) > oneRecordLine || scalars && strings.Contains(p, ": ")) {
 			lines = append(lines, cur.String())
+			if scalars {
+				scalarLines = len(lines)
+			}
 			cur.Reset()
 		}
+		scalars = scalars && !strings.Contains(p, ": ")
 		if cur.Len() > 0 {
 			cur.WriteString(", ")
 		}
@@ -45,6 +54,9 @@ func addOneRecord(v *View, k *coll, ci int) error {
 	}
 	if cur.Len() > 0 {
 		lines = append(lines, cur.String())
+		if scalars {
+			scalarLines = len(lines)
+		}
 	}
 	h := k.in.Handle
 	sec := v.AddSection(&Section{Coll: c.Path, Order: 10 + ci, weight: k.weight(),
@@ -64,7 +76,7 @@ func addOneRecord(v *View, k *coll, ci int) error {
 	})
 	for i, l := range lines {
 		prio := PrioProfile
-		if i > 0 {
+		if i > 0 && i >= min(scalarLines, 3) {
 			prio = PrioProfile2
 		}
 		v.Add(Candidate{Section: sec, Key: i, Record: 0, Prio: prio, Reason: "the record's members", Text: "  " + l})
@@ -75,7 +87,10 @@ func addOneRecord(v *View, k *coll, ci int) error {
 // recordParts are the members of the JSON object rec as name=value:
 // scalars verbatim (long strings cut), small objects and arrays inline,
 // larger ones by their size and keys (a collection inside the record
-// says so). A record that is not an object is one part.
+// says so). An object that holds a collection (a SARIF run's
+// tool.driver, around its rules) is not summarised but stated member by
+// member, its names joined to its own (tool.driver.name=...), down to
+// maxFactDepth levels. A record that is not an object is one part.
 func recordParts(rec []byte, path string, colls []Collection) []string {
 	s := jscan{d: rec}
 	s.ws()
@@ -87,26 +102,43 @@ func recordParts(rec []byte, path string, colls []Collection) []string {
 		elem = ".[]"
 	}
 	var out []string
-	s.members(func(name string, raw []byte) {
-		label := name
-		if !plainName(name) {
-			label = jsonQuote(name)
-		}
-		switch {
-		case len(raw) > 0 && (raw[0] == '{' || raw[0] == '['):
-			text, _ := inline(raw)
-			sub := elem + "." + label
-			for _, o := range colls {
-				if o.Path == sub {
-					text += fmt.Sprintf(" (the collection %s)", sub)
-				}
+	var walk func(s *jscan, prefix string, depth int)
+	walk = func(s *jscan, prefix string, depth int) {
+		s.members(func(name string, raw []byte) {
+			label := name
+			if !plainName(name) {
+				label = jsonQuote(name)
 			}
-			out = append(out, label+": "+text)
-		default:
-			out = append(out, label+"="+cell(string(raw), maxFactLen))
-		}
-	})
+			label = prefix + label
+			sub := elem + "." + label
+			switch {
+			case len(raw) > 0 && raw[0] == '{' && depth+1 < maxFactDepth && holdsPath(colls, sub):
+				walk(&jscan{d: raw}, label+".", depth+1)
+			case len(raw) > 0 && (raw[0] == '{' || raw[0] == '['):
+				text, _ := inline(raw)
+				for _, o := range colls {
+					if o.Path == sub {
+						text += fmt.Sprintf(" (the collection %s)", sub)
+					}
+				}
+				out = append(out, label+": "+text)
+			default:
+				out = append(out, label+"="+cell(string(raw), maxFactLen))
+			}
+		})
+	}
+	walk(&s, "", 0)
 	return out
+}
+
+// holdsPath reports whether one of colls lies inside the value at path.
+func holdsPath(colls []Collection, path string) bool {
+	for _, c := range colls {
+		if strings.HasPrefix(c.Path, path+".") || strings.HasPrefix(c.Path, path+"[") {
+			return true
+		}
+	}
+	return false
 }
 
 // weight is how many scalar values the collection's records hold.

@@ -98,7 +98,8 @@ type Field struct {
 	// (Present, Values, Types, Nulls), not profiled.
 	tooMany, inArr, bare bool
 	// group: the field is a group candidate of the tracker (sel.gslot).
-	group bool
+	// fewSettled: settleFew has run.
+	group, fewSettled bool
 	// ManyDistinct: past maxDistinct values (Distinct is not exact).
 	ManyDistinct bool
 	// Types are the kinds of JSON value seen (bits of tString...).
@@ -235,14 +236,17 @@ type keyN struct{ n, last int }
 // the profile has a tracker, the first records holding it (at most
 // maxPerWhy) and where it was first seen (record, leaf).
 type valState struct {
-	key       string
-	h         uint64 // hashBytes of key
-	n         int
-	recs      []int
-	last      int // 1 + the last record in recs
-	first     int
-	seq       int
-	noRecs    bool // records no longer kept (it cannot be chosen)
+	key    string
+	h      uint64 // hashBytes of key
+	n      int
+	recs   []int
+	last   int // 1 + the last record in recs
+	first  int
+	seq    int
+	noRecs bool // records no longer kept (it cannot be chosen)
+	// recsDone: no more records are kept (no tracker, noRecs, or
+	// maxPerWhy of them).
+	recsDone  bool
 	errWord   int8 // 0 not checked, 1 says an error, -1 does not
 	exitValue bool
 	// st is what the value adds to the field's statistics.
@@ -503,7 +507,7 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 		return
 	}
 	p.enter(f, rec)
-	if c == '{' && (f.indexed || f.kids == nil && f.Types&tObject == 0 && indexKeyed(s)) {
+	if c == '{' && listObject(s, f) {
 		f.indexed = true // keyed "0".."n-1": a list (json_listmap.go)
 		p.indexedList(s, f, rec, depth)
 		return
@@ -674,7 +678,15 @@ func (p *Profile) scalar(f *Field, raw []byte, rec int) {
 	if f.bare {
 		return
 	}
-	vh := p.distinct(f, raw, rec)
+	var vh uint64
+	if vs := f.lastVal; vs != nil && !f.tooMany && sameText(vs.key, raw) && vs.st.fl&stNum == 0 && (vs.recsDone || vs.last == p.rec+1) {
+		// The value of the last time, adding nothing but its count
+		// (distinct's first case, without the call).
+		vs.n++
+		vh = vs.h
+	} else {
+		vh = p.distinct(f, raw, rec)
+	}
 	if !f.inArr {
 		f.recSum += recHash(vh, rec)
 	}
@@ -750,6 +762,43 @@ func (p *Profile) again(f *Field, st *valStat) {
 	if st.fl&stTime != 0 {
 		f.TimeN++
 		f.years.add(int32(st.x))
+	}
+}
+
+// settleFew adds, while f has few values (at most maxValues: vals),
+// what each value other than a number adds every time it is seen again
+// (again), by its count: distinct counts such values, and they are added
+// here, once, when the field passes maxValues values or at Finish.
+func (p *Profile) settleFew(f *Field) {
+	if f.fewSettled {
+		return
+	}
+	f.fewSettled = true
+	for _, vs := range f.vals {
+		if k := vs.n - 1; k > 0 && vs.st.fl&stAny != 0 && vs.st.fl&stNum == 0 {
+			p.againN(f, &vs.st, k)
+		}
+	}
+}
+
+// againN adds k times the statistics st of a string of f seen before
+// (again, but numbers, which again adds one at a time), while f has few
+// values (its patterns come from its value counts).
+func (p *Profile) againN(f *Field, st *valStat, k int) {
+	if st.fl&stLong != 0 {
+		f.Long += k
+		if st.fl&stSpaced != 0 {
+			f.Spaced += k
+		}
+	}
+	if st.fl&stUnshaped != 0 {
+		f.Unshaped += k
+	}
+	f.pres.againN(st.pre, k)
+	f.exts.againN(st.ext, k)
+	if st.fl&stTime != 0 {
+		f.TimeN += k
+		f.years.addN(int32(st.x), k)
 	}
 }
 
@@ -951,7 +1000,10 @@ func recHash(vh uint64, rec int) uint64 {
 // rec, adds its statistics, and returns its hash: a value among the
 // field's counted ones has it from when it was first seen, so a field of
 // few values hashes none of its values again, and a value seen before
-// adds the statistics kept with it (again).
+// adds the statistics kept with it (again; a string's, while the field
+// has few values, by its count: settleFew). A field past maxDistinct
+// values under an array hashes none (0: its hash only makes recSum,
+// which is of the fields outside arrays).
 func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 	if !f.tooMany {
 		vs := f.lastVal
@@ -971,11 +1023,14 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 			}
 		}
 		if vs != nil {
-			if vs.st.fl&stAny != 0 {
+			if vs.st.fl&stNum != 0 {
+				// (A number's sums are added in order, and the
+				// tracker sees each; what any other value adds
+				// again is added by its count: settleFew.)
 				p.again(f, &vs.st)
 			}
 		} else if len(f.vals) < maxValues {
-			vs = &valState{key: string(raw), h: hashBytes(raw), first: p.rec, seq: p.seq}
+			vs = &valState{key: string(raw), h: hashBytes(raw), first: p.rec, seq: p.seq, recsDone: p.t == nil}
 			p.firstSight(f, raw, rec, &vs.st)
 			vs.st.settle()
 			f.vals[vs.key] = vs
@@ -997,9 +1052,10 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 		if vs != nil {
 			f.lastVal = vs
 			vs.n++
-			if p.t != nil && vs.last != p.rec+1 && !vs.noRecs && len(vs.recs) < maxPerWhy {
+			if !vs.recsDone && vs.last != p.rec+1 {
 				vs.recs = append(vs.recs, p.rec)
 				vs.last = p.rec + 1
+				vs.recsDone = len(vs.recs) >= maxPerWhy
 				p.t.keep()
 			}
 			return vs.h
@@ -1008,6 +1064,7 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 		// by hash, with their statistics, and each string's pattern is
 		// counted as it is read (the values counted so far are counted
 		// now).
+		p.settleFew(f)
 		f.tooMany = true
 		f.tab = &valTable{}
 		for k, vs := range f.vals {
@@ -1026,12 +1083,15 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 	if p.t != nil && f.sel != nil && f.sel.exitVals != nil {
 		p.t.exitValue(f, raw)
 	}
-	vh := hashBytes(raw)
 	if f.ManyDistinct {
 		var st valStat
 		p.firstSight(f, raw, rec, &st)
-		return vh
+		if f.inArr {
+			return 0 // (the hash is only for recSum, outside arrays)
+		}
+		return hashBytes(raw)
 	}
+	vh := hashBytes(raw)
 	e, isNew := f.tab.get(vh)
 	if isNew {
 		p.firstSight(f, raw, rec, &e.st)
@@ -1235,6 +1295,9 @@ func (p *Profile) Finish() {
 		}
 	}()
 	for _, f := range append(p.Fields, p.root) {
+		if !f.tooMany {
+			p.settleFew(f)
+		}
 		if f.TimeN > 0 {
 			f.earliestText, f.latestText = string(f.earliestBuf), string(f.latestBuf)
 			f.Earliest, _ = parseTime(f.earliestText)
@@ -1288,6 +1351,11 @@ func (p *Profile) Finish() {
 			continue
 		}
 		if f.Types == tString && f.MaxLen > 200 {
+			continue
+		}
+		if f.Types == tNumber && refNumber(f.Path) && identityScore(f.Path) < 50 {
+			// A position (a clone's firstFile.start, a line) is
+			// unique by chance: it names no record.
 			continue
 		}
 		score := identityScore(f.Path)

@@ -161,7 +161,7 @@ func (p *Profile) walk(s *jscan, f *Field, mask []bool, fn func(*Field, []byte))
 	}
 	switch s.peek() {
 	case '{':
-		if f.indexed {
+		if f.indexed && indexKeyedMin(s, 0) {
 			// A list keyed "0".."n-1" (json_listmap.go).
 			s.eachMemberName(func([]byte) { p.walk(s, f.elem, mask, fn) })
 			return
@@ -376,7 +376,12 @@ func (k *coll) selectRows() {
 			// names it.
 			kr.first, kr.seq = vs.first, vs.seq
 		}
-		for _, i := range vs.recs {
+		for j, i := range vs.recs {
+			if j >= 2 && vs.recs[j-1] == i-1 && vs.recs[j-2] == i-2 {
+				// A run of records with the value (a macro's 27
+				// commands at one depth): its first two stand for it.
+				continue
+			}
 			if _, ok := kr.r.text[i]; !ok {
 				kr.r.recs = append(kr.r.recs, i)
 				kr.r.text[i] = why
@@ -390,7 +395,9 @@ func (k *coll) selectRows() {
 	outl := map[*Field]stat{}
 	var lack []*Field
 	for _, f := range p.Fields {
-		if k.hidden(f) || f.sel == nil {
+		if k.hidden(f) || f.sel == nil || k.dupOf[f] != nil {
+			// (a field repeating another's values in every record is
+			// no reason of its own: global_frame beside frame)
 			continue
 		}
 		exit := f.NumN > 0 && f.sel.exit
@@ -429,7 +436,8 @@ func (k *coll) selectRows() {
 				vs := f.vals[raw]
 				usual := vs.n*2 >= f.Values || f.Values < 2
 				switch {
-				case !usual && raw[0] == '"' && len(raw) < 120 && vs.errWord > 0 && errExc:
+				case !usual && raw[0] == '"' && len(raw) < 120 && vs.errWord > 0 && errExc && !placeNames.MatchString(f.Path) && !filePathValue(raw):
+					// (a file named error.go is no error)
 					label := f.Path + "=" + cell(raw, 40)
 					flag(label, PrioAnomaly, vs.n, vs, fmt.Sprintf("%s=%s (%s of %s)", k.short(f), cell(raw, 40), commas(vs.n), commas(f.Values)), k.innerRef(f, raw))
 				case exit && vs.exitValue:
@@ -459,12 +467,16 @@ func (k *coll) selectRows() {
 				flag(label, PrioAnomaly, 0, f.sel.exitVals[raw], k.short(f)+"="+raw+" (not 0)", k.innerRef(f, raw))
 			}
 		}
-		if f.NumN >= 8 && f.StdDev() > 0 && f != p.Identity && !refNumber(f.Path) && !codeNumber(f.Path) && k.codeOf(f) == nil {
-			// (an offset, a position or a code far from the mean is
-			// no outlier: they are no measures)
+		if f.NumN >= 8 && f.StdDev() > 0 && f != p.Identity && !refNumber(f.Path) && !codeNumber(f.Path) && k.codeOf(f) == nil &&
+			!strings.Contains(f.Path, "[][]") {
+			// (an offset, a position, a depth or a code far from the
+			// mean is no outlier: they are no measures; nor the
+			// numbers of pairs in lists of lists, line numbers)
 			outl[f] = stat{f.Mean(), f.StdDev()}
 		}
-		if f.Present > 0 && p.Records >= 10 && f.Present*10 <= p.Records && !strings.Contains(f.Path, "[]") {
+		if f.Present > 0 && p.Records >= 10 && f.Present*10 <= p.Records && !strings.Contains(f.Path, "[]") && !(f.NumN > 0 && refNumber(f.Path)) {
+			// (a position a few records have, a multi-line command's
+			// line_end, tells nothing of them)
 			parent := f.Path
 			if i := strings.LastIndexByte(parent, '.'); i >= 0 {
 				parent = parent[:i]
@@ -749,6 +761,12 @@ func (k *coll) selectRows() {
 			lead = append(lead, n-1)
 			ends.text[n-1] = joinWhy("last", ends.text[n-1])
 		}
+		// A stream's end (a log, a build's events) is where it failed:
+		// the records before the last one too, as head+tail shows them.
+		for i := n - 2; i >= max(1, n-1-tailRows(k)); i-- {
+			lead = append(lead, i)
+			ends.text[i] = joinWhy(fmt.Sprintf("the end (%s from last)", ordinal(n-i)), ends.text[i])
+		}
 		ends.recs = append(lead, ends.recs...)
 	}
 	for _, i := range spreadOrder(n, maxSpread) {
@@ -789,12 +807,37 @@ func (k *coll) selectRows() {
 	}
 }
 
+// maxTail is the most records before the last one tailRows asks for
+// (kept by the tracker for every collection: k.text is not known while
+// the records are read).
+const maxTail = 4
+
+// tailRows is how many records before the last one are rows of the
+// end: for a stream of events or log records (jsonl, concat) and
+// records with a text of their own (a log as a JSON array), where the
+// end is what went wrong last; none for other collections (a list of
+// objects whose last record is no outcome).
+func tailRows(k *coll) int {
+	if k.c.Kind == "jsonl" || k.c.Kind == "concat" || k.text != nil && !k.p.Map {
+		return 4
+	}
+	return 0
+}
+
 // b2i is 1 for true, 0 for false.
 func b2i(b bool) int {
 	if b {
 		return 1
 	}
 	return 0
+}
+
+// filePathValue reports whether the JSON string raw is a file name or a path
+// (no space; a "/" or a file extension): a word in it ("error.go",
+// "cli/failover.c") names a file, not a state.
+func filePathValue(raw string) bool {
+	body := []byte(raw[1 : len(raw)-1])
+	return bytes.IndexByte(body, ' ') < 0 && (bytes.IndexByte(body, '/') >= 0 || extOf(body) != nil)
 }
 
 // fewValued reports whether f's values are few: its three commonest
@@ -969,6 +1012,8 @@ func (k *coll) otherCell(i int) string {
 			if k.opaque(f) {
 				// A path's or a URL's end names it: kept.
 				vals[f] = cellEnds(string(v), 80)
+			} else if freeText(f) {
+				vals[f] = cell(string(v), msgWidth) // a log's detail
 			} else {
 				vals[f] = cell(string(v), 40)
 			}
@@ -999,6 +1044,9 @@ func (k *coll) renderRow(raw []byte, vals [][][]byte) (cells []string, ident str
 		width := cellWidth
 		if f == k.p.Identity {
 			width = 100
+		}
+		if f == k.text {
+			width = msgWidth
 		}
 		var parts []string
 		for _, v := range vs {
@@ -1037,7 +1085,7 @@ func (k *coll) addRows(v *View, sec int) {
 				inners[i] = append(inners[i], in)
 			}
 			if f := r.field[i]; f != nil && (f.scalar() || f.Types == tObject) {
-				if _, col := k.colIdx[f]; !col && !slices.Contains(extras[i], f) {
+				if _, col := k.colIdx[f]; !col && !slices.Contains(extras[i], f) && !slices.Contains(k.otherCols, f) {
 					extras[i] = append(extras[i], f)
 				}
 			}
@@ -1432,6 +1480,9 @@ func newTracker(k *coll) *tracker {
 	want := map[int]bool{}
 	if n > 0 {
 		want[0], want[n-1] = true, true
+		for i := n - 2; i >= max(1, n-1-maxTail); i-- {
+			want[i] = true // (tailRows: those of a stream's end)
+		}
 	}
 	for _, i := range spreadOrder(n, maxSpread) {
 		want[i] = true
@@ -1949,11 +2000,11 @@ func (t *tracker) newValue(f *Field, vs *valState, raw []byte) {
 		if len(f.vals) == 25 {
 			for _, o := range f.vals {
 				if o.errWord <= 0 && !o.exitValue && !o.noRecs {
-					o.noRecs, o.recs = true, nil
+					o.noRecs, o.recsDone, o.recs = true, true, nil
 				}
 			}
 		} else if vs.errWord <= 0 && !vs.exitValue {
-			vs.noRecs, vs.recs = true, nil
+			vs.noRecs, vs.recsDone, vs.recs = true, true, nil
 		}
 	}
 }

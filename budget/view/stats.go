@@ -197,9 +197,12 @@ func digitBytes(x uint64) uint64 {
 }
 
 // again counts once more the kind at index i (from add).
-func (k *kindCount) again(i int8) {
+func (k *kindCount) again(i int8) { k.againN(i, 1) }
+
+// againN counts n more times the kind at index i (from add).
+func (k *kindCount) againN(i int8, n int) {
 	if i >= 0 && !k.done {
-		k.n[i]++
+		k.n[i] += n
 	}
 }
 
@@ -225,18 +228,21 @@ type yearCount struct {
 }
 
 // add counts year y once.
-func (c *yearCount) add(y int32) {
+func (c *yearCount) add(y int32) { c.addN(y, 1) }
+
+// addN counts year y k times.
+func (c *yearCount) addN(y int32, k int) {
 	if c.over {
 		return
 	}
 	if c.last < len(c.ys) && c.ys[c.last] == y {
-		c.n[c.last]++
+		c.n[c.last] += k
 		return
 	}
 	for i, x := range c.ys {
 		if x == y {
 			c.last = i
-			c.n[i]++
+			c.n[i] += k
 			return
 		}
 	}
@@ -246,7 +252,7 @@ func (c *yearCount) add(y int32) {
 	}
 	c.last = len(c.ys)
 	c.ys = append(c.ys, y)
-	c.n = append(c.n, 1)
+	c.n = append(c.n, k)
 }
 
 // counts returns the counts by year, nil when there are none or too

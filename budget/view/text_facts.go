@@ -16,9 +16,9 @@ import (
 // Most telling first; each item is one line without its newline. A view
 // at a smaller budget states these facts; the whole text at a larger one
 // states them too, as far as room allows (budget's facts notice). nil for
-// an empty text or a go test -json stream (its records are JSON).
+// an empty text or a stream of go events (its records are JSON).
 func TextFacts(data []byte) []string {
-	if len(data) == 0 || isGoTestJSON(data) {
+	if len(data) == 0 || goEvents(data) {
 		return nil
 	}
 	p := analyzeText(data, nil)

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -141,9 +142,20 @@ type goTestEvent struct {
 	FailedBuild string
 }
 
-// isGoTestJSON reports whether the first values of a JSON Lines text are
-// go test -json events.
+// isGoTestJSON reports whether a JSON Lines text is a go test -json
+// stream: its first values are go events (goEvents) and some event is a
+// package's test event (it has a Package). A stream of build events
+// only (go build -json: ImportPath, Action build-output or build-fail)
+// has no tests to count: its events are records like any others, read
+// by what they hold (their census, the failed build's output at the
+// end), not summed up as a test run of 0 tests.
 func isGoTestJSON(data []byte) bool {
+	return goEvents(data) && bytes.Contains(data, []byte(`"Package":"`))
+}
+
+// goEvents reports whether the first values of a JSON Lines text are
+// events of the go command (go test -json, go build -json).
+func goEvents(data []byte) bool {
 	n, hits := 0, 0
 	textLines(data[:min(len(data), 64<<10)], func(pos int, line string) {
 		if n >= 20 || strings.TrimSpace(line) == "" {
