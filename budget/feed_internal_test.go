@@ -122,3 +122,58 @@ func FuzzFedWalk(f *testing.F) {
 		}
 	})
 }
+
+// TestFedViewsSameLarge: on BenchmarkViewOverLevel1's inputs grown to
+// 4 MB (collections of up to 10^5 records: past the 16,384 record offsets
+// a fed collection keeps, so that the records the rows want are found
+// again from every second, fourth, ... record's offset), the view from
+// the fed profiles is the view from the view's own walk, at 2,000 and
+// 8,000 tokens.
+func TestFedViewsSameLarge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds views of 4 MB outputs")
+	}
+	c := counter(t)
+	type input struct {
+		name  string
+		data  []byte
+		rules Rules
+	}
+	var ins []input
+	for _, vi := range viewBenchInputs {
+		ins = append(ins, input{vi.name, grownCaptured(t, vi.file, vi.grow, 4<<20), vi.rules})
+	}
+	ins = append(ins, input{"records", benchRecords(4 << 20), Rules{Defaults: true}})
+	strided := 0
+	for _, in := range ins {
+		plain := level1Once(t, in.data, in.rules)
+		for _, b := range []int{2000, 8000} {
+			fed := level1Fed(t, in.data, in.rules, newFeedPlan(in.data, in.rules, nil))
+			for _, coll := range fed.Collections {
+				if b == 2000 && coll.Count > 1<<14 {
+					strided++
+				}
+			}
+			viewOf := func(sh Shape) string {
+				vin := viewInput(in.data, sh, b)
+				vin.Drop = dropFunc(in.rules)
+				v, err := view.Build(vin)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f, err := v.Fill(c, b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return f.Text
+			}
+			if got, want := viewOf(fed), viewOf(plain); got != want {
+				t.Errorf("%s at %d tokens: the fed view differs:\n%s\nwant\n%s", in.name, b, got, want)
+			}
+		}
+	}
+	if strided == 0 {
+		t.Error("no collection past 16,384 records: the offsets' stride is not tested")
+	}
+	t.Logf("%d collections past 16,384 records", strided)
+}

@@ -116,7 +116,7 @@ func (fc *FedColl) BeginMember(start int, key []byte, at, end int) *Field {
 func (fc *FedColl) next(start int) int {
 	i := fc.n
 	fc.n++
-	if i%fc.stride == 0 {
+	if i&(fc.stride-1) == 0 { // (a power of two)
 		if len(fc.offs) == maxFedOffsets {
 			for j := 0; j < len(fc.offs)/2; j++ {
 				fc.offs[j] = fc.offs[2*j]
@@ -124,7 +124,7 @@ func (fc *FedColl) next(start int) int {
 			fc.offs = fc.offs[:len(fc.offs)/2]
 			fc.stride *= 2
 		}
-		if i%fc.stride == 0 {
+		if i&(fc.stride-1) == 0 {
 			fc.offs = append(fc.offs, start)
 		}
 	}
