@@ -11,19 +11,23 @@ import (
 // (text_profile.go) finds what the text is and counts it exactly; the
 // candidates are, in this order of priority:
 //
-//	PrioAnomaly  the last 5 lines (the end of a log is the most-asked
-//	             fact) and the first 3 (a tool's banner, version,
-//	             summary), failed tests and build errors, the 10 latest
-//	             distinct error lines and 3 warning lines, each once with
-//	             its count of identical repeats
-//	PrioRare     the last 20 lines, the fields of RFC 822-like records,
+//	(ends)       the first and last lines, as a head+tail cut reaches
+//	             them, merged into the whole order at a quarter of its
+//	             characters (text_ends.go): at every budget the view
+//	             holds what a head+tail cut to a quarter of it holds
+//	PrioAnomaly  failed tests and build errors, the first 10 distinct
+//	             error lines and 3 warning lines (one of each diagnostic
+//	             code, rarest first, then of each file, then the latest:
+//	             text_notable_order.go), each once with its count of
+//	             identical repeats and the lines before it
+//	PrioRare     the fields of RFC 822-like records,
 //	             the 10 most frequent templates with exact counts, the
 //	             first 10 lines, lines unlike the rest (the only line of
 //	             their template)
 //	PrioSecond   more errors and warnings, rows by the start and end of
-//	             a column's values, tail, templates, head
+//	             a column's values, templates
 //	PrioSpread   an even spread over the middle, more failed tests, rare
-//	             lines and tail, record names
+//	             lines, record names
 //	PrioRemaining everything else that was kept
 //
 // What the text is (lines, blank lines, kind, records, error and warning
@@ -280,6 +284,11 @@ func (tc *textCands) candidates() {
 			if nb.prev != "" {
 				text = fmt.Sprintf("  %d\t%s\n", nb.last-1, cutLine(nb.prev)) + text
 			}
+			for k := len(nb.others) - 1; k >= 0; k-- {
+				// (the distinct lines before its earlier occurrences)
+				o := nb.others[k]
+				text = fmt.Sprintf("  %d\t%s\n", o.pos, cutLine(o.text)) + text
+			}
 			reason := "error line"
 			if nb.sev == sevWarn {
 				reason = "warning line"
@@ -341,7 +350,8 @@ func (tc *textCands) candidates() {
 			if tc.report() {
 				// The line as the runner printed it, under its suite.
 				lines[0] = fmt.Sprintf("  %d\t%s: %s", f.pos, f.pkg, cutLine(f.line))
-				if f.pkg == "" {
+				if f.pkg == "" || strings.HasPrefix(f.line, f.pkg) {
+					// (pytest's line names its file: not twice)
 					lines[0] = fmt.Sprintf("  %d\t%s", f.pos, cutLine(f.line))
 				}
 			}

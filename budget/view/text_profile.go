@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/toolcompact/compact/budget/internal/format"
 	"github.com/toolcompact/compact/schemas/linetemplate"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -50,13 +51,22 @@ type posLine struct {
 }
 
 // notable is one distinct error or warning line and its repeats.
+// maxOtherPrev bounds the distinct lines kept before a repeated error
+// line's earlier occurrences.
+const maxOtherPrev = 4
+
 type notable struct {
-	prev  string // the line before its last occurrence, when that is not itself an error or warning line
-	text  string
-	sev   int
-	count int
-	first int
-	last  int
+	prev string // the line before its last occurrence, when that is not itself an error or warning line
+	// others: the distinct lines before its earlier occurrences (at
+	// most maxOtherPrev; not error or warning lines): a repeated
+	// "collect2: error: ld returned 1 exit status" follows a different
+	// "undefined reference to 'x'" each time, and that is the cause.
+	others []posLine
+	text   string
+	sev    int
+	count  int
+	first  int
+	last   int
 }
 
 // fieldStat is the profile of one field of RFC 822-like records.
@@ -504,6 +514,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 			}
 			if nb := notables[line]; nb != nil {
 				nb.count++
+				if nb.prev != "" && nb.prev != prev && len(nb.others) < maxOtherPrev && !slices.ContainsFunc(nb.others, func(o posLine) bool { return o.text == nb.prev }) {
+					nb.others = append(nb.others, posLine{nb.last - 1, nb.prev})
+				}
 				nb.last = pos
 				nb.prev = prev
 			} else if len(notables) < maxNotable {

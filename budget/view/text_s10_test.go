@@ -209,3 +209,60 @@ func TestWarningsOnePerCode(t *testing.T) {
 		}
 	}
 }
+
+// TestPytestXFailAndSession: pytest -v's XFAIL and XPASS are their own
+// statuses (an expected failure was counted as a skipped test, the run's
+// own summary line saying "58 skipped, 1 xfailed"), and the session
+// header (platform, Python and pytest versions, rootdir) is a fact.
+func TestPytestXFailAndSession(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("============================= test session starts ==============================\n")
+	b.WriteString("platform linux -- Python 3.11.2, pytest-7.2.1, pluggy-1.0.0 -- /usr/bin/python3\nrootdir: /srv/app\ncollecting ... collected 204 items\n\n")
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(&b, "tests/test_mod.py::TestMod::test_case_%03d PASSED [ %2d%%]\n", i, i/2)
+	}
+	b.WriteString("tests/test_mod.py::TestMod::test_skip SKIPPED (no network) [ 99%]\n")
+	b.WriteString("tests/test_mod.py::TestMod::test_expected XFAIL [ 99%]\n")
+	b.WriteString("tests/test_mod.py::TestMod::test_lucky XPASS [ 99%]\n")
+	b.WriteString("tests/test_mod.py::TestMod::test_broken FAILED [100%]\n")
+	b.WriteString("=========== 1 failed, 200 passed, 1 skipped, 1 xfailed, 1 xpassed in 1.20s ===========\n")
+	data := []byte(b.String())
+	ts := analyzeText(data, nil).tests
+	if ts == nil || ts.testPass != 200 || ts.testFail != 1 || ts.testSkip != 1 || ts.testXFail != 1 || ts.testXPass != 1 {
+		t.Fatalf("counts %+v, want 200 passed, 1 failed, 1 skipped, 1 xfailed, 1 xpassed", ts)
+	}
+	got := fillText(t, data, 1000)
+	for _, want := range []string{
+		"tests listed: 204 (200 passed, 1 failed, 1 skipped, 0 todo, 1 xfailed (expected to fail), 1 xpassed (unexpectedly passed); one line each)",
+		"test session: platform linux -- Python 3.11.2, pytest-7.2.1, pluggy-1.0.0 -- /usr/bin/python3; rootdir: /srv/app; collecting ... collected 204 items",
+		"xfailed tests: tests/test_mod.py › TestMod::test_expected",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the view lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// TestRepeatedErrorCauses: a repeated error line shows the distinct
+// lines before its earlier occurrences too, not only the line before its
+// last (configure's "collect2: error: ld returned 1 exit status" after a
+// different "undefined reference" each time).
+func TestRepeatedErrorCauses(t *testing.T) {
+	var b strings.Builder
+	for i, fn := range []string{"strlcpy", "strlcat", "kqueue"} {
+		for k := 0; k < 40; k++ {
+			fmt.Fprintf(&b, "configure:%d: checking for %s step %d\n", 4000+i*100+k, fn, k)
+		}
+		fmt.Fprintf(&b, "/tmp/ac/conftest.c:54: undefined reference to `%s'\n", fn)
+		b.WriteString("collect2: error: ld returned 1 exit status\n")
+	}
+	for k := 0; k < 60; k++ {
+		fmt.Fprintf(&b, "configure:%d: result: yes %d\n", 5000+k, k)
+	}
+	got := fillText(t, []byte(b.String()), 1500)
+	for _, fn := range []string{"strlcpy", "strlcat", "kqueue"} {
+		if !strings.Contains(got, "undefined reference to `"+fn+"'") {
+			t.Errorf("the view lacks the cause before a repeat: %s\n%s", fn, got)
+		}
+	}
+}

@@ -42,6 +42,7 @@ type suiteStat struct {
 	pos                    int    // its header line, or its first test's
 	status                 string // "PASS", "FAIL" as the tool printed it, or "" (derived from its tests)
 	pass, fail, skip, todo int
+	xfail, xpass           int // pytest's XFAIL, XPASS
 }
 
 // reportState is what addReportLine keeps between lines.
@@ -54,7 +55,15 @@ type reportState struct {
 	describe     string                   // the last describe line (mocha)
 	describeInd  int
 	suiteMore    int // suites past maxSuites (counted in suitePass/suiteFail)
+	// header: the lines after pytest's "=== test session starts ==="
+	// up to the first blank line (platform, Python and pytest versions,
+	// rootdir, plugins, the number of items collected).
+	header   []string
+	inHeader bool
 }
+
+// maxHeaderLines bounds the session header kept.
+const maxHeaderLines = 8
 
 // testMark classifies the status mark a trimmed test line starts with:
 // the status and the name after the mark, or "" when there is none.
@@ -93,13 +102,29 @@ func pytestStatus(trim string) (status, name string) {
 	if i < 0 {
 		return "", ""
 	}
+	if strings.HasSuffix(s, ")") {
+		// pytest 7 writes the reason after the status: "SKIPPED (no
+		// network)", "XFAIL (reason)".
+		if j := strings.LastIndex(s, " ("); j > 0 {
+			if k := strings.LastIndexByte(s[:j], ' '); k > 0 {
+				switch s[k+1 : j] {
+				case "SKIPPED", "XFAIL", "XPASS", "PASSED", "FAILED", "ERROR":
+					i, s = k, s[:j]
+				}
+			}
+		}
+	}
 	switch s[i+1:] {
-	case "PASSED", "XPASS":
+	case "PASSED":
 		return "pass", s[:i]
 	case "FAILED", "ERROR":
 		return "fail", s[:i]
-	case "SKIPPED", "XFAIL":
+	case "SKIPPED":
 		return "skip", s[:i]
+	case "XFAIL":
+		return "xfail", s[:i]
+	case "XPASS":
+		return "xpass", s[:i]
 	}
 	return "", ""
 }
@@ -246,7 +271,19 @@ func (t *testSummary) addReportLine(pos int, line string) {
 		t.rep = rs
 	}
 	trim := strings.TrimSpace(line)
+	if rs.inHeader {
+		if trim == "" || len(rs.header) == maxHeaderLines {
+			rs.inHeader = false
+		} else {
+			rs.header = append(rs.header, cut(trim, 200))
+			return
+		}
+	}
 	if trim == "" {
+		return
+	}
+	if strings.HasPrefix(trim, "==") && strings.HasSuffix(trim, "==") && strings.Contains(trim, " test session starts ") && rs.header == nil {
+		rs.inHeader = true
 		return
 	}
 	if reportSummaryLine(trim) && (line == trim || strings.HasPrefix(line, " ")) {
@@ -344,6 +381,22 @@ func (t *testSummary) addReportLine(pos int, line string) {
 		if len(t.todos) < maxSkippedNames {
 			t.todos = append(t.todos, full)
 		}
+	case "xfail":
+		t.testXFail++
+		if s != nil {
+			s.xfail++
+		}
+		if len(t.xfails) < maxSkippedNames {
+			t.xfails = append(t.xfails, full)
+		}
+	case "xpass":
+		t.testXPass++
+		if s != nil {
+			s.xpass++
+		}
+		if len(t.xpasses) < maxSkippedNames {
+			t.xpasses = append(t.xpasses, full)
+		}
 	}
 	if secs > 0 {
 		t.noteTime(full, secs, dur)
@@ -412,6 +465,9 @@ func detailHead(trim string) bool {
 // the tool's own summary).
 func reportTotals(t *testSummary) []string {
 	var out []string
+	if t.rep != nil && len(t.rep.header) > 0 {
+		out = append(out, "test session: "+strings.Join(t.rep.header, "; "))
+	}
 	sp, sf := 0, 0
 	for _, s := range t.suites {
 		if s.failed() {
@@ -431,8 +487,12 @@ func reportTotals(t *testSummary) []string {
 		}
 		out = append(out, s)
 	}
-	total := t.testPass + t.testFail + t.testSkip + t.testTodo
-	out = append(out, fmt.Sprintf("tests listed: %s (%s passed, %s failed, %s skipped, %s todo; one line each)", commas(total), commas(t.testPass), commas(t.testFail), commas(t.testSkip), commas(t.testTodo)))
+	total := t.testPass + t.testFail + t.testSkip + t.testTodo + t.testXFail + t.testXPass
+	x := ""
+	if t.testXFail+t.testXPass > 0 {
+		x = fmt.Sprintf(", %s xfailed (expected to fail), %s xpassed (unexpectedly passed)", commas(t.testXFail), commas(t.testXPass))
+	}
+	out = append(out, fmt.Sprintf("tests listed: %s (%s passed, %s failed, %s skipped, %s todo%s; one line each)", commas(total), commas(t.testPass), commas(t.testFail), commas(t.testSkip), commas(t.testTodo), x))
 	if t.testFail > 0 {
 		var names []string
 		for _, f := range t.failed[:min(20, len(t.failed))] {
@@ -445,6 +505,12 @@ func reportTotals(t *testSummary) []string {
 	}
 	if len(t.todos) > 0 {
 		out = append(out, "todo tests: "+listAndMore(t.todos, "; ", "; ", t.testTodo))
+	}
+	if len(t.xfails) > 0 {
+		out = append(out, "xfailed tests: "+listAndMore(t.xfails, "; ", "; ", t.testXFail))
+	}
+	if len(t.xpasses) > 0 {
+		out = append(out, "xpassed tests: "+listAndMore(t.xpasses, "; ", "; ", t.testXPass))
 	}
 	if len(t.slowest) > 0 {
 		var parts []string
@@ -482,12 +548,12 @@ func (s *suiteStat) line() string {
 	for _, x := range []struct {
 		n int
 		w string
-	}{{s.fail, "failed"}, {s.skip, "skipped"}, {s.todo, "todo"}} {
+	}{{s.fail, "failed"}, {s.skip, "skipped"}, {s.todo, "todo"}, {s.xfail, "xfailed"}, {s.xpass, "xpassed"}} {
 		if x.n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %s", commas(x.n), x.w))
 		}
 	}
-	return fmt.Sprintf("  %d\t%s %s: %s tests (%s)", s.pos, st, s.name, commas(s.pass+s.fail+s.skip+s.todo), strings.Join(parts, ", "))
+	return fmt.Sprintf("  %d\t%s %s: %s tests (%s)", s.pos, st, s.name, commas(s.pass+s.fail+s.skip+s.todo+s.xfail+s.xpass), strings.Join(parts, ", "))
 }
 
 // display is a failed test's suite and name.

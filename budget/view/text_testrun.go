@@ -61,9 +61,13 @@ type testSummary struct {
 	// runner's own summary lines.
 	testTodo int
 	todos    []string
-	suites   []*suiteStat
-	summary  []posLine
-	rep      *reportState
+	// pytest's expected failures (XFAIL) and unexpected passes (XPASS):
+	// their own statuses, not skipped nor passed tests.
+	testXFail, testXPass int
+	xfails, xpasses      []string
+	suites               []*suiteStat
+	summary              []posLine
+	rep                  *reportState
 	// runs: the "=== RUN" lines of go test text (nil for other kinds).
 	runs *runSummary
 	// tap: the reading of a TAP report (text_tap.go).
