@@ -58,10 +58,12 @@ type AdditiveCounter interface {
 
 // Fill keeps the longest prefix of the candidates (in fill order) whose
 // rendering fits budget tokens, counted exactly with c. The order does
-// not depend on the budget, so the view at a bigger budget holds every
-// candidate the view at a smaller one holds, even where a longer prefix
-// renders fewer tokens than a shorter one (a foot listing what is not
-// shown is gone once every record is shown). It fails with ErrTooSmall
+// not depend on the budget, so where it keeps the longest prefix the
+// view at a bigger budget holds every candidate the view at a smaller
+// one holds, even where a longer prefix renders fewer tokens than a
+// shorter one (a foot listing what is not shown is gone once every
+// record is shown). The search by halves below (fillBy) does not
+// guarantee that: see its paragraph. It fails with ErrTooSmall
 // (and the bare view's count in Minimum) when not even the bare view
 // fits.
 //
@@ -72,7 +74,9 @@ type AdditiveCounter interface {
 // and views with a line that does not start a piece (a blank line of a
 // text), count every rendering the search tries whole (fillBy): a search
 // by halves, which may keep a shorter prefix where a longer one renders
-// fewer tokens, but every candidate when all of them fit.
+// fewer tokens, but every candidate when all of them fit. A known defect:
+// a text view can then hold less at a budget one token larger (the
+// captured openssl-x509-mozilla.txt at 521 and 522 tokens).
 func (v *View) Fill(c Counter, budget int) (*Filled, error) {
 	order := v.order()
 	if a, ok := c.(AdditiveCounter); ok && a.PiecesAddUp() {
