@@ -56,7 +56,12 @@ type testSummary struct {
 	runningMax                   int                 // the most running tests held at once
 	runningMore                  map[string]int
 	last                         *failedTest // TAP/go test text: the test whose output follows
-	slowest                      []timedTest // the maxSlowest longest tests, longest first
+	// go test -v text: the output lines since the last === RUN, CONT or
+	// NAME line (at most maxFailOutput; the rest counted), which belong
+	// to the test whose --- line comes next.
+	runOut  []string
+	runMore int
+	slowest []timedTest // the maxSlowest longest tests, longest first
 	// Test reports (text_testreport.go): todo tests, suites, the
 	// runner's own summary lines.
 	testTodo int
@@ -291,17 +296,27 @@ func (t *testSummary) addLine(pos int, line, kind string) {
 		}
 	}
 	switch {
+	case strings.HasPrefix(trim, "=== RUN") || strings.HasPrefix(trim, "=== CONT") || strings.HasPrefix(trim, "=== NAME") || strings.HasPrefix(trim, "=== PAUSE"):
+		// go test -v: the lines that follow are the next test's, not
+		// the output of a failed test before it.
+		t.last, t.runOut, t.runMore = nil, t.runOut[:0], 0
 	case strings.HasPrefix(trim, "--- PASS: "):
 		t.testPass++
+		t.last, t.runOut, t.runMore = nil, t.runOut[:0], 0
 	case strings.HasPrefix(trim, "--- SKIP: "):
 		t.testSkip++
+		t.last, t.runOut, t.runMore = nil, t.runOut[:0], 0
 	case strings.HasPrefix(trim, "--- FAIL: "):
 		t.testFail++
 		name := strings.TrimPrefix(trim, "--- FAIL: ")
 		if i := strings.Index(name, " ("); i >= 0 {
 			name = name[:i]
 		}
-		t.addFailed(&failedTest{name: name, pos: pos})
+		// go test -v prints a test's output before its --- FAIL line;
+		// without -v, after it (addOutput below).
+		f := &failedTest{name: name, pos: pos, output: append([]string(nil), t.runOut...), more: t.runMore}
+		t.runOut, t.runMore = t.runOut[:0], 0
+		t.addFailed(f)
 	case (strings.HasPrefix(line, "ok  \t") || strings.HasPrefix(line, "ok \t")) && len(strings.Fields(line)) >= 2:
 		t.pkgPass++
 		t.assignPackage(strings.Fields(line)[1])
@@ -322,6 +337,12 @@ func (t *testSummary) addLine(pos int, line, kind string) {
 		t.pkgSkip++
 	case t.last != nil && (strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "\t")):
 		t.last.addOutput(line)
+	case t.runs.runs > 0 && (strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "\t")):
+		if len(t.runOut) < maxFailOutput {
+			t.runOut = append(t.runOut, line)
+		} else {
+			t.runMore++
+		}
 	}
 }
 
