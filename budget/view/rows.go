@@ -1834,26 +1834,11 @@ func (k *coll) eachRecord(fn func(i int, raw []byte) error) error {
 	if !array && c.Kind != "jsonl" && c.Kind != "concat" || !within(k.in.Data, c.Text) {
 		return c.Each(fn)
 	}
-	s := jscan{d: c.Text}
-	s.ws()
-	if array {
-		s.pos++ // '['
-	}
-	for i := 0; ; i++ {
-		s.ws()
-		if s.pos >= len(s.d) || array && s.peek() == ']' {
-			return nil
-		}
+	return k.walkRecords(func(i int, s *jscan) error {
 		start := s.pos
 		s.skipValue()
-		if err := fn(i, s.d[start:s.pos]); err != nil {
-			return err
-		}
-		s.ws()
-		if array && s.peek() == ',' {
-			s.pos++
-		}
-	}
+		return fn(i, s.d[start:s.pos])
+	})
 }
 
 // eachRecordLeaves calls, for every record in order, begin(i) (false:
