@@ -379,6 +379,17 @@ func (k *coll) addProfile(v *View, sec int) {
 			Text: fmt.Sprintf("  all %s records have: %s", commas(p.Records), strings.Join(consts, ", "))})
 	}
 	key++
+	var same []string
+	for _, f := range p.Fields {
+		if sameInArrays(f, p.Records) && !k.hidden(f) {
+			same = append(same, fmt.Sprintf("%s=%s (%s values)", f.Path, cell(onlyValue(f), 80), commas(f.Values)))
+		}
+	}
+	if len(same) > 0 {
+		v.Add(Candidate{Section: sec, Key: key, Record: -1, Prio: PrioProfile, Reason: "constant fields",
+			Text: fmt.Sprintf("  the same value everywhere, in all %s records: %s", commas(p.Records), strings.Join(same, ", "))})
+	}
+	key++
 	if p.Map && p.root.scalar() && k.c.Count <= 40 {
 		// In lines, so that a long one does not hold back the rest.
 		for _, l := range k.membersLines() {
@@ -458,7 +469,7 @@ func (k *coll) addProfile(v *View, sec int) {
 		fields = append([]*Field{p.root}, fields...)
 	}
 	for _, f := range fields {
-		if f.Constant(p.Records) && p.Records > 1 || k.hidden(f) || nested(f) || k.tuples != nil && strings.HasPrefix(f.Path, "[]") {
+		if f.Constant(p.Records) && p.Records > 1 || sameInArrays(f, p.Records) || k.hidden(f) || nested(f) || k.tuples != nil && strings.HasPrefix(f.Path, "[]") {
 			continue
 		}
 		if text, class := k.fieldLine(f); text != "" {
@@ -1237,9 +1248,18 @@ func (k *coll) nameField() *Field {
 	return best
 }
 
+// sameInArrays reports whether f is a field inside arrays whose every
+// value is one value, in every record (the severity 2 of each of a
+// report's 4,716 messages): stated once ("messages[].severity=2 (4,716
+// values)"), never a column nor a line of its own. Present in every
+// record and no null: a record without it would not have that value.
+func sameInArrays(f *Field, records int) bool {
+	return records > 1 && f.inArr && f.scalar() && !f.ManyDistinct && f.Distinct == 1 && f.Nulls == 0 && f.Present == records && f.Values > records
+}
+
 // refNames are names of numbers that are references or places, not
 // measures: their sums and means say nothing.
-var refNames = regexp.MustCompile(`(?i)(^|[._\]])(id|ids|target|targets|position|pos|offset|line|column|col|character|char|start|end|index|idx|row|ordinal|address|addr|seq|seqno|sequence|lineno|rownum)$|[a-z](Id|ID|Index|Offset|Position|Line|Column|Seq)$|(?i)(^|[._\]])(line|row|seq|record|event|entry|msg|message|frame|step|log)[_-]?(num|no|nr|number|idx|index)$|[a-z](LineNumber|LineNum|RowNumber|SeqNum)$`)
+var refNames = regexp.MustCompile(`(?i)(^|[._\]])(id|ids|target|targets|position|pos|offset|line|column|col|character|char|start|end|index|idx|row|ordinal|address|addr|seq|seqno|sequence|lineno|rownum|columnno|colno|charno)$|[a-z](Id|ID|Index|Offset|Position|Line|Column|Seq)$|(?i)(^|[._\]])(line|row|seq|record|event|entry|msg|message|frame|step|log)[_-]?(num|no|nr|number|idx|index)$|[a-z](LineNumber|LineNum|RowNumber|SeqNum)$`)
 
 // placeNames are names of strings that say where a record is (a file,
 // a source position "main.go:39:6"): long and nearly all distinct, like
@@ -1378,7 +1398,7 @@ func (k *coll) chooseColumns() {
 	}
 	var cand []scored
 	for _, f := range p.Fields {
-		if f == p.Identity || !f.scalar() || k.hidden(f) || (f.Constant(p.Records) && p.Records > 1) || f.Present*10 < p.Records || k.dupOf[f] != nil || k.codeOf(f) != nil {
+		if f == p.Identity || !f.scalar() || k.hidden(f) || (f.Constant(p.Records) && p.Records > 1) || sameInArrays(f, p.Records) || f.Present*10 < p.Records || k.dupOf[f] != nil || k.codeOf(f) != nil {
 			continue
 		}
 		if k.opaque(f) {

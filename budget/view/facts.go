@@ -101,8 +101,8 @@ func addFacts(v *View, in Input) {
 		}
 		return fmt.Sprintf("  not shown: %s of %s facts; get them: %s\n", commas(len(facts)-len(ch)), commas(len(facts)), jqCommand(in.Handle, q))
 	}
-	var walk func(s *jscan, prefix string, depth int)
-	walk = func(s *jscan, prefix string, depth int) {
+	var walk func(s *jscan, prefix string, depth int, covered map[string]bool)
+	walk = func(s *jscan, prefix string, depth int, covered map[string]bool) {
 		s.eachMember(func(name string) {
 			path := prefix + "." + name
 			if !plainName(name) {
@@ -110,6 +110,10 @@ func addFacts(v *View, in Input) {
 			}
 			start := s.pos
 			c := s.peek()
+			if covered[name] {
+				s.skipValue() // stated whole in its object's summary
+				return
+			}
 			switch {
 			case colls[path]:
 				// A collection whose text is known is stepped over whole.
@@ -119,19 +123,26 @@ func addFacts(v *View, in Input) {
 					s.skipValue()
 				}
 			case c == '{' && holds(path):
-				walk(s, path, depth+1)
+				walk(s, path, depth+1, nil)
 			case holds(path):
 				s.skipValue()
 			default:
 				s.skipValue()
 				raw := s.d[start:s.pos]
+				var inl string
+				var whole bool
+				if c == '{' || c == '[' {
+					inl, whole = inline(raw)
+				}
 				prio := PrioFact
 				if depth > 0 {
 					prio = PrioObject
 					// A short scalar of an object near the top (an API
 					// document's info.title and info.version) is a fact
 					// as telling as those of the root.
-					if depth == 1 && c != '{' && c != '[' && len(raw) <= 80 && promoted < maxPromoted {
+					if depth == 1 && (c != '{' && c != '[' && len(raw) <= 80 || whole) && promoted < maxPromoted {
+						// (a small object there too, shown inline: a
+						// media file's format.tags with its title)
 						prio = PrioProfile
 						promoted++
 					} else if len(raw) <= 80 && promoted2 < maxPromoted2 {
@@ -155,12 +166,18 @@ func addFacts(v *View, in Input) {
 						}
 					}
 				case c == '{' || c == '[':
-					var whole bool
-					if text, whole = inline(raw); !whole {
+					if text = inl; !whole {
 						if c == '{' && depth+1 < maxFactDepth {
 							facts = append(facts, fact{path})
 							v.Add(Candidate{Section: sec, Key: len(facts) - 1, Record: -1, Prio: prio, Reason: "fact", Text: "  " + strings.TrimPrefix(path, ".") + ": " + text})
-							walk(&jscan{d: raw}, path, depth+1)
+							var cov map[string]bool
+							if prio == PrioFact {
+								// The summary comes first: the members
+								// it states whole get no line of their
+								// own (TestFactsNotRestated).
+								cov = summaryWhole(raw)
+							}
+							walk(&jscan{d: raw}, path, depth+1, cov)
 							text = "" // added above
 						}
 					}
@@ -174,7 +191,7 @@ func addFacts(v *View, in Input) {
 			}
 		})
 	}
-	walk(&s, "", 0)
+	walk(&s, "", 0, nil)
 }
 
 // isAncestorShown reports whether a fact containing fact i is shown (its
@@ -194,6 +211,33 @@ func inline(raw []byte) (text string, whole bool) {
 		return summarize(raw), false
 	}
 	return b.String(), true
+}
+
+// summaryWhole returns the names of the members of object raw whose
+// value summarize states whole (a scalar not cut), or nil.
+func summaryWhole(raw []byte) map[string]bool {
+	out := map[string]bool{}
+	s := jscan{d: raw}
+	size := 0
+	s.members(func(k string, val []byte) {
+		if size > maxSummary {
+			return
+		}
+		label := k
+		if !plainName(k) {
+			label = jsonQuote(k)
+		}
+		part := label
+		if len(val) > 0 && val[0] != '{' && val[0] != '[' {
+			c := cell(string(val), 40)
+			part = label + "=" + c
+			if c == cell(string(val), 1<<30) {
+				out[k] = true
+			}
+		}
+		size += len(part) + 2
+	})
+	return out
 }
 
 // summarize describes a large object or array by its size and members:

@@ -1,6 +1,7 @@
 package view_test
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -9,14 +10,22 @@ import (
 // top of a document (npm view's dist.shasum and dist.tarball, where an
 // API document keeps info.title and info.version) are shown at 2,000
 // tokens with the other facts; before, they waited behind every profile
-// line and row and were never shown at that budget.
+// line and row and were never shown at that budget. They are stated
+// once: in their object's summary line (dist: object of 3 members:
+// ..., shasum=..., tarball=...), which comes first, and not again on
+// lines of their own (TestFactsNotRestated).
 func TestShortNestedFactsComeEarly(t *testing.T) {
 	v, data := viewOf(t, "../../testdata/captured/npm-view-react.json")
 	f := fillAt(t, v, 2000)
+	summary := regexp.MustCompile(`(?m)^  dist: object of 3 members .*$`).FindString(f.Text)
 	for _, q := range []string{".dist.shasum", ".dist.tarball"} {
-		want := "\n  " + strings.TrimPrefix(q, ".") + ": " + jq(t, data, q)[0].(string) + "\n"
-		if !strings.Contains(f.Text, want) {
-			t.Errorf("no %q at 2,000 tokens:\n%s", want, f.Text)
+		name := strings.TrimPrefix(q, ".dist.")
+		val := jq(t, data, q)[0].(string)
+		if !strings.Contains(summary, ", "+name+"="+val) {
+			t.Errorf("no %s=%s in dist's summary at 2,000 tokens:\n%s", name, val, f.Text)
+		}
+		if strings.Contains(f.Text, "\n  dist."+name+": ") {
+			t.Errorf("dist.%s stated twice:\n%s", name, f.Text)
 		}
 	}
 }

@@ -55,6 +55,12 @@ const (
 	// memberLines is how many lines of an index naming the records'
 	// members (memberCells) come with the first round of rows.
 	memberLines = 32
+	// smallIndex is the most records of a collection whose index lists
+	// them all early (PrioIndexSmall) and is read whatever their size.
+	smallIndex = 128
+	// tinyIndexBytes is the most bytes of a small collection's index
+	// lines for them to come before the rows (a few hundred tokens).
+	tinyIndexBytes = 2000
 	// maxGroupNames is the most records of one value of a field whose
 	// names are listed (addValueGroups).
 	maxGroupNames = 64
@@ -235,7 +241,7 @@ func (k *coll) indexFields() (key *Field, fields []*Field, fixed, ok bool) {
 			// installed twice in two versions is still looked up by
 			// its name).
 			for _, f := range p.Fields {
-				if f.scalar() && !f.inArr && f.Types == tString && f.Present == p.Records && f.MaxLen <= 100 && !k.dropped(f) &&
+				if f.scalar() && !f.inArr && f.Types == tString && f.Present == p.Records && f.MaxLen <= 100 && !k.dropped(f) && !(refNumber(f.Path) && identityScore(f.Path) < 50) &&
 					f.Distinct*2 >= p.Records && (key == nil || f.Distinct > key.Distinct) {
 					key = f
 				}
@@ -328,7 +334,7 @@ func (k *coll) indexFields() (key *Field, fields []*Field, fixed, ok bool) {
 // second measure while a field of another kind is left (a repository's
 // stars and its language, not its stars and its forks). Two, not more:
 // a line costs tokens for every record it lists.
-func pickIndexFields(cands []*Field, sameAsKey []int, n int) []int {
+func pickIndexFields(cands []*Field, sameAsKey []int, n int, det [][]bool) []int {
 	var picked []int
 	measure := func(j int) bool { f := cands[j]; return f.NumN > 0 && f.NumN*2 >= f.Values }
 	for _, pass := range []int{0, 1} {
@@ -337,7 +343,8 @@ func pickIndexFields(cands []*Field, sameAsKey []int, n int) []int {
 				break
 			}
 			if sameAsKey[j]*10 >= n*9 || slices.Contains(picked, j) ||
-				pass == 0 && len(picked) == 1 && measure(picked[0]) && measure(j) {
+				pass == 0 && len(picked) == 1 && measure(picked[0]) && measure(j) ||
+				pass == 0 && slices.ContainsFunc(picked, func(i int) bool { return det != nil && det[i][j] }) {
 				continue
 			}
 			picked = append(picked, j)
@@ -345,6 +352,49 @@ func pickIndexFields(cands []*Field, sameAsKey []int, n int) []int {
 	}
 	sort.Ints(picked) // most telling first
 	return picked
+}
+
+// determines returns, per pair of candidate fields (a, b), whether a's
+// value in a line gives b's in 49 lines of 50 (a frame's media_type
+// gives its pkt_duration_time): b then tells nothing beside a, and
+// pickIndexFields passes it over while another is left
+// (TestIndexSkipsDeterminedField). Fields of several values per record
+// are never determined.
+func determines(cands []*Field, lines []indexLine) [][]bool {
+	det := make([][]bool, len(cands))
+	for a := range cands {
+		det[a] = make([]bool, len(cands))
+		if severalValues(cands[a]) || cands[a].Counts == nil || cands[a].Distinct > 24 {
+			continue // (a field of many values names lines rather than sorts them)
+		}
+		for b := range cands {
+			if a == b || severalValues(cands[b]) {
+				continue
+			}
+			// The commonest b value per a value, and how many lines
+			// have another.
+			per := map[string]map[string]int{}
+			for _, l := range lines {
+				av, bv := string(l.vals[a]), string(l.vals[b])
+				m := per[av]
+				if m == nil {
+					m = map[string]int{}
+					per[av] = m
+				}
+				m[bv]++
+			}
+			other := 0
+			for _, m := range per {
+				top, sum := 0, 0
+				for _, n := range m {
+					top, sum = max(top, n), sum+n
+				}
+				other += sum - top
+			}
+			det[a][b] = other*50 <= len(lines)
+		}
+	}
+	return det
 }
 
 // indexLine is one record's line in the index.
@@ -548,7 +598,9 @@ func addIndex(v *View, k *coll) {
 		}
 	}
 	end := func(i int, raw []byte) error {
-		if read+len(raw) > maxIndexBytes {
+		if read+len(raw) > maxIndexBytes && i >= smallIndex {
+			// (a few records are read whatever their size: the
+			// profile's pass read them all already)
 			complete = false
 			return errStop
 		}
@@ -607,7 +659,7 @@ func addIndex(v *View, k *coll) {
 				}
 			}
 		}
-		picked := pickIndexFields(cands, same, len(lines))
+		picked := pickIndexFields(cands, same, len(lines), determines(cands, lines))
 		fields = nil
 		for _, j := range picked {
 			fields = append(fields, cands[j])
@@ -715,11 +767,27 @@ func addIndex(v *View, k *coll) {
 	}
 	sec := listSection("index of "+c.Path, "index", names, fields)
 	lazies := make([]lazyText, len(lines))
+	small := PrioIndex
+	if complete && len(lines) <= smallIndex && !members {
+		// Every record of a small collection, a few tokens each,
+		// before the rows' later rounds and the profile's other
+		// lines (which file has how many errors, which version of
+		// each of 72 packages); before the rows' first round too when
+		// all the lines are short (TestSmallIndexEarly).
+		small = PrioIndexSmall
+		n := 0
+		for j := range lines {
+			n += len(lineText(&lines[j])) + 1
+		}
+		if n <= tinyIndexBytes {
+			small = PrioAnomaly - 1
+		}
+	}
 	for j := range lines {
 		// Ranked by position: the pinned rows past the first round
 		// take turns with the lines (rows.go), and the indexes of
 		// several collections list their first lines first.
-		prio := PrioIndex
+		prio := small
 		if members && j < memberLines {
 			// A line naming the record's lists with their sizes says
 			// more than a row of their items' values: the first ones

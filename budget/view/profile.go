@@ -392,7 +392,7 @@ func (p *Profile) child(parent *Field, name string) *Field {
 	if f, ok := parent.kids[name]; ok {
 		return f
 	}
-	if !parent.keyed && len(parent.kids) >= mapKids && parent.Objects >= 8 && parent.Entries*2 <= len(parent.kids)*parent.Objects {
+	if !parent.keyed && len(parent.kids) >= mapKids && parent.Objects >= 8 && parent.Entries*2 <= len(parent.kids)*parent.Objects && !p.recordFields(parent) {
 		// Many member names, a record holding under half of them on
 		// average: the names are data (a map such as dependencies).
 		// New names are counted, not given fields, so that a map does
@@ -419,6 +419,26 @@ func (p *Profile) child(parent *Field, name string) *Field {
 	p.Fields = append(p.Fields, f)
 	p.byP[path] = f
 	return f
+}
+
+// recordFields reports whether the member names of f are the fields of
+// records of many kinds, not data: f is the records' own object (not a
+// map's values), a record has at least 4 members on average and most
+// names are identifiers. exiftool describes each file by the tags it
+// found (230 names over 337 files: a PNG's ColorType, a PDF's
+// PageCount, a photo's Model, the two files' Warning): each name is a
+// field a question asks for, so each gets its field (TestManyKindsOfRecords).
+func (p *Profile) recordFields(f *Field) bool {
+	if f != p.root || p.Map || f.Objects == 0 || f.Entries < 4*f.Objects {
+		return false
+	}
+	nonIdent := 0
+	for name := range f.kids {
+		if !plainName(name) && !wordsName(name) {
+			nonIdent++
+		}
+	}
+	return nonIdent*2 < len(f.kids)
 }
 
 // countKey counts member name of keyed field f in the current record.
@@ -1353,8 +1373,9 @@ func (p *Profile) Finish() {
 		if f.Types == tString && f.MaxLen > 200 {
 			continue
 		}
-		if f.Types == tNumber && refNumber(f.Path) && identityScore(f.Path) < 50 {
-			// A position (a clone's firstFile.start, a line) is
+		if refNumber(f.Path) && identityScore(f.Path) < 50 {
+			// A position (a clone's firstFile.start, a line, a
+			// frame's byte offset pkt_pos written as a string) is
 			// unique by chance: it names no record.
 			continue
 		}

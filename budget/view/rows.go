@@ -352,6 +352,7 @@ func (k *coll) selectRows() {
 	pinned.more = c.PinnedCount - len(c.Pinned)
 	outliers := &reason{prio: PrioAnomaly, text: map[int]string{}}
 	lacking := &reason{prio: PrioRare, text: map[int]string{}, field: map[int]*Field{}}
+	lackErr := &reason{prio: PrioAnomaly, text: map[int]string{}, field: map[int]*Field{}}
 	relevant := &reason{prio: PrioRare, text: map[int]string{}}
 	ends := &reason{prio: PrioEnds, text: map[int]string{}}
 	spread := &reason{prio: PrioSpread, text: map[int]string{}}
@@ -391,7 +392,7 @@ func (k *coll) selectRows() {
 			}
 		}
 	}
-	type stat struct{ mean, sd float64 }
+	// (stat: a field's mean and standard deviation, kindMeasures)
 	outl := map[*Field]stat{}
 	var lack []*Field
 	for _, f := range p.Fields {
@@ -693,14 +694,63 @@ func (k *coll) selectRows() {
 			outliers.text[d.rec] = d.why
 		}
 	}
-	// Records with a field most lack: the first ones, each with the
-	// first such field it has, an error-like one first (an Error
-	// object in 1 of 90 module records).
+	// The largest of each kind: per value of the kind field (a trace
+	// event's name, a file's type), the record with the largest value
+	// of a main measure among the records of that kind ("largest dur
+	// among name=InstantiateFunction"): the slowest instantiation, the
+	// slowest included file (TestLargestOfEachKind).
+	kindMax := &reason{prio: PrioEnds, text: map[int]string{}}
+	k.largestOfKinds(kindMax, extra)
+	// Records with a field most lack, each with the first such field it
+	// has: first one record per field, an error-like field first (an
+	// Error object in 1 of 90 module records, exiftool's Warning in 2
+	// of 337 files), then the fields of fewest records (a camera Model
+	// of 2 files before the colour profile of 29), each field's first
+	// record (records of many kinds lack most fields: in record order,
+	// the first records would stand for them all); then the other
+	// records, in record order (TestLackingRarestFieldFirst).
 	errLack := map[*Field]bool{}
 	for _, f := range lack {
 		errLack[f] = errorLike.MatchString(f.name)
 	}
-	sort.SliceStable(lack, func(a, b int) bool { return errLack[lack[a]] && !errLack[lack[b]] })
+	sort.SliceStable(lack, func(a, b int) bool {
+		x, y := lack[a], lack[b]
+		if errLack[x] != errLack[y] {
+			return errLack[x]
+		}
+		return x.Present < y.Present
+	})
+	taken := map[int]bool{}
+	take := func(r *reason, i int, f *Field) {
+		taken[i] = true
+		r.recs = append(r.recs, i)
+		r.text[i] = fmt.Sprintf("has %s (only %s of %s records do)", k.short(f), commas(f.Present), commas(p.Records))
+		r.field[i] = f
+	}
+	// A field named like an error or a warning that at most a quarter
+	// of the records have marks each of them as an anomaly (the
+	// records exiftool warned about), with the failed states.
+	for _, f := range lack {
+		if !errLack[f] || f.Present*4 > p.Records {
+			continue
+		}
+		for _, i := range f.sel.firstRecs {
+			if !taken[i] && len(lackErr.recs) < maxPerWhy {
+				take(lackErr, i, f)
+			}
+		}
+	}
+	for _, f := range lack {
+		if len(lacking.recs) >= maxPerWhy {
+			break
+		}
+		for _, i := range f.sel.firstRecs {
+			if !taken[i] {
+				take(lacking, i, f)
+				break
+			}
+		}
+	}
 	lackAt := map[int]bool{}
 	for _, f := range lack {
 		for _, i := range f.sel.firstRecs {
@@ -711,11 +761,12 @@ func (k *coll) selectRows() {
 		if len(lacking.recs) >= maxPerWhy {
 			break
 		}
+		if taken[i] {
+			continue
+		}
 		for _, f := range lack {
 			if slices.Contains(f.sel.firstRecs, i) {
-				lacking.recs = append(lacking.recs, i)
-				lacking.text[i] = fmt.Sprintf("has %s (only %s of %s records do)", k.short(f), commas(f.Present), commas(p.Records))
-				lacking.field[i] = f
+				take(lacking, i, f)
 				break
 			}
 		}
@@ -773,7 +824,7 @@ func (k *coll) selectRows() {
 		spread.recs = append(spread.recs, i)
 		spread.text[i] = "spread"
 	}
-	k.why = append(k.why, outliers, lacking, relevant, k.changePoints(), ends, spread)
+	k.why = append(k.why, outliers, lackErr, kindMax, lacking, relevant, k.changePoints(), ends, spread)
 	k.fillGroups()
 
 	// The rows of every record a reason chose, and of the probes.
@@ -895,11 +946,54 @@ func (k *coll) cellsOf(raw []byte, mask []bool) [][][]byte {
 	cells := make([][][]byte, len(k.cols))
 	p := k.p
 	p.leavesOf(raw, mask, func(f *Field, v []byte) {
-		if j, ok := k.colIdx[f]; ok && len(cells[j]) < 4 {
+		if j, ok := k.colIdx[f]; ok && (len(cells[j]) < 4 || censusCell(f)) {
 			cells[j] = append(cells[j], v)
 		}
 	})
 	return cells
+}
+
+// censusCell reports whether a column's cell counts the record's values
+// by value ("attr-quotes×250,no-deprecated-attr×120,…") rather than
+// listing its first ones: a field of few values (at most 24, counted)
+// inside arrays, records holding several of them. The first values of
+// a page's 1,311 messages say which rules it breaks first; the census
+// says which it breaks and how often (TestCensusCell).
+func censusCell(f *Field) bool {
+	return f.inArr && f.Counts != nil && f.Distinct >= 2 && f.Distinct <= 24 && f.Values > f.Present
+}
+
+// maxCensusItems is the most values a census cell names; the others are
+// counted ("+3 more values").
+const maxCensusItems = 6
+
+// census renders the values vs of one record as a census cell: each
+// distinct value with its count, the commonest first (ties in value
+// order), at most maxCensusItems, then how many values are left out.
+func census(vs [][]byte, width int) string {
+	n := map[string]int{}
+	for _, v := range vs {
+		n[string(v)]++
+	}
+	keys := make([]string, 0, len(n))
+	for v := range n {
+		keys = append(keys, v)
+	}
+	sort.Slice(keys, func(a, b int) bool {
+		if n[keys[a]] != n[keys[b]] {
+			return n[keys[a]] > n[keys[b]]
+		}
+		return keys[a] < keys[b]
+	})
+	var parts []string
+	for i, v := range keys {
+		if i == maxCensusItems {
+			parts = append(parts, fmt.Sprintf("+%d more values", len(keys)-i))
+			break
+		}
+		parts = append(parts, cell(v, width)+"×"+strconv.Itoa(n[v]))
+	}
+	return strings.Join(parts, ",")
 }
 
 // sortedKeys returns the keys of m in order.
@@ -952,7 +1046,7 @@ func (k *coll) row(i int) *row {
 }
 
 // errorLike names the members of a record that say something failed.
-var errorLike = regexp.MustCompile(`(?i)err|fail|fault|exception|panic`)
+var errorLike = regexp.MustCompile(`(?i)err|fail|fault|exception|panic|warn`)
 
 // valuesOf renders field f's values in record i (kept for its row):
 // at most two, each cut at 100 characters, "," between.
@@ -1019,11 +1113,19 @@ func (k *coll) otherCell(i int) string {
 			}
 		}
 	})
-	var parts []string
+	// The record's rarest members first: what tells it apart from
+	// the records of its kind (a PDF's Warning of 2 files before its
+	// Producer of 59: TestOtherCellRarestFirst).
+	var has []*Field
 	for _, f := range k.otherCols {
-		if v, ok := vals[f]; ok && len(parts) < 4 {
-			parts = append(parts, k.short(f)+"="+v)
+		if _, ok := vals[f]; ok {
+			has = append(has, f)
 		}
+	}
+	sort.SliceStable(has, func(a, b int) bool { return has[a].Present < has[b].Present })
+	var parts []string
+	for _, f := range has[:min(4, len(has))] {
+		parts = append(parts, k.short(f)+"="+vals[f])
 	}
 	if len(parts) == 0 {
 		return "-"
@@ -1049,12 +1151,15 @@ func (k *coll) renderRow(raw []byte, vals [][][]byte) (cells []string, ident str
 			width = msgWidth
 		}
 		var parts []string
-		for _, v := range vs {
+		for _, v := range vs[:min(4, len(vs))] {
 			parts = append(parts, cell(string(v), width))
 		}
 		s := strings.Join(parts, ",")
 		if f.Values > f.Present && len(vs) >= 4 {
 			s += ",…"
+		}
+		if censusCell(f) && len(vs) > 1 {
+			s = census(vs, 40)
 		}
 		if len(vs) == 0 {
 			s = "-"
@@ -1428,6 +1533,11 @@ type gsum struct {
 	n   int
 	sum []float64
 	has []int
+	// max, maxRec and maxRaw are, per measure, the largest number of
+	// the value's records, the first record holding it and its text.
+	max    []float64
+	maxRec []int
+	maxRaw [][]byte
 }
 
 // tracker gathers, in the profile's one pass over the records, what the
@@ -1682,7 +1792,7 @@ func (t *tracker) end(raw []byte) {
 		if !t.gactive[g] {
 			continue
 		}
-		if f.lastRec != t.rec || f.tooMany || f.Distinct > 12 {
+		if f.lastRec != t.rec || f.tooMany || f.Distinct > groupValuesCap(f) {
 			t.gactive[g], t.sums[g] = false, nil // not a group field
 			continue
 		}
@@ -1699,9 +1809,14 @@ func (t *tracker) end(raw []byte) {
 		for _, m := range t.mtouched {
 			for len(s.sum) <= m {
 				s.sum, s.has = append(s.sum, 0), append(s.has, 0)
+				s.max, s.maxRec, s.maxRaw = append(s.max, 0), append(s.maxRec, -1), append(s.maxRaw, nil)
 			}
 			s.sum[m] += t.mval[m]
 			s.has[m]++
+			if s.has[m] == 1 || t.mval[m] > s.max[m] {
+				s.max[m], s.maxRec[m] = t.mval[m], t.rec
+				s.maxRaw[m] = t.hold(s.maxRaw[m])
+			}
 		}
 		t.gval[g] = nil
 	}
@@ -1963,7 +2078,7 @@ func (t *tracker) newField(f *Field) {
 	f.sel = &fieldSel{gslot: -1, mslot: -1, exit: exitName(f.Path),
 		hi: numHeap{}, lo: numHeap{low: true}, idName: strings.HasSuffix(strings.ToLower(f.Path), "id")}
 	// A group field is in every record, so it appears in the first.
-	if !f.inArr && t.k.p.Records == 1 && stateNames.MatchString(f.Path) {
+	if !f.inArr && t.k.p.Records == 1 && (stateNames.MatchString(f.Path) || kindNames.MatchString(f.Path)) {
 		f.sel.gslot, f.group = len(t.groups), true
 		t.groups = append(t.groups, f)
 		t.gactive = append(t.gactive, true)
@@ -2212,3 +2327,95 @@ func (k *coll) renderElement(raw []byte, path string) string {
 	})
 	return cut("{"+strings.Join(parts, ", ")+"}", 400)
 }
+
+// kindNames are names of fields whose values are kinds of records: an
+// event's name or type, a file's type, a node's kind.
+var kindNames = regexp.MustCompile(`(?i)(^|[._])(name|type|kind|category|class|cat|group|event|op|operation|method|cmd|command|filetype|mediatype|media_type|codec_type|tag)$`)
+
+// groupValuesCap is the most values a group candidate of the tracker
+// may have and still be followed: a state (phase, status) 12, a kind (an
+// event's name) 64.
+func groupValuesCap(f *Field) int {
+	if stateNames.MatchString(f.Path) {
+		return 12
+	}
+	return 64
+}
+
+// timeStampNames are names of numbers that are points in time or a
+// running position, not measures of the record (a trace's ts, a
+// frame's pts).
+var timeStampNames = regexp.MustCompile(`(?i)(^|[._])(ts|timestamp|time_stamp|pts|dts|time|t|epoch|created|updated)$`)
+
+// largestOfKinds adds to r, per value of the kind field (a string field
+// of the records' own, in every record, of 2 to 64 values, the
+// commonest under two thirds of them, named like a kind or an event's
+// name, followed by the tracker as a group candidate) held by at least
+// 3 records, commonest first, the record with the largest number of a
+// main measure (a number of its own in most records, neither a place, a
+// code, an id nor a time stamp) among the records of that value: exact,
+// from the sums per value the tracker keeps. At most 2*firstRound rows;
+// extra keeps each row's text.
+func (k *coll) largestOfKinds(r *reason, extra func(int, []byte)) {
+	p, t := k.p, k.t
+	var kf *Field
+	for _, f := range p.Fields {
+		if f == p.Identity || f.inArr || f.Types != tString || f.Counts == nil || f.Distinct < 2 || f.Distinct > 64 || f.Present != p.Records ||
+			f.sel == nil || f.sel.gslot < 0 || !t.gactive[f.sel.gslot] || k.hidden(f) || k.dupOf[f] != nil || !kindNames.MatchString(f.Path) {
+			continue
+		}
+		top := 0
+		for _, n := range f.Counts {
+			top = max(top, n)
+		}
+		if top*3 < f.Values*2 {
+			kf = f
+			break
+		}
+	}
+	if kf == nil {
+		return
+	}
+	var ms []*Field
+	for _, f := range p.Fields {
+		if f.inArr || f.sel == nil || f.sel.mslot < 0 || f.NumN == 0 || f.NumN != f.Values-f.Nulls || f.Distinct <= 12 || f.Present*2 < p.Records ||
+			k.hidden(f) || refNumber(f.Path) || codeNumber(f.Path) || k.codeOf(f) != nil || timeStampNames.MatchString(f.Path) || epochField(f) {
+			continue
+		}
+		if ms = append(ms, f); len(ms) == 2 {
+			break
+		}
+	}
+	vals := make([]string, 0, len(kf.Counts))
+	for v, n := range kf.Counts {
+		if n >= 3 {
+			vals = append(vals, v)
+		}
+	}
+	sort.Slice(vals, func(a, b int) bool {
+		if kf.Counts[vals[a]] != kf.Counts[vals[b]] {
+			return kf.Counts[vals[a]] > kf.Counts[vals[b]]
+		}
+		return vals[a] < vals[b]
+	})
+	sums := t.sums[kf.sel.gslot]
+	for _, m := range ms {
+		j := m.sel.mslot
+		for _, v := range vals {
+			s := sums[v]
+			if s == nil || j >= len(s.maxRec) || s.maxRec[j] < 0 || len(r.recs) >= 2*firstRound {
+				continue
+			}
+			i := s.maxRec[j]
+			if _, ok := r.text[i]; ok {
+				continue
+			}
+			extra(i, s.maxRaw[j])
+			r.recs = append(r.recs, i)
+			r.text[i] = fmt.Sprintf("largest %s among %s=%s", k.short(m), k.short(kf), cell(v, 40))
+		}
+	}
+}
+
+// stat is a field's mean and standard deviation (its outliers).
+type stat struct{ mean, sd float64 }

@@ -17,21 +17,22 @@ type Counter interface {
 // Priorities of candidates: lower is shown first. Candidates of one
 // priority keep the order in which they were added.
 const (
-	PrioCount     = 5  // the exact count of a collection listed with its siblings (fold.go)
-	PrioFact      = 10 // a top-level fact: a scalar outside every collection
-	PrioProfile   = 20 // the profile line of an important field (identity, distributions)
-	PrioPinned    = 30 // a row the registry's pin predicate selects
-	PrioAnomaly   = 40 // an error/warn/failed state, an error line, a numeric outlier
-	PrioEnds      = 45 // the first and the last record, extremes
-	PrioRare      = 50 // a rare value, a field most rows lack, relevant to the request
-	PrioProfile2  = 70 // the profile line of a less important field
-	PrioSecond    = 80 // the second round of anomaly and rare rows
-	PrioEnds2     = 72 // the extremes past the first round
-	PrioRare2     = 73 // a value rare among many values (rows.go)
-	PrioIndex     = 75 // a record's line in a collection's index (index.go)
-	PrioSpread    = 90 // an even spread over the records
-	PrioObject    = 95 // object summaries and long facts
-	PrioRemaining = 99 // anything else
+	PrioCount      = 5  // the exact count of a collection listed with its siblings (fold.go)
+	PrioFact       = 10 // a top-level fact: a scalar outside every collection
+	PrioProfile    = 20 // the profile line of an important field (identity, distributions)
+	PrioPinned     = 30 // a row the registry's pin predicate selects
+	PrioAnomaly    = 40 // an error/warn/failed state, an error line, a numeric outlier
+	PrioEnds       = 45 // the first and the last record, extremes
+	PrioRare       = 50 // a rare value, a field most rows lack, relevant to the request
+	PrioIndexSmall = 55 // the index of a small collection, every record (index.go)
+	PrioProfile2   = 70 // the profile line of a less important field
+	PrioSecond     = 80 // the second round of anomaly and rare rows
+	PrioEnds2      = 72 // the extremes past the first round
+	PrioRare2      = 73 // a value rare among many values (rows.go)
+	PrioIndex      = 75 // a record's line in a collection's index (index.go)
+	PrioSpread     = 90 // an even spread over the records
+	PrioObject     = 95 // object summaries and long facts
+	PrioRemaining  = 99 // anything else
 )
 
 // Candidate is one piece the view may show.
