@@ -960,7 +960,20 @@ func (k *coll) cellsOf(raw []byte, mask []bool) [][][]byte {
 // a page's 1,311 messages say which rules it breaks first; the census
 // says which it breaks and how often (TestCensusCell).
 func censusCell(f *Field) bool {
-	return f.inArr && f.Counts != nil && f.Distinct >= 2 && f.Distinct <= 24 && f.Values > f.Present
+	return f.inArr && f.Types == tString && f.Counts != nil && f.Distinct >= 2 && f.Distinct <= 24 && f.Values > f.Present
+}
+
+// repeats reports whether a value occurs twice in vs (a census of
+// values each seen once would only list them).
+func repeats(vs [][]byte) bool {
+	seen := make(map[string]bool, len(vs))
+	for _, v := range vs {
+		if seen[string(v)] {
+			return true
+		}
+		seen[string(v)] = true
+	}
+	return false
 }
 
 // maxCensusItems is the most values a census cell names; the others are
@@ -1158,7 +1171,7 @@ func (k *coll) renderRow(raw []byte, vals [][][]byte) (cells []string, ident str
 		if f.Values > f.Present && len(vs) >= 4 {
 			s += ",…"
 		}
-		if censusCell(f) && len(vs) > 1 {
+		if censusCell(f) && len(vs) > 1 && repeats(vs) {
 			s = census(vs, 40)
 		}
 		if len(vs) == 0 {
@@ -2329,8 +2342,9 @@ func (k *coll) renderElement(raw []byte, path string) string {
 }
 
 // kindNames are names of fields whose values are kinds of records: an
-// event's name or type, a file's type, a node's kind.
-var kindNames = regexp.MustCompile(`(?i)(^|[._])(name|type|kind|category|class|cat|group|event|op|operation|method|cmd|command|filetype|mediatype|media_type|codec_type|tag)$`)
+// event's name (a record's own name only: a trace event's, not a
+// license's), its type, a file's type, a repository's language.
+var kindNames = regexp.MustCompile(`(?i)^name$|(^|[._])(type|kind|category|class|cat|group|event|op|operation|method|cmd|command|language|lang|level|severity|role|filetype|mediatype|media_type|codec_type)$`)
 
 // groupValuesCap is the most values a group candidate of the tracker
 // may have and still be followed: a state (phase, status) 12, a kind (an

@@ -24,8 +24,8 @@ const (
 	PrioAnomaly    = 40 // an error/warn/failed state, an error line, a numeric outlier
 	PrioEnds       = 45 // the first and the last record, extremes
 	PrioRare       = 50 // a rare value, a field most rows lack, relevant to the request
-	PrioIndexSmall = 55 // the index of a small collection, every record (index.go)
 	PrioProfile2   = 70 // the profile line of a less important field
+	PrioIndexSmall = 71 // the index of a small collection, every record (index.go)
 	PrioSecond     = 80 // the second round of anomaly and rare rows
 	PrioEnds2      = 72 // the extremes past the first round
 	PrioRare2      = 73 // a value rare among many values (rows.go)
