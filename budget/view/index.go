@@ -770,10 +770,11 @@ func addIndex(v *View, k *coll) {
 	small := PrioIndex
 	if complete && len(lines) <= smallIndex && !members {
 		// Every record of a small collection, a few tokens each,
-		// before the rows' later rounds and the profile's other
-		// lines (which file has how many errors, which version of
-		// each of 72 packages); before the rows' first round too when
-		// all the lines are short (TestSmallIndexEarly).
+		// after the profile's other lines and before the rows' later
+		// rounds and the other extremes (which file has how many
+		// errors, which version of each of 72 packages); before the
+		// rows' first round too when all the lines are short
+		// (TestSmallIndexEarly).
 		small = PrioIndexSmall
 		n := 0
 		for j := range lines {
