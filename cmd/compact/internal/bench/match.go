@@ -785,12 +785,30 @@ var (
 	headTailAfter  = regexp.MustCompile(`^ (?:output )?lines (?:of the run )?\(`)
 )
 
-// shownCount reports whether the number at o counts what the view shows.
+// notShownParts recognises the parenthesis that splits a count of what a
+// view leaves out: "nodes not shown: 29 of 29 (all 9 at depth 0, all 20
+// at depth 1)". Submatch 1 is its inside.
+var notShownParts = regexp.MustCompile(`not shown: [\d,]+ of [\d,]+[^;(\n]*\(([^)\n]*)\)`)
+
+// shownCount reports whether the number at o counts what the view shows,
+// or a part of what it leaves out (notShownParts: with nothing of a tree
+// shown, "all 9 at depth 0" equals the number of records, and stops
+// equalling it once rows are shown).
 func shownCount(s string, o span) bool {
 	before := s[max(0, o.start-12):o.start]
 	after := s[o.end:min(len(s), o.end+40)]
-	return shownBefore.MatchString(before) || shownAfter.MatchString(after) ||
-		headTailBefore.MatchString(before) && headTailAfter.MatchString(after)
+	if shownBefore.MatchString(before) || shownAfter.MatchString(after) ||
+		headTailBefore.MatchString(before) && headTailAfter.MatchString(after) {
+		return true
+	}
+	lineStart := strings.LastIndexByte(s[:o.start], '\n') + 1
+	line := lineAt(s, o.start)
+	for _, m := range notShownParts.FindAllStringSubmatchIndex(line, -1) {
+		if lineStart+m[2] <= o.start && o.end <= lineStart+m[3] {
+			return true
+		}
+	}
+	return false
 }
 
 func boundaryOccurrences(s, needle string) []span {

@@ -135,6 +135,13 @@ func TestVisibleFor(t *testing.T) {
 			"nothing is missing: {}\n", false},
 		{"count of rows shown", Answer{Needles: []string{"14"}, Record: []string{"@jest"}}, "collection .x.\"@jest/core\" (map): 29 records; showing 14 of 29\n", false},
 		{"count of rows not shown", Answer{Needles: []string{"9"}, Record: []string{"@jest"}}, "  not shown: 9 of 12 records; jq '.\"@jest/core\"'\n", false},
+		// heldout16w npm explain: with no node of a tree shown, a part of
+		// what is not shown equals the number of records (a violation of
+		// monotonicity: answered at 2,000 tokens, not at 4,000).
+		{"a part of what is not shown", Answer{Needles: []string{"9"}, Record: []string{"nodes"}, Kind: KindCount, Category: CategoryHowMany},
+			"  nodes not shown: 29 of 29 (all 9 at depth 0, all 20 at depth 1); get exactly them\n", false},
+		{"the total of what is not shown", Answer{Needles: []string{"29"}, Record: []string{"nodes"}, Kind: KindCount, Category: CategoryHowMany},
+			"  nodes not shown: 17 of 29 (all 17 at depth 1); get exactly them\n", true},
 		{"count shown, level 1", Answer{Needles: []string{"90"}, Record: []string{"records"}}, "[compact: 90 of 100 records shown]", false},
 		{"the total shown, level 1", Answer{Needles: []string{"100"}, Record: []string{"records"}}, "[compact: 90 of 100 records shown]", true},
 		// Word forms: the JSON says "skip", the view "skipped" or "SKIP".
