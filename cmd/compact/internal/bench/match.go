@@ -998,13 +998,13 @@ func singular(r string) (string, bool) {
 // count (orderedList), whatever its place there.
 func singledOut(content, n string, ordered bool) bool {
 	for _, o := range boundaryOccurrences(content, n) {
-		if !listedAmongOthers(content, o) && !(ordered && orderedList(content, o)) {
+		if !listedAmongOthers(content, o, ordered) && !(ordered && orderedList(content, o)) {
 			return true
 		}
 	}
 	if esc := jsonEscape(n); esc != n {
 		for _, o := range boundaryOccurrences(content, esc) {
-			if !listedAmongOthers(content, o) && !(ordered && orderedList(content, o)) {
+			if !listedAmongOthers(content, o, ordered) && !(ordered && orderedList(content, o)) {
 				return true
 			}
 		}
@@ -1023,7 +1023,12 @@ func singledOut(content, n string, ordered bool) bool {
 // item of a list that ends its line ("every item, in order: a, b, tap") is
 // the last of that list; a member name before its ':' (`,"index.js":[`)
 // is the name of its own value, not an item.
-func listedAmongOthers(s string, o span) bool {
+//
+// The first item of a list in a cell is listed among others too, unless
+// the question is about a position (ordered: the first or the last of
+// something): the first item of the last row's list is that row's first
+// (cmake's last command names gtest_main first).
+func listedAmongOthers(s string, o span, ordered bool) bool {
 	lineStart := strings.LastIndexByte(s[:o.start], '\n') + 1
 	i := o.start
 	for i > lineStart && !strings.ContainsRune(" ,;\t\"'([", rune(s[i-1])) {
@@ -1032,7 +1037,7 @@ func listedAmongOthers(s string, o span) bool {
 	if i > lineStart && (s[i-1] == '"' || s[i-1] == '\'') {
 		i--
 	}
-	if cellListHead(s, i, o) {
+	if !ordered && cellListHead(s, i, o) {
 		return true
 	}
 	if i < 1 || s[i-1] != ',' && !(i >= 2 && s[i-1] == ' ' && (s[i-2] == ',' || s[i-2] == ';')) {
