@@ -1049,6 +1049,9 @@ func listedAmongOthers(s string, o span, ordered bool) bool {
 	if after := strings.TrimLeft(s[o.end:], "\"'"); strings.HasPrefix(after, ":") {
 		return false // a member name, with its own value (`,"index.js":[...]`)
 	}
+	if !ordered && s[i-1] == ',' && strings.Contains(strings.TrimLeft(lineAt(s, o.start), " \t"), "\t") {
+		return true // an item of a row's list cell, the last one too ("libnpmpack\tpack.js,publish.js")
+	}
 	end := strings.IndexByte(s[o.end:], '\n')
 	if end < 0 {
 		end = len(s)

@@ -102,6 +102,8 @@ func TestVisibleFor(t *testing.T) {
 		// of the row's items, not the file that requires the most packages.
 		{"the first item of a cell's list", Answer{Needles: []string{"/x/publish.js"}, Kind: KindMax, Category: CategoryExtremes},
 			"55\tlibnpmpublish\t/x/publish.js,/x/unpublish.js\tspread\n", false},
+		{"the last item of a cell's list ending its line", Answer{Needles: []string{"/x/publish.js"}, Kind: KindMax, Category: CategoryExtremes},
+			"libnpmpack\t/x/pack.js,/x/publish.js\n", false},
 		{"the first item of the last row's list, for a position", Answer{Needles: []string{"gtest_main"}, Kind: KindLast, Category: CategoryEnd},
 			"1511\t1\ttarget_link_libraries\t20\t/x/CMakeLists.txt\tgtest_main,PUBLIC,gtest\tlast\n", true},
 		{"a cell's only item", Answer{Needles: []string{"/x/publish.js"}, Kind: KindMax, Category: CategoryExtremes},
