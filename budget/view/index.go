@@ -58,9 +58,6 @@ const (
 	// smallIndex is the most records of a collection whose index lists
 	// them all early (PrioIndexSmall) and is read whatever their size.
 	smallIndex = 128
-	// tinyIndexBytes is the most bytes of a small collection's index
-	// lines for them to come before the rows (a few hundred tokens).
-	tinyIndexBytes = 2000
 	// maxGroupNames is the most records of one value of a field whose
 	// names are listed (addValueGroups).
 	maxGroupNames = 64
@@ -772,17 +769,9 @@ func addIndex(v *View, k *coll) {
 		// Every record of a small collection, a few tokens each,
 		// after the profile's other lines and before the rows' later
 		// rounds and the other extremes (which file has how many
-		// errors, which version of each of 72 packages); before the
-		// rows' first round too when all the lines are short
-		// (TestSmallIndexEarly).
+		// errors, which version of each of 72 packages;
+		// TestSmallIndexEarly).
 		small = PrioIndexSmall
-		n := 0
-		for j := range lines {
-			n += len(lineText(&lines[j])) + 1
-		}
-		if n <= tinyIndexBytes {
-			small = PrioAnomaly - 1
-		}
 	}
 	for j := range lines {
 		// Ranked by position: the pinned rows past the first round
