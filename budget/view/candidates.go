@@ -73,6 +73,12 @@ func Build(in Input) (*View, error) {
 			}
 			continue
 		}
+		if ok, err := addArrayItems(v, in, ci); ok || err != nil { // json_items.go
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if err := addRecords(v, in, ci); err != nil {
 			return nil, err
 		}

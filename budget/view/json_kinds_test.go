@@ -300,3 +300,46 @@ func TestIndexSkipsDeterminedField(t *testing.T) {
 		t.Errorf("pkt_pos is the identity")
 	}
 }
+
+// TestArraysOfObjectsAreItems: a stream whose values are arrays of
+// objects (gcc -fdiagnostics-format=json: one array of diagnostics per
+// translation unit) is viewed by its items: a line states the values'
+// exact count and their items' (per value and in all, as jq counts
+// them), and the items are a collection of their own whose rows are
+// single diagnostics (the last one with its message), whose profile
+// counts them by kind (counted here as the stream is written). On the old
+// code the rows were whole arrays, each cell a list cut at four items.
+func TestArraysOfObjectsAreItems(t *testing.T) {
+	var b strings.Builder
+	n, errs, last := 0, 0, ""
+	for u := range 6 {
+		b.WriteString("[")
+		for d := range 5 + u*3 {
+			if d > 0 {
+				b.WriteString(",")
+			}
+			kind := []string{"warning", "error", "warning"}[(u+d)%3]
+			last = fmt.Sprintf("problem %d in unit %d: %s something happened here", d, u, kind)
+			fmt.Fprintf(&b, `{"kind":%q,"message":%q,"locations":[{"caret":{"file":"unit%d.c","line":%d,"column":%d}}]}`, kind, last, u, 10+d*3, 1+d%7)
+			n++
+			errs += b2i(kind == "error")
+		}
+		b.WriteString("]\n")
+	}
+	data := []byte(b.String())
+	v, _ := viewOfData(t, data)
+	f := fillAt(t, v, 2000)
+	want := fmt.Sprintf("collection . (jsonl): 6 records, each an array of objects (5-20 items, %d in all): the items are the collection .[] below\n", n)
+	if !strings.Contains(f.Text, want) {
+		t.Errorf("no %q:\n%s", want, f.Text)
+	}
+	if !strings.Contains(f.Text, fmt.Sprintf("collection .[] (array): %d records; ", n)) {
+		t.Errorf("the items are not a collection:\n%s", f.Text)
+	}
+	if !regexp.MustCompile(fmt.Sprintf(`(?m)^%d\t(.*\t)?%s\t.*last$`, n-1, regexp.QuoteMeta(last))).MatchString(f.Text) {
+		t.Errorf("no row of the last diagnostic %q:\n%s", last, f.Text)
+	}
+	if !strings.Contains(f.Text, fmt.Sprintf("\n  kind (string): warning %d, error %d\n", n-errs, errs)) {
+		t.Errorf("no census of kind (error %v):\n%s", errs, f.Text)
+	}
+}
