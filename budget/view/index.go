@@ -58,6 +58,9 @@ const (
 	// smallIndex is the most records of a collection whose index lists
 	// them all early (PrioIndexSmall) and is read whatever their size.
 	smallIndex = 128
+	// tinyIndexBytes is the most bytes of a small collection's index
+	// lines for them to come before the rows.
+	tinyIndexBytes = 2000
 	// maxGroupNames is the most records of one value of a field whose
 	// names are listed (addValueGroups).
 	maxGroupNames = 64
@@ -769,9 +772,17 @@ func addIndex(v *View, k *coll) {
 		// Every record of a small collection, a few tokens each,
 		// after the profile's other lines and before the rows' later
 		// rounds and the other extremes (which file has how many
-		// errors, which version of each of 72 packages;
-		// TestSmallIndexEarly).
+		// errors, which version of each of 72 packages); before the
+		// rows when its lines are short, a few hundred tokens in all
+		// (TestSmallIndexEarly, TestTinyIndexBeforeRows).
 		small = PrioIndexSmall
+		n := 0
+		for j := range lines {
+			n += len(lineText(&lines[j])) + 1
+		}
+		if n <= tinyIndexBytes {
+			small = PrioAnomaly - 1
+		}
 	}
 	for j := range lines {
 		// Ranked by position: the pinned rows past the first round

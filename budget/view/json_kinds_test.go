@@ -172,16 +172,16 @@ func TestSameValueInArrays(t *testing.T) {
 
 // TestSmallIndexEarly: a collection of a few dozen records whose rows
 // are wide lists its records in its index (identity and its deciding
-// field, errorCount, as jq gives them) right after the profile's other
-// lines, before the rows' second round and the other extremes: at
-// 3,500 tokens more than half of the 30 pages ("how many errors has
-// page 17" is read off one line each), every page at 4,000. On the old
+// field, errorCount, as jq gives them) before the rows, its lines being
+// short (720 bytes in all; a longer index of at most 128 records comes
+// right after the profile's other lines): every page at 2,000 tokens
+// ("how many errors has page 17" is read off one line each). On the old
 // code the index came after the other extremes and the rare values
-// among many values: 2 lines at 3,500 tokens.
+// among many values: no line at 2,000 tokens, 2 at 3,500.
 func TestSmallIndexEarly(t *testing.T) {
 	data := lintReport(30)
 	v, _ := viewOfData(t, data)
-	for _, b := range []int{3500, 4000} {
+	for _, b := range []int{2000, 3500, 4000} {
 		f := fillAt(t, v, b)
 		n := 0
 		for i := range 30 {
@@ -190,7 +190,7 @@ func TestSmallIndexEarly(t *testing.T) {
 				n++
 			}
 		}
-		if want := map[int]int{3500: 16, 4000: 30}[b]; n < want || !strings.Contains(f.Text, "(tab-separated: filePath, errorCount):\n") {
+		if want := map[int]int{2000: 30, 3500: 30, 4000: 30}[b]; n < want || !strings.Contains(f.Text, "(tab-separated: filePath, errorCount):\n") {
 			t.Errorf("at %d tokens: %d index lines, want at least %d:\n%s", b, n, want, f.Text)
 		}
 	}
