@@ -405,6 +405,13 @@ func (tc *textCands) candidates() {
 	for i, f := range tc.factLines() {
 		add(tsFacts, i, -1, "fact", f)
 	}
+	// The located lines by file and directory (text_locations.go): a
+	// census of the diagnostics, before any of their lines.
+	if p != nil {
+		for i, l := range p.locs.facts(p.lines - p.blank) {
+			add(tsTemplates, -10+i, -1, "source locations", cut(l, 3*textWidth))
+		}
+	}
 	// PrioPinned: the rows the registry's pin predicate selects.
 	if p != nil && len(tc.c.Pinned) > 0 {
 		prio = PrioPinned
@@ -500,11 +507,6 @@ func (tc *textCands) candidates() {
 	}
 	colRows := tc.columnCandidates(add)
 	prio = PrioRare
-	if p != nil {
-		for i, l := range p.locs.facts(p.lines - p.blank) {
-			add(tsTemplates, -10+i, -1, "source locations", cut(l, 3*textWidth))
-		}
-	}
 	index = tc.indexCandidates()
 	if list {
 		tc.columnParts(add)
