@@ -794,7 +794,7 @@ func (tc *textCands) factLines() []string {
 		if p.nameSev == 1 {
 			rows = "table row has a severity word only in its"
 		}
-		s += fmt.Sprintf("; %s %s %s (names: no level, not counted)", commas(p.nameSev), rows, p.cols.split.nameColumnsText())
+		s += fmt.Sprintf("; %s %s %s: no level, not counted)", commas(p.nameSev), rows, p.cols.split.nameColumnsText())
 	}
 	out = append(out, s)
 	if p.nSummaries > 0 {

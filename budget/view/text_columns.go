@@ -75,6 +75,10 @@ type colSplit struct {
 	// (file names, symbols, commands), which a severity word inside is
 	// part of, not a level (see nameColumns).
 	names []int
+	// described: the rows are names, a separator word and a description
+	// (separatorWord: apropos); the description column is read like
+	// the name columns: words of a description are no level.
+	described bool
 }
 
 // colStat is the profile of one column.
@@ -466,6 +470,9 @@ func detectColumns(data []byte, kind string) *colSplit {
 		return nil
 	}
 	sp.names = sp.nameColumns(sample)
+	if sp.described && !sp.isName(sp.k-1) {
+		sp.names = append(sp.names, sp.k-1)
+	}
 	return sp
 }
 
@@ -536,6 +543,12 @@ func detectSpaces(sample []byte) *colSplit {
 			}
 		}
 		if counts[best]*2 < nonBlank || ge*4 < nonBlank*3 || !sp.numericColumn(sample, -1) {
+			if k := separatorWord(sample, lead); k > 0 {
+				// Names, then a separator word, then free text:
+				// apropos' "name (section) - description".
+				sp.k, sp.minK, sp.described = k, k, true
+				return sp
+			}
 			return nil
 		}
 	}
@@ -883,10 +896,53 @@ func (sp *colSplit) nameColumnsText() string {
 			parts = append(parts, strconv.Itoa(i+1))
 		}
 	}
+	s := "columns " + strings.Join(parts, ", ")
 	if len(parts) == 1 {
-		return "column " + parts[0]
+		s = "column " + parts[0]
 	}
-	return "columns " + strings.Join(parts, ", ")
+	if sp.described {
+		s += " (names and the description after the separator"
+	} else {
+		s += " (names"
+	}
+	return s
+}
+
+// separatorWord finds the lines that are a few words, a separator word
+// and free text: "epoll_wait (2)        - wait for an I/O event" of
+// apropos and whatis, "name -> target", "key = value with spaces". It is
+// the number of columns (the separator's position plus 2: the words
+// before it, the separator, the text after it as the last column) when,
+// among the first 4,000 lines with the lead (10 at least), 90% have the
+// same word of punctuation only (at most 3 characters: "-", "--", "=",
+// "->", "=>", ":", "|") at the same position, 1 to 4, with a word after
+// it; 0 otherwise.
+func separatorWord(sample []byte, lead string) int {
+	type at struct {
+		pos  int
+		word string
+	}
+	seen := map[at]int{}
+	n := 0
+	firstLines(sample, func(pos int, line string) {
+		if strings.TrimSpace(line) == "" || !strings.HasPrefix(line, lead) {
+			return
+		}
+		n++
+		f := splitSpaces(line[len(lead):])
+		for j := 1; j <= 4 && j+1 < len(f); j++ {
+			if w := f[j]; len(w) <= 3 && strings.Trim(w, "-=>:|~") == "" {
+				seen[at{j, w}]++
+				break
+			}
+		}
+	})
+	for a, c := range seen {
+		if n >= 10 && c*10 >= n*9 {
+			return a.pos + 2
+		}
+	}
+	return 0
 }
 
 // mostLines is the count of the most frequent width.
@@ -1545,6 +1601,11 @@ func (c *colStat) lineOf(rows, shown int) string {
 		b.WriteString(c.distinctText())
 	default:
 		vs := c.sortedValues()
+		if len(vs) <= 2*shown && vs[0].n > 1 {
+			// Up to twice as many values: every one with its count
+			// (the sections of man pages with one page each).
+			shown = len(vs)
+		}
 		if len(vs) > shown || vs[0].n == 1 {
 			b.WriteString(c.distinctText())
 			if vs[0].n == 1 {

@@ -75,3 +75,57 @@ func TestLocatedRecordHeaders(t *testing.T) {
 		}
 	}
 }
+
+// aproposText is apropos -l output: "name (section) - description",
+// the names padded to 20 columns, some longer; descriptions are prose
+// with words such as "error".
+func aproposText() []byte {
+	var b strings.Builder
+	sections := []string{"3", "3", "3", "3pm", "3pm", "8", "2", "7", "5"}
+	descs := []string{"print a system error message", "formatted error messages", "wait for an I/O event on an epoll file descriptor", "low-level error handlers", "Perl YAML Serialization using XS and libyaml"}
+	for i := 0; i < 90; i++ {
+		name := fmt.Sprintf("page_%02d (%s)", i, sections[i%len(sections)])
+		if i%10 == 3 {
+			name = fmt.Sprintf("Some::Long::Perl::Module%02d (%s)", i, sections[i%len(sections)])
+		}
+		fmt.Fprintf(&b, "%-20s - %s\n", name, descs[i%len(descs)])
+	}
+	for _, sec := range []string{"3t", "3const", "5ssl", "7ssl", "3type", "3perl", "3head", "3readline", "2type", "7edit"} {
+		fmt.Fprintf(&b, "%-20s - a page of its own section\n", "one_"+sec+" ("+sec+")")
+	}
+	b.WriteString("ldattach (8)         - attach a line discipline to a serial line\n")
+	b.WriteString("ed (5edit)           - - line-oriented text editor\n")
+	return []byte(b.String())
+}
+
+// TestSeparatorWordTable: lines of a few names, a separator word and a
+// description (apropos, whatis) are a table: the section column is
+// counted with every value (17 values: up to 24 are listed whole,
+// where 12 were before), and
+// the words of a description ("print a system error message") are no
+// error lines. On the old code such lines were no table (no numeric
+// column) and 36 descriptions were error lines.
+func TestSeparatorWordTable(t *testing.T) {
+	data := aproposText()
+	p := analyzeText(data, nil)
+	if p.cols == nil || p.cols.split.k != 4 || !p.cols.split.described {
+		t.Fatalf("not read as a table of 4 columns: %+v", p.cols)
+	}
+	if p.errors != 0 || p.warns != 0 {
+		t.Errorf("%d error and %d warning lines counted in descriptions", p.errors, p.warns)
+	}
+	if p.cols.rows != 102 {
+		t.Errorf("%d rows, want 102", p.cols.rows)
+	}
+	got := fillText(t, data, 2000)
+	for _, want := range []string{
+		`column 2: "(3)" 30, "(3pm)" 20, "(8)" 11, "(2)" 10, "(5)" 10, "(7)" 10, `,
+		`"(2type)" 1, "(3const)" 1, "(3head)" 1, "(3perl)" 1, "(3readline)" 1, "(3t)" 1, "(3type)" 1, "(5edit)" 1, "(5ssl)" 1, "(7edit)" 1, "(7ssl)" 1`,
+		"a table of 102 rows, 4 columns",
+		"have a severity word only in their columns",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the view lacks %q:\n%s", want, got)
+		}
+	}
+}
