@@ -466,8 +466,8 @@ func detectColumns(data []byte, kind string) *colSplit {
 	if sp == nil {
 		sp = detectList(sample, len(sample) == len(data))
 	}
-	if sp == nil {
-		return nil
+	if sp == nil || sp.described && kind == textReport {
+		return nil // (a test report's lines: its own structure)
 	}
 	sp.names = sp.nameColumns(sample)
 	if sp.described && !sp.isName(sp.k-1) {
@@ -908,14 +908,18 @@ func (sp *colSplit) nameColumnsText() string {
 	return s
 }
 
+// separators are the words separatorWord takes for a separator (not
+// ">", which joins the parts of a name: "suite > test").
+var separators = map[string]bool{"-": true, "--": true, "—": true, "->": true, "=>": true, "=": true, ":": true}
+
 // separatorWord finds the lines that are a few words, a separator word
 // and free text: "epoll_wait (2)        - wait for an I/O event" of
 // apropos and whatis, "name -> target", "key = value with spaces". It is
 // the number of columns (the separator's position plus 2: the words
 // before it, the separator, the text after it as the last column) when,
 // among the first 4,000 lines with the lead (10 at least), 90% have the
-// same word of punctuation only (at most 3 characters: "-", "--", "=",
-// "->", "=>", ":", "|") at the same position, 1 to 4, with a word after
+// same separator word ("-", "--", "=", "->", "=>", ":") at the same
+// position, 1 to 4, with a word after
 // it; 0 otherwise.
 func separatorWord(sample []byte, lead string) int {
 	type at struct {
@@ -931,7 +935,7 @@ func separatorWord(sample []byte, lead string) int {
 		n++
 		f := splitSpaces(line[len(lead):])
 		for j := 1; j <= 4 && j+1 < len(f); j++ {
-			if w := f[j]; len(w) <= 3 && strings.Trim(w, "-=>:|~") == "" {
+			if w := f[j]; separators[w] {
 				seen[at{j, w}]++
 				break
 			}
