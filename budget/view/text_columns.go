@@ -79,6 +79,11 @@ type colSplit struct {
 	// (separatorWord: apropos); the description column is read like
 	// the name columns: words of a description are no level.
 	described bool
+	// numbers are the columns (bySpaces) whose cell in a row holds no
+	// ASCII letter: a line with a word there is no row (a title, the
+	// header below it, a summary: cProfile's "604417 function calls …"
+	// above "ncalls  tottime …"; see numberGuard).
+	numbers []int
 }
 
 // colStat is the profile of one column.
@@ -125,6 +130,7 @@ type colStat struct {
 	lettered int    // values with an ASCII letter (names; not times or numbers)
 	negative bool   // a value below zero
 	digits   int    // the digits of every integer value while they agree, else -1
+	slashed  int    // numbers written "N/M", read as N
 	// paths counts the values that are paths by directory, extension
 	// and depth (text_paths.go); nil once most values are not.
 	paths *pathStat
@@ -268,7 +274,106 @@ func (sp *colSplit) fields(line string) []string {
 		f[sp.k-1] = strings.Join(f[sp.k-1:], " ")
 		f = f[:sp.k]
 	}
+	for _, i := range sp.numbers {
+		if hasASCIILetter(f[i]) {
+			return nil
+		}
+	}
 	return f
+}
+
+// hasASCIILetter reports whether s has a letter a-z or A-Z.
+func hasASCIILetter(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i] | 0x20; c >= 'a' && c <= 'z' {
+			return true
+		}
+	}
+	return false
+}
+
+// numberGuard sets sp.numbers (a whitespace table): the columns that
+// hold a number in every row among the first 4,000 lines (20 at least)
+// but in at most 5 rows, which hold a word (a cell with a letter)
+// instead. Those few lines are no rows: a title or summary line above
+// the table, its header when prose comes first (cProfile prints "604417
+// function calls (586716 primitive calls) in 1.247 seconds", "Ordered
+// by: …", then "ncalls  tottime  percall …"), a total below it. A
+// number is also "N/M" (cProfile's recursive calls, "3200/3146").
+func (sp *colSplit) numberGuard(sample []byte) {
+	if sp.mode != bySpaces || sp.header != nil {
+		return
+	}
+	nums := make([]int, sp.k)
+	words := make([]int, sp.k)
+	n := sp.sampleRows(sample, func(int) bool { return false }, func(f []string) {
+		for i, v := range f {
+			if i == sp.k-1 {
+				break // the last column holds the rest of the line
+			}
+			switch {
+			case hasASCIILetter(v):
+				words[i]++
+			case isNumberCell(v):
+				nums[i]++
+			}
+		}
+	})
+	if n < 20 {
+		return
+	}
+	for i := 0; i < sp.k-1; i++ {
+		if words[i] > 0 && words[i] <= 5 && nums[i]+words[i] == n {
+			sp.numbers = append(sp.numbers, i)
+		}
+	}
+}
+
+// isNumberCell reports whether v is a decimal number or two joined by
+// "/" ("3200/3146").
+func isNumberCell(v string) bool {
+	if _, _, ok := parseDecimal(v); ok {
+		return true
+	}
+	a, b, ok := strings.Cut(v, "/")
+	if !ok {
+		return false
+	}
+	_, _, okA := parseDecimal(a)
+	_, _, okB := parseDecimal(b)
+	return okA && okB
+}
+
+// headerAbove finds the header of a whitespace table that has none yet
+// and whose rows are guarded (numberGuard): the last non-blank line
+// before the first row, among the first 20 non-blank lines, when it
+// splits into exactly k words with no digit.
+func (sp *colSplit) headerAbove(sample []byte) {
+	if sp.header != nil || len(sp.numbers) == 0 {
+		return
+	}
+	prev, prevPos, seen := "", -1, 0
+	textLinesWhile(sample, func(pos int, line string) bool {
+		if strings.TrimSpace(line) == "" {
+			return true
+		}
+		if seen++; seen > 20 {
+			return false
+		}
+		if sp.fields(line) != nil {
+			return false
+		}
+		prev, prevPos = line, pos
+		return true
+	})
+	if prevPos < 0 || sp.lead != "" && !strings.HasPrefix(prev, sp.lead) {
+		return
+	}
+	h := splitSpaces(prev[len(sp.lead):])
+	if len(h) != sp.k || strings.IndexAny(prev, "0123456789") >= 0 {
+		return
+	}
+	sp.header, sp.headPos = h, prevPos
 }
 
 // width is the number of fields a line has for the detection of a
@@ -323,7 +428,11 @@ func (sp *colSplit) jqFields() string {
 		}
 		return fmt.Sprintf(`%s%s | select(length >= %d and length <= %d)%s`, sp.jqLead(), sp.jqCells(), lo, hi, sp.jqWords())
 	}
-	return fmt.Sprintf(`%s%s[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | select(length >= %d) | .[:%d] + [.[%d:] | join(" ")]`, sp.jqLead(), sp.jqNoRule(), sp.minK, sp.k-1, sp.k-1)
+	guard := ""
+	for _, i := range sp.numbers {
+		guard += fmt.Sprintf(` | select(.[%d] | test("[A-Za-z]") | not)`, i)
+	}
+	return fmt.Sprintf(`%s%s[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | select(length >= %d) | .[:%d] + [.[%d:] | join(" ")]%s`, sp.jqLead(), sp.jqNoRule(), sp.minK, sp.k-1, sp.k-1, guard)
 }
 
 // jqNoRule is the jq test that leaves out rule lines when they are no
@@ -456,6 +565,8 @@ func detectColumns(data []byte, kind string) *colSplit {
 	if sp != nil {
 		sp.missingLast(sample)
 		sp.needLead(sample)
+		sp.numberGuard(sample)
+		sp.headerAbove(sample)
 	}
 	if w := detectWidth(sample); w != nil && (sp == nil || sp.header == nil && w.k == sp.k && w.lead == sp.lead && sp.countRows(sample) < w.countRows(sample)) {
 		// The same columns at fixed positions keep the rows whose
@@ -1172,7 +1283,17 @@ func (c *colStat) add(pos int, line, v string, row int) {
 	num, unit := splitUnit(v)
 	iv, fv, ok := parseDecimal(num)
 	if !ok {
-		return
+		// "N/M" (cProfile's calls "3200/3146": all, then primitive) is
+		// read as its first number, and said so.
+		a, _, cut := strings.Cut(v, "/")
+		if !cut || !isNumberCell(v) {
+			return
+		}
+		if iv, fv, ok = parseDecimal(a); !ok {
+			return
+		}
+		num, unit = a, ""
+		c.slashed++
 	}
 	switch fam := unitFamily(unit); {
 	case unit == "" && fv == 0 && c.unit != "":
@@ -1563,6 +1684,9 @@ func rowsAt(n int) string {
 func (c *colStat) lineOf(rows, shown int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "  %s%s: ", c.name, c.present(rows))
+	if c.slashed > 0 && c.isNumber() {
+		fmt.Fprintf(&b, "(%s written N/M: the first number counted) ", commas(c.slashed))
+	}
 	switch {
 	case c.isNumber() && !c.overflow && len(c.values) == 1:
 		// One number in every row (git's stage 0): a constant.

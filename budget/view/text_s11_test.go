@@ -129,3 +129,59 @@ func TestSeparatorWordTable(t *testing.T) {
 		}
 	}
 }
+
+// cprofileText is python -m cProfile -s tottime output: a summary line
+// and a sort line above the header, then rows whose first cell is a
+// count or "all/primitive" calls (wider than its column: no leading
+// space).
+func cprofileText() []byte {
+	var b strings.Builder
+	b.WriteString("         1369 function calls (1327 primitive calls) in 0.247 seconds\n\n   Ordered by: internal time\n\n")
+	b.WriteString("   ncalls  tottime  percall  cumtime  percall filename:lineno(function)\n")
+	for i := 0; i < 40; i++ {
+		calls := fmt.Sprintf("%d", 1+i%7)
+		switch i {
+		case 3:
+			calls = "40/10"
+		case 9:
+			calls = "1200/1180"
+		}
+		fmt.Fprintf(&b, "%9s    0.%03d    0.000    0.%03d    0.000 mod%d.py:%d(func%d)\n", calls, 40-i, 41-i, i%4, 10+i, i)
+	}
+	b.WriteString("\n\n")
+	return []byte(b.String())
+}
+
+// TestTableHeaderBelowProse: a table whose header comes after prose
+// (cProfile: a summary line whose words fall in numeric columns, then
+// "Ordered by", then the header) is read under that header, the lines
+// with a word where every row has a number are no rows, and a count
+// written "N/M" is read as N (and said so). On the old code the summary
+// and the header were rows ("no header line"), the summary's 1369 the
+// largest value of column 1, and "1200/1180" no number.
+func TestTableHeaderBelowProse(t *testing.T) {
+	data := cprofileText()
+	p := analyzeText(data, nil)
+	cp := p.cols
+	if cp == nil || strings.Join(cp.split.header, ",") != "ncalls,tottime,percall,cumtime,percall,filename:lineno(function)" || cp.split.headPos != 4 {
+		t.Fatalf("header not found: %+v", cp)
+	}
+	if cp.rows != 40 {
+		t.Errorf("%d rows, want 40", cp.rows)
+	}
+	got := fillText(t, data, 2000)
+	for _, want := range []string{
+		"ncalls: (2 written N/M: the first number counted) numbers, 9 distinct values: 1 6, 2 6, 5 6, 3 5, 4 5, 6 5, 7 5, 1200/1180 1, 40/10 1; sum 1388",
+		"[largest ncalls (1200/1180)]",
+		"header at line 4",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the view lacks %q:\n%s", want, got)
+		}
+	}
+	// The rows as the view's queries split them: the same 40.
+	rows := jqLines(t, data, fmt.Sprintf(`[.[] | %s] | length`, cp.split.jqFields()))
+	if len(rows) != 1 || fmt.Sprint(rows[0]) != "40" {
+		t.Errorf("the query's rows: %v, want 40", rows)
+	}
+}
