@@ -2,6 +2,7 @@ package view
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"hash/maphash"
 	"math"
@@ -58,30 +59,66 @@ var typeNames = []string{"string", "number", "bool", "null", "object", "array"}
 // is exact over all the records.
 type Field struct {
 	// The state the profile's walk reads and writes at every value comes
-	// first, together (a value touches a few cache lines of its field,
-	// not a field's whole kilobyte).
+	// first, in the first two cache lines of the struct (a value of a
+	// field touches those, not the field's whole kilobyte, nor its
+	// value's state and text when it is the field's last value again).
 
 	// lastRec is the last record that had the field.
 	lastRec int
-	// name is the member name under parent; firstKid and nextSib
-	// remember the order of members (the member first in the last
-	// record, the member after this one the last time). plain: name
-	// needs no escape in JSON (the text "name" is the name).
-	name  string
-	plain bool
-	// nameW and nameM are name's first 16 bytes as two words and their
-	// masks (nameAt compares them without a call).
-	nameW, nameM      [2]uint64
-	firstKid, nextSib *Field
-	elem              *Field
+	// Present counts the records that have the field (at least one
+	// value, for paths through arrays); Values counts every value (more
+	// than Present under []).
+	Present, Values int
+	// recSum sums recHash over the field's scalar values (outside
+	// arrays): equal sums, equal values in every record (dupcols.go).
+	recSum uint64
+	// The last value (lastVal) while it adds nothing but its count
+	// (quiet): its hash, the length of its text and its words (keyWords),
+	// and lastRun, how many times it was seen again since its count was
+	// last brought up to date (settleRun).
+	lastH   uint64
+	lastW   [2]uint64
+	lastLen int32
+	lastRun int32
+
+	// Types are the kinds of JSON value seen (bits of tString...).
+	Types int
+	// lastVal is the value seen last (tried before the map).
+	lastVal *valState
 	// sel is the state the selection of rows gathers in the same pass
 	// (rows.go), nil without a tracker.
 	sel *fieldSel
-	// lastVal is the value seen last (tried before the map); few are
-	// the values while there are at most maxFew (tried in turn instead
-	// of the map).
-	lastVal *valState
-	few     []*valState
+	// Nulls counts the null values.
+	Nulls int
+	// firstKid and nextSib remember the order of members (the member
+	// first in the last record, the member after this one the last
+	// time).
+	firstKid, nextSib *Field
+	// quiet: lastVal is a value seen before that adds nothing but its
+	// count (no number, no more records kept): the same text again is
+	// counted in lastRun. firstDone: the tracker keeps no more first
+	// records of the field (sel.firstRecs), or none.
+	quiet, firstDone bool
+	// tooMany: past maxValues values (tab counts them). inArr: the path
+	// goes through an array ("[]"). bare: the view shows none of the
+	// field's values (the rules drop it): its values are counted
+	// (Present, Values, Types, Nulls), not profiled.
+	tooMany, inArr, bare bool
+	// group: the field is a group candidate of the tracker (sel.gslot).
+	// fewSettled: settleFew has run.
+	group, fewSettled bool
+	// plain: name needs no escape in JSON (the text "name" is the name).
+	plain bool
+
+	// name is the member name under parent.
+	name string
+	// nameW and nameM are name's first 16 bytes as two words and their
+	// masks (nameAt compares them without a call).
+	nameW, nameM [2]uint64
+	elem         *Field
+	// few are the values while there are at most maxFew (tried in turn
+	// instead of the map).
+	few []*valState
 	// vals counts the values while there are few (Counts is made of it
 	// by Finish); with a tracker, each value also keeps the first
 	// records holding it.
@@ -92,26 +129,9 @@ type Field struct {
 	// values for Counts (exact up to 64-bit collisions, as Distinct),
 	// with each value's statistics.
 	tab *valTable
-	// tooMany: past maxValues values (tab counts them). inArr: the path
-	// goes through an array ("[]"). bare: the view shows none of the
-	// field's values (the rules drop it): its values are counted
-	// (Present, Values, Types, Nulls), not profiled.
-	tooMany, inArr, bare bool
-	// group: the field is a group candidate of the tracker (sel.gslot).
-	// fewSettled: settleFew has run.
-	group, fewSettled bool
 	// ManyDistinct: past maxDistinct values (Distinct is not exact).
 	ManyDistinct bool
-	// Types are the kinds of JSON value seen (bits of tString...).
-	Types int
-	// Present counts the records that have the field (at least one
-	// value, for paths through arrays); Values counts every value (more
-	// than Present under []); Nulls counts null values.
-	Present, Values, Nulls int
-	// recSum sums recHash over the field's scalar values (outside
-	// arrays): equal sums, equal values in every record (dupcols.go).
-	recSum uint64
-	topMin int // the least count in top
+	topMin       int // the least count in top
 	// Numbers: how many, min, max, sum, sum of squares.
 	NumN                      int
 	Sum, SumSquares, Min, Max float64
@@ -215,7 +235,13 @@ type Field struct {
 	minRec, maxRec, earliestRec, latestRec, maxItemsRec, maxEntriesRec int
 	// ...and its text, when the profile has a tracker.
 	minRaw, maxRaw, earliestRaw, latestRaw, maxItemsRaw, maxEntriesRaw []byte
+	// _ makes the size an odd number of cache lines (allocField;
+	// TestFieldSize).
+	_ [fieldPad]byte
 }
+
+// fieldPad pads Field to 21 cache lines (allocField).
+const fieldPad = 72
 
 // TopValue is one of a field's most common values (its JSON text) and
 // its exact count.
@@ -298,6 +324,10 @@ func (f *Field) Constant(records int) bool {
 
 // Profile is the profile of one collection.
 type Profile struct {
+	// slab holds the fields allocated but not yet used (allocField);
+	// slabN is the size of the last slab.
+	slab  []Field
+	slabN int
 	// Records is the number of records profiled (the collection's count).
 	Records int
 	// Fields in order of first appearance.
@@ -464,11 +494,33 @@ func (p *Profile) elemOf(parent *Field) *Field {
 
 // newField returns a new field at path under parent (not yet linked).
 func (p *Profile) newField(path string, parent *Field) *Field {
-	f := &Field{Path: path, lastRec: -1, first: len(p.Fields), depth: parent.depth + 1, inArr: parent.inArr,
+	f := p.allocField()
+	*f = Field{Path: path, lastRec: -1, first: len(p.Fields), depth: parent.depth + 1, inArr: parent.inArr,
 		vals: map[string]*valState{}, parent: parent}
 	if p.t != nil {
 		p.t.newField(f)
 	}
+	return f
+}
+
+// allocField returns a new zero Field from the profile's slab: fields are
+// allocated several at a time, 4, then 8, 16 and 32, so that the fields
+// of a record lie together, each starting a cache line and an odd number
+// of lines apart (its size, fieldPad): their first lines, which a value
+// reads (see Field), fall in every set of the cache, not in the few sets
+// a size of an even number of lines (20, of 1,280 bytes alone) reaches,
+// where a record's fields evict one another.
+func (p *Profile) allocField() *Field {
+	if len(p.slab) == 0 {
+		n := 4
+		if p.slabN > 0 {
+			n = min(2*p.slabN, 32)
+		}
+		p.slabN = n
+		p.slab = make([]Field, n)
+	}
+	f := &p.slab[0]
+	p.slab = p.slab[1:]
 	return f
 }
 
@@ -628,9 +680,13 @@ func (p *Profile) enter(f *Field, rec int) {
 	if f.lastRec != rec {
 		f.lastRec = rec
 		f.Present++
-		if p.t != nil && !f.inArr && f.sel != nil && len(f.sel.firstRecs) < maxPerWhy {
-			f.sel.firstRecs = append(f.sel.firstRecs, rec)
-			p.t.keep()
+		if !f.firstDone {
+			if p.t != nil && !f.inArr && f.sel != nil && len(f.sel.firstRecs) < maxPerWhy {
+				f.sel.firstRecs = append(f.sel.firstRecs, rec)
+				p.t.keep()
+			} else {
+				f.firstDone = true
+			}
 		}
 	}
 	f.Values++
@@ -660,6 +716,21 @@ func (p *Profile) arrayEnd(f *Field, n, rec int) {
 // per value.
 func (p *Profile) scalar(f *Field, raw []byte, rec int) {
 	p.seq++
+	if f.quiet && len(raw) == int(f.lastLen) {
+		// The field's last value again, adding nothing but its count
+		// (most records repeat the last one's state, kind, node,
+		// flag): two words compared, a count, the fingerprint.
+		if w0, w1 := keyWords(raw); w0 == f.lastW[0] && w1 == f.lastW[1] && (len(raw) <= 16 || string(raw[8:len(raw)-8]) == f.lastVal.key[8:len(raw)-8]) {
+			f.lastRun++
+			if !f.inArr {
+				f.recSum += recHash(f.lastH, rec)
+			}
+			if f.group {
+				p.t.groupValue(f, raw)
+			}
+			return
+		}
+	}
 	if len(raw) == 0 {
 		f.Types |= tNumber // (cannot happen in valid JSON)
 		return
@@ -678,15 +749,7 @@ func (p *Profile) scalar(f *Field, raw []byte, rec int) {
 	if f.bare {
 		return
 	}
-	var vh uint64
-	if vs := f.lastVal; vs != nil && !f.tooMany && sameText(vs.key, raw) && vs.st.fl&stNum == 0 && (vs.recsDone || vs.last == p.rec+1) {
-		// The value of the last time, adding nothing but its count
-		// (distinct's first case, without the call).
-		vs.n++
-		vh = vs.h
-	} else {
-		vh = p.distinct(f, raw, rec)
-	}
+	vh := p.distinct(f, raw, rec)
 	if !f.inArr {
 		f.recSum += recHash(vh, rec)
 	}
@@ -996,6 +1059,35 @@ func recHash(vh uint64, rec int) uint64 {
 	return x ^ x>>31
 }
 
+// settleRun adds to the count of f's last value the times it was seen
+// again since (lastRun): a null's to Nulls too.
+func (f *Field) settleRun() {
+	if f.lastRun == 0 {
+		return
+	}
+	vs := f.lastVal
+	vs.n += int(f.lastRun)
+	if vs.key[0] == 'n' {
+		f.Nulls += int(f.lastRun)
+	}
+	f.lastRun = 0
+}
+
+// keyWords returns two words that, with its length, tell a value's text
+// of up to 16 bytes from any other (its first and last 8 bytes, 4 bytes
+// or bytes, overlapping); a longer one's first and last 8 bytes.
+func keyWords(b []byte) (w0, w1 uint64) {
+	switch n := len(b); {
+	case n >= 8:
+		return binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[n-8:])
+	case n >= 4:
+		return uint64(binary.LittleEndian.Uint32(b)) | uint64(binary.LittleEndian.Uint32(b[n-4:]))<<32, 0
+	case n > 0:
+		return uint64(b[0]) | uint64(b[n/2])<<8 | uint64(b[n-1])<<16, 0
+	}
+	return 0, 0
+}
+
 // distinct counts the scalar value raw (its JSON text) of f in record
 // rec, adds its statistics, and returns its hash: a value among the
 // field's counted ones has it from when it was first seen, so a field of
@@ -1050,7 +1142,13 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 			}
 		}
 		if vs != nil {
-			f.lastVal = vs
+			if vs != f.lastVal {
+				f.settleRun()
+				f.lastVal = vs
+				f.lastLen = int32(len(raw))
+				f.lastW[0], f.lastW[1] = keyWords(raw)
+				f.lastH = vs.h
+			}
 			vs.n++
 			if !vs.recsDone && vs.last != p.rec+1 {
 				vs.recs = append(vs.recs, p.rec)
@@ -1058,12 +1156,14 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 				vs.recsDone = len(vs.recs) >= maxPerWhy
 				p.t.keep()
 			}
+			f.quiet = vs.recsDone && vs.st.fl&stNum == 0
 			return vs.h
 		}
 		// Too many values to count each: from here on they are counted
 		// by hash, with their statistics, and each string's pattern is
 		// counted as it is read (the values counted so far are counted
 		// now).
+		f.settleRun()
 		p.settleFew(f)
 		f.tooMany = true
 		f.tab = &valTable{}
@@ -1078,7 +1178,7 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 		if p.t != nil && f.sel != nil {
 			p.t.tooMany(f)
 		}
-		f.vals, f.lastVal, f.few, f.vidx = nil, nil, nil, valIndex{}
+		f.vals, f.lastVal, f.few, f.vidx, f.quiet = nil, nil, nil, valIndex{}, false
 	}
 	if p.t != nil && f.sel != nil && f.sel.exitVals != nil {
 		p.t.exitValue(f, raw)
@@ -1295,6 +1395,7 @@ func (p *Profile) Finish() {
 		}
 	}()
 	for _, f := range append(p.Fields, p.root) {
+		f.settleRun()
 		if !f.tooMany {
 			p.settleFew(f)
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // TestStatsAcrossStates: a field's statistics are the same whether its
@@ -65,28 +66,86 @@ func TestStatsAcrossStates(t *testing.T) {
 			return fmt.Sprintf(`"v%d"`, i%97)
 		},
 	}
+	kinds["alike"] = func(i int) string {
+		// Long values that differ only in their middle, and short
+		// ones of one length (the last value's words, Field.lastW).
+		if i%2 == 0 {
+			return fmt.Sprintf(`"%s%05d%s"`, strings.Repeat("a", 9+i%11), i, strings.Repeat("b", 9))
+		}
+		return fmt.Sprintf(`"%03d"`, i%1000)
+	}
 	for name, gen := range kinds {
 		for _, n := range []int{5, 50, 500, 6000} {
-			t.Run(fmt.Sprintf("%s/%d", name, n), func(t *testing.T) {
-				const records = 7000
-				p := NewProfile(false)
-				var vals []string
-				for i := 0; i < records; i++ {
-					// A few values far more often than the others, so
-					// that Top has values to name.
-					j := (i * 7919) % n
-					if i%10 == 0 {
-						j = i % 3
+			// run: each value in run records in a row (the last value
+			// again: Field.quiet).
+			for _, run := range []int{1, 4} {
+				t.Run(fmt.Sprintf("%s/%d/run%d", name, n, run), func(t *testing.T) {
+					const records = 7000
+					p := NewProfile(false)
+					var vals []string
+					for i := 0; i < records; i++ {
+						// A few values far more often than the others, so
+						// that Top has values to name.
+						j := (i / run * 7919) % n
+						if i/run%10 == 0 {
+							j = i / run % 3
+						}
+						v := gen(j)
+						vals = append(vals, v)
+						p.Add(i, []byte(`{"v":`+v+`}`))
 					}
-					v := gen(j)
-					vals = append(vals, v)
-					p.Add(i, []byte(`{"v":`+v+`}`))
-				}
-				p.Finish()
-				f := p.Field("v")
-				checkField(t, f, vals)
-			})
+					p.Finish()
+					f := p.Field("v")
+					checkField(t, f, vals)
+				})
+			}
 		}
+	}
+}
+
+// TestKeyWords: two value texts of the same length up to 16 bytes have
+// different words (keyWords), so that a value is the field's last one
+// again exactly when its length and words are the last one's.
+func TestKeyWords(t *testing.T) {
+	alphabet := []byte("ab\"0")
+	for n := 1; n <= 16; n++ {
+		seen := map[[2]uint64]string{}
+		b := make([]byte, n)
+		// Every text over a small alphabet for short lengths, texts
+		// differing in one byte for longer ones.
+		var try func(i int)
+		try = func(i int) {
+			if i == n || n > 6 && i > 0 {
+				for j := i; j < n; j++ {
+					b[j] = 'x'
+				}
+				for j := 0; j <= n; j++ {
+					c := append([]byte(nil), b...)
+					if j < n {
+						c[j] = 'y'
+					}
+					w0, w1 := keyWords(c)
+					if o, ok := seen[[2]uint64{w0, w1}]; ok && o != string(c) {
+						t.Fatalf("keyWords(%q) = keyWords(%q)", c, o)
+					}
+					seen[[2]uint64{w0, w1}] = string(c)
+				}
+				return
+			}
+			for _, c := range alphabet {
+				b[i] = c
+				try(i + 1)
+			}
+		}
+		try(0)
+	}
+}
+
+// TestFieldSize: a Field is an odd number of cache lines long, so that
+// the fields of a slab (allocField) start in different sets of the cache.
+func TestFieldSize(t *testing.T) {
+	if n := unsafe.Sizeof(Field{}); n%64 != 0 || n/64%2 != 1 {
+		t.Errorf("a Field is %d bytes, not an odd number of 64-byte lines: change fieldPad (%d)", n, fieldPad)
 	}
 }
 
@@ -100,9 +159,12 @@ func checkField(t *testing.T, f *Field, vals []string) {
 	var timeTexts []string
 	years := map[int]int{}
 	pats, pres, exts := map[string]int{}, map[string]int{}, map[string]int{}
-	maxLen, long, spaced, unshaped := 0, 0, 0, 0
+	maxLen, long, spaced, unshaped, nulls := 0, 0, 0, 0, 0
 	for _, v := range vals {
 		counts[v]++
+		if v == "null" {
+			nulls++
+		}
 		switch v[0] {
 		case '"':
 			s, err := strconv.Unquote(v)
@@ -152,6 +214,8 @@ func checkField(t *testing.T, f *Field, vals []string) {
 			t.Errorf("%s: %v, want %v", what, got, want)
 		}
 	}
+	want("Values", f.Values, len(vals))
+	want("Nulls", f.Nulls, nulls)
 	if len(counts) > maxDistinct {
 		want("ManyDistinct", f.ManyDistinct, true)
 	} else {
