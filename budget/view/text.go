@@ -862,7 +862,12 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 	case tsReport:
 		return tc.reportHead(cs)
 	case tsRuns:
-		return fmt.Sprintf("top-level tests by their runs, most first (showing %s of %s tests; exact counts of their === RUN lines, and of their subtests'):\n", commas(min(len(cs)*20, len(tc.t.runs.order))), commas(len(tc.t.runs.order)))
+		rs := tc.t.runs
+		once := ""
+		if rs.once > 0 {
+			once = fmt.Sprintf("; %s other tests ran at most once, with no subtests, not listed", commas(rs.once))
+		}
+		return fmt.Sprintf("top-level tests by their runs, most first (showing %s of %s tests run more than once or with subtests%s; exact counts of their === RUN lines, and of their subtests'):\n", commas(min(len(cs)*20, rs.listed)), commas(rs.listed), once)
 	case tsPackages:
 		if tc.report() {
 			return fmt.Sprintf("suites, tests by status (showing %s of %s: failed suites first), line<TAB>suite:\n", commas(len(cs)), commas(len(tc.t.suites)))

@@ -185,3 +185,27 @@ func TestTableHeaderBelowProse(t *testing.T) {
 		t.Errorf("the query's rows: %v, want 40", rows)
 	}
 }
+
+// TestGoTestRunsOnceNotListed: in go test -v text whose tests each ran
+// once with no subtests, the "top-level tests by their runs" lines are
+// not spent listing every name with "1"; a test run more often or with
+// subtests is listed, and the others are counted in the head. On the
+// old code all 60 names were listed with their 1.
+func TestGoTestRunsOnceNotListed(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&b, "=== RUN   TestCase%03d\n--- PASS: TestCase%03d (0.00s)\n", i, i)
+	}
+	b.WriteString("=== RUN   TestTable\n=== RUN   TestTable/a\n=== RUN   TestTable/b\n--- PASS: TestTable (0.00s)\n    --- PASS: TestTable/a (0.00s)\n    --- PASS: TestTable/b (0.00s)\n")
+	b.WriteString("PASS\nok  \texample.com/pkg\t0.012s\n")
+	got := fillText(t, []byte(b.String()), 4000)
+	if !strings.Contains(got, "showing 1 of 1 tests run more than once or with subtests; 60 other tests ran at most once, with no subtests, not listed") {
+		t.Errorf("the runs' head does not count the tests run once:\n%s", got)
+	}
+	if !strings.Contains(got, "  TestTable 1 (subtest runs: 2)") {
+		t.Errorf("TestTable is not listed with its subtests:\n%s", got)
+	}
+	if strings.Contains(got, "TestCase007 1") {
+		t.Errorf("a test run once is listed:\n%s", got)
+	}
+}
