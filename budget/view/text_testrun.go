@@ -405,7 +405,7 @@ type runStat struct {
 // runSummary counts the "=== RUN" lines of a go test text.
 type runSummary struct {
 	runs, topRuns int
-	listed, once  int // testLines: the tests it lists, and those run at most once with no subtests (counted only)
+	listed, once  int                 // testLines: the tests it lists, and those run at most once with no subtests (counted only)
 	tests         map[string]*runStat // top-level tests by name, while at most maxRunTests
 	order         []*runStat
 	distinct      map[uint64]struct{} // hashes of every top-level name
