@@ -209,3 +209,26 @@ func TestGoTestRunsOnceNotListed(t *testing.T) {
 		t.Errorf("a test run once is listed:\n%s", got)
 	}
 }
+
+// TestSeverityNotInIdentifiers: a symbol named with ERR_ or ending in
+// Error inside a longer identifier (readelf's relocations of OpenSSL's
+// ERR_peek_error, zstd's ZSTD_isError) is no error line; an ERR_ code in
+// capitals, an exception's name and a Java error at the end of a line
+// still are. On the old code the first two were error lines (11 of
+// readelf -a's relocation and symbol rows, shown first).
+func TestSeverityNotInIdentifiers(t *testing.T) {
+	for line, want := range map[string]int{
+		"00000000000aafb8  0000001800000007 R_X86_64_JUMP_SLOT     0000000000000000 ERR_peek_error@OPENSSL_3.0.0 + 0": sevNone,
+		"   512: 0000000000000000     0 FUNC    GLOBAL DEFAULT  UND ZSTD_isError":                                    sevNone,
+		"   513: 0000000000000000     0 FUNC    GLOBAL DEFAULT  UND ERR_get_error@OPENSSL_3.0.0 (6)":                sevNone,
+		"npm ERR! code ERR_SOCKET_TIMEOUT":                                                                          sevError,
+		"  code: 'ERR_MODULE_NOT_FOUND',":                                                                           sevError,
+		"Exception in thread \"main\" java.lang.StackOverflowError":                                                 sevError,
+		"TypeError: Cannot read properties of undefined":                                                           sevError,
+		"raise ValueError:":                                                                                         sevError,
+	} {
+		if got := lineSeverity(line); got != want {
+			t.Errorf("%q: severity %d, want %d", line, got, want)
+		}
+	}
+}
