@@ -219,13 +219,13 @@ func TestGoTestRunsOnceNotListed(t *testing.T) {
 func TestSeverityNotInIdentifiers(t *testing.T) {
 	for line, want := range map[string]int{
 		"00000000000aafb8  0000001800000007 R_X86_64_JUMP_SLOT     0000000000000000 ERR_peek_error@OPENSSL_3.0.0 + 0": sevNone,
-		"   512: 0000000000000000     0 FUNC    GLOBAL DEFAULT  UND ZSTD_isError":                                    sevNone,
-		"   513: 0000000000000000     0 FUNC    GLOBAL DEFAULT  UND ERR_get_error@OPENSSL_3.0.0 (6)":                sevNone,
-		"npm ERR! code ERR_SOCKET_TIMEOUT":                                                                          sevError,
-		"  code: 'ERR_MODULE_NOT_FOUND',":                                                                           sevError,
-		"Exception in thread \"main\" java.lang.StackOverflowError":                                                 sevError,
-		"TypeError: Cannot read properties of undefined":                                                           sevError,
-		"raise ValueError:":                                                                                         sevError,
+		"   512: 0000000000000000     0 FUNC    GLOBAL DEFAULT  UND ZSTD_isError":                                     sevNone,
+		"   513: 0000000000000000     0 FUNC    GLOBAL DEFAULT  UND ERR_get_error@OPENSSL_3.0.0 (6)":                  sevNone,
+		"npm ERR! code ERR_SOCKET_TIMEOUT":                          sevError,
+		"  code: 'ERR_MODULE_NOT_FOUND',":                           sevError,
+		"Exception in thread \"main\" java.lang.StackOverflowError": sevError,
+		"TypeError: Cannot read properties of undefined":            sevError,
+		"raise ValueError:":                                         sevError,
 	} {
 		if got := lineSeverity(line); got != want {
 			t.Errorf("%q: severity %d, want %d", line, got, want)
