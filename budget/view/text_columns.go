@@ -428,11 +428,18 @@ func (sp *colSplit) jqFields() string {
 		}
 		return fmt.Sprintf(`%s%s | select(length >= %d and length <= %d)%s`, sp.jqLead(), sp.jqCells(), lo, hi, sp.jqWords())
 	}
+	return fmt.Sprintf(`%s%s[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | select(length >= %d) | %s.[:%d] + [.[%d:] | join(" ")]`, sp.jqLead(), sp.jqNoRule(), sp.minK, sp.jqGuard(), sp.k-1, sp.k-1)
+}
+
+// jqGuard is the jq that leaves out, of the cells of a line split at
+// spaces, the lines with a word in a column of numbers (numberGuard),
+// each test followed by " | "; "" when there is none.
+func (sp *colSplit) jqGuard() string {
 	guard := ""
 	for _, i := range sp.numbers {
-		guard += fmt.Sprintf(` | select(.[%d] | test("[A-Za-z]") | not)`, i)
+		guard += fmt.Sprintf(`select(.[%d] | test("[A-Za-z]") | not) | `, i)
 	}
-	return fmt.Sprintf(`%s%s[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | select(length >= %d) | .[:%d] + [.[%d:] | join(" ")]%s`, sp.jqLead(), sp.jqNoRule(), sp.minK, sp.k-1, sp.k-1, guard)
+	return guard
 }
 
 // jqNoRule is the jq test that leaves out rule lines when they are no
@@ -530,7 +537,7 @@ func (sp *colSplit) jqField(i int) string {
 	if sp.mode != bySpaces {
 		return sp.jqFields() + fmt.Sprintf(` | .[%d]`, i)
 	}
-	s := fmt.Sprintf(`%s%s[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | select(length >= %d) | `, sp.jqLead(), sp.jqNoRule(), sp.minK)
+	s := fmt.Sprintf(`%s%s[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | select(length >= %d) | %s`, sp.jqLead(), sp.jqNoRule(), sp.minK, sp.jqGuard())
 	if i == sp.k-1 {
 		// The last column holds the rest, joined by single spaces.
 		return s + fmt.Sprintf(`.[%d:] | join(" ")`, i)

@@ -232,3 +232,17 @@ func TestSeverityNotInIdentifiers(t *testing.T) {
 		}
 	}
 }
+
+// TestTableHeaderBelowProseFieldQueries: every column's query (jqField)
+// yields the column's values over the rows the view counts, the lines
+// with a word in a column of numbers left out as in jqFields.
+func TestTableHeaderBelowProseFieldQueries(t *testing.T) {
+	data := cprofileText()
+	sp := analyzeText(data, nil).cols.split
+	for i := 0; i < sp.k; i++ {
+		got := jqLines(t, data, fmt.Sprintf(`[.[] | %s] | length`, sp.jqField(i)))
+		if len(got) != 1 || fmt.Sprint(got[0]) != "40" {
+			t.Errorf("column %d's query yields %v values, want 40", i+1, got)
+		}
+	}
+}
