@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/toolcompact/compact/budget/internal/format"
@@ -109,6 +110,15 @@ const (
 
 var kindNames = []string{"string", "number", "boolean", "null", "object", "array"}
 
+// kindBits is the kind bit of a value by its first byte (kindBit of
+// kindOf, at one load).
+var kindBits = func() (t [256]uint8) {
+	for c := range t {
+		t[c] = kindBit(kindOf(byte(c)))
+	}
+	return t
+}()
+
 func kindBit(k jsontext.Kind) uint8 {
 	switch k {
 	case '"':
@@ -176,6 +186,9 @@ type node struct {
 	// collection fedBy, once found (feed.go).
 	fedF  *view.Field
 	fedBy *view.FedColl
+	// seekAt is where the fed walk is, at this node's value, on the way
+	// to the records paths (set by walker.open as it enters it).
+	seekAt fedAt
 
 	// level 1 cache (see fields.go)
 	rule  *nodeRule
@@ -319,9 +332,10 @@ func pathSegment(name string) string {
 	return "." + strconv.Quote(name)
 }
 
-// noteValue records a complete value seen at n with raw text raw.
-func (n *node) noteValue(k jsontext.Kind, raw []byte) {
-	n.kinds |= kindBit(k)
+// noteValue records a complete value seen at n, of kind bit kb, with raw
+// text raw.
+func (n *node) noteValue(kb uint8, raw []byte) {
+	n.kinds |= kb
 	n.seen++
 	if n.seen == 1 {
 		n.first = raw
@@ -330,13 +344,21 @@ func (n *node) noteValue(k jsontext.Kind, raw []byte) {
 	}
 }
 
-// walker builds the path tree of a JSON input.
+// walker builds the path tree of a JSON input. In a fed walk (feed.go)
+// it also feeds the profiles of plan's collections.
 type walker struct {
 	scanner
-	// plan is what a fed walk profiles (feed.go), fc the collection
-	// whose record it is in; nil for value.
-	plan *feedPlan
-	fc   *view.FedColl
+	// plan is what a fed walk profiles, nil for a plain walk; fc is the
+	// collection whose records the walk is in (seekColl outside them);
+	// at is where the next value is on the way to the records paths,
+	// read by a container outside the records (open); key, at keyAt, is
+	// the quoted name of a map's member whose value is a scalar, its
+	// record begun at the value (keyField).
+	plan  *feedPlan
+	fc    *view.FedColl
+	at    fedAt
+	key   []byte
+	keyAt int
 }
 
 // ErrDepth is wrapped when a JSON input nests deeper than the scanner
@@ -345,12 +367,21 @@ var errDepth = errors.New("nested too deep")
 
 // walkJSON builds the path tree of data, which holds one or more JSON
 // values and must be valid UTF-8. It reports how many top-level values
-// there were and whether every one of them sat on its own line.
-func walkJSON(data []byte) (root *node, values int, oneLine bool, err error) {
-	w := &walker{scanner: scanner{d: data}}
+// there were and whether every one of them sat on its own line. With a
+// plan (not nil) it also feeds the plan's collections (feed.go).
+func walkJSON(data []byte, plan *feedPlan) (root *node, values int, oneLine bool, err error) {
+	w := &walker{scanner: scanner{d: data}, plan: plan}
 	root = newNode("", nil)
 	oneLine = true
 	lastEnd := 0
+	var stream *view.FedColl
+	var all fedAt
+	if plan != nil {
+		if plan.stream {
+			stream = plan.coll(root, "stream")
+		}
+		all = fedAt{live: uint32(1)<<len(plan.targets) - 1, any: plan.any}
+	}
 	for {
 		c := w.peek()
 		if c == 0 {
@@ -360,7 +391,18 @@ func walkJSON(data []byte) (root *node, values int, oneLine bool, err error) {
 		if values > 0 && !bytesHasNewline(data[lastEnd:start]) {
 			oneLine = false
 		}
-		if err := w.value(root, 0); err != nil {
+		if stream != nil {
+			// Each value is a record of the root's stream.
+			w.fc = stream
+			err = walkValue[fedWalk](w, root, 0, stream.Begin(start))
+			stream.End(w.pos)
+		} else if plan != nil && (c == '{' || c == '[') {
+			w.fc, w.at = seekColl, all
+			err = walkValue[fedWalk](w, root, 0, seekField)
+		} else {
+			err = walkValue[plainWalk](w, root, 0, nil)
+		}
+		if err != nil {
 			return nil, 0, false, err
 		}
 		if bytesHasNewline(data[start:w.pos]) {
@@ -390,8 +432,44 @@ func kindOf(c byte) jsontext.Kind {
 	return '0'
 }
 
-// value scans the value at w.pos into node n and reports its kind.
-func (w *walker) value(n *node, depth int) error {
+// How the fed walk goes through an object or an array (walkValue).
+const (
+	walkPlain   = iota // the path tree only
+	walkFed            // a value of a record: also the profile's events
+	walkSeek           // on the way to the records paths (feed.go)
+	walkRecords        // a fed collection: each element or member a record
+)
+
+// walkValue is compiled twice: walkValue[plainWalk], level 1's walk of
+// the path tree, and walkValue[fedWalk], which also feeds the profiles
+// of a plan (feed.go). In each, feeding[M]() is a constant: the plain
+// walk has none of the fed walk's branches (not even a test per value),
+// and both are this one text.
+type (
+	plainWalk struct{}
+	fedWalk   struct{ _ byte }
+	walkKind  interface{ plainWalk | fedWalk }
+)
+
+// feeding reports whether M is the fed walk (a constant once compiled:
+// the two kinds differ in size).
+func feeding[M walkKind]() bool {
+	var m M
+	return unsafe.Sizeof(m) != 0
+}
+
+// walkValue scans the value at w.pos into node n.
+//
+// The fed walk (M fedWalk) also feeds the profiles of w.plan: in a
+// record of w.fc, f is the profile's field of the value, whose events go
+// to w.fc (walker.open; for an object, the field of each member, found
+// on its node or by walker.member); outside the records (f is seekField,
+// w.fc seekColl), a container on the way to the records paths is sought
+// (walker.open) and becomes a fed collection at their end. A value not
+// profiled (a field the rules drop, one the profile reads itself, one on
+// no records path) is walked by the plain walk.
+func walkValue[M walkKind](w *walker, n *node, depth int, f *view.Field) error {
+	fed := feeding[M]()
 	c := w.peek()
 	start := w.pos
 	switch c {
@@ -399,10 +477,18 @@ func (w *walker) value(n *node, depth int) error {
 		if depth >= maxDepth {
 			return fmt.Errorf("JSON %w at byte %d (more than %d levels)", errDepth, start, maxDepth)
 		}
+		mode := walkPlain
+		if fed {
+			var err error
+			if mode, err = w.open(n, c, depth, f); err != nil || mode == walkPlain {
+				return plainAfter(w, n, depth, err)
+			}
+		}
 		w.pos++
 		count := 0
 		var kind, kinds uint8
 		uniform := true
+		var prev *view.Field // the field of the member before (fed)
 		if w.peek() == '}' {
 			w.pos++
 		} else {
@@ -424,7 +510,7 @@ func (w *walker) value(n *node, depth int) error {
 				}
 				w.pos++
 				child := n.child(name, count)
-				kb := kindBit(kindOf(w.peek()))
+				kb := kindBits[w.peek()]
 				kinds |= kb
 				if count == 0 {
 					kind = kb
@@ -432,7 +518,29 @@ func (w *walker) value(n *node, depth int) error {
 					uniform = false
 				}
 				count++
-				if err := w.value(child, depth+1); err != nil {
+				if fed {
+					// The profile's field of the member's value: in a
+					// record, the one found on its node before (a
+					// node's values are those of one field, but under
+					// an object whose members share one node); a
+					// member of a map or of a value sought is never
+					// found there (w.fc is not the node's).
+					kid := child.fedF
+					if child.fedBy != w.fc || n.folded {
+						if kid, err = w.member(mode, n, child, f, prev, ns, name, esc, depth); err != nil {
+							return err
+						}
+					}
+					prev = kid
+					if kid != nil {
+						err = walkValue[fedWalk](w, child, depth+1, kid)
+					} else {
+						err = walkValue[plainWalk](w, child, depth+1, nil)
+					}
+				} else {
+					err = walkValue[plainWalk](w, child, depth+1, nil)
+				}
+				if err != nil {
 					return err
 				}
 				more, err := w.next('}')
@@ -453,11 +561,24 @@ func (w *walker) value(n *node, depth int) error {
 			n.notMap = true
 		}
 		n.mapKind = kind
-		n.noteValue('{', w.d[start:w.pos])
+		n.noteValue(kObject, w.d[start:w.pos])
+		if fed && mode == walkFed {
+			w.fc.ObjectEnd(f, count)
+		} else if fed && mode == walkRecords {
+			w.fc.End(w.pos) // (the map's last record: member ends the others)
+			w.fc = seekColl
+		}
 		return nil
 	case '[':
 		if depth >= maxDepth {
 			return fmt.Errorf("JSON %w at byte %d (more than %d levels)", errDepth, start, maxDepth)
+		}
+		mode := walkPlain
+		if fed {
+			var err error
+			if mode, err = w.open(n, c, depth, f); err != nil || mode == walkPlain {
+				return plainAfter(w, n, depth, err)
+			}
 		}
 		w.pos++
 		count := 0
@@ -468,9 +589,34 @@ func (w *walker) value(n *node, depth int) error {
 			if c := w.peek(); (c == '{' || c == '[') && n.parent != nil && n.parent.folded && n.parent.elem == n {
 				n.leadsOpen = true
 			}
+			var ef *view.Field
+			if fed {
+				ef = w.elem(mode, n, f)
+			}
 			for {
 				count++
-				if err := w.value(el, depth+1); err != nil {
+				var err error
+				if fed {
+					switch mode {
+					case walkSeek:
+						w.at = w.plan.step(n.seekAt, []byte("[]"))
+						ef = w.seekKid()
+					case walkRecords:
+						w.peek()
+						ef = w.fc.Begin(w.pos)
+					}
+					if ef != nil {
+						err = walkValue[fedWalk](w, el, depth+1, ef)
+					} else {
+						err = walkValue[plainWalk](w, el, depth+1, nil)
+					}
+					if mode == walkRecords {
+						w.fc.End(w.pos)
+					}
+				} else {
+					err = walkValue[plainWalk](w, el, depth+1, nil)
+				}
+				if err != nil {
 					return err
 				}
 				more, err := w.next(']')
@@ -483,14 +629,37 @@ func (w *walker) value(n *node, depth int) error {
 			}
 		}
 		n.elems += count
-		n.noteValue('[', w.d[start:w.pos])
+		n.noteValue(kArray, w.d[start:w.pos])
+		if fed && mode == walkFed {
+			w.fc.ArrayEnd(f, count)
+		} else if fed && mode == walkRecords {
+			w.fc = seekColl
+		}
 		return nil
 	}
 	if err := w.scalar(c); err != nil {
 		return err
 	}
-	n.noteValue(kindOf(c), w.d[start:w.pos])
+	raw := w.d[start:w.pos]
+	n.noteValue(kindBits[c], raw)
+	if fed {
+		if f == keyField {
+			// A map's member: its record begins now that its
+			// value's end is known.
+			f = w.fc.BeginMember(w.keyAt, w.key, start, w.pos)
+		}
+		w.fc.Scalar(f, raw)
+	}
 	return nil
+}
+
+// plainAfter walks the value at w.pos into n by the plain walk, unless
+// err (a fed walk's container that feeds nothing: walker.open).
+func plainAfter(w *walker, n *node, depth int, err error) error {
+	if err != nil {
+		return err
+	}
+	return walkValue[plainWalk](w, n, depth, nil)
 }
 
 var errEOF = io.EOF
@@ -641,15 +810,7 @@ func detectShapeFed(data []byte, records []string, contentType string, plan *fee
 	first := bytes.TrimLeft(data, " \t\r\n")[0]
 	if first == '{' || first == '[' || first == '"' || first == '-' || first >= '0' && first <= '9' || first == 't' || first == 'f' || first == 'n' {
 		if utf8.Valid(data) {
-			var root *node
-			var values int
-			var oneLine bool
-			var err error
-			if plan != nil {
-				root, values, oneLine, err = walkJSONFed(data, plan)
-			} else {
-				root, values, oneLine, err = walkJSON(data)
-			}
+			root, values, oneLine, err := walkJSON(data, plan)
 			if err == nil {
 				s, err := shapeFromTree(data, root, values, oneLine, records)
 				if plan != nil && err == nil {

@@ -2,7 +2,6 @@ package budget
 
 import (
 	"bytes"
-	"fmt"
 	"sync/atomic"
 
 	"github.com/toolcompact/compact/budget/view"
@@ -16,16 +15,18 @@ import (
 // (walkJSON) had already read: on a 10 MB output the second walk cost
 // 0.16-0.33x of level 1. When the pipeline expects a view (feedFor: a
 // store is configured and the input is large and far over its budget),
-// level 1's walk is the fed walk below instead: the same path tree, the
-// same checks, and, for the records of the collections it can find while
-// it walks (a rules' records path holding an array or an object seen
-// once, the root array, a stream of JSON Lines), the profile's events
-// (view.FedColl). The view then starts from the fed profile; a
-// collection not fed (one found only after the walk, one at many places)
-// is profiled by the view's own walk as before. The profile reads only
-// text the walk has checked: a value it reads ahead of the walk (a map's
-// member as its record, a list it may read as pairs) is checked first. Either way the view is the same, byte for byte
-// (TestFedViewsSame).
+// level 1's walk is the fed walk instead: the same walk (walkValue,
+// compiled a second time with the branches below taken: the plain walk
+// pays nothing for them), the same path tree and checks, and, for the
+// records of the collections it can find while it walks (a rules'
+// records path holding an array or an object seen once, the root array,
+// a stream of JSON Lines), the profile's events (view.FedColl). The view
+// then starts from the fed profile; a collection not fed (one found only
+// after the walk, one at many places) is profiled by the view's own walk
+// as before. The profile reads only text the walk has checked: a value
+// it reads ahead of the walk (a map's member as its record, a list it
+// may read as pairs) is checked first. Either way the view is the same,
+// byte for byte (TestFedViewsSame).
 
 // feedMinBytes is the smallest input whose collections level 1's walk
 // profiles; feedOver is how many bytes per token of budget an input must
@@ -123,22 +124,6 @@ func linesLike(data []byte) bool {
 	return len(line) > 0 && line[len(line)-1] == '}' && len(rest) > 0 && rest[0] == '{'
 }
 
-// objectDone notes an object value of n (text raw) of count members,
-// the kind of the first and the kinds of all, uniform when all of one
-// kind: as walker.value does.
-func (n *node) objectDone(count int, kind, kinds uint8, uniform bool, raw []byte) {
-	n.members += count
-	if kinds&(kObject|kArray) == 0 && count >= minScalarMap && (!uniform || kind&(kString|kNumber) == 0) {
-		kind, uniform = kScalars, true
-	}
-	if !uniform || count < minMapMembers || kind&(kObject|kString|kNumber|kArray) == 0 ||
-		(n.mapKind != 0 && n.mapKind != kind) {
-		n.notMap = true
-	}
-	n.mapKind = kind
-	n.noteValue('{', raw)
-}
-
 // fedAt is where the fed walk is at a value on the way to the records
 // paths: live are the targets whose first d segments lead here; any says
 // an array of objects here is a candidate collection.
@@ -201,435 +186,125 @@ func (s Shape) fedOf(n *node, kind string) *view.FedColl {
 	return nil
 }
 
-// walkJSONFed is walkJSON that also feeds plan's collections.
-func walkJSONFed(data []byte, plan *feedPlan) (root *node, values int, oneLine bool, err error) {
-	w := &walker{scanner: scanner{d: data}, plan: plan}
-	root = newNode("", nil)
-	oneLine = true
-	lastEnd := 0
-	var stream *view.FedColl
-	if plan.stream {
-		stream = plan.coll(root, "stream")
+// seekField and seekColl stand for the field of a container and the
+// collection of the fed walk outside the records of any collection: no
+// profile's, and never a node's (node.fedBy). keyField stands for the
+// field of a map's member whose value is a scalar, before its record
+// begins (walkValue begins it at the value's end).
+var (
+	seekField = new(view.Field)
+	seekColl  = new(view.FedColl)
+	keyField  = new(view.Field)
+)
+
+// seekKid returns the field of a value on the way to the records paths,
+// at w.pos: seekField for an object or an array, nil for a scalar (not
+// fed).
+func (w *walker) seekKid() *view.Field {
+	if c := w.peek(); c == '{' || c == '[' {
+		return seekField
 	}
-	all := fedAt{live: uint32(1)<<len(plan.targets) - 1, any: plan.any}
-	for {
-		c := w.peek()
-		if c == 0 {
-			break
-		}
-		start := w.pos
-		if values > 0 && !bytesHasNewline(data[lastEnd:start]) {
-			oneLine = false
-		}
-		if stream != nil {
-			w.fc = stream
-			err = w.fed(root, 0, stream.Begin(start))
-			stream.End(w.pos)
-		} else {
-			err = w.seek(root, 0, all)
-		}
-		if err != nil {
-			return nil, 0, false, err
-		}
-		if bytesHasNewline(data[start:w.pos]) {
-			oneLine = false
-		}
-		if err := w.endOfValue(data[w.pos-1]); err != nil {
-			return nil, 0, false, err
-		}
-		values++
-		lastEnd = w.pos
-	}
-	if values == 0 {
-		return nil, 0, false, errNoValue
-	}
-	root.lone = w.lone
-	return root, values, oneLine, nil
+	return nil
 }
 
-// seek is walker.value (keep them in step: TestFedTreeSame) on the way
-// to the records paths: at the array of one, each element is a record
-// (records); a value on no records path is walked by value.
-func (w *walker) seek(n *node, depth int, at fedAt) error {
+// open is how the fed walk goes through the container at w.pos, which
+// starts with c ('{' or '['), at node n: walkFed in a record (f is its
+// field; the profile reads ahead in some values: checked first),
+// walkSeek on the way to the records paths (n.seekAt: where), walkRecords
+// at a collection fed from now on (w.fc), walkPlain when it feeds
+// nothing (on no records path; a collection met before; a value the
+// profile read itself: an object keyed "0".."n-1", a list of pairs).
+func (w *walker) open(n *node, c byte, depth int, f *view.Field) (int, error) {
+	if f != seekField {
+		fc := w.fc
+		if fc.Looks(f, c) {
+			if err := w.check(depth); err != nil {
+				return walkPlain, err
+			}
+		}
+		if c == '{' && !fc.Object(f, w.pos) || c == '[' && !fc.Array(f, w.pos) {
+			return walkPlain, nil
+		}
+		return walkFed, nil
+	}
+	at := w.at
 	if at.live == 0 && !at.any {
-		return w.value(n, depth)
+		return walkPlain, nil
 	}
-	c := w.peek()
-	if at.any && c == '[' && w.objectsFirst() {
-		if fc := w.plan.coll(n, "array"); fc != nil {
-			w.fc = fc
-			return w.records(n, depth)
-		}
-		return w.value(n, depth)
+	kind := ""
+	switch {
+	case at.any && c == '[' && w.objectsFirst():
+		kind = "array" // a candidate: an outermost array of objects
+	case w.plan.ends(at) && c == '[':
+		kind = "array"
+	case w.plan.ends(at):
+		kind = "map"
+	default:
+		n.seekAt = at
+		return walkSeek, nil
 	}
-	if w.plan.ends(at) {
-		switch c {
-		case '[':
-			if fc := w.plan.coll(n, "array"); fc != nil {
-				w.fc = fc
-				return w.records(n, depth)
-			}
-		case '{':
-			if fc := w.plan.coll(n, "map"); fc != nil {
-				w.fc = fc
-				return w.members(n, depth)
-			}
-		}
-		return w.value(n, depth)
+	if fc := w.plan.coll(n, kind); fc != nil {
+		w.fc = fc
+		return walkRecords, nil
 	}
-	start := w.pos
-	switch c {
-	case '{':
-		if depth >= maxDepth {
-			return fmt.Errorf("JSON %w at byte %d (more than %d levels)", errDepth, start, maxDepth)
-		}
-		w.pos++
-		count := 0
-		var kind, kinds uint8
-		uniform := true
-		if w.peek() == '}' {
-			w.pos++
-		} else {
-			for {
-				if w.peek() != '"' {
-					return w.fail("want a member name")
-				}
-				ns := w.pos
-				esc, err := w.str()
-				if err != nil {
-					return err
-				}
-				name := w.d[ns+1 : w.pos-1]
-				if esc {
-					name = unquoteName(w.d[ns:w.pos])
-				}
-				if w.peek() != ':' {
-					return w.fail("want ':'")
-				}
-				w.pos++
-				child := n.child(name, count)
-				var kat fedAt
-				if !n.folded {
-					kat = w.plan.step(at, name)
-				}
-				kat.any = at.any
-				kb := kindBit(kindOf(w.peek()))
-				kinds |= kb
-				if count == 0 {
-					kind = kb
-				} else if kind != kb {
-					uniform = false
-				}
-				count++
-				if err := w.seek(child, depth+1, kat); err != nil {
-					return err
-				}
-				more, err := w.next('}')
-				if err != nil {
-					return err
-				}
-				if !more {
-					break
-				}
-			}
-		}
-		n.objectDone(count, kind, kinds, uniform, w.d[start:w.pos])
-		return nil
-	case '[':
-		if depth >= maxDepth {
-			return fmt.Errorf("JSON %w at byte %d (more than %d levels)", errDepth, start, maxDepth)
-		}
-		w.pos++
-		count := 0
-		if w.peek() == ']' {
-			w.pos++
-		} else {
-			el := n.elemNode()
-			if c := w.peek(); (c == '{' || c == '[') && n.parent != nil && n.parent.folded && n.parent.elem == n {
-				n.leadsOpen = true
-			}
-			eat := w.plan.step(at, []byte("[]"))
-			for {
-				count++
-				if err := w.seek(el, depth+1, eat); err != nil {
-					return err
-				}
-				more, err := w.next(']')
-				if err != nil {
-					return err
-				}
-				if !more {
-					break
-				}
-			}
-		}
-		n.elems += count
-		n.noteValue('[', w.d[start:w.pos])
-		return nil
+	return walkPlain, nil
+}
+
+// elem returns the field of the items of an array of node n walked in
+// mode (not walkPlain) before the first: in a record, the field of f's
+// items (nil: not profiled); else nil (each item's own: seekKid, or a
+// record's begun).
+func (w *walker) elem(mode int, n *node, f *view.Field) *view.Field {
+	if mode == walkFed {
+		return w.fc.Elem(f)
 	}
-	if err := w.scalar(c); err != nil {
-		return err
-	}
-	n.noteValue(kindOf(c), w.d[start:w.pos])
 	return nil
 }
 
-// fed is walker.value (keep them in step: TestFedTreeSame) in a record
-// of w.fc: every value of field f is also the profile's event (Object,
-// Member, ObjectEnd; Array, Elem, ArrayEnd; Scalar). A member's field is
-// kept on its node once found (a node's values are those of one field of
-// the profile, but under an object whose members share one node).
-func (w *walker) fed(n *node, depth int, f *view.Field) error {
+// member is what the fed walk does at the member (at node child) of an
+// object of node n walked in mode, whose name (esc: it holds an escape)
+// starts at offset ns, before its value (at w.pos): it returns the
+// profile's field of the value, nil when not profiled. walkFed: the
+// field of the member of f (prev is the field of the member before),
+// kept on its node. walkSeek: seekKid, and where the member is on the
+// way to the records paths (w.at). walkRecords: the member begins a
+// record of the map w.fc, whose text the profile reads before the walk
+// reaches it (checked first; a scalar's record begins at its end:
+// keyField); the record before ends.
+func (w *walker) member(mode int, n, child *node, f, prev *view.Field, ns int, name []byte, esc bool, depth int) (*view.Field, error) {
 	fc := w.fc
-	c := w.peek()
-	start := w.pos
-	switch c {
-	case '{':
-		if depth >= maxDepth {
-			return fmt.Errorf("JSON %w at byte %d (more than %d levels)", errDepth, start, maxDepth)
-		}
-		if fc.Looks(f, c) {
-			if err := w.check(depth); err != nil {
-				return err
-			}
-		}
-		if !fc.Object(f, start) {
-			// The profile read it itself (an object read as a list).
-			return w.value(n, depth)
-		}
-		w.pos++
-		count := 0
-		var kind, kinds uint8
-		uniform := true
-		var prev *view.Field
-		if w.peek() == '}' {
-			w.pos++
-		} else {
-			for {
-				if w.peek() != '"' {
-					return w.fail("want a member name")
-				}
-				ns := w.pos
-				esc, err := w.str()
-				if err != nil {
-					return err
-				}
-				quoted := w.d[ns:w.pos]
-				name := quoted[1 : len(quoted)-1]
-				if esc {
-					name = unquoteName(quoted)
-				}
-				if w.peek() != ':' {
-					return w.fail("want ':'")
-				}
-				w.pos++
-				child := n.child(name, count)
-				kid := child.fedF
-				if child.fedBy != fc || n.folded {
-					kid = fc.Member(f, prev, quoted, esc)
-					if kid != nil && !n.folded {
-						child.fedF, child.fedBy = kid, fc
-					}
-				}
-				prev = kid
-				kb := kindBit(kindOf(w.peek()))
-				kinds |= kb
-				if count == 0 {
-					kind = kb
-				} else if kind != kb {
-					uniform = false
-				}
-				count++
-				if kid == nil {
-					err = w.value(child, depth+1)
-				} else {
-					err = w.fed(child, depth+1, kid)
-				}
-				if err != nil {
-					return err
-				}
-				more, err := w.next('}')
-				if err != nil {
-					return err
-				}
-				if !more {
-					break
-				}
-			}
-		}
-		n.objectDone(count, kind, kinds, uniform, w.d[start:w.pos])
-		fc.ObjectEnd(f, count)
-		return nil
-	case '[':
-		if depth >= maxDepth {
-			return fmt.Errorf("JSON %w at byte %d (more than %d levels)", errDepth, start, maxDepth)
-		}
-		if fc.Looks(f, c) {
-			if err := w.check(depth); err != nil {
-				return err
-			}
-		}
-		if !fc.Array(f, start) {
-			// The profile read it itself (a list of name/value pairs).
-			return w.value(n, depth)
-		}
-		w.pos++
-		count := 0
-		if w.peek() == ']' {
-			w.pos++
-		} else {
-			el := n.elemNode()
-			if c := w.peek(); (c == '{' || c == '[') && n.parent != nil && n.parent.folded && n.parent.elem == n {
-				n.leadsOpen = true
-			}
-			ef := fc.Elem(f)
-			for {
-				count++
-				var err error
-				if ef == nil {
-					err = w.value(el, depth+1)
-				} else {
-					err = w.fed(el, depth+1, ef)
-				}
-				if err != nil {
-					return err
-				}
-				more, err := w.next(']')
-				if err != nil {
-					return err
-				}
-				if !more {
-					break
-				}
-			}
-		}
-		n.elems += count
-		n.noteValue('[', w.d[start:w.pos])
-		fc.ArrayEnd(f, count)
-		return nil
+	// The name as written, with its quotes.
+	quoted := w.d[ns : ns+len(name)+2]
+	if esc {
+		t := scanner{d: w.d, pos: ns}
+		t.str()
+		quoted = w.d[ns:t.pos]
 	}
-	if err := w.scalar(c); err != nil {
-		return err
-	}
-	raw := w.d[start:w.pos]
-	n.noteValue(kindOf(c), raw)
-	fc.Scalar(f, raw)
-	return nil
-}
-
-// records is the '[' branch of value for the array at a records path:
-// each element is a record of w.fc.
-func (w *walker) records(n *node, depth int) error {
-	fc := w.fc
-	start := w.pos
-	if depth >= maxDepth {
-		return fmt.Errorf("JSON %w at byte %d (more than %d levels)", errDepth, start, maxDepth)
-	}
-	w.pos++
-	count := 0
-	if w.peek() == ']' {
-		w.pos++
-	} else {
-		el := n.elemNode()
-		if c := w.peek(); (c == '{' || c == '[') && n.parent != nil && n.parent.folded && n.parent.elem == n {
-			n.leadsOpen = true
+	switch mode {
+	case walkFed:
+		kid := fc.Member(f, prev, quoted, esc)
+		if kid != nil && !n.folded {
+			child.fedF, child.fedBy = kid, fc
 		}
-		for {
-			count++
-			w.peek()
-			f := fc.Begin(w.pos)
-			if err := w.fed(el, depth+1, f); err != nil {
-				return err
-			}
-			fc.End(w.pos)
-			more, err := w.next(']')
-			if err != nil {
-				return err
-			}
-			if !more {
-				break
-			}
+		return kid, nil
+	case walkSeek:
+		var kat fedAt
+		if !n.folded {
+			kat = w.plan.step(n.seekAt, name)
 		}
+		kat.any = n.seekAt.any
+		w.at = kat
+		return w.seekKid(), nil
 	}
-	n.elems += count
-	n.noteValue('[', w.d[start:w.pos])
-	return nil
-}
-
-// members is the '{' branch of value for the object at a records path (a
-// map): each member is a record of w.fc.
-func (w *walker) members(n *node, depth int) error {
-	fc := w.fc
-	start := w.pos
-	if depth >= maxDepth {
-		return fmt.Errorf("JSON %w at byte %d (more than %d levels)", errDepth, start, maxDepth)
+	if c := w.peek(); c != '{' && c != '[' {
+		w.key, w.keyAt = quoted, ns
+		return keyField, nil
 	}
-	w.pos++
-	count := 0
-	var kind, kinds uint8
-	uniform := true
-	if w.peek() == '}' {
-		w.pos++
-	} else {
-		for {
-			if w.peek() != '"' {
-				return w.fail("want a member name")
-			}
-			ns := w.pos
-			esc, err := w.str()
-			if err != nil {
-				return err
-			}
-			quoted := w.d[ns:w.pos]
-			name := quoted[1 : len(quoted)-1]
-			if esc {
-				name = unquoteName(quoted)
-			}
-			if w.peek() != ':' {
-				return w.fail("want ':'")
-			}
-			w.pos++
-			child := n.child(name, count)
-			kb := kindBit(kindOf(w.peek()))
-			kinds |= kb
-			if count == 0 {
-				kind = kb
-			} else if kind != kb {
-				uniform = false
-			}
-			count++
-			if c := w.peek(); c != '{' && c != '[' {
-				// A scalar: walked first, then profiled (as fed).
-				vs := w.pos
-				if err := w.scalar(c); err != nil {
-					return err
-				}
-				raw := w.d[vs:w.pos]
-				child.noteValue(kindOf(c), raw)
-				fc.Scalar(fc.BeginMember(ns, quoted, vs, w.pos), raw)
-			} else {
-				// The record's text is read before the walk reaches
-				// it: checked first.
-				t := w.scanner
-				if err := t.skip(depth + 1); err != nil {
-					return err
-				}
-				if err := w.fed(child, depth+1, fc.BeginMember(ns, quoted, w.pos, t.pos)); err != nil {
-					return err
-				}
-			}
-			fc.End(w.pos)
-			more, err := w.next('}')
-			if err != nil {
-				return err
-			}
-			if !more {
-				break
-			}
-		}
+	t := w.scanner
+	if err := t.skip(depth + 1); err != nil {
+		return nil, err
 	}
-	n.objectDone(count, kind, kinds, uniform, w.d[start:w.pos])
-	return nil
+	return fc.BeginMember(ns, quoted, w.pos, t.pos), nil
 }
 
 // check checks the value at w.pos (valid JSON, as value would find it)

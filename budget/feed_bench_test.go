@@ -12,21 +12,7 @@ import (
 // the view built from the fed profile. The feed saves
 // (own - fedview) - (fed - plain).
 func BenchmarkFedParts(b *testing.B) {
-	size := viewBenchSize(b)
-	c, err := NewCounter(EncodingO200k)
-	if err != nil {
-		b.Fatal(err)
-	}
-	type input struct {
-		name  string
-		data  []byte
-		rules Rules
-	}
-	var ins []input
-	for _, vi := range viewBenchInputs {
-		ins = append(ins, input{vi.name, grownCaptured(b, vi.file, vi.grow, size), vi.rules})
-	}
-	ins = append(ins, input{"records", benchRecords(size), Rules{Defaults: true}})
+	c, ins := viewBenchSetup(b, viewBenchSize(b))
 	for _, in := range ins {
 		b.Run(in.name, func(b *testing.B) {
 			var t [4]time.Duration

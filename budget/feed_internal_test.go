@@ -10,29 +10,21 @@ import (
 	"github.com/toolcompact/compact/budget/view"
 )
 
-// TestFedTreeSame: the fed walk (walker.valueFed, records) makes the
-// path tree of the plain walk (walker.value): the same collections,
+// TestFedTreeSame: the fed walk (walkValue[fedWalk]) makes the path
+// tree of the plain walk (walkValue[plainWalk]): the same collections,
 // counts and fields, and the same level-1 output from it, on every
 // captured JSON output and the generated records, with the records
 // paths of the benchmark's rules and with none.
 func TestFedTreeSame(t *testing.T) {
-	type input struct {
-		name  string
-		data  []byte
-		rules Rules
-	}
-	var ins []input
+	var ins []benchInput
 	for _, f := range capturedFiles(t) {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ins = append(ins, input{f, data, Rules{Defaults: true}})
+		ins = append(ins, benchInput{f, data, Rules{Defaults: true}})
 	}
-	for _, vi := range viewBenchInputs {
-		ins = append(ins, input{vi.name, grownCaptured(t, vi.file, vi.grow, 1<<20), vi.rules})
-	}
-	ins = append(ins, input{"records", benchRecords(1 << 20), Rules{Defaults: true}})
+	ins = append(ins, viewBenchData(t, 1<<20)...)
 	fed := 0
 	for _, in := range ins {
 		for _, rules := range []Rules{in.rules, {Defaults: true}} {
@@ -134,16 +126,7 @@ func TestFedViewsSameLarge(t *testing.T) {
 		t.Skip("builds views of 4 MB outputs")
 	}
 	c := counter(t)
-	type input struct {
-		name  string
-		data  []byte
-		rules Rules
-	}
-	var ins []input
-	for _, vi := range viewBenchInputs {
-		ins = append(ins, input{vi.name, grownCaptured(t, vi.file, vi.grow, 4<<20), vi.rules})
-	}
-	ins = append(ins, input{"records", benchRecords(4 << 20), Rules{Defaults: true}})
+	ins := viewBenchData(t, 4<<20)
 	strided := 0
 	for _, in := range ins {
 		plain := level1Once(t, in.data, in.rules)

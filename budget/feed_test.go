@@ -3,6 +3,7 @@ package budget_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -121,4 +122,65 @@ func firstDiff(a, b string) string {
 		i++
 	}
 	return a[max(0, i-200):min(len(a), i+200)]
+}
+
+// TestFedViewsSameWithRequest: with the words of a request, the fed view
+// is the own walk's: each record is ended once (the request's words are
+// counted in a record's text as it ends), also the last of an array or
+// a map, which the walk ends as the collection ends.
+func TestFedViewsSameWithRequest(t *testing.T) {
+	var arr, obj strings.Builder
+	arr.WriteString(`{"kind":"List","items":[`)
+	obj.WriteString(`{"name":"pkg","versions":{`)
+	for i := 0; i < 300; i++ {
+		if i > 0 {
+			arr.WriteByte(',')
+			obj.WriteByte(',')
+		}
+		// "needle" in 2 records (the last one), "thread" in 3: the
+		// rarer word ranks its rows first (BM25), unless the last
+		// record's words were counted twice.
+		word := "steady"
+		switch i {
+		case 99, 299:
+			word = "needle"
+		case 50, 150, 250:
+			word = "thread"
+		}
+		fmt.Fprintf(&arr, `{"name":"pod-%d","status":"Running","note":"%s %d"}`, i, word, i)
+		fmt.Fprintf(&obj, `"1.0.%d":{"version":"1.0.%d","note":"%s %d"}`, i, i, word, i)
+	}
+	arr.WriteString(`]}`)
+	obj.WriteString(`}}`)
+	ctx := context.Background()
+	for _, in := range []struct {
+		data    string
+		records []string
+	}{{arr.String(), []string{".items"}}, {obj.String(), []string{".versions"}}} {
+		run := func(feed bool) string {
+			p, _, _ := storePipeline(t)
+			if feed {
+				budget.SetFeedGate(t, 0, 0)
+			} else {
+				budget.SetFeedGate(t, -1, 0)
+			}
+			fed0 := budget.FedViews()
+			res, err := p.Run(ctx, budget.Input{Tool: "t", Data: []byte(in.data), Budget: 1500, Args: []byte(`{"query":"thread needle"}`),
+				Rules: budget.Rules{Records: in.records, Defaults: true}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if feed && budget.FedViews() == fed0 {
+				t.Fatalf("%v: not fed", in.records)
+			}
+			return res.Content
+		}
+		want := run(false)
+		if !strings.Contains(want, "matches the request") {
+			t.Fatalf("%v: no row matches the request:\n%s", in.records, want)
+		}
+		if got := run(true); got != want {
+			t.Errorf("%v: the fed view differs:\n%s\nwant:\n%s", in.records, firstDiff(got, want), firstDiff(want, got))
+		}
+	}
 }

@@ -74,7 +74,7 @@ func countOutput(in Shape, content []byte, contentType string, declared map[stri
 		for _, c := range in.Collections {
 			paths = append(paths, c.Path)
 		}
-		root, values, _, err := walkJSON(content)
+		root, values, _, err := walkJSON(content, nil)
 		if err != nil {
 			return nil, fmt.Errorf("output is not valid JSON: %w", err)
 		}

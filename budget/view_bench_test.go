@@ -61,6 +61,35 @@ var viewBenchInputs = []viewBenchInput{
 	{"app-log", "app-log.jsonl", []string{"."}, Rules{Defaults: true, StringsMax: 1000}},
 }
 
+// benchInput is an input of the view's benchmarks and of the tests at
+// their scale, with its rules.
+type benchInput struct {
+	name  string
+	data  []byte
+	rules Rules
+}
+
+// viewBenchData returns BenchmarkViewOverLevel1's inputs grown to about
+// size bytes: viewBenchInputs' captured outputs and the generated
+// records.
+func viewBenchData(tb testing.TB, size int) []benchInput {
+	var ins []benchInput
+	for _, vi := range viewBenchInputs {
+		ins = append(ins, benchInput{vi.name, grownCaptured(tb, vi.file, vi.grow, size), vi.rules})
+	}
+	return append(ins, benchInput{"records", benchRecords(size), Rules{Defaults: true}})
+}
+
+// viewBenchSetup returns the counter and the inputs (at size) of the
+// view's benchmarks.
+func viewBenchSetup(b *testing.B, size int) (Counter, []benchInput) {
+	c, err := NewCounter(EncodingO200k)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return c, viewBenchData(b, size)
+}
+
 // grownCaptured returns testdata/captured/file with the collections at
 // paths repeated until the whole is about size bytes.
 func grownCaptured(tb testing.TB, file string, paths []string, size int) []byte {
@@ -260,20 +289,7 @@ func viewBenchSize(tb testing.TB) int {
 // collector run often).
 func BenchmarkViewOverLevel1(b *testing.B) {
 	size := viewBenchSize(b)
-	c, err := NewCounter(EncodingO200k)
-	if err != nil {
-		b.Fatal(err)
-	}
-	type input struct {
-		name  string
-		data  []byte
-		rules Rules
-	}
-	var ins []input
-	for _, vi := range viewBenchInputs {
-		ins = append(ins, input{vi.name, grownCaptured(b, vi.file, vi.grow, size), vi.rules})
-	}
-	ins = append(ins, input{"records", benchRecords(size), Rules{Defaults: true}})
+	c, ins := viewBenchSetup(b, size)
 	for _, in := range ins {
 		if sh, err := DetectShape(in.data, in.rules.Records); err != nil || sh.Format == FormatText {
 			b.Fatalf("%s: not the JSON it was grown from (%v)", in.name, err)
@@ -523,20 +539,7 @@ func BenchmarkLevel1Linear(b *testing.B) {
 //	go test ./budget -run '^$' -bench ViewFill -benchtime 20x
 func BenchmarkViewFill(b *testing.B) {
 	size := viewBenchSize(b)
-	c, err := NewCounter(EncodingO200k)
-	if err != nil {
-		b.Fatal(err)
-	}
-	type input struct {
-		name  string
-		data  []byte
-		rules Rules
-	}
-	var ins []input
-	for _, vi := range viewBenchInputs {
-		ins = append(ins, input{vi.name, grownCaptured(b, vi.file, vi.grow, size), vi.rules})
-	}
-	ins = append(ins, input{"records", benchRecords(size), Rules{Defaults: true}})
+	c, ins := viewBenchSetup(b, size)
 	for _, in := range ins {
 		sh := level1Once(b, in.data, in.rules)
 		vin := viewInput(in.data, sh, 4000)

@@ -53,8 +53,9 @@ type FedColl struct {
 	stride int
 	used   bool
 	// buf is a map's current record, {"key":value} (as profileMap
-	// makes it).
-	buf []byte
+	// makes it); open says it has not ended yet.
+	buf  []byte
+	open bool
 }
 
 // maxFedOffsets bounds the record offsets a fed collection keeps.
@@ -100,14 +101,19 @@ func (fc *FedColl) Begin(start int) *Field {
 // start, whose name is key (quoted, as written) and whose value is
 // data[at:end] (valid JSON: the profile reads it as the record's text
 // before the walk reaches it); it returns the field of the value. The record is
-// {"key":value}, as profileMap makes it (addMapRecord).
+// {"key":value}, as profileMap makes it (addMapRecord). The map's record
+// before, if not ended, ends first.
 func (fc *FedColl) BeginMember(start int, key []byte, at, end int) *Field {
+	if fc.open {
+		fc.p.endRecord(fc.buf)
+	}
+	fc.open = true
 	i := fc.next(start)
 	fc.buf = append(append(append(append(fc.buf[:0], '{'), key...), ':'), fc.data[at:end]...)
 	fc.buf = append(fc.buf, '}')
 	p := fc.p
 	p.beginRecord(i, fc.buf)
-	p.keySum += recHash(hashBytes(key), i) // (as Add)
+	p.keySum += hashBytes(key) * p.recMul // (as Add)
 	return p.root
 }
 
@@ -131,10 +137,14 @@ func (fc *FedColl) next(start int) int {
 	return i
 }
 
-// End ends the record begun last, which ends at offset end.
+// End ends the record begun last, which ends at offset end (a map's, if
+// not ended yet).
 func (fc *FedColl) End(end int) {
 	if fc.kind == "map" {
-		fc.p.endRecord(fc.buf)
+		if fc.open {
+			fc.p.endRecord(fc.buf)
+			fc.open = false
+		}
 		return
 	}
 	fc.p.endRecord(fc.data[fc.start:end])

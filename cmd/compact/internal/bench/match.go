@@ -43,12 +43,23 @@ type span struct{ start, end int }
 // the failed one) is not singled out by standing in the middle of a list
 // of names: an item after a ", " or "; " with more items after it on its
 // line, or a value of a census list after its first (the most frequent)
-// item (listedAmongOthers). A record written in the plural also stands
-// for its singular ("warnings" for "warning lines: 174").
+// item (listedAmongOthers), nor by being an item of a list in a cell of a
+// table row, the first included ("libnpmpublish\t/x/publish.js,/x/unpublish.js"
+// says which files require libnpmpublish, not which file requires the
+// most packages). The first or the last of something (KindFirst, KindLast)
+// is not read off a census or a template's values: those lists are
+// ordered by count, not by position (orderedList). A count of records
+// (how many, how many have X) is no cell of a table row that names its
+// record in another cell (rowField): the row is one record, and its cells
+// are that record's fields ("…\ttarget_link_libraries\t20\tCMakeLists.txt"
+// is line 20 of the file, not 20 commands from it). A record written in
+// the plural also stands for its singular ("warnings" for "warning lines:
+// 174").
 func (a Answer) VisibleFor(content string) bool {
+	ordered := a.Kind == KindFirst || a.Kind == KindLast
 	if len(a.Record) == 0 {
 		if len(a.Needles) == 1 && !isNumeric(a.Needles[0]) {
-			return singledOut(maskNotData(content), a.Needles[0])
+			return singledOut(maskNotData(content), a.Needles[0], ordered)
 		}
 		return a.VisibleIn(content)
 	}
@@ -72,7 +83,7 @@ func (a Answer) VisibleFor(content string) bool {
 		return true
 	}
 	for _, n := range a.Needles {
-		if !needleNear(content, n, anchors, a.Category == CategoryRecord, readOff, counted) &&
+		if !needleNear(content, n, anchors, a.Category == CategoryRecord, readOff, counted, ordered) &&
 			!(readOff && underHeader(content, n, anchors)) {
 			return false
 		}
@@ -153,8 +164,12 @@ func indent(line string) int {
 // needleNear reports whether some occurrence of needle n is near one of
 // the anchors. A value read off one record (readOff) is not the count a
 // census states after a value (censusCount), and a count or a sum
-// (counted) is not a value such a census lists (censusValue).
-func needleNear(content, n string, anchors []span, field, readOff, counted bool) bool {
+// (counted) is not a value such a census lists (censusValue). The first
+// or the last of something (ordered) is no value of a census or of a
+// template's slot (orderedList). A count of records that is not about
+// one record (counted, not field) is no cell of a row whose record an
+// anchor names in another cell (rowField).
+func needleNear(content, n string, anchors []span, field, readOff, counted, ordered bool) bool {
 	window := NearBytes
 	if !field && (isNumeric(n) || n == "true" || n == "false") {
 		window = NearNumberBytes
@@ -165,6 +180,9 @@ func needleNear(content, n string, anchors []span, field, readOff, counted bool)
 		}
 		if counted && censusValue(content, o) {
 			continue // a value of the list, counted by the number after it
+		}
+		if ordered && orderedList(content, o) {
+			continue // a list ordered by count says nothing of position
 		}
 		w := window
 		if censusCount(content, o) {
@@ -205,6 +223,9 @@ func needleNear(content, n string, anchors []span, field, readOff, counted bool)
 			}
 			if referenced(content, a) && selfContained(lineAt(content, a.start)) {
 				continue // another record named by a cell of this row ("master=br0")
+			}
+			if counted && !field && rowField(content, o, a) {
+				continue // a field of the row's record, not a count of records
 			}
 			if near(content, o, a, w) {
 				return true
@@ -764,12 +785,30 @@ var (
 	headTailAfter  = regexp.MustCompile(`^ (?:output )?lines (?:of the run )?\(`)
 )
 
-// shownCount reports whether the number at o counts what the view shows.
+// notShownParts recognises the parenthesis that splits a count of what a
+// view leaves out: "nodes not shown: 29 of 29 (all 9 at depth 0, all 20
+// at depth 1)". Submatch 1 is its inside.
+var notShownParts = regexp.MustCompile(`not shown: [\d,]+ of [\d,]+[^;(\n]*\(([^)\n]*)\)`)
+
+// shownCount reports whether the number at o counts what the view shows,
+// or a part of what it leaves out (notShownParts: with nothing of a tree
+// shown, "all 9 at depth 0" equals the number of records, and stops
+// equalling it once rows are shown).
 func shownCount(s string, o span) bool {
 	before := s[max(0, o.start-12):o.start]
 	after := s[o.end:min(len(s), o.end+40)]
-	return shownBefore.MatchString(before) || shownAfter.MatchString(after) ||
-		headTailBefore.MatchString(before) && headTailAfter.MatchString(after)
+	if shownBefore.MatchString(before) || shownAfter.MatchString(after) ||
+		headTailBefore.MatchString(before) && headTailAfter.MatchString(after) {
+		return true
+	}
+	lineStart := strings.LastIndexByte(s[:o.start], '\n') + 1
+	line := lineAt(s, o.start)
+	for _, m := range notShownParts.FindAllStringSubmatchIndex(line, -1) {
+		if lineStart+m[2] <= o.start && o.end <= lineStart+m[3] {
+			return true
+		}
+	}
+	return false
 }
 
 func boundaryOccurrences(s, needle string) []span {
@@ -955,15 +994,17 @@ func singular(r string) (string, bool) {
 // than in the middle of a list of names (listedAmongOthers): a question
 // without a record asks for one name (the largest, the last, the one
 // that failed), and a list that names it among others does not say which.
-func singledOut(content, n string) bool {
+// The first or the last (ordered) is not singled out by a list ordered by
+// count (orderedList), whatever its place there.
+func singledOut(content, n string, ordered bool) bool {
 	for _, o := range boundaryOccurrences(content, n) {
-		if !listedAmongOthers(content, o) {
+		if !listedAmongOthers(content, o, ordered) && !(ordered && orderedList(content, o)) {
 			return true
 		}
 	}
 	if esc := jsonEscape(n); esc != n {
 		for _, o := range boundaryOccurrences(content, esc) {
-			if !listedAmongOthers(content, o) {
+			if !listedAmongOthers(content, o, ordered) && !(ordered && orderedList(content, o)) {
 				return true
 			}
 		}
@@ -982,7 +1023,12 @@ func singledOut(content, n string) bool {
 // item of a list that ends its line ("every item, in order: a, b, tap") is
 // the last of that list; a member name before its ':' (`,"index.js":[`)
 // is the name of its own value, not an item.
-func listedAmongOthers(s string, o span) bool {
+//
+// The first item of a list in a cell is listed among others too, unless
+// the question is about a position (ordered: the first or the last of
+// something): the first item of the last row's list is that row's first
+// (cmake's last command names gtest_main first).
+func listedAmongOthers(s string, o span, ordered bool) bool {
 	lineStart := strings.LastIndexByte(s[:o.start], '\n') + 1
 	i := o.start
 	for i > lineStart && !strings.ContainsRune(" ,;\t\"'([", rune(s[i-1])) {
@@ -990,6 +1036,9 @@ func listedAmongOthers(s string, o span) bool {
 	}
 	if i > lineStart && (s[i-1] == '"' || s[i-1] == '\'') {
 		i--
+	}
+	if !ordered && cellListHead(s, i, o) {
+		return true
 	}
 	if i < 1 || s[i-1] != ',' && !(i >= 2 && s[i-1] == ' ' && (s[i-2] == ',' || s[i-2] == ';')) {
 		return false
@@ -1000,6 +1049,9 @@ func listedAmongOthers(s string, o span) bool {
 	if after := strings.TrimLeft(s[o.end:], "\"'"); strings.HasPrefix(after, ":") {
 		return false // a member name, with its own value (`,"index.js":[...]`)
 	}
+	if !ordered && s[i-1] == ',' && strings.Contains(strings.TrimLeft(lineAt(s, o.start), " \t"), "\t") {
+		return true // an item of a row's list cell, the last one too ("libnpmpack\tpack.js,publish.js")
+	}
 	end := strings.IndexByte(s[o.end:], '\n')
 	if end < 0 {
 		end = len(s)
@@ -1007,4 +1059,67 @@ func listedAmongOthers(s string, o span) bool {
 		end += o.end
 	}
 	return strings.TrimRight(s[o.end:end], "\"')] \r") != ""
+}
+
+// cellListHead reports whether the item that starts at i and holds the
+// occurrence o is the first item of a list in a cell of a tab-separated
+// row: it opens its cell, and a ',' right after it (past a closing quote)
+// starts another item in the same cell ("libnpmpublish\t/x/publish.js,/x/unpublish.js").
+// Such a cell lists the row's items; its first is no more singled out
+// than the others.
+func cellListHead(s string, i int, o span) bool {
+	line := lineAt(s, o.start)
+	if !strings.Contains(strings.TrimLeft(line, " \t"), "\t") {
+		return false
+	}
+	lineStart := strings.LastIndexByte(s[:o.start], '\n') + 1
+	if i > lineStart && s[i-1] != '\t' {
+		return false
+	}
+	rest := strings.TrimLeft(s[o.end:], "\"'")
+	if !strings.HasPrefix(rest, ",") {
+		return false
+	}
+	rest = rest[1:]
+	return rest != "" && rest[0] != '\t' && rest[0] != '\n' && rest[0] != ' '
+}
+
+// templateValues recognises the head of a template slot's list of values
+// in a text view: "values: <*>1 (5 values): ", "positions of few values:
+// <*>2: ", and the next list of the line after a "; ".
+var templateValues = regexp.MustCompile(`^\s*(?:values|positions of few values): `)
+
+// orderedList reports whether the occurrence o is a value of a census
+// list, followed by its count (censusValue: "attr-quotes 2,579,
+// no-deprecated-attr 1,405"), or an item of a template slot's values
+// ("values: <*>1 (5 values): 'all', 'libgtest.a', 'gtest_main.o'"). Both
+// are ordered by how often a value occurs (or in no stated order), so
+// neither says which value comes first or last in the output.
+func orderedList(s string, o span) bool {
+	if censusValue(s, o) {
+		return true
+	}
+	lineStart := strings.LastIndexByte(s[:o.start], '\n') + 1
+	m := templateValues.FindStringIndex(s[lineStart:o.start])
+	return m != nil
+}
+
+// rowField reports whether the occurrence o and the anchor a stand in
+// different cells of one tab-separated table row: the row is one record,
+// and o is a field of that record, not a count of the records the anchor
+// names (a row of CMakeLists.txt with line 20 does not say that 20
+// commands come from that file). Cells that each open with their own
+// label (labelledCells) are a record's fields on one line too.
+func rowField(s string, o, a span) bool {
+	lineStart := strings.LastIndexByte(s[:o.start], '\n') + 1
+	if a.start < lineStart || strings.Contains(s[min(o.start, a.start):max(o.end, a.end)], "\n") {
+		return false // not on one line
+	}
+	line := lineAt(s, o.start)
+	body := lineStart + indent(line)
+	if !strings.Contains(s[body:lineStart+len(line)], "\t") {
+		return false
+	}
+	cellOf := func(i int) int { return strings.Count(s[body:max(body, i)], "\t") }
+	return cellOf(o.start) != cellOf(a.start)
 }

@@ -87,6 +87,40 @@ func TestVisibleFor(t *testing.T) {
 			"1\tproject\t/tmp/CMakeLists.txt\tframe=1 is rare (20 of 1,511)\n", true},
 		{"a part count after only", Answer{Needles: []string{"129"}, Record: []string{"CMakeLists.txt"}, Kind: KindFilterCount, Category: CategoryDistribution},
 			"160\tset\t/tmp/CMakeLists.txt\thas line_end=44 (only 129 of 1,512 records do)\n", false},
+		// A count of records is no cell of one record's row (heldout15w
+		// cmake: the row of CMakeLists.txt's line 20 "answered" how many
+		// commands come from that file, 20 by chance).
+		{"a count is no field of the record's row", Answer{Needles: []string{"20"}, Record: []string{"/tmp/h15/cm/CMakeLists.txt"}, Kind: KindFilterCount, Category: CategoryDistribution},
+			"1511\t1795688528.713995\t1\ttarget_link_libraries\t20\t/tmp/h15/cm/CMakeLists.txt\tgtest_main,PUBLIC,gtest\tlast\n", false},
+		{"a line number is no count of the line's record", Answer{Needles: []string{"17"}, Record: []string{"error"}, Kind: KindFilterCount, Category: CategoryHowMany},
+			"  17\tsrc/a.c:3: error: x undeclared\n", false},
+		{"a count of the record's own, in its row", Answer{Needles: []string{"4"}, Record: []string{"pipe.js"}, Kind: KindCount, Category: CategoryRecord},
+			"7\tpipe.js\t4\n", true},
+		{"a count beside its label in one cell", Answer{Needles: []string{"213"}, Record: []string{"printf"}, Kind: KindFilterCount, Category: CategoryDistribution},
+			"example.com/vetlab/printf\tprintf 213,unusedresult 4\n", true},
+		// heldout15w depcheck: the first item of a row's list cell is one
+		// of the row's items, not the file that requires the most packages.
+		{"the first item of a cell's list", Answer{Needles: []string{"/x/publish.js"}, Kind: KindMax, Category: CategoryExtremes},
+			"55\tlibnpmpublish\t/x/publish.js,/x/unpublish.js\tspread\n", false},
+		{"the last item of a cell's list ending its line", Answer{Needles: []string{"/x/publish.js"}, Kind: KindMax, Category: CategoryExtremes},
+			"libnpmpack\t/x/pack.js,/x/publish.js\n", false},
+		{"the first item of the last row's list, for a position", Answer{Needles: []string{"gtest_main"}, Kind: KindLast, Category: CategoryEnd},
+			"1511\t1\ttarget_link_libraries\t20\t/x/CMakeLists.txt\tgtest_main,PUBLIC,gtest\tlast\n", true},
+		{"a cell's only item", Answer{Needles: []string{"/x/publish.js"}, Kind: KindMax, Category: CategoryExtremes},
+			"55\tlibnpmpublish\t/x/publish.js\tspread\n", true},
+		// A list ordered by count says nothing of position (hf10
+		// html-validate: the most frequent rule "answered" which rule the
+		// last file reports last; heldout15w make -d: a template's values).
+		{"a census's first value is no last", Answer{Needles: []string{"attr-quotes"}, Kind: KindLast, Category: CategoryEnd},
+			"  messages[].ruleId (string, 4,716 values, 16 distinct): attr-quotes 2,579, no-deprecated-attr 1,405\n", false},
+		{"a census's first value is still the most frequent", Answer{Needles: []string{"attr-quotes"}, Kind: KindMax, Category: CategoryExtremes},
+			"  messages[].ruleId (string, 4,716 values, 16 distinct): attr-quotes 2,579, no-deprecated-attr 1,405\n", true},
+		{"a template's values are no last", Answer{Needles: []string{"gtest_main.o"}, Kind: KindLast, Category: CategoryEnd},
+			"  [5 lines] Considering target file <*>.\n      values: <*>1 (5 values): 'all', 'libgtest.a', 'gtest_main.o'\n", false},
+		{"a census value is no last, with a record", Answer{Needles: []string{"tap"}, Record: []string{"devDependencies"}, Kind: KindLast, Category: CategoryEnd},
+			"  devDependencies[] (string, 20 values): ajv 3, tap 1\n", false},
+		{"the last of a list in order, with a record", Answer{Needles: []string{"tap"}, Record: []string{"devDependencies"}, Kind: KindLast, Category: CategoryEnd},
+			"  devDependencies: ajv, nock, tap\n", true},
 		// A record in the plural stands for its singular (heldout15w
 		// clang-tidy: record "warnings", view "warning lines: 174").
 		{"a plural record, the singular in the view", Answer{Needles: []string{"174"}, Record: []string{"warnings"}, Kind: KindCount, Category: CategoryHowMany},
@@ -105,6 +139,13 @@ func TestVisibleFor(t *testing.T) {
 			"nothing is missing: {}\n", false},
 		{"count of rows shown", Answer{Needles: []string{"14"}, Record: []string{"@jest"}}, "collection .x.\"@jest/core\" (map): 29 records; showing 14 of 29\n", false},
 		{"count of rows not shown", Answer{Needles: []string{"9"}, Record: []string{"@jest"}}, "  not shown: 9 of 12 records; jq '.\"@jest/core\"'\n", false},
+		// heldout16w npm explain: with no node of a tree shown, a part of
+		// what is not shown equals the number of records (a violation of
+		// monotonicity: answered at 2,000 tokens, not at 4,000).
+		{"a part of what is not shown", Answer{Needles: []string{"9"}, Record: []string{"nodes"}, Kind: KindCount, Category: CategoryHowMany},
+			"  nodes not shown: 29 of 29 (all 9 at depth 0, all 20 at depth 1); get exactly them\n", false},
+		{"the total of what is not shown", Answer{Needles: []string{"29"}, Record: []string{"nodes"}, Kind: KindCount, Category: CategoryHowMany},
+			"  nodes not shown: 17 of 29 (all 17 at depth 1); get exactly them\n", true},
 		{"count shown, level 1", Answer{Needles: []string{"90"}, Record: []string{"records"}}, "[compact: 90 of 100 records shown]", false},
 		{"the total shown, level 1", Answer{Needles: []string{"100"}, Record: []string{"records"}}, "[compact: 90 of 100 records shown]", true},
 		// Word forms: the JSON says "skip", the view "skipped" or "SKIP".
