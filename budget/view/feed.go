@@ -113,7 +113,7 @@ func (fc *FedColl) BeginMember(start int, key []byte, at, end int) *Field {
 	fc.buf = append(fc.buf, '}')
 	p := fc.p
 	p.beginRecord(i, fc.buf)
-	p.keySum += recHash(hashBytes(key), i) // (as Add)
+	p.keySum += hashBytes(key) * p.recMul // (as Add)
 	return p.root
 }
 
