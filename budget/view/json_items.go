@@ -23,11 +23,11 @@ const minItemRecords = 8
 // minItemRecords objects or more in all, with the fewest and most items
 // of a record; ok is false otherwise.
 func arrayItems(in Input, c Collection) (items Collection, lo, hi int, ok bool) {
-	if in.Format != "json" && in.Format != "jsonl" && in.Format != "concat" || c.Kind == "map" || c.Kind == "lines" || c.Count < 2 || c.Each == nil {
+	if in.Format != "json" && in.Format != "jsonl" && in.Format != "concat" || c.Kind == "map" || c.Kind == "lines" || c.Count < 2 || c.Each == nil && !within(in.Data, c.Text) {
 		return Collection{}, 0, 0, false
 	}
 	total, first := 0, true
-	err := c.Each(func(i int, raw []byte) error {
+	err := eachRaw(in, c, func(i int, raw []byte) error {
 		s := jscan{d: raw}
 		n := 0
 		objects := true
@@ -58,7 +58,7 @@ func arrayItems(in Input, c Collection) (items Collection, lo, hi int, ok bool) 
 	}
 	each := func(fn func(i int, raw []byte) error) error {
 		j := 0
-		return c.Each(func(_ int, raw []byte) error {
+		return eachRaw(in, c, func(_ int, raw []byte) error {
 			s := jscan{d: raw}
 			var ferr error
 			s.elements(func(val []byte) {
@@ -92,4 +92,41 @@ func addArrayItems(v *View, in Input, ci int) (bool, error) {
 		return true, err
 	}
 	return true, nil
+}
+
+// eachRaw calls fn with each record of c: read off the collection's text
+// when it is a slice of the input (an array's elements, a stream's
+// values: the view's own walk, as profileRecords reads them), else
+// through c.Each.
+func eachRaw(in Input, c Collection, fn func(i int, raw []byte) error) error {
+	if !within(in.Data, c.Text) || c.Kind != "array" && c.Kind != "jsonl" && c.Kind != "concat" {
+		return c.Each(fn)
+	}
+	s := jscan{d: c.Text}
+	i := 0
+	var err error
+	if c.Kind == "array" {
+		s.elements(func(v []byte) {
+			if err == nil {
+				err = fn(i, v)
+			}
+			i++
+		})
+		return err
+	}
+	for {
+		s.ws()
+		if s.pos >= len(s.d) {
+			return nil
+		}
+		start := s.pos
+		s.skipValue()
+		if s.pos <= start {
+			return errStop // (not JSON: cannot happen in a stream's text)
+		}
+		if err := fn(i, s.d[start:s.pos]); err != nil {
+			return err
+		}
+		i++
+	}
 }
