@@ -1123,7 +1123,9 @@ func keyWords(b []byte) (w0, w1 uint64) {
 func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 	// (A value of the slow path settles the last value's run first: a
 	// number's sums stay in the order the numbers came.)
-	f.settleRun()
+	if f.lastRun != 0 {
+		f.settleRun()
+	}
 	if !f.tooMany {
 		// Values are compared by their length and words first (no
 		// look at a value's own text while they differ there).
