@@ -277,3 +277,39 @@ func TestPytestFailureDetails(t *testing.T) {
 		}
 	}
 }
+
+// TestNameValueRestColumns: lines of a name, a value and, in a tenth of
+// them or more, further words (getent services: "discard 9/tcp sink
+// null") are three columns, so the value's census is of the value
+// alone ("#/tcp"); on the old code the aliases were glued to the value
+// ("#/tcp sink null" a form of its own) and tcp was counted only in the
+// rows without aliases.
+func TestNameValueRestColumns(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 60; i++ {
+		proto := "tcp"
+		if i%3 == 2 {
+			proto = "udp"
+		}
+		alias := ""
+		if i%4 == 1 {
+			alias = fmt.Sprintf(" alias%d other%d", i, i)
+		}
+		fmt.Fprintf(&b, "%-21s %d/%s%s\n", fmt.Sprintf("svc%d", i), 100+i, proto, alias)
+	}
+	data := []byte(b.String())
+	p := analyzeText(data, nil)
+	if p.cols == nil || p.cols.split.k != 3 || p.cols.split.minK != 2 || p.cols.rows != 60 {
+		t.Fatalf("not 3 columns of 2 to 3 cells: %+v", p.cols)
+	}
+	got := fillText(t, data, 4000)
+	if want := `column 2, rows by the value's form (each number written #): "#/tcp" 40, "#/udp" 20`; !strings.Contains(got, want) {
+		t.Errorf("the view lacks %q:\n%s", want, got)
+	}
+	for i := 0; i < 3; i++ {
+		n := jqLines(t, data, fmt.Sprintf(`[.[] | %s] | length`, p.cols.split.jqField(i)))
+		if fmt.Sprint(n[0]) != "60" {
+			t.Errorf("column %d's query: %v values, want 60", i+1, n)
+		}
+	}
+}
