@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -46,6 +47,11 @@ type failedTest struct {
 
 // maxFailErrs bounds the error lines kept per failed test.
 const maxFailErrs = 3
+
+// codeFrameRe matches a line of a code frame (jest's and vitest's
+// excerpt of the source: "> 2 | throw new Error(…)", "  4 |   test(…"):
+// its severity words are code, not the error.
+var codeFrameRe = regexp.MustCompile(`^\s*>?\s*\d+\s*\|`)
 
 // testSummary counts a test run.
 type testSummary struct {
@@ -373,7 +379,7 @@ func (t *testSummary) assignPackage(pkg string) {
 }
 
 func (f *failedTest) addOutput(line string) {
-	if len(f.errs) < maxFailErrs && (strings.HasPrefix(line, "E ") || lineSeverity(line) == sevError) {
+	if len(f.errs) < maxFailErrs && (strings.HasPrefix(line, "E ") || lineSeverity(line) == sevError && !codeFrameRe.MatchString(line)) {
 		f.errs = append(f.errs, line)
 	}
 	if len(f.output) < maxFailOutput {
