@@ -286,3 +286,7 @@ func lowerBoundOver(data []byte, limit int) bool {
 	_, over := lowerBound(data, limit)
 	return over
 }
+
+// LowerBound returns LowerBound of text (view.LowerBounder: the view's
+// fill bounds the renderings it need not count).
+func (c bpeCounter) LowerBound(text string) int { return LowerBound([]byte(text)) }

@@ -320,9 +320,10 @@ func addRecords(v *View, in Input, ci int) error {
 	}
 	if (c.Count <= tinyColl || k.p.Map && c.Count <= 2*tinyColl) && len(k.cols) > 0 {
 		// A few short records (an API document's servers) are shown
-		// whole with the profiles, not after the rows of big ones.
+		// whole with the profiles, not after the rows of big ones (a
+		// row's text is made here: a few of them).
 		for i := range v.cands {
-			if cd := &v.cands[i]; cd.Section == sec && cd.Record >= 0 && len(cd.Text) <= 320 {
+			if cd := &v.cands[i]; cd.Section == sec && cd.Record >= 0 && len(cd.text()) <= 320 {
 				cd.Prio = PrioProfile
 			}
 		}

@@ -56,46 +56,66 @@ type AdditiveCounter interface {
 	PiecesAddUp() bool
 }
 
+// LowerBounder is a Counter that bounds counts from below without
+// counting. Fill adds the bounds of the parts of a rendering it need not
+// count, each part a text that ends in a newline and comes after one
+// (the header, a candidate's lines), taken with that newline before it:
+// the sum must be at most the rendering's count (budget.LowerBound's
+// is: it counts runs of characters that no newline starts or ends, at
+// least one token each).
+type LowerBounder interface {
+	Counter
+	// LowerBound returns a count text has at least.
+	LowerBound(text string) int
+}
+
 // Fill keeps the longest prefix of the candidates (in fill order) whose
 // rendering fits budget tokens, counted exactly with c. The order does
-// not depend on the budget, so where it keeps the longest prefix the
-// view at a bigger budget holds every candidate the view at a smaller
-// one holds, even where a longer prefix renders fewer tokens than a
-// shorter one (a foot listing what is not shown is gone once every
-// record is shown). The search by halves below (fillBy) does not
-// guarantee that: see its paragraph. It fails with ErrTooSmall
+// not depend on the budget, so the view at a bigger budget holds every
+// candidate the view at a smaller one holds, even where a longer prefix
+// renders fewer tokens than a shorter one (a foot listing what is not
+// shown is gone once every record is shown). It fails with ErrTooSmall
 // (and the bare view's count in Minimum) when not even the bare view
 // fits.
 //
-// With an AdditiveCounter (the tokenizers) each piece is counted once:
-// a rendering's count is the header's, the sections' heads' and feet's,
-// and each chosen candidate's lines' (fillAdditive; past maxFillSteps
-// prefixes that do not fit, the rest is searched by halves). Other counters,
-// and views with a line that does not start a piece (a blank line of a
-// text), count every rendering the search tries whole (fillBy): a search
-// by halves, which may keep a shorter prefix where a longer one renders
-// fewer tokens, but every candidate when all of them fit. A known defect:
-// a text view can then hold less at a budget one token larger (the
-// captured openssl-x509-mozilla.txt at 521 and 522 tokens).
+// A rendering can count fewer tokens than a shorter prefix's (a foot
+// gone, a blank line joining the line before it), so no search by
+// halves finds the longest: Fill bounds every longer prefix's count
+// from below by its candidates' lines, a bound that only grows with the
+// prefix, and steps down from the longest prefix whose bound fits,
+// counting each rendering exactly, to the first that fits. With an
+// AdditiveCounter (the tokenizers) each piece is counted once: a
+// rendering's count is the header's, the sections' heads' and feet's,
+// and each chosen candidate's lines' (fillAdditive), and the lines'
+// exact counts are the bound; the lines of a section with a candidate
+// whose first line does not start a piece (a blank line of a text),
+// and every candidate's lines with other counters (fillBy: each
+// rendering tried is counted whole), are bounded by the counter's
+// LowerBound (a LowerBounder: the tokenizers are). A counter that is
+// not bounds a candidate's lines by their own count less one token (a
+// token may span the newline between two lines): a counter whose count
+// of two texts joined is less than the sum of theirs by more can keep
+// a shorter prefix.
 func (v *View) Fill(c Counter, budget int) (*Filled, error) {
 	order := v.order()
+	// bound is the least count a part of a rendering (a text ending in
+	// a newline, after a newline) adds to it.
+	bound := func(part string) int { return max(0, c.Count(part)-1) }
+	if b, ok := c.(LowerBounder); ok {
+		bound = func(part string) int { return b.LowerBound("\n" + part) }
+	}
 	if a, ok := c.(AdditiveCounter); ok && a.PiecesAddUp() {
 		pc := newPieceCounter(c)
-		if f, err, ok := v.fillAdditive(pc, order, budget); ok {
+		if f, err, ok := v.fillAdditive(pc, bound, order, budget); ok {
 			return f, err
 		}
-		// A line that does not start a piece: the renderings are
-		// counted whole, by their pieces (exact all the same).
-		return v.fillBy(order, pc.count, budget)
+		// A head or a foot that does not start a piece, a section with
+		// a blank line and no head: the renderings are counted whole,
+		// by their pieces (exact all the same).
+		return v.fillBy(order, pc.count, bound, budget)
 	}
-	return v.fillBy(order, c.Count, budget)
+	return v.fillBy(order, c.Count, bound, budget)
 }
-
-// maxFillSteps is how many prefixes fillAdditive counts down from the
-// longest whose lines alone fit before it searches the rest by halves
-// (the heads and feet of a view at 4,000 tokens take the room of 4 to 40
-// candidates' lines: a bound on the fill's cost, seldom reached).
-const maxFillSteps = 128
 
 // fillAdditive is Fill with counts that add up over pieces, when every
 // part of the view starts a piece (ok false otherwise: nothing is
@@ -107,27 +127,56 @@ const maxFillSteps = 128
 // per prefix. The lines alone (with the header) bound every rendering's
 // count from below and grow with the prefix: past the longest prefix
 // whose lines fit, none fits; from there down, the first prefix that
-// fits is the longest (after maxFillSteps of them, the rest is searched
-// by halves as fillBy does). Going down one candidate changes only its
+// fits is the longest. Going down one candidate changes only its
 // section's head and foot; the sections of a text share state
 // (Section.shared), and their renderings are counted whole, by pieces.
 // The chosen rendering is counted by its pieces once more (all of them
 // counted already): a sum of parts that is not the rendering's count
 // (a head that depends on other sections) falls back to fillBy.
-func (v *View) fillAdditive(pc *pieceCounter, order []Candidate, budget int) (*Filled, error, bool) {
+//
+// A candidate whose first line does not start a piece (a blank line of
+// a text) joins the piece of the line before it, whose count is then not
+// its own: the lines of its section (joined, found before anything is
+// counted, over the whole order: it could follow any chosen line of its
+// section) are bounded by bound instead, and the renderings are counted
+// whole. Such a line follows
+// a line of its own section: its section's head, or a candidate; a lazy
+// text (a row, an index line) starts with its number and always starts
+// a piece; heads and feet start with a title or a count, never a blank
+// line (Section: part checks each one it counts apart).
+func (v *View) fillAdditive(pc *pieceCounter, bound func(string) int, order []Candidate, budget int) (*Filled, error, bool) {
 	if v.Header != "" && !strings.HasSuffix(v.Header, "\n") {
 		return nil, nil, false
 	}
-	whole := false
+	var joined []bool
+	for i := range order {
+		if order[i].lazy == nil && !pieceStart(order[i].Text+"\n", 0) {
+			s := order[i].Section
+			if v.sections[s].Head == nil {
+				return nil, nil, false
+			}
+			if joined == nil {
+				joined = make([]bool, len(v.sections))
+			}
+			joined[s] = true
+		}
+	}
+	whole := joined != nil
 	for _, s := range v.sections {
 		whole = whole || s.shared
 	}
 	hdr := pc.count(v.Header)
-	// w[i] is the count of candidate i's lines (and their newline).
+	// w[i] is the count of candidate i's lines (and their newline), or
+	// its bound in a joined section.
 	w := make([]int, 0, 64)
 	lines := func(i int) (int, bool) {
 		for len(w) <= i {
-			t := order[len(w)].text()
+			c := &order[len(w)]
+			t := c.text()
+			if joined != nil && joined[c.Section] {
+				w = append(w, bound(t+"\n"))
+				continue
+			}
 			if !piecePart(t + "\n") {
 				return 0, false
 			}
@@ -146,7 +195,7 @@ func (v *View) fillAdditive(pc *pieceCounter, order []Candidate, budget int) (*F
 	}
 	// The longest prefix whose lines fit: row headers count for nothing
 	// here (one is left out while its section has no row).
-	lb, top := hdr, 0
+	sum, top := hdr, 0
 	for ; top < len(order); top++ {
 		n, ok := lines(top)
 		if !ok {
@@ -155,10 +204,10 @@ func (v *View) fillAdditive(pc *pieceCounter, order []Candidate, budget int) (*F
 		if order[top].Reason == "row header" {
 			n = 0
 		}
-		if lb+n > budget {
+		if sum+n > budget {
 			break
 		}
-		lb += n
+		sum += n
 	}
 	// From there down, one candidate at a time: only its section's head
 	// and foot change.
@@ -166,30 +215,12 @@ func (v *View) fillAdditive(pc *pieceCounter, order []Candidate, budget int) (*F
 	if top > 0 && !st.reset(top) {
 		return nil, nil, false
 	}
-	for step := 0; top > 0; step++ {
-		if step == maxFillSteps {
-			// By halves below top: lo fits, hi does not.
-			lo, hi, nlo := 0, top+1, min
-			for hi-lo > 1 {
-				mid := (lo + hi) / 2
-				if !st.reset(mid) {
-					return nil, nil, false
-				}
-				if m := st.total(); m <= budget {
-					lo, nlo = mid, m
-				} else {
-					hi = mid
-				}
-			}
-			k, n = lo, nlo
-			break
-		}
+	for ; top > 0; top-- {
 		if m := st.total(); m <= budget {
 			k, n = top, m
 			break
 		}
-		top--
-		if !st.drop(top) {
+		if !st.drop(top - 1) {
 			return nil, nil, false
 		}
 	}
@@ -322,71 +353,40 @@ func piecePart(part string) bool {
 	return part == "" || strings.HasSuffix(part, "\n") && pieceStart(part, 0)
 }
 
-// fillBy is Fill with the renderings counted by count.
-func (v *View) fillBy(order []Candidate, cnt func(string) int, budget int) (*Filled, error) {
+// fillBy is Fill with every rendering it tries counted whole by cnt.
+// The header's bound and each candidate's lines' (bound; a head or a
+// foot adds to the count and is left out of the bound) bound a
+// rendering's count from below and only grow with the prefix: the fill
+// steps down from the longest prefix whose bound fits, counting each
+// rendering, to the first that fits.
+func (v *View) fillBy(order []Candidate, cnt func(string) int, bound func(string) int, budget int) (*Filled, error) {
 	order = slices.Clone(order)
-	counted := map[int]int{}
-	count := func(k int) int {
-		if n, ok := counted[k]; ok {
-			return n
-		}
-		n := cnt(v.render(order[:k]))
-		counted[k] = n
-		return n
-	}
-	min := count(0)
+	min := cnt(v.render(nil))
 	if min > budget {
 		return &Filled{Text: v.render(nil), Tokens: min, Minimum: min}, ErrTooSmall
 	}
-	// An estimate first: each candidate's own count plus a newline. It
-	// is counted only until it passes the budget, so the cost follows the
-	// budget, not the number of candidates.
-	est, k := min, 0
-	for k < len(order) {
-		t := cnt(order[k].text()) + 1
-		if est+t > budget+budget/8 {
+	top := len(order)
+	if v.Header == "" || strings.HasSuffix(v.Header, "\n") {
+		sum := bound(v.Header)
+		for top = 0; top < len(order); top++ {
+			if order[top].Reason == "row header" {
+				continue // (not rendered while its section has no row)
+			}
+			if sum += bound(order[top].text() + "\n"); sum > budget {
+				break
+			}
+		}
+	}
+	k, n := 0, min
+	for ; top > 0; top-- {
+		if m := cnt(v.render(order[:top])); m <= budget {
+			k, n = top, m
 			break
 		}
-		est += t
-		k++
 	}
-	// Then the exact largest prefix: lo fits, hi does not (or is past
-	// the end). (The search's path matters where a longer prefix renders
-	// fewer tokens, a foot listing what is not shown gone: from the same
-	// start, the same view.)
-	lo, hi := 0, len(order)+1
-	if k > 0 {
-		if count(k) <= budget {
-			lo = k
-			// Gallop up from the estimate.
-			for step := 1; lo+step < hi; step *= 2 {
-				if count(lo+step) > budget {
-					hi = lo + step
-					break
-				}
-				lo += step
-			}
-		} else {
-			hi = k
-		}
-	}
-	for hi-lo > 1 {
-		mid := (lo + hi) / 2
-		if count(mid) <= budget {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	if lo < len(order) && k == len(order) && count(len(order)) <= budget {
-		// Every candidate fits, though a shorter prefix did not: the
-		// foot that lists what is not shown is gone. (Tried when the
-		// estimate of all of them is within the budget.)
-		lo = len(order)
-	}
-	text, n := v.render(order[:lo]), count(lo)
-	for i := range order[:lo] {
+	text := v.render(order[:k])
+	for i := range order[:k] {
 		order[i].Text = order[i].text()
 	}
-	return &Filled{Text: text, Tokens: n, Chosen: order[:lo:lo], Minimum: min}, nil
+	return &Filled{Text: text, Tokens: n, Chosen: order[:k:k], Minimum: min}, nil
 }

@@ -69,8 +69,9 @@ type Field struct {
 	// value, for paths through arrays); Values counts every value (more
 	// than Present under []).
 	Present, Values int
-	// recSum sums recHash over the field's scalar values (outside
-	// arrays): equal sums, equal values in every record (dupcols.go).
+	// recSum sums the hashes of the field's scalar values (outside
+	// arrays), each times its record's multiplier (recMul): equal sums,
+	// equal values in every record (dupcols.go).
 	recSum uint64
 	// The last value (lastVal) while it adds nothing but its count
 	// (quiet): its hash, the length of its text and its words (keyWords),
@@ -131,7 +132,11 @@ type Field struct {
 	tab *valTable
 	// ManyDistinct: past maxDistinct values (Distinct is not exact).
 	ManyDistinct bool
-	topMin       int // the least count in top
+	// numFrac: a number with a fraction, or beyond quietNum, was seen:
+	// the sums are added in order, one at a time (quiet numbers are
+	// added by their count: Field.settleRun).
+	numFrac bool
+	topMin  int // the least count in top
 	// Numbers: how many, min, max, sum, sum of squares.
 	NumN                      int
 	Sum, SumSquares, Min, Max float64
@@ -235,13 +240,7 @@ type Field struct {
 	minRec, maxRec, earliestRec, latestRec, maxItemsRec, maxEntriesRec int
 	// ...and its text, when the profile has a tracker.
 	minRaw, maxRaw, earliestRaw, latestRaw, maxItemsRaw, maxEntriesRaw []byte
-	// _ makes the size an odd number of cache lines (allocField;
-	// TestFieldSize).
-	_ [fieldPad]byte
 }
-
-// fieldPad pads Field to 21 cache lines (allocField).
-const fieldPad = 72
 
 // TopValue is one of a field's most common values (its JSON text) and
 // its exact count.
@@ -324,10 +323,6 @@ func (f *Field) Constant(records int) bool {
 
 // Profile is the profile of one collection.
 type Profile struct {
-	// slab holds the fields allocated but not yet used (allocField);
-	// slabN is the size of the last slab.
-	slab  []Field
-	slabN int
 	// Records is the number of records profiled (the collection's count).
 	Records int
 	// Fields in order of first appearance.
@@ -348,10 +343,13 @@ type Profile struct {
 	t *tracker
 	// rec is the record being added, seq counts its scalar values.
 	rec, seq int
-	// keySum sums recHash over a keyed collection's keys (as written,
-	// quoted), as Field.recSum does over a field's values: a field
-	// with the same sum holds its record's key (dupcols.go).
+	// keySum sums a keyed collection's keys' hashes (as written,
+	// quoted) times their records' multipliers (recMul), as
+	// Field.recSum does a field's values: a field with the same sum
+	// holds its record's key (dupcols.go).
 	keySum uint64
+	// recMul is the record's multiplier (recMul).
+	recMul uint64
 }
 
 // NewProfile returns an empty profile; Add each record, then Finish.
@@ -413,7 +411,7 @@ func (p *Profile) addAt(i int, s *jscan) {
 // endRecord with the record's whole text.
 func (p *Profile) beginRecord(i int, text []byte) {
 	p.Records++
-	p.rec, p.seq = i, 0
+	p.rec, p.seq, p.recMul = i, 0, recMul(i)
 	if p.t != nil {
 		p.t.begin(i, text)
 	}
@@ -426,8 +424,8 @@ func (p *Profile) beginRecord(i int, text []byte) {
 // endRecord is given nil).
 func (p *Profile) beginMapRecord(i int, key, val, text []byte) {
 	p.Records++
-	p.rec, p.seq = i, 0
-	p.keySum += recHash(hashBytes(key), i)
+	p.rec, p.seq, p.recMul = i, 0, recMul(i)
+	p.keySum += hashBytes(key) * p.recMul
 	if p.t != nil {
 		p.t.beginMap(i, key, val, text)
 	}
@@ -519,33 +517,11 @@ func (p *Profile) elemOf(parent *Field) *Field {
 
 // newField returns a new field at path under parent (not yet linked).
 func (p *Profile) newField(path string, parent *Field) *Field {
-	f := p.allocField()
-	*f = Field{Path: path, lastRec: -1, first: len(p.Fields), depth: parent.depth + 1, inArr: parent.inArr,
+	f := &Field{Path: path, lastRec: -1, first: len(p.Fields), depth: parent.depth + 1, inArr: parent.inArr,
 		vals: map[string]*valState{}, parent: parent}
 	if p.t != nil {
 		p.t.newField(f)
 	}
-	return f
-}
-
-// allocField returns a new zero Field from the profile's slab: fields are
-// allocated several at a time, 4, then 8, 16 and 32, so that the fields
-// of a record lie together, each starting a cache line and an odd number
-// of lines apart (its size, fieldPad): their first lines, which a value
-// reads (see Field), fall in every set of the cache, not in the few sets
-// a size of an even number of lines (20, of 1,280 bytes alone) reaches,
-// where a record's fields evict one another.
-func (p *Profile) allocField() *Field {
-	if len(p.slab) == 0 {
-		n := 4
-		if p.slabN > 0 {
-			n = min(2*p.slabN, 32)
-		}
-		p.slabN = n
-		p.slab = make([]Field, n)
-	}
-	f := &p.slab[0]
-	p.slab = p.slab[1:]
 	return f
 }
 
@@ -746,9 +722,11 @@ func (p *Profile) scalar(f *Field, raw []byte, rec int) {
 		// (most records repeat the last one's state, kind, node,
 		// flag): two words compared, a count, the fingerprint.
 		if w0, w1 := keyWords(raw); w0 == f.lastW[0] && w1 == f.lastW[1] && (len(raw) <= 16 || string(raw[8:len(raw)-8]) == f.lastVal.key[8:len(raw)-8]) {
-			f.lastRun++
+			if f.lastRun++; f.lastRun == 1<<20 {
+				f.settleRun()
+			}
 			if !f.inArr {
-				f.recSum += recHash(f.lastH, rec)
+				f.recSum += f.lastH * p.recMul
 			}
 			if f.group {
 				p.t.groupValue(f, raw)
@@ -776,7 +754,7 @@ func (p *Profile) scalar(f *Field, raw []byte, rec int) {
 	}
 	vh := p.distinct(f, raw, rec)
 	if !f.inArr {
-		f.recSum += recHash(vh, rec)
+		f.recSum += vh * p.recMul
 	}
 	if f.group {
 		p.t.groupValue(f, raw)
@@ -799,6 +777,9 @@ func (p *Profile) firstSight(f *Field, raw []byte, rec int, st *valStat) {
 			return
 		}
 		st.fl, st.x = stNum, x
+		if x != math.Trunc(x) || math.Abs(x) > quietNum {
+			f.numFrac = true
+		}
 		if f.NumN == 0 || x < f.Min {
 			f.Min, f.minRec = x, rec
 			if p.t != nil {
@@ -1073,15 +1054,18 @@ func (p *Profile) entries(f *Field, n, rec int) {
 	f.Entries += n
 }
 
-// recHash is the fingerprint of value hash vh in record rec: the sum of
-// a field's over its records (Field.recSum) is the same for two fields
+// recMul is record rec's multiplier of its values' hashes: a field's
+// fingerprint (Field.recSum) is the sum of its values' hashes, each
+// times its record's multiplier, so that two fields have the same sum
 // exactly when they hold the same values in the same records (up to
-// 64-bit hash collisions, as the distinct counts).
-func recHash(vh uint64, rec int) uint64 {
-	x := vh ^ (uint64(rec)+1)*0x9e3779b97f4a7c15
+// 64-bit hash collisions, as the distinct counts: a multiplier is odd,
+// so one record's different values never sum alike, and records' own
+// multipliers differ). A value adds a multiplication and an addition.
+func recMul(rec int) uint64 {
+	x := (uint64(rec) + 1) * 0x9e3779b97f4a7c15
 	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
 	x = (x ^ x>>27) * 0x94d049bb133111eb
-	return x ^ x>>31
+	return (x ^ x>>31) | 1
 }
 
 // settleRun adds to the count of f's last value the times it was seen
@@ -1092,10 +1076,42 @@ func (f *Field) settleRun() {
 	}
 	vs := f.lastVal
 	vs.n += int(f.lastRun)
-	if vs.key[0] == 'n' {
+	switch {
+	case vs.key[0] == 'n':
 		f.Nulls += int(f.lastRun)
+	case vs.st.fl&stNum != 0:
+		// Integers of at most quietNum, fewer than 1<<22 of them: every
+		// sum is an integer below 2^53, exact in any order.
+		x, k := vs.st.x, float64(f.lastRun)
+		f.NumN += int(f.lastRun)
+		f.Sum += x * k
+		f.SumSquares += x * x * k
+		if f.NumN >= 1<<21 {
+			f.quiet = false
+		}
 	}
 	f.lastRun = 0
+}
+
+// slowOnly makes every value take the slow path (no Field.quiet): tests
+// compare the two (TestQuietSameAsSlow).
+var slowOnly = false
+
+// quietNum bounds the integers added by their count (quietNumber).
+const quietNum = 1 << 15
+
+// quietNumber reports whether the number x of f, seen again, adds
+// nothing but its count and its sums: an integer of at most quietNum
+// (and every number of f so far is one), not under an array, that the
+// tracker's largest and smallest of f both drop, while no group sums
+// its record's numbers (tracker.number); its sums are then added by
+// their count (settleRun).
+func (p *Profile) quietNumber(f *Field, x float64) bool {
+	if f.numFrac || f.NumN >= 1<<21 || f.inArr {
+		return false
+	}
+	t := p.t
+	return t == nil || f.sel == nil || t.gon == 0 && f.sel.hi.rejects(x) && f.sel.lo.rejects(x)
 }
 
 // keyWords returns two words that, with its length, tell a value's text
@@ -1122,6 +1138,9 @@ func keyWords(b []byte) (w0, w1 uint64) {
 // values under an array hashes none (0: its hash only makes recSum,
 // which is of the fields outside arrays).
 func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
+	// (A value of the slow path settles the last value's run first: a
+	// number's sums stay in the order the numbers came.)
+	f.settleRun()
 	if !f.tooMany {
 		vs := f.lastVal
 		if vs == nil || !sameText(vs.key, raw) {
@@ -1168,7 +1187,6 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 		}
 		if vs != nil {
 			if vs != f.lastVal {
-				f.settleRun()
 				f.lastVal = vs
 				f.lastLen = int32(len(raw))
 				f.lastW[0], f.lastW[1] = keyWords(raw)
@@ -1181,14 +1199,13 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 				vs.recsDone = len(vs.recs) >= maxPerWhy
 				p.t.keep()
 			}
-			f.quiet = vs.recsDone && vs.st.fl&stNum == 0
+			f.quiet = vs.recsDone && (vs.st.fl&stNum == 0 || p.quietNumber(f, vs.st.x)) && !slowOnly
 			return vs.h
 		}
 		// Too many values to count each: from here on they are counted
 		// by hash, with their statistics, and each string's pattern is
 		// counted as it is read (the values counted so far are counted
 		// now).
-		f.settleRun()
 		p.settleFew(f)
 		f.tooMany = true
 		f.tab = &valTable{}

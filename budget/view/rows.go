@@ -1341,7 +1341,7 @@ func (h *numHeap) worse(a, b *numEnt) bool {
 // push offers x of record rec (records come in order, so an equal
 // number ranks after those kept); t holds the record's text.
 func (h *numHeap) push(x float64, rec int, t *tracker) {
-	if h.full && (x == h.bar || x < h.bar != h.low) {
+	if h.rejects(x) {
 		return
 	}
 	var buf []byte
@@ -1352,6 +1352,12 @@ func (h *numHeap) push(x float64, rec int, t *tracker) {
 	if len(h.ents) >= 2*maxPerWhy {
 		h.cut(t)
 	}
+}
+
+// rejects reports whether push drops x, as it will whenever x is offered
+// again (the bar only rises, for the largest, or falls).
+func (h *numHeap) rejects(x float64) bool {
+	return h.full && (x == h.bar || x < h.bar != h.low)
 }
 
 // cut keeps the maxPerWhy entries that rank first (in no order) and
@@ -1465,6 +1471,7 @@ type tracker struct {
 	// Group and measure candidates (chooseGroups picks among them).
 	groups   []*Field
 	gactive  []bool
+	gon      int // the active groups (gactive)
 	gval     [][]byte
 	measures []*Field
 	mval     []float64
@@ -1746,6 +1753,7 @@ func (t *tracker) end(raw []byte) {
 		}
 		if f.lastRec != t.rec || f.tooMany || f.Distinct > 12 {
 			t.gactive[g], t.sums[g] = false, nil // not a group field
+			t.gon--
 			continue
 		}
 		v := t.gval[g]
@@ -2014,6 +2022,7 @@ func (t *tracker) newField(f *Field) {
 		f.sel.gslot, f.group = len(t.groups), true
 		t.groups = append(t.groups, f)
 		t.gactive = append(t.gactive, true)
+		t.gon++
 		t.gval = append(t.gval, nil)
 		t.sums = append(t.sums, map[string]*gsum{})
 	}

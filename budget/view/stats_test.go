@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // TestStatsAcrossStates: a field's statistics are the same whether its
@@ -66,6 +65,7 @@ func TestStatsAcrossStates(t *testing.T) {
 			return fmt.Sprintf(`"v%d"`, i%97)
 		},
 	}
+	kinds["int"] = func(i int) string { return strconv.Itoa(i%301 - 100) }
 	kinds["alike"] = func(i int) string {
 		// Long values that differ only in their middle, and short
 		// ones of one length (the last value's words, Field.lastW).
@@ -138,14 +138,6 @@ func TestKeyWords(t *testing.T) {
 			}
 		}
 		try(0)
-	}
-}
-
-// TestFieldSize: a Field is an odd number of cache lines long, so that
-// the fields of a slab (allocField) start in different sets of the cache.
-func TestFieldSize(t *testing.T) {
-	if n := unsafe.Sizeof(Field{}); n%64 != 0 || n/64%2 != 1 {
-		t.Errorf("a Field is %d bytes, not an odd number of 64-byte lines: change fieldPad (%d)", n, fieldPad)
 	}
 }
 
@@ -577,6 +569,88 @@ func TestDigitBytes(t *testing.T) {
 					t.Fatalf("digitsApart(%#x, %#x) = %v, want %v", x, y, got, want)
 				}
 			}
+		}
+	}
+}
+
+// TestQuietSameAsSlow: a profile with a tracker gathers the same
+// statistics and the same candidates for the rows whether a value equal
+// to its field's last one takes the quiet path (a count, settled later)
+// or the slow one: records with runs of states, small and large
+// integers, fractions, nulls and long strings, a group field (status)
+// that stops being one half way.
+func TestQuietSameAsSlow(t *testing.T) {
+	// grouped: a state stays a group field throughout (its records'
+	// numbers are summed per state); else the status stops being one
+	// half way.
+	for _, grouped := range []bool{false, true} {
+		var b strings.Builder
+		b.WriteByte('[')
+		const n = 3000
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			r := i / 7
+			status := []string{"ok", "ok", "ok", "failed", "pending"}[r%5]
+			if i > n/2 {
+				status = fmt.Sprintf("s%d", r%40) // no longer a group
+			}
+			num := strconv.Itoa(r%6 - 2)
+			if r%11 == 3 {
+				num = "null"
+			}
+			big := strconv.Itoa((r % 4) * 40000)
+			frac := []string{"1", "2", "2.5", "3"}[r%4]
+			if i < n/3 {
+				frac = "4"
+			}
+			state := ""
+			if grouped {
+				state = fmt.Sprintf(`"state":"%c",`, 'a'+r%3)
+			}
+			// load: 30 values, past the 24 whose records are kept.
+			fmt.Fprintf(&b, `{%s"status":%q,"restarts":%s,"bytes":%s,"ratio":%s,"load":%d,"tags":[%d,%d],"msg":"%s %d","id":%d}`,
+				state, status, num, big, frac, r*13%30, r%3, r%5, strings.Repeat("a long message ", 2), r%9, i)
+		}
+		b.WriteByte(']')
+		data := []byte(b.String())
+		c := Collection{Path: ".", Kind: "array", Count: n, Text: data}
+		profile := func(slow bool) *coll {
+			slowOnly = slow
+			defer func() { slowOnly = false }()
+			return profiledColl(t, Input{Data: data}, c)
+		}
+		q, s := profile(false), profile(true)
+		for _, sf := range s.p.Fields {
+			qf := q.p.Field(sf.Path)
+			type stats struct {
+				Present, Values, Nulls, Types, Distinct, NumN int
+				Sum, SumSquares, Min, Max                     float64
+				Counts                                        map[string]int
+				recSum                                        uint64
+				firstRecs                                     []int
+				hi, lo                                        []numEnt
+			}
+			get := func(f *Field) stats {
+				st := stats{f.Present, f.Values, f.Nulls, f.Types, f.Distinct, f.NumN, f.Sum, f.SumSquares, f.Min, f.Max, f.Counts, f.recSum, nil, nil, nil}
+				if f.sel != nil {
+					st.firstRecs = f.sel.firstRecs
+					st.hi, st.lo = f.sel.hi.ents, f.sel.lo.ents
+				}
+				return st
+			}
+			if !reflect.DeepEqual(get(qf), get(sf)) {
+				t.Errorf("grouped %v, %s: quiet %+v\nslow %+v", grouped, sf.Path, get(qf), get(sf))
+			}
+			for k, vs := range sf.vals {
+				if qv := qf.vals[k]; qv == nil || qv.n != vs.n || !reflect.DeepEqual(qv.recs, vs.recs) {
+					t.Errorf("grouped %v, %s value %s: quiet %+v, slow %+v", grouped, sf.Path, k, qv, vs)
+				}
+			}
+		}
+		if !reflect.DeepEqual(q.t.sums, s.t.sums) || !reflect.DeepEqual(q.t.raws, s.t.raws) {
+			t.Errorf("grouped %v: group sums or kept records differ", grouped)
 		}
 	}
 }

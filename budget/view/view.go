@@ -86,7 +86,10 @@ type Section struct {
 	Coll string
 	// Head and Foot render the lines before and after the chosen
 	// candidates (each line ending in "\n"); they get the section's
-	// chosen candidates in Key order. Either may be nil.
+	// chosen candidates in Key order. Either may be nil. The first line
+	// of each is a title or a count, never a blank line, and a Head
+	// writes a line when given candidates: the fill bounds a rendering's
+	// count by its candidates' lines (fill.go; TestViewPartsStartPieces).
 	Head func(chosen []Candidate) string
 	Foot func(chosen []Candidate) string
 	// Order places sections: lower first, then the order added.
