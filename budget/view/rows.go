@@ -391,7 +391,6 @@ func (k *coll) selectRows() {
 			}
 		}
 	}
-	type stat struct{ mean, sd float64 }
 	outl := map[*Field]stat{}
 	var lack []*Field
 	for _, f := range p.Fields {
@@ -596,7 +595,7 @@ func (k *coll) selectRows() {
 		d   float64
 		why string
 	}
-	var devs []dev
+	var devs []dev // (in no order: sorted below)
 	type endHit struct{ rec, seq, ext int }
 	var endHits []endHit
 	var looked []*Field
@@ -607,7 +606,21 @@ func (k *coll) selectRows() {
 		looked = append(looked, f)
 	}
 	mask := p.mask(looked...)
-	again := sortedSet(extAt, devAt)
+	// The records whose farthest number the kept ones tell are not
+	// read again for it.
+	toRead := devAt
+	if !every {
+		known := outliersKnown(outl, devAt)
+		toRead = map[int]bool{}
+		for i := range devAt {
+			if d, ok := known[i]; ok {
+				devs = append(devs, dev{i, d.d, fmt.Sprintf("%s=%s is %.1fσ from the mean %s", k.short(d.f), num(d.x), d.d, num(outl[d.f].mean))})
+			} else {
+				toRead[i] = true
+			}
+		}
+	}
+	again := sortedSet(extAt, toRead)
 	k.readAgain = len(again)
 	for _, i := range again {
 		raw := raws[i]
@@ -623,7 +636,7 @@ func (k *coll) selectRows() {
 					}
 				}
 			}
-			if st, ok := outl[f]; ok && devAt[i] && len(v) > 0 && v[0] != '"' && v[0] != 'n' {
+			if st, ok := outl[f]; ok && toRead[i] && len(v) > 0 && v[0] != '"' && v[0] != 'n' {
 				if x, err := strconv.ParseFloat(string(v), 64); err == nil {
 					if d := math.Abs(x-st.mean) / st.sd; d > 2 && d > bestDev {
 						bestDev = d
@@ -805,6 +818,88 @@ func (k *coll) selectRows() {
 			k.probe = append(k.probe, probe{i, r.ident})
 		}
 	}
+}
+
+// stat is a field's mean and standard deviation (outliers).
+type stat struct{ mean, sd float64 }
+
+// farthest is a record's farthest number from its field's mean: x of f,
+// d standard deviations away.
+type farthest struct {
+	f    *Field
+	x, d float64
+}
+
+// outliersKnown returns, of the records at, those whose farthest number
+// beyond 2σ of the fields of outl (the number an outlier row names) the
+// kept largest and smallest numbers tell, without reading the record
+// again. A field's numbers in a record are known when the record holds
+// a kept largest and a kept smallest one of it (a record's largest and
+// smallest under an array; its one value otherwise, kept in either), or
+// none: a field whose largest or smallest are not all kept (fewer than
+// maxPerWhy) keeps every record's. Any other number of the record lies
+// between its field's least kept largest and greatest kept smallest (the
+// kept numbers rank first, the earlier record first among equal ones),
+// no farther than the farther of the two: the farthest kept number is
+// the record's farthest when it is farther than every such bound, and
+// no other of its numbers is as far (the record's read would name the
+// first of those in its text: such a record is read again, and so is
+// one holding a field twice, or a number beyond no bound).
+func outliersKnown(outl map[*Field]stat, at map[int]bool) map[int]farthest {
+	best := map[int]farthest{}
+	tie := map[int]bool{}
+	bound := map[int]float64{}
+	unknown := map[int]bool{}
+	dev := func(st stat, x float64) float64 { return math.Abs(x-st.mean) / st.sd }
+	for f, st := range outl {
+		hi, lo := &f.sel.hi, &f.sel.lo
+		inHi, inLo := map[int]bool{}, map[int]bool{}
+		for _, h := range [2]*numHeap{hi, lo} {
+			in := inHi
+			if h == lo {
+				in = inLo
+			}
+			for _, e := range h.ents {
+				if !at[e.rec] {
+					continue
+				}
+				if in[e.rec] {
+					unknown[e.rec] = true // the field twice in a record
+				}
+				in[e.rec] = true
+				d := dev(st, e.x)
+				b, ok := best[e.rec]
+				switch {
+				case !ok || d > b.d:
+					best[e.rec], tie[e.rec] = farthest{f, e.x, d}, false
+				case d == b.d && (b.f != f || b.x != e.x):
+					tie[e.rec] = true
+				}
+			}
+		}
+		full := len(hi.ents) >= maxPerWhy && len(lo.ents) >= maxPerWhy
+		var fb float64
+		if full {
+			fb = max(dev(st, hi.ents[0].x), dev(st, lo.ents[0].x))
+		}
+		for i := range at {
+			known := inHi[i] && inLo[i] || !f.inArr && (inHi[i] || inLo[i])
+			switch {
+			case known:
+			case full:
+				bound[i] = max(bound[i], fb)
+			case inHi[i] || inLo[i]:
+				unknown[i] = true // (cannot be: every number is kept)
+			}
+		}
+	}
+	out := map[int]farthest{}
+	for i, b := range best {
+		if b.d > 2 && b.d > bound[i] && !tie[i] && !unknown[i] {
+			out[i] = b
+		}
+	}
+	return out
 }
 
 // maxTail is the most records before the last one tailRows asks for
