@@ -363,8 +363,9 @@ func (k *coll) selectRows() {
 	var anomalies, rares []*keyed
 	flag := func(label string, prio, count int, vs *valState, why string, in innerRef) {
 		kr := byLabel[label]
-		if kr == nil {
-			kr = &keyed{r: &reason{prio: prio, text: map[int]string{}, inner: map[int]innerRef{}}, count: count, first: vs.first, seq: vs.seq, share: 1}
+		fresh := kr == nil // (then no record is in it: a value's records are distinct)
+		if fresh {
+			kr = &keyed{r: &reason{prio: prio, text: make(map[int]string, len(vs.recs)), inner: map[int]innerRef{}}, count: count, first: vs.first, seq: vs.seq, share: 1}
 			byLabel[label] = kr
 			if prio == PrioAnomaly {
 				anomalies = append(anomalies, kr)
@@ -382,12 +383,15 @@ func (k *coll) selectRows() {
 				// commands at one depth): its first two stand for it.
 				continue
 			}
-			if _, ok := kr.r.text[i]; !ok {
-				kr.r.recs = append(kr.r.recs, i)
-				kr.r.text[i] = why
-				if in.f != nil {
-					kr.r.inner[i] = in
+			if !fresh {
+				if _, ok := kr.r.text[i]; ok {
+					continue
 				}
+			}
+			kr.r.recs = append(kr.r.recs, i)
+			kr.r.text[i] = why
+			if in.f != nil {
+				kr.r.inner[i] = in
 			}
 		}
 	}
@@ -790,7 +794,11 @@ func (k *coll) selectRows() {
 	k.fillGroups()
 
 	// The rows of every record a reason chose, and of the probes.
-	show := map[int]bool{}
+	nshow := len(t.probes)
+	for _, r := range k.why {
+		nshow += len(r.recs)
+	}
+	show := make(map[int]bool, nshow)
 	for _, r := range k.why {
 		for _, i := range r.recs {
 			show[i] = true
@@ -802,6 +810,9 @@ func (k *coll) selectRows() {
 	// A row is rendered when first needed (row): the fill reads again
 	// only the records it reaches, not every record a reason chose.
 	k.colMask = p.mask(k.cols...)
+	if len(k.rows) == 0 {
+		k.rows = make(map[int]*row, len(show))
+	}
 	for _, i := range sortedSet(show) {
 		raw, ok := raws[i]
 		if !ok {
