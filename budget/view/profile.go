@@ -240,13 +240,7 @@ type Field struct {
 	minRec, maxRec, earliestRec, latestRec, maxItemsRec, maxEntriesRec int
 	// ...and its text, when the profile has a tracker.
 	minRaw, maxRaw, earliestRaw, latestRaw, maxItemsRaw, maxEntriesRaw []byte
-	// _ makes the size an odd number of cache lines (allocField;
-	// TestFieldSize).
-	_ [fieldPad]byte
 }
-
-// fieldPad pads Field to 21 cache lines (allocField).
-const fieldPad = 72
 
 // TopValue is one of a field's most common values (its JSON text) and
 // its exact count.
@@ -329,10 +323,6 @@ func (f *Field) Constant(records int) bool {
 
 // Profile is the profile of one collection.
 type Profile struct {
-	// slab holds the fields allocated but not yet used (allocField);
-	// slabN is the size of the last slab.
-	slab  []Field
-	slabN int
 	// Records is the number of records profiled (the collection's count).
 	Records int
 	// Fields in order of first appearance.
@@ -502,33 +492,11 @@ func (p *Profile) elemOf(parent *Field) *Field {
 
 // newField returns a new field at path under parent (not yet linked).
 func (p *Profile) newField(path string, parent *Field) *Field {
-	f := p.allocField()
-	*f = Field{Path: path, lastRec: -1, first: len(p.Fields), depth: parent.depth + 1, inArr: parent.inArr,
+	f := &Field{Path: path, lastRec: -1, first: len(p.Fields), depth: parent.depth + 1, inArr: parent.inArr,
 		vals: map[string]*valState{}, parent: parent}
 	if p.t != nil {
 		p.t.newField(f)
 	}
-	return f
-}
-
-// allocField returns a new zero Field from the profile's slab: fields are
-// allocated several at a time, 4, then 8, 16 and 32, so that the fields
-// of a record lie together, each starting a cache line and an odd number
-// of lines apart (its size, fieldPad): their first lines, which a value
-// reads (see Field), fall in every set of the cache, not in the few sets
-// a size of an even number of lines (20, of 1,280 bytes alone) reaches,
-// where a record's fields evict one another.
-func (p *Profile) allocField() *Field {
-	if len(p.slab) == 0 {
-		n := 4
-		if p.slabN > 0 {
-			n = min(2*p.slabN, 32)
-		}
-		p.slabN = n
-		p.slab = make([]Field, n)
-	}
-	f := &p.slab[0]
-	p.slab = p.slab[1:]
 	return f
 }
 

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // TestStatsAcrossStates: a field's statistics are the same whether its
@@ -139,14 +138,6 @@ func TestKeyWords(t *testing.T) {
 			}
 		}
 		try(0)
-	}
-}
-
-// TestFieldSize: a Field is an odd number of cache lines long, so that
-// the fields of a slab (allocField) start in different sets of the cache.
-func TestFieldSize(t *testing.T) {
-	if n := unsafe.Sizeof(Field{}); n%64 != 0 || n/64%2 != 1 {
-		t.Errorf("a Field is %d bytes, not an odd number of 64-byte lines: change fieldPad (%d)", n, fieldPad)
 	}
 }
 

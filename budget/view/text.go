@@ -405,6 +405,13 @@ func (tc *textCands) candidates() {
 	for i, f := range tc.factLines() {
 		add(tsFacts, i, -1, "fact", f)
 	}
+	// The located lines by file and directory (text_locations.go): a
+	// census of the diagnostics, before any of their lines.
+	if p != nil {
+		for i, l := range p.locs.facts(p.lines - p.blank) {
+			add(tsTemplates, -10+i, -1, "source locations", cut(l, 3*textWidth))
+		}
+	}
 	// PrioPinned: the rows the registry's pin predicate selects.
 	if p != nil && len(tc.c.Pinned) > 0 {
 		prio = PrioPinned
@@ -500,11 +507,6 @@ func (tc *textCands) candidates() {
 	}
 	colRows := tc.columnCandidates(add)
 	prio = PrioRare
-	if p != nil {
-		for i, l := range p.locs.facts(p.lines - p.blank) {
-			add(tsTemplates, -10+i, -1, "source locations", cut(l, 3*textWidth))
-		}
-	}
 	index = tc.indexCandidates()
 	if list {
 		tc.columnParts(add)
@@ -792,7 +794,7 @@ func (tc *textCands) factLines() []string {
 		if p.nameSev == 1 {
 			rows = "table row has a severity word only in its"
 		}
-		s += fmt.Sprintf("; %s %s %s (names: no level, not counted)", commas(p.nameSev), rows, p.cols.split.nameColumnsText())
+		s += fmt.Sprintf("; %s %s %s: no level, not counted)", commas(p.nameSev), rows, p.cols.split.nameColumnsText())
 	}
 	out = append(out, s)
 	if p.nSummaries > 0 {
@@ -860,7 +862,12 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 	case tsReport:
 		return tc.reportHead(cs)
 	case tsRuns:
-		return fmt.Sprintf("top-level tests by their runs, most first (showing %s of %s tests; exact counts of their === RUN lines, and of their subtests'):\n", commas(min(len(cs)*20, len(tc.t.runs.order))), commas(len(tc.t.runs.order)))
+		rs := tc.t.runs
+		once := ""
+		if rs.once > 0 {
+			once = fmt.Sprintf("; %s other tests ran at most once, with no subtests, not listed", commas(rs.once))
+		}
+		return fmt.Sprintf("top-level tests by their runs, most first (showing %s of %s tests run more than once or with subtests%s; exact counts of their === RUN lines, and of their subtests'):\n", commas(min(len(cs)*20, rs.listed)), commas(rs.listed), once)
 	case tsPackages:
 		if tc.report() {
 			return fmt.Sprintf("suites, tests by status (showing %s of %s: failed suites first), line<TAB>suite:\n", commas(len(cs)), commas(len(tc.t.suites)))

@@ -75,6 +75,15 @@ type colSplit struct {
 	// (file names, symbols, commands), which a severity word inside is
 	// part of, not a level (see nameColumns).
 	names []int
+	// described: the rows are names, a separator word and a description
+	// (separatorWord: apropos); the description column is read like
+	// the name columns: words of a description are no level.
+	described bool
+	// numbers are the columns (bySpaces) whose cell in a row holds no
+	// ASCII letter: a line with a word there is no row (a title, the
+	// header below it, a summary: cProfile's "604417 function calls …"
+	// above "ncalls  tottime …"; see numberGuard).
+	numbers []int
 }
 
 // colStat is the profile of one column.
@@ -121,6 +130,7 @@ type colStat struct {
 	lettered int    // values with an ASCII letter (names; not times or numbers)
 	negative bool   // a value below zero
 	digits   int    // the digits of every integer value while they agree, else -1
+	slashed  int    // numbers written "N/M", read as N
 	// paths counts the values that are paths by directory, extension
 	// and depth (text_paths.go); nil once most values are not.
 	paths *pathStat
@@ -264,7 +274,106 @@ func (sp *colSplit) fields(line string) []string {
 		f[sp.k-1] = strings.Join(f[sp.k-1:], " ")
 		f = f[:sp.k]
 	}
+	for _, i := range sp.numbers {
+		if hasASCIILetter(f[i]) {
+			return nil
+		}
+	}
 	return f
+}
+
+// hasASCIILetter reports whether s has a letter a-z or A-Z.
+func hasASCIILetter(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i] | 0x20; c >= 'a' && c <= 'z' {
+			return true
+		}
+	}
+	return false
+}
+
+// numberGuard sets sp.numbers (a whitespace table): the columns that
+// hold a number in every row among the first 4,000 lines (20 at least)
+// but in at most 5 rows, which hold a word (a cell with a letter)
+// instead. Those few lines are no rows: a title or summary line above
+// the table, its header when prose comes first (cProfile prints "604417
+// function calls (586716 primitive calls) in 1.247 seconds", "Ordered
+// by: …", then "ncalls  tottime  percall …"), a total below it. A
+// number is also "N/M" (cProfile's recursive calls, "3200/3146").
+func (sp *colSplit) numberGuard(sample []byte) {
+	if sp.mode != bySpaces || sp.header != nil {
+		return
+	}
+	nums := make([]int, sp.k)
+	words := make([]int, sp.k)
+	n := sp.sampleRows(sample, func(int) bool { return false }, func(f []string) {
+		for i, v := range f {
+			if i == sp.k-1 {
+				break // the last column holds the rest of the line
+			}
+			switch {
+			case hasASCIILetter(v):
+				words[i]++
+			case isNumberCell(v):
+				nums[i]++
+			}
+		}
+	})
+	if n < 20 {
+		return
+	}
+	for i := 0; i < sp.k-1; i++ {
+		if words[i] > 0 && words[i] <= 5 && nums[i]+words[i] == n {
+			sp.numbers = append(sp.numbers, i)
+		}
+	}
+}
+
+// isNumberCell reports whether v is a decimal number or two joined by
+// "/" ("3200/3146").
+func isNumberCell(v string) bool {
+	if _, _, ok := parseDecimal(v); ok {
+		return true
+	}
+	a, b, ok := strings.Cut(v, "/")
+	if !ok {
+		return false
+	}
+	_, _, okA := parseDecimal(a)
+	_, _, okB := parseDecimal(b)
+	return okA && okB
+}
+
+// headerAbove finds the header of a whitespace table that has none yet
+// and whose rows are guarded (numberGuard): the last non-blank line
+// before the first row, among the first 20 non-blank lines, when it
+// splits into exactly k words with no digit.
+func (sp *colSplit) headerAbove(sample []byte) {
+	if sp.header != nil || len(sp.numbers) == 0 {
+		return
+	}
+	prev, prevPos, seen := "", -1, 0
+	textLinesWhile(sample, func(pos int, line string) bool {
+		if strings.TrimSpace(line) == "" {
+			return true
+		}
+		if seen++; seen > 20 {
+			return false
+		}
+		if sp.fields(line) != nil {
+			return false
+		}
+		prev, prevPos = line, pos
+		return true
+	})
+	if prevPos < 0 || sp.lead != "" && !strings.HasPrefix(prev, sp.lead) {
+		return
+	}
+	h := splitSpaces(prev[len(sp.lead):])
+	if len(h) != sp.k || strings.IndexAny(prev, "0123456789") >= 0 {
+		return
+	}
+	sp.header, sp.headPos = h, prevPos
 }
 
 // width is the number of fields a line has for the detection of a
@@ -319,7 +428,18 @@ func (sp *colSplit) jqFields() string {
 		}
 		return fmt.Sprintf(`%s%s | select(length >= %d and length <= %d)%s`, sp.jqLead(), sp.jqCells(), lo, hi, sp.jqWords())
 	}
-	return fmt.Sprintf(`%s%s[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | select(length >= %d) | .[:%d] + [.[%d:] | join(" ")]`, sp.jqLead(), sp.jqNoRule(), sp.minK, sp.k-1, sp.k-1)
+	return fmt.Sprintf(`%s%s[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | select(length >= %d) | %s.[:%d] + [.[%d:] | join(" ")]`, sp.jqLead(), sp.jqNoRule(), sp.minK, sp.jqGuard(), sp.k-1, sp.k-1)
+}
+
+// jqGuard is the jq that leaves out, of the cells of a line split at
+// spaces, the lines with a word in a column of numbers (numberGuard),
+// each test followed by " | "; "" when there is none.
+func (sp *colSplit) jqGuard() string {
+	guard := ""
+	for _, i := range sp.numbers {
+		guard += fmt.Sprintf(`select(.[%d] | test("[A-Za-z]") | not) | `, i)
+	}
+	return guard
 }
 
 // jqNoRule is the jq test that leaves out rule lines when they are no
@@ -417,7 +537,7 @@ func (sp *colSplit) jqField(i int) string {
 	if sp.mode != bySpaces {
 		return sp.jqFields() + fmt.Sprintf(` | .[%d]`, i)
 	}
-	s := fmt.Sprintf(`%s%s[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | select(length >= %d) | `, sp.jqLead(), sp.jqNoRule(), sp.minK)
+	s := fmt.Sprintf(`%s%s[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | select(length >= %d) | %s`, sp.jqLead(), sp.jqNoRule(), sp.minK, sp.jqGuard())
 	if i == sp.k-1 {
 		// The last column holds the rest, joined by single spaces.
 		return s + fmt.Sprintf(`.[%d:] | join(" ")`, i)
@@ -452,6 +572,8 @@ func detectColumns(data []byte, kind string) *colSplit {
 	if sp != nil {
 		sp.missingLast(sample)
 		sp.needLead(sample)
+		sp.numberGuard(sample)
+		sp.headerAbove(sample)
 	}
 	if w := detectWidth(sample); w != nil && (sp == nil || sp.header == nil && w.k == sp.k && w.lead == sp.lead && sp.countRows(sample) < w.countRows(sample)) {
 		// The same columns at fixed positions keep the rows whose
@@ -462,10 +584,13 @@ func detectColumns(data []byte, kind string) *colSplit {
 	if sp == nil {
 		sp = detectList(sample, len(sample) == len(data))
 	}
-	if sp == nil {
-		return nil
+	if sp == nil || sp.described && kind == textReport {
+		return nil // (a test report's lines: its own structure)
 	}
 	sp.names = sp.nameColumns(sample)
+	if sp.described && !sp.isName(sp.k-1) {
+		sp.names = append(sp.names, sp.k-1)
+	}
 	return sp
 }
 
@@ -536,6 +661,12 @@ func detectSpaces(sample []byte) *colSplit {
 			}
 		}
 		if counts[best]*2 < nonBlank || ge*4 < nonBlank*3 || !sp.numericColumn(sample, -1) {
+			if k := separatorWord(sample, lead); k > 0 {
+				// Names, then a separator word, then free text:
+				// apropos' "name (section) - description".
+				sp.k, sp.minK, sp.described = k, k, true
+				return sp
+			}
 			return nil
 		}
 	}
@@ -883,10 +1014,57 @@ func (sp *colSplit) nameColumnsText() string {
 			parts = append(parts, strconv.Itoa(i+1))
 		}
 	}
+	s := "columns " + strings.Join(parts, ", ")
 	if len(parts) == 1 {
-		return "column " + parts[0]
+		s = "column " + parts[0]
 	}
-	return "columns " + strings.Join(parts, ", ")
+	if sp.described {
+		s += " (names and the description after the separator"
+	} else {
+		s += " (names"
+	}
+	return s
+}
+
+// separators are the words separatorWord takes for a separator (not
+// ">", which joins the parts of a name: "suite > test").
+var separators = map[string]bool{"-": true, "--": true, "—": true, "->": true, "=>": true, "=": true, ":": true}
+
+// separatorWord finds the lines that are a few words, a separator word
+// and free text: "epoll_wait (2)        - wait for an I/O event" of
+// apropos and whatis, "name -> target", "key = value with spaces". It is
+// the number of columns (the separator's position plus 2: the words
+// before it, the separator, the text after it as the last column) when,
+// among the first 4,000 lines with the lead (10 at least), 90% have the
+// same separator word ("-", "--", "=", "->", "=>", ":") at the same
+// position, 1 to 4, with a word after
+// it; 0 otherwise.
+func separatorWord(sample []byte, lead string) int {
+	type at struct {
+		pos  int
+		word string
+	}
+	seen := map[at]int{}
+	n := 0
+	firstLines(sample, func(pos int, line string) {
+		if strings.TrimSpace(line) == "" || !strings.HasPrefix(line, lead) {
+			return
+		}
+		n++
+		f := splitSpaces(line[len(lead):])
+		for j := 1; j <= 4 && j+1 < len(f); j++ {
+			if w := f[j]; separators[w] {
+				seen[at{j, w}]++
+				break
+			}
+		}
+	})
+	for a, c := range seen {
+		if n >= 10 && c*10 >= n*9 {
+			return a.pos + 2
+		}
+	}
+	return 0
 }
 
 // mostLines is the count of the most frequent width.
@@ -1112,7 +1290,17 @@ func (c *colStat) add(pos int, line, v string, row int) {
 	num, unit := splitUnit(v)
 	iv, fv, ok := parseDecimal(num)
 	if !ok {
-		return
+		// "N/M" (cProfile's calls "3200/3146": all, then primitive) is
+		// read as its first number, and said so.
+		a, _, cut := strings.Cut(v, "/")
+		if !cut || !isNumberCell(v) {
+			return
+		}
+		if iv, fv, ok = parseDecimal(a); !ok {
+			return
+		}
+		num, unit = a, ""
+		c.slashed++
 	}
 	switch fam := unitFamily(unit); {
 	case unit == "" && fv == 0 && c.unit != "":
@@ -1503,6 +1691,9 @@ func rowsAt(n int) string {
 func (c *colStat) lineOf(rows, shown int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "  %s%s: ", c.name, c.present(rows))
+	if c.slashed > 0 && c.isNumber() {
+		fmt.Fprintf(&b, "(%s written N/M: the first number counted) ", commas(c.slashed))
+	}
 	switch {
 	case c.isNumber() && !c.overflow && len(c.values) == 1:
 		// One number in every row (git's stage 0): a constant.
@@ -1545,6 +1736,11 @@ func (c *colStat) lineOf(rows, shown int) string {
 		b.WriteString(c.distinctText())
 	default:
 		vs := c.sortedValues()
+		if len(vs) <= 2*shown && vs[0].n > 1 {
+			// Up to twice as many values: every one with its count
+			// (the sections of man pages with one page each).
+			shown = len(vs)
+		}
 		if len(vs) > shown || vs[0].n == 1 {
 			b.WriteString(c.distinctText())
 			if vs[0].n == 1 {

@@ -44,6 +44,9 @@ type locStats struct {
 // file that looks like a path (pathLike): "12:30:45 up" and
 // "pub:-:4096:" are no locations.
 func location(line string) (file string, ln int, msg string, ok bool) {
+	if t := strings.TrimLeft(line, " \t"); strings.HasPrefix(t, "--> ") {
+		return arrowLocation(t[4:])
+	}
 	i := strings.IndexAny(line, ":( \t")
 	if i <= 0 {
 		return "", 0, "", false
@@ -78,6 +81,34 @@ func location(line string) (file string, ln int, msg string, ok bool) {
 				return file, n, m, true // :col
 			}
 		}
+	}
+	if m, ok := locMessage(rest, file); ok {
+		return file, n, m, true
+	}
+	return "", 0, "", false
+}
+
+// arrowLocation reads the location of rustc's and clippy's "  -->
+// src/lib.rs:9:21" lines (the line below the message "warning: ...",
+// rest being what follows "--> "): a file that looks like a path, a line
+// and a column, and nothing or a message after them.
+func arrowLocation(rest string) (file string, ln int, msg string, ok bool) {
+	i := strings.IndexByte(rest, ':')
+	if i <= 0 || !pathLike(rest[:i]) || strings.ContainsAny(rest[:i], " \t") {
+		return "", 0, "", false
+	}
+	file = rest[:i]
+	n, j := leadingInt(rest[i+1:])
+	if j == 0 {
+		return "", 0, "", false
+	}
+	rest = rest[i+1+j:]
+	if len(rest) > 1 && rest[0] == ':' && isDigitByte(rest[1]) {
+		_, k := leadingInt(rest[1:])
+		rest = rest[1+k:]
+	}
+	if strings.TrimSpace(rest) == "" {
+		return file, n, "", true
 	}
 	if m, ok := locMessage(rest, file); ok {
 		return file, n, m, true
@@ -193,11 +224,11 @@ func (ls *locStats) add(pos int, line string) {
 
 // facts are the located lines by file and by the words after the
 // location, when at least a quarter of the non-blank lines (and 5), or
-// a tenth (and 20: diagnostics among a checker's progress lines) have
+// a twentieth (and 20: diagnostics among a checker's progress lines, or each above its source excerpt and hints: biome, clippy) have
 // a location (a compiler's diagnostic is often followed by its source
 // line and a caret line); nil otherwise.
 func (ls *locStats) facts(nonBlank int) []string {
-	if ls.lines < 5 || 4*ls.lines < nonBlank && (ls.lines < 20 || 10*ls.lines < nonBlank) {
+	if ls.lines < 5 || 4*ls.lines < nonBlank && (ls.lines < 20 || 20*ls.lines < nonBlank) {
 		return nil
 	}
 	list := func(m map[string]int, more int) string {
@@ -347,6 +378,9 @@ func diagCode(msg string) string {
 	if c := strings.TrimSuffix(first, ":"); codeLike(c) && len(f) > 1 {
 		return c // E501 line too long
 	}
+	if rulePath(first) {
+		return first // biome's lint/suspicious/noExplicitAny
+	}
 	last := f[len(f)-1]
 	if len(f) > 1 && len(last) > 2 {
 		open, close := last[0], last[len(last)-1]
@@ -364,6 +398,34 @@ func diagCode(msg string) string {
 		}
 	}
 	return ""
+}
+
+// rulePath reports whether w names a linter's rule by its group path,
+// as biome starts its diagnostics: "lint/suspicious/noExplicitAny" (3
+// or more segments of letters, digits and dashes, the first one lower
+// case letters, each starting with a letter, the last one camelCase; no
+// dot, so no file path).
+func rulePath(w string) bool {
+	seg := strings.Split(w, "/")
+	if len(seg) < 3 {
+		return false
+	}
+	last := seg[len(seg)-1]
+	if strings.IndexAny(last, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") <= 0 {
+		return false
+	}
+	for i, g := range seg {
+		if g == "" || !(g[0]|0x20 >= 'a' && g[0]|0x20 <= 'z') {
+			return false
+		}
+		for j := 0; j < len(g); j++ {
+			c := g[j]
+			if i == 0 && !(c >= 'a' && c <= 'z') || !(isAlnumByte(c) || c == '-') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // isLevelWord reports whether w is a diagnostic's level.

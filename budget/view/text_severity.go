@@ -34,7 +34,7 @@ import (
 // whose template is rare, see text_template.go), which needs no word at
 // all.
 const (
-	errorPattern = `(?i:(?:^|[\s\])>|])(?:[^\s=:]*[=:])*[^\w\s./-]*(?:error|err|fatal|panic|panicked|exception|traceback|fail|failed|failures?|critical|crit|emerg|abort|aborted|killed|oom|segfault|denied|refused)(?:$|[^\w./-]|\.(?:$|[^\w]))|\b[1-9]\d* errors(?:$|[^\w.]|\.(?:$|\W))|\berr_[a-z_]+|\bexit (?:status|code) [1-9]|exited with (?:code|status) [1-9]|non-zero exit)|[a-z](?:Error|Exception)(?::|$)|^[EF]\d{4} |^[EF]: |^[^\s:]+:\d+:\d+: `
+	errorPattern = `(?i:(?:^|[\s\])>|])(?:[^\s=:]*[=:])*[^\w\s./-]*(?:error|err|fatal|panic|panicked|exception|traceback|fail|failed|failures?|critical|crit|emerg|abort|aborted|killed|oom|segfault|denied|refused)(?:$|[^\w./-]|\.(?:$|[^\w]))|\b[1-9]\d* errors(?:$|[^\w.]|\.(?:$|\W))|\bexit (?:status|code) [1-9]|exited with (?:code|status) [1-9]|non-zero exit)|\bERR_[A-Z0-9_]+(?:$|[^\w])|(?:^|[^\w])[A-Za-z]*[a-z](?:Error|Exception)(?::|$)|^[EF]\d{4} |^[EF]: |^[^\s:]+:\d+:\d+: `
 	warnPattern  = `(?i:(?:^|[\s\])>|])(?:[^\s=:]*[=:])*[^\w\s./-]*(?:warn|warning|warnings|deprecated)(?:$|[^\w./-]|\.(?:$|[^\w])))|^W\d{4} |^W: `
 	// demotePattern: a compiler's location prefix followed by a level
 	// below error ("kilo.c:12:5: warning: ...", "... note: ...",

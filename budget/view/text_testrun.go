@@ -405,6 +405,7 @@ type runStat struct {
 // runSummary counts the "=== RUN" lines of a go test text.
 type runSummary struct {
 	runs, topRuns int
+	listed, once  int                 // testLines: the tests it lists, and those run at most once with no subtests (counted only)
 	tests         map[string]*runStat // top-level tests by name, while at most maxRunTests
 	order         []*runStat
 	distinct      map[uint64]struct{} // hashes of every top-level name
@@ -553,12 +554,28 @@ func (rs *runSummary) facts() []string {
 }
 
 // testLines are the top-level tests by their runs, most runs first, 20
-// a line: "TestCompare 263 (subtest runs: 28,401)".
+// a line: "TestCompare 263 (subtest runs: 28,401)"; the tests run at most
+// once with no subtests are only counted, and none is listed when every
+// test is such.
 func (rs *runSummary) testLines() []string {
 	if len(rs.order) < 2 {
 		return nil
 	}
-	ts := append([]*runStat(nil), rs.order...)
+	// A test run once with no subtests says nothing a count would:
+	// such tests are counted, not listed (a run of 93 tests each once
+	// listed 93 names with "1" for 2,000 tokens).
+	var ts []*runStat
+	once := 0
+	for _, s := range rs.order {
+		if s.runs <= 1 && s.subRuns == 0 {
+			once++
+			continue
+		}
+		ts = append(ts, s)
+	}
+	if len(ts) == 0 {
+		return nil
+	}
 	sort.SliceStable(ts, func(i, j int) bool {
 		a, b := ts[i].runs+ts[i].subRuns, ts[j].runs+ts[j].subRuns
 		return a > b
@@ -575,6 +592,7 @@ func (rs *runSummary) testLines() []string {
 		}
 		out = append(out, "  "+strings.Join(parts, ", "))
 	}
+	rs.listed, rs.once = len(ts), once
 	return out
 }
 
