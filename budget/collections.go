@@ -527,9 +527,7 @@ func walkValue[M walkKind](w *walker, n *node, depth int, f *view.Field) error {
 					// found there (w.fc is not the node's).
 					kid := child.fedF
 					if child.fedBy != w.fc || n.folded {
-						if kid, err = w.member(mode, n, child, f, prev, ns, name, esc, depth); err != nil {
-							return err
-						}
+						kid = w.member(mode, n, child, f, prev, ns, name, esc, depth)
 					}
 					prev = kid
 					if kid != nil {

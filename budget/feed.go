@@ -190,7 +190,7 @@ func (s Shape) fedOf(n *node, kind string) *view.FedColl {
 // collection of the fed walk outside the records of any collection: no
 // profile's, and never a node's (node.fedBy). keyField stands for the
 // field of a map's member whose value is a scalar, before its record
-// begins (walkValue begins it at the value's end).
+// begins (walkValue begins it at the value's end: walker.key).
 var (
 	seekField = new(view.Field)
 	seekColl  = new(view.FedColl)
@@ -268,10 +268,11 @@ func (w *walker) elem(mode int, n *node, f *view.Field) *view.Field {
 // field of the member of f (prev is the field of the member before),
 // kept on its node. walkSeek: seekKid, and where the member is on the
 // way to the records paths (w.at). walkRecords: the member begins a
-// record of the map w.fc, whose text the profile reads before the walk
-// reaches it (checked first; a scalar's record begins at its end:
-// keyField); the record before ends.
-func (w *walker) member(mode int, n, child *node, f, prev *view.Field, ns int, name []byte, esc bool, depth int) (*view.Field, error) {
+// record of the map w.fc (the record before ends), whose value the
+// profile reads before the walk reaches it (checked first; a value that
+// does not check is not profiled, and the walk fails at it); a scalar's
+// record begins at the value's end (keyField).
+func (w *walker) member(mode int, n, child *node, f, prev *view.Field, ns int, name []byte, esc bool, depth int) *view.Field {
 	fc := w.fc
 	// The name as written, with its quotes.
 	quoted := w.d[ns : ns+len(name)+2]
@@ -286,7 +287,7 @@ func (w *walker) member(mode int, n, child *node, f, prev *view.Field, ns int, n
 		if kid != nil && !n.folded {
 			child.fedF, child.fedBy = kid, fc
 		}
-		return kid, nil
+		return kid
 	case walkSeek:
 		var kat fedAt
 		if !n.folded {
@@ -294,17 +295,18 @@ func (w *walker) member(mode int, n, child *node, f, prev *view.Field, ns int, n
 		}
 		kat.any = n.seekAt.any
 		w.at = kat
-		return w.seekKid(), nil
+		return w.seekKid()
 	}
 	if c := w.peek(); c != '{' && c != '[' {
 		w.key, w.keyAt = quoted, ns
-		return keyField, nil
+		return keyField
 	}
+	// The profile reads the value first: checked first.
 	t := w.scanner
-	if err := t.skip(depth + 1); err != nil {
-		return nil, err
+	if t.skip(depth+1) != nil {
+		return nil // (the walk fails there)
 	}
-	return fc.BeginMember(ns, quoted, w.pos, t.pos), nil
+	return fc.BeginMember(ns, quoted, w.pos, t.pos)
 }
 
 // check checks the value at w.pos (valid JSON, as value would find it)

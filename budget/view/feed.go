@@ -52,9 +52,7 @@ type FedColl struct {
 	offs   []int
 	stride int
 	used   bool
-	// buf is a map's current record, {"key":value} (as profileMap
-	// makes it); open says it has not ended yet.
-	buf  []byte
+	// open says a map's record begun has not ended yet.
 	open bool
 }
 
@@ -99,22 +97,19 @@ func (fc *FedColl) Begin(start int) *Field {
 
 // BeginMember starts the next record of a map: the member at offset
 // start, whose name is key (quoted, as written) and whose value is
-// data[at:end] (valid JSON: the profile reads it as the record's text
-// before the walk reaches it); it returns the field of the value. The record is
-// {"key":value}, as profileMap makes it (addMapRecord). The map's record
-// before, if not ended, ends first.
+// data[at:end] (valid JSON: the profile reads it before the walk reaches
+// it); it returns the field of the value. The map's record before, if
+// not ended, ends first: the walk need not end each. The record is
+// {"key":value}, as profileMap makes it (addMapRecord), made only when
+// kept or read.
 func (fc *FedColl) BeginMember(start int, key []byte, at, end int) *Field {
 	if fc.open {
-		fc.p.endRecord(fc.buf)
+		fc.p.endRecord(nil)
 	}
 	fc.open = true
 	i := fc.next(start)
-	fc.buf = append(append(append(append(fc.buf[:0], '{'), key...), ':'), fc.data[at:end]...)
-	fc.buf = append(fc.buf, '}')
-	p := fc.p
-	p.beginRecord(i, fc.buf)
-	p.keySum += hashBytes(key) * p.recMul // (as Add)
-	return p.root
+	fc.p.beginMapRecord(i, key, fc.data[at:end], nil)
+	return fc.p.root
 }
 
 // next counts a record starting at offset start and returns its index,
@@ -137,12 +132,12 @@ func (fc *FedColl) next(start int) int {
 	return i
 }
 
-// End ends the record begun last, which ends at offset end (a map's, if
-// not ended yet).
+// End ends the record begun last, which ends at offset end (of a map:
+// its last record, if not ended yet).
 func (fc *FedColl) End(end int) {
 	if fc.kind == "map" {
 		if fc.open {
-			fc.p.endRecord(fc.buf)
+			fc.p.endRecord(nil)
 			fc.open = false
 		}
 		return
@@ -281,58 +276,49 @@ func (fc *FedColl) take(in Input, c Collection) *coll {
 	if fc.kind == "map" && c.Count <= maxMapEntries {
 		// The entries the walk did not gather (Coll), in order.
 		k.smap = &scalarMap{}
-		fc.each(func(rec []byte) { k.smap.add(rec) })
+		fc.each(k.smap.add)
 	}
 	return k
 }
 
-// each calls fn with every record's text of a fed map, in order
-// ({"key":value}, in a reused buffer).
-func (fc *FedColl) each(fn func(rec []byte)) {
+// each calls fn with every record of a fed map, in order: its key
+// (quoted) and its value.
+func (fc *FedColl) each(fn func(key, val []byte)) {
 	if len(fc.offs) == 0 {
 		return
 	}
 	s := jscan{d: fc.data, pos: fc.offs[0]}
-	var buf []byte
-	for r := 0; r < fc.n; r++ {
-		ks := s.pos
-		s.skipString()
-		key := fc.data[ks:s.pos]
-		s.ws()
-		s.pos++ // ':'
-		s.ws()
+	s.eachEntry(func(key []byte) bool {
 		start := s.pos
 		s.skipValue()
-		buf = append(append(append(append(buf[:0], '{'), key...), ':'), fc.data[start:s.pos]...)
-		fn(append(buf, '}'))
-		s.ws()
-		if s.peek() == ',' {
-			s.pos++
-		}
-		s.ws()
-	}
+		fn(key, fc.data[start:s.pos])
+		return true
+	})
 }
 
 // record returns the text of record i, found from the offset of the
 // stride-th record before it.
 func (fc *FedColl) record(i int) []byte {
 	s := jscan{d: fc.data, pos: fc.offs[i/fc.stride]}
-	for r := i / fc.stride * fc.stride; r <= i; r++ {
-		var key []byte
-		if fc.kind == "map" {
-			ks := s.pos
-			s.skipString()
-			key = fc.data[ks:s.pos]
-			s.ws()
-			s.pos++ // ':'
-			s.ws()
-		}
+	r := i / fc.stride * fc.stride
+	if fc.kind == "map" {
+		var rec []byte
+		s.eachEntry(func(key []byte) bool {
+			start := s.pos
+			s.skipValue()
+			if r == i {
+				rec = mapRecord(nil, key, fc.data[start:s.pos])
+				return false
+			}
+			r++
+			return true
+		})
+		return rec
+	}
+	for ; r <= i; r++ {
 		start := s.pos
 		s.skipValue()
 		if r == i {
-			if fc.kind == "map" {
-				return append(append(append(append([]byte{'{'}, key...), ':'), fc.data[start:s.pos]...), '}')
-			}
 			return fc.data[start:s.pos]
 		}
 		s.ws()

@@ -70,8 +70,9 @@ type scalarMap struct {
 	entries []mapEntry
 }
 
-// add adds the map record raw ({"key": value}).
-func (m *scalarMap) add(raw []byte) {
+// add adds the map's record of the member whose name is k (quoted) and
+// whose value is v (its JSON text).
+func (m *scalarMap) add(k, v []byte) {
 	if m.off {
 		return
 	}
@@ -79,21 +80,12 @@ func (m *scalarMap) add(raw []byte) {
 		m.off, m.entries = true, nil
 		return
 	}
-	s := jscan{d: raw}
-	k, ok := s.entryValue()
-	if !ok {
-		m.off, m.entries = true, nil
-		return
-	}
 	key := unquote(k)
-	vs := s.pos
-	c := s.peek()
+	c := v[0]
 	if c == '{' || c == '[' {
 		m.off, m.entries = true, nil
 		return
 	}
-	s.skipValue()
-	v := raw[vs:s.pos]
 	e := mapEntry{key: key, disp: cell(string(v), mapValueWidth)}
 	switch c {
 	case '"':

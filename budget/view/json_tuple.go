@@ -74,14 +74,14 @@ type tupleVal struct {
 	keys     []string
 }
 
-// add adds the map record raw ({"key": value}).
-func (m *tupleMap) add(raw []byte) {
+// add adds the map's record of the member whose name is keyRaw
+// (quoted) and whose value is val (its JSON text).
+func (m *tupleMap) add(keyRaw, val []byte) {
 	if m.off {
 		return
 	}
-	s := jscan{d: raw}
-	keyRaw, ok := s.entryValue()
-	if !ok || s.peek() != '[' {
+	s := jscan{d: val}
+	if s.peek() != '[' {
 		m.off = true
 		return
 	}

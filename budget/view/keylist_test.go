@@ -48,8 +48,8 @@ func plainKeyList(keys []string) (list []string, total int, pres map[string]int,
 }
 
 // FuzzKeyList checks keyList (the keys, by prefix and by segments, of a
-// map's records) against its plain definition, for records as
-// profileMap makes them and with white space.
+// map's records) against its plain definition, for keys that are slices
+// of the input and keys read into a reused buffer.
 func FuzzKeyList(f *testing.F) {
 	f.Add("0.0.0-00d4f95c2\n18.3.0-canary-0e352ea01\ncreated\nmodified\n_id\n-x", false)
 	f.Add("application/json\ntext/plain\na b/c\n\\u002f/x\nx\"y.z", true)
@@ -60,16 +60,28 @@ func FuzzKeyList(f *testing.F) {
 		if len(keys) > 2000 {
 			keys = keys[:2000]
 		}
+		// The keys as the walk finds them: slices of the input (stable),
+		// or read into one reused buffer.
 		var l keyList
 		var got []string
+		var input, buf []byte
+		var at []int
 		for _, k := range keys {
 			q, _ := json.Marshal(k)
 			got = append(got, string(q))
-			rec := "{" + string(q) + ":1}"
+			at = append(at, len(input))
+			input = append(input, q...)
+		}
+		for i, q := range got {
 			if spaced {
-				rec = "{ " + string(q) + " : 1 }"
+				buf = append(buf[:0], q...)
+				l.add(buf, false)
+			} else {
+				l.add(input[at[i]:at[i]+len(q)], true)
 			}
-			l.add([]byte(rec))
+		}
+		for i := range buf {
+			buf[i] = 'x' // (a later record's)
 		}
 		// The keys as JSON decodes them (invalid UTF-8 is replaced).
 		for i, q := range got {

@@ -366,18 +366,29 @@ func (p *Profile) Field(path string) *Field { return p.byP[path] }
 // Add profiles record i (its JSON text; for a map, the one-member object
 // {"key": value}, whose value is profiled).
 func (p *Profile) Add(i int, raw []byte) {
-	p.beginRecord(i, raw)
-	defer p.endRecord(raw)
 	s := jscan{d: raw}
 	if p.Map {
 		key, ok := s.entryValue()
 		if !ok {
+			// No member: not a map's record (cannot happen).
+			p.beginRecord(i, raw)
+			if p.t != nil {
+				p.t.noEntry()
+			}
+			p.endRecord(raw)
 			return
 		}
-		p.keySum += hashBytes(key) * p.recMul
+		v := s
+		v.skipValue()
+		p.beginMapRecord(i, key, raw[s.pos:v.pos], raw)
+		p.value(&s, p.root, i, 0)
+		p.endRecord(raw)
+		return
 	}
+	p.beginRecord(i, raw)
 	s.ws()
 	p.value(&s, p.root, i, 0)
+	p.endRecord(raw)
 }
 
 // addAt profiles record i, the value at s (not a map's record), and
@@ -406,8 +417,22 @@ func (p *Profile) beginRecord(i int, text []byte) {
 	}
 }
 
+// beginMapRecord is beginRecord for record i of a map (Profile.Map):
+// the member whose name is key (quoted, as written) and whose value is
+// val (its JSON text); text is the record's whole text when known
+// ({"key": value}), else nil (made only when kept or read; its
+// endRecord is given nil).
+func (p *Profile) beginMapRecord(i int, key, val, text []byte) {
+	p.Records++
+	p.rec, p.seq, p.recMul = i, 0, recMul(i)
+	p.keySum += hashBytes(key) * p.recMul
+	if p.t != nil {
+		p.t.beginMap(i, key, val, text)
+	}
+}
+
 // endRecord ends the record begun by beginRecord, whose whole text is
-// raw.
+// raw (nil for a map's record begun with no text).
 func (p *Profile) endRecord(raw []byte) {
 	if p.t != nil {
 		p.t.end(raw)

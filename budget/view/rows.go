@@ -1559,6 +1559,9 @@ type tracker struct {
 	raw   []byte
 	alias bool
 	kept  bool
+	// mkey and mvalue are the key (quoted) and the value of a map's
+	// record (beginMap), whose text raw is nil when not made yet.
+	mkey, mvalue []byte
 	// raws are the records kept for the second look.
 	raws map[int][]byte
 	// want are the records chosen in advance (first, last, spread,
@@ -1619,8 +1622,12 @@ func newTracker(k *coll) *tracker {
 type keyList struct {
 	keys     []string
 	n, total int
-	window   [][]byte // the last keys, oldest first at next
-	next     int
+	// window holds the last keys, oldest first at next: slices of the
+	// input, or of own (a reused buffer per place) for a key that is
+	// not (escaped, or read from a buffer).
+	window [][]byte
+	own    [][]byte
+	next   int
 	// pres counts every key with a "/" by the part before it (media
 	// types, paths), exactly, until it has too many kinds (preDone).
 	pres    map[string]*int
@@ -1632,9 +1639,11 @@ type keyList struct {
 	segDone [2]bool
 	// lastSeg and lastN are the kind each depth counted last and its
 	// count: keys in order mostly share their segments ("0.0.0-"), and
-	// such a key is counted without a map lookup.
+	// such a key is counted without a map lookup. pair: both are the
+	// last key's (it has two segments).
 	lastSeg [2][]byte
 	lastN   [2]*int
+	pair    bool
 }
 
 // segPrefix is key up to and with its d-th "_", "." or "-" (d from 1),
@@ -1676,54 +1685,27 @@ func (l *keyList) list() []string {
 	return out
 }
 
-// add adds the key of the map record raw ({"key": value}).
-func (l *keyList) add(raw []byte) {
-	s := jscan{d: raw}
-	s.ws()
-	s.pos++
-	s.ws()
-	start := s.pos
-	if s.peek() != '"' {
-		return // not a map record: cannot happen
-	}
-	s.skipString()
-	body := raw[start+1 : max(start+1, s.pos-1)]
+// add adds the key of a map's record: quoted is its text as written,
+// with its quotes; stable says it stays unchanged (a slice of the
+// input), so that the window may keep it without a copy.
+func (l *keyList) add(quoted []byte, stable bool) {
+	body := quoted[1 : len(quoted)-1]
 	size := len(body)
 	escaped := bytes.IndexByte(body, '\\') >= 0
-	var key string
+	k := body
 	if escaped {
-		key = unquote(raw[start:s.pos])
-		size = len(key)
+		k = []byte(unquote(quoted))
+		size, stable = len(k), false
 	}
 	l.n++
 	l.total += size + 2
 	if !l.preDone {
-		k := body
-		if escaped {
-			k = []byte(key)
-		}
 		if i := bytes.IndexByte(k, '/'); i >= 0 && bytes.IndexByte(k, ' ') < 0 {
 			l.pres, l.preDone = countKindBytes(l.pres, k[:i])
 		}
 	}
-	for d := range l.seg {
-		if l.segDone[d] {
-			continue
-		}
-		k := body
-		if escaped {
-			k = []byte(key)
-		}
-		if p := segPrefix(k, d+1); p != nil {
-			if l.lastN[d] != nil && bytes.Equal(p, l.lastSeg[d]) {
-				*l.lastN[d]++
-				continue
-			}
-			l.seg[d], l.segDone[d] = countKindBytes(l.seg[d], p)
-			if !l.segDone[d] {
-				l.lastSeg[d], l.lastN[d] = append(l.lastSeg[d][:0], p...), l.seg[d][string(p)]
-			}
-		}
+	if !l.segDone[0] || !l.segDone[1] {
+		l.addSegments(k)
 	}
 	if l.window == nil && len(l.keys) >= 25 && l.total >= 1500 {
 		// From now on the first 25 and a window of the last 25.
@@ -1731,34 +1713,103 @@ func (l *keyList) add(raw []byte) {
 			l.window = append(l.window, []byte(k))
 		}
 		l.window = append(l.window, nil)
+		l.own = make([][]byte, len(l.window))
 		l.keys = l.keys[:25]
 		l.next = len(l.window) - 1
 	}
 	if l.window != nil {
-		if escaped {
-			body = []byte(key)
+		if !stable {
+			l.own[l.next] = append(l.own[l.next][:0], k...)
+			k = l.own[l.next]
 		}
-		l.window[l.next] = append(l.window[l.next][:0], body...)
+		l.window[l.next] = k
 		l.next = (l.next + 1) % len(l.window)
 		return
 	}
-	if !escaped {
-		key = string(body)
-	}
-	l.keys = append(l.keys, key)
+	l.keys = append(l.keys, string(k))
 }
 
-// begin starts record i.
-func (t *tracker) begin(i int, raw []byte) {
-	if t.k.p.Map {
-		t.k.keys.add(raw)
-		if t.k.smap != nil {
-			t.k.smap.add(raw) // json_map.go
-		}
-		if t.k.tuples != nil {
-			t.k.tuples.add(raw) // json_tuple.go
+// addSegments counts key by its first one and two segments (segPrefix:
+// up to and with its first and second "_", "." or "-"), found in one
+// pass; a key that shares its segments with the key before (keys in
+// order mostly do: "0.0.0-") is counted without a map.
+func (l *keyList) addSegments(key []byte) {
+	if p := l.lastSeg[1]; l.pair && len(key) >= len(p) && string(key[:len(p)]) == string(p) {
+		// The two segments of the key before (pair): the same
+		// separators at the same places.
+		*l.lastN[0]++
+		*l.lastN[1]++
+		return
+	}
+	l.pair = false
+	if len(key) == 0 || isSep[key[0]] {
+		return
+	}
+	var end [2]int
+	d := 0
+	for i := 1; i < len(key); i++ {
+		if isSep[key[i]] {
+			end[d] = i + 1
+			if d++; d == 2 {
+				break
+			}
 		}
 	}
+	for d := range end {
+		if end[d] == 0 || l.segDone[d] {
+			continue
+		}
+		p := key[:end[d]]
+		if l.lastN[d] != nil && len(p) == len(l.lastSeg[d]) && string(p) == string(l.lastSeg[d]) {
+			*l.lastN[d]++
+			continue
+		}
+		l.seg[d], l.segDone[d] = countKindBytes(l.seg[d], p)
+		if !l.segDone[d] {
+			l.lastSeg[d], l.lastN[d] = append(l.lastSeg[d][:0], p...), l.seg[d][string(p)]
+		}
+	}
+	l.pair = end[1] != 0 && !l.segDone[0] && !l.segDone[1]
+}
+
+// isSep marks the bytes that end a key's segment.
+var isSep = [256]bool{'_': true, '.': true, '-': true}
+
+// begin starts record i, whose text starts raw (see beginRecord).
+func (t *tracker) begin(i int, raw []byte) {
+	t.mkey = nil
+	t.open(i, raw)
+}
+
+// beginMap starts record i of a map: the member whose name is key (its
+// quoted text) and whose value is val (its JSON text); text is the
+// record's whole text when known ({"key": value}), else nil: made from
+// key and val only when kept or read (hold).
+func (t *tracker) beginMap(i int, key, val, text []byte) {
+	t.k.keys.add(key, within(t.data, key))
+	if t.k.smap != nil {
+		t.k.smap.add(key, val) // json_map.go
+	}
+	if t.k.tuples != nil {
+		t.k.tuples.add(key, val) // json_tuple.go
+	}
+	t.mkey, t.mvalue = key, val
+	t.open(i, text)
+}
+
+// noEntry notes a record of a map profile that is no map's member (no
+// key): the map is not one of scalars or of lists.
+func (t *tracker) noEntry() {
+	if t.k.smap != nil {
+		t.k.smap.off, t.k.smap.entries = true, nil
+	}
+	if t.k.tuples != nil {
+		t.k.tuples.off = true
+	}
+}
+
+// open starts record i, whose text is raw (nil: a map's, made later).
+func (t *tracker) open(i int, raw []byte) {
 	t.rec, t.raw, t.kept = i, raw, false
 	t.alias = within(t.data, raw)
 	for t.wi < len(t.want) && t.want[t.wi] < i {
@@ -1769,15 +1820,26 @@ func (t *tracker) begin(i int, raw []byte) {
 	}
 }
 
-// end finishes the record, whose whole text is raw: the words of the
-// request in it, the sums per group.
+// mapRecord appends to buf the record of a map's member whose name is
+// key (quoted) and whose value is val: {"key":value}, as Each makes it.
+func mapRecord(buf, key, val []byte) []byte {
+	return append(append(append(append(append(buf, '{'), key...), ':'), val...), '}')
+}
+
+// end finishes the record, whose whole text is raw (nil: a map's record
+// begun by beginMap with no text): the words of the request in it, the
+// sums per group.
 func (t *tracker) end(raw []byte) {
 	t.raw = raw
 	if t.kept && t.alias {
 		t.raws[t.rec] = raw // begin may have had only its start
 	}
 	if len(t.terms) > 0 {
-		t.lower = append(t.lower[:0], raw...)
+		if raw == nil {
+			t.lower = t.hold(t.lower)
+		} else {
+			t.lower = append(t.lower[:0], raw...)
+		}
 		t.lower = bytes.ToLower(t.lower)
 		var mask uint32
 		for j, term := range t.terms {
@@ -1881,9 +1943,9 @@ func (k *coll) profileRecords() error {
 }
 
 // profileMap is profileRecords for a map whose text is known (one
-// object): its members are read from the text in one walk, each as the
+// object): its members are read from the text in one walk, each the
 // record {"key": value} Each would make (EachRecord walked the whole
-// input again to find them).
+// input again to find them), made only when kept.
 func (k *coll) profileMap() error {
 	c := k.c
 	s := jscan{d: c.Text}
@@ -1897,47 +1959,29 @@ func (k *coll) profileMap() error {
 		// (json_map.go): its entries are not gathered.
 		k.smap.off = true
 	}
-	var buf []byte
 	n := 0
-	for {
-		s.ws()
-		if s.peek() != '"' {
-			break
-		}
-		ks := s.pos
-		s.skipString()
-		key := s.d[ks:s.pos]
-		s.ws()
-		s.pos++ // ':'
-		s.ws()
-		vs := s.pos
-		s.skipValue()
-		buf = append(append(append(append(buf[:0], '{'), key...), ':'), s.d[vs:s.pos]...)
-		buf = append(buf, '}')
-		k.p.addMapRecord(n, buf, len(key)+2)
+	s.eachEntry(func(key []byte) bool {
+		k.p.addMapRecord(n, key, &s)
 		n++
-		s.ws()
-		if s.peek() == ',' {
-			s.pos++
-		}
-	}
+		return true
+	})
 	if n != c.Count {
 		return fmt.Errorf("%s records read, the collection has %s", commas(n), commas(c.Count))
 	}
 	return nil
 }
 
-// addMapRecord is Profile.Add for the map record rec ({"key":value} as
-// profileMap makes it, no white space) whose value starts at rec[at]:
-// the key is not read again. (Keep it in step with Add.)
-func (p *Profile) addMapRecord(i int, rec []byte, at int) {
-	p.beginRecord(i, rec)
-	k := jscan{d: rec, pos: 1}
-	k.skipString()
-	p.keySum += hashBytes(rec[1:k.pos]) * p.recMul // (as Add)
-	s := jscan{d: rec, pos: at}
-	p.value(&s, p.root, i, 0)
-	p.endRecord(rec)
+// addMapRecord is Profile.Add for the record i of a map: the member
+// whose name is key (quoted) and whose value is at s, read in place (no
+// record {"key":value} is made unless kept); s moves past it. (Keep it
+// in step with Add.)
+func (p *Profile) addMapRecord(i int, key []byte, s *jscan) {
+	vs := s.pos
+	s.skipValue()
+	p.beginMapRecord(i, key, s.d[vs:s.pos], nil)
+	v := jscan{d: s.d, pos: vs}
+	p.value(&v, p.root, i, 0)
+	p.endRecord(nil)
 }
 
 // eachRecord calls fn with every record: an array's or a stream's read
@@ -2038,6 +2082,9 @@ func (t *tracker) keep() {
 func (t *tracker) hold(buf []byte) []byte {
 	if t.alias {
 		return t.raw
+	}
+	if t.raw == nil && t.mkey != nil {
+		return mapRecord(buf[:0], t.mkey, t.mvalue) // (a map's record)
 	}
 	return append(buf[:0], t.raw...)
 }

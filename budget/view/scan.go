@@ -253,6 +253,32 @@ func (s *jscan) entryValue() (key []byte, ok bool) {
 	return key, true
 }
 
+// eachEntry calls fn with the name (quoted, as written) of each member
+// of the object whose members start at pos (after its '{', or after a
+// member and its ','), s at the member's value; fn moves s past the
+// value, and stops the walk by returning false.
+func (s *jscan) eachEntry(fn func(key []byte) bool) {
+	for {
+		s.ws()
+		if s.peek() != '"' {
+			return
+		}
+		ks := s.pos
+		s.skipString()
+		key := s.d[ks:s.pos]
+		s.ws()
+		s.pos++ // ':'
+		s.ws()
+		if !fn(key) {
+			return
+		}
+		s.ws()
+		if s.peek() == ',' {
+			s.pos++
+		}
+	}
+}
+
 // members is eachMember with each member's value as its raw text.
 func (s *jscan) members(fn func(name string, val []byte)) bool {
 	return s.eachMember(func(name string) {

@@ -31,6 +31,7 @@ var allCategories = map[string]bool{
 	"gpg-list-keys-colons.txt": true, "update-alternatives.log": true, "make-p-database.txt": true,
 	"redis-info-everything.txt": true, "yamllint-node-modules.txt": true, "ip-details-addr-lab.json": true,
 	"pytest-v-rA-stdlib.txt": true, "coverage-json-stdlib.json": true, "cmake-trace-json-reconfigure.jsonl": true,
+	"gcc-json-limited-api-fail.jsonl": true, "readelf-a-libcurl.txt": true, "objdump-dr-int-ops.txt": true,
 }
 
 // TestCorpus loads every questions file of the bundled corpus (validating
