@@ -118,8 +118,10 @@ type Field struct {
 	nameW, nameM [2]uint64
 	elem         *Field
 	// few are the values while there are at most maxFew (tried in turn
-	// instead of the map).
-	few []*valState
+	// instead of the map); fewK their lengths and words (keyWords), in
+	// the same order.
+	few  []*valState
+	fewK []fewKey
 	// vals counts the values while there are few (Counts is made of it
 	// by Finish); with a tracker, each value also keeps the first
 	// records holding it.
@@ -1068,6 +1070,12 @@ func recMul(rec int) uint64 {
 	return (x ^ x>>31) | 1
 }
 
+// fewKey is the length and the words (keyWords) of a value's text.
+type fewKey struct {
+	w [2]uint64
+	n int
+}
+
 // settleRun adds to the count of f's last value the times it was seen
 // again since (lastRun): a null's to Nulls too.
 func (f *Field) settleRun() {
@@ -1140,17 +1148,22 @@ func keyWords(b []byte) (w0, w1 uint64) {
 func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 	// (A value of the slow path settles the last value's run first: a
 	// number's sums stay in the order the numbers came.)
-	f.settleRun()
+	if f.lastRun != 0 {
+		f.settleRun()
+	}
 	if !f.tooMany {
+		// Values are compared by their length and words first (no
+		// look at a value's own text while they differ there).
+		w0, w1 := keyWords(raw)
 		vs := f.lastVal
-		if vs == nil || !sameText(vs.key, raw) {
+		if vs == nil || int(f.lastLen) != len(raw) || f.lastW[0] != w0 || f.lastW[1] != w1 || len(raw) > 16 && vs.key != string(raw) {
 			vs = nil
 			if len(f.few) == len(f.vals) {
 				// A few values (states, flags) are compared in turn,
 				// without hashing.
-				for _, o := range f.few {
-					if sameText(o.key, raw) {
-						vs = o
+				for i := range f.fewK {
+					if k := &f.fewK[i]; k.n == len(raw) && k.w[0] == w0 && k.w[1] == w1 && (len(raw) <= 16 || f.few[i].key == string(raw)) {
+						vs = f.few[i]
 						break
 					}
 				}
@@ -1172,6 +1185,7 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 			f.vals[vs.key] = vs
 			if len(f.few) < maxFew {
 				f.few = append(f.few, vs)
+				f.fewK = append(f.fewK, fewKey{[2]uint64{w0, w1}, len(raw)})
 			} else {
 				if f.vidx.slots == nil {
 					for _, o := range f.few {
@@ -1189,7 +1203,7 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 			if vs != f.lastVal {
 				f.lastVal = vs
 				f.lastLen = int32(len(raw))
-				f.lastW[0], f.lastW[1] = keyWords(raw)
+				f.lastW[0], f.lastW[1] = w0, w1
 				f.lastH = vs.h
 			}
 			vs.n++
@@ -1220,7 +1234,7 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 		if p.t != nil && f.sel != nil {
 			p.t.tooMany(f)
 		}
-		f.vals, f.lastVal, f.few, f.vidx, f.quiet = nil, nil, nil, valIndex{}, false
+		f.vals, f.lastVal, f.few, f.fewK, f.vidx, f.quiet = nil, nil, nil, nil, valIndex{}, false
 	}
 	if p.t != nil && f.sel != nil && f.sel.exitVals != nil {
 		p.t.exitValue(f, raw)

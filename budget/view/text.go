@@ -356,11 +356,20 @@ func (tc *textCands) candidates() {
 				}
 			}
 			shown := 0
-			for i := 0; i < 3 && i < len(f.output); i++ {
-				if o := strings.TrimSpace(f.output[i]); o != "" {
-					lines = append(lines, "      "+cutLine(o))
+			if len(f.errs) > 0 {
+				// The lines that state the error, wherever they are
+				// in the details (after the test's source in pytest's).
+				for _, o := range f.errs {
+					lines = append(lines, "      "+cutLine(strings.TrimSpace(o)))
+					shown++
 				}
-				shown++
+			} else {
+				for i := 0; i < 3 && i < len(f.output); i++ {
+					if o := strings.TrimSpace(f.output[i]); o != "" {
+						lines = append(lines, "      "+cutLine(o))
+					}
+					shown++
+				}
 			}
 			if rest := len(f.output) - shown + f.more; rest > 0 {
 				lines = append(lines, fmt.Sprintf("      … %d more output lines", rest))
@@ -875,9 +884,9 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 		return fmt.Sprintf("package results as go test printed them (%s), event<TAB>output:\n", commas(len(cs)))
 	case tsFailed:
 		n := tc.t.testFail // at most maxFailedKept are listed
-		s := fmt.Sprintf("failed tests (%s; showing %s, with their first output lines):\n", commas(n), commas(len(cs)))
+		s := fmt.Sprintf("failed tests (%s; showing %s, with the lines of their output that state the error, else their first output lines):\n", commas(n), commas(len(cs)))
 		if tc.report() {
-			s = fmt.Sprintf("failed tests (%s; showing %s, each as printed with its suite and the first lines of its failure details), line<TAB>suite: test:\n", commas(n), commas(len(cs)))
+			s = fmt.Sprintf("failed tests (%s; showing %s, each as printed with its suite and the lines of its failure details that state the error (pytest's E lines), else their first lines), line<TAB>suite: test:\n", commas(n), commas(len(cs)))
 		}
 		if len(cs) < n && tc.json {
 			s += fmt.Sprintf("all of them: compact artifact query %s --jq %s\n", h, ShellQuote(`.[] | select(.Action == "fail" and .Test) | "\(.Package) \(.Test)"`))

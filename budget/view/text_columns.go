@@ -650,6 +650,15 @@ func detectSpaces(sample []byte) *colSplit {
 		return nil
 	}
 	sp.k, sp.minK = best, best
+	if more := ge(counts, best+1); best == 2 && more*10 >= nonBlank && counts[best]*4 >= nonBlank*3 {
+		// A name, a value and, in a tenth of the rows or more, more
+		// words (getent services' aliases: "discard 9/tcp sink null"):
+		// the value is a column of its own, the rest a third (empty in
+		// the rows without).
+		sp.k = 3
+		sp.firstHeader(sample)
+		return sp
+	}
 	if counts[best]*4 < nonBlank*3 {
 		// A whitespace table whose last column may hold spaces (ls -l's
 		// "name -> target", ps's command lines): most lines have at
@@ -1065,6 +1074,18 @@ func separatorWord(sample []byte, lead string) int {
 		}
 	}
 	return 0
+}
+
+// ge is the number of lines of at least k fields, of counts (lines by
+// their number of fields).
+func ge(counts map[int]int, k int) int {
+	n := 0
+	for w, c := range counts {
+		if w >= k {
+			n += c
+		}
+	}
+	return n
 }
 
 // mostLines is the count of the most frequent width.

@@ -246,3 +246,70 @@ func TestTableHeaderBelowProseFieldQueries(t *testing.T) {
 		}
 	}
 }
+
+// TestPytestFailureDetails: pytest -v prints a failed test's details in
+// the FAILURES section under "____ Class.test ____", its source first
+// and the error last ("E   AttributeError: …", "file:10:
+// AttributeError"); the failed test's row shows those lines. On the old
+// code the heading was not linked to the test ("Class.test" against
+// "test") and the rows showed no details at all.
+func TestPytestFailureDetails(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("============================= test session starts ==============================\nplatform linux -- Python 3.11.2, pytest-7.2.1, pluggy-1.0.0\ncollected 30 items\n\n")
+	for i := 0; i < 30; i++ {
+		st := "PASSED"
+		if i%10 == 3 {
+			st = "FAILED"
+		}
+		fmt.Fprintf(&b, "tests/test_codec.py::TestCodec::test_case%02d %s [%3d%%]\n", i, st, 3*i)
+	}
+	b.WriteString("\n=================================== FAILURES ===================================\n")
+	for _, i := range []int{3, 13, 23} {
+		fmt.Fprintf(&b, "____________________________ TestCodec.test_case%02d ____________________________\n\nself = <tests.test_codec.TestCodec object at 0x7f>\n\n    def test_case%02d(self):\n        data = self.build(%d)\n>       rval = self.loads(data)\nE       AttributeError: 'TestCodec' object has no attribute 'loads'\n\ntests/test_codec.py:%d: AttributeError\n", i, i, i, 10*i)
+	}
+	b.WriteString("=========================== short test summary info ============================\nFAILED tests/test_codec.py::TestCodec::test_case03 - AttributeError\n========================= 3 failed, 27 passed in 0.12s =========================\n")
+	got := fillText(t, []byte(b.String()), 4000)
+	for _, want := range []string{
+		"tests/test_codec.py::TestCodec::test_case13 FAILED [ 39%]\n      E       AttributeError: 'TestCodec' object has no attribute 'loads'\n      tests/test_codec.py:130: AttributeError\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the view lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// TestNameValueRestColumns: lines of a name, a value and, in a tenth of
+// them or more, further words (getent services: "discard 9/tcp sink
+// null") are three columns, so the value's census is of the value
+// alone ("#/tcp"); on the old code the aliases were glued to the value
+// ("#/tcp sink null" a form of its own) and tcp was counted only in the
+// rows without aliases.
+func TestNameValueRestColumns(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 60; i++ {
+		proto := "tcp"
+		if i%3 == 2 {
+			proto = "udp"
+		}
+		alias := ""
+		if i%4 == 1 {
+			alias = fmt.Sprintf(" alias%d other%d", i, i)
+		}
+		fmt.Fprintf(&b, "%-21s %d/%s%s\n", fmt.Sprintf("svc%d", i), 100+i, proto, alias)
+	}
+	data := []byte(b.String())
+	p := analyzeText(data, nil)
+	if p.cols == nil || p.cols.split.k != 3 || p.cols.split.minK != 2 || p.cols.rows != 60 {
+		t.Fatalf("not 3 columns of 2 to 3 cells: %+v", p.cols)
+	}
+	got := fillText(t, data, 4000)
+	if want := `column 2, rows by the value's form (each number written #): "#/tcp" 40, "#/udp" 20`; !strings.Contains(got, want) {
+		t.Errorf("the view lacks %q:\n%s", want, got)
+	}
+	for i := 0; i < 3; i++ {
+		n := jqLines(t, data, fmt.Sprintf(`[.[] | %s] | length`, p.cols.split.jqField(i)))
+		if fmt.Sprint(n[0]) != "60" {
+			t.Errorf("column %d's query: %v values, want 60", i+1, n)
+		}
+	}
+}

@@ -418,7 +418,7 @@ func (t *testSummary) reportDetail(pos int, line, trim string) {
 	case strings.HasPrefix(trim, "FAIL ") && strings.Contains(trim, " > "):
 		hit = rs.failedByName[lastSegment(trim)]
 	case strings.HasPrefix(trim, "___") && strings.HasSuffix(trim, "___"):
-		hit = rs.failedByName[lastSegment(strings.Trim(trim, "_ "))]
+		hit = rs.failedByName[lastSegment(pytestHeading(strings.Trim(trim, "_ ")))]
 	case rs.inDetails:
 		if n, _, ok := mochaFailed(trim); ok && n >= 1 && n <= len(t.failed) {
 			hit = []*failedTest{t.failed[n-1]}
@@ -450,6 +450,21 @@ func (t *testSummary) reportDetail(pos int, line, trim string) {
 			rs.describe, rs.describeInd = trim, ind
 		}
 	}
+}
+
+// pytestHeading is the test name of pytest's heading of a failure's
+// details, "TestDecode.test_decimal" (Class.test; a module's test has no
+// class): the part after the last "." outside the brackets of its
+// parameters ("test_round[1.5]").
+func pytestHeading(h string) string {
+	base := h
+	if i := strings.IndexByte(base, '['); i >= 0 {
+		base = base[:i]
+	}
+	if j := strings.LastIndexByte(base, '.'); j >= 0 {
+		return h[j+1:]
+	}
+	return h
 }
 
 // detailHead reports whether a trimmed line starts a failure's details

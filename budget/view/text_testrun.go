@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -37,7 +38,20 @@ type failedTest struct {
 	output []string
 	more   int    // output lines past maxFailOutput
 	line   string // the test's line as a test report printed it (trimmed), or ""
+	// errs are the first maxFailErrs lines of its output that state the
+	// error (pytest's "E   AttributeError: …", a line with a severity
+	// word), wherever they are in it; the view shows them in place of
+	// the first lines (a test's source comes first in pytest's details).
+	errs []string
 }
+
+// maxFailErrs bounds the error lines kept per failed test.
+const maxFailErrs = 3
+
+// codeFrameRe matches a line of a code frame (jest's and vitest's
+// excerpt of the source: "> 2 | throw new Error(…)", "  4 |   test(…"):
+// its severity words are code, not the error.
+var codeFrameRe = regexp.MustCompile(`^\s*>?\s*\d+\s*\|`)
 
 // testSummary counts a test run.
 type testSummary struct {
@@ -365,6 +379,9 @@ func (t *testSummary) assignPackage(pkg string) {
 }
 
 func (f *failedTest) addOutput(line string) {
+	if len(f.errs) < maxFailErrs && (strings.HasPrefix(line, "E ") || lineSeverity(line) == sevError && !codeFrameRe.MatchString(line)) {
+		f.errs = append(f.errs, line)
+	}
 	if len(f.output) < maxFailOutput {
 		f.output = append(f.output, line)
 	} else {
