@@ -364,8 +364,9 @@ func (k *coll) selectRows() {
 	var anomalies, rares []*keyed
 	flag := func(label string, prio, count int, vs *valState, why string, in innerRef) {
 		kr := byLabel[label]
-		if kr == nil {
-			kr = &keyed{r: &reason{prio: prio, text: map[int]string{}, inner: map[int]innerRef{}}, count: count, first: vs.first, seq: vs.seq, share: 1}
+		fresh := kr == nil // (then no record is in it: a value's records are distinct)
+		if fresh {
+			kr = &keyed{r: &reason{prio: prio, text: make(map[int]string, len(vs.recs)), inner: map[int]innerRef{}}, count: count, first: vs.first, seq: vs.seq, share: 1}
 			byLabel[label] = kr
 			if prio == PrioAnomaly {
 				anomalies = append(anomalies, kr)
@@ -383,16 +384,18 @@ func (k *coll) selectRows() {
 				// commands at one depth): its first two stand for it.
 				continue
 			}
-			if _, ok := kr.r.text[i]; !ok {
-				kr.r.recs = append(kr.r.recs, i)
-				kr.r.text[i] = why
-				if in.f != nil {
-					kr.r.inner[i] = in
+			if !fresh {
+				if _, ok := kr.r.text[i]; ok {
+					continue
 				}
+			}
+			kr.r.recs = append(kr.r.recs, i)
+			kr.r.text[i] = why
+			if in.f != nil {
+				kr.r.inner[i] = in
 			}
 		}
 	}
-	// (stat: a field's mean and standard deviation, kindMeasures)
 	outl := map[*Field]stat{}
 	var lack []*Field
 	for _, f := range p.Fields {
@@ -597,7 +600,7 @@ func (k *coll) selectRows() {
 		d   float64
 		why string
 	}
-	var devs []dev
+	var devs []dev // (in no order: sorted below)
 	type endHit struct{ rec, seq, ext int }
 	var endHits []endHit
 	var looked []*Field
@@ -608,7 +611,21 @@ func (k *coll) selectRows() {
 		looked = append(looked, f)
 	}
 	mask := p.mask(looked...)
-	again := sortedSet(extAt, devAt)
+	// The records whose farthest number the kept ones tell are not
+	// read again for it.
+	toRead := devAt
+	if !every {
+		known := outliersKnown(outl, devAt)
+		toRead = map[int]bool{}
+		for i := range devAt {
+			if d, ok := known[i]; ok {
+				devs = append(devs, dev{i, d.d, fmt.Sprintf("%s=%s is %.1fσ from the mean %s", k.short(d.f), num(d.x), d.d, num(outl[d.f].mean))})
+			} else {
+				toRead[i] = true
+			}
+		}
+	}
+	again := sortedSet(extAt, toRead)
 	k.readAgain = len(again)
 	for _, i := range again {
 		raw := raws[i]
@@ -624,7 +641,7 @@ func (k *coll) selectRows() {
 					}
 				}
 			}
-			if st, ok := outl[f]; ok && devAt[i] && len(v) > 0 && v[0] != '"' && v[0] != 'n' {
+			if st, ok := outl[f]; ok && toRead[i] && len(v) > 0 && v[0] != '"' && v[0] != 'n' {
 				if x, err := strconv.ParseFloat(string(v), 64); err == nil {
 					if d := math.Abs(x-st.mean) / st.sd; d > 2 && d > bestDev {
 						bestDev = d
@@ -828,7 +845,11 @@ func (k *coll) selectRows() {
 	k.fillGroups()
 
 	// The rows of every record a reason chose, and of the probes.
-	show := map[int]bool{}
+	nshow := len(t.probes)
+	for _, r := range k.why {
+		nshow += len(r.recs)
+	}
+	show := make(map[int]bool, nshow)
 	for _, r := range k.why {
 		for _, i := range r.recs {
 			show[i] = true
@@ -840,6 +861,9 @@ func (k *coll) selectRows() {
 	// A row is rendered when first needed (row): the fill reads again
 	// only the records it reaches, not every record a reason chose.
 	k.colMask = p.mask(k.cols...)
+	if len(k.rows) == 0 {
+		k.rows = make(map[int]*row, len(show))
+	}
 	for _, i := range sortedSet(show) {
 		raw, ok := raws[i]
 		if !ok {
@@ -856,6 +880,88 @@ func (k *coll) selectRows() {
 			k.probe = append(k.probe, probe{i, r.ident})
 		}
 	}
+}
+
+// stat is a field's mean and standard deviation (outliers).
+type stat struct{ mean, sd float64 }
+
+// farthest is a record's farthest number from its field's mean: x of f,
+// d standard deviations away.
+type farthest struct {
+	f    *Field
+	x, d float64
+}
+
+// outliersKnown returns, of the records at, those whose farthest number
+// beyond 2σ of the fields of outl (the number an outlier row names) the
+// kept largest and smallest numbers tell, without reading the record
+// again. A field's numbers in a record are known when the record holds
+// a kept largest and a kept smallest one of it (a record's largest and
+// smallest under an array; its one value otherwise, kept in either), or
+// none: a field whose largest or smallest are not all kept (fewer than
+// maxPerWhy) keeps every record's. Any other number of the record lies
+// between its field's least kept largest and greatest kept smallest (the
+// kept numbers rank first, the earlier record first among equal ones),
+// no farther than the farther of the two: the farthest kept number is
+// the record's farthest when it is farther than every such bound, and
+// no other of its numbers is as far (the record's read would name the
+// first of those in its text: such a record is read again, and so is
+// one holding a field twice, or a number beyond no bound).
+func outliersKnown(outl map[*Field]stat, at map[int]bool) map[int]farthest {
+	best := map[int]farthest{}
+	tie := map[int]bool{}
+	bound := map[int]float64{}
+	unknown := map[int]bool{}
+	dev := func(st stat, x float64) float64 { return math.Abs(x-st.mean) / st.sd }
+	for f, st := range outl {
+		hi, lo := &f.sel.hi, &f.sel.lo
+		inHi, inLo := map[int]bool{}, map[int]bool{}
+		for _, h := range [2]*numHeap{hi, lo} {
+			in := inHi
+			if h == lo {
+				in = inLo
+			}
+			for _, e := range h.ents {
+				if !at[e.rec] {
+					continue
+				}
+				if in[e.rec] {
+					unknown[e.rec] = true // the field twice in a record
+				}
+				in[e.rec] = true
+				d := dev(st, e.x)
+				b, ok := best[e.rec]
+				switch {
+				case !ok || d > b.d:
+					best[e.rec], tie[e.rec] = farthest{f, e.x, d}, false
+				case d == b.d && (b.f != f || b.x != e.x):
+					tie[e.rec] = true
+				}
+			}
+		}
+		full := len(hi.ents) >= maxPerWhy && len(lo.ents) >= maxPerWhy
+		var fb float64
+		if full {
+			fb = max(dev(st, hi.ents[0].x), dev(st, lo.ents[0].x))
+		}
+		for i := range at {
+			known := inHi[i] && inLo[i] || !f.inArr && (inHi[i] || inLo[i])
+			switch {
+			case known:
+			case full:
+				bound[i] = max(bound[i], fb)
+			case inHi[i] || inLo[i]:
+				unknown[i] = true // (cannot be: every number is kept)
+			}
+		}
+	}
+	out := map[int]farthest{}
+	for i, b := range best {
+		if b.d > 2 && b.d > bound[i] && !tie[i] && !unknown[i] {
+			out[i] = b
+		}
+	}
+	return out
 }
 
 // maxTail is the most records before the last one tailRows asks for
@@ -2486,6 +2592,3 @@ func (k *coll) largestOfKinds(r *reason, extra func(int, []byte)) {
 		}
 	}
 }
-
-// stat is a field's mean and standard deviation (its outliers).
-type stat struct{ mean, sd float64 }
