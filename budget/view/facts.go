@@ -73,7 +73,7 @@ func addFacts(v *View, in Input) {
 		}
 		var rest []string
 		for i, f := range facts {
-			if !shown[i] && !isAncestorShown(facts, shown, i) {
+			if !shown[i] {
 				rest = append(rest, f.path)
 			}
 		}
@@ -175,7 +175,7 @@ func addFacts(v *View, in Input) {
 								// The summary comes first: the members
 								// it states whole get no line of their
 								// own (TestFactsNotRestated).
-								cov = summaryWhole(raw)
+								_, _, cov = summaryParts(raw)
 							}
 							walk(&jscan{d: raw}, path, depth+1, cov)
 							text = "" // added above
@@ -194,11 +194,6 @@ func addFacts(v *View, in Input) {
 	walk(&s, "", 0, nil)
 }
 
-// isAncestorShown reports whether a fact containing fact i is shown (its
-// summary does not show i, so this is false for summaries: only inline
-// values would cover i, and those have no separate facts below them).
-func isAncestorShown(facts []fact, shown map[int]bool, i int) bool { return false }
-
 // inline is the object or array raw on one line (compacted) when it is at
 // most maxInline bytes (whole), else its summary.
 func inline(raw []byte) (text string, whole bool) {
@@ -213,44 +208,13 @@ func inline(raw []byte) (text string, whole bool) {
 	return b.String(), true
 }
 
-// summaryWhole returns the names of the members of object raw whose
-// value summarize states whole (a scalar not cut), or nil.
-func summaryWhole(raw []byte) map[string]bool {
-	out := map[string]bool{}
+// summaryParts is what summarize states of object raw: its number of
+// members, the parts shown (each member's name, with its scalar value
+// cut at 40 characters), up to maxSummary characters, and the names of
+// the members whose value a part states whole.
+func summaryParts(raw []byte) (n int, parts []string, whole map[string]bool) {
+	whole = map[string]bool{}
 	s := jscan{d: raw}
-	size := 0
-	s.members(func(k string, val []byte) {
-		if size > maxSummary {
-			return
-		}
-		label := k
-		if !plainName(k) {
-			label = jsonQuote(k)
-		}
-		part := label
-		if len(val) > 0 && val[0] != '{' && val[0] != '[' {
-			c := cell(string(val), 40)
-			part = label + "=" + c
-			if c == cell(string(val), 1<<30) {
-				out[k] = true
-			}
-		}
-		size += len(part) + 2
-	})
-	return out
-}
-
-// summarize describes a large object or array by its size and members:
-// an object's scalar members with their values (cut), its objects and
-// arrays by name, up to maxSummary characters (a process's resource
-// usage shows its rss, not only the word).
-func summarize(raw []byte) string {
-	s := jscan{d: raw}
-	n := 0
-	if s.elements(func([]byte) { n++ }) {
-		return fmt.Sprintf("array of %s items (%s bytes)", commas(n), commas(len(raw)))
-	}
-	var parts []string
 	size := 0
 	s.members(func(k string, val []byte) {
 		n++
@@ -263,11 +227,29 @@ func summarize(raw []byte) string {
 		}
 		part := label
 		if len(val) > 0 && val[0] != '{' && val[0] != '[' {
-			part = label + "=" + cell(string(val), 40)
+			c := cell(string(val), 40)
+			part = label + "=" + c
+			if c == cell(string(val), 1<<30) {
+				whole[k] = true
+			}
 		}
 		parts = append(parts, part)
 		size += len(part) + 2
 	})
+	return n, parts, whole
+}
+
+// summarize describes a large object or array by its size and members:
+// an object's scalar members with their values (cut), its objects and
+// arrays by name, up to maxSummary characters (a process's resource
+// usage shows its rss, not only the word).
+func summarize(raw []byte) string {
+	s := jscan{d: raw}
+	n := 0
+	if s.elements(func([]byte) { n++ }) {
+		return fmt.Sprintf("array of %s items (%s bytes)", commas(n), commas(len(raw)))
+	}
+	n, parts, _ := summaryParts(raw)
 	more := ""
 	if n > len(parts) {
 		more = fmt.Sprintf(", … %d more", n-len(parts))
