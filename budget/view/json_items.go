@@ -26,6 +26,12 @@ func arrayItems(in Input, c Collection) (items Collection, lo, hi int, ok bool) 
 	if in.Format != "json" && in.Format != "jsonl" && in.Format != "concat" || c.Kind == "map" || c.Kind == "lines" || c.Count < 2 || c.Each == nil && !within(in.Data, c.Text) {
 		return Collection{}, 0, 0, false
 	}
+	if !firstIsArray(in, c) {
+		// eachRaw reads an array's elements to its end whatever fn
+		// returns: a collection of objects is not read a second time
+		// only to find its first record is no array.
+		return Collection{}, 0, 0, false
+	}
 	total, first := 0, true
 	err := eachRaw(in, c, func(i int, raw []byte) error {
 		s := jscan{d: raw}
@@ -92,6 +98,26 @@ func addArrayItems(v *View, in Input, ci int) (bool, error) {
 		return true, err
 	}
 	return true, nil
+}
+
+// firstIsArray reports whether c's first record may be an array: false
+// when c is read off the input's text and its first record starts with
+// anything but "[" (true when c is not read off the text: arrayItems
+// then checks its records one by one).
+func firstIsArray(in Input, c Collection) bool {
+	if !within(in.Data, c.Text) || c.Kind != "array" && c.Kind != "jsonl" && c.Kind != "concat" {
+		return true
+	}
+	s := jscan{d: c.Text}
+	s.ws()
+	if c.Kind == "array" {
+		if s.pos >= len(s.d) || s.d[s.pos] != '[' {
+			return false
+		}
+		s.pos++
+		s.ws()
+	}
+	return s.pos < len(s.d) && s.d[s.pos] == '['
 }
 
 // eachRaw calls fn with each record of c: read off the collection's text

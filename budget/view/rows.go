@@ -1522,6 +1522,9 @@ type fieldSel struct {
 	// gslot and mslot index the field among the group and measure
 	// candidates (-1: not one).
 	gslot, mslot int
+	// gcap is groupValuesCap of a group candidate, decided once (by
+	// its name) when the field is first seen, not at every record.
+	gcap int
 	// idName: the field's name ends in "id" (no measure).
 	idName bool
 }
@@ -1980,7 +1983,7 @@ func (t *tracker) end(raw []byte) {
 		if !t.gactive[g] {
 			continue
 		}
-		if f.lastRec != t.rec || f.tooMany || f.Distinct > groupValuesCap(f) {
+		if f.lastRec != t.rec || f.tooMany || f.Distinct > f.sel.gcap {
 			t.gactive[g], t.sums[g] = false, nil // not a group field
 			t.gon--
 			continue
@@ -2253,7 +2256,7 @@ func (t *tracker) newField(f *Field) {
 		hi: numHeap{}, lo: numHeap{low: true}, idName: strings.HasSuffix(strings.ToLower(f.Path), "id")}
 	// A group field is in every record, so it appears in the first.
 	if !f.inArr && t.k.p.Records == 1 && (stateNames.MatchString(f.Path) || kindNames.MatchString(f.Path)) {
-		f.sel.gslot, f.group = len(t.groups), true
+		f.sel.gslot, f.sel.gcap, f.group = len(t.groups), groupValuesCap(f), true
 		t.groups = append(t.groups, f)
 		t.gactive = append(t.gactive, true)
 		t.gon++
