@@ -569,6 +569,9 @@ func detectColumns(data []byte, kind string) *colSplit {
 		return nil // diagnostics and grep -n matches: counted by file (text_locations.go), not split at spaces
 	}
 	sp := detectSpaces(sample)
+	if sp != nil && sp.described && kind == textLog {
+		sp = nil // a log's lines are no names with descriptions (TestSeparatorWordNotALog)
+	}
 	if sp != nil {
 		sp.missingLast(sample)
 		sp.needLead(sample)
@@ -1054,7 +1057,7 @@ func separatorWord(sample []byte, lead string) int {
 		word string
 	}
 	seen := map[at]int{}
-	n := 0
+	n, leveled := 0, 0
 	firstLines(sample, func(pos int, line string) {
 		if strings.TrimSpace(line) == "" || !strings.HasPrefix(line, lead) {
 			return
@@ -1067,7 +1070,20 @@ func separatorWord(sample []byte, lead string) int {
 				break
 			}
 		}
+		for j := 0; j < len(f) && j < 8; j++ {
+			if logLevels[strings.Trim(f[j], "[]():")] {
+				leveled++
+				break
+			}
+		}
 	})
+	if leveled*2 >= n {
+		// A log's lines with a level in capitals among their first
+		// words (Python logging's "time - name - ERROR - message",
+		// "worker-1 = ERROR message"): their levels are counted as a
+		// log's, not read as a description (TestSeparatorWordNotALog).
+		return 0
+	}
 	for a, c := range seen {
 		if n >= 10 && c*10 >= n*9 {
 			return a.pos + 2
@@ -1075,6 +1091,10 @@ func separatorWord(sample []byte, lead string) int {
 	}
 	return 0
 }
+
+// logLevels are the levels a log writes in capitals.
+var logLevels = map[string]bool{"TRACE": true, "DEBUG": true, "INFO": true, "NOTICE": true, "WARN": true, "WARNING": true,
+	"ERROR": true, "ERR": true, "CRITICAL": true, "CRIT": true, "FATAL": true, "ALERT": true, "EMERG": true, "PANIC": true}
 
 // ge is the number of lines of at least k fields, of counts (lines by
 // their number of fields).

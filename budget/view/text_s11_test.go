@@ -313,3 +313,34 @@ func TestNameValueRestColumns(t *testing.T) {
 		}
 	}
 }
+
+// TestSeparatorWordNotALog: a log whose lines have a separator word among
+// their first words (Python logging's default "time - name - LEVEL -
+// message", "worker-1 = LEVEL message") is a log: its ERROR lines are
+// error lines, counted and shown, not the descriptions of a table of
+// names (the second read found every error line of such logs lost to the
+// separator-word table of apropos).
+func TestSeparatorWordNotALog(t *testing.T) {
+	for _, form := range []string{
+		"2024-03-01 12:%02d:%02d,%03d - myapp - %s - %s\n",
+		"worker-%d%d%d = %s %s\n",
+	} {
+		var b strings.Builder
+		errs := 0
+		for i := 0; i < 200; i++ {
+			lvl, msg := "INFO", []string{"request handled", "cache miss for key user", "connection reset by peer", "retrying job"}[i%4]
+			if i%20 == 7 {
+				lvl, msg = "ERROR", fmt.Sprintf("failed to write record %d: disk full", i)
+				errs++
+			}
+			fmt.Fprintf(&b, form, i/60, i%60, i, lvl, msg)
+		}
+		p := analyzeText([]byte(b.String()), nil)
+		if p.errors != errs {
+			t.Errorf("%q: %d error lines, want %d", form, p.errors, errs)
+		}
+		if p.cols != nil && p.cols.split.described {
+			t.Errorf("%q: read as a table of names and descriptions", form)
+		}
+	}
+}
