@@ -772,9 +772,11 @@ func addIndex(v *View, k *coll) {
 		// Every record of a small collection, a few tokens each,
 		// after the profile's other lines and before the rows' later
 		// rounds and the other extremes (which file has how many
-		// errors, which version of each of 72 packages); before the
-		// rows when its lines are short, a few hundred tokens in all
-		// (TestSmallIndexEarly, TestTinyIndexBeforeRows).
+		// errors, which version of each of 72 packages); when its
+		// lines are short, a few hundred tokens in all, right after
+		// the profile's important lines and the pinned rows, before
+		// every other row and the lines of less important fields
+		// (TestSmallIndexEarly).
 		small = PrioIndexSmall
 		n := 0
 		for j := range lines {
