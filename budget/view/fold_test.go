@@ -74,3 +74,38 @@ func TestDeclaredIdentity(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldAroundNestedMember: siblings are folded though one of them
+// holds a collection of its own (radon cc -j: a map of 87 files to their
+// functions, one function with closures): that one keeps its section,
+// the others are folded, and the view fits. Before, one nested array
+// kept every sibling unfolded, and the heads alone were over the budget.
+func TestFoldAroundNestedMember(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("{")
+	for i := range 90 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"pkg/module_with_a_long_name_%d.py": [`, i)
+		for j := range 1 + i%5 {
+			if j > 0 {
+				b.WriteString(",")
+			}
+			closures := "[]"
+			if i == 40 && j == 0 {
+				closures = `[{"name": "inner", "complexity": 2}, {"name": "inner2", "complexity": 1}]`
+			}
+			fmt.Fprintf(&b, `{"name": "func_%d", "complexity": %d, "rank": "A", "closures": %s}`, j, 1+j, closures)
+		}
+		b.WriteString("]")
+	}
+	b.WriteString("}")
+	data := []byte(b.String())
+	in := inputOf(t, data, 2000)
+	v := buildView(t, in)
+	fl := fillAt(t, v, 2000)
+	if !strings.Contains(fl.Text, "89 collections of the same kind in . (array,") {
+		t.Errorf("the 89 siblings without a nested collection are not folded:\n%s", fl.Text)
+	}
+}
