@@ -1777,9 +1777,12 @@ func (c *colStat) lineOf(rows, shown int) string {
 		b.WriteString(c.distinctText())
 	default:
 		vs := c.sortedValues()
-		if len(vs) <= 2*shown && vs[0].n > 1 {
+		if len(vs) <= 2*shown && vs[0].n > 1 && !singletonNumbers(vs) {
 			// Up to twice as many values: every one with its count
-			// (the sections of man pages with one page each).
+			// (the sections of man pages with one page each), when
+			// the values of one row are categories, not measures
+			// written in a word (redis-benchmark's "rps=10043.8":
+			// listing those pushed the output's first lines out).
 			shown = len(vs)
 		}
 		if len(vs) > shown || vs[0].n == 1 {
@@ -1810,6 +1813,38 @@ func (c *colStat) lineOf(rows, shown int) string {
 		}
 	}
 	return b.String()
+}
+
+// singletonNumbers says whether a value held by one row only is a number
+// form: it holds a number of its own (not after a letter) of two digits
+// or more, or with a decimal point ("rps=10043.8", "12138.3)", "(10"),
+// where a category holds none or a one-digit code ("(2type)", "(5ssl)").
+func singletonNumbers(vs []keyCount) bool {
+	for _, x := range vs {
+		if x.n == 1 && numberForm(x.k) {
+			return true
+		}
+	}
+	return false
+}
+
+// numberForm says whether v holds a number of its own of two digits or
+// more, or with a decimal point.
+func numberForm(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if !isDigitByte(v[i]) || i > 0 && isAlnumByte(v[i-1]) {
+			continue
+		}
+		j := i
+		for j < len(v) && isDigitByte(v[j]) {
+			j++
+		}
+		if j-i >= 2 || j+1 < len(v) && v[j] == '.' && isDigitByte(v[j+1]) {
+			return true
+		}
+		i = j
+	}
+	return false
 }
 
 // rareValue is a value held by few rows of a column.
