@@ -560,6 +560,11 @@ func detectColumns(data []byte, kind string) *colSplit {
 	if sp := detectSeparated(sample); sp != nil {
 		if sp.mode != byBar {
 			sp.detectWords(sample)
+		}
+		if sp.header == nil {
+			// A first row of words above numbers, with no rule below
+			// it (python -X importtime's "self [us] | cumulative |
+			// imported package", sqlite3 -header -list).
 			sp.firstHeader(sample)
 		}
 		sp.names = sp.nameColumns(sample)

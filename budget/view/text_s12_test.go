@@ -1,7 +1,9 @@
 package view
 
 import (
+	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -44,6 +46,50 @@ func TestNumberForm(t *testing.T) {
 	} {
 		if got := numberForm(v); got != want {
 			t.Errorf("numberForm(%q) = %v, want %v", v, got, want)
+		}
+	}
+}
+
+// TestLabelPrefixShowsColumns: a constant prefix of words and a colon
+// (python -X importtime writes "import time: " before every line) is a
+// line prefix like valgrind's "==11139== ": the text is read without it,
+// so the first column is the numbers it holds and the first line the
+// header. On the old code column 1 was "import time:        53", 179
+// distinct strings with no sum, and the header a row.
+func TestLabelPrefixShowsColumns(t *testing.T) {
+	data, err := os.ReadFile("testdata/python-importtime.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := linePrefix(data); got != "import time: " {
+		t.Fatalf("prefix %q", got)
+	}
+	// The sums and extremes, read here from the lines.
+	self, cum, maxSelf, maxCum := 0, 0, 0, 0
+	for i, l := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		if i == 0 {
+			continue
+		}
+		f := strings.Split(strings.TrimPrefix(l, "import time:"), "|")
+		a, _ := strconv.Atoi(strings.TrimSpace(f[0]))
+		b, _ := strconv.Atoi(strings.TrimSpace(f[1]))
+		self, cum, maxSelf, maxCum = self+a, cum+b, max(maxSelf, a), max(maxCum, b)
+	}
+	got := fillText(t, data, 2000)
+	for _, want := range []string{
+		`every line starts with "import time: "`,
+		"a table of 190 rows, 3 columns",
+		fmt.Sprintf("self [us]: numbers, sum %d, min 49, max %d,", self, maxSelf),
+		fmt.Sprintf("cumulative: numbers, sum %d, min 49, max %d,", cum, maxCum),
+		"40147 | 46833 | socket\t[largest self [us] (40147)]",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the view lacks %q:\n%s", want, got)
+		}
+	}
+	for _, s := range []string{"error: x\n", "note: y\n", "warning: z\n", "src/a.go: x\n"} {
+		if got := linePrefix([]byte(strings.Repeat(s, 25))); got != "" {
+			t.Errorf("prefix %q of %q: want none (a level, a path)", got, s)
 		}
 	}
 }
