@@ -378,6 +378,29 @@ func (s *kvStats) emptyValue(v string) bool {
 // sample reports whether kept is a sample (more than kvMaxKept entries).
 func (s *kvStats) sample() bool { return s.stride > 1 }
 
+// onlyExtension reports whether the one dot of name's last path part
+// starts a file's extension of one to five letters or digits at its end
+// ("budget/check.go", "README.md"): such a dot does not part a name
+// (file(1)'s "path: type" lines are listed by "/", not by "."), while
+// sysctl's "vm.swappiness" and "net.ipv4.ip_forward" are parted by it.
+func onlyExtension(name string) bool {
+	last := name[strings.LastIndexByte(name, '/')+1:]
+	i := strings.IndexByte(last, '.')
+	if i <= 0 || i != strings.LastIndexByte(last, '.') {
+		return false
+	}
+	ext := last[i+1:]
+	if ext == "" || len(ext) > 5 {
+		return false
+	}
+	for _, c := range ext {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
 // done finds the names' separator and groups.
 func (s *kvStats) done() {
 	if s.sample() || s.entries == 0 {
@@ -388,7 +411,7 @@ func (s *kvStats) done() {
 	for _, sep := range []string{"::", ".", "/", "_", "-"} {
 		n := 0
 		for k, c := range s.keys {
-			if strings.Contains(k, sep) {
+			if strings.Contains(k, sep) && !(sep == "." && onlyExtension(k)) {
 				n += c
 			}
 		}

@@ -373,3 +373,55 @@ func TestTableMostRowsLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestKVListingNoFacts: the entries a key/value text lists by name
+// (sysctl -a) are its own data, not facts computed over it: a whole
+// output that fits need not restate them. On the old code every listing
+// line was a fact ("entries by name" was missing from listings), so the
+// facts of testdata/sysctl-a.txt were larger than the text itself and the
+// output was shown whole only from ~24,900 tokens instead of ~19,300.
+func TestKVListingNoFacts(t *testing.T) {
+	data, err := os.ReadFile("testdata/sysctl-a.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts := buildText(t, data, 2000).Facts()
+	all := strings.Join(facts, "\n")
+	if len(all)*4 > len(data) {
+		t.Errorf("the facts are %d bytes for a text of %d: the listing is counted as facts", len(all), len(data))
+	}
+	for _, f := range facts {
+		if strings.HasPrefix(strings.TrimSpace(f), "vm.: ") || strings.Contains(f, "swappiness=") {
+			t.Errorf("a fact lists entries by name: %q", f)
+		}
+	}
+}
+
+// TestKVFileNamesPartedBySlash: file(1)'s "path: type" lines name files
+// whose one dot starts an extension; the names are parted at "/", never
+// at that dot (on the old code "." won when more names held a dot than a
+// slash, and the listing wrote `budget/check.: go="ASCII text"`).
+func TestKVFileNamesPartedBySlash(t *testing.T) {
+	var b strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&b, "pkg/sub%d/file%d.go: ASCII text\n", i%4, i)
+	}
+	for i := range 50 {
+		fmt.Fprintf(&b, "README%d.md: Unicode text, UTF-8 text\n", i)
+	}
+	p := analyzeText([]byte(b.String()), nil)
+	if p.kv == nil {
+		t.Fatal("not read as key/value lines")
+	}
+	if p.kv.sep != "/" {
+		t.Errorf("names parted by %q, want \"/\"", p.kv.sep)
+	}
+	for _, c := range []struct {
+		name string
+		want bool
+	}{{"budget/check.go", true}, {"README.md", true}, {"vm.swappiness", false}, {"net.ipv4.ip_forward", false}, {"a/b.tar.gz", false}, {"kernel.sem", true}} {
+		if got := onlyExtension(c.name); got != c.want {
+			t.Errorf("onlyExtension(%q) = %v, want %v", c.name, got, c.want)
+		}
+	}
+}

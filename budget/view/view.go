@@ -198,6 +198,7 @@ var listings = map[string]bool{
 	"row header": true, "the keys": true, "every member": true,
 	"index": true, "record names": true, "tree node": true, "pinned list": true,
 	"names of a shared value": true, // key/value lines (text_kv.go)
+	"entries by name":         true, // key/value lines listed by name (text_kvnames.go)
 	"records by value":        true, // names per value (index.go)
 }
 
