@@ -32,6 +32,8 @@ var allCategories = map[string]bool{
 	"redis-info-everything.txt": true, "yamllint-node-modules.txt": true, "ip-details-addr-lab.json": true,
 	"pytest-v-rA-stdlib.txt": true, "coverage-json-stdlib.json": true, "cmake-trace-json-reconfigure.jsonl": true,
 	"gcc-json-limited-api-fail.jsonl": true, "readelf-a-libcurl.txt": true, "objdump-dr-int-ops.txt": true,
+	"valgrind-memcheck-leak.txt": true, "go-test-bench-count3.txt": true, "hyperfine-compressors.json": true,
+	"mocha-json-license-checker.json": true,
 }
 
 // TestCorpus loads every questions file of the bundled corpus (validating
