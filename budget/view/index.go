@@ -333,8 +333,12 @@ func (k *coll) indexFields() (key *Field, fields []*Field, fixed, ok bool) {
 // (a version map's members each holding their own version), and not a
 // second measure while a field of another kind is left (a repository's
 // stars and its language, not its stars and its forks). Two, not more:
-// a line costs tokens for every record it lists.
-func pickIndexFields(cands []*Field, sameAsKey []int, n int, det [][]bool) []int {
+// a line costs tokens for every record it lists. sameAsKey(j) is how
+// many of the n lines show candidate j's value as their key; det(i, j)
+// whether i's value gives j's (determines; nil: never). Each is asked
+// only of the candidates it passes over (at most a few of them): the
+// lines are read once per question.
+func pickIndexFields(cands []*Field, sameAsKey func(j int) int, n int, det func(i, j int) bool) []int {
 	var picked []int
 	measure := func(j int) bool { f := cands[j]; return f.NumN > 0 && f.NumN*2 >= f.Values }
 	for _, pass := range []int{0, 1} {
@@ -342,9 +346,9 @@ func pickIndexFields(cands []*Field, sameAsKey []int, n int, det [][]bool) []int
 			if len(picked) == 2 {
 				break
 			}
-			if sameAsKey[j]*10 >= n*9 || slices.Contains(picked, j) ||
+			if slices.Contains(picked, j) || sameAsKey(j)*10 >= n*9 ||
 				pass == 0 && len(picked) == 1 && measure(picked[0]) && measure(j) ||
-				pass == 0 && slices.ContainsFunc(picked, func(i int) bool { return det != nil && det[i][j] }) {
+				pass == 0 && slices.ContainsFunc(picked, func(i int) bool { return det != nil && det(i, j) }) {
 				continue
 			}
 			picked = append(picked, j)
@@ -354,47 +358,46 @@ func pickIndexFields(cands []*Field, sameAsKey []int, n int, det [][]bool) []int
 	return picked
 }
 
-// determines returns, per pair of candidate fields (a, b), whether a's
+// determines returns, for a pair of candidate fields (a, b), whether a's
 // value in a line gives b's in 49 lines of 50 (a frame's media_type
 // gives its pkt_duration_time): b then tells nothing beside a, and
 // pickIndexFields passes it over while another is left
 // (TestIndexSkipsDeterminedField). Fields of several values per record
-// are never determined.
-func determines(cands []*Field, lines []indexLine) [][]bool {
-	det := make([][]bool, len(cands))
-	for a := range cands {
-		det[a] = make([]bool, len(cands))
-		if severalValues(cands[a]) || cands[a].Counts == nil || cands[a].Distinct > 24 {
-			continue // (a field of many values names lines rather than sorts them)
+// are never determined. Each pair is read off the lines when first asked
+// (pickIndexFields asks of a few), then remembered.
+func determines(cands []*Field, lines []indexLine) func(a, b int) bool {
+	known := map[[2]int]bool{}
+	return func(a, b int) bool {
+		if a == b || severalValues(cands[a]) || cands[a].Counts == nil || cands[a].Distinct > 24 || severalValues(cands[b]) {
+			return false // (a field of many values names lines rather than sorts them)
 		}
-		for b := range cands {
-			if a == b || severalValues(cands[b]) {
-				continue
-			}
-			// The commonest b value per a value, and how many lines
-			// have another.
-			per := map[string]map[string]int{}
-			for _, l := range lines {
-				av, bv := string(l.vals[a]), string(l.vals[b])
-				m := per[av]
-				if m == nil {
-					m = map[string]int{}
-					per[av] = m
-				}
-				m[bv]++
-			}
-			other := 0
-			for _, m := range per {
-				top, sum := 0, 0
-				for _, n := range m {
-					top, sum = max(top, n), sum+n
-				}
-				other += sum - top
-			}
-			det[a][b] = other*50 <= len(lines)
+		if d, ok := known[[2]int{a, b}]; ok {
+			return d
 		}
+		// The commonest b value per a value, and how many lines have
+		// another.
+		per := map[string]map[string]int{}
+		for _, l := range lines {
+			av, bv := string(l.vals[a]), string(l.vals[b])
+			m := per[av]
+			if m == nil {
+				m = map[string]int{}
+				per[av] = m
+			}
+			m[bv]++
+		}
+		other := 0
+		for _, m := range per {
+			top, sum := 0, 0
+			for _, n := range m {
+				top, sum = max(top, n), sum+n
+			}
+			other += sum - top
+		}
+		d := other*50 <= len(lines)
+		known[[2]int{a, b}] = d
+		return d
 	}
-	return det
 }
 
 // indexLine is one record's line in the index.
@@ -651,13 +654,20 @@ func addIndex(v *View, k *coll) {
 	}
 	fields := cands
 	if !fixed {
-		same := make([]int, len(cands))
-		for _, l := range lines {
-			for j, val := range l.vals {
-				if val != nil && cellIs(val, indexWidth, l.id) {
-					same[j]++
+		// How many lines show candidate j's value as their key (asked
+		// of the candidates pickIndexFields passes over).
+		sameN := make([]int, len(cands))
+		same := func(j int) int {
+			if sameN[j] == 0 {
+				n := 0
+				for _, l := range lines {
+					if val := l.vals[j]; val != nil && cellIs(val, indexWidth, l.id) {
+						n++
+					}
 				}
+				sameN[j] = n + 1
 			}
+			return sameN[j] - 1
 		}
 		picked := pickIndexFields(cands, same, len(lines), determines(cands, lines))
 		fields = nil
