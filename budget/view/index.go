@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/itchyny/gojq"
 )
@@ -397,6 +398,130 @@ func determines(cands []*Field, lines []indexLine) [][]bool {
 	return det
 }
 
+// plainString returns the text of a JSON string of 2 characters or
+// more without escapes (as a string sharing raw's bytes), or false.
+func plainString(raw []byte) (string, bool) {
+	if len(raw) < 4 || raw[0] != '"' || bytes.IndexByte(raw, '\\') >= 0 {
+		return "", false
+	}
+	return unsafe.String(&raw[1], len(raw)-2), true
+}
+
+// around is a text before and after another: the rest of a string that
+// holds another at one place.
+type around struct{ pre, suf string }
+
+// aroundOf returns what is around the first occurrence of part in s.
+func aroundOf(s, part string) (around, bool) {
+	i := strings.Index(s, part)
+	if i < 0 {
+		return around{}, false
+	}
+	return around{s[:i], s[i+len(part):]}, true
+}
+
+// commonAround returns the text around that most lines share
+// (a majority vote, then its exact count): at(l) says what is around in
+// line l, if anything.
+func commonAround(lines []indexLine, at func(l *indexLine) (around, bool)) (around, int) {
+	var cand around
+	votes := 0
+	for i := range lines {
+		a, ok := at(&lines[i])
+		switch {
+		case !ok:
+		case votes == 0:
+			cand, votes = a, 1
+		case a == cand:
+			votes++
+		default:
+			votes--
+		}
+	}
+	n := 0
+	for i := range lines {
+		if a, ok := at(&lines[i]); ok && a == cand {
+			n++
+		}
+	}
+	return cand, n
+}
+
+// keyGiven counts, per candidate field of the index, the lines whose
+// value their identity cell already gives: the value itself, a part of
+// it (a package's name in its path ".../node_modules/etag", a Go
+// package's name ending its import path), or the identity with the text
+// around it that most such lines share (a package's directory: GOROOT's
+// src/ before its import path). Such a field tells nothing beside the
+// identity: pickIndexFields passes it over.
+func keyGiven(cands []*Field, lines []indexLine) []int {
+	same := make([]int, len(cands))
+	for j := range cands {
+		holds := false
+		for i := range lines {
+			l := &lines[i]
+			val := l.vals[j]
+			if val == nil {
+				continue
+			}
+			if cellIs(val, indexWidth, l.id) {
+				same[j]++
+				continue
+			}
+			s, ok := plainString(val)
+			switch {
+			case !ok || l.id == "":
+			case strings.Contains(l.id, s):
+				same[j]++
+			case strings.Contains(s, l.id):
+				holds = true
+			}
+		}
+		if !holds {
+			continue
+		}
+		_, n := commonAround(lines, func(l *indexLine) (around, bool) {
+			s, ok := plainString(l.vals[j])
+			if !ok || l.id == "" || strings.Contains(l.id, s) {
+				return around{}, false
+			}
+			return aroundOf(s, l.id)
+		})
+		same[j] += n
+	}
+	return same
+}
+
+// nameOfKey returns the candidate field that names the records in
+// fewer characters than their identity, or -1: a name-like string field
+// (name, title) in every record, that the identity holds with one text
+// of 4 characters or more around it in three lines of four (npm query's
+// path "/tmp/p/node_modules/etag" around its name "etag"), while the
+// identity is no name itself. A Go package's import path holds its
+// name with many different texts around it ("archive/tar",
+// "compress/gzip", ...): the path stays.
+func (k *coll) nameOfKey(key *Field, cands []*Field, lines []indexLine) int {
+	if key == nil || k.p.Map || nameLike(key.Path) {
+		return -1
+	}
+	for j, f := range cands {
+		if f.Types != tString || !nameLike(f.Path) || f.Present != k.p.Records || severalValues(f) {
+			continue
+		}
+		a, n := commonAround(lines, func(l *indexLine) (around, bool) {
+			s, ok := plainString(l.vals[j])
+			if !ok {
+				return around{}, false
+			}
+			return aroundOf(l.id, s)
+		})
+		if n*4 >= len(lines)*3 && len(a.pre)+len(a.suf) >= 4 {
+			return j
+		}
+	}
+	return -1
+}
+
 // indexLine is one record's line in the index.
 type indexLine struct {
 	rec  int
@@ -651,14 +776,16 @@ func addIndex(v *View, k *coll) {
 	}
 	fields := cands
 	if !fixed {
-		same := make([]int, len(cands))
-		for _, l := range lines {
-			for j, val := range l.vals {
-				if val != nil && cellIs(val, indexWidth, l.id) {
-					same[j]++
-				}
+		if j := k.nameOfKey(key, cands, lines); j >= 0 {
+			// The identity is the record's name with one text around
+			// it (a package's path, "/tmp/p/node_modules/" + its
+			// name): the name says the same in fewer characters.
+			key = cands[j]
+			for i := range lines {
+				lines[i].id = valueCell(lines[i].vals[j])
 			}
 		}
+		same := keyGiven(cands, lines)
 		picked := pickIndexFields(cands, same, len(lines), determines(cands, lines))
 		fields = nil
 		for _, j := range picked {
