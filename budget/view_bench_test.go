@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/toolcompact/compact/budget/view"
+	"github.com/toolcompact/compact/schemas"
 )
 
 // viewInput is the view's input for data as level 2 builds it.
@@ -557,5 +558,171 @@ func BenchmarkViewFill(b *testing.B) {
 			}
 			b.ReportMetric(float64((cpuTime()-c0).Microseconds())/1e3/float64(b.N), "cpu-ms/op")
 		})
+	}
+}
+
+// viewLevel2 is what level 2 does for the view once the fed level 1 has
+// run (Pipeline.level2 without the store, the index and the pin
+// predicate): the shape the view shows (viewShape: also the collections
+// the rules' records paths leave out), the view's input as level 2 makes
+// it, the build (the profile, unless level 1's walk fed it, and the
+// selection), the fill by exact counts with the rendered text, and the
+// rows shown per collection. handle is the artifact's handle, before the
+// input's tokens as Pipeline.Run estimates them before level 1
+// (tokensBefore: not the view's work). TestViewCostIsPipelineView checks
+// that its text is Pipeline.Run's.
+func viewLevel2(tb testing.TB, c Counter, data []byte, sh Shape, rules Rules, handle string, before tokensBefore, budget int) string {
+	in := Input{Tool: "bench", Data: data, Budget: budget, Rules: rules}
+	ext := viewShape(in, sh)
+	vin := view.Input{
+		Tool: in.Tool, ContentType: contentTypeOf(in, sh), Format: ext.Format, Data: data,
+		Handle: RefOf(handle), Budget: budget, TokensBefore: before.n, BeforeEstimated: before.estimated,
+		Drop: dropFunc(rules), Identity: rules.Identity, Index: rules.Index, Sort: rules.Sort,
+	}
+	for ci, col := range ext.Collections {
+		vc := view.Collection{Path: col.Path, Kind: col.Kind, Count: col.Count, Also: ci >= len(sh.Collections),
+			Each: func(fn func(int, []byte) error) error { return EachRecord(data, ext, col.Path, fn) },
+			Text: collectionText(data, ext, col.Path)}
+		if ci < len(ext.stats) {
+			vc.Fed = ext.fedOf(ext.stats[ci].node, col.Kind)
+		}
+		vin.Collections = append(vin.Collections, vc)
+	}
+	v, err := view.Build(vin)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	f, err := v.Fill(c, budget)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, col := range ext.Collections {
+		f.Shown(v, col.Path)
+	}
+	return f.Text
+}
+
+// tokensBefore is the input's tokens as Pipeline.Run states them before
+// level 1: estimated past exactBeforeLimit bytes, else counted.
+type tokensBefore struct {
+	n         int
+	estimated bool
+}
+
+// tokensBeforeOf returns data's tokensBefore.
+func tokensBeforeOf(c Counter, data []byte) tokensBefore {
+	if len(data) > exactBeforeLimit {
+		return tokensBefore{Estimate(data), true}
+	}
+	return tokensBefore{c.Count(string(data)), false}
+}
+
+// BenchmarkViewCost is issue 11's cost measure, made to be counted by
+// valgrind rather than timed (docs/bench.md "The cost measure"; the
+// machine is shared, instruction counts do not depend on its load). Per
+// input of BenchmarkViewOverLevel1 (10 MB, or $COMPACT_VIEW_MB), three
+// sub-benchmarks, each run once (-test.benchtime 1x):
+//
+//   - <input>/setup builds the input and the counter (warmed), and
+//     estimates the input's tokens (Pipeline.Run does before level 1,
+//     view or not), nothing more;
+//   - <input>/l1 does the same, then runs level 1 as Pipeline.Run does
+//     when no view is needed (level1Once);
+//   - <input>/view does the same, then what the pipeline does when the
+//     output goes to level 2: the fed level 1 (the pipeline's plan,
+//     feedFor, with a store) and the view (viewLevel2: build, fill,
+//     render).
+//
+// With I(x) the instructions of a run (GOGC=off, GOMAXPROCS=1: the
+// runtime's idle threads add a varying count with more), the view's cost over
+// level 1 is (I(view) - I(l1)) / (I(l1) - I(setup)); the target is at
+// most 0.25. /work/wt/costcheck.sh (or by hand):
+//
+//	go test -c -o budget.test ./budget
+//	GOMAXPROCS=1 GOGC=off valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=view.out \
+//	  ./budget.test -test.run '^$' -test.bench 'ViewCost/records/view$' -test.benchtime 1x
+//
+// What level 2 does besides the view (store the original, hash it, write
+// the query index, evaluate the registry's pin predicate, which these
+// inputs' rules do not have) is not counted.
+func BenchmarkViewCost(b *testing.B) {
+	size := viewBenchSize(b)
+	for i := range len(viewBenchInputs) + 1 {
+		name := "records"
+		if i < len(viewBenchInputs) {
+			name = viewBenchInputs[i].name
+		}
+		// The input, built only when one of its sub-benchmarks runs.
+		setup := func(b *testing.B) (Counter, benchInput, tokensBefore) {
+			c, err := NewCounter(EncodingO200k)
+			if err != nil {
+				b.Fatal(err)
+			}
+			c.Count("warm the counter's tables") // loaded on first use
+			in := benchInput{"records", nil, Rules{Defaults: true}}
+			if i == len(viewBenchInputs) {
+				in.data = benchRecords(size)
+			} else {
+				vi := viewBenchInputs[i]
+				in = benchInput{vi.name, grownCaptured(b, vi.file, vi.grow, size), vi.rules}
+			}
+			return c, in, tokensBeforeOf(c, in.data)
+		}
+		b.Run(name+"/setup", func(b *testing.B) {
+			_, in, _ := setup(b)
+			for b.Loop() {
+			}
+			b.SetBytes(int64(len(in.data)))
+		})
+		b.Run(name+"/l1", func(b *testing.B) {
+			_, in, _ := setup(b)
+			for b.Loop() {
+				level1Once(b, in.data, in.rules)
+			}
+			b.SetBytes(int64(len(in.data)))
+		})
+		b.Run(name+"/view", func(b *testing.B) {
+			c, in, before := setup(b)
+			p := NewPipeline(c, WithStore(&discardStore{}))
+			for b.Loop() {
+				plan := p.feedFor(Input{Data: in.data, Rules: in.rules}, 4000)
+				if plan == nil {
+					b.Fatalf("%s: the pipeline would not feed the view (%d bytes)", in.name, len(in.data))
+				}
+				sh := level1Fed(b, in.data, in.rules, plan)
+				viewLevel2(b, c, in.data, sh, in.rules, "0123456789ab", before, 4000)
+			}
+			b.SetBytes(int64(len(in.data)))
+		})
+	}
+}
+
+// TestViewCostIsPipelineView: what BenchmarkViewCost's view run makes
+// (viewLevel2 after the fed level 1) is the view Pipeline.Run returns
+// for the same input, byte for byte, on each of its inputs at 2 MB, so
+// that the measure leaves out nothing the pipeline does for the view.
+func TestViewCostIsPipelineView(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the pipeline on five 2 MB outputs")
+	}
+	c := counter(t)
+	for _, in := range viewBenchData(t, 2<<20) {
+		p := NewPipeline(c, WithStore(&memStore{}))
+		res, err := p.Run(context.Background(), Input{Tool: "bench", Data: in.data, Budget: 4000, Rules: in.rules})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Level != schemas.LevelArtifact || res.Artifact == nil {
+			t.Fatalf("%s: level %v, want the view", in.name, res.Level)
+		}
+		plan := p.feedFor(Input{Data: in.data, Rules: in.rules}, 4000)
+		if plan == nil {
+			t.Fatalf("%s: not fed", in.name)
+		}
+		sh := level1Fed(t, in.data, in.rules, plan)
+		got := viewLevel2(t, c, in.data, sh, in.rules, res.Artifact.Handle, tokensBeforeOf(c, in.data), 4000)
+		if got != res.Content {
+			t.Errorf("%s: the benchmark's view differs from the pipeline's:\n%s\n---- pipeline:\n%s", in.name, got, res.Content)
+		}
 	}
 }
