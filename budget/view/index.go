@@ -583,11 +583,19 @@ func memberCell(raw []byte, isMap bool) string {
 		}
 	}
 	var parts []string
+	items := 0
+	var only []byte // the first item of a list
 	s.eachMember(func(name string) {
 		n := -1
 		if s.peek() == '[' {
 			n = 0
-			s.elements(func([]byte) { n++ })
+			s.elements(func(el []byte) {
+				if items == 0 {
+					only = el
+				}
+				n++
+				items++
+			})
 		}
 		if n >= 0 {
 			parts = append(parts, cell(jsonQuote(name), 40)+" "+strconv.Itoa(n))
@@ -598,7 +606,28 @@ func memberCell(raw []byte, isMap bool) string {
 	if len(parts) == 0 {
 		return "-"
 	}
+	if items == 1 {
+		// The record's one finding, by its text: what vet reports in
+		// the package ("copylocks 1: call of f copies lock value:
+		// sync.Mutex"), not only that it reports one thing.
+		if t := itemText(only); t != "" {
+			parts[len(parts)-1] += ": " + cut(t, indexWidth*2)
+		}
+	}
 	return listCell(parts)
+}
+
+// itemText returns the text of an object's first member named like a
+// message (textNames) that holds a string, or "".
+func itemText(raw []byte) string {
+	s := jscan{d: raw}
+	text := ""
+	s.members(func(name string, val []byte) {
+		if text == "" && len(val) > 2 && val[0] == '"' && textNames.MatchString(name) {
+			text = unquote(val)
+		}
+	})
+	return text
 }
 
 // addIndex adds the index of collection k: a section right after the
