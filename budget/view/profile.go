@@ -1530,7 +1530,7 @@ func (p *Profile) Finish() {
 		if f.Types == tString && f.MaxLen > 200 {
 			continue
 		}
-		if f.Types == tNumber && f.numFrac && identityScore(f.Path) < 50 {
+		if f.Types == tNumber && (f.Min != math.Trunc(f.Min) || f.Max != math.Trunc(f.Max) || f.Sum != math.Trunc(f.Sum)) && identityScore(f.Path) < 50 {
 			// A measurement (hyperfine's mean: 0.0156813…) is unique
 			// by chance: it names no record.
 			continue
