@@ -31,7 +31,9 @@ const (
 func Build(in Input) (*View, error) {
 	v := &View{}
 	var hb strings.Builder
-	fmt.Fprintf(&hb, "[compact: this output is too large for its budget of %s tokens; the full original is stored as %s]\n", commas(in.Budget), in.Handle)
+	hb.WriteString("[compact: this output is too large for its budget of ")
+	v.hdrAt, v.hdrBudget = hb.Len(), in.Budget
+	fmt.Fprintf(&hb, "%s tokens; the full original is stored as %s]\n", commas(in.Budget), in.Handle)
 	tool := in.Tool
 	if tool == "" {
 		tool = "(unnamed)"

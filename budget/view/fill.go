@@ -96,6 +96,12 @@ type LowerBounder interface {
 // token may span the newline between two lines): a counter whose count
 // of two texts joined is less than the sum of theirs by more can keep
 // a shorter prefix.
+//
+// The header states the budget, and a larger number can cost more tokens
+// than a smaller one ("1,000" more than "999", by more than the one token
+// the budget grew by): the candidates fit budget less the header's slack
+// (headerSlack), so that a view never holds fewer candidates than the
+// view at a smaller budget.
 func (v *View) Fill(c Counter, budget int) (*Filled, error) {
 	order := v.order()
 	// bound is the least count a part of a rendering (a text ending in
@@ -106,15 +112,43 @@ func (v *View) Fill(c Counter, budget int) (*Filled, error) {
 	}
 	if a, ok := c.(AdditiveCounter); ok && a.PiecesAddUp() {
 		pc := newPieceCounter(c)
-		if f, err, ok := v.fillAdditive(pc, bound, order, budget); ok {
+		fit := budget - v.headerSlack(pc.countFine, budget)
+		if f, err, ok := v.fillAdditive(pc, bound, order, budget, fit); ok {
 			return f, err
 		}
 		// A head or a foot that does not start a piece, a section with
 		// a blank line and no head: the renderings are counted whole,
 		// by their pieces (exact all the same).
-		return v.fillBy(order, pc.count, bound, budget)
+		return v.fillBy(order, pc.count, bound, budget, fit)
 	}
-	return v.fillBy(order, c.Count, bound, budget)
+	return v.fillBy(order, c.Count, bound, budget, budget-v.headerSlack(c.Count, budget))
+}
+
+// headerSlack is what the candidates leave of budget for the header of
+// a larger budget: the most by which the header's count at a budget b of
+// budget+1..budget+w exceeds its count at budget plus b-budget (0 if
+// never; cnt counts a header). The candidates then fit the least room
+// (a budget less its header's count) of every budget from budget up,
+// which never shrinks as the budget grows: the view at a larger budget
+// holds every candidate the view at a smaller one holds. Past w =
+// 2·len(commas(budget))+4 the budget grew by more than the number's
+// text has bytes (a longer number adds at most a token a byte), so no
+// larger budget has less room. Only a view filled at the budget its
+// header states (Build's) has a slack, and it is 0 but at a few budgets
+// just below a longer number (999: "1,000" costs two tokens more).
+func (v *View) headerSlack(cnt func(string) int, budget int) int {
+	num := commas(budget)
+	if v.hdrBudget != budget || v.hdrAt <= 0 || !strings.HasPrefix(v.Header[v.hdrAt:], num) {
+		return 0
+	}
+	pre, post := v.Header[:v.hdrAt], v.Header[v.hdrAt+len(num):]
+	h0, slack := cnt(v.Header), 0
+	for b := budget + 1; b <= budget+2*len(num)+4; b++ {
+		if d := cnt(pre+commas(b)+post) - h0 - (b - budget); d > slack {
+			slack = d
+		}
+	}
+	return slack
 }
 
 // fillAdditive is Fill with counts that add up over pieces, when every
@@ -144,7 +178,7 @@ func (v *View) Fill(c Counter, budget int) (*Filled, error) {
 // text (a row, an index line) starts with its number and always starts
 // a piece; heads and feet start with a title or a count, never a blank
 // line (Section: part checks each one it counts apart).
-func (v *View) fillAdditive(pc *pieceCounter, bound func(string) int, order []Candidate, budget int) (*Filled, error, bool) {
+func (v *View) fillAdditive(pc *pieceCounter, bound func(string) int, order []Candidate, budget, fit int) (*Filled, error, bool) {
 	if v.Header != "" && !strings.HasSuffix(v.Header, "\n") {
 		return nil, nil, false
 	}
@@ -204,7 +238,7 @@ func (v *View) fillAdditive(pc *pieceCounter, bound func(string) int, order []Ca
 		if order[top].Reason == "row header" {
 			n = 0
 		}
-		if sum+n > budget {
+		if sum+n > fit {
 			break
 		}
 		sum += n
@@ -216,7 +250,7 @@ func (v *View) fillAdditive(pc *pieceCounter, bound func(string) int, order []Ca
 		return nil, nil, false
 	}
 	for ; top > 0; top-- {
-		if m := st.total(); m <= budget {
+		if m := st.total(); m <= fit {
 			k, n = top, m
 			break
 		}
@@ -359,7 +393,7 @@ func piecePart(part string) bool {
 // rendering's count from below and only grow with the prefix: the fill
 // steps down from the longest prefix whose bound fits, counting each
 // rendering, to the first that fits.
-func (v *View) fillBy(order []Candidate, cnt func(string) int, bound func(string) int, budget int) (*Filled, error) {
+func (v *View) fillBy(order []Candidate, cnt func(string) int, bound func(string) int, budget, fit int) (*Filled, error) {
 	order = slices.Clone(order)
 	min := cnt(v.render(nil))
 	if min > budget {
@@ -372,14 +406,14 @@ func (v *View) fillBy(order []Candidate, cnt func(string) int, bound func(string
 			if order[top].Reason == "row header" {
 				continue // (not rendered while its section has no row)
 			}
-			if sum += bound(order[top].text() + "\n"); sum > budget {
+			if sum += bound(order[top].text() + "\n"); sum > fit {
 				break
 			}
 		}
 	}
 	k, n := 0, min
 	for ; top > 0; top-- {
-		if m := cnt(v.render(order[:top])); m <= budget {
+		if m := cnt(v.render(order[:top])); m <= fit {
 			k, n = top, m
 			break
 		}

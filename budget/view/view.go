@@ -109,9 +109,12 @@ type Section struct {
 type View struct {
 	// Header is the first lines of every view (what the output is, the
 	// handle), each ending in "\n".
-	Header   string
-	sections []*Section
-	cands    []Candidate
+	Header string
+	// hdrAt is where Header states the budget, hdrBudget (Build's): the
+	// fill keeps room for the header of a larger budget (headerSlack).
+	hdrAt, hdrBudget int
+	sections         []*Section
+	cands            []Candidate
 	// tree is the output's dependency tree, or nil (deptree.go).
 	tree *depTree
 }
