@@ -6,3 +6,7 @@ func TextErrorsForTest(data []byte) (int, string) {
 	p := analyzeText(data, nil)
 	return p.errors, p.severityQuery(sevError)
 }
+
+// ParseNameLineForTest reads a line of the listing of key/value entries
+// by name back into the entries it states (text_kvnames.go).
+var ParseNameLineForTest = parseNameLine

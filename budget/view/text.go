@@ -51,6 +51,7 @@ const (
 	tsKV        // key/value lines: values of name groups (text_kv.go)
 	tsKVGroups  // key/value lines: names by their shared value
 	tsKVEntries // key/value lines: entries as written
+	tsKVNames   // key/value lines: entries by their names (text_kvnames.go)
 	tsPackages
 	tsReport
 	tsRuns // go test text: top-level tests by their runs (text_testrun.go)
@@ -91,12 +92,15 @@ type textCands struct {
 	// derived lists
 	errs, warns []*notable
 	tmpls, rare []*cluster
-	recSpan     map[int]*textRecord // the records offered, by their first line (text_records.go)
-	indexCols   []int               // the columns of the index of a table's rows (text_list.go)
-	indexN      map[int]int         // rows per index candidate, by its key
-	kvLines     map[int][]int       // the lines of each names-by-value candidate, by its key (text_kv.go)
-	reqTerms    []string            // the words of the request (text_request.go)
-	prefix      string              // the prefix every line has, removed before reading (text_prefix.go)
+	// tmplPairs: templates of 2 lines left out of tmpls (rows of a table)
+	tmplPairs int
+	recSpan   map[int]*textRecord // the records offered, by their first line (text_records.go)
+	indexCols []int               // the columns of the index of a table's rows (text_list.go)
+	indexN    map[int]int         // rows per index candidate, by its key
+	kvLines   map[int][]int       // the lines of each names-by-value candidate, by its key (text_kv.go)
+	kvNames   int                 // entries in the listing by names (text_kvnames.go), 0 when there is none
+	reqTerms  []string            // the words of the request (text_request.go)
+	prefix    string              // the prefix every line has, removed before reading (text_prefix.go)
 }
 
 // jq is a jq filter over the text's lines, shell-quoted, as the view
@@ -164,7 +168,7 @@ func (tc *textCands) build(ci int) {
 			if len(ch) == 0 {
 				return ""
 			}
-			if k == tsKV || k == tsKVGroups || k == tsKVEntries {
+			if k == tsKV || k == tsKVGroups || k == tsKVEntries || k == tsKVNames {
 				return tc.kvHead(k, ch)
 			}
 			return tc.head(k, ch)
@@ -208,6 +212,18 @@ func (tc *textCands) lists() {
 		}
 	}
 	sort.SliceStable(tc.tmpls, func(i, j int) bool { return tc.tmpls[i].count > tc.tmpls[j].count })
+	if p.cols != nil && p.cols.split.mode != byLine && p.cols.rows*10 >= (p.lines-p.blank)*9 {
+		// A table's templates of two lines are two rows that share a
+		// cell ("daytime <*>": 13/tcp and 13/udp), which the rows and
+		// the columns' counts state: not listed, a fact the whole
+		// output would have to carry (getent services: 44 such
+		// templates and their values, half of its facts).
+		k := len(tc.tmpls)
+		for k > 0 && tc.tmpls[k-1].count <= 2 {
+			k--
+		}
+		tc.tmplPairs, tc.tmpls = len(tc.tmpls)-k, tc.tmpls[:k]
+	}
 	sort.SliceStable(tc.rare, func(i, j int) bool { return tc.rare[i].first > tc.rare[j].first })
 	// In prose every line is rare: lines unlike the rest mean something
 	// only when most lines follow templates.
@@ -944,7 +960,11 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 				n++
 			}
 		}
-		return fmt.Sprintf("templates, most frequent first (showing %s of %s; [N lines] = exactly N lines have this form; <n> number, <ts> timestamp, <id> id, <*> varies):\n", commas(n), commas(len(tc.tmpls)))
+		pairs := ""
+		if tc.tmplPairs > 0 {
+			pairs = fmt.Sprintf(", %s more of 2 rows each", commas(tc.tmplPairs))
+		}
+		return fmt.Sprintf("templates, most frequent first (showing %s of %s%s; [N lines] = exactly N lines have this form; <n> number, <ts> timestamp, <id> id, <*> varies):\n", commas(n), commas(len(tc.tmpls)), pairs)
 	case tsNames:
 		n := 0
 		for _, c := range cs {

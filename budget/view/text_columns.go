@@ -114,6 +114,14 @@ type colStat struct {
 	// maxColValues; afterRows rows have one.
 	after     map[string]int
 	afterRows int
+	// words counts the rows by their value's first word when it is a
+	// word of letters followed by more words (an instruction's mnemonic
+	// before its operands: "mov    %rax,%rdi"; "ret" alone is a word
+	// too), while at most maxColValues; wordRows rows have one, and
+	// wordsMore of them more words after it.
+	words     map[string]int
+	wordRows  int
+	wordsMore int
 	// top are the rows of the largest values below the maximum, largest
 	// first, at most maxTopRows (one row per value).
 	top []topRow
@@ -560,6 +568,11 @@ func detectColumns(data []byte, kind string) *colSplit {
 	if sp := detectSeparated(sample); sp != nil {
 		if sp.mode != byBar {
 			sp.detectWords(sample)
+		}
+		if sp.header == nil {
+			// A first row of words above numbers, with no rule below
+			// it (python -X importtime's "self [us] | cumulative |
+			// imported package", sqlite3 -header -list).
 			sp.firstHeader(sample)
 		}
 		sp.names = sp.nameColumns(sample)
@@ -1197,7 +1210,7 @@ func newColProfile(sp *colSplit) *colProfile {
 			name = sp.header[i]
 		}
 		cp.cols = append(cp.cols, &colStat{name: name, values: map[string]int{}, distinct: map[uint64]struct{}{},
-			examples: map[string][]posLine{}, names: map[string]int{}, after: map[string]int{}, paths: newPathStat()})
+			examples: map[string][]posLine{}, names: map[string]int{}, after: map[string]int{}, words: map[string]int{}, paths: newPathStat()})
 	}
 	return cp
 }
@@ -1313,6 +1326,7 @@ func (c *colStat) add(pos int, line, v string, row int) {
 		}
 	}
 	c.addName(v)
+	c.addWord(v)
 	c.rows++
 	if c.paths != nil {
 		c.paths.add(posLine{pos, line}, v)
@@ -1494,6 +1508,58 @@ func (c *colStat) addName(v string) {
 			c.after = nil
 		}
 	}
+}
+
+// leadWord is the word v starts with, when it is a letter then
+// letters, digits, '.', '_' or '-' (at most 32), followed by a space, a
+// tab or nothing; more says whether more follows.
+func leadWord(v string) (w string, more bool) {
+	if v == "" || v[0]|0x20 < 'a' || v[0]|0x20 > 'z' {
+		return "", false
+	}
+	i := 1
+	for i < len(v) && (isAlnumByte(v[i]) || v[i] == '_' || v[i] == '.' || v[i] == '-') {
+		i++
+	}
+	if i > 32 || i < len(v) && v[i] != ' ' && v[i] != '\t' {
+		return "", false
+	}
+	return v[:i], i < len(v)
+}
+
+// addWord counts value v by its first word.
+func (c *colStat) addWord(v string) {
+	w, more := leadWord(v)
+	if w == "" {
+		return
+	}
+	c.wordRows++
+	if more {
+		c.wordsMore++
+	}
+	if c.words != nil && !countUpTo(c.words, w, maxColValues) {
+		c.words = nil
+	}
+}
+
+// wordLine is "  column 3 by its first word (exact counts of rows): mov
+// 589, call 210, …" for a column of many distinct values of several
+// words most of which start with one of a few words (objdump's
+// mnemonics: how many calls, jumps, moves); "" otherwise.
+func (c *colStat) wordLine(rows int) string {
+	if c.words == nil || len(c.words) < 2 || c.isNumber() || !c.overflow && len(c.values) <= shownColValues ||
+		2*c.wordRows < rows || 2*c.wordsMore < c.wordRows || 4*len(c.words) > c.wordRows || c.nameLine(rows) != "" {
+		return ""
+	}
+	vs, _ := byCount(c.words)
+	top := 0
+	for _, x := range vs[:min(len(vs), shownColValues)] {
+		top += x.n
+	}
+	if 2*top < c.wordRows {
+		return ""
+	}
+	return fmt.Sprintf("  %s by its first word (exact counts of rows): %s", c.name, listCounts(c.words, c.wordRows, rows, "words", "without one", false))
 }
 
 // fewNumbers reports whether a numeric column's values are listed with
@@ -1777,9 +1843,12 @@ func (c *colStat) lineOf(rows, shown int) string {
 		b.WriteString(c.distinctText())
 	default:
 		vs := c.sortedValues()
-		if len(vs) <= 2*shown && vs[0].n > 1 {
+		if len(vs) <= 2*shown && vs[0].n > 1 && !singletonNumbers(vs) {
 			// Up to twice as many values: every one with its count
-			// (the sections of man pages with one page each).
+			// (the sections of man pages with one page each), when
+			// the values of one row are categories, not measures
+			// written in a word (redis-benchmark's "rps=10043.8":
+			// listing those pushed the output's first lines out).
 			shown = len(vs)
 		}
 		if len(vs) > shown || vs[0].n == 1 {
@@ -1810,6 +1879,38 @@ func (c *colStat) lineOf(rows, shown int) string {
 		}
 	}
 	return b.String()
+}
+
+// singletonNumbers says whether a value held by one row only is a number
+// form: it holds a number of its own (not after a letter) of two digits
+// or more, or with a decimal point ("rps=10043.8", "12138.3)", "(10"),
+// where a category holds none or a one-digit code ("(2type)", "(5ssl)").
+func singletonNumbers(vs []keyCount) bool {
+	for _, x := range vs {
+		if x.n == 1 && numberForm(x.k) {
+			return true
+		}
+	}
+	return false
+}
+
+// numberForm says whether v holds a number of its own of two digits or
+// more, or with a decimal point.
+func numberForm(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if !isDigitByte(v[i]) || i > 0 && isAlnumByte(v[i-1]) {
+			continue
+		}
+		j := i
+		for j < len(v) && isDigitByte(v[j]) {
+			j++
+		}
+		if j-i >= 2 || j+1 < len(v) && v[j] == '.' && isDigitByte(v[j+1]) {
+			return true
+		}
+		i = j
+	}
+	return false
 }
 
 // rareValue is a value held by few rows of a column.
@@ -1970,6 +2071,9 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 		}
 		if s := c.afterLine(cp.rows); s != "" {
 			add(tsColumns, colKeys*i+2, -1, "column results", cut(s, 2*textWidth))
+		}
+		if s := c.wordLine(cp.rows); s != "" {
+			add(tsColumns, colKeys*i+3, -1, "column words", cut(s, 2*textWidth))
 		}
 		first, _ := c.pathLinesBy()
 		for j, l := range first {

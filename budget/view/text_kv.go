@@ -844,10 +844,30 @@ func (tc *textCands) kvCandidates(add func(sec, key, rec int, reason, text strin
 	for p := range tail {
 		skip[p] = true
 	}
+	names := s.nameListing()
 	for _, e := range s.telling() {
+		if names && strings.Count(e.key, s.sep) > 2 {
+			continue // a setting of one of many parts (an interface's), in the listing
+		}
 		if !skip[e.pos] {
 			skip[e.pos] = true
 			add(tsKVEntries, e.pos, e.pos, "entry that names the whole", "  "+e.text)
+		}
+	}
+	tc.kvLines = map[int][]int{}
+	if names {
+		// Every entry once, grouped by its name's parts, in line order
+		// (text_kvnames.go), in place of names by value and entries as
+		// written: the index of a dump of settings, read by name,
+		// before the values of the smaller name groups.
+		setPrio(PrioIndex)
+		lines := s.nameLines()
+		for _, l := range lines {
+			tc.kvNames += len(l.pos)
+		}
+		for _, i := range nameOrder(len(lines)) {
+			tc.kvLines[-1-i] = lines[i].pos
+			add(tsKVNames, i, -1, "entries by name", lines[i].text)
 		}
 	}
 	setPrio(PrioSecond)
@@ -856,8 +876,10 @@ func (tc *textCands) kvCandidates(add func(sec, key, rec int, reason, text strin
 			add(tsKV, i, -1, "values of a name group", l)
 		}
 	}
+	if names {
+		return
+	}
 	setPrio(PrioSpread)
-	tc.kvLines = map[int][]int{}
 	for _, it := range s.items(skip) {
 		if it.group {
 			key := it.vrank*1000000 + it.chunk
@@ -889,6 +911,17 @@ func (tc *textCands) kvHead(k int, cs []Candidate) string {
 		return fmt.Sprintf("names by their value (a value shared by %d entries or more, then names that have it, in line order; showing %s names):\n", kvGroupMin, commas(n))
 	case tsKVEntries:
 		return fmt.Sprintf("entries as written (an even spread; showing %s):\n", commas(len(cs)))
+	case tsKVNames:
+		n := 0
+		for _, c := range cs {
+			for _, p := range tc.kvLines[-1-c.Key] {
+				tc.shown[p] = true
+				n++
+			}
+		}
+		sep := tc.p.kv.sep
+		return fmt.Sprintf("entries by name (PART%[1]s: rest=value …, PART up to the name's last %[1]q; PART%[1]s{a,b}%[1]s: the settings of each of a, b, the value they share, (a=v) where a differs; showing %[2]s of %[3]s entries, an even spread of lines in line order):\n",
+			sep, commas(n), commas(tc.kvNames))
 	}
 	return ""
 }

@@ -239,6 +239,22 @@ func checkKVView(t *testing.T, name, text string, lines []string, ps []kvPair, b
 				}
 				shown[k] = true
 			}
+		case strings.HasPrefix(section, "entries by name (PART"):
+			// text_kvnames.go: each line read back, every name and value
+			// checked against the text's own entries.
+			sep := strings.TrimPrefix(section, "entries by name (PART")
+			sep = sep[:strings.Index(sep, ":")]
+			for k, v := range view.ParseNameLineForTest(t, l, sep) {
+				vs := byKey[k]
+				if len(vs) == 0 {
+					t.Errorf("%s: %q: no entry named %q", name, l, k)
+					continue
+				}
+				if want := vs[0]; v != want && !(strings.Contains(v, "…[+") && strings.HasPrefix(want, v[:strings.Index(v, "…[+")])) {
+					t.Errorf("%s: %q: %s read back as %q, the text has %q", name, l, k, v, want)
+				}
+				shown[k] = true
+			}
 		case strings.HasPrefix(section, "entries as written"), strings.HasPrefix(section, "last "), strings.HasPrefix(section, "first "):
 			e := strings.TrimPrefix(l, "  ")
 			if i := strings.Index(e, "…[+"); i >= 0 {

@@ -21,9 +21,10 @@ import (
 
 // prefixEnds are what may end a line prefix (within its first 64
 // bytes), after a word of at least two characters: a bar between spaces
-// ("web-1  | "), a closing bracket and a space ("[pod/web-7] "), else
-// the first space ("==11139== ").
-var prefixEnds = []string{" | ", "] ", "> ", " "}
+// ("web-1  | "), a closing bracket and a space ("[pod/web-7] "), a colon
+// after words ("import time: " of python -X importtime, "debug1: " of
+// ssh -v), else the first space ("==11139== ").
+var prefixEnds = []string{" | ", "] ", "> ", ": ", " "}
 
 // linePrefix is the constant prefix of the lines of data, or "". A
 // prefix has a character of a frame ('=', a bracket, a bar, '#', '@'):
@@ -74,7 +75,16 @@ func prefixCandidate(line string) string {
 	if len(word) < 2 || strings.ContainsAny(word[:1], "+-*#") {
 		return "" // a list mark, a diff's or a shell trace's sign
 	}
-	if !strings.ContainsAny(p, "=[]|<>()#@{}") || lineTime(line) != "" || hasLocationPrefix(line) || isDigitByte(word[0]) && end == " " {
+	if end == ": " {
+		// A label of words before a colon: not a level ("error: ",
+		// "note: "), which is what the lines say, not a frame.
+		if !labelWords(strings.TrimSuffix(word, ":")) || lineSeverity(p) != 0 {
+			return ""
+		}
+	} else if !strings.ContainsAny(p, "=[]|<>()#@{}") {
+		return ""
+	}
+	if lineTime(line) != "" || hasLocationPrefix(line) || isDigitByte(word[0]) && end == " " {
 		return ""
 	}
 	if _, _, _, ok := location(line); ok {
@@ -126,3 +136,27 @@ func jqPrefix(prefix string) string {
 	}
 	return `map(if sub(" +$"; "") == ` + jqString(strings.TrimRight(prefix, " ")) + ` then "" else ltrimstr(` + jqString(prefix) + `) end) | `
 }
+
+// labelWords says whether w (a prefix without its colon) is one to
+// three words of letters, digits, '-' and '_', starting with a letter,
+// none of them a diagnostic's level.
+func labelWords(w string) bool {
+	f := strings.Fields(w)
+	if len(f) == 0 || len(f) > 3 {
+		return false
+	}
+	for _, x := range f {
+		if isLevelWord(x) || !isLetterByte(x[0]) {
+			return false
+		}
+		for i := 0; i < len(x); i++ {
+			if c := x[i]; !isAlnumByte(c) && c != '-' && c != '_' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// isLetterByte says whether c is an ASCII letter.
+func isLetterByte(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }

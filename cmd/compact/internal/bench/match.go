@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -69,9 +70,9 @@ func (a Answer) VisibleFor(content string) bool {
 	}
 	var anchors []span
 	for _, r := range a.Record {
-		anchors = append(anchors, occurrences(content, r)...)
+		anchors = append(anchors, nameOccurrences(content, r)...)
 		if sg, ok := singular(r); ok {
-			anchors = append(anchors, occurrences(content, sg)...)
+			anchors = append(anchors, nameOccurrences(content, sg)...)
 		}
 	}
 	if len(anchors) == 0 {
@@ -79,16 +80,49 @@ func (a Answer) VisibleFor(content string) bool {
 	}
 	readOff := a.Kind == KindLookup || a.Kind == KindFirst || a.Kind == KindLast
 	counted := a.Kind == KindCount || a.Kind == KindFilterCount || a.Kind == KindSum
+	// records counted: how many records (all of them or those with X),
+	// not a total over a field.
+	records := a.Kind == KindCount || a.Kind == KindFilterCount
 	if a.Kind == KindCount && len(a.Needles) == 1 && wholeListOf(content, a.Needles[0], anchors) {
 		return true
 	}
 	for _, n := range a.Needles {
-		if !needleNear(content, n, anchors, a.Category == CategoryRecord, readOff, counted, ordered) &&
+		if !needleNear(content, n, anchors, a.Category == CategoryRecord, readOff, counted, records, a.Kind == KindFilterCount || a.Kind == KindSum, ordered) &&
 			!(readOff && underHeader(content, n, anchors)) {
 			return false
 		}
 	}
 	return true
+}
+
+// nameOccurrences lists the occurrences of a record string r that name
+// that record: not the head of a longer name joined by a '-' and a letter
+// ("gnupg" in "gnupg-l10n", "curl" in "curl-config"), which is another
+// record. A '-' and a digit goes on with a version or a variant of the
+// same name ("BenchmarkAdd-2", "curl-7.88"), and a '.' or '/' opens a
+// member or a child of the record ("fix.replacements" is a field of fix,
+// "cmd/cgo" a directory under cmd), which still speaks of it. (A needle
+// keeps every head occurrence: "/usr/share/doc" names the directory of
+// "/usr/share/doc/bash", "2024-02" the month of "2024-02-03".)
+func nameOccurrences(s, r string) []span {
+	out := occurrences(s, r)
+	if r == "" || r[len(r)-1] == '-' {
+		return out
+	}
+	kept := out[:0]
+	for _, o := range out {
+		if o.end+1 < len(s) && s[o.end] == '-' && letterAt(s, o.end+1) {
+			continue
+		}
+		kept = append(kept, o)
+	}
+	return kept
+}
+
+// letterAt reports whether a letter starts at byte i of s.
+func letterAt(s string, i int) bool {
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return i < len(s) && unicode.IsLetter(r)
 }
 
 // underHeader reports whether some occurrence of needle n lies in a cell
@@ -164,12 +198,16 @@ func indent(line string) int {
 // needleNear reports whether some occurrence of needle n is near one of
 // the anchors. A value read off one record (readOff) is not the count a
 // census states after a value (censusCount), and a count or a sum
-// (counted) is not a value such a census lists (censusValue). The first
-// or the last of something (ordered) is no value of a census or of a
-// template's slot (orderedList). A count of records that is not about
-// one record (counted, not field) is no cell of a row whose record an
-// anchor names in another cell (rowField).
-func needleNear(content, n string, anchors []span, field, readOff, counted, ordered bool) bool {
+// (counted) is not a value such a census lists (censusValue). A count of
+// records (records) is no measure written with its unit ("32 bytes",
+// "416.8 ns/op", "12%": measured), and a count of the records that have
+// something, or a sum (some), is not the number of a field's distinct
+// values ("duration (number, 7 distinct)"). The first or the last of
+// something (ordered) is no value of a census or of a template's slot
+// (orderedList). A count of records that is not about one record
+// (counted, not field) is no cell of a row whose record an anchor names
+// in another cell (rowField).
+func needleNear(content, n string, anchors []span, field, readOff, counted, records, some, ordered bool) bool {
 	window := NearBytes
 	if !field && (isNumeric(n) || n == "true" || n == "false") {
 		window = NearNumberBytes
@@ -177,6 +215,12 @@ func needleNear(content, n string, anchors []span, field, readOff, counted, orde
 	for _, o := range occurrences(content, n) {
 		if readOff && censusCount(content, o) {
 			continue
+		}
+		if records && measured(content, o) {
+			continue // "32 bytes in 1 blocks are still reachable": a size, not 32 records
+		}
+		if some && distinctCount(content, o) {
+			continue // the number of a field's values, not of records with one
 		}
 		if counted && censusValue(content, o) {
 			continue // a value of the list, counted by the number after it
@@ -233,6 +277,32 @@ func needleNear(content, n string, anchors []span, field, readOff, counted, orde
 		}
 	}
 	return false
+}
+
+// unitAfter recognises a unit of measure written right after a number:
+// a size ("32 bytes", "114 B/op", "4 KiB"), a time ("416.8 ns/op", "12
+// ms", "3 seconds") or a percentage ("12%").
+var unitAfter = regexp.MustCompile(`^(?:%| (?:bytes?|[kKMGT]i?B|B|ms|µs|us|ns|s|secs?|seconds?|minutes?|hours?)\b)`)
+
+// measured reports whether the number at o is a measure with its unit
+// (unitAfter): it says how large or how long something is, never how
+// many records there are (valgrind's "32 bytes in 1 blocks are still
+// reachable in loss record 1 of 124" does not say that 32 loss records
+// are still reachable).
+func measured(s string, o span) bool {
+	return unitAfter.MatchString(s[o.end:min(len(s), o.end+12)])
+}
+
+// distinctAfter recognises the count of a field's distinct values: "(7
+// distinct)", "15 distinct values", "143 distinct".
+var distinctAfter = regexp.MustCompile(`^ distinct\b`)
+
+// distinctCount reports whether the number at o counts the distinct
+// values of a field ("duration (number, 7 distinct): 0 6, 1 3, ..."): it
+// says how many different values there are, not how many records have a
+// value or what they add up to.
+func distinctCount(s string, o span) bool {
+	return distinctAfter.MatchString(s[o.end:min(len(s), o.end+12)])
 }
 
 // valueOfKey returns the unquoted key a number is the value of, written
@@ -491,10 +561,30 @@ func near(s string, o, a span, window int) bool {
 	if selfContained(lineAt(s, a.start)) || selfContained(lineAt(s, o.start)) {
 		return false
 	}
+	if viewNotice(lineAt(s, a.start)) || viewNotice(lineAt(s, o.start)) {
+		return false // the view's word about its own layout labels nothing on another line
+	}
 	if enumerated(s, o) {
 		return false // an item of its own line's list
 	}
 	return len(gap) <= window
+}
+
+// notice recognises a line in which a view speaks of its own layout:
+// what it leaves out ("not shown: 3,966 of 4,033 lines ...", "profile
+// lines not shown: 5 of 32 fields", "index: 198 of 235 records not
+// listed", "rows show 11 of 32 fields") and the heading of a run of the
+// output's lines ("first 15 lines (lines 0-14):", "last 11 lines (lines
+// 2266-2276):", "lines spread over the middle, line<TAB>text:").
+var notice = regexp.MustCompile(`^\s*(?:not shown: |profile lines not shown: |rows show [\d,]+ of |index: [\d,]+ of |(?:first|last) [\d,]+ (?:output )?lines \(|lines spread over the middle)`)
+
+// viewNotice reports whether line is such a notice. Its words ("lines",
+// "records") name what the view shows, so they label only the numbers of
+// their own line: the number of a shown output line below a heading (the
+// final line 1406 of git blame's last header line under "not shown: ...
+// lines") is no count of lines.
+func viewNotice(line string) bool {
+	return notice.MatchString(line)
 }
 
 // enumerated reports whether the number at o is an item of a plain list
@@ -1121,5 +1211,26 @@ func rowField(s string, o, a span) bool {
 		return false
 	}
 	cellOf := func(i int) int { return strings.Count(s[body:max(body, i)], "\t") }
-	return cellOf(o.start) != cellOf(a.start)
+	if cellOf(o.start) == cellOf(a.start) {
+		return false
+	}
+	return !identityCell(s, body, lineStart+len(line), a)
+}
+
+// identityCell reports whether anchor a is the whole first cell of a
+// table row (after its position, a number or '#'s): the row is then the
+// anchor's own record, and a count in another cell is a count of its own.
+func identityCell(s string, body, end int, a span) bool {
+	cells := strings.Split(s[body:end], "\t")
+	start := body
+	for _, c := range cells {
+		t := strings.TrimSpace(c)
+		if strings.Trim(t, "#0123456789") == "" {
+			start += len(c) + 1
+			continue
+		}
+		first := start + strings.Index(c, t)
+		return a.start == first && a.end == first+len(t)
+	}
+	return false
 }

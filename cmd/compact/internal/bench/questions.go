@@ -711,6 +711,11 @@ func boundaryBefore(s string, start int, needle string) bool {
 	if isNumeric(needle) && (s[start-1] == '.' || s[start-1] == ':') && start >= 2 && s[start-2] >= '0' && s[start-2] <= '9' {
 		return false
 	}
+	// After a backslash a number is an escape of a quoted string (the
+	// octal byte "\300" of a C string gdb prints, "\0"), not a number.
+	if isNumeric(needle) && s[start-1] == '\\' {
+		return false
+	}
 	// Between dashes after a number, it is the middle of a date or a
 	// version ("11" of "2026-11-26").
 	if end := start + len(needle); isNumeric(needle) && s[start-1] == '-' && start >= 2 && isDigit(s[start-2]) &&

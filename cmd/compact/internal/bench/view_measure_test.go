@@ -384,6 +384,50 @@ func TestVisibleFor(t *testing.T) {
 		{"a range in the data is data", Answer{Needles: []string{"33"}, Record: []string{"ports"}}, "ports 33-77 open\n", true},
 		{"the total beside it is", Answer{Needles: []string{"29"}, Record: []string{"@jest"}}, "collection .x.\"@jest/core\" (map): 29 records; showing 14 of 29\n", true},
 		{"a count of the data is", Answer{Needles: []string{"14"}, Record: []string{"@jest"}}, "@jest/ 14 packages, showing them\n", true},
+		// held12 (session 12): gdb's "bt full" prints a C string's bytes as
+		// octal escapes; the "\300" of one was "the outermost frame 300".
+		{"a number after a backslash is an escape", Answer{Needles: []string{"300"}, Kind: KindMax, Category: CategoryExtremes},
+			`      values: <*>2 (4 values): \000\000\000\000\000\000\000\300\225UUUU\000\000@ 1` + "\n", false},
+		{"the number itself", Answer{Needles: []string{"300"}, Kind: KindMax, Category: CategoryExtremes},
+			"#300 0x00005555555555f1 in main (argc=2, argv=0x7fffffffe7a8) at crash.c:70\n", true},
+		// held12 apt-cache policy: gnupg's version "found" on gnupg-l10n's
+		// record; a '-' and a letter after a name make another name.
+		{"a record is not the head of a longer name", Answer{Needles: []string{"2.2.40-1.1+deb12u2"}, Record: []string{"gnupg"}, Kind: KindLookup, Category: CategoryRecord},
+			"  557\tgnupg-l10n: | Installed: 2.2.40-1.1+deb12u2 | Candidate: 2.2.40-1.1+deb12u2\n", false},
+		{"the record itself", Answer{Needles: []string{"2.2.40-1.1+deb12u2"}, Record: []string{"gnupg"}, Kind: KindLookup, Category: CategoryRecord},
+			"  557\tgnupg: | Installed: 2.2.40-1.1+deb12u2 | Candidate: 2.2.40-1.1+deb12u2\n", true},
+		{"a record with a variant number after a dash", Answer{Needles: []string{"192"}, Record: []string{"BenchmarkUnquoteHard"}, Kind: KindLookup, Category: CategoryRecord},
+			"BenchmarkUnquoteHard-2 2000 435.4 ns/op 192 B/op 2 allocs/op\n", true},
+		{"a field of a record after a dot", Answer{Needles: []string{"1964"}, Record: []string{"fix"}, Kind: KindFilterCount, Category: CategoryDistribution},
+			"  fix.replacements (array, in 1,964 of 5,118 records, missing in 3,154): 1-2 items\n", true},
+		// held12 valgrind: "32 bytes ... still reachable" is a size, not
+		// 32 loss records that are still reachable.
+		{"a measure is no count of records", Answer{Needles: []string{"32"}, Record: []string{"still reachable"}, Kind: KindFilterCount, Category: CategoryDistribution},
+			"  45\t[4 lines] 32 bytes in 1 blocks are still reachable in loss record 1 of 124 | at 0x48417B4: malloc\n", false},
+		{"a measure answers a sum", Answer{Needles: []string{"32"}, Record: []string{"still reachable"}, Kind: KindSum, Category: CategoryHowMany},
+			"still reachable: 32 bytes in 1 blocks\n", true},
+		{"a count of records beside its label", Answer{Needles: []string{"32"}, Record: []string{"still reachable"}, Kind: KindFilterCount, Category: CategoryDistribution},
+			"loss records by kind: definitely lost 61, still reachable 32, possibly lost 30\n", true},
+		// held12 mocha: "duration (number, 7 distinct)" of the failures
+		// "stated" that 7 tests took 500 ms or more.
+		{"the number of distinct values counts no records", Answer{Needles: []string{"7"}, Record: []string{"duration"}, Kind: KindFilterCount, Category: CategoryDistribution},
+			"  duration (number, 7 distinct): 0 6, 1 3, 17 1, 3 1, 4 1, 42 1, 755 1; sum 824\n", false},
+		{"the number of distinct values is a count of them", Answer{Needles: []string{"7"}, Record: []string{"duration"}, Kind: KindCount, Category: CategoryHowMany},
+			"  duration (number, 7 distinct): 0 6, 1 3, 17 1, 3 1, 4 1, 42 1, 755 1; sum 824\n", true},
+		// held12 git blame --porcelain: the final line number 1406 of the
+		// last header shown "counted" the lines of flag.go because the
+		// notice below it says "lines".
+		{"a notice's words label only their own line", Answer{Needles: []string{"1406"}, Record: []string{"lines", "flag.go"}, Kind: KindFilterCount, Category: CategoryHowMany},
+			"last 2 lines (lines 4031-4032):\n  6bdb0b3748b247a8c28532fcd78b60c1a7ec07db 796 1406 1\n  \t}\nnot shown: 3,966 of 4,033 lines (numbered from 0)\n", false},
+		{"a notice's own count", Answer{Needles: []string{"4033"}, Record: []string{"lines"}, Kind: KindCount, Category: CategoryHowMany},
+			"  \t}\nnot shown: 3,966 of 4,033 lines (numbered from 0)\n", true},
+		// S12 defect 4: a count in a cell of the record's own row (its name
+		// is the row's first cell) is the record's own; a record named in
+		// another cell is still not the row's (the cmake case above).
+		{"a count in the record's own row", Answer{Needles: []string{"235"}, Record: []string{"/usr/bin/pg_buildext"}, Kind: KindFilterCount, Category: CategoryDistribution},
+			"#\tfile\tfindings\tlevels\n7\t/usr/bin/pg_buildext\t235\tinfo 180, warning 55\n", true},
+		{"a count in a row the record is a field of", Answer{Needles: []string{"20"}, Record: []string{"/tmp/h15/cm/CMakeLists.txt"}, Kind: KindFilterCount, Category: CategoryDistribution},
+			"1511\ttarget_link_libraries\t20\t/tmp/h15/cm/CMakeLists.txt\tlast\n", false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
