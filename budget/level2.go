@@ -164,13 +164,29 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 	actions := append([]schemas.Action(nil), res.Actions...)
 	actions = append(actions, storeAct)
 	actions = append(actions, pinActs...)
+	// The view shows the items of records that are arrays of objects as
+	// a collection of their own (gcc's JSON diagnostics): the envelope
+	// states it too, after the output's, with what the view shows of it.
+	items := v.Items()
+	for _, it := range items {
+		colls = append(colls, schemas.Collection{Path: it.Path, Kind: it.Kind, Count: it.Count})
+	}
 	for i := range colls {
 		colls[i].Shown = filled.Shown(v, colls[i].Path)
 		if colls[i].Shown < colls[i].Count {
+			detail := fmt.Sprintf("showing %s of %s records; the rest are in %s", commas(colls[i].Shown), commas(colls[i].Count), RefOf(art.Handle))
+			for _, it := range items {
+				switch colls[i].Path {
+				case it.Of:
+					detail = fmt.Sprintf("showing %s of %s records whole; their %s items are the collection %s; the rest are in %s", commas(colls[i].Shown), commas(colls[i].Count), commas(it.Count), it.Path, RefOf(art.Handle))
+				case it.Path:
+					detail = fmt.Sprintf("showing %s of %s records (the items of the records of %s); the rest are in %s", commas(colls[i].Shown), commas(colls[i].Count), it.Of, RefOf(art.Handle))
+				}
+			}
 			actions = append(actions, schemas.Action{
 				Level: schemas.LevelArtifact, Kind: "omit_records", Target: colls[i].Path,
 				Count:  colls[i].Count - colls[i].Shown,
-				Detail: fmt.Sprintf("showing %s of %s records; the rest are in %s", commas(colls[i].Shown), commas(colls[i].Count), RefOf(art.Handle)),
+				Detail: detail,
 				Handle: art.Handle,
 			})
 		}

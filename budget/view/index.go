@@ -334,8 +334,12 @@ func (k *coll) indexFields() (key *Field, fields []*Field, fixed, ok bool) {
 // (a version map's members each holding their own version), and not a
 // second measure while a field of another kind is left (a repository's
 // stars and its language, not its stars and its forks). Two, not more:
-// a line costs tokens for every record it lists.
-func pickIndexFields(cands []*Field, sameAsKey []int, n int, det [][]bool) []int {
+// a line costs tokens for every record it lists. sameAsKey(j) is how
+// many of the n lines show candidate j's value as their key; det(i, j)
+// whether i's value gives j's (determines; nil: never). Each is asked
+// only of the candidates it passes over (at most a few of them): the
+// lines are read once per question.
+func pickIndexFields(cands []*Field, sameAsKey func(j int) int, n int, det func(i, j int) bool) []int {
 	var picked []int
 	measure := func(j int) bool { f := cands[j]; return f.NumN > 0 && f.NumN*2 >= f.Values }
 	for _, pass := range []int{0, 1} {
@@ -343,9 +347,9 @@ func pickIndexFields(cands []*Field, sameAsKey []int, n int, det [][]bool) []int
 			if len(picked) == 2 {
 				break
 			}
-			if sameAsKey[j]*10 >= n*9 || slices.Contains(picked, j) ||
+			if slices.Contains(picked, j) || sameAsKey(j)*10 >= n*9 ||
 				pass == 0 && len(picked) == 1 && measure(picked[0]) && measure(j) ||
-				pass == 0 && slices.ContainsFunc(picked, func(i int) bool { return det != nil && det[i][j] }) {
+				pass == 0 && slices.ContainsFunc(picked, func(i int) bool { return det != nil && det(i, j) }) {
 				continue
 			}
 			picked = append(picked, j)
@@ -355,47 +359,46 @@ func pickIndexFields(cands []*Field, sameAsKey []int, n int, det [][]bool) []int
 	return picked
 }
 
-// determines returns, per pair of candidate fields (a, b), whether a's
+// determines returns, for a pair of candidate fields (a, b), whether a's
 // value in a line gives b's in 49 lines of 50 (a frame's media_type
 // gives its pkt_duration_time): b then tells nothing beside a, and
 // pickIndexFields passes it over while another is left
 // (TestIndexSkipsDeterminedField). Fields of several values per record
-// are never determined.
-func determines(cands []*Field, lines []indexLine) [][]bool {
-	det := make([][]bool, len(cands))
-	for a := range cands {
-		det[a] = make([]bool, len(cands))
-		if severalValues(cands[a]) || cands[a].Counts == nil || cands[a].Distinct > 24 {
-			continue // (a field of many values names lines rather than sorts them)
+// are never determined. Each pair is read off the lines when first asked
+// (pickIndexFields asks of a few), then remembered.
+func determines(cands []*Field, lines []indexLine) func(a, b int) bool {
+	known := map[[2]int]bool{}
+	return func(a, b int) bool {
+		if a == b || severalValues(cands[a]) || cands[a].Counts == nil || cands[a].Distinct > 24 || severalValues(cands[b]) {
+			return false // (a field of many values names lines rather than sorts them)
 		}
-		for b := range cands {
-			if a == b || severalValues(cands[b]) {
-				continue
-			}
-			// The commonest b value per a value, and how many lines
-			// have another.
-			per := map[string]map[string]int{}
-			for _, l := range lines {
-				av, bv := string(l.vals[a]), string(l.vals[b])
-				m := per[av]
-				if m == nil {
-					m = map[string]int{}
-					per[av] = m
-				}
-				m[bv]++
-			}
-			other := 0
-			for _, m := range per {
-				top, sum := 0, 0
-				for _, n := range m {
-					top, sum = max(top, n), sum+n
-				}
-				other += sum - top
-			}
-			det[a][b] = other*50 <= len(lines)
+		if d, ok := known[[2]int{a, b}]; ok {
+			return d
 		}
+		// The commonest b value per a value, and how many lines have
+		// another.
+		per := map[string]map[string]int{}
+		for _, l := range lines {
+			av, bv := string(l.vals[a]), string(l.vals[b])
+			m := per[av]
+			if m == nil {
+				m = map[string]int{}
+				per[av] = m
+			}
+			m[bv]++
+		}
+		other := 0
+		for _, m := range per {
+			top, sum := 0, 0
+			for _, n := range m {
+				top, sum = max(top, n), sum+n
+			}
+			other += sum - top
+		}
+		d := other*50 <= len(lines)
+		known[[2]int{a, b}] = d
+		return d
 	}
-	return det
 }
 
 // plainString returns the text of a JSON string of 2 characters or
@@ -447,39 +450,35 @@ func commonAround(lines []indexLine, at func(l *indexLine) (around, bool)) (arou
 	return cand, n
 }
 
-// keyGiven counts, per candidate field of the index, the lines whose
+// keyGiven counts, for candidate field j of the index, the lines whose
 // value their identity cell already gives: the value itself, a part of
 // it (a package's name in its path ".../node_modules/etag", a Go
 // package's name ending its import path), or the identity with the text
 // around it that most such lines share (a package's directory: GOROOT's
 // src/ before its import path). Such a field tells nothing beside the
 // identity: pickIndexFields passes it over.
-func keyGiven(cands []*Field, lines []indexLine) []int {
-	same := make([]int, len(cands))
-	for j := range cands {
-		holds := false
-		for i := range lines {
-			l := &lines[i]
-			val := l.vals[j]
-			if val == nil {
-				continue
-			}
-			if cellIs(val, indexWidth, l.id) {
-				same[j]++
-				continue
-			}
-			s, ok := plainString(val)
-			switch {
-			case !ok || l.id == "":
-			case strings.Contains(l.id, s):
-				same[j]++
-			case strings.Contains(s, l.id):
-				holds = true
-			}
-		}
-		if !holds {
+func keyGiven(cands []*Field, lines []indexLine, j int) int {
+	same, holds := 0, false
+	for i := range lines {
+		l := &lines[i]
+		val := l.vals[j]
+		if val == nil {
 			continue
 		}
+		if cellIs(val, indexWidth, l.id) {
+			same++
+			continue
+		}
+		s, ok := plainString(val)
+		switch {
+		case !ok || l.id == "":
+		case strings.Contains(l.id, s):
+			same++
+		case strings.Contains(s, l.id):
+			holds = true
+		}
+	}
+	if holds {
 		_, n := commonAround(lines, func(l *indexLine) (around, bool) {
 			s, ok := plainString(l.vals[j])
 			if !ok || l.id == "" || strings.Contains(l.id, s) {
@@ -487,7 +486,7 @@ func keyGiven(cands []*Field, lines []indexLine) []int {
 			}
 			return aroundOf(s, l.id)
 		})
-		same[j] += n
+		same += n
 	}
 	return same
 }
@@ -814,7 +813,16 @@ func addIndex(v *View, k *coll) {
 				lines[i].id = valueCell(lines[i].vals[j])
 			}
 		}
-		same := keyGiven(cands, lines)
+		// How many lines show candidate j's value as their key or a
+		// part of it (asked of the candidates pickIndexFields passes
+		// over).
+		sameN := make([]int, len(cands))
+		same := func(j int) int {
+			if sameN[j] == 0 {
+				sameN[j] = keyGiven(cands, lines, j) + 1
+			}
+			return sameN[j] - 1
+		}
 		picked := pickIndexFields(cands, same, len(lines), determines(cands, lines))
 		fields = nil
 		for _, j := range picked {

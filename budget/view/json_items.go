@@ -94,6 +94,7 @@ func addArrayItems(v *View, in Input, ci int) (bool, error) {
 			c.Path, c.Kind, commas(c.Count), commas(lo), commas(hi), commas(items.Count), items.Path)
 	}})
 	in.Collections = append(in.Collections[:len(in.Collections):len(in.Collections)], items)
+	v.items = append(v.items, Items{Path: items.Path, Kind: items.Kind, Of: c.Path, Count: items.Count})
 	if err := addRecords(v, in, len(in.Collections)-1); err != nil {
 		return true, err
 	}

@@ -117,7 +117,25 @@ type View struct {
 	cands            []Candidate
 	// tree is the output's dependency tree, or nil (deptree.go).
 	tree *depTree
+	// items are the collections of items the view shows in place of
+	// its input's records (Items).
+	items []Items
 }
+
+// Items is a collection the view shows that is none of its input's: the
+// items of the records of collection Of when every record is an array of
+// objects (gcc's JSON diagnostics: a stream of arrays, one a
+// translation unit), Count of them in all, shown at path Path (".[]")
+// as a collection of Kind "array" with its own profile and rows.
+type Items struct {
+	Path, Kind, Of string
+	Count          int
+}
+
+// Items returns the collections of items the view shows in place of its
+// input's records, in the order of their collections; their rows count
+// in Filled.Shown by Path.
+func (v *View) Items() []Items { return v.items }
 
 // AddSection adds a section and returns its index for Candidate.Section.
 func (v *View) AddSection(s *Section) int {
