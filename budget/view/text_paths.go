@@ -226,6 +226,9 @@ func pathDepth(v string) int {
 
 // add counts value v of row l.
 func (ps *pathStat) add(l posLine, v string) {
+	if i := strings.Index(v, " -> "); i > 0 {
+		v = v[:i] // a link's own path (ls -l, tar -tv: "name -> target")
+	}
 	if !counted(v) {
 		return
 	}
