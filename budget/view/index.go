@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math/big"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -71,7 +70,7 @@ const (
 
 // groupNames are names of fields whose values are kinds of records (a
 // node's role, an item's category or type, a finding's level).
-var groupNames = regexp.MustCompile(`(?i)(^|\.)(role|category|class|kind|type|group|level|severity|status|state|phase|language|lang)(\.value)?$`)
+var groupNames = mustPathRe(`(?i)(^|\.)(role|category|class|kind|type|group|level|severity|status|state|phase|language|lang)(\.value)?$`)
 
 // groupFields returns the field whose values group the records for the
 // lists of names by value (addValueGroups) and the field naming them,
@@ -222,7 +221,7 @@ func (k *coll) groupExtras(key, grp, name *Field) []*Field {
 
 // lookupNames are field names a record is most often looked up for: its
 // version, state, size, where it runs, who made it.
-var lookupNames = regexp.MustCompile(`(?i)(^|\.|_)(version|status|state|phase|statevalue|size|bytes|length|count|total|amount|price|value|threshold|latest|wanted|current|node|nodename|host|hostname|ip|podip|address|owner|author|login|user|customer|license|type|kind|time|date|updated|created|modified|published)$`)
+var lookupNames = mustPathRe(`(?i)(^|\.|_)(version|status|state|phase|statevalue|size|bytes|length|count|total|amount|price|value|threshold|latest|wanted|current|node|nodename|host|hostname|ip|podip|address|owner|author|login|user|customer|license|type|kind|time|date|updated|created|modified|published)$`)
 
 // indexFields returns the field a record is named by (nil for a keyed
 // collection: its key) and the fields its index line may show, the
