@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -640,7 +639,7 @@ func (w *wrapped) lines() []string {
 const reasonWhole = "every member"
 
 // epochNames are names of fields whose numbers may be times since 1970.
-var epochNames = regexp.MustCompile(`(?i)(time|timestamp|date|_at|At|Ms)$`)
+var epochNames = mustPathRe(`(?i)(time|timestamp|date|_at|At|Ms)$`)
 
 // epochTimes writes "; as times: earliest ..., latest ..." for a number
 // field named like a time whose numbers are all milliseconds (or
@@ -750,7 +749,7 @@ func (k *coll) keyKindsLine() string {
 }
 
 // stateNames are field names whose values are states.
-var stateNames = regexp.MustCompile(`(?i)(^|\.)(phase|status|state|level|severity|type|kind|reason|conclusion|result|outcome|health|ready|action|priority|statevalue|state_value|lang|language|license)$`)
+var stateNames = mustPathRe(`(?i)(^|\.)(phase|status|state|level|severity|type|kind|reason|conclusion|result|outcome|health|ready|action|priority|statevalue|state_value|lang|language|license)$`)
 
 // The classes of profile lines, in the order they are shown: what
 // answers most first (see addProfile).
@@ -1268,18 +1267,18 @@ func sameInArrays(f *Field, records int) bool {
 
 // refNames are names of numbers that are references or places, not
 // measures: their sums and means say nothing.
-var refNames = regexp.MustCompile(`(?i)(^|[._\]])(id|ids|target|targets|position|pos|offset|line|column|col|character|char|start|end|index|idx|row|ordinal|address|addr|seq|seqno|sequence|lineno|rownum|columnno|colno|charno)$|[a-z](Id|ID|Index|Offset|Position|Line|Column|Seq)$|(?i)(^|[._\]])(line|row|seq|record|event|entry|msg|message|frame|step|log)[_-]?(num|no|nr|number|idx|index)$|[a-z](LineNumber|LineNum|RowNumber|SeqNum)$`)
+var refNames = mustPathRe(`(?i)(^|[._\]])(id|ids|target|targets|position|pos|offset|line|column|col|character|char|start|end|index|idx|row|ordinal|address|addr|seq|seqno|sequence|lineno|rownum|columnno|colno|charno)$|[a-z](Id|ID|Index|Offset|Position|Line|Column|Seq)$|(?i)(^|[._\]])(line|row|seq|record|event|entry|msg|message|frame|step|log)[_-]?(num|no|nr|number|idx|index)$|[a-z](LineNumber|LineNum|RowNumber|SeqNum)$`)
 
 // placeNames are names of strings that say where a record is (a file,
 // a source position "main.go:39:6"): long and nearly all distinct, like
 // hashes, but read and looked up, so not opaque.
-var placeNames = regexp.MustCompile(`(?i)(^|[._\]])(posn|pos|position|location|loc|file|filename|filepath|path)$`)
+var placeNames = mustPathRe(`(?i)(^|[._\]])(posn|pos|position|location|loc|file|filename|filepath|path)$`)
 
 // codeNames are names of numbers that are codes: a linter's rule number,
 // an HTTP status, an exit code, an errno, a kind or type by number
 // (typedoc's kind 128 for a class). Their values are counted,
 // most common first, never summed.
-var codeNames = regexp.MustCompile(`(?i)(^|[._\]])(code|codes|status|statuscode|status_code|httpstatus|exitcode|exit_code|exitstatus|exit_status|errno|rule|ruleid|rule_id|signal|kind|type)$|[a-z](Code|Status)$`)
+var codeNames = mustPathRe(`(?i)(^|[._\]])(code|codes|status|statuscode|status_code|httpstatus|exitcode|exit_code|exitstatus|exit_status|errno|rule|ruleid|rule_id|signal|kind|type)$|[a-z](Code|Status)$`)
 
 // codeNumber reports whether a number field's name says it is a code.
 func codeNumber(path string) bool { return codeNames.MatchString(path) }
@@ -1347,7 +1346,7 @@ const msgWidth = 120
 
 // textNames are names of fields holding a record's free text: a log's
 // message, an event's output, an issue's title.
-var textNames = regexp.MustCompile(`(?i)(^|[._])(message|msg|text|output|log|line|body|description|desc|summary|title|detail|details|error|err|statement|reason|comment|note|content)$`)
+var textNames = mustPathRe(`(?i)(^|[._])(message|msg|text|output|log|line|body|description|desc|summary|title|detail|details|error|err|statement|reason|comment|note|content)$`)
 
 // freeText reports whether f holds free text: strings, most of them
 // long (over 20 bytes) and holding a space, not times, and of many

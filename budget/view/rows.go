@@ -18,7 +18,7 @@ import (
 var errWords = regexp.MustCompile(`(?i)(err|fail|fatal|panic|crash|alarm|unhealthy|denied|invalid|timed? ?out|warn|critical|backoff|oomkilled|evicted|refused|broken|missing|reject|abort|killed|not.?ready|unavailable|degraded|conflict)`)
 
 // exitNames are numeric fields where a value other than 0 is a failure.
-var exitNames = regexp.MustCompile(`(?i)(^|\.)(exit_?code|exitstatus|return_?code|returncode|rc|errors?|failures?|failed)$`)
+var exitNames = mustPathRe(`(?i)(^|\.)(exit_?code|exitstatus|return_?code|returncode|rc|errors?|failures?|failed)$`)
 
 // errWord reports whether a value (its JSON text) says something went
 // wrong: errWords, by a scan of the bytes (the regexp only for text
@@ -1165,7 +1165,7 @@ func (k *coll) row(i int) *row {
 }
 
 // errorLike names the members of a record that say something failed.
-var errorLike = regexp.MustCompile(`(?i)err|fail|fault|exception|panic|warn`)
+var errorLike = mustPathRe(`(?i)err|fail|fault|exception|panic|warn`)
 
 // valuesOf renders field f's values in record i (kept for its row):
 // at most two, each cut at 100 characters, "," between.
@@ -2509,7 +2509,7 @@ func (k *coll) renderElement(raw []byte, path string) string {
 // kindNames are names of fields whose values are kinds of records: an
 // event's name (a record's own name only: a trace event's, not a
 // license's), its type, a file's type, a repository's language.
-var kindNames = regexp.MustCompile(`(?i)^name$|(^|[._])(type|kind|category|class|cat|group|event|op|operation|method|cmd|command|language|lang|level|severity|role|filetype|mediatype|media_type|codec_type)$`)
+var kindNames = mustPathRe(`(?i)^name$|(^|[._])(type|kind|category|class|cat|group|event|op|operation|method|cmd|command|language|lang|level|severity|role|filetype|mediatype|media_type|codec_type)$`)
 
 // groupValuesCap is the most values a group candidate of the tracker
 // may have and still be followed: a state (phase, status) 12, a kind (an
@@ -2524,7 +2524,7 @@ func groupValuesCap(f *Field) int {
 // timeStampNames are names of numbers that are points in time or a
 // running position, not measures of the record (a trace's ts, a
 // frame's pts).
-var timeStampNames = regexp.MustCompile(`(?i)(^|[._])(ts|timestamp|time_stamp|pts|dts|time|t|epoch|created|updated)$`)
+var timeStampNames = mustPathRe(`(?i)(^|[._])(ts|timestamp|time_stamp|pts|dts|time|t|epoch|created|updated)$`)
 
 // largestOfKinds adds to r, per value of the kind field (a string field
 // of the records' own, in every record, of 2 to 64 values, the
