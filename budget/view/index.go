@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/itchyny/gojq"
 )
@@ -399,6 +400,126 @@ func determines(cands []*Field, lines []indexLine) func(a, b int) bool {
 	}
 }
 
+// plainString returns the text of a JSON string of 2 characters or
+// more without escapes (as a string sharing raw's bytes), or false.
+func plainString(raw []byte) (string, bool) {
+	if len(raw) < 4 || raw[0] != '"' || bytes.IndexByte(raw, '\\') >= 0 {
+		return "", false
+	}
+	return unsafe.String(&raw[1], len(raw)-2), true
+}
+
+// around is a text before and after another: the rest of a string that
+// holds another at one place.
+type around struct{ pre, suf string }
+
+// aroundOf returns what is around the first occurrence of part in s.
+func aroundOf(s, part string) (around, bool) {
+	i := strings.Index(s, part)
+	if i < 0 {
+		return around{}, false
+	}
+	return around{s[:i], s[i+len(part):]}, true
+}
+
+// commonAround returns the text around that most lines share
+// (a majority vote, then its exact count): at(l) says what is around in
+// line l, if anything.
+func commonAround(lines []indexLine, at func(l *indexLine) (around, bool)) (around, int) {
+	var cand around
+	votes := 0
+	for i := range lines {
+		a, ok := at(&lines[i])
+		switch {
+		case !ok:
+		case votes == 0:
+			cand, votes = a, 1
+		case a == cand:
+			votes++
+		default:
+			votes--
+		}
+	}
+	n := 0
+	for i := range lines {
+		if a, ok := at(&lines[i]); ok && a == cand {
+			n++
+		}
+	}
+	return cand, n
+}
+
+// keyGiven counts, for candidate field j of the index, the lines whose
+// value their identity cell already gives: the value itself, a part of
+// it (a package's name in its path ".../node_modules/etag", a Go
+// package's name ending its import path), or the identity with the text
+// around it that most such lines share (a package's directory: GOROOT's
+// src/ before its import path). Such a field tells nothing beside the
+// identity: pickIndexFields passes it over.
+func keyGiven(cands []*Field, lines []indexLine, j int) int {
+	same, holds := 0, false
+	for i := range lines {
+		l := &lines[i]
+		val := l.vals[j]
+		if val == nil {
+			continue
+		}
+		if cellIs(val, indexWidth, l.id) {
+			same++
+			continue
+		}
+		s, ok := plainString(val)
+		switch {
+		case !ok || l.id == "":
+		case strings.Contains(l.id, s):
+			same++
+		case strings.Contains(s, l.id):
+			holds = true
+		}
+	}
+	if holds {
+		_, n := commonAround(lines, func(l *indexLine) (around, bool) {
+			s, ok := plainString(l.vals[j])
+			if !ok || l.id == "" || strings.Contains(l.id, s) {
+				return around{}, false
+			}
+			return aroundOf(s, l.id)
+		})
+		same += n
+	}
+	return same
+}
+
+// nameOfKey returns the candidate field that names the records in
+// fewer characters than their identity, or -1: a name-like string field
+// (name, title) in every record, that the identity holds with one text
+// of 4 characters or more around it in three lines of four (npm query's
+// path "/tmp/p/node_modules/etag" around its name "etag"), while the
+// identity is no name itself. A Go package's import path holds its
+// name with many different texts around it ("archive/tar",
+// "compress/gzip", ...): the path stays.
+func (k *coll) nameOfKey(key *Field, cands []*Field, lines []indexLine) int {
+	if key == nil || k.p.Map || nameLike(key.Path) {
+		return -1
+	}
+	for j, f := range cands {
+		if f.Types != tString || !nameLike(f.Path) || f.Present != k.p.Records || severalValues(f) {
+			continue
+		}
+		a, n := commonAround(lines, func(l *indexLine) (around, bool) {
+			s, ok := plainString(l.vals[j])
+			if !ok {
+				return around{}, false
+			}
+			return aroundOf(l.id, s)
+		})
+		if n*4 >= len(lines)*3 && len(a.pre)+len(a.suf) >= 4 {
+			return j
+		}
+	}
+	return -1
+}
+
 // indexLine is one record's line in the index.
 type indexLine struct {
 	rec  int
@@ -460,11 +581,19 @@ func memberCell(raw []byte, isMap bool) string {
 		}
 	}
 	var parts []string
+	items := 0
+	var only []byte // the first item of a list
 	s.eachMember(func(name string) {
 		n := -1
 		if s.peek() == '[' {
 			n = 0
-			s.elements(func([]byte) { n++ })
+			s.elements(func(el []byte) {
+				if items == 0 {
+					only = el
+				}
+				n++
+				items++
+			})
 		}
 		if n >= 0 {
 			parts = append(parts, cell(jsonQuote(name), 40)+" "+strconv.Itoa(n))
@@ -475,7 +604,28 @@ func memberCell(raw []byte, isMap bool) string {
 	if len(parts) == 0 {
 		return "-"
 	}
+	if items == 1 {
+		// The record's one finding, by its text: what vet reports in
+		// the package ("copylocks 1: call of f copies lock value:
+		// sync.Mutex"), not only that it reports one thing.
+		if t := itemText(only); t != "" {
+			parts[len(parts)-1] += ": " + cut(t, indexWidth*2)
+		}
+	}
 	return listCell(parts)
+}
+
+// itemText returns the text of an object's first member named like a
+// message (textNames) that holds a string, or "".
+func itemText(raw []byte) string {
+	s := jscan{d: raw}
+	text := ""
+	s.members(func(name string, val []byte) {
+		if text == "" && len(val) > 2 && val[0] == '"' && textNames.MatchString(name) {
+			text = unquote(val)
+		}
+	})
+	return text
 }
 
 // addIndex adds the index of collection k: a section right after the
@@ -653,18 +803,22 @@ func addIndex(v *View, k *coll) {
 	}
 	fields := cands
 	if !fixed {
-		// How many lines show candidate j's value as their key (asked
-		// of the candidates pickIndexFields passes over).
+		if j := k.nameOfKey(key, cands, lines); j >= 0 {
+			// The identity is the record's name with one text around
+			// it (a package's path, "/tmp/p/node_modules/" + its
+			// name): the name says the same in fewer characters.
+			key = cands[j]
+			for i := range lines {
+				lines[i].id = valueCell(lines[i].vals[j])
+			}
+		}
+		// How many lines show candidate j's value as their key or a
+		// part of it (asked of the candidates pickIndexFields passes
+		// over).
 		sameN := make([]int, len(cands))
 		same := func(j int) int {
 			if sameN[j] == 0 {
-				n := 0
-				for _, l := range lines {
-					if val := l.vals[j]; val != nil && cellIs(val, indexWidth, l.id) {
-						n++
-					}
-				}
-				sameN[j] = n + 1
+				sameN[j] = keyGiven(cands, lines, j) + 1
 			}
 			return sameN[j] - 1
 		}

@@ -1530,6 +1530,11 @@ func (p *Profile) Finish() {
 		if f.Types == tString && f.MaxLen > 200 {
 			continue
 		}
+		if f.Types == tNumber && (f.Min != math.Trunc(f.Min) || f.Max != math.Trunc(f.Max) || f.Sum != math.Trunc(f.Sum)) && identityScore(f.Path) < 50 {
+			// A measurement (hyperfine's mean: 0.0156813…) is unique
+			// by chance: it names no record.
+			continue
+		}
 		if refNumber(f.Path) && identityScore(f.Path) < 50 {
 			// A position (a clone's firstFile.start, a line, a
 			// frame's byte offset pkt_pos written as a string) is
@@ -1639,6 +1644,12 @@ func mapLike(f *Field) bool {
 		scalars = scalars && kid.scalar()
 	}
 	k := len(f.kids)
+	if f.Objects >= 4 && !f.namesLost && f.Entries*4 >= k*f.Objects*3 {
+		// Nearly every object holds nearly every name (tshark's
+		// layers: frame."frame.len", frame."frame.number", ... in
+		// each of 160 packets): the names are fields, dotted or not.
+		return false
+	}
 	if nonIdent*2 >= k {
 		return true
 	}

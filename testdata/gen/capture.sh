@@ -323,3 +323,41 @@ if want typedoc-json-commander; then
 		cp "$d/td.json" budget/view/testdata/typedoc-json-commander.json
 	rm -rf "$d"
 fi
+if want valgrind-memcheck-leak; then
+	# valgrind's memcheck over a small C program with memory errors
+	# (testdata/gen/textcaps/memleak/leak.c: 120 leaking allocators, an
+	# off-by-one strcpy, a read past an array, an uninitialised flag, a
+	# double free): the errors, 124 loss records, the leak summary and
+	# the -s list of error contexts (valgrind 3.19, gcc 12.2, Debian 12).
+	d=$(mktemp -d)
+	gcc -g -O0 -o "$d/leak" "$caps/memleak/leak.c"
+	(cd "$d" && valgrind --leak-check=full --show-leak-kinds=all --track-origins=yes -s ./leak >/dev/null 2>"$d/memcheck.log") || true
+	cp "$d/memcheck.log" "$out/valgrind-memcheck-leak.txt"
+	rm -rf "$d"
+fi
+# go test -bench of seven standard packages, three runs each with
+# -benchmem (result lines with and without a MB/s pair), Go 1.26.
+want go-test-bench-count3 && go test -run '^$' -bench . -benchtime 2000x -count 3 -benchmem \
+	strconv unicode/utf8 encoding/base64 encoding/hex hash/crc32 math/bits container/list >"$out/go-test-bench-count3.txt" 2>&1
+if want hyperfine-compressors; then
+	# hyperfine 1.15 over eight commands on a 64 KB text (three licenses
+	# of /usr/share/common-licenses), -L level 1,3,6,9 applied to each:
+	# 32 results, one command (grep -q of a missing word) exits 1 (-i).
+	d=$(mktemp -d)
+	cat /usr/share/common-licenses/GPL-3 /usr/share/common-licenses/Apache-2.0 /usr/share/common-licenses/GPL-2 >"$d/hf-input.txt"
+	(cd "$d" && hyperfine -N -i --warmup 3 --runs 60 --export-json hyperfine.json -L level 1,3,6,9 \
+		'gzip -{level} -c hf-input.txt' 'bzip2 -9 -c hf-input.txt' 'xz -6 -c hf-input.txt' 'zstd -q -19 -c hf-input.txt' \
+		'grep -c license hf-input.txt' 'grep -q nosuchword hf-input.txt' 'sha256sum hf-input.txt' 'md5sum hf-input.txt' >/dev/null 2>&1)
+	cp "$d/hyperfine.json" "$out/hyperfine-compressors.json"
+	rm -rf "$d"
+fi
+if want mocha-json-license-checker; then
+	# mocha --reporter json over license-checker 25.0.1's own tests, run in
+	# its installed package without its dev dependencies (14 of 70 fail),
+	# the scratch project's path written as /tmp/lcproj.
+	d=$(mktemp -d)
+	(cd "$d" && npm init -y >/dev/null && npm install --no-audit --no-fund mocha@12.0.3 license-checker@25.0.1 qs tape express >/dev/null 2>&1)
+	(cd "$d/node_modules/license-checker" && ../.bin/mocha --reporter json --timeout 20000 'tests/*-test.js' tests/test.js 2>/dev/null) |
+		sed "s#$d#/tmp/lcproj#g" >"$out/mocha-json-license-checker.json" || true
+	rm -rf "$d"
+fi

@@ -728,9 +728,30 @@ func boundaryBefore(s string, start int, needle string) bool {
 	// not: "/usr/share/doc" names the directory of "/usr/share/doc/bash",
 	// "2024-02" the month of "2024-02-03".)
 	if c := s[start-1]; isJoiner(c) && strings.IndexByte(needle, c) >= 0 && letterBefore(s, start-1) {
-		return false
+		// A relative path is the tail of the same file's absolute path
+		// ("pkg/x.py" in "/usr/lib/python3/dist-packages/pkg/x.py:12:"),
+		// unless the longer path nests a copy of its first part (a
+		// package under another package's "node_modules/").
+		return c == '/' && !nestedCopy(s, start, needle)
 	}
 	return true
+}
+
+// nestedCopy reports whether the path needle at start of s is the tail of
+// a longer path that holds the needle's first segment before it
+// ("node_modules/semver" in "node_modules/make-dir/node_modules/semver"):
+// a name nested under a copy of its own first part is another name.
+func nestedCopy(s string, start int, needle string) bool {
+	seg, _, _ := strings.Cut(needle, "/")
+	if seg == "" {
+		return true // an absolute path has no shorter form
+	}
+	from := start
+	for from > 0 && !strings.ContainsRune(" \t\n\"'`(<[=,;", rune(s[from-1])) {
+		from--
+	}
+	head := s[from:start]
+	return strings.HasPrefix(head, seg+"/") || strings.Contains(head, "/"+seg+"/")
 }
 
 // isDigit reports whether c is an ASCII digit.

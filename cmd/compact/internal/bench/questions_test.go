@@ -32,6 +32,8 @@ var allCategories = map[string]bool{
 	"redis-info-everything.txt": true, "yamllint-node-modules.txt": true, "ip-details-addr-lab.json": true,
 	"pytest-v-rA-stdlib.txt": true, "coverage-json-stdlib.json": true, "cmake-trace-json-reconfigure.jsonl": true,
 	"gcc-json-limited-api-fail.jsonl": true, "readelf-a-libcurl.txt": true, "objdump-dr-int-ops.txt": true,
+	"valgrind-memcheck-leak.txt": true, "go-test-bench-count3.txt": true, "hyperfine-compressors.json": true,
+	"mocha-json-license-checker.json": true,
 }
 
 // TestCorpus loads every questions file of the bundled corpus (validating
@@ -532,6 +534,11 @@ func TestVisibleIn(t *testing.T) {
 		{"PSK-NULL-SHA", "PSK-NULL-SHA                 SSLv3", true},
 		{"node_modules/semver", "node_modules/make-dir/node_modules/semver", false},
 		{"node_modules/semver", "282\tnode_modules/semver", true},
+		// A relative path is the tail of the same file's absolute path
+		// (the final set, session 12: a file's line numbers on records
+		// that carry its absolute path were "not near" its relative one).
+		{"pkg/x.py", "/usr/lib/python3/dist-packages/pkg/x.py:12: W0611", true},
+		{"node_modules/semver", "/tmp/app/node_modules/make-dir/node_modules/semver", false},
 		{"example.com", "www.example.com", false},
 		{"semver", "node_modules/semver", true},     // a joiner the needle lacks still bounds it
 		{"2024-02", `"2024-02-03T10:00:00Z"`, true}, // the head: the month of a date

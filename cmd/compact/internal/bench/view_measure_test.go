@@ -426,6 +426,8 @@ func TestVisibleFor(t *testing.T) {
 		// another cell is still not the row's (the cmake case above).
 		{"a count in the record's own row", Answer{Needles: []string{"235"}, Record: []string{"/usr/bin/pg_buildext"}, Kind: KindFilterCount, Category: CategoryDistribution},
 			"#\tfile\tfindings\tlevels\n7\t/usr/bin/pg_buildext\t235\tinfo 180, warning 55\n", true},
+		{"a relative path names the file of its absolute path", Answer{Needles: []string{"12", "40"}, Record: []string{"pkg/x.py"}, Kind: KindDistinct, Category: CategoryRecord},
+			"/usr/lib/python3/dist-packages/pkg/x.py:12: W0611 unused import\n/usr/lib/python3/dist-packages/pkg/x.py:40: W0612 unused variable\n", true},
 		{"a count in a row the record is a field of", Answer{Needles: []string{"20"}, Record: []string{"/tmp/h15/cm/CMakeLists.txt"}, Kind: KindFilterCount, Category: CategoryDistribution},
 			"1511\ttarget_link_libraries\t20\t/tmp/h15/cm/CMakeLists.txt\tlast\n", false},
 	}
