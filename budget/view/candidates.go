@@ -1452,6 +1452,9 @@ func (k *coll) chooseColumns() {
 		if stateNames.MatchString(f.Path) && !several {
 			s += 20 // (a list of states of nested records says little per row)
 		}
+		if lookupNames.MatchString(f.Path) && !several && f.MaxLen <= cellWidth && f.Distinct*4 >= p.Records {
+			s += 25 // what a record is looked up for (its version, size, time), its own value
+		}
 		if k.lookedUp(f) {
 			s += 50 // the registry's index: what records are looked up for
 		}
@@ -1493,8 +1496,12 @@ func (k *coll) chooseColumns() {
 	// of them come after the others.
 	perParent := map[*Field]int{}
 	var first, later []scored
+	var own *Field // the object holding the identity: the record's own fields (pip inspect's metadata.name, metadata.version)
+	if p.Identity != nil {
+		own = p.Identity.parent
+	}
 	for _, c := range cand {
-		if par := c.f.parent; par != nil && par != p.root && !c.f.inArr {
+		if par := c.f.parent; par != nil && par != p.root && par != own && !c.f.inArr {
 			perParent[par]++
 			if perParent[par] > 2 {
 				later = append(later, c)
