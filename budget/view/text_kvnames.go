@@ -207,54 +207,65 @@ func kvShown(v string) string {
 // groupLines are the lines of a group of names sharing the part before
 // the last separator: "fs.: aio-max-nr=65536 aio-nr=0 …".
 func groupLines(g string, ents []kvEntry) []kvNameLine {
-	var out []kvNameLine
-	var b strings.Builder
-	var pos []int
-	flush := func() {
-		if len(pos) > 0 {
-			out = append(out, kvNameLine{text: b.String(), pos: pos})
-		}
-		b.Reset()
-		pos = nil
+	head := "  "
+	if g != "" {
+		head += g + ": "
 	}
+	w := kvLineWriter{head: head}
 	for _, e := range ents {
 		item := strings.TrimPrefix(e.key, g) + "=" + kvShown(e.val)
 		if e.long {
 			item = strings.TrimPrefix(e.key, g) + "=(a value over 200 characters, line " + strconv.Itoa(e.pos) + ")"
 		}
-		if len(pos) > 0 && b.Len()+1+len(item) > kvNameLineLen {
-			flush()
-		}
-		if len(pos) == 0 {
-			b.WriteString("  ")
-			if g != "" {
-				b.WriteString(g + ": ")
-			}
-		} else {
-			b.WriteByte(' ')
-		}
-		b.WriteString(item)
-		pos = append(pos, e.pos)
+		w.add(item, e.pos)
 	}
-	flush()
-	return out
+	return w.done()
+}
+
+// kvLineWriter writes the listing's lines: its head, then items parted by
+// spaces, a new line (with the head again) before an item that would
+// make a line longer than kvNameLineLen; each line keeps the positions
+// of the entries its items give.
+type kvLineWriter struct {
+	head string
+	b    strings.Builder
+	pos  []int
+	out  []kvNameLine
+}
+
+// add writes item, which gives the entries at pos.
+func (w *kvLineWriter) add(item string, pos ...int) {
+	if len(w.pos) > 0 && w.b.Len()+1+len(item) > kvNameLineLen {
+		w.flush()
+	}
+	if len(w.pos) == 0 {
+		w.b.WriteString(w.head)
+	} else {
+		w.b.WriteByte(' ')
+	}
+	w.b.WriteString(item)
+	w.pos = append(w.pos, pos...)
+}
+
+func (w *kvLineWriter) flush() {
+	if len(w.pos) > 0 {
+		w.out = append(w.out, kvNameLine{text: w.b.String(), pos: w.pos})
+	}
+	w.b.Reset()
+	w.pos = nil
+}
+
+// done ends the last line and returns the lines.
+func (w *kvLineWriter) done() []kvNameLine {
+	w.flush()
+	return w.out
 }
 
 // lines are the family's lines: "net.ipv4.conf.{all,default,eth0}.:
 // rp_filter=2 (lo=0) forwarding=1 …", each setting once with the value
 // most members have and the members that differ or lack it.
 func (f *kvFamily) lines(sep string) []kvNameLine {
-	head := "  " + f.pre + sep + "{" + strings.Join(f.members, ",") + "}" + sep + ": "
-	var out []kvNameLine
-	var b strings.Builder
-	var pos []int
-	flush := func() {
-		if len(pos) > 0 {
-			out = append(out, kvNameLine{text: b.String(), pos: pos})
-		}
-		b.Reset()
-		pos = nil
-	}
+	w := kvLineWriter{head: "  " + f.pre + sep + "{" + strings.Join(f.members, ",") + "}" + sep + ": "}
 	for si, suf := range f.sufs {
 		counts := map[string]int{}
 		var in []int
@@ -301,21 +312,13 @@ func (f *kvFamily) lines(sep string) []kvNameLine {
 		if len(except) > 0 {
 			item.WriteString(" (" + strings.Join(except, ", ") + ")")
 		}
-		if len(pos) > 0 && b.Len()+1+item.Len() > kvNameLineLen {
-			flush()
-		}
-		if len(pos) == 0 {
-			b.WriteString(head)
-		} else {
-			b.WriteByte(' ')
-		}
-		b.WriteString(item.String())
+		var pos []int
 		for _, mi := range in {
 			pos = append(pos, f.ents[[2]int{mi, si}].pos)
 		}
+		w.add(item.String(), pos...)
 	}
-	flush()
-	return out
+	return w.done()
 }
 
 // valText is an entry's value in a family's line.
