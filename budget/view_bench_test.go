@@ -636,7 +636,7 @@ func tokensBeforeOf(c Counter, data []byte) tokensBefore {
 // With I(x) the instructions of a run (GOGC=off, GOMAXPROCS=1: the
 // runtime's idle threads add a varying count with more), the view's cost over
 // level 1 is (I(view) - I(l1)) / (I(l1) - I(setup)); the target is at
-// most 0.25. /work/wt/costcheck.sh (or by hand):
+// most 0.25. budget/costcheck.sh (or by hand):
 //
 //	go test -c -o budget.test ./budget
 //	GOMAXPROCS=1 GOGC=off valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=view.out \
