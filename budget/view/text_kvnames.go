@@ -195,9 +195,14 @@ func (s *kvStats) nameLines() []kvNameLine {
 // kvShown writes a value for a listing of rest=value: as written, or
 // quoted as Go quotes a string when it is empty or holds a space, a
 // tab, a quote, a comma or a bracket (a value cut past 80 characters
-// ends with "…[+N chars]").
+// ends with "…[+N chars]"). A value written in double quotes with none
+// inside (apt-config's "amd64") is already quoted: it is shown as
+// written, not quoted again.
 func kvShown(v string) string {
 	c := cut(v, 80)
+	if len(c) >= 2 && c[0] == '"' && c[len(c)-1] == '"' && !strings.ContainsAny(c[1:len(c)-1], "\"\\") {
+		return c
+	}
 	if c == "" || strings.ContainsAny(c, " \t\"(),") {
 		return strconv.Quote(c)
 	}

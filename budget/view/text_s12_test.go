@@ -425,3 +425,17 @@ func TestKVFileNamesPartedBySlash(t *testing.T) {
 		}
 	}
 }
+
+// TestKVShownQuotedOnce: a value written in quotes (apt-config dump's
+// `APT::Architecture "amd64";`) is shown as written; on the old code it
+// was quoted again (`Architecture="\"amd64\""`).
+func TestKVShownQuotedOnce(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`"amd64"`, `"amd64"`}, {`""`, `""`}, {"amd64", "amd64"}, {"a b", `"a b"`},
+		{`"a"b"`, `"\"a\"b\""`}, {"", `""`},
+	} {
+		if got := kvShown(c.in); got != c.want {
+			t.Errorf("kvShown(%q) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
