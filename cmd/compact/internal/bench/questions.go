@@ -730,11 +730,25 @@ func boundaryBefore(s string, start int, needle string) bool {
 	if c := s[start-1]; isJoiner(c) && strings.IndexByte(needle, c) >= 0 && letterBefore(s, start-1) {
 		// A relative path is the tail of the same file's absolute path
 		// ("pkg/x.py" in "/usr/lib/python3/dist-packages/pkg/x.py:12:"),
-		// unless the longer path nests a copy of its first part (a
-		// package under another package's "node_modules/").
-		return c == '/' && !nestedCopy(s, start, needle)
+		// unless the longer path is itself relative ("net/http" in
+		// "vendor/golang.org/x/net/http": another package), holds a
+		// vendored copy, or nests a copy of its first part (a package
+		// under another package's "node_modules/").
+		return c == '/' && absoluteHead(s, start) && !nestedCopy(s, start, needle)
 	}
 	return true
+}
+
+// absoluteHead reports whether the longer path that ends at start of s
+// (the needle follows) is absolute and holds no vendored copy: it starts
+// with "/" and has no "vendor/" or "node_modules/" part.
+func absoluteHead(s string, start int) bool {
+	from := start
+	for from > 0 && !strings.ContainsRune(" \t\n\"'`(<[=,;", rune(s[from-1])) {
+		from--
+	}
+	head := s[from:start]
+	return strings.HasPrefix(head, "/") && !strings.Contains(head, "/vendor/") && !strings.Contains(head, "/node_modules/")
 }
 
 // nestedCopy reports whether the path needle at start of s is the tail of

@@ -539,6 +539,11 @@ func TestVisibleIn(t *testing.T) {
 		// that carry its absolute path were "not near" its relative one).
 		{"pkg/x.py", "/usr/lib/python3/dist-packages/pkg/x.py:12: W0611", true},
 		{"node_modules/semver", "/tmp/app/node_modules/make-dir/node_modules/semver", false},
+		// The tail of a relative path, or of a vendored copy, is another
+		// package (second read, session 12).
+		{"net/http", "vendor/golang.org/x/net/http/httpguts\t12", false},
+		{"src/main.go", "/home/u/other/vendor/src/main.go:3: error", false},
+		{"crypto/rand", "vendor/golang.org/x/crypto/rand", false},
 		{"example.com", "www.example.com", false},
 		{"semver", "node_modules/semver", true},     // a joiner the needle lacks still bounds it
 		{"2024-02", `"2024-02-03T10:00:00Z"`, true}, // the head: the month of a date
