@@ -1562,15 +1562,21 @@ func (c *colStat) wordLine(rows int) string {
 		2*c.wordRows < rows || 2*c.wordsMore < c.wordRows || 4*len(c.words) > c.wordRows || c.nameLine(rows) != "" {
 		return ""
 	}
-	vs, _ := byCount(c.words)
+	if !topCover(c.words, c.wordRows) {
+		return ""
+	}
+	return fmt.Sprintf("  %s by its first word (exact counts of rows): %s", c.name, listCounts(c.words, c.wordRows, rows, "words", "without one", false))
+}
+
+// topCover reports whether the shownColValues most frequent keys of
+// counts cover at least half of rows.
+func topCover(counts map[string]int, rows int) bool {
+	vs, _ := byCount(counts)
 	top := 0
 	for _, x := range vs[:min(len(vs), shownColValues)] {
 		top += x.n
 	}
-	if 2*top < c.wordRows {
-		return ""
-	}
-	return fmt.Sprintf("  %s by its first word (exact counts of rows): %s", c.name, listCounts(c.words, c.wordRows, rows, "words", "without one", false))
+	return 2*top >= rows
 }
 
 // fewNumbers reports whether a numeric column's values are listed with
@@ -1608,12 +1614,7 @@ func (c *colStat) nameLine(rows int) string {
 	}
 	// The names shown must cover most rows that have one: a few kinds
 	// of calls, not a name per package.
-	vs, _ := byCount(c.names)
-	top := 0
-	for _, x := range vs[:min(len(vs), shownColValues)] {
-		top += x.n
-	}
-	if 2*top < c.nameRows {
+	if !topCover(c.names, c.nameRows) {
 		return ""
 	}
 	return fmt.Sprintf("  %s by the name it starts with (exact counts of rows): %s", c.name, listCounts(c.names, c.nameRows, rows, "names", "without one", false))
