@@ -394,7 +394,11 @@ func walkJSON(data []byte, plan *feedPlan) (root *node, values int, oneLine bool
 		if stream != nil {
 			// Each value is a record of the root's stream.
 			w.fc = stream
-			err = walkValue[fedWalk](w, root, 0, stream.Begin(start))
+			if f := stream.Begin(start); stream.Keeping() {
+				err = walkValue[capWalk](w, root, 0, f)
+			} else {
+				err = walkValue[fedWalk](w, root, 0, f)
+			}
 			stream.End(w.pos)
 		} else if plan != nil && (c == '{' || c == '[') {
 			w.fc, w.at = seekColl, all
@@ -445,17 +449,30 @@ const (
 // of a plan (feed.go). In each, feeding[M]() is a constant: the plain
 // walk has none of the fed walk's branches (not even a test per value),
 // and both are this one text.
+//
+// walkValue[capWalk] is the fed walk in a record whose leaves the profile
+// keeps for the index (view.FedColl.Keeping: the first records of an
+// array or a stream, chosen as each begins), the only one that adds them
+// (ScalarKept).
 type (
 	plainWalk struct{}
 	fedWalk   struct{ _ byte }
-	walkKind  interface{ plainWalk | fedWalk }
+	capWalk   struct{ _ [2]byte }
+	walkKind  interface{ plainWalk | fedWalk | capWalk }
 )
 
 // feeding reports whether M is the fed walk (a constant once compiled:
-// the two kinds differ in size).
+// the kinds differ in size).
 func feeding[M walkKind]() bool {
 	var m M
 	return unsafe.Sizeof(m) != 0
+}
+
+// keeping reports whether M is the fed walk of a record whose leaves are
+// kept (capWalk).
+func keeping[M walkKind]() bool {
+	var m M
+	return unsafe.Sizeof(m) == 2
 }
 
 // walkValue scans the value at w.pos into node n.
@@ -530,8 +547,12 @@ func walkValue[M walkKind](w *walker, n *node, depth int, f *view.Field) error {
 						kid = w.member(mode, n, child, f, prev, ns, name, esc, depth)
 					}
 					prev = kid
-					if kid != nil {
-						err = walkValue[fedWalk](w, child, depth+1, kid)
+					if kid == keyField {
+						// A map's member whose value is a scalar: one
+						// event.
+						err = w.scalarMember(child)
+					} else if kid != nil {
+						err = walkValue[M](w, child, depth+1, kid)
 					} else {
 						err = walkValue[plainWalk](w, child, depth+1, nil)
 					}
@@ -594,22 +615,27 @@ func walkValue[M walkKind](w *walker, n *node, depth int, f *view.Field) error {
 			for {
 				count++
 				var err error
-				if fed {
-					switch mode {
-					case walkSeek:
+				if fed && mode == walkRecords {
+					if c := w.peek(); c != '{' && c != '[' {
+						// A record that is a scalar: one event.
+						err = w.scalarRecord(el, c)
+					} else {
+						if ef := w.fc.Begin(w.pos); w.fc.Keeping() {
+							err = walkValue[capWalk](w, el, depth+1, ef)
+						} else {
+							err = walkValue[fedWalk](w, el, depth+1, ef)
+						}
+						w.fc.End(w.pos)
+					}
+				} else if fed {
+					if mode == walkSeek {
 						w.at = w.plan.step(n.seekAt, []byte("[]"))
 						ef = w.seekKid()
-					case walkRecords:
-						w.peek()
-						ef = w.fc.Begin(w.pos)
 					}
 					if ef != nil {
-						err = walkValue[fedWalk](w, el, depth+1, ef)
+						err = walkValue[M](w, el, depth+1, ef)
 					} else {
 						err = walkValue[plainWalk](w, el, depth+1, nil)
-					}
-					if mode == walkRecords {
-						w.fc.End(w.pos)
 					}
 				} else {
 					err = walkValue[plainWalk](w, el, depth+1, nil)
@@ -646,7 +672,11 @@ func walkValue[M walkKind](w *walker, n *node, depth int, f *view.Field) error {
 			// value's end is known.
 			f = w.fc.BeginMember(w.keyAt, w.key, start, w.pos)
 		}
-		w.fc.Scalar(f, raw)
+		if keeping[M]() {
+			w.fc.ScalarKept(f, raw)
+		} else {
+			w.fc.Scalar(f, raw)
+		}
 	}
 	return nil
 }

@@ -309,6 +309,36 @@ func (w *walker) member(mode int, n, child *node, f, prev *view.Field, ns int, n
 	return fc.BeginMember(ns, quoted, w.pos, t.pos)
 }
 
+// scalarRecord walks the scalar value at w.pos, which starts with c, into
+// node el as walkValue does, as the next record of the array w.fc: one
+// event (FedColl.ScalarRecord) for what Begin, Scalar and End do.
+func (w *walker) scalarRecord(el *node, c byte) error {
+	start := w.pos
+	if err := w.scalar(c); err != nil {
+		return err
+	}
+	raw := w.d[start:w.pos]
+	el.noteValue(kindBits[c], raw)
+	w.fc.ScalarRecord(start, raw)
+	return nil
+}
+
+// scalarMember walks the scalar value at w.pos into node child as
+// walkValue does, as the value of the map's record begun at the member
+// before it (keyField: w.key at w.keyAt): one event
+// (FedColl.ScalarMember) for what BeginMember and Scalar do.
+func (w *walker) scalarMember(child *node) error {
+	c := w.peek()
+	start := w.pos
+	if err := w.scalar(c); err != nil {
+		return err
+	}
+	raw := w.d[start:w.pos]
+	child.noteValue(kindBits[c], raw)
+	w.fc.ScalarMember(w.keyAt, w.key, raw)
+	return nil
+}
+
 // check checks the value at w.pos (valid JSON, as value would find it)
 // without moving: for the profile, which reads some values ahead of the
 // walk (FedColl.Looks) and reads valid JSON only.

@@ -86,6 +86,7 @@ func (fd *Feed) Coll(kind string) *FedColl {
 	// walk ends (take).
 	k.t = newTracker(k)
 	k.p.t = k.t
+	k.p.startCapture(fd.in.Data) // (not a map's: leafcap.go)
 	return &FedColl{k: k, p: k.p, kind: kind, data: fd.in.Data, stride: 1}
 }
 
@@ -150,6 +151,9 @@ func (fc *FedColl) End(end int) {
 	}
 	if end-fc.start >= bigRecord && (fc.n-1)&(fc.stride-1) == 0 {
 		fc.keepEnd(fc.n-1, end)
+	}
+	if fc.p.capOn {
+		fc.p.capEnd(fc.data[fc.start:end]) // (leafcap.go)
 	}
 	fc.p.endRecord(fc.data[fc.start:end])
 }
@@ -268,6 +272,62 @@ func (fc *FedColl) ArrayEnd(f *Field, n int) { fc.p.arrayEnd(f, n, fc.p.rec) }
 func (fc *FedColl) Scalar(f *Field, raw []byte) {
 	fc.p.enter(f, fc.p.rec)
 	fc.p.scalar(f, raw, fc.p.rec)
+}
+
+// ScalarKept is Scalar in a record whose leaves the profile keeps for
+// the index (Keeping; leafcap.go).
+func (fc *FedColl) ScalarKept(f *Field, raw []byte) {
+	p := fc.p
+	if p.capOn {
+		p.lc.add(f, raw)
+	}
+	p.enter(f, p.rec)
+	p.scalar(f, raw, p.rec)
+}
+
+// Keeping reports whether the profile keeps the leaves of the record
+// begun last for the index (leafcap.go): its scalar values are then
+// added by ScalarKept.
+func (fc *FedColl) Keeping() bool { return fc.p.capOn }
+
+// ScalarRecord adds the next record of an array, the scalar value raw
+// at offset start: what Begin, Scalar (of the record's value) and End
+// do, in one call.
+func (fc *FedColl) ScalarRecord(start int, raw []byte) {
+	i := fc.next(start)
+	fc.start = start
+	p := fc.p
+	p.beginRecord(i, fc.data[start:])
+	f := p.root
+	if p.capOn {
+		p.lc.add(f, raw)
+	}
+	p.enter(f, i)
+	p.scalar(f, raw, i)
+	if len(raw) >= bigRecord && i&(fc.stride-1) == 0 {
+		fc.keepEnd(i, start+len(raw))
+	}
+	if p.capOn {
+		p.capEnd(raw)
+	}
+	p.endRecord(raw)
+}
+
+// ScalarMember starts the next record of a map, the member at offset at
+// whose name is key (quoted, as written) and whose value is the scalar
+// raw (its JSON text, a slice of the output), and adds its value: what
+// BeginMember and Scalar do, in one call.
+func (fc *FedColl) ScalarMember(at int, key, raw []byte) {
+	p := fc.p
+	if fc.open {
+		p.endRecord(nil)
+	}
+	fc.open = true
+	i := fc.next(at)
+	p.beginMapRecord(i, key, raw, nil)
+	f := p.root
+	p.enter(f, i) // (a map's records are not kept: leafcap.go)
+	p.scalar(f, raw, i)
 }
 
 // Taken reports whether a Build started from fc's profile.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math"
+	"math/bits"
 	"slices"
 	"sort"
 	"strconv"
@@ -352,6 +353,11 @@ type Profile struct {
 	keySum uint64
 	// recMul is the record's multiplier (recMul).
 	recMul uint64
+	// lc keeps the first records' leaves for the index (leafcap.go),
+	// nil when not kept; capLive: records are still kept; capOn: the
+	// current record's leaves are kept.
+	lc             *leafCap
+	capLive, capOn bool
 }
 
 // NewProfile returns an empty profile; Add each record, then Finish.
@@ -390,6 +396,9 @@ func (p *Profile) Add(i int, raw []byte) {
 	p.beginRecord(i, raw)
 	s.ws()
 	p.value(&s, p.root, i, 0)
+	if p.capOn {
+		p.capEnd(raw) // (leafcap.go)
+	}
 	p.endRecord(raw)
 }
 
@@ -402,6 +411,9 @@ func (p *Profile) addAt(i int, s *jscan) {
 	// start, which a walk reads as one value.
 	p.beginRecord(i, s.d[start:])
 	p.value(s, p.root, i, 0)
+	if p.capOn {
+		p.capEnd(s.d[start:s.pos]) // (leafcap.go)
+	}
 	p.endRecord(s.d[start:s.pos])
 }
 
@@ -414,6 +426,9 @@ func (p *Profile) addAt(i int, s *jscan) {
 func (p *Profile) beginRecord(i int, text []byte) {
 	p.Records++
 	p.rec, p.seq, p.recMul = i, 0, recMul(i)
+	if p.capLive {
+		p.capOn = p.capBegin(i)
+	}
 	if p.t != nil {
 		p.t.begin(i, text)
 	}
@@ -434,7 +449,8 @@ func (p *Profile) beginMapRecord(i int, key, val, text []byte) {
 }
 
 // endRecord ends the record begun by beginRecord, whose whole text is
-// raw (nil for a map's record begun with no text).
+// raw (nil for a map's record begun with no text). (A record whose
+// leaves are kept for the index is ended by capEnd first: leafcap.go.)
 func (p *Profile) endRecord(raw []byte) {
 	if p.t != nil {
 		p.t.end(raw)
@@ -692,6 +708,9 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 			i++
 		}
 		s.pos = i
+	}
+	if p.capOn {
+		p.lc.add(f, s.d[start:s.pos])
 	}
 	p.scalar(f, s.d[start:s.pos], rec)
 }
@@ -1349,10 +1368,53 @@ func (f *Field) topMinOf() {
 }
 
 // hashSeed seeds the hashes of distinct values (maphash: a few bytes per
-// nanosecond, where FNV went a byte at a time).
-var hashSeed = maphash.MakeSeed()
+// nanosecond, where FNV went a byte at a time); hashKeys, drawn from it,
+// seed the hash of short values (hashBytes).
+var (
+	hashSeed = maphash.MakeSeed()
+	hashKeys = func() (k [5]uint64) {
+		for i := range k {
+			k[i] = maphash.Bytes(hashSeed, []byte{byte(i)}) | 1
+		}
+		return k
+	}()
+)
 
-func hashBytes(b []byte) uint64 { return maphash.Bytes(hashSeed, b) }
+// hashBytes hashes a value's text (distinct values, a field's and a
+// keyed collection's fingerprints: one function for all). A text of up
+// to 64 bytes (most values and keys) is hashed by its 8-byte words,
+// multiplied as wyhash does (a 64-bit product's two halves xored, seeded
+// by hashKeys): a few multiplications, where maphash's call took about
+// 65 instructions; a longer one by maphash.
+func hashBytes(b []byte) uint64 {
+	n := len(b)
+	if n > 64 {
+		return maphash.Bytes(hashSeed, b)
+	}
+	k := &hashKeys
+	h := k[0]
+	var w0, w1 uint64
+	switch {
+	case n > 16:
+		for i := 0; i < n-16; i += 16 {
+			h = mulMix(binary.LittleEndian.Uint64(b[i:])^k[1], binary.LittleEndian.Uint64(b[i+8:])^h)
+		}
+		w0, w1 = binary.LittleEndian.Uint64(b[n-16:]), binary.LittleEndian.Uint64(b[n-8:])
+	default:
+		// (keyWords: with the length, they tell any text of up to 16
+		// bytes from any other)
+		w0, w1 = keyWords(b)
+	}
+	// (the length last, in the multiplier: xored into a word, it would
+	// cancel a byte of the text)
+	return mulMix(mulMix(w0^k[2], w1^k[3])^h, k[4]^uint64(n))
+}
+
+// mulMix is the two halves of the 128-bit product of x and y, xored.
+func mulMix(x, y uint64) uint64 {
+	hi, lo := bits.Mul64(x, y)
+	return hi ^ lo
+}
 
 // escapedRunes returns the number of characters of the JSON string body
 // (with escapes) once unquoted, as encoding/json unquotes it: an escape

@@ -1594,7 +1594,64 @@ func (h *numHeap) cut(t *tracker) {
 		return
 	}
 	e := h.ents
-	// Quickselect: e[:maxPerWhy] rank before e[maxPerWhy:].
+	last := -1 // (the entry kept that ranks last)
+	if w := h.newFirst(e); w >= 0 {
+		// The numbers offered since the cut before all rank before
+		// those kept (a field whose every record holds a new largest:
+		// an id, a time): they are the ones the quickselect keeps (the
+		// first maxPerWhy of a strict order: the same ones, in another
+		// order, which settle sorts), found with no selection.
+		for i := range maxPerWhy {
+			e[i], e[maxPerWhy+i] = e[maxPerWhy+i], e[i]
+		}
+		last = w - maxPerWhy
+	} else {
+		h.selectFirst(e)
+		last = 0
+		for i := 1; i < maxPerWhy; i++ {
+			if h.worse(&e[i], &e[last]) {
+				last = i
+			}
+		}
+	}
+	h.full, h.bar = true, e[last].x
+	for _, d := range e[maxPerWhy:] {
+		if t != nil && d.raw != nil && !within(t.data, d.raw) {
+			h.spare = append(h.spare, d.raw[:0])
+		}
+	}
+	clear(e[maxPerWhy:])
+	h.ents = e[:maxPerWhy]
+}
+
+// newFirst returns, when e holds 2*maxPerWhy entries and every one of
+// e[maxPerWhy:] ranks before every one of e[:maxPerWhy], the index of
+// the one of e[maxPerWhy:] that ranks last; else -1.
+func (h *numHeap) newFirst(e []numEnt) int {
+	if len(e) != 2*maxPerWhy {
+		return -1
+	}
+	w := maxPerWhy // the new one ranking last
+	for i := maxPerWhy + 1; i < len(e); i++ {
+		if h.worse(&e[i], &e[w]) {
+			w = i
+		}
+	}
+	f := 0 // the old one ranking first
+	for i := 1; i < maxPerWhy; i++ {
+		if h.worse(&e[f], &e[i]) {
+			f = i
+		}
+	}
+	if !h.worse(&e[f], &e[w]) {
+		return -1
+	}
+	return w
+}
+
+// selectFirst moves the maxPerWhy entries of e that rank first to
+// e[:maxPerWhy] (a quickselect).
+func (h *numHeap) selectFirst(e []numEnt) {
 	lo, hi, k := 0, len(e)-1, maxPerWhy-1
 	for lo < hi {
 		m := lo + (hi-lo)/2
@@ -1625,20 +1682,6 @@ func (h *numHeap) cut(t *tracker) {
 			hi = p - 1
 		}
 	}
-	last := 0
-	for i := 1; i < maxPerWhy; i++ {
-		if h.worse(&e[i], &e[last]) {
-			last = i
-		}
-	}
-	h.full, h.bar = true, e[last].x
-	for _, d := range e[maxPerWhy:] {
-		if t != nil && d.raw != nil && !within(t.data, d.raw) {
-			h.spare = append(h.spare, d.raw[:0])
-		}
-	}
-	clear(e[maxPerWhy:])
-	h.ents = e[:maxPerWhy]
 }
 
 // settle leaves the maxPerWhy numbers that rank first, in order, the
@@ -2054,6 +2097,7 @@ func (k *coll) profileRecords() error {
 		}
 		s.pos++
 	}
+	k.p.startCapture(k.in.Data) // leafcap.go
 	n := 0
 	for {
 		s.ws()
@@ -2149,6 +2193,8 @@ func (k *coll) eachRecordLeaves(mask []bool, begin func(i int) bool, leaf func(*
 			k.p.leavesOf(raw, mask, leaf)
 			return end(i, raw)
 		})
+	} else if ok, rerr := k.replayLeaves(mask, begin, leaf, end); ok {
+		err = rerr // the leaves the profile's pass kept (leafcap.go)
 	} else {
 		err = k.walkRecords(func(i int, s *jscan) error {
 			if !begin(i) {

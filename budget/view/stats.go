@@ -169,7 +169,7 @@ func (m *shapeMemo) same(b []byte) bool {
 		if i+8 > len(b) {
 			i = len(b) - 8 // the last word, overlapping the one before
 		}
-		if !digitsApart(binary.LittleEndian.Uint64(a[i:]), binary.LittleEndian.Uint64(b[i:])) {
+		if x, y := binary.LittleEndian.Uint64(a[i:]), binary.LittleEndian.Uint64(b[i:]); x != y && !digitsApart(x, y) {
 			return false
 		}
 		if i+8 == len(b) {
