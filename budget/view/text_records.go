@@ -79,7 +79,7 @@ type recordStats struct {
 	// leadEx the first records of each.
 	leads  map[string]int
 	leadEx map[string][]*textRecord
-	notes   []*textRecord            // records with an error or warning line
+	notes  []*textRecord // records with an error or warning line
 	// Lines per record, exactly.
 	minLines, maxLines int
 	minRec, maxRec     string // the header of the first record with the fewest, the most lines
