@@ -551,7 +551,7 @@ func (c *colStat) pathLinesBy() (first, more []string) {
 		if rest := ps.extRows - shown; rest > 0 {
 			line += fmt.Sprintf("; %s other extensions in %s rows", commas(len(vs)-16), commas(rest))
 		}
-		line += fmt.Sprintf("; %s rows without one", commas(c.rows-ps.extRows))
+		out = append(out, line+fmt.Sprintf("; %s rows without one", commas(c.rows-ps.extRows)))
 		if ps.ext2 != nil {
 			// extensions of two parts, of more than one row each
 			vs, _ := byCount(ps.ext2)
@@ -563,10 +563,9 @@ func (c *colStat) pathLinesBy() (first, more []string) {
 				two = append(two, fmt.Sprintf("%q %s", x.k, commas(x.n)))
 			}
 			if len(two) > 0 {
-				line += "; rows by their last two extensions (\".d.ts\" of \"index.d.ts\"; of more than one row): " + strings.Join(two, ", ")
+				out = append(out, fmt.Sprintf("  %s, rows by their last two extensions (\".d.ts\" of \"index.d.ts\"; of more than one row): %s", c.name, strings.Join(two, ", ")))
 			}
 		}
-		out = append(out, line)
 	}
 	var ds []string
 	for d := 0; d <= ps.deepest; d++ {
