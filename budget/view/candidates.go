@@ -51,6 +51,7 @@ func Build(in Input) (*View, error) {
 	}
 	v.Header = hb.String()
 	if in.Format == "json" {
+		in.Collections = markNodeTrees(in) // json_nodes.go
 		addFacts(v, in)
 		v.tree = addDepTree(v, in) // deptree.go
 	}
@@ -70,6 +71,12 @@ func Build(in Input) (*View, error) {
 		}
 		if c.Kind == "lines" {
 			if err := addText(v, in, ci); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if ok, err := addNodeTree(v, in, ci); ok || err != nil { // json_nodes.go
+			if err != nil {
 				return nil, err
 			}
 			continue
