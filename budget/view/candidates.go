@@ -859,7 +859,9 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		if missing > 0 {
 			fmt.Fprintf(&b, ", missing %s", commas(missing))
 		}
-		if f.NumN > 1 && f.Min != f.Max && !refNumber(f.Path) && !codeNumber(f.Path) {
+		if f.NumN > 1 && f.Min != f.Max && !refNumber(f.Path) && !codeNumber(f.Path) && f.NumStrings == 0 {
+			// (A few values written as strings are codes and flags
+			// ("tcp.flags.ack": "1"): their sum says nothing.)
 			fmt.Fprintf(&b, "; sum %s", num(f.Sum))
 		}
 		n := f.Distinct

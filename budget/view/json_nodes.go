@@ -334,10 +334,13 @@ func addNodeTree(v *View, in Input, ci int) (bool, error) {
 	for d, n := range t.perDepth {
 		depths[d] = commas(n)
 	}
+	roots := "the node at " + t.roots + "; with that node"
+	if t.perDepth[0] > 1 {
+		roots = fmt.Sprintf("the %s nodes at %s; with those nodes", commas(t.perDepth[0]), t.roots)
+	}
 	v.AddSection(&Section{Coll: c.Path, Order: 10 + ci, Head: func([]Candidate) string {
-		return fmt.Sprintf("collection %s (%s): %s records, the children of the %s at %s; with %s and every node under them (through %s[], %d levels deep; nodes per depth: %s) they are the %s nodes of the collection %s below, in tree order (pre-order), each without its %s\n",
-			c.Path, c.Kind, commas(c.Count), plural(t.perDepth[0], "node"), t.roots, map[bool]string{true: "it", false: "them"}[t.perDepth[0] == 1],
-			t.key, len(t.perDepth), strings.Join(depths, ", "), commas(t.count), nodes.Path, t.key)
+		return fmt.Sprintf("collection %s (%s): %s, the children of %s and every node under them (through %s[], %d levels deep; nodes per depth: %s) they are the %s nodes of the collection %s below, in tree order (pre-order), each without its %s\n",
+			c.Path, c.Kind, plural(c.Count, "record"), roots, t.key, len(t.perDepth), strings.Join(depths, ", "), commas(t.count), nodes.Path, t.key)
 	}})
 	in.Collections = append(in.Collections[:len(in.Collections):len(in.Collections)], nodes)
 	v.items = append(v.items, Items{Path: nodes.Path, Kind: nodes.Kind, Of: c.Path, Count: nodes.Count, Nodes: true})
