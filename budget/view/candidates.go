@@ -908,8 +908,10 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 			}
 		}
 		epochTimes(&b, f)
-		if f.Min != f.Max && (!under || f.Max > f.Mean()+2*f.StdDev()) && !ref && !code {
-			// (the range of ids, offsets or positions answers nothing)
+		if f.Min != f.Max && (!under || f.Max > f.Mean()+2*f.StdDev()) && !ref && !code && f.NumStrings == 0 {
+			// (the range of ids, offsets or positions answers nothing;
+			// numbers written as strings keep the place of the strings
+			// they are written as)
 			class = classRange
 		}
 	case f.TimeN > 0 && f.TimeN == f.Values-f.Nulls:
@@ -1422,6 +1424,13 @@ func (k *coll) chooseColumns() {
 			k.opaqueCols = append(k.opaqueCols, f)
 			continue
 		}
+		// Numbers written as strings are scored as the strings they are
+		// written as: their statistics are the profile's, the columns
+		// stay those of the records' own numbers.
+		numN := f.NumN
+		if f.NumStrings > 0 {
+			numN = 0
+		}
 		s := 30
 		switch {
 		case f.MaxLen > 200:
@@ -1430,13 +1439,13 @@ func (k *coll) chooseColumns() {
 			s = 35 // a line of text: a title, a summary, a message
 		case f.Types == tBool:
 			s = 60
-		case f.NumN > 0 && (identityScore(f.Path) >= 50 || refNumber(f.Path)):
+		case numN > 0 && (identityScore(f.Path) >= 50 || refNumber(f.Path)):
 			s = 25 // a number naming something (user.id) or a place (a line, an offset), not a measure
-		case f.NumN > 0 && f.Distinct > 12:
+		case numN > 0 && f.Distinct > 12:
 			s = 75 // a measure
 		case f.Counts != nil && f.Distinct <= 12 && f.Distinct >= 2:
 			s = 70
-		case f.NumN > 0:
+		case numN > 0:
 			s = 65
 		case f.TimeN > 0:
 			s = 55
@@ -1451,11 +1460,11 @@ func (k *coll) chooseColumns() {
 		if f.Nulls*2 > f.Values {
 			s -= 35 // mostly null
 		}
-		if f.NumN >= 8 && f.Max > f.Mean()+2*f.StdDev() && !refNumber(f.Path) {
+		if numN >= 8 && f.Max > f.Mean()+2*f.StdDev() && !refNumber(f.Path) {
 			s += 30 // has outliers
 		}
 		several := strings.Contains(f.Path, "[]") && f.Values > f.Present+f.Present/5
-		if several && f.NumN > 0 && refNumber(f.Path) {
+		if several && numN > 0 && refNumber(f.Path) {
 			continue // a list of offsets or positions says nothing per row
 		}
 		if stateNames.MatchString(f.Path) && !several {
