@@ -810,6 +810,9 @@ func (tc *textCands) factLines() []string {
 	if p.codeSev > 0 {
 		s += fmt.Sprintf("; %s lines of source code have a severity word as a name or type, with no level marker (not counted)", commas(p.codeSev))
 	}
+	if p.leadSev > 0 {
+		s += fmt.Sprintf("; %s records' first lines have a severity word in their description, not marking the line (not counted)", commas(p.leadSev))
+	}
 	if p.testNameSev > 0 {
 		s += fmt.Sprintf("; %s lines === RUN or --- PASS/SKIP have a severity word only in a test's name (not counted)", commas(p.testNameSev))
 	}

@@ -45,7 +45,18 @@ func (tc *textCands) endsStream() []Candidate {
 		// A text of short records shows whole records, the first and
 		// the last among the first (text_records.go): the ends are the
 		// last lines no record shows whole (a long summary at the end).
-		head = nil
+		// Records led by their indentation keep the lines before their
+		// first record (a banner, the signal a backtrace follows:
+		// text_lead.go).
+		var pre []posLine
+		if rs := p.recs; rs.lead != nil && len(rs.first) > 0 {
+			for _, l := range head {
+				if l.pos < rs.first[0].start {
+					pre = append(pre, l)
+				}
+			}
+		}
+		head = pre
 		covered := map[int]bool{}
 		for _, r := range tc.recSpan {
 			for l := r.start; l < r.start+r.full; l++ {
@@ -54,7 +65,8 @@ func (tc *textCands) endsStream() []Candidate {
 		}
 		var rest []posLine
 		for _, l := range tail {
-			if !covered[l.pos] {
+			// (a blank line says nothing)
+			if !covered[l.pos] && strings.TrimSpace(l.text) != "" {
 				rest = append(rest, l)
 			}
 		}

@@ -159,6 +159,9 @@ type textProfile struct {
 	// codeSev: lines of source code with a severity word that is a
 	// name or a type ("func f() error {"), not counted (isCodeLine).
 	codeSev int
+	// leadSev: first lines of records led by their indentation with a
+	// severity word in their description, not counted (text_lead.go).
+	leadSev int
 	// locPrefixed counts the lines that start "file:line:col: " (the
 	// only lines demotePattern can match).
 	locPrefixed int
@@ -302,7 +305,15 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	} else if detectColonRecords(data, p.kind) {
 		p.recs = newRecordStats("")
 		p.recs.colon = true
-	} else if detectBigBlocks(data, p.kind) {
+	} else if big, unequal := detectBigBlocks(data, p.kind); big && !unequal {
+		p.recs = newRecordStats("")
+		p.recs.blocks = true
+	} else if lf := detectLeadRecords(data, p.kind); lf != nil {
+		// Records led by their indentation (text_lead.go), also
+		// inside blocks so unequal that they are no records.
+		p.recs = newRecordStats("")
+		p.recs.lead = lf
+	} else if big {
 		p.recs = newRecordStats("")
 		p.recs.blocks = true
 	}
@@ -491,6 +502,10 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 			sev = sevNone // a name or a type in code (text_severity.go)
 			p.codeSev++
 		}
+		if sev != sevNone && p.recs != nil && p.recs.lead.sevExempt(line) {
+			sev = sevNone // a word of a record's description (text_lead.go)
+			p.leadSev++
+		}
 		p.gor.add(pos, line)
 		if !blank && p.cols == nil && p.kv == nil && p.diff == nil && p.graph == nil {
 			if t := strings.TrimSpace(line); isPath(t) && (t[0] == '/' || strings.HasPrefix(t, "./")) {
@@ -528,7 +543,7 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 			}
 		}
 		if p.recs != nil {
-			p.recs.add(pos, line, blank, p.recs.isHeader(line), sev)
+			p.recs.feed(pos, line, blank, sev)
 		}
 		if p.kv != nil && !blank {
 			p.kv.add(pos, line)
@@ -591,6 +606,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		p.diff.done()
 		p.records = p.diff.nFiles
 		p.recordUnit = "files (each from its header to the next file's)"
+	case p.recs != nil && p.recs.lead != nil:
+		p.records = p.recs.n
+		p.recordUnit = p.recs.lead.unit()
 	case p.recs != nil && p.recs.kvHead:
 		p.records = p.recs.n
 		p.recordUnit = "records (each a line that is not Key: value and the Key: value lines below it)"

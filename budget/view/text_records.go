@@ -74,7 +74,12 @@ type recordStats struct {
 	forms   map[string]int           // records by their form, while few
 	formRaw map[string]string        // per form its word as the data has it, "\x00" when records differ
 	formEx  map[string][]*textRecord // the first records of each form
-	notes   []*textRecord            // records with an error or warning line
+	// leads are the records by the lead form of their first line
+	// (recLeadWord: its first word, runs of digits as one 0), while few;
+	// leadEx the first records of each.
+	leads  map[string]int
+	leadEx map[string][]*textRecord
+	notes  []*textRecord // records with an error or warning line
 	// Lines per record, exactly.
 	minLines, maxLines int
 	minRec, maxRec     string // the header of the first record with the fewest, the most lines
@@ -108,6 +113,52 @@ type recordStats struct {
 	// value lines of records without a header key (text_kvrecords.go).
 	kvHead bool
 	kv     *kvRecProfile
+	// lead: records led by their indentation (text_lead.go); pend is
+	// the line read last, whose record is known at the next line.
+	lead *leadForm
+	pend *pendLine
+}
+
+// pendLine is a line whose place in the records waits for the next line.
+type pendLine struct {
+	pos   int
+	text  string
+	blank bool
+	sev   int
+}
+
+// feed reads one line: add, with the header test of the records' kind
+// (records led by their indentation: one line later, when the next line
+// tells whether it starts one).
+func (rs *recordStats) feed(pos int, line string, blank bool, sev int) {
+	if rs.lead == nil {
+		rs.add(pos, line, blank, rs.isHeader(line), sev)
+		return
+	}
+	rs.flushPend(line)
+	rs.pend = &pendLine{pos, line, blank, sev}
+}
+
+// flushPend reads the pending line of records led by their indentation,
+// next being the line after it ("" at the end): a record's first line,
+// one of its deeper lines, or no record's line (at the records'
+// indentation or less, starting none: a heading, a register).
+func (rs *recordStats) flushPend(next string) {
+	pl := rs.pend
+	if pl == nil {
+		return
+	}
+	rs.pend = nil
+	if !pl.blank && rs.lead.isLead(pl.text) && rs.lead.deeper(next) {
+		rs.add(pl.pos, pl.text, pl.blank, true, pl.sev)
+		return
+	}
+	if !pl.blank && lineIndent(pl.text) <= rs.lead.indent {
+		rs.finish()
+		rs.prevBlank = false
+		return
+	}
+	rs.add(pl.pos, pl.text, pl.blank, false, pl.sev)
 }
 
 // unitStat is one word that follows numbers in records ("3 files
@@ -167,7 +218,8 @@ func lineNumbers(line string, m map[string]int64) map[string]int64 {
 }
 
 func newRecordStats(key string) *recordStats {
-	return &recordStats{key: key, stride: 1, forms: map[string]int{}, formEx: map[string][]*textRecord{}, formRaw: map[string]string{}, prevBlank: true}
+	return &recordStats{key: key, stride: 1, forms: map[string]int{}, formEx: map[string][]*textRecord{}, formRaw: map[string]string{},
+		leads: map[string]int{}, leadEx: map[string][]*textRecord{}, prevBlank: true}
 }
 
 // maxKinds bounds the kinds of lines counted per record; maxRecKinds
@@ -281,14 +333,17 @@ func detectColonRecords(data []byte, kind string) bool {
 // block per installed version, of 17 to 12,000 lines), from its first
 // 4,000 lines: at least 2 blocks, of 24 non-blank lines or more on
 // average. Such blocks are its records (their first lines, sizes and
-// counts per block), whatever their number.
-func detectBigBlocks(data []byte, kind string) bool {
+// counts per block), whatever their number. unequal reports that one
+// block holds 90% of the non-blank lines or more (node --v8-options: a
+// preamble of 7 lines, then 1,365): such blocks are no records when
+// the lines hold records of another kind (text_lead.go).
+func detectBigBlocks(data []byte, kind string) (big, unequal bool) {
 	switch kind {
 	case textPlain, textBlocks:
 	default:
-		return false
+		return false, false
 	}
-	blocks, nonBlank := 0, 0
+	blocks, nonBlank, cur, most := 0, 0, 0, 0
 	prevBlank := true
 	sampleLines(data, func(line string) {
 		blank := strings.TrimSpace(line) == ""
@@ -296,11 +351,15 @@ func detectBigBlocks(data []byte, kind string) bool {
 			nonBlank++
 			if prevBlank {
 				blocks++
+				cur = 0
 			}
+			cur++
+			most = max(most, cur)
 		}
 		prevBlank = blank
 	})
-	return blocks >= 2 && nonBlank >= maxRecMean*blocks
+	big = blocks >= 2 && nonBlank >= maxRecMean*blocks
+	return big, big && 10*most >= 9*nonBlank
 }
 
 // add reads one line (before anything else counts it); header reports
@@ -588,6 +647,17 @@ func (rs *recordStats) finish() {
 			}
 		}
 	}
+	if rs.leads != nil {
+		f := recLeadWord(head)
+		if _, ok := rs.leads[f]; !ok && len(rs.leads) >= maxRecForms {
+			rs.leads, rs.leadEx = nil, nil
+		} else {
+			rs.leads[f]++
+			if ex := rs.leadEx[f]; len(ex) < recFormKeep {
+				rs.leadEx[f] = append(ex, r)
+			}
+		}
+	}
 	if r.sev != sevNone && len(rs.notes) < maxRecNotes {
 		rs.notes = append(rs.notes, r)
 	}
@@ -595,6 +665,9 @@ func (rs *recordStats) finish() {
 
 // done ends the last record and puts the tail ring in order.
 func (rs *recordStats) done() {
+	if rs.lead != nil {
+		rs.flushPend("")
+	}
 	rs.finish()
 	if len(rs.last) == recEnds {
 		k := rs.n % recEnds
@@ -697,6 +770,47 @@ func (rs *recordStats) rareForms() []*textRecord {
 	for i := len(fs) - 1; i > 0; i-- {
 		if 20*fs[i].n <= rs.n {
 			out = append(out, rs.formEx[fs[i].k]...)
+		}
+	}
+	return out
+}
+
+// recLeadWord is the first word of a record's first line with each run of
+// digits (and the ',' and '.' between them) written as one 0: "0" of
+// "1,035 bytes in 1 blocks ...", "Invalid" of "Invalid read of size 4".
+func recLeadWord(h string) string {
+	w := firstWord(strings.TrimSpace(h))
+	var b strings.Builder
+	for i := 0; i < len(w); i++ {
+		if isDigitByte(w[i]) {
+			for i+1 < len(w) && (isDigitByte(w[i+1]) || (w[i+1] == ',' || w[i+1] == '.') && i+2 < len(w) && isDigitByte(w[i+2])) {
+				i++
+			}
+			b.WriteByte('0')
+			continue
+		}
+		b.WriteByte(w[i])
+	}
+	return b.String()
+}
+
+// rareLeads are the records whose first line starts with a rare word
+// (recLeadWord): with at least 3 words, the most frequent covering at
+// least half of the records, the words of at most 5% of them; rarest
+// first (memcheck's "Invalid read", "Conditional jump" and its banner
+// among 123 loss records that start with a number).
+func (rs *recordStats) rareLeads() []*textRecord {
+	if rs.leads == nil || len(rs.leads) < 3 {
+		return nil
+	}
+	fs, _ := byCount(rs.leads)
+	if 2*fs[0].n < rs.n {
+		return nil
+	}
+	var out []*textRecord
+	for i := len(fs) - 1; i > 0; i-- {
+		if 20*fs[i].n <= rs.n {
+			out = append(out, rs.leadEx[fs[i].k]...)
 		}
 	}
 	return out
@@ -956,6 +1070,13 @@ func (rs *recordStats) recordOrder() (out []*textRecord, prio []int, why []strin
 		}
 		add(r, p, "holds an error or warning line")
 	}
+	for i, r := range rs.rareLeads() {
+		p := PrioRare
+		if i >= 10 {
+			p = PrioSecond
+		}
+		add(r, p, "rare first word")
+	}
 	for i, r := range rs.rareForms() {
 		p := PrioRare
 		if i >= 10 {
@@ -1120,6 +1241,8 @@ func (tc *textCands) recIndexHead(cs []Candidate) string {
 func (rs *recordStats) headerQuery() string {
 	sel := fmt.Sprintf(`startswith(%s)`, jqString(rs.key))
 	switch {
+	case rs.lead != nil:
+		return rs.lead.headerQuery()
 	case rs.colon:
 		return `. as $l | range(length) | select(($l[.] | test("^[^ \t].*:\\s*$")) and (. == 0 or ($l[. - 1] | test("^\\s*$")))) | "\(.)\t\($l[.])"`
 	case rs.blocks:

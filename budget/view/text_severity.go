@@ -323,6 +323,11 @@ func (p *textProfile) severityQuery(sev int) string {
 	if p != nil && p.nSummaries > 0 {
 		cond = `((test(` + jqString(summaryPattern) + `) and (test(` + jqString(locationPattern) + `) | not)) | not) and (` + cond + `)`
 	}
+	// The first lines of records led by their indentation: only a
+	// severity word that marks the line (text_lead.go).
+	if p != nil && p.leadSev > 0 {
+		cond = `((test(` + jqString(p.recs.lead.leadRE()) + `) and (test(` + jqString(proseMarkerPattern) + `) | not)) | not) and (` + cond + `)`
+	}
 	// Code: only a severity word with a marker (isCodeLine).
 	if p != nil && p.codeSev > 0 {
 		cond = `((test(` + jqString(codePattern) + `) and (test(` + jqString(codeMarkerPattern) + `) | not)) | not) and (` + cond + `)`
