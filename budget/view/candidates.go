@@ -1427,10 +1427,7 @@ func (k *coll) chooseColumns() {
 		// Numbers written as strings are scored as the strings they are
 		// written as: their statistics are the profile's, the columns
 		// stay those of the records' own numbers.
-		numN := f.NumN
-		if f.NumStrings > 0 {
-			numN = 0
-		}
+		numN := f.ownNumbers()
 		s := 30
 		switch {
 		case f.MaxLen > 200:

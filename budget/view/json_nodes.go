@@ -1,6 +1,7 @@
 package view
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 )
@@ -28,6 +29,10 @@ import (
 // before the whole tree is walked: one of them must hold children of
 // its own.
 const maxNodeCheck = 64
+
+// nodeWindow is how many bytes of a collection's text are searched for
+// the name of the member its records' children would be under.
+const nodeWindow = 64 << 10
 
 // nodeTree is a tree of nodes found at a collection's parent.
 type nodeTree struct {
@@ -72,9 +77,15 @@ func findNodeTree(in Input, c Collection) (t *nodeTree, ok bool) {
 	if len(segs) == 1 {
 		roots = "."
 	}
-	// A cheap look first: one of c's first records holds children of
-	// its own under key (most collections are no tree: this reads a few
-	// of their records, not the input).
+	// Cheap looks first (most collections are no tree): the key's name
+	// is in the collection's first nodeWindow bytes, and one of its
+	// first records holds children of its own under it.
+	if within(in.Data, c.Text) {
+		w := c.Text[:min(len(c.Text), nodeWindow)]
+		if !bytes.Contains(w, []byte(jsonQuote(key))) {
+			return nil, false
+		}
+	}
 	holds, n := false, 0
 	firstRecords(in, c, maxNodeCheck, func(raw []byte) bool {
 		n++

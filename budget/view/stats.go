@@ -836,3 +836,9 @@ func (f *Field) numStrings() {
 	f.SumSquares += s.sumSq
 	f.NumStrings = s.n
 }
+
+// ownNumbers counts the field's values written as JSON numbers (NumN
+// less the numbers written as strings): the choice of columns, index
+// fields, outliers and measures reads a field by how it is written; its
+// statistics and extremes are over all its numbers.
+func (f *Field) ownNumbers() int { return f.NumN - f.NumStrings }
