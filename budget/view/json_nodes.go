@@ -31,8 +31,10 @@ import (
 const maxNodeCheck = 64
 
 // nodeWindow is how many bytes of a collection's text are searched for
-// the name of the member its records' children would be under.
-const nodeWindow = 64 << 10
+// the name of the member its records' children would be under, and
+// about how many bytes of its first records are read for a record
+// holding children.
+const nodeWindow = 32 << 10
 
 // nodeTree is a tree of nodes found at a collection's parent.
 type nodeTree struct {
@@ -86,9 +88,9 @@ func findNodeTree(in Input, c Collection) (t *nodeTree, ok bool) {
 			return nil, false
 		}
 	}
-	holds, n := false, 0
+	holds, scanned := false, 0
 	firstRecords(in, c, maxNodeCheck, func(raw []byte) bool {
-		n++
+		scanned += len(raw)
 		s := jscan{d: raw}
 		s.eachEntry0(func(name []byte, val []byte) bool {
 			if unquote(name) == key && len(val) > 2 && val[0] == '[' {
@@ -96,7 +98,7 @@ func findNodeTree(in Input, c Collection) (t *nodeTree, ok bool) {
 			}
 			return !holds
 		})
-		return !holds
+		return !holds && scanned < nodeWindow // (a few big records are enough)
 	})
 	if !holds {
 		return nil, false
