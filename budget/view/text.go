@@ -67,6 +67,7 @@ const (
 	tsTagged // colon-separated records with a type tag (text_tagged.go)
 	tsRecIndex
 	tsRecords
+	tsRecNames // records by name (text_recindex.go)
 	tsColumns
 	tsColRows
 	tsIndex
@@ -95,6 +96,10 @@ type textCands struct {
 	// tmplPairs: templates of 2 lines left out of tmpls (rows of a table)
 	tmplPairs int
 	recSpan   map[int]*textRecord // the records offered, by their first line (text_records.go)
+	// recIndexWhat names the fields of the index of records by name,
+	// recIndexN its records per candidate (text_recindex.go).
+	recIndexWhat []string
+	recIndexN    map[int]int
 	indexCols []int               // the columns of the index of a table's rows (text_list.go)
 	indexN    map[int]int         // rows per index candidate, by its key
 	kvLines   map[int][]int       // the lines of each names-by-value candidate, by its key (text_kv.go)
@@ -978,6 +983,8 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 		return tc.recordsHead(cs)
 	case tsRecIndex:
 		return tc.recIndexHead(cs)
+	case tsRecNames:
+		return tc.recNamesHead(cs)
 	case tsTagged:
 		return tc.taggedHead(cs)
 	case tsRecFacts:

@@ -117,6 +117,9 @@ type recordStats struct {
 	// the line read last, whose record is known at the next line.
 	lead *leadForm
 	pend *pendLine
+	// spans are where the first maxIndexRows records are, for the
+	// index of the records by name (text_recindex.go).
+	spans []recSpan
 }
 
 // pendLine is a line whose place in the records waits for the next line.
@@ -597,6 +600,9 @@ func (rs *recordStats) finish() {
 	}
 	rs.sumLines += r.lines
 	rs.rowLines += r.rows
+	if len(rs.spans) < maxIndexRows {
+		rs.spans = append(rs.spans, recSpan{r.start, r.end})
+	}
 	if rs.heads != nil || r.idx == 0 {
 		if rs.heads == nil {
 			rs.heads = map[string]int{}
@@ -1185,8 +1191,15 @@ func (tc *textCands) recordCandidates() {
 	}
 	tc.recSpan = map[int]*textRecord{}
 	tc.kvRecCandidates(add)
-	recs, prio, _ := rs.recordOrder()
+	// The index of the records by name (text_recindex.go) comes before
+	// the second screen of the spread of whole records.
+	tc.recIndexN = map[int]int{}
+	indexed := tc.recIndexCandidates(PrioSecond)
+	recs, prio, why := rs.recordOrder()
 	for i, r := range recs {
+		if indexed && why[i] == "spread" && prio[i] == PrioSecond {
+			prio[i] = PrioSpread
+		}
 		tc.recSpan[r.start] = r
 		text := r.text
 		if len(kinds) > 0 || len(cols) > 0 {

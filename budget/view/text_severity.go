@@ -8,7 +8,8 @@ import (
 // Which lines of a text are errors or warnings.
 //
 // A line is an error line when, after every "zero phrase" ("0 errors",
-// "no failures", "error=nil", "errors: 0") is removed from it, it matches
+// "no failures", "error=nil", "errors: 0", an XML report's attribute
+// failures="0") is removed from it, it matches
 // errorPattern: a severity word that acts as a level (error, fatal, panic, FAIL,
 // "3 errors" but not a bare "errors", which is also Go's package name,
 // npm's ERR!, Traceback, denied, killed, ...), an exception type that ends
@@ -76,7 +77,7 @@ const (
 	// errors, 3 warnings)"): it is no diagnostic itself, so it is not an
 	// error or warning line (the view states it as a fact).
 	summaryPattern = `(?i:(?:^|[\s(\[])[1-9][\d,]*\s+(?:errors?|error\(s\)|warnings?|warning\(s\)|problems?)\b)`
-	zeroPattern    = `(?i:\b(?:0|no|zero) (?:errors?|warnings?|failures?|failed)\b|\b(?:errors?|err|warnings?|failures?|failed)"?\s?[:=]\s?(?:0|nil|null|none|false)\b)`
+	zeroPattern    = `(?i:\b(?:0|no|zero) (?:errors?|warnings?|failures?|failed)\b|\b(?:errors?|err|warnings?|failures?|failed)"?\s?[:=]\s?"?(?:0|nil|null|none|false)\b)`
 )
 
 var (
