@@ -100,12 +100,12 @@ type textCands struct {
 	// recIndexN its records per candidate (text_recindex.go).
 	recIndexWhat []string
 	recIndexN    map[int]int
-	indexCols []int               // the columns of the index of a table's rows (text_list.go)
-	indexN    map[int]int         // rows per index candidate, by its key
-	kvLines   map[int][]int       // the lines of each names-by-value candidate, by its key (text_kv.go)
-	kvNames   int                 // entries in the listing by names (text_kvnames.go), 0 when there is none
-	reqTerms  []string            // the words of the request (text_request.go)
-	prefix    string              // the prefix every line has, removed before reading (text_prefix.go)
+	indexCols    []int         // the columns of the index of a table's rows (text_list.go)
+	indexN       map[int]int   // rows per index candidate, by its key
+	kvLines      map[int][]int // the lines of each names-by-value candidate, by its key (text_kv.go)
+	kvNames      int           // entries in the listing by names (text_kvnames.go), 0 when there is none
+	reqTerms     []string      // the words of the request (text_request.go)
+	prefix       string        // the prefix every line has, removed before reading (text_prefix.go)
 }
 
 // jq is a jq filter over the text's lines, shell-quoted, as the view
