@@ -96,16 +96,17 @@ type textCands struct {
 	// tmplPairs: templates of 2 lines left out of tmpls (rows of a table)
 	tmplPairs int
 	recSpan   map[int]*textRecord // the records offered, by their first line (text_records.go)
+	indexCols []int               // the columns of the index of a table's rows (text_list.go)
+	indexN    map[int]int         // rows per index candidate, by its key
+	kvLines   map[int][]int       // the lines of each names-by-value candidate, by its key (text_kv.go)
+	kvNames   int                 // entries in the listing by names (text_kvnames.go), 0 when there is none
+	reqTerms  []string            // the words of the request (text_request.go)
+	prefix    string              // the prefix every line has, removed before reading (text_prefix.go)
+
 	// recIndexWhat names the fields of the index of records by name,
 	// recIndexN its records per candidate (text_recindex.go).
 	recIndexWhat []string
 	recIndexN    map[int]int
-	indexCols    []int         // the columns of the index of a table's rows (text_list.go)
-	indexN       map[int]int   // rows per index candidate, by its key
-	kvLines      map[int][]int // the lines of each names-by-value candidate, by its key (text_kv.go)
-	kvNames      int           // entries in the listing by names (text_kvnames.go), 0 when there is none
-	reqTerms     []string      // the words of the request (text_request.go)
-	prefix       string        // the prefix every line has, removed before reading (text_prefix.go)
 }
 
 // jq is a jq filter over the text's lines, shell-quoted, as the view
