@@ -819,6 +819,9 @@ func (tc *textCands) factLines() []string {
 	if p.leadSev > 0 {
 		s += fmt.Sprintf("; %s records' first lines have a severity word in their description, not marking the line (not counted)", commas(p.leadSev))
 	}
+	if p.tabSev > 0 {
+		s += fmt.Sprintf("; %s lines of content after a TAB have a severity word, the content's, not the text's (not counted)", commas(p.tabSev))
+	}
 	if p.testNameSev > 0 {
 		s += fmt.Sprintf("; %s lines === RUN or --- PASS/SKIP have a severity word only in a test's name (not counted)", commas(p.testNameSev))
 	}

@@ -162,6 +162,10 @@ type textProfile struct {
 	// leadSev: first lines of records led by their indentation with a
 	// severity word in their description, not counted (text_lead.go).
 	leadSev int
+	// tabSev: of a text of "key value" runs (text_keyruns.go), lines
+	// of content after a TAB (git blame's source lines) with a severity
+	// word, not counted.
+	tabSev int
 	// locPrefixed counts the lines that start "file:line:col: " (the
 	// only lines demotePattern can match).
 	locPrefixed int
@@ -313,6 +317,13 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		// inside blocks so unequal that they are no records.
 		p.recs = newRecordStats("")
 		p.recs.lead = lf
+	} else if kr := detectKeyRuns(data, p.kind); kr != nil {
+		// A line and the run of "key value" lines after it (git
+		// blame --porcelain's commits: text_keyruns.go).
+		p.recs = newRecordStats("")
+		p.recs.keys, p.recs.kv = kr, newKVRecProfile()
+		p.recs.kv.keyRuns = true
+		p.cols, fieldIdx, p.loose = nil, nil, false
 	} else if big {
 		p.recs = newRecordStats("")
 		p.recs.blocks = true
@@ -506,6 +517,10 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 			sev = sevNone // a word of a record's description (text_lead.go)
 			p.leadSev++
 		}
+		if sev != sevNone && p.recs != nil && p.recs.keys != nil && tabContent(line) {
+			sev = sevNone // a word of the content the records annotate (text_keyruns.go)
+			p.tabSev++
+		}
 		p.gor.add(pos, line)
 		if !blank && p.cols == nil && p.kv == nil && p.diff == nil && p.graph == nil {
 			if t := strings.TrimSpace(line); isPath(t) && (t[0] == '/' || strings.HasPrefix(t, "./")) {
@@ -609,6 +624,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	case p.recs != nil && p.recs.lead != nil:
 		p.records = p.recs.n
 		p.recordUnit = p.recs.lead.unit()
+	case p.recs != nil && p.recs.keys != nil:
+		p.records = p.recs.n
+		p.recordUnit = p.recs.keys.unit()
 	case p.recs != nil && p.recs.kvHead:
 		p.records = p.recs.n
 		p.recordUnit = "records (each a line that is not Key: value and the Key: value lines below it)"

@@ -25,8 +25,8 @@ import (
 
 const (
 	recIndexChunk = 20 // records per index candidate
-	recIndexKeys  = 2  // fields per record at most
-	recIndexCell  = 32 // a field's value is cut to this
+	recIndexKeys  = 2  // columns of the first lines per record at most
+	recIndexCell  = 48 // a field's value is cut to this
 	recIndexName  = 60 // a record's name is cut to this
 )
 
@@ -47,7 +47,20 @@ func recFirstName(line string, skip bool) string {
 	if t := strings.TrimRight(w, ":,"); t != "" {
 		w = t
 	}
+	if len(w) > 16 && isHexString(w) {
+		return w[:12] + "…" // a hash by its first 12 digits, as git abbreviates it
+	}
 	return cut(w, recIndexName)
+}
+
+// isHexString reports whether s is hexadecimal digits only.
+func isHexString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isHexByte(s[i]) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // constantLead reports whether nearly every record's first line starts
@@ -61,22 +74,39 @@ func (rs *recordStats) constantLead() bool {
 }
 
 // indexKeys are the Key: value keys of the records' bodies an index line
-// gives: in 90% of the records or more, with more than one value, the
-// first recIndexKeys in order of first appearance.
+// gives, of the keys in 90% of the records or more with more than one
+// value: the first in order of first appearance (the record's main
+// field: Installed, author), the number with the most distinct values
+// (a time, a size: author-time), the other with the most distinct
+// values (Candidate, a commit's summary).
 func (kp *kvRecProfile) indexKeys(n int) []string {
 	if kp == nil || kp.headOnly {
 		return nil
 	}
-	var out []string
+	var cands []*kvRecKey
 	for _, s := range kp.order {
-		if len(out) == recIndexKeys {
-			break
-		}
 		if 10*s.records < 9*n || s.constant(n) || !s.overflow && len(s.values) < 2 {
 			continue
 		}
-		out = append(out, s.name)
+		cands = append(cands, s)
 	}
+	if len(cands) == 0 {
+		return nil
+	}
+	out := []string{cands[0].name}
+	most := func(num bool) {
+		var best *kvRecKey
+		for _, s := range cands[1:] {
+			if s.isNumber() == num && (best == nil || len(s.distinct) > len(best.distinct)) {
+				best = s
+			}
+		}
+		if best != nil {
+			out = append(out, best.name)
+		}
+	}
+	most(true)
+	most(false)
 	return out
 }
 
@@ -157,11 +187,15 @@ func (tc *textCands) recIndexCandidates(prio int) bool {
 		var vals []string
 		flush := func() {
 			s := fmt.Sprintf("  %d\t%s", spans[k].start, name)
-			for _, v := range vals {
+			for j, v := range vals {
 				if v == "" {
 					v = "-"
 				}
-				s += " " + cut(v, recIndexCell)
+				sep := " "
+				if j > 0 {
+					sep = "; "
+				}
+				s += sep + cut(v, recIndexCell)
 			}
 			out = append(out, s)
 		}
@@ -191,7 +225,7 @@ func (tc *textCands) recIndexCandidates(prio int) bool {
 				return true
 			}
 			if len(keys) > 0 {
-				if key, v, ok := kvRecLine(line); ok {
+				if key, v, ok := rs.kv.splitLine(line); ok {
 					for j, kk := range keys {
 						if key == kk && vals[j] == "" {
 							vals[j] = strings.Join(strings.Fields(v), " ")
@@ -234,13 +268,13 @@ func (tc *textCands) recNamesHead(cs []Candidate) string {
 	}
 	what := "name"
 	if len(tc.recIndexWhat) > 0 {
-		what += " " + strings.Join(tc.recIndexWhat, " ")
+		what += " " + strings.Join(tc.recIndexWhat, "; ")
 	}
 	cols := ""
 	if len(tc.recIndexWhat) > 0 && strings.HasPrefix(tc.recIndexWhat[0], "column ") {
 		cols = ", a column one of its first line's split at runs of spaces"
 	}
-	s := fmt.Sprintf("index of the records by name, in record order (showing %s of %s; line<TAB>%s; the name is the first word of the record's first line%s; values cut at %d characters, - when the record has none):\n",
+	s := fmt.Sprintf("index of the records by name, in record order (showing %s of %s; line<TAB>%s; the name is the first word of the record's first line (a hash: its first 12 digits)%s; values after the first separated by \"; \", cut at %d characters, - when the record has none):\n",
 		commas(n), commas(rs.n), what, cols, recIndexCell)
 	if len(rs.spans) < rs.n {
 		s += fmt.Sprintf("(the index lists the first %s records)\n", commas(len(rs.spans)))

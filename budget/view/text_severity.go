@@ -329,6 +329,10 @@ func (p *textProfile) severityQuery(sev int) string {
 	if p != nil && p.leadSev > 0 {
 		cond = `((test(` + jqString(p.recs.lead.leadRE()) + `) and (test(` + jqString(proseMarkerPattern) + `) | not)) | not) and (` + cond + `)`
 	}
+	// The content lines records of key runs annotate (text_keyruns.go).
+	if p != nil && p.tabSev > 0 {
+		cond = `((test(` + jqString(tabContentPattern) + `) and (test(` + jqString(codeMarkerPattern) + `) | not)) | not) and (` + cond + `)`
+	}
 	// Code: only a severity word with a marker (isCodeLine).
 	if p != nil && p.codeSev > 0 {
 		cond = `((test(` + jqString(codePattern) + `) and (test(` + jqString(codeMarkerPattern) + `) | not)) | not) and (` + cond + `)`
