@@ -224,3 +224,21 @@ func (kp *kvRecProfile) splitLine(line string) (key, val string, ok bool) {
 	}
 	return kvRecLine(line)
 }
+
+// keysInOrder orders the keys of records of key runs for their profile:
+// the first key (the record's main field: a commit's author) first, then
+// the keys only some records have (a commit's "previous": 110 of 111;
+// "boundary": the one without), then the others, each group in order of
+// first appearance. (A key every record has is summed and counted like
+// the others; one some records lack is also a distribution.)
+func (rs *recordStats) keysInOrder() {
+	if rs.keys == nil || rs.kv == nil || len(rs.kv.order) < 2 {
+		return
+	}
+	o := rs.kv.order
+	rest := append([]*kvRecKey(nil), o[1:]...)
+	sort.SliceStable(rest, func(i, j int) bool {
+		return rest[i].records < rs.n && rest[j].records == rs.n
+	})
+	copy(o[1:], rest)
+}

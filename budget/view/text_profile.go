@@ -599,6 +599,7 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	}
 	if p.recs != nil {
 		p.recs.done()
+		p.recs.keysInOrder() // text_keyruns.go
 	}
 	// The tail, in order.
 	if len(ring) == tailKeep {
