@@ -166,7 +166,10 @@ func detectLeadRecords(data []byte, kind string) *leadForm {
 // indentation and lead form), as a regular expression.
 func (lf *leadForm) leadRE() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, `^[ \t]{%d}`, lf.indent)
+	b.WriteString("^")
+	if lf.indent > 0 {
+		fmt.Fprintf(&b, `[ \t]{%d}`, lf.indent)
+	}
 	p := lf.form[:len(lf.form)-1]
 	for i := 0; i < len(p); i++ {
 		if strings.IndexByte(`\.+*?()|[]{}^$`, p[i]) >= 0 {
