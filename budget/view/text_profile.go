@@ -166,6 +166,9 @@ type textProfile struct {
 	// of content after a TAB (git blame's source lines) with a severity
 	// word, not counted.
 	tabSev int
+	// zeroQuoted: a line's zero phrases differ with and without the
+	// quote before the value (zeroQuotedDiffers).
+	zeroQuoted bool
 	// locPrefixed counts the lines that start "file:line:col: " (the
 	// only lines demotePattern can match).
 	locPrefixed int
@@ -488,6 +491,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 			p.locPrefixed++
 		}
 		sev := lineSeverityOf(line, p.locData)
+		if !p.zeroQuoted && zeroQuotedDiffers(line) {
+			p.zeroQuoted = true
+		}
 		if sev != sevNone && p.cols != nil && len(p.cols.split.names) > 0 && !p.locData {
 			if sev = lineSeverityOf(p.cols.split.severityText(line), p.locData); sev == sevNone {
 				p.nameSev++

@@ -78,6 +78,10 @@ const (
 	// error or warning line (the view states it as a fact).
 	summaryPattern = `(?i:(?:^|[\s(\[])[1-9][\d,]*\s+(?:errors?|error\(s\)|warnings?|warning\(s\)|problems?)\b)`
 	zeroPattern    = `(?i:\b(?:0|no|zero) (?:errors?|warnings?|failures?|failed)\b|\b(?:errors?|err|warnings?|failures?|failed)"?\s?[:=]\s?"?(?:0|nil|null|none|false)\b)`
+	// zeroUnquoted is zeroPattern without the quote before the value
+	// (failures="0"): the query a text with no such attribute prints
+	// (it finds the same lines, and is shorter).
+	zeroUnquoted = `(?i:\b(?:0|no|zero) (?:errors?|warnings?|failures?|failed)\b|\b(?:errors?|err|warnings?|failures?|failed)"?\s?[:=]\s?(?:0|nil|null|none|false)\b)`
 )
 
 var (
@@ -89,6 +93,7 @@ var (
 	demoteRe   = regexp.MustCompile(demotePattern)
 	warnRe     = regexp.MustCompile(warnPattern)
 	zeroRe     = regexp.MustCompile(zeroPattern)
+	zeroUnqRe  = regexp.MustCompile(zeroUnquoted)
 	proseRe    = regexp.MustCompile(proseMarkerPattern)
 	codeRe     = regexp.MustCompile(codePattern)
 	summaryRe  = regexp.MustCompile(summaryPattern)
@@ -285,7 +290,10 @@ func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }
 // colSplit.severityText); of a text of located diagnostics (locData),
 // a located line by the level word after its location.
 func (p *textProfile) severityQuery(sev int) string {
-	q := jqString(zeroPattern)
+	q := jqString(zeroUnquoted)
+	if p != nil && p.zeroQuoted {
+		q = jqString(zeroPattern)
+	}
 	e := jqString(errorPattern)
 	text := ""
 	if p != nil && p.cols != nil && len(p.cols.split.names) > 0 && !p.locData {
@@ -338,6 +346,15 @@ func (p *textProfile) severityQuery(sev int) string {
 		cond = `((test(` + jqString(codePattern) + `) and (test(` + jqString(codeMarkerPattern) + `) | not)) | not) and (` + cond + `)`
 	}
 	return `to_entries[] | select(.value | ` + cond + `) | "\(.key)\t\(.value)"`
+}
+
+// zeroQuotedDiffers reports whether the zero phrases of line differ
+// with and without the quote before the value (failures="0"): then the
+// view's severity queries need zeroPattern, else zeroUnquoted finds the
+// same lines.
+func zeroQuotedDiffers(line string) bool {
+	return strings.Contains(line, "=\"") && zeroRe.MatchString(line) &&
+		zeroRe.ReplaceAllString(line, "") != zeroUnqRe.ReplaceAllString(line, "")
 }
 
 // jqString writes s as a jq (JSON) string literal.
