@@ -808,7 +808,13 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 	}
 	switch {
 	case f == p.Identity:
-		fmt.Fprintf(&b, ": identity, %s distinct", commas(f.Distinct))
+		if f.ManyDistinct {
+			// (past maxDistinct values the count is not exact: an
+			// identity named like an id, not known to be unique)
+			fmt.Fprintf(&b, ": identity, over %s distinct", commas(maxDistinct))
+		} else {
+			fmt.Fprintf(&b, ": identity, %s distinct", commas(f.Distinct))
+		}
 		if f.MaxLen > 0 {
 			fmt.Fprintf(&b, ", longest %s chars", commas(f.MaxLen))
 		}

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 	"unsafe"
 
@@ -451,8 +452,9 @@ func commonAround(lines []indexLine, at func(l *indexLine) (around, bool)) (arou
 
 // keyGiven counts, for candidate field j of the index, the lines whose
 // value their identity cell already gives: the value itself, a part of
-// it (a package's name in its path ".../node_modules/etag", a Go
-// package's name ending its import path), or the identity with the text
+// it between separators (partOf: a package's name in its path
+// ".../node_modules/etag", a Go package's name ending its import path,
+// a version after "name@"; not "ok" inside "broker"), or the identity with the text
 // around it that most such lines share (a package's directory: GOROOT's
 // src/ before its import path). Such a field tells nothing beside the
 // identity: pickIndexFields passes it over.
@@ -471,7 +473,7 @@ func keyGiven(cands []*Field, lines []indexLine, j int) int {
 		s, ok := plainString(val)
 		switch {
 		case !ok || l.id == "":
-		case strings.Contains(l.id, s):
+		case partOf(l.id, s):
 			same++
 		case strings.Contains(s, l.id):
 			holds = true
@@ -488,6 +490,41 @@ func keyGiven(cands []*Field, lines []indexLine, j int) int {
 		same += n
 	}
 	return same
+}
+
+// partOf reports whether s is a part of id: it occurs in id with no
+// letter or digit right before or right after it ("etag" in
+// "/tmp/p/node_modules/etag", "4.17.4" in "lodash@4.17.4"). A value
+// merely contained in the identity ("ok" in "broker7", "2" in "2744")
+// is not given by it.
+func partOf(id, s string) bool {
+	if s == "" {
+		return false
+	}
+	for from := 0; ; {
+		i := strings.Index(id[from:], s)
+		if i < 0 {
+			return false
+		}
+		i += from
+		j := i + len(s)
+		if (i == 0 || !alnumBefore(id, i)) && (j == len(id) || !alnumAt(id, j)) {
+			return true
+		}
+		from = i + 1
+	}
+}
+
+// alnumAt reports whether the character at byte i of s is a letter or
+// a digit; alnumBefore the one that ends right before byte i.
+func alnumAt(s string, i int) bool {
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+func alnumBefore(s string, i int) bool {
+	r, _ := utf8.DecodeLastRuneInString(s[:i])
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 // nameOfKey returns the candidate field that names the records in
@@ -802,14 +839,38 @@ func addIndex(v *View, k *coll) {
 		addValueGroups(v, k, grp, gname, gextra, groups)
 	}
 	fields := cands
+	// restKey is the field the rest query lists the records by; shared
+	// the records listed by their identity, not their name, as another
+	// record has the same name (nameOfKey).
+	restKey, shared, sharedNote := key, 0, ""
 	if !fixed {
-		if j := k.nameOfKey(key, cands, lines); j >= 0 {
+		// (a name is known to tell the records apart only when every
+		// record was read)
+		if j := k.nameOfKey(key, cands, lines); j >= 0 && complete {
 			// The identity is the record's name with one text around
 			// it (a package's path, "/tmp/p/node_modules/" + its
-			// name): the name says the same in fewer characters.
+			// name): the name says the same in fewer characters. A
+			// name two records have (a package installed twice, one
+			// copy nested under another) would not tell their lines
+			// apart: those lines keep the identity, and the head says
+			// so; the rest query lists the records by their identity.
+			ident := key
 			key = cands[j]
+			names := make(map[string]int, len(lines))
 			for i := range lines {
-				lines[i].id = valueCell(lines[i].vals[j])
+				names[string(lines[i].vals[j])]++
+			}
+			for i := range lines {
+				if names[string(lines[i].vals[j])] > 1 {
+					shared++
+				} else {
+					lines[i].id = valueCell(lines[i].vals[j])
+				}
+			}
+			restKey = key
+			if shared > 0 {
+				restKey = ident
+				sharedNote = fmt.Sprintf("; the %s records whose %s another record has too are listed by their %s", commas(shared), key.Path, ident.Path)
 			}
 		}
 		// How many lines show candidate j's value as their key or a
@@ -906,8 +967,9 @@ func addIndex(v *View, k *coll) {
 		total, what = len(lines), "keyed records"
 	}
 	// listSection is the section of one line per record: the index, or
-	// the opaque fields it leaves out; head names it, label its foot.
-	listSection := func(head, label string, names []string, fields []*Field) int {
+	// the opaque fields it leaves out; head names it, label its foot,
+	// note ends the head's line.
+	listSection := func(head, label, note string, names []string, fields []*Field) int {
 		return v.AddSection(&Section{Coll: c.Path, Order: v.sections[k.sec].Order,
 			Head: func(ch []Candidate) string {
 				if len(ch) == 0 {
@@ -917,18 +979,18 @@ func addIndex(v *View, k *coll) {
 				if len(ch) < total {
 					all = fmt.Sprintf("the first %s of %s %s", commas(len(ch)), commas(total), what)
 				}
-				return fmt.Sprintf("%s, %s in %s, one per line (tab-separated: %s):\n", head, all, order, strings.Join(names, ", "))
+				return fmt.Sprintf("%s, %s in %s, one per line (tab-separated: %s)%s:\n", head, all, order, strings.Join(names, ", "), note)
 			},
 			Foot: func(ch []Candidate) string {
 				if len(ch) == 0 || len(ch) >= total {
 					return ""
 				}
 				return fmt.Sprintf("  %s: %s of %s %s not listed; list exactly them: %s\n",
-					label, commas(total-len(ch)), commas(total), what, jqCommand(k.in.Handle, k.indexRestQuery(key, fields, sorts, desc, len(ch), lines)))
+					label, commas(total-len(ch)), commas(total), what, jqCommand(k.in.Handle, k.indexRestQuery(restKey, fields, sorts, desc, len(ch), lines)))
 			},
 		})
 	}
-	sec := listSection("index of "+c.Path, "index", names, fields)
+	sec := listSection("index of "+c.Path, "index", sharedNote, names, fields)
 	lazies := make([]lazyText, len(lines))
 	small := PrioIndex
 	if complete && len(lines) <= smallIndex && !members {
@@ -974,7 +1036,7 @@ func addIndex(v *View, k *coll) {
 	for _, f := range opq {
 		onames = append(onames, f.Path)
 	}
-	osec := listSection("opaque fields of "+c.Path+" (hashes, ids)", "opaque fields", onames, opq)
+	osec := listSection("opaque fields of "+c.Path+" (hashes, ids)", "opaque fields", "", onames, opq)
 	lazies = make([]lazyText, len(lines))
 	for j := range lines {
 		l, lz := &lines[j], &lazies[j]

@@ -57,6 +57,7 @@ type colSplit struct {
 	// tabs or a bar).
 	minK     int
 	lead     string    // the indentation every row starts with, removed before the split
+	parens   bool      // a line split at spaces had an opening parenthesis on its own (splitSpacesP)
 	sep      string    // byBar: the bar
 	bordered bool      // byBar: rows start and end with the bar
 	barRules bool      // byBar: rule lines hold the bar ("|---|---|"), tested apart
@@ -224,10 +225,20 @@ func otherStart(line string) string {
 }
 
 // splitSpaces splits s at runs of spaces and tabs, ignoring leading and
-// trailing ones (the jq of colQueryFields does the same).
+// trailing ones (the jq of jqSplitSpaces does the same). An opening
+// parenthesis on its own is the start of the next cell: a number padded
+// inside its parentheses is one cell ("( 0.00%)" of callgrind_annotate
+// is "(0.00%)", as "(47.46%)" of a wider one).
 func splitSpaces(s string) []string {
-	var out []string
+	out, _ := splitSpacesP(s)
+	return out
+}
+
+// splitSpacesP is splitSpaces, and whether an opening parenthesis on its
+// own started a cell.
+func splitSpacesP(s string) (out []string, merged bool) {
 	i := 0
+	open := false
 	for i < len(s) {
 		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
 			i++
@@ -239,10 +250,33 @@ func splitSpaces(s string) []string {
 		for j < len(s) && s[j] != ' ' && s[j] != '\t' {
 			j++
 		}
-		out = append(out, s[i:j])
+		switch {
+		case open:
+			out[len(out)-1] = "(" + s[i:j]
+			open, merged = false, true
+		default:
+			out = append(out, s[i:j])
+			open = j == i+1 && s[i] == '('
+		}
 		i = j
 	}
-	return out
+	return out, merged
+}
+
+// jqSplitSpaces is the jq of splitSpaces over a string; jqSplitPlain the
+// same for a table none of whose lines has an opening parenthesis on its
+// own (colSplit.parens).
+const (
+	jqSplitSpaces = `[gsub("^[ \t]+|[ \t]+$"; "") | gsub("(?<a>^|[ \t])\\([ \t]+"; "\(.a)(") | splits("[ \t]+")]`
+	jqSplitPlain  = `[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")]`
+)
+
+// jqSplit is the jq of the split at spaces of this table's lines.
+func (sp *colSplit) jqSplit() string {
+	if sp.parens {
+		return jqSplitSpaces
+	}
+	return jqSplitPlain
 }
 
 // fields splits a line as the table does: the cells of a row (minK to
@@ -271,7 +305,10 @@ func (sp *colSplit) fields(line string) []string {
 	if sp.spaceRules && isRule(line) {
 		return nil // "--------  ------  -------" under a header, above a total
 	}
-	f := splitSpaces(line)
+	f, merged := splitSpacesP(line)
+	if merged {
+		sp.parens = true // its queries split the same way (jqSplit)
+	}
 	if len(f) < sp.minK {
 		return nil
 	}
@@ -302,12 +339,14 @@ func hasASCIILetter(s string) bool {
 
 // numberGuard sets sp.numbers (a whitespace table): the columns that
 // hold a number in every row among the first 4,000 lines (20 at least)
-// but in at most 5 rows, which hold a word (a cell with a letter)
-// instead. Those few lines are no rows: a title or summary line above
+// but in at most 5 rows (or one in a hundred), which hold a word (a
+// cell with a letter) instead. Those few lines are no rows: a title or summary line above
 // the table, its header when prose comes first (cProfile prints "604417
 // function calls (586716 primitive calls) in 1.247 seconds", "Ordered
 // by: …", then "ncalls  tottime  percall …"), a total below it. A
-// number is also "N/M" (cProfile's recursive calls, "3200/3146").
+// number is also "N/M" (cProfile's recursive calls, "3200/3146") and one
+// whose thousands are grouped by commas (callgrind_annotate's 16 lines
+// of settings above 1,703 rows "47,782,899,833 (2269.5%)  ???:…").
 func (sp *colSplit) numberGuard(sample []byte) {
 	if sp.mode != bySpaces || sp.header != nil {
 		return
@@ -322,7 +361,7 @@ func (sp *colSplit) numberGuard(sample []byte) {
 			switch {
 			case hasASCIILetter(v):
 				words[i]++
-			case isNumberCell(v):
+			case isNumberCell(v) || thousands(v):
 				nums[i]++
 			}
 		}
@@ -331,7 +370,7 @@ func (sp *colSplit) numberGuard(sample []byte) {
 		return
 	}
 	for i := 0; i < sp.k-1; i++ {
-		if words[i] > 0 && words[i] <= 5 && nums[i]+words[i] == n {
+		if words[i] > 0 && words[i] <= max(5, n/100) && nums[i]+words[i] == n {
 			sp.numbers = append(sp.numbers, i)
 		}
 	}
@@ -436,7 +475,7 @@ func (sp *colSplit) jqFields() string {
 		}
 		return fmt.Sprintf(`%s%s | select(length >= %d and length <= %d)%s`, sp.jqLead(), sp.jqCells(), lo, hi, sp.jqWords())
 	}
-	return fmt.Sprintf(`%s%s[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | select(length >= %d) | %s.[:%d] + [.[%d:] | join(" ")]`, sp.jqLead(), sp.jqNoRule(), sp.minK, sp.jqGuard(), sp.k-1, sp.k-1)
+	return fmt.Sprintf(`%s%s%s | select(length >= %d) | %s.[:%d] + [.[%d:] | join(" ")]`, sp.jqLead(), sp.jqNoRule(), sp.jqSplit(), sp.minK, sp.jqGuard(), sp.k-1, sp.k-1)
 }
 
 // jqGuard is the jq that leaves out, of the cells of a line split at
@@ -466,7 +505,10 @@ func (sp *colSplit) splitWords(f []string) []string {
 	out := make([]string, 0, sp.k)
 	for i, c := range f {
 		if i < len(sp.words) && sp.words[i] > 0 {
-			ws := splitSpaces(c)
+			ws, merged := splitSpacesP(c)
+			if merged {
+				sp.parens = true
+			}
 			if len(ws) != sp.words[i] {
 				return nil
 			}
@@ -490,7 +532,7 @@ func (sp *colSplit) jqWords() string {
 		if w == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, `if $i == %d then ($c[$i] | [gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | if length == %d then .[] else null end) el`, i, w)
+		fmt.Fprintf(&b, `if $i == %d then ($c[$i] | `+sp.jqSplit()+` | if length == %d then .[] else null end) el`, i, w)
 	}
 	b.WriteString(`se $c[$i] end] | select(all(.[]; . != null))`)
 	return b.String()
@@ -545,7 +587,7 @@ func (sp *colSplit) jqField(i int) string {
 	if sp.mode != bySpaces {
 		return sp.jqFields() + fmt.Sprintf(` | .[%d]`, i)
 	}
-	s := fmt.Sprintf(`%s%s[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")] | select(length >= %d) | %s`, sp.jqLead(), sp.jqNoRule(), sp.minK, sp.jqGuard())
+	s := fmt.Sprintf(`%s%s%s | select(length >= %d) | %s`, sp.jqLead(), sp.jqNoRule(), sp.jqSplit(), sp.minK, sp.jqGuard())
 	if i == sp.k-1 {
 		// The last column holds the rest, joined by single spaces.
 		return s + fmt.Sprintf(`.[%d:] | join(" ")`, i)
@@ -767,7 +809,11 @@ func rowLead(sample []byte) string {
 	})
 	inside := false
 	above := "" // the non-blank line right above the first line with it
+	firstRow := ""
 	firstLines(sample, func(pos int, line string) {
+		if pos == firstWith {
+			firstRow = line
+		}
 		if trimBlank(line) == "" || strings.HasPrefix(line, lead) {
 			return
 		}
@@ -782,10 +828,44 @@ func rowLead(sample []byte) string {
 	if len(splitSpaces(above)) >= 2 && strings.IndexAny(above, "0123456789") < 0 {
 		return "" // a header less indented than the rows ("  PID USER" above "      1 root")
 	}
+	if a, r := splitSpaces(above), splitSpaces(firstRow); len(a) >= 2 && len(a) == len(r) && groupedNumber(a[0]) && groupedNumber(r[0]) {
+		// The rows above are rows too, their wider number eating
+		// the indentation: a right-aligned first column sorted
+		// largest first (callgrind_annotate's "47,782,899,833
+		// (2269.5%)  file:function" above "   951,529,144 (45.19%)").
+		return ""
+	}
 	if without == 0 || inside {
 		return ""
 	}
 	return lead
+}
+
+// thousands reports whether v is a whole number whose thousands are
+// grouped by commas: "1,005,351,759", "-12,345" (not "1,5" nor "12,3456").
+func thousands(v string) bool {
+	v = strings.TrimPrefix(v, "-")
+	i := strings.IndexByte(v, ',')
+	if i < 1 || i > 3 {
+		return false
+	}
+	for j := 0; j < i; j++ {
+		if !isDigitByte(v[j]) {
+			return false
+		}
+	}
+	for rest := v[i:]; rest != ""; rest = rest[4:] {
+		if len(rest) < 4 || rest[0] != ',' || !isDigitByte(rest[1]) || !isDigitByte(rest[2]) || !isDigitByte(rest[3]) {
+			return false
+		}
+	}
+	return true
+}
+
+// groupedNumber reports whether v is a number, its thousands perhaps
+// grouped by commas ("1,005,351,759", "12.5").
+func groupedNumber(v string) bool {
+	return v != "" && isDigitByte(v[0]) && strings.Trim(v, "0123456789,.") == ""
 }
 
 // needLead drops the lead of a whitespace table when no line without it
@@ -1359,14 +1439,22 @@ func (c *colStat) add(pos int, line, v string, row int) {
 		// "N/M" (cProfile's calls "3200/3146": all, then primitive) is
 		// read as its first number, and said so.
 		a, _, cut := strings.Cut(v, "/")
-		if !cut || !isNumberCell(v) {
+		switch {
+		case cut && isNumberCell(v):
+			if iv, fv, ok = parseDecimal(a); !ok {
+				return
+			}
+			num, unit = a, ""
+			c.slashed++
+		case thousands(num):
+			// "47,782,899,833" (callgrind_annotate, valgrind): its
+			// thousands grouped by commas, read without them.
+			if iv, fv, ok = parseDecimal(strings.ReplaceAll(num, ",", "")); !ok {
+				return
+			}
+		default:
 			return
 		}
-		if iv, fv, ok = parseDecimal(a); !ok {
-			return
-		}
-		num, unit = a, ""
-		c.slashed++
 	}
 	switch fam := unitFamily(unit); {
 	case unit == "" && fv == 0 && c.unit != "":
@@ -2090,6 +2178,12 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 		first, _ := c.pathLinesBy()
 		for j, l := range first {
 			add(tsColumns, colKeys*i+10+j, -1, "column paths", cut(l, 3*textWidth))
+		}
+		// One key for the listing's lines (after the paths' lines):
+		// they render in the order they are chosen, which is line
+		// order (text_shallow.go).
+		for _, l := range cp.shallowLines(i) {
+			add(tsColumns, colKeys*i+20, -1, "shallowest paths", l)
 		}
 	}
 	tc.otherCandidates(add)

@@ -48,6 +48,7 @@ const (
 	kvColon         // Key: value (/proc/meminfo)
 	kvDefine        // #define NAME value (cpp -dM)
 	kvTight         // name:value (redis-cli INFO), the name one word
+	kvMetric        // name{labels} value (Prometheus' text exposition, /proc/vmstat): text_kvmetric.go
 )
 
 const (
@@ -76,6 +77,8 @@ func (f kvForm) describe() string {
 		return `#define NAME value`
 	case kvTight:
 		return `name:value (split at the first ":")`
+	case kvMetric:
+		return `name{labels} value (metric samples: a name, its labels if any, a number)`
 	}
 	return ""
 }
@@ -176,6 +179,8 @@ func (f kvForm) split(line string) (key, val string, ok bool) {
 			return "", "", false
 		}
 		return line[:i], strings.TrimRight(rest, " \t"), true
+	case kvMetric:
+		return splitMetric(line)
 	case kvDefine:
 		rest, found := strings.CutPrefix(line, "#define ")
 		if !found || rest == "" || rest[0] == ' ' {
@@ -206,7 +211,7 @@ func kvComment(line string) bool {
 		strings.HasPrefix(s, "[") && strings.HasSuffix(strings.TrimRight(s, " \t"), "]")
 }
 
-var kvForms = []kvForm{kvEq, kvSpaced, kvQuoted, kvDefine, kvColon, kvTight}
+var kvForms = []kvForm{kvEq, kvSpaced, kvQuoted, kvDefine, kvColon, kvTight, kvMetric}
 
 // detectKV returns the spelling of a text of key/value lines, or kvNone.
 // Only plain lines or blank-line-separated blocks can be (python -m
@@ -217,8 +222,9 @@ func detectKV(data []byte, kind string) kvForm {
 	if kind != textPlain && kind != textFields && kind != textBlocks {
 		return kvNone
 	}
-	var hits [kvTight + 1]int
-	keys := make([]map[string]bool, kvTight+1)
+	var hits [kvMetric + 1]int
+	keys := make([]map[string]bool, kvMetric+1)
+	described := map[string]int{} // comment lines "# WORD name ..." by the name they describe
 	for _, f := range kvForms {
 		keys[f] = map[string]bool{}
 	}
@@ -229,6 +235,9 @@ func detectKV(data []byte, kind string) kvForm {
 		}
 		if kvComment(line) {
 			comments++
+			if _, name, _, ok := metricAnnotation(line); ok {
+				described[name]++
+			}
 			return
 		}
 		lines++
@@ -246,6 +255,20 @@ func detectKV(data []byte, kind string) kvForm {
 		}
 	}
 	n := hits[best]
+	if best == kvMetric {
+		// The lines that describe a family of samples ("# TYPE
+		// node_load1 gauge" before "node_load1 0.21") are part of the
+		// data, not comments around it.
+		bases := map[string]bool{}
+		for k := range keys[kvMetric] {
+			bases[metricBase(k)] = true
+		}
+		for name, c := range described {
+			if bases[name] || hasBasePrefix(bases, name) {
+				comments -= c
+			}
+		}
+	}
 	if best == kvNone || n < kvMinEntries || n*10 < lines*9 || comments > n {
 		return kvNone
 	}
@@ -290,6 +313,7 @@ type kvStats struct {
 	sep    string
 	groups []kvGroup
 	deep   []kvGroup
+	metric *metricStats // families of metric samples (text_kvmetric.go), or nil
 }
 
 // kvGroup is a group of names: those that start with part (and the name
@@ -302,7 +326,11 @@ type kvGroup struct {
 }
 
 func newKVStats(f kvForm) *kvStats {
-	return &kvStats{form: f, keys: map[string]int{}, vals: map[string]int{}, distinct: map[uint64]struct{}{}, stride: 1}
+	s := &kvStats{form: f, keys: map[string]int{}, vals: map[string]int{}, distinct: map[uint64]struct{}{}, stride: 1}
+	if f == kvMetric {
+		s.metric = newMetricStats()
+	}
+	return s
 }
 
 // add counts one non-blank line.
@@ -310,7 +338,13 @@ func (s *kvStats) add(pos int, line string) {
 	k, v, ok := s.form.split(line)
 	if !ok {
 		s.other++
+		if s.metric != nil {
+			s.metric.comment(line)
+		}
 		return
+	}
+	if s.metric != nil {
+		s.metric.sample(pos, k, v, line)
 	}
 	i := s.entries
 	s.entries++
@@ -835,6 +869,8 @@ func (f kvForm) query(key string) string {
 		return fmt.Sprintf(`.[] | select(startswith(%s) or . == %s)`, jqString("#define "+key+" "), jqString("#define "+key))
 	case kvTight:
 		return fmt.Sprintf(`.[] | select(startswith(%s))`, jqString(key+":"))
+	case kvMetric:
+		return fmt.Sprintf(`.[] | select(startswith(%s))`, jqString(key+" "))
 	}
 	return fmt.Sprintf(`.[] | select((split(":")[0] | rtrimstr(" ") | rtrimstr("\t")) == %s)`, k)
 }
@@ -843,6 +879,10 @@ func (f kvForm) query(key string) string {
 // (PrioFact, PrioProfile) and the entries (PrioSpread).
 func (tc *textCands) kvCandidates(add func(sec, key, rec int, reason, text string), setPrio func(int), tail map[int]bool) {
 	s := tc.p.kv
+	if s.metric != nil {
+		tc.metricCandidates(add, setPrio) // text_kvmetric.go
+		return
+	}
 	setPrio(PrioFact)
 	for i, f := range s.facts() {
 		add(tsFacts, 100+i, -1, "key/value profile", f)
@@ -920,6 +960,9 @@ func (tc *textCands) kvCandidates(add func(sec, key, rec int, reason, text strin
 
 // kvHead is the header of the sections of key/value lines.
 func (tc *textCands) kvHead(k int, cs []Candidate) string {
+	if tc.p.kv != nil && tc.p.kv.metric != nil {
+		return tc.metricHead(k, cs)
+	}
 	switch k {
 	case tsKV:
 		return "values of the largest name groups (exact counts of entries):\n"

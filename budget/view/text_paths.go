@@ -57,6 +57,7 @@ type pathStat struct {
 	hosted   int // of those, values whose first segment is a host name or a scheme (github.com/…, https://…)
 	dirs     map[string]*dirNode
 	ext      map[string]int // nil once more than maxColValues kinds
+	ext2     map[string]int // rows by a two-part extension (".d.ts", ".tar.gz"), nil once more than maxColValues kinds
 	extRows  int
 	depth    map[int]int
 	deepest  int
@@ -72,6 +73,9 @@ type pathStat struct {
 	// files counts the rows by their last segment ("copyright" of
 	// every package's documentation), nil once more than maxColValues.
 	files map[string]int
+	// shallow keeps, per depth, the first maxShallowRows+1 rows of that
+	// depth (text_shallow.go)
+	shallow map[int][]posLine
 	// laid out once (shownDirs)
 	laid  bool
 	tops  []*dirNode
@@ -102,7 +106,8 @@ type dirName struct {
 }
 
 func newPathStat() *pathStat {
-	return &pathStat{dirs: map[string]*dirNode{}, ext: map[string]int{}, depth: map[int]int{}, names: map[string]*dirName{}, files: map[string]int{}}
+	return &pathStat{dirs: map[string]*dirNode{}, ext: map[string]int{}, depth: map[int]int{}, names: map[string]*dirName{}, files: map[string]int{},
+		shallow: map[int][]posLine{}, ext2: map[string]int{}}
 }
 
 // addNames counts the row of value v (the part up to its last '/' is its
@@ -185,6 +190,32 @@ func counted(v string) bool {
 		}
 	}
 	return true
+}
+
+// pathExt2 is v's extension of two parts (".d.ts" of "index.d.ts",
+// ".tar.gz", ".js.map"): its extension e and the part before it, of one
+// to five letters or digits starting with a letter, after a name of its
+// own; "" when there is none.
+func pathExt2(v, e string) string {
+	seg := v[strings.LastIndexByte(v, '/')+1:]
+	if i := strings.IndexByte(seg, ':'); i >= 0 {
+		seg = seg[:i]
+	}
+	rest := strings.TrimSuffix(seg, e)
+	i := strings.LastIndexByte(rest, '.')
+	if i <= 0 || len(rest)-i-1 > 5 || len(rest)-i-1 < 1 {
+		return ""
+	}
+	p := rest[i+1:]
+	if c := p[0] | 0x20; c < 'a' || c > 'z' {
+		return ""
+	}
+	for j := 0; j < len(p); j++ {
+		if !isAlnumByte(p[j]) {
+			return ""
+		}
+	}
+	return "." + p + e
 }
 
 // pathExt is v's extension (see the top of this file), with its dot, or "".
@@ -286,9 +317,17 @@ func (ps *pathStat) add(l posLine, v string) {
 				ps.ext = nil
 			}
 		}
+		if e2 := pathExt2(v, e); e2 != "" && ps.ext2 != nil {
+			if !countUpTo(ps.ext2, e2, maxColValues) {
+				ps.ext2 = nil
+			}
+		}
 	}
 	d := pathDepth(v)
 	ps.depth[d]++
+	if d <= maxShallowDepth && len(ps.shallow[d]) <= maxShallowRows {
+		ps.shallow[d] = append(ps.shallow[d], posLine{l.pos, strings.Clone(l.text)})
+	}
 	switch {
 	case d > ps.deepest:
 		ps.deepest, ps.deepRows, ps.deepVal = d, 1, v
@@ -513,6 +552,20 @@ func (c *colStat) pathLinesBy() (first, more []string) {
 			line += fmt.Sprintf("; %s other extensions in %s rows", commas(len(vs)-16), commas(rest))
 		}
 		out = append(out, line+fmt.Sprintf("; %s rows without one", commas(c.rows-ps.extRows)))
+		if ps.ext2 != nil {
+			// extensions of two parts, of more than one row each
+			vs, _ := byCount(ps.ext2)
+			var two []string
+			for i, x := range vs {
+				if i == 8 || x.n < 2 {
+					break
+				}
+				two = append(two, fmt.Sprintf("%q %s", x.k, commas(x.n)))
+			}
+			if len(two) > 0 {
+				out = append(out, fmt.Sprintf("  %s, rows by their last two extensions (\".d.ts\" of \"index.d.ts\"; of more than one row): %s", c.name, strings.Join(two, ", ")))
+			}
+		}
 	}
 	var ds []string
 	for d := 0; d <= ps.deepest; d++ {

@@ -314,6 +314,11 @@ func TestPathLines(t *testing.T) {
 					want = count(func(v string) bool {
 						return counted(v) && !strings.HasSuffix(v, "/") && v[strings.LastIndexByte(v, '/')+1:] == k
 					})
+				case strings.Contains(head, "rows by their last two extensions"):
+					want = count(func(v string) bool {
+						seg := v[strings.LastIndexByte(v, '/')+1:]
+						return counted(v) && pathExt(v) != "" && strings.HasSuffix(seg, k) && len(seg) > len(k) && seg[len(seg)-len(k)-1] != '.'
+					})
 				case strings.Contains(head, "rows by extension"):
 					want = count(func(v string) bool { return counted(v) && pathExt(v) == k })
 				default:

@@ -215,7 +215,7 @@ func (sp *colSplit) jqCells() string {
 		return fmt.Sprintf(`select(test("^[\\x00-\\x7f]*$") and (test("\t") | not) and %s) | [%s] | map(gsub("^ +| +$"; ""))`,
 			strings.Join(conds, " and "), strings.Join(cuts, ", "))
 	}
-	return `[gsub("^[ \t]+|[ \t]+$"; "") | splits("[ \t]+")]`
+	return sp.jqSplit()
 }
 
 // jqLead is the jq expression that keeps the lines with the split's lead
