@@ -212,7 +212,7 @@ func (k *coll) groupExtras(key, grp, name *Field) []*Field {
 			break
 		}
 		if f == key || f == grp || f == name || !f.scalar() || f.inArr || k.hidden(f) || f.Present*2 >= k.p.Records || f.Present < 2 ||
-			f.Distinct < 2 && !f.ManyDistinct || f.NumN > 0 && (refNumber(f.Path) || identityScore(f.Path) >= 50) {
+			f.Distinct < 2 && !f.ManyDistinct || f.ownNumbers() > 0 && (refNumber(f.Path) || identityScore(f.Path) >= 50) {
 			continue
 		}
 		out = append(out, f)
@@ -299,7 +299,7 @@ func (k *coll) indexFields() (key *Field, fields []*Field, fixed, ok bool) {
 			s += 40
 		}
 		switch {
-		case f.NumN > 0 && f.Distinct > 12:
+		case f.ownNumbers() > 0 && f.Distinct > 12:
 			s += 20 // a measure
 		case f.Counts != nil && f.Distinct <= 12:
 			s += 15 // a state
@@ -341,7 +341,7 @@ func (k *coll) indexFields() (key *Field, fields []*Field, fixed, ok bool) {
 // lines are read once per question.
 func pickIndexFields(cands []*Field, sameAsKey func(j int) int, n int, det func(i, j int) bool) []int {
 	var picked []int
-	measure := func(j int) bool { f := cands[j]; return f.NumN > 0 && f.NumN*2 >= f.Values }
+	measure := func(j int) bool { f := cands[j]; return f.ownNumbers() > 0 && f.ownNumbers()*2 >= f.Values }
 	for _, pass := range []int{0, 1} {
 		for j := range cands {
 			if len(picked) == 2 {
@@ -1301,16 +1301,18 @@ func addPinnedList(v *View, k *coll, key *Field, fields []*Field, lines []indexL
 				return ""
 			}
 			what := "every one"
-			if len(ch) < total {
+			if c.PinStopped {
+				what = fmt.Sprintf("the first %s of %s", commas(len(ch)), c.pinTotal(total))
+			} else if len(ch) < total {
 				what = fmt.Sprintf("the first %s of %s", commas(len(ch)), commas(total))
 			}
 			return fmt.Sprintf("pinned records of %s past the first %d rows, %s in record order, one per line (tab-separated: %s):\n", c.Path, roundRows, what, strings.Join(names, ", "))
 		},
 		Foot: func(ch []Candidate) string {
-			if len(ch) == 0 || len(ch) >= total {
+			if len(ch) == 0 || (len(ch) >= total && !c.PinStopped) {
 				return ""
 			}
-			return fmt.Sprintf("  pinned records not listed: %s; all pinned records: %s\n", commas(total-len(ch)), jqCommand(k.in.Handle, pinQuery(c, k.p)))
+			return fmt.Sprintf("  pinned records not listed: %s; all pinned records: %s\n", c.pinTotal(total-len(ch)), jqCommand(k.in.Handle, pinQuery(c, k.p)))
 		},
 	})
 	for j, t := range texts {
