@@ -67,6 +67,7 @@ const (
 	tsTagged // colon-separated records with a type tag (text_tagged.go)
 	tsRecIndex
 	tsRecords
+	tsRecNames // records by name (text_recindex.go)
 	tsColumns
 	tsColRows
 	tsIndex
@@ -101,6 +102,11 @@ type textCands struct {
 	kvNames   int                 // entries in the listing by names (text_kvnames.go), 0 when there is none
 	reqTerms  []string            // the words of the request (text_request.go)
 	prefix    string              // the prefix every line has, removed before reading (text_prefix.go)
+
+	// recIndexWhat names the fields of the index of records by name,
+	// recIndexN its records per candidate (text_recindex.go).
+	recIndexWhat []string
+	recIndexN    map[int]int
 }
 
 // jq is a jq filter over the text's lines, shell-quoted, as the view
@@ -819,6 +825,9 @@ func (tc *textCands) factLines() []string {
 	if p.leadSev > 0 {
 		s += fmt.Sprintf("; %s records' first lines have a severity word in their description, not marking the line (not counted)", commas(p.leadSev))
 	}
+	if p.tabSev > 0 {
+		s += fmt.Sprintf("; %s lines of content after a TAB have a severity word, the content's, not the text's (not counted)", commas(p.tabSev))
+	}
 	if p.testNameSev > 0 {
 		s += fmt.Sprintf("; %s lines === RUN or --- PASS/SKIP have a severity word only in a test's name (not counted)", commas(p.testNameSev))
 	}
@@ -994,6 +1003,8 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 		return tc.recordsHead(cs)
 	case tsRecIndex:
 		return tc.recIndexHead(cs)
+	case tsRecNames:
+		return tc.recNamesHead(cs)
 	case tsTagged:
 		return tc.taggedHead(cs)
 	case tsRecFacts:

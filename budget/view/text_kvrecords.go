@@ -118,6 +118,7 @@ type kvRecProfile struct {
 	// header key, ls -lR's directories, big blocks: their Key: value
 	// lines, git log's Author:, are loose fields).
 	headOnly bool
+	keyRuns  bool // the body's lines are "key value" (text_keyruns.go), not Key: value
 	keys     map[string]*kvRecKey
 	order    []*kvRecKey // in order of first appearance
 	cut      int         // lines of keys past maxKVRecKeys
@@ -188,7 +189,7 @@ func (kp *kvRecProfile) add(r *textRecord, line string) {
 		return
 	}
 	kp.body++
-	k, v, ok := kvRecLine(line)
+	k, v, ok := kp.splitLine(line)
 	if !ok {
 		return
 	}

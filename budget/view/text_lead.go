@@ -92,8 +92,7 @@ func (lf *leadForm) deeper(next string) bool {
 
 // leadRecordMin: at least this many records, their first lines at least
 // 90% of the lines of their form, the records (first lines and the
-// deeper lines below them) at least 60% of the non-blank lines, and at
-// most maxRecMean lines each on average.
+// deeper lines below them) at least 60% of the non-blank lines.
 const leadRecordMin = 5
 
 // detectLeadRecords finds the records led by their indentation of a text
@@ -122,14 +121,19 @@ func detectLeadRecords(data []byte, kind string) *leadForm {
 			followed[k]++
 		}
 	}
+	// Of the indentations and forms whose lines are followed by a
+	// deeper one nine times in ten, the one with the most.
 	var best leadForm
 	n := 0
 	for k, c := range followed {
+		if c < leadRecordMin || 10*c < 9*total[k] {
+			continue
+		}
 		if c > n || c == n && (k.indent < best.indent || k.indent == best.indent && k.form < best.form) {
 			best, n = k, c
 		}
 	}
-	if n < leadRecordMin || 10*n < 9*total[best] {
+	if n == 0 {
 		return nil
 	}
 	// The lines the records hold.
@@ -152,7 +156,7 @@ func detectLeadRecords(data []byte, kind string) *leadForm {
 			in++
 		}
 	}
-	if 10*in < 6*nonBlank || in > maxRecMean*recs {
+	if 10*in < 6*nonBlank {
 		return nil
 	}
 	return &best
@@ -162,7 +166,10 @@ func detectLeadRecords(data []byte, kind string) *leadForm {
 // indentation and lead form), as a regular expression.
 func (lf *leadForm) leadRE() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, `^[ \t]{%d}`, lf.indent)
+	b.WriteString("^")
+	if lf.indent > 0 {
+		fmt.Fprintf(&b, `[ \t]{%d}`, lf.indent)
+	}
 	p := lf.form[:len(lf.form)-1]
 	for i := 0; i < len(p); i++ {
 		if strings.IndexByte(`\.+*?()|[]{}^$`, p[i]) >= 0 {

@@ -162,6 +162,13 @@ type textProfile struct {
 	// leadSev: first lines of records led by their indentation with a
 	// severity word in their description, not counted (text_lead.go).
 	leadSev int
+	// tabSev: of a text of "key value" runs (text_keyruns.go), lines
+	// of content after a TAB (git blame's source lines) with a severity
+	// word, not counted.
+	tabSev int
+	// zeroQuoted: a line's zero phrases differ with and without the
+	// quote before the value (zeroQuotedDiffers).
+	zeroQuoted bool
 	// locPrefixed counts the lines that start "file:line:col: " (the
 	// only lines demotePattern can match).
 	locPrefixed int
@@ -313,6 +320,13 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		// inside blocks so unequal that they are no records.
 		p.recs = newRecordStats("")
 		p.recs.lead = lf
+	} else if kr := detectKeyRuns(data, p.kind); kr != nil {
+		// A line and the run of "key value" lines after it (git
+		// blame --porcelain's commits: text_keyruns.go).
+		p.recs = newRecordStats("")
+		p.recs.keys, p.recs.kv = kr, newKVRecProfile()
+		p.recs.kv.keyRuns = true
+		p.cols, fieldIdx, p.loose = nil, nil, false
 	} else if big {
 		p.recs = newRecordStats("")
 		p.recs.blocks = true
@@ -477,6 +491,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 			p.locPrefixed++
 		}
 		sev := lineSeverityOf(line, p.locData)
+		if !p.zeroQuoted && zeroQuotedDiffers(line) {
+			p.zeroQuoted = true
+		}
 		if sev != sevNone && p.cols != nil && len(p.cols.split.names) > 0 && !p.locData {
 			if sev = lineSeverityOf(p.cols.split.severityText(line), p.locData); sev == sevNone {
 				p.nameSev++
@@ -505,6 +522,10 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		if sev != sevNone && p.recs != nil && p.recs.lead.sevExempt(line) {
 			sev = sevNone // a word of a record's description (text_lead.go)
 			p.leadSev++
+		}
+		if sev != sevNone && p.recs != nil && p.recs.keys != nil && tabContent(line) {
+			sev = sevNone // a word of the content the records annotate (text_keyruns.go)
+			p.tabSev++
 		}
 		p.gor.add(pos, line)
 		if !blank && p.cols == nil && p.kv == nil && p.diff == nil && p.graph == nil {
@@ -584,6 +605,7 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	}
 	if p.recs != nil {
 		p.recs.done()
+		p.recs.keysInOrder() // text_keyruns.go
 	}
 	// The tail, in order.
 	if len(ring) == tailKeep {
@@ -609,6 +631,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	case p.recs != nil && p.recs.lead != nil:
 		p.records = p.recs.n
 		p.recordUnit = p.recs.lead.unit()
+	case p.recs != nil && p.recs.keys != nil:
+		p.records = p.recs.n
+		p.recordUnit = p.recs.keys.unit()
 	case p.recs != nil && p.recs.kvHead:
 		p.records = p.recs.n
 		p.recordUnit = "records (each a line that is not Key: value and the Key: value lines below it)"

@@ -116,7 +116,11 @@ type recordStats struct {
 	// lead: records led by their indentation (text_lead.go); pend is
 	// the line read last, whose record is known at the next line.
 	lead *leadForm
+	keys *keyRuns // records of "key value" runs (text_keyruns.go)
 	pend *pendLine
+	// spans are where the first maxIndexRows records are, for the
+	// index of the records by name (text_recindex.go).
+	spans []recSpan
 }
 
 // pendLine is a line whose place in the records waits for the next line.
@@ -131,7 +135,7 @@ type pendLine struct {
 // (records led by their indentation: one line later, when the next line
 // tells whether it starts one).
 func (rs *recordStats) feed(pos int, line string, blank bool, sev int) {
-	if rs.lead == nil {
+	if rs.lead == nil && rs.keys == nil {
 		rs.add(pos, line, blank, rs.isHeader(line), sev)
 		return
 	}
@@ -149,6 +153,10 @@ func (rs *recordStats) flushPend(next string) {
 		return
 	}
 	rs.pend = nil
+	if rs.keys != nil {
+		rs.feedKeyRun(pl, next)
+		return
+	}
 	if !pl.blank && rs.lead.isLead(pl.text) && rs.lead.deeper(next) {
 		rs.add(pl.pos, pl.text, pl.blank, true, pl.sev)
 		return
@@ -597,6 +605,9 @@ func (rs *recordStats) finish() {
 	}
 	rs.sumLines += r.lines
 	rs.rowLines += r.rows
+	if len(rs.spans) < maxIndexRows {
+		rs.spans = append(rs.spans, recSpan{r.start, r.end})
+	}
 	if rs.heads != nil || r.idx == 0 {
 		if rs.heads == nil {
 			rs.heads = map[string]int{}
@@ -665,7 +676,7 @@ func (rs *recordStats) finish() {
 
 // done ends the last record and puts the tail ring in order.
 func (rs *recordStats) done() {
-	if rs.lead != nil {
+	if rs.lead != nil || rs.keys != nil {
 		rs.flushPend("")
 	}
 	rs.finish()
@@ -1185,8 +1196,15 @@ func (tc *textCands) recordCandidates() {
 	}
 	tc.recSpan = map[int]*textRecord{}
 	tc.kvRecCandidates(add)
-	recs, prio, _ := rs.recordOrder()
+	// The index of the records by name (text_recindex.go) comes before
+	// the second screen of the spread of whole records.
+	tc.recIndexN = map[int]int{}
+	indexed := tc.recIndexCandidates(PrioSecond)
+	recs, prio, why := rs.recordOrder()
 	for i, r := range recs {
+		if indexed && why[i] == "spread" && prio[i] == PrioSecond {
+			prio[i] = PrioSpread
+		}
 		tc.recSpan[r.start] = r
 		text := r.text
 		if len(kinds) > 0 || len(cols) > 0 {
@@ -1243,6 +1261,8 @@ func (rs *recordStats) headerQuery() string {
 	switch {
 	case rs.lead != nil:
 		return rs.lead.headerQuery()
+	case rs.keys != nil:
+		return rs.keys.headerQuery()
 	case rs.colon:
 		return `. as $l | range(length) | select(($l[.] | test("^[^ \t].*:\\s*$")) and (. == 0 or ($l[. - 1] | test("^\\s*$")))) | "\(.)\t\($l[.])"`
 	case rs.blocks:

@@ -8,7 +8,8 @@ import (
 // Which lines of a text are errors or warnings.
 //
 // A line is an error line when, after every "zero phrase" ("0 errors",
-// "no failures", "error=nil", "errors: 0") is removed from it, it matches
+// "no failures", "error=nil", "errors: 0", an XML report's attribute
+// failures="0") is removed from it, it matches
 // errorPattern: a severity word that acts as a level (error, fatal, panic, FAIL,
 // "3 errors" but not a bare "errors", which is also Go's package name,
 // npm's ERR!, Traceback, denied, killed, ...), an exception type that ends
@@ -76,7 +77,11 @@ const (
 	// errors, 3 warnings)"): it is no diagnostic itself, so it is not an
 	// error or warning line (the view states it as a fact).
 	summaryPattern = `(?i:(?:^|[\s(\[])[1-9][\d,]*\s+(?:errors?|error\(s\)|warnings?|warning\(s\)|problems?)\b)`
-	zeroPattern    = `(?i:\b(?:0|no|zero) (?:errors?|warnings?|failures?|failed)\b|\b(?:errors?|err|warnings?|failures?|failed)"?\s?[:=]\s?(?:0|nil|null|none|false)\b)`
+	zeroPattern    = `(?i:\b(?:0|no|zero) (?:errors?|warnings?|failures?|failed)\b|\b(?:errors?|err|warnings?|failures?|failed)"?\s?[:=]\s?"?(?:0|nil|null|none|false)\b)`
+	// zeroUnquoted is zeroPattern without the quote before the value
+	// (failures="0"): the query a text with no such attribute prints
+	// (it finds the same lines, and is shorter).
+	zeroUnquoted = `(?i:\b(?:0|no|zero) (?:errors?|warnings?|failures?|failed)\b|\b(?:errors?|err|warnings?|failures?|failed)"?\s?[:=]\s?(?:0|nil|null|none|false)\b)`
 )
 
 var (
@@ -88,6 +93,7 @@ var (
 	demoteRe   = regexp.MustCompile(demotePattern)
 	warnRe     = regexp.MustCompile(warnPattern)
 	zeroRe     = regexp.MustCompile(zeroPattern)
+	zeroUnqRe  = regexp.MustCompile(zeroUnquoted)
 	proseRe    = regexp.MustCompile(proseMarkerPattern)
 	codeRe     = regexp.MustCompile(codePattern)
 	summaryRe  = regexp.MustCompile(summaryPattern)
@@ -284,7 +290,10 @@ func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }
 // colSplit.severityText); of a text of located diagnostics (locData),
 // a located line by the level word after its location.
 func (p *textProfile) severityQuery(sev int) string {
-	q := jqString(zeroPattern)
+	q := jqString(zeroUnquoted)
+	if p != nil && p.zeroQuoted {
+		q = jqString(zeroPattern)
+	}
 	e := jqString(errorPattern)
 	text := ""
 	if p != nil && p.cols != nil && len(p.cols.split.names) > 0 && !p.locData {
@@ -328,11 +337,24 @@ func (p *textProfile) severityQuery(sev int) string {
 	if p != nil && p.leadSev > 0 {
 		cond = `((test(` + jqString(p.recs.lead.leadRE()) + `) and (test(` + jqString(proseMarkerPattern) + `) | not)) | not) and (` + cond + `)`
 	}
+	// The content lines records of key runs annotate (text_keyruns.go).
+	if p != nil && p.tabSev > 0 {
+		cond = `((test(` + jqString(tabContentPattern) + `) and (test(` + jqString(codeMarkerPattern) + `) | not)) | not) and (` + cond + `)`
+	}
 	// Code: only a severity word with a marker (isCodeLine).
 	if p != nil && p.codeSev > 0 {
 		cond = `((test(` + jqString(codePattern) + `) and (test(` + jqString(codeMarkerPattern) + `) | not)) | not) and (` + cond + `)`
 	}
 	return `to_entries[] | select(.value | ` + cond + `) | "\(.key)\t\(.value)"`
+}
+
+// zeroQuotedDiffers reports whether the zero phrases of line differ
+// with and without the quote before the value (failures="0"): then the
+// view's severity queries need zeroPattern, else zeroUnquoted finds the
+// same lines.
+func zeroQuotedDiffers(line string) bool {
+	return strings.Contains(line, "=\"") && zeroRe.MatchString(line) &&
+		zeroRe.ReplaceAllString(line, "") != zeroUnqRe.ReplaceAllString(line, "")
 }
 
 // jqString writes s as a jq (JSON) string literal.
