@@ -90,6 +90,8 @@ type textCands struct {
 	json  bool         // go test -json: records are events, the tail is their output
 	sec   [tsCount]int
 	shown map[int]bool // lines shown in any section, for the final foot (reset by the facts head)
+	// kvShown are the metric samples shown (text_kvmetric.go), for kvFoot (reset by the facts head)
+	kvShown map[int]bool
 	// derived lists
 	errs, warns []*notable
 	tmpls, rare []*cluster
@@ -159,6 +161,7 @@ func (tc *textCands) build(ci int) {
 		s.Head = func(ch []Candidate) string {
 			if k == tsFacts {
 				tc.shown = map[int]bool{}
+				tc.kvShown = map[int]bool{}
 			}
 			for _, c := range ch {
 				if c.Record >= 0 {

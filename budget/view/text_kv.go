@@ -1014,6 +1014,20 @@ func (tc *textCands) kvFoot() string {
 			shown++
 		}
 	}
+	if s.metric != nil {
+		// the samples shown (text_kvmetric.go's sections mark each, kept
+		// or not), and the first and last lines shown as lines
+		shown = len(tc.kvShown)
+		seen := map[int]bool{}
+		for _, ls := range [][]posLine{tc.p.head, tc.p.tail} { // the first and last lines, shown as lines
+			for _, l := range ls {
+				if _, _, ok := s.form.split(l.text); ok && tc.shown[l.pos] && !tc.kvShown[l.pos] && !seen[l.pos] {
+					seen[l.pos] = true
+					shown++
+				}
+			}
+		}
+	}
 	if shown >= s.entries || example == "" {
 		return ""
 	}

@@ -66,6 +66,10 @@ type metricStats struct {
 	cur     string                    // the name the last comment line described
 	kept    int
 	help    map[string]string
+	// the families past metricMaxFams: samples by a hash of the name
+	// (the top bit: its first sample has labels), and their samples
+	rest        map[uint64]uint32
+	restSamples int
 }
 
 func newMetricStats() *metricStats {
@@ -194,18 +198,22 @@ func (m *metricStats) comment(line string) {
 func (m *metricStats) sample(pos int, key, val, text string) {
 	base := metricBase(key)
 	name := base
-	if m.cur != "" && strings.HasPrefix(base, m.cur) {
+	if m.cur != "" && famMember(m.cur, base) {
 		name = m.cur // a summary's name_sum, name_count: its family's
 	}
+	labels := key[len(base):]
 	f := m.byName[name]
 	if f == nil {
+		if len(m.fams) >= metricMaxFams {
+			m.countRest(name, labels != "")
+			return
+		}
 		f = &metricFam{name: strings.Clone(name), first: pos, vals: map[string]int{}, byVal: map[string][]string{},
 			min: math.Inf(1), max: math.Inf(-1)}
 		m.byName[f.name] = f
 		m.fams = append(m.fams, f)
 	}
 	f.n++
-	labels := key[len(base):]
 	if f.n == 1 {
 		f.labels = labelNames(labels)
 	}
@@ -237,6 +245,57 @@ func (m *metricStats) sample(pos int, key, val, text string) {
 			f.max, f.maxS = x, strings.Clone(labels)
 		}
 	}
+}
+
+// famSuffixes are the endings the exposition formats (Prometheus' text,
+// OpenMetrics) give the samples of a family under longer names: a
+// summary's or histogram's _sum, _count, _bucket, a counter's _total and
+// _created, an info's _info, a gauge histogram's _gsum, _gcount.
+var famSuffixes = []string{"_sum", "_count", "_bucket", "_total", "_created", "_info", "_gsum", "_gcount"}
+
+// famMember reports whether a sample named base belongs to the family
+// fam: base is fam, or fam with one of famSuffixes (up_total is up's,
+// upstream_latency_seconds and node_load15 are not up's, node_load1's).
+func famMember(fam, base string) bool {
+	if base == fam {
+		return true
+	}
+	rest, ok := strings.CutPrefix(base, fam)
+	if !ok {
+		return false
+	}
+	for _, x := range famSuffixes {
+		if rest == x {
+			return true
+		}
+	}
+	return false
+}
+
+// metricMaxFams bounds the families profiled in full (label names,
+// values, smallest and largest, samples kept); the families past it are
+// counted, exactly, by a hash of their name and their number of samples.
+const metricMaxFams = 20000
+
+// countRest counts a sample of a family past metricMaxFams.
+func (m *metricStats) countRest(name string, labelled bool) {
+	if m.rest == nil {
+		m.rest = map[uint64]uint32{}
+	}
+	h := uint64(14695981039346656037) // FNV-1a
+	for i := 0; i < len(name); i++ {
+		h ^= uint64(name[i])
+		h *= 1099511628211
+	}
+	c, seen := m.rest[h]
+	if !seen && labelled {
+		c = 1 << 31 // its first sample has labels
+	}
+	if c&(1<<31-1) < 1<<31-1 {
+		c++
+	}
+	m.rest[h] = c
+	m.restSamples++
 }
 
 // metricMaxNamed bounds the label sets named per value of a family: a
@@ -276,17 +335,14 @@ func labelNames(set string) string {
 
 // facts are the families' lines, in fill order.
 func (m *metricStats) facts() []string {
-	one, oneLabelled := 0, 0
-	for _, f := range m.fams {
-		if f.n == 1 {
-			one++
-			if f.labels != "" {
-				oneLabelled++
-			}
-		}
-	}
+	one, oneLabelled := m.oneCount()
+	all := len(m.fams) + len(m.rest)
 	l := fmt.Sprintf("families (a name, its samples with their {labels}, and the # lines that describe it): %s; %s of one sample (%s of them with labels), %s of several samples",
-		commas(len(m.fams)), commas(one), commas(oneLabelled), commas(len(m.fams)-one))
+		commas(all), commas(one), commas(oneLabelled), commas(all-one))
+	if len(m.rest) > 0 {
+		l += fmt.Sprintf("; the first %s families in line order are profiled (the lines below are theirs), the other %s (%s samples) only counted",
+			commas(len(m.fams)), commas(len(m.rest)), commas(m.restSamples))
+	}
 	var ws []string
 	wk, _ := byCount(m.words)
 	for _, w := range wk {
@@ -317,6 +373,38 @@ func (m *metricStats) facts() []string {
 		out = append(out, "families with the most samples: "+strings.Join(big, ", "))
 	}
 	return out
+}
+
+// oneCount is the number of families of one sample, and of them those
+// with labels, over every family (those past metricMaxFams too).
+func (m *metricStats) oneCount() (one, labelled int) {
+	for _, f := range m.fams {
+		if f.n == 1 {
+			one++
+			if f.labels != "" {
+				labelled++
+			}
+		}
+	}
+	for _, c := range m.rest {
+		if c&(1<<31-1) == 1 {
+			one++
+			if c>>31 == 1 {
+				labelled++
+			}
+		}
+	}
+	return one, labelled
+}
+
+// capped reports whether some sample of a profiled family was not kept
+// (past metricMaxSamples): the samples listed are of the first ones.
+func (m *metricStats) capped() bool {
+	n := 0
+	for _, f := range m.fams {
+		n += f.n
+	}
+	return n > m.kept
 }
 
 // bySize are the families, those of most samples first.
@@ -506,9 +594,7 @@ func (tc *textCands) metricCandidates(add func(sec, key, rec int, reason, text s
 	}
 	tc.kvLines = map[int][]int{}
 	lines, labelled := m.oneLines()
-	for _, l := range lines {
-		tc.kvNames += len(l.pos)
-	}
+	tc.kvNames, _ = m.oneCount()
 	setPrio(PrioRare)
 	for i := range labelled {
 		tc.kvLines[-1-i] = lines[i].pos
@@ -548,11 +634,12 @@ func (tc *textCands) metricCandidates(add func(sec, key, rec int, reason, text s
 	}
 }
 
-// hasBasePrefix reports whether some name of bases starts with name
-// ("go_gc_duration_seconds_sum" for the family go_gc_duration_seconds).
+// hasBasePrefix reports whether some name of bases is a sample of the
+// family name under a longer name ("go_gc_duration_seconds_sum" for the
+// family go_gc_duration_seconds; not node_load15 for node_load1).
 func hasBasePrefix(bases map[string]bool, name string) bool {
-	for b := range bases {
-		if strings.HasPrefix(b, name) {
+	for _, x := range famSuffixes {
+		if bases[name+x] {
 			return true
 		}
 	}
@@ -569,19 +656,29 @@ func (tc *textCands) metricHead(k int, cs []Candidate) string {
 		for _, c := range cs {
 			for _, p := range tc.kvLines[-1-c.Key] {
 				tc.shown[p] = true
+				tc.kvShown[p] = true
 				n++
 			}
 		}
-		return fmt.Sprintf("families of one sample, as written, in line order (showing %s of %s, an even spread of lines):\n", commas(n), commas(tc.kvNames))
+		spread := "an even spread of lines"
+		if tc.p.kv.metric.capped() || len(tc.p.kv.metric.rest) > 0 {
+			spread = fmt.Sprintf("an even spread of the lines of the first %s samples kept", commas(metricMaxSamples))
+		}
+		return fmt.Sprintf("families of one sample, as written, in line order (showing %s of %s, %s):\n", commas(n), commas(tc.kvNames), spread)
 	case tsKVEntries:
 		n := 0
 		for _, c := range cs {
 			for _, p := range tc.kvLines[1<<30+c.Key] {
 				tc.shown[p] = true
+				tc.kvShown[p] = true
 				n++
 			}
 		}
-		return fmt.Sprintf("samples of the families of several samples, as written (a family at a time, an even spread; showing %s):\n", commas(n))
+		spread := "an even spread"
+		if tc.p.kv.metric.capped() || len(tc.p.kv.metric.rest) > 0 {
+			spread = fmt.Sprintf("an even spread of the first %s samples kept", commas(metricMaxSamples))
+		}
+		return fmt.Sprintf("samples of the families of several samples, as written (a family at a time, %s; showing %s):\n", spread, commas(n))
 	case tsKVGroups:
 		return fmt.Sprintf("descriptions of the families (name: text, from their # lines; showing %s lines)\n", commas(len(cs)))
 	}

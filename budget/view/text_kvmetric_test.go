@@ -114,3 +114,99 @@ func TestMetricSampleFamilies(t *testing.T) {
 		prev = text
 	}
 }
+
+// TestMetricFamilyBySuffix checks that a sample joins the family the last
+// # line described only under the family's name or the name with a suffix
+// the exposition formats define (_sum, _count, _total...), not under any
+// longer name that starts with it: up and upstream_latency_seconds,
+// node_load1 and node_load15 are separate families.
+func TestMetricFamilyBySuffix(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# HELP up Whether the target is up.\n# TYPE up gauge\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "up{instance=\"h%d:9100\"} %d\n", i, min(1, i%7))
+	}
+	for i := range 30 {
+		fmt.Fprintf(&b, "upstream_latency_seconds{instance=\"h%d:9100\"} 0.%d\n", i, 100+i)
+	}
+	for i := range 30 {
+		fmt.Fprintf(&b, "upstream_errors_total{instance=\"h%d:9100\"} %d\n", i, 3*i)
+	}
+	b.WriteString("# HELP node_load1 1m load average.\n# TYPE node_load1 gauge\nnode_load1 0.21\n")
+	for i := range 20 {
+		fmt.Fprintf(&b, "node_load15{cpu=\"%d\"} %d.5\n", i, i)
+	}
+	b.WriteString("# HELP rpc_seconds RPC latency.\n# TYPE rpc_seconds summary\n")
+	b.WriteString("rpc_seconds{quantile=\"0.5\"} 0.2\nrpc_seconds{quantile=\"0.9\"} 0.7\nrpc_seconds_sum 12.5\nrpc_seconds_count 40\n")
+	b.WriteString("# HELP go_goroutines Number of goroutines.\n# TYPE go_goroutines gauge\ngo_goroutines 12\n")
+	views, _ := kvView(t, []byte(b.String()), []int{4000})
+	text := views[4000]
+	for _, want := range []string{
+		"families (a name, its samples with their {labels}, and the # lines that describe it): 7; 2 of one sample (0 of them with labels), 5 of several samples;",
+		"up{instance} (30 samples): values 1 25, 0 5",
+		"upstream_latency_seconds{instance} (30 samples)",
+		"upstream_errors_total{instance} (30 samples)",
+		"node_load15{cpu} (20 samples)",
+		"rpc_seconds{quantile} (4 samples, 2 of them under longer names)",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
+		}
+	}
+}
+
+// TestMetricCountsPastKept checks the counts the view of metric samples
+// states past the samples it keeps (metricMaxSamples) and the families it
+// profiles in full: every family and every sample is counted, the
+// listing says it is of the first samples, and the foot's count of
+// entries not shown is the entries less the samples the view lists.
+func TestMetricCountsPastKept(t *testing.T) {
+	listed := regexp.MustCompile(`(?m)(?:^  |; )((?:m_\d+\{inst="h\d+"\}|req_total\{path="/p/\d+"\}) \d+)`)
+	cases := []struct {
+		name        string
+		gen         func(*strings.Builder)
+		n           int
+		want        []string
+		famsOfFirst bool
+	}{
+		{"one-sample families", func(b *strings.Builder) {
+			for i := range 30000 {
+				fmt.Fprintf(b, "# HELP m_%d help for %d\n# TYPE m_%d gauge\nm_%d{inst=\"h%d\"} %d\n", i, i, i, i, i%50, i%1000)
+			}
+		}, 30000, []string{
+			"families (a name, its samples with their {labels}, and the # lines that describe it): 30,000; 30,000 of one sample (30,000 of them with labels), 0 of several samples; the first 20,000 families in line order are profiled",
+			"the other 10,000 (10,000 samples) only counted",
+			" of 30,000, an even spread of the lines of the first 8,192 samples kept):",
+		}, true},
+		{"one family", func(b *strings.Builder) {
+			b.WriteString("# HELP req_total requests\n# TYPE req_total counter\n")
+			for i := range 20000 {
+				fmt.Fprintf(b, "req_total{path=\"/p/%d\"} %d\n", i, i%977)
+			}
+		}, 20000, []string{
+			"families with the most samples: req_total 20,000",
+			"req_total{path} (20,000 samples)",
+			"(a family at a time, an even spread of the first 8,192 samples kept; showing ",
+		}, false},
+	}
+	for _, c := range cases {
+		var b strings.Builder
+		c.gen(&b)
+		views, _ := kvView(t, []byte(b.String()), []int{2000, 4000})
+		for bud, text := range views {
+			for _, want := range c.want {
+				if !strings.Contains(text, want) {
+					t.Errorf("%s at %d: no %q in\n%s", c.name, bud, want, text)
+				}
+			}
+			shown := map[string]bool{}
+			for _, m := range listed.FindAllStringSubmatch(text, -1) {
+				shown[m[1]] = true
+			}
+			want := fmt.Sprintf("%s of %s entries not shown", commas(c.n-len(shown)), commas(c.n))
+			if !strings.Contains(text, want) {
+				t.Errorf("%s at %d: %d samples listed; no %q in\n%s", c.name, bud, len(shown), want, text)
+			}
+		}
+	}
+}
