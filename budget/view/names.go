@@ -2,6 +2,7 @@ package view
 
 import (
 	"regexp"
+	"strings"
 	"sync"
 )
 
@@ -37,7 +38,7 @@ func (r *pathRe) MatchString(path string) bool {
 	if ok {
 		return m
 	}
-	m = r.re.MatchString(path)
+	m = r.re.MatchString(wordsPath(path))
 	r.mu.Lock()
 	if len(r.memo) >= maxPathMemo {
 		clear(r.memo)
@@ -45,4 +46,17 @@ func (r *pathRe) MatchString(path string) bool {
 	r.memo[path] = m
 	r.mu.Unlock()
 	return m
+}
+
+// wordsPath returns path with its names of several words read word by
+// word: a member name quoted for its spaces ("Node Type", "Actual Total
+// Time" of PostgreSQL's EXPLAIN) becomes its words joined by dots
+// (Node.Type), so that the expressions over names see its last word as
+// they see a nested member's (a type, a time). Other paths are returned
+// as they are.
+func wordsPath(path string) string {
+	if !strings.Contains(path, `"`) || !strings.Contains(path, " ") {
+		return path
+	}
+	return strings.NewReplacer(`"`, "", " ", ".").Replace(path)
 }

@@ -701,6 +701,11 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 // The walk calls it before the value's content (see scalar).
 func (p *Profile) enter(f *Field, rec int) {
 	if f.lastRec != rec {
+		if rec > f.lastRec+1 && p.t != nil && f.sel != nil && len(f.sel.lackRecs) < maxLack {
+			// (records before this one lack the field: rows.go's
+			// lacksField)
+			p.t.noteLack(f, f.lastRec+1, rec)
+		}
 		f.lastRec = rec
 		f.Present++
 		if !f.firstDone {

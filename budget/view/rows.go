@@ -841,7 +841,7 @@ func (k *coll) selectRows() {
 		spread.recs = append(spread.recs, i)
 		spread.text[i] = "spread"
 	}
-	k.why = append(k.why, outliers, lackErr, kindMax, lacking, relevant, k.changePoints(), ends, spread)
+	k.why = append(k.why, outliers, lackErr, k.lacksField(raws), kindMax, lacking, relevant, k.changePoints(), ends, spread)
 	k.fillGroups()
 
 	// The rows of every record a reason chose, and of the probes.
@@ -1507,6 +1507,10 @@ type fieldSel struct {
 	// firstRecs are the first records that have the field (outside
 	// arrays): the candidates for "has a field most records lack".
 	firstRecs []int
+	// lackRecs are the first records (at most maxLack) that lack the
+	// field and that are kept (noteLack): the candidates for "lacks a
+	// field nearly every record has" (lacksField).
+	lackRecs []int
 	// hi and lo are the largest and the smallest numbers (of a field
 	// under an array, each record's largest and smallest): the
 	// candidates for outliers, whose mean is known only at the end.
@@ -1685,6 +1689,9 @@ type tracker struct {
 	raw   []byte
 	alias bool
 	kept  bool
+	// prevRaw is the record before it (record rec-1) when its text is
+	// a slice of the input (free to keep), else nil.
+	prevRaw []byte
 	// mkey and mvalue are the key (quoted) and the value of a map's
 	// record (beginMap), whose text raw is nil when not made yet.
 	mkey, mvalue []byte
@@ -1936,6 +1943,9 @@ func (t *tracker) noEntry() {
 
 // open starts record i, whose text is raw (nil: a map's, made later).
 func (t *tracker) open(i int, raw []byte) {
+	if t.rec != i-1 {
+		t.prevRaw = nil
+	}
 	t.rec, t.raw, t.kept = i, raw, false
 	t.alias = within(t.data, raw)
 	for t.wi < len(t.want) && t.want[t.wi] < i {
@@ -1943,6 +1953,31 @@ func (t *tracker) open(i int, raw []byte) {
 	}
 	if t.wi < len(t.want) && t.want[t.wi] == i {
 		t.keep()
+	}
+}
+
+// maxLack is the most records lacking a field that lacksField names
+// (the records without a license among 800 components: 11).
+const maxLack = 12
+
+// noteLack notes that records from to to-1 lack field f (it was seen
+// before from, or never, and is seen again in record to), keeping those
+// whose text is at hand for free: the record right before (prevRaw, a
+// slice of the input) and the records kept already (the first one, the
+// ends, the spread). A longer run of records without the field is a
+// field of some records only: not noted.
+func (t *tracker) noteLack(f *Field, from, to int) {
+	if to-from > 2 {
+		return
+	}
+	for i := from; i < to && len(f.sel.lackRecs) < maxLack; i++ {
+		if _, ok := t.raws[i]; !ok {
+			if i != to-1 || t.prevRaw == nil {
+				continue
+			}
+			t.raws[i] = t.prevRaw
+		}
+		f.sel.lackRecs = append(f.sel.lackRecs, i)
 	}
 }
 
@@ -1959,6 +1994,10 @@ func (t *tracker) end(raw []byte) {
 	t.raw = raw
 	if t.kept && t.alias {
 		t.raws[t.rec] = raw // begin may have had only its start
+	}
+	t.prevRaw = nil
+	if t.alias && raw != nil {
+		t.prevRaw = raw
 	}
 	if len(t.terms) > 0 {
 		if raw == nil {
@@ -2594,4 +2633,72 @@ func (k *coll) largestOfKinds(r *reason, extra func(int, []byte)) {
 			r.text[i] = fmt.Sprintf("largest %s among %s=%s", k.short(m), k.short(kf), cell(v, 40))
 		}
 	}
+}
+
+// lacksField returns the reason of the records that lack a field
+// nearly every record has (9 in 10, at most maxLack lack it, of 10
+// records or more): a package with no repository among 235 that have
+// one, a component with no license among 800. The one record without
+// what the others have is an anomaly a user asks for, and the profile's
+// "missing in 1" does not say which (F15 of held12). A field inside an
+// array, or whose parent object the same records lack, is passed over
+// (the parent's reason names them); so are the pinned records (the
+// registry's predicate says why they differ: a pending pod has no node
+// yet). A record lacking several such fields (a document's header
+// record, the main module among its dependencies) names the first
+// three. Only records kept in the profile's pass are named (noteLack):
+// the record before the one that has the field again, the first and
+// the last records.
+func (k *coll) lacksField(raws map[int][]byte) *reason {
+	p := k.p
+	r := &reason{prio: PrioAnomaly, text: map[int]string{}}
+	n := p.Records
+	if n < 10 || p.Map && k.keyedStream() {
+		return r
+	}
+	pinned := map[int]bool{}
+	for _, i := range k.c.Pinned {
+		pinned[i] = true
+	}
+	lacks := map[int][]*Field{}
+	for _, f := range p.Fields {
+		miss := n - f.Present
+		if miss < 1 || miss > maxLack || f.Present*10 < n*9 || f.inArr || f.sel == nil || k.hidden(f) || k.dupOf[f] != nil {
+			continue
+		}
+		if par := f.parent; par != nil && par != p.root && par.Present == f.Present {
+			continue
+		}
+		recs := f.sel.lackRecs
+		for i := f.lastRec + 1; i < n && len(recs) < miss; i++ {
+			if _, ok := raws[i]; ok {
+				recs = append(recs, i) // (after the last record that has it)
+			}
+		}
+		for _, i := range recs {
+			if _, ok := raws[i]; !ok || pinned[i] || slices.Contains(lacks[i], f) {
+				continue
+			}
+			if lacks[i] == nil {
+				if len(r.recs) >= maxPerWhy {
+					continue
+				}
+				r.recs = append(r.recs, i)
+			}
+			lacks[i] = append(lacks[i], f)
+		}
+	}
+	for i, fs := range lacks {
+		var names []string
+		for _, f := range fs[:min(3, len(fs))] {
+			names = append(names, k.short(f))
+		}
+		more := ""
+		if len(fs) > 3 {
+			more = fmt.Sprintf(" and %d more fields", len(fs)-3)
+		}
+		r.text[i] = fmt.Sprintf("no %s%s (%s of %s records have it)", strings.Join(names, ", "), more, commas(fs[0].Present), commas(n))
+	}
+	sort.Ints(r.recs)
+	return r
 }
