@@ -179,8 +179,14 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 				switch colls[i].Path {
 				case it.Of:
 					detail = fmt.Sprintf("showing %s of %s records whole; their %s items are the collection %s; the rest are in %s", commas(colls[i].Shown), commas(colls[i].Count), commas(it.Count), it.Path, RefOf(art.Handle))
+					if it.Nodes {
+						detail = fmt.Sprintf("showing %s of %s records whole; with their root and every node under them they are the %s nodes of the collection %s; the rest are in %s", commas(colls[i].Shown), commas(colls[i].Count), commas(it.Count), it.Path, RefOf(art.Handle))
+					}
 				case it.Path:
 					detail = fmt.Sprintf("showing %s of %s records (the items of the records of %s); the rest are in %s", commas(colls[i].Shown), commas(colls[i].Count), it.Of, RefOf(art.Handle))
+					if it.Nodes {
+						detail = fmt.Sprintf("showing %s of %s records (the nodes at every depth of the tree whose root's children are %s); the rest are in %s", commas(colls[i].Shown), commas(colls[i].Count), it.Of, RefOf(art.Handle))
+					}
 				}
 			}
 			actions = append(actions, schemas.Action{

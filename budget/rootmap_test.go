@@ -108,7 +108,9 @@ func TestKeyPrefixCounts(t *testing.T) {
 // Type", "Actual Rows") is a tree of structs, not of maps, so every
 // node's fields are counted at every depth. Such nodes were taken for
 // maps (most of their names are no identifiers), and the tree lines
-// counted the types of 3 of the 9 nodes under the top one.
+// counted the types of 3 of the 9 nodes under the top one. The nodes
+// are now one collection (view/json_nodes.go): the top one is counted
+// with the nine under it.
 func TestTreeOfWordNamedFields(t *testing.T) {
 	node := func(typ string, rows int, kids ...map[string]any) map[string]any {
 		n := map[string]any{"Node Type": typ, "Parent Relationship": "Outer", "Parallel Aware": false,
@@ -134,8 +136,8 @@ func TestTreeOfWordNamedFields(t *testing.T) {
 	if res.Level != schemas.LevelArtifact {
 		t.Fatalf("level %s, want artifact", res.Level)
 	}
-	// The nine nodes under the Limit, counted by type.
-	want := `every depth: "Node Type" (9 values): Seq Scan 3, Hash Join 2, Hash 2, Aggregate 1, Sort 1`
+	// The Limit and the nine nodes under it, counted by type.
+	want := `"Node Type" (string, 6 distinct): Seq Scan 3, Hash Join 2, Hash 2, Aggregate 1, Limit 1, Sort 1`
 	if !strings.Contains(res.Content, want) {
 		t.Errorf("want %s in:\n%s", want, res.Content)
 	}

@@ -51,6 +51,7 @@ func Build(in Input) (*View, error) {
 	}
 	v.Header = hb.String()
 	if in.Format == "json" {
+		in.Collections = markNodeTrees(in) // json_nodes.go
 		addFacts(v, in)
 		v.tree = addDepTree(v, in) // deptree.go
 	}
@@ -70,6 +71,12 @@ func Build(in Input) (*View, error) {
 		}
 		if c.Kind == "lines" {
 			if err := addText(v, in, ci); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if ok, err := addNodeTree(v, in, ci); ok || err != nil { // json_nodes.go
+			if err != nil {
 				return nil, err
 			}
 			continue
@@ -858,7 +865,9 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		if missing > 0 {
 			fmt.Fprintf(&b, ", missing %s", commas(missing))
 		}
-		if f.NumN > 1 && f.Min != f.Max && !refNumber(f.Path) && !codeNumber(f.Path) {
+		if f.NumN > 1 && f.Min != f.Max && !refNumber(f.Path) && !codeNumber(f.Path) && f.NumStrings == 0 {
+			// (A few values written as strings are codes and flags
+			// ("tcp.flags.ack": "1"): their sum says nothing.)
 			fmt.Fprintf(&b, "; sum %s", num(f.Sum))
 		}
 		n := f.Distinct
@@ -905,8 +914,10 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 			}
 		}
 		epochTimes(&b, f)
-		if f.Min != f.Max && (!under || f.Max > f.Mean()+2*f.StdDev()) && !ref && !code {
-			// (the range of ids, offsets or positions answers nothing)
+		if f.Min != f.Max && (!under || f.Max > f.Mean()+2*f.StdDev()) && !ref && !code && f.NumStrings == 0 {
+			// (the range of ids, offsets or positions answers nothing;
+			// numbers written as strings keep the place of the strings
+			// they are written as)
 			class = classRange
 		}
 	case f.TimeN > 0 && f.TimeN == f.Values-f.Nulls:
@@ -1419,6 +1430,10 @@ func (k *coll) chooseColumns() {
 			k.opaqueCols = append(k.opaqueCols, f)
 			continue
 		}
+		// Numbers written as strings are scored as the strings they are
+		// written as: their statistics are the profile's, the columns
+		// stay those of the records' own numbers.
+		numN := f.ownNumbers()
 		s := 30
 		switch {
 		case f.MaxLen > 200:
@@ -1427,13 +1442,13 @@ func (k *coll) chooseColumns() {
 			s = 35 // a line of text: a title, a summary, a message
 		case f.Types == tBool:
 			s = 60
-		case f.NumN > 0 && (identityScore(f.Path) >= 50 || refNumber(f.Path)):
+		case numN > 0 && (identityScore(f.Path) >= 50 || refNumber(f.Path)):
 			s = 25 // a number naming something (user.id) or a place (a line, an offset), not a measure
-		case f.NumN > 0 && f.Distinct > 12:
+		case numN > 0 && f.Distinct > 12:
 			s = 75 // a measure
 		case f.Counts != nil && f.Distinct <= 12 && f.Distinct >= 2:
 			s = 70
-		case f.NumN > 0:
+		case numN > 0:
 			s = 65
 		case f.TimeN > 0:
 			s = 55
@@ -1448,11 +1463,11 @@ func (k *coll) chooseColumns() {
 		if f.Nulls*2 > f.Values {
 			s -= 35 // mostly null
 		}
-		if f.NumN >= 8 && f.Max > f.Mean()+2*f.StdDev() && !refNumber(f.Path) {
+		if numN >= 8 && f.Max > f.Mean()+2*f.StdDev() && !refNumber(f.Path) {
 			s += 30 // has outliers
 		}
 		several := strings.Contains(f.Path, "[]") && f.Values > f.Present+f.Present/5
-		if several && f.NumN > 0 && refNumber(f.Path) {
+		if several && numN > 0 && refNumber(f.Path) {
 			continue // a list of offsets or positions says nothing per row
 		}
 		if stateNames.MatchString(f.Path) && !several {

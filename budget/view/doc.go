@@ -54,6 +54,9 @@
 //	               fold.go (many sibling collections in one section),
 //	               tree.go and treenodes.go (records nesting records: the
 //	               totals over every depth, the nodes breadth-first),
+//	               json_nodes.go (a tree of unnamed nodes, EXPLAIN's
+//	               plan: every node at every depth, the root included,
+//	               one collection whose path is a jq expression),
 //	               dupcols.go (a field repeating another's values, stated
 //	               once) and query.go (the follow-up queries, runnable as
 //	               written).

@@ -212,7 +212,7 @@ func (k *coll) groupExtras(key, grp, name *Field) []*Field {
 			break
 		}
 		if f == key || f == grp || f == name || !f.scalar() || f.inArr || k.hidden(f) || f.Present*2 >= k.p.Records || f.Present < 2 ||
-			f.Distinct < 2 && !f.ManyDistinct || f.NumN > 0 && (refNumber(f.Path) || identityScore(f.Path) >= 50) {
+			f.Distinct < 2 && !f.ManyDistinct || f.ownNumbers() > 0 && (refNumber(f.Path) || identityScore(f.Path) >= 50) {
 			continue
 		}
 		out = append(out, f)
@@ -299,7 +299,7 @@ func (k *coll) indexFields() (key *Field, fields []*Field, fixed, ok bool) {
 			s += 40
 		}
 		switch {
-		case f.NumN > 0 && f.Distinct > 12:
+		case f.ownNumbers() > 0 && f.Distinct > 12:
 			s += 20 // a measure
 		case f.Counts != nil && f.Distinct <= 12:
 			s += 15 // a state
@@ -341,7 +341,7 @@ func (k *coll) indexFields() (key *Field, fields []*Field, fixed, ok bool) {
 // lines are read once per question.
 func pickIndexFields(cands []*Field, sameAsKey func(j int) int, n int, det func(i, j int) bool) []int {
 	var picked []int
-	measure := func(j int) bool { f := cands[j]; return f.NumN > 0 && f.NumN*2 >= f.Values }
+	measure := func(j int) bool { f := cands[j]; return f.ownNumbers() > 0 && f.ownNumbers()*2 >= f.Values }
 	for _, pass := range []int{0, 1} {
 		for j := range cands {
 			if len(picked) == 2 {

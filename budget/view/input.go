@@ -74,4 +74,8 @@ type Collection struct {
 	// instead of reading the records again, when it holds Count records
 	// of Data. A FedColl serves one Build.
 	Fed *FedColl
+	// nodes, when not nil, is the tree whose root's children are the
+	// collection's records (json_nodes.go): the view shows its nodes
+	// at every depth as a collection of their own.
+	nodes *nodeTree
 }

@@ -111,6 +111,11 @@ func recordParts(rec []byte, path string, colls []Collection) []string {
 			}
 			label = prefix + label
 			sub := elem + "." + label
+			if root := treeRootOf(colls, sub); root != "" {
+				text, _ := inline(raw)
+				out = append(out, label+": "+text+" (the root node of the collection "+root+")")
+				return
+			}
 			switch {
 			case len(raw) > 0 && raw[0] == '{' && depth+1 < maxFactDepth && holdsPath(colls, sub):
 				walk(&jscan{d: raw}, label+".", depth+1)
@@ -129,6 +134,17 @@ func recordParts(rec []byte, path string, colls []Collection) []string {
 	}
 	walk(&s, "", 0)
 	return out
+}
+
+// treeRootOf returns the path of the collection of nodes (json_nodes.go)
+// whose roots are at path, or "".
+func treeRootOf(colls []Collection, path string) string {
+	for _, c := range colls {
+		if c.nodes != nil && c.nodes.roots == path {
+			return c.nodes.expr()
+		}
+	}
+	return ""
 }
 
 // holdsPath reports whether one of colls lies inside the value at path.

@@ -196,6 +196,11 @@ type Field struct {
 	// Entries: for objects, the fewest and most members and their total
 	// over the Objects objects.
 	MinEntries, MaxEntries, Entries, Objects int
+	// NumStrings counts the numbers among NumN that are written as
+	// strings: every value of the field is a number or a string that
+	// holds one (tshark's "frame.len": "74"), so min, max and sum are
+	// over all of them.
+	NumStrings int
 	// MapLike: the object's member names are data (a package's
 	// dependencies or scripts: many distinct names, each in few
 	// records), set by Finish. Its members are summarised by the
@@ -242,6 +247,11 @@ type Field struct {
 	minRec, maxRec, earliestRec, latestRec, maxItemsRec, maxEntriesRec int
 	// ...and its text, when the profile has a tracker.
 	minRaw, maxRaw, earliestRaw, latestRaw, maxItemsRaw, maxEntriesRaw []byte
+	// strNums gathers the strings that hold a JSON number ("74",
+	// "0.000055289"), apart from the numbers, until Finish: when every
+	// value of the field is a number or such a string, they are its
+	// numbers (NumStrings).
+	strNums *strNumStats
 }
 
 // TopValue is one of a field's most common values (its JSON text) and
@@ -447,7 +457,7 @@ func (p *Profile) child(parent *Field, name string) *Field {
 	if f, ok := parent.kids[name]; ok {
 		return f
 	}
-	if !parent.keyed && len(parent.kids) >= mapKids && parent.Objects >= 8 && parent.Entries*2 <= len(parent.kids)*parent.Objects && !p.recordFields(parent) {
+	if !parent.keyed && len(parent.kids) >= mapKids && parent.Objects >= 8 && parent.Entries*2 <= len(parent.kids)*parent.Objects && !p.recordFields(parent) && !labelSet(parent) {
 		// Many member names, a record holding under half of them on
 		// average: the names are data (a map such as dependencies).
 		// New names are counted, not given fields, so that a map does
@@ -474,6 +484,26 @@ func (p *Profile) child(parent *Field, name string) *Field {
 	p.Fields = append(p.Fields, f)
 	p.byP[path] = f
 	return f
+}
+
+// labelSet reports whether the member names of object field f are the
+// fields of a label set: a few names, each in (nearly) every object,
+// hold most of the entries, the others are in some (prometheus' metric
+// holds __name__, job and instance in every series, device or cpu in
+// some). Such names are fields, present or missing, not data; a map's
+// names (dependencies, flags) are each in few of its objects.
+func labelSet(f *Field) bool {
+	if f.Objects < 4 {
+		return false
+	}
+	core, coreEntries := 0, 0
+	for _, kid := range f.kids {
+		if kid.scalar() && kid.Values*10 >= f.Objects*9 {
+			core++
+			coreEntries += kid.Values
+		}
+	}
+	return core >= 2 && coreEntries*2 >= f.Entries
 }
 
 // recordFields reports whether the member names of f are the fields of
@@ -796,6 +826,9 @@ func (p *Profile) firstSight(f *Field, raw []byte, rec int, st *valStat) {
 	switch raw[0] {
 	case '"':
 		p.firstString(f, raw, rec, st)
+		if st.fl&stTime == 0 && len(raw) >= 3 && len(raw) <= 34 && (raw[1] >= '0' && raw[1] <= '9' || raw[1] == '-') {
+			p.strNumber(f, raw[1:len(raw)-1], rec, st)
+		}
 	case 'n', 't', 'f':
 		// counted by value() and distinct()
 	default:
@@ -840,6 +873,9 @@ func (p *Profile) again(f *Field, st *valStat) {
 		}
 		return
 	}
+	if st.fl&stStrNum != 0 {
+		f.strNums.add(st.x, 1)
+	}
 	if st.fl&stLong != 0 {
 		f.Long++
 		if st.fl&stSpaced != 0 {
@@ -881,6 +917,9 @@ func (p *Profile) settleFew(f *Field) {
 // (again, but numbers, which again adds one at a time), while f has few
 // values (its patterns come from its value counts).
 func (p *Profile) againN(f *Field, st *valStat, k int) {
+	if st.fl&stStrNum != 0 {
+		f.strNums.add(st.x, k)
+	}
 	if st.fl&stLong != 0 {
 		f.Long += k
 		if st.fl&stSpaced != 0 {
@@ -1480,6 +1519,7 @@ func (p *Profile) Finish() {
 		if !f.tooMany {
 			p.settleFew(f)
 		}
+		f.numStrings()
 		if f.TimeN > 0 {
 			f.earliestText, f.latestText = string(f.earliestBuf), string(f.latestBuf)
 			f.Earliest, _ = parseTime(f.earliestText)
@@ -1655,6 +1695,9 @@ func mapLike(f *Field) bool {
 		// each of 160 packets): the names are fields, dotted or not.
 		return false
 	}
+	if nonIdent*2 < k && !f.namesLost && labelSet(f) {
+		return false
+	}
 	if nonIdent*2 >= k {
 		return true
 	}
@@ -1709,6 +1752,9 @@ func identityScore(path string) int {
 	if i := strings.LastIndexByte(l, '.'); i >= 0 {
 		leaf = l[i+1:]
 	}
+	// The quotes of a quoted name ("Relation Name") and the underscores
+	// around a name (prometheus' __name__) are not the name.
+	leaf = strings.Trim(leaf, `_"`)
 	depth := strings.Count(l, ".")
 	switch l {
 	case "metadata.name":

@@ -404,7 +404,7 @@ func (k *coll) selectRows() {
 			// no reason of its own: global_frame beside frame)
 			continue
 		}
-		exit := f.NumN > 0 && f.sel.exit
+		exit := f.ownNumbers() > 0 && f.sel.exit
 		if f.Counts != nil {
 			// Values that say something went wrong are anomalies where
 			// they are the exception: not where a quarter of the values
@@ -432,7 +432,7 @@ func (k *coll) selectRows() {
 					return false
 				}
 				if plain < 0 {
-					plain = b2i(!k.opaque(f) && !(f.NumN > 0 && refNumber(f.Path)) && k.codeOf(f) == nil)
+					plain = b2i(!k.opaque(f) && !(f.ownNumbers() > 0 && refNumber(f.Path)) && k.codeOf(f) == nil)
 				}
 				return plain == 1
 			}
@@ -471,14 +471,14 @@ func (k *coll) selectRows() {
 				flag(label, PrioAnomaly, 0, f.sel.exitVals[raw], k.short(f)+"="+raw+" (not 0)", k.innerRef(f, raw))
 			}
 		}
-		if f.NumN >= 8 && f.StdDev() > 0 && f != p.Identity && !refNumber(f.Path) && !codeNumber(f.Path) && k.codeOf(f) == nil &&
+		if f.ownNumbers() >= 8 && f.StdDev() > 0 && f != p.Identity && !refNumber(f.Path) && !codeNumber(f.Path) && k.codeOf(f) == nil &&
 			!strings.Contains(f.Path, "[][]") {
 			// (an offset, a position, a depth or a code far from the
 			// mean is no outlier: they are no measures; nor the
 			// numbers of pairs in lists of lists, line numbers)
 			outl[f] = stat{f.Mean(), f.StdDev()}
 		}
-		if f.Present > 0 && p.Records >= 10 && f.Present*10 <= p.Records && !strings.Contains(f.Path, "[]") && !(f.NumN > 0 && refNumber(f.Path)) {
+		if f.Present > 0 && p.Records >= 10 && f.Present*10 <= p.Records && !strings.Contains(f.Path, "[]") && !(f.ownNumbers() > 0 && refNumber(f.Path)) {
 			// (a position a few records have, a multi-line command's
 			// line_end, tells nothing of them)
 			parent := f.Path
@@ -527,7 +527,9 @@ func (k *coll) selectRows() {
 		if strings.Contains(f.Path, "[]") {
 			continue
 		}
-		if f.NumN > 0 && f.Min != f.Max && f.NumN == f.Values-f.Nulls {
+		if f.NumN > 0 && f.Min != f.Max && f.NumN == f.Values-f.Nulls && !(f.NumStrings > 0 && (refNumber(f.Path) || codeNumber(f.Path) || identityScore(f.Path) >= 50)) {
+			// (An id or a code written as a string, a script's
+			// "scriptId": "876", has no extremes worth a row.)
 			exts = append(exts, extreme{f, "largest " + k.short(f), f.maxRec, f.maxRaw}, extreme{f, "smallest " + k.short(f), f.minRec, f.minRaw})
 		} else if f.TimeN > 1 && f.earliestText != f.latestText {
 			exts = append(exts, extreme{f, "latest " + k.short(f), f.latestRec, f.latestRaw}, extreme{f, "earliest " + k.short(f), f.earliestRec, f.earliestRaw})
@@ -1458,7 +1460,7 @@ func (k *coll) chooseGroups() {
 		return
 	}
 	for _, f := range p.Fields {
-		if len(k.measures) < 3 && f != p.Identity && f.NumN > 0 && f.NumN == f.Values-f.Nulls && f.Distinct > 12 && !strings.Contains(f.Path, "[]") && !k.hidden(f) &&
+		if len(k.measures) < 3 && f != p.Identity && f.ownNumbers() > 0 && f.ownNumbers() == f.Values-f.Nulls && f.Distinct > 12 && !strings.Contains(f.Path, "[]") && !k.hidden(f) &&
 			!strings.HasSuffix(strings.ToLower(f.Path), "id") && !epochField(f) && !refNumber(f.Path) && !codeNumber(f.Path) {
 			// (the sums of lines, offsets or codes per group say
 			// nothing)
@@ -2596,7 +2598,7 @@ func (k *coll) largestOfKinds(r *reason, extra func(int, []byte)) {
 	}
 	var ms []*Field
 	for _, f := range p.Fields {
-		if f.inArr || f.sel == nil || f.sel.mslot < 0 || f.NumN == 0 || f.NumN != f.Values-f.Nulls || f.Distinct <= 12 || f.Present*2 < p.Records ||
+		if f.inArr || f.sel == nil || f.sel.mslot < 0 || f.ownNumbers() == 0 || f.ownNumbers() != f.Values-f.Nulls || f.Distinct <= 12 || f.Present*2 < p.Records ||
 			k.hidden(f) || refNumber(f.Path) || codeNumber(f.Path) || k.codeOf(f) != nil || timeStampNames.MatchString(f.Path) || epochField(f) {
 			continue
 		}

@@ -3,6 +3,7 @@ package view
 import (
 	"cmp"
 	"encoding/binary"
+	"math"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -48,6 +49,7 @@ const (
 	stUnshaped             // a string of over 100 bytes: no pattern
 	stTop                  // (in a valTable) among the field's top values
 	stAny                  // it adds more than its count (settle)
+	stStrNum               // a string that holds a JSON number (x)
 )
 
 // settle marks st when the value adds more than its count to its
@@ -719,3 +721,124 @@ func (f *Field) nameAt(d []byte, i int) bool {
 	return binary.LittleEndian.Uint64(d[i:])&f.nameM[0] == f.nameW[0] &&
 		binary.LittleEndian.Uint64(d[i+8:])&f.nameM[1] == f.nameW[1]
 }
+
+// strNumStats are the statistics of the strings of a field that hold a
+// JSON number, kept apart from its numbers (Field.strNums).
+type strNumStats struct {
+	n              int
+	sum, sumSq     float64
+	min, max       float64
+	minRec, maxRec int
+	minRaw, maxRaw []byte
+}
+
+// add counts k more strings holding x (seen before: no new extreme).
+func (s *strNumStats) add(x float64, k int) {
+	s.n += k
+	s.sum += x * float64(k)
+	s.sumSq += x * x * float64(k)
+}
+
+// numberText reports whether b (a string's body) is a JSON number as
+// written: an optional minus, an integer part without leading zeros, an
+// optional fraction and exponent ("74", "-0.5", "1e3"; not "007", "1.",
+// "0x10", "NaN", "1.2.3").
+func numberText(b []byte) bool {
+	i := 0
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+	default:
+		return false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		j := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == j {
+			return false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		j := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == j {
+			return false
+		}
+	}
+	return i == len(b)
+}
+
+// strNumber notes the string body of f in record rec, seen for the
+// first time, when it holds a JSON number: its flag and number in st
+// (for the times it is seen again), its statistics in f.strNums.
+func (p *Profile) strNumber(f *Field, body []byte, rec int, st *valStat) {
+	if !numberText(body) {
+		return
+	}
+	x, ok := parseNumber(body)
+	if !ok || math.IsInf(x, 0) {
+		return
+	}
+	st.fl |= stStrNum
+	st.x = x
+	s := f.strNums
+	if s == nil {
+		s = &strNumStats{}
+		f.strNums = s
+	}
+	if s.n == 0 || x < s.min {
+		s.min, s.minRec = x, rec
+		if p.t != nil {
+			s.minRaw = p.t.hold(s.minRaw)
+		}
+	}
+	if s.n == 0 || x > s.max {
+		s.max, s.maxRec = x, rec
+		if p.t != nil {
+			s.maxRaw = p.t.hold(s.maxRaw)
+		}
+	}
+	s.add(x, 1)
+}
+
+// numStrings makes the strings of f that hold numbers its numbers when
+// every value of f is a number or such a string (at Finish).
+func (f *Field) numStrings() {
+	s := f.strNums
+	f.strNums = nil
+	if s == nil || s.n == 0 || f.Types&^(tString|tNumber|tNull) != 0 || f.NumN+s.n != f.Values-f.Nulls {
+		return
+	}
+	if f.NumN == 0 || s.min < f.Min {
+		f.Min, f.minRec, f.minRaw = s.min, s.minRec, s.minRaw
+	}
+	if f.NumN == 0 || s.max > f.Max {
+		f.Max, f.maxRec, f.maxRaw = s.max, s.maxRec, s.maxRaw
+	}
+	f.NumN += s.n
+	f.Sum += s.sum
+	f.SumSquares += s.sumSq
+	f.NumStrings = s.n
+}
+
+// ownNumbers counts the field's values written as JSON numbers (NumN
+// less the numbers written as strings): the choice of columns, index
+// fields, outliers and measures reads a field by how it is written; its
+// statistics and extremes are over all its numbers.
+func (f *Field) ownNumbers() int { return f.NumN - f.NumStrings }

@@ -127,9 +127,15 @@ type View struct {
 // objects (gcc's JSON diagnostics: a stream of arrays, one a
 // translation unit), Count of them in all, shown at path Path (".[]")
 // as a collection of Kind "array" with its own profile and rows.
+//
+// With Nodes, Of is the children of the root of a tree of unnamed nodes
+// (EXPLAIN's .[].Plan.Plans) and Path (a jq expression yielding an
+// array: "[.[].Plan | recurse(.Plans[]?) | del(.Plans)]") the nodes at
+// every depth, the root included (json_nodes.go).
 type Items struct {
 	Path, Kind, Of string
 	Count          int
+	Nodes          bool
 }
 
 // Items returns the collections of items the view shows in place of its
