@@ -117,8 +117,9 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 		if ci < len(ext.stats) {
 			vc.Fed = ext.fedOf(ext.stats[ci].node, c.Kind) // profiled by level 1's walk
 		}
-		if ci < len(s.regColls) && s.colls[ci].pinnedCount > 0 {
+		if ci < len(s.regColls) && (s.colls[ci].pinnedCount > 0 || s.colls[ci].stopped) {
 			vc.Pin, vc.PinnedCount = in.Rules.Pin, s.colls[ci].pinnedCount
+			vc.PinStopped, vc.PinTested = s.colls[ci].stopped, s.colls[ci].tested
 			for _, r := range s.colls[ci].pinned {
 				vc.Pinned = append(vc.Pinned, r.index)
 			}
@@ -382,6 +383,10 @@ type summary struct {
 type collView struct {
 	pinned      []row // pinned rows, in order (at most maxPinnedKept)
 	pinnedCount int   // every record the predicate selected
+	// stopped is true when the predicate stopped at its deadline after
+	// testing the first tested records.
+	stopped bool
+	tested  int
 }
 
 // row is one pinned record.
@@ -454,6 +459,7 @@ func (s *summary) pin(ctx context.Context, pred string) []schemas.Action {
 			return nil
 		})
 		if errors.Is(err, stopped) {
+			cs.stopped, cs.tested = true, seen
 			acts = append(acts, schemas.Action{Level: schemas.LevelArtifact, Kind: "pin_stopped", Target: c.Path,
 				Count:  seen,
 				Detail: fmt.Sprintf("pin predicate %s stopped after %s of %s records (deadline %v); later matching rows are not pinned", pred, commas(seen), commas(c.Count), PinTimeout)})
@@ -467,7 +473,9 @@ func (s *summary) pin(ctx context.Context, pred string) []schemas.Action {
 				Detail: fmt.Sprintf("pin predicate %s failed on %s records (not pinned); first: %s", pred, commas(evalErrs), firstErr)})
 		}
 		detail := fmt.Sprintf("pin predicate %s selects %s of %s records; they are shown first", pred, commas(cs.pinnedCount), commas(c.Count))
-		if cs.pinnedCount == 0 {
+		if cs.stopped {
+			detail = fmt.Sprintf("pin predicate %s selects %s of the first %s records (of %s) it tested before its deadline; they are shown first", pred, commas(cs.pinnedCount), commas(cs.tested), commas(c.Count))
+		} else if cs.pinnedCount == 0 {
 			detail = fmt.Sprintf("pin predicate %s selects none of the %s records", pred, commas(c.Count))
 		}
 		acts = append(acts, schemas.Action{Level: schemas.LevelArtifact, Kind: "pin", Target: c.Path,

@@ -340,3 +340,52 @@ func TestLevel2SuggestedQueriesRun(t *testing.T) {
 		t.Errorf("only %d suggested queries ran; want at least 20", ran)
 	}
 }
+
+// A pin predicate stopped by its deadline has tested only some records:
+// the view and the pin action must not state its count as exact (under
+// load the count of app-log's ERROR lines read 31, 68, 88, 145 or 179
+// from one run to the next, each stated as all of them).
+func TestPinStoppedCountIsNotExact(t *testing.T) {
+	defer func(d time.Duration) { budget.PinTimeout = d }(budget.PinTimeout)
+	budget.PinTimeout = -1 // the deadline has passed before the first record
+	p, _, _ := storePipeline(t)
+	for _, tc := range []struct{ file, pin string }{
+		{"app-log.jsonl", `.level == "ERROR"`},
+		{"kubectl-pods.json", `select(.status.phase != "Running")`},
+		{"dpkg-log.txt", `test("status half")`},
+	} {
+		data, err := os.ReadFile(filepath.Join("..", "testdata", "captured", tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rules := budget.Rules{Tool: tc.file, Pin: tc.pin, Defaults: true}
+		res, err := p.Run(context.Background(), budget.Input{Tool: tc.file, Data: data, Budget: 2000, Rules: rules})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Level != schemas.LevelArtifact {
+			t.Fatalf("%s: level %s, want the artifact level", tc.file, res.Level)
+		}
+		if !strings.Contains(res.Content, "stopped at its deadline after testing 0 of ") && !strings.Contains(res.Content, "in the first 0 of ") {
+			t.Errorf("%s: the collection's head does not say the pin predicate stopped:\n%s", tc.file, res.Content)
+		}
+		if !strings.Contains(res.Content, "it may select more of the") || !strings.Contains(res.Content, "all of them: compact artifact query") {
+			t.Errorf("%s: the view does not say more records may be pinned, with the query for them:\n%s", tc.file, res.Content)
+		}
+		var stopped, pin bool
+		for _, a := range res.Actions {
+			switch a.Kind {
+			case "pin_stopped":
+				stopped = true
+			case "pin":
+				pin = true
+				if !strings.Contains(a.Detail, "of the first 0 records") {
+					t.Errorf("%s: pin action %q states its count as if every record were tested", tc.file, a.Detail)
+				}
+			}
+		}
+		if !stopped || !pin {
+			t.Errorf("%s: actions %+v, want pin_stopped and pin", tc.file, res.Actions)
+		}
+	}
+}

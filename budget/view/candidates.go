@@ -363,7 +363,7 @@ func (k *coll) head(chosen []Candidate) string {
 	}
 	also := ""
 	if k.c.Pin != "" {
-		also = "; pinned: " + cut(k.c.Pin, 80)
+		also = "; pinned: " + cut(k.c.Pin, 80) + k.c.pinStopNote()
 	}
 	if k.c.Also {
 		also = ", found besides the registry's records"

@@ -1301,16 +1301,18 @@ func addPinnedList(v *View, k *coll, key *Field, fields []*Field, lines []indexL
 				return ""
 			}
 			what := "every one"
-			if len(ch) < total {
+			if c.PinStopped {
+				what = fmt.Sprintf("the first %s of %s", commas(len(ch)), c.pinTotal(total))
+			} else if len(ch) < total {
 				what = fmt.Sprintf("the first %s of %s", commas(len(ch)), commas(total))
 			}
 			return fmt.Sprintf("pinned records of %s past the first %d rows, %s in record order, one per line (tab-separated: %s):\n", c.Path, roundRows, what, strings.Join(names, ", "))
 		},
 		Foot: func(ch []Candidate) string {
-			if len(ch) == 0 || len(ch) >= total {
+			if len(ch) == 0 || (len(ch) >= total && !c.PinStopped) {
 				return ""
 			}
-			return fmt.Sprintf("  pinned records not listed: %s; all pinned records: %s\n", commas(total-len(ch)), jqCommand(k.in.Handle, pinQuery(c, k.p)))
+			return fmt.Sprintf("  pinned records not listed: %s; all pinned records: %s\n", c.pinTotal(total-len(ch)), jqCommand(k.in.Handle, pinQuery(c, k.p)))
 		},
 	})
 	for j, t := range texts {

@@ -60,6 +60,11 @@ type Collection struct {
 	Pinned      []int
 	PinnedCount int
 	Pin         string
+	// PinStopped is true when the pin predicate stopped at its deadline
+	// after testing only the first PinTested records: PinnedCount then
+	// counts the matches among those only, and the view says "at least".
+	PinStopped bool
+	PinTested  int
 	// Also is true for a collection found besides the registry's.
 	Also bool
 	// Text is the collection as one slice of Data, when it is one (the

@@ -177,14 +177,17 @@ func (k *coll) foot(chosen []Candidate) string {
 		}
 		fmt.Fprintf(&b, "  rows show %s of %s fields (constants above%s); a whole record: %s\n", commas(len(k.cols)), commas(len(k.p.Fields)), opaque, jqCommand(h, oneRecordQuery(k.c, shown[0])))
 	}
-	if k.c.PinnedCount > 0 {
+	if k.c.PinnedCount > 0 || k.c.PinStopped {
 		pinShown := 0
 		for _, c := range chosen {
 			if strings.Contains(c.Reason, "pinned") {
 				pinShown++
 			}
 		}
-		if pinShown < k.c.PinnedCount {
+		if k.c.PinStopped {
+			fmt.Fprintf(&b, "  pinned rows: %s shown of %s the pin predicate selected in the first %s records it tested before its deadline; it may select more of the %s; all of them: %s\n",
+				commas(pinShown), commas(k.c.PinnedCount), commas(k.c.PinTested), commas(k.c.Count), jqCommand(h, pinQuery(k.c, k.p)))
+		} else if pinShown < k.c.PinnedCount {
 			fmt.Fprintf(&b, "  pinned rows: %s of %s shown; all of them: %s\n", commas(pinShown), commas(k.c.PinnedCount), jqCommand(h, pinQuery(k.c, k.p)))
 		}
 	}
@@ -254,4 +257,23 @@ func jsonQuote(s string) string {
 		return strconv.Quote(s)
 	}
 	return string(b)
+}
+
+// pinTotal states n pinned records of c: exactly, or "at least n" when
+// the pin predicate stopped at its deadline before it tested every
+// record (c.PinStopped), so that n counts only the records it tested.
+func (c *Collection) pinTotal(n int) string {
+	if c.PinStopped {
+		return "at least " + commas(n)
+	}
+	return commas(n)
+}
+
+// pinStopNote says, when the pin predicate of c stopped at its deadline,
+// how many of c's records it tested; it is empty when it tested them all.
+func (c *Collection) pinStopNote() string {
+	if !c.PinStopped {
+		return ""
+	}
+	return fmt.Sprintf(" (stopped at its deadline after testing %s of %s records)", commas(c.PinTested), commas(c.Count))
 }

@@ -446,6 +446,12 @@ func (tc *textCands) candidates() {
 			}
 		}
 	}
+	if p != nil && tc.c.PinStopped && len(tc.c.Pinned) == 0 {
+		// The predicate stopped before it selected any line: the
+		// section still says so, and how to get the lines it selects.
+		prio = PrioPinned
+		add(tsPinned, -1, -1, "pinned", fmt.Sprintf("  (none of the %s lines tested matched)", commas(tc.c.PinTested)))
+	}
 	// PrioRare (before the anomalies' second half): the lines the
 	// request names.
 	requestFrom := tc.requestCandidates(add)
@@ -883,7 +889,17 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 		return tc.requestHead(cs)
 	case tsPinned:
 		s := fmt.Sprintf("lines the registry's pin predicate selects (%s; showing %s), line<TAB>text:\n", commas(tc.c.PinnedCount), commas(len(cs)))
-		if len(cs) < tc.c.PinnedCount {
+		if tc.c.PinStopped {
+			shown := 0
+			for _, c := range cs {
+				if c.Record >= 0 {
+					shown++
+				}
+			}
+			s = fmt.Sprintf("lines the registry's pin predicate selects in the first %s of %s lines, where it stopped at its deadline (%s; showing %s; it may select more of the %s), line<TAB>text:\n",
+				commas(tc.c.PinTested), commas(tc.c.Count), commas(tc.c.PinnedCount), commas(shown), commas(tc.c.Count))
+		}
+		if len(cs) < tc.c.PinnedCount || tc.c.PinStopped {
 			s += fmt.Sprintf("all of them: compact artifact query %s --jq %s\n", h, ShellQuote(`to_entries[] | select(.value | `+tc.c.Pin+`) | "\(.key)\t\(.value)"`))
 		}
 		return s
