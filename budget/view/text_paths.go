@@ -57,7 +57,7 @@ type pathStat struct {
 	hosted   int // of those, values whose first segment is a host name or a scheme (github.com/…, https://…)
 	dirs     map[string]*dirNode
 	ext      map[string]int // nil once more than maxColValues kinds
-	ext2     map[string]int // rows by a two-part extension (".d.ts", ".tar.gz"), nil once more than maxColValues kinds
+	ext2     map[string]int // rows by a two-part extension (".d.ts", ".tar.gz"), nil once more than maxColValues kinds; stated when it holds half or more, not all, of its extension's rows
 	extRows  int
 	depth    map[int]int
 	deepest  int
@@ -556,14 +556,20 @@ func (c *colStat) pathLinesBy() (first, more []string) {
 			// extensions of two parts, of more than one row each
 			vs, _ := byCount(ps.ext2)
 			var two []string
-			for i, x := range vs {
-				if i == 8 || x.n < 2 {
+			for _, x := range vs {
+				if len(two) == 8 || x.n < 2 {
 					break
 				}
-				two = append(two, fmt.Sprintf("%q %s", x.k, commas(x.n)))
+				// It splits its extension's rows: half of them or more,
+				// not all (".d.ts" 1,233 of ".ts" 1,330; not ".js.flow"
+				// 833 of ".flow" 833, nor ".txt.gz" 66 of ".gz" 1,635).
+				last := x.k[strings.LastIndexByte(x.k, '.'):]
+				if all, known := ps.ext[last]; known && 2*x.n >= all && x.n < all {
+					two = append(two, fmt.Sprintf("%q %s of %q %s", x.k, commas(x.n), last, commas(all)))
+				}
 			}
 			if len(two) > 0 {
-				out = append(out, fmt.Sprintf("  %s, rows by their last two extensions (\".d.ts\" of \"index.d.ts\"; of more than one row): %s", c.name, strings.Join(two, ", ")))
+				more = append(more, fmt.Sprintf("  %s, rows by their last two extensions (\".d.ts\" of \"index.d.ts\"; those that hold half or more, not all, of the rows of their last one): %s", c.name, strings.Join(two, ", ")))
 			}
 		}
 	}

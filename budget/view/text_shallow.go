@@ -105,12 +105,18 @@ func (cp *colProfile) shallowLines(ci int) []string {
 	for _, i := range cols {
 		names = append(names, cp.cols[i].name)
 	}
-	out := []string{fmt.Sprintf("  %s, the rows of the shallowest paths (%s: %s of %s rows), in line order, each as %s:", c.name, depth, commas(len(items)), commas(cp.rows), strings.Join(names, " "))}
-	cur := ""
-	for _, it := range items {
+	// Each line of the listing is a candidate of its own, which the
+	// fill may leave out: every line says which of the rows it lists,
+	// so a cut listing shows where it ends.
+	out := []string{fmt.Sprintf("  %s, the rows of the shallowest paths (%s: %s of %s rows; each line says which of them it lists), in line order, each as %s:", c.name, depth, commas(len(items)), commas(cp.rows), strings.Join(names, " "))}
+	cur, first := "", 0
+	flush := func(last int) {
+		out = append(out, fmt.Sprintf("    [%s-%s of %s] %s", commas(first+1), commas(last), commas(len(items)), cur))
+		cur, first = "", last
+	}
+	for j, it := range items {
 		if cur != "" && len(cur)+len(it) > shallowLineLen {
-			out = append(out, "    "+cur)
-			cur = ""
+			flush(j)
 		}
 		if cur != "" {
 			cur += "; "
@@ -118,7 +124,7 @@ func (cp *colProfile) shallowLines(ci int) []string {
 		cur += it
 	}
 	if cur != "" {
-		out = append(out, "    "+cur)
+		flush(len(items))
 	}
 	return out
 }

@@ -1,0 +1,65 @@
+package view
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Each line of the shallowest rows' listing is a candidate the fill may
+// leave out, so each must say which of the listed rows it holds: a cut
+// listing then shows where it ends, and the lines together list exactly
+// the count the head states (the review found a head of "209 of 4,759
+// rows" over 50 listed rows at 2,000 tokens).
+func TestShallowListingLinesSayWhichRows(t *testing.T) {
+	var b strings.Builder
+	for d := 0; d < 60; d++ {
+		for f := 0; f < 40; f++ {
+			fmt.Fprintf(&b, "%dK\tnode_modules/pkg%02d/lib/file%02d.js\n", 4+(d*f)%97, d, f)
+		}
+		fmt.Fprintf(&b, "%dK\tnode_modules/pkg%02d/lib\n", 100+d, d)
+		fmt.Fprintf(&b, "%dM\tnode_modules/pkg%02d\n", 1+d%9, d)
+	}
+	fmt.Fprintf(&b, "99M\tnode_modules\n")
+	p := analyzeText([]byte(b.String()), nil)
+	if p.cols == nil {
+		t.Fatal("no table")
+	}
+	var lines []string
+	for i := range p.cols.cols {
+		if l := p.cols.shallowLines(i); l != nil {
+			lines = l
+		}
+	}
+	if len(lines) < 3 {
+		t.Fatalf("no listing of the shallowest rows: %q", lines)
+	}
+	head := regexp.MustCompile(`\(depths? [0-9-]+: ([0-9,]+) of [0-9,]+ rows; each line says which of them it lists\)`).FindStringSubmatch(lines[0])
+	if head == nil {
+		t.Fatalf("head %q does not state its rows and that each line says which it lists", lines[0])
+	}
+	total, _ := strconv.Atoi(strings.ReplaceAll(head[1], ",", ""))
+	rng := regexp.MustCompile(`^    \[([0-9,]+)-([0-9,]+) of ([0-9,]+)\] (.*)$`)
+	next := 1
+	for _, l := range lines[1:] {
+		m := rng.FindStringSubmatch(l)
+		if m == nil {
+			t.Fatalf("listing line %q does not say which rows it lists", l)
+		}
+		a, _ := strconv.Atoi(strings.ReplaceAll(m[1], ",", ""))
+		z, _ := strconv.Atoi(strings.ReplaceAll(m[2], ",", ""))
+		n, _ := strconv.Atoi(strings.ReplaceAll(m[3], ",", ""))
+		if a != next || n != total {
+			t.Errorf("line %q: want rows from %d of %d", l, next, total)
+		}
+		if items := len(strings.Split(m[4], "; ")); items != z-a+1 {
+			t.Errorf("line %q says rows %d-%d, lists %d", l, a, z, items)
+		}
+		next = z + 1
+	}
+	if next != total+1 {
+		t.Errorf("the lines list rows 1-%d, the head says %d", next-1, total)
+	}
+}
