@@ -51,6 +51,7 @@ type metricFam struct {
 	minS, maxS string
 	numbers    int
 	sum        float64
+	frac       bool                // a value not an integer (or past 2^53): the sum is stated as about
 	byVal      map[string][]string // label sets of each value, up to maxRareNames each
 	ents       []kvEntry           // its samples, while the total is under metricMaxSamples
 	help       string
@@ -238,6 +239,9 @@ func (m *metricStats) sample(pos int, key, val, text string) {
 	if x, err := strconv.ParseFloat(val, 64); err == nil && !math.IsNaN(x) {
 		f.numbers++
 		f.sum += x
+		if x != math.Trunc(x) || math.Abs(x) >= 1<<53 {
+			f.frac = true
+		}
 		if x < f.min {
 			f.min, f.minS = x, strings.Clone(labels)
 		}
@@ -442,7 +446,11 @@ func (f *metricFam) famLine() (line string, minority bool) {
 	if f.numbers > 1 && f.min < f.max && !strings.Contains(s, ": values ") {
 		s += fmt.Sprintf("; smallest %s %s, largest %s %s", strconv.FormatFloat(f.min, 'g', -1, 64), f.minS, strconv.FormatFloat(f.max, 'g', -1, 64), f.maxS)
 		if f.numbers == n {
-			s += "; sum " + strconv.FormatFloat(f.sum, 'g', 6, 64)
+			if f.frac || math.Abs(f.sum) >= 1<<53 {
+				s += "; sum about " + strconv.FormatFloat(f.sum, 'g', 6, 64)
+			} else {
+				s += "; sum " + strconv.FormatFloat(f.sum, 'f', 0, 64) // integers: exact
+			}
 		}
 	}
 	return s, minority
@@ -460,7 +468,20 @@ func labelValues(sets []string) string {
 			return strings.Join(sets, ", ")
 		}
 		name = n
-		vals = append(vals, strings.Trim(v, `"`))
+		vals = append(vals, v)
+	}
+	// A value holding a comma or an escape is written quoted, as in the
+	// text, and then all are ("c3, extra" is one value).
+	quoted := false
+	for _, v := range vals {
+		if strings.ContainsAny(v, ",\\") || len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+			quoted = true
+		}
+	}
+	if !quoted {
+		for i, v := range vals {
+			vals[i] = v[1 : len(v)-1]
+		}
 	}
 	return name + ": " + strings.Join(vals, ", ")
 }

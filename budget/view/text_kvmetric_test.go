@@ -210,3 +210,40 @@ func TestMetricCountsPastKept(t *testing.T) {
 		}
 	}
 }
+
+// TestMetricSumAndCommaLabels checks that a family's sum of integers is
+// stated exactly (not rounded to 6 digits) and one of fractions as
+// "about", and that label values holding a comma are written quoted, so
+// that "c3, extra" reads as one value.
+func TestMetricSumAndCommaLabels(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# HELP big_total a counter\n# TYPE big_total counter\n")
+	sum := 0
+	for i := range 30 {
+		fmt.Fprintf(&b, "big_total{i=\"%d\"} %d\n", i, 123456789+i)
+		sum += 123456789 + i
+	}
+	b.WriteString("# HELP lat_seconds a gauge\n# TYPE lat_seconds gauge\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "lat_seconds{i=\"%d\"} 0.%03d\n", i, 100+i)
+	}
+	b.WriteString("# HELP scrape_ok a gauge\n# TYPE scrape_ok gauge\n")
+	for i := range 40 {
+		v := 1
+		if i == 3 || i == 7 {
+			v = 0
+		}
+		fmt.Fprintf(&b, "scrape_ok{collector=\"c%d, extra\"} %d\n", i, v)
+	}
+	views, _ := kvView(t, []byte(b.String()), []int{4000})
+	text := views[4000]
+	for _, want := range []string{
+		fmt.Sprintf("; sum %d", sum),
+		"lat_seconds{i} (30 samples); smallest 0.1 {i=\"0\"}, largest 0.129 {i=\"29\"}; sum about 3.435",
+		`scrape_ok{collector} (40 samples): values 1 38, 0 2 (collector: "c3, extra", "c7, extra")`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
+		}
+	}
+}
