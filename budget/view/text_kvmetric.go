@@ -631,7 +631,8 @@ func (tc *textCands) metricCandidates(add func(sec, key, rec int, reason, text s
 	groups := m.manyGroups()
 	helps := m.helpLines()
 	// The labelled samples and the descriptions advance together, each
-	// in an even spread.
+	// in an even spread (the fill keeps them by priority: the headers say
+	// which lines they come from).
 	gi, hi := nameOrder(len(groups)), nameOrder(len(helps))
 	for k := 0; k < len(gi) || k < len(hi); k++ {
 		if k < len(gi) {
@@ -673,35 +674,64 @@ func (tc *textCands) metricHead(k int, cs []Candidate) string {
 	case tsKV:
 		return "families of several samples (label names, samples; values with their counts when few, the label sets of a rare value; smallest and largest with their label sets; exact):\n"
 	case tsKVNames:
-		n := 0
+		n, span := 0, lineSpan{}
 		for _, c := range cs {
 			for _, p := range tc.kvLines[-1-c.Key] {
 				tc.shown[p] = true
 				tc.kvShown[p] = true
+				span.add(p)
 				n++
 			}
 		}
-		spread := "an even spread of lines"
+		kept := ""
 		if tc.p.kv.metric.capped() || len(tc.p.kv.metric.rest) > 0 {
-			spread = fmt.Sprintf("an even spread of the lines of the first %s samples kept", commas(metricMaxSamples))
+			kept = fmt.Sprintf(", among the first %s samples kept", commas(metricMaxSamples))
 		}
-		return fmt.Sprintf("families of one sample, as written, in line order (showing %s of %s, %s):\n", commas(n), commas(tc.kvNames), spread)
+		return fmt.Sprintf("families of one sample, as written, in line order (showing %s of %s%s%s):\n", commas(n), commas(tc.kvNames), span.text(), kept)
 	case tsKVEntries:
-		n := 0
+		n, span := 0, lineSpan{}
 		for _, c := range cs {
 			for _, p := range tc.kvLines[1<<30+c.Key] {
 				tc.shown[p] = true
 				tc.kvShown[p] = true
+				span.add(p)
 				n++
 			}
 		}
-		spread := "an even spread"
+		kept := ""
 		if tc.p.kv.metric.capped() || len(tc.p.kv.metric.rest) > 0 {
-			spread = fmt.Sprintf("an even spread of the first %s samples kept", commas(metricMaxSamples))
+			kept = fmt.Sprintf(", among the first %s samples kept", commas(metricMaxSamples))
 		}
-		return fmt.Sprintf("samples of the families of several samples, as written (a family at a time, %s; showing %s):\n", spread, commas(n))
+		return fmt.Sprintf("samples of the families of several samples, as written (a family at a time; showing %s%s%s):\n", commas(n), span.text(), kept)
 	case tsKVGroups:
 		return fmt.Sprintf("descriptions of the families (name: text, from their # lines; showing %s lines)\n", commas(len(cs)))
 	}
 	return ""
+}
+
+// lineSpan is the range of the lines a section shows: the fill keeps a
+// section's candidates by priority, so its header says where the shown
+// lines lie rather than claiming how they were picked.
+type lineSpan struct {
+	lo, hi int
+	n      int
+}
+
+// add notes line pos as shown.
+func (s *lineSpan) add(pos int) {
+	if s.n == 0 || pos < s.lo {
+		s.lo = pos
+	}
+	if s.n == 0 || pos > s.hi {
+		s.hi = pos
+	}
+	s.n++
+}
+
+// text is ", from lines LO-HI" (empty when no line is shown).
+func (s *lineSpan) text() string {
+	if s.n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", from lines %s-%s", commas(s.lo), commas(s.hi))
 }

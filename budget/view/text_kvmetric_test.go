@@ -176,7 +176,8 @@ func TestMetricCountsPastKept(t *testing.T) {
 		}, 30000, []string{
 			"families (a name, its samples with their {labels}, and the # lines that describe it): 30,000; 30,000 of one sample (30,000 of them with labels), 0 of several samples; the first 20,000 families in line order are profiled",
 			"the other 10,000 (10,000 samples) only counted",
-			" of 30,000, an even spread of the lines of the first 8,192 samples kept):",
+			" of 30,000, from lines ",
+			", among the first 8,192 samples kept):",
 		}, true},
 		{"one family", func(b *strings.Builder) {
 			b.WriteString("# HELP req_total requests\n# TYPE req_total counter\n")
@@ -186,7 +187,8 @@ func TestMetricCountsPastKept(t *testing.T) {
 		}, 20000, []string{
 			"families with the most samples: req_total 20,000",
 			"req_total{path} (20,000 samples)",
-			"(a family at a time, an even spread of the first 8,192 samples kept; showing ",
+			"(a family at a time; showing ",
+			", among the first 8,192 samples kept):",
 		}, false},
 	}
 	for _, c := range cases {
