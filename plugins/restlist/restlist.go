@@ -772,9 +772,11 @@ func compact(h pdk.Header, payload []byte) (pdk.OutputHeader, []byte, error) {
 	if err != nil {
 		return oh, nil, err
 	}
-	if oh.Collections[0].Count == 0 || len(body) >= len(payload) {
-		// Nothing to gain (no records, or a table no smaller): hand the
-		// input back unchanged for the host to count.
+	if oh.Collections[0].Count < 2 || len(body) >= len(payload) {
+		// Nothing to gain (no list: none or one record, whose members
+		// may hold the input's own collections, as EXPLAIN's one plan
+		// does; or a table no smaller): hand the input back unchanged
+		// for the host to count.
 		return pdk.OutputHeader{ContentType: "application/json"}, payload, nil
 	}
 	return oh, body, nil
