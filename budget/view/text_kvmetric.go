@@ -674,35 +674,11 @@ func (tc *textCands) metricHead(k int, cs []Candidate) string {
 	case tsKV:
 		return "families of several samples (label names, samples; values with their counts when few, the label sets of a rare value; smallest and largest with their label sets; exact):\n"
 	case tsKVNames:
-		n, span := 0, lineSpan{}
-		for _, c := range cs {
-			for _, p := range tc.kvLines[-1-c.Key] {
-				tc.shown[p] = true
-				tc.kvShown[p] = true
-				span.add(p)
-				n++
-			}
-		}
-		kept := ""
-		if tc.p.kv.metric.capped() || len(tc.p.kv.metric.rest) > 0 {
-			kept = fmt.Sprintf(", among the first %s samples kept", commas(metricMaxSamples))
-		}
-		return fmt.Sprintf("families of one sample, as written, in line order (showing %s of %s%s%s):\n", commas(n), commas(tc.kvNames), span.text(), kept)
+		n, span := tc.markMetricShown(cs, func(k int) int { return -1 - k })
+		return fmt.Sprintf("families of one sample, as written, in line order (showing %s of %s%s%s):\n", commas(n), commas(tc.kvNames), span.text(), tc.metricKept())
 	case tsKVEntries:
-		n, span := 0, lineSpan{}
-		for _, c := range cs {
-			for _, p := range tc.kvLines[1<<30+c.Key] {
-				tc.shown[p] = true
-				tc.kvShown[p] = true
-				span.add(p)
-				n++
-			}
-		}
-		kept := ""
-		if tc.p.kv.metric.capped() || len(tc.p.kv.metric.rest) > 0 {
-			kept = fmt.Sprintf(", among the first %s samples kept", commas(metricMaxSamples))
-		}
-		return fmt.Sprintf("samples of the families of several samples, as written (a family at a time; showing %s%s%s):\n", commas(n), span.text(), kept)
+		n, span := tc.markMetricShown(cs, func(k int) int { return 1<<30 + k })
+		return fmt.Sprintf("samples of the families of several samples, as written (a family at a time; showing %s%s%s):\n", commas(n), span.text(), tc.metricKept())
 	case tsKVGroups:
 		return fmt.Sprintf("descriptions of the families (name: text, from their # lines; showing %s lines)\n", commas(len(cs)))
 	}
@@ -734,4 +710,29 @@ func (s *lineSpan) text() string {
 		return ""
 	}
 	return fmt.Sprintf(", from lines %s-%s", commas(s.lo), commas(s.hi))
+}
+
+// markMetricShown marks as shown the lines of the chosen candidates cs
+// (tc.kvLines under key(c.Key)) and returns how many there are and
+// where they lie.
+func (tc *textCands) markMetricShown(cs []Candidate, key func(int) int) (int, lineSpan) {
+	n, span := 0, lineSpan{}
+	for _, c := range cs {
+		for _, p := range tc.kvLines[key(c.Key)] {
+			tc.shown[p] = true
+			tc.kvShown[p] = true
+			span.add(p)
+			n++
+		}
+	}
+	return n, span
+}
+
+// metricKept says, when the view kept only the first metricMaxSamples
+// samples, that the listed ones are among them.
+func (tc *textCands) metricKept() string {
+	if tc.p.kv.metric.capped() || len(tc.p.kv.metric.rest) > 0 {
+		return fmt.Sprintf(", among the first %s samples kept", commas(metricMaxSamples))
+	}
+	return ""
 }
