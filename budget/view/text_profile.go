@@ -312,21 +312,23 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	} else if detectColonRecords(data, p.kind) {
 		p.recs = newRecordStats("")
 		p.recs.colon = true
-	} else if big, unequal := detectBigBlocks(data, p.kind); big && !unequal {
+	} else if big, unequal, spaced := detectBigBlocks(data, p.kind); big && !unequal && !(spaced && detectKeyRuns(data, p.kind) != nil) {
 		p.recs = newRecordStats("")
 		p.recs.blocks = true
+	} else if kr := detectKeyRuns(data, p.kind); kr != nil {
+		// A line and the run of "key value" lines after it (git
+		// blame --porcelain's commits: text_keyruns.go). Before the
+		// lead records: a blame's header at column 0 and its content
+		// after a TAB would read as a record led by its indentation.
+		p.recs = newRecordStats("")
+		p.recs.keys, p.recs.kv = kr, newKVRecProfile()
+		p.recs.kv.keyRuns = true
+		p.cols, fieldIdx, p.loose = nil, nil, false
 	} else if lf := detectLeadRecords(data, p.kind); lf != nil {
 		// Records led by their indentation (text_lead.go), also
 		// inside blocks so unequal that they are no records.
 		p.recs = newRecordStats("")
 		p.recs.lead = lf
-	} else if kr := detectKeyRuns(data, p.kind); kr != nil {
-		// A line and the run of "key value" lines after it (git
-		// blame --porcelain's commits: text_keyruns.go).
-		p.recs = newRecordStats("")
-		p.recs.keys, p.recs.kv = kr, newKVRecProfile()
-		p.recs.kv.keyRuns = true
-		p.cols, fieldIdx, p.loose = nil, nil, false
 	} else if big {
 		p.recs = newRecordStats("")
 		p.recs.blocks = true
