@@ -372,7 +372,10 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		}
 		pendingNums, pendingVals = pendingNums[:0], pendingVals[:0]
 	}
-	textLines(data, func(pos int, line string) {
+	// Each line is read when the next is known (next: "" after the
+	// last): whether a line of the lead form starts a record depends on
+	// the line after it (text_lead.go's sevExempt).
+	step := func(pos int, line, next string) {
 		if pos < headKeep {
 			p.head = append(p.head, posLine{pos, line})
 		}
@@ -521,7 +524,7 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 			sev = sevNone // a name or a type in code (text_severity.go)
 			p.codeSev++
 		}
-		if sev != sevNone && p.recs != nil && p.recs.lead.sevExempt(line) {
+		if sev != sevNone && p.recs != nil && p.recs.lead.sevExempt(line, next) {
 			sev = sevNone // a word of a record's description (text_lead.go)
 			p.leadSev++
 		}
@@ -597,7 +600,17 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		} else if tests != nil {
 			tests.addLine(pos, line, p.kind)
 		}
+	}
+	heldPos, held := -1, ""
+	textLines(data, func(pos int, line string) {
+		if heldPos >= 0 {
+			step(heldPos, held, line)
+		}
+		heldPos, held = pos, line
 	})
+	if heldPos >= 0 {
+		step(heldPos, held, "")
+	}
 	if inBlock && p.kind == textFields {
 		flushRecord()
 	}
