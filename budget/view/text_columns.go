@@ -83,8 +83,10 @@ type colSplit struct {
 	// numbers are the columns (bySpaces) whose cell in a row holds no
 	// ASCII letter: a line with a word there is no row (a title, the
 	// header below it, a summary: cProfile's "604417 function calls …"
-	// above "ncalls  tottime …"; see numberGuard).
-	numbers []int
+	// above "ncalls  tottime …"; see numberGuard). guardOut reports
+	// that fields left out the line it read last for such a word alone.
+	numbers  []int
+	guardOut bool
 }
 
 // colStat is the profile of one column.
@@ -191,6 +193,9 @@ const maxGroupValues = 6
 type colProfile struct {
 	split colSplit
 	rows  int     // lines that are rows (the header is not one)
+	// guarded counts the other lines that are rows but for a word in a
+	// column of numbers (colSplit.numbers).
+	guarded int
 	first posLine // the first row (its name shows how to fetch a row by name)
 	other int     // non-blank lines of another shape
 	cols  []*colStat
@@ -282,6 +287,7 @@ func (sp *colSplit) jqSplit() string {
 // fields splits a line as the table does: the cells of a row (minK to
 // k of them), or nil when the line is not a row.
 func (sp *colSplit) fields(line string) []string {
+	sp.guardOut = false
 	if sp.lead != "" {
 		if !strings.HasPrefix(line, sp.lead) {
 			return nil
@@ -321,10 +327,21 @@ func (sp *colSplit) fields(line string) []string {
 	}
 	for _, i := range sp.numbers {
 		if hasASCIILetter(f[i]) {
+			sp.guardOut = true
 			return nil
 		}
 	}
 	return f
+}
+
+// guardBroken reports whether the number guard, chosen on the first
+// 4,000 lines (numberGuard), left out more lines of all than it allows
+// there: more than 5, and more than one in a hundred of the rows and
+// those lines. Then the words are no title or summary lines but values
+// of the column (a size "missing" from line 5,000 on), and the table is
+// read again with no guard.
+func (cp *colProfile) guardBroken() bool {
+	return len(cp.split.numbers) > 0 && cp.guarded > max(5, (cp.rows+cp.guarded)/100)
 }
 
 // hasASCIILetter reports whether s has a letter a-z or A-Z.
@@ -599,6 +616,12 @@ func (sp *colSplit) jqField(i int) string {
 // 4,000 lines; nil when it is not. Separators (bars, tabs: text_split.go)
 // are tried first, then runs of spaces, then a list of one value a line.
 func detectColumns(data []byte, kind string) *colSplit {
+	return detectColumnsGuard(data, kind, true)
+}
+
+// detectColumnsGuard is detectColumns, with the number guard of a
+// whitespace table (numberGuard) or without it.
+func detectColumnsGuard(data []byte, kind string, guard bool) *colSplit {
 	switch kind {
 	case textFields, textGoTest, textTAP:
 		return nil // records of fields, test reports: their own structure
@@ -630,8 +653,10 @@ func detectColumns(data []byte, kind string) *colSplit {
 	if sp != nil {
 		sp.missingLast(sample)
 		sp.needLead(sample)
-		sp.numberGuard(sample)
-		sp.headerAbove(sample)
+		if guard {
+			sp.numberGuard(sample)
+			sp.headerAbove(sample)
+		}
 	}
 	if w := detectWidth(sample); w != nil && (sp == nil || sp.header == nil && w.k == sp.k && w.lead == sp.lead && sp.countRows(sample) < w.countRows(sample)) {
 		// The same columns at fixed positions keep the rows whose
@@ -1313,6 +1338,9 @@ func (cp *colProfile) add(pos int, line string) {
 	}
 	f := cp.split.fields(line)
 	if f == nil {
+		if cp.split.guardOut {
+			cp.guarded++
+		}
 		cp.other++
 		if len(cp.others) < maxOthers {
 			cp.others = append(cp.others, posLine{pos, line})

@@ -264,6 +264,19 @@ func firstLines(data []byte, fn func(pos int, line string)) {
 // The lines at the positions in want are kept in extra (the rows a pin
 // predicate selected).
 func analyzeText(data []byte, want map[int]bool) *textProfile {
+	p := profileText(data, want, true)
+	if p.cols != nil && p.cols.guardBroken() {
+		// The guard of a column of numbers, chosen on the first 4,000
+		// lines, left out more of all the lines than it allows: the
+		// words are the column's values (text_columns.go).
+		p = profileText(data, want, false)
+	}
+	return p
+}
+
+// profileText is analyzeText, with the number guard of a table's
+// columns (numberGuard) or without it.
+func profileText(data []byte, want map[int]bool, guard bool) *textProfile {
 	n := countLines(data)
 	p := &textProfile{lines: n, levels: map[string]int{}, miner: newMiner(), extra: map[int]string{}}
 	p.kind = detectTextKind(data)
@@ -274,7 +287,7 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	p.miner.keep = p.locData
 	if p.kv == nil && detectTagged(data) {
 		p.tagged = newTaggedStats() // not a table nor a list (text_tagged.go)
-	} else if sp := detectColumns(data, p.kind); p.kv == nil && sp != nil {
+	} else if sp := detectColumnsGuard(data, p.kind, guard); p.kv == nil && sp != nil {
 		p.cols = newColProfile(sp)
 	}
 	// The spread: lines between the head and the tail, coarse to fine.
