@@ -193,9 +193,6 @@ const maxGroupValues = 6
 type colProfile struct {
 	split colSplit
 	rows  int     // lines that are rows (the header is not one)
-	// guarded counts the other lines that are rows but for a word in a
-	// column of numbers (colSplit.numbers).
-	guarded int
 	first posLine // the first row (its name shows how to fetch a row by name)
 	other int     // non-blank lines of another shape
 	cols  []*colStat
@@ -207,6 +204,9 @@ type colProfile struct {
 	// nil past maxValues starts.
 	others      []posLine
 	otherStarts map[string]int
+	// guarded counts the other lines that are rows but for a word in a
+	// column of numbers (colSplit.numbers).
+	guarded int
 }
 
 // maxOthers is the most lines that are no rows a table keeps to show.
