@@ -207,6 +207,9 @@ type colProfile struct {
 	// guarded counts the other lines that are rows but for a word in a
 	// column of numbers (colSplit.numbers).
 	guarded int
+	// shallow is the listing of the shallowest paths, once made
+	// (text_shallow.go).
+	shallow *shallowList
 }
 
 // maxOthers is the most lines that are no rows a table keeps to show.
@@ -2316,6 +2319,7 @@ func (tc *textCands) columnsHead(cs []Candidate) string {
 	}
 	s := fmt.Sprintf("columns of the %s rows (%s, %d columns, %s; %s other lines; showing %s of %d columns; counts are of rows, exact):\n",
 		commas(cp.rows), how, cp.split.k, hdr, commas(cp.other), commas(shown), len(cp.cols))
+	s += tc.shallowRest(cs)
 	if named != nil {
 		// The rows whose value starts with a name: the least frequent
 		// name shown, as an example.
