@@ -120,6 +120,10 @@ type coll struct {
 	// why lists, per reason, the records it selects (in its order).
 	why  []*reason
 	rows map[int]*row // rendered on first use (row)
+	// rowVals are, per record of a row, the values of the fields of
+	// the reasons' vals (valueFoot); valMu guards it.
+	rowVals map[int]map[*Field]string
+	valMu   sync.Mutex
 	// drops are the fields the rules drop, once the profile is done.
 	drops map[*Field]bool
 	// colMask reaches the columns (leavesOf); rowMu guards rendering.
@@ -228,6 +232,20 @@ type reason struct {
 	// objects the reason is about (a test's status among a file's
 	// tests): the row names the element holding it (rows.go, innerOf).
 	inner map[int]innerRef
+	// val is the value of a field outside arrays the reason selects
+	// the records of (a rare or error value), or nil: the foot says
+	// how many of its records the rows show (valueFoot).
+	val *valReason
+}
+
+// valReason is a field's value whose records a reason selects: how the
+// view names it (label), and how many records hold it (exact: the field
+// is outside arrays, one value a record).
+type valReason struct {
+	f     *Field
+	raw   string // the value as written (JSON)
+	label string
+	total int
 }
 
 // innerRef is a field inside an array of objects and one of its values.

@@ -152,6 +152,7 @@ func (k *coll) foot(chosen []Candidate) string {
 			break
 		}
 	}
+	b.WriteString(k.valueFoot(chosen, shown))
 	if n := k.nDropped(); n > 0 {
 		fmt.Fprintf(&b, "  %s fields the registry's rules drop are left out of the profile and the rows\n", commas(n))
 	}
@@ -276,4 +277,87 @@ func (c *Collection) pinStopNote() string {
 		return ""
 	}
 	return fmt.Sprintf(" (stopped at its deadline after testing %s of %s records)", commas(c.PinTested), commas(c.Count))
+}
+
+// maxValueFeet bounds the lines of valueFoot; the values past it are
+// counted.
+const maxValueFeet = 3
+
+// valueFoot says, of each value whose records a reason selects (a rare
+// or error value: "state=NotReady (11 of 10,000)"), how many of its
+// records the rows show when they show some but not all, and gives the
+// query of exactly the others: the records not shown that hold the
+// value. The rows name the value's count, not how many of them are
+// shown (final second read F4: 8 rows of 11 NotReady, nothing said).
+func (k *coll) valueFoot(chosen []Candidate, shown []int) string {
+	var b strings.Builder
+	more := 0
+	for _, r := range k.why {
+		vr := r.val
+		if vr == nil {
+			continue
+		}
+		n := 0
+		for _, c := range chosen {
+			if c.Record >= 0 && k.rowValue(c.Record, vr.f) == vr.raw {
+				n++
+			}
+		}
+		if n == 0 || n >= vr.total {
+			continue
+		}
+		if b.Len() > 0 && strings.Count(b.String(), "\n") == maxValueFeet {
+			more++
+			continue
+		}
+		// (no map: a map's records are no reasons' values, see flag)
+		q := fmt.Sprintf("%s | map(select(any((%s)?; . == %s)))", restQuery(k.c, shown, nil), fieldExprOf("", vr.f), jqLiteral(vr.raw))
+		fmt.Fprintf(&b, "  %s: %s of its %s records shown in the rows; the other %s: %s\n", vr.label, commas(n), commas(vr.total), commas(vr.total-n), jqCommand(k.in.Handle, q))
+	}
+	if more > 0 {
+		fmt.Fprintf(&b, "  %s more values of the rows' reasons have some of their records shown, not all (each value's records: as above)\n", commas(more))
+	}
+	return b.String()
+}
+
+// rowValue is the value (as written) of field f, outside arrays, in the
+// record of row rec, or "" when it has none.
+func (k *coll) rowValue(rec int, f *Field) string {
+	k.valMu.Lock()
+	defer k.valMu.Unlock()
+	if vs, ok := k.rowVals[rec]; ok {
+		return vs[f]
+	}
+	if k.rowVals == nil {
+		k.rowVals = map[int]map[*Field]string{}
+	}
+	vs := map[*Field]string{}
+	var fs []*Field
+	for _, r := range k.why {
+		if r.val != nil {
+			fs = append(fs, r.val.f)
+		}
+	}
+	if rw := k.rows[rec]; rw != nil && len(fs) > 0 {
+		k.p.leavesOf(rw.raw, k.p.mask(fs...), func(g *Field, v []byte) {
+			if _, seen := vs[g]; !seen {
+				vs[g] = string(v)
+			}
+		})
+	}
+	k.rowVals[rec] = vs
+	return vs[f]
+}
+
+// jqLiteral is a scalar as written in JSON (a string, a number, true,
+// false, null) as a jq literal: a string written again (a JSON escape
+// jq reads otherwise, "\/", is none then).
+func jqLiteral(raw string) string {
+	if strings.HasPrefix(raw, `"`) {
+		var s string
+		if err := json.Unmarshal([]byte(raw), &s); err == nil {
+			return jsonQuote(s)
+		}
+	}
+	return raw
 }
