@@ -2101,7 +2101,7 @@ func (p *Profile) SummaryOf(max int, drop func(string) bool, each func(fn func(i
 			if id := largest[f]; id != "" {
 				who = fmt.Sprintf(" (largest: %s %s)", p.Identity.Path, id)
 			}
-			nums = append(nums, fmt.Sprintf("%s %s..%s%s, sum %s", f.Path, num(f.Min), num(f.Max), who, num(f.Sum)))
+			nums = append(nums, fmt.Sprintf("%s %s..%s%s, sum %s", f.Path, numExact(f.Min), numExact(f.Max), who, sumText(f.Sum)))
 		}
 	}
 	out := append(append(states, nums...), others...)

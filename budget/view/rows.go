@@ -627,7 +627,7 @@ func (k *coll) selectRows() {
 		toRead = map[int]bool{}
 		for i := range devAt {
 			if d, ok := known[i]; ok {
-				devs = append(devs, dev{i, d.d, fmt.Sprintf("%s=%s is %.1fσ from the mean %s", k.short(d.f), num(d.x), d.d, num(outl[d.f].mean))})
+				devs = append(devs, dev{i, d.d, fmt.Sprintf("%s=%s is %.1fσ from the mean %s", k.short(d.f), numExact(d.x), d.d, num(outl[d.f].mean))})
 			} else {
 				toRead[i] = true
 			}
@@ -653,7 +653,7 @@ func (k *coll) selectRows() {
 				if x, err := strconv.ParseFloat(string(v), 64); err == nil {
 					if d := math.Abs(x-st.mean) / st.sd; d > 2 && d > bestDev {
 						bestDev = d
-						whyOut = fmt.Sprintf("%s=%s is %.1fσ from the mean %s", k.short(f), num(x), d, num(st.mean))
+						whyOut = fmt.Sprintf("%s=%s is %.1fσ from the mean %s", k.short(f), numExact(x), d, num(st.mean))
 					}
 				}
 			}
@@ -1502,7 +1502,7 @@ func (k *coll) groupLines() []string {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			fmt.Fprintf(&b, " %s %s records sum %s", cell(v, 30), commas(g.n), num(g.sum[mi]))
+			fmt.Fprintf(&b, " %s %s records sum %s", cell(v, 30), commas(g.n), sumText(g.sum[mi]))
 		}
 		out = append(out, b.String())
 	}
