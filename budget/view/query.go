@@ -279,18 +279,20 @@ func (c *Collection) pinStopNote() string {
 	return fmt.Sprintf(" (stopped at its deadline after testing %s of %s records)", commas(c.PinTested), commas(c.Count))
 }
 
-// maxValueFeet bounds the lines of valueFoot; the values past it are
+// maxValueParts bounds the values valueFoot names; those past it are
 // counted.
-const maxValueFeet = 3
+const maxValueParts = 6
 
-// valueFoot says, of each value whose records a reason selects (a rare
-// or error value: "state=NotReady (11 of 10,000)"), how many of its
-// records the rows show when they show some but not all, and gives the
-// query of exactly the others: the records not shown that hold the
-// value. The rows name the value's count, not how many of them are
-// shown (final second read F4: 8 rows of 11 NotReady, nothing said).
+// valueFoot says, of the values whose records a reason selects (a rare
+// or error value: "state=NotReady (11 of 10,000)"), those whose records
+// the rows show some of, not all, with how many of how many; and gives
+// the query of exactly the others of the first of them (the records
+// not shown that hold the value; any value likewise). The rows name a
+// value's count, not how many of its records they show (final second
+// read F4: 8 rows of 11 NotReady, nothing said, no query).
 func (k *coll) valueFoot(chosen []Candidate, shown []int) string {
-	var b strings.Builder
+	var parts []string
+	var first *valReason
 	more := 0
 	for _, r := range k.why {
 		vr := r.val
@@ -306,18 +308,25 @@ func (k *coll) valueFoot(chosen []Candidate, shown []int) string {
 		if n == 0 || n >= vr.total {
 			continue
 		}
-		if b.Len() > 0 && strings.Count(b.String(), "\n") == maxValueFeet {
+		if first == nil {
+			first = vr
+		}
+		if len(parts) == maxValueParts {
 			more++
 			continue
 		}
-		// (no map: a map's records are no reasons' values, see flag)
-		q := fmt.Sprintf("%s | map(select(any((%s)?; . == %s)))", restQuery(k.c, shown, nil), fieldExprOf("", vr.f), jqLiteral(vr.raw))
-		fmt.Fprintf(&b, "  %s: %s of its %s records shown in the rows; the other %s: %s\n", vr.label, commas(n), commas(vr.total), commas(vr.total-n), jqCommand(k.in.Handle, q))
+		parts = append(parts, fmt.Sprintf("%s %s of %s", vr.label, commas(n), commas(vr.total)))
+	}
+	if first == nil {
+		return ""
 	}
 	if more > 0 {
-		fmt.Fprintf(&b, "  %s more values of the rows' reasons have some of their records shown, not all (each value's records: as above)\n", commas(more))
+		parts = append(parts, fmt.Sprintf("%s more values", commas(more)))
 	}
-	return b.String()
+	// (no map: a map's records are no reasons' values, see flag)
+	q := fmt.Sprintf("%s | map(select((%s)? == %s))", restQuery(k.c, shown, nil), fieldExprOf("", first.f), jqLiteral(first.raw))
+	return fmt.Sprintf("  values whose records the rows show in part (shown of all): %s; the records of %s not shown (any value likewise): %s\n",
+		strings.Join(parts, ", "), first.label, jqCommand(k.in.Handle, q))
 }
 
 // rowValue is the value (as written) of field f, outside arrays, in the
