@@ -281,7 +281,7 @@ func (c *Collection) pinStopNote() string {
 
 // maxValueParts bounds the values valueFoot names; those past it are
 // counted.
-const maxValueParts = 6
+const maxValueParts = 4
 
 // valueFoot says, of the values whose records a reason selects (a rare
 // or error value: "state=NotReady (11 of 10,000)"), those whose records
@@ -293,23 +293,25 @@ const maxValueParts = 6
 func (k *coll) valueFoot(chosen []Candidate, shown []int) string {
 	var parts []string
 	var first *valReason
+	var firstShown []int // the records of first's value the rows show
 	more := 0
 	for _, r := range k.why {
 		vr := r.val
 		if vr == nil {
 			continue
 		}
-		n := 0
+		var in []int
 		for _, c := range chosen {
 			if c.Record >= 0 && k.rowValue(c.Record, vr.f) == vr.raw {
-				n++
+				in = append(in, c.Record)
 			}
 		}
+		n := len(in)
 		if n == 0 || n >= vr.total {
 			continue
 		}
 		if first == nil {
-			first = vr
+			first, firstShown = vr, in
 		}
 		if len(parts) == maxValueParts {
 			more++
@@ -323,8 +325,22 @@ func (k *coll) valueFoot(chosen []Candidate, shown []int) string {
 	if more > 0 {
 		parts = append(parts, fmt.Sprintf("%s more values", commas(more)))
 	}
-	// (no map: a map's records are no reasons' values, see flag)
-	q := fmt.Sprintf("%s | map(select((%s)? == %s))", restQuery(k.c, shown, nil), fieldExprOf("", first.f), jqLiteral(first.raw))
+	// The records with the value, but those the rows show (by their
+	// positions: fewer than all the rows'). No map: a map's records are
+	// no reasons' values (flag).
+	sort.Ints(firstShown)
+	pos := make([]string, len(firstShown))
+	for i, r := range firstShown {
+		pos[i] = strconv.Itoa(r)
+	}
+	base := k.c.Path + " | "
+	switch {
+	case k.c.Kind == "jsonl" || k.c.Kind == "concat" || k.c.Path == ".":
+		base = ""
+	case strings.Contains(k.c.Path, "[]"):
+		base = "[" + k.c.Path + "[]] | "
+	}
+	q := fmt.Sprintf("%sto_entries | map(select((.value | (%s)?) == %s and (.key | IN(%s) | not)) | .value)", base, fieldExprOf("", first.f), jqLiteral(first.raw), strings.Join(pos, ", "))
 	return fmt.Sprintf("  values whose records the rows show in part (shown of all): %s; the records of %s not shown (any value likewise): %s\n",
 		strings.Join(parts, ", "), first.label, jqCommand(k.in.Handle, q))
 }

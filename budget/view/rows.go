@@ -368,7 +368,7 @@ func (k *coll) selectRows() {
 		if fresh {
 			kr = &keyed{r: &reason{prio: prio, text: make(map[int]string, len(vs.recs)), inner: map[int]innerRef{}}, count: count, first: vs.first, seq: vs.seq, share: 1}
 			if f != nil && !f.inArr && !p.Map && pairMember(f) == nil && count > 1 {
-				kr.r.val = &valReason{f: f, raw: raw, label: k.short(f) + "=" + cell(raw, 40), total: count}
+				kr.r.val = &valReason{f: f, raw: raw, label: k.short(f) + "=" + cell(raw, 24), total: count}
 			}
 			byLabel[label] = kr
 			if prio == PrioAnomaly {
