@@ -281,7 +281,9 @@ type valEnt struct {
 // open addressing with linear probing over a power-of-two array of the
 // entries themselves (a lookup reads one place of memory), at most half
 // full. A hash of 0 marks an empty place: the value hashed to 0 counts
-// as hashed to 1 (exact up to 64-bit collisions, as Distinct).
+// as hashed to 1. Values are matched by their hash alone: exact up to
+// 64-bit collisions (about 2^-41 per field at 4,096 values; see
+// hashBytes), as Distinct.
 type valTable struct {
 	slots []valEnt
 	n     int
