@@ -1346,6 +1346,9 @@ func numExact(x float64) string {
 	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
 		return strconv.FormatInt(int64(x), 10)
 	}
+	if a := math.Abs(x); a >= 1e-6 && a < 1e21 {
+		return strconv.FormatFloat(x, 'f', -1, 64) // 1795711598.3824089, not 1.7957115983824089e+09
+	}
 	return strconv.FormatFloat(x, 'g', -1, 64)
 }
 
