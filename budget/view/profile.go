@@ -837,6 +837,19 @@ func (p *Profile) scalar(f *Field, raw []byte, rec int) {
 	}
 }
 
+// noteExtreme makes x, a number of record rec, the least (low) or the
+// greatest number v so far when it is the first or beyond v, with its
+// record and the record's text the tracker holds (rows.go): the numbers
+// of a field and its strings that hold numbers (strNumber) alike.
+func (p *Profile) noteExtreme(first, low bool, x float64, rec int, v *float64, vRec *int, vRaw *[]byte) {
+	if first || low && x < *v || !low && x > *v {
+		*v, *vRec = x, rec
+		if p.t != nil {
+			*vRaw = p.t.hold(*vRaw)
+		}
+	}
+}
+
 // firstSight adds the statistics of the scalar value raw of f, seen for
 // the first time (or of a field with too many values to remember them),
 // and keeps them in st for the next time it is seen (again).
@@ -859,18 +872,8 @@ func (p *Profile) firstSight(f *Field, raw []byte, rec int, st *valStat) {
 		if x != math.Trunc(x) || math.Abs(x) > quietNum {
 			f.numFrac = true
 		}
-		if f.NumN == 0 || x < f.Min {
-			f.Min, f.minRec = x, rec
-			if p.t != nil {
-				f.minRaw = p.t.hold(f.minRaw)
-			}
-		}
-		if f.NumN == 0 || x > f.Max {
-			f.Max, f.maxRec = x, rec
-			if p.t != nil {
-				f.maxRaw = p.t.hold(f.maxRaw)
-			}
-		}
+		p.noteExtreme(f.NumN == 0, true, x, rec, &f.Min, &f.minRec, &f.minRaw)
+		p.noteExtreme(f.NumN == 0, false, x, rec, &f.Max, &f.maxRec, &f.maxRaw)
 		f.NumN++
 		f.Sum += x
 		f.SumSquares += x * x

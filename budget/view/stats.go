@@ -804,18 +804,8 @@ func (p *Profile) strNumber(f *Field, body []byte, rec int, st *valStat) {
 		s = &strNumStats{}
 		f.strNums = s
 	}
-	if s.n == 0 || x < s.min {
-		s.min, s.minRec = x, rec
-		if p.t != nil {
-			s.minRaw = p.t.hold(s.minRaw)
-		}
-	}
-	if s.n == 0 || x > s.max {
-		s.max, s.maxRec = x, rec
-		if p.t != nil {
-			s.maxRaw = p.t.hold(s.maxRaw)
-		}
-	}
+	p.noteExtreme(s.n == 0, true, x, rec, &s.min, &s.minRec, &s.minRaw)
+	p.noteExtreme(s.n == 0, false, x, rec, &s.max, &s.maxRec, &s.maxRaw)
 	s.add(x, 1)
 }
 

@@ -1565,20 +1565,10 @@ func leadName(v string) string {
 // when the bracket does not close.
 func afterBracket(v string, i int) (string, bool) {
 	depth := 0
-	quoted := false
 	for j := i; j < len(v); j++ {
-		c := v[j]
-		if quoted {
-			if c == '\\' {
-				j++
-			} else if c == '"' {
-				quoted = false
-			}
-			continue
-		}
-		switch c {
+		switch v[j] {
 		case '"':
-			quoted = true
+			j = quotedEnd(v, j)
 		case '(', '[', '{':
 			depth++
 		case ')', ']', '}':
@@ -1589,6 +1579,23 @@ func afterBracket(v string, i int) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// quotedEnd is the position of the quote that ends the quoted string
+// starting at v[i] (a '"'), past escapes (an escaped quote, \", is no
+// end), or len(v) when none does: the scan of brackets (afterBracket)
+// and of metric labels (splitMetric, labelNames) skip quoted text with
+// it.
+func quotedEnd(v string, i int) int {
+	for j := i + 1; j < len(v); j++ {
+		switch v[j] {
+		case '\\':
+			j++
+		case '"':
+			return j
+		}
+	}
+	return len(v)
 }
 
 // maskHex writes every hexadecimal number "0x…" (addresses say nothing

@@ -89,21 +89,11 @@ func splitMetric(line string) (key, val string, ok bool) {
 		i++
 	}
 	if i < len(line) && line[i] == '{' {
-		quoted := false
 		j := i + 1
 		for ; j < len(line); j++ {
-			c := line[j]
-			if quoted {
-				if c == '\\' {
-					j++
-				} else if c == '"' {
-					quoted = false
-				}
-				continue
-			}
-			if c == '"' {
-				quoted = true
-			} else if c == '}' {
+			if line[j] == '"' {
+				j = quotedEnd(line, j)
+			} else if line[j] == '}' {
 				break
 			}
 		}
@@ -324,12 +314,7 @@ func labelNames(set string) string {
 		// skip the quoted value
 		i := 0
 		if strings.HasPrefix(rest, `"`) {
-			for i = 1; i < len(rest) && rest[i] != '"'; i++ {
-				if rest[i] == '\\' {
-					i++
-				}
-			}
-			i++
+			i = quotedEnd(rest, 0) + 1
 		}
 		rest = rest[min(i, len(rest)):]
 		_, s, _ = strings.Cut(rest, ",")

@@ -8,12 +8,9 @@ import (
 	"testing"
 )
 
-// Each line of the shallowest rows' listing is a candidate the fill may
-// leave out, so each must say which of the listed rows it holds: a cut
-// listing then shows where it ends, and the lines together list exactly
-// the count the head states (the review found a head of "209 of 4,759
-// rows" over 50 listed rows at 2,000 tokens).
-func TestShallowListingLinesSayWhichRows(t *testing.T) {
+// duLike is du -ah of a tree of 60 packages of 40 files, each package's
+// directory after its files, then more.
+func duLike(more string) string {
 	var b strings.Builder
 	for d := 0; d < 60; d++ {
 		for f := 0; f < 40; f++ {
@@ -22,8 +19,16 @@ func TestShallowListingLinesSayWhichRows(t *testing.T) {
 		fmt.Fprintf(&b, "%dK\tnode_modules/pkg%02d/lib\n", 100+d, d)
 		fmt.Fprintf(&b, "%dM\tnode_modules/pkg%02d\n", 1+d%9, d)
 	}
-	fmt.Fprintf(&b, "99M\tnode_modules\n")
-	p := analyzeText([]byte(b.String()), nil)
+	return b.String() + more
+}
+
+// Each line of the shallowest rows' listing is a candidate the fill may
+// leave out, so each must say which of the listed rows it holds: a cut
+// listing then shows where it ends, and the lines together list exactly
+// the count the head states (the review found a head of "209 of 4,759
+// rows" over 50 listed rows at 2,000 tokens).
+func TestShallowListingLinesSayWhichRows(t *testing.T) {
+	p := analyzeText([]byte(duLike("")+"99M\tnode_modules\n"), nil)
 	if p.cols == nil {
 		t.Fatal("no table")
 	}
@@ -71,16 +76,7 @@ func TestShallowListingLinesSayWhichRows(t *testing.T) {
 // a tree of 60 packages with one link: the query's rows and the listed
 // rows are disjoint and together the head's count, at 1,000-8,000 tokens.
 func TestShallowListingRest(t *testing.T) {
-	var b strings.Builder
-	for d := 0; d < 60; d++ {
-		for f := 0; f < 40; f++ {
-			fmt.Fprintf(&b, "%dK\tnode_modules/pkg%02d/lib/file%02d.js\n", 4+(d*f)%97, d, f)
-		}
-		fmt.Fprintf(&b, "%dK\tnode_modules/pkg%02d/lib\n", 100+d, d)
-		fmt.Fprintf(&b, "%dM\tnode_modules/pkg%02d\n", 1+d%9, d)
-	}
-	fmt.Fprintf(&b, "0\tnode_modules/.bin -> ../bin\n99M\tnode_modules\n")
-	data := []byte(b.String())
+	data := []byte(duLike("0\tnode_modules/.bin -> ../bin\n99M\tnode_modules\n"))
 	head := regexp.MustCompile(`\(depths? [0-9-]+: ([0-9,]+) of [0-9,]+ rows;`)
 	item := regexp.MustCompile(`(?m)^    \[[0-9,]+-[0-9,]+ of [0-9,]+\] (.*)$`)
 	foot := regexp.MustCompile(`(?m)^the ([0-9,]+) rows of the shallowest paths \(column 2\) not listed below: compact artifact query 0123456789ab --jq '(.*)'$`)
