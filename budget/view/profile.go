@@ -376,7 +376,9 @@ type Profile struct {
 	// every record and none can hold its record's key: keySum is no
 	// longer summed (nor read).
 	keyless bool
-	// recMul is the record's multiplier (recMul).
+	// recMul is the record's multiplier (recMul), 0 while the profile
+	// has no field but the root (whose recSum no one reads): a record
+	// of one scalar needs none.
 	recMul uint64
 	// lc keeps the first records' leaves for the index (leafcap.go),
 	// nil when not kept; capLive: records are still kept; capOn: the
@@ -450,13 +452,17 @@ func (p *Profile) addAt(i int, s *jscan) {
 // endRecord with the record's whole text.
 func (p *Profile) beginRecord(i int, text []byte) {
 	p.Records++
-	p.rec, p.seq, p.recMul = i, 0, recMul(i)
+	p.rec, p.seq, p.recMul = i, 0, 0
+	if len(p.Fields) > 0 {
+		p.recMul = recMul(i) // (else made with the record's first field: newField)
+	}
 	if p.capLive {
 		p.capOn = p.capBegin(i)
 	}
 	if p.t != nil {
 		p.t.begin(i, text)
 	}
+	// (FedColl.ScalarRecord does the same: keep them in step)
 }
 
 // beginMapRecord is beginRecord for record i of a map (Profile.Map):
@@ -466,12 +472,15 @@ func (p *Profile) beginRecord(i int, text []byte) {
 // endRecord is given nil).
 func (p *Profile) beginMapRecord(i int, key, val, text []byte) {
 	p.Records++
-	p.rec, p.seq, p.recMul = i, 0, recMul(i)
+	p.rec, p.seq, p.recMul = i, 0, 0
+	if len(p.Fields) > 0 {
+		p.recMul = recMul(i) // (else made with the record's first field: newField)
+	}
 	if !p.keyless {
 		if j := skipWS(val, 0); j < len(val) && val[j] != '{' && val[j] != '[' {
 			p.keyless = true // (a scalar: no field in this record)
 		} else {
-			p.keySum += hashBytes(key) * p.recMul
+			p.keySum += hashBytes(key) * recMul(i)
 		}
 	}
 	if p.t != nil {
@@ -606,6 +615,11 @@ func (p *Profile) elemOf(parent *Field) *Field {
 
 // newField returns a new field at path under parent (not yet linked).
 func (p *Profile) newField(path string, parent *Field) *Field {
+	if p.recMul == 0 {
+		// (the profile's first field: the records before had none,
+		// and only fields' sums are read, not the root's)
+		p.recMul = recMul(p.rec)
+	}
 	f := &Field{Path: path, lastRec: -1, first: len(p.Fields), depth: parent.depth + 1, inArr: parent.inArr,
 		vals: map[string]*valState{}, parent: parent}
 	if p.t != nil {
@@ -1159,7 +1173,10 @@ func (p *Profile) plainString(f *Field, body []byte, sh strShape, rec int, st *v
 			}
 		}
 	}
-	p.noteTime(f, body, "", false, rec, st)
+	if len(body) >= 19 && len(body) <= 40 && body[4] == '-' {
+		// (noteTime's test of a plain string, before the call)
+		p.noteTime(f, body, "", false, rec, st)
+	}
 }
 
 // noteTime counts the string body (unquoted: str, when escaped) of f
