@@ -362,18 +362,24 @@ func (k *coll) selectRows() {
 	// rarest first.
 	byLabel := map[string]*keyed{}
 	var anomalies, rares []*keyed
-	flag := func(label string, prio, count int, vs *valState, why string, in innerRef) {
+	flag := func(label string, prio, count int, vs *valState, why string, in innerRef, f *Field, raw string) {
 		kr := byLabel[label]
 		fresh := kr == nil // (then no record is in it: a value's records are distinct)
 		if fresh {
 			kr = &keyed{r: &reason{prio: prio, text: make(map[int]string, len(vs.recs)), inner: map[int]innerRef{}}, count: count, first: vs.first, seq: vs.seq, share: 1}
+			if f != nil && !f.inArr && !p.Map && pairMember(f) == nil && count > 1 {
+				kr.r.val = &valReason{f: f, raw: raw, label: k.short(f) + "=" + cell(raw, 24), total: count}
+			}
 			byLabel[label] = kr
 			if prio == PrioAnomaly {
 				anomalies = append(anomalies, kr)
 			} else {
 				rares = append(rares, kr)
 			}
-		} else if vs.first < kr.first || vs.first == kr.first && vs.seq < kr.seq {
+		} else {
+			kr.r.val = nil // two values under one label: no one query
+		}
+		if !fresh && (vs.first < kr.first || vs.first == kr.first && vs.seq < kr.seq) {
 			// Two values with one label (cut alike): the first seen
 			// names it.
 			kr.first, kr.seq = vs.first, vs.seq
@@ -443,10 +449,10 @@ func (k *coll) selectRows() {
 				case !usual && raw[0] == '"' && len(raw) < 120 && vs.errWord > 0 && errExc && !placeNames.MatchString(f.Path) && !filePathValue(raw):
 					// (a file named error.go is no error)
 					label := f.Path + "=" + cell(raw, 40)
-					flag(label, PrioAnomaly, vs.n, vs, fmt.Sprintf("%s=%s (%s of %s)", k.short(f), cell(raw, 40), commas(vs.n), commas(f.Values)), k.innerRef(f, raw))
+					flag(label, PrioAnomaly, vs.n, vs, fmt.Sprintf("%s=%s (%s of %s)", k.short(f), cell(raw, 40), commas(vs.n), commas(f.Values)), k.innerRef(f, raw), f, raw)
 				case exit && vs.exitValue:
 					label := f.Path + "=" + raw
-					flag(label, PrioAnomaly, vs.n, vs, k.short(f)+"="+raw+" (not 0)", k.innerRef(f, raw))
+					flag(label, PrioAnomaly, vs.n, vs, k.short(f)+"="+raw+" (not 0)", k.innerRef(f, raw), f, raw)
 				case !usual && f.Values >= 10 && f.Distinct <= 24 && f.Distinct < f.Values/2 && vs.n <= max(1, f.Values/20) && rareField(vs.n):
 					// (a rare column or line number says nothing)
 					label := f.Path + "=" + cell(raw, 40)
@@ -456,7 +462,7 @@ func (k *coll) selectRows() {
 						// other lines, before the index.
 						prio = PrioRare2
 					}
-					flag(label, prio, vs.n, vs, fmt.Sprintf("%s=%s is rare (%s of %s)", k.short(f), cell(raw, 40), commas(vs.n), commas(f.Values)), k.innerRef(f, raw))
+					flag(label, prio, vs.n, vs, fmt.Sprintf("%s=%s is rare (%s of %s)", k.short(f), cell(raw, 40), commas(vs.n), commas(f.Values)), k.innerRef(f, raw), f, raw)
 					// Rarer among more values first; values of long
 					// strings without spaces (URLs, paths) after the
 					// others: their rarity tells less.
@@ -468,7 +474,7 @@ func (k *coll) selectRows() {
 		} else if exit && f.sel.exitVals != nil {
 			for _, raw := range sortedKeys(f.sel.exitVals) {
 				label := f.Path + "=" + raw
-				flag(label, PrioAnomaly, 0, f.sel.exitVals[raw], k.short(f)+"="+raw+" (not 0)", k.innerRef(f, raw))
+				flag(label, PrioAnomaly, 0, f.sel.exitVals[raw], k.short(f)+"="+raw+" (not 0)", k.innerRef(f, raw), nil, "")
 			}
 		}
 		if f.ownNumbers() >= 8 && f.StdDev() > 0 && f != p.Identity && !refNumber(f.Path) && !codeNumber(f.Path) && k.codeOf(f) == nil &&
@@ -621,7 +627,7 @@ func (k *coll) selectRows() {
 		toRead = map[int]bool{}
 		for i := range devAt {
 			if d, ok := known[i]; ok {
-				devs = append(devs, dev{i, d.d, fmt.Sprintf("%s=%s is %.1fσ from the mean %s", k.short(d.f), num(d.x), d.d, num(outl[d.f].mean))})
+				devs = append(devs, dev{i, d.d, fmt.Sprintf("%s=%s is %.1fσ from the mean %s", k.short(d.f), numExact(d.x), d.d, num(outl[d.f].mean))})
 			} else {
 				toRead[i] = true
 			}
@@ -647,7 +653,7 @@ func (k *coll) selectRows() {
 				if x, err := strconv.ParseFloat(string(v), 64); err == nil {
 					if d := math.Abs(x-st.mean) / st.sd; d > 2 && d > bestDev {
 						bestDev = d
-						whyOut = fmt.Sprintf("%s=%s is %.1fσ from the mean %s", k.short(f), num(x), d, num(st.mean))
+						whyOut = fmt.Sprintf("%s=%s is %.1fσ from the mean %s", k.short(f), numExact(x), d, num(st.mean))
 					}
 				}
 			}
@@ -1496,7 +1502,7 @@ func (k *coll) groupLines() []string {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			fmt.Fprintf(&b, " %s %s records sum %s", cell(v, 30), commas(g.n), num(g.sum[mi]))
+			fmt.Fprintf(&b, " %s %s records sum %s", cell(v, 30), commas(g.n), sumText(g.sum[mi]))
 		}
 		out = append(out, b.String())
 	}
@@ -1753,10 +1759,15 @@ type tracker struct {
 	hits  []hit
 	lower []byte
 	// Group and measure candidates (chooseGroups picks among them).
-	groups   []*Field
-	gactive  []bool
-	gon      int // the active groups (gactive)
-	gval     [][]byte
+	groups  []*Field
+	gactive []bool
+	gon     int // the active groups (gactive)
+	gval    [][]byte
+	// gvs holds the state of each group's value in the record
+	// (Field.lastVal when groupValue was called, nil when the field
+	// has too many values): its gsum, once found, is kept with it
+	// (valState.gs) and found again with no map lookup.
+	gvs      []*valState
 	measures []*Field
 	mval     []float64
 	mset     []int // 1 + the record mval was set in
@@ -1885,7 +1896,11 @@ func (l *keyList) add(quoted []byte, stable bool) {
 	if !l.segDone[0] || !l.segDone[1] {
 		l.addSegments(k)
 	}
-	if l.window == nil && len(l.keys) >= 25 && l.total >= 1500 {
+	if l.window == nil {
+		if len(l.keys) < 25 || l.total < 1500 {
+			l.keys = append(l.keys, string(k))
+			return
+		}
 		// From now on the first 25 and a window of the last 25.
 		for _, k := range l.keys[len(l.keys)-24:] {
 			l.window = append(l.window, []byte(k))
@@ -1895,16 +1910,14 @@ func (l *keyList) add(quoted []byte, stable bool) {
 		l.keys = l.keys[:25]
 		l.next = len(l.window) - 1
 	}
-	if l.window != nil {
-		if !stable {
-			l.own[l.next] = append(l.own[l.next][:0], k...)
-			k = l.own[l.next]
-		}
-		l.window[l.next] = k
-		l.next = (l.next + 1) % len(l.window)
-		return
+	if !stable {
+		l.own[l.next] = append(l.own[l.next][:0], k...)
+		k = l.own[l.next]
 	}
-	l.keys = append(l.keys, string(k))
+	l.window[l.next] = k
+	if l.next++; l.next == len(l.window) {
+		l.next = 0
+	}
 }
 
 // addSegments counts key by its first one and two segments (segPrefix:
@@ -1964,12 +1977,13 @@ func (t *tracker) begin(i int, raw []byte) {
 // record's whole text when known ({"key": value}), else nil: made from
 // key and val only when kept or read (hold).
 func (t *tracker) beginMap(i int, key, val, text []byte) {
-	t.k.keys.add(key, within(t.data, key))
-	if t.k.smap != nil {
-		t.k.smap.add(key, val) // json_map.go
+	k := t.k
+	k.keys.add(key, within(t.data, key))
+	if m := k.smap; m != nil && !m.off {
+		m.add(key, val) // json_map.go
 	}
-	if t.k.tuples != nil {
-		t.k.tuples.add(key, val) // json_tuple.go
+	if m := k.tuples; m != nil && !m.off {
+		m.add(key, val) // json_tuple.go
 	}
 	t.mkey, t.mvalue = key, val
 	t.open(i, text)
@@ -2037,14 +2051,28 @@ func mapRecord(buf, key, val []byte) []byte {
 // sums per group.
 func (t *tracker) end(raw []byte) {
 	t.raw = raw
-	if t.kept && t.alias {
-		t.raws[t.rec] = raw // begin may have had only its start
-	}
-	t.prevRaw = nil
-	if t.alias && raw != nil {
+	if t.alias {
+		if t.kept {
+			t.raws[t.rec] = raw // begin may have had only its start
+		}
 		t.prevRaw = raw
+		if raw == nil {
+			t.prevRaw = nil
+		}
+	} else {
+		t.prevRaw = nil
 	}
+	if len(t.terms)|t.gon|len(t.mtouched)|len(t.arrNums) == 0 {
+		return // (no words asked for, no group, no number under an array)
+	}
+	t.endMore()
+}
+
+// endMore is end's work for the words of the request, the groups' sums
+// and the numbers under arrays of the record.
+func (t *tracker) endMore() {
 	if len(t.terms) > 0 {
+		raw := t.raw
 		if raw == nil {
 			t.lower = t.hold(t.lower)
 		} else {
@@ -2064,6 +2092,9 @@ func (t *tracker) end(raw []byte) {
 		}
 	}
 	for g, f := range t.groups {
+		if t.gon == 0 {
+			break // (no active group left)
+		}
 		if !t.gactive[g] {
 			continue
 		}
@@ -2076,10 +2107,20 @@ func (t *tracker) end(raw []byte) {
 		if v == nil {
 			continue
 		}
-		s := t.sums[g][string(v)]
+		var s *gsum
+		vs := t.gvs[g]
+		if vs != nil {
+			s = vs.gs
+		}
 		if s == nil {
-			s = &gsum{}
-			t.sums[g][string(v)] = s
+			s = t.sums[g][string(v)]
+			if s == nil {
+				s = &gsum{}
+				t.sums[g][string(v)] = s
+			}
+			if vs != nil {
+				vs.gs = s
+			}
 		}
 		s.n++
 		for _, m := range t.mtouched {
@@ -2094,7 +2135,7 @@ func (t *tracker) end(raw []byte) {
 				s.maxRaw[m] = t.hold(s.maxRaw[m])
 			}
 		}
-		t.gval[g] = nil
+		t.gval[g], t.gvs[g] = nil, nil
 	}
 	t.mtouched = t.mtouched[:0]
 	for _, f := range t.arrNums {
@@ -2348,6 +2389,7 @@ func (t *tracker) newField(f *Field) {
 		t.gactive = append(t.gactive, true)
 		t.gon++
 		t.gval = append(t.gval, nil)
+		t.gvs = append(t.gvs, nil)
 		t.sums = append(t.sums, map[string]*gsum{})
 	}
 }
@@ -2439,8 +2481,10 @@ func (t *tracker) number(f *Field, x float64) {
 
 // groupValue notes the value of a group candidate in the current record.
 func (t *tracker) groupValue(f *Field, raw []byte) {
-	if t.gactive[f.sel.gslot] {
-		t.gval[f.sel.gslot] = raw
+	if g := f.sel.gslot; t.gactive[g] {
+		// (f.lastVal is raw's state, or nil: Profile.scalar calls this
+		// after distinct)
+		t.gval[g], t.gvs[g] = raw, f.lastVal
 	}
 }
 
