@@ -81,13 +81,23 @@ func Build(in Input) (*View, error) {
 			}
 			continue
 		}
+		if ok, err := addKeyedItems(v, in, ci); ok || err != nil { // json_items.go
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if ok, err := addArrayItems(v, in, ci); ok || err != nil { // json_items.go
 			if err != nil {
 				return nil, err
 			}
 			continue
 		}
+		nc := findNested(&in, ci) // json_items.go
 		if err := addRecords(v, in, ci); err != nil {
+			return nil, err
+		}
+		if err := addNestedItems(v, in, ci, nc); err != nil {
 			return nil, err
 		}
 	}
@@ -1340,7 +1350,7 @@ func (k *coll) dropped(f *Field) bool {
 // rules drop it, or it is a member of a map-like field (its map's line
 // summarises it).
 func (k *coll) hidden(f *Field) bool {
-	return f.inMap || k.dropped(f)
+	return f.inMap || k.dropped(f) || k.c.inner != "" && strings.HasPrefix(f.Path, k.c.inner)
 }
 
 // opaque reports whether f's values are opaque and nearly all distinct
