@@ -328,6 +328,9 @@ func addRecords(v *View, in Input, ci int) error {
 	k.chooseColumns()
 	k.selectRows()
 	k.t, k.p.t = nil, nil
+	if ends := summaryEnds(k); len(ends) > 0 { // json_map.go
+		return addSummarized(v, in, ci, k, ends)
+	}
 	sec := v.AddSection(&Section{Coll: c.Path, Order: 10 + ci,
 		Head: k.head, Foot: k.foot, weight: k.weight()})
 	k.sec = sec

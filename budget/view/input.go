@@ -93,4 +93,7 @@ type Collection struct {
 	// collection of their own (json_items.go, findNested): the
 	// records' section gives them no line, column or reason.
 	inner string
+	// noSummary: the collection is a map's members without its
+	// summaries (json_map.go): its ends are not looked at again.
+	noSummary bool
 }

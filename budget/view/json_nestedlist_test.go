@@ -129,3 +129,66 @@ func TestStringAddressNamesItsRecord(t *testing.T) {
 		t.Errorf("address is not the identity:\n%s", text)
 	}
 }
+
+// clocDoc is a report in the shape of cloc --by-file --json: a header
+// first, a member per file {blank, comment, code, language}, and the
+// sums last ("SUM"); with sum false the last member is one more file
+// that has a field no other file has.
+func clocDoc(files int, sum bool) []byte {
+	var b strings.Builder
+	b.WriteString(`{"header": {"cloc_url": "github.com/AlDanial/cloc", "cloc_version": "1.96", "n_files": ` + fmt.Sprint(files) + `, "n_lines": 9999}`)
+	var blank, comment, code int
+	for i := range files {
+		bl, cm, cd := i%7, 3*i%11, 10+i*i%97
+		blank, comment, code = blank+bl, comment+cm, code+cd
+		fmt.Fprintf(&b, `, "src/file_%02d.go": {"blank": %d, "comment": %d, "code": %d, "language": "Go"}`, i, bl, cm, cd)
+	}
+	if sum {
+		fmt.Fprintf(&b, `, "SUM": {"blank": %d, "comment": %d, "code": %d, "nFiles": %d}}`, blank, comment, code, files)
+	} else {
+		b.WriteString(`, "src/last.go": {"blank": 1, "comment": 2, "code": 3, "language": "Go", "generated": true}}`)
+	}
+	return []byte(b.String())
+}
+
+// TestMapSummaryMembers: a map of records whose first member is a header
+// (fields no record has) and whose last member is the records' sums is
+// a collection of the records only, the summaries shown whole in its
+// head: the largest code count is a file's, not the sum's, and the
+// path del(.["SUM","header"]) yields exactly the files. Before, the
+// header and the sum were two of the records: the largest code was the
+// sum's and the count was off by two. A last member that is a record
+// with one field more is no summary.
+func TestMapSummaryMembers(t *testing.T) {
+	data := clocDoc(60, true)
+	v := buildView(t, inputOf(t, data, 4000))
+	text := fillAt(t, v, 4000).Text
+	if len(v.Items()) != 1 || v.Items()[0].Path != `del(.["SUM","header"])` || v.Items()[0].Count != 60 {
+		t.Fatalf("items %+v, want del(.[\"SUM\",\"header\"]) of 60:\n%s", v.Items(), text)
+	}
+	if n := len(jqAll(t, data, `del(.["SUM","header"]) | keys[]`)); n != 60 {
+		t.Errorf("the path yields %d keys", n)
+	}
+	sum := jqAll(t, data, `.SUM.code`)[0].(float64)
+	most := jqAll(t, data, `[del(.["SUM","header"])[] | .code] | max`)[0].(float64)
+	for _, want := range []string{
+		`collection . (map): 62 keys: 2 summary members at its ends`,
+		fmt.Sprintf(`SUM: {"blank":`),
+		`"cloc_version":"1.96"`,
+		fmt.Sprintf("max %v", most),
+		`collection del(.["SUM","header"]) (map): 60 records`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in the view:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, fmt.Sprintf("max %v", sum)) {
+		t.Errorf("the sum %v is counted as a file's code:\n%s", sum, text)
+	}
+	v = buildView(t, inputOf(t, clocDoc(60, false), 4000))
+	for _, it := range v.Items() {
+		if strings.Contains(it.Path, "src/last.go") {
+			t.Errorf("a file with a field more is a summary: %+v", v.Items())
+		}
+	}
+}
