@@ -2164,8 +2164,14 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 	}
 	cp := tc.p.cols
 	g := cp.groupColumn()
+	id, val, nv := cp.nameValue(cp.indexColumns())
 	for i, c := range cp.cols {
 		add(tsColumns, colKeys*i, -1, "column", cut(c.line(cp.rows)+cp.sumsBy(c, g), textWidth))
+		if nv && i == val {
+			if s := cp.valueNumbersLine(id, val); s != "" {
+				add(tsColumns, colKeys*i+5, -1, "column numbers", cut(s, 2*textWidth))
+			}
+		}
 		if s := c.nameLine(cp.rows); s != "" {
 			add(tsColumns, colKeys*i+1, -1, "column names", cut(s, 2*textWidth))
 		}

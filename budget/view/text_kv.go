@@ -314,6 +314,12 @@ type kvStats struct {
 	groups []kvGroup
 	deep   []kvGroup
 	metric *metricStats // families of metric samples (text_kvmetric.go), or nil
+	// allGroups: items groups every value shared by kvGroupMin entries,
+	// not only the 32 most frequent (the index by value of a table,
+	// text_valindex.go).
+	allGroups bool
+	// groupChunk is the names of a value per item (0: kvChunk).
+	groupChunk int
 }
 
 // kvGroup is a group of names: those that start with part (and the name
@@ -756,6 +762,7 @@ type kvItem struct {
 	group bool
 	vrank int // the value's rank among the grouped values
 	chunk int // which kvChunk names of the value
+	first int // the index of its first name among the value's names
 	total int // entries with the value
 	ents  []kvEntry
 	order float64 // its place in the even spread
@@ -769,7 +776,7 @@ func (s *kvStats) items(skip map[int]bool) []kvItem {
 	vs, _ := byCount(s.vals)
 	grouped := map[string]int{}
 	for _, x := range vs {
-		if x.n >= kvGroupMin && utf8.RuneCountInString(x.k) <= kvGroupLen && len(grouped) < 32 {
+		if x.n >= kvGroupMin && utf8.RuneCountInString(x.k) <= kvGroupLen && (len(grouped) < 32 || s.allGroups) {
 			grouped[x.k] = len(grouped)
 		}
 	}
@@ -815,16 +822,20 @@ func (s *kvStats) items(skip map[int]bool) []kvItem {
 	for v, r := range grouped {
 		values[r] = v
 	}
+	chunk := kvChunk
+	if s.groupChunk > 0 {
+		chunk = s.groupChunk
+	}
 	for r, es := range byVal {
-		nc := (len(es) + kvChunk - 1) / kvChunk
+		nc := (len(es) + chunk - 1) / chunk
 		cost := 0
 		for _, e := range es {
 			cost += len(e.key) + 1
 		}
 		per := (float64(cost) + float64(nc*(len(values[r])+24))) / float64(len(es))
 		spread(nc, func(rank, c int) {
-			ents := es[c*kvChunk : min(len(es), (c+1)*kvChunk)]
-			out = append(out, kvItem{value: values[r], group: true, vrank: r, chunk: c, total: len(es), ents: ents,
+			ents := es[c*chunk : min(len(es), (c+1)*chunk)]
+			out = append(out, kvItem{value: values[r], group: true, vrank: r, chunk: c, first: c * chunk, total: len(es), ents: ents,
 				order: (float64(rank) + 0.5) / float64(nc) * per})
 		})
 	}
@@ -850,7 +861,7 @@ func (it kvItem) text(sep string) string {
 	for i, e := range it.ents {
 		names[i] = e.key
 	}
-	first := it.chunk * kvChunk
+	first := it.first
 	return fmt.Sprintf("  %s (names %d-%d of %s): %s", shownValue(it.value), first+1, first+len(it.ents), commas(it.total), strings.Join(names, " "))
 }
 

@@ -441,10 +441,6 @@ func (tc *textCands) indexCandidates() func(prio, from, to int) {
 		return func(int, int, int) {}
 	}
 	list := cp.split.mode == byLine
-	chunk, cellCut := indexChunk, indexCellCut
-	if list {
-		chunk, cellCut = listChunk, listCellCut
-	}
 	// The first lines are shown before the index (text.go's headFrom,
 	// at a better or the same priority): their rows are not listed again.
 	inHead := map[int]bool{}
@@ -452,6 +448,14 @@ func (tc *textCands) indexCandidates() func(prio, from, to int) {
 		for _, l := range tc.p.head[:min(10, len(tc.p.head))] {
 			inHead[l.pos] = true
 		}
+	}
+	if id, val, ok := cp.nameValue(cols); ok {
+		// A name/value table: its rows by value (text_valindex.go).
+		return tc.valueIndexCandidates(tc.valueIndexOf(id, val, inHead))
+	}
+	chunk, cellCut := indexChunk, indexCellCut
+	if list {
+		chunk, cellCut = listChunk, listCellCut
 	}
 	// The first line of each chunk (every chunk/indexChunk-th start of
 	// the profile) and its byte offset, in one pass over the newlines.
@@ -551,6 +555,9 @@ func (tc *textCands) indexCandidates() func(prio, from, to int) {
 
 // indexHead is the header of the index section.
 func (tc *textCands) indexHead(cs []Candidate) string {
+	if tc.valIndex != nil {
+		return tc.valueIndexHead(cs)
+	}
 	cp := tc.p.cols
 	n := 0
 	for _, c := range cs {

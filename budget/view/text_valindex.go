@@ -1,0 +1,201 @@
+package view
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// The index of a name/value table, by value.
+//
+// A table of two columns, one naming every row and the other holding a
+// value that many rows share (gcc -Q --help's "-fname  [enabled]",
+// rsync -i's ".f..t...... path", a settings dump printed in two
+// columns), is read by name: "is -ftree-vectorize enabled?", "what are
+// the flags of quic/endpoint.go?". Its index lists the rows grouped by
+// their value, as the names of key/value lines are (text_kv.go's
+// kvStats.items): a value held by kvGroupMin rows or more once, then the
+// names of the rows that hold it, in line order (valueChunk a line); every
+// other row as "name value"; the lists advance together in an even
+// spread, so a larger budget shows a superset; the rare values (held by
+// 1% of the rows or fewer, at most valueChunk) come first, the fewest
+// first, each on one line; every
+// value of kvGroupMin rows or more is grouped (key/value lines group the
+// 32 most frequent). Written once per value,
+// not once per row with its line number, the index names about twice as
+// many rows as the line-order index (text_list.go) in the same tokens,
+// and the rows of a rare value (gcc's "[ignored]", rsync's new files)
+// come whole among the first.
+//
+// The value column must not be one of numbers (a measure is read by its
+// extremes and sums, not grouped by equal values), and the values shared
+// by kvGroupMin rows or more must hold half of the rows. A table of more
+// than maxIndexRows rows keeps the line-order index (which lists that
+// many at most): a value's count in the index is the count of all its rows.
+
+// valueChunk is the names of one value a line of the index lists: a
+// line is a candidate of the fill, which stops at the first that does
+// not fit, so a shorter line leaves less of the budget unused.
+const valueChunk = 12
+
+// valueIndex is the by-value index of a name/value table: the rows as
+// key/value entries of name column id and value column val.
+type valueIndex struct {
+	id, val int
+	items   []kvItem
+	// chunk is, per item, the index chunk it falls in (the bytes of
+	// indexChunk rows in line order): the fill offers the index the same
+	// share of the budget per priority as the line-order index.
+	chunk []int
+}
+
+// nameValue returns the name column and the value column of a table read
+// by value, and whether it is one: exactly two columns, cols (the index
+// columns) naming one of them the identity, the other no column of
+// numbers, with its values counted exactly, and the values shared by
+// kvGroupMin rows or more (up to kvGroupLen characters) holding half of
+// the rows or more.
+func (cp *colProfile) nameValue(cols []int) (id, val int, ok bool) {
+	if cp.split.mode == byLine || len(cp.cols) != 2 || len(cols) != 2 || cp.rows < 2*indexChunk || cp.rows > maxIndexRows {
+		return 0, 0, false
+	}
+	id, val = cols[0], cols[1]
+	c := cp.cols[val]
+	if c.isNumber() || c.overflow || c.values == nil || c.rows != cp.rows {
+		return 0, 0, false
+	}
+	shared := 0
+	for v, n := range c.values {
+		if n >= kvGroupMin && len(v) <= kvGroupLen {
+			shared += n
+		}
+	}
+	return id, val, 2*shared >= cp.rows
+}
+
+// valueIndexOf reads the first maxIndexRows rows of the table again and
+// makes the by-value index; skip are the lines shown before it (the
+// first lines), whose rows are not listed as entries of their own.
+func (tc *textCands) valueIndexOf(id, val int, skip map[int]bool) *valueIndex {
+	cp := tc.p.cols
+	s := &kvStats{vals: map[string]int{}, allGroups: true, groupChunk: valueChunk}
+	rows := 0
+	textLinesWhile(tc.in.Data, func(pos int, line string) bool {
+		f := cp.split.fields(line)
+		if f == nil || pos == cp.split.headPos || len(f) <= max(id, val) {
+			return true
+		}
+		rows++
+		name, v := f[id], f[val]
+		if strings.ContainsAny(name, " \t") || name == "" {
+			name = strconv.Quote(name)
+		}
+		shown := v
+		if shown == "" {
+			shown = `""`
+		}
+		s.vals[v]++
+		s.kept = append(s.kept, kvEntry{pos: pos, key: name, val: v,
+			text: cut(name, indexIDCut) + " " + cut(shown, indexCellCut)})
+		return rows < maxIndexRows
+	})
+	items := s.items(skip)
+	// The values of few rows (one line of names: gcc's 3 "[ignored]"
+	// options, rsync's 4 new files) come whole before the even spread:
+	// what stands out in a table of two columns is its rare value.
+	small := func(it kvItem) bool { return it.group && it.total <= valueChunk && 100*it.total <= len(s.kept) }
+	sort.SliceStable(items, func(i, j int) bool {
+		a, b := items[i], items[j]
+		if small(a) != small(b) {
+			return small(a)
+		}
+		if small(a) {
+			return a.total < b.total
+		}
+		return a.ents[0].pos < b.ents[0].pos
+	})
+	vi := &valueIndex{id: id, val: val, items: items}
+	// The index gets the share of the budget the line-order index would
+	// get at each priority (indexChunk rows a chunk): an item's chunk is
+	// the bytes of the items before it over the bytes of indexChunk rows
+	// written in line order, so the denser lines show more rows.
+	lineBytes := 0
+	for _, e := range s.kept {
+		lineBytes += 4 + len(strconv.Itoa(e.pos)) + len(e.text)
+	}
+	per := max(1, lineBytes*indexChunk/max(1, len(s.kept)))
+	n := 0
+	for _, it := range vi.items {
+		vi.chunk = append(vi.chunk, n/per)
+		n += len(it.text(" ")) + 1
+	}
+	return vi
+}
+
+// valueIndexCandidates adds the items of the by-value index whose chunk
+// is in [from, to) at prio (the same contract as indexCandidates).
+func (tc *textCands) valueIndexCandidates(vi *valueIndex) func(prio, from, to int) {
+	tc.valIndex = vi
+	tc.indexN = map[int]int{}
+	return func(prio, from, to int) {
+		for i, it := range vi.items {
+			if vi.chunk[i] < from || vi.chunk[i] >= to {
+				continue
+			}
+			// Values in rank order, each value's names in line order,
+			// then the single entries in line order.
+			key := 1<<40 + it.ents[0].pos
+			if it.group {
+				key = it.vrank*1000000 + it.chunk
+			}
+			tc.indexN[key] = len(it.ents)
+			it := it
+			tc.v.Add(Candidate{Section: tc.sec[tsIndex], Key: key, Record: -1, Prio: prio, Reason: "index",
+				lazy: &lazyText{make: func() string { return it.text(" ") }}})
+		}
+	}
+}
+
+// valueIndexHead is the header of the by-value index.
+func (tc *textCands) valueIndexHead(cs []Candidate) string {
+	cp, vi := tc.p.cols, tc.valIndex
+	n := 0
+	for _, c := range cs {
+		n += tc.indexN[c.Key]
+	}
+	name, val := cp.cols[vi.id].name, cp.cols[vi.val].name
+	return fmt.Sprintf("index of the rows by %[2]s (a value of %[3]d rows or more once, then the %[1]s of the rows that have it, in line order; the other rows as %[1]s %[2]s; showing %[4]s of %[5]s rows):\n",
+		name, val, kvGroupMin, commas(n), commas(cp.rows))
+}
+
+// valueNumbersLine is the extremes of the numbers among the values of a
+// name/value table's value column, each with the name of its row: gcc
+// -Q's "--param=max-vartrack-size= 50000000" is the largest of 312
+// numbers among 941 values ([enabled], a level, a number). The values of
+// such a column are mostly words, so the column's own line (colStat.line)
+// names no number; "" when fewer than 10 values are numbers (or they mix
+// units). The largest maxTopRows+1 distinct values and the smallest, the
+// first row of each.
+func (cp *colProfile) valueNumbersLine(id, val int) string {
+	c := cp.cols[val]
+	if c.numeric < 10 || c.mixed || c.units || len(c.top) == 0 {
+		return ""
+	}
+	name := func(l posLine) string {
+		f := cp.split.fields(l.text)
+		if len(f) <= id {
+			return "?"
+		}
+		return cut(f[id], indexIDCut)
+	}
+	list := func(ts []topRow) string {
+		var parts []string
+		for _, t := range ts {
+			parts = append(parts, fmt.Sprintf("%s (%s)", t.raw, name(t.l)))
+		}
+		return strings.Join(parts, ", ")
+	}
+	return fmt.Sprintf("  %s, numbers in %s of %s rows: largest %s; smallest %s (each value's first row)",
+		c.name, commas(c.numeric), commas(c.rows), list(c.top), list(c.bottom))
+}
