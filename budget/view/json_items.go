@@ -392,14 +392,17 @@ const (
 )
 
 // nestedList returns the member of c's records that holds their items:
-// every record is an object of at most maxHeaderMembers members, one of
+// c has more than maxNestedRecords records (fewer list their lists
+// whole, addNestedLists), every record is an object of at most
+// maxHeaderMembers members, one of
 // which (the same in all) is a list of objects (or empty), the only
 // list of objects of the first records; the lists hold at least twice
 // as many items as there are records, minItemRecords or more, and at
 // least half of the records' text. ok is false otherwise.
 func nestedList(in Input, c Collection) (member string, items, lo, hi int, ok bool) {
 	if in.Format != "json" && in.Format != "jsonl" && in.Format != "concat" || c.Kind == "map" || c.Kind == "lines" ||
-		c.Count < 2 || c.Each == nil && !within(in.Data, c.Text) {
+		c.Count <= maxNestedRecords || c.Each == nil && !within(in.Data, c.Text) {
+		// (a few records list their lists whole: nested.go)
 		return "", 0, 0, 0, false
 	}
 	// The first records: the member, cheaply (most collections have

@@ -82,6 +82,10 @@ func TestNestedListIsACollection(t *testing.T) {
 	if strings.Contains(text, "testsuite[].name") {
 		t.Errorf("the suites' section still profiles the tests' fields:\n%s", text)
 	}
+	// A few suites list their tests whole (nested.go): no collection.
+	if v := buildView(t, inputOf(t, suitesDoc(14), 4000)); len(v.Items()) != 0 {
+		t.Errorf("14 suites: items %+v, want none", v.Items())
+	}
 }
 
 // TestNestedListNeedsMostOfTheText: a list that is a small part of its
