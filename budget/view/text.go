@@ -101,10 +101,12 @@ type textCands struct {
 	indexCols []int               // the columns of the index of a table's rows (text_list.go)
 	indexN    map[int]int         // rows per index candidate, by its key
 	valIndex  *valueIndex         // the index of a name/value table by value, or nil (text_valindex.go)
-	kvLines   map[int][]int       // the lines of each names-by-value candidate, by its key (text_kv.go)
-	kvNames   int                 // entries in the listing by names (text_kvnames.go), 0 when there is none
-	reqTerms  []string            // the words of the request (text_request.go)
-	prefix    string              // the prefix every line has, removed before reading (text_prefix.go)
+	// valIndexDone: valIndex is made (nameValueIndex)
+	valIndexDone bool
+	kvLines      map[int][]int // the lines of each names-by-value candidate, by its key (text_kv.go)
+	kvNames      int           // entries in the listing by names (text_kvnames.go), 0 when there is none
+	reqTerms     []string      // the words of the request (text_request.go)
+	prefix       string        // the prefix every line has, removed before reading (text_prefix.go)
 
 	// recIndexWhat names the fields of the index of records by name,
 	// recIndexN its records per candidate (text_recindex.go).

@@ -255,8 +255,9 @@ func (c *colStat) sharedParts(end bool) []sharedGroup {
 	return out
 }
 
-// partDelims end the words of names ("python3-", "pg_toast_", "-dev").
-const partDelims = "-_./:"
+// partDelims end the words of names ("python3-", "pg_toast_", "-dev",
+// "--param=" of gcc's options, "BenchmarkCRC32/poly=" of a sub-benchmark).
+const partDelims = "-_./:="
 
 // wordPart reports whether p is a start (end false) or an end of names
 // made of whole words: it ends (an end: starts) at a delimiter without a
@@ -441,6 +442,10 @@ func (tc *textCands) indexCandidates() func(prio, from, to int) {
 		return func(int, int, int) {}
 	}
 	list := cp.split.mode == byLine
+	if vi := tc.nameValueIndex(); vi != nil {
+		// A name/value table: its rows by value (text_valindex.go).
+		return tc.valueIndexCandidates(vi)
+	}
 	// The first lines are shown before the index (text.go's headFrom,
 	// at a better or the same priority): their rows are not listed again.
 	inHead := map[int]bool{}
@@ -448,10 +453,6 @@ func (tc *textCands) indexCandidates() func(prio, from, to int) {
 		for _, l := range tc.p.head[:min(10, len(tc.p.head))] {
 			inHead[l.pos] = true
 		}
-	}
-	if id, val, ok := cp.nameValue(cols); ok {
-		// A name/value table: its rows by value (text_valindex.go).
-		return tc.valueIndexCandidates(tc.valueIndexOf(id, val, inHead))
 	}
 	chunk, cellCut := indexChunk, indexCellCut
 	if list {
@@ -555,7 +556,7 @@ func (tc *textCands) indexCandidates() func(prio, from, to int) {
 
 // indexHead is the header of the index section.
 func (tc *textCands) indexHead(cs []Candidate) string {
-	if tc.valIndex != nil {
+	if tc.nameValueIndex() != nil {
 		return tc.valueIndexHead(cs)
 	}
 	cp := tc.p.cols

@@ -1166,7 +1166,11 @@ func (tc *textCands) recordCandidates() {
 			if p == PrioRare && !rs.kv.active() {
 				p = PrioSecond // after the lines at the ends (records of Key: value lines are their own ends)
 			}
-			add(tsRecIndex, r.start, r.start, p, "record", fmt.Sprintf("  %d\t%s %s", r.start, cut(head, width), rs.summary(r, kinds, cols)))
+			sum := rs.summary(r, kinds, cols)
+			if v := tc.recValues(r); v != "" && strings.HasSuffix(sum, "]") {
+				sum = strings.TrimSuffix(sum, "]") + v + "]" // the rows by value (text_valindex.go)
+			}
+			add(tsRecIndex, r.start, r.start, p, "record", fmt.Sprintf("  %d\t%s %s", r.start, cut(head, width), sum))
 		}
 		return
 	}
@@ -1238,6 +1242,9 @@ func (tc *textCands) recIndexHead(cs []Candidate) string {
 		first = "its first three lines, joined by \" | \","
 	}
 	what := "[its non-blank lines; lines by the kinds counted above; the table's sums]"
+	if vi := tc.nameValueIndex(); vi != nil {
+		what = fmt.Sprintf("[its non-blank lines; lines by the kinds counted above; the table's sums; its rows with the %d most frequent values of %s]", len(vi.top), tc.p.cols.cols[vi.val].name)
+	}
 	chosen := "the first and the last, those at the extremes counted above, an even spread"
 	if rs.kv.active() {
 		first = "its first line (runs of spaces as one)"

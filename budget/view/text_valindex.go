@@ -44,6 +44,11 @@ const valueChunk = 12
 type valueIndex struct {
 	id, val int
 	items   []kvItem
+	// rows are the rows indexed, in line order: their line and value
+	// (the counts of values per record, recValues).
+	rows []kvEntry
+	// top are the values of the most rows, at most recTopValues.
+	top []string
 	// chunk is, per item, the index chunk it falls in (the bytes of
 	// indexChunk rows in line order): the fill offers the index the same
 	// share of the budget per priority as the line-order index.
@@ -115,7 +120,11 @@ func (tc *textCands) valueIndexOf(id, val int, skip map[int]bool) *valueIndex {
 		}
 		return a.ents[0].pos < b.ents[0].pos
 	})
-	vi := &valueIndex{id: id, val: val, items: items}
+	vi := &valueIndex{id: id, val: val, items: items, rows: s.kept}
+	vs, _ := byCount(s.vals)
+	for _, x := range vs[:min(len(vs), recTopValues)] {
+		vi.top = append(vi.top, x.k)
+	}
 	// The index gets the share of the budget the line-order index would
 	// get at each priority (indexChunk rows a chunk): an item's chunk is
 	// the bytes of the items before it over the bytes of indexChunk rows
@@ -136,7 +145,6 @@ func (tc *textCands) valueIndexOf(id, val int, skip map[int]bool) *valueIndex {
 // valueIndexCandidates adds the items of the by-value index whose chunk
 // is in [from, to) at prio (the same contract as indexCandidates).
 func (tc *textCands) valueIndexCandidates(vi *valueIndex) func(prio, from, to int) {
-	tc.valIndex = vi
 	tc.indexN = map[int]int{}
 	return func(prio, from, to int) {
 		for i, it := range vi.items {
@@ -198,4 +206,61 @@ func (cp *colProfile) valueNumbersLine(id, val int) string {
 	}
 	return fmt.Sprintf("  %s, numbers in %s of %s rows: largest %s; smallest %s (each value's first row)",
 		c.name, commas(c.numeric), commas(c.rows), list(c.top), list(c.bottom))
+}
+
+// recTopValues is the values of a name/value table counted per record.
+const recTopValues = 3
+
+// recValues is what a record's line says of the rows in it: the number
+// of its rows with each of the table's most frequent values (gcc -Q's
+// sections: "column 2: [enabled] 151, [disabled] 86" of the warnings),
+// exact, those it has; "" for a table that is not read by value or a
+// record without such rows.
+func (tc *textCands) recValues(r *textRecord) string {
+	vi := tc.nameValueIndex()
+	if vi == nil {
+		return ""
+	}
+	counts := map[string]int{}
+	i := sort.Search(len(vi.rows), func(i int) bool { return vi.rows[i].pos >= r.start })
+	for ; i < len(vi.rows) && vi.rows[i].pos <= r.end; i++ {
+		counts[vi.rows[i].val]++
+	}
+	var parts []string
+	for _, v := range vi.top {
+		if n := counts[v]; n > 0 {
+			parts = append(parts, shownValue(v)+" "+commas(n))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %s: %s", tc.p.cols.cols[vi.val].name, strings.Join(parts, ", "))
+}
+
+// nameValueIndex is the index by value of a name/value table (made once),
+// or nil when the text is no such table.
+func (tc *textCands) nameValueIndex() *valueIndex {
+	if tc.valIndexDone {
+		return tc.valIndex
+	}
+	tc.valIndexDone = true
+	cp := tc.p.cols
+	if cp == nil || cp.rows == 0 {
+		return nil
+	}
+	id, val, ok := cp.nameValue(cp.indexColumns())
+	if !ok {
+		return nil
+	}
+	// The first lines are shown before the index (text.go's headFrom):
+	// their rows are not listed as entries of their own.
+	inHead := map[int]bool{}
+	if tc.p.recs == nil || !tc.p.recs.short() {
+		for _, l := range tc.p.head[:min(10, len(tc.p.head))] {
+			inHead[l.pos] = true
+		}
+	}
+	tc.valIndex = tc.valueIndexOf(id, val, inHead)
+	return tc.valIndex
 }

@@ -134,3 +134,59 @@ func TestValueIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestValueIndexPerRecord: a name/value table in sections (gcc -Q -O1
+// --help=optimizers --help=common: two blocks, each under its "The
+// following options ..." line) states per section the rows of the
+// table's most frequent values ("[392 lines; column 2: [disabled] 130,
+// [enabled] 67, (empty) 97]"), counted here by an independent pattern;
+// a name that "=" ends is a word of the names' shared starts. Fails on
+// the old code (no counts of values per record).
+func TestValueIndexPerRecord(t *testing.T) {
+	data := readCapture(t, "testdata/gcc-q-O1-optimizers-common.txt")
+	row := regexp.MustCompile(`^ +(\S.*?) *\t+(.*?)\s*$`) // "-aux-info <file>" is one name
+	per := map[int]map[string]int{}
+	total := map[string]int{}
+	head := -1
+	for i, l := range rawLines(data) {
+		if strings.HasPrefix(l, "The following") {
+			head, per[i] = i, map[string]int{}
+			continue
+		}
+		if m := row.FindStringSubmatch(l); m != nil && head >= 0 {
+			v := m[2]
+			if v == "" {
+				v = "(empty)"
+			}
+			per[head][v]++
+			total[v]++
+		}
+	}
+	if len(per) != 2 {
+		t.Fatalf("%d sections", len(per))
+	}
+	text := fillText(t, data, 3000)
+	recLine := regexp.MustCompile(`(?m)^  (\d+)\tThe following .*\[\d+ lines; column 2: (.*)\]$`)
+	ms := recLine.FindAllStringSubmatch(text, -1)
+	if len(ms) != len(per) {
+		t.Fatalf("%d record lines with counts, want %d:\n%s", len(ms), len(per), text)
+	}
+	for _, m := range ms {
+		pos, _ := strconv.Atoi(m[1])
+		counts, ok := per[pos]
+		if !ok {
+			t.Fatalf("line %d heads no section", pos)
+		}
+		items := strings.Split(m[2], ", ")
+		if len(items) != recTopValues {
+			t.Errorf("line %d: %d values, want %d", pos, len(items), recTopValues)
+		}
+		for _, it := range items {
+			i := strings.LastIndexByte(it, ' ')
+			n, err := strconv.Atoi(it[i+1:])
+			if err != nil || counts[it[:i]] != n {
+				t.Errorf("line %d: %q, counted %d", pos, it, counts[it[:i]])
+			}
+		}
+	}
+}
