@@ -31,7 +31,7 @@ func (k *coll) findDuplicates() {
 			cand = append(cand, f)
 		}
 	}
-	if p.Map {
+	if p.Map && !p.keyless {
 		// A member holding its record's own key (a coverage map's
 		// path under the same path) is stated once: the key.
 		for _, f := range cand {

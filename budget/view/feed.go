@@ -125,18 +125,24 @@ func (fc *FedColl) next(start int) int {
 	i := fc.n
 	fc.n++
 	if i&(fc.stride-1) == 0 { // (a power of two)
-		if len(fc.offs) == maxFedOffsets {
-			for j := 0; j < len(fc.offs)/2; j++ {
-				fc.offs[j] = fc.offs[2*j]
-			}
-			fc.offs = fc.offs[:len(fc.offs)/2]
-			fc.stride *= 2
-		}
-		if i&(fc.stride-1) == 0 {
-			fc.offs = append(fc.offs, start)
-		}
+		fc.keepOffset(i, start)
 	}
 	return i
+}
+
+// keepOffset keeps start, the offset of record i, a stride-th one (next),
+// halving the offsets kept when they are maxFedOffsets.
+func (fc *FedColl) keepOffset(i, start int) {
+	if len(fc.offs) == maxFedOffsets {
+		for j := 0; j < len(fc.offs)/2; j++ {
+			fc.offs[j] = fc.offs[2*j]
+		}
+		fc.offs = fc.offs[:len(fc.offs)/2]
+		fc.stride *= 2
+	}
+	if i&(fc.stride-1) == 0 {
+		fc.offs = append(fc.offs, start)
+	}
 }
 
 // End ends the record begun last, which ends at offset end (of a map:
@@ -270,8 +276,11 @@ func (fc *FedColl) ArrayEnd(f *Field, n int) { fc.p.arrayEnd(f, n, fc.p.rec) }
 
 // Scalar adds the scalar value raw (its JSON text) of f.
 func (fc *FedColl) Scalar(f *Field, raw []byte) {
-	fc.p.enter(f, fc.p.rec)
-	fc.p.scalar(f, raw, fc.p.rec)
+	p := fc.p
+	if !f.enterQuick(p.rec) {
+		p.enterNew(f, p.rec)
+	}
+	p.scalar(f, raw, p.rec)
 }
 
 // ScalarKept is Scalar in a record whose leaves the profile keeps for
@@ -281,7 +290,9 @@ func (fc *FedColl) ScalarKept(f *Field, raw []byte) {
 	if p.capOn {
 		p.lc.add(f, raw)
 	}
-	p.enter(f, p.rec)
+	if !f.enterQuick(p.rec) {
+		p.enterNew(f, p.rec)
+	}
 	p.scalar(f, raw, p.rec)
 }
 
@@ -294,7 +305,11 @@ func (fc *FedColl) Keeping() bool { return fc.p.capOn }
 // at offset start: what Begin, Scalar (of the record's value) and End
 // do, in one call.
 func (fc *FedColl) ScalarRecord(start int, raw []byte) {
-	i := fc.next(start)
+	i := fc.n // (next, inlined)
+	fc.n++
+	if i&(fc.stride-1) == 0 {
+		fc.keepOffset(i, start)
+	}
 	fc.start = start
 	p := fc.p
 	p.beginRecord(i, fc.data[start:])
@@ -302,7 +317,9 @@ func (fc *FedColl) ScalarRecord(start int, raw []byte) {
 	if p.capOn {
 		p.lc.add(f, raw)
 	}
-	p.enter(f, i)
+	if !f.enterQuick(i) {
+		p.enterNew(f, i)
+	}
 	p.scalar(f, raw, i)
 	if len(raw) >= bigRecord && i&(fc.stride-1) == 0 {
 		fc.keepEnd(i, start+len(raw))
@@ -310,7 +327,7 @@ func (fc *FedColl) ScalarRecord(start int, raw []byte) {
 	if p.capOn {
 		p.capEnd(raw)
 	}
-	p.endRecord(raw)
+	p.t.end(raw) // (endRecord: a fed profile has its tracker)
 }
 
 // ScalarMember starts the next record of a map, the member at offset at
@@ -320,13 +337,20 @@ func (fc *FedColl) ScalarRecord(start int, raw []byte) {
 func (fc *FedColl) ScalarMember(at int, key, raw []byte) {
 	p := fc.p
 	if fc.open {
-		p.endRecord(nil)
+		p.t.end(nil) // (endRecord: a fed profile has its tracker)
 	}
 	fc.open = true
-	i := fc.next(at)
+	i := fc.n // (next, inlined)
+	fc.n++
+	if i&(fc.stride-1) == 0 {
+		fc.keepOffset(i, at)
+	}
 	p.beginMapRecord(i, key, raw, nil)
 	f := p.root
-	p.enter(f, i) // (a map's records are not kept: leafcap.go)
+	// (a map's records are not kept: leafcap.go)
+	if !f.enterQuick(i) {
+		p.enterNew(f, i)
+	}
 	p.scalar(f, raw, i)
 }
 

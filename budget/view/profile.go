@@ -133,6 +133,14 @@ type Field struct {
 	// values for Counts (exact up to 64-bit collisions, as Distinct),
 	// with each value's statistics.
 	tab *valTable
+	// tabBase holds, by hash, the count up to which the statistics of a
+	// value counted before tab was made (settleFew) are added: a string
+	// seen again in tab adds its counts once, by its count, when tab is
+	// settled (settleTab), not at each sighting.
+	tabBase map[uint64]int32
+	// tabSettled: settleTab has run (at Finish); tabPending: a value
+	// seen again in tab left its statistics to settleTab.
+	tabSettled, tabPending bool
 	// ManyDistinct: past maxDistinct values (Distinct is not exact).
 	ManyDistinct bool
 	// numFrac: a number with a fraction, or beyond quietNum, was seen:
@@ -291,6 +299,9 @@ type valState struct {
 	st valStat
 	// qh is quickHash of key.
 	qh uint64
+	// gs is the tracker's sums of the records holding the value, when
+	// the field is a group candidate (tracker.endMore), once found.
+	gs *gsum
 }
 
 // Mean returns the mean of the field's numbers.
@@ -361,6 +372,10 @@ type Profile struct {
 	// Field.recSum does a field's values: a field with the same sum
 	// holds its record's key (dupcols.go).
 	keySum uint64
+	// keyless: a record's value is a scalar, so that no field is in
+	// every record and none can hold its record's key: keySum is no
+	// longer summed (nor read).
+	keyless bool
 	// recMul is the record's multiplier (recMul).
 	recMul uint64
 	// lc keeps the first records' leaves for the index (leafcap.go),
@@ -452,7 +467,13 @@ func (p *Profile) beginRecord(i int, text []byte) {
 func (p *Profile) beginMapRecord(i int, key, val, text []byte) {
 	p.Records++
 	p.rec, p.seq, p.recMul = i, 0, recMul(i)
-	p.keySum += hashBytes(key) * p.recMul
+	if !p.keyless {
+		if j := skipWS(val, 0); j < len(val) && val[j] != '{' && val[j] != '[' {
+			p.keyless = true // (a scalar: no field in this record)
+		} else {
+			p.keySum += hashBytes(key) * p.recMul
+		}
+	}
 	if p.t != nil {
 		p.t.beginMap(i, key, val, text)
 	}
@@ -749,21 +770,45 @@ func (p *Profile) value(s *jscan, f *Field, rec, depth int) {
 // rec: f's record and value counts, the tracker's first records of f.
 // The walk calls it before the value's content (see scalar).
 func (p *Profile) enter(f *Field, rec int) {
-	if f.lastRec != rec {
-		if rec > f.lastRec+1 && p.t != nil && f.sel != nil && len(f.sel.lackRecs) < maxLack {
-			// (records before this one lack the field: rows.go's
-			// lacksField)
-			p.t.noteLack(f, f.lastRec+1, rec)
-		}
+	if !f.enterQuick(rec) {
+		p.enterNew(f, rec)
+	}
+}
+
+// enterQuick is enter in its usual cases (inlined where it is called at
+// every value): a value of f again in record rec, or the first in rec
+// when the record before had f and no more of f's first records are
+// kept. False: enterNew must do it.
+func (f *Field) enterQuick(rec int) bool {
+	if f.lastRec == rec {
+		f.Values++
+		return true
+	}
+	if rec == f.lastRec+1 && f.firstDone {
 		f.lastRec = rec
 		f.Present++
-		if !f.firstDone {
-			if p.t != nil && !f.inArr && f.sel != nil && len(f.sel.firstRecs) < maxPerWhy {
-				f.sel.firstRecs = append(f.sel.firstRecs, rec)
-				p.t.keep()
-			} else {
-				f.firstDone = true
-			}
+		f.Values++
+		return true
+	}
+	return false
+}
+
+// enterNew is enter of a value of f in record rec, the first of f in
+// rec, when records before rec lack f or f's first records are kept.
+func (p *Profile) enterNew(f *Field, rec int) {
+	if rec > f.lastRec+1 && p.t != nil && f.sel != nil && len(f.sel.lackRecs) < maxLack {
+		// (records before this one lack the field: rows.go's
+		// lacksField)
+		p.t.noteLack(f, f.lastRec+1, rec)
+	}
+	f.lastRec = rec
+	f.Present++
+	if !f.firstDone {
+		if p.t != nil && !f.inArr && f.sel != nil && len(f.sel.firstRecs) < maxPerWhy {
+			f.sel.firstRecs = append(f.sel.firstRecs, rec)
+			p.t.keep()
+		} else {
+			f.firstDone = true
 		}
 	}
 	f.Values++
@@ -930,6 +975,37 @@ func (p *Profile) settleFew(f *Field) {
 			p.againN(f, &vs.st, k)
 		}
 	}
+}
+
+// settleTab adds, for each string of f's tab (past maxValues values),
+// what it adds every time it is seen again (again: its kinds, lengths
+// and times; not a number's nor a string's holding a number, added in
+// order at each sighting), by its count since it was counted first or
+// since settleFew: distinct does not add them at each sighting. It runs
+// when tab is dropped (past maxDistinct values) and at Finish.
+func (p *Profile) settleTab(f *Field) {
+	if f.tab == nil || f.tabSettled || !f.tabPending {
+		return
+	}
+	for i := range f.tab.slots {
+		e := &f.tab.slots[i]
+		if e.h == 0 || e.st.fl&stAny == 0 || e.st.fl&(stNum|stStrNum) != 0 {
+			continue
+		}
+		k := e.st.n - 1
+		if b, ok := f.tabBase[e.h]; ok {
+			k = e.st.n - b
+		}
+		if k <= 0 {
+			continue
+		}
+		st := &e.st
+		if st.fl&stUnshaped == 0 {
+			f.pats.againN(st.pat, int(k))
+		}
+		p.againN(f, st, int(k))
+	}
+	f.tabBase, f.tabSettled = nil, true
 }
 
 // againN adds k times the statistics st of a string of f seen before
@@ -1306,12 +1382,14 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 		p.settleFew(f)
 		f.tooMany = true
 		f.tab = &valTable{}
+		f.tabBase = make(map[uint64]int32, len(f.vals))
 		for k, vs := range f.vals {
 			e, _ := f.tab.get(vs.h)
 			e.st = vs.st
 			e.st.n = int32(vs.n)
 			e.st.pat = p.countPattern(f, k, vs.n)
 			e.st.settle()
+			f.tabBase[e.h] = e.st.n
 			f.noteTop(e, vs.n, k, true)
 		}
 		if p.t != nil && f.sel != nil {
@@ -1335,8 +1413,12 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 	if isNew {
 		p.firstSight(f, raw, rec, &e.st)
 		e.st.settle()
-	} else if e.st.fl&stAny != 0 {
+	} else if e.st.fl&(stNum|stStrNum) != 0 {
+		// (Numbers are added in order, one at a time; what any other
+		// value adds again is added by its count: settleTab.)
 		p.again(f, &e.st)
+	} else if e.st.fl&stAny != 0 {
+		f.tabPending = true
 	}
 	e.st.n++
 	if int(e.st.n) > f.topMin || len(f.top) < topValues {
@@ -1347,9 +1429,10 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 	}
 	f.Distinct = f.tab.n
 	if f.Distinct > maxDistinct {
+		p.settleTab(f)
 		f.ManyDistinct = true
 		f.Distinct = maxDistinct
-		f.tab, f.top, f.tops = nil, nil, nil
+		f.tab, f.top, f.tops, f.tabBase = nil, nil, nil, nil
 	}
 	return vh
 }
@@ -1580,6 +1663,8 @@ func (p *Profile) Finish() {
 		f.settleRun()
 		if !f.tooMany {
 			p.settleFew(f)
+		} else {
+			p.settleTab(f)
 		}
 		f.numStrings()
 		if f.TimeN > 0 {

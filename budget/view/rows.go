@@ -1753,10 +1753,15 @@ type tracker struct {
 	hits  []hit
 	lower []byte
 	// Group and measure candidates (chooseGroups picks among them).
-	groups   []*Field
-	gactive  []bool
-	gon      int // the active groups (gactive)
-	gval     [][]byte
+	groups  []*Field
+	gactive []bool
+	gon     int // the active groups (gactive)
+	gval    [][]byte
+	// gvs holds the state of each group's value in the record
+	// (Field.lastVal when groupValue was called, nil when the field
+	// has too many values): its gsum, once found, is kept with it
+	// (valState.gs) and found again with no map lookup.
+	gvs      []*valState
 	measures []*Field
 	mval     []float64
 	mset     []int // 1 + the record mval was set in
@@ -1885,7 +1890,11 @@ func (l *keyList) add(quoted []byte, stable bool) {
 	if !l.segDone[0] || !l.segDone[1] {
 		l.addSegments(k)
 	}
-	if l.window == nil && len(l.keys) >= 25 && l.total >= 1500 {
+	if l.window == nil {
+		if len(l.keys) < 25 || l.total < 1500 {
+			l.keys = append(l.keys, string(k))
+			return
+		}
 		// From now on the first 25 and a window of the last 25.
 		for _, k := range l.keys[len(l.keys)-24:] {
 			l.window = append(l.window, []byte(k))
@@ -1895,16 +1904,14 @@ func (l *keyList) add(quoted []byte, stable bool) {
 		l.keys = l.keys[:25]
 		l.next = len(l.window) - 1
 	}
-	if l.window != nil {
-		if !stable {
-			l.own[l.next] = append(l.own[l.next][:0], k...)
-			k = l.own[l.next]
-		}
-		l.window[l.next] = k
-		l.next = (l.next + 1) % len(l.window)
-		return
+	if !stable {
+		l.own[l.next] = append(l.own[l.next][:0], k...)
+		k = l.own[l.next]
 	}
-	l.keys = append(l.keys, string(k))
+	l.window[l.next] = k
+	if l.next++; l.next == len(l.window) {
+		l.next = 0
+	}
 }
 
 // addSegments counts key by its first one and two segments (segPrefix:
@@ -1964,12 +1971,13 @@ func (t *tracker) begin(i int, raw []byte) {
 // record's whole text when known ({"key": value}), else nil: made from
 // key and val only when kept or read (hold).
 func (t *tracker) beginMap(i int, key, val, text []byte) {
-	t.k.keys.add(key, within(t.data, key))
-	if t.k.smap != nil {
-		t.k.smap.add(key, val) // json_map.go
+	k := t.k
+	k.keys.add(key, within(t.data, key))
+	if m := k.smap; m != nil && !m.off {
+		m.add(key, val) // json_map.go
 	}
-	if t.k.tuples != nil {
-		t.k.tuples.add(key, val) // json_tuple.go
+	if m := k.tuples; m != nil && !m.off {
+		m.add(key, val) // json_tuple.go
 	}
 	t.mkey, t.mvalue = key, val
 	t.open(i, text)
@@ -2037,14 +2045,28 @@ func mapRecord(buf, key, val []byte) []byte {
 // sums per group.
 func (t *tracker) end(raw []byte) {
 	t.raw = raw
-	if t.kept && t.alias {
-		t.raws[t.rec] = raw // begin may have had only its start
-	}
-	t.prevRaw = nil
-	if t.alias && raw != nil {
+	if t.alias {
+		if t.kept {
+			t.raws[t.rec] = raw // begin may have had only its start
+		}
 		t.prevRaw = raw
+		if raw == nil {
+			t.prevRaw = nil
+		}
+	} else {
+		t.prevRaw = nil
 	}
+	if len(t.terms)|t.gon|len(t.mtouched)|len(t.arrNums) == 0 {
+		return // (no words asked for, no group, no number under an array)
+	}
+	t.endMore()
+}
+
+// endMore is end's work for the words of the request, the groups' sums
+// and the numbers under arrays of the record.
+func (t *tracker) endMore() {
 	if len(t.terms) > 0 {
+		raw := t.raw
 		if raw == nil {
 			t.lower = t.hold(t.lower)
 		} else {
@@ -2064,6 +2086,9 @@ func (t *tracker) end(raw []byte) {
 		}
 	}
 	for g, f := range t.groups {
+		if t.gon == 0 {
+			break // (no active group left)
+		}
 		if !t.gactive[g] {
 			continue
 		}
@@ -2076,10 +2101,20 @@ func (t *tracker) end(raw []byte) {
 		if v == nil {
 			continue
 		}
-		s := t.sums[g][string(v)]
+		var s *gsum
+		vs := t.gvs[g]
+		if vs != nil {
+			s = vs.gs
+		}
 		if s == nil {
-			s = &gsum{}
-			t.sums[g][string(v)] = s
+			s = t.sums[g][string(v)]
+			if s == nil {
+				s = &gsum{}
+				t.sums[g][string(v)] = s
+			}
+			if vs != nil {
+				vs.gs = s
+			}
 		}
 		s.n++
 		for _, m := range t.mtouched {
@@ -2094,7 +2129,7 @@ func (t *tracker) end(raw []byte) {
 				s.maxRaw[m] = t.hold(s.maxRaw[m])
 			}
 		}
-		t.gval[g] = nil
+		t.gval[g], t.gvs[g] = nil, nil
 	}
 	t.mtouched = t.mtouched[:0]
 	for _, f := range t.arrNums {
@@ -2348,6 +2383,7 @@ func (t *tracker) newField(f *Field) {
 		t.gactive = append(t.gactive, true)
 		t.gon++
 		t.gval = append(t.gval, nil)
+		t.gvs = append(t.gvs, nil)
 		t.sums = append(t.sums, map[string]*gsum{})
 	}
 }
@@ -2439,8 +2475,10 @@ func (t *tracker) number(f *Field, x float64) {
 
 // groupValue notes the value of a group candidate in the current record.
 func (t *tracker) groupValue(f *Field, raw []byte) {
-	if t.gactive[f.sel.gslot] {
-		t.gval[f.sel.gslot] = raw
+	if g := f.sel.gslot; t.gactive[g] {
+		// (f.lastVal is raw's state, or nil: Profile.scalar calls this
+		// after distinct)
+		t.gval[g], t.gvs[g] = raw, f.lastVal
 	}
 }
 

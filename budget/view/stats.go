@@ -167,17 +167,25 @@ func (m *shapeMemo) same(b []byte) bool {
 		}
 		return true
 	}
-	for i := 0; ; i += 8 {
-		if i+8 > len(b) {
-			i = len(b) - 8 // the last word, overlapping the one before
-		}
-		if x, y := binary.LittleEndian.Uint64(a[i:]), binary.LittleEndian.Uint64(b[i:]); x != y && !digitsApart(x, y) {
+	// Word by word (the last one overlapping the one before), read in
+	// place: both have len(b) >= 8 bytes (no bounds checks per word).
+	pa, pb := unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b))
+	last := len(b) - 8
+	for i := 0; i < last; i += 8 {
+		if x, y := loadWord(pa, i), loadWord(pb, i); x != y && !digitsApart(x, y) {
 			return false
 		}
-		if i+8 == len(b) {
-			return true
-		}
 	}
+	x, y := loadWord(pa, last), loadWord(pb, last)
+	return x == y || digitsApart(x, y)
+}
+
+// loadWord returns the 8 bytes at p+i as a word (in the machine's byte
+// order: its users compare words, test bytes by bit masks that do not
+// carry across bytes, or hash them within one process); the caller knows
+// they are in one slice.
+func loadWord(p unsafe.Pointer, i int) uint64 {
+	return *(*uint64)(unsafe.Add(p, i))
 }
 
 // digitsApart reports whether the words x and y differ only in bytes
