@@ -312,7 +312,17 @@ func (fc *FedColl) ScalarRecord(start int, raw []byte) {
 	}
 	fc.start = start
 	p := fc.p
-	p.beginRecord(i, fc.data[start:])
+	// (beginRecord, inlined: a fed profile has its tracker)
+	p.Records++
+	p.rec, p.seq, p.recMul = i, 0, 0
+	if len(p.Fields) > 0 {
+		p.recMul = recMul(i)
+	}
+	if p.capLive {
+		p.capOn = p.capBegin(i)
+	}
+	p.t.mkey = nil
+	p.t.open(i, fc.data[start:])
 	f := p.root
 	if p.capOn {
 		p.lc.add(f, raw)

@@ -376,7 +376,9 @@ type Profile struct {
 	// every record and none can hold its record's key: keySum is no
 	// longer summed (nor read).
 	keyless bool
-	// recMul is the record's multiplier (recMul).
+	// recMul is the record's multiplier (recMul), 0 while the profile
+	// has no field but the root (whose recSum no one reads): a record
+	// of one scalar needs none.
 	recMul uint64
 	// lc keeps the first records' leaves for the index (leafcap.go),
 	// nil when not kept; capLive: records are still kept; capOn: the
@@ -450,13 +452,17 @@ func (p *Profile) addAt(i int, s *jscan) {
 // endRecord with the record's whole text.
 func (p *Profile) beginRecord(i int, text []byte) {
 	p.Records++
-	p.rec, p.seq, p.recMul = i, 0, recMul(i)
+	p.rec, p.seq, p.recMul = i, 0, 0
+	if len(p.Fields) > 0 {
+		p.recMul = recMul(i) // (else made with the record's first field: newField)
+	}
 	if p.capLive {
 		p.capOn = p.capBegin(i)
 	}
 	if p.t != nil {
 		p.t.begin(i, text)
 	}
+	// (FedColl.ScalarRecord does the same: keep them in step)
 }
 
 // beginMapRecord is beginRecord for record i of a map (Profile.Map):
@@ -466,12 +472,15 @@ func (p *Profile) beginRecord(i int, text []byte) {
 // endRecord is given nil).
 func (p *Profile) beginMapRecord(i int, key, val, text []byte) {
 	p.Records++
-	p.rec, p.seq, p.recMul = i, 0, recMul(i)
+	p.rec, p.seq, p.recMul = i, 0, 0
+	if len(p.Fields) > 0 {
+		p.recMul = recMul(i) // (else made with the record's first field: newField)
+	}
 	if !p.keyless {
 		if j := skipWS(val, 0); j < len(val) && val[j] != '{' && val[j] != '[' {
 			p.keyless = true // (a scalar: no field in this record)
 		} else {
-			p.keySum += hashBytes(key) * p.recMul
+			p.keySum += hashBytes(key) * recMul(i)
 		}
 	}
 	if p.t != nil {
@@ -606,6 +615,11 @@ func (p *Profile) elemOf(parent *Field) *Field {
 
 // newField returns a new field at path under parent (not yet linked).
 func (p *Profile) newField(path string, parent *Field) *Field {
+	if p.recMul == 0 {
+		// (the profile's first field: the records before had none,
+		// and only fields' sums are read, not the root's)
+		p.recMul = recMul(p.rec)
+	}
 	f := &Field{Path: path, lastRec: -1, first: len(p.Fields), depth: parent.depth + 1, inArr: parent.inArr,
 		vals: map[string]*valState{}, parent: parent}
 	if p.t != nil {
@@ -882,6 +896,19 @@ func (p *Profile) scalar(f *Field, raw []byte, rec int) {
 	}
 }
 
+// noteExtreme makes x, a number of record rec, the least (low) or the
+// greatest number v so far when it is the first or beyond v, with its
+// record and the record's text the tracker holds (rows.go): the numbers
+// of a field and its strings that hold numbers (strNumber) alike.
+func (p *Profile) noteExtreme(first, low bool, x float64, rec int, v *float64, vRec *int, vRaw *[]byte) {
+	if first || low && x < *v || !low && x > *v {
+		*v, *vRec = x, rec
+		if p.t != nil {
+			*vRaw = p.t.hold(*vRaw)
+		}
+	}
+}
+
 // firstSight adds the statistics of the scalar value raw of f, seen for
 // the first time (or of a field with too many values to remember them),
 // and keeps them in st for the next time it is seen (again).
@@ -904,18 +931,8 @@ func (p *Profile) firstSight(f *Field, raw []byte, rec int, st *valStat) {
 		if x != math.Trunc(x) || math.Abs(x) > quietNum {
 			f.numFrac = true
 		}
-		if f.NumN == 0 || x < f.Min {
-			f.Min, f.minRec = x, rec
-			if p.t != nil {
-				f.minRaw = p.t.hold(f.minRaw)
-			}
-		}
-		if f.NumN == 0 || x > f.Max {
-			f.Max, f.maxRec = x, rec
-			if p.t != nil {
-				f.maxRaw = p.t.hold(f.maxRaw)
-			}
-		}
+		p.noteExtreme(f.NumN == 0, true, x, rec, &f.Min, &f.minRec, &f.minRaw)
+		p.noteExtreme(f.NumN == 0, false, x, rec, &f.Max, &f.maxRec, &f.maxRaw)
 		f.NumN++
 		f.Sum += x
 		f.SumSquares += x * x
@@ -1156,7 +1173,10 @@ func (p *Profile) plainString(f *Field, body []byte, sh strShape, rec int, st *v
 			}
 		}
 	}
-	p.noteTime(f, body, "", false, rec, st)
+	if len(body) >= 19 && len(body) <= 40 && body[4] == '-' {
+		// (noteTime's test of a plain string, before the call)
+		p.noteTime(f, body, "", false, rec, st)
+	}
 }
 
 // noteTime counts the string body (unquoted: str, when escaped) of f
@@ -1513,6 +1533,15 @@ var (
 // multiplied as wyhash does (a 64-bit product's two halves xored, seeded
 // by hashKeys): a few multiplications, where maphash's call took about
 // 65 instructions; a longer one by maphash.
+//
+// Its uses compare texts too, except one: valTable (stats.go) matches a
+// field's values by this hash alone once the field has more than 64
+// distinct values (up to maxDistinct, 4,096). Two values of such a field
+// that collide are counted as one: its distinct count is one lower and
+// one value's count is added to the other's, with nothing said. For n
+// values the chance is about n²/2^65: under 2^-41 (one field in two
+// million million) at 4,096 values. The seed is drawn per process
+// (maphash.MakeSeed), so no input collides on every run.
 func hashBytes(b []byte) uint64 {
 	n := len(b)
 	if n > 64 {
@@ -2188,7 +2217,7 @@ func (p *Profile) SummaryOf(max int, drop func(string) bool, each func(fn func(i
 			if id := largest[f]; id != "" {
 				who = fmt.Sprintf(" (largest: %s %s)", p.Identity.Path, id)
 			}
-			nums = append(nums, fmt.Sprintf("%s %s..%s%s, sum %s", f.Path, num(f.Min), num(f.Max), who, num(f.Sum)))
+			nums = append(nums, fmt.Sprintf("%s %s..%s%s, sum %s", f.Path, numExact(f.Min), numExact(f.Max), who, sumText(f.Sum)))
 		}
 	}
 	out := append(append(states, nums...), others...)
