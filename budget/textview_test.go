@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolcompact/compact/budget"
 	"github.com/toolcompact/compact/budget/query"
@@ -114,7 +115,9 @@ func TestTextViewAnswers(t *testing.T) {
 func TestTextViewQueriesRun(t *testing.T) {
 	p, _, st := storePipeline(t)
 	c := newCounter(t)
-	q, err := query.New(st, c, query.Options{})
+	// A deadline that catches a hang, not a slow run on a loaded
+	// machine: the test asks whether each query runs as written.
+	q, err := query.New(st, c, query.Options{Timeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

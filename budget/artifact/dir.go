@@ -376,7 +376,6 @@ func (s *DirStore) putNew(ctx context.Context, r io.Reader, m budget.Meta, pre *
 		return "", m, err
 	}
 	done = true
-	s.noteStored(n)
 	s.maybeGC(ctx)
 	return handle, m, nil
 }
@@ -522,6 +521,9 @@ func (s *DirStore) commit(tmpName, sum string, m budget.Meta) (budget.Handle, er
 	if err := syncDir(shard); err != nil {
 		return "", fmt.Errorf("artifact store %s: fsync directory: %w", s.dir, err)
 	}
+	// Counted under the lock: a collection (exclusive) counts the object
+	// in its scan or runs after this, never in between (noteKept).
+	s.noteStored(m.Bytes)
 	return s.issueHandle(sum)
 }
 
@@ -835,16 +837,13 @@ func (s *DirStore) maybeGC(ctx context.Context) {
 	}
 	if s.overQuota() {
 		// Over the quota: collect now, down to nine tenths of it, so that
-		// the next collections are not one per Put.
-		if st, err := s.gc(ctx, s.opt.MaxBytes-s.opt.MaxBytes/10); err == nil {
-			s.noteKept(st.Kept)
-		}
+		// the next collections are not one per Put. (gc records what it
+		// kept: noteKept.)
+		s.gc(ctx, s.opt.MaxBytes-s.opt.MaxBytes/10)
 		return
 	}
 	if s.gcDue(s.opt.now(), s.opt.GCInterval) {
-		if st, err := s.GC(ctx); err == nil { // best effort; the next Put or an explicit GC retries
-			s.noteKept(st.Kept)
-		}
+		s.GC(ctx) // best effort; the next Put or an explicit GC retries
 	}
 }
 
@@ -855,7 +854,12 @@ func (s *DirStore) noteStored(n int64) {
 	s.usage.Unlock()
 }
 
-// noteKept records the bytes a collection left.
+// noteKept records the bytes a collection left, under its exclusive
+// store lock: a Put counts its object under the shared lock (commit), so
+// no object committed after the collection's scan is lost from the count
+// (which let the store pass its quota by several objects: noteKept ran
+// after the lock was released, over the count of an object committed
+// in between, and the Puts after it saw no excess to collect).
 func (s *DirStore) noteKept(n int64) {
 	s.usage.Lock()
 	s.usage.known, s.usage.bytes = true, n
@@ -984,6 +988,7 @@ func (s *DirStore) gc(ctx context.Context, limit int64) (GCStats, error) {
 		}
 	}
 	st.Kept = total
+	s.noteKept(total)
 	st.Temps = s.sweepTemps(now, &st.Skipped)
 	s.sweepHandles(now, removed)
 	return st, nil

@@ -121,8 +121,7 @@ func (p *Spooled) Commit(ctx context.Context, m budget.Meta) (budget.Handle, bud
 		if err != nil {
 			return err
 		}
-		p.handle, p.meta = h, m
-		s.noteStored(p.size)
+		p.handle, p.meta = h, m // (commit counted its bytes)
 		return nil
 	}()
 	if p.err != nil {

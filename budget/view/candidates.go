@@ -120,6 +120,10 @@ type coll struct {
 	// why lists, per reason, the records it selects (in its order).
 	why  []*reason
 	rows map[int]*row // rendered on first use (row)
+	// rowVals are, per record of a row, the values of the fields of
+	// the reasons' vals (valueFoot); valMu guards it.
+	rowVals map[int]map[*Field]string
+	valMu   sync.Mutex
 	// drops are the fields the rules drop, once the profile is done.
 	drops map[*Field]bool
 	// colMask reaches the columns (leavesOf); rowMu guards rendering.
@@ -228,6 +232,20 @@ type reason struct {
 	// objects the reason is about (a test's status among a file's
 	// tests): the row names the element holding it (rows.go, innerOf).
 	inner map[int]innerRef
+	// val is the value of a field outside arrays the reason selects
+	// the records of (a rare or error value), or nil: the foot says
+	// how many of its records the rows show (valueFoot).
+	val *valReason
+}
+
+// valReason is a field's value whose records a reason selects: how the
+// view names it (label), and how many records hold it (exact: the field
+// is outside arrays, one value a record).
+type valReason struct {
+	f     *Field
+	raw   string // the value as written (JSON)
+	label string
+	total int
 }
 
 // innerRef is a field inside an array of objects and one of its values.
@@ -868,7 +886,7 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		if f.NumN > 1 && f.Min != f.Max && !refNumber(f.Path) && !codeNumber(f.Path) && f.NumStrings == 0 {
 			// (A few values written as strings are codes and flags
 			// ("tcp.flags.ack": "1"): their sum says nothing.)
-			fmt.Fprintf(&b, "; sum %s", num(f.Sum))
+			fmt.Fprintf(&b, "; sum %s", sumText(f.Sum))
 		}
 		n := f.Distinct
 		if missing > 0 {
@@ -892,9 +910,9 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		if ref || code {
 			// Ids, lines, offsets, codes: their sum and mean say
 			// nothing.
-			fmt.Fprintf(&b, ": min %s, max %s", num(f.Min), num(f.Max))
+			fmt.Fprintf(&b, ": min %s, max %s", numExact(f.Min), numExact(f.Max))
 		} else {
-			fmt.Fprintf(&b, ": min %s, max %s, mean %s, sum %s", num(f.Min), num(f.Max), num(f.Mean()), num(f.Sum))
+			fmt.Fprintf(&b, ": min %s, max %s, mean %s, sum %s", numExact(f.Min), numExact(f.Max), num(f.Mean()), sumText(f.Sum))
 		}
 		if !f.ManyDistinct {
 			fmt.Fprintf(&b, ", %s distinct", commas(f.Distinct))
@@ -1312,12 +1330,51 @@ func onePerRecord(f *Field) bool {
 }
 
 // num formats a number shortly: integers in full, others with up to 6
-// significant digits.
+// significant digits (a mean: a statistic, not a value of the output).
 func num(x float64) string {
 	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
 		return strconv.FormatInt(int64(x), 10)
 	}
 	return strconv.FormatFloat(x, 'g', 6, 64)
+}
+
+// numExact formats a value of the output (a minimum, a maximum): an
+// integer in full, another number as jq prints it (the shortest digits
+// that read back as the same number: 0.004056220604842231, not
+// 0.00405622).
+func numExact(x float64) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+		return strconv.FormatInt(int64(x), 10)
+	}
+	if a := math.Abs(x); a >= 1e-6 && a < 1e21 {
+		return strconv.FormatFloat(x, 'f', -1, 64) // 1795711598.3824089, not 1.7957115983824089e+09
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+// sumText formats a sum: exact as an integer, or when its shortest digits
+// are few (at most 12 significant); else "about" and 12 significant
+// digits ("about 150127123.3"): a sum of fractions carries the rounding
+// of each addition (0.1+0.2 is 0.30000000000000004).
+func sumText(x float64) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	s := strconv.FormatFloat(x, 'g', -1, 64)
+	digits := 0
+	for i := 0; i < len(s) && s[i] != 'e'; i++ {
+		if isDigitByte(s[i]) && (digits > 0 || s[i] != '0') {
+			digits++
+		}
+	}
+	if digits <= 12 && !strings.Contains(s, "e") {
+		return s
+	}
+	s = strconv.FormatFloat(x, 'g', 12, 64)
+	if strings.Contains(s, ".") && !strings.Contains(s, "e") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return "about " + s
 }
 
 // onlyValue is the one value of a constant field.

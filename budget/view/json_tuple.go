@@ -324,7 +324,7 @@ func (m *tupleMap) writeValues(b *strings.Builder, ps *tuplePosStat, sep string,
 	if ps.valsOver {
 		fmt.Fprintf(b, "%sover %d distinct values", sep, maxValues)
 		if ps.nums > 0 {
-			fmt.Fprintf(b, "; numbers %s to %s", num(ps.min), num(ps.max))
+			fmt.Fprintf(b, "; numbers %s to %s", numExact(ps.min), numExact(ps.max))
 		}
 		return
 	}

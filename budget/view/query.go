@@ -152,6 +152,7 @@ func (k *coll) foot(chosen []Candidate) string {
 			break
 		}
 	}
+	b.WriteString(k.valueFoot(chosen, shown))
 	if n := k.nDropped(); n > 0 {
 		fmt.Fprintf(&b, "  %s fields the registry's rules drop are left out of the profile and the rows\n", commas(n))
 	}
@@ -276,4 +277,112 @@ func (c *Collection) pinStopNote() string {
 		return ""
 	}
 	return fmt.Sprintf(" (stopped at its deadline after testing %s of %s records)", commas(c.PinTested), commas(c.Count))
+}
+
+// maxValueParts bounds the values valueFoot names; those past it are
+// counted.
+const maxValueParts = 4
+
+// valueFoot says, of the values whose records a reason selects (a rare
+// or error value: "state=NotReady (11 of 10,000)"), those whose records
+// the rows show some of, not all, with how many of how many; and gives
+// the query of exactly the others of the first of them (the records
+// not shown that hold the value; any value likewise). The rows name a
+// value's count, not how many of its records they show (final second
+// read F4: 8 rows of 11 NotReady, nothing said, no query).
+func (k *coll) valueFoot(chosen []Candidate, shown []int) string {
+	var parts []string
+	var first *valReason
+	var firstShown []int // the records of first's value the rows show
+	more := 0
+	for _, r := range k.why {
+		vr := r.val
+		if vr == nil {
+			continue
+		}
+		var in []int
+		for _, c := range chosen {
+			if c.Record >= 0 && k.rowValue(c.Record, vr.f) == vr.raw {
+				in = append(in, c.Record)
+			}
+		}
+		n := len(in)
+		if n == 0 || n >= vr.total {
+			continue
+		}
+		if first == nil {
+			first, firstShown = vr, in
+		}
+		if len(parts) == maxValueParts {
+			more++
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s %s of %s", vr.label, commas(n), commas(vr.total)))
+	}
+	if first == nil {
+		return ""
+	}
+	if more > 0 {
+		parts = append(parts, fmt.Sprintf("%s more values", commas(more)))
+	}
+	// The records with the value, but those the rows show (by their
+	// positions: fewer than all the rows'). No map: a map's records are
+	// no reasons' values (flag).
+	sort.Ints(firstShown)
+	pos := make([]string, len(firstShown))
+	for i, r := range firstShown {
+		pos[i] = strconv.Itoa(r)
+	}
+	base := k.c.Path + " | "
+	switch {
+	case k.c.Kind == "jsonl" || k.c.Kind == "concat" || k.c.Path == ".":
+		base = ""
+	case strings.Contains(k.c.Path, "[]"):
+		base = "[" + k.c.Path + "[]] | "
+	}
+	q := fmt.Sprintf("%sto_entries | map(select((.value | (%s)?) == %s and (.key | IN(%s) | not)) | .value)", base, fieldExprOf("", first.f), jqLiteral(first.raw), strings.Join(pos, ", "))
+	return fmt.Sprintf("  values whose records the rows show in part (shown of all): %s; the records of %s not shown (any value likewise): %s\n",
+		strings.Join(parts, ", "), first.label, jqCommand(k.in.Handle, q))
+}
+
+// rowValue is the value (as written) of field f, outside arrays, in the
+// record of row rec, or "" when it has none.
+func (k *coll) rowValue(rec int, f *Field) string {
+	k.valMu.Lock()
+	defer k.valMu.Unlock()
+	if vs, ok := k.rowVals[rec]; ok {
+		return vs[f]
+	}
+	if k.rowVals == nil {
+		k.rowVals = map[int]map[*Field]string{}
+	}
+	vs := map[*Field]string{}
+	var fs []*Field
+	for _, r := range k.why {
+		if r.val != nil {
+			fs = append(fs, r.val.f)
+		}
+	}
+	if rw := k.rows[rec]; rw != nil && len(fs) > 0 {
+		k.p.leavesOf(rw.raw, k.p.mask(fs...), func(g *Field, v []byte) {
+			if _, seen := vs[g]; !seen {
+				vs[g] = string(v)
+			}
+		})
+	}
+	k.rowVals[rec] = vs
+	return vs[f]
+}
+
+// jqLiteral is a scalar as written in JSON (a string, a number, true,
+// false, null) as a jq literal: a string written again (a JSON escape
+// jq reads otherwise, "\/", is none then).
+func jqLiteral(raw string) string {
+	if strings.HasPrefix(raw, `"`) {
+		var s string
+		if err := json.Unmarshal([]byte(raw), &s); err == nil {
+			return jsonQuote(s)
+		}
+	}
+	return raw
 }

@@ -109,3 +109,56 @@ func TestIndexListsOpaqueFieldsLast(t *testing.T) {
 		}
 	}
 }
+
+// TestRareValueRowsSayHowManyShown: 3,000 nodes, 11 of them NotReady
+// (spread over the array), at budgets where the rows show some of the
+// 11: a line says how many of the value's records the rows show and
+// gives the query of exactly the others, which returns the NotReady
+// records no row shows (final second read F4: 8 rows each saying
+// "state=NotReady (11 of 10,000)" and nothing about the other 3).
+func TestRareValueRowsSayHowManyShown(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[")
+	for i := 0; i < 3000; i++ {
+		state := "Ready"
+		if i%297 == 0 && i < 11*297 {
+			state = "NotReady"
+		}
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, `{"name":"node-%05d","state":%q,"zone":"z%d","cpu":%d}`, i, state, i%3, 1+(i*37)%64)
+	}
+	b.WriteString("]")
+	v, data := viewOfData(t, []byte(b.String()))
+	foot := regexp.MustCompile(`(?m)^  values whose records the rows show in part \(shown of all\): state=NotReady (\d+) of 11; the records of state=NotReady not shown \(any value likewise\): compact artifact query \S+ --jq '(.*)'$`)
+	row := regexp.MustCompile(`(?m)^\d+\t(node-\d+)\tNotReady\t`)
+	partly := 0
+	for _, budget := range []int{1000, 1500, 2000, 3000, 4000} {
+		text := fillAt(t, v, budget).Text
+		rows := map[string]bool{}
+		for _, m := range row.FindAllStringSubmatch(text, -1) {
+			rows[m[1]] = true
+		}
+		m := foot.FindStringSubmatch(text)
+		if m == nil {
+			if len(rows) > 0 && len(rows) < 11 {
+				t.Errorf("at %d tokens the rows show %d of the 11 NotReady and no line says so:\n%s", budget, len(rows), text)
+			}
+			continue
+		}
+		partly++
+		rest := jq(t, data, strings.ReplaceAll(m[2], `'\''`, `'`))[0].([]any)
+		if m[1] != fmt.Sprint(len(rows)) || len(rows)+len(rest) != 11 {
+			t.Errorf("at %d tokens: the line says %s shown; rows %d, the query returns %d", budget, m[1], len(rows), len(rest))
+		}
+		for _, r := range rest {
+			if name := r.(map[string]any)["name"].(string); rows[name] {
+				t.Errorf("at %d tokens the query returns %s, which a row shows", budget, name)
+			}
+		}
+	}
+	if partly == 0 {
+		t.Error("no budget shows some but not all of the 11 NotReady")
+	}
+}

@@ -362,18 +362,24 @@ func (k *coll) selectRows() {
 	// rarest first.
 	byLabel := map[string]*keyed{}
 	var anomalies, rares []*keyed
-	flag := func(label string, prio, count int, vs *valState, why string, in innerRef) {
+	flag := func(label string, prio, count int, vs *valState, why string, in innerRef, f *Field, raw string) {
 		kr := byLabel[label]
 		fresh := kr == nil // (then no record is in it: a value's records are distinct)
 		if fresh {
 			kr = &keyed{r: &reason{prio: prio, text: make(map[int]string, len(vs.recs)), inner: map[int]innerRef{}}, count: count, first: vs.first, seq: vs.seq, share: 1}
+			if f != nil && !f.inArr && !p.Map && pairMember(f) == nil && count > 1 {
+				kr.r.val = &valReason{f: f, raw: raw, label: k.short(f) + "=" + cell(raw, 24), total: count}
+			}
 			byLabel[label] = kr
 			if prio == PrioAnomaly {
 				anomalies = append(anomalies, kr)
 			} else {
 				rares = append(rares, kr)
 			}
-		} else if vs.first < kr.first || vs.first == kr.first && vs.seq < kr.seq {
+		} else {
+			kr.r.val = nil // two values under one label: no one query
+		}
+		if !fresh && (vs.first < kr.first || vs.first == kr.first && vs.seq < kr.seq) {
 			// Two values with one label (cut alike): the first seen
 			// names it.
 			kr.first, kr.seq = vs.first, vs.seq
@@ -443,10 +449,10 @@ func (k *coll) selectRows() {
 				case !usual && raw[0] == '"' && len(raw) < 120 && vs.errWord > 0 && errExc && !placeNames.MatchString(f.Path) && !filePathValue(raw):
 					// (a file named error.go is no error)
 					label := f.Path + "=" + cell(raw, 40)
-					flag(label, PrioAnomaly, vs.n, vs, fmt.Sprintf("%s=%s (%s of %s)", k.short(f), cell(raw, 40), commas(vs.n), commas(f.Values)), k.innerRef(f, raw))
+					flag(label, PrioAnomaly, vs.n, vs, fmt.Sprintf("%s=%s (%s of %s)", k.short(f), cell(raw, 40), commas(vs.n), commas(f.Values)), k.innerRef(f, raw), f, raw)
 				case exit && vs.exitValue:
 					label := f.Path + "=" + raw
-					flag(label, PrioAnomaly, vs.n, vs, k.short(f)+"="+raw+" (not 0)", k.innerRef(f, raw))
+					flag(label, PrioAnomaly, vs.n, vs, k.short(f)+"="+raw+" (not 0)", k.innerRef(f, raw), f, raw)
 				case !usual && f.Values >= 10 && f.Distinct <= 24 && f.Distinct < f.Values/2 && vs.n <= max(1, f.Values/20) && rareField(vs.n):
 					// (a rare column or line number says nothing)
 					label := f.Path + "=" + cell(raw, 40)
@@ -456,7 +462,7 @@ func (k *coll) selectRows() {
 						// other lines, before the index.
 						prio = PrioRare2
 					}
-					flag(label, prio, vs.n, vs, fmt.Sprintf("%s=%s is rare (%s of %s)", k.short(f), cell(raw, 40), commas(vs.n), commas(f.Values)), k.innerRef(f, raw))
+					flag(label, prio, vs.n, vs, fmt.Sprintf("%s=%s is rare (%s of %s)", k.short(f), cell(raw, 40), commas(vs.n), commas(f.Values)), k.innerRef(f, raw), f, raw)
 					// Rarer among more values first; values of long
 					// strings without spaces (URLs, paths) after the
 					// others: their rarity tells less.
@@ -468,7 +474,7 @@ func (k *coll) selectRows() {
 		} else if exit && f.sel.exitVals != nil {
 			for _, raw := range sortedKeys(f.sel.exitVals) {
 				label := f.Path + "=" + raw
-				flag(label, PrioAnomaly, 0, f.sel.exitVals[raw], k.short(f)+"="+raw+" (not 0)", k.innerRef(f, raw))
+				flag(label, PrioAnomaly, 0, f.sel.exitVals[raw], k.short(f)+"="+raw+" (not 0)", k.innerRef(f, raw), nil, "")
 			}
 		}
 		if f.ownNumbers() >= 8 && f.StdDev() > 0 && f != p.Identity && !refNumber(f.Path) && !codeNumber(f.Path) && k.codeOf(f) == nil &&
@@ -621,7 +627,7 @@ func (k *coll) selectRows() {
 		toRead = map[int]bool{}
 		for i := range devAt {
 			if d, ok := known[i]; ok {
-				devs = append(devs, dev{i, d.d, fmt.Sprintf("%s=%s is %.1fσ from the mean %s", k.short(d.f), num(d.x), d.d, num(outl[d.f].mean))})
+				devs = append(devs, dev{i, d.d, fmt.Sprintf("%s=%s is %.1fσ from the mean %s", k.short(d.f), numExact(d.x), d.d, num(outl[d.f].mean))})
 			} else {
 				toRead[i] = true
 			}
@@ -647,7 +653,7 @@ func (k *coll) selectRows() {
 				if x, err := strconv.ParseFloat(string(v), 64); err == nil {
 					if d := math.Abs(x-st.mean) / st.sd; d > 2 && d > bestDev {
 						bestDev = d
-						whyOut = fmt.Sprintf("%s=%s is %.1fσ from the mean %s", k.short(f), num(x), d, num(st.mean))
+						whyOut = fmt.Sprintf("%s=%s is %.1fσ from the mean %s", k.short(f), numExact(x), d, num(st.mean))
 					}
 				}
 			}
@@ -1496,7 +1502,7 @@ func (k *coll) groupLines() []string {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			fmt.Fprintf(&b, " %s %s records sum %s", cell(v, 30), commas(g.n), num(g.sum[mi]))
+			fmt.Fprintf(&b, " %s %s records sum %s", cell(v, 30), commas(g.n), sumText(g.sum[mi]))
 		}
 		out = append(out, b.String())
 	}

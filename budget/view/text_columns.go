@@ -83,8 +83,10 @@ type colSplit struct {
 	// numbers are the columns (bySpaces) whose cell in a row holds no
 	// ASCII letter: a line with a word there is no row (a title, the
 	// header below it, a summary: cProfile's "604417 function calls …"
-	// above "ncalls  tottime …"; see numberGuard).
-	numbers []int
+	// above "ncalls  tottime …"; see numberGuard). guardOut reports
+	// that fields left out the line it read last for such a word alone.
+	numbers  []int
+	guardOut bool
 }
 
 // colStat is the profile of one column.
@@ -202,6 +204,12 @@ type colProfile struct {
 	// nil past maxValues starts.
 	others      []posLine
 	otherStarts map[string]int
+	// guarded counts the other lines that are rows but for a word in a
+	// column of numbers (colSplit.numbers).
+	guarded int
+	// shallow is the listing of the shallowest paths, once made
+	// (text_shallow.go).
+	shallow *shallowList
 }
 
 // maxOthers is the most lines that are no rows a table keeps to show.
@@ -282,6 +290,7 @@ func (sp *colSplit) jqSplit() string {
 // fields splits a line as the table does: the cells of a row (minK to
 // k of them), or nil when the line is not a row.
 func (sp *colSplit) fields(line string) []string {
+	sp.guardOut = false
 	if sp.lead != "" {
 		if !strings.HasPrefix(line, sp.lead) {
 			return nil
@@ -321,10 +330,21 @@ func (sp *colSplit) fields(line string) []string {
 	}
 	for _, i := range sp.numbers {
 		if hasASCIILetter(f[i]) {
+			sp.guardOut = true
 			return nil
 		}
 	}
 	return f
+}
+
+// guardBroken reports whether the number guard, chosen on the first
+// 4,000 lines (numberGuard), left out more lines of all than it allows
+// there: more than 5, and more than one in a hundred of the rows and
+// those lines. Then the words are no title or summary lines but values
+// of the column (a size "missing" from line 5,000 on), and the table is
+// read again with no guard.
+func (cp *colProfile) guardBroken() bool {
+	return len(cp.split.numbers) > 0 && cp.guarded > max(5, (cp.rows+cp.guarded)/100)
 }
 
 // hasASCIILetter reports whether s has a letter a-z or A-Z.
@@ -599,6 +619,12 @@ func (sp *colSplit) jqField(i int) string {
 // 4,000 lines; nil when it is not. Separators (bars, tabs: text_split.go)
 // are tried first, then runs of spaces, then a list of one value a line.
 func detectColumns(data []byte, kind string) *colSplit {
+	return detectColumnsGuard(data, kind, true)
+}
+
+// detectColumnsGuard is detectColumns, with the number guard of a
+// whitespace table (numberGuard) or without it.
+func detectColumnsGuard(data []byte, kind string, guard bool) *colSplit {
 	switch kind {
 	case textFields, textGoTest, textTAP:
 		return nil // records of fields, test reports: their own structure
@@ -630,8 +656,10 @@ func detectColumns(data []byte, kind string) *colSplit {
 	if sp != nil {
 		sp.missingLast(sample)
 		sp.needLead(sample)
-		sp.numberGuard(sample)
-		sp.headerAbove(sample)
+		if guard {
+			sp.numberGuard(sample)
+			sp.headerAbove(sample)
+		}
 	}
 	if w := detectWidth(sample); w != nil && (sp == nil || sp.header == nil && w.k == sp.k && w.lead == sp.lead && sp.countRows(sample) < w.countRows(sample)) {
 		// The same columns at fixed positions keep the rows whose
@@ -1313,6 +1341,9 @@ func (cp *colProfile) add(pos int, line string) {
 	}
 	f := cp.split.fields(line)
 	if f == nil {
+		if cp.split.guardOut {
+			cp.guarded++
+		}
 		cp.other++
 		if len(cp.others) < maxOthers {
 			cp.others = append(cp.others, posLine{pos, line})
@@ -1534,20 +1565,10 @@ func leadName(v string) string {
 // when the bracket does not close.
 func afterBracket(v string, i int) (string, bool) {
 	depth := 0
-	quoted := false
 	for j := i; j < len(v); j++ {
-		c := v[j]
-		if quoted {
-			if c == '\\' {
-				j++
-			} else if c == '"' {
-				quoted = false
-			}
-			continue
-		}
-		switch c {
+		switch v[j] {
 		case '"':
-			quoted = true
+			j = quotedEnd(v, j)
 		case '(', '[', '{':
 			depth++
 		case ')', ']', '}':
@@ -1558,6 +1579,23 @@ func afterBracket(v string, i int) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// quotedEnd is the position of the quote that ends the quoted string
+// starting at v[i] (a '"'), past escapes (an escaped quote, \", is no
+// end), or len(v) when none does: the scan of brackets (afterBracket)
+// and of metric labels (splitMetric, labelNames) skip quoted text with
+// it.
+func quotedEnd(v string, i int) int {
+	for j := i + 1; j < len(v); j++ {
+		switch v[j] {
+		case '\\':
+			j++
+		case '"':
+			return j
+		}
+	}
+	return len(v)
 }
 
 // maskHex writes every hexadecimal number "0x…" (addresses say nothing
@@ -2294,6 +2332,7 @@ func (tc *textCands) columnsHead(cs []Candidate) string {
 	}
 	s := fmt.Sprintf("columns of the %s rows (%s, %d columns, %s; %s other lines; showing %s of %d columns; counts are of rows, exact):\n",
 		commas(cp.rows), how, cp.split.k, hdr, commas(cp.other), commas(shown), len(cp.cols))
+	s += tc.shallowRest(cs)
 	if named != nil {
 		// The rows whose value starts with a name: the least frequent
 		// name shown, as an example.

@@ -354,3 +354,44 @@ func TestColumnsNextLargest(t *testing.T) {
 		}
 	}
 }
+
+// TestNumberGuardOverAllLines checks the guard of a column of numbers
+// against every line, not the first 4,000 it was chosen on: 8,000 rows
+// "hostNNNN  size  ok|degraded" where 20 sizes of the first 4,000 are
+// "missing" (the guard's share there) and every size from line 5,000 on
+// is (second read M2). 8aba075 called 3,034 of them other lines and
+// counted "degraded" 1,245 times; jq counts 8,000 rows of 3 cells and
+// the view's counts of column 3 must be jq's.
+func TestNumberGuardOverAllLines(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 8000; i++ {
+		size := fmt.Sprint(1000 + i*7%90000)
+		if i >= 5000 || i < 4000 && i%200 == 7 {
+			size = "missing"
+		}
+		state := "ok"
+		if i%4 == 1 {
+			state = "degraded"
+		}
+		fmt.Fprintf(&b, "host%04d  %s  %s\n", i, size, state)
+	}
+	data := []byte(b.String())
+	p := analyzeText(data, nil)
+	if p.cols == nil {
+		t.Fatal("no table")
+	}
+	rows := jqLines(t, data, `[.[] | [splits("[ \t]+")] | select(length == 3)] | length`)[0].(int)
+	degraded := jqLines(t, data, `[.[] | select(endswith(" degraded"))] | length`)[0].(int)
+	if p.cols.rows != rows || rows != 8000 || p.cols.other != 0 {
+		t.Errorf("rows %d and %d other lines, jq %d rows", p.cols.rows, p.cols.other, rows)
+	}
+	if got := p.cols.cols[2].values["degraded"]; got != degraded {
+		t.Errorf("column 3 \"degraded\" %d, jq %d", got, degraded)
+	}
+	// The first 4,000 lines alone: the guard stays (its 20 lines are
+	// within its share).
+	head := b.String()[:strings.Index(b.String(), "host4000")]
+	if p := analyzeText([]byte(head), nil); p.cols == nil || p.cols.rows != 3980 || len(p.cols.split.numbers) != 1 {
+		t.Errorf("the first 4,000 lines: %+v", p.cols)
+	}
+}

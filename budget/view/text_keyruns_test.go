@@ -64,3 +64,32 @@ func TestKeyRunRecords(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyRunsBlameWithEmptyLines reads a real git blame --porcelain
+// (of budget/view/fill.go at 8aba075, 9 commits) whose file has empty
+// source lines: porcelain writes each as a content line of one TAB.
+// Such a line is no blank line between blocks: the text is 9 records of
+// key runs (jq: the lines that start "author "), not blank-line blocks
+// (8aba075: "17 records (blank-line-separated blocks)") nor lines led
+// by their indentation, and the Go source after the TABs is no error.
+func TestKeyRunsBlameWithEmptyLines(t *testing.T) {
+	data := readCapture(t, "testdata/git-blame-porcelain-fill.txt")
+	if tabs := jqLines(t, data, `[.[] | select(. == "\t")] | length`)[0].(int); tabs == 0 {
+		t.Fatal("the capture has no content line of one TAB")
+	}
+	p := analyzeText(data, nil)
+	if p.recs == nil || p.recs.keys == nil {
+		t.Fatalf("not read as key runs (records %d, unit %q)", p.records, p.recordUnit)
+	}
+	n := jqLines(t, data, `[.[] | select(startswith("author "))] | length`)[0].(int)
+	if n != 9 || p.records != n || len(jqLines(t, data, p.recs.headerQuery())) != n {
+		t.Errorf("records %d, jq %d commits, want 9", p.records, n)
+	}
+	if got := len(jqLines(t, data, p.severityQuery(sevError))); got != p.errors {
+		t.Errorf("error lines: the view says %d, its query returns %d", p.errors, got)
+	}
+	text := fillText(t, data, 4000)
+	if !strings.Contains(text, "9 records (each a line and the run of \"key value\" lines after it") {
+		t.Errorf("the view at 4,000 tokens does not count the 9 commits:\n%s", text)
+	}
+}

@@ -295,3 +295,25 @@ func FuzzKVLines(f *testing.F) {
 		}
 	})
 }
+
+// TestMetricOneSampleExtremes checks that a text of one-sample families
+// (/proc/vmstat, captured on the review machine of session 13) states
+// its largest values with their names and its smallest with how many
+// families hold it, as jq finds them: 8aba075 read it as metrics and no
+// longer said which counter is largest (second read M3; 12d6d2d's table
+// had "max 409263740" and the pgfault row).
+func TestMetricOneSampleExtremes(t *testing.T) {
+	data, err := os.ReadFile("testdata/kv/proc-vmstat.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := jqLines(t, data, `[.[] | split(" ") | {k: .[0], v: (.[1] | tonumber)}] | sort_by(-.v) | .[:3][] | "\(.k) \(.v)"`)
+	low := jqLines(t, data, `[.[] | split(" ") | (.[1] | tonumber)] | min as $m | "smallest \($m) in \([.[] | select(. == $m)] | length) families"`)
+	text := fillText(t, data, 2000)
+	want := []string{"largest " + top[0].(string) + ", " + top[1].(string) + ", " + top[2].(string), low[0].(string)}
+	for _, w := range want {
+		if !strings.Contains(text, w) {
+			t.Errorf("the view at 2,000 tokens lacks %q:\n%s", w, text)
+		}
+	}
+}

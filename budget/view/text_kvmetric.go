@@ -89,21 +89,11 @@ func splitMetric(line string) (key, val string, ok bool) {
 		i++
 	}
 	if i < len(line) && line[i] == '{' {
-		quoted := false
 		j := i + 1
 		for ; j < len(line); j++ {
-			c := line[j]
-			if quoted {
-				if c == '\\' {
-					j++
-				} else if c == '"' {
-					quoted = false
-				}
-				continue
-			}
-			if c == '"' {
-				quoted = true
-			} else if c == '}' {
+			if line[j] == '"' {
+				j = quotedEnd(line, j)
+			} else if line[j] == '}' {
 				break
 			}
 		}
@@ -324,12 +314,7 @@ func labelNames(set string) string {
 		// skip the quoted value
 		i := 0
 		if strings.HasPrefix(rest, `"`) {
-			for i = 1; i < len(rest) && rest[i] != '"'; i++ {
-				if rest[i] == '\\' {
-					i++
-				}
-			}
-			i++
+			i = quotedEnd(rest, 0) + 1
 		}
 		rest = rest[min(i, len(rest)):]
 		_, s, _ = strings.Cut(rest, ",")
@@ -376,7 +361,64 @@ func (m *metricStats) facts() []string {
 	if len(big) > 0 {
 		out = append(out, "families with the most samples: "+strings.Join(big, ", "))
 	}
+	if l := m.oneExtremes(); l != "" {
+		out = append(out, l)
+	}
 	return out
+}
+
+// oneExtremes states the largest values of the families of one sample
+// with their names (as written), and the smallest with how many families
+// hold it (/proc/vmstat's counters: which is largest), or "". Only in a
+// text with no describing lines: described families (# TYPE, # HELP;
+// names ending _bytes, _seconds) are of different units, whose values
+// rank the units, not the families. No sum: such families count
+// different things (pages, events).
+func (m *metricStats) oneExtremes() string {
+	if len(m.words) > 0 {
+		return ""
+	}
+	var fs []*metricFam
+	for _, f := range m.fams {
+		if f.n == 1 && f.other == 0 && f.numbers == 1 {
+			fs = append(fs, f)
+		}
+	}
+	if len(fs) < 3 {
+		return ""
+	}
+	sort.SliceStable(fs, func(i, j int) bool { return fs[i].max > fs[j].max })
+	lo := fs[len(fs)-1].max
+	if lo == fs[0].max {
+		return ""
+	}
+	raw := func(f *metricFam) string { // the value as written (its only one)
+		for v := range f.vals {
+			return v
+		}
+		return strconv.FormatFloat(f.max, 'g', -1, 64)
+	}
+	name := func(f *metricFam) string { return f.name + f.maxS + " " + raw(f) }
+	var top []string
+	for _, f := range fs[:min(5, len(fs))] {
+		if f.max == lo {
+			break
+		}
+		top = append(top, name(f))
+	}
+	atMin := 0
+	for _, f := range fs {
+		if f.max == lo {
+			atMin++
+		}
+	}
+	first := fs[len(fs)-atMin] // the first in line order of those at the least value
+	of := ""
+	if len(m.rest) > 0 {
+		of = fmt.Sprintf(" of the first %s families", commas(len(m.fams)))
+	}
+	return fmt.Sprintf("families of one sample by value (%s with a number%s, exact): largest %s; smallest %s in %s families (the first %s)",
+		commas(len(fs)), of, strings.Join(top, ", "), raw(first), commas(atMin), cut(first.name+first.maxS, 80))
 }
 
 // oneCount is the number of families of one sample, and of them those

@@ -189,7 +189,13 @@ func (lf *leadForm) leadRE() string {
 // a line of the lead form whose next line is deeper.
 func (lf *leadForm) headerQuery() string {
 	return fmt.Sprintf(`. as $l | range(length) | select(($l[.] | test(%s)) and (($l[. + 1] // "") | test(%s))) | "\(.)\t\($l[.])"`,
-		jqString(lf.leadRE()), jqString(fmt.Sprintf(`^[ \t]{%d,}\S`, lf.indent+1)))
+		jqString(lf.leadRE()), jqString(lf.deeperRE()))
+}
+
+// deeperRE is the regular expression of a line deeper than a record's
+// first line (deeper's test).
+func (lf *leadForm) deeperRE() string {
+	return fmt.Sprintf(`^[ \t]{%d,}\S`, lf.indent+1)
 }
 
 // unit is how the view names the records.
@@ -211,9 +217,11 @@ func (lf *leadForm) example() string {
 	return p + "x"
 }
 
-// leadSevExempt reports whether a severity word in line is a word of a
+// sevExempt reports whether a severity word in line is a word of a
 // record's first line (its description), not the line's level: the line
-// has the records' indentation and lead form, and no marker.
-func (lf *leadForm) sevExempt(line string) bool {
-	return lf != nil && strings.TrimSpace(line) != "" && lf.isLead(line) && !proseRe.MatchString(line)
+// has the records' indentation and lead form, the line after it (next)
+// is deeper, and the line has no marker. A line of the lead form with
+// no deeper line after it starts no record: its severity word counts.
+func (lf *leadForm) sevExempt(line, next string) bool {
+	return lf != nil && strings.TrimSpace(line) != "" && lf.isLead(line) && lf.deeper(next) && !proseRe.MatchString(line)
 }

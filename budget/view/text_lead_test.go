@@ -159,3 +159,38 @@ func TestNoBlankLineOffered(t *testing.T) {
 		}
 	}
 }
+
+// TestLeadLineWithNoDeeperLineCounts checks that a line of the lead
+// form with no deeper line after it starts no record, so a severity word
+// in it is the line's level: v8Like's options with "  --broken-flag has
+// failed to parse" and "  --legacy-mode is deprecated" between them,
+// each followed by a line at the records' indentation (second read M1:
+// 8aba075 counted 0 error and 0 warning lines and called both "records'
+// first lines"). The view's counts equal what its severity queries
+// return, and the 10 real first lines with a severity word stay exempt.
+func TestLeadLineWithNoDeeperLineCounts(t *testing.T) {
+	data := v8Like(60)
+	data = append(data, []byte("  --broken-flag has failed to parse and was ignored\n  --legacy-mode is deprecated, support ends in v9\n")...)
+	for i := 60; i < 70; i++ {
+		data = fmt.Appendf(data, "  --option-%d (enable feature %d)\n        type: bool  default: false\n", i, i)
+	}
+	p := analyzeText(data, nil)
+	if p.recs == nil || p.recs.lead == nil {
+		t.Fatalf("no records led by their indentation (recs %+v)", p.recs)
+	}
+	if n := len(jqLines(t, data, p.recs.headerQuery())); p.records != n || n != 70 {
+		t.Errorf("records %d, header query %d, want 70", p.records, n)
+	}
+	if p.errors != 1 || p.warns != 1 {
+		t.Errorf("error lines %d, warning lines %d, want 1 and 1", p.errors, p.warns)
+	}
+	if p.leadSev+p.nameSev != 10 {
+		t.Errorf("first lines with a severity word in a description: %d (+%d in name columns), want 10", p.leadSev, p.nameSev)
+	}
+	for sev, want := range map[int]string{sevError: "--broken-flag", sevWarn: "--legacy-mode"} {
+		got := jqLines(t, data, p.severityQuery(sev))
+		if len(got) != 1 || !strings.Contains(got[0].(string), want) {
+			t.Errorf("severity query %d returns %q, want the one line of %s", sev, got, want)
+		}
+	}
+}

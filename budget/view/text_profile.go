@@ -264,6 +264,19 @@ func firstLines(data []byte, fn func(pos int, line string)) {
 // The lines at the positions in want are kept in extra (the rows a pin
 // predicate selected).
 func analyzeText(data []byte, want map[int]bool) *textProfile {
+	p := profileText(data, want, true)
+	if p.cols != nil && p.cols.guardBroken() {
+		// The guard of a column of numbers, chosen on the first 4,000
+		// lines, left out more of all the lines than it allows: the
+		// words are the column's values (text_columns.go).
+		p = profileText(data, want, false)
+	}
+	return p
+}
+
+// profileText is analyzeText, with the number guard of a table's
+// columns (numberGuard) or without it.
+func profileText(data []byte, want map[int]bool, guard bool) *textProfile {
 	n := countLines(data)
 	p := &textProfile{lines: n, levels: map[string]int{}, miner: newMiner(), extra: map[int]string{}}
 	p.kind = detectTextKind(data)
@@ -274,7 +287,7 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	p.miner.keep = p.locData
 	if p.kv == nil && detectTagged(data) {
 		p.tagged = newTaggedStats() // not a table nor a list (text_tagged.go)
-	} else if sp := detectColumns(data, p.kind); p.kv == nil && sp != nil {
+	} else if sp := detectColumnsGuard(data, p.kind, guard); p.kv == nil && sp != nil {
 		p.cols = newColProfile(sp)
 	}
 	// The spread: lines between the head and the tail, coarse to fine.
@@ -312,21 +325,23 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 	} else if detectColonRecords(data, p.kind) {
 		p.recs = newRecordStats("")
 		p.recs.colon = true
-	} else if big, unequal := detectBigBlocks(data, p.kind); big && !unequal {
+	} else if big, unequal, spaced := detectBigBlocks(data, p.kind); big && !unequal && !(spaced && detectKeyRuns(data, p.kind) != nil) {
 		p.recs = newRecordStats("")
 		p.recs.blocks = true
+	} else if kr := detectKeyRuns(data, p.kind); kr != nil {
+		// A line and the run of "key value" lines after it (git
+		// blame --porcelain's commits: text_keyruns.go). Before the
+		// lead records: a blame's header at column 0 and its content
+		// after a TAB would read as a record led by its indentation.
+		p.recs = newRecordStats("")
+		p.recs.keys, p.recs.kv = kr, newKVRecProfile()
+		p.recs.kv.keyRuns = true
+		p.cols, fieldIdx, p.loose = nil, nil, false
 	} else if lf := detectLeadRecords(data, p.kind); lf != nil {
 		// Records led by their indentation (text_lead.go), also
 		// inside blocks so unequal that they are no records.
 		p.recs = newRecordStats("")
 		p.recs.lead = lf
-	} else if kr := detectKeyRuns(data, p.kind); kr != nil {
-		// A line and the run of "key value" lines after it (git
-		// blame --porcelain's commits: text_keyruns.go).
-		p.recs = newRecordStats("")
-		p.recs.keys, p.recs.kv = kr, newKVRecProfile()
-		p.recs.kv.keyRuns = true
-		p.cols, fieldIdx, p.loose = nil, nil, false
 	} else if big {
 		p.recs = newRecordStats("")
 		p.recs.blocks = true
@@ -370,7 +385,10 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		}
 		pendingNums, pendingVals = pendingNums[:0], pendingVals[:0]
 	}
-	textLines(data, func(pos int, line string) {
+	// Each line is read when the next is known (next: "" after the
+	// last): whether a line of the lead form starts a record depends on
+	// the line after it (text_lead.go's sevExempt).
+	step := func(pos int, line, next string) {
 		if pos < headKeep {
 			p.head = append(p.head, posLine{pos, line})
 		}
@@ -519,7 +537,7 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 			sev = sevNone // a name or a type in code (text_severity.go)
 			p.codeSev++
 		}
-		if sev != sevNone && p.recs != nil && p.recs.lead.sevExempt(line) {
+		if sev != sevNone && p.recs != nil && p.recs.lead.sevExempt(line, next) {
 			sev = sevNone // a word of a record's description (text_lead.go)
 			p.leadSev++
 		}
@@ -595,7 +613,17 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 		} else if tests != nil {
 			tests.addLine(pos, line, p.kind)
 		}
+	}
+	heldPos, held := -1, ""
+	textLines(data, func(pos int, line string) {
+		if heldPos >= 0 {
+			step(heldPos, held, line)
+		}
+		heldPos, held = pos, line
 	})
+	if heldPos >= 0 {
+		step(heldPos, held, "")
+	}
 	if inBlock && p.kind == textFields {
 		flushRecord()
 	}

@@ -279,5 +279,48 @@ func (tc *textCands) recNamesHead(cs []Candidate) string {
 	if len(rs.spans) < rs.n {
 		s += fmt.Sprintf("(the index lists the first %s records)\n", commas(len(rs.spans)))
 	}
+	if n < rs.n {
+		// The records of the chunks not shown, and those past the
+		// index: their first lines, in record order.
+		shown := make([]bool, (len(rs.spans)+recIndexChunk-1)/recIndexChunk)
+		for _, c := range cs {
+			shown[c.Key] = true
+		}
+		var ranges [][2]int
+		for c := range shown {
+			if !shown[c] {
+				ranges = append(ranges, [2]int{c * recIndexChunk, min(len(rs.spans), (c+1)*recIndexChunk)})
+			}
+		}
+		if len(rs.spans) < rs.n {
+			ranges = append(ranges, [2]int{len(rs.spans), rs.n})
+		}
+		s += fmt.Sprintf("the %s records not in this index, by their first lines: compact artifact query %s --jq %s\n",
+			commas(rs.n-n), tc.in.Handle, tc.jq("["+rs.headerQuery()+"] | "+jqSlices(ranges, rs.n)))
+	}
 	return s
+}
+
+// jqSlices is the jq that yields the items of an array of n items in
+// the ranges [from, to) given in order (adjacent ones are joined; the
+// last open when it ends at n): ".[20:100][], .[120:][]".
+func jqSlices(ranges [][2]int, n int) string {
+	var parts []string
+	for i := 0; i < len(ranges); i++ {
+		a, b := ranges[i][0], ranges[i][1]
+		for i+1 < len(ranges) && ranges[i+1][0] == b {
+			i++
+			b = ranges[i][1]
+		}
+		switch {
+		case b >= n:
+			parts = append(parts, fmt.Sprintf(".[%d:][]", a))
+		default:
+			parts = append(parts, fmt.Sprintf(".[%d:%d][]", a, b))
+		}
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
 }

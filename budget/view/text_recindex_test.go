@@ -105,3 +105,45 @@ func TestZeroAttribute(t *testing.T) {
 		t.Error(`failures="2" is no longer an error line`)
 	}
 }
+
+// TestRecordIndexRest checks that the index of records by name, when it
+// shows some of its chunks, gives a query that returns exactly the
+// records it does not list, in record order (final second read F3:
+// "showing 20 of 120" and no way to the other 100 but a line slice). At
+// several budgets: the names the query returns and the names listed are
+// disjoint and together every record.
+func TestRecordIndexRest(t *testing.T) {
+	data := policyLike(400)
+	all := jqLines(t, data, `.[] | select(test("^pkg-"))`)
+	listed := regexp.MustCompile(`(?m)^  \d+\t(pkg-\d+) `)
+	foot := regexp.MustCompile(`(?m)^the ([\d,]+) records not in this index, by their first lines: compact artifact query 0123456789ab --jq '(.*)'$`)
+	checked := 0
+	for _, budget := range []int{1500, 2500, 3500, 4000} {
+		text := fillText(t, data, budget)
+		m := foot.FindStringSubmatch(text)
+		if m == nil {
+			if !strings.Contains(text, "in record order (showing 400 of 400;") {
+				t.Errorf("at %d tokens, no query for the records the index does not list:\n%s", budget, text)
+			}
+			continue
+		}
+		checked++
+		seen := map[string]bool{}
+		for _, l := range listed.FindAllStringSubmatch(text, -1) {
+			seen[l[1]] = true
+		}
+		rest := jqLines(t, data, strings.ReplaceAll(m[2], `'\''`, `'`))
+		if fmt.Sprint(len(rest)) != strings.ReplaceAll(m[1], ",", "") || len(rest)+len(seen) != len(all) {
+			t.Errorf("at %d tokens: the index lists %d, the query returns %d (the head says %s), of %d records", budget, len(seen), len(rest), m[1], len(all))
+		}
+		for _, r := range rest {
+			name := strings.TrimSuffix(strings.SplitN(r.(string), "\t", 2)[1], ":")
+			if seen[name] {
+				t.Errorf("at %d tokens the query returns %s, which the index lists", budget, name)
+			}
+		}
+	}
+	if checked < 2 {
+		t.Errorf("the index showed only some records at %d budgets, want 2 or more", checked)
+	}
+}

@@ -344,15 +344,21 @@ func detectColonRecords(data []byte, kind string) bool {
 // counts per block), whatever their number. unequal reports that one
 // block holds 90% of the non-blank lines or more (node --v8-options: a
 // preamble of 7 lines, then 1,365): such blocks are no records when
-// the lines hold records of another kind (text_lead.go).
-func detectBigBlocks(data []byte, kind string) (big, unequal bool) {
+// the lines hold records of another kind (text_lead.go). spaced reports
+// that the blocks are blocks only because lines of white space (a TAB
+// alone) count as blank: with empty lines alone as separators there
+// would be none. git blame --porcelain writes an empty source line as
+// a content line of one TAB; such a text is key runs (text_keyruns.go),
+// not blocks.
+func detectBigBlocks(data []byte, kind string) (big, unequal, spaced bool) {
 	switch kind {
 	case textPlain, textBlocks:
 	default:
-		return false, false
+		return false, false, false
 	}
 	blocks, nonBlank, cur, most := 0, 0, 0, 0
-	prevBlank := true
+	eBlocks, eNonBlank := 0, 0 // the same with empty lines alone as blank
+	prevBlank, prevEmpty := true, true
 	sampleLines(data, func(line string) {
 		blank := strings.TrimSpace(line) == ""
 		if !blank {
@@ -364,10 +370,18 @@ func detectBigBlocks(data []byte, kind string) (big, unequal bool) {
 			cur++
 			most = max(most, cur)
 		}
-		prevBlank = blank
+		empty := line == ""
+		if !empty {
+			eNonBlank++
+			if prevEmpty {
+				eBlocks++
+			}
+		}
+		prevBlank, prevEmpty = blank, empty
 	})
 	big = blocks >= 2 && nonBlank >= maxRecMean*blocks
-	return big, big && 10*most >= 9*nonBlank
+	spaced = big && !(eBlocks >= 2 && eNonBlank >= maxRecMean*eBlocks)
+	return big, big && 10*most >= 9*nonBlank, spaced
 }
 
 // add reads one line (before anything else counts it); header reports

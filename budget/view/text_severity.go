@@ -334,8 +334,11 @@ func (p *textProfile) severityQuery(sev int) string {
 	}
 	// The first lines of records led by their indentation: only a
 	// severity word that marks the line (text_lead.go).
+	lines := `to_entries[]`
 	if p != nil && p.leadSev > 0 {
-		cond = `((test(` + jqString(p.recs.lead.leadRE()) + `) and (test(` + jqString(proseMarkerPattern) + `) | not)) | not) and (` + cond + `)`
+		// $d: the next line is deeper (leadForm.headerQuery's test).
+		lines = `. as $l | to_entries[] | (($l[.key + 1] // "") | test(` + jqString(p.recs.lead.deeperRE()) + `)) as $d`
+		cond = `((test(` + jqString(p.recs.lead.leadRE()) + `) and $d and (test(` + jqString(proseMarkerPattern) + `) | not)) | not) and (` + cond + `)`
 	}
 	// The content lines records of key runs annotate (text_keyruns.go).
 	if p != nil && p.tabSev > 0 {
@@ -345,7 +348,7 @@ func (p *textProfile) severityQuery(sev int) string {
 	if p != nil && p.codeSev > 0 {
 		cond = `((test(` + jqString(codePattern) + `) and (test(` + jqString(codeMarkerPattern) + `) | not)) | not) and (` + cond + `)`
 	}
-	return `to_entries[] | select(.value | ` + cond + `) | "\(.key)\t\(.value)"`
+	return lines + ` | select(.value | ` + cond + `) | "\(.key)\t\(.value)"`
 }
 
 // zeroQuotedDiffers reports whether the zero phrases of line differ

@@ -53,6 +53,67 @@ func (c *colStat) shallowRows(rows int) (out []posLine, lo, hi int) {
 	return out, lo, hi
 }
 
+// shallowList is the listing of the shallowest rows of column col: its
+// depths lo-hi and its n rows.
+type shallowList struct {
+	col, lo, hi, n int
+}
+
+// shallowRest is the line that gives the query of the rows of the
+// listing that the chosen candidates cs of the columns' section do not
+// list ("" when they list all of them, or show no listing): the rows of
+// the column's counted paths of depths lo-hi (pathStat.add), the slices
+// of them not listed (each listing line says "[a-b of n]").
+func (tc *textCands) shallowRest(cs []Candidate) string {
+	cp := tc.p.cols
+	sl := cp.shallow
+	if sl == nil {
+		return ""
+	}
+	listed := make([]bool, sl.n)
+	title := false
+	for _, c := range cs {
+		if c.Reason != "shallowest paths" {
+			continue
+		}
+		var a, b, n int
+		if _, err := fmt.Sscanf(strings.TrimSpace(c.Text), "[%d-%d of %d]", &a, &b, &n); err != nil {
+			title = true // the listing's first line, its title
+			continue
+		}
+		for i := a - 1; i < b && i < sl.n; i++ {
+			listed[i] = true
+		}
+	}
+	var ranges [][2]int
+	for i := 0; i < sl.n; i++ {
+		if listed[i] {
+			continue
+		}
+		if len(ranges) > 0 && ranges[len(ranges)-1][1] == i {
+			ranges[len(ranges)-1][1]++
+		} else {
+			ranges = append(ranges, [2]int{i, i + 1})
+		}
+	}
+	if !title || len(ranges) == 0 {
+		return ""
+	}
+	rest := 0
+	for _, r := range ranges {
+		rest += r[1] - r[0]
+	}
+	depth := fmt.Sprintf(`. == %d`, sl.lo)
+	if sl.hi > sl.lo {
+		depth = fmt.Sprintf(`. >= %d and . <= %d`, sl.lo, sl.hi)
+	}
+	// A path as pathStat.add counts it: before " -> " (a link's target),
+	// with a '/', not module@v1.2.3; its depth: its segments.
+	sel := cp.split.jqField(sl.col) + ` | ((index(" -> ") // 0) as $i | if $i > 0 then .[:$i] else . end) | select(contains("/") and (test("[^/]@v?[0-9]+\\.[0-9][^/]*$") | not)) | [splits("/") | select(. != "")] | length | ` + depth
+	return fmt.Sprintf("the %s rows of the shallowest paths (%s) not listed below: compact artifact query %s --jq %s\n", commas(rest), cp.cols[sl.col].name, tc.in.Handle,
+		tc.jq(`[to_entries[] | select(.value | `+sel+`)] | `+jqSlices(ranges, sl.n)+` | "\(.key)\t\(.value)"`))
+}
+
 // sortPosLines sorts ls by position.
 func sortPosLines(ls []posLine) {
 	for i := 1; i < len(ls); i++ {
@@ -108,6 +169,7 @@ func (cp *colProfile) shallowLines(ci int) []string {
 	// Each line of the listing is a candidate of its own, which the
 	// fill may leave out: every line says which of the rows it lists,
 	// so a cut listing shows where it ends.
+	cp.shallow = &shallowList{col: ci, lo: lo, hi: hi, n: len(items)}
 	out := []string{fmt.Sprintf("  %s, the rows of the shallowest paths (%s: %s of %s rows; each line says which of them it lists), in line order, each as %s:", c.name, depth, commas(len(items)), commas(cp.rows), strings.Join(names, " "))}
 	cur, first := "", 0
 	flush := func(last int) {

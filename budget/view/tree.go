@@ -156,9 +156,9 @@ func (k *coll) treeLines() []string {
 				fmt.Fprintf(&b, "%s %s", cell(vc.k, 40), commas(vc.n))
 			}
 		case g.nums > 0 && g.nums == g.values-g.nulls && (refNumber(g.leaf) || identityScore(g.leaf) >= 50):
-			fmt.Fprintf(&b, ": min %s, max %s", num(g.min), num(g.max)) // an id, a line: no sum
+			fmt.Fprintf(&b, ": min %s, max %s", numExact(g.min), numExact(g.max)) // an id, a line: no sum
 		case g.nums > 0 && g.nums == g.values-g.nulls:
-			fmt.Fprintf(&b, ": min %s, max %s, sum %s", num(g.min), num(g.max), num(g.sum))
+			fmt.Fprintf(&b, ": min %s, max %s, sum %s", numExact(g.min), numExact(g.max), sumText(g.sum))
 		case g.maxLen > 0:
 			fmt.Fprintf(&b, ": longest %s chars", commas(g.maxLen))
 		}

@@ -52,6 +52,7 @@ func TestBenchBadInput(t *testing.T) {
 		{"bad budget", []string{"--budget", "0"}, ExitUsage, []string{`invalid value "0" for flag -budget`}},
 		{"bad budget list", []string{"--budget", "2000,lots"}, ExitUsage, []string{`"lots"`}},
 		{"stray argument", []string{"somewhere"}, ExitUsage, []string{`unexpected argument "somewhere"`}},
+		{"bad query deadline", []string{"--query-timeout", "0s"}, ExitUsage, []string{"--query-timeout must be positive, got 0s"}},
 		{"bad registry", []string{"--corpus", benchCorpus(t, out, good), "--registry", writeFile(t, "r.yaml", "version: 1\ntools:\n  - name: x\n    budget: lots\n")},
 			ExitRegistry, []string{"r.yaml"}},
 	}
