@@ -246,6 +246,10 @@ type valReason struct {
 	raw   string // the value as written (JSON)
 	label string
 	total int
+	// has are the records holding the value when the profile kept
+	// them all (at most maxPerWhy), else nil: then a row's own record
+	// is read (rowValue).
+	has map[int]bool
 }
 
 // innerRef is a field inside an array of objects and one of its values.
