@@ -968,7 +968,8 @@ func detectAll(root *node, format string, values int, add func(n *node, kind str
 			add(n, "array", n.elems)
 			return
 		case n.kinds == kObject && !n.notMap && n.mapKind&(kObject|kString|kNumber) != 0,
-			n.kinds == kObject && !n.notMap && n.mapKind == kArray && (scalarLists(n) || tupleLists(n)):
+			n.kinds == kObject && !n.notMap && n.mapKind == kArray && (scalarLists(n) || tupleLists(n)),
+			n.kinds == kObject && recordLists(n):
 			add(n, "map", n.members)
 			return
 		}
@@ -1020,6 +1021,56 @@ func scalarLists(n *node) bool {
 		}
 	}
 	return true
+}
+
+// recordLists reports whether n is a map whose values are records or
+// lists of records of one shape, both present, with at least
+// minMapMembers members per object: npm outdated --all --json maps a
+// package's name to its entry ({current, wanted, latest, dependent,
+// location}) or, when several dependents need it, to a list of such
+// entries, one per dependent. It is a keyed collection (the view reads
+// its entries, each with its key, as records: json_items.go); without
+// it the objects were facts and each list a collection of its own, or,
+// past maxNamedMembers names, nothing was a collection ("no records").
+// The lists' objects must share at least half of their member names
+// with the objects' members.
+func recordLists(n *node) bool {
+	if n.seen == 0 || n.members < minMapMembers*n.seen {
+		return false
+	}
+	var kinds uint8
+	names := map[string]bool{}
+	var items []*node
+	for _, c := range n.memberNodes() {
+		if c.kinds&^(kObject|kArray) != 0 {
+			return false
+		}
+		kinds |= c.kinds
+		if c.kinds&kObject != 0 {
+			for _, f := range c.order {
+				names[f.name] = true
+			}
+		}
+		if c.kinds&kArray != 0 && c.elem != nil {
+			if c.elem.kinds != kObject {
+				return false
+			}
+			items = append(items, c.elem)
+		}
+	}
+	if kinds != kObject|kArray || len(items) == 0 {
+		return false
+	}
+	all, shared := 0, 0
+	for _, it := range items {
+		for _, f := range it.order {
+			all++
+			if names[f.name] {
+				shared++
+			}
+		}
+	}
+	return all > 0 && shared*2 >= all
 }
 
 // tupleLists reports whether every member of n is a list that leads with
@@ -1313,6 +1364,18 @@ func EachRecord(data []byte, shape Shape, path string, fn func(i int, raw []byte
 // stream of a jsonl or concat collection; nil otherwise (a collection
 // of lines, one found at many places, a shape not of data). Level 1's
 // walk has it already: a node's first value is a slice of the input.
+// recordListsAt reports whether the map collection at path of shape
+// holds records and lists of records (recordLists): the view reads its
+// entries as records (view.Collection.RecordLists).
+func recordListsAt(shape Shape, path string) bool {
+	for i, c := range shape.Collections {
+		if c.Path == path && c.Kind == "map" && i < len(shape.stats) && shape.stats[i].node != nil {
+			return recordLists(shape.stats[i].node)
+		}
+	}
+	return false
+}
+
 func collectionText(data []byte, shape Shape, path string) []byte {
 	if len(shape.data) == 0 || len(data) != len(shape.data) || &shape.data[0] != &data[0] {
 		return nil

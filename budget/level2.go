@@ -113,7 +113,7 @@ func (p *Pipeline) level2(ctx context.Context, in Input, shape Shape, best Level
 	for ci, c := range ext.Collections {
 		vc := view.Collection{Path: c.Path, Kind: c.Kind, Count: c.Count, Also: ci >= len(s.regColls),
 			Each: func(fn func(int, []byte) error) error { return EachRecord(in.Data, ext, c.Path, fn) },
-			Text: collectionText(in.Data, ext, c.Path)}
+			Text: collectionText(in.Data, ext, c.Path), RecordLists: recordListsAt(ext, c.Path)}
 		if ci < len(ext.stats) {
 			vc.Fed = ext.fedOf(ext.stats[ci].node, c.Kind) // profiled by level 1's walk
 		}

@@ -545,7 +545,7 @@ func buildFactsView(in Input, shape Shape, b, before int) *view.View {
 	for ci, c := range ext.Collections {
 		vin.Collections = append(vin.Collections, view.Collection{Path: c.Path, Kind: c.Kind, Count: c.Count, Also: ci >= len(shape.Collections),
 			Each: func(fn func(int, []byte) error) error { return EachRecord(in.Data, ext, c.Path, fn) },
-			Text: collectionText(in.Data, ext, c.Path)})
+			Text: collectionText(in.Data, ext, c.Path), RecordLists: recordListsAt(ext, c.Path)})
 	}
 	v, err := view.Build(vin)
 	if err != nil {

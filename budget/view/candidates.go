@@ -81,13 +81,23 @@ func Build(in Input) (*View, error) {
 			}
 			continue
 		}
+		if ok, err := addKeyedItems(v, in, ci); ok || err != nil { // json_items.go
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if ok, err := addArrayItems(v, in, ci); ok || err != nil { // json_items.go
 			if err != nil {
 				return nil, err
 			}
 			continue
 		}
+		nc := findNested(&in, ci) // json_items.go
 		if err := addRecords(v, in, ci); err != nil {
+			return nil, err
+		}
+		if err := addNestedItems(v, in, ci, nc); err != nil {
 			return nil, err
 		}
 	}
@@ -246,6 +256,10 @@ type valReason struct {
 	raw   string // the value as written (JSON)
 	label string
 	total int
+	// has are the records holding the value when the profile kept
+	// them all (at most maxPerWhy), else nil: then a row's own record
+	// is read (rowValue).
+	has map[int]bool
 }
 
 // innerRef is a field inside an array of objects and one of its values.
@@ -336,6 +350,9 @@ func addRecords(v *View, in Input, ci int) error {
 	k.chooseColumns()
 	k.selectRows()
 	k.t, k.p.t = nil, nil
+	if ends := summaryEnds(k); len(ends) > 0 { // json_map.go
+		return addSummarized(v, in, ci, k, ends)
+	}
 	sec := v.AddSection(&Section{Coll: c.Path, Order: 10 + ci,
 		Head: k.head, Foot: k.foot, weight: k.weight()})
 	k.sec = sec
@@ -1397,7 +1414,7 @@ func (k *coll) dropped(f *Field) bool {
 // rules drop it, or it is a member of a map-like field (its map's line
 // summarises it).
 func (k *coll) hidden(f *Field) bool {
-	return f.inMap || k.dropped(f)
+	return f.inMap || k.dropped(f) || k.c.inner != "" && strings.HasPrefix(f.Path, k.c.inner)
 }
 
 // opaque reports whether f's values are opaque and nearly all distinct

@@ -83,4 +83,17 @@ type Collection struct {
 	// collection's records (json_nodes.go): the view shows its nodes
 	// at every depth as a collection of their own.
 	nodes *nodeTree
+	// RecordLists is true for a map whose values are records and lists
+	// of records of one shape (npm outdated --all --json: a package's
+	// entry, or a list of entries, one per dependent): the view shows
+	// every entry, with its key, as a record (json_items.go).
+	RecordLists bool
+	// inner, when not "", is the path prefix ("testsuite[]") of the
+	// fields of the list each record holds whose items are shown as a
+	// collection of their own (json_items.go, findNested): the
+	// records' section gives them no line, column or reason.
+	inner string
+	// noSummary: the collection is a map's members without its
+	// summaries (json_map.go): its ends are not looked at again.
+	noSummary bool
 }

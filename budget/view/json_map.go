@@ -1,7 +1,9 @@
 package view
 
 import (
+	"bytes"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -634,4 +636,134 @@ func mapKeyLabel(k string) string {
 		return jsonQuote(k)
 	}
 	return k
+}
+
+// Summary members: a map of records whose first or last member is no
+// record but a fact about the others (cloc --by-file --json: "header"
+// {cloc_version, elapsed_seconds, n_files, ...} first, "SUM" {blank,
+// comment, code, nFiles} last, around 1,488 files). Counted as records
+// they are wrong answers: the largest code count is SUM's, the file
+// count is off by two, the profile lists the header's fields as rare
+// ones. A member at either end is a summary when
+//
+//	totals  two or more of its numbers are fields nine records in ten
+//	        have, and each is the sum of that field over the other
+//	        records (twice its value is the sum over all), not all zero;
+//	header  none of its members is such a common field, and each is a
+//	        field of at most two records.
+//
+// The summaries are shown whole in the map's head, and the records are
+// the collection without them, del(.["SUM","header"]).
+
+// summaryEnds returns the positions (0, Count-1) of the members of map
+// collection k that are summaries, read off the first and the last
+// record the selection kept; none when the map has fewer than
+// minMapSummary records or is under an array (several maps).
+func summaryEnds(k *coll) []int {
+	c := k.c
+	p := k.p
+	if !p.Map || c.noSummary || c.Count < minMapSummary || strings.Contains(c.Path, "[]") {
+		return nil
+	}
+	common := func(f *Field) bool { return f != nil && f.parent == p.root && f.Present*10 >= p.Records*9 }
+	is := func(i int) bool {
+		r := k.rows[i]
+		if r == nil {
+			return false
+		}
+		s := jscan{d: r.raw}
+		if _, ok := s.entryValue(); !ok || s.peek() != '{' {
+			return false
+		}
+		sums, others, rare, members := 0, 0, 0, 0
+		s.members(func(name string, val []byte) {
+			members++
+			f := p.Field(joinPath(".", name))
+			switch {
+			case f == nil:
+			case common(f):
+				others++
+				if x, err := strconv.ParseFloat(string(val), 64); err == nil && f.NumN == f.Values && x != 0 &&
+					math.Abs(2*x-f.Sum) <= 1e-9*math.Abs(f.Sum) {
+					sums++
+				}
+			case f.Present <= 2:
+				rare++
+			}
+		})
+		return sums >= 2 || members > 0 && others == 0 && rare == members
+	}
+	var out []int
+	for _, i := range []int{0, c.Count - 1} {
+		if is(i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// minMapSummary is the fewest members of a map whose ends are looked at
+// for summaries.
+const minMapSummary = 10
+
+// addSummarized adds map collection k (collection ci of in) whose members
+// at ends are summaries: a head stating them whole, then the other
+// members as a collection of their own (profiled again without them).
+func addSummarized(v *View, in Input, ci int, k *coll, ends []int) error {
+	c := k.c
+	keys := make([]string, len(ends))
+	texts := make([]string, len(ends))
+	skip := map[string]bool{}
+	shown := "shown whole"
+	for j, i := range ends {
+		raw := k.rows[i].raw
+		s := jscan{d: raw}
+		s.entryValue()
+		keys[j] = mapKey(raw)
+		skip[keys[j]] = true
+		text, whole := inline(bytes.TrimSpace(s.d[s.pos : len(s.d)-1])) // facts.go: whole, or summarised
+		texts[j] = mapKeyLabel(keys[j]) + ": " + text
+		if !whole {
+			shown = "shown whole or by their members"
+		}
+	}
+	qs := make([]string, len(keys))
+	for j, key := range keys {
+		qs[j] = jsonQuote(key)
+	}
+	sort.Strings(qs)
+	path := fmt.Sprintf("del(.[%s])", strings.Join(qs, ","))
+	if c.Path != "." {
+		path = c.Path + " | " + path
+	}
+	count := c.Count - len(ends)
+	each := func(fn func(i int, raw []byte) error) error {
+		j := 0
+		var buf []byte
+		return eachEntryOf(in, c, func(key string, val []byte) error {
+			if skip[key] {
+				return nil
+			}
+			buf = append(buf[:0], '{')
+			buf = append(buf, jsonQuote(key)...)
+			buf = append(buf, ':')
+			buf = append(buf, val...)
+			buf = append(buf, '}')
+			err := fn(j, append([]byte(nil), buf...))
+			j++
+			return err
+		})
+	}
+	recs := Collection{Path: path, Kind: "map", Count: count, Each: each, noSummary: true}
+	what := "a summary member"
+	if len(ends) > 1 {
+		what = fmt.Sprintf("%d summary members", len(ends))
+	}
+	v.AddSection(&Section{Coll: c.Path, Order: 10 + ci, Head: func([]Candidate) string {
+		return fmt.Sprintf("collection %s (map): %s keys: %s at its ends, no record (its numbers are the others' sums, or its fields no other member has), %s: %s; and %s records, the collection %s below\n",
+			c.Path, commas(c.Count), what, shown, strings.Join(texts, "; "), commas(count), path)
+	}})
+	in.Collections = append(in.Collections[:len(in.Collections):len(in.Collections)], recs)
+	v.items = append(v.items, Items{Path: recs.Path, Kind: recs.Kind, Of: c.Path, Count: recs.Count})
+	return addRecords(v, in, len(in.Collections)-1)
 }

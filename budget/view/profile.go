@@ -1756,10 +1756,12 @@ func (p *Profile) Finish() {
 			// by chance: it names no record.
 			continue
 		}
-		if refNumber(f.Path) && identityScore(f.Path) < 50 {
+		if refNumber(f.Path) && identityScore(f.Path) < 50 && (f.Types != tString || f.NumStrings > 0) {
 			// A position (a clone's firstFile.start, a line, a
 			// frame's byte offset pkt_pos written as a string) is
-			// unique by chance: it names no record.
+			// unique by chance: it names no record. A string that
+			// is no number does (terraform's resource address,
+			// terraform_data.deployment["api-eu-central-1"]).
 			continue
 		}
 		score := identityScore(f.Path)

@@ -302,7 +302,10 @@ func (k *coll) valueFoot(chosen []Candidate, shown []int) string {
 		}
 		var in []int
 		for _, c := range chosen {
-			if c.Record >= 0 && k.rowValue(c.Record, vr.f) == vr.raw {
+			if c.Record < 0 {
+				continue
+			}
+			if vr.has != nil && vr.has[c.Record] || vr.has == nil && k.rowValue(c.Record, vr.f) == vr.raw {
 				in = append(in, c.Record)
 			}
 		}

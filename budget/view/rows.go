@@ -369,6 +369,12 @@ func (k *coll) selectRows() {
 			kr = &keyed{r: &reason{prio: prio, text: make(map[int]string, len(vs.recs)), inner: map[int]innerRef{}}, count: count, first: vs.first, seq: vs.seq, share: 1}
 			if f != nil && !f.inArr && !p.Map && pairMember(f) == nil && count > 1 {
 				kr.r.val = &valReason{f: f, raw: raw, label: k.short(f) + "=" + cell(raw, 24), total: count}
+				if len(vs.recs) == count {
+					kr.r.val.has = make(map[int]bool, count)
+					for _, i := range vs.recs {
+						kr.r.val.has[i] = true
+					}
+				}
 			}
 			byLabel[label] = kr
 			if prio == PrioAnomaly {
