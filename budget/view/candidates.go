@@ -1356,11 +1356,21 @@ func num(x float64) string {
 }
 
 // numExact formats a value of the output (a minimum, a maximum): an
-// integer in full, another number as jq prints it (the shortest digits
-// that read back as the same number: 0.004056220604842231, not
-// 0.00405622).
+// integer below 2^53 in full, another number below 2^53 as jq prints it
+// (the shortest digits that read back as the same number:
+// 0.004056220604842231, not 0.00405622), and a number of 2^53 or more
+// as "about" and 16 significant digits, since its float64 may not be
+// the value written.
 func numExact(x float64) string {
-	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+	if math.Abs(x) >= 1<<53 {
+		// Past 2^53 a float64 no longer holds every integer: the value
+		// read may not be the one written (9007199254740993 reads as
+		// ...992, 2^64-1 as 18446744073709552000), and jq keeps the
+		// written integer, so a select on the printed digits finds
+		// nothing. Say it is rounded.
+		return "about " + strconv.FormatFloat(x, 'g', 16, 64)
+	}
+	if x == math.Trunc(x) {
 		return strconv.FormatInt(int64(x), 10)
 	}
 	if a := math.Abs(x); a >= 1e-6 && a < 1e21 {
