@@ -17,8 +17,11 @@ import (
 // their value, as the names of key/value lines are (text_kv.go's
 // kvStats.items): a value held by kvGroupMin rows or more once, then the
 // names of the rows that hold it, in line order (valueChunk a line); every
-// other row as "name value"; the lists advance together in an even
-// spread, so a larger budget shows a superset; the rare values (held by
+// other row as "name value"; after the rare values the lines come in
+// the order of their first row (a value's names 1-12 before its names
+// 13-24), so a larger budget shows a superset of a smaller one's lines,
+// and rows in the middle of a long table are reached only at larger
+// budgets (their query is given); the rare values (held by
 // 1% of the rows or fewer, at most valueChunk) come first, the fewest
 // first, each on one line; every
 // value of kvGroupMin rows or more is grouped (key/value lines group the
@@ -101,7 +104,7 @@ func (tc *textCands) valueIndexOf(id, val int, skip map[int]bool) *valueIndex {
 			shown = `""`
 		}
 		s.vals[v]++
-		s.kept = append(s.kept, kvEntry{pos: pos, key: name, val: v,
+		s.kept = append(s.kept, kvEntry{pos: pos, key: strings.Clone(cut(name, indexIDCut)), val: v,
 			text: cut(name, indexIDCut) + " " + cut(shown, indexCellCut)})
 		return rows < maxIndexRows
 	})
