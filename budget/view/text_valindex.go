@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -206,6 +207,16 @@ func (cp *colProfile) valueNumbersLine(id, val int) string {
 			parts = append(parts, fmt.Sprintf("%s (%s)", t.raw, name(t.l)))
 		}
 		return strings.Join(parts, ", ")
+	}
+	if len(c.bottom) > 0 && slices.ContainsFunc(c.top, func(t topRow) bool { return t.raw == c.bottom[0].raw }) {
+		// The smallest is among the largest: top holds every distinct
+		// number, written once (not "largest 5; smallest 5").
+		if len(c.top) == 1 {
+			return fmt.Sprintf("  %s, numbers in %s of %s rows, all of them %s (the first row)",
+				c.name, commas(c.numeric), commas(c.rows), list(c.top))
+		}
+		return fmt.Sprintf("  %s, numbers in %s of %s rows, all %d distinct values, largest first: %s (each value's first row)",
+			c.name, commas(c.numeric), commas(c.rows), len(c.top), list(c.top))
 	}
 	return fmt.Sprintf("  %s, numbers in %s of %s rows: largest %s; smallest %s (each value's first row)",
 		c.name, commas(c.numeric), commas(c.rows), list(c.top), list(c.bottom))
