@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -884,7 +885,12 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		// present in some records only: said above
 	case f.Counts != nil && f.Distinct <= 24 && (f.Distinct < f.Values || f.Values < 4):
 		b.WriteString(": ")
-		for i, vc := range f.sortedCounts() {
+		vcs := f.sortedCounts()
+		once := onceValues(f, vcs)
+		if once > 0 {
+			vcs = slices.DeleteFunc(slices.Clone(vcs), func(vc keyCount) bool { return vc.n == 1 && vc.k != "null" })
+		}
+		for i, vc := range vcs {
 			if i > 0 {
 				b.WriteString(", ")
 			}
@@ -895,6 +901,21 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 				fmt.Fprintf(&b, "%s %s", cellEnds(vc.k, 240), commas(vc.n))
 			} else {
 				fmt.Fprintf(&b, "%s %s", cell(vc.k, 60), commas(vc.n))
+			}
+		}
+		if once > 0 {
+			// Values each in one record: how many, and their range
+			// (the records holding them are the rare values' rows).
+			if len(vcs) > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%s more values, each in one record", commas(once))
+			if f.TimeN > 0 {
+				// (the field's range: the values of several records
+				// are within it too)
+				fmt.Fprintf(&b, " (the field's times from %s to %s)", f.earliestText, f.latestText)
+			} else if lo, hi := onceRange(f); lo != "" {
+				fmt.Fprintf(&b, " (min %s, max %s)", lo, hi)
 			}
 		}
 		if missing > 0 {
@@ -1000,6 +1021,55 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		}
 	}
 	return b.String(), class
+}
+
+// onceValues returns how many of the values of f (its counts vcs, most
+// common first) a profile line counts together rather than one by one:
+// a number's or a time's values each held by one record, when they are
+// six or more and at least half of its distinct values ("idx_tup_fetch
+// (...): 0 83, null 5, 1 2, 2 2, 4 2, 15 more values, each in one record
+// (min 0, max 12480)"). Each such value is one record's own, which its
+// row or its index line shows beside its name; listed in the profile
+// they take the tokens of rows. 0 when they are listed one by one.
+func onceValues(f *Field, vcs []keyCount) int {
+	numbers := f.NumN > 0 && f.NumN >= f.Values-f.Nulls && f.NumStrings == 0
+	times := f.TimeN > 0 && f.TimeN == f.Values-f.Nulls
+	if !numbers && !times || refNumber(f.Path) || codeNumber(f.Path) {
+		return 0
+	}
+	once := 0
+	for _, vc := range vcs {
+		if vc.n == 1 && vc.k != "null" {
+			once++
+		}
+	}
+	if once < 6 || once*2 < len(vcs) {
+		return 0
+	}
+	return once
+}
+
+// onceRange returns the smallest and the largest of the numbers of f
+// each held by one record, as written (onceValues), or "" when one is
+// not a number.
+func onceRange(f *Field) (lo, hi string) {
+	var min, max float64
+	for k, n := range f.Counts {
+		if n != 1 || k == "null" {
+			continue
+		}
+		x, err := strconv.ParseFloat(strings.Trim(k, `"`), 64)
+		if err != nil {
+			return "", ""
+		}
+		if lo == "" || x < min || x == min && k < lo {
+			lo, min = k, x
+		}
+		if hi == "" || x > max || x == max && k > hi {
+			hi, max = k, x
+		}
+	}
+	return strings.Trim(lo, `"`), strings.Trim(hi, `"`)
 }
 
 // commonValues writes the most common values of a field with more
