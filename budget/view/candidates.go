@@ -247,6 +247,10 @@ type reason struct {
 	// the records of (a rare or error value), or nil: the foot says
 	// how many of its records the rows show (valueFoot).
 	val *valReason
+	// many is set for an error value more records hold than the first
+	// round shows of it (2*firstRound): its rows past the first
+	// firstRound wait for the second round (addRows).
+	many bool
 }
 
 // valReason is a field's value whose records a reason selects: how the
