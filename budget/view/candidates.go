@@ -112,10 +112,15 @@ var errStop = errors.New("stop")
 // coll is the state of one structured collection while its candidates are
 // chosen.
 type coll struct {
-	in   Input
-	c    Collection
-	p    *Profile
-	cols []*Field
+	// names are the records' own names, when few (recNames); named
+	// once they are known.
+	names      map[int]string
+	namesOf    *Field
+	namesKnown bool
+	in         Input
+	c          Collection
+	p          *Profile
+	cols       []*Field
 	// colIdx indexes cols.
 	colIdx map[*Field]int
 	// t gathers the selection's state in the profile's pass (rows.go).
@@ -903,6 +908,10 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 				// whole up to 240 characters, else its head and its
 				// end (where a message's cause is).
 				fmt.Fprintf(&b, "%s %s", cellEnds(vc.k, 240), commas(vc.n))
+			} else if name := k.holderName(f, vc); name != "" {
+				// The one record holding it, by name: a job's read
+				// IOPS among a few jobs' (recNames).
+				fmt.Fprintf(&b, "%s (%s)", cell(vc.k, 60), name)
 			} else {
 				fmt.Fprintf(&b, "%s %s", cell(vc.k, 60), commas(vc.n))
 			}
@@ -1051,6 +1060,63 @@ func onceValues(f *Field, vcs []keyCount) int {
 		return 0
 	}
 	return once
+}
+
+// namedRecords is the most records a collection has for the profile
+// lines to name the record holding each value only one record has
+// (recNames).
+const namedRecords = 10
+
+// recNames returns, for a collection of at most namedRecords records
+// with many fields (more than its rows show), each record's name (its
+// nameField's value, or its identity's when a string) that no other
+// record has: a value of a field only one record holds is then stated
+// with that record's name ("read.iops (...): 0.000000 3, 10667.333167
+// (rand-read-4k), ...": what is the IOPS of rand-read-4k), where the
+// rows show a few fields of a few records. nil otherwise.
+func (k *coll) recNames() map[int]string {
+	if k.namesKnown {
+		return k.names
+	}
+	k.namesKnown = true
+	p := k.p
+	if p.Map || p.Records > namedRecords || p.Records < 3 || len(p.Fields) <= 3*maxCols {
+		return nil
+	}
+	nf := k.nameField()
+	if nf == nil {
+		nf = p.Identity
+	}
+	if nf == nil || nf.Types != tString || nf.vals == nil {
+		return nil
+	}
+	k.namesOf = nf
+	for key, vs := range nf.vals {
+		if vs.n == 1 {
+			if k.names == nil {
+				k.names = map[int]string{}
+			}
+			k.names[vs.first] = cell(key, 40)
+		}
+	}
+	return k.names
+}
+
+// holderName returns the name (recNames) of the one record holding the
+// value vc of f, or "".
+func (k *coll) holderName(f *Field, vc keyCount) string {
+	if vc.n != 1 || f == k.p.Identity || f.inArr || f.vals == nil {
+		return ""
+	}
+	names := k.recNames()
+	if names == nil {
+		return ""
+	}
+	vs := f.vals[vc.k]
+	if vs == nil || f == k.namesOf {
+		return ""
+	}
+	return names[vs.first]
 }
 
 // onceRange returns the smallest and the largest of the numbers of f
