@@ -65,16 +65,21 @@ type valueIndex struct {
 
 // nameValue returns the name column and the value column of a table read
 // by value, and whether it is one: exactly two columns, cols (the index
-// columns) naming one of them the identity, the other no column of
+// columns) naming one of them the identity first, the other no column of
 // numbers, with its values counted exactly, and the values shared by
 // kvGroupMin rows or more (up to kvGroupLen characters) holding half of
 // the rows or more.
 func (cp *colProfile) nameValue(cols []int) (id, val int, ok bool) {
-	if cp.split.mode == byLine || len(cp.cols) != 2 || len(cols) != 2 || cp.rows < 2*indexChunk || cp.rows > maxIndexRows {
+	if cp.split.mode == byLine || len(cp.cols) != 2 || len(cols) == 0 || cp.rows < 2*indexChunk || cp.rows > maxIndexRows {
 		return 0, 0, false
 	}
-	id, val = cols[0], cols[1]
+	// The other column, also when the line-order index leaves it out
+	// (a few long values, counted in the profile: rsync's itemize codes).
+	id, val = cols[0], 1-cols[0]
 	c := cp.cols[val]
+	if len(cols) == 1 && (c.rows == 0 || c.sumLen > 24*c.rows || len(c.distinct) < 2) {
+		return 0, 0, false // left out of the index for more than its few long values
+	}
 	if c.isNumber() || c.overflow || c.values == nil || c.rows != cp.rows {
 		return 0, 0, false
 	}
