@@ -166,6 +166,10 @@ type textProfile struct {
 	// of content after a TAB (git blame's source lines) with a severity
 	// word, not counted.
 	tabSev int
+	// titleSev: titles of a table's sections with a severity word
+	// inside a sentence (gcc -Q's "The following options control
+	// compiler warning messages:"), not counted (sectionTitle).
+	titleSev int
 	// zeroQuoted: a line's zero phrases differ with and without the
 	// quote before the value (zeroQuotedDiffers).
 	zeroQuoted bool
@@ -551,6 +555,10 @@ func profileText(data []byte, want map[int]bool, guard, trailer bool) *textProfi
 		if sev != sevNone && p.recs != nil && p.recs.lead.sevExempt(line, next) {
 			sev = sevNone // a word of a record's description (text_lead.go)
 			p.leadSev++
+		}
+		if sev != sevNone && p.cols != nil && p.cols.split.sectionTitle(line, next) {
+			sev = sevNone // the title of the rows below it (text_severity.go)
+			p.titleSev++
 		}
 		if sev != sevNone && p.recs != nil && p.recs.keys != nil && tabContent(line) {
 			sev = sevNone // a word of the content the records annotate (text_keyruns.go)
