@@ -367,7 +367,7 @@ func (k *coll) selectRows() {
 		kr := byLabel[label]
 		fresh := kr == nil // (then no record is in it: a value's records are distinct)
 		if fresh {
-			kr = &keyed{r: &reason{prio: prio, text: make(map[int]string, len(vs.recs)), inner: map[int]innerRef{}}, count: count, first: vs.first, seq: vs.seq, share: 1}
+			kr = &keyed{r: &reason{prio: prio, text: make(map[int]string, len(vs.recs)), inner: map[int]innerRef{}, many: prio == PrioAnomaly && count > 2*firstRound}, count: count, first: vs.first, seq: vs.seq, share: 1}
 			if f != nil && !f.inArr && !p.Map && pairMember(f) == nil && count > 1 {
 				kr.r.val = &valReason{f: f, raw: raw, label: k.short(f) + "=" + cell(raw, 24), total: count}
 				if len(vs.recs) == count {
@@ -1333,6 +1333,9 @@ func (k *coll) addRows(v *View, sec int) {
 			switch prio {
 			case PrioAnomaly:
 				quota = 2 * firstRound
+				if r.many {
+					quota = firstRound
+				}
 			case PrioPinned:
 				quota = roundRows
 			}
