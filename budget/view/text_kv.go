@@ -249,6 +249,7 @@ func detectKV(data []byte, kind string) kvForm {
 		keys[f] = map[string]bool{}
 	}
 	lines, comments := 0, 0
+	arrowFields := map[int]int{} // kvArrow's lines by their count of words split at spaces
 	sampleLines(data, func(line string) {
 		if strings.TrimSpace(line) == "" {
 			return
@@ -265,6 +266,9 @@ func detectKV(data []byte, kind string) kvForm {
 			if k, _, ok := f.split(line); ok {
 				hits[f]++
 				keys[f][k] = true
+				if f == kvArrow {
+					arrowFields[len(strings.Fields(line))]++
+				}
 			}
 		}
 	})
@@ -295,6 +299,16 @@ func detectKV(data []byte, kind string) kvForm {
 		// names, lists continued on their own lines and its license
 		// text are a fifth of its lines.
 		least = 7
+		// A table whose rows hold "=>" as one of their columns
+		// (ldconfig -p: "libz.so.1 (libc6,x86-64) => /lib/…/libz.so.1",
+		// every row 4 words) is a table: its columns are profiled and
+		// indexed as columns. phpinfo()'s lines have no one word count
+		// (names and values of several words; 45% of its lines at most).
+		for _, c := range arrowFields {
+			if c*10 >= hits[kvArrow]*9 {
+				return kvNone
+			}
+		}
 	}
 	if best == kvNone || n < kvMinEntries || n*10 < lines*least || comments > n {
 		return kvNone
