@@ -304,8 +304,9 @@ func detectKV(data []byte, kind string) kvForm {
 		// every row 4 words) is a table: its columns are profiled and
 		// indexed as columns. phpinfo()'s lines have no one word count
 		// (names and values of several words; 45% of its lines at most).
-		for _, c := range arrowFields {
-			if c*10 >= hits[kvArrow]*9 {
+		// Lines of three words ("name => value") stay key/value lines.
+		for words, c := range arrowFields {
+			if words >= 4 && c*10 >= hits[kvArrow]*9 {
 				return kvNone
 			}
 		}

@@ -60,6 +60,14 @@ func TestKVArrowNotATable(t *testing.T) {
 	if f := detectKV(data, detectTextKind(data)); f == kvArrow {
 		t.Fatalf("a table of rows with a \"=>\" column was read as Name => value lines")
 	}
+	// Still key/value lines: "name => value" of one word each.
+	var kv strings.Builder
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(&kv, "setting_%d => %d\n", i, i%3)
+	}
+	if data := []byte(kv.String()); detectKV(data, detectTextKind(data)) != kvArrow {
+		t.Errorf("lines name => value of one word each: not read as Name => value lines")
+	}
 	// Still key/value lines: phpinfo()'s, whose lines have no one count of words.
 	php, err := os.ReadFile("testdata/php-i-cli.txt")
 	if err != nil {
