@@ -1,5 +1,7 @@
 package view
 
+import "bytes"
+
 // A profile fed by another walk.
 //
 // Build profiles every record of a collection in one pass of its own
@@ -81,6 +83,7 @@ func (fd *Feed) Coll(kind string) *FedColl {
 		// cost more than the profile).
 		k.smap = &scalarMap{off: true}
 		k.tuples = &tupleMap{}
+		k.keys.fed = true // (its window: lastKeys, at take)
 	}
 	// The count is not known yet: no record is wanted before the
 	// walk ends (take).
@@ -390,7 +393,7 @@ func (fc *FedColl) ScalarEntry(at int, key []byte, esc bool, raw []byte) {
 	p.keyless = true
 	// (tracker.beginMap)
 	k := t.k
-	k.keys.addKey(key, esc, within(t.data, key))
+	k.keys.addKey(key, esc, true) // (a fed map's: no window kept, stable or not)
 	if m := k.smap; m != nil && !m.off {
 		m.add(key, raw) // json_map.go
 	}
@@ -446,6 +449,9 @@ func (fc *FedColl) take(in Input, c Collection) *coll {
 			t.raws[i] = fc.record(i)
 		}
 	}
+	if k.keys.stale {
+		k.keys.window, k.keys.stale = fc.lastKeys(len(k.keys.window)), false
+	}
 	if fc.kind == "map" && c.Count <= maxMapEntries {
 		// The entries the walk did not gather (Coll), in order.
 		k.smap = &scalarMap{}
@@ -467,6 +473,30 @@ func (fc *FedColl) each(fn func(key, val []byte)) {
 		fn(key, fc.data[start:s.pos])
 		return true
 	})
+}
+
+// lastKeys returns the keys (unquoted) of the last w records of a fed
+// map, oldest first: keyList's window, made once the walk has ended
+// (from the offset of the stride-th record before them) rather than
+// kept key by key.
+func (fc *FedColl) lastKeys(w int) [][]byte {
+	from := max(0, fc.n-w)
+	s := jscan{d: fc.data, pos: fc.offs[from/fc.stride]}
+	r := from / fc.stride * fc.stride
+	keys := make([][]byte, 0, w)
+	s.eachEntry(func(key []byte) bool {
+		if r >= from {
+			if bytes.IndexByte(key, '\\') >= 0 {
+				keys = append(keys, []byte(unquote(key)))
+			} else {
+				keys = append(keys, key[1:len(key)-1])
+			}
+		}
+		r++
+		s.skipValue()
+		return r < fc.n
+	})
+	return keys
 }
 
 // record returns the text of record i: from its offsets when its end is
