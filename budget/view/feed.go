@@ -324,8 +324,7 @@ func (fc *FedColl) ScalarRecord(start int, raw []byte) {
 	if p.capLive {
 		p.capOn = p.capBegin(i)
 	}
-	t := p.t
-	t.mkey = nil
+	t := p.t // (an array's: its mkey stays nil, set by maps only)
 	// (tracker.open, of a record that is a slice of the output)
 	if t.rec != i-1 {
 		t.prevRaw = nil
@@ -371,12 +370,19 @@ func (fc *FedColl) ScalarEntry(at int, key []byte, esc bool, raw []byte) {
 	p := fc.p
 	t := p.t // (a fed profile has its tracker)
 	if fc.open {
-		// (tracker.end of a map's record, which has no text)
+		// (tracker.end of a map's record, which has no text: either
+		// way t.raw and t.prevRaw are nil)
 		if t.alias || len(t.terms)|t.gon|len(t.mtouched)|len(t.arrNums) != 0 {
 			t.end(nil)
 		} else {
 			t.raw, t.prevRaw = nil, nil
 		}
+	} else {
+		// (tracker.open of a record with no text)
+		if t.rec != fc.n-1 {
+			t.prevRaw = nil
+		}
+		t.raw = nil
 	}
 	fc.open = true
 	i := fc.n // (next, inlined)
@@ -401,11 +407,7 @@ func (fc *FedColl) ScalarEntry(at int, key []byte, esc bool, raw []byte) {
 		m.add(key, raw) // json_tuple.go
 	}
 	t.mkey, t.mvalue = key, raw
-	// (tracker.open of a record with no text)
-	if t.rec != i-1 {
-		t.prevRaw = nil
-	}
-	t.rec, t.raw, t.kept, t.alias = i, nil, false, false
+	t.rec, t.kept, t.alias = i, false, false
 	if t.wi < len(t.want) {
 		t.wanted(i)
 	}

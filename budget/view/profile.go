@@ -1474,7 +1474,7 @@ func (p *Profile) tabValue(f *Field, raw []byte, rec int) uint64 {
 	if h == 0 {
 		h = 1
 	}
-	if 2*(t.n+1) > len(t.slots) {
+	if t.n >= t.full {
 		t.grow()
 	}
 	mask := uint64(len(t.slots) - 1)

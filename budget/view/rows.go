@@ -2506,8 +2506,14 @@ func (t *tracker) number(f *Field, x float64) {
 			s.recMax, s.recMin = max(s.recMax, x), min(s.recMin, x)
 		}
 	} else {
-		s.hi.push(x, t.rec, t)
-		s.lo.push(x, t.rec, t)
+		// (push's test first, without its call: most numbers are
+		// dropped by both)
+		if !s.hi.rejects(x) {
+			s.hi.push(x, t.rec, t)
+		}
+		if !s.lo.rejects(x) {
+			s.lo.push(x, t.rec, t)
+		}
 	}
 	if s.mslot < 0 && !f.inArr && !s.idName {
 		s.mslot = len(t.measures)
