@@ -514,9 +514,10 @@ func walkValue[M walkKind](w *walker, n *node, depth int, f *view.Field) error {
 				if err != nil {
 					return err
 				}
-				name := w.d[ns+1 : w.pos-1]
+				ne := w.pos // (the name as written: d[ns:ne])
+				name := w.d[ns+1 : ne-1]
 				if esc {
-					name = unquoteName(w.d[ns:w.pos])
+					name = unquoteName(w.d[ns:ne])
 				}
 				if w.peek() != ':' {
 					return w.fail("want ':'")
@@ -534,7 +535,7 @@ func walkValue[M walkKind](w *walker, n *node, depth int, f *view.Field) error {
 				if fed && mode == walkRecords && kb&(kObject|kArray) == 0 {
 					// A map's member whose value is a scalar: one
 					// event.
-					err = w.scalarEntry(child, ns, name, esc)
+					err = w.scalarEntry(child, ns, ne, esc)
 				} else if fed {
 					// The profile's field of the member's value: in a
 					// record, the one found on its node before (a
@@ -544,7 +545,7 @@ func walkValue[M walkKind](w *walker, n *node, depth int, f *view.Field) error {
 					// found there (w.fc is not the node's).
 					kid := child.fedF
 					if child.fedBy != w.fc || n.folded {
-						kid = w.member(mode, n, child, f, prev, ns, name, esc, depth)
+						kid = w.member(mode, n, child, f, prev, ns, ne, name, esc, depth)
 					}
 					prev = kid
 					if kid != nil && kb&(kObject|kArray) == 0 {

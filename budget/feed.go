@@ -259,8 +259,8 @@ func (w *walker) elem(mode int, n *node, f *view.Field) *view.Field {
 }
 
 // member is what the fed walk does at the member (at node child) of an
-// object of node n walked in mode, whose name (esc: it holds an escape)
-// starts at offset ns, before its value (at w.pos): it returns the
+// object of node n walked in mode, whose name (unquoted: name; esc: it
+// holds an escape) is d[ns:ne] as written, before its value (at w.pos): it returns the
 // profile's field of the value, nil when not profiled. walkFed: the
 // field of the member of f (prev is the field of the member before),
 // kept on its node. walkSeek: seekKid, and where the member is on the
@@ -269,15 +269,9 @@ func (w *walker) elem(mode int, n *node, f *view.Field) *view.Field {
 // profile reads before the walk reaches it (checked first; a value that
 // does not check is not profiled, and the walk fails at it). (A member
 // whose value is a scalar is none of walkRecords': scalarEntry.)
-func (w *walker) member(mode int, n, child *node, f, prev *view.Field, ns int, name []byte, esc bool, depth int) *view.Field {
+func (w *walker) member(mode int, n, child *node, f, prev *view.Field, ns, ne int, name []byte, esc bool, depth int) *view.Field {
 	fc := w.fc
-	// The name as written, with its quotes.
-	quoted := w.d[ns : ns+len(name)+2]
-	if esc {
-		t := scanner{d: w.d, pos: ns}
-		t.str()
-		quoted = w.d[ns:t.pos]
-	}
+	quoted := w.d[ns:ne] // (the name as written, with its quotes)
 	switch mode {
 	case walkFed:
 		kid := fc.Member(f, prev, quoted, esc)
@@ -318,17 +312,11 @@ func (w *walker) scalarRecord(el *node, c byte) error {
 
 // scalarEntry walks the scalar value at w.pos into node child as
 // walkValue does, as the next record of the map w.fc: the member whose
-// name (name: unquoted) starts at offset ns (esc: it holds an escape). It is member (of
+// name is d[ns:ne] as written (esc: it holds an escape). It is member (of
 // walkRecords, for a scalar) and scalarMember in one: one event
 // (FedColl.ScalarEntry).
-func (w *walker) scalarEntry(child *node, ns int, name []byte, esc bool) error {
-	// The name as written, with its quotes (as member).
-	quoted := w.d[ns : ns+len(name)+2]
-	if esc {
-		t := scanner{d: w.d, pos: ns}
-		t.str()
-		quoted = w.d[ns:t.pos]
-	}
+func (w *walker) scalarEntry(child *node, ns, ne int, esc bool) error {
+	quoted := w.d[ns:ne] // (the name as written, with its quotes)
 	c := w.peek()
 	start := w.pos
 	if err := w.scalar(c); err != nil {

@@ -395,16 +395,20 @@ func addRecords(v *View, in Input, ci int) error {
 // head is the collection's first line: its path, kind, exact count and
 // how many records are shown.
 func (k *coll) head(chosen []Candidate) string {
-	shown := map[int]bool{}
+	// The records shown: each once (the fill renders a head for each
+	// prefix it counts: a sorted list, not a map).
+	var recs []int
 	for _, c := range chosen {
 		if c.Record >= 0 {
-			shown[c.Record] = true
+			recs = append(recs, c.Record)
 		}
 	}
+	slices.Sort(recs)
+	recs = slices.Compact(recs)
+	shown := len(recs)
 	if k.whole > 0 && k.wholeShown(chosen) {
-		for i := 0; i < k.c.Count; i++ {
-			shown[i] = true
-		}
+		// (every record: those past the count too, if any)
+		shown = k.c.Count + len(recs) - sort.SearchInts(recs, k.c.Count)
 	}
 	also := ""
 	if k.c.Pin != "" {
@@ -420,7 +424,7 @@ func (k *coll) head(chosen []Candidate) string {
 		id = "; identity: " + k.p.Identity.Path
 	}
 	return fmt.Sprintf("collection %s (%s%s): %s records; showing %s of %s%s\n", k.c.Path, k.c.Kind, also,
-		commas(k.c.Count), commas(len(shown)), commas(k.c.Count), id)
+		commas(k.c.Count), commas(shown), commas(k.c.Count), id)
 }
 
 // addProfile adds the profile lines of the collection: constants, then
@@ -1873,11 +1877,22 @@ func cell(raw string, width int) string {
 		} else {
 			s = unquote([]byte(raw))
 		}
-		if s == "" || strings.ContainsAny(s, "\t\n\r") || isLiteral(s) {
+		if s == "" || hasLineSpace(s) || isLiteral(s) {
 			s = strconv.Quote(s)
 		}
 	}
 	return cut(s, width)
+}
+
+// hasLineSpace reports whether s holds a tab, a newline or a carriage
+// return (strings.ContainsAny's, without its set of bytes made per call).
+func hasLineSpace(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c <= '\r' && (c == '\t' || c == '\n' || c == '\r') {
+			return true
+		}
+	}
+	return false
 }
 
 // isLiteral reports whether a bare string would read as a number or a
@@ -1900,6 +1915,9 @@ func isLiteral(s string) bool {
 
 // cut shortens s to width characters plus "…[+N chars]".
 func cut(s string, width int) string {
+	if len(s) <= width {
+		return s // (at most width bytes: at most width characters)
+	}
 	n := 0
 	for i := range s {
 		if n == width {

@@ -101,8 +101,29 @@ func (fc *FedColl) Kind() string { return fc.kind }
 func (fc *FedColl) Begin(start int) *Field {
 	i := fc.next(start)
 	fc.start = start
-	fc.p.beginRecord(i, fc.data[start:])
-	return fc.p.root
+	p := fc.p
+	// (beginRecord, tracker.begin and tracker.open of a record that
+	// is a slice of the output, written out: a fed profile has its
+	// tracker; keep them in step)
+	p.Records++
+	p.rec, p.seq, p.recMul = i, 0, 0
+	if len(p.Fields) > 0 {
+		p.recMul = recMul(i)
+	}
+	if p.capLive {
+		p.capOn = p.capBegin(i)
+	}
+	t := p.t
+	t.mkey = nil
+	if t.rec != i-1 {
+		t.prevRaw = nil
+	}
+	t.rec, t.raw, t.kept = i, fc.data[start:], false
+	t.alias = start < len(fc.data) // (within(t.data, t.raw))
+	if t.wi < len(t.want) {
+		t.wanted(i)
+	}
+	return p.root
 }
 
 // BeginMember starts the next record of a map: the member at offset
@@ -161,10 +182,25 @@ func (fc *FedColl) End(end int) {
 	if end-fc.start >= bigRecord && (fc.n-1)&(fc.stride-1) == 0 {
 		fc.keepEnd(fc.n-1, end)
 	}
-	if fc.p.capOn {
-		fc.p.capEnd(fc.data[fc.start:end]) // (leafcap.go)
+	p := fc.p
+	raw := fc.data[fc.start:end]
+	if p.capOn {
+		p.capEnd(raw) // (leafcap.go)
 	}
-	fc.p.endRecord(fc.data[fc.start:end])
+	// (endRecord and tracker.end, written out)
+	t := p.t
+	t.raw = raw
+	if t.alias {
+		if t.kept {
+			t.raws[t.rec] = raw
+		}
+		t.prevRaw = raw
+	} else {
+		t.prevRaw = nil
+	}
+	if len(t.terms)|t.gon|len(t.mtouched)|len(t.arrNums) != 0 {
+		t.endMore()
+	}
 }
 
 // bigRecord is the size from which a fed record's end is kept (ends).
@@ -280,10 +316,7 @@ func (fc *FedColl) ArrayEnd(f *Field, n int) { fc.p.arrayEnd(f, n, fc.p.rec) }
 // Scalar adds the scalar value raw (its JSON text) of f.
 func (fc *FedColl) Scalar(f *Field, raw []byte) {
 	p := fc.p
-	if !f.enterQuick(p.rec) {
-		p.enterNew(f, p.rec)
-	}
-	p.scalar(f, raw, p.rec)
+	p.scalarEnter(f, raw, p.rec, true) // (enter and scalar)
 }
 
 // ScalarKept is Scalar in a record whose leaves the profile keeps for
@@ -293,10 +326,7 @@ func (fc *FedColl) ScalarKept(f *Field, raw []byte) {
 	if p.capOn {
 		p.lc.add(f, raw)
 	}
-	if !f.enterQuick(p.rec) {
-		p.enterNew(f, p.rec)
-	}
-	p.scalar(f, raw, p.rec)
+	p.scalarEnter(f, raw, p.rec, true) // (enter and scalar)
 }
 
 // Keeping reports whether the profile keeps the leaves of the record
@@ -337,10 +367,7 @@ func (fc *FedColl) ScalarRecord(start int, raw []byte) {
 	if p.capOn {
 		p.lc.add(f, raw)
 	}
-	if !f.enterQuick(i) {
-		p.enterNew(f, i)
-	}
-	p.scalar(f, raw, i)
+	p.scalarEnter(f, raw, i, true) // (enter and scalar)
 	if len(raw) >= bigRecord && i&(fc.stride-1) == 0 {
 		fc.keepEnd(i, start+len(raw))
 	}
@@ -370,12 +397,11 @@ func (fc *FedColl) ScalarEntry(at int, key []byte, esc bool, raw []byte) {
 	p := fc.p
 	t := p.t // (a fed profile has its tracker)
 	if fc.open {
-		// (tracker.end of a map's record, which has no text: either
-		// way t.raw and t.prevRaw are nil)
-		if t.alias || len(t.terms)|t.gon|len(t.mtouched)|len(t.arrNums) != 0 {
+		// (tracker.end of a map's record, which has no text: a map's
+		// records are no slices of the output (t.alias is false), so
+		// t.raw and t.prevRaw are nil from their open on, and stay nil)
+		if len(t.terms)|t.gon|len(t.mtouched)|len(t.arrNums) != 0 {
 			t.end(nil)
-		} else {
-			t.raw, t.prevRaw = nil, nil
 		}
 	} else {
 		// (tracker.open of a record with no text)
@@ -413,10 +439,7 @@ func (fc *FedColl) ScalarEntry(at int, key []byte, esc bool, raw []byte) {
 	}
 	f := p.root
 	// (a map's records are not kept: leafcap.go)
-	if !f.enterQuick(i) {
-		p.enterNew(f, i)
-	}
-	p.scalar(f, raw, i)
+	p.scalarEnter(f, raw, i, true) // (enter and scalar)
 }
 
 // Taken reports whether a Build started from fc's profile.

@@ -759,6 +759,8 @@ func addIndex(v *View, k *coll) {
 	}
 	// The lines' values, in two blocks: a slice of each per line.
 	var valBlock, moreBlock [][]byte
+	var svBuf [][]byte
+	var gxBlock []string
 	begin := func(i int) bool {
 		if i >= maxIndexRecords {
 			complete = false
@@ -774,10 +776,15 @@ func addIndex(v *View, k *coll) {
 		valBlock, moreBlock = valBlock[len(cands):], moreBlock[len(opq):]
 		id, sv, gv, gn, gx = nil, nil, nil, nil, nil
 		if len(sorts) > 0 {
-			sv = make([][]byte, len(sorts))
+			// (read at the record's end only: one buffer for all)
+			sv = append(svBuf[:0], make([][]byte, len(sorts))...)
+			svBuf = sv
 		}
 		if len(gextra) > 0 {
-			gx = make([]string, len(gextra))
+			if len(gxBlock) < len(gextra) {
+				gxBlock = make([]string, len(gextra)*min(max(c.Count-i, 1), 256))
+			}
+			gx, gxBlock = gxBlock[:len(gextra):len(gextra)], gxBlock[len(gextra):]
 		}
 		return true
 	}

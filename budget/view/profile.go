@@ -850,7 +850,14 @@ func (p *Profile) arrayEnd(f *Field, n, rec int) {
 // kinds, the null count, the distinct values and every statistic, the
 // fingerprint of the field's values by record and the tracker's work
 // per value.
-func (p *Profile) scalar(f *Field, raw []byte, rec int) {
+func (p *Profile) scalar(f *Field, raw []byte, rec int) { p.scalarEnter(f, raw, rec, false) }
+
+// scalarEnter is scalar, after enter when enter is true: one call for a
+// walk that calls both at each scalar (FedColl.Scalar, inlined there).
+func (p *Profile) scalarEnter(f *Field, raw []byte, rec int, enter bool) {
+	if enter && !f.enterQuick(rec) {
+		p.enterNew(f, rec)
+	}
 	p.seq++
 	if f.quiet && len(raw) == int(f.lastLen) {
 		// The field's last value again, adding nothing but its count
@@ -1484,7 +1491,8 @@ func (p *Profile) tabValue(f *Field, raw []byte, rec int) uint64 {
 		i = (i + 1) & mask
 		e = &t.slots[i]
 	}
-	if e.h == 0 {
+	fresh := e.h == 0
+	if fresh {
 		*e = valEnt{h: h}
 		t.n++
 		p.firstSight(f, raw, rec, &e.st)
@@ -1502,6 +1510,9 @@ func (p *Profile) tabValue(f *Field, raw []byte, rec int) uint64 {
 		// the profile is made: its values are kept uncopied until
 		// Finish.)
 		f.noteTop(e, int(e.st.n), unsafe.String(unsafe.SliceData(raw), len(raw)), p.t != nil && p.t.alias)
+	}
+	if !fresh {
+		return vh // (f.Distinct is f.tab.n already)
 	}
 	f.Distinct = f.tab.n
 	if f.Distinct > maxDistinct {

@@ -3,6 +3,7 @@ package view
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -136,12 +137,8 @@ func (k *coll) foot(chosen []Candidate) string {
 	}
 	if rest := k.c.Count - len(shown); rest > 0 {
 		fmt.Fprintf(&b, "  not shown: %s of %s records; get exactly them: %s\n", commas(rest), commas(k.c.Count), jqCommand(h, restQuery(k.c, shown, keys)))
-		in := map[int]bool{}
-		for _, i := range shown {
-			in[i] = true
-		}
 		for _, pr := range k.probe {
-			if in[pr.rec] || (k.p.Identity == nil && !k.p.Map) {
+			if slices.Contains(shown, pr.rec) || (k.p.Identity == nil && !k.p.Map) {
 				continue
 			}
 			what := "its " + "key"
@@ -253,6 +250,16 @@ func pinQuery(c Collection, p *Profile) string {
 
 // jsonQuote writes s as a JSON (and jq) string literal.
 func jsonQuote(s string) string {
+	plain := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return `"` + s + `"` // (json.Marshal's, which escapes none of its bytes)
+	}
 	b, err := json.Marshal(s)
 	if err != nil {
 		return strconv.Quote(s)

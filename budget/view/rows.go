@@ -1914,7 +1914,14 @@ func (l *keyList) addKey(quoted []byte, esc, stable bool) {
 		}
 	}
 	if !l.segDone[0] || !l.segDone[1] {
-		l.addSegments(k)
+		if l.pair && l.pairMask != 0 && len(k) >= 8 && (binary.LittleEndian.Uint64(k)^l.pairW)&l.pairMask == 0 {
+			// (addSegments' first case, without its call: the two
+			// segments of the key before)
+			*l.lastN[0]++
+			*l.lastN[1]++
+		} else {
+			l.addSegments(k)
+		}
 	}
 	if l.stale {
 		return // (the window is made at the end: fed)
