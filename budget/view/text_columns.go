@@ -207,6 +207,14 @@ type colProfile struct {
 	// guarded counts the other lines that are rows but for a word in a
 	// column of numbers (colSplit.numbers).
 	guarded int
+	// runs counts the runs of rows: rows with no other line between
+	// them (a table printed in sections, each under its own header:
+	// benchstat's sec/op, B/op and allocs/op per package); afterOther
+	// reports that the line read last was no row.
+	runs       int
+	afterOther bool
+	// runList are the runs (text_runs.go), nil past maxRuns.
+	runList []tableRun
 	// shallow is the listing of the shallowest paths, once made
 	// (text_shallow.go).
 	shallow *shallowList
@@ -1345,6 +1353,7 @@ func (cp *colProfile) add(pos int, line string) {
 			cp.guarded++
 		}
 		cp.other++
+		cp.afterOther = true
 		if len(cp.others) < maxOthers {
 			cp.others = append(cp.others, posLine{pos, line})
 		}
@@ -1361,6 +1370,8 @@ func (cp *colProfile) add(pos int, line string) {
 		return
 	}
 	cp.rows++
+	cp.noteRun(pos, cp.rows == 1 || cp.afterOther)
+	cp.afterOther = false
 	if (cp.rows-1)%indexChunk == 0 {
 		cp.starts = append(cp.starts, pos)
 	}
@@ -2229,6 +2240,9 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 		for _, l := range cp.shallowLines(i) {
 			add(tsColumns, colKeys*i+20, -1, "shallowest paths", l)
 		}
+	}
+	for j, l := range tc.runLines() {
+		add(tsColumns, -1000+j, -1, "runs of rows", cut(l, 2*textWidth))
 	}
 	tc.otherCandidates(add)
 	rows := cp.chosenRows()

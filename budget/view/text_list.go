@@ -55,6 +55,7 @@ const (
 	listCellCut   = 120  // a list's value in the index is cut to this many
 	maxMarkKinds  = 4    // marks counted before names
 	maxSharedPart = 24   // the longest shared start or end looked for
+	minRunRows    = 3    // rows in a row with the same cells the index writes as one line
 )
 
 // markChars are the marks a name may carry before it ("|" of an
@@ -402,6 +403,19 @@ func (cp *colProfile) indexColumns() []int {
 			}
 		}
 	}
+	if id < 0 {
+		// Else a name each run of rows has its own (a table printed in
+		// sections, the same rows under each header: benchstat's
+		// sec/op, B/op and allocs/op tables of one package): no name
+		// in more rows than there are runs, every row with one.
+		for i, c := range cp.cols {
+			if !c.isNumber() && !c.capped && !c.overflow && cp.runs >= 2 && c.rows == cp.rows && 10*c.lettered >= 9*c.rows &&
+				len(c.distinct)*cp.runs >= cp.rows && maxCount(c.values) <= cp.runs {
+				id = i
+				break
+			}
+		}
+	}
 	if id < 0 || cp.rows < 3 {
 		return nil
 	}
@@ -415,6 +429,9 @@ func (cp *colProfile) indexColumns() []int {
 		}
 		if !c.isNumber() && !c.overflow && len(c.values) <= shownColValues && c.sumLen > 8*c.rows {
 			continue // longer words of a few values: their counts are in the profile
+		}
+		if i > 0 && spreadMark(cp.cols[i-1]) {
+			continue // the spread of the value before ("36.23n ± 97%"): the value tells the row
 		}
 		out = append(out, i)
 	}
@@ -499,6 +516,7 @@ func (tc *textCands) indexCandidates() func(prio, from, to int) {
 	}
 	render := func(c int) string {
 		var es []posLine
+		var rests []string // per entry, its cells after the identity
 		rows := 0
 		textLinesWhile(data[offs[c]:], func(i int, line string) bool {
 			pos := starts[c] + i
@@ -523,6 +541,7 @@ func (tc *textCands) indexCandidates() func(prio, from, to int) {
 					}
 				}
 				es = append(es, posLine{pos, strings.Join(cells, " ")})
+				rests = append(rests, strings.Join(cells[min(1, len(cells)):], " "))
 			}
 			return rows < rowsIn(c)
 		})
@@ -534,8 +553,24 @@ func (tc *textCands) indexCandidates() func(prio, from, to int) {
 			return fmt.Sprintf("  %d-%d\t%s", es[0].pos, es[len(es)-1].pos, strings.Join(vs, " "))
 		}
 		var ls []string
-		for _, e := range es {
-			ls = append(ls, fmt.Sprintf("  %d\t%s", e.pos, e.text))
+		for i := 0; i < len(es); {
+			j := i + 1
+			for j < len(es) && rests[j] == rests[i] {
+				j++
+			}
+			if j-i < minRunRows || rests[i] == "" {
+				ls = append(ls, fmt.Sprintf("  %d\t%s", es[i].pos, es[i].text))
+				i++
+				continue
+			}
+			// A run of rows with the same cells (benchstat's B/op rows
+			// of "0.000 0.000 ~"): the cells once, then the names.
+			var names []string
+			for _, e := range es[i:j] {
+				names = append(names, strings.TrimSuffix(e.text, " "+rests[i]))
+			}
+			ls = append(ls, fmt.Sprintf("  %d-%d\t(%d rows) %s: %s", es[i].pos, es[j-1].pos, j-i, rests[i], strings.Join(names, " ")))
+			i = j
 		}
 		return strings.Join(ls, "\n")
 	}
@@ -571,7 +606,8 @@ func (tc *textCands) indexHead(cs []Candidate) string {
 	for _, i := range tc.indexCols {
 		names = append(names, cp.cols[i].name)
 	}
-	return fmt.Sprintf("index of the rows in line order (showing %s of %s; line<TAB>%s, cells cut at %d characters, the first at %d):\n", commas(n), commas(cp.rows), strings.Join(names, " "), indexCellCut, indexIDCut)
+	return fmt.Sprintf("index of the rows in line order (showing %s of %s; line<TAB>%s, cells cut at %d characters, the first at %d; %d rows or more in a row with the same other cells: first-last line<TAB>(N rows) the cells: the %s):\n",
+		commas(n), commas(cp.rows), strings.Join(names, " "), indexCellCut, indexIDCut, minRunRows, names[0])
 }
 
 // commaPartsLines are the lines of a column of descriptions by their
@@ -606,4 +642,27 @@ func (c *colStat) commaPartsLines() []string {
 		out = append(out, fmt.Sprintf("  %s, rows by the value's %s: %s", c.name, p.what, listCounts(p.m, with, c.rows, "parts", "without one", true)))
 	}
 	return out
+}
+
+// maxCount is the largest count of m (0 when empty).
+func maxCount(m map[string]int) int {
+	most := 0
+	for _, n := range m {
+		most = max(most, n)
+	}
+	return most
+}
+
+// spreadMark reports whether every row of column c holds the same mark
+// of a spread ("±", "+-", "+/-"): the column after it is the spread of
+// the value before it (benchstat's "36.23n ± 97%", hyperfine's and
+// criterion's "1.2 ms ± 0.1 ms").
+func spreadMark(c *colStat) bool {
+	if c.overflow || len(c.values) != 1 {
+		return false
+	}
+	for v := range c.values {
+		return v == "±" || v == "+-" || v == "+/-"
+	}
+	return false
 }

@@ -1,0 +1,213 @@
+package view
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// The runs of a table printed in sections.
+//
+// A table whose rows come in runs with other lines between them (a
+// header above each, a total or a geomean below: benchstat's sec/op,
+// B/op and allocs/op tables per package, a report's table per host) is
+// several tables with the same columns. A reader asks about one of them:
+// how many rows the sec/op table of package math has, how many of them
+// changed (a signed number, not "~"), what its geomean line says. The
+// column profile counts over every row; the runs' lines count per run,
+// exactly, each with what names it: the Key: value line it comes under
+// (a key that recurs, no more often than there are runs: "pkg: math"),
+// the line right above it (its header) and the line right below it (its
+// total). Counted per run: the columns of few values (2 to
+// shownColValues) and the columns of signed numbers beside a few words
+// ("+33.59%", "-40.39%", "~"), the numbers by their sign.
+//
+// Only a table of at most maxIndexRows rows in 2 to maxRuns runs: the
+// runs are read again (one pass over the text) when the candidates are
+// made.
+
+// maxRuns is the most runs of rows a table is read by.
+const maxRuns = 32
+
+// tableRun is one run of rows: its first and last line and its rows.
+type tableRun struct{ first, last, rows int }
+
+// noteRun counts row pos in the runs (a new run after another line).
+func (cp *colProfile) noteRun(pos int, newRun bool) {
+	if newRun {
+		cp.runs++
+		if cp.runs > maxRuns {
+			cp.runList = nil
+			return
+		}
+		cp.runList = append(cp.runList, tableRun{first: pos})
+	}
+	if cp.runs > maxRuns || len(cp.runList) == 0 {
+		return
+	}
+	r := &cp.runList[len(cp.runList)-1]
+	r.last = pos
+	r.rows++
+}
+
+// runCount is the counts of one column in one run: its values (or, for
+// a column of signed numbers, its words) and its numbers by sign.
+type runCount struct {
+	vals                map[string]int
+	below, above, zeros int
+}
+
+// signedNumber parses a number written with its sign ("+33.59%",
+// "-0.5s"): its value and whether it is one.
+func signedNumber(v string) (float64, bool) {
+	if len(v) < 2 || v[0] != '+' && v[0] != '-' {
+		return 0, false
+	}
+	num, _ := splitUnit(v)
+	f, err := strconv.ParseFloat(num, 64)
+	return f, err == nil
+}
+
+// runLines are the lines of the runs of the table's rows (nil when the
+// table is not read by runs): a heading, then one line per run.
+func (tc *textCands) runLines() []string {
+	cp := tc.p.cols
+	if cp == nil || cp.runs < 2 || cp.runs > maxRuns || len(cp.runList) != cp.runs || cp.rows > maxIndexRows || cp.split.mode == byLine {
+		return nil
+	}
+	// Section keys: Key: value keys that recur, no more often than runs.
+	keys := map[string]bool{}
+	for _, f := range tc.p.fields {
+		if f.present >= 2 && f.present <= cp.runs {
+			keys[f.name] = true
+		}
+	}
+	ncol := len(cp.cols)
+	counts := make([][]runCount, len(cp.runList))
+	for i := range counts {
+		counts[i] = make([]runCount, ncol)
+		for j := range counts[i] {
+			counts[i][j].vals = map[string]int{}
+		}
+	}
+	signed := make([]int, ncol) // rows with a signed number, per column
+	titles := make([]string, len(cp.runList))
+	above := make([]string, len(cp.runList))
+	below := make([]string, len(cp.runList))
+	title, prev := "", ""
+	r := 0
+	textLinesWhile(tc.in.Data, func(pos int, line string) bool {
+		if strings.TrimSpace(line) == "" {
+			return true
+		}
+		in := r < len(cp.runList) && pos >= cp.runList[r].first && pos <= cp.runList[r].last
+		var f []string
+		if in && pos != cp.split.headPos {
+			f = cp.split.fields(line)
+		}
+		if f == nil {
+			if r > 0 && below[r-1] == "" && (r == len(cp.runList) || pos < cp.runList[r].first) && pos > cp.runList[r-1].last {
+				below[r-1] = squeezeSpaces(line)
+			}
+			if k, _, ok := strings.Cut(line, ":"); ok && keys[k] {
+				title = squeezeSpaces(line)
+			}
+			prev = line
+			return r < len(cp.runList) || below[r-1] == ""
+		}
+		if pos == cp.runList[r].first {
+			titles[r], above[r] = title, squeezeSpaces(prev)
+		}
+		for j := 0; j < ncol && j < len(f); j++ {
+			rc := &counts[r][j]
+			if x, ok := signedNumber(f[j]); ok {
+				signed[j]++
+				switch {
+				case x < 0:
+					rc.below++
+				case x > 0:
+					rc.above++
+				default:
+					rc.zeros++
+				}
+				continue
+			}
+			if len(rc.vals) <= shownColValues {
+				rc.vals[f[j]]++
+			}
+		}
+		if pos == cp.runList[r].last {
+			r++
+		}
+		return true
+	})
+	// The columns counted per run: of few values, or of signed numbers
+	// beside at most 4 words.
+	var cols []int
+	for j, c := range cp.cols {
+		if c.overflow {
+			continue
+		}
+		if signed[j] > 0 {
+			words := map[string]bool{}
+			for _, rc := range counts {
+				for v := range rc[j].vals {
+					words[v] = true
+				}
+			}
+			if len(words) <= 4 {
+				cols = append(cols, j)
+			}
+			continue
+		}
+		if n := len(c.values); n >= 2 && n <= shownColValues {
+			cols = append(cols, j)
+		}
+	}
+	out := []string{fmt.Sprintf("  the %d runs of rows (sections: rows with no other line between them), each: first-last line<TAB>its rows, the Key: value line it comes under, per column of few values its counts (signed numbers by their sign), the line above it and the line below it:", len(cp.runList))}
+	for i, run := range cp.runList {
+		s := fmt.Sprintf("  %d-%d\t%s rows", run.first, run.last, commas(run.rows))
+		if titles[i] != "" {
+			s += fmt.Sprintf(" under %q", cut(titles[i], 60))
+		}
+		var parts []string
+		for _, j := range cols {
+			rc := counts[i][j]
+			var cs []string
+			vs, _ := byCount(rc.vals)
+			sort.SliceStable(vs, func(a, b int) bool { return vs[a].n > vs[b].n })
+			for _, x := range vs {
+				cs = append(cs, fmt.Sprintf("%q %s", x.k, commas(x.n)))
+			}
+			for _, x := range []struct {
+				n    int
+				what string
+			}{{rc.below, "below zero"}, {rc.above, "above zero"}, {rc.zeros, "zero"}} {
+				if x.n > 0 {
+					cs = append(cs, fmt.Sprintf("%s %s", x.what, commas(x.n)))
+				}
+			}
+			if len(cs) > 0 {
+				parts = append(parts, cp.cols[j].name+" "+strings.Join(cs, ", "))
+			}
+		}
+		if len(parts) > 0 {
+			s += ": " + strings.Join(parts, "; ")
+		}
+		if above[i] != "" {
+			s += fmt.Sprintf("; above: %q", cut(above[i], 80))
+		}
+		if below[i] != "" {
+			s += fmt.Sprintf("; below: %q", cut(below[i], 80))
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// squeezeSpaces trims s and writes each run of white space in it as one
+// space.
+func squeezeSpaces(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
