@@ -2241,9 +2241,6 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 			add(tsColumns, colKeys*i+20, -1, "shallowest paths", l)
 		}
 	}
-	for j, l := range tc.runLines() {
-		add(tsColumns, -1000+j, -1, "runs of rows", cut(l, 2*textWidth))
-	}
 	tc.otherCandidates(add)
 	rows := cp.chosenRows()
 	from := func(a, b int) {
@@ -2254,6 +2251,11 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 		}
 	}
 	from(0, firstColRows)
+	// The runs of a table printed in sections (text_runs.go), after
+	// the first chosen rows, before the columns' lines in the view.
+	for j, l := range tc.runLines() {
+		add(tsColumns, -1000+j, -1, "runs of rows", l)
+	}
 	return from
 }
 

@@ -408,9 +408,13 @@ func (cp *colProfile) indexColumns() []int {
 		// sections, the same rows under each header: benchstat's
 		// sec/op, B/op and allocs/op tables of one package): no name
 		// in more rows than there are runs, every row with one.
+		// Only in a table of numbers (a column of them in nine rows in
+		// ten), every run a section of minRunRows rows or more, and as
+		// many names as rows in its longest run.
+		longest, numbers := cp.sections()
 		for i, c := range cp.cols {
-			if !c.isNumber() && !c.capped && !c.overflow && cp.runs >= 2 && c.rows == cp.rows && 10*c.lettered >= 9*c.rows &&
-				len(c.distinct)*cp.runs >= cp.rows && maxCount(c.values) <= cp.runs {
+			if longest > 0 && numbers && !c.isNumber() && !c.capped && !c.overflow && c.rows == cp.rows && 10*c.lettered >= 9*c.rows &&
+				len(c.distinct) >= longest && maxCount(c.values) <= cp.runs {
 				id = i
 				break
 			}

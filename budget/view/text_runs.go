@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -28,7 +29,10 @@ import (
 // made.
 
 // maxRuns is the most runs of rows a table is read by.
-const maxRuns = 32
+const maxRuns = 16
+
+// runLineCut is the characters a run's line is cut at.
+const runLineCut = 320
 
 // tableRun is one run of rows: its first and last line and its rows.
 type tableRun struct{ first, last, rows int }
@@ -73,13 +77,20 @@ func signedNumber(v string) (float64, bool) {
 // table is not read by runs): a heading, then one line per run.
 func (tc *textCands) runLines() []string {
 	cp := tc.p.cols
-	if cp == nil || cp.runs < 2 || cp.runs > maxRuns || len(cp.runList) != cp.runs || cp.rows > maxIndexRows || cp.split.mode == byLine {
+	if cp == nil || cp.runs < 2 || cp.runs > maxRuns || len(cp.runList) != cp.runs || cp.rows > maxIndexRows || cp.split.mode == byLine || tc.p.kind == textLog {
 		return nil
+	}
+	for _, run := range cp.runList {
+		if run.rows < minRunRows {
+			return nil // a row here and there among other lines: no sections
+		}
 	}
 	// Section keys: Key: value keys that recur, no more often than runs.
 	keys := map[string]bool{}
 	for _, f := range tc.p.fields {
-		if f.present >= 2 && f.present <= cp.runs {
+		// (a key whose value differs: "pkg: math", "pkg: math/bits";
+		// not "cpu:", the same above every run)
+		if f.present >= 2 && f.present <= cp.runs && (f.overflow || len(f.values) >= 2) {
 			keys[f.name] = true
 		}
 	}
@@ -161,11 +172,18 @@ func (tc *textCands) runLines() []string {
 			}
 			continue
 		}
-		if n := len(c.values); n >= 2 && n <= shownColValues {
-			cols = append(cols, j)
+		if n := len(c.values); n >= 2 && n <= shownColValues && slices.ContainsFunc(counts, func(rc []runCount) bool { return len(rc[j].vals) >= 2 }) {
+			cols = append(cols, j) // (not a column of one value in each run: a unit)
 		}
 	}
-	out := []string{fmt.Sprintf("  the %d runs of rows (sections: rows with no other line between them), each: first-last line<TAB>its rows, the Key: value line it comes under, per column of few values its counts (signed numbers by their sign), the line above it and the line below it:", len(cp.runList))}
+	titled := false
+	for _, t := range titles {
+		titled = titled || t != ""
+	}
+	if len(cols) == 0 && !titled {
+		return nil // nothing to count per run, nothing that names one
+	}
+	out := []string{fmt.Sprintf("  the rows in %d runs (sections), each: first-last line<TAB>rows, the Key: value line above, counts of the columns of few values (signed numbers by sign), the lines above and below:", len(cp.runList))}
 	for i, run := range cp.runList {
 		s := fmt.Sprintf("  %d-%d\t%s rows", run.first, run.last, commas(run.rows))
 		if titles[i] != "" {
@@ -195,13 +213,13 @@ func (tc *textCands) runLines() []string {
 		if len(parts) > 0 {
 			s += ": " + strings.Join(parts, "; ")
 		}
-		if above[i] != "" {
+		if above[i] != "" && above[i] != titles[i] {
 			s += fmt.Sprintf("; above: %q", cut(above[i], 80))
 		}
 		if below[i] != "" {
 			s += fmt.Sprintf("; below: %q", cut(below[i], 80))
 		}
-		out = append(out, s)
+		out = append(out, cut(s, runLineCut))
 	}
 	return out
 }
@@ -210,4 +228,23 @@ func (tc *textCands) runLines() []string {
 // space.
 func squeezeSpaces(s string) string {
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// sections returns the rows of the longest run of a table printed in
+// sections (2 to maxRuns runs of minRunRows rows or more; 0 otherwise)
+// and whether a column holds numbers in nine rows in ten.
+func (cp *colProfile) sections() (longest int, numbers bool) {
+	if cp.runs < 2 || len(cp.runList) != cp.runs {
+		return 0, false
+	}
+	for _, r := range cp.runList {
+		if r.rows < minRunRows {
+			return 0, false
+		}
+		longest = max(longest, r.rows)
+	}
+	for _, c := range cp.cols {
+		numbers = numbers || 10*c.numeric >= 9*cp.rows
+	}
+	return longest, numbers
 }
