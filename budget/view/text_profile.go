@@ -614,13 +614,26 @@ func profileText(data []byte, want map[int]bool, guard bool) *textProfile {
 			tests.addLine(pos, line, p.kind)
 		}
 	}
+	// A guard that leaves out more than max(5, n/100) of the n lines
+	// breaks whatever the rest holds (guardBroken: the rows and the
+	// lines it leaves out are at most n): the pass stops there, and
+	// analyzeText reads the text again without it (rev14 R9: on 50 MB
+	// whose words start at line 5,000 the first pass was read whole).
+	guardMax := -1
+	if guard && p.cols != nil && len(p.cols.split.numbers) > 0 {
+		guardMax = max(5, n/100)
+	}
 	heldPos, held := -1, ""
-	textLines(data, func(pos int, line string) {
+	textLinesWhile(data, func(pos int, line string) bool {
 		if heldPos >= 0 {
 			step(heldPos, held, line)
 		}
 		heldPos, held = pos, line
+		return guardMax < 0 || p.cols.guarded <= guardMax
 	})
+	if guardMax >= 0 && p.cols.guarded > guardMax {
+		return p // broken: analyzeText profiles again, with no guard
+	}
 	if heldPos >= 0 {
 		step(heldPos, held, "")
 	}
