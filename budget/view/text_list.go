@@ -573,7 +573,7 @@ func (tc *textCands) indexCandidates() func(prio, from, to int) {
 			for _, e := range es[i:j] {
 				names = append(names, strings.TrimSuffix(e.text, " "+rests[i]))
 			}
-			ls = append(ls, fmt.Sprintf("  %d-%d\t(%d rows) %s: %s", es[i].pos, es[j-1].pos, j-i, rests[i], strings.Join(names, " ")))
+			ls = append(ls, fmt.Sprintf("  %d-%d\t%d rows with %s: %s", es[i].pos, es[j-1].pos, j-i, rests[i], strings.Join(names, " ")))
 			i = j
 		}
 		return strings.Join(ls, "\n")
@@ -610,8 +610,7 @@ func (tc *textCands) indexHead(cs []Candidate) string {
 	for _, i := range tc.indexCols {
 		names = append(names, cp.cols[i].name)
 	}
-	return fmt.Sprintf("index of the rows in line order (showing %s of %s; line<TAB>%s, cells cut at %d characters, the first at %d; %d rows or more in a row with the same other cells: first-last line<TAB>(N rows) the cells: the %s):\n",
-		commas(n), commas(cp.rows), strings.Join(names, " "), indexCellCut, indexIDCut, minRunRows, names[0])
+	return fmt.Sprintf("index of the rows in line order (showing %s of %s; line<TAB>%s, cells cut at %d characters, the first at %d):\n", commas(n), commas(cp.rows), strings.Join(names, " "), indexCellCut, indexIDCut)
 }
 
 // commaPartsLines are the lines of a column of descriptions by their
