@@ -351,14 +351,10 @@ type walker struct {
 	// plan is what a fed walk profiles, nil for a plain walk; fc is the
 	// collection whose records the walk is in (seekColl outside them);
 	// at is where the next value is on the way to the records paths,
-	// read by a container outside the records (open); key, at keyAt, is
-	// the quoted name of a map's member whose value is a scalar, its
-	// record begun at the value (keyField).
-	plan  *feedPlan
-	fc    *view.FedColl
-	at    fedAt
-	key   []byte
-	keyAt int
+	// read by a container outside the records (open).
+	plan *feedPlan
+	fc   *view.FedColl
+	at   fedAt
 }
 
 // ErrDepth is wrapped when a JSON input nests deeper than the scanner
@@ -535,7 +531,11 @@ func walkValue[M walkKind](w *walker, n *node, depth int, f *view.Field) error {
 					uniform = false
 				}
 				count++
-				if fed {
+				if fed && mode == walkRecords && kb&(kObject|kArray) == 0 {
+					// A map's member whose value is a scalar: one
+					// event.
+					err = w.scalarEntry(child, ns, name, esc)
+				} else if fed {
 					// The profile's field of the member's value: in a
 					// record, the one found on its node before (a
 					// node's values are those of one field, but under
@@ -547,10 +547,19 @@ func walkValue[M walkKind](w *walker, n *node, depth int, f *view.Field) error {
 						kid = w.member(mode, n, child, f, prev, ns, name, esc, depth)
 					}
 					prev = kid
-					if kid == keyField {
-						// A map's member whose value is a scalar: one
-						// event.
-						err = w.scalarMember(child)
+					if kid != nil && kb&(kObject|kArray) == 0 {
+						// A scalar of a record: walkValue's scalar
+						// part, without the call.
+						c, vs := w.peek(), w.pos
+						if err = w.scalar(c); err == nil {
+							raw := w.d[vs:w.pos]
+							child.noteValue(kindBits[c], raw)
+							if keeping[M]() {
+								w.fc.ScalarKept(kid, raw)
+							} else {
+								w.fc.Scalar(kid, raw)
+							}
+						}
 					} else if kid != nil {
 						err = walkValue[M](w, child, depth+1, kid)
 					} else {
@@ -667,11 +676,6 @@ func walkValue[M walkKind](w *walker, n *node, depth int, f *view.Field) error {
 	raw := w.d[start:w.pos]
 	n.noteValue(kindBits[c], raw)
 	if fed {
-		if f == keyField {
-			// A map's member: its record begins now that its
-			// value's end is known.
-			f = w.fc.BeginMember(w.keyAt, w.key, start, w.pos)
-		}
 		if keeping[M]() {
 			w.fc.ScalarKept(f, raw)
 		} else {

@@ -188,13 +188,10 @@ func (s Shape) fedOf(n *node, kind string) *view.FedColl {
 
 // seekField and seekColl stand for the field of a container and the
 // collection of the fed walk outside the records of any collection: no
-// profile's, and never a node's (node.fedBy). keyField stands for the
-// field of a map's member whose value is a scalar, before its record
-// begins (walkValue begins it at the value's end: walker.key).
+// profile's, and never a node's (node.fedBy).
 var (
 	seekField = new(view.Field)
 	seekColl  = new(view.FedColl)
-	keyField  = new(view.Field)
 )
 
 // seekKid returns the field of a value on the way to the records paths,
@@ -270,8 +267,8 @@ func (w *walker) elem(mode int, n *node, f *view.Field) *view.Field {
 // way to the records paths (w.at). walkRecords: the member begins a
 // record of the map w.fc (the record before ends), whose value the
 // profile reads before the walk reaches it (checked first; a value that
-// does not check is not profiled, and the walk fails at it); a scalar's
-// record begins at the value's end (keyField).
+// does not check is not profiled, and the walk fails at it). (A member
+// whose value is a scalar is none of walkRecords': scalarEntry.)
 func (w *walker) member(mode int, n, child *node, f, prev *view.Field, ns int, name []byte, esc bool, depth int) *view.Field {
 	fc := w.fc
 	// The name as written, with its quotes.
@@ -297,10 +294,6 @@ func (w *walker) member(mode int, n, child *node, f, prev *view.Field, ns int, n
 		w.at = kat
 		return w.seekKid()
 	}
-	if c := w.peek(); c != '{' && c != '[' {
-		w.key, w.keyAt = quoted, ns
-		return keyField
-	}
 	// The profile reads the value first: checked first.
 	t := w.scanner
 	if t.skip(depth+1) != nil {
@@ -323,11 +316,19 @@ func (w *walker) scalarRecord(el *node, c byte) error {
 	return nil
 }
 
-// scalarMember walks the scalar value at w.pos into node child as
-// walkValue does, as the value of the map's record begun at the member
-// before it (keyField: w.key at w.keyAt): one event
-// (FedColl.ScalarMember) for what BeginMember and Scalar do.
-func (w *walker) scalarMember(child *node) error {
+// scalarEntry walks the scalar value at w.pos into node child as
+// walkValue does, as the next record of the map w.fc: the member whose
+// name (name: unquoted) starts at offset ns (esc: it holds an escape). It is member (of
+// walkRecords, for a scalar) and scalarMember in one: one event
+// (FedColl.ScalarEntry).
+func (w *walker) scalarEntry(child *node, ns int, name []byte, esc bool) error {
+	// The name as written, with its quotes (as member).
+	quoted := w.d[ns : ns+len(name)+2]
+	if esc {
+		t := scanner{d: w.d, pos: ns}
+		t.str()
+		quoted = w.d[ns:t.pos]
+	}
 	c := w.peek()
 	start := w.pos
 	if err := w.scalar(c); err != nil {
@@ -335,7 +336,7 @@ func (w *walker) scalarMember(child *node) error {
 	}
 	raw := w.d[start:w.pos]
 	child.noteValue(kindBits[c], raw)
-	w.fc.ScalarMember(w.keyAt, w.key, raw)
+	w.fc.ScalarEntry(ns, quoted, esc, raw)
 	return nil
 }
 

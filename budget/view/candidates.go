@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -111,10 +112,15 @@ var errStop = errors.New("stop")
 // coll is the state of one structured collection while its candidates are
 // chosen.
 type coll struct {
-	in   Input
-	c    Collection
-	p    *Profile
-	cols []*Field
+	// names are the records' own names, when few (recNames); named
+	// once they are known.
+	names      map[int]string
+	namesOf    *Field
+	namesKnown bool
+	in         Input
+	c          Collection
+	p          *Profile
+	cols       []*Field
 	// colIdx indexes cols.
 	colIdx map[*Field]int
 	// t gathers the selection's state in the profile's pass (rows.go).
@@ -246,6 +252,10 @@ type reason struct {
 	// the records of (a rare or error value), or nil: the foot says
 	// how many of its records the rows show (valueFoot).
 	val *valReason
+	// many is set for an error value more records hold than the first
+	// round shows of it (2*firstRound): its rows past the first
+	// firstRound wait for the second round (addRows).
+	many bool
 }
 
 // valReason is a field's value whose records a reason selects: how the
@@ -884,7 +894,12 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		// present in some records only: said above
 	case f.Counts != nil && f.Distinct <= 24 && (f.Distinct < f.Values || f.Values < 4):
 		b.WriteString(": ")
-		for i, vc := range f.sortedCounts() {
+		vcs := f.sortedCounts()
+		once := onceValues(f, vcs)
+		if once > 0 {
+			vcs = slices.DeleteFunc(slices.Clone(vcs), func(vc keyCount) bool { return vc.n == 1 && vc.k != "null" })
+		}
+		for i, vc := range vcs {
 			if i > 0 {
 				b.WriteString(", ")
 			}
@@ -893,8 +908,27 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 				// whole up to 240 characters, else its head and its
 				// end (where a message's cause is).
 				fmt.Fprintf(&b, "%s %s", cellEnds(vc.k, 240), commas(vc.n))
+			} else if name := k.holderName(f, vc); name != "" {
+				// The one record holding it, by name: a job's read
+				// IOPS among a few jobs' (recNames).
+				fmt.Fprintf(&b, "%s (%s)", cell(vc.k, 60), name)
 			} else {
 				fmt.Fprintf(&b, "%s %s", cell(vc.k, 60), commas(vc.n))
+			}
+		}
+		if once > 0 {
+			// Values each in one record: how many, and their range
+			// (the records holding them are the rare values' rows).
+			if len(vcs) > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%s more values, each in one record", commas(once))
+			if f.TimeN > 0 {
+				// (the field's range: the values of several records
+				// are within it too)
+				fmt.Fprintf(&b, " (the field's times from %s to %s)", f.earliestText, f.latestText)
+			} else if lo, hi := onceRange(f); lo != "" {
+				fmt.Fprintf(&b, " (min %s, max %s)", lo, hi)
 			}
 		}
 		if missing > 0 {
@@ -1000,6 +1034,112 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		}
 	}
 	return b.String(), class
+}
+
+// onceValues returns how many of the values of f (its counts vcs, most
+// common first) a profile line counts together rather than one by one:
+// a number's or a time's values each held by one record, when they are
+// six or more and at least half of its distinct values ("idx_tup_fetch
+// (...): 0 83, null 5, 1 2, 2 2, 4 2, 15 more values, each in one record
+// (min 0, max 12480)"). Each such value is one record's own, which its
+// row or its index line shows beside its name; listed in the profile
+// they take the tokens of rows. 0 when they are listed one by one.
+func onceValues(f *Field, vcs []keyCount) int {
+	numbers := f.NumN > 0 && f.NumN >= f.Values-f.Nulls && f.NumStrings == 0
+	times := f.TimeN > 0 && f.TimeN == f.Values-f.Nulls
+	if !numbers && !times || refNumber(f.Path) || codeNumber(f.Path) {
+		return 0
+	}
+	once := 0
+	for _, vc := range vcs {
+		if vc.n == 1 && vc.k != "null" {
+			once++
+		}
+	}
+	if once < 6 || once*2 < len(vcs) {
+		return 0
+	}
+	return once
+}
+
+// namedRecords is the most records a collection has for the profile
+// lines to name the record holding each value only one record has
+// (recNames).
+const namedRecords = 10
+
+// recNames returns, for a collection of at most namedRecords records
+// with many fields (more than its rows show), each record's name (its
+// nameField's value, or its identity's when a string) that no other
+// record has: a value of a field only one record holds is then stated
+// with that record's name ("read.iops (...): 0.000000 3, 10667.333167
+// (rand-read-4k), ...": what is the IOPS of rand-read-4k), where the
+// rows show a few fields of a few records. nil otherwise.
+func (k *coll) recNames() map[int]string {
+	if k.namesKnown {
+		return k.names
+	}
+	k.namesKnown = true
+	p := k.p
+	if p.Map || p.Records > namedRecords || p.Records < 3 || len(p.Fields) <= 3*maxCols {
+		return nil
+	}
+	nf := k.nameField()
+	if nf == nil {
+		nf = p.Identity
+	}
+	if nf == nil || nf.Types != tString || nf.vals == nil {
+		return nil
+	}
+	k.namesOf = nf
+	for key, vs := range nf.vals {
+		if vs.n == 1 {
+			if k.names == nil {
+				k.names = map[int]string{}
+			}
+			k.names[vs.first] = cell(key, 40)
+		}
+	}
+	return k.names
+}
+
+// holderName returns the name (recNames) of the one record holding the
+// value vc of f, or "".
+func (k *coll) holderName(f *Field, vc keyCount) string {
+	if vc.n != 1 || f == k.p.Identity || f.inArr || f.vals == nil {
+		return ""
+	}
+	names := k.recNames()
+	if names == nil {
+		return ""
+	}
+	vs := f.vals[vc.k]
+	if vs == nil || f == k.namesOf {
+		return ""
+	}
+	return names[vs.first]
+}
+
+// onceRange returns the smallest and the largest of the numbers of f
+// each held by one record, as written (onceValues), or "" when one is
+// not a number.
+func onceRange(f *Field) (lo, hi string) {
+	var min, max float64
+	for k, n := range f.Counts {
+		if n != 1 || k == "null" {
+			continue
+		}
+		x, err := strconv.ParseFloat(strings.Trim(k, `"`), 64)
+		if err != nil {
+			return "", ""
+		}
+		if lo == "" || x < min || x == min && k < lo {
+			lo, min = k, x
+		}
+		if hi == "" || x > max || x == max && k > hi {
+			hi, max = k, x
+		}
+	}
+	return strings.Trim(lo, `"`), strings.Trim(hi, `"`)
 }
 
 // commonValues writes the most common values of a field with more

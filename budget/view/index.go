@@ -339,7 +339,11 @@ func (k *coll) indexFields() (key *Field, fields []*Field, fixed, ok bool) {
 // whether i's value gives j's (determines; nil: never). Each is asked
 // only of the candidates it passes over (at most a few of them): the
 // lines are read once per question.
-func pickIndexFields(cands []*Field, sameAsKey func(j int) int, n int, det func(i, j int) bool) []int {
+//
+// Nor, while another is left, one whose value is a picked field's in
+// most lines (eq: equalMostly): a package's wanted version beside its
+// current one, the same in most lines, where its latest tells more.
+func pickIndexFields(cands []*Field, sameAsKey func(j int) int, n int, det, eq func(i, j int) bool) []int {
 	var picked []int
 	measure := func(j int) bool { f := cands[j]; return f.ownNumbers() > 0 && f.ownNumbers()*2 >= f.Values }
 	for _, pass := range []int{0, 1} {
@@ -349,7 +353,7 @@ func pickIndexFields(cands []*Field, sameAsKey func(j int) int, n int, det func(
 			}
 			if slices.Contains(picked, j) || sameAsKey(j)*10 >= n*9 ||
 				pass == 0 && len(picked) == 1 && measure(picked[0]) && measure(j) ||
-				pass == 0 && slices.ContainsFunc(picked, func(i int) bool { return det != nil && det(i, j) }) {
+				pass == 0 && slices.ContainsFunc(picked, func(i int) bool { return det != nil && det(i, j) || eq != nil && eq(i, j) }) {
 				continue
 			}
 			picked = append(picked, j)
@@ -357,6 +361,36 @@ func pickIndexFields(cands []*Field, sameAsKey func(j int) int, n int, det func(
 	}
 	sort.Ints(picked) // most telling first
 	return picked
+}
+
+// equalMostly returns, for a pair of candidate fields (a, b), whether
+// b's value is a's in three lines of four of those where either has
+// one (pickIndexFields). Each pair is read off the lines when first
+// asked, then remembered.
+func equalMostly(cands []*Field, lines []indexLine) func(a, b int) bool {
+	known := map[[2]int]bool{}
+	return func(a, b int) bool {
+		if a == b || severalValues(cands[a]) || severalValues(cands[b]) {
+			return false
+		}
+		if d, ok := known[[2]int{a, b}]; ok {
+			return d
+		}
+		eq, either := 0, 0
+		for i := range lines {
+			x, y := lines[i].vals[a], lines[i].vals[b]
+			if x == nil && y == nil {
+				continue
+			}
+			either++
+			if bytes.Equal(x, y) {
+				eq++
+			}
+		}
+		d := either > 0 && eq*4 >= either*3
+		known[[2]int{a, b}] = d
+		return d
+	}
 }
 
 // determines returns, for a pair of candidate fields (a, b), whether a's
@@ -883,7 +917,7 @@ func addIndex(v *View, k *coll) {
 			}
 			return sameN[j] - 1
 		}
-		picked := pickIndexFields(cands, same, len(lines), determines(cands, lines))
+		picked := pickIndexFields(cands, same, len(lines), determines(cands, lines), equalMostly(cands, lines))
 		fields = nil
 		for _, j := range picked {
 			fields = append(fields, cands[j])

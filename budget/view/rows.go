@@ -2,6 +2,7 @@ package view
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"regexp"
@@ -366,7 +367,7 @@ func (k *coll) selectRows() {
 		kr := byLabel[label]
 		fresh := kr == nil // (then no record is in it: a value's records are distinct)
 		if fresh {
-			kr = &keyed{r: &reason{prio: prio, text: make(map[int]string, len(vs.recs)), inner: map[int]innerRef{}}, count: count, first: vs.first, seq: vs.seq, share: 1}
+			kr = &keyed{r: &reason{prio: prio, text: make(map[int]string, len(vs.recs)), inner: map[int]innerRef{}, many: prio == PrioAnomaly && count > 2*firstRound}, count: count, first: vs.first, seq: vs.seq, share: 1}
 			if f != nil && !f.inArr && !p.Map && pairMember(f) == nil && count > 1 {
 				kr.r.val = &valReason{f: f, raw: raw, label: k.short(f) + "=" + cell(raw, 24), total: count}
 				if len(vs.recs) == count {
@@ -1332,6 +1333,9 @@ func (k *coll) addRows(v *View, sec int) {
 			switch prio {
 			case PrioAnomaly:
 				quota = 2 * firstRound
+				if r.many {
+					quota = firstRound
+				}
 			case PrioPinned:
 				quota = roundRows
 			}
@@ -1839,6 +1843,9 @@ type keyList struct {
 	lastSeg [2][]byte
 	lastN   [2]*int
 	pair    bool
+	// pairW and pairMask are lastSeg[1] as a little-endian word and the
+	// mask of its bytes, when it has at most 8 (else 0).
+	pairW, pairMask uint64
 }
 
 // segPrefix is key up to and with its d-th "_", "." or "-" (d from 1),
@@ -1884,16 +1891,18 @@ func (l *keyList) list() []string {
 // with its quotes; stable says it stays unchanged (a slice of the
 // input), so that the window may keep it without a copy.
 func (l *keyList) add(quoted []byte, stable bool) {
-	body := quoted[1 : len(quoted)-1]
-	size := len(body)
-	escaped := bytes.IndexByte(body, '\\') >= 0
-	k := body
-	if escaped {
+	l.addKey(quoted, bytes.IndexByte(quoted[1:len(quoted)-1], '\\') >= 0, stable)
+}
+
+// addKey is add of a key known to hold an escape (esc) or not.
+func (l *keyList) addKey(quoted []byte, esc, stable bool) {
+	k := quoted[1 : len(quoted)-1]
+	if esc {
 		k = []byte(unquote(quoted))
-		size, stable = len(k), false
+		stable = false
 	}
 	l.n++
-	l.total += size + 2
+	l.total += len(k) + 2
 	if !l.preDone {
 		if i := bytes.IndexByte(k, '/'); i >= 0 && bytes.IndexByte(k, ' ') < 0 {
 			l.pres, l.preDone = countKindBytes(l.pres, k[:i])
@@ -1931,7 +1940,8 @@ func (l *keyList) add(quoted []byte, stable bool) {
 // pass; a key that shares its segments with the key before (keys in
 // order mostly do: "0.0.0-") is counted without a map.
 func (l *keyList) addSegments(key []byte) {
-	if p := l.lastSeg[1]; l.pair && len(key) >= len(p) && string(key[:len(p)]) == string(p) {
+	if l.pair && (l.pairMask != 0 && len(key) >= 8 && (binary.LittleEndian.Uint64(key)^l.pairW)&l.pairMask == 0 ||
+		l.pairMask == 0 && len(key) >= len(l.lastSeg[1]) && string(key[:len(l.lastSeg[1])]) == string(l.lastSeg[1])) {
 		// The two segments of the key before (pair): the same
 		// separators at the same places.
 		*l.lastN[0]++
@@ -1967,6 +1977,14 @@ func (l *keyList) addSegments(key []byte) {
 		}
 	}
 	l.pair = end[1] != 0 && !l.segDone[0] && !l.segDone[1]
+	// The two segments as a word and its mask, when they fit in one
+	// (then the next key is compared by its first word).
+	l.pairW, l.pairMask = 0, 0
+	if p := l.lastSeg[1]; l.pair && len(p) <= 8 {
+		for j := len(p) - 1; j >= 0; j-- {
+			l.pairW, l.pairMask = l.pairW<<8|uint64(p[j]), l.pairMask<<8|0xff
+		}
+	}
 }
 
 // isSep marks the bytes that end a key's segment.
@@ -2013,6 +2031,13 @@ func (t *tracker) open(i int, raw []byte) {
 	}
 	t.rec, t.raw, t.kept = i, raw, false
 	t.alias = within(t.data, raw)
+	if t.wi < len(t.want) {
+		t.wanted(i)
+	}
+}
+
+// wanted keeps record i, the current one, when it is wanted (want).
+func (t *tracker) wanted(i int) {
 	for t.wi < len(t.want) && t.want[t.wi] < i {
 		t.wi++
 	}

@@ -87,6 +87,16 @@ type colSplit struct {
 	// that fields left out the line it read last for such a word alone.
 	numbers  []int
 	guardOut bool
+	// trailer: a line that splits into more words than the table has
+	// columns is no row (bySpaces): the table's rows never do, and the
+	// text ends, after its last row and a blank line, with a summary
+	// whose lines do (rsync's "Number of files: 894 (reg: 836, dir:
+	// 58)", "sent 39,318 bytes  received 3,775 bytes ..."; see
+	// trailerBelow). trailFrom is the summary's first line; trailOut
+	// reports that fields left out the line it read last for its words.
+	trailer   bool
+	trailFrom int
+	trailOut  bool
 }
 
 // colStat is the profile of one column.
@@ -215,6 +225,10 @@ type colProfile struct {
 	afterOther bool
 	// runList are the runs (text_runs.go), nil past maxRuns.
 	runList []tableRun
+	// trailBroken: a line above the summary below the table
+	// (colSplit.trailer) splits into more words than the table has
+	// columns, so the summary's rule does not hold.
+	trailBroken bool
 	// shallow is the listing of the shallowest paths, once made
 	// (text_shallow.go).
 	shallow *shallowList
@@ -298,7 +312,7 @@ func (sp *colSplit) jqSplit() string {
 // fields splits a line as the table does: the cells of a row (minK to
 // k of them), or nil when the line is not a row.
 func (sp *colSplit) fields(line string) []string {
-	sp.guardOut = false
+	sp.guardOut, sp.trailOut = false, false
 	if sp.lead != "" {
 		if !strings.HasPrefix(line, sp.lead) {
 			return nil
@@ -333,6 +347,10 @@ func (sp *colSplit) fields(line string) []string {
 		f = append(f, "") // a row whose last cell is empty (minK = k-1: missingLast)
 	}
 	if len(f) > sp.k {
+		if sp.trailer {
+			sp.trailOut = true
+			return nil
+		}
 		f[sp.k-1] = strings.Join(f[sp.k-1:], " ")
 		f = f[:sp.k]
 	}
@@ -353,6 +371,70 @@ func (sp *colSplit) fields(line string) []string {
 // read again with no guard.
 func (cp *colProfile) guardBroken() bool {
 	return len(cp.split.numbers) > 0 && cp.guarded > max(5, (cp.rows+cp.guarded)/100)
+}
+
+// maxTrailer is the most non-blank lines of a summary below a table
+// (trailerBelow).
+const maxTrailer = 32
+
+// trailerBelow sets sp.trailer (a table split at runs of spaces): the
+// text ends with a summary of the table, after its last row and a
+// blank line, of at most maxTrailer non-blank lines, one or more of
+// which split into more words than the table has columns, while no row
+// above it does among the first 4,000 lines. Those lines are no rows:
+// rsync -i --stats' "Total file size: 7,519,553 bytes" would be a row
+// of itemize code "Total" (a value of 4 rows in the index by value).
+// A row above the summary with more words, found when every line is
+// read, breaks the rule (colProfile.trailBroken): the text is read
+// again without it.
+func (sp *colSplit) trailerBelow(data, sample []byte) {
+	if sp.mode != bySpaces || sp.k < 2 {
+		return
+	}
+	tail := data[max(0, len(data)-1<<16):]
+	lines := strings.Split(strings.TrimSuffix(string(tail), "\n"), "\n")
+	if len(tail) < len(data) {
+		lines = lines[1:] // a line cut by the window
+	}
+	words := func(l string) int {
+		l = strings.TrimSuffix(l, "\r")
+		if sp.lead != "" {
+			l = strings.TrimPrefix(l, sp.lead)
+		}
+		f, _ := splitSpacesP(l)
+		return len(f)
+	}
+	last, wide, block := -1, 0, 0
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := strings.TrimSuffix(lines[i], "\r")
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		isRow := sp.fields(l) != nil
+		if isRow && words(l) <= sp.k {
+			last = i
+			break
+		}
+		if block++; block > maxTrailer {
+			return
+		}
+		if isRow {
+			wide++
+		}
+	}
+	if last < 0 || wide == 0 || last+1 >= len(lines) || strings.TrimSpace(lines[last+1]) != "" {
+		return
+	}
+	from := countLines(data) - (len(lines) - (last + 1))
+	ok := true
+	firstLines(sample, func(pos int, l string) {
+		if ok && pos < from && sp.fields(l) != nil && words(l) > sp.k {
+			ok = false
+		}
+	})
+	if ok {
+		sp.trailer, sp.trailFrom = true, from
+	}
 }
 
 // hasASCIILetter reports whether s has a letter a-z or A-Z.
@@ -503,7 +585,20 @@ func (sp *colSplit) jqFields() string {
 		}
 		return fmt.Sprintf(`%s%s | select(length >= %d and length <= %d)%s`, sp.jqLead(), sp.jqCells(), lo, hi, sp.jqWords())
 	}
-	return fmt.Sprintf(`%s%s%s | select(length >= %d) | %s.[:%d] + [.[%d:] | join(" ")]`, sp.jqLead(), sp.jqNoRule(), sp.jqSplit(), sp.minK, sp.jqGuard(), sp.k-1, sp.k-1)
+	return fmt.Sprintf(`%s%s%s | %s | %s.[:%d] + [.[%d:] | join(" ")]`, sp.jqLead(), sp.jqNoRule(), sp.jqSplit(), sp.jqWordCount(), sp.jqGuard(), sp.k-1, sp.k-1)
+}
+
+// jqWordCount is the jq test of the number of words of a line split at
+// spaces that is a row: minK or more, and no more than k when the
+// table has a summary below it (trailer).
+func (sp *colSplit) jqWordCount() string {
+	if sp.trailer && sp.minK == sp.k {
+		return fmt.Sprintf(`select(length == %d)`, sp.k)
+	}
+	if sp.trailer {
+		return fmt.Sprintf(`select(length >= %d and length <= %d)`, sp.minK, sp.k)
+	}
+	return fmt.Sprintf(`select(length >= %d)`, sp.minK)
 }
 
 // jqGuard is the jq that leaves out, of the cells of a line split at
@@ -615,7 +710,7 @@ func (sp *colSplit) jqField(i int) string {
 	if sp.mode != bySpaces {
 		return sp.jqFields() + fmt.Sprintf(` | .[%d]`, i)
 	}
-	s := fmt.Sprintf(`%s%s%s | select(length >= %d) | %s`, sp.jqLead(), sp.jqNoRule(), sp.jqSplit(), sp.minK, sp.jqGuard())
+	s := fmt.Sprintf(`%s%s%s | %s | %s`, sp.jqLead(), sp.jqNoRule(), sp.jqSplit(), sp.jqWordCount(), sp.jqGuard())
 	if i == sp.k-1 {
 		// The last column holds the rest, joined by single spaces.
 		return s + fmt.Sprintf(`.[%d:] | join(" ")`, i)
@@ -627,12 +722,12 @@ func (sp *colSplit) jqField(i int) string {
 // 4,000 lines; nil when it is not. Separators (bars, tabs: text_split.go)
 // are tried first, then runs of spaces, then a list of one value a line.
 func detectColumns(data []byte, kind string) *colSplit {
-	return detectColumnsGuard(data, kind, true)
+	return detectColumnsGuard(data, kind, true, true)
 }
 
 // detectColumnsGuard is detectColumns, with the number guard of a
 // whitespace table (numberGuard) or without it.
-func detectColumnsGuard(data []byte, kind string, guard bool) *colSplit {
+func detectColumnsGuard(data []byte, kind string, guard, trailer bool) *colSplit {
 	switch kind {
 	case textFields, textGoTest, textTAP:
 		return nil // records of fields, test reports: their own structure
@@ -667,6 +762,9 @@ func detectColumnsGuard(data []byte, kind string, guard bool) *colSplit {
 		if guard {
 			sp.numberGuard(sample)
 			sp.headerAbove(sample)
+		}
+		if trailer {
+			sp.trailerBelow(data, sample)
 		}
 	}
 	if w := detectWidth(sample); w != nil && (sp == nil || sp.header == nil && w.k == sp.k && w.lead == sp.lead && sp.countRows(sample) < w.countRows(sample)) {
@@ -1351,6 +1449,9 @@ func (cp *colProfile) add(pos int, line string) {
 	if f == nil {
 		if cp.split.guardOut {
 			cp.guarded++
+		}
+		if cp.split.trailOut && pos < cp.split.trailFrom {
+			cp.trailBroken = true // a row above the summary with more words
 		}
 		cp.other++
 		cp.afterOther = true

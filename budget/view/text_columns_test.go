@@ -415,7 +415,7 @@ func TestNumberGuardStopsEarly(t *testing.T) {
 		fmt.Fprintf(&b, "host%05d  %s  ok\n", i, size)
 	}
 	data := []byte(b.String())
-	p := profileText(data, nil, true)
+	p := profileText(data, nil, true, true)
 	if p.cols == nil || len(p.cols.split.numbers) != 1 {
 		t.Fatalf("no guarded table: %+v", p.cols)
 	}

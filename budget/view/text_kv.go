@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -48,6 +49,7 @@ const (
 	kvColon         // Key: value (/proc/meminfo)
 	kvDefine        // #define NAME value (cpp -dM)
 	kvTight         // name:value (redis-cli INFO), the name one word
+	kvArrow         // Name => value (php -i), "Name => local => master" with its second value once when the same
 	kvMetric        // name{labels} value (Prometheus' text exposition, /proc/vmstat): text_kvmetric.go
 )
 
@@ -77,6 +79,8 @@ func (f kvForm) describe() string {
 		return `#define NAME value`
 	case kvTight:
 		return `name:value (split at the first ":")`
+	case kvArrow:
+		return `Name => value (split at the first " => "; "Name => A => A", a local and a master value that are the same, is read as the value A)`
 	case kvMetric:
 		return `name{labels} value (metric samples: a name, its labels if any, a number)`
 	}
@@ -179,6 +183,22 @@ func (f kvForm) split(line string) (key, val string, ok bool) {
 			return "", "", false
 		}
 		return line[:i], strings.TrimRight(rest, " \t"), true
+	case kvArrow:
+		// phpinfo()'s text: "memory_limit => 128M => 128M" (a local
+		// and a master value), "PHP Version => 8.2.7", a name of a few
+		// words; not indented, not a PHP array's "[key] => value".
+		i := strings.Index(line+" ", " => ")
+		if i <= 0 || i > 80 || line[0] == ' ' || line[0] == '\t' || line[0] == '[' {
+			return "", "", false
+		}
+		val = ""
+		if i+4 <= len(line) {
+			val = strings.TrimSpace(line[i+4:])
+		}
+		if a, b, ok := strings.Cut(val, " => "); ok && a == b {
+			val = a
+		}
+		return line[:i], val, true
 	case kvMetric:
 		return splitMetric(line)
 	case kvDefine:
@@ -211,7 +231,7 @@ func kvComment(line string) bool {
 		strings.HasPrefix(s, "[") && strings.HasSuffix(strings.TrimRight(s, " \t"), "]")
 }
 
-var kvForms = []kvForm{kvEq, kvSpaced, kvQuoted, kvDefine, kvColon, kvTight, kvMetric}
+var kvForms = []kvForm{kvEq, kvSpaced, kvQuoted, kvDefine, kvColon, kvTight, kvArrow, kvMetric}
 
 // detectKV returns the spelling of a text of key/value lines, or kvNone.
 // Only plain lines or blank-line-separated blocks can be (python -m
@@ -229,6 +249,7 @@ func detectKV(data []byte, kind string) kvForm {
 		keys[f] = map[string]bool{}
 	}
 	lines, comments := 0, 0
+	arrowFields := map[int]int{} // kvArrow's lines by their count of words split at spaces
 	sampleLines(data, func(line string) {
 		if strings.TrimSpace(line) == "" {
 			return
@@ -245,6 +266,9 @@ func detectKV(data []byte, kind string) kvForm {
 			if k, _, ok := f.split(line); ok {
 				hits[f]++
 				keys[f][k] = true
+				if f == kvArrow {
+					arrowFields[len(strings.Fields(line))]++
+				}
 			}
 		}
 	})
@@ -269,7 +293,25 @@ func detectKV(data []byte, kind string) kvForm {
 			}
 		}
 	}
-	if best == kvNone || n < kvMinEntries || n*10 < lines*9 || comments > n {
+	least := 9 // tenths of the lines that must be entries
+	if best == kvArrow {
+		// " => " is a separator no prose writes: phpinfo()'s module
+		// names, lists continued on their own lines and its license
+		// text are a fifth of its lines.
+		least = 7
+		// A table whose rows hold "=>" as one of their columns
+		// (ldconfig -p: "libz.so.1 (libc6,x86-64) => /lib/…/libz.so.1",
+		// every row 4 words) is a table: its columns are profiled and
+		// indexed as columns. phpinfo()'s lines have no one word count
+		// (names and values of several words; 45% of its lines at most).
+		// Lines of three words ("name => value") stay key/value lines.
+		for words, c := range arrowFields {
+			if words >= 4 && c*10 >= hits[kvArrow]*9 {
+				return kvNone
+			}
+		}
+	}
+	if best == kvNone || n < kvMinEntries || n*10 < lines*least || comments > n {
 		return kvNone
 	}
 	if 10*len(keys[best]) < 6*n {
@@ -395,6 +437,9 @@ func (s *kvStats) add(pos int, line string) {
 	}
 	e.key = strings.Clone(e.key)
 	e.val = strings.Clone(e.val)
+	if s.form == kvArrow {
+		line = k + " => " + v // a repeated master value once, as the form's description says
+	}
 	e.text = strings.Clone(cut(line, kvWidth))
 	s.kept = append(s.kept, e)
 	if len(s.kept) == kvMaxKept {
@@ -862,7 +907,11 @@ func (it kvItem) text(sep string) string {
 		names[i] = e.key
 	}
 	first := it.first
-	return fmt.Sprintf("  %s (names %d-%d of %s): %s", shownValue(it.value), first+1, first+len(it.ents), commas(it.total), strings.Join(names, " "))
+	join := " "
+	if slices.ContainsFunc(names, func(n string) bool { return strings.Contains(n, " ") }) {
+		join = ", " // names of words (phpinfo()'s "IPv6 Support")
+	}
+	return fmt.Sprintf("  %s (names %d-%d of %s): %s", shownValue(it.value), first+1, first+len(it.ents), commas(it.total), strings.Join(names, join))
 }
 
 // query is the jq filter that reads the entry named key (over the text's
@@ -882,6 +931,8 @@ func (f kvForm) query(key string) string {
 		return fmt.Sprintf(`.[] | select(startswith(%s))`, jqString(key+":"))
 	case kvMetric:
 		return fmt.Sprintf(`.[] | select(startswith(%s))`, jqString(key+" "))
+	case kvArrow:
+		return fmt.Sprintf(`.[] | select(startswith(%s) or . == %s)`, jqString(key+" => "), jqString(key+" =>"))
 	}
 	return fmt.Sprintf(`.[] | select((split(":")[0] | rtrimstr(" ") | rtrimstr("\t")) == %s)`, k)
 }

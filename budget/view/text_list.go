@@ -230,7 +230,7 @@ func (c *colStat) sharedParts(end bool) []sharedGroup {
 		for _, o := range out {
 			// A start without a delimiter ("lib") is not split further
 			// by its letters ("libx").
-			if !end && strings.HasPrefix(g.part, o.part) && strings.IndexAny(g.part, partDelims) < 0 {
+			if !end && strings.HasPrefix(g.part, o.part) && indexDelim(g.part, 0) < 0 {
 				covered = true
 				break
 			}
@@ -266,13 +266,63 @@ const partDelims = "-_./:="
 // ("lib" of libfoo, libbar) and does not end in a digit.
 func wordPart(p string, end bool) bool {
 	if end {
-		return strings.IndexByte(partDelims, p[0]) >= 0 && !isDigitByte(p[1]) && strings.IndexAny(p[1:], partDelims) < 0
+		return delimAt(p, 0) && !isDigitByte(p[1]) && indexDelim(p, 1) < 0
 	}
-	last := p[len(p)-1]
-	if strings.IndexByte(partDelims, last) >= 0 {
-		return !isDigitByte(p[len(p)-2])
+	last := len(p) - 1
+	if delimAt(p, last) {
+		return !isDigitByte(p[last-1])
 	}
-	return strings.IndexAny(p, partDelims) < 0 && !isDigitByte(last)
+	return indexDelim(p, 0) < 0 && !isDigitByte(p[last])
+}
+
+// delimAt reports whether p[i] ends a word of names: a byte of
+// partDelims, but an '=' inside {labels} or quotes, which assigns a
+// label its value (prometheus' 'up{instance="h0:9100"}': its names
+// share the start 'up{instance="h', not 'up{instance=').
+func delimAt(p string, i int) bool {
+	c := p[i]
+	if strings.IndexByte(partDelims, c) < 0 {
+		return false
+	}
+	if c != '=' {
+		return true
+	}
+	depth, quotes := 0, 0
+	for j := 0; j < i; j++ {
+		switch p[j] {
+		case '{':
+			depth++
+		case '}':
+			depth = max(0, depth-1)
+		case '"':
+			quotes++
+		}
+	}
+	if depth > 0 || quotes%2 == 1 {
+		return false
+	}
+	for j := len(p) - 1; j > i; j-- { // (an end: the '{' is cut off)
+		switch p[j] {
+		case '}':
+			depth++
+		case '{':
+			depth = max(0, depth-1)
+		case '"':
+			quotes++
+		}
+	}
+	return depth == 0 && quotes%2 == 0
+}
+
+// indexDelim is the index of the first byte of p from from on that ends
+// a word of names (delimAt), or -1.
+func indexDelim(p string, from int) int {
+	for i := from; i < len(p); i++ {
+		if delimAt(p, i) {
+			return i
+		}
+	}
+	return -1
 }
 
 func reverseBytes(s string) string {

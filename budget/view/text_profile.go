@@ -166,6 +166,10 @@ type textProfile struct {
 	// of content after a TAB (git blame's source lines) with a severity
 	// word, not counted.
 	tabSev int
+	// titleSev: titles of a table's sections with a severity word
+	// inside a sentence (gcc -Q's "The following options control
+	// compiler warning messages:"), not counted (sectionTitle).
+	titleSev int
 	// zeroQuoted: a line's zero phrases differ with and without the
 	// quote before the value (zeroQuotedDiffers).
 	zeroQuoted bool
@@ -264,19 +268,30 @@ func firstLines(data []byte, fn func(pos int, line string)) {
 // The lines at the positions in want are kept in extra (the rows a pin
 // predicate selected).
 func analyzeText(data []byte, want map[int]bool) *textProfile {
-	p := profileText(data, want, true)
-	if p.cols != nil && p.cols.guardBroken() {
-		// The guard of a column of numbers, chosen on the first 4,000
-		// lines, left out more of all the lines than it allows: the
-		// words are the column's values (text_columns.go).
-		p = profileText(data, want, false)
+	guard, trailer := true, true
+	for {
+		p := profileText(data, want, guard, trailer)
+		switch {
+		case p.cols != nil && guard && p.cols.guardBroken():
+			// The guard of a column of numbers, chosen on the first
+			// 4,000 lines, left out more of all the lines than it
+			// allows: the words are the column's values
+			// (text_columns.go).
+			guard = false
+		case p.cols != nil && trailer && p.cols.trailBroken:
+			// A row above the summary below the table has more
+			// words than its columns: the summary's rule is wrong.
+			trailer = false
+		default:
+			return p
+		}
 	}
-	return p
 }
 
 // profileText is analyzeText, with the number guard of a table's
-// columns (numberGuard) or without it.
-func profileText(data []byte, want map[int]bool, guard bool) *textProfile {
+// columns (numberGuard) or without it, and with the rule of a summary
+// below a table (trailerBelow) or without it.
+func profileText(data []byte, want map[int]bool, guard, trailer bool) *textProfile {
 	n := countLines(data)
 	p := &textProfile{lines: n, levels: map[string]int{}, miner: newMiner(), extra: map[int]string{}}
 	p.kind = detectTextKind(data)
@@ -287,7 +302,7 @@ func profileText(data []byte, want map[int]bool, guard bool) *textProfile {
 	p.miner.keep = p.locData
 	if p.kv == nil && detectTagged(data) {
 		p.tagged = newTaggedStats() // not a table nor a list (text_tagged.go)
-	} else if sp := detectColumnsGuard(data, p.kind, guard); p.kv == nil && sp != nil {
+	} else if sp := detectColumnsGuard(data, p.kind, guard, trailer); p.kv == nil && sp != nil {
 		p.cols = newColProfile(sp)
 	}
 	// The spread: lines between the head and the tail, coarse to fine.
@@ -541,6 +556,10 @@ func profileText(data []byte, want map[int]bool, guard bool) *textProfile {
 			sev = sevNone // a word of a record's description (text_lead.go)
 			p.leadSev++
 		}
+		if sev != sevNone && p.cols != nil && p.cols.split.sectionTitle(line, next) {
+			sev = sevNone // the title of the rows below it (text_severity.go)
+			p.titleSev++
+		}
 		if sev != sevNone && p.recs != nil && p.recs.keys != nil && tabContent(line) {
 			sev = sevNone // a word of the content the records annotate (text_keyruns.go)
 			p.tabSev++
@@ -619,9 +638,13 @@ func profileText(data []byte, want map[int]bool, guard bool) *textProfile {
 	// lines it leaves out are at most n): the pass stops there, and
 	// analyzeText reads the text again without it (rev14 R9: on 50 MB
 	// whose words start at line 5,000 the first pass was read whole).
+	// So does a summary's rule once a row above it breaks it.
 	guardMax := -1
 	if guard && p.cols != nil && len(p.cols.split.numbers) > 0 {
 		guardMax = max(5, n/100)
+	}
+	broken := func() bool {
+		return p.cols != nil && (guardMax >= 0 && p.cols.guarded > guardMax || p.cols.trailBroken)
 	}
 	heldPos, held := -1, ""
 	textLinesWhile(data, func(pos int, line string) bool {
@@ -629,10 +652,10 @@ func profileText(data []byte, want map[int]bool, guard bool) *textProfile {
 			step(heldPos, held, line)
 		}
 		heldPos, held = pos, line
-		return guardMax < 0 || p.cols.guarded <= guardMax
+		return !broken()
 	})
-	if guardMax >= 0 && p.cols.guarded > guardMax {
-		return p // broken: analyzeText profiles again, with no guard
+	if broken() {
+		return p // analyzeText profiles again, without the rule
 	}
 	if heldPos >= 0 {
 		step(heldPos, held, "")

@@ -340,6 +340,14 @@ func (p *textProfile) severityQuery(sev int) string {
 		lines = `. as $l | to_entries[] | (($l[.key + 1] // "") | test(` + jqString(p.recs.lead.deeperRE()) + `)) as $d`
 		cond = `((test(` + jqString(p.recs.lead.leadRE()) + `) and $d and (test(` + jqString(proseMarkerPattern) + `) | not)) | not) and (` + cond + `)`
 	}
+	// The titles of a table's sections (sectionTitle).
+	if p != nil && p.titleSev > 0 {
+		if lines == `to_entries[]` {
+			lines = `. as $l | to_entries[]`
+		}
+		lines += ` | ($l[.key + 1] // "") as $next`
+		cond = `(` + p.cols.split.jqSectionTitle() + ` | not) and (` + cond + `)`
+	}
 	// The content lines records of key runs annotate (text_keyruns.go).
 	if p != nil && p.tabSev > 0 {
 		cond = `((test(` + jqString(tabContentPattern) + `) and (test(` + jqString(codeMarkerPattern) + `) | not)) | not) and (` + cond + `)`
@@ -349,6 +357,28 @@ func (p *textProfile) severityQuery(sev int) string {
 		cond = `((test(` + jqString(codePattern) + `) and (test(` + jqString(codeMarkerPattern) + `) | not)) | not) and (` + cond + `)`
 	}
 	return lines + ` | select(.value | ` + cond + `) | "\(.key)\t\(.value)"`
+}
+
+// sectionTitle reports whether line is the title of a section of a
+// table (not a list): no row itself, it ends in ':' and the line after
+// it is a row, and its severity word is inside a sentence, not a marker
+// (proseMarkerPattern: "error: ...", "3 warnings:"). "The following
+// options control compiler warning messages:" names what the rows below
+// it are; it is no warning (gcc -Q --help=warnings).
+func (sp *colSplit) sectionTitle(line, next string) bool {
+	if sp.mode == byLine || !strings.HasSuffix(strings.TrimRight(line, " \t"), ":") || proseRe.MatchString(line) {
+		return false
+	}
+	if sp.fields(line) != nil {
+		return false
+	}
+	return sp.fields(next) != nil
+}
+
+// jqSectionTitle is sectionTitle in jq, over a line (.value) and the
+// line after it ($next).
+func (sp *colSplit) jqSectionTitle() string {
+	return `(test(":[ \t]*$") and (test(` + jqString(proseMarkerPattern) + `) | not) and ([` + sp.jqFields() + `] | length == 0) and ([$next | ` + sp.jqFields() + `] | length > 0))`
 }
 
 // zeroQuotedDiffers reports whether the zero phrases of line differ

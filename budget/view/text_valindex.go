@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // The index of a name/value table, by value.
@@ -53,6 +54,9 @@ type valueIndex struct {
 	rows []kvEntry
 	// top are the values of the most rows, at most recTopValues.
 	top []string
+	// skipped are the lines of the rows of values not grouped that the
+	// index skips (among the first lines shown before it), in order.
+	skipped []int
 	// chunk is, per item, the index chunk it falls in (the bytes of
 	// indexChunk rows in line order): the fill offers the index the same
 	// share of the budget per priority as the line-order index.
@@ -61,16 +65,21 @@ type valueIndex struct {
 
 // nameValue returns the name column and the value column of a table read
 // by value, and whether it is one: exactly two columns, cols (the index
-// columns) naming one of them the identity, the other no column of
+// columns) naming one of them the identity first, the other no column of
 // numbers, with its values counted exactly, and the values shared by
 // kvGroupMin rows or more (up to kvGroupLen characters) holding half of
 // the rows or more.
 func (cp *colProfile) nameValue(cols []int) (id, val int, ok bool) {
-	if cp.split.mode == byLine || len(cp.cols) != 2 || len(cols) != 2 || cp.rows < 2*indexChunk || cp.rows > maxIndexRows {
+	if cp.split.mode == byLine || len(cp.cols) != 2 || len(cols) == 0 || cp.rows < 2*indexChunk || cp.rows > maxIndexRows {
 		return 0, 0, false
 	}
-	id, val = cols[0], cols[1]
+	// The other column, also when the line-order index leaves it out
+	// (a few long values, counted in the profile: rsync's itemize codes).
+	id, val = cols[0], 1-cols[0]
 	c := cp.cols[val]
+	if len(cols) == 1 && (c.rows == 0 || c.sumLen > 24*c.rows || len(c.distinct) < 2) {
+		return 0, 0, false // left out of the index for more than its few long values
+	}
 	if c.isNumber() || c.overflow || c.values == nil || c.rows != cp.rows {
 		return 0, 0, false
 	}
@@ -125,6 +134,11 @@ func (tc *textCands) valueIndexOf(id, val int, skip map[int]bool) *valueIndex {
 		return a.ents[0].pos < b.ents[0].pos
 	})
 	vi := &valueIndex{id: id, val: val, items: items, rows: s.kept}
+	for _, e := range s.kept {
+		if n := s.vals[e.val]; skip[e.pos] && (n < kvGroupMin || utf8.RuneCountInString(e.val) > kvGroupLen) {
+			vi.skipped = append(vi.skipped, e.pos)
+		}
+	}
 	vs, _ := byCount(s.vals)
 	for _, x := range vs[:min(len(vs), recTopValues)] {
 		vi.top = append(vi.top, x.k)
@@ -177,8 +191,150 @@ func (tc *textCands) valueIndexHead(cs []Candidate) string {
 		n += tc.indexN[c.Key]
 	}
 	name, val := cp.cols[vi.id].name, cp.cols[vi.val].name
-	return fmt.Sprintf("index of the rows by %[2]s (a value of %[3]d rows or more once, then the %[1]s of the rows that have it, in line order; the other rows as %[1]s %[2]s; showing %[4]s of %[5]s rows):\n",
+	s := fmt.Sprintf("index of the rows by %[2]s (a value of %[3]d rows or more once, then the %[1]s of the rows that have it, in line order; the other rows as %[1]s %[2]s; showing %[4]s of %[5]s rows):\n",
 		name, val, kvGroupMin, commas(n), commas(cp.rows))
+	if n < len(vi.rows) {
+		s += fmt.Sprintf("the %s rows not in this index, in line order: compact artifact query %s --jq %s\n",
+			commas(len(vi.rows)-n), tc.in.Handle, tc.jq(vi.restQuery(&cp.split, cs)))
+	}
+	return s
+}
+
+// restQuery is the jq that yields exactly the rows the chosen index
+// lines cs do not list, in line order, as "line<TAB>text". The rows are
+// grouped by value (each group in line order). A grouped value (of
+// kvGroupMin rows or more, up to kvGroupLen characters) yields its rows
+// past the names its lines list: names 1-N, since a value's lines come
+// in line order ($n maps the value to N: every value listed, 0 for the
+// others; or, when shorter, the values listed in part and those not
+// listed, all the rows for the others, listed whole). A value whose
+// listed lines are not its first is sliced apart (no fill is known to
+// do that). Another value yields its rows but the single rows listed,
+// which are the first in line order (but those among the first lines,
+// which the index skips): past the last listed, or among those skipped.
+func (vi *valueIndex) restQuery(sp *colSplit, cs []Candidate) string {
+	shownChunks := map[int]map[int]bool{} // vrank -> chunks listed
+	listed := map[int]bool{}              // single rows listed, by line
+	last := -1
+	for _, c := range cs {
+		if c.Key >= 1<<40 {
+			pos := c.Key - 1<<40
+			listed[pos], last = true, max(last, pos)
+			continue
+		}
+		r := c.Key / 1000000
+		if shownChunks[r] == nil {
+			shownChunks[r] = map[int]bool{}
+		}
+		shownChunks[r][c.Key%1000000] = true
+	}
+	type part struct {
+		value string
+		total int
+	}
+	parts := map[int]part{}
+	var unlisted []string // the grouped values none of whose names are listed
+	prefix := true        // the single rows listed are those up to last
+	for _, it := range vi.items {
+		switch {
+		case it.group && shownChunks[it.vrank] != nil:
+			parts[it.vrank] = part{it.value, it.total}
+		case it.group && it.chunk == 0:
+			unlisted = append(unlisted, fmt.Sprintf("%s: 0", jqString(it.value)))
+		case !it.group && it.ents[0].pos <= last && !listed[it.ents[0].pos]:
+			prefix = false
+		}
+	}
+	ranks := make([]int, 0, len(parts))
+	for r := range parts {
+		ranks = append(ranks, r)
+	}
+	sort.Ints(ranks)
+	v := fmt.Sprintf(".[0].f[%d]", vi.val)
+	var firsts, partial, apart []string
+	for _, r := range ranks {
+		p := parts[r]
+		n := 0
+		for shownChunks[r][n/valueChunk] && n < p.total {
+			n += valueChunk
+		}
+		n = min(n, p.total)
+		if len(shownChunks[r]) == (n+valueChunk-1)/valueChunk {
+			firsts = append(firsts, fmt.Sprintf("%s: %d", jqString(p.value), n))
+			if n < p.total {
+				partial = append(partial, firsts[len(firsts)-1])
+			}
+			continue
+		}
+		var ranges [][2]int
+		for c := 0; c*valueChunk < p.total; c++ {
+			if !shownChunks[r][c] {
+				ranges = append(ranges, [2]int{c * valueChunk, min(p.total, (c+1)*valueChunk)})
+			}
+		}
+		apart = append(apart, fmt.Sprintf("if %s == %s then %s", v, jqString(p.value), jqSlices(ranges, p.total)))
+	}
+	rows := "to_entries[] | "
+	if sp.headPos >= 0 {
+		rows += fmt.Sprintf("select(.key != %d) | ", sp.headPos)
+	}
+	rows += ".f = (.value | " + sp.jqFields() + ")"
+	// fields yields at least least cells of a row: a row with fewer
+	// than the name's and the value's is no row of the index.
+	least := sp.minK
+	if sp.mode == bySpaces {
+		least = min(sp.minK, sp.k-1) + 1
+	}
+	if need := max(vi.id, vi.val); need >= least {
+		rows += fmt.Sprintf(" | select(.f | length > %d)", need)
+	}
+	grouped := fmt.Sprintf("length >= %d and (%s | length) <= %d", kvGroupMin, v, kvGroupLen)
+	each := fmt.Sprintf(".[($n[%s] // 0):][]", v)
+	if len(firsts) == 0 {
+		each = ".[]"
+	}
+	if others := append(partial, unlisted...); len(strings.Join(others, ", ")) < len(strings.Join(firsts, ", ")) {
+		firsts = others
+		each = fmt.Sprintf(".[($n[%s] // length):][]", v)
+		if len(firsts) == 0 {
+			each = "empty"
+		}
+	}
+	for i := len(apart) - 1; i >= 0; i-- {
+		each = apart[i] + " else " + each + " end"
+	}
+	single := ".[]"
+	switch {
+	case len(listed) == 0:
+	case prefix:
+		var skipped []string
+		for _, p := range vi.skipped {
+			if p < last {
+				skipped = append(skipped, strconv.Itoa(p))
+			}
+		}
+		single = fmt.Sprintf(".[] | select(.key > %d", last)
+		if len(skipped) > 0 {
+			single += fmt.Sprintf(" or (.key | IN(%s))", strings.Join(skipped, ", "))
+		}
+		single += ")"
+	default:
+		pos := make([]int, 0, len(listed))
+		for p := range listed {
+			pos = append(pos, p)
+		}
+		sort.Ints(pos)
+		ps := make([]string, len(pos))
+		for i, p := range pos {
+			ps[i] = strconv.Itoa(p)
+		}
+		single = fmt.Sprintf(".[] | select(.key | IN(%s) | not)", strings.Join(ps, ", "))
+	}
+	q := fmt.Sprintf(`[%s] | group_by(.f[%d])[] | if %s then %s else %s end`, rows, vi.val, grouped, each, single)
+	if len(firsts) > 0 {
+		q = fmt.Sprintf(`{%s} as $n | %s`, strings.Join(firsts, ", "), q)
+	}
+	return fmt.Sprintf(`[%s] | sort_by(.key)[] | "\(.key)\t\(.value)"`, q)
 }
 
 // valueNumbersLine is the extremes of the numbers among the values of a

@@ -74,6 +74,9 @@ func TestValueIndex(t *testing.T) {
 			listed := 0
 			seen := map[string]bool{}
 			for _, l := range strings.Split(rest, "\n")[1:] {
+				if strings.HasPrefix(l, "the ") && strings.Contains(l, " rows not in this index") {
+					continue // the query of the rows not listed (TestValueIndexRest)
+				}
 				if !strings.HasPrefix(l, "  ") {
 					break
 				}
@@ -118,6 +121,9 @@ func TestValueIndex(t *testing.T) {
 			}
 			prev = map[string]bool{}
 			for _, l := range strings.Split(rest, "\n")[1:] {
+				if strings.HasPrefix(l, "the ") && strings.Contains(l, " rows not in this index") {
+					continue
+				}
 				if !strings.HasPrefix(l, "  ") {
 					break
 				}
