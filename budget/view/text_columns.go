@@ -2355,7 +2355,7 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 	// The runs of a table printed in sections (text_runs.go), after
 	// the first chosen rows, before the columns' lines in the view.
 	for j, l := range tc.runLines() {
-		add(tsColumns, -1000+j, -1, "runs of rows", l)
+		add(tsColumns, runKey+j, -1, "runs of rows", l)
 	}
 	return from
 }
@@ -2491,7 +2491,7 @@ func (tc *textCands) columnsHead(cs []Candidate) string {
 		}
 		break
 	}
-	return s
+	return s + tc.runsHead(cs)
 }
 
 // Values by their parts. A column of names or versions has too many

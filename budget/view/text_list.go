@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -571,6 +572,8 @@ func (tc *textCands) indexCandidates() func(prio, from, to int) {
 	render := func(c int) string {
 		var es []posLine
 		var rests []string // per entry, its cells after the identity
+		var ids []string   // per entry, its identity before the cut
+		var ords []int     // per entry, its row's number in the chunk
 		rows := 0
 		textLinesWhile(data[offs[c]:], func(i int, line string) bool {
 			pos := starts[c] + i
@@ -595,7 +598,12 @@ func (tc *textCands) indexCandidates() func(prio, from, to int) {
 					}
 				}
 				es = append(es, posLine{pos, strings.Join(cells, " ")})
-				rests = append(rests, strings.Join(cells[min(1, len(cells)):], " "))
+				rests = append(rests, quotedCells(cells[min(1, len(cells)):]))
+				id := ""
+				if len(cols) > 0 && cols[0] < len(f) {
+					id = f[cols[0]]
+				}
+				ids, ords = append(ids, id), append(ords, rows)
 			}
 			return rows < rowsIn(c)
 		})
@@ -608,8 +616,9 @@ func (tc *textCands) indexCandidates() func(prio, from, to int) {
 		}
 		var ls []string
 		for i := 0; i < len(es); {
+			// (rows in a row: no row among the first lines between)
 			j := i + 1
-			for j < len(es) && rests[j] == rests[i] {
+			for j < len(es) && rests[j] == rests[i] && ords[j] == ords[j-1]+1 {
 				j++
 			}
 			if j-i < minRunRows || rests[i] == "" {
@@ -618,12 +627,18 @@ func (tc *textCands) indexCandidates() func(prio, from, to int) {
 				continue
 			}
 			// A run of rows with the same cells (benchstat's B/op rows
-			// of "0.000 0.000 ~"): the cells once, then the names.
+			// of "0.000 0.000 ~"): the cells once, quoted, then the
+			// names, joined by ", " when a name holds a space (tested
+			// before its cut, whose marker holds one).
 			var names []string
-			for _, e := range es[i:j] {
-				names = append(names, strings.TrimSuffix(e.text, " "+rests[i]))
+			join := " "
+			for k := i; k < j; k++ {
+				names = append(names, cut(ids[k], indexIDCut))
+				if strings.Contains(ids[k], " ") {
+					join = ", "
+				}
 			}
-			ls = append(ls, fmt.Sprintf("  %d-%d\t%d rows with %s: %s", es[i].pos, es[j-1].pos, j-i, rests[i], strings.Join(names, " ")))
+			ls = append(ls, fmt.Sprintf("  %d-%d\t%d rows with %s: %s", es[i].pos, es[j-1].pos, j-i, rests[i], strings.Join(names, join)))
 			i = j
 		}
 		return strings.Join(ls, "\n")
@@ -660,7 +675,14 @@ func (tc *textCands) indexHead(cs []Candidate) string {
 	for _, i := range tc.indexCols {
 		names = append(names, cp.cols[i].name)
 	}
-	return fmt.Sprintf("index of the rows in line order (showing %s of %s; line<TAB>%s, cells cut at %d characters, the first at %d):\n", commas(n), commas(cp.rows), strings.Join(names, " "), indexCellCut, indexIDCut)
+	runs := ""
+	for _, c := range cs {
+		if strings.Contains(c.text(), " rows with \"") {
+			runs = fmt.Sprintf("; first-last<TAB>K rows with \"%s\": the K rows in a row whose other cells are those, by their %s", strings.Join(names[1:], `" "`), names[0])
+			break
+		}
+	}
+	return fmt.Sprintf("index of the rows in line order (showing %s of %s; line<TAB>%s, cells cut at %d characters, the first at %d%s):\n", commas(n), commas(cp.rows), strings.Join(names, " "), indexCellCut, indexIDCut, runs)
 }
 
 // commaPartsLines are the lines of a column of descriptions by their
@@ -695,6 +717,19 @@ func (c *colStat) commaPartsLines() []string {
 		out = append(out, fmt.Sprintf("  %s, rows by the value's %s: %s", c.name, p.what, listCounts(p.m, with, c.rows, "parts", "without one", true)))
 	}
 	return out
+}
+
+// quotedCells writes the cells of an index line after its identity, each
+// quoted as Go (and jq) quote a string ("build", "0.000" "~"); "" when none.
+func quotedCells(cells []string) string {
+	qs := make([]string, len(cells))
+	for i, c := range cells {
+		if c == `""` {
+			c = "" // (an empty cell, written "" in the index)
+		}
+		qs[i] = strconv.Quote(c)
+	}
+	return strings.Join(qs, " ")
 }
 
 // maxCount is the largest count of m (0 when empty).

@@ -34,6 +34,10 @@ const maxRuns = 16
 // runLineCut is the characters a run's line is cut at.
 const runLineCut = 320
 
+// runKey is the key of the first run's line in the columns' section:
+// the runs' lines come first, right after its heading.
+const runKey = -1000
+
 // tableRun is one run of rows: its first and last line and its rows.
 type tableRun struct{ first, last, rows int }
 
@@ -74,7 +78,7 @@ func signedNumber(v string) (float64, bool) {
 }
 
 // runLines are the lines of the runs of the table's rows (nil when the
-// table is not read by runs): a heading, then one line per run.
+// table is not read by runs), one per run; runsHead writes their heading.
 func (tc *textCands) runLines() []string {
 	cp := tc.p.cols
 	if cp == nil || cp.runs < 2 || cp.runs > maxRuns || len(cp.runList) != cp.runs || cp.rows > maxIndexRows || cp.split.mode == byLine || tc.p.kind == textLog {
@@ -183,7 +187,7 @@ func (tc *textCands) runLines() []string {
 	if len(cols) == 0 && !titled {
 		return nil // nothing to count per run, nothing that names one
 	}
-	out := []string{fmt.Sprintf("  the rows in %d runs (sections), each: first-last line<TAB>rows, the Key: value line above, counts of the columns of few values (signed numbers by sign), the lines above and below:", len(cp.runList))}
+	var out []string
 	for i, run := range cp.runList {
 		s := fmt.Sprintf("  %d-%d\t%s rows", run.first, run.last, commas(run.rows))
 		if titles[i] != "" {
@@ -222,6 +226,35 @@ func (tc *textCands) runLines() []string {
 		out = append(out, cut(s, runLineCut))
 	}
 	return out
+}
+
+// runsHead is the heading of the runs' lines (runLines) among the chosen
+// candidates cs of the columns' section: how many of the runs they show
+// and the lines of those they leave out (a slice of the text reads
+// them); "" when no run's line is chosen.
+func (tc *textCands) runsHead(cs []Candidate) string {
+	shown := map[int]bool{}
+	for _, c := range cs {
+		if c.Reason == "runs of rows" {
+			shown[c.Key-runKey] = true
+		}
+	}
+	if len(shown) == 0 {
+		return ""
+	}
+	runs := tc.p.cols.runList
+	left := ""
+	if len(shown) < len(runs) {
+		var ls []string
+		for i, r := range runs {
+			if !shown[i] {
+				ls = append(ls, fmt.Sprintf("%d-%d", r.first, r.last))
+			}
+		}
+		left = fmt.Sprintf(", not shown: the runs of lines %s", strings.Join(ls, ", "))
+	}
+	return fmt.Sprintf("  the rows in %d runs (sections; showing %d of %d%s), each: first-last line<TAB>rows, the Key: value line above, counts of the columns of few values (signed numbers by sign), the lines above and below:\n",
+		len(runs), len(shown), len(runs), left)
 }
 
 // squeezeSpaces trims s and writes each run of white space in it as one
