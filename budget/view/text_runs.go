@@ -176,8 +176,12 @@ func (tc *textCands) runLines() []string {
 			}
 			continue
 		}
-		if n := len(c.values); n >= 2 && n <= shownColValues && slices.ContainsFunc(counts, func(rc []runCount) bool { return len(rc[j].vals) >= 2 }) {
-			cols = append(cols, j) // (not a column of one value in each run: a unit)
+		// (not a column of one value in each run: a unit; nor one of a
+		// value per row in each run: names, "Test0" .. "Test9" under
+		// each suite of a JUnit report)
+		if n := len(c.values); n >= 2 && n <= shownColValues && slices.ContainsFunc(counts, func(rc []runCount) bool { return len(rc[j].vals) >= 2 }) &&
+			slices.ContainsFunc(counts, func(rc []runCount) bool { return maxCount(rc[j].vals) >= 2 }) {
+			cols = append(cols, j)
 		}
 	}
 	titled := false
