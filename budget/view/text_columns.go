@@ -97,6 +97,8 @@ type colSplit struct {
 	trailer   bool
 	trailFrom int
 	trailOut  bool
+	// fs: byFields, the fields of the lines (text_fields.go).
+	fs *fieldSplit
 }
 
 // colStat is the profile of one column.
@@ -572,6 +574,9 @@ func (sp *colSplit) jqFields() string {
 		if sp.words != nil {
 			lo, hi = sp.cellMinK, sp.cellK
 		}
+		if sp.mode == byFields {
+			return sp.jqLead() + sp.jqCells() + sp.jqWords() // (cells of every key: always k)
+		}
 		if lo == hi {
 			return fmt.Sprintf(`%s%s | select(length == %d)%s`, sp.jqLead(), sp.jqCells(), hi, sp.jqWords())
 		}
@@ -620,9 +625,14 @@ func (sp *colSplit) splitWords(f []string) []string {
 	out := make([]string, 0, sp.k)
 	for i, c := range f {
 		if i < len(sp.words) && sp.words[i] > 0 {
-			ws, merged := splitSpacesP(c)
-			if merged {
-				sp.parens = true
+			var ws []string
+			if sp.mode == byFields {
+				ws = splitBlanks(c) // (a request line: no cell in parentheses)
+			} else {
+				var merged bool
+				if ws, merged = splitSpacesP(c); merged {
+					sp.parens = true
+				}
 			}
 			if len(ws) != sp.words[i] {
 				return nil
@@ -640,6 +650,9 @@ func (sp *colSplit) splitWords(f []string) []string {
 func (sp *colSplit) jqWords() string {
 	if sp.words == nil {
 		return ""
+	}
+	if sp.mode == byFields {
+		return sp.fs.jqWords(sp.words)
 	}
 	var b strings.Builder
 	b.WriteString(` | [. as $c | range(0; length) as $i | `)
@@ -659,7 +672,7 @@ func (sp *colSplit) jqWords() string {
 // whose first cell is "mode hash stage" (git ls-files -s, git ls-tree)
 // has those three columns, not one of 1,878 distinct values.
 func (sp *colSplit) detectWords(sample []byte) {
-	if sp.mode != byTab && sp.mode != byTabRuns {
+	if sp.mode != byTab && sp.mode != byTabRuns && sp.mode != byFields {
 		return
 	}
 	words := make([]int, sp.minK)
@@ -682,6 +695,10 @@ func (sp *colSplit) detectWords(sample []byte) {
 	}
 	extra := 0
 	for i, w := range words {
+		if sp.mode == byFields && (i >= sp.fs.pos || sp.fs.kinds[i] != tokQuoted) {
+			words[i] = 0 // only a quoted positional field (a request line)
+			continue
+		}
 		if w < 2 || w > 6 {
 			words[i] = 0
 			continue
@@ -743,6 +760,10 @@ func detectColumnsGuard(data []byte, kind string, guard, trailer bool) *colSplit
 	}
 	if mostlyLocated(sample) {
 		return nil // diagnostics and grep -n matches: counted by file (text_locations.go), not split at spaces
+	}
+	if sp := detectFields(sample); sp != nil {
+		sp.names = sp.nameColumns(sample)
+		return sp
 	}
 	sp := detectSpaces(sample)
 	if sp != nil && sp.described && kind == textLog {
@@ -1466,7 +1487,7 @@ func (cp *colProfile) add(pos int, line string) {
 		cp.starts = append(cp.starts, pos)
 	}
 	for i, c := range cp.cols {
-		if i < len(f) {
+		if i < len(f) && !cp.split.absentAt(i) {
 			c.add(pos, line, f[i], cp.rows)
 		}
 	}
@@ -2415,10 +2436,7 @@ func (tc *textCands) columnParts(add func(sec, key, rec int, reason, text string
 func (tc *textCands) columnsHead(cs []Candidate) string {
 	cp := tc.p.cols
 	how := cp.split.howSplit()
-	hdr := "no header line"
-	if cp.split.header != nil {
-		hdr = fmt.Sprintf("header at line %d", cp.split.headPos)
-	}
+	hdr := cp.split.headerText()
 	shown := 0
 	var named *colStat
 	for _, c := range cs {
