@@ -97,7 +97,6 @@ func pairKeyEnd(s string, i int) int {
 	return -1
 }
 
-
 // scanFieldTokens appends the tokens of line to out (fieldTokenPattern).
 func scanFieldTokens(line string, out []fieldTok) []fieldTok {
 	i := 0
