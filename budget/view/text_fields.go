@@ -264,7 +264,8 @@ func detectFields(sample []byte) *colSplit {
 			return
 		}
 		for _, t := range toks[:fs.pos] {
-			if t.kind != tokPlain && strings.ContainsAny(t.s, " \t") {
+			if t.kind != tokPlain && strings.ContainsAny(trimBlank(unwrapField(t.s)), " \t") {
+				// (not only padding: pytest's "[  0%]")
 				spaced++
 				break
 			}
