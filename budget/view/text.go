@@ -494,6 +494,7 @@ func (tc *textCands) candidates() {
 	notableFrom(tc.warns, 0, 3)
 	if p != nil {
 		tc.rareCodeCandidates(add)
+		tc.shiftCandidates(add) // text_fields.go
 	}
 	// PrioRare: the lines the request names, more of the end, the
 	// structure, the start.

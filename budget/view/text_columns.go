@@ -226,6 +226,13 @@ type colProfile struct {
 	// shallow is the listing of the shallowest paths, once made
 	// (text_shallow.go).
 	shallow *shallowList
+	// last are the last rows of field lines, oldest first from
+	// lastNext once full (text_fields.go); shifts are what they show,
+	// once found.
+	last      []lastRow
+	lastNext  int
+	shifts    *[]valueShift
+	shiftRows int // chosenRows' first rows, the value shifts' (shown with them)
 }
 
 // maxOthers is the most lines that are no rows a table keeps to show.
@@ -1494,6 +1501,9 @@ func (cp *colProfile) add(pos int, line string) {
 	if cp.rows == 1 {
 		cp.first = posLine{pos, line}
 	}
+	if cp.split.mode == byFields {
+		cp.keepLast(pos, line, f) // text_fields.go
+	}
 	for _, c := range cp.cols {
 		if c.numeric != cp.rows || len(f) < len(cp.cols) {
 			c.groupSums = nil // not a numeric column in every row: no sums
@@ -2246,6 +2256,19 @@ func (cp *colProfile) chosenRows() []*colRow {
 			}
 		}
 	}
+	// The first rows of a value that takes over the end (text_fields.go)
+	// come first.
+	shifted := map[string]bool{}
+	for _, sh := range cp.valueShifts() {
+		if shifted[sh.v] {
+			continue // (the same value's shift in another column: its rows are shown)
+		}
+		shifted[sh.v] = true
+		for k, l := range sh.first {
+			add(l, fmt.Sprintf("%s row of the last %s, where %s is %q in %s", ordinal1(k+1), commas(sh.span), sh.c.name, sh.v, commas(sh.n)))
+		}
+	}
+	cp.shiftRows = len(out)
 	addRare(3)
 	for _, c := range cp.cols {
 		if !c.isNumber() && !c.someNumbers() || len(c.distinct) < 2 {
@@ -2325,7 +2348,8 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 	cp := tc.p.cols
 	g := cp.groupColumn()
 	id, val, nv := cp.nameValue(cp.indexColumns())
-	for i, c := range cp.cols {
+	for _, i := range cp.columnOrder() {
+		c := cp.cols[i]
 		add(tsColumns, colKeys*i, -1, "column", cut(c.line(cp.rows)+cp.sumsBy(c, g), textWidth))
 		if nv && i == val {
 			if s := cp.valueNumbersLine(id, val); s != "" {
@@ -2361,7 +2385,7 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 			add(tsColRows, r.l.pos, r.l.pos, "chosen by its columns", text)
 		}
 	}
-	from(0, firstColRows)
+	from(cp.shiftRows, firstColRows) // (the value shifts' rows are the anomaly's: shiftCandidates)
 	return from
 }
 
@@ -2467,7 +2491,7 @@ func (tc *textCands) columnsHead(cs []Candidate) string {
 			continue
 		}
 		vs := c.sortedValues()
-		if len(vs) < 2 || len(vs) > shownColValues {
+		if len(vs) < 2 || len(vs) > shownColValues || cp.split.mode == byFields && allClock(vs) {
 			continue
 		}
 		v := vs[len(vs)-1].k

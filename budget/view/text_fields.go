@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -559,4 +560,178 @@ func (fs *fieldSplit) jqWords(words []int) string {
 		}
 	}
 	return b.String()
+}
+
+// The end of a log of field lines. What went wrong last often shows as
+// one value taking over the last rows: a status 502 once the backend is
+// gone, level=ERROR once the disk is full. The profile keeps the last
+// maxLastRows rows; a value shift is a value of a column of few values
+// (not its most frequent) that holds at least half of the rows from
+// some row to the last (10 rows at least, that row holding it), while
+// before that row it holds at most an eighth as large a share; of such
+// runs, the one where the value leads the other rows by the most is
+// stated, with its first rows (a column of times is left out: its last
+// time holds the last rows).
+
+// maxLastRows bounds the rows kept for the value shifts at the end.
+const maxLastRows = 400
+
+// lastRow is one of the last rows: its line and cells.
+type lastRow struct {
+	l     posLine
+	cells []string
+}
+
+// valueShift is a value that takes over the last rows of a column.
+type valueShift struct {
+	c     *colStat
+	v     string
+	from  int       // the line the run starts at
+	span  int       // rows from it to the last
+	n     int       // of them with the value
+	first []posLine // the first rows of the run with the value (at most 3)
+}
+
+// keepLast keeps a row among the last ones.
+func (cp *colProfile) keepLast(pos int, line string, f []string) {
+	r := lastRow{posLine{pos, line}, f}
+	if len(cp.last) < maxLastRows {
+		cp.last = append(cp.last, r)
+		return
+	}
+	cp.last[cp.lastNext] = r
+	cp.lastNext = (cp.lastNext + 1) % maxLastRows
+}
+
+// ordinal1 is "1st", "2nd", "3rd", ...
+func ordinal1(n int) string {
+	if n == 1 {
+		return "1st"
+	}
+	return ordinal(n)
+}
+
+// valueShifts finds the value shifts at the end (at most one a column,
+// the longest run first).
+func (cp *colProfile) valueShifts() []valueShift {
+	if cp.shifts != nil {
+		return *cp.shifts
+	}
+	var out []valueShift
+	cp.shifts = &out
+	n := len(cp.last)
+	if n < 20 {
+		return nil
+	}
+	rows := make([]lastRow, 0, n)
+	rows = append(rows, cp.last[cp.lastNext:]...)
+	rows = append(rows, cp.last[:cp.lastNext]...)
+	whole := n == cp.rows // every row is kept: a run may start at the first
+	for i, c := range cp.cols {
+		if c.overflow || len(c.values) < 2 || len(c.values) > shownColValues {
+			continue
+		}
+		vs := c.sortedValues()
+		if allClock(vs) {
+			continue // times: the last one holds the last rows
+		}
+		best, score := valueShift{}, 0
+		for _, x := range vs[1:] {
+			cnt := 0
+			for j := n - 1; j >= 0; j-- {
+				if i >= len(rows[j].cells) || rows[j].cells[i] != x.k {
+					continue
+				}
+				cnt++
+				span := n - j
+				before, beforeRows := x.n-cnt, cp.rows-span
+				// The run from row j leads by the most rows with the
+				// value over rows without it.
+				if span < 10 || 2*cnt-span <= score || beforeRows <= 0 && !whole {
+					continue
+				}
+				// before/beforeRows <= (cnt/span)/8
+				if beforeRows > 0 && 8*before*span > cnt*beforeRows {
+					continue
+				}
+				if j == 0 && !whole {
+					continue // the run may start before the rows kept
+				}
+				best, score = valueShift{c: c, v: x.k, from: rows[j].l.pos, span: span, n: cnt}, 2*cnt-span
+			}
+		}
+		if best.c == nil || best.span >= cp.rows {
+			continue
+		}
+		for j := n - best.span; j < n && len(best.first) < 3; j++ {
+			if rows[j].cells[i] == best.v {
+				best.first = append(best.first, rows[j].l)
+			}
+		}
+		out = append(out, best)
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].span > out[b].span })
+	return out
+}
+
+// shiftLine states a value shift.
+func (sh valueShift) line(rows int) string {
+	return fmt.Sprintf("  %s at the end: %q in %s of the last %s rows (from line %d); %s of the %s rows before", sh.c.name, sh.v, commas(sh.n), commas(sh.span), sh.from, commas(sh.c.values[sh.v]-sh.n), commas(rows-sh.span))
+}
+
+// shiftCandidates adds the value shifts at the end of a table's rows
+// (field lines only: the profile keeps their last rows) and their first
+// rows, as the anomaly: each shift's line after its column's, the rows
+// with the rows the columns choose.
+func (tc *textCands) shiftCandidates(add func(sec, key, rec int, reason, text string)) {
+	cp := tc.p.cols
+	if cp == nil || cp.rows == 0 || len(cp.valueShifts()) == 0 {
+		return
+	}
+	for _, sh := range cp.valueShifts() {
+		add(tsColumns, colKeys*indexOf(cp.cols, sh.c)+30, -1, "value shift", sh.line(cp.rows))
+	}
+	rows := cp.chosenRows()
+	for _, r := range rows[:cp.shiftRows] {
+		text := fmt.Sprintf("  %d\t%s\t[%s]", r.l.pos, cut(cp.split.compactRow(r.l.text), colRowWidth), strings.Join(r.reasons, "; "))
+		add(tsColRows, r.l.pos, r.l.pos, "chosen by its columns", text)
+	}
+}
+
+// allClock reports whether every value holds a clock time.
+func allClock(vs []keyCount) bool {
+	for _, x := range vs {
+		if !clockLike(x.k) {
+			return false
+		}
+	}
+	return true
+}
+
+// columnOrder is the order the columns' lines are offered in (they are
+// shown in column order): of field lines, the columns of few values and
+// of numbers first (the distributions, the extremes), then those of
+// many values, then those of one value and of a time; any other table's
+// in column order.
+func (cp *colProfile) columnOrder() []int {
+	order := make([]int, len(cp.cols))
+	for i := range order {
+		order[i] = i
+	}
+	if cp.split.mode != byFields {
+		return order
+	}
+	rank := func(c *colStat) int {
+		switch {
+		case !c.overflow && len(c.values) == 1:
+			return 3
+		case !c.overflow && allClock(c.sortedValues()):
+			return 2
+		case c.isNumber() || !c.overflow && len(c.values) <= shownColValues:
+			return 0
+		}
+		return 1
+	}
+	sort.SliceStable(order, func(a, b int) bool { return rank(cp.cols[order[a]]) < rank(cp.cols[order[b]]) })
+	return order
 }
