@@ -2484,8 +2484,32 @@ func (tc *textCands) columnsHead(cs []Candidate) string {
 		s += fmt.Sprintf("the rows whose %s starts with %q (any name likewise): compact artifact query %s --jq %s\n", named.name, v, tc.in.Handle,
 			tc.jq(fmt.Sprintf(`to_entries[] | select(.value | %s | startswith(%s)) | "\(.key)\t\(.value)"`, cp.split.jqField(indexOf(cp.cols, named)), jqString(v))))
 	}
-	// A query for the rows with a value: the first rare value, else the
-	// most frequent value of the first column with few values.
+	if cp.split.mode != byFields {
+		s += tc.valueQuery() // (of field lines: a line of its own, fieldQueryCandidate)
+	}
+	// A row by its name: the first column whose every value is its own
+	// (not a number), shown with the first row's name.
+	for i, c := range cp.cols {
+		if cp.split.mode == byFields {
+			break
+		}
+		if c.isNumber() || c.capped || len(c.distinct) != cp.rows || cp.rows < 3 {
+			continue
+		}
+		if f := cp.split.fields(cp.first.text); f != nil {
+			s += fmt.Sprintf("one row by its %s (here %q): compact artifact query %s --jq %s\n", c.name, f[i], tc.in.Handle,
+				tc.jq(fmt.Sprintf(`to_entries[] | select(.value | %s == %s) | "\(.key)\t\(.value)"`, cp.split.jqField(i), jqString(f[i]))))
+		}
+		break
+	}
+	return s
+}
+
+// valueQuery is the line of a query for the rows with a value: the
+// least frequent value of the first column with few values.
+func (tc *textCands) valueQuery() string {
+	cp := tc.p.cols
+	s := ""
 	for _, c := range cp.cols {
 		if c.overflow || c.isNumber() {
 			continue
@@ -2503,18 +2527,6 @@ func (tc *textCands) columnsHead(cs []Candidate) string {
 		}
 		s += fmt.Sprintf("the rows whose %s is %q (any column, any value likewise): compact artifact query %s --jq %s\n", c.name, v, tc.in.Handle,
 			tc.jq(fmt.Sprintf(`to_entries[] | select(.value | %s == %s) | "\(.key)\t\(.value)"`, cp.split.jqField(i), jqString(v))))
-		break
-	}
-	// A row by its name: the first column whose every value is its own
-	// (not a number), shown with the first row's name.
-	for i, c := range cp.cols {
-		if c.isNumber() || c.capped || len(c.distinct) != cp.rows || cp.rows < 3 {
-			continue
-		}
-		if f := cp.split.fields(cp.first.text); f != nil {
-			s += fmt.Sprintf("one row by its %s (here %q): compact artifact query %s --jq %s\n", c.name, f[i], tc.in.Handle,
-				tc.jq(fmt.Sprintf(`to_entries[] | select(.value | %s == %s) | "\(.key)\t\(.value)"`, cp.split.jqField(i), jqString(f[i]))))
-		}
 		break
 	}
 	return s

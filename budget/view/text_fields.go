@@ -735,3 +735,17 @@ func (cp *colProfile) columnOrder() []int {
 	sort.SliceStable(order, func(a, b int) bool { return rank(cp.cols[order[a]]) < rank(cp.cols[order[b]]) })
 	return order
 }
+
+// fieldQueryCandidate offers, for field lines, the query for the rows
+// with a value as a line of the columns' section (first), not in its
+// head: the jq that splits such a line is long, and is worth its tokens
+// only once the columns' lines are in.
+func (tc *textCands) fieldQueryCandidate(add func(sec, key, rec int, reason, text string)) {
+	cp := tc.p.cols
+	if cp == nil || cp.rows == 0 || cp.split.mode != byFields {
+		return
+	}
+	if q := strings.TrimSuffix(tc.valueQuery(), "\n"); q != "" {
+		add(tsColumns, -1, -1, "columns query", q)
+	}
+}
