@@ -157,6 +157,9 @@ type colStat struct {
 	// paths counts the values that are paths by directory, extension
 	// and depth (text_paths.go); nil once most values are not.
 	paths *pathStat
+	// few: a column of field lines, whose values are listed when at
+	// most 3 rows have it (lineOf).
+	few bool
 }
 
 // topRow is a row and its value in a numeric column.
@@ -1455,7 +1458,8 @@ func newColProfile(sp *colSplit) *colProfile {
 			name = sp.header[i]
 		}
 		cp.cols = append(cp.cols, &colStat{name: name, values: map[string]int{}, distinct: map[uint64]struct{}{},
-			examples: map[string][]posLine{}, names: map[string]int{}, after: map[string]int{}, words: map[string]int{}, paths: newPathStat()})
+			examples: map[string][]posLine{}, names: map[string]int{}, after: map[string]int{}, words: map[string]int{}, paths: newPathStat(),
+			few: sp.mode == byFields})
 	}
 	return cp
 }
@@ -2072,6 +2076,15 @@ func (c *colStat) lineOf(rows, shown int) string {
 		fmt.Fprintf(&b, "(%s written N/M: the first number counted) ", commas(c.slashed))
 	}
 	switch {
+	case c.few && c.rows <= 3 && c.rows < rows && !c.overflow:
+		// A key of field lines that few rows have (the summary's
+		// "dirs=1084"): its values.
+		for i, x := range c.sortedValues() {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%q %s", cut(x.k, 80), commas(x.n))
+		}
 	case c.isNumber() && !c.overflow && len(c.values) == 1:
 		// One number in every row (git's stage 0): a constant.
 		for v, n := range c.values {
@@ -2350,7 +2363,7 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 	id, val, nv := cp.nameValue(cp.indexColumns())
 	for _, i := range cp.columnOrder() {
 		c := cp.cols[i]
-		add(tsColumns, colKeys*i, -1, "column", cut(c.line(cp.rows)+cp.sumsBy(c, g), textWidth))
+		add(tsColumns, colKeys*i, -1, "column", cut(c.line(cp.rows)+cp.sumsBy(c, g)+cp.timeSpan(i), textWidth))
 		if nv && i == val {
 			if s := cp.valueNumbersLine(id, val); s != "" {
 				add(tsColumns, colKeys*i+5, -1, "column numbers", cut(s, 2*textWidth))

@@ -360,6 +360,9 @@ func (fs *fieldSplit) jqCells() string {
 	return b.String()
 }
 
+// absentCell is how the index shows a key a row lacks.
+const absentCell = "(none)"
+
 // absentAt reports whether cell i of the row fields read last is a key
 // the row lacks (not an empty value).
 func (sp *colSplit) absentAt(i int) bool {
@@ -748,4 +751,24 @@ func (tc *textCands) fieldQueryCandidate(add func(sec, key, rec int, reason, tex
 	if q := strings.TrimSuffix(tc.valueQuery(), "\n"); q != "" {
 		add(tsColumns, -1, -1, "columns query", q)
 	}
+}
+
+// timeSpan states, for a column of times of field lines with more
+// values than the profile lists, its values in the first row and in
+// the last ("" otherwise): a log's time range.
+func (cp *colProfile) timeSpan(i int) string {
+	c := cp.cols[i]
+	if cp.split.mode != byFields || len(cp.last) == 0 || !c.overflow && len(c.values) <= shownColValues {
+		return ""
+	}
+	f := cp.split.fields(cp.first.text)
+	lastRow := cp.last[(cp.lastNext+len(cp.last)-1)%len(cp.last)]
+	if f == nil || i >= len(f) || i >= len(lastRow.cells) || cp.split.absentAt(i) {
+		return ""
+	}
+	first, last := f[i], lastRow.cells[i]
+	if !clockLike(first) || !clockLike(last) {
+		return ""
+	}
+	return fmt.Sprintf("; first row (line %d) %q, last row (line %d) %q", cp.first.pos, first, lastRow.l.pos, last)
 }

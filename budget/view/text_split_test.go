@@ -204,7 +204,10 @@ func TestIndexAgainstJQ(t *testing.T) {
 				var want []string
 				for j, i := range cols {
 					if row := cells[0].([]any); i < len(row) {
-						v := row[i].(string)
+						v, ok := row[i].(string)
+						if !ok {
+							v = absentCell // (null: a key the line lacks)
+						}
 						if v == "" {
 							v = `""`
 						}
