@@ -772,7 +772,8 @@ func detectColumnsGuard(data []byte, kind string, guard, trailer bool) *colSplit
 		return nil // diagnostics and grep -n matches: counted by file (text_locations.go), not split at spaces
 	}
 	if sp := detectFields(sample); sp != nil {
-		sp.names = sp.nameColumns(sample)
+		// (No name columns: a line's severity is read from the whole
+		// line, and the query of its error lines need not split it.)
 		return sp
 	}
 	sp := detectSpaces(sample)

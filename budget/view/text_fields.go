@@ -476,10 +476,12 @@ func httpMethod(v string) bool {
 	return true
 }
 
-// clockLike reports whether v holds a clock time (digits, ':', digits).
+// clockLike reports whether v holds a clock time: two digits, ':', two
+// digits, ':', two digits ("01:41:49"; not an address and port).
 func clockLike(v string) bool {
-	for i := 1; i+2 < len(v); i++ {
-		if v[i] == ':' && isDigitByte(v[i-1]) && isDigitByte(v[i+1]) && isDigitByte(v[i+2]) {
+	for i := 2; i+6 <= len(v); i++ {
+		if v[i] == ':' && v[i+3] == ':' && isDigitByte(v[i-2]) && isDigitByte(v[i-1]) &&
+			isDigitByte(v[i+1]) && isDigitByte(v[i+2]) && isDigitByte(v[i+4]) && isDigitByte(v[i+5]) {
 			return true
 		}
 	}
