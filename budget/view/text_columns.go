@@ -2274,10 +2274,10 @@ func (cp *colProfile) chosenRows() []*colRow {
 	// come first.
 	shifted := map[string]bool{}
 	for _, sh := range cp.valueShifts() {
-		if shifted[sh.v] {
-			continue // (the same value's shift in another column: its rows are shown)
+		if shifted[sh.v] || shifted[strconv.Itoa(sh.from)] {
+			continue // (the same value's shift, or one from the same row, in another column: its rows are shown)
 		}
-		shifted[sh.v] = true
+		shifted[sh.v], shifted[strconv.Itoa(sh.from)] = true, true
 		for k, l := range sh.first {
 			add(l, fmt.Sprintf("%s row of the last %s, where %s is %q in %s", ordinal1(k+1), commas(sh.span), sh.c.name, sh.v, commas(sh.n)))
 		}
@@ -2362,9 +2362,15 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 	cp := tc.p.cols
 	g := cp.groupColumn()
 	id, val, nv := cp.nameValue(cp.indexColumns())
+	shifted := map[*colStat]bool{}
+	for _, sh := range cp.valueShifts() {
+		shifted[sh.c] = true // (its line is the anomaly's: shiftCandidates)
+	}
 	for _, i := range cp.columnOrder() {
 		c := cp.cols[i]
-		add(tsColumns, colKeys*i, -1, "column", cut(c.line(cp.rows)+cp.sumsBy(c, g)+cp.timeSpan(i), textWidth))
+		if !shifted[c] {
+			add(tsColumns, colKeys*i, -1, "column", cut(c.line(cp.rows)+cp.sumsBy(c, g)+cp.timeSpan(i), textWidth))
+		}
 		if nv && i == val {
 			if s := cp.valueNumbersLine(id, val); s != "" {
 				add(tsColumns, colKeys*i+5, -1, "column numbers", cut(s, 2*textWidth))

@@ -693,8 +693,12 @@ func (tc *textCands) shiftCandidates(add func(sec, key, rec int, reason, text st
 	if cp == nil || cp.rows == 0 || len(cp.valueShifts()) == 0 {
 		return
 	}
+	g := cp.groupColumn()
 	for _, sh := range cp.valueShifts() {
-		add(tsColumns, colKeys*indexOf(cp.cols, sh.c)+30, -1, "value shift", sh.line(cp.rows))
+		i := indexOf(cp.cols, sh.c)
+		// The column's line with it (its counts before the shift's).
+		add(tsColumns, colKeys*i, -1, "column", cut(sh.c.line(cp.rows)+cp.sumsBy(sh.c, g)+cp.timeSpan(i), textWidth))
+		add(tsColumns, colKeys*i+30, -1, "value shift", sh.line(cp.rows))
 	}
 	rows := cp.chosenRows()
 	for _, r := range rows[:cp.shiftRows] {
