@@ -236,6 +236,13 @@ type colProfile struct {
 	lastNext  int
 	shifts    *[]valueShift
 	shiftRows int // chosenRows' first rows, the value shifts' (shown with them)
+	// otherKeys counts the rows by each key of field lines that has no
+	// column (first seen after the first 4,000 lines, or past
+	// maxColumns), while at most maxValues keys; otherKeyRows rows have
+	// one, otherKeysMore is set once more keys were seen.
+	otherKeys     map[string]int
+	otherKeyRows  int
+	otherKeysMore bool
 }
 
 // maxOthers is the most lines that are no rows a table keeps to show.
@@ -689,9 +696,26 @@ func (sp *colSplit) detectWords(sample []byte) {
 	for i := range words {
 		words[i] = -1
 	}
+	// Field lines: per column, the rows by their word count (a request
+	// line of an access log is 3 words but for a scanner's garbage).
+	var counts []map[int]int
+	if sp.mode == byFields {
+		counts = make([]map[int]int, sp.fs.pos)
+		for i := range counts {
+			counts[i] = map[int]int{}
+		}
+	}
 	n := sp.sampleRows(sample, func(int) bool { return false }, func(f []string) {
 		for i := range words {
-			w := len(splitSpaces(f[i]))
+			var w int
+			if sp.mode == byFields {
+				w = len(splitBlanks(f[i])) // (as splitWords splits them)
+			} else {
+				w = len(splitSpaces(f[i]))
+			}
+			if counts != nil && i < len(counts) {
+				counts[i][w]++
+			}
 			switch {
 			case words[i] == -1:
 				words[i] = w
@@ -702,6 +726,14 @@ func (sp *colSplit) detectWords(sample []byte) {
 	})
 	if n < 10 {
 		return
+	}
+	for i, m := range counts {
+		// Split when 98% of the rows have the same count: the others
+		// are no rows (other lines, counted and shown) wherever they
+		// are in the text.
+		if w, c := modal(m); c*50 >= n*49 {
+			words[i] = w
+		}
 	}
 	extra := 0
 	for i, w := range words {
@@ -1508,6 +1540,7 @@ func (cp *colProfile) add(pos int, line string) {
 	}
 	if cp.split.mode == byFields {
 		cp.keepLast(pos, line, f) // text_fields.go
+		cp.countOtherKeys()
 	}
 	for _, c := range cp.cols {
 		if c.numeric != cp.rows || len(f) < len(cp.cols) {
@@ -2397,6 +2430,9 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 		}
 	}
 	tc.otherCandidates(add)
+	if l := cp.otherKeysLine(); l != "" {
+		add(tsColumns, colKeys*len(cp.cols)+maxOthers+2, -1, "keys with no column", cut(l, 2*textWidth))
+	}
 	rows := cp.chosenRows()
 	from := func(a, b int) {
 		for k := a; k < b && k < len(rows); k++ {
@@ -2492,6 +2528,13 @@ func (tc *textCands) columnsHead(cs []Candidate) string {
 				named = cp.cols[c.Key/colKeys]
 			}
 		}
+	}
+	if cp.otherKeyRows > 0 {
+		more := ""
+		if cp.otherKeysMore {
+			more = " or more"
+		}
+		how += fmt.Sprintf("; %s%s more keys have no column, in %s rows", commas(len(cp.otherKeys)), more, commas(cp.otherKeyRows))
 	}
 	s := fmt.Sprintf("columns of the %s rows (%s, %d columns, %s; %s other lines; showing %s of %d columns; counts are of rows, exact):\n",
 		commas(cp.rows), how, cp.split.k, hdr, commas(cp.other), commas(shown), len(cp.cols))

@@ -778,3 +778,50 @@ func (cp *colProfile) timeSpan(i int) string {
 	}
 	return fmt.Sprintf("; first row (line %d) %q, last row (line %d) %q", cp.first.pos, first, lastRow.l.pos, last)
 }
+
+// countOtherKeys counts the keys of the row fields read last that have
+// no column (fs.toks holds its tokens).
+func (cp *colProfile) countOtherKeys() {
+	fs := cp.split.fs
+	other := false
+	for _, t := range fs.toks[fs.pos:] {
+		k := t.s[:t.val-1]
+		if _, ok := fs.keyAt[k]; ok {
+			continue
+		}
+		if !other {
+			other = true
+			cp.otherKeyRows++
+		}
+		if cp.otherKeys == nil {
+			cp.otherKeys = map[string]int{}
+		}
+		if _, ok := cp.otherKeys[k]; ok || len(cp.otherKeys) < maxValues {
+			cp.otherKeys[k]++ // (a key twice in a row: counted twice; rare)
+		} else {
+			cp.otherKeysMore = true
+		}
+	}
+}
+
+// otherKeysLine states the keys that have no column, with the rows that
+// have each ("" when there are none).
+func (cp *colProfile) otherKeysLine() string {
+	if cp.otherKeyRows == 0 {
+		return ""
+	}
+	vs, _ := byCount(cp.otherKeys)
+	var parts []string
+	for i, x := range vs {
+		if i == shownColValues {
+			parts = append(parts, fmt.Sprintf("%s more", commas(len(vs)-i)))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s %s", x.k, commas(x.n)))
+	}
+	more := ""
+	if cp.otherKeysMore {
+		more = "; more keys than counted"
+	}
+	return fmt.Sprintf("  keys with no column (first seen after line 4,000 or past %d columns; %s rows have one; occurrences by key, exact): %s%s", maxColumns, commas(cp.otherKeyRows), strings.Join(parts, ", "), more)
+}

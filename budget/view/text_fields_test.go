@@ -166,3 +166,62 @@ func TestFieldLinesDetect(t *testing.T) {
 		t.Errorf("captured texts read as field lines: %v", fields)
 	}
 }
+
+// TestFieldWordsDespiteOddLines checks that a few request lines of
+// another word count (a scanner's "GARBAGE", TLS bytes) among the first
+// 4,000 lines do not turn the request's split off: they are other lines,
+// as after line 4,000 (rev16 R2).
+func TestFieldWordsDespiteOddLines(t *testing.T) {
+	var lines []string
+	textLines(readCapture(t, "testdata/apache-access-combined-d.log"), func(_ int, l string) { lines = append(lines, l) })
+	odd := []string{
+		`127.0.0.1 - - [27/Nov/2026:04:39:09 +0000] "GARBAGE" 400 226 "-" "-" 120`,
+		`127.0.0.1 - - [27/Nov/2026:04:39:09 +0000] "\x16\x03\x01\x02\x00\x01" 400 226 "-" "-" 98`,
+		`127.0.0.1 - - [27/Nov/2026:04:39:09 +0000] "GET /a b c HTTP/1.1" 400 226 "-" "-" 101`,
+	}
+	lines = append(lines[:50], append(odd, lines[50:]...)...)
+	data := []byte(strings.Join(lines, "\n") + "\n")
+	p := analyzeText(data, nil)
+	cp := p.cols
+	if cp == nil || cp.split.mode != byFields {
+		t.Fatal("not field lines")
+	}
+	if got := strings.Join(cp.split.header[4:7], ","); got != "method,path,protocol" {
+		t.Errorf("request columns %s", got)
+	}
+	if cp.rows != len(lines)-3 || cp.other != 3 {
+		t.Errorf("%d rows, %d other lines; want %d, 3", cp.rows, cp.other, len(lines)-3)
+	}
+}
+
+// TestFieldKeysWithNoColumn checks that keys first seen after the
+// sample, which have no column, are counted and stated (rev16 R1).
+func TestFieldKeysWithNoColumn(t *testing.T) {
+	var lines []string
+	textLines(readCapture(t, "testdata/slog-text-walk.log"), func(_ int, l string) { lines = append(lines, l) })
+	var all []string
+	for len(all) < 4500 {
+		all = append(all, lines...)
+	}
+	n := 0
+	for i := 4100; i < len(all); i += 100 {
+		all[i] += ` err="open: permission denied" attempt=2`
+		n++
+	}
+	data := []byte(strings.Join(all, "\n") + "\n")
+	p := analyzeText(data, nil)
+	cp := p.cols
+	if cp == nil || cp.split.mode != byFields {
+		t.Fatal("not field lines")
+	}
+	if cp.otherKeyRows != n || cp.otherKeys["err"] != n || cp.otherKeys["attempt"] != n {
+		t.Errorf("keys with no column: %d rows, %v; want %d each", cp.otherKeyRows, cp.otherKeys, n)
+	}
+	fl, err := buildText(t, data, 4000).Fill(byteCounter{}, 4000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(fl.Text, "2 more keys have no column, in "+commas(n)+" rows") {
+		t.Errorf("the head does not state the keys with no column:\n%s", fl.Text)
+	}
+}
