@@ -3,8 +3,10 @@ package budget
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/toolcompact/compact/budget/view"
@@ -159,4 +161,62 @@ func TestFedViewsSameLarge(t *testing.T) {
 		t.Error("no collection past 16,384 records: the offsets' stride is not tested")
 	}
 	t.Logf("%d collections past 16,384 records", strided)
+}
+
+// TestFedMapKeysWindow: a fed map's last keys (the keys line's window,
+// made from the map's text once the walk has ended: FedColl.lastKeys)
+// are the ones Build's own pass keeps key by key, escaped names too, in
+// maps whose values are scalars, objects or both, of 30 to 40,000
+// members (past 16,384 the kept offsets are strided).
+func TestFedMapKeysWindow(t *testing.T) {
+	c := counter(t)
+	for _, n := range []int{30, 51, 300, 40000} {
+		for _, vals := range []string{"scalar", "object", "mixed"} {
+			var b bytes.Buffer
+			b.WriteString(`{"name":"pkg","time":{`)
+			for i := range n {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				key := fmt.Sprintf("1.%d.0-canary-%08x-2024", i, i*2654435761%(1<<32))
+				switch {
+				case i == n-3:
+					key = `caf\u00e9-` + key
+				case i == n-7:
+					key = `a\"quoted\"-` + key
+				}
+				v := fmt.Sprintf(`"2024-05-%02dT10:%02d:00Z"`, i%28+1, i%60)
+				if vals == "object" || vals == "mixed" && i%3 == 0 {
+					v = fmt.Sprintf(`{"at":%s,"n":%d}`, v, i)
+				}
+				fmt.Fprintf(&b, `"%s":%s`, key, v)
+			}
+			b.WriteString("}}")
+			data := b.Bytes()
+			rules := Rules{Records: []string{".time"}, Defaults: true}
+			plain := level1Once(t, data, rules)
+			fed := level1Fed(t, data, rules, newFeedPlan(data, rules, nil))
+			viewOf := func(sh Shape) string {
+				v, err := view.Build(viewInput(data, sh, 4000))
+				if err != nil {
+					t.Fatal(err)
+				}
+				f, err := v.Fill(c, 4000)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return f.Text
+			}
+			got, want := viewOf(fed), viewOf(plain)
+			if got != want {
+				t.Errorf("%d members (%s): the fed view differs:\n%s\nwant\n%s", n, vals, got, want)
+			}
+			if last := fmt.Sprintf("1.%d.0-canary-", n-1); !strings.Contains(got, last) {
+				t.Errorf("%d members (%s): the last key (%s…) is not in the view:\n%s", n, vals, last, got)
+			}
+			if n > 50 && !strings.Contains(got, `café-1.`) {
+				t.Errorf("%d members (%s): the escaped key near the end is not in the view:\n%s", n, vals, got)
+			}
+		}
+	}
 }

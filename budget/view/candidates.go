@@ -1885,7 +1885,11 @@ func (k *coll) rowHeader() string {
 func cell(raw string, width int) string {
 	s := raw
 	if strings.HasPrefix(raw, `"`) {
-		s = unquote([]byte(raw))
+		if len(raw) >= 2 && strings.IndexByte(raw[1:len(raw)-1], '\\') < 0 {
+			s = raw[1 : len(raw)-1] // (unquote's, with no copy)
+		} else {
+			s = unquote([]byte(raw))
+		}
 		if s == "" || strings.ContainsAny(s, "\t\n\r") || isLiteral(s) {
 			s = strconv.Quote(s)
 		}

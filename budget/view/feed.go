@@ -1,5 +1,7 @@
 package view
 
+import "bytes"
+
 // A profile fed by another walk.
 //
 // Build profiles every record of a collection in one pass of its own
@@ -81,6 +83,7 @@ func (fd *Feed) Coll(kind string) *FedColl {
 		// cost more than the profile).
 		k.smap = &scalarMap{off: true}
 		k.tuples = &tupleMap{}
+		k.keys.fed = true // (its window: lastKeys, at take)
 	}
 	// The count is not known yet: no record is wanted before the
 	// walk ends (take).
@@ -321,8 +324,7 @@ func (fc *FedColl) ScalarRecord(start int, raw []byte) {
 	if p.capLive {
 		p.capOn = p.capBegin(i)
 	}
-	t := p.t
-	t.mkey = nil
+	t := p.t // (an array's: its mkey stays nil, set by maps only)
 	// (tracker.open, of a record that is a slice of the output)
 	if t.rec != i-1 {
 		t.prevRaw = nil
@@ -368,12 +370,19 @@ func (fc *FedColl) ScalarEntry(at int, key []byte, esc bool, raw []byte) {
 	p := fc.p
 	t := p.t // (a fed profile has its tracker)
 	if fc.open {
-		// (tracker.end of a map's record, which has no text)
+		// (tracker.end of a map's record, which has no text: either
+		// way t.raw and t.prevRaw are nil)
 		if t.alias || len(t.terms)|t.gon|len(t.mtouched)|len(t.arrNums) != 0 {
 			t.end(nil)
 		} else {
 			t.raw, t.prevRaw = nil, nil
 		}
+	} else {
+		// (tracker.open of a record with no text)
+		if t.rec != fc.n-1 {
+			t.prevRaw = nil
+		}
+		t.raw = nil
 	}
 	fc.open = true
 	i := fc.n // (next, inlined)
@@ -390,7 +399,7 @@ func (fc *FedColl) ScalarEntry(at int, key []byte, esc bool, raw []byte) {
 	p.keyless = true
 	// (tracker.beginMap)
 	k := t.k
-	k.keys.addKey(key, esc, within(t.data, key))
+	k.keys.addKey(key, esc, true) // (a fed map's: no window kept, stable or not)
 	if m := k.smap; m != nil && !m.off {
 		m.add(key, raw) // json_map.go
 	}
@@ -398,11 +407,7 @@ func (fc *FedColl) ScalarEntry(at int, key []byte, esc bool, raw []byte) {
 		m.add(key, raw) // json_tuple.go
 	}
 	t.mkey, t.mvalue = key, raw
-	// (tracker.open of a record with no text)
-	if t.rec != i-1 {
-		t.prevRaw = nil
-	}
-	t.rec, t.raw, t.kept, t.alias = i, nil, false, false
+	t.rec, t.kept, t.alias = i, false, false
 	if t.wi < len(t.want) {
 		t.wanted(i)
 	}
@@ -446,6 +451,9 @@ func (fc *FedColl) take(in Input, c Collection) *coll {
 			t.raws[i] = fc.record(i)
 		}
 	}
+	if k.keys.stale {
+		k.keys.window, k.keys.stale = fc.lastKeys(len(k.keys.window)), false
+	}
 	if fc.kind == "map" && c.Count <= maxMapEntries {
 		// The entries the walk did not gather (Coll), in order.
 		k.smap = &scalarMap{}
@@ -467,6 +475,30 @@ func (fc *FedColl) each(fn func(key, val []byte)) {
 		fn(key, fc.data[start:s.pos])
 		return true
 	})
+}
+
+// lastKeys returns the keys (unquoted) of the last w records of a fed
+// map, oldest first: keyList's window, made once the walk has ended
+// (from the offset of the stride-th record before them) rather than
+// kept key by key.
+func (fc *FedColl) lastKeys(w int) [][]byte {
+	from := max(0, fc.n-w)
+	s := jscan{d: fc.data, pos: fc.offs[from/fc.stride]}
+	r := from / fc.stride * fc.stride
+	keys := make([][]byte, 0, w)
+	s.eachEntry(func(key []byte) bool {
+		if r >= from {
+			if bytes.IndexByte(key, '\\') >= 0 {
+				keys = append(keys, []byte(unquote(key)))
+			} else {
+				keys = append(keys, key[1:len(key)-1])
+			}
+		}
+		r++
+		s.skipValue()
+		return r < fc.n
+	})
+	return keys
 }
 
 // record returns the text of record i: from its offsets when its end is

@@ -1450,10 +1450,17 @@ func (p *Profile) tabValue(f *Field, raw []byte, rec int) uint64 {
 		h := k[0]
 		var w0, w1 uint64
 		if n > 16 {
-			for i := 0; i < n-16; i += 16 {
-				h = mulMix(binary.LittleEndian.Uint64(raw[i:])^k[1], binary.LittleEndian.Uint64(raw[i+8:])^h)
+			// (hashBytes' loop unrolled: its 16-byte blocks below n-16,
+			// read in place)
+			q := unsafe.Pointer(unsafe.SliceData(raw))
+			h = mulMix(loadWord(q, 0)^k[1], loadWord(q, 8)^h)
+			if n > 32 {
+				h = mulMix(loadWord(q, 16)^k[1], loadWord(q, 24)^h)
+				if n > 48 {
+					h = mulMix(loadWord(q, 32)^k[1], loadWord(q, 40)^h)
+				}
 			}
-			w0, w1 = binary.LittleEndian.Uint64(raw[n-16:]), binary.LittleEndian.Uint64(raw[n-8:])
+			w0, w1 = loadWord(q, n-16), loadWord(q, n-8)
 		} else {
 			w0, w1 = keyWords(raw)
 		}
@@ -1467,7 +1474,7 @@ func (p *Profile) tabValue(f *Field, raw []byte, rec int) uint64 {
 	if h == 0 {
 		h = 1
 	}
-	if 2*(t.n+1) > len(t.slots) {
+	if t.n >= t.full {
 		t.grow()
 	}
 	mask := uint64(len(t.slots) - 1)
@@ -1601,10 +1608,17 @@ func hashBytes(b []byte) uint64 {
 	var w0, w1 uint64
 	switch {
 	case n > 16:
-		for i := 0; i < n-16; i += 16 {
-			h = mulMix(binary.LittleEndian.Uint64(b[i:])^k[1], binary.LittleEndian.Uint64(b[i+8:])^h)
+		// The 16-byte blocks below n-16, then the last 16 bytes (read
+		// in place: loadWord; tabValue writes this out).
+		q := unsafe.Pointer(unsafe.SliceData(b))
+		h = mulMix(loadWord(q, 0)^k[1], loadWord(q, 8)^h)
+		if n > 32 {
+			h = mulMix(loadWord(q, 16)^k[1], loadWord(q, 24)^h)
+			if n > 48 {
+				h = mulMix(loadWord(q, 32)^k[1], loadWord(q, 40)^h)
+			}
 		}
-		w0, w1 = binary.LittleEndian.Uint64(b[n-16:]), binary.LittleEndian.Uint64(b[n-8:])
+		w0, w1 = loadWord(q, n-16), loadWord(q, n-8)
 	default:
 		// (keyWords: with the length, they tell any text of up to 16
 		// bytes from any other)

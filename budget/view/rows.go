@@ -1846,6 +1846,11 @@ type keyList struct {
 	// pairW and pairMask are lastSeg[1] as a little-endian word and the
 	// mask of its bytes, when it has at most 8 (else 0).
 	pairW, pairMask uint64
+	// fed says the keys are those of a fed map (FedColl): past the
+	// first keys the window is not kept as they come (stale), but made
+	// once from the map's text when the walk has ended (FedColl.take:
+	// lastKeys).
+	fed, stale bool
 }
 
 // segPrefix is key up to and with its d-th "_", "." or "-" (d from 1),
@@ -1911,9 +1916,18 @@ func (l *keyList) addKey(quoted []byte, esc, stable bool) {
 	if !l.segDone[0] || !l.segDone[1] {
 		l.addSegments(k)
 	}
+	if l.stale {
+		return // (the window is made at the end: fed)
+	}
 	if l.window == nil {
 		if len(l.keys) < 25 || l.total < 1500 {
 			l.keys = append(l.keys, string(k))
+			return
+		}
+		if l.fed {
+			// The window of the last 25 keys is made when the walk
+			// has ended (lastKeys).
+			l.window, l.keys, l.next, l.stale = make([][]byte, 25), l.keys[:25], 0, true
 			return
 		}
 		// From now on the first 25 and a window of the last 25.
@@ -2492,8 +2506,14 @@ func (t *tracker) number(f *Field, x float64) {
 			s.recMax, s.recMin = max(s.recMax, x), min(s.recMin, x)
 		}
 	} else {
-		s.hi.push(x, t.rec, t)
-		s.lo.push(x, t.rec, t)
+		// (push's test first, without its call: most numbers are
+		// dropped by both)
+		if !s.hi.rejects(x) {
+			s.hi.push(x, t.rec, t)
+		}
+		if !s.lo.rejects(x) {
+			s.lo.push(x, t.rec, t)
+		}
 	}
 	if s.mslot < 0 && !f.inArr && !s.idName {
 		s.mslot = len(t.measures)

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"math/bits"
@@ -126,15 +127,7 @@ func (s *jscan) skipValue() {
 // unquote returns the string a JSON string literal stands for.
 func unquote(raw []byte) string {
 	if len(raw) >= 2 {
-		body := raw[1 : len(raw)-1]
-		plain := true
-		for _, c := range body {
-			if c == '\\' {
-				plain = false
-				break
-			}
-		}
-		if plain {
+		if body := raw[1 : len(raw)-1]; bytes.IndexByte(body, '\\') < 0 {
 			return string(body)
 		}
 	}

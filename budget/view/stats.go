@@ -295,6 +295,9 @@ type valEnt struct {
 type valTable struct {
 	slots []valEnt
 	n     int
+	// full is half the places: at n == full the table grows before
+	// the next value is added.
+	full int
 }
 
 // get returns the entry of hash h, added (with count 0) when new. The
@@ -303,7 +306,7 @@ func (t *valTable) get(h uint64) (e *valEnt, isNew bool) {
 	if h == 0 {
 		h = 1
 	}
-	if 2*(t.n+1) > len(t.slots) {
+	if t.n >= t.full { // (2*(t.n+1) > len(t.slots))
 		t.grow()
 	}
 	mask := uint64(len(t.slots) - 1)
@@ -340,6 +343,7 @@ func (t *valTable) find(h uint64) *valEnt {
 func (t *valTable) grow() {
 	old := t.slots
 	t.slots = make([]valEnt, max(128, 2*len(old)))
+	t.full = len(t.slots) / 2
 	mask := uint64(len(t.slots) - 1)
 	for _, e := range old {
 		if e.h == 0 {

@@ -217,6 +217,14 @@ type colProfile struct {
 	// guarded counts the other lines that are rows but for a word in a
 	// column of numbers (colSplit.numbers).
 	guarded int
+	// runs counts the runs of rows: rows with no other line between
+	// them (a table printed in sections, each under its own header:
+	// benchstat's sec/op, B/op and allocs/op per package); afterOther
+	// reports that the line read last was no row.
+	runs       int
+	afterOther bool
+	// runList are the runs (text_runs.go), nil past maxRuns.
+	runList []tableRun
 	// trailBroken: a line above the summary below the table
 	// (colSplit.trailer) splits into more words than the table has
 	// columns, so the summary's rule does not hold.
@@ -1446,6 +1454,7 @@ func (cp *colProfile) add(pos int, line string) {
 			cp.trailBroken = true // a row above the summary with more words
 		}
 		cp.other++
+		cp.afterOther = true
 		if len(cp.others) < maxOthers {
 			cp.others = append(cp.others, posLine{pos, line})
 		}
@@ -1462,6 +1471,8 @@ func (cp *colProfile) add(pos int, line string) {
 		return
 	}
 	cp.rows++
+	cp.noteRun(pos, cp.rows == 1 || cp.afterOther)
+	cp.afterOther = false
 	if (cp.rows-1)%indexChunk == 0 {
 		cp.starts = append(cp.starts, pos)
 	}
@@ -2341,6 +2352,11 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 		}
 	}
 	from(0, firstColRows)
+	// The runs of a table printed in sections (text_runs.go), after
+	// the first chosen rows, before the columns' lines in the view.
+	for j, l := range tc.runLines() {
+		add(tsColumns, runKey+j, -1, "runs of rows", l)
+	}
 	return from
 }
 
@@ -2475,7 +2491,7 @@ func (tc *textCands) columnsHead(cs []Candidate) string {
 		}
 		break
 	}
-	return s
+	return s + tc.runsHead(cs)
 }
 
 // Values by their parts. A column of names or versions has too many

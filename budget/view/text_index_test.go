@@ -3,6 +3,7 @@ package view_test
 import (
 	"fmt"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,8 +11,14 @@ import (
 )
 
 // textIndexRows returns the line numbers the index section of a text
-// view lists, with each line's text.
-func textIndexRows(text string) map[int]string {
+// view lists, with each line's text (its cells, space-separated). A line
+// of a run of rows, "first-last<TAB>K rows with "c1" "c2": n1 n2 ...",
+// is checked against the text's lines (isRow tells its rows): lines
+// first-last hold exactly K rows, as many as names, and the names are
+// joined by ", " exactly when one holds a space; each row is returned
+// as "name c1 c2", for the caller to check its cells.
+func textIndexRows(t *testing.T, text string, lines []string, isRow func(string) bool) map[int]string {
+	t.Helper()
 	rows := map[int]string{}
 	i := strings.Index(text, "\nindex of the rows in line order")
 	if i < 0 {
@@ -19,14 +26,59 @@ func textIndexRows(text string) map[int]string {
 	}
 	for _, l := range strings.Split(text[i+1:], "\n")[1:] {
 		pos, rest, ok := strings.Cut(strings.TrimPrefix(l, "  "), "\t")
-		n, err := strconv.Atoi(pos)
-		if !ok || err != nil || !strings.HasPrefix(l, "  ") {
+		if !ok || !strings.HasPrefix(l, "  ") {
 			break
 		}
-		rows[n] = rest
+		if n, err := strconv.Atoi(pos); err == nil {
+			rows[n] = rest
+			continue
+		}
+		var from, to, k int
+		if _, err := fmt.Sscanf(pos, "%d-%d", &from, &to); err != nil {
+			break
+		}
+		m := runLineRe.FindStringSubmatch(rest)
+		if m == nil {
+			t.Fatalf("index line %q: no run of rows", l)
+		}
+		k, _ = strconv.Atoi(m[1])
+		var cells []string
+		for _, q := range quotedCellRe.FindAllString(m[2], -1) {
+			c, err := strconv.Unquote(q)
+			if err != nil {
+				t.Fatalf("index line %q: cell %s: %v", l, q, err)
+			}
+			if c == "" {
+				c = `""`
+			}
+			cells = append(cells, c)
+		}
+		var at []int
+		for p := from; p <= to && p < len(lines); p++ {
+			if isRow(lines[p]) {
+				at = append(at, p)
+			}
+		}
+		names := strings.Split(m[3], " ")
+		if len(names) != k {
+			names = strings.Split(m[3], ", ")
+		} else if strings.Contains(m[3], ", ") && !strings.Contains(m[3], "…[+") {
+			t.Errorf("index line %q: names joined by spaces hold \", \"", l)
+		}
+		if len(at) != k || len(names) != k || at[0] != from || at[k-1] != to {
+			t.Fatalf("index line %q: %d rows in lines %d-%d (first %v), %d names, it says %d", l, len(at), from, to, at, len(names), k)
+		}
+		for j, p := range at {
+			rows[p] = strings.Join(append([]string{names[j]}, cells...), " ")
+		}
 	}
 	return rows
 }
+
+var (
+	runLineRe    = regexp.MustCompile(`^([0-9]+) rows with ((?:"(?:[^"\\]|\\.)*" ?)+): (.*)$`)
+	quotedCellRe = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+)
 
 // TestTextIndexListsRowsInLineOrder: the index of a long text table
 // (dpkg -l, 858 packages in name order) lists its rows in chunks in line
@@ -53,7 +105,7 @@ func TestTextIndexListsRowsInLineOrder(t *testing.T) {
 	var prev map[int]string
 	for _, b := range []int{4000, 6000, 8000} {
 		f := fillAt(t, v, b)
-		rows := textIndexRows(f.Text)
+		rows := textIndexRows(t, f.Text, lines, func(l string) bool { return strings.HasPrefix(l, "ii ") })
 		if len(rows) == 0 {
 			t.Fatalf("at %d: no index of the rows:\n%s", b, f.Text)
 		}
@@ -140,7 +192,7 @@ func TestTextIndexByMostlyDistinctName(t *testing.T) {
 	lines := strings.Split(string(data), "\n")
 	v, _ := viewOf(t, file)
 	f := fillAt(t, v, 3000)
-	rows := textIndexRows(f.Text)
+	rows := textIndexRows(t, f.Text, lines, func(l string) bool { return strings.HasPrefix(l, "\t") })
 	if len(rows) < 20 {
 		t.Fatalf("%d rows in the index:\n%s", len(rows), f.Text)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -55,6 +56,7 @@ const (
 	listCellCut   = 120  // a list's value in the index is cut to this many
 	maxMarkKinds  = 4    // marks counted before names
 	maxSharedPart = 24   // the longest shared start or end looked for
+	minRunRows    = 3    // rows in a row with the same cells the index writes as one line
 )
 
 // markChars are the marks a name may carry before it ("|" of an
@@ -452,6 +454,23 @@ func (cp *colProfile) indexColumns() []int {
 			}
 		}
 	}
+	if id < 0 {
+		// Else a name each run of rows has its own (a table printed in
+		// sections, the same rows under each header: benchstat's
+		// sec/op, B/op and allocs/op tables of one package): no name
+		// in more rows than there are runs, every row with one.
+		// Only in a table of numbers (a column of them in nine rows in
+		// ten), every run a section of minRunRows rows or more, and as
+		// many names as rows in its longest run.
+		longest, numbers := cp.sections()
+		for i, c := range cp.cols {
+			if longest > 0 && numbers && !c.isNumber() && !c.capped && !c.overflow && c.rows == cp.rows && 10*c.lettered >= 9*c.rows &&
+				len(c.distinct) >= longest && maxCount(c.values) <= cp.runs {
+				id = i
+				break
+			}
+		}
+	}
 	if id < 0 || cp.rows < 3 {
 		return nil
 	}
@@ -465,6 +484,9 @@ func (cp *colProfile) indexColumns() []int {
 		}
 		if !c.isNumber() && !c.overflow && len(c.values) <= shownColValues && c.sumLen > 8*c.rows {
 			continue // longer words of a few values: their counts are in the profile
+		}
+		if i > 0 && spreadMark(cp.cols[i-1]) {
+			continue // the spread of the value before ("36.23n ± 97%"): the value tells the row
 		}
 		out = append(out, i)
 	}
@@ -549,6 +571,9 @@ func (tc *textCands) indexCandidates() func(prio, from, to int) {
 	}
 	render := func(c int) string {
 		var es []posLine
+		var rests []string // per entry, its cells after the identity
+		var ids []string   // per entry, its identity before the cut
+		var ords []int     // per entry, its row's number in the chunk
 		rows := 0
 		textLinesWhile(data[offs[c]:], func(i int, line string) bool {
 			pos := starts[c] + i
@@ -573,6 +598,12 @@ func (tc *textCands) indexCandidates() func(prio, from, to int) {
 					}
 				}
 				es = append(es, posLine{pos, strings.Join(cells, " ")})
+				rests = append(rests, quotedCells(cells[min(1, len(cells)):]))
+				id := ""
+				if len(cols) > 0 && cols[0] < len(f) {
+					id = f[cols[0]]
+				}
+				ids, ords = append(ids, id), append(ords, rows)
 			}
 			return rows < rowsIn(c)
 		})
@@ -584,8 +615,31 @@ func (tc *textCands) indexCandidates() func(prio, from, to int) {
 			return fmt.Sprintf("  %d-%d\t%s", es[0].pos, es[len(es)-1].pos, strings.Join(vs, " "))
 		}
 		var ls []string
-		for _, e := range es {
-			ls = append(ls, fmt.Sprintf("  %d\t%s", e.pos, e.text))
+		for i := 0; i < len(es); {
+			// (rows in a row: no row among the first lines between)
+			j := i + 1
+			for j < len(es) && rests[j] == rests[i] && ords[j] == ords[j-1]+1 {
+				j++
+			}
+			if j-i < minRunRows || rests[i] == "" {
+				ls = append(ls, fmt.Sprintf("  %d\t%s", es[i].pos, es[i].text))
+				i++
+				continue
+			}
+			// A run of rows with the same cells (benchstat's B/op rows
+			// of "0.000 0.000 ~"): the cells once, quoted, then the
+			// names, joined by ", " when a name holds a space (tested
+			// before its cut, whose marker holds one).
+			var names []string
+			join := " "
+			for k := i; k < j; k++ {
+				names = append(names, cut(ids[k], indexIDCut))
+				if strings.Contains(ids[k], " ") {
+					join = ", "
+				}
+			}
+			ls = append(ls, fmt.Sprintf("  %d-%d\t%d rows with %s: %s", es[i].pos, es[j-1].pos, j-i, rests[i], strings.Join(names, join)))
+			i = j
 		}
 		return strings.Join(ls, "\n")
 	}
@@ -621,7 +675,14 @@ func (tc *textCands) indexHead(cs []Candidate) string {
 	for _, i := range tc.indexCols {
 		names = append(names, cp.cols[i].name)
 	}
-	return fmt.Sprintf("index of the rows in line order (showing %s of %s; line<TAB>%s, cells cut at %d characters, the first at %d):\n", commas(n), commas(cp.rows), strings.Join(names, " "), indexCellCut, indexIDCut)
+	runs := ""
+	for _, c := range cs {
+		if strings.Contains(c.text(), " rows with \"") {
+			runs = fmt.Sprintf("; first-last<TAB>K rows with \"%s\": the K rows in a row whose other cells are those, by their %s", strings.Join(names[1:], `" "`), names[0])
+			break
+		}
+	}
+	return fmt.Sprintf("index of the rows in line order (showing %s of %s; line<TAB>%s, cells cut at %d characters, the first at %d%s):\n", commas(n), commas(cp.rows), strings.Join(names, " "), indexCellCut, indexIDCut, runs)
 }
 
 // commaPartsLines are the lines of a column of descriptions by their
@@ -656,4 +717,40 @@ func (c *colStat) commaPartsLines() []string {
 		out = append(out, fmt.Sprintf("  %s, rows by the value's %s: %s", c.name, p.what, listCounts(p.m, with, c.rows, "parts", "without one", true)))
 	}
 	return out
+}
+
+// quotedCells writes the cells of an index line after its identity, each
+// quoted as Go (and jq) quote a string ("build", "0.000" "~"); "" when none.
+func quotedCells(cells []string) string {
+	qs := make([]string, len(cells))
+	for i, c := range cells {
+		if c == `""` {
+			c = "" // (an empty cell, written "" in the index)
+		}
+		qs[i] = strconv.Quote(c)
+	}
+	return strings.Join(qs, " ")
+}
+
+// maxCount is the largest count of m (0 when empty).
+func maxCount(m map[string]int) int {
+	most := 0
+	for _, n := range m {
+		most = max(most, n)
+	}
+	return most
+}
+
+// spreadMark reports whether every row of column c holds the same mark
+// of a spread ("±", "+-", "+/-"): the column after it is the spread of
+// the value before it (benchstat's "36.23n ± 97%", hyperfine's and
+// criterion's "1.2 ms ± 0.1 ms").
+func spreadMark(c *colStat) bool {
+	if c.overflow || len(c.values) != 1 {
+		return false
+	}
+	for v := range c.values {
+		return v == "±" || v == "+-" || v == "+/-"
+	}
+	return false
 }

@@ -152,10 +152,18 @@ func TestIndexAfterHead(t *testing.T) {
 			continue
 		}
 		for _, l := range strings.Split(c.text(), "\n") {
-			pos, _ := strconv.Atoi(strings.SplitN(strings.TrimSpace(l), "\t", 2)[0])
-			rows++
-			if head[pos] {
-				t.Errorf("index row %d is among the first 10 lines", pos)
+			// (a line "first-last<TAB>K rows with ..." lists rows first-last)
+			var from, to int
+			if n, _ := fmt.Sscanf(strings.SplitN(strings.TrimSpace(l), "\t", 2)[0], "%d-%d", &from, &to); n == 0 {
+				t.Fatalf("index line %q", l)
+			} else if n == 1 {
+				to = from
+			}
+			for pos := from; pos <= to; pos++ {
+				rows++
+				if head[pos] {
+					t.Errorf("index row %d is among the first 10 lines", pos)
+				}
 			}
 		}
 	}

@@ -89,6 +89,9 @@ type recordStats struct {
 	sumLines           int
 	// units are the per-record sums of "N word" numbers, by word.
 	units map[string]*unitStat
+	// plural are the words after numbers seen in the plural ("files"
+	// of "3 files"): count nouns (lineNumbers), at most maxUnits.
+	plural map[string]bool
 	// kinds are the per-record counts of lines by their kind
 	// (lineKind: "Setting up", "-rw-r--r--"), by kind.
 	kinds    map[string]*unitStat
@@ -196,8 +199,9 @@ func letters(s string) bool {
 // lineNumbers adds the "N word" pairs of a line to m: a whole decimal
 // integer followed by a word of letters (a plural's "s", a trailing
 // "(+)", "(-)", ",", ";" or "." dropped), "insertion" for "12
-// insertions(+),".
-func lineNumbers(line string, m map[string]int64) map[string]int64 {
+// insertions(+),"; a word seen in the plural is noted in plural (at
+// most maxUnits words).
+func lineNumbers(line string, m map[string]int64, plural map[string]bool) map[string]int64 {
 	toks := strings.Fields(line)
 	for i := 0; i+1 < len(toks); i++ {
 		t := toks[i]
@@ -216,6 +220,9 @@ func lineNumbers(line string, m map[string]int64) map[string]int64 {
 		w = strings.ToLower(w)
 		if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
 			w = w[:len(w)-1]
+			if plural != nil && len(plural) < maxUnits {
+				plural[w] = true
+			}
 		}
 		if m == nil {
 			m = map[string]int64{}
@@ -434,7 +441,10 @@ func (rs *recordStats) add(pos int, line string, blank, header bool, sev int) {
 	r.sev = max(r.sev, sev)
 	t := strings.TrimSpace(line)
 	if r.lines > 1 && strings.IndexAny(t, "0123456789") >= 0 {
-		r.nums = lineNumbers(t, r.nums)
+		if rs.plural == nil {
+			rs.plural = map[string]bool{}
+		}
+		r.nums = lineNumbers(t, r.nums, rs.plural)
 	}
 	if r.lines == 2 {
 		r.form = formWord(t)
@@ -860,9 +870,21 @@ func (rs *recordStats) formLine() string {
 }
 
 // shownUnits are the words after numbers worth a line: in at least a
-// third of the records (and 3), the 5 in most records, by word.
+// third of the records (and 3), the 5 in most records, by word. Only
+// what the numbers count or measure: a word seen in the plural after a
+// number (a count noun: "3 files", "12 insertions", "4096 bytes") or
+// a participle ("2 failed", "21 upgraded"). Not a word that follows a
+// number as the next cell of a row: ls -l's owner after the link count
+// ("1 root") and month after the size ("4096 Nov"), whose sums are
+// true but mean nothing.
 func (rs *recordStats) shownUnits() []string {
-	return shownStats(rs.units, rs.n, math.MinInt64, func(u *unitStat) int64 { return int64(u.records) })
+	units := map[string]*unitStat{}
+	for w, u := range rs.units {
+		if rs.plural[w] || strings.HasSuffix(w, "ed") {
+			units[w] = u
+		}
+	}
+	return shownStats(units, rs.n, math.MinInt64, func(u *unitStat) int64 { return int64(u.records) })
 }
 
 // shownStats are the keys of m worth a line: in at least a third of the

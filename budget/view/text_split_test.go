@@ -161,8 +161,12 @@ func TestNameExtrasAgainstJQ(t *testing.T) {
 
 // TestIndexAgainstJQ checks every entry of the index of the captured
 // tables: its line's cells of the index columns, split by jq, cut as the
-// index cuts them; a larger budget shows a longer prefix of it.
+// index cuts them; a larger budget shows a longer prefix of it. A line of
+// a run of rows ("first-last<TAB>K rows with "c1" "c2": n1 n2 ...") holds
+// jq's rows of lines first-last: K of them, each with those cells, their
+// names in order.
 func TestIndexAgainstJQ(t *testing.T) {
+	runs := 0 // index lines of a run of rows checked
 	for name := range columnCaptures {
 		data := readCapture(t, name)
 		v := buildText(t, data, 8000)
@@ -194,16 +198,11 @@ func TestIndexAgainstJQ(t *testing.T) {
 				entries += strings.Count(rest, " ") + 1
 				continue
 			}
-			for _, l := range strings.Split(text, "\n") {
-				parts := strings.SplitN(strings.TrimSpace(l), "\t", 2)
-				pos, _ := strconv.Atoi(parts[0])
-				cells := jqLines(t, data, fmt.Sprintf(`.[%d] | %s`, pos, p.cols.split.jqFields()))
-				if len(cells) != 1 {
-					t.Fatalf("%s: line %d is no row for jq", name, pos)
-				}
+			// jq's cells of a row, cut as the index cuts them.
+			want := func(row []any) []string {
 				var want []string
 				for j, i := range cols {
-					if row := cells[0].([]any); i < len(row) {
+					if i < len(row) {
 						v := row[i].(string)
 						if v == "" {
 							v = `""`
@@ -215,7 +214,52 @@ func TestIndexAgainstJQ(t *testing.T) {
 						want = append(want, cut(v, w))
 					}
 				}
-				if w := strings.Join(want, " "); parts[1] != w {
+				return want
+			}
+			for _, l := range strings.Split(text, "\n") {
+				parts := strings.SplitN(strings.TrimSpace(l), "\t", 2)
+				var from, to int
+				if n, _ := fmt.Sscanf(parts[0], "%d-%d", &from, &to); n == 2 {
+					// A run of rows with the same cells: jq's rows of
+					// lines from-to, each with those cells after its
+					// name, the names in order.
+					m := regexp.MustCompile(`^([0-9]+) rows with ((?:"(?:[^"\\]|\\.)*" ?)+): (.*)$`).FindStringSubmatch(parts[1])
+					if m == nil {
+						t.Fatalf("%s: index line %q", name, l)
+					}
+					k, _ := strconv.Atoi(m[1])
+					rows := jqLines(t, data, fmt.Sprintf(`.[%d:%d][] | %s`, from, to+1, p.cols.split.jqFields()))
+					names, join := make([]string, len(rows)), " "
+					for r, row := range rows {
+						w := want(row.([]any))
+						var qs []string
+						for _, c := range w[1:] {
+							if c == `""` {
+								c = ""
+							}
+							qs = append(qs, strconv.Quote(c))
+						}
+						if q := strings.Join(qs, " "); q != m[2] {
+							t.Errorf("%s: index %d-%d: row %d of %d has cells %s, the line says %s", name, from, to, r, len(rows), q, m[2])
+						}
+						names[r] = w[0]
+						if strings.Contains(row.([]any)[cols[0]].(string), " ") {
+							join = ", "
+						}
+					}
+					if len(rows) != k || k < minRunRows || strings.Join(names, join) != m[3] {
+						t.Errorf("%s: index line %q: jq has %d rows named %q", name, l, len(rows), strings.Join(names, join))
+					}
+					entries += k
+					runs++
+					continue
+				}
+				pos, _ := strconv.Atoi(parts[0])
+				cells := jqLines(t, data, fmt.Sprintf(`.[%d] | %s`, pos, p.cols.split.jqFields()))
+				if len(cells) != 1 {
+					t.Fatalf("%s: line %d is no row for jq", name, pos)
+				}
+				if w := strings.Join(want(cells[0].([]any)), " "); parts[1] != w {
 					t.Errorf("%s: index line %d %q, jq %q", name, pos, parts[1], w)
 				}
 				entries++
@@ -224,6 +268,9 @@ func TestIndexAgainstJQ(t *testing.T) {
 		if p.cols.rows >= 2*indexChunk && cols != nil && entries == 0 {
 			t.Errorf("%s: no index of %d rows", name, p.cols.rows)
 		}
+	}
+	if runs == 0 {
+		t.Error("no index line of a run of rows checked")
 	}
 }
 
