@@ -56,7 +56,7 @@ func Build(in Input) (*View, error) {
 		addFacts(v, in)
 		v.tree = addDepTree(v, in) // deptree.go
 	}
-	folded := foldGroups(in.Collections) // fold.go
+	folded := foldGroups(in.Collections)            // fold.go
 	if group, root, k, ok := siblingLists(in); ok { // json_siblings.go
 		// Each list's count on a line of its own, then its records as
 		// one collection.

@@ -2,6 +2,8 @@ package view
 
 import (
 	"fmt"
+	"slices"
+	"sort"
 )
 
 // Records that are arrays of objects (gcc -fdiagnostics-format=json
@@ -343,9 +345,29 @@ func addKeyedItems(v *View, in Input, ci int) (bool, error) {
 func addKeyedItemsOf(v *View, in Input, c Collection, k keyedItems, order int) error {
 	path := k.expr(c.Path)
 	each := func(fn func(i int, raw []byte) error) error {
+		// In the order of the keys, the order jq's to_entries gives
+		// (gojq sorts an object's keys): the positions the view states
+		// are those of the expression as a query runs it (radon's files
+		// come unsorted).
+		type entry struct {
+			key string
+			val []byte
+		}
+		var ents []entry
+		if err := eachEntryOf(in, c, func(key string, val []byte) error {
+			if !within(in.Data, val) {
+				val = slices.Clone(val)
+			}
+			ents = append(ents, entry{key, val})
+			return nil
+		}); err != nil {
+			return err
+		}
+		sort.SliceStable(ents, func(a, b int) bool { return ents[a].key < ents[b].key })
 		j := 0
 		var buf []byte
-		return eachEntryOf(in, c, func(key string, val []byte) error {
+		for _, e := range ents {
+			key, val := e.key, e.val
 			var err error
 			one := func(obj []byte) {
 				if err == nil {
@@ -360,8 +382,11 @@ func addKeyedItemsOf(v *View, in Input, c Collection, k keyedItems, order int) e
 			} else {
 				one(val)
 			}
-			return err
-		})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	items := Collection{Path: path, Kind: "array", Count: k.items, Each: each}
 	longest := mapKeyLabel(k.longest)
