@@ -37,6 +37,15 @@ func siblingLists(in Input) (group []int, root Collection, k keyedItems, ok bool
 	if len(group) < minSiblingLists {
 		return nil, root, k, false
 	}
+	for _, ci := range group {
+		for _, o := range in.Collections {
+			if p := in.Collections[ci].Path; strings.HasPrefix(o.Path, p+".") || strings.HasPrefix(o.Path, p+"[") {
+				// A list holding a collection of its own keeps its
+				// section (fold.go folds the others around it).
+				return nil, root, k, false
+			}
+		}
+	}
 	s := jscan{d: in.Data}
 	s.ws()
 	if s.peek() != '{' {
