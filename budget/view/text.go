@@ -494,6 +494,7 @@ func (tc *textCands) candidates() {
 	notableFrom(tc.warns, 0, 3)
 	if p != nil {
 		tc.rareCodeCandidates(add)
+		tc.shiftCandidates(add) // text_fields.go
 	}
 	// PrioRare: the lines the request names, more of the end, the
 	// structure, the start.
@@ -592,6 +593,9 @@ func (tc *textCands) candidates() {
 		tc.columnParts(add)
 	}
 	tailFrom(21, 40)
+	if p != nil {
+		tc.fieldQueryCandidate(add) // text_fields.go
+	}
 	if c := p.pathLinesOrNil(); c != nil && c.rows >= 10 {
 		// Lines that are a path among other lines (tsc's --listFiles):
 		// by directory, extension and depth, after more of the end.

@@ -46,7 +46,7 @@ func BenchmarkTextProfile10MB(b *testing.B) {
 // repeated, against the bare split into lines in the same run.
 func BenchmarkTextTable10MB(b *testing.B) {
 	for _, n := range []string{"psql-pg-class.txt", "go-cover-func-pflag.txt", "apt-cache-rdepends-debconf.txt",
-		"find-usr-share-doc.txt", "testdata/git-ls-tree-wazero.txt"} {
+		"find-usr-share-doc.txt", "testdata/git-ls-tree-wazero.txt", "haproxy-httplog-shop.log"} {
 		path := "../../testdata/captured/" + n
 		if strings.HasPrefix(n, "testdata/") {
 			path = n

@@ -97,6 +97,8 @@ type colSplit struct {
 	trailer   bool
 	trailFrom int
 	trailOut  bool
+	// fs: byFields, the fields of the lines (text_fields.go).
+	fs *fieldSplit
 }
 
 // colStat is the profile of one column.
@@ -155,6 +157,9 @@ type colStat struct {
 	// paths counts the values that are paths by directory, extension
 	// and depth (text_paths.go); nil once most values are not.
 	paths *pathStat
+	// few: a column of field lines, whose values are listed when at
+	// most 3 rows have it (lineOf).
+	few bool
 }
 
 // topRow is a row and its value in a numeric column.
@@ -232,6 +237,20 @@ type colProfile struct {
 	// shallow is the listing of the shallowest paths, once made
 	// (text_shallow.go).
 	shallow *shallowList
+	// last are the last rows of field lines, oldest first from
+	// lastNext once full (text_fields.go); shifts are what they show,
+	// once found.
+	last      []lastRow
+	lastNext  int
+	shifts    *[]valueShift
+	shiftRows int // chosenRows' first rows, the value shifts' (shown with them)
+	// otherKeys counts the rows by each key of field lines that has no
+	// column (first seen after the first 4,000 lines, or past
+	// maxColumns), while at most maxValues keys; otherKeyRows rows have
+	// one, otherKeysMore is set once more keys were seen.
+	otherKeys     map[string]int
+	otherKeyRows  int
+	otherKeysMore bool
 }
 
 // maxOthers is the most lines that are no rows a table keeps to show.
@@ -580,6 +599,9 @@ func (sp *colSplit) jqFields() string {
 		if sp.words != nil {
 			lo, hi = sp.cellMinK, sp.cellK
 		}
+		if sp.mode == byFields {
+			return sp.jqLead() + sp.jqCells() + sp.jqWords() // (cells of every key: always k)
+		}
 		if lo == hi {
 			return fmt.Sprintf(`%s%s | select(length == %d)%s`, sp.jqLead(), sp.jqCells(), hi, sp.jqWords())
 		}
@@ -628,9 +650,14 @@ func (sp *colSplit) splitWords(f []string) []string {
 	out := make([]string, 0, sp.k)
 	for i, c := range f {
 		if i < len(sp.words) && sp.words[i] > 0 {
-			ws, merged := splitSpacesP(c)
-			if merged {
-				sp.parens = true
+			var ws []string
+			if sp.mode == byFields {
+				ws = splitBlanks(c) // (a request line: no cell in parentheses)
+			} else {
+				var merged bool
+				if ws, merged = splitSpacesP(c); merged {
+					sp.parens = true
+				}
 			}
 			if len(ws) != sp.words[i] {
 				return nil
@@ -648,6 +675,9 @@ func (sp *colSplit) splitWords(f []string) []string {
 func (sp *colSplit) jqWords() string {
 	if sp.words == nil {
 		return ""
+	}
+	if sp.mode == byFields {
+		return sp.fs.jqWords(sp.words)
 	}
 	var b strings.Builder
 	b.WriteString(` | [. as $c | range(0; length) as $i | `)
@@ -667,16 +697,33 @@ func (sp *colSplit) jqWords() string {
 // whose first cell is "mode hash stage" (git ls-files -s, git ls-tree)
 // has those three columns, not one of 1,878 distinct values.
 func (sp *colSplit) detectWords(sample []byte) {
-	if sp.mode != byTab && sp.mode != byTabRuns {
+	if sp.mode != byTab && sp.mode != byTabRuns && sp.mode != byFields {
 		return
 	}
 	words := make([]int, sp.minK)
 	for i := range words {
 		words[i] = -1
 	}
+	// Field lines: per column, the rows by their word count (a request
+	// line of an access log is 3 words but for a scanner's garbage).
+	var counts []map[int]int
+	if sp.mode == byFields {
+		counts = make([]map[int]int, sp.fs.pos)
+		for i := range counts {
+			counts[i] = map[int]int{}
+		}
+	}
 	n := sp.sampleRows(sample, func(int) bool { return false }, func(f []string) {
 		for i := range words {
-			w := len(splitSpaces(f[i]))
+			var w int
+			if sp.mode == byFields {
+				w = len(splitBlanks(f[i])) // (as splitWords splits them)
+			} else {
+				w = len(splitSpaces(f[i]))
+			}
+			if counts != nil && i < len(counts) {
+				counts[i][w]++
+			}
 			switch {
 			case words[i] == -1:
 				words[i] = w
@@ -688,8 +735,20 @@ func (sp *colSplit) detectWords(sample []byte) {
 	if n < 10 {
 		return
 	}
+	for i, m := range counts {
+		// Split when 98% of the rows have the same count: the others
+		// are no rows (other lines, counted and shown) wherever they
+		// are in the text.
+		if w, c := modal(m); c*50 >= n*49 {
+			words[i] = w
+		}
+	}
 	extra := 0
 	for i, w := range words {
+		if sp.mode == byFields && (i >= sp.fs.pos || sp.fs.kinds[i] != tokQuoted) {
+			words[i] = 0 // only a quoted positional field (a request line)
+			continue
+		}
 		if w < 2 || w > 6 {
 			words[i] = 0
 			continue
@@ -751,6 +810,11 @@ func detectColumnsGuard(data []byte, kind string, guard, trailer bool) *colSplit
 	}
 	if mostlyLocated(sample) {
 		return nil // diagnostics and grep -n matches: counted by file (text_locations.go), not split at spaces
+	}
+	if sp := detectFields(sample); sp != nil {
+		// (No name columns: a line's severity is read from the whole
+		// line, and the query of its error lines need not split it.)
+		return sp
 	}
 	sp := detectSpaces(sample)
 	if sp != nil && sp.described && kind == textLog {
@@ -1435,7 +1499,8 @@ func newColProfile(sp *colSplit) *colProfile {
 			name = sp.header[i]
 		}
 		cp.cols = append(cp.cols, &colStat{name: name, values: map[string]int{}, distinct: map[uint64]struct{}{},
-			examples: map[string][]posLine{}, names: map[string]int{}, after: map[string]int{}, words: map[string]int{}, paths: newPathStat()})
+			examples: map[string][]posLine{}, names: map[string]int{}, after: map[string]int{}, words: map[string]int{}, paths: newPathStat(),
+			few: sp.mode == byFields})
 	}
 	return cp
 }
@@ -1477,12 +1542,16 @@ func (cp *colProfile) add(pos int, line string) {
 		cp.starts = append(cp.starts, pos)
 	}
 	for i, c := range cp.cols {
-		if i < len(f) {
+		if i < len(f) && !cp.split.absentAt(i) {
 			c.add(pos, line, f[i], cp.rows)
 		}
 	}
 	if cp.rows == 1 {
 		cp.first = posLine{pos, line}
+	}
+	if cp.split.mode == byFields {
+		cp.keepLast(pos, line, f) // text_fields.go
+		cp.countOtherKeys()
 	}
 	for _, c := range cp.cols {
 		if c.numeric != cp.rows || len(f) < len(cp.cols) {
@@ -2052,6 +2121,15 @@ func (c *colStat) lineOf(rows, shown int) string {
 		fmt.Fprintf(&b, "(%s written N/M: the first number counted) ", commas(c.slashed))
 	}
 	switch {
+	case c.few && c.rows <= 3 && c.rows < rows && !c.overflow:
+		// A key of field lines that few rows have (the summary's
+		// "dirs=1084"): its values.
+		for i, x := range c.sortedValues() {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%q %s", cut(x.k, 80), commas(x.n))
+		}
 	case c.isNumber() && !c.overflow && len(c.values) == 1:
 		// One number in every row (git's stage 0): a constant.
 		for v, n := range c.values {
@@ -2236,6 +2314,19 @@ func (cp *colProfile) chosenRows() []*colRow {
 			}
 		}
 	}
+	// The first rows of a value that takes over the end (text_fields.go)
+	// come first.
+	shifted := map[string]bool{}
+	for _, sh := range cp.valueShifts() {
+		if shifted[sh.v] || shifted[strconv.Itoa(sh.from)] {
+			continue // (the same value's shift, or one from the same row, in another column: its rows are shown)
+		}
+		shifted[sh.v], shifted[strconv.Itoa(sh.from)] = true, true
+		for k, l := range sh.first {
+			add(l, fmt.Sprintf("%s row of the last %s, where %s is %q in %s", ordinal1(k+1), commas(sh.span), sh.c.name, sh.v, commas(sh.n)))
+		}
+	}
+	cp.shiftRows = len(out)
 	addRare(3)
 	for _, c := range cp.cols {
 		if !c.isNumber() && !c.someNumbers() || len(c.distinct) < 2 {
@@ -2315,8 +2406,15 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 	cp := tc.p.cols
 	g := cp.groupColumn()
 	id, val, nv := cp.nameValue(cp.indexColumns())
-	for i, c := range cp.cols {
-		add(tsColumns, colKeys*i, -1, "column", cut(c.line(cp.rows)+cp.sumsBy(c, g), textWidth))
+	shifted := map[*colStat]bool{}
+	for _, sh := range cp.valueShifts() {
+		shifted[sh.c] = true // (its line is the anomaly's: shiftCandidates)
+	}
+	for _, i := range cp.columnOrder() {
+		c := cp.cols[i]
+		if !shifted[c] {
+			add(tsColumns, colKeys*i, -1, "column", cut(c.line(cp.rows)+cp.sumsBy(c, g)+cp.timeSpan(i), textWidth))
+		}
 		if nv && i == val {
 			if s := cp.valueNumbersLine(id, val); s != "" {
 				add(tsColumns, colKeys*i+5, -1, "column numbers", cut(s, 2*textWidth))
@@ -2343,6 +2441,9 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 		}
 	}
 	tc.otherCandidates(add)
+	if l := cp.otherKeysLine(); l != "" {
+		add(tsColumns, colKeys*len(cp.cols)+maxOthers+2, -1, "keys with no column", cut(l, 2*textWidth))
+	}
 	rows := cp.chosenRows()
 	from := func(a, b int) {
 		for k := a; k < b && k < len(rows); k++ {
@@ -2351,7 +2452,7 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 			add(tsColRows, r.l.pos, r.l.pos, "chosen by its columns", text)
 		}
 	}
-	from(0, firstColRows)
+	from(cp.shiftRows, firstColRows) // (the value shifts' rows are the anomaly's: shiftCandidates)
 	// The runs of a table printed in sections (text_runs.go), after
 	// the first chosen rows, before the columns' lines in the view.
 	for j, l := range tc.runLines() {
@@ -2431,10 +2532,7 @@ func (tc *textCands) columnParts(add func(sec, key, rec int, reason, text string
 func (tc *textCands) columnsHead(cs []Candidate) string {
 	cp := tc.p.cols
 	how := cp.split.howSplit()
-	hdr := "no header line"
-	if cp.split.header != nil {
-		hdr = fmt.Sprintf("header at line %d", cp.split.headPos)
-	}
+	hdr := cp.split.headerText()
 	shown := 0
 	var named *colStat
 	for _, c := range cs {
@@ -2447,6 +2545,13 @@ func (tc *textCands) columnsHead(cs []Candidate) string {
 			}
 		}
 	}
+	if cp.otherKeyRows > 0 {
+		more := ""
+		if cp.otherKeysMore {
+			more = " or more"
+		}
+		how += fmt.Sprintf("; %s%s more keys have no column, in %s rows", commas(len(cp.otherKeys)), more, commas(cp.otherKeyRows))
+	}
 	s := fmt.Sprintf("columns of the %s rows (%s, %d columns, %s; %s other lines; showing %s of %d columns; counts are of rows, exact):\n",
 		commas(cp.rows), how, cp.split.k, hdr, commas(cp.other), commas(shown), len(cp.cols))
 	s += tc.shallowRest(cs)
@@ -2458,14 +2563,38 @@ func (tc *textCands) columnsHead(cs []Candidate) string {
 		s += fmt.Sprintf("the rows whose %s starts with %q (any name likewise): compact artifact query %s --jq %s\n", named.name, v, tc.in.Handle,
 			tc.jq(fmt.Sprintf(`to_entries[] | select(.value | %s | startswith(%s)) | "\(.key)\t\(.value)"`, cp.split.jqField(indexOf(cp.cols, named)), jqString(v))))
 	}
-	// A query for the rows with a value: the first rare value, else the
-	// most frequent value of the first column with few values.
+	if cp.split.mode != byFields {
+		s += tc.valueQuery() // (of field lines: a line of its own, fieldQueryCandidate)
+	}
+	// A row by its name: the first column whose every value is its own
+	// (not a number), shown with the first row's name.
+	for i, c := range cp.cols {
+		if cp.split.mode == byFields {
+			break
+		}
+		if c.isNumber() || c.capped || len(c.distinct) != cp.rows || cp.rows < 3 {
+			continue
+		}
+		if f := cp.split.fields(cp.first.text); f != nil {
+			s += fmt.Sprintf("one row by its %s (here %q): compact artifact query %s --jq %s\n", c.name, f[i], tc.in.Handle,
+				tc.jq(fmt.Sprintf(`to_entries[] | select(.value | %s == %s) | "\(.key)\t\(.value)"`, cp.split.jqField(i), jqString(f[i]))))
+		}
+		break
+	}
+	return s + tc.runsHead(cs)
+}
+
+// valueQuery is the line of a query for the rows with a value: the
+// least frequent value of the first column with few values.
+func (tc *textCands) valueQuery() string {
+	cp := tc.p.cols
+	s := ""
 	for _, c := range cp.cols {
 		if c.overflow || c.isNumber() {
 			continue
 		}
 		vs := c.sortedValues()
-		if len(vs) < 2 || len(vs) > shownColValues {
+		if len(vs) < 2 || len(vs) > shownColValues || cp.split.mode == byFields && allClock(vs) {
 			continue
 		}
 		v := vs[len(vs)-1].k
@@ -2479,19 +2608,7 @@ func (tc *textCands) columnsHead(cs []Candidate) string {
 			tc.jq(fmt.Sprintf(`to_entries[] | select(.value | %s == %s) | "\(.key)\t\(.value)"`, cp.split.jqField(i), jqString(v))))
 		break
 	}
-	// A row by its name: the first column whose every value is its own
-	// (not a number), shown with the first row's name.
-	for i, c := range cp.cols {
-		if c.isNumber() || c.capped || len(c.distinct) != cp.rows || cp.rows < 3 {
-			continue
-		}
-		if f := cp.split.fields(cp.first.text); f != nil {
-			s += fmt.Sprintf("one row by its %s (here %q): compact artifact query %s --jq %s\n", c.name, f[i], tc.in.Handle,
-				tc.jq(fmt.Sprintf(`to_entries[] | select(.value | %s == %s) | "\(.key)\t\(.value)"`, cp.split.jqField(i), jqString(f[i]))))
-		}
-		break
-	}
-	return s + tc.runsHead(cs)
+	return s
 }
 
 // Values by their parts. A column of names or versions has too many

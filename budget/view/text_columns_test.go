@@ -36,6 +36,9 @@ var columnCaptures = map[string]struct {
 	"testdata/readelf-ws-libm.txt":       {8, true},
 	"testdata/dpkg-L-util-linux.txt":     {1, false},
 	"testdata/dpkg-query-width.txt":      {3, false},
+	// Lines of fields (text_fields.go): columns named by key and kind.
+	"testdata/apache-access-combined-d.log": {12, true},
+	"testdata/slog-text-walk.log":           {15, true},
 }
 
 // TestColumnsDetect checks which captured texts are tables, and small

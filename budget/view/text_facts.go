@@ -2,7 +2,6 @@ package view
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -28,10 +27,7 @@ func TextFacts(data []byte) []string {
 	out = append(out, strings.TrimSuffix(tc.factsHead(), "\n"))
 	out = append(out, tc.factLines()...)
 	if cp := p.cols; cp != nil && cp.rows > 0 {
-		hdr := "no header line"
-		if cp.split.header != nil {
-			hdr = "header at line " + strconv.Itoa(cp.split.headPos)
-		}
+		hdr := cp.split.headerText()
 		out = append(out, fmt.Sprintf("a table of %s rows, %d columns (%s)", commas(cp.rows), cp.split.k, hdr))
 		// Columns of few values first (the distributions), then
 		// numbers, then the rest.

@@ -587,7 +587,10 @@ func (tc *textCands) indexCandidates() func(prio, from, to int) {
 				for j, i := range cols {
 					if i < len(f) {
 						v := f[i]
-						if v == "" {
+						switch {
+						case cp.split.absentAt(i):
+							v = absentCell // a key the line lacks (field lines)
+						case v == "":
 							v = `""`
 						}
 						w := cellCut

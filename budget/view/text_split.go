@@ -48,6 +48,7 @@ const (
 	byBar                      // at a bar ('|' or '│'), cells trimmed of spaces and tabs
 	byLine                     // one cell: the line trimmed of spaces and tabs (a list)
 	byWidth                    // at fixed positions (starts), cells trimmed of spaces
+	byFields                   // quoted strings, [brackets], key=value pairs (text_fields.go)
 )
 
 // ruleChars are the characters of a rule line between a table's header
@@ -151,6 +152,8 @@ func (sp *colSplit) cells(line string) []string {
 		return nil
 	case byWidth:
 		return widthCells(line, sp.starts)
+	case byFields:
+		return sp.fs.cells(line)
 	}
 	return splitSpaces(line)
 }
@@ -214,6 +217,8 @@ func (sp *colSplit) jqCells() string {
 		}
 		return fmt.Sprintf(`select(test("^[\\x00-\\x7f]*$") and (test("\t") | not) and %s) | [%s] | map(gsub("^ +| +$"; ""))`,
 			strings.Join(conds, " and "), strings.Join(cuts, ", "))
+	case byFields:
+		return sp.fs.jqCells()
 	}
 	return sp.jqSplit()
 }
@@ -248,6 +253,8 @@ func (sp *colSplit) howSplit() string {
 			at = append(at, strconv.Itoa(a))
 		}
 		s = fmt.Sprintf("fixed-width columns starting at characters %s (from 0), cells trimmed", strings.Join(at, ", "))
+	case byFields:
+		s = sp.fs.howSplit()
 	default:
 		s = "split at runs of spaces"
 	}

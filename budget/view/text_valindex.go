@@ -80,8 +80,8 @@ func (cp *colProfile) nameValue(cols []int) (id, val int, ok bool) {
 	if len(cols) == 1 && (c.rows == 0 || c.sumLen > 24*c.rows || len(c.distinct) < 2) {
 		return 0, 0, false // left out of the index for more than its few long values
 	}
-	if c.isNumber() || c.overflow || c.values == nil || c.rows != cp.rows {
-		return 0, 0, false
+	if c.isNumber() || c.overflow || c.values == nil || c.rows != cp.rows || cp.cols[id].rows != cp.rows && cp.split.mode == byFields {
+		return 0, 0, false // (field lines: a key every row has)
 	}
 	shared := 0
 	for v, n := range c.values {
