@@ -56,7 +56,24 @@ func Build(in Input) (*View, error) {
 		addFacts(v, in)
 		v.tree = addDepTree(v, in) // deptree.go
 	}
-	folded := foldGroups(in.Collections) // fold.go
+	folded := foldGroups(in.Collections)            // fold.go
+	if group, root, k, ok := siblingLists(in); ok { // json_siblings.go
+		// Each list's count on a line of its own, then its records as
+		// one collection.
+		if folded == nil {
+			folded = map[int]int{}
+		}
+		for _, ci := range group {
+			folded[ci] = group[0]
+		}
+		addFolded(v, in, folded, group[0])
+		if err := addKeyedItemsOf(v, in, root, k, 10+group[0]); err != nil {
+			return nil, err
+		}
+		for _, ci := range group {
+			folded[ci] = -1
+		}
+	}
 	for ci, c := range in.Collections {
 		if g, ok := folded[ci]; ok {
 			if g == ci {

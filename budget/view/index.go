@@ -302,6 +302,8 @@ func (k *coll) indexFields() (key *Field, fields []*Field, fixed, ok bool) {
 			s += 40
 		}
 		switch {
+		case f.ownNumbers() > 0 && f.Distinct > 12 && placeNumber(f.Path):
+			s += 10 // a place (a line, a column): less than a measure
 		case f.ownNumbers() > 0 && f.Distinct > 12:
 			s += 20 // a measure
 		case f.Counts != nil && f.Distinct <= 12:
@@ -346,13 +348,18 @@ func (k *coll) indexFields() (key *Field, fields []*Field, fixed, ok bool) {
 // Nor, while another is left, one whose value is a picked field's in
 // most lines (eq: equalMostly): a package's wanted version beside its
 // current one, the same in most lines, where its latest tells more.
-func pickIndexFields(cands []*Field, sameAsKey func(j int) int, n int, det, eq func(i, j int) bool) []int {
+// most is 2, or 3 for the lines of runs (a key once per run), whose third
+// field is no second place number (placeNumber: a column beside a line).
+func pickIndexFields(cands []*Field, sameAsKey func(j int) int, n, most int, det, eq func(i, j int) bool) []int {
 	var picked []int
 	measure := func(j int) bool { f := cands[j]; return f.ownNumbers() > 0 && f.ownNumbers()*2 >= f.Values }
 	for _, pass := range []int{0, 1} {
 		for j := range cands {
-			if len(picked) == 2 {
+			if len(picked) == most {
 				break
+			}
+			if most > 2 && len(picked) >= 2 && placeNumber(cands[j].Path) && slices.ContainsFunc(picked, func(i int) bool { return placeNumber(cands[i].Path) }) {
+				continue // a third field: not a second place (a column beside the line)
 			}
 			if slices.Contains(picked, j) || sameAsKey(j)*10 >= n*9 ||
 				pass == 0 && len(picked) == 1 && measure(picked[0]) && measure(j) ||
@@ -887,6 +894,9 @@ func addIndex(v *View, k *coll) {
 	// the records listed by their identity, not their name, as another
 	// record has the same name (nameOfKey).
 	restKey, shared, sharedNote := key, 0, ""
+	// runs: the key is shared by records (a finding's file, a block's
+	// file), so the lines are runs of records with one key (runsOf).
+	runs := !p.Map && key != nil && key.Distinct*2 < p.Records && len(sorts) == 0 && !members
 	if !fixed {
 		// (a name is known to tell the records apart only when every
 		// record was read)
@@ -900,6 +910,7 @@ func addIndex(v *View, k *coll) {
 			// so; the rest query lists the records by their identity.
 			ident := key
 			key = cands[j]
+			runs = false
 			names := make(map[string]int, len(lines))
 			for i := range lines {
 				names[string(lines[i].vals[j])]++
@@ -927,7 +938,13 @@ func addIndex(v *View, k *coll) {
 			}
 			return sameN[j] - 1
 		}
-		picked := pickIndexFields(cands, same, len(lines), determines(cands, lines), equalMostly(cands, lines))
+		most := 2
+		if runs {
+			// A run names its key once: a third field costs a few
+			// tokens per record, not a key's.
+			most = 3
+		}
+		picked := pickIndexFields(cands, same, len(lines), most, determines(cands, lines), equalMostly(cands, lines))
 		fields = nil
 		for _, j := range picked {
 			fields = append(fields, cands[j])
@@ -1014,7 +1031,7 @@ func addIndex(v *View, k *coll) {
 	// a key sharedNameKey found): runEnd[g] is the record after run g;
 	// nil when each line is one record's.
 	var runEnd []int
-	if !p.Map && p.Identity == nil && key != nil && key.Distinct*2 < p.Records && len(sorts) == 0 && !members {
+	if runs {
 		runEnd = runsOf(lines)
 		opq = nil
 	}
@@ -1486,4 +1503,15 @@ func runText(run []indexLine, lineText func(*indexLine) string) string {
 		prev = cells[0]
 	}
 	return b.String()
+}
+
+// placeNumber reports whether a number field says where its record is
+// (a line or column of a source, an offset: refNumber, or a name ending
+// so, radon's "endline"), not how large it is.
+func placeNumber(path string) bool {
+	if refNumber(path) {
+		return true
+	}
+	l := strings.ToLower(path)
+	return strings.HasSuffix(l, "line") || strings.HasSuffix(l, "column") || strings.HasSuffix(l, "offset") || strings.HasSuffix(l, "lineno")
 }

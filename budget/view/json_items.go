@@ -2,6 +2,8 @@ package view
 
 import (
 	"fmt"
+	"slices"
+	"sort"
 )
 
 // Records that are arrays of objects (gcc -fdiagnostics-format=json
@@ -233,6 +235,12 @@ func eachEntryOf(in Input, c Collection, fn func(key string, val []byte) error) 
 // of records only (both), with at least minItemRecords records in all,
 // and what it holds; ok is false otherwise.
 func keyedEntries(in Input, c Collection) (k keyedItems, ok bool) {
+	return keyedEntriesOf(in, c, false)
+}
+
+// keyedEntriesOf is keyedEntries; listsOnly accepts a map whose values
+// are all lists of records (siblingLists: radon cc -j's files).
+func keyedEntriesOf(in Input, c Collection, listsOnly bool) (k keyedItems, ok bool) {
 	if !c.RecordLists || in.Format != "json" || c.Kind != "map" || c.Count < 2 || c.Each == nil && !within(in.Data, c.Text) {
 		return k, false
 	}
@@ -288,7 +296,7 @@ func keyedEntries(in Input, c Collection) (k keyedItems, ok bool) {
 		}
 		return nil
 	})
-	if err != nil || i != c.Count || k.objects == 0 || k.lists == 0 || k.items < minItemRecords {
+	if err != nil || i != c.Count || k.objects == 0 && !listsOnly || k.lists == 0 || k.items < minItemRecords {
 		return k, false
 	}
 	for _, n := range []string{"name", "key", "_key"} {
@@ -329,11 +337,37 @@ func addKeyedItems(v *View, in Input, ci int) (bool, error) {
 	if !ok {
 		return false, nil
 	}
+	return true, addKeyedItemsOf(v, in, c, k, 10+ci)
+}
+
+// addKeyedItemsOf adds map c, whose values keyedEntriesOf read as k,
+// with its section at order.
+func addKeyedItemsOf(v *View, in Input, c Collection, k keyedItems, order int) error {
 	path := k.expr(c.Path)
 	each := func(fn func(i int, raw []byte) error) error {
+		// In the order of the keys, the order jq's to_entries gives
+		// (gojq sorts an object's keys): the positions the view states
+		// are those of the expression as a query runs it (radon's files
+		// come unsorted).
+		type entry struct {
+			key string
+			val []byte
+		}
+		var ents []entry
+		if err := eachEntryOf(in, c, func(key string, val []byte) error {
+			if !within(in.Data, val) {
+				val = slices.Clone(val)
+			}
+			ents = append(ents, entry{key, val})
+			return nil
+		}); err != nil {
+			return err
+		}
+		sort.SliceStable(ents, func(a, b int) bool { return ents[a].key < ents[b].key })
 		j := 0
 		var buf []byte
-		return eachEntryOf(in, c, func(key string, val []byte) error {
+		for _, e := range ents {
+			key, val := e.key, e.val
 			var err error
 			one := func(obj []byte) {
 				if err == nil {
@@ -348,15 +382,23 @@ func addKeyedItems(v *View, in Input, ci int) (bool, error) {
 			} else {
 				one(val)
 			}
-			return err
-		})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	items := Collection{Path: path, Kind: "array", Count: k.items, Each: each}
 	longest := mapKeyLabel(k.longest)
 	if k.longestN > 1 {
 		longest += fmt.Sprintf(" and %s more", commas(k.longestN-1))
 	}
-	v.AddSection(&Section{Coll: c.Path, Order: 10 + ci, Head: func([]Candidate) string {
+	v.AddSection(&Section{Coll: c.Path, Order: order, Head: func([]Candidate) string {
+		if k.objects == 0 {
+			return fmt.Sprintf("collection %s (map): %s, the first %s, the last %s; each value a list of objects (%s lists of %s-%s, the longest %s): the %s objects in all, each with its key as %s, are the collection %s below\n",
+				c.Path, plural(c.Count, "key"), mapKeyLabel(k.firstKey), mapKeyLabel(k.lastK), commas(k.lists),
+				commas(k.lo), commas(k.hi), longest, commas(k.items), k.name, path)
+		}
 		return fmt.Sprintf("collection %s (map): %s, the first %s, the last %s; each value an object (%s) or a list of objects (%s lists of %s-%s, the longest %s): the %s objects in all, each with its key as %s, are the collection %s below\n",
 			c.Path, plural(c.Count, "key"), mapKeyLabel(k.firstKey), mapKeyLabel(k.lastK), commas(k.objects), commas(k.lists),
 			commas(k.lo), commas(k.hi), longest, commas(k.items), k.name, path)
@@ -366,10 +408,7 @@ func addKeyedItems(v *View, in Input, ci int) (bool, error) {
 	// The key names its entries, though a key with a list names several
 	// (a lookup by it yields them all).
 	in.Identity = append([]string{k.name}, in.Identity...)
-	if err := addRecords(v, in, len(in.Collections)-1); err != nil {
-		return true, err
-	}
-	return true, nil
+	return addRecords(v, in, len(in.Collections)-1)
 }
 
 // Records that each hold one list of objects that is most of their text
