@@ -559,9 +559,14 @@ func (sp *colSplit) headerAbove(sample []byte) {
 // its result, not five pieces of an argument list.
 func width(s string) int {
 	toks := splitSpaces(s)
+	// after[j] is the bracket depth after token j. Token j opens when
+	// after[j] > after[j-1]; the rest of the line closes it when some
+	// later token ends at a depth <= after[j-1]: the least depth after
+	// each token, from the end, answers that in one pass (a line of many
+	// unclosed brackets is linear, not quadratic: rev16).
+	after := make([]int, len(toks))
 	depth := 0
 	for j, t := range toks {
-		before := depth
 		for k := 0; k < len(t); k++ {
 			switch t[k] {
 			case '(', '[', '{':
@@ -570,22 +575,25 @@ func width(s string) int {
 				depth--
 			}
 		}
-		if depth > before && j+1 < len(toks) {
-			// It opens: does the rest of the line close it?
-			d := depth
-			for _, u := range toks[j+1:] {
-				for k := 0; k < len(u); k++ {
-					switch u[k] {
-					case '(', '[', '{':
-						d++
-					case ')', ']', '}':
-						d--
-					}
-				}
-				if d <= before {
-					return j + 1
-				}
-			}
+		after[j] = depth
+	}
+	least := make([]int, len(toks)+1) // least[j]: min of after[j:]
+	if len(toks) > 0 {
+		least[len(toks)] = after[len(toks)-1] + 1 // (never consulted: j+1 < len)
+	}
+	for j := len(toks) - 1; j >= 0; j-- {
+		least[j] = after[j]
+		if j+1 < len(toks) && least[j+1] < least[j] {
+			least[j] = least[j+1]
+		}
+	}
+	for j := range toks {
+		before := 0
+		if j > 0 {
+			before = after[j-1]
+		}
+		if after[j] > before && j+1 < len(toks) && least[j+1] <= before {
+			return j + 1
 		}
 	}
 	return len(toks)

@@ -99,8 +99,12 @@ func pairKeyEnd(s string, i int) int {
 }
 
 // scanFieldTokens appends the tokens of line to out (fieldTokenPattern).
+// A '[' with no ']' after it means no later '[' closes either, so the
+// search for ']' stops after the first miss: a line of many unclosed
+// brackets costs one pass, not one pass per bracket (rev16 R3).
 func scanFieldTokens(line string, out []fieldTok) []fieldTok {
 	i := 0
+	noClose := false // no ']' after the last '[' searched
 	for {
 		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
 			i++
@@ -115,8 +119,13 @@ func scanFieldTokens(line string, out []fieldTok) []fieldTok {
 				kind = tokQuoted
 			}
 		case '[':
+			if noClose {
+				break
+			}
 			if j := strings.IndexByte(line[i+1:], ']'); j >= 0 {
 				end, kind = i+1+j+1, tokBracket
+			} else {
+				noClose = true
 			}
 		}
 		val := -1
