@@ -290,6 +290,15 @@ func FuzzTextProfile(f *testing.F) {
 		strings.Repeat("a", 1) + "='1'\nb='undef'\nc_d='undef'\nc_e=''\nd.x = 1\nAPT::X \"y\";\nE='define'\nF='define'\nG=''\n#define H 1\n",
 		"[core]\n\tbare = false\n\tx = 1\n\ty = 2\n\tz = 2\n\tw = 3\n[user]\n\tname = A\n\temail = a@b\n\tq = 2\n",
 		"Device: 254,0\tInode: 681  Links: 2\n  File: /etc\n  Size: 9431 \tBlocks: 24  IO Block: 4096  regular file\nDevice: 1\tInode: 2  Links: 3\n",
+		// Lines of fields (text_fields.go): an access log with a
+		// malformed request, logfmt with quoted values and a late key,
+		// brackets that never close (rev16 R5).
+		strings.Repeat("10.0.0.1 - - [27/Nov/2026:04:00:01 +0000] \"GET /a/1 HTTP/1.1\" 200 512 \"-\" \"curl/8.1\" rt=0.004 uct=0.000, 0.001, -\n", 6) +
+			"10.0.0.2 - - [27/Nov/2026:04:00:02 +0000] \"GARBAGE\" 400 0 \"-\" \"-\" rt=0.000 uct=-\n" +
+			strings.Repeat("10.0.0.3 - - [27/Nov/2026:04:00:03 +0000] \"POST /b HTTP/1.1\" 502 157 \"-\" \"x \\\"q\\\" y\" rt=2.001 uct=-\n", 3),
+		strings.Repeat("time=2026-11-27T04:00:01Z level=INFO msg=\"walk dir\" path=/usr/share n=12\n", 5) +
+			"time=2026-11-27T04:00:02Z level=ERROR msg=\"open failed\" path=\"/a b\" err=\"permission denied\" attempt=2\n",
+		"[x [x [x a=1 b=\"2\n[y] c=3 \"unclosed\n[z] [w] d= e==f\n",
 	} {
 		f.Add([]byte(s))
 	}
