@@ -2,7 +2,6 @@ package view
 
 import (
 	"fmt"
-	"math/rand"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -47,15 +46,8 @@ func TestFieldTokensPattern(t *testing.T) {
 	wrap := regexp.MustCompile(fieldWrapPattern)
 	pair := regexp.MustCompile(fieldPairPattern)
 	lines := slices.Clone(fieldSamples)
-	rng := rand.New(rand.NewSource(16))
-	alpha := []string{"a", "b", "k", "=", `"`, `\`, "[", "]", " ", " ", "\t", ",", "_", "1", "ü"}
-	for i := 0; i < 3000; i++ {
-		var b strings.Builder
-		for j := rng.Intn(24); j > 0; j-- {
-			b.WriteString(alpha[rng.Intn(len(alpha))])
-		}
-		lines = append(lines, b.String())
-	}
+	lines = append(lines, randomLines(16, 3000, 24,
+		[]string{"a", "b", "k", "=", `"`, `\`, "[", "]", " ", " ", "\t", ",", "_", "1", "ü"})...)
 	for _, l := range lines {
 		var got []string
 		for _, tk := range scanFieldTokens(l, nil) {

@@ -50,15 +50,7 @@ func TestWidthOnePass(t *testing.T) {
 		"", "a", "a b c", `execve("/bin/ls", ["ls"]) = 0`, "f( a b ) c", "[ [ ] x", "] [ a ]", "(a (b) c d",
 		"{ a } { b", "x ( y ) ) z (", "a) (b c) d",
 	}
-	rng := rand.New(rand.NewSource(3))
-	alpha := []string{"a", "(", ")", "[", "]", "{", "}", " ", " ", "b"}
-	for i := 0; i < 5000; i++ {
-		var b strings.Builder
-		for j := rng.Intn(20); j > 0; j-- {
-			b.WriteString(alpha[rng.Intn(len(alpha))])
-		}
-		lines = append(lines, b.String())
-	}
+	lines = append(lines, randomLines(3, 5000, 20, []string{"a", "(", ")", "[", "]", "{", "}", " ", " ", "b"})...)
 	for _, l := range lines {
 		if got, want := width(l), widthByRescan(l); got != want {
 			t.Errorf("width(%q) = %d, the rescan gives %d", l, got, want)
@@ -71,4 +63,20 @@ func TestWidthOnePass(t *testing.T) {
 	if got := width(long); got != 200000 {
 		t.Errorf("width of 200,000 '[x' = %d, want 200,000 fields", got)
 	}
+}
+
+// randomLines returns n lines of fewer than maxLen pieces each, the
+// pieces drawn from alpha by a generator seeded with seed (the same
+// lines on every run).
+func randomLines(seed int64, n, maxLen int, alpha []string) []string {
+	rng := rand.New(rand.NewSource(seed))
+	lines := make([]string, 0, n)
+	for i := 0; i < n; i++ {
+		var b strings.Builder
+		for j := rng.Intn(maxLen); j > 0; j-- {
+			b.WriteString(alpha[rng.Intn(len(alpha))])
+		}
+		lines = append(lines, b.String())
+	}
+	return lines
 }
