@@ -97,6 +97,12 @@ type colSplit struct {
 	trailer   bool
 	trailFrom int
 	trailOut  bool
+	// repKey is the key (repHeaderKey) of a header line the table repeats
+	// above each block of rows (sar, mpstat, pidstat, vmstat, top -b;
+	// see repeatedHeader); headOut reports that fields left out the line
+	// it read last as a repetition of it.
+	repKey  string
+	headOut bool
 	// fs: byFields, the fields of the lines (text_fields.go).
 	fs *fieldSplit
 }
@@ -220,8 +226,10 @@ type colProfile struct {
 	others      []posLine
 	otherStarts map[string]int
 	// guarded counts the other lines that are rows but for a word in a
-	// column of numbers (colSplit.numbers).
-	guarded int
+	// column of numbers (colSplit.numbers); headReps those that repeat
+	// the header (colSplit.repKey).
+	guarded  int
+	headReps int
 	// runs counts the runs of rows: rows with no other line between
 	// them (a table printed in sections, each under its own header:
 	// benchstat's sec/op, B/op and allocs/op per package); afterOther
@@ -331,7 +339,7 @@ func (sp *colSplit) jqSplit() string {
 // fields splits a line as the table does: the cells of a row (minK to
 // k of them), or nil when the line is not a row.
 func (sp *colSplit) fields(line string) []string {
-	sp.guardOut, sp.trailOut = false, false
+	sp.guardOut, sp.trailOut, sp.headOut = false, false, false
 	if sp.lead != "" {
 		if !strings.HasPrefix(line, sp.lead) {
 			return nil
@@ -375,7 +383,11 @@ func (sp *colSplit) fields(line string) []string {
 	}
 	for _, i := range sp.numbers {
 		if hasASCIILetter(f[i]) {
-			sp.guardOut = true
+			if k, _ := repHeaderKey(splitSpaces(line)); sp.repKey != "" && k == sp.repKey {
+				sp.headOut = true
+			} else {
+				sp.guardOut = true
+			}
 			return nil
 		}
 	}
@@ -389,8 +401,14 @@ func (sp *colSplit) fields(line string) []string {
 // of the column (a size "missing" from line 5,000 on), and the table is
 // read again with no guard.
 func (cp *colProfile) guardBroken() bool {
-	return len(cp.split.numbers) > 0 && cp.guarded > max(5, (cp.rows+cp.guarded)/100)
+	return len(cp.split.numbers) > 0 && cp.guarded > max(5, (cp.rows+cp.guarded)/100)+repAllowance*cp.headReps
 }
+
+// repAllowance is how many lines with a word in a column of numbers the
+// guard allows per repetition of a repeated header, besides its own
+// max(5, n/100): the summary lines of a block above its header (top -b's
+// "top - 07:31:17 up …" and "%Cpu(s): 50.0 us, …" per iteration).
+const repAllowance = 3
 
 // maxTrailer is the most non-blank lines of a summary below a table
 // (trailerBelow).
@@ -896,6 +914,9 @@ func detectSpaces(sample []byte) *colSplit {
 			best = k
 		}
 	}
+	if hs := repeatedHeader(sample, lead, nonBlank, bySpace); hs != nil {
+		return hs
+	}
 	// A header line names the columns even when the last column (a
 	// command with its arguments) makes most rows longer.
 	if h := splitSpaces(first); len(h) >= 2 && len(h) <= 4*maxColumns && strings.IndexAny(first, "0123456789") < 0 {
@@ -956,6 +977,203 @@ func detectSpaces(sample []byte) *colSplit {
 		}
 	}
 	sp.firstHeader(sample)
+	return sp
+}
+
+// repHeaderKey is the key of a line's cells (split at runs of spaces) as a
+// header repeated above blocks of rows: the cells joined, a time of day
+// or a date (the block's time: mpstat's "07:30:07 CPU %usr …") and a
+// leading "#" (pidstat's "# Time UID PID …") masked; ok when at least two
+// cells are left and each holds an ASCII letter (names: "%usr",
+// "rxpck/s", "r", "TIME+"), so a row of numbers has no key.
+func repHeaderKey(cells []string) (key string, ok bool) {
+	var b strings.Builder
+	names := 0
+	for i, c := range cells {
+		switch {
+		case i == 0 && c == "#":
+			b.WriteString("#\x00")
+		case clockRe.MatchString(c) || isDateCell(c):
+			b.WriteString("\x01\x00")
+		case hasASCIILetter(c):
+			names++
+			b.WriteString(c)
+			b.WriteByte(0)
+		default:
+			return "", false
+		}
+	}
+	return b.String(), names >= 2
+}
+
+// isDateCell reports whether c is a date: 2026-11-27, 11/27/26.
+func isDateCell(c string) bool {
+	digits, seps := 0, 0
+	for i := 0; i < len(c); i++ {
+		switch {
+		case isDigitByte(c[i]):
+			digits++
+		case c[i] == '-' || c[i] == '/':
+			seps++
+		default:
+			return false
+		}
+	}
+	return seps == 2 && digits >= 4
+}
+
+// maxRepGuard is the most columns that guard a table with a repeated
+// header (repeatedHeader): a few tell its repetitions apart, and each is
+// a test in every query of the rows.
+const maxRepGuard = 3
+
+// repeatedHeader finds a whitespace table whose header line repeats above
+// each block of rows (sar -n DEV and mpstat -P ALL every interval, with
+// the interval's time in its first cell; pidstat's "# Time UID PID …";
+// vmstat's two header lines every 21 rows; top -b's per iteration): a
+// line of names (repHeaderKey) that recurs, with its masked cells, 3 times
+// or more among the first 4,000 lines (the widest such line: vmstat's
+// "r b swpd …", not the groups "--procs-- ---memory---" above it). Its
+// cells name the columns (a masked time is no name: "column 1"; the
+// "#" is dropped), 75% of the other non-blank lines have at least as
+// many words (the last column holds the rest: pidstat's command lines),
+// and the columns that hold a number in the rows hold a name in it: the
+// guard (numberGuard) that leaves its repetitions out of the rows, in
+// the view and in its queries, with max(5, n/100) other lines and
+// repAllowance per repetition (a block's summary lines: top -b's). nil
+// when there is none.
+func repeatedHeader(sample []byte, lead string, nonBlank int, counts map[int]int) *colSplit {
+	type cand struct {
+		cells []string
+		pos   int
+		n     int
+	}
+	seen := map[string]*cand{}
+	firstLines(sample, func(pos int, line string) {
+		if strings.TrimSpace(line) == "" || !strings.HasPrefix(line, lead) {
+			return
+		}
+		cells := splitSpaces(line[len(lead):])
+		key, ok := repHeaderKey(cells)
+		if !ok {
+			return
+		}
+		if c := seen[key]; c != nil {
+			c.n++
+		} else if len(seen) < 64 {
+			seen[key] = &cand{cells: cells, pos: pos, n: 1}
+		}
+	})
+	var best *cand
+	var bestKey string
+	for k, c := range seen {
+		if c.n < 3 {
+			continue
+		}
+		if best == nil || len(c.cells) > len(best.cells) || len(c.cells) == len(best.cells) && (c.n > best.n || c.n == best.n && c.pos < best.pos) {
+			best, bestKey = c, k
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	h := make([]string, 0, len(best.cells))
+	for i, c := range best.cells {
+		switch {
+		case i == 0 && c == "#":
+			continue
+		case clockRe.MatchString(c) || isDateCell(c):
+			h = append(h, "")
+		default:
+			h = append(h, c)
+		}
+	}
+	k := len(h)
+	if k < 2 || k > 4*maxColumns || (ge(counts, k)-best.n)*4 < (nonBlank-best.n)*3 {
+		return nil
+	}
+	sp := &colSplit{k: k, minK: k, header: h, headPos: best.pos, lead: lead, repKey: bestKey}
+	// The guard: columns (not the last) with a name in the header and a
+	// number in every row. A line with a word in two or more of the
+	// columns that hold numbers in nine rows in ten is no row (top -b's
+	// "top - 07:31:17 up 15:05, …" per iteration), a line with a word in
+	// one of them is (mpstat's "all" in the column of CPU numbers), so
+	// that column is no guard. The columns that leave out the most of
+	// those lines come first.
+	type line struct{ words []bool }
+	var lines []line
+	nums := make([]int, k)
+	reps := 0
+	firstLines(sample, func(pos int, l string) {
+		f := sp.fields(l)
+		if f == nil {
+			return
+		}
+		if key, _ := repHeaderKey(splitSpaces(l[len(lead):])); key == bestKey {
+			reps++
+			return
+		}
+		w := make([]bool, k-1)
+		for i, v := range f[:k-1] {
+			switch {
+			case hasASCIILetter(v):
+				w[i] = true
+			case isNumberCell(v) || thousands(v):
+				nums[i]++
+			}
+		}
+		lines = append(lines, line{w})
+	})
+	n := len(lines)
+	if n < 10 || reps < 2 {
+		return nil
+	}
+	junk := make([]bool, n)
+	out := 0
+	for li, l := range lines {
+		c := 0
+		for i, w := range l.words {
+			if w && nums[i]*10 >= n*9 {
+				c++
+			}
+		}
+		if c >= 2 {
+			junk[li] = true
+			out++
+		}
+	}
+	if out > max(5, n/100)+repAllowance*reps {
+		return nil
+	}
+	caught := make([]int, k-1)
+	var cands []int
+	for i := 0; i < k-1; i++ {
+		if nums[i] == 0 || !hasASCIILetter(h[i]) {
+			continue
+		}
+		ok := true
+		for li, l := range lines {
+			if l.words[i] {
+				if !junk[li] {
+					ok = false
+					break
+				}
+				caught[i]++
+			}
+		}
+		if ok {
+			cands = append(cands, i)
+		}
+	}
+	sort.SliceStable(cands, func(a, b int) bool { return caught[cands[a]] > caught[cands[b]] })
+	if len(cands) > maxRepGuard {
+		cands = cands[:maxRepGuard]
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+	sort.Ints(cands)
+	sp.numbers = cands
 	return sp
 }
 
@@ -1331,7 +1549,7 @@ var exceptionLineRe = regexp.MustCompile(exceptionLinePattern)
 func (sp *colSplit) nameColumnsText() string {
 	var parts []string
 	for _, i := range sp.names {
-		if sp.header != nil {
+		if sp.header != nil && sp.header[i] != "" {
 			parts = append(parts, strconv.Quote(sp.header[i]))
 		} else {
 			parts = append(parts, strconv.Itoa(i+1))
@@ -1504,7 +1722,7 @@ func newColProfile(sp *colSplit) *colProfile {
 	cp := &colProfile{split: *sp}
 	for i := 0; i < min(sp.k, maxColumns); i++ {
 		name := fmt.Sprintf("column %d", i+1)
-		if sp.header != nil {
+		if sp.header != nil && sp.header[i] != "" {
 			name = sp.header[i]
 		}
 		cp.cols = append(cp.cols, &colStat{name: name, values: map[string]int{}, distinct: map[uint64]struct{}{},
@@ -1523,6 +1741,9 @@ func (cp *colProfile) add(pos int, line string) {
 	if f == nil {
 		if cp.split.guardOut {
 			cp.guarded++
+		}
+		if cp.split.headOut {
+			cp.headReps++
 		}
 		if cp.split.trailOut && pos < cp.split.trailFrom {
 			cp.trailBroken = true // a row above the summary with more words

@@ -53,7 +53,7 @@ func TextFacts(data []byte) []string {
 					}
 					for _, l := range ls {
 						s := strings.TrimSpace(l)
-						if cp.split.header != nil {
+						if cp.split.header != nil && !strings.HasPrefix(c.name, "column ") {
 							s = "column " + s
 						}
 						out = append(out, cut(s, 300))
@@ -63,7 +63,7 @@ func TextFacts(data []byte) []string {
 			for _, c := range cp.cols {
 				if rank(c) == r {
 					s := strings.TrimSpace(c.short(cp.rows))
-					if cp.split.header != nil {
+					if cp.split.header != nil && !strings.HasPrefix(c.name, "column ") {
 						s = "column " + s // "column USER: ...", not "USER: ..."
 					}
 					out = append(out, s)

@@ -644,7 +644,7 @@ func profileText(data []byte, want map[int]bool, guard, trailer bool) *textProfi
 		guardMax = max(5, n/100)
 	}
 	broken := func() bool {
-		return p.cols != nil && (guardMax >= 0 && p.cols.guarded > guardMax || p.cols.trailBroken)
+		return p.cols != nil && (guardMax >= 0 && p.cols.guarded > guardMax+repAllowance*p.cols.headReps || p.cols.trailBroken)
 	}
 	heldPos, held := -1, ""
 	textLinesWhile(data, func(pos int, line string) bool {

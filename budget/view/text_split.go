@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -462,6 +463,66 @@ func detectSeparated(sample []byte) *colSplit {
 				return &colSplit{mode: c.mode, k: k, minK: minK, lead: lead, headPos: -1}
 			}
 		}
+	}
+	return detectDelimited(sample, s.nonBlank)
+}
+
+// delimiters are the characters that may separate a table's cells with
+// no padding (CSV, semicolon-separated values, colon-separated records
+// such as /etc/passwd's), tried in this order.
+var delimiters = []string{",", ";", ":"}
+
+// clockRe matches a time of day (07:30:07, 9:05): a colon in it
+// separates no cells.
+var clockRe = regexp.MustCompile(`(^|[^0-9])[0-9]{1,2}:[0-9]{2}([^0-9]|$)`)
+
+// detectDelimited finds a table whose cells are separated by one of the
+// delimiters (read like a bar: cells trimmed of spaces and tabs), with or
+// without a header row: checksec --format=csv's "Full RELRO,Canary
+// found,NX enabled,…,/usr/bin/zstd", stat -c '%n,%F,%s,…'. Nine lines
+// in ten (of nonBlank, 10 at least) split into the same number of cells,
+// three or more, and more lines agree so than at runs of spaces (or as
+// many, into more cells): the cells hold spaces ("Full RELRO", "regular
+// file", a time "2026-04-27 20:14:33 +0000"), so the lines split at
+// spaces disagree or split a cell in two. A colon separates no cells in
+// a text where half the lines hold a time of day (a table of times split
+// at spaces).
+func detectDelimited(sample []byte, nonBlank int) *colSplit {
+	if nonBlank < 10 {
+		return nil
+	}
+	spaceW := map[int]int{}
+	clocks := 0
+	firstLines(sample, func(pos int, line string) {
+		if trimBlank(line) == "" {
+			return
+		}
+		spaceW[len(splitSpaces(line))]++
+		if clockRe.MatchString(line) {
+			clocks++
+		}
+	})
+	spaceK, spaceN := modal(spaceW)
+	for _, d := range delimiters {
+		if d == ":" && clocks*2 >= nonBlank {
+			continue
+		}
+		sp := &colSplit{mode: byBar, sep: d, headPos: -1}
+		w := map[int]int{}
+		firstLines(sample, func(pos int, line string) {
+			if trimBlank(line) != "" {
+				w[len(sp.cells(line))]++
+			}
+		})
+		k, n := modal(w)
+		if k < 3 || k > 4*maxColumns || n*10 < nonBlank*9 || n < spaceN || n == spaceN && k <= spaceK {
+			continue
+		}
+		sp.k, sp.minK = k, k
+		if sp.emptyCells(sample) {
+			continue
+		}
+		return sp
 	}
 	return nil
 }
