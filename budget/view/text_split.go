@@ -484,7 +484,8 @@ var clockRe = regexp.MustCompile(`(^|[^0-9])[0-9]{1,2}:[0-9]{2}([^0-9]|$)`)
 // three or more, and more lines agree so than at runs of spaces (or as
 // many, into more cells): the cells hold spaces ("Full RELRO", "regular
 // file", a time "2026-04-27 20:14:33 +0000"), so the lines split at
-// spaces disagree or split a cell in two. A colon separates no cells in
+// spaces disagree or split a cell in two; nine cells in ten have at most
+// three words (not sentences with commas). A colon separates no cells in
 // a text where half the lines hold a time of day (a table of times split
 // at spaces).
 func detectDelimited(sample []byte, nonBlank int) *colSplit {
@@ -515,7 +516,7 @@ func detectDelimited(sample []byte, nonBlank int) *colSplit {
 			}
 		})
 		k, n := modal(w)
-		if k < 3 || k > 4*maxColumns || n*10 < nonBlank*9 || n < spaceN || n == spaceN && k <= spaceK {
+		if k < 3 || k > 4*maxColumns || n*10 < nonBlank*9 || n < spaceN || n == spaceN && k <= spaceK || sp.longCells(sample) {
 			continue
 		}
 		sp.k, sp.minK = k, k
@@ -525,6 +526,22 @@ func detectDelimited(sample []byte, nonBlank int) *colSplit {
 		return sp
 	}
 	return nil
+}
+
+// longCells reports whether more than one cell in ten of the lines
+// split has four words or more: sentences with commas, not a table's
+// cells ("Full RELRO", "regular file", a time with its zone).
+func (sp *colSplit) longCells(sample []byte) bool {
+	cells, long := 0, 0
+	firstLines(sample, func(pos int, line string) {
+		for _, c := range sp.cells(line) {
+			cells++
+			if strings.Count(c, " ") >= 3 {
+				long++
+			}
+		}
+	})
+	return long*10 > cells
 }
 
 // detectList finds a list (one value a line) in the first 4,000 lines of
