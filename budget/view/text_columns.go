@@ -101,8 +101,9 @@ type colSplit struct {
 	// above each block of rows (sar, mpstat, pidstat, vmstat, top -b;
 	// see repeatedHeader); headOut reports that fields left out the line
 	// it read last as a repetition of it.
-	repKey  string
-	headOut bool
+	repKey    string
+	headOut   bool
+	headStart string // the repeated header's first two words
 	// fs: byFields, the fields of the lines (text_fields.go).
 	fs *fieldSplit
 }
@@ -843,6 +844,13 @@ func detectColumnsGuard(data []byte, kind string, guard, trailer bool) *colSplit
 		// line, and the query of its error lines need not split it.)
 		return sp
 	}
+	if sp := detectDelimited(sample); sp != nil {
+		// Cells separated by commas, semicolons or colons with no
+		// padding (text_split.go): a CSV, with a header row or not.
+		sp.firstHeader(sample)
+		sp.names = sp.nameColumns(sample)
+		return sp
+	}
 	sp := detectSpaces(sample)
 	if sp != nil && sp.described && kind == textLog {
 		sp = nil // a log's lines are no names with descriptions (TestSeparatorWordNotALog)
@@ -983,9 +991,11 @@ func detectSpaces(sample []byte) *colSplit {
 // repHeaderKey is the key of a line's cells (split at runs of spaces) as a
 // header repeated above blocks of rows: the cells joined, a time of day
 // or a date (the block's time: mpstat's "07:30:07 CPU %usr …") and a
-// leading "#" (pidstat's "# Time UID PID …") masked; ok when at least two
-// cells are left and each holds an ASCII letter (names: "%usr",
-// "rxpck/s", "r", "TIME+"), so a row of numbers has no key.
+// leading "#" (pidstat's "# Time UID PID …") masked; ok when at least
+// three cells are left and each holds an ASCII letter and is no label
+// ending with a colon (names: "%usr", "rxpck/s", "r", "TIME+"; not
+// "cpu: Intel(R) Xeon(R)" above each package's benchmarks), so a row of
+// numbers has no key.
 func repHeaderKey(cells []string) (key string, ok bool) {
 	var b strings.Builder
 	names := 0
@@ -995,7 +1005,7 @@ func repHeaderKey(cells []string) (key string, ok bool) {
 			b.WriteString("#\x00")
 		case clockRe.MatchString(c) || isDateCell(c):
 			b.WriteString("\x01\x00")
-		case hasASCIILetter(c):
+		case hasASCIILetter(c) && !strings.HasSuffix(c, ":"):
 			names++
 			b.WriteString(c)
 			b.WriteByte(0)
@@ -1003,7 +1013,7 @@ func repHeaderKey(cells []string) (key string, ok bool) {
 			return "", false
 		}
 	}
-	return b.String(), names >= 2
+	return b.String(), names >= 3
 }
 
 // isDateCell reports whether c is a date: 2026-11-27, 11/27/26.
@@ -1033,7 +1043,8 @@ const maxRepGuard = 3
 // vmstat's two header lines every 21 rows; top -b's per iteration): a
 // line of names (repHeaderKey) that recurs, with its masked cells, 3 times
 // or more among the first 4,000 lines (the widest such line: vmstat's
-// "r b swpd …", not the groups "--procs-- ---memory---" above it). Its
+// "r b swpd …", not the groups "--procs-- ---memory---" above it), each
+// time (nine in ten) right above a line that is no such line. Its
 // cells name the columns (a masked time is no name: "column 1"; the
 // "#" is dropped), 75% of the other non-blank lines have at least as
 // many words (the last column holds the rest: pidstat's command lines),
@@ -1044,31 +1055,39 @@ const maxRepGuard = 3
 // when there is none.
 func repeatedHeader(sample []byte, lead string, nonBlank int, counts map[int]int) *colSplit {
 	type cand struct {
-		cells []string
-		pos   int
-		n     int
+		cells    []string
+		pos      int
+		n, above int // its lines, and those right above a row
 	}
 	seen := map[string]*cand{}
+	var last *cand // the candidate on the line before, if any
 	firstLines(sample, func(pos int, line string) {
+		prev := last
+		last = nil
 		if strings.TrimSpace(line) == "" || !strings.HasPrefix(line, lead) {
 			return
 		}
 		cells := splitSpaces(line[len(lead):])
 		key, ok := repHeaderKey(cells)
 		if !ok {
+			if prev != nil && len(cells) >= len(prev.cells)-1 {
+				prev.above++ // a row right below it
+			}
 			return
 		}
 		if c := seen[key]; c != nil {
 			c.n++
+			last = c
 		} else if len(seen) < 64 {
 			seen[key] = &cand{cells: cells, pos: pos, n: 1}
+			last = seen[key]
 		}
 	})
 	var best *cand
 	var bestKey string
 	for k, c := range seen {
-		if c.n < 3 {
-			continue
+		if c.n < 3 || c.above*10 < c.n*9 {
+			continue // a header stands right above rows
 		}
 		if best == nil || len(c.cells) > len(best.cells) || len(c.cells) == len(best.cells) && (c.n > best.n || c.n == best.n && c.pos < best.pos) {
 			best, bestKey = c, k
@@ -1092,7 +1111,7 @@ func repeatedHeader(sample []byte, lead string, nonBlank int, counts map[int]int
 	if k < 2 || k > 4*maxColumns || (ge(counts, k)-best.n)*4 < (nonBlank-best.n)*3 {
 		return nil
 	}
-	sp := &colSplit{k: k, minK: k, header: h, headPos: best.pos, lead: lead, repKey: bestKey}
+	sp := &colSplit{k: k, minK: k, header: h, headPos: best.pos, lead: lead, repKey: bestKey, headStart: strings.Join(best.cells[:2], " ")}
 	// The guard: columns (not the last) with a name in the header and a
 	// number in every row. A line with a word in two or more of the
 	// columns that hold numbers in nine rows in ten is no row (top -b's
@@ -1743,7 +1762,12 @@ func (cp *colProfile) add(pos int, line string) {
 			cp.guarded++
 		}
 		if cp.split.headOut {
+			// A repetition of the header: counted, never listed
+			// nor counted by its start among the other lines.
 			cp.headReps++
+			cp.other++
+			cp.afterOther = true
+			return
 		}
 		if cp.split.trailOut && pos < cp.split.trailFrom {
 			cp.trailBroken = true // a row above the summary with more words
@@ -2700,7 +2724,8 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 // words (a log's lines of another form) are only counted by the head.
 func (tc *textCands) otherCandidates(add func(sec, key, rec int, reason, text string)) {
 	cp := tc.p.cols
-	if cp.other == 0 || 4*cp.other > cp.rows {
+	other := cp.other - cp.headReps // (the header's repetitions: stated by the head)
+	if other == 0 || 4*other > cp.rows {
 		return
 	}
 	key := colKeys * len(cp.cols)
@@ -2713,7 +2738,11 @@ func (tc *textCands) otherCandidates(add func(sec, key, rec int, reason, text st
 		for _, x := range vs {
 			parts = append(parts, x.k+" "+commas(x.n))
 		}
-		add(tsColumns, key, -1, "other lines", cut(fmt.Sprintf("  the %s other lines (no rows), by their start before the first letter or digit (exact counts): %s", commas(cp.other), strings.Join(parts, ", ")), 2*textWidth))
+		what := "other lines"
+		if cp.headReps > 0 {
+			what = "other lines besides the header's"
+		}
+		add(tsColumns, key, -1, "other lines", cut(fmt.Sprintf("  the %s %s (no rows), by their start before the first letter or digit (exact counts): %s", commas(other), what, strings.Join(parts, ", ")), 2*textWidth))
 	}
 	// (A table's first lines are shown with the head: text.go's headFrom.)
 	headShown := cp.split.mode != byLine && (tc.p.recs == nil || !tc.p.recs.short())
@@ -2757,12 +2786,22 @@ func (tc *textCands) columnParts(add func(sec, key, rec int, reason, text string
 	}
 }
 
+// headerText says where the table's column names come from, and how
+// often a repeated header repeats (its repetitions are other lines).
+func (cp *colProfile) headerText() string {
+	s := cp.split.headerText()
+	if cp.headReps > 0 {
+		s += fmt.Sprintf(", %s such header lines in all (%q …), one above each block of rows (other lines, no rows)", commas(cp.headReps+1), cp.split.headStart)
+	}
+	return s
+}
+
 // columnsHead is the header of the column profile: how the lines split,
 // and a query for the rows with one value of a column.
 func (tc *textCands) columnsHead(cs []Candidate) string {
 	cp := tc.p.cols
 	how := cp.split.howSplit()
-	hdr := cp.split.headerText()
+	hdr := cp.headerText()
 	shown := 0
 	var named *colStat
 	for _, c := range cs {

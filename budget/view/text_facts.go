@@ -27,7 +27,7 @@ func TextFacts(data []byte) []string {
 	out = append(out, strings.TrimSuffix(tc.factsHead(), "\n"))
 	out = append(out, tc.factLines()...)
 	if cp := p.cols; cp != nil && cp.rows > 0 {
-		hdr := cp.split.headerText()
+		hdr := cp.headerText()
 		out = append(out, fmt.Sprintf("a table of %s rows, %d columns (%s)", commas(cp.rows), cp.split.k, hdr))
 		// Columns of few values first (the distributions), then
 		// numbers, then the rest.

@@ -464,7 +464,7 @@ func detectSeparated(sample []byte) *colSplit {
 			}
 		}
 	}
-	return detectDelimited(sample, s.nonBlank)
+	return nil
 }
 
 // delimiters are the characters that may separate a table's cells with
@@ -480,32 +480,37 @@ var clockRe = regexp.MustCompile(`(^|[^0-9])[0-9]{1,2}:[0-9]{2}([^0-9]|$)`)
 // delimiters (read like a bar: cells trimmed of spaces and tabs), with or
 // without a header row: checksec --format=csv's "Full RELRO,Canary
 // found,NX enabled,…,/usr/bin/zstd", stat -c '%n,%F,%s,…'. Nine lines
-// in ten (of nonBlank, 10 at least) split into the same number of cells,
+// in ten (of the non-blank lines, 10 at least) split into the same number of cells,
 // three or more, and more lines agree so than at runs of spaces (or as
 // many, into more cells): the cells hold spaces ("Full RELRO", "regular
 // file", a time "2026-04-27 20:14:33 +0000"), so the lines split at
 // spaces disagree or split a cell in two; nine cells in ten have at most
 // three words (not sentences with commas). A colon separates no cells in
 // a text where half the lines hold a time of day (a table of times split
-// at spaces).
-func detectDelimited(sample []byte, nonBlank int) *colSplit {
-	if nonBlank < 10 {
-		return nil
-	}
+// at spaces), nor where half the colons are followed by a space: labels
+// ("E: pkg: tag", "file:12: message", "52 ms: Scavenge"), not a
+// record's fields.
+func detectDelimited(sample []byte) *colSplit {
 	spaceW := map[int]int{}
-	clocks := 0
+	nonBlank, clocks, colons, spaced := 0, 0, 0, 0
 	firstLines(sample, func(pos int, line string) {
 		if trimBlank(line) == "" {
 			return
 		}
+		nonBlank++
 		spaceW[len(splitSpaces(line))]++
 		if clockRe.MatchString(line) {
 			clocks++
 		}
+		colons += strings.Count(line, ":")
+		spaced += strings.Count(line, ": ")
 	})
+	if nonBlank < 10 {
+		return nil
+	}
 	spaceK, spaceN := modal(spaceW)
 	for _, d := range delimiters {
-		if d == ":" && clocks*2 >= nonBlank {
+		if d == ":" && (clocks*2 >= nonBlank || spaced*2 >= colons) {
 			continue
 		}
 		sp := &colSplit{mode: byBar, sep: d, headPos: -1}
