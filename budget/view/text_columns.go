@@ -2750,6 +2750,9 @@ func (tc *textCands) otherCandidates(add func(sec, key, rec int, reason, text st
 		if otherStart(l.text) == noMark || headShown && slices.ContainsFunc(tc.p.head[:min(10, len(tc.p.head))], func(h posLine) bool { return h.pos == l.pos }) {
 			continue // the marked ones: the unmarked are counted
 		}
+		if cp.split.repKey != "" && slices.ContainsFunc(cp.others[:j], func(o posLine) bool { return o.text == l.text }) {
+			continue // a line repeated with the header (vmstat's groups above its names): shown once
+		}
 		add(tsColumns, key+1+j, l.pos, "other line", fmt.Sprintf("  %d\t%s", l.pos, cutLine(l.text)))
 	}
 }

@@ -328,6 +328,10 @@ func profileText(data []byte, want map[int]bool, guard, trailer bool) *textProfi
 		// key/value lines: no other records
 	} else if p.headKey != "" {
 		p.recs = newRecordStats(p.headKey)
+	} else if p.cols != nil && p.cols.split.repKey != "" {
+		// The blocks of rows under a repeated header (vmstat's every
+		// 21 rows below its indented header) are no records: the
+		// header's count says how many there are.
 	} else if detectIndentRecords(data, p.kind) {
 		p.recs = newRecordStats("")
 		p.recs.kv = newKVRecProfile()
