@@ -1191,6 +1191,25 @@ func repeatedHeader(sample []byte, lead string, nonBlank int, counts map[int]int
 	if len(cands) == 0 {
 		return nil
 	}
+	// The column of the blocks' times (a masked cell of the header):
+	// a row with a word there instead (sar's and mpstat's "Average:"
+	// block at the end) is a summary of the rows, no row.
+	if t := slices.Index(h, ""); t >= 0 && t < k-1 {
+		times, words := 0, 0
+		firstLines(sample, func(pos int, l string) {
+			if f := sp.fields(l); f != nil {
+				switch c := f[t]; {
+				case clockRe.MatchString(c) || isDateCell(c):
+					times++
+				case hasASCIILetter(c):
+					words++
+				}
+			}
+		})
+		if words > 0 && times+words == n+reps && 4*times >= 3*(n+reps) && out+words <= max(5, n/100)+repAllowance*reps {
+			cands = append(cands, t)
+		}
+	}
 	sort.Ints(cands)
 	sp.numbers = cands
 	return sp

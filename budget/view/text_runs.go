@@ -81,8 +81,8 @@ func signedNumber(v string) (float64, bool) {
 // table is not read by runs), one per run; runsHead writes their heading.
 func (tc *textCands) runLines() []string {
 	cp := tc.p.cols
-	if cp == nil || cp.runs < 2 || cp.runs > maxRuns || len(cp.runList) != cp.runs || cp.rows > maxIndexRows || cp.split.mode == byLine || tc.p.kind == textLog || cp.split.repKey != "" {
-		return nil // (the blocks under a repeated header: one table, cut by its header)
+	if cp == nil || cp.runs < 2 || cp.runs > maxRuns || len(cp.runList) != cp.runs || cp.rows > maxIndexRows || cp.split.mode == byLine || tc.p.kind == textLog {
+		return nil
 	}
 	for _, run := range cp.runList {
 		if run.rows < minRunRows {
