@@ -1448,7 +1448,8 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 // value's run settled and no tracker's exit values: the value counted
 // by its hash. hashBytes and valTable.get are written out here for a
 // value of up to 64 bytes (most of them: the versions and times of npm's
-// view of a package count 190,000 in 10 MB).
+// view of a package count 190,000 in 10 MB); TestTabValueHashIsHashBytes
+// fails when the two differ.
 func (p *Profile) tabValue(f *Field, raw []byte, rec int) uint64 {
 	var vh uint64
 	if n := len(raw); n <= 64 {
@@ -1620,7 +1621,8 @@ func hashBytes(b []byte) uint64 {
 	switch {
 	case n > 16:
 		// The 16-byte blocks below n-16, then the last 16 bytes (read
-		// in place: loadWord; tabValue writes this out).
+		// in place: loadWord; tabValue writes this out, and
+		// TestTabValueHashIsHashBytes holds the two to one hash).
 		q := unsafe.Pointer(unsafe.SliceData(b))
 		h = mulMix(loadWord(q, 0)^k[1], loadWord(q, 8)^h)
 		if n > 32 {
