@@ -125,6 +125,10 @@ type colStat struct {
 	// groupSums are the sums of this (numeric) column per value of each
 	// other column, while that column has at most maxGroupValues values.
 	groupSums []map[string]float64
+	// groupRanges are, in a table with a repeated header (a series of
+	// blocks: repKey), this column's least and greatest number per value
+	// of each other column, beside groupSums and while it is kept.
+	groupRanges []map[string]*groupRange
 	// names counts the rows by the name their value starts with: an
 	// identifier and the punctuation after it ("openat(", "level=",
 	// "Status:"), while at most maxColValues; nameRows rows have one.
@@ -1836,20 +1840,34 @@ func (cp *colProfile) add(pos int, line string) {
 			for j := range c.groupSums {
 				c.groupSums[j] = map[string]float64{}
 			}
+			if cp.split.repKey != "" {
+				c.groupRanges = make([]map[string]*groupRange, len(cp.cols))
+				for j := range c.groupRanges {
+					c.groupRanges[j] = map[string]*groupRange{}
+				}
+			}
 		}
 		if c.groupSums == nil {
+			c.groupRanges = nil
 			continue
 		}
-		_, x, _ := parseDecimal(f[indexOf(cp.cols, c)])
+		raw := f[indexOf(cp.cols, c)]
+		_, x, _ := parseDecimal(raw)
 		for j, g := range c.groupSums {
 			if g == nil {
 				continue
 			}
 			if _, ok := g[f[j]]; !ok && len(g) >= maxGroupValues {
 				c.groupSums[j] = nil
+				if c.groupRanges != nil {
+					c.groupRanges[j] = nil
+				}
 				continue
 			}
 			g[f[j]] += x
+			if c.groupRanges != nil {
+				c.groupRanges[j][f[j]] = c.groupRanges[j][f[j]].note(x, raw, f[0])
+			}
 		}
 	}
 }
@@ -2252,9 +2270,69 @@ func (c *colStat) sortedValues() []keyCount {
 	return vs
 }
 
+// groupRange is a column's least and greatest number among the rows of
+// one value of another column: how many rows hold the least, and the
+// first cell of the first row at the greatest (a series' time).
+type groupRange struct {
+	min, max       float64
+	minRaw, maxRaw string
+	minN           int
+	maxAt          string
+}
+
+// note counts number x (written raw) of a row whose first cell is at;
+// r may be nil (the group's first row).
+func (r *groupRange) note(x float64, raw, at string) *groupRange {
+	if r == nil {
+		return &groupRange{min: x, max: x, minRaw: raw, maxRaw: raw, minN: 1, maxAt: at}
+	}
+	switch {
+	case x < r.min:
+		r.min, r.minRaw, r.minN = x, raw, 1
+	case x == r.min:
+		r.minN++
+	}
+	if x > r.max {
+		r.max, r.maxRaw, r.maxAt = x, raw, at
+	}
+	return r
+}
+
+// rangesBy is "; by NAME (min, rows at it, to max, at its first row's
+// COLUMN): "a" 0.00 (39 rows) to 99.00 (at 07:30:12), …"
+// for a numeric column of a series (a table with a repeated header) and
+// the group column g: what each CPU, interface or process did, not a
+// sum of its rates. "" for a column of one number, or without ranges.
+func (cp *colProfile) rangesBy(c *colStat, g int) string {
+	if c.groupRanges == nil || c.groupRanges[g] == nil || cp.cols[g] == c || len(c.values) == 1 && !c.overflow || c.idLike() {
+		return ""
+	}
+	gc := cp.cols[g]
+	var parts []string
+	for _, x := range gc.sortedValues() {
+		r := c.groupRanges[g][x.k]
+		if r == nil {
+			continue
+		}
+		p := fmt.Sprintf("%q %s", cut(x.k, 40), r.minRaw)
+		if r.minN > 1 {
+			p += fmt.Sprintf(" (%s rows)", commas(r.minN))
+		}
+		if r.max != r.min {
+			p += fmt.Sprintf(" to %s (at %s)", r.maxRaw, cut(r.maxAt, 40))
+		}
+		parts = append(parts, p)
+	}
+	return fmt.Sprintf("; by %s (min, rows at it, to max, at its first row's %s): %s", gc.name, cp.cols[0].name, strings.Join(parts, ", "))
+}
+
 // sumsBy is " (sums by NAME: "a" 12, "b" 30)" for a numeric column and
-// the group column g of the profile, or "".
+// the group column g of the profile, or "". A series (a table with a
+// repeated header) states each group's range instead (rangesBy).
 func (cp *colProfile) sumsBy(c *colStat, g int) string {
+	if g >= 0 && cp.split.repKey != "" {
+		return cp.rangesBy(c, g)
+	}
 	if g < 0 || c.groupSums == nil || c.groupSums[g] == nil || cp.cols[g] == c || len(c.distinct) == cp.rows || c.idLike() || c.unit != "" {
 		// (a column of distinct numbers is an id: its sums mean nothing)
 		return ""

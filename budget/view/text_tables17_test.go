@@ -4,9 +4,16 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
+
+// atof is the number v is, or 0.
+func atof(v string) float64 {
+	f, _ := strconv.ParseFloat(v, 64)
+	return f
+}
 
 // readFixture reads a file of testdata (the captures of
 // testdata/README.md).
@@ -93,7 +100,9 @@ func TestDelimitedNotAtClocks(t *testing.T) {
 // The header names the columns (the time is no name: "column 1"), its
 // repetitions are no rows (in the view and in its queries), nor are the
 // rows of the Average block at the end (a word where every row has its
-// time: a summary), and the counts are of the intervals' rows only. On
+// time: a summary), and the counts are of the intervals' rows only; each
+// numeric column states its least and greatest value per CPU (the rows
+// at the least, the time at the greatest), not a sum of percentages. On
 // the old code every header line
 // was a row ("CPU" a value of column 2, "%user" one of column 3) and the
 // columns had no names.
@@ -101,12 +110,18 @@ func TestRepeatedHeaderNamesColumns(t *testing.T) {
 	data := readFixture(t, "sar-P-ALL-8.txt")
 	rowRe := regexp.MustCompile(`^(\d\d:\d\d:\d\d) +(all|\d+) +`)
 	rows, all, heads := 0, 0, 0
+	steal := map[string]map[string]int{} // %steal's values per CPU
 	for _, l := range strings.Split(string(data), "\n") {
 		if m := rowRe.FindStringSubmatch(l); m != nil {
 			rows++
 			if m[2] == "all" {
 				all++
 			}
+			f := strings.Fields(l)
+			if steal[f[1]] == nil {
+				steal[f[1]] = map[string]int{}
+			}
+			steal[f[1]][f[6]]++
 		} else if regexp.MustCompile(`^\d\d:\d\d:\d\d +CPU `).MatchString(l) {
 			heads++ // (not the Average block's: another line)
 		}
@@ -119,12 +134,34 @@ func TestRepeatedHeaderNamesColumns(t *testing.T) {
 	if cp.rows != rows {
 		t.Errorf("%d rows, want %d (%d header lines are none)", cp.rows, rows, heads)
 	}
+	// Per CPU, %steal's least and greatest value (the rows at the least).
+	var ranges []string
+	for _, cpu := range []string{"0", "1", "all"} {
+		lo, hi := "", ""
+		for v := range steal[cpu] {
+			if lo == "" || atof(v) < atof(lo) {
+				lo = v
+			}
+			if hi == "" || atof(v) > atof(hi) {
+				hi = v
+			}
+		}
+		r := fmt.Sprintf("%q %s", cpu, lo)
+		if n := steal[cpu][lo]; n > 1 {
+			r += fmt.Sprintf(" (%d rows)", n)
+		}
+		if hi != lo {
+			r += " to " + hi + " (at "
+		}
+		ranges = append(ranges, r)
+	}
 	got := fillText(t, data, 4000)
-	for _, want := range []string{
+	for _, want := range append([]string{
 		fmt.Sprintf(`CPU: "0" %d, "1" %d, "all" %d`, all, all, all),
 		"header at line 2",
 		"column 1:",
-	} {
+		"; by CPU (min, rows at it, to max, at its first row's column 1): ",
+	}, ranges...) {
 		if !strings.Contains(got, want) {
 			t.Errorf("the view lacks %q:\n%s", want, got)
 		}
