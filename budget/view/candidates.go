@@ -988,7 +988,7 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 			fmt.Fprintf(&b, ": min %s, max %s", numExact(f.Min), numExact(f.Max))
 		} else if k.measure(f) {
 			// A series' measure: the samples of its extremes.
-			fmt.Fprintf(&b, ": min %s%s, max %s%s, mean %s, sum %s", numExact(f.Min), k.sampleOf(f, f.Min, f.minRaw), numExact(f.Max), k.sampleOf(f, f.Max, f.maxRaw), num(f.Mean()), sumText(f.Sum))
+			fmt.Fprintf(&b, ": min %s, max %s, mean %s, sum %s", k.extreme(f, f.Min, f.minRaw), k.extreme(f, f.Max, f.maxRaw), num(f.Mean()), sumText(f.Sum))
 		} else {
 			fmt.Fprintf(&b, ": min %s, max %s, mean %s, sum %s", numExact(f.Min), numExact(f.Max), num(f.Mean()), sumText(f.Sum))
 		}

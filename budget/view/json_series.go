@@ -15,9 +15,9 @@ import (
 // steal time of 0.23 seen once among 270 values is a measure, not an
 // exception. So, in such a collection:
 //   - a numeric field's profile line names the sample of its least and
-//     its largest value ("max 81.6 at 07:29:59"), the first sample
-//     holding it (Field's minRec and maxRec, kept by the profile's pass:
-//     nothing per record);
+//     its largest value, as the tool wrote it ("max 81.60 at 07:29:59"),
+//     the first sample holding it (Field's minRec and maxRec, kept by
+//     the profile's pass: nothing per record);
 //   - (more to come: the last sample whole, the measures of each CPU or
 //     disk of a sample's arrays apart.)
 
@@ -61,11 +61,27 @@ func (k *coll) measure(f *Field) bool {
 		!refNumber(f.Path) && !codeNumber(f.Path)
 }
 
-// sampleOf returns " at <identity>" of the sample raw (a record's text)
-// holding x, the least or the largest number of f, or "" when it has no
-// identity or when several values of f are x (a measure's 0 in most
-// samples names none of them).
-func (k *coll) sampleOf(f *Field, x float64, raw []byte) string {
+// extreme returns x, the least or the largest number of the measure f,
+// as the sample raw (a record's text) writes it ("81.60", as the tool
+// wrote it: a reader looks it up as written), followed by " at
+// <identity>" of that sample unless several values of f are x (a
+// measure's 0 in most samples names none of them).
+func (k *coll) extreme(f *Field, x float64, raw []byte) string {
+	text := numExact(x)
+	if raw == nil || k.p.Identity == nil {
+		return text
+	}
+	at := ""
+	k.p.leavesOf(raw, k.p.mask(f, k.p.Identity), func(g *Field, v []byte) {
+		switch {
+		case g == k.p.Identity && at == "":
+			at = string(v)
+		case g == f && text == numExact(x) && len(v) > 0 && v[0] != '"':
+			if y, err := strconv.ParseFloat(string(v), 64); err == nil && y == x {
+				text = string(v)
+			}
+		}
+	})
 	if f.Counts != nil {
 		n := 0
 		for v, c := range f.Counts {
@@ -74,12 +90,14 @@ func (k *coll) sampleOf(f *Field, x float64, raw []byte) string {
 			}
 		}
 		if n > 1 {
-			return ""
+			return text
 		}
 	}
-	id := k.identOf(raw)
-	if id == "" {
-		return ""
+	if at == "" {
+		return text
 	}
-	return " at " + cell(id, 40)
+	if s, err := strconv.Unquote(at); err == nil {
+		at = s
+	}
+	return text + " at " + cell(at, 40)
 }

@@ -15,9 +15,9 @@ const iostatTx = "testdata/iostat-tx-json.json"
 
 // TestSeriesExtremesNameTheirSample: in a collection of samples named by
 // their time, a measure's profile line names the sample of its largest
-// value, and of its least when one sample holds it ("max 81.6 at
-// 11/27/26 07:29:59": when was the disk busiest); a value many samples
-// hold (a measure's 0) names none. The expectations are computed here
+// value, and of its least when one sample holds it, each written as the
+// tool wrote it ("max 81.60 at 11/27/26 07:29:59": when was the disk
+// busiest); a value many samples hold (a measure's 0) names none. The expectations are computed here
 // from the capture itself.
 func TestSeriesExtremesNameTheirSample(t *testing.T) {
 	v, data := viewOf(t, iostatTx)
@@ -38,9 +38,10 @@ func TestSeriesExtremesNameTheirSample(t *testing.T) {
 	samples := doc.Sysstat.Hosts[0].Statistics
 	// The measures of each sample, as the profile names them.
 	type ext struct {
-		x  float64
-		at string
-		n  int // samples holding x
+		x   float64
+		raw string // as the tool wrote it
+		at  string
+		n   int // samples holding x
 	}
 	lo, hi := map[string]*ext{}, map[string]*ext{}
 	note := func(path string, raw string, at string) {
@@ -49,12 +50,12 @@ func TestSeriesExtremesNameTheirSample(t *testing.T) {
 			return
 		}
 		if e := lo[path]; e == nil || x < e.x {
-			lo[path] = &ext{x: x, at: at, n: 1}
+			lo[path] = &ext{x: x, raw: raw, at: at, n: 1}
 		} else if x == e.x {
 			e.n++
 		}
 		if e := hi[path]; e == nil || x > e.x {
-			hi[path] = &ext{x: x, at: at, n: 1}
+			hi[path] = &ext{x: x, raw: raw, at: at, n: 1}
 		} else if x == e.x {
 			e.n++
 		}
@@ -89,13 +90,13 @@ func TestSeriesExtremesNameTheirSample(t *testing.T) {
 		}
 		checked++
 		l2 := lo[path]
-		wantLo := fmt.Sprintf("min %s,", strconv.FormatFloat(l2.x, 'f', -1, 64))
+		wantLo := fmt.Sprintf("min %s,", l2.raw)
 		if l2.n == 1 {
-			wantLo = fmt.Sprintf("min %s at %s,", strconv.FormatFloat(l2.x, 'f', -1, 64), l2.at)
+			wantLo = fmt.Sprintf("min %s at %s,", l2.raw, l2.at)
 		}
-		wantHi := fmt.Sprintf("max %s,", strconv.FormatFloat(h.x, 'f', -1, 64))
+		wantHi := fmt.Sprintf("max %s,", h.raw)
 		if h.n == 1 {
-			wantHi = fmt.Sprintf("max %s at %s,", strconv.FormatFloat(h.x, 'f', -1, 64), h.at)
+			wantHi = fmt.Sprintf("max %s at %s,", h.raw, h.at)
 		}
 		if !strings.Contains(l, wantLo) || !strings.Contains(l, wantHi) {
 			t.Errorf("%s: want %q and %q in\n%s", path, wantLo, wantHi, l)
@@ -106,7 +107,7 @@ func TestSeriesExtremesNameTheirSample(t *testing.T) {
 	}
 	// The disk's busiest second, named in the view the model reads.
 	fl := fillAt(t, v, 8000)
-	if !strings.Contains(fl.Text, "max 81.6 at 11/27/26 07:29:59") {
+	if !strings.Contains(fl.Text, "max 81.60 at 11/27/26 07:29:59") {
 		t.Errorf("the busiest second of vda is not in the view at 8,000 tokens:\n%s", fl.Text)
 	}
 }
