@@ -987,12 +987,14 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 			// nothing.
 			fmt.Fprintf(&b, ": min %s, max %s", numExact(f.Min), numExact(f.Max))
 		} else if k.measure(f) {
-			// A series' measure: the samples of its extremes.
-			fmt.Fprintf(&b, ": min %s, max %s, mean %s, sum %s", k.extreme(f, f.Min, f.minRaw), k.extreme(f, f.Max, f.maxRaw), num(f.Mean()), sumText(f.Sum))
+			// A series' measure: the samples of its extremes, its mean
+			// (no sum: a rate's or a percentage's sum over the samples
+			// says nothing; json_series.go).
+			fmt.Fprintf(&b, ": min %s, max %s, mean %s", k.extreme(f, f.Min, f.minRaw), k.extreme(f, f.Max, f.maxRaw), num(f.Mean()))
 		} else {
 			fmt.Fprintf(&b, ": min %s, max %s, mean %s, sum %s", numExact(f.Min), numExact(f.Max), num(f.Mean()), sumText(f.Sum))
 		}
-		if !f.ManyDistinct {
+		if !f.ManyDistinct && !k.measure(f) {
 			fmt.Fprintf(&b, ", %s distinct", commas(f.Distinct))
 		}
 		// The values people count ("0 991" of cloc's blank lines), when

@@ -17,7 +17,10 @@ import (
 //   - a numeric field's profile line names the sample of its least and
 //     its largest value, as the tool wrote it ("max 81.60 at 07:29:59"),
 //     the first sample holding it (Field's minRec and maxRec, kept by
-//     the profile's pass: nothing per record);
+//     the profile's pass: nothing per record), and its mean, not its
+//     sum nor its number of distinct values (a rate's or a
+//     percentage's sum over the samples says nothing: the line pays for
+//     the samples it names);
 //   - (more to come: the last sample whole, the measures of each CPU or
 //     disk of a sample's arrays apart.)
 
