@@ -1832,7 +1832,7 @@ func (cp *colProfile) add(pos int, line string) {
 	}
 	for _, c := range cp.cols {
 		if c.numeric != cp.rows || len(f) < len(cp.cols) {
-			c.groupSums = nil // not a numeric column in every row: no sums
+			c.groupSums, c.groupRanges = nil, nil // not a numeric column in every row: no sums, no ranges
 			continue
 		}
 		if c.groupSums == nil && cp.rows == 1 {

@@ -200,3 +200,32 @@ func TestRepeatedHeaderTwoLines(t *testing.T) {
 		t.Errorf("the query's rows: %v, want %d", q, rows)
 	}
 }
+
+// TestRepeatedHeaderRangesNeedNumbers: a column of a series with a cell
+// that is no number ("-" late in %steal) states no ranges per CPU: they
+// would be those of the rows before that cell (rev17 R8: the ranges were
+// kept, frozen there, while the sums were dropped).
+func TestRepeatedHeaderRangesNeedNumbers(t *testing.T) {
+	data := readFixture(t, "sar-P-ALL-8.txt")
+	lines := strings.Split(string(data), "\n")
+	done := false
+	for i := len(lines) - 1; i >= 0 && !done; i-- {
+		if f := strings.Fields(lines[i]); len(f) == 8 && f[1] == "1" && strings.Contains(f[0], ":") && !strings.HasPrefix(f[0], "Average") {
+			f[6] = "-"
+			lines[i] = strings.Join(f, "      ")
+			done = true
+		}
+	}
+	if !done {
+		t.Fatal("no row of CPU 1 to change")
+	}
+	got := fillText(t, []byte(strings.Join(lines, "\n")), 4000)
+	for _, l := range strings.Split(got, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "%steal:") && strings.Contains(l, "; by CPU") {
+			t.Errorf("a column with a \"-\" cell states ranges per CPU:\n%s", l)
+		}
+		if strings.HasPrefix(strings.TrimSpace(l), "%user:") && !strings.Contains(l, "; by CPU") {
+			t.Errorf("a column of numbers states no ranges per CPU:\n%s", l)
+		}
+	}
+}
