@@ -58,6 +58,8 @@ const (
 	tsFailed
 	tsBuild
 	tsErrors
+	tsStatus       // a report of status lines: the lines of the rarer statuses (text_status.go)
+	tsStatusLabels // a report of status lines: the labels by status
 	tsCodes
 	tsRare
 	tsKinds
@@ -483,6 +485,11 @@ func (tc *textCands) candidates() {
 		tc.suiteCandidates(true)
 	}
 	tc.reportCandidates()
+	if p != nil {
+		saved := prio
+		tc.statusCandidates(add, func(pr int) { prio = pr }) // text_status.go
+		prio = saved
+	}
 	tailFrom(1, 5)
 	// A report's first lines name what ran (a runner's banner, the
 	// first file of a diff, the newest commit).
@@ -860,6 +867,9 @@ func (tc *textCands) factLines() []string {
 		s += fmt.Sprintf("; %s %s %s: no level, not counted)", commas(p.nameSev), rows, p.cols.split.nameColumnsText())
 	}
 	out = append(out, s)
+	if p.status.active() {
+		out = append(out, p.status.factLine()) // text_status.go
+	}
 	if p.nSummaries > 0 {
 		// A tool's own count of its diagnostics, verbatim.
 		var ls []string
@@ -934,6 +944,10 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 		return s
 	case tsReport:
 		return tc.reportHead(cs)
+	case tsStatus:
+		return tc.statusHead(cs)
+	case tsStatusLabels:
+		return tc.statusLabelsHead(cs)
 	case tsRuns:
 		rs := tc.t.runs
 		once := ""
