@@ -48,7 +48,7 @@ const (
 	statusKeepRows   = 40  // lines kept per status (the rows of rare statuses)
 	statusKeepLabels = 600 // labels kept per status (the lists)
 	statusListChunk  = 25  // labels per list candidate
-	statusRowsFirst  = 24  // rows per status offered before the spread
+	statusRowsFirst  = 12  // rows per status offered before the spread
 )
 
 // Forms of status lines.
@@ -341,14 +341,15 @@ func (tc *textCands) statusCandidates(add func(sec, key, rec int, reason, text s
 	}
 	rows := map[string]bool{} // statuses whose every line is a row
 	for _, c := range st.rareStatuses() {
-		pr := PrioRare
-		if severeStatus(c.name) {
-			pr = PrioAnomaly
-		}
 		rows[c.name] = len(c.rows) == c.n
 		for i, l := range c.rows {
-			p := pr
-			if i >= statusRowsFirst {
+			// A failure's first lines with the anomalies, the other
+			// rare statuses' after the structure (templates, records).
+			p := PrioSecond
+			switch {
+			case severeStatus(c.name) && i < statusRowsFirst:
+				p = PrioAnomaly
+			case i >= statusRowsFirst:
 				p = PrioSpread
 			}
 			setPrio(p)
