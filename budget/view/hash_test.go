@@ -47,3 +47,44 @@ func TestHashBytesDistinct(t *testing.T) {
 		t.Fatalf("%d hashes of %d values", len(seen), n)
 	}
 }
+
+// TestTabValueHashIsHashBytes: tabValue (a value of a field past
+// maxValues values) writes hashBytes out for a value of up to 64 bytes;
+// the values a field counted before its table (f.vals) enter the table
+// by hashBytes' hash, so the two must agree on every text, or a value
+// seen before and after would count as two (rev16 R7). Every length from
+// 1 to 100 (past hashBytes' maphash bound), at every alignment in a
+// larger buffer, strings and numbers.
+func TestTabValueHashIsHashBytes(t *testing.T) {
+	p := NewProfile(false)
+	for i := range maxValues + 10 {
+		p.Add(i, []byte(fmt.Sprintf(`"value %d"`, i)))
+	}
+	f := p.root
+	if f.tab == nil {
+		t.Fatal("the field has no table of its values")
+	}
+	rec := maxValues + 10
+	for n := 1; n <= 100; n++ {
+		for off := range 9 {
+			buf := make([]byte, off+n+8)
+			raw := buf[off : off+n]
+			if n == 1 {
+				raw[0] = byte('0' + off)
+			} else {
+				raw[0], raw[n-1] = '"', '"'
+				for j := 1; j < n-1; j++ {
+					raw[j] = byte('a' + (j*7+off)%26)
+				}
+			}
+			want := hashBytes(raw)
+			if f.tab == nil {
+				t.Fatalf("the field lost its table at %d values", f.Distinct)
+			}
+			if got := p.tabValue(f, raw, rec); got != want {
+				t.Fatalf("%d bytes %q: tabValue's hash %x, hashBytes' %x", n, raw, got, want)
+			}
+			rec++
+		}
+	}
+}

@@ -423,7 +423,9 @@ func determines(cands []*Field, lines []indexLine) func(a, b int) bool {
 		// another.
 		per := map[string]map[string]int{}
 		for _, l := range lines {
-			av, bv := string(l.vals[a]), string(l.vals[b])
+			// (The values' texts as keys, uncopied: they stay as they
+			// are while the maps, dropped on return, live.)
+			av, bv := bytesString(l.vals[a]), bytesString(l.vals[b])
 			m := per[av]
 			if m == nil {
 				m = map[string]int{}

@@ -297,8 +297,9 @@ type valState struct {
 	exitValue bool
 	// st is what the value adds to the field's statistics.
 	st valStat
-	// qh is quickHash of key.
+	// qh is quickHash of key, qw its words (valIndex).
 	qh uint64
+	qw [3]uint64
 	// gs is the tracker's sums of the records holding the value, when
 	// the field is a group candidate (tracker.endMore), once found.
 	gs *gsum
@@ -1174,13 +1175,24 @@ func (p *Profile) plainString(f *Field, body []byte, sh strShape, rec int, st *v
 			f.Spaced++
 		}
 	}
+	// (The prefix and the extension counted last again, most strings
+	// of a field share them, are counted without add's call; a kind
+	// counted is one extAfter gave, so it needs no look again.)
 	if !f.pres.done && sh.space < 0 && sh.slash >= 0 {
-		st.pre = f.pres.add(body[:sh.slash], 1)
+		if pre := body[:sh.slash]; f.pres.lastIs(pre) {
+			f.pres.addAt(f.pres.last)
+			st.pre = f.pres.last
+		} else {
+			st.pre = f.pres.add(pre, 1)
+		}
 	}
 	if !f.exts.done {
 		i := sh.lastDot
 		if i > 0 && sh.lastSlash < i && sh.space < 0 && body[i-1] != '/' {
-			if e := extAfter(body, i); e != nil {
+			if f.exts.lastIs(body[i+1:]) {
+				f.exts.addAt(f.exts.last)
+				st.ext = f.exts.last
+			} else if e := extAfter(body, i); e != nil {
 				st.ext = f.exts.add(e, 1)
 			}
 		}
@@ -1359,7 +1371,7 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 					}
 				}
 			} else {
-				vs = f.vidx.find(raw)
+				vs = f.vidx.find(raw, w0, w1)
 			}
 		}
 		if vs != nil {
@@ -1448,7 +1460,8 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 // value's run settled and no tracker's exit values: the value counted
 // by its hash. hashBytes and valTable.get are written out here for a
 // value of up to 64 bytes (most of them: the versions and times of npm's
-// view of a package count 190,000 in 10 MB).
+// view of a package count 190,000 in 10 MB); TestTabValueHashIsHashBytes
+// fails when the two differ.
 func (p *Profile) tabValue(f *Field, raw []byte, rec int) uint64 {
 	var vh uint64
 	if n := len(raw); n <= 64 {
@@ -1620,7 +1633,8 @@ func hashBytes(b []byte) uint64 {
 	switch {
 	case n > 16:
 		// The 16-byte blocks below n-16, then the last 16 bytes (read
-		// in place: loadWord; tabValue writes this out).
+		// in place: loadWord; tabValue writes this out, and
+		// TestTabValueHashIsHashBytes holds the two to one hash).
 		q := unsafe.Pointer(unsafe.SliceData(b))
 		h = mulMix(loadWord(q, 0)^k[1], loadWord(q, 8)^h)
 		if n > 32 {

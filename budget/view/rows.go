@@ -1622,10 +1622,11 @@ func (h *numHeap) cut(t *tracker) {
 		// those kept (a field whose every record holds a new largest:
 		// an id, a time): they are the ones the quickselect keeps (the
 		// first maxPerWhy of a strict order: the same ones, in another
-		// order, which settle sorts), found with no selection.
-		for i := range maxPerWhy {
-			e[i], e[maxPerWhy+i] = e[maxPerWhy+i], e[i]
-		}
+		// order, which settle sorts), found with no selection: the
+		// old ones' texts are kept to reuse, then the new ones moved
+		// over them.
+		h.spareOf(t, e[:maxPerWhy])
+		copy(e, e[maxPerWhy:])
 		last = w - maxPerWhy
 	} else {
 		h.selectFirst(e)
@@ -1635,15 +1636,21 @@ func (h *numHeap) cut(t *tracker) {
 				last = i
 			}
 		}
+		h.spareOf(t, e[maxPerWhy:])
 	}
 	h.full, h.bar = true, e[last].x
-	for _, d := range e[maxPerWhy:] {
+	clear(e[maxPerWhy:])
+	h.ents = e[:maxPerWhy]
+}
+
+// spareOf keeps the texts of the entries e, cut, that are copies of
+// records (not slices of the input), to reuse.
+func (h *numHeap) spareOf(t *tracker, e []numEnt) {
+	for _, d := range e {
 		if t != nil && d.raw != nil && !within(t.data, d.raw) {
 			h.spare = append(h.spare, d.raw[:0])
 		}
 	}
-	clear(e[maxPerWhy:])
-	h.ents = e[:maxPerWhy]
 }
 
 // newFirst returns, when e holds 2*maxPerWhy entries and every one of

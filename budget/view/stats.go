@@ -128,6 +128,14 @@ func (k *kindCount) find(kind []byte) int8 {
 	return -1
 }
 
+// lastIs reports whether kind is the kind counted last (not done): most
+// strings of a field share their prefix, their extension, which the
+// caller then counts with addAt(k.last), without add's call.
+func (k *kindCount) lastIs(kind []byte) bool {
+	i := int(k.last)
+	return i < len(k.names) && k.names[i] == string(kind)
+}
+
 // addAt counts once more the kind at index i (from add, while not
 // done), as add of that kind would.
 func (k *kindCount) addAt(i int8) {
@@ -178,6 +186,12 @@ func (m *shapeMemo) same(b []byte) bool {
 	}
 	x, y := loadWord(pa, last), loadWord(pb, last)
 	return x == y || digitsApart(x, y)
+}
+
+// bytesString returns b's bytes as a string, uncopied: for a string
+// that lives no longer than b stays unchanged.
+func bytesString(b []byte) string {
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // loadWord returns the 8 bytes at p+i as a word (in the machine's byte
@@ -634,8 +648,11 @@ func (a *numSum) format(f float64, i int64) string {
 
 // valIndex finds a field's values while they are few (at most
 // maxValues, past the maxFew compared in turn) by a quick hash of their
-// text, each compared in full: a string map would hash each value with
-// its generic machinery; this one reads three words of it.
+// words: a string map would hash each value with its generic machinery;
+// this one mixes three words of it, which with its length are the whole
+// of a text of up to 24 bytes (most values: states, times, versions,
+// small numbers), so that such a text is found with no call to compare
+// it (a longer one's middle bytes are compared).
 type valIndex struct {
 	slots []*valState // a power of two, at most half full; nil is empty
 	n     int
@@ -643,7 +660,10 @@ type valIndex struct {
 
 // add adds vs (a new value).
 func (x *valIndex) add(vs *valState) {
-	vs.qh = quickHash(unsafe.Slice(unsafe.StringData(vs.key), len(vs.key))) // (not kept, not written)
+	b := unsafe.Slice(unsafe.StringData(vs.key), len(vs.key)) // (not kept, not written)
+	w0, w1 := keyWords(b)
+	vs.qw = [3]uint64{w0, w1, midWord(b)}
+	vs.qh = quickHash(w0, w1, vs.qw[2], len(b))
 	if 2*(x.n+1) > len(x.slots) {
 		old := x.slots
 		x.slots = make([]*valState, max(16, 2*len(old)))
@@ -667,39 +687,42 @@ func (x *valIndex) put(vs *valState) {
 	x.slots[i] = vs
 }
 
-// find returns the value whose text is raw, or nil.
-func (x *valIndex) find(raw []byte) *valState {
+// find returns the value whose text is raw, whose words are w0 and w1
+// (keyWords), or nil.
+func (x *valIndex) find(raw []byte, w0, w1 uint64) *valState {
 	if x.slots == nil {
 		return nil
 	}
-	h := quickHash(raw)
+	n := len(raw)
+	m := midWord(raw)
+	h := quickHash(w0, w1, m, n)
 	mask := uint64(len(x.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		vs := x.slots[i]
-		if vs == nil || vs.qh == h && vs.key == string(raw) {
+		if vs == nil {
+			return nil
+		}
+		if vs.qh == h && vs.qw[0] == w0 && vs.qw[1] == w1 && vs.qw[2] == m && len(vs.key) == n &&
+			(n <= 24 || vs.key[8:n-8] == string(raw[8:n-8])) {
 			return vs
 		}
 	}
 }
 
-// quickHash mixes the length and the first, middle and last eight bytes
-// of b (all of them up to 24 bytes): a hash for a table whose keys are
-// compared in full, where a collision costs a comparison, not a count.
-func quickHash(b []byte) uint64 {
-	n := len(b)
-	var a, c, m uint64
-	switch {
-	case n >= 8:
-		a = binary.LittleEndian.Uint64(b)
-		c = binary.LittleEndian.Uint64(b[n-8:])
-		if n > 16 {
-			m = binary.LittleEndian.Uint64(b[n/2-4:])
-		}
-	default:
-		for i := 0; i < n; i++ {
-			a = a<<8 | uint64(b[i])
-		}
+// midWord returns the eight bytes in the middle of a text of more than
+// 16 bytes, else 0: with its first and last eight (keyWords) and its
+// length, they tell a text of up to 24 bytes from any other.
+func midWord(b []byte) uint64 {
+	if n := len(b); n > 16 {
+		return binary.LittleEndian.Uint64(b[n/2-4:])
 	}
+	return 0
+}
+
+// quickHash mixes the length and the words of a text (keyWords, then
+// midWord): a hash for a table whose keys are compared, where a
+// collision costs a comparison, not a count.
+func quickHash(a, c, m uint64, n int) uint64 {
 	h := (a^0x9e3779b97f4a7c15)*0xbf58476d1ce4e5b9 ^ (c+uint64(n))*0x94d049bb133111eb ^ m*0xff51afd7ed558ccd
 	// (The low bits of a product depend on the low bits of its factors
 	// only: the high ones are folded down.)
