@@ -180,7 +180,10 @@ func (bf *braceForm) step(line string) (header, in, end bool) {
 }
 
 // bracedRecordMin: at least this many records, their lines at least 60%
-// of the non-blank lines, nine in ten of them closed.
+// of the non-blank lines, nine in ten of them closed, none a quarter of
+// the non-blank lines or more (go doc's prose around its code: a brace
+// that opens a struct's documented fields is closed a thousand lines
+// later, and most lines are no code).
 const bracedRecordMin = 5
 
 // detectBracedRecords reports whether a text (of kind) is made of
@@ -191,7 +194,7 @@ func detectBracedRecords(data []byte, kind string) bool {
 		return false
 	}
 	var bf braceForm
-	recs, closed, in, nonBlank := 0, 0, 0, 0
+	recs, closed, in, nonBlank, cur, most := 0, 0, 0, 0, 0, 0
 	sampleLines(data, func(line string) {
 		blank := strings.Trim(line, braceBlanks) == ""
 		if !blank {
@@ -200,15 +203,18 @@ func detectBracedRecords(data []byte, kind string) bool {
 		h, i, e := bf.step(line)
 		if h {
 			recs++
+			cur = 0
 		}
 		if i && !blank {
 			in++
+			cur++
+			most = max(most, cur)
 		}
 		if e {
 			closed++
 		}
 	})
-	return recs >= bracedRecordMin && 10*closed >= 9*recs && 10*in >= 6*nonBlank
+	return recs >= bracedRecordMin && 10*closed >= 9*recs && 10*in >= 6*nonBlank && 4*most <= nonBlank
 }
 
 // braceName is a braced record's name: its first line without a leading
