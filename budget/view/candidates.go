@@ -194,6 +194,9 @@ type coll struct {
 	// codes maps a number field that codes another's values one for
 	// one to that field (codeOf, dupcols.go), once asked.
 	codes map[*Field]*Field
+	// isSeries: 0 not yet known, 1 a series of samples named by their
+	// time, -1 not (series, json_series.go).
+	isSeries int8
 }
 
 // short is the name a row's reason gives field f: the shortest ending of
@@ -983,10 +986,15 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 			// Ids, lines, offsets, codes: their sum and mean say
 			// nothing.
 			fmt.Fprintf(&b, ": min %s, max %s", numExact(f.Min), numExact(f.Max))
+		} else if k.measure(f) {
+			// A series' measure: the samples of its extremes, its mean
+			// (no sum: a rate's or a percentage's sum over the samples
+			// says nothing; json_series.go).
+			fmt.Fprintf(&b, ": min %s, max %s, mean %s", k.extreme(f, f.Min, f.minRaw), k.extreme(f, f.Max, f.maxRaw), num(f.Mean()))
 		} else {
 			fmt.Fprintf(&b, ": min %s, max %s, mean %s, sum %s", numExact(f.Min), numExact(f.Max), num(f.Mean()), sumText(f.Sum))
 		}
-		if !f.ManyDistinct {
+		if !f.ManyDistinct && !k.measure(f) {
 			fmt.Fprintf(&b, ", %s distinct", commas(f.Distinct))
 		}
 		// The values people count ("0 991" of cloc's blank lines), when

@@ -311,6 +311,16 @@ if want madge-ramda; then
 		cp -r node_modules/ramda/es ramda && npx madge --json ramda/ 2>/dev/null) >"$out/madge-ramda.json"
 	rm -rf "$d"
 fi
+if want iostat-tx-json; then
+	# iostat (sysstat 12.6.1) -t -x -o JSON 1 45 while the machine is
+	# busy (other builds; a 300 MB dd with fsync and a CPU burner run
+	# in the middle): a series of 45 samples named by their timestamp,
+	# each with avg-cpu and disk[] (vda), beside the view's tests
+	# (TestSeriesExtremesNameTheirSample). Captured by session 17.
+	(sleep 14; timeout 7 sh -c 'yes >/dev/null'; sleep 8; dd if=/dev/zero of="$(mktemp)" bs=1M count=300 conv=fsync 2>/dev/null) &
+	iostat -t -x -o JSON 1 45 >budget/view/testdata/iostat-tx-json.json
+	wait
+fi
 if want typedoc-json-commander; then
 	# typedoc --json over commander 12.1.0's typings (typedoc 0.26.11,
 	# TypeScript 5.6.3): reflections nested through children[], numeric
