@@ -393,5 +393,8 @@ func (tc *textCands) statusHead(cs []Candidate) string {
 
 // statusLabelsHead is the head of the labels by status.
 func (tc *textCands) statusLabelsHead(cs []Candidate) string {
-	return fmt.Sprintf("the checks by status, their labels in line order (the line before its status, blanks as one space; showing %s lists), status (its lines; which of them, their line range): label; label:\n", commas(len(cs)))
+	st := tc.p.status
+	top := st.statuses()[0].name
+	return fmt.Sprintf("the checks by status, their labels in line order (the line before its status, blanks as one space; showing %s lists of %s labels each, the first %s labels of a status at most), status (its lines; which of them, their line range): label; label:\nevery line of one status (here %s): compact artifact query %s --jq %s\n",
+		commas(len(cs)), commas(statusListChunk), commas(statusKeepLabels), top, tc.in.Handle, tc.jq(`to_entries[] | select(.value | test(`+jqString(st.statusRE(top))+`)) | "\(.key)\t\(.value)"`))
 }
