@@ -84,6 +84,11 @@ func stripEscapes(data []byte) ([]byte, int) {
 		}
 		if nl {
 			out = append(out, '\n')
+		} else if len(line) > 0 && (len(out) == 0 || out[len(out)-1] == '\n') {
+			// A last line without a newline that was only sequences
+			// stays a line (blank), as jqEscapes makes it: the text
+			// keeps its number of lines.
+			out = append(out, '\n')
 		}
 		data = rest
 	}

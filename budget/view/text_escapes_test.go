@@ -57,3 +57,15 @@ func TestCursorMoveAsSpaces(t *testing.T) {
 		t.Errorf("got %q (%d sequences), want %q (5)", got, n, want)
 	}
 }
+
+// TestStripEscapesLastLineOnlySequences: a last line without a newline
+// that is only sequences (a final colour reset) stays a (blank) line:
+// the text keeps its number of lines (rev17 R1).
+func TestStripEscapesLastLineOnlySequences(t *testing.T) {
+	for _, in := range []string{"a\x1b[1m\nb\n\x1b[0m", "a\n\x1b[0m\x1b]0;t\x07", "a\n\x1b[0m\r", "a\n\x1b[0mb"} {
+		got, _ := stripEscapes([]byte(in))
+		if countLines(got) != countLines([]byte(in)) {
+			t.Errorf("%q: %d lines after (%q), %d before", in, countLines(got), got, countLines([]byte(in)))
+		}
+	}
+}
