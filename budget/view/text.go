@@ -110,6 +110,7 @@ type textCands struct {
 	reqTerms     []string      // the words of the request (text_request.go)
 	prefix       string        // the prefix every line has, removed before reading (text_prefix.go)
 	escapes      int           // terminal control sequences removed before reading (text_escapes.go)
+	escOne       bool          // a cursor move forward was read as one space (cursorOne)
 
 	// recIndexWhat names the fields of the index of records by name,
 	// recIndexN its records per candidate (text_recindex.go).
@@ -121,7 +122,7 @@ type textCands struct {
 // prints it: after the removal of the line prefix the view read the
 // text without (jqPrefix).
 func (tc *textCands) jq(q string) string {
-	return ShellQuote(jqEscapes(tc.escapes > 0) + jqPrefix(tc.prefix) + q)
+	return ShellQuote(jqEscapes(tc.escapes > 0, tc.escOne) + jqPrefix(tc.prefix) + q)
 }
 
 // addText adds the candidates of text collection ci.
@@ -134,6 +135,7 @@ func addText(v *View, in Input, ci int) error {
 	}
 	if hasTermEscapes(in.Data) {
 		// Read as a terminal shows it (text_escapes.go).
+		tc.escOne = cursorOne(in.Data)
 		tc.in.Data, tc.escapes = stripEscapes(in.Data)
 	}
 	if pre := linePrefix(tc.in.Data); pre != "" {
@@ -814,7 +816,11 @@ func (tc *textCands) factsHead() string {
 	}
 	fmt.Fprintf(&b, "; kind: %s", p.kind)
 	if tc.escapes > 0 {
-		fmt.Fprintf(&b, "; %s terminal control sequences (colours, cursor moves) removed, a cursor move forward by n columns read as n spaces", commas(tc.escapes))
+		how := "n spaces"
+		if tc.escOne {
+			how = "one space (as n spaces they would more than double the text)"
+		}
+		fmt.Fprintf(&b, "; %s terminal control sequences (colours, cursor moves) removed, a cursor move forward by n columns read as %s", commas(tc.escapes), how)
 	}
 	if tc.prefix != "" {
 		fmt.Fprintf(&b, "; every line starts with %q, shown without it (a line that is only the prefix is blank)", tc.prefix)
