@@ -107,6 +107,7 @@ type textCands struct {
 	kvNames      int           // entries in the listing by names (text_kvnames.go), 0 when there is none
 	reqTerms     []string      // the words of the request (text_request.go)
 	prefix       string        // the prefix every line has, removed before reading (text_prefix.go)
+	escapes      int           // terminal control sequences removed before reading (text_escapes.go)
 
 	// recIndexWhat names the fields of the index of records by name,
 	// recIndexN its records per candidate (text_recindex.go).
@@ -117,7 +118,9 @@ type textCands struct {
 // jq is a jq filter over the text's lines, shell-quoted, as the view
 // prints it: after the removal of the line prefix the view read the
 // text without (jqPrefix).
-func (tc *textCands) jq(q string) string { return ShellQuote(jqPrefix(tc.prefix) + q) }
+func (tc *textCands) jq(q string) string {
+	return ShellQuote(jqEscapes(tc.escapes > 0) + jqPrefix(tc.prefix) + q)
+}
 
 // addText adds the candidates of text collection ci.
 func addText(v *View, in Input, ci int) error {
@@ -127,10 +130,14 @@ func addText(v *View, in Input, ci int) error {
 	for _, i := range c.Pinned {
 		want[i] = true
 	}
-	if pre := linePrefix(in.Data); pre != "" {
+	if hasTermEscapes(in.Data) {
+		// Read as a terminal shows it (text_escapes.go).
+		tc.in.Data, tc.escapes = stripEscapes(in.Data)
+	}
+	if pre := linePrefix(tc.in.Data); pre != "" {
 		// Read without the prefix every line has (text_prefix.go).
 		tc.prefix = pre
-		tc.in.Data = stripPrefix(in.Data, pre)
+		tc.in.Data = stripPrefix(tc.in.Data, pre)
 	}
 	tc.p = analyzeText(tc.in.Data, want)
 	if tc.p.lines != c.Count {
@@ -799,6 +806,9 @@ func (tc *textCands) factsHead() string {
 		fmt.Fprintf(&b, " (%s blank)", commas(p.blank))
 	}
 	fmt.Fprintf(&b, "; kind: %s", p.kind)
+	if tc.escapes > 0 {
+		fmt.Fprintf(&b, "; %s terminal control sequences (colours, cursor moves) removed, a cursor move forward by n columns read as n spaces", commas(tc.escapes))
+	}
 	if tc.prefix != "" {
 		fmt.Fprintf(&b, "; every line starts with %q, shown without it (a line that is only the prefix is blank)", tc.prefix)
 	}

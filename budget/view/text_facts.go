@@ -20,8 +20,12 @@ func TextFacts(data []byte) []string {
 	if len(data) == 0 || goEvents(data) {
 		return nil
 	}
+	esc := 0
+	if hasTermEscapes(data) {
+		data, esc = stripEscapes(data) // as a terminal shows it (text_escapes.go)
+	}
 	p := analyzeText(data, nil)
-	tc := &textCands{p: p, t: p.tests}
+	tc := &textCands{p: p, t: p.tests, escapes: esc}
 	tc.lists()
 	var out []string
 	out = append(out, strings.TrimSuffix(tc.factsHead(), "\n"))
