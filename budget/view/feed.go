@@ -187,9 +187,10 @@ func (fc *FedColl) End(end int) {
 	if p.capOn {
 		p.capEnd(raw) // (leafcap.go)
 	}
-	// (endRecord and tracker.end, written out)
+	// (endRecord and tracker.end, written out: the record's whole
+	// text is read by endMore only, and the next record's Begin sets
+	// it again)
 	t := p.t
-	t.raw = raw
 	if t.alias {
 		if t.kept {
 			t.raws[t.rec] = raw
@@ -199,6 +200,7 @@ func (fc *FedColl) End(end int) {
 		t.prevRaw = nil
 	}
 	if len(t.terms)|t.gon|len(t.mtouched)|len(t.arrNums) != 0 {
+		t.raw = raw
 		t.endMore()
 	}
 }
@@ -374,13 +376,15 @@ func (fc *FedColl) ScalarRecord(start int, raw []byte) {
 	if p.capOn {
 		p.capEnd(raw)
 	}
-	// (tracker.end, of a record that is a slice of the output)
-	t.raw = raw
+	// (tracker.end, of a record that is a slice of the output: the
+	// record's whole text is read by endMore only, and the next
+	// record's open sets it again)
 	if t.kept {
 		t.raws[i] = raw
 	}
 	t.prevRaw = raw
 	if len(t.terms)|t.gon|len(t.mtouched)|len(t.arrNums) != 0 {
+		t.raw = raw
 		t.endMore()
 	}
 }

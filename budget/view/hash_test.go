@@ -88,3 +88,55 @@ func TestTabValueHashIsHashBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestValIndexFindsTheText: valIndex.find matches a value by its words
+// and length alone up to 24 bytes (the first, middle and last eight
+// bytes cover such a text) and compares the middle of a longer one:
+// texts of every length to 40 bytes that differ in one byte anywhere
+// (so share most of their words) are each found as themselves, and a
+// text not added is not found.
+func TestValIndexFindsTheText(t *testing.T) {
+	for n := 1; n <= 40; n++ {
+		var x valIndex
+		added := map[string]*valState{}
+		text := func(pos int, c byte) []byte {
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = 'a' + byte(i%7)
+			}
+			if pos >= 0 {
+				b[pos] = c
+			}
+			return b
+		}
+		// Up to maxValues values: the text, then one byte changed at
+		// each place (two values per place while room is left).
+		add := func(b []byte) {
+			if _, ok := added[string(b)]; ok || len(added) == maxValues {
+				return
+			}
+			vs := &valState{key: string(b)}
+			added[vs.key] = vs
+			x.add(vs)
+		}
+		add(text(-1, 0))
+		for pos := 0; pos < n; pos++ {
+			add(text(pos, 'X'))
+			add(text(pos, 'Y'))
+		}
+		for k, vs := range added {
+			b := []byte(k)
+			w0, w1 := keyWords(b)
+			if got := x.find(b, w0, w1); got != vs {
+				t.Fatalf("%d bytes: %q found as %v", n, k, got)
+			}
+		}
+		for pos := 0; pos < n; pos++ {
+			b := text(pos, 'Z')
+			w0, w1 := keyWords(b)
+			if got := x.find(b, w0, w1); got != nil {
+				t.Fatalf("%d bytes: %q (not added) found as %q", n, b, got.key)
+			}
+		}
+	}
+}

@@ -1073,19 +1073,28 @@ func (p *Profile) firstString(f *Field, raw []byte, rec int, st *valStat) {
 		if m := f.shape; m != nil && m.same(body) {
 			f.pats.addAt(m.pat)
 			st.pat = m.pat
-			p.plainString(f, body, m.sh, rec, st)
+			if m.plain {
+				m.again(f, st)
+			} else {
+				p.plainString(f, body, m.sh, rec, st)
+			}
 			return
 		}
 		if pat, sh, ok := shapeOf(p.pat[:0], body); ok {
 			p.pat = pat
 			st.pat = f.pats.add(p.pat, 1)
+			var m *shapeMemo
 			if st.pat >= 0 {
 				if f.shape == nil {
 					f.shape = &shapeMemo{}
 				}
-				f.shape.keep(body, sh, st.pat)
+				m = f.shape
+				m.keep(body, sh, st.pat)
 			}
 			p.plainString(f, body, sh, rec, st)
+			if m != nil {
+				m.keepPlain(body, st)
+			}
 			return
 		}
 	}
@@ -1488,14 +1497,12 @@ func (p *Profile) tabValue(f *Field, raw []byte, rec int) uint64 {
 	} else {
 		vh = hashBytes(raw)
 	}
-	// (valTable.get)
+	// (valTable.get, the table grown only when a value is added: it
+	// grows at the same value and to the same places as get's)
 	t := f.tab
 	h := vh
 	if h == 0 {
 		h = 1
-	}
-	if t.n >= t.full {
-		t.grow()
 	}
 	mask := uint64(len(t.slots) - 1)
 	i := h & mask
@@ -1506,6 +1513,16 @@ func (p *Profile) tabValue(f *Field, raw []byte, rec int) uint64 {
 	}
 	fresh := e.h == 0
 	if fresh {
+		if t.n >= t.full {
+			t.grow()
+			mask = uint64(len(t.slots) - 1)
+			i = h & mask
+			e = &t.slots[i]
+			for e.h != 0 {
+				i = (i + 1) & mask
+				e = &t.slots[i]
+			}
+		}
 		*e = valEnt{h: h}
 		t.n++
 		p.firstSight(f, raw, rec, &e.st)

@@ -153,11 +153,72 @@ type shapeMemo struct {
 	text []byte
 	sh   strShape
 	pat  int8 // the pattern's index in the field's kindCount
+	// plain: what plainString added for text (its flags fl, its prefix
+	// and extension kinds pre and ext, -1 for none) is what it adds for
+	// any string of the same shape (again): text is no time, and its
+	// prefix and extension hold no digit, so that a string of its
+	// shape has the same ones (its other bytes are its length, its
+	// spaces and slashes: the same).
+	plain        bool
+	fl           uint8
+	pre, ext     int8
+	hasPre, hasE bool
 }
 
 // keep remembers body (copied), its shape and the index of its pattern.
 func (m *shapeMemo) keep(body []byte, sh strShape, pat int8) {
-	m.text, m.sh, m.pat = append(m.text[:0], body...), sh, pat
+	m.text, m.sh, m.pat, m.plain = append(m.text[:0], body...), sh, pat, false
+}
+
+// keepPlain remembers, after plainString of body (the text kept) gave
+// st, what it added, when a string of the same shape adds the same
+// (plain).
+func (m *shapeMemo) keepPlain(body []byte, st *valStat) {
+	sh := &m.sh
+	if st.fl&stTime != 0 || len(body) >= 19 && len(body) <= 40 && body[4] == '-' {
+		return // (a time, or a string that may be one: read each)
+	}
+	m.hasPre = sh.space < 0 && sh.slash >= 0
+	if m.hasPre && hasDigit(body[:sh.slash]) {
+		return
+	}
+	i := sh.lastDot
+	m.hasE = i > 0 && sh.lastSlash < i && sh.space < 0 && body[i-1] != '/'
+	if m.hasE && hasDigit(body[i+1:]) {
+		return
+	}
+	m.plain, m.fl, m.pre, m.ext = true, st.fl&(stLong|stSpaced), st.pre, st.ext
+}
+
+// again adds what plainString adds for a string of m's shape (plain):
+// its flags, its prefix and extension while they are counted (their
+// kinds keep their indexes until done). Its length is text's, counted.
+func (m *shapeMemo) again(f *Field, st *valStat) {
+	if m.fl&stLong != 0 {
+		f.Long++
+		if m.fl&stSpaced != 0 {
+			f.Spaced++
+		}
+	}
+	st.fl |= m.fl
+	if m.hasPre && !f.pres.done && m.pre >= 0 {
+		f.pres.addAt(m.pre)
+		st.pre = m.pre
+	}
+	if m.hasE && !f.exts.done && m.ext >= 0 {
+		f.exts.addAt(m.ext)
+		st.ext = m.ext
+	}
+}
+
+// hasDigit reports whether b holds an ASCII digit.
+func hasDigit(b []byte) bool {
+	for _, c := range b {
+		if c >= '0' && c <= '9' {
+			return true
+		}
+	}
+	return false
 }
 
 // same reports whether b has m's pattern and shape: the same length, and
@@ -385,24 +446,37 @@ func parseNumber(raw []byte) (float64, bool) {
 	if len(raw) > 0 && raw[0] == '-' {
 		i, neg = 1, true
 	}
+	// The integer's digits, then those after a dot (one digit a step:
+	// a byte below '0' wraps past 9).
 	var m uint64
-	digits, frac, dot := 0, 0, false
+	start := i
 	for ; i < len(raw); i++ {
-		c := raw[i]
-		switch {
-		case c >= '0' && c <= '9':
-			m = m*10 + uint64(c-'0')
-			digits++
-			if dot {
-				frac++
-			}
-		case c == '.' && !dot:
-			dot = true
-		default:
+		d := raw[i] - '0'
+		if d > 9 {
+			break
+		}
+		m = m*10 + uint64(d)
+	}
+	digits, frac := i-start, 0
+	if i < len(raw) {
+		if raw[i] != '.' {
 			return parseFloat(raw)
 		}
+		i++
+		fs := i
+		for ; i < len(raw); i++ {
+			d := raw[i] - '0'
+			if d > 9 {
+				return parseFloat(raw)
+			}
+			m = m*10 + uint64(d)
+		}
+		if frac = i - fs; frac == 0 {
+			return parseFloat(raw) // ("1.")
+		}
+		digits += frac
 	}
-	if digits == 0 || digits > 15 || dot && frac == 0 || neg && m == 0 {
+	if digits == 0 || digits > 15 || neg && m == 0 {
 		return parseFloat(raw) // (-0 keeps its sign there)
 	}
 	x := float64(m)
@@ -415,7 +489,6 @@ func parseNumber(raw []byte) (float64, bool) {
 	return x, true
 }
 
-// parseFloat is strconv.ParseFloat of raw.
 func parseFloat(raw []byte) (float64, bool) {
 	x, err := strconv.ParseFloat(string(raw), 64)
 	return x, err == nil
