@@ -338,8 +338,9 @@ func (k *coll) indexFields() (key *Field, fields []*Field, fixed, ok bool) {
 // one that repeats the record's key or identity in nine records of ten
 // (a version map's members each holding their own version), and not a
 // second measure while a field of another kind is left (a repository's
-// stars and its language, not its stars and its forks). Two, not more:
-// a line costs tokens for every record it lists. sameAsKey(j) is how
+// stars and its language, not its stars and its forks). Two, not more
+// (three for a small collection, all of whose records are listed): a
+// line costs tokens for every record it lists. sameAsKey(j) is how
 // many of the n lines show candidate j's value as their key; det(i, j)
 // whether i's value gives j's (determines; nil: never). Each is asked
 // only of the candidates it passes over (at most a few of them): the
@@ -348,7 +349,8 @@ func (k *coll) indexFields() (key *Field, fields []*Field, fixed, ok bool) {
 // Nor, while another is left, one whose value is a picked field's in
 // most lines (eq: equalMostly): a package's wanted version beside its
 // current one, the same in most lines, where its latest tells more.
-// most is 2, or 3 for the lines of runs (a key once per run), whose third
+// most is 2, or 3 for the lines of runs (a key once per run) and for a
+// small collection listed whole (smallIndex), whose third
 // field is no second place number (placeNumber: a column beside a line).
 func pickIndexFields(cands []*Field, sameAsKey func(j int) int, n, most int, det, eq func(i, j int) bool) []int {
 	var picked []int
@@ -944,6 +946,14 @@ func addIndex(v *View, k *coll) {
 		if runs {
 			// A run names its key once: a third field costs a few
 			// tokens per record, not a key's.
+			most = 3
+		}
+		if complete && len(lines) <= smallIndex && !members {
+			// Every record of a small collection is listed (at
+			// PrioIndexSmall, below): a third field costs a few
+			// tokens a line and lists no fewer records, and answers
+			// what the two do not (gopls' 43 settings: each one's
+			// Hierarchy beside its Type and Status).
 			most = 3
 		}
 		picked := pickIndexFields(cands, same, len(lines), most, determines(cands, lines), equalMostly(cands, lines))
