@@ -58,6 +58,8 @@ const (
 	tsFailed
 	tsBuild
 	tsErrors
+	tsStatus       // a report of status lines: the lines of the rarer statuses (text_status.go)
+	tsStatusLabels // a report of status lines: the labels by status
 	tsCodes
 	tsRare
 	tsKinds
@@ -108,6 +110,7 @@ type textCands struct {
 	reqTerms     []string      // the words of the request (text_request.go)
 	prefix       string        // the prefix every line has, removed before reading (text_prefix.go)
 	escapes      int           // terminal control sequences removed before reading (text_escapes.go)
+	escOne       bool          // a cursor move forward was read as one space (cursorOne)
 
 	// recIndexWhat names the fields of the index of records by name,
 	// recIndexN its records per candidate (text_recindex.go).
@@ -119,7 +122,7 @@ type textCands struct {
 // prints it: after the removal of the line prefix the view read the
 // text without (jqPrefix).
 func (tc *textCands) jq(q string) string {
-	return ShellQuote(jqEscapes(tc.escapes > 0) + jqPrefix(tc.prefix) + q)
+	return ShellQuote(jqEscapes(tc.escapes > 0, tc.escOne) + jqPrefix(tc.prefix) + q)
 }
 
 // addText adds the candidates of text collection ci.
@@ -132,6 +135,7 @@ func addText(v *View, in Input, ci int) error {
 	}
 	if hasTermEscapes(in.Data) {
 		// Read as a terminal shows it (text_escapes.go).
+		tc.escOne = cursorOne(in.Data)
 		tc.in.Data, tc.escapes = stripEscapes(in.Data)
 	}
 	if pre := linePrefix(tc.in.Data); pre != "" {
@@ -483,6 +487,11 @@ func (tc *textCands) candidates() {
 		tc.suiteCandidates(true)
 	}
 	tc.reportCandidates()
+	if p != nil {
+		saved := prio
+		tc.statusCandidates(add, func(pr int) { prio = pr }) // text_status.go
+		prio = saved
+	}
 	tailFrom(1, 5)
 	// A report's first lines name what ran (a runner's banner, the
 	// first file of a diff, the newest commit).
@@ -807,7 +816,11 @@ func (tc *textCands) factsHead() string {
 	}
 	fmt.Fprintf(&b, "; kind: %s", p.kind)
 	if tc.escapes > 0 {
-		fmt.Fprintf(&b, "; %s terminal control sequences (colours, cursor moves) removed, a cursor move forward by n columns read as n spaces", commas(tc.escapes))
+		how := "n spaces"
+		if tc.escOne {
+			how = "one space (as n spaces they would more than double the text)"
+		}
+		fmt.Fprintf(&b, "; %s terminal control sequences (colours, cursor moves) removed, a cursor move forward by n columns read as %s", commas(tc.escapes), how)
 	}
 	if tc.prefix != "" {
 		fmt.Fprintf(&b, "; every line starts with %q, shown without it (a line that is only the prefix is blank)", tc.prefix)
@@ -860,6 +873,9 @@ func (tc *textCands) factLines() []string {
 		s += fmt.Sprintf("; %s %s %s: no level, not counted)", commas(p.nameSev), rows, p.cols.split.nameColumnsText())
 	}
 	out = append(out, s)
+	if p.status.active() {
+		out = append(out, p.status.factLine()) // text_status.go
+	}
 	if p.nSummaries > 0 {
 		// A tool's own count of its diagnostics, verbatim.
 		var ls []string
@@ -934,6 +950,10 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 		return s
 	case tsReport:
 		return tc.reportHead(cs)
+	case tsStatus:
+		return tc.statusHead(cs)
+	case tsStatusLabels:
+		return tc.statusLabelsHead(cs)
 	case tsRuns:
 		rs := tc.t.runs
 		once := ""

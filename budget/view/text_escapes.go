@@ -66,6 +66,7 @@ func hasTermEscapes(data []byte) bool {
 func stripEscapes(data []byte) ([]byte, int) {
 	out := make([]byte, 0, len(data))
 	n := 0
+	one := cursorOne(data)
 	for len(data) > 0 {
 		line, rest, nl := data, []byte(nil), false
 		if j := bytes.IndexByte(data, '\n'); j >= 0 {
@@ -76,7 +77,7 @@ func stripEscapes(data []byte) ([]byte, int) {
 		} else {
 			cr := bytes.HasSuffix(line, []byte{'\r'})
 			var k int
-			out, k = stripLineEscapes(out, bytes.TrimSuffix(line, []byte{'\r'}))
+			out, k = stripLineEscapes(out, bytes.TrimSuffix(line, []byte{'\r'}), one)
 			n += k
 			if cr {
 				out = append(bytes.TrimSuffix(out, []byte{'\r'}), '\r')
@@ -84,19 +85,58 @@ func stripEscapes(data []byte) ([]byte, int) {
 		}
 		if nl {
 			out = append(out, '\n')
+		} else if len(line) > 0 && (len(out) == 0 || out[len(out)-1] == '\n') {
+			// A last line without a newline that was only sequences
+			// stays a line (blank), as jqEscapes makes it: the text
+			// keeps its number of lines.
+			out = append(out, '\n')
 		}
 		data = rest
 	}
 	return out, n
 }
 
+// cursorSteps is the number of spaces a cursor move forward by the
+// columns written in digits stands for: at least 1, at most
+// maxCursorForward (a number too long to read is the most).
+func cursorSteps(digits []byte) int {
+	k := 0
+	for _, c := range digits {
+		k = min(10*k+int(c-'0'), 10*maxCursorForward)
+	}
+	return min(max(k, 1), maxCursorForward)
+}
+
+// cursorOne reports whether data's cursor moves forward, written as
+// their spaces, would more than double it (10 MB of "ESC[999Cx" lines):
+// then each is one space, so that what the view reads follows the
+// input's size (jqEscapes does the same).
+func cursorOne(data []byte) bool {
+	extra := 0
+	for i := 0; ; {
+		j := bytes.Index(data[i:], []byte("\x1b["))
+		if j < 0 {
+			break
+		}
+		i += j + 2
+		k := i
+		for k < len(data) && isDigitByte(data[k]) {
+			k++
+		}
+		if k < len(data) && data[k] == 'C' {
+			extra += cursorSteps(data[i:k]) - (k + 1 - (i - 2))
+		}
+	}
+	return extra > len(data)
+}
+
 // stripLineEscapes appends data (one line without its newline) to out
-// with its sequences removed (stripEscapes); it returns out and the
-// number of sequences.
-func stripLineEscapes(out, data []byte) ([]byte, int) {
+// with its sequences removed (stripEscapes), a cursor move as one space
+// when one; it returns out and the number of sequences.
+func stripLineEscapes(out, data []byte, one bool) ([]byte, int) {
 	n := 0
-	// one is the length of the character at j (past the end: 0).
-	one := func(j int) int {
+	// width is the length of the character at j (past the end: 0).
+	width := func(j int) int {
 		if j >= len(data) {
 			return 0
 		}
@@ -128,11 +168,11 @@ func stripLineEscapes(out, data []byte) ([]byte, int) {
 			}
 			if j < len(data) && data[j] >= 0x40 && data[j] <= 0x7e {
 				if data[j] == 'C' && j == i+2+len(params) && allDigits(params) {
-					k := 1
-					if len(params) > 0 {
-						k, _ = strconv.Atoi(string(params))
+					k := cursorSteps(params)
+					if one {
+						k = 1
 					}
-					out = append(out, bytes.Repeat([]byte{' '}, min(max(k, 1), maxCursorForward))...)
+					out = append(out, bytes.Repeat([]byte{' '}, k)...)
 				}
 				j++
 			}
@@ -150,11 +190,11 @@ func stripLineEscapes(out, data []byte) ([]byte, int) {
 			}
 			i = j
 		case '(', ')':
-			i += 2 + one(i+2)
+			i += 2 + width(i+2)
 		case 0x1b:
 			i++
 		default:
-			i += 1 + one(i+1)
+			i += 1 + width(i+1)
 		}
 	}
 	return out, n
@@ -180,10 +220,13 @@ const jqEscapesRE = `\u001b\\[(?<n>[0-9]*)C|\u001b\\[[0-?]*[ -/]*[@-~]?|\u001b\\
 // stripEscapes does (then, in a line that had one, a final CR, as the
 // lines of the text lose it), followed by " | "; "" when the view read
 // the text as it is.
-func jqEscapes(on bool) string {
+func jqEscapes(on, one bool) string {
 	if !on {
 		return ""
 	}
-	return `map(if test("\u001b") then gsub("` + jqEscapesRE + `"; if .n then " " * ([(.n | if . == "" then 1 else tonumber end), 1] | max | [., ` +
-		strconv.Itoa(maxCursorForward) + `] | min) else "" end) | sub("\r$"; "") else . end) | `
+	spaces := `" " * ([(.n | if . == "" then 1 else tonumber end), 1] | max | [., ` + strconv.Itoa(maxCursorForward) + `] | min)`
+	if one {
+		spaces = `" "`
+	}
+	return `map(if test("\u001b") then gsub("` + jqEscapesRE + `"; if .n then ` + spaces + ` else "" end) | sub("\r$"; "") else . end) | `
 }

@@ -20,12 +20,13 @@ func TextFacts(data []byte) []string {
 	if len(data) == 0 || goEvents(data) {
 		return nil
 	}
-	esc := 0
+	esc, one := 0, false
 	if hasTermEscapes(data) {
+		one = cursorOne(data)
 		data, esc = stripEscapes(data) // as a terminal shows it (text_escapes.go)
 	}
 	p := analyzeText(data, nil)
-	tc := &textCands{p: p, t: p.tests, escapes: esc}
+	tc := &textCands{p: p, t: p.tests, escapes: esc, escOne: one}
 	tc.lists()
 	var out []string
 	out = append(out, strings.TrimSuffix(tc.factsHead(), "\n"))

@@ -119,15 +119,20 @@ type kvRecProfile struct {
 	// lines, git log's Author:, are loose fields).
 	headOnly bool
 	keyRuns  bool // the body's lines are "key value" (text_keyruns.go), not Key: value
-	keys     map[string]*kvRecKey
-	order    []*kvRecKey // in order of first appearance
-	cut      int         // lines of keys past maxKVRecKeys
-	lines    int         // Key: value lines in the records' bodies
-	body     int         // lines of the records' bodies (after their first line)
-	recs     int         // records with a Key: value line
-	heads    *colProfile // the records' first lines as columns
-	headN    map[int]int // first lines by their number of fields
-	rareEx   map[string][]*textRecord
+	// pairs: the body's lines are read for the pairs of a record's
+	// summary, several a line (text_blocks.go), not one Key: value
+	// a line.
+	pairs  bool
+	keys   map[string]*kvRecKey
+	order  []*kvRecKey // in order of first appearance
+	cut    int         // lines of keys past maxKVRecKeys
+	lines  int         // Key: value lines in the records' bodies
+	body   int         // lines of the records' bodies (after their first line)
+	recs   int         // records with a Key: value line
+	heads  *colProfile // the records' first lines as columns
+	headN  map[int]int // first lines by their number of fields
+	n      int         // records whose first line was read
+	rareEx map[string][]*textRecord
 }
 
 func newKVRecProfile() *kvRecProfile {
@@ -179,6 +184,7 @@ func kvNumber(v string) (num, unit string, ok bool) {
 
 // header notes a record's first line.
 func (kp *kvRecProfile) header(pos int, line string) {
+	kp.n++
 	kp.headN[len(splitSpaces(line))]++
 	kp.heads.add(pos, strings.TrimSpace(line))
 }
@@ -189,6 +195,22 @@ func (kp *kvRecProfile) add(r *textRecord, line string) {
 		return
 	}
 	kp.body++
+	if kp.pairs {
+		// The pairs of a record's summary lines (text_blocks.go).
+		ps := blockPairs(line)
+		if len(ps) == 0 {
+			return
+		}
+		kp.lines++
+		if r.kvLines == 0 {
+			kp.recs++
+		}
+		r.kvLines++
+		for _, pr := range ps {
+			kp.addPair(r, pr.key, pr.val)
+		}
+		return
+	}
 	k, v, ok := kp.splitLine(line)
 	if !ok {
 		return
@@ -198,6 +220,11 @@ func (kp *kvRecProfile) add(r *textRecord, line string) {
 		kp.recs++
 	}
 	r.kvLines++
+	kp.addPair(r, k, v)
+}
+
+// addPair counts the pair k: v of record r.
+func (kp *kvRecProfile) addPair(r *textRecord, k, v string) {
 	if len(r.kvs) < kvRecPairs {
 		r.kvs = append(r.kvs, kvPair{k, cut(strings.Join(strings.Fields(v), " "), kvRecValueLen)})
 	}
@@ -279,6 +306,9 @@ func (kp *kvRecProfile) noteRare(r *textRecord, line string) {
 // at least 3 records hold one, and they are two thirds of the lines of
 // the records' bodies.
 func (kp *kvRecProfile) active() bool {
+	if kp != nil && kp.pairs {
+		return kp.recs >= 3 && 4*kp.recs >= kp.n // (text_blocks.go)
+	}
 	return kp != nil && kp.recs >= 3 && 3*kp.lines >= 2*kp.body
 }
 

@@ -39,6 +39,11 @@ import (
 type leadForm struct {
 	indent int    // blanks (spaces or tabs) before a record's first line
 	form   string // the lead form of its first token (leadOf)
+	// word is the first word every record's first line has, or "": a
+	// lead form alone also starts lines of no record (dumpe2fs's
+	// "Inode count:  38400" at column 0 before its "Group 0: (Blocks
+	// 1-8192)" records), a word of letters tells them apart.
+	word string
 }
 
 // maxLeadPunct bounds the leading punctuation a lead form keeps.
@@ -80,7 +85,17 @@ func leadOf(t string) string {
 // with its lead form.
 func (lf *leadForm) isLead(line string) bool {
 	d := lineIndent(line)
-	return d == lf.indent && leadOf(line[d:]) == lf.form
+	return d == lf.indent && leadOf(line[d:]) == lf.form && (lf.word == "" || firstWord(line[d:]) == lf.word)
+}
+
+// recordWord is the first word of t (a line without its indentation) when
+// it is a word of letters of two or more, else "".
+func recordWord(t string) string {
+	w := firstWord(t)
+	if len(w) < 2 || !letters(w) {
+		return ""
+	}
+	return w
 }
 
 // deeper reports whether next is a non-blank line indented deeper than a
@@ -112,25 +127,40 @@ func detectLeadRecords(data []byte, kind string) *leadForm {
 		if d == len(l) {
 			continue
 		}
-		k := leadForm{d, leadOf(l[d:])}
+		k := leadForm{indent: d, form: leadOf(l[d:])}
 		if k.form == "" {
 			continue
 		}
+		deeper := i+1 < len(lines) && k.deeper(lines[i+1])
 		total[k]++
-		if i+1 < len(lines) && k.deeper(lines[i+1]) {
+		if deeper {
 			followed[k]++
+		}
+		if w := recordWord(l[d:]); w != "" {
+			kw := k
+			kw.word = w
+			total[kw]++
+			if deeper {
+				followed[kw]++
+			}
 		}
 	}
 	// Of the indentations and forms whose lines are followed by a
-	// deeper one nine times in ten, the one with the most.
+	// deeper one nine times in ten, the one with the most; when no
+	// form is, of the forms with their first word.
 	var best leadForm
 	n := 0
-	for k, c := range followed {
-		if c < leadRecordMin || 10*c < 9*total[k] {
-			continue
+	for _, words := range []bool{false, true} {
+		for k, c := range followed {
+			if (k.word != "") != words || c < leadRecordMin || 10*c < 9*total[k] {
+				continue
+			}
+			if c > n || c == n && (k.indent < best.indent || k.indent == best.indent && (k.form < best.form || k.form == best.form && k.word < best.word)) {
+				best, n = k, c
+			}
 		}
-		if c > n || c == n && (k.indent < best.indent || k.indent == best.indent && k.form < best.form) {
-			best, n = k, c
+		if n > 0 {
+			break
 		}
 	}
 	if n == 0 {
@@ -177,6 +207,10 @@ func (lf *leadForm) leadRE() string {
 		}
 		b.WriteByte(p[i])
 	}
+	if lf.word != "" {
+		b.WriteString(lf.word + `(\s|$)`) // letters only: nothing to quote
+		return b.String()
+	}
 	if lf.form[len(lf.form)-1] == '0' {
 		b.WriteString(`[0-9]`)
 	} else {
@@ -203,6 +237,9 @@ func (lf *leadForm) unit() string {
 	where := "at column 0"
 	if lf.indent > 0 {
 		where = fmt.Sprintf("indented %d", lf.indent)
+	}
+	if lf.word != "" {
+		return fmt.Sprintf("records (each a line %s starting with %q whose next line is indented deeper, and the deeper lines below it)", where, lf.word)
 	}
 	return fmt.Sprintf("records (each a line %s starting like %q whose next line is indented deeper, and the deeper lines below it)", where, lf.example())
 }

@@ -183,6 +183,9 @@ type textProfile struct {
 	// (summaryPattern: "Summary: 2467 error(s)"), of nSummaries.
 	summaries  []posLine
 	nSummaries int
+	// status: the lines of a report of status lines (text_status.go),
+	// or nil.
+	status *statusStats
 }
 
 // maxSummaries bounds the summary lines kept (the first and the last
@@ -357,6 +360,15 @@ func profileText(data []byte, want map[int]bool, guard, trailer bool) *textProfi
 		// inside blocks so unequal that they are no records.
 		p.recs = newRecordStats("")
 		p.recs.lead = lf
+		p.recs.kv = newKVRecProfile()
+		p.recs.kv.pairs = true // their summary lines' pairs (text_blocks.go)
+	} else if detectBracedRecords(data, p.kind) {
+		// Braced records (text_blocks.go): gdb's ptype /o writes its
+		// members' offsets at column 0.
+		p.recs = newRecordStats("")
+		p.recs.brace = &braceForm{}
+		p.recs.kv = newKVRecProfile()
+		p.recs.kv.pairs = true
 	} else if big {
 		p.recs = newRecordStats("")
 		p.recs.blocks = true
@@ -368,6 +380,11 @@ func profileText(data []byte, want map[int]bool, guard, trailer bool) *textProfi
 		// The first lines of any records are counted by their columns.
 		p.recs.kv = newKVRecProfile()
 		p.recs.kv.headOnly = true
+	}
+	switch p.kind {
+	case textGoTest, textGoJSON, textTAP, textReport, textDiff, textCommits, textKV:
+	default:
+		p.status = newStatusStats() // text_status.go
 	}
 	var headRing []posLine // the last maxHeaders/2 header lines
 	var tests *testSummary
@@ -406,6 +423,9 @@ func profileText(data []byte, want map[int]bool, guard, trailer bool) *textProfi
 	step := func(pos int, line, next string) {
 		if pos < headKeep {
 			p.head = append(p.head, posLine{pos, line})
+		}
+		if p.status != nil {
+			p.status.add(pos, line)
 		}
 		if r, ok := spreadAt[pos]; ok {
 			p.spread[r] = posLine{pos, line}
@@ -695,6 +715,9 @@ func profileText(data []byte, want map[int]bool, guard, trailer bool) *textProfi
 	case p.recs != nil && p.recs.lead != nil:
 		p.records = p.recs.n
 		p.recordUnit = p.recs.lead.unit()
+	case p.recs != nil && p.recs.brace != nil:
+		p.records = p.recs.n
+		p.recordUnit = p.recs.brace.unit()
 	case p.recs != nil && p.recs.keys != nil:
 		p.records = p.recs.n
 		p.recordUnit = p.recs.keys.unit()
@@ -736,6 +759,10 @@ func profileText(data []byte, want map[int]bool, guard, trailer bool) *textProfi
 	}
 	if tests != nil {
 		tests.finish()
+	}
+	if p.status != nil && !(p.cols != nil && 2*p.cols.rows >= p.lines-p.blank) {
+		// (A table's columns count the same values.)
+		p.status.finish()
 	}
 	return p
 }

@@ -213,6 +213,9 @@ func (tc *textCands) recIndexCandidates(prio int) bool {
 			}
 			if pos == spans[k].start {
 				name = recFirstName(line, skip)
+				if rs.brace != nil {
+					name = cut(braceName(line), recIndexName) // text_blocks.go
+				}
 				vals = make([]string, max(len(keys), len(cols)))
 				if len(cols) > 0 {
 					f := splitSpaces(strings.TrimSpace(line))
@@ -225,10 +228,10 @@ func (tc *textCands) recIndexCandidates(prio int) bool {
 				return true
 			}
 			if len(keys) > 0 {
-				if key, v, ok := rs.kv.splitLine(line); ok {
+				for _, pr := range rs.kv.linePairs(line) {
 					for j, kk := range keys {
-						if key == kk && vals[j] == "" {
-							vals[j] = strings.Join(strings.Fields(v), " ")
+						if pr.key == kk && vals[j] == "" {
+							vals[j] = strings.Join(strings.Fields(pr.val), " ")
 						}
 					}
 				}

@@ -118,9 +118,13 @@ type recordStats struct {
 	kv     *kvRecProfile
 	// lead: records led by their indentation (text_lead.go); pend is
 	// the line read last, whose record is known at the next line.
-	lead *leadForm
-	keys *keyRuns // records of "key value" runs (text_keyruns.go)
-	pend *pendLine
+	lead  *leadForm
+	brace *braceForm // braced records (text_blocks.go)
+	// nested: the line being added is inside a record nested in its
+	// record (braced records): its pairs are the inner record's.
+	nested bool
+	keys   *keyRuns // records of "key value" runs (text_keyruns.go)
+	pend   *pendLine
 	// spans are where the first maxIndexRows records are, for the
 	// index of the records by name (text_recindex.go).
 	spans []recSpan
@@ -138,6 +142,23 @@ type pendLine struct {
 // (records led by their indentation: one line later, when the next line
 // tells whether it starts one).
 func (rs *recordStats) feed(pos int, line string, blank bool, sev int) {
+	if rs.brace != nil {
+		// Braced records (text_blocks.go).
+		nested := rs.brace.depth > 1 // a line of a record nested in the record
+		h, in, end := rs.brace.step(line)
+		if !in {
+			rs.finish()
+			rs.prevBlank = blank
+			return
+		}
+		rs.nested = nested
+		rs.add(pos, line, blank, h, sev)
+		rs.nested = false
+		if end {
+			rs.finish()
+		}
+		return
+	}
 	if rs.lead == nil && rs.keys == nil {
 		rs.add(pos, line, blank, rs.isHeader(line), sev)
 		return
@@ -400,6 +421,9 @@ func (rs *recordStats) add(pos int, line string, blank, header bool, sev int) {
 		rs.n++
 		if rs.kv != nil {
 			rs.cur.head = line
+			if rs.brace != nil {
+				rs.cur.head = braceName(line) // its name, not gdb's "/* offset | size */"
+			}
 			rs.kv.header(pos, line)
 		}
 	}
@@ -408,8 +432,8 @@ func (rs *recordStats) add(pos int, line string, blank, header bool, sev int) {
 	if r == nil || blank {
 		return // lines before the first record are no record's
 	}
-	if r.lines > 0 && rs.kv != nil {
-		rs.kv.add(r, line)
+	if r.lines > 0 && rs.kv != nil && !rs.nested {
+		rs.kv.add(r, line) // (not the summary of a nested record: gdb's inner "total size")
 	}
 	if r.lines > 0 {
 		// Its lines after the first (the header): by kind, and as rows.
@@ -552,6 +576,9 @@ func (rs *recordStats) finish() {
 	head := r.text
 	if i := strings.Index(head, " | "); i >= 0 {
 		head = head[:i]
+	}
+	if rs.brace != nil && r.head != "" {
+		head = r.head // its name (braceName): gdb's first line holds " | " itself
 	}
 	if r.idx == 0 || r.lines < rs.minLines {
 		rs.minLines, rs.minRec, rs.minR = r.lines, head, r
@@ -1304,6 +1331,8 @@ func (rs *recordStats) headerQuery() string {
 	switch {
 	case rs.lead != nil:
 		return rs.lead.headerQuery()
+	case rs.brace != nil:
+		return rs.brace.headerQuery()
 	case rs.keys != nil:
 		return rs.keys.headerQuery()
 	case rs.colon:

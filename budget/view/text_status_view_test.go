@@ -1,0 +1,127 @@
+package view_test
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// termLines are the lines of data as a terminal shows them: colours
+// removed, a cursor move forward by n columns as n spaces, the final CR
+// dropped (an independent reading of the test's own, by regular
+// expressions).
+func termLines(data []byte) []string {
+	move := regexp.MustCompile("\x1b\\[([0-9]*)C")
+	other := regexp.MustCompile("\x1b\\[[0-9;]*[A-Za-z]")
+	var out []string
+	for _, l := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		l = strings.TrimSuffix(l, "\r")
+		l = move.ReplaceAllStringFunc(l, func(m string) string {
+			n := 1
+			fmt.Sscanf(m[2:len(m)-1], "%d", &n)
+			return strings.Repeat(" ", n)
+		})
+		out = append(out, other.ReplaceAllString(l, ""))
+	}
+	return out
+}
+
+// TestStatusReportCounted: a report of status lines (rkhunter --check,
+// testdata/rkhunter-check-tty.txt) is counted by status, exactly, in a
+// line always shown; the lines of the rarer statuses (every Warning
+// first) are shown whole with their positions, and its query of one
+// status's lines yields exactly them; every other check is listed by
+// its label on a line that starts with its status ("OK (125 lines; ...):
+// ...; /usr/bin/curl; ..."). The counts are checked against the lines
+// read here by a regular expression. On the old code the view had no
+// count of any status (templates "<*> [ OK ]" at best) and showed the
+// Warning lines only when they fell in the head or the tail.
+func TestStatusReportCounted(t *testing.T) {
+	data := readFile(t, "testdata/rkhunter-check-tty.txt")
+	lines := termLines(data)
+	status := regexp.MustCompile(`^(.*[^ ]) {2,}\[ ([A-Za-z ]+) \]$`)
+	count := map[string]int{}
+	label := map[string]string{}
+	warn := map[int]string{}
+	n := 0
+	for i, l := range lines {
+		m := status.FindStringSubmatch(strings.TrimRight(l, " "))
+		if m == nil {
+			continue
+		}
+		n++
+		count[m[2]]++
+		label[strings.Join(strings.Fields(m[1]), " ")] = m[2]
+		if m[2] == "Warning" {
+			warn[i] = l
+		}
+	}
+	var names []string
+	for s := range count {
+		names = append(names, s)
+	}
+	sort.Slice(names, func(i, j int) bool { return count[names[i]] > count[names[j]] })
+	var parts []string
+	for _, s := range names {
+		parts = append(parts, fmt.Sprintf("%s %d", s, count[s]))
+	}
+	want := fmt.Sprintf("): %d of %d non-blank lines, by status: %s\n", n, 263, strings.Join(parts, ", "))
+	for _, b := range []int{2000, 4000, 8000} {
+		text, _ := textViewAt(t, "rkhunter-check-tty.txt", b)
+		if !strings.Contains(text, "\nstatus lines (") || !strings.Contains(text, want) {
+			t.Fatalf("at %d: no status line %q:\n%s", b, want, text)
+		}
+		for i, l := range warn {
+			if !strings.Contains(text, fmt.Sprintf("\n  %d\t%s\n", i, l)) {
+				t.Errorf("at %d: the Warning line %d is not shown whole: %q", b, i, l)
+			}
+		}
+		if b < 4000 {
+			continue
+		}
+		// The labels listed by status stand beside their status.
+		listed := 0
+		for _, l := range strings.Split(text, "\n") {
+			m := regexp.MustCompile(`^  ([A-Za-z ]+) \(\d+ lines; [\d,]+-[\d,]+, lines \d+-\d+\): (.*)$`).FindStringSubmatch(l)
+			if m == nil {
+				continue
+			}
+			for _, lb := range strings.Split(m[2], "; ") {
+				if label[lb] != m[1] {
+					t.Errorf("at %d: %q listed under %s, its status is %q", b, lb, m[1], label[lb])
+				}
+				listed++
+			}
+		}
+		if listed < 100 {
+			t.Errorf("at %d: %d labels listed by status", b, listed)
+		}
+		// The query of the Warning lines yields exactly them.
+		var q string
+		for _, l := range strings.Split(text, "\n") {
+			if strings.HasPrefix(l, "every line of one status (here Warning): ") {
+				q = l[strings.Index(l, "--jq '")+6 : len(l)-1]
+			}
+		}
+		if q == "" {
+			t.Fatalf("at %d: no query of one status's lines:\n%s", b, text)
+		}
+		var raw []string
+		for _, l := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+			raw = append(raw, strings.TrimSuffix(l, "\r"))
+		}
+		got := runLinesQuery(t, q, raw)
+		if len(got) != len(warn) {
+			t.Fatalf("at %d: the query yields %d lines, want %d: %q", b, len(got), len(warn), got)
+		}
+		for _, g := range got {
+			var i int
+			fmt.Sscanf(g, "%d", &i)
+			if g != fmt.Sprintf("%d\t%s", i, warn[i]) {
+				t.Errorf("at %d: the query yields %q, want %q", b, g, warn[i])
+			}
+		}
+	}
+}
