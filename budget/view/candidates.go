@@ -1732,6 +1732,12 @@ func (k *coll) chooseColumns() {
 		if k.lookedUp(f) {
 			s += 50 // the registry's index: what records are looked up for
 		}
+		if logKind(f, p.Records) && !several {
+			s += 40 // the kind of a log's record (json_kinds.go)
+		}
+		if requested(f, p.Records) && !several {
+			s += 35 // the resource a request asked for (json_kinds.go)
+		}
 		if f == k.text {
 			s += 200 // the record's own text: in every row
 		}

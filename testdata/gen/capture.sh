@@ -321,6 +321,34 @@ if want iostat-tx-json; then
 	iostat -t -x -o JSON 1 45 >budget/view/testdata/iostat-tx-json.json
 	wait
 fi
+if want caddy-json-log-api; then
+	# Caddy 2.6.2 with a JSON access log (captured in session 17):
+	# /static/* file_server over /usr/share, /api/*
+	# reverse-proxied to a small node backend that is killed before the
+	# 110th of 140 curl requests (502s), /ping, other paths 404; then
+	# SIGTERM. Its stderr, beside the view's tests
+	# (TestLogRowsShowKindAndResource).
+	d=$(mktemp -d)
+	printf '%s\n' '{' '	admin 127.0.0.1:12119' '	log {' '		format json' '	}' '}' 'http://127.0.0.1:18330 {' \
+		'	log {' '		format json' '	}' '	handle /static/* {' '		root * /usr/share' '		file_server browse' '	}' \
+		'	handle /api/* {' '		reverse_proxy 127.0.0.1:18331 {' '			lb_try_duration 0' '		}' '	}' \
+		'	handle /ping {' '		respond "pong" 200' '	}' '	handle {' '		respond "not here" 404' '	}' '}' >"$d/Caddyfile"
+	node -e "require('http').createServer((q,s)=>{setTimeout(()=>{s.setHeader('content-type','application/json');s.end(JSON.stringify({u:q.url,pad:'x'.repeat(q.url.length*37%900)}))},q.url.length*7%90)}).listen(18331,'127.0.0.1')" &
+	backend=$!
+	caddy run --config "$d/Caddyfile" --adapter caddyfile >/dev/null 2>budget/view/testdata/caddy-json-log-api.jsonl &
+	srv=$!
+	sleep 2
+	for n in $(seq 1 140); do
+		case $((n % 7)) in
+		0) p=/static/doc/bash/ ;; 1 | 2 | 3) p=/api/items/$((n * 37 % 500)) ;; 4) p=/ping ;; 5) p=/api/users/u$((n * 13 % 40)) ;; 6) p=/nothing/$n ;;
+		esac
+		[ "$n" -eq 110 ] && kill "$backend"
+		curl -s -o /dev/null -H "User-Agent: loadgen/$((n % 3))" "http://127.0.0.1:18330$p"
+	done
+	kill -TERM "$srv"
+	wait "$srv" || true
+	rm -rf "$d"
+fi
 if want typedoc-json-commander; then
 	# typedoc --json over commander 12.1.0's typings (typedoc 0.26.11,
 	# TypeScript 5.6.3): reflections nested through children[], numeric
