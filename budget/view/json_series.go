@@ -17,7 +17,10 @@ import (
 //   - a numeric field's profile line names the sample of its least and
 //     its largest value, as the tool wrote it ("max 81.60 at 07:29:59"),
 //     the first sample holding it (Field's minRec and maxRec, kept by
-//     the profile's pass: nothing per record), and its mean, not its
+//     the profile's pass: nothing per record; "first at" when the
+//     profile cannot tell whether another sample holds it too, "at"
+//     when it is the only one, no sample when several hold it), and its
+//     mean, not its
 //     sum nor its number of distinct values (a rate's or a
 //     percentage's sum over the samples says nothing: the line pays for
 //     the samples it names);
@@ -67,8 +70,10 @@ func (k *coll) measure(f *Field) bool {
 // extreme returns x, the least or the largest number of the measure f,
 // as the sample raw (a record's text) writes it ("81.60", as the tool
 // wrote it: a reader looks it up as written), followed by " at
-// <identity>" of that sample unless several values of f are x (a
-// measure's 0 in most samples names none of them).
+// <identity>" of that sample when it is the only one holding x, by
+// " first at <identity>" when the profile did not count f's values (too
+// many of them) and so cannot tell, and by nothing when several samples
+// hold x (a measure's 0 in most samples names none of them).
 func (k *coll) extreme(f *Field, x float64, raw []byte) string {
 	text := numExact(x)
 	if raw == nil || k.p.Identity == nil {
@@ -85,6 +90,11 @@ func (k *coll) extreme(f *Field, x float64, raw []byte) string {
 			}
 		}
 	})
+	// The profile counts each value only while a field has few of them
+	// (Counts is nil past that): then whether another sample holds x too
+	// is not known, and the sample named is said to be the first
+	// ("min 0.00 first at 04:33:55"), never the only one.
+	sep := " first at "
 	if f.Counts != nil {
 		n := 0
 		for v, c := range f.Counts {
@@ -95,6 +105,7 @@ func (k *coll) extreme(f *Field, x float64, raw []byte) string {
 		if n > 1 {
 			return text
 		}
+		sep = " at "
 	}
 	if at == "" {
 		return text
@@ -102,5 +113,5 @@ func (k *coll) extreme(f *Field, x float64, raw []byte) string {
 	if s, err := strconv.Unquote(at); err == nil {
 		at = s
 	}
-	return text + " at " + cell(at, 40)
+	return text + sep + cell(at, 40)
 }

@@ -90,16 +90,21 @@ func TestSeriesExtremesNameTheirSample(t *testing.T) {
 		}
 		checked++
 		l2 := lo[path]
-		wantLo := fmt.Sprintf("min %s,", l2.raw)
-		if l2.n == 1 {
-			wantLo = fmt.Sprintf("min %s at %s,", l2.raw, l2.at)
+		// The only sample holding the extreme is named "at"; when the
+		// profile did not count the field's values it is named "first
+		// at" (true whether or not others hold it); when several hold it
+		// and the profile knows, none is named.
+		want := func(word string, e *ext) []string {
+			w := []string{fmt.Sprintf("%s %s first at %s,", word, e.raw, e.at)}
+			if e.n == 1 {
+				return append(w, fmt.Sprintf("%s %s at %s,", word, e.raw, e.at))
+			}
+			return append(w, fmt.Sprintf("%s %s,", word, e.raw))
 		}
-		wantHi := fmt.Sprintf("max %s,", h.raw)
-		if h.n == 1 {
-			wantHi = fmt.Sprintf("max %s at %s,", h.raw, h.at)
-		}
-		if !strings.Contains(l, wantLo) || !strings.Contains(l, wantHi) {
-			t.Errorf("%s: want %q and %q in\n%s", path, wantLo, wantHi, l)
+		for _, w := range [][]string{want("min", l2), want("max", h)} {
+			if !strings.Contains(l, w[0]) && !strings.Contains(l, w[1]) {
+				t.Errorf("%s: want %q or %q in\n%s", path, w[0], w[1], l)
+			}
 		}
 	}
 	if checked < 10 {
@@ -109,5 +114,33 @@ func TestSeriesExtremesNameTheirSample(t *testing.T) {
 	fl := fillAt(t, v, 8000)
 	if !strings.Contains(fl.Text, "max 81.60 at 11/27/26 07:29:59") {
 		t.Errorf("the busiest second of vda is not in the view at 8,000 tokens:\n%s", fl.Text)
+	}
+}
+
+// TestSeriesTiedExtremeNotCalledOnly: a measure of many values (the
+// profile does not count them) whose least value five samples hold: the
+// view must not name one of them as if it were the only one (rev17 R3).
+func TestSeriesTiedExtremeNotCalledOnly(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"host":"db1","statistics":[`)
+	for i := range 100 {
+		busy := fmt.Sprintf("%.2f", 3+float64(i)*0.75+float64(i%7)*0.13)
+		switch i {
+		case 7, 30, 55, 70, 91:
+			busy = "0.00"
+		}
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"timestamp":"07:%02d:%02d","busy":%s,"queue":%d}`, i/60, i%60, busy, i%5+1)
+	}
+	b.WriteString("]}")
+	v, _ := viewOfData(t, []byte(b.String()))
+	fl := fillAt(t, v, 4000)
+	if strings.Contains(fl.Text, "min 0.00 at ") {
+		t.Errorf("one of five samples holding 0.00 is named as the only one:\n%s", fl.Text)
+	}
+	if !strings.Contains(fl.Text, "min 0.00 first at 07:00:07,") {
+		t.Errorf("want the first sample holding the least value, 07:00:07, named as the first:\n%s", fl.Text)
 	}
 }
