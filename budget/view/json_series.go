@@ -33,7 +33,8 @@ const seriesMin = 8
 // series reports whether the collection is a series of samples named by
 // their time: its identity is in every record (of at least seriesMin)
 // and every value of it is a time or holds a clock time (h:mm:ss) at one
-// place of one shape ("07:30:29", "11/27/26 07:29:33").
+// place of one shape ("07:30:29", "11/27/26 07:29:33"), and its records
+// are samples, not events (logLike).
 func (k *coll) series() bool {
 	if k.isSeries != 0 {
 		return k.isSeries > 0
@@ -42,6 +43,9 @@ func (k *coll) series() bool {
 	p := k.p
 	f := p.Identity
 	if f == nil || p.Map || p.Records < seriesMin || f.Present != p.Records || f.Values != p.Records {
+		return false
+	}
+	if k.logLike() {
 		return false
 	}
 	if f.TimeN == f.Values {
@@ -57,6 +61,26 @@ func (k *coll) series() bool {
 		}
 	}
 	return k.isSeries > 0
+}
+
+// logLike reports whether the records are events rather than samples:
+// a member of the record itself (not under an object or array), other
+// than the identity, in at least half the records, holds strings of more
+// than one value (a level, a message, a method). A log whose every line
+// has its own millisecond time is not a series: its sizes' and
+// durations' sums are what a reader asks for (rev17 R6). A sample's
+// strings are under its arrays (a CPU's or a disk's name) or constant
+// (its host).
+func (k *coll) logLike() bool {
+	p := k.p
+	for _, g := range p.Fields {
+		if g == p.Identity || g.Types&tString == 0 || g.Distinct < 2 || 2*g.Present < p.Records ||
+			strings.ContainsAny(g.Path, ".[") {
+			continue
+		}
+		return true
+	}
+	return false
 }
 
 // measure reports whether f is a measure of a series: numbers of its

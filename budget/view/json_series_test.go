@@ -144,3 +144,27 @@ func TestSeriesTiedExtremeNotCalledOnly(t *testing.T) {
 		t.Errorf("want the first sample holding the least value, 07:00:07, named as the first:\n%s", fl.Text)
 	}
 }
+
+// TestLogWithUniqueTimesIsNoSeries: JSON lines of events, each named by
+// its own millisecond time, with a level and a message: a log, not a
+// series of samples. Its sizes keep their sum and distinct count (rev17
+// R6: read as a series, the total bytes were gone).
+func TestLogWithUniqueTimesIsNoSeries(t *testing.T) {
+	var b strings.Builder
+	sum := 0
+	levels := []string{"info", "info", "warn", "error"}
+	for i := range 300 {
+		size := 100 + (i*7919)%90000
+		sum += size
+		fmt.Fprintf(&b, `{"ts":"2026-11-27T07:%02d:%02d.%03dZ","level":%q,"msg":"request handled","status":200,"size":%d}`+"\n",
+			i/60, i%60, (i*37)%1000, levels[i%4], size)
+	}
+	v, _ := viewOfData(t, []byte(b.String()))
+	fl := fillAt(t, v, 4000)
+	if want := fmt.Sprintf("sum %d", sum); !strings.Contains(fl.Text, want) {
+		t.Errorf("want the sizes' total %q in the view:\n%s", want, fl.Text)
+	}
+	if strings.Contains(fl.Text, " at 2026-11-27T") {
+		t.Errorf("a log's sizes are read as a series' measures:\n%s", fl.Text)
+	}
+}
