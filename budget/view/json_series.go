@@ -66,7 +66,9 @@ func (k *coll) series() bool {
 // logLike reports whether the records are events rather than samples:
 // a member of the record itself (not under an object or array), other
 // than the identity, in at least half the records, holds strings of more
-// than one value (a level, a message, a method). A log whose every line
+// than one value and more than one shape (a level, a message, a method),
+// mostly strings (a measure with one "n/a" is still a measure; a date of
+// one shape, "11/27/26", is part of a sample's time). A log whose every line
 // has its own millisecond time is not a series: its sizes' and
 // durations' sums are what a reader asks for (rev17 R6). A sample's
 // strings are under its arrays (a CPU's or a disk's name) or constant
@@ -74,8 +76,8 @@ func (k *coll) series() bool {
 func (k *coll) logLike() bool {
 	p := k.p
 	for _, g := range p.Fields {
-		if g == p.Identity || g.Types&tString == 0 || g.Distinct < 2 || 2*g.Present < p.Records ||
-			strings.ContainsAny(g.Path, ".[") {
+		if g == p.Identity || g.parent != p.root || g.Types&tString == 0 || g.Distinct < 2 ||
+			2*g.Present < p.Records || 2*g.ownNumbers() >= g.Values || len(g.Patterns) == 1 {
 			continue
 		}
 		return true

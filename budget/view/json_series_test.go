@@ -168,3 +168,33 @@ func TestLogWithUniqueTimesIsNoSeries(t *testing.T) {
 		t.Errorf("a log's sizes are read as a series' measures:\n%s", fl.Text)
 	}
 }
+
+// TestSeriesWithDateAndStrayStringStaysSeries: samples that cross
+// midnight carry a date of one shape beside their time, and one sample
+// writes a measure as "n/a": still a series of samples, not a log of
+// events (its busiest second is named).
+func TestSeriesWithDateAndStrayStringStaysSeries(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"host":"db1","statistics":[`)
+	for i := range 100 {
+		date, clock := "11/27/26", fmt.Sprintf("23:%02d:%02d", 59-(99-i)/60, (i+20)%60)
+		if i >= 40 {
+			date, clock = "11/28/26", fmt.Sprintf("00:00:%02d", i-40)
+		}
+		temp := fmt.Sprintf("%.1f", 41+float64(i%13)*0.3)
+		if i == 5 {
+			temp = `"n/a"`
+		}
+		busy := fmt.Sprintf("%.2f", 3+float64((i*37)%100)*0.61)
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"date":%q,"timestamp":%q,"temp":%s,"busy":%s}`, date, clock, temp, busy)
+	}
+	b.WriteString("]}")
+	v, _ := viewOfData(t, []byte(b.String()))
+	fl := fillAt(t, v, 4000)
+	if !strings.Contains(fl.Text, "max 63.39 at ") && !strings.Contains(fl.Text, "max 63.39 first at ") {
+		t.Errorf("the busiest sample is not named: read as a log, not a series:\n%s", fl.Text)
+	}
+}
