@@ -658,6 +658,12 @@ func (tc *textCands) candidates() {
 	tc.tmplRowCandidates(tc.rowTs, 0, 1)
 	// PrioSpread: the middle, and the long lists.
 	prio = PrioSpread
+	if tc.blocks != nil || len(tc.rowTs) > 0 {
+		// Rows leave room for the lines unlike the rest first
+		// (REVIEW18 R10: readelf's one FLAGS line of its dynamic
+		// section).
+		rareFrom(10, 40)
+	}
 	tc.blockRowCandidates(tc.blocks, 1, 2)
 	tc.tmplRowCandidates(tc.rowTs, 1, 2)
 	spreadFrom(0, 32)

@@ -84,6 +84,59 @@ func blockLines(data []byte, starts []int) [][]string {
 	return out
 }
 
+// linesBefore returns, for each position of at (ascending), the line
+// just before it ("" for position 0).
+func linesBefore(data []byte, at []int) []string {
+	out := make([]string, len(at))
+	k := 0
+	for k < len(at) && at[k] <= 0 {
+		k++
+	}
+	for pos := 0; len(data) > 0 && k < len(at); pos++ {
+		line := data
+		var rest []byte
+		if j := bytes.IndexByte(data, '\n'); j >= 0 {
+			line, rest = data[:j], data[j+1:]
+		}
+		data = rest
+		for k < len(at) && at[k] == pos+1 {
+			out[k] = strings.TrimSuffix(string(line), "\r")
+			k++
+		}
+	}
+	return out
+}
+
+// leadLine reads the form of the line just before a record's first
+// line ("# Time: 261127  7:44:38" before a slow-log entry's "# User@Host"
+// line), when that line is of a form that also stands just before the
+// very first record: such a line heads the record after it, so it is
+// shown with that record, not as the last line of the one before
+// (REVIEW18 R6). It returns nil when there is no such form, and the
+// line before each sampled record (its header, or "").
+func leadLine(data []byte, first int, pos []int, all []*cluster) ([]string, []string) {
+	if first <= 0 {
+		return nil, nil
+	}
+	before := linesBefore(data, append([]int{first}, pos...))
+	if strings.TrimSpace(before[0]) == "" {
+		return nil, nil
+	}
+	toks := maskedTokens(before[0])
+	for _, c := range all {
+		if c.matches(toks) {
+			return nil, nil
+		}
+	}
+	heads := before[1:]
+	for i, l := range heads {
+		if !slices.Equal(maskedTokens(l), toks) {
+			heads[i] = ""
+		}
+	}
+	return toks, heads
+}
+
 // maskedTokens are the template tokens of a line, as the miner reads it.
 func maskedTokens(line string) []string {
 	toks := strings.Fields(string(linetemplate.Append(nil, line)))
@@ -275,16 +328,26 @@ func (tc *textCands) makeBlockRows(h *cluster, s *rowSample, keys []*cluster) *b
 		}
 	}
 	sort.Strings(common)
+	lead, heads := leadLine(tc.in.Data, h.first, s.pos, all)
 	for k, b := range blocks {
 		vals := make([][]string, len(all))
 		var others []string
 		var sameOf []int
 		more := 0
 		end := s.pos[k]
+		if lead != nil && heads[k] != "" {
+			// The line before the record heads it (its time).
+			others = append(others, strings.Join(strings.Fields(heads[k]), " "))
+			sameOf = append(sameOf, 0)
+		}
 		for j, l := range b {
 			toks := maskedTokens(l)
 			if j > 0 && h.matches(toks) {
 				break
+			}
+			if j > 0 && lead != nil && slices.Equal(toks, lead) &&
+				(j+1 == len(b) || h.matches(maskedTokens(b[j+1]))) {
+				break // it heads the next record
 			}
 			end = s.pos[k] + j
 			key := -1

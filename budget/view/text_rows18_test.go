@@ -3,6 +3,7 @@ package view_test
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -116,5 +117,82 @@ func TestBlockRowsOneLinePerRecord(t *testing.T) {
 	}
 	if checked < 10 {
 		t.Fatalf("%d rows checked, want at least 10:\n%s", checked, text)
+	}
+}
+
+// TestBlockRowsLeadLineHeadsItsRecord: a slow-log entry's "# Time:" line
+// stands before its "# User@Host" line, and before the very first entry
+// too, so it is shown with the entry after it, never as the last line
+// of the entry before (REVIEW18 R6: entry 1358's row held the 4.1 s
+// query's time and that query's row held none).
+func TestBlockRowsLeadLineHeadsItsRecord(t *testing.T) {
+	v, data := viewOf(t, "testdata/mariadb-slow-log-head.txt")
+	raw := strings.Split(string(data), "\n")
+	text := fillAt(t, v, 8000).Text
+	if !strings.Contains(text, "records that start with a line of the form \"# User@Host:") {
+		t.Fatalf("no records one a line:\n%s", text)
+	}
+	rowRe := regexp.MustCompile(`(?m)^  (\d+)\t(.*)$`)
+	timeRe := regexp.MustCompile(`# Time: \d+ \d+:\d\d:\d\d`)
+	withTime, rows := 0, 0
+	for _, r := range rowRe.FindAllStringSubmatch(text, -1) {
+		pos, _ := strconv.Atoi(r[1])
+		if pos <= 0 || pos >= len(raw) || !strings.HasPrefix(raw[pos], "# User@Host:") {
+			continue
+		}
+		rows++
+		before := strings.Join(strings.Fields(raw[pos-1]), " ")
+		got := timeRe.FindString(r[2])
+		switch {
+		case strings.HasPrefix(before, "# Time: ") && got != before:
+			t.Errorf("row %d: its entry's time is %q, the row shows %q:\n%s", pos, before, got, r[0])
+		case !strings.HasPrefix(before, "# Time: ") && got != "":
+			t.Errorf("row %d: its entry has no time line, the row shows %q (the next entry's):\n%s", pos, got, r[0])
+		}
+		if got != "" {
+			withTime++
+		}
+	}
+	if rows < 16 || withTime < 4 {
+		t.Fatalf("%d rows, %d with their time; want at least 16 and 4:\n%s", rows, withTime, text)
+	}
+}
+
+// TestRowsLeaveTheLinesUnlikeTheRest: readelf -a of libcurl at 8,000
+// tokens shows its symbol tables' lines as rows, and still its one FLAGS
+// and SONAME lines of the dynamic section, lines unlike the rest that
+// the rows pushed out (REVIEW18 R10).
+func TestRowsLeaveTheLinesUnlikeTheRest(t *testing.T) {
+	v, _ := viewOf(t, "../../testdata/captured/readelf-a-libcurl.txt")
+	text := fillAt(t, v, 8000).Text
+	for _, want := range []string{"(FLAGS)              BIND_NOW", "(SONAME)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the line with %q is not shown:\n%s", want, text)
+		}
+	}
+}
+
+// TestRowsOfAWideTemplateDoNotEmptyTheView: 2,000 lines of one template
+// with 300 numbered fields; its rows' head (the template and a query by
+// it) would take the room of everything after it, so the view at 4,000
+// tokens showed one line of 2,000 (REVIEW18 R9). Such a template gets no
+// rows, and the view shows its lines.
+func TestRowsOfAWideTemplateDoNotEmptyTheView(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 2000; i++ {
+		fmt.Fprintf(&b, "row %d", i)
+		for k := 0; k < 300; k++ {
+			fmt.Fprintf(&b, " k%d: %d", k, (i*31+k*7)%1000)
+		}
+		b.WriteByte('\n')
+	}
+	v, _ := viewOfData(t, []byte(b.String()))
+	text := fillAt(t, v, 4000).Text
+	m := regexp.MustCompile(`not shown: ([\d,]+) of 2,000 lines`).FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("no count of the lines not shown:\n%s", text)
+	}
+	if n, _ := strconv.Atoi(strings.ReplaceAll(m[1], ",", "")); n > 1995 {
+		t.Fatalf("%s of 2,000 lines not shown, want at most 1,995:\n%s", m[1], text)
 	}
 }

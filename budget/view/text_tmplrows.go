@@ -32,6 +32,8 @@ const (
 	// minTmplRows is the fewest lines a template needs for rows: a
 	// smaller one is shown by its lines and its values.
 	minTmplRows = 16
+	// maxRowTokens bounds the tokens of a template shown as rows.
+	maxRowTokens = 48
 	// maxRowTemplates is the most templates shown as rows.
 	maxRowTemplates = 3
 )
@@ -129,6 +131,11 @@ func (tc *textCands) rowTemplates(br *blockRows) []*tmplRows {
 		}
 		s := p.rows.by[c]
 		if s == nil || s.off || len(s.pos) < minTmplRows/2 || c.counts == nil || len(c.counts) != len(c.tokens) {
+			continue
+		}
+		if len(c.tokens) > maxRowTokens {
+			// Its rows' head (the template and a query by it) would
+			// take the room of everything after it (REVIEW18 R9).
 			continue
 		}
 		if 2*c.count < c.last-c.first+1 {
