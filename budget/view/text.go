@@ -659,10 +659,14 @@ func (tc *textCands) candidates() {
 	// PrioSpread: the middle, and the long lists.
 	prio = PrioSpread
 	if tc.blocks != nil || len(tc.rowTs) > 0 {
-		// Rows leave room for the lines unlike the rest first
-		// (REVIEW18 R10: readelf's one FLAGS line of its dynamic
-		// section).
-		rareFrom(10, 40)
+		// Rows leave room for the lines unlike the rest that say
+		// something in words first (REVIEW18 R10: readelf's one FLAGS
+		// line of its dynamic section; not a certificate's hex dump).
+		for k := 10; k < 40 && k < len(tc.rare); k++ {
+			if r := tc.rare[k]; hasWord(r.example) && !recMode && !list {
+				add(tsRare, r.first, r.first, "unlike the rest", fmt.Sprintf("  %d\t%s", r.first, cutLine(r.example)))
+			}
+		}
 	}
 	tc.blockRowCandidates(tc.blocks, 1, 2)
 	tc.tmplRowCandidates(tc.rowTs, 1, 2)
@@ -1206,4 +1210,21 @@ func testTotals(t *testSummary, json bool) []string {
 		out = append(out, fmt.Sprintf("elapsed (sum over packages): %.3fs", t.elapsed))
 	}
 	return out
+}
+
+// hasWord reports whether line holds a word of three letters or more
+// that is no run of hex digits ("FLAGS", "Issuers"; not "7a:64:6a").
+func hasWord(line string) bool {
+	for _, w := range strings.Fields(line) {
+		w = strings.Trim(w, ",;:.()[]{}<>'\"`")
+		if len(w) < 3 || !plainWord(w) {
+			continue
+		}
+		for i := 0; i < len(w); i++ {
+			if !isHexByte(w[i]) {
+				return true
+			}
+		}
+	}
+	return false
 }
