@@ -65,6 +65,7 @@ const (
 	tsKinds
 	tsFields
 	tsHeaders
+	tsSections // a heading and its entries (text_sections.go)
 	tsRecFacts
 	tsTagged // colon-separated records with a type tag (text_tagged.go)
 	tsRecIndex
@@ -116,6 +117,8 @@ type textCands struct {
 	// recIndexN its records per candidate (text_recindex.go).
 	recIndexWhat []string
 	recIndexN    map[int]int
+
+	sections *sectionStats // the text's sections, or nil (text_sections.go)
 }
 
 // jq is a jq filter over the text's lines, shell-quoted, as the view
@@ -148,6 +151,7 @@ func addText(v *View, in Input, ci int) error {
 		return fmt.Errorf("text view: %d lines counted, the collection has %d", tc.p.lines, c.Count)
 	}
 	tc.t = tc.p.tests
+	tc.sections = detectSections(tc.in.Data, tc.p.kind)
 	tc.build(ci)
 	return nil
 }
@@ -556,6 +560,9 @@ func (tc *textCands) candidates() {
 		}
 	}
 	headersFrom(0, 3)
+	if p != nil {
+		tc.sectionCandidates()
+	}
 	if t != nil {
 		tc.suiteCandidates(false)
 	}
@@ -1047,6 +1054,8 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 		return tc.recNamesHead(cs)
 	case tsTagged:
 		return tc.taggedHead(cs)
+	case tsSections:
+		return tc.sectionsHeadOf(cs)
 	case tsRecFacts:
 		return fmt.Sprintf("the %s records, counted over every record:\n", commas(tc.p.recs.n))
 	case tsColumns:
