@@ -1,0 +1,211 @@
+package view
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/toolcompact/compact/schemas/linetemplate"
+)
+
+// Numbers at a template's positions, over every line of the template.
+//
+// A template's position lists its values with their counts while it has
+// few (cluster.counts, at most maxCountedValues); a measure (sysbench's
+// tps and 95th percentile latency, one value per interval line) has as
+// many values as lines, and was left with no word. slotNum keeps, for
+// each position whose token is one number ("<n>", "<n>s", "(<n>"), the
+// count, sum, smallest and largest value and the line of each extreme,
+// named by the line's first other varying token (the interval "11s"),
+// exactly, in constant memory per position.
+
+// slotNum is the numbers at one template position.
+type slotNum struct {
+	n            int
+	sum          float64
+	min, max     float64
+	minAt, maxAt string // the first other varying token of the line of the extreme
+	minRaw       string // the extremes as the lines write them
+	maxRaw       string
+	bad          bool // a line's token there is no number: no numbers stated
+}
+
+// oneNumber reports whether masked token t is one number with
+// punctuation or a unit around it ("<n>", "<n>s", "(<n>", "<n>%"), no
+// other placeholder.
+func oneNumber(t string) bool {
+	i := strings.Index(t, linetemplate.Number)
+	if i < 0 || strings.Count(t, "<") != 1 {
+		return false
+	}
+	rest := t[:i] + t[i+len(linetemplate.Number):]
+	return len(rest) <= 3 && !strings.ContainsAny(rest, "0123456789")
+}
+
+// parseNumberIn is the number in raw token r (a unit or punctuation
+// around it: "11s", "(745.93", "13.04%"); ok is false when there is none.
+func parseNumberIn(r string) (float64, bool) {
+	i := 0
+	for i < len(r) && !isDigitByte(r[i]) && r[i] != '-' && r[i] != '.' {
+		i++
+	}
+	j := i
+	for j < len(r) && (isDigitByte(r[j]) || r[j] == '.' || r[j] == '-' && j == i) {
+		j++
+	}
+	if j == i || i > 2 || len(r)-j > 3 {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(r[i:j], 64)
+	return f, err == nil
+}
+
+// countNums adds the numbers of one line (masked tokens toks, raw
+// tokens raw) to the cluster's slotNums.
+func (c *cluster) countNums(toks, raw []string) {
+	if len(raw) != len(toks) || c.nums == nil && c.count > 1 {
+		return
+	}
+	if c.nums == nil {
+		c.nums = make([]*slotNum, len(toks))
+		for i, t := range toks {
+			if oneNumber(t) {
+				c.nums[i] = &slotNum{}
+			}
+		}
+	}
+	if len(c.nums) != len(toks) {
+		c.nums = nil
+		return
+	}
+	for i, sn := range c.nums {
+		if sn == nil || sn.bad {
+			continue
+		}
+		f, ok := parseNumberIn(raw[i])
+		if !ok || !oneNumber(toks[i]) {
+			sn.bad = true
+			continue
+		}
+		if sn.n == 0 || f < sn.min {
+			sn.min, sn.minRaw, sn.minAt = f, strings.Clone(raw[i]), identToken(toks, raw, i)
+		}
+		if sn.n == 0 || f > sn.max {
+			sn.max, sn.maxRaw, sn.maxAt = f, strings.Clone(raw[i]), identToken(toks, raw, i)
+		}
+		sn.n++
+		sn.sum += f
+	}
+}
+
+// identToken is the first raw token of the line other than position i
+// whose masked token has a placeholder (the interval "11s" of a sysbench
+// line), or "".
+func identToken(toks, raw []string, i int) string {
+	for k, t := range toks {
+		if k != i && strings.IndexByte(t, '<') >= 0 {
+			return strings.Clone(raw[k])
+		}
+	}
+	return ""
+}
+
+// slotName is the words of the template's example line right before
+// position i that name it: the constant tokens with a letter, at most
+// 3, back to the previous varying position or a token without a letter
+// ("lat (ms,95%):" before the latency of a sysbench line, "called" of
+// gcov's "called <n>"); "" when there are none.
+func (c *cluster) slotName(i int) string {
+	raw := rawTokens(c.example, len(c.tokens))
+	if len(raw) != len(c.tokens) {
+		return ""
+	}
+	k := i - 1
+	for k >= 0 && i-k <= 3 && c.tokens[k] != tmplAny && hasLetter(strings.ReplaceAll(c.tokens[k], linetemplate.Number, "")) &&
+		strings.Count(c.tokens[k], "<") == strings.Count(c.tokens[k], linetemplate.Number) && !(c.nums != nil && c.nums[k] != nil && !c.nums[k].bad && c.nums[k].n > 0 && c.nums[k].min != c.nums[k].max) {
+		k--
+	}
+	return strings.Join(raw[k+1:i], " ")
+}
+
+// numText is position i's numbers: "tps: min 274.85 (11s), max 955.43
+// (2s), mean 745.93", or "" when it has none for every line.
+func (c *cluster) numText(i int, name string) string {
+	if c.nums == nil || i >= len(c.nums) || c.nums[i] == nil {
+		return ""
+	}
+	sn := c.nums[i]
+	if sn.bad || sn.n != c.count || sn.n < 3 {
+		return ""
+	}
+	first := true // the first varying position names the others' lines, not its own
+	for k := 0; k < i; k++ {
+		if strings.IndexByte(c.tokens[k], '<') >= 0 {
+			first = false
+			break
+		}
+	}
+	at := func(s string) string {
+		if s == "" || first {
+			return ""
+		}
+		return " (" + cut(s, 40) + ")"
+	}
+	name = c.numName(i)
+	if name == "" {
+		return "" // numbers without a name say nothing
+	}
+	return fmt.Sprintf("%s min %s%s, max %s%s, mean %s", name, sn.minRaw, at(sn.minAt), sn.maxRaw, at(sn.maxAt), formatMean(sn.sum/float64(sn.n), sn.minRaw, sn.maxRaw))
+}
+
+// formatMean writes a mean with as many decimals as the extremes have
+// (at least 2), trailing zeros cut.
+func formatMean(f float64, raws ...string) string {
+	d := 2
+	for _, r := range raws {
+		if k := strings.IndexByte(r, '.'); k >= 0 {
+			n := 0
+			for k+1+n < len(r) && isDigitByte(r[k+1+n]) {
+				n++
+			}
+			d = max(d, n)
+		}
+	}
+	s := strconv.FormatFloat(f, 'f', d, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}
+
+// maxNamedValues bounds the values of a named number listed each with
+// its name.
+const maxNamedValues = 6
+
+// numName is the name of position i when its token is one number and
+// the words before it name it ("called" of "called <n>", "Rows_examined"
+// of "Rows_examined: <n>"), else "".
+func (c *cluster) numName(i int) string {
+	if i >= len(c.tokens) || !oneNumber(c.tokens[i]) {
+		return ""
+	}
+	nm := c.slotName(i)
+	if !hasLetter(nm) || len(nm) > 40 || strings.ToUpper(nm) == nm && !strings.HasSuffix(nm, ":") && !strings.HasSuffix(nm, "=") {
+		return "" // an upper-case word (NULL) is a value, not a name
+	}
+	return strings.TrimSuffix(nm, ":")
+}
+
+// namedCounts lists few values of a named number each with its name and
+// count of lines ("called 0 79, called 7 15, called 14 2"), most lines
+// first; "" when there are more than maxNamedValues values.
+func namedCounts(name string, cs []slotCount) string {
+	if len(cs) > maxNamedValues || cs[0].n == 1 {
+		return "" // (a value a line: ids, not a distribution)
+	}
+	var out []string
+	for _, x := range cs {
+		out = append(out, name+" "+x.v+" "+commas(x.n))
+	}
+	return strings.Join(out, ", ")
+}
