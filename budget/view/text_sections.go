@@ -28,7 +28,8 @@ import (
 // line with a digit (when most of its lines have one) and rule lines
 // ("-----").
 //
-// The count is exact over the whole text. Memory is bounded by
+// Sections are stated when their entries are at least a fifth of the
+// non-blank lines or 4 per section on average. The count is exact over the whole text. Memory is bounded by
 // maxSections sections kept (past them, sections are counted).
 
 const (
@@ -229,7 +230,7 @@ func readSections(data []byte, useColon bool, loneFm string) *sectionStats {
 	prevBlank := true
 	var loneCand string
 	loneAt, loneInd := -1, 0
-	pos := 0
+	pos, blanks := 0, 0
 	for len(data) > 0 {
 		line := data
 		var rest []byte
@@ -240,6 +241,9 @@ func readSections(data []byte, useColon bool, loneFm string) *sectionStats {
 		tb := bytes.TrimSpace(line)
 		blank := len(tb) == 0
 		ind := len(line) - len(bytes.TrimLeft(line, " \t"))
+		if blank {
+			blanks++
+		}
 		switch {
 		case blank:
 			if loneAt >= 0 && loneAt == pos-1 {
@@ -307,7 +311,11 @@ func readSections(data []byte, useColon bool, loneFm string) *sectionStats {
 		pos++
 	}
 	closeSec()
-	if ss.n < 2 {
+	if ss.n < 2 || 5*ss.entries < pos-blanks && ss.entries < 4*ss.n {
+		// Sections of fewer than 4 entries on average that hold less
+		// than a fifth of the lines are a report's few notes (lynis'
+		// "Steps:" of 3 lines), not its structure: their lines are
+		// shown or counted otherwise.
 		return nil
 	}
 	return ss

@@ -24,7 +24,7 @@ type slotNum struct {
 	n            int
 	sum          float64
 	min, max     float64
-	minAt, maxAt string // the first other varying token of the line of the extreme
+	minAt, maxAt string // the line of each extreme (named by its first varying token when shown)
 	minRaw       string // the extremes as the lines write them
 	maxRaw       string
 	bad          bool // a line's token there is no number: no numbers stated
@@ -62,7 +62,7 @@ func parseNumberIn(r string) (float64, bool) {
 
 // countNums adds the numbers of one line (masked tokens toks, raw
 // tokens raw) to the cluster's slotNums.
-func (c *cluster) countNums(toks, raw []string) {
+func (c *cluster) countNums(toks, raw []string, line string) {
 	if len(raw) != len(toks) || c.nums == nil && c.count > 1 {
 		return
 	}
@@ -88,24 +88,36 @@ func (c *cluster) countNums(toks, raw []string) {
 			continue
 		}
 		if sn.n == 0 || f < sn.min {
-			sn.min, sn.minRaw, sn.minAt = f, strings.Clone(raw[i]), identToken(toks, raw, i)
+			sn.min, sn.minRaw, sn.minAt = f, raw[i], line
 		}
 		if sn.n == 0 || f > sn.max {
-			sn.max, sn.maxRaw, sn.maxAt = f, strings.Clone(raw[i]), identToken(toks, raw, i)
+			sn.max, sn.maxRaw, sn.maxAt = f, raw[i], line
 		}
 		sn.n++
 		sn.sum += f
 	}
 }
 
-// identToken is the first raw token of the line other than position i
-// whose masked token has a placeholder (the interval "11s" of a sysbench
-// line), or "".
-func identToken(toks, raw []string, i int) string {
-	for k, t := range toks {
-		if k != i && strings.IndexByte(t, '<') >= 0 {
-			return strings.Clone(raw[k])
+// identOf is the raw token of line (a line of the cluster) that names
+// it beside position i: the first other position that varies over the
+// template's lines (a <*>, or a placeholder of more than one value: the
+// interval "11s" of a sysbench line, "icmp_seq=17" of ping's), or "".
+func (c *cluster) identOf(line string, i int) string {
+	raw := rawTokens(line, len(c.tokens))
+	if len(raw) != len(c.tokens) {
+		return ""
+	}
+	for k, t := range c.tokens {
+		if k == i || strings.IndexByte(t, '<') < 0 {
+			continue
 		}
+		if cs := c.countsAt(k); cs != nil && len(cs) < 2 {
+			continue // one value: names no line
+		}
+		if nm := c.numName(k); nm != "" && !strings.HasSuffix(nm, "=") {
+			return nm + " " + raw[k] // "branch 1", not "1"
+		}
+		return raw[k]
 	}
 	return ""
 }
@@ -138,18 +150,11 @@ func (c *cluster) numText(i int, name string) string {
 	if sn.bad || sn.n != c.count || sn.n < 3 {
 		return ""
 	}
-	first := true // the first varying position names the others' lines, not its own
-	for k := 0; k < i; k++ {
-		if strings.IndexByte(c.tokens[k], '<') >= 0 {
-			first = false
-			break
+	at := func(line string) string {
+		if id := c.identOf(line, i); id != "" {
+			return " (" + cut(id, 40) + ")"
 		}
-	}
-	at := func(s string) string {
-		if s == "" || first {
-			return ""
-		}
-		return " (" + cut(s, 40) + ")"
+		return ""
 	}
 	name = c.numName(i)
 	if name == "" {

@@ -377,6 +377,12 @@ func (c *cluster) slotValues() string {
 				n = len(cs)
 			}
 			if len(cs) > shownSlotValues {
+				if s := c.numText(i, t); s != "" {
+					// Many numbers, named: their extremes, the lines
+					// of those, and their mean (text_slotnum.go).
+					parts = append(parts, s)
+					continue
+				}
 				if lo, hi, ok := numericRange(cs); ok {
 					// Many numbers: their range says more than a census.
 					parts = append(parts, fmt.Sprintf("%s (%d values from %s to %s)", name, len(cs), lo, hi))
@@ -570,7 +576,7 @@ func (m *miner) add(pos int, line string, sev int) *cluster {
 		raw := rawTokens(line, len(toks))
 		best.note(raw)
 		best.count1(raw, &m.counted, &m.pairCounted)
-		best.countNums(toks, raw)
+		best.countNums(toks, raw, line)
 		best.last = pos
 		best.sev = max(best.sev, sev)
 		m.keepLine(best, pos, line)
@@ -594,7 +600,7 @@ func (m *miner) add(pos int, line string, sev int) *cluster {
 	raw := rawTokens(line, len(toks))
 	c.note(raw)
 	c.count1(raw, &m.counted, &m.pairCounted)
-	c.countNums(toks, raw)
+	c.countNums(toks, raw, line)
 	m.keepLine(c, pos, line)
 	m.clusters = append(m.clusters, c)
 	m.groups[key] = append(m.groups[key], c)
