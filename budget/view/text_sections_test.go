@@ -116,3 +116,48 @@ func TestSectionHeading(t *testing.T) {
 		}
 	}
 }
+
+// TestTemplateNumbersNamed: gcov -b -c (testdata/gcov-b-zstd-decompress.txt,
+// GCC 12.2's gcov of zstd 1.5.6's zstd_decompress.c after a test program
+// ran it) writes "function NAME called N returned P% blocks executed Q%"
+// before each function and "branch N taken C" after a source line. A
+// number's values were listed bare ("<n> (4 values): 0 79, 7 15"), so
+// "how many functions were called 0 times" named no "called 0"; a
+// measure of many values said only its range. The view names a
+// number by the words before it ("called 0 79") and states a measure's
+// extremes with the line of each (named by its first other varying
+// token, here the branch) and its mean.
+func TestTemplateNumbersNamed(t *testing.T) {
+	data, err := os.ReadFile("testdata/gcov-b-zstd-decompress.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn := regexp.MustCompile(`^function \S+ called ([0-9]+) `)
+	br := regexp.MustCompile(`^branch +([0-9]+) taken ([0-9]+)$`)
+	called := map[string]int{}
+	maxTaken, maxBranch, sum, n := -1, "", 0, 0
+	for _, l := range strings.Split(string(data), "\n") {
+		if m := fn.FindStringSubmatch(l); m != nil {
+			called[m[1]]++
+		}
+		if m := br.FindStringSubmatch(l); m != nil {
+			var c int
+			fmt.Sscan(m[2], &c)
+			if c > maxTaken {
+				maxTaken, maxBranch = c, m[1]
+			}
+			sum += c
+			n++
+		}
+	}
+	got := fillText(t, data, 30000)
+	for _, want := range []string{
+		fmt.Sprintf("called 0 %d, called 7 %d,", called["0"], called["7"]),
+		fmt.Sprintf("taken min 0 (branch "),
+		fmt.Sprintf(", max %d (branch %s), mean %s", maxTaken, maxBranch, formatMean(float64(sum)/float64(n))),
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the view lacks %q:\n%s", want, got)
+		}
+	}
+}
