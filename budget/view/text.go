@@ -65,7 +65,8 @@ const (
 	tsKinds
 	tsFields
 	tsHeaders
-	tsSections // a heading and its entries (text_sections.go)
+	tsSections   // a heading and its entries (text_sections.go)
+	tsHistograms // histograms drawn as rows (text_histogram.go)
 	tsRecFacts
 	tsTagged // colon-separated records with a type tag (text_tagged.go)
 	tsRecIndex
@@ -119,6 +120,7 @@ type textCands struct {
 	recIndexN    map[int]int
 
 	sections *sectionStats // the text's sections, or nil (text_sections.go)
+	hists    *histStats    // the text's histograms, or nil (text_histogram.go)
 }
 
 // jq is a jq filter over the text's lines, shell-quoted, as the view
@@ -151,7 +153,12 @@ func addText(v *View, in Input, ci int) error {
 		return fmt.Errorf("text view: %d lines counted, the collection has %d", tc.p.lines, c.Count)
 	}
 	tc.t = tc.p.tests
-	tc.sections = detectSections(tc.in.Data, tc.p.kind)
+	if tc.p.headKey == "" && (tc.p.recs == nil || !tc.p.recs.colon && !tc.p.recs.kv.active()) {
+		// (records led by a header line or a "dir:" line are shown as
+		// records: their sections would be the same again)
+		tc.sections = detectSections(tc.in.Data, tc.p.kind)
+	}
+	tc.hists = detectHistograms(tc.in.Data)
 	tc.build(ci)
 	return nil
 }
@@ -562,6 +569,7 @@ func (tc *textCands) candidates() {
 	headersFrom(0, 3)
 	if p != nil {
 		tc.sectionCandidates()
+		tc.histCandidates()
 	}
 	if t != nil {
 		tc.suiteCandidates(false)
@@ -1056,6 +1064,8 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 		return tc.taggedHead(cs)
 	case tsSections:
 		return tc.sectionsHeadOf(cs)
+	case tsHistograms:
+		return tc.histHead(cs)
 	case tsRecFacts:
 		return fmt.Sprintf("the %s records, counted over every record:\n", commas(tc.p.recs.n))
 	case tsColumns:

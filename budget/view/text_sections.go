@@ -53,6 +53,7 @@ type sectionStats struct {
 	kept     []textSection  // the first maxSections of them
 	byWord   map[string]int // sections by the first word of their heading
 	entries  int            // entries in all sections
+	prose    int            // lines of prose (a sentence: 6 words or more, no digit)
 	loneForm string         // the form of the lone headings, or ""
 }
 
@@ -63,6 +64,9 @@ type sectionStats struct {
 func sectionHeading(t string) bool {
 	if len(t) < 2 || len(t) > maxSectionHead || !hasLetter(t) {
 		return false
+	}
+	if isDigitByte(t[0]) {
+		return false // "1 errors in context 1 of 95:" is a record's first line
 	}
 	switch {
 	case t[len(t)-1] == ':':
@@ -243,6 +247,8 @@ func readSections(data []byte, useColon bool, loneFm string) *sectionStats {
 		ind := len(line) - len(bytes.TrimLeft(line, " \t"))
 		if blank {
 			blanks++
+		} else if prose(tb) {
+			ss.prose++
 		}
 		switch {
 		case blank:
@@ -289,9 +295,6 @@ func readSections(data []byte, useColon bool, loneFm string) *sectionStats {
 				closeSec()
 			}
 			if cur != nil {
-				if entInd < 0 {
-					entInd = ind
-				}
 				nonBlank++
 				s := t
 				if s == "" {
@@ -302,20 +305,26 @@ func readSections(data []byte, useColon bool, loneFm string) *sectionStats {
 					rules++
 				case strings.ContainsAny(s, "0123456789"):
 					digits++
+					if entInd < 0 {
+						entInd = ind // the first data line (column headers may be indented otherwise)
+					}
 				case digits == 0:
 					lead++
 				}
+
 			}
 		}
 		prevBlank = blank
 		pos++
 	}
 	closeSec()
-	if ss.n < 2 || 5*ss.entries < pos-blanks && ss.entries < 4*ss.n {
+	if ss.n < 2 || 5*ss.entries < pos-blanks && ss.entries < 4*ss.n || 4*ss.prose > pos-blanks {
 		// Sections of fewer than 4 entries on average that hold less
 		// than a fifth of the lines are a report's few notes (lynis'
 		// "Steps:" of 3 lines), not its structure: their lines are
-		// shown or counted otherwise.
+		// shown or counted otherwise. In a text of prose (a quarter
+		// of its lines or more are sentences: a man page, go doc) a
+		// line ending in ':' heads an example, not a section.
 		return nil
 	}
 	return ss
@@ -323,7 +332,7 @@ func readSections(data []byte, useColon bool, loneFm string) *sectionStats {
 
 // sectionsHead is the head of the sections' part of the view.
 func (ss *sectionStats) head(shown int) string {
-	return fmt.Sprintf("sections, a heading and the lines under it up to a blank line or the next heading (showing %s of %s sections, %s entries in all; exact counts of each one's entries, its column headers and rule lines not counted), line<TAB>heading: entries:\n",
+	return fmt.Sprintf("sections, a heading and the lines under it up to a blank line or the next heading (showing %s of %s sections, %s lines in all; exact counts of each one's lines, its column headers and rule lines not counted), line<TAB>heading: lines:\n",
 		commas(shown), commas(ss.n), commas(ss.entries))
 }
 
@@ -360,7 +369,7 @@ func (tc *textCands) sectionCandidates() {
 			pr = PrioSpread
 		}
 		tc.v.Add(Candidate{Section: sec, Key: s.pos, Record: -1, Prio: pr, Reason: "section",
-			Text: fmt.Sprintf("  %d\t%s: %s entries", s.pos, cutLine(strings.TrimSuffix(s.head, ":")), commas(s.entries))})
+			Text: fmt.Sprintf("  %d\t%s: %s lines", s.pos, cutLine(strings.TrimSuffix(s.head, ":")), commas(s.entries))})
 	}
 }
 
@@ -373,4 +382,21 @@ func (tc *textCands) sectionsHeadOf(cs []Candidate) string {
 		}
 	}
 	return tc.sections.head(n)
+}
+
+// prose reports whether trimmed line t reads as a sentence: 6 words or
+// more and no digit.
+func prose(t []byte) bool {
+	words, in := 0, false
+	for _, c := range t {
+		if isDigitByte(c) {
+			return false
+		}
+		sp := c == ' ' || c == '\t'
+		if !sp && !in {
+			words++
+		}
+		in = !sp
+	}
+	return words >= 6
 }

@@ -50,7 +50,7 @@ func TestSectionsCountEntriesByHeading(t *testing.T) {
 		got := fillText(t, data, b)
 		for _, h := range []string{"JavaScript", "C++", "Shared libraries", "Summary"} {
 			n := sectionEntries(t, lines, " ["+h+"]:", row)
-			if want := fmt.Sprintf("\t[%s]: %d entries\n", h, n); !strings.Contains(got, want) {
+			if want := fmt.Sprintf("\t[%s]: %d lines\n", h, n); !strings.Contains(got, want) {
 				t.Errorf("at %d the view lacks %q:\n%s", b, want, got)
 			}
 		}
@@ -96,7 +96,7 @@ func TestLoneHeadingSections(t *testing.T) {
 	for _, want := range []string{
 		fmt.Sprintf("of %d sections", threads),
 		fmt.Sprintf("(exact counts of sections): bash %d,", bash),
-		fmt.Sprintf("\tpython3 (30412), 4911 events, 10.6%%: %d entries\n", py),
+		fmt.Sprintf("\tpython3 (30412), 4911 events, 10.6%%: %d lines\n", py),
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the view lacks %q:\n%s", want, got)
@@ -159,5 +159,39 @@ func TestTemplateNumbersNamed(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("the view lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+// TestHistogramStated: sysbench cpu --histogram=on
+// (testdata/sysbench-cpu-histogram.txt, sysbench 1.0.20, 2 threads for
+// 3 s) draws its latency histogram as rows "value |**** count". How many
+// buckets it has and how many events they count in all was stated
+// nowhere; the view states both, with the buckets at the ends and the
+// fullest one.
+func TestHistogramStated(t *testing.T) {
+	data, err := os.ReadFile("testdata/sysbench-cpu-histogram.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := regexp.MustCompile(`^ +([0-9.]+) \|[*]* +([0-9]+)$`)
+	n, sum, events := 0, 0, ""
+	for _, l := range strings.Split(string(data), "\n") {
+		if m := row.FindStringSubmatch(l); m != nil {
+			var c int
+			fmt.Sscan(m[2], &c)
+			n++
+			sum += c
+		}
+		if strings.Contains(l, "total number of events:") {
+			events = strings.TrimSpace(l[strings.LastIndex(l, ":")+1:])
+		}
+	}
+	if fmt.Sprint(sum) != events {
+		t.Fatalf("the histogram's counts add up to %d, the run's events are %s", sum, events)
+	}
+	got := fillText(t, data, 3000)
+	want := fmt.Sprintf(": %d buckets (rows value |bar count), %s counted in all;", n, commas(sum))
+	if !strings.Contains(got, want) {
+		t.Errorf("the view lacks %q:\n%s", want, got)
 	}
 }

@@ -147,8 +147,8 @@ func (c *cluster) numText(i int, name string) string {
 		return ""
 	}
 	sn := c.nums[i]
-	if sn.bad || sn.n != c.count || sn.n < 3 {
-		return ""
+	if sn.bad || sn.n != c.count || sn.n < 3 || digitsOf(sn.maxRaw) > 15 || digitsOf(sn.minRaw) > 15 {
+		return "" // (numbers of more than 15 digits are ids: serial numbers)
 	}
 	at := func(line string) string {
 		if id := c.identOf(line, i); id != "" {
@@ -160,7 +160,7 @@ func (c *cluster) numText(i int, name string) string {
 	if name == "" {
 		return "" // numbers without a name say nothing
 	}
-	return fmt.Sprintf("%s min %s%s, max %s%s, mean %s", name, sn.minRaw, at(sn.minAt), sn.maxRaw, at(sn.maxAt), formatMean(sn.sum/float64(sn.n), sn.minRaw, sn.maxRaw))
+	return fmt.Sprintf("%s min %s%s, max %s%s, mean %s", name, bareValue(sn.minRaw), at(sn.minAt), bareValue(sn.maxRaw), at(sn.maxAt), formatMean(sn.sum/float64(sn.n), sn.minRaw, sn.maxRaw))
 }
 
 // formatMean writes a mean with as many decimals as the extremes have
@@ -195,8 +195,8 @@ func (c *cluster) numName(i int) string {
 		return ""
 	}
 	nm := c.slotName(i)
-	if !hasLetter(nm) || len(nm) > 40 || strings.ToUpper(nm) == nm && !strings.HasSuffix(nm, ":") && !strings.HasSuffix(nm, "=") {
-		return "" // an upper-case word (NULL) is a value, not a name
+	if !hasLetter(nm) || len(nm) > 40 || !measureName(nm) {
+		return ""
 	}
 	return strings.TrimSuffix(nm, ":")
 }
@@ -210,7 +210,50 @@ func namedCounts(name string, cs []slotCount) string {
 	}
 	var out []string
 	for _, x := range cs {
-		out = append(out, name+" "+x.v+" "+commas(x.n))
+		out = append(out, name+" "+bareValue(x.v)+" "+commas(x.n))
 	}
 	return strings.Join(out, ", ")
+}
+
+// measureName reports whether the words before a number name what it
+// measures: the last ends with ':' or '=' ("tps:", "Rows_examined:"),
+// or is a word of lower-case letters ("called", "taken"). A capital or
+// upper-case word before a number makes a name with it ("Maintainer
+// 001", "NULL 4"), not a measure.
+func measureName(nm string) bool {
+	f := strings.Fields(nm)
+	w := f[len(f)-1]
+	if strings.HasSuffix(w, ":") || strings.HasSuffix(w, "=") {
+		return true
+	}
+	for i := 0; i < len(w); i++ {
+		if w[i] < 'a' || w[i] > 'z' {
+			return w[i] == '_' && i > 0
+		}
+	}
+	return true
+}
+
+// digitsOf is the number of digits in s.
+func digitsOf(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if isDigitByte(s[i]) {
+			n++
+		}
+	}
+	return n
+}
+
+// bareValue is a number token without the punctuation the line wraps
+// it in when that is not closed in the token: "(4096" of "(4096 bit)"
+// is 4096, "1.5," 1.5; "11s", "13.04%", "(3)" stay as written.
+func bareValue(v string) string {
+	if strings.HasPrefix(v, "(") && !strings.Contains(v, ")") || strings.HasPrefix(v, "[") && !strings.Contains(v, "]") {
+		v = v[1:]
+	}
+	if strings.HasSuffix(v, ")") && !strings.Contains(v, "(") || strings.HasSuffix(v, "]") && !strings.Contains(v, "[") {
+		v = v[:len(v)-1]
+	}
+	return strings.TrimRight(v, ",;")
 }

@@ -360,9 +360,11 @@ func (c *cluster) slotValues() string {
 			if t == tmplAny {
 				k++
 				name = fmt.Sprintf("<*>%d", k)
-			} else if nm := c.numName(i); nm != "" {
+			} else if nm := c.numName(i); nm != "" && cs[0].n > 1 {
 				// A number named by the words before it
-				// (text_slotnum.go): "called 0 79, called 7 15".
+				// (text_slotnum.go): "called 0 79, called 7 15"
+				// (not ids, a line each: "#<n>" of "Merge pull
+				// request #<n>").
 				if s := namedCounts(nm, cs); s != "" {
 					parts = append(parts, s)
 					continue
@@ -377,13 +379,14 @@ func (c *cluster) slotValues() string {
 				n = len(cs)
 			}
 			if len(cs) > shownSlotValues {
-				if s := c.numText(i, t); s != "" {
-					// Many numbers, named: their extremes, the lines
-					// of those, and their mean (text_slotnum.go).
-					parts = append(parts, s)
-					continue
-				}
 				if lo, hi, ok := numericRange(cs); ok {
+					if s := c.numText(i, t); s != "" {
+						// Many numbers, named: their extremes, the
+						// lines of those, and their mean
+						// (text_slotnum.go).
+						parts = append(parts, s)
+						continue
+					}
 					// Many numbers: their range says more than a census.
 					parts = append(parts, fmt.Sprintf("%s (%d values from %s to %s)", name, len(cs), lo, hi))
 					continue
