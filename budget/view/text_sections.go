@@ -165,7 +165,7 @@ func detectSections(data []byte, kind string) *sectionStats {
 			}
 		}
 		if blank && !prev1Blank && prev2Blank && pending == "" {
-			if f := loneForm(strings.TrimSpace(prev1)); f != "" && !sectionHeading(strings.TrimSpace(prev1)) {
+			if f := loneForm(strings.TrimSpace(prev1)); f != "" && !sectionHeading(strings.TrimSpace(prev1)) && startsWithLetter(strings.TrimSpace(prev1)) {
 				pending = f
 			}
 		}
@@ -197,6 +197,7 @@ func readSections(data []byte, useColon bool, loneFm string) *sectionStats {
 	lead := 0           // lines before its first line with a digit (column headers)
 	rules := 0          // rule lines
 	blankAfter := false // the one blank line allowed right after the heading
+	noted := false      // a blank line after the heading's notes was allowed
 	// headInd, entInd: the indentation of the heading and of its first
 	// entry; a line back at the heading's indentation or less after
 	// deeper entries ends the section (sysbench's "queries
@@ -207,14 +208,14 @@ func readSections(data []byte, useColon bool, loneFm string) *sectionStats {
 			return
 		}
 		e := nonBlank - rules
-		if digits >= 2 && 2*digits >= nonBlank && lead <= 3 {
+		if digits >= 2 && 2*digits >= nonBlank && lead <= 6 {
 			e -= lead
 		}
 		if e > 0 {
 			cur.entries = e
 			ss.n++
 			ss.entries += e
-			if w := strings.Fields(cur.head); len(w) > 0 {
+			if w := strings.Fields(cur.head); len(w) > 0 && hasLetter(w[0]) {
 				ss.byWord[strings.TrimSuffix(w[0], ":")]++
 			}
 			if len(ss.kept) < maxSections {
@@ -226,7 +227,7 @@ func readSections(data []byte, useColon bool, loneFm string) *sectionStats {
 	open := func(pos int, head string, ind int) {
 		closeSec()
 		cur = &textSection{pos: pos, head: head}
-		digits, nonBlank, lead, rules, blankAfter = 0, 0, 0, 0, false
+		digits, nonBlank, lead, rules, blankAfter, noted = 0, 0, 0, 0, false, false
 		headInd, entInd = ind, -1
 	}
 	// Lone headings are known one line late (the blank after them):
@@ -261,9 +262,15 @@ func readSections(data []byte, useColon bool, loneFm string) *sectionStats {
 				}
 				loneAt = -1
 			} else if cur != nil {
-				if nonBlank == 0 && !blankAfter {
+				switch {
+				case nonBlank == 0 && !blankAfter:
 					blankAfter = true
-				} else {
+				case digits == 0 && rules == 0 && !noted && nonBlank <= 4:
+					// Notes under the heading (node's "Note: ..."
+					// over its heavy profile): the section goes on
+					// over the next block, the notes not counted.
+					noted = true
+				default:
 					closeSec()
 				}
 			}
@@ -280,7 +287,7 @@ func readSections(data []byte, useColon bool, loneFm string) *sectionStats {
 				loneAt = -1
 				break
 			}
-			if loneFm != "" && prevBlank && t != "" && (cur == nil || nonBlank > 0) {
+			if loneFm != "" && prevBlank && t != "" && startsWithLetter(t) && (cur == nil || nonBlank > 0) {
 				// may be a lone heading: decided at the next line
 				if cur != nil {
 					closeSec()
@@ -352,7 +359,8 @@ func (ss *sectionStats) wordLine() string {
 }
 
 // sectionCandidates offers the sections: the census by first word and
-// the first firstSections sections at PrioRare, the others at
+// the first firstSections sections at PrioSecond (after the rare lines
+// and templates: at 2,000 tokens they cost rows), the others at
 // PrioSpread.
 func (tc *textCands) sectionCandidates() {
 	ss := tc.sections
@@ -361,10 +369,10 @@ func (tc *textCands) sectionCandidates() {
 	}
 	sec := tc.sec[tsSections]
 	if w := ss.wordLine(); w != "" {
-		tc.v.Add(Candidate{Section: sec, Key: -1, Record: -1, Prio: PrioRare, Reason: "section words", Text: w})
+		tc.v.Add(Candidate{Section: sec, Key: -1, Record: -1, Prio: PrioSecond, Reason: "section words", Text: w})
 	}
 	for i, s := range ss.kept {
-		pr := PrioRare
+		pr := PrioSecond
 		if i >= firstSections {
 			pr = PrioSpread
 		}
@@ -399,4 +407,11 @@ func prose(t []byte) bool {
 		in = !sp
 	}
 	return words >= 6
+}
+
+// startsWithLetter reports whether t starts with a letter: a lone
+// heading is a name ("cc1 (30391), ..."), not a comment ("/* XXX 4
+// bytes hole */") or markup.
+func startsWithLetter(t string) bool {
+	return t != "" && (t[0]|0x20 >= 'a' && t[0]|0x20 <= 'z')
 }

@@ -22,6 +22,7 @@ import (
 // slotNum is the numbers at one template position.
 type slotNum struct {
 	n            int
+	nMin, nMax   int // lines holding the smallest, the largest value
 	sum          float64
 	min, max     float64
 	minAt, maxAt string // the line of each extreme (named by its first varying token when shown)
@@ -87,11 +88,17 @@ func (c *cluster) countNums(toks, raw []string, line string) {
 			sn.bad = true
 			continue
 		}
-		if sn.n == 0 || f < sn.min {
-			sn.min, sn.minRaw, sn.minAt = f, raw[i], line
+		switch {
+		case sn.n == 0 || f < sn.min:
+			sn.min, sn.minRaw, sn.minAt, sn.nMin = f, raw[i], line, 1
+		case f == sn.min:
+			sn.nMin++
 		}
-		if sn.n == 0 || f > sn.max {
-			sn.max, sn.maxRaw, sn.maxAt = f, raw[i], line
+		switch {
+		case sn.n == 0 || f > sn.max:
+			sn.max, sn.maxRaw, sn.maxAt, sn.nMax = f, raw[i], line, 1
+		case f == sn.max:
+			sn.nMax++
 		}
 		sn.n++
 		sn.sum += f
@@ -111,8 +118,8 @@ func (c *cluster) identOf(line string, i int) string {
 		if k == i || strings.IndexByte(t, '<') < 0 {
 			continue
 		}
-		if cs := c.countsAt(k); cs != nil && len(cs) < 2 {
-			continue // one value: names no line
+		if cs := c.countsAt(k); cs != nil && 10*len(cs) < 9*c.count {
+			continue // values shared by lines name no line
 		}
 		if nm := c.numName(k); nm != "" && !strings.HasSuffix(nm, "=") {
 			return nm + " " + raw[k] // "branch 1", not "1"
@@ -150,7 +157,10 @@ func (c *cluster) numText(i int, name string) string {
 	if sn.bad || sn.n != c.count || sn.n < 3 || digitsOf(sn.maxRaw) > 15 || digitsOf(sn.minRaw) > 15 {
 		return "" // (numbers of more than 15 digits are ids: serial numbers)
 	}
-	at := func(line string) string {
+	at := func(line string, n int) string {
+		if n > 1 {
+			return fmt.Sprintf(" (%s lines)", commas(n)) // a tie names no line
+		}
 		if id := c.identOf(line, i); id != "" {
 			return " (" + cut(id, 40) + ")"
 		}
@@ -160,7 +170,7 @@ func (c *cluster) numText(i int, name string) string {
 	if name == "" {
 		return "" // numbers without a name say nothing
 	}
-	return fmt.Sprintf("%s min %s%s, max %s%s, mean %s", name, bareValue(sn.minRaw), at(sn.minAt), bareValue(sn.maxRaw), at(sn.maxAt), formatMean(sn.sum/float64(sn.n), sn.minRaw, sn.maxRaw))
+	return fmt.Sprintf("%s min %s%s, max %s%s, mean %s", name, bareValue(sn.minRaw), at(sn.minAt, sn.nMin), bareValue(sn.maxRaw), at(sn.maxAt, sn.nMax), formatMean(sn.sum/float64(sn.n), sn.minRaw, sn.maxRaw))
 }
 
 // formatMean writes a mean with as many decimals as the extremes have
@@ -225,6 +235,9 @@ func measureName(nm string) bool {
 	w := f[len(f)-1]
 	if strings.HasSuffix(w, ":") || strings.HasSuffix(w, "=") {
 		return true
+	}
+	if len(f) > 1 {
+		return false // "root root": words that are values, not a label
 	}
 	for i := 0; i < len(w); i++ {
 		if w[i] < 'a' || w[i] > 'z' {
