@@ -265,11 +265,12 @@ func readSections(data []byte, useColon bool, loneFm string) *sectionStats {
 				switch {
 				case nonBlank == 0 && !blankAfter:
 					blankAfter = true
-				case digits == 0 && rules == 0 && !noted && nonBlank <= 4:
+				case 2*digits < nonBlank && rules == 0 && !noted && nonBlank <= 4:
 					// Notes under the heading (node's "Note: ..."
 					// over its heavy profile): the section goes on
 					// over the next block, the notes not counted.
 					noted = true
+					digits, nonBlank, lead, entInd = 0, 0, 0, -1
 				default:
 					closeSec()
 				}
