@@ -955,6 +955,7 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 				fmt.Fprintf(&b, " (min %s, max %s)", lo, hi)
 			}
 		}
+		k.kindsLine(&b, f) // (a caller's files: json_kinds.go)
 		if missing > 0 {
 			fmt.Fprintf(&b, ", missing %s", commas(missing))
 		}
@@ -1049,10 +1050,13 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		if !k.opaque(f) {
 			topValuesOf(&b, f)
 		}
-		if shapes(&b, f) {
+		byKind := k.kindsLine(&b, f) // (json_kinds.go)
+		if byKind {
+			class = classShapes
+		} else if shapes(&b, f) {
 			class = classShapes
 		}
-		if kinds(&b, "before the first /", f.Prefixes, f.Distinct) {
+		if !(byKind && f.kindOf == kindFile) && kinds(&b, "before the first /", f.Prefixes, f.Distinct) {
 			class = classShapes
 		}
 		if kinds(&b, "by extension", f.Exts, f.Distinct) && class == classOther {
