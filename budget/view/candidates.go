@@ -129,6 +129,9 @@ var errStop = errors.New("stop")
 // coll is the state of one structured collection while its candidates are
 // chosen.
 type coll struct {
+	// kindMax are the lines of the largest numbers per kind of a log's
+	// records (json_kinds.go).
+	kindMax []string
 	// names are the records' own names, when few (recNames); named
 	// once they are known.
 	names      map[int]string
@@ -639,6 +642,9 @@ func (k *coll) addProfile(v *View, sec int) {
 		lines = append(lines, line{PrioProfile2, fmt.Sprintf("  %s more field values (past %d fields or %d levels deep) are not profiled", commas(p.Unprofiled), maxFields, maxDepth)})
 	}
 	for _, g := range k.groupLines() {
+		lines = append(lines, line{PrioProfile2, g})
+	}
+	for _, g := range k.kindMax { // (json_kinds.go)
 		lines = append(lines, line{PrioProfile2, g})
 	}
 	k.profileLines = len(lines)

@@ -2,6 +2,8 @@ package view
 
 import (
 	"fmt"
+	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -227,3 +229,167 @@ func (k *coll) kindsLine(b *strings.Builder, f *Field) bool {
 
 // kindsShown is the most kinds a line lists (the commonest first).
 const kindsShown = 24
+
+// The largest numbers per kind.
+//
+// A number several kinds of records hold is a different measure in
+// each: winston's "ms" is a file's compression time in "compressed",
+// a batch's in "batch done", the whole build's in "build finished", so
+// the member's one maximum (the build's) answers "the slowest
+// compression" wrongly; vegeta's "latency" of the requests that got a
+// 200 is not that of the ones that timed out (code 0). For a stream of
+// records (JSON lines), per value of its kind (a message, an event:
+// kindShape) or of its response code (codeKindNames), the tracker
+// already sums each number per value and keeps its largest with the
+// first record holding it (rows.go's gsum: the group candidates it
+// follows, kindGroup), so the view states, per number held by two kinds
+// or more whose largest numbers differ, each kind's largest and its
+// record: "ms by message (...): compressed 656 (record 412), batch done
+// 1822 (record 300), ...". Nothing per record beyond the tracker's sums.
+
+// codeKindNames are names of a record's response code or status.
+var codeKindNames = mustPathRe(`(?i)^(code|status|status_code|statuscode|http_status|result)$`)
+
+// kindGroup reports whether the tracker follows f, a member of the
+// record itself, as a group of records (its sums and largest numbers per
+// value): a message or an event (kindShape), a response code.
+func kindGroup(f *Field) bool {
+	return f.kindOf == kindShape || f.parent != nil && f.parent.Path == "." && codeKindNames.MatchString(f.Path)
+}
+
+// Limits of the lines of the largest numbers per kind.
+const (
+	kindMaxKinds    = 12 // kinds listed per line, the commonest first
+	kindMaxMeasures = 4  // numbers per kind field
+)
+
+// kindMaxLines are the lines of the largest numbers per kind (see
+// above), for a stream of records: made once the rows are chosen
+// (rows.go, while the tracker's sums are there), shown with the
+// profile's lines (k.kindMax).
+func (k *coll) kindMaxLines() []string {
+	t, p := k.t, k.p
+	if t == nil || p.Map || k.c.Kind != "jsonl" && k.c.Kind != "concat" {
+		return nil
+	}
+	var out []string
+	for g, gf := range t.groups {
+		if !t.gactive[g] || !kindGroup(gf) || gf.Counts == nil || gf.Distinct < 2 || gf.Distinct > 64 || k.hidden(gf) {
+			continue
+		}
+		sums := t.sums[g]
+		keys := make([]string, 0, len(sums))
+		for v := range sums {
+			keys = append(keys, v)
+		}
+		sort.Slice(keys, func(i, j int) bool {
+			if sums[keys[i]].n != sums[keys[j]].n {
+				return sums[keys[i]].n > sums[keys[j]].n
+			}
+			return keys[i] < keys[j]
+		})
+		nf := k.kindNameField(gf)
+		shown := 0
+		for m, mf := range t.measures {
+			if shown >= kindMaxMeasures {
+				break
+			}
+			if mf == gf || mf == p.Identity || mf.ownNumbers() == 0 || mf.ownNumbers() != mf.Values-mf.Nulls || mf.Distinct <= 12 || k.hidden(mf) ||
+				refNumber(mf.Path) || codeNumber(mf.Path) || timeStampNames.MatchString(mf.Path) || epochField(mf) || identityScore(mf.Path) >= 50 {
+				continue
+			}
+			var held []string
+			differ := false
+			for _, v := range keys {
+				s := sums[v]
+				if m >= len(s.has) || s.has[m] == 0 {
+					continue
+				}
+				if len(held) > 0 && s.max[m] != sums[held[0]].max[m] {
+					differ = true
+				}
+				held = append(held, v)
+			}
+			if len(held) < 2 || !differ {
+				continue
+			}
+			var b strings.Builder
+			fmt.Fprintf(&b, "  %s by %s (the largest per value, exact, and the first record holding it", k.short(mf), k.short(gf))
+			if nf != nil {
+				fmt.Fprintf(&b, ", its %s", k.short(nf))
+			}
+			b.WriteString("):")
+			for i, v := range held {
+				if i >= kindMaxKinds {
+					fmt.Fprintf(&b, ", %d more values", len(held)-i)
+					break
+				}
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				s := sums[v]
+				name := v
+				if u, err := strconv.Unquote(v); err == nil {
+					name = u
+				}
+				fmt.Fprintf(&b, " %s %s", cut(name, 40), numExact(s.max[m]))
+				if s.maxRec[m] >= 0 {
+					fmt.Fprintf(&b, " (record %d", s.maxRec[m])
+					if nf != nil {
+						if name := k.leafOf(s.maxRaw[m], nf); name != "" {
+							fmt.Fprintf(&b, ", %s", tailCut(name, 48))
+						}
+					}
+					b.WriteByte(')')
+				}
+			}
+			out = append(out, b.String())
+			shown++
+		}
+	}
+	return out
+}
+
+// kindNameNames are names of what a log record is about: a file, a
+// URL, a function, a package.
+var kindNameNames = mustPathRe(`(?i)(^|[._])(file|filename|path|url|uri|name|func|function|method_name|pkg|package|key|target|resource|query|seq)$`)
+
+// kindNameField is the member that names what a record of a kind is
+// about (kindNameNames: the file, the URL), shown beside a kind's
+// largest number: a member of the record itself of several values,
+// other than the kind g, in the most records; nil when none.
+func (k *coll) kindNameField(g *Field) *Field {
+	p := k.p
+	var best *Field
+	for _, f := range p.Fields {
+		if f == g || f.parent != p.root || f.inArr || f.Distinct < 2 || f.Types&^(tString|tNumber) != 0 || k.hidden(f) || !kindNameNames.MatchString(f.Path) {
+			continue
+		}
+		if best == nil || f.Present > best.Present {
+			best = f
+		}
+	}
+	return best
+}
+
+// leafOf is the value of f (a member of the record itself) in the
+// record raw, unquoted; "" when the record has none.
+func (k *coll) leafOf(raw []byte, f *Field) string {
+	v := ""
+	k.p.leavesOf(raw, k.p.mask(f), func(g *Field, x []byte) {
+		if g == f && v == "" {
+			v = cell(string(x), 1<<30)
+		}
+	})
+	return v
+}
+
+// tailCut is s cut to its last n characters, the cut marked with "…" (a
+// path's or a URL's end names it).
+func tailCut(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return "…" + string(r[len(r)-n+1:])
+}

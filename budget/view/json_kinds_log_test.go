@@ -179,3 +179,61 @@ func TestLogCountedByKind(t *testing.T) {
 		}
 	}
 }
+
+// TestLogLargestPerKind: a service's JSON-lines log
+// (../../testdata/captured/app-log.jsonl) writes duration_ms in four
+// kinds of records: "request served", "slow request", "request failed",
+// "query failed". The member's one maximum is a failed query's; the
+// slowest served request is another number. At 8,000 tokens the view
+// states each kind's largest duration_ms with the first record holding
+// it and that record's path, each equal to the records' own, worked out
+// here. On the old code no line said any kind's largest.
+func TestLogLargestPerKind(t *testing.T) {
+	const name = "../../testdata/captured/app-log.jsonl"
+	data := readFile(t, name)
+	type best struct {
+		max  float64
+		rec  int
+		path string
+	}
+	by := map[string]*best{}
+	for i, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var r struct {
+			Msg  string   `json:"msg"`
+			Dur  *float64 `json:"duration_ms"`
+			Path string   `json:"path"`
+		}
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Dur == nil {
+			continue
+		}
+		if b := by[r.Msg]; b == nil || *r.Dur > b.max {
+			by[r.Msg] = &best{*r.Dur, i, r.Path}
+		}
+	}
+	if len(by) < 3 {
+		t.Fatalf("duration_ms in %d kinds of records", len(by))
+	}
+	v, _ := viewOf(t, name)
+	fl := fillAt(t, v, 8000)
+	var line string
+	for _, l := range strings.Split(fl.Text, "\n") {
+		if strings.HasPrefix(l, "  duration_ms by msg (the largest per value") {
+			line = l
+		}
+	}
+	if line == "" {
+		t.Fatalf("no line of duration_ms's largest per msg:\n%s", fl.Text)
+	}
+	for m, b := range by {
+		want := fmt.Sprintf(" %s %s (record %d", m, strconv.FormatFloat(b.max, 'f', -1, 64), b.rec)
+		if b.path != "" {
+			want += ", " + b.path + ")"
+		}
+		if !strings.Contains(line, want) {
+			t.Errorf("no %q in %s", want, line)
+		}
+	}
+}

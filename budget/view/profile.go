@@ -531,9 +531,7 @@ func (p *Profile) child(parent *Field, name string) *Field {
 	f := p.newField(path, parent)
 	f.name, f.plain = name, plainJSON(name)
 	f.nameW, f.nameM = nameWords(name)
-	if parent == p.root {
-		f.kindOf = kindOfName(name) // json_kinds.go
-	}
+
 	if parent.kids == nil {
 		parent.kids = map[string]*Field{}
 	}
@@ -633,6 +631,9 @@ func (p *Profile) newField(path string, parent *Field) *Field {
 	}
 	f := &Field{Path: path, lastRec: -1, first: len(p.Fields), depth: parent.depth + 1, inArr: parent.inArr,
 		vals: map[string]*valState{}, parent: parent}
+	if parent == p.root {
+		f.kindOf = kindOfName(path) // json_kinds.go (a member of the record itself: its path is its name)
+	}
 	if p.t != nil {
 		p.t.newField(f)
 	}
