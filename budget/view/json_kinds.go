@@ -188,12 +188,14 @@ func (f *Field) kindsOfCounts() {
 
 // kindsLine writes f's records by kind ("; by kind (...): saved
 // snapshot 4, trace[#] put 12, ..."), when that says more than its
-// values do: the member is a string of a log's records (logRecords),
+// values do: the member is a string of a log's records (a stream of
+// records, JSON lines, with a kind or a level: logRecords; a linter's
+// array of findings with a level is no log: its rows are worth more),
 // its kinds are fewer than its values or its values are not all listed
 // (more than 24), and two kinds or more have two records or more. It
 // reports whether it wrote.
 func (k *coll) kindsLine(b *strings.Builder, f *Field) bool {
-	if f.Kinds == nil || f.Types != tString || len(f.Kinds) < 2 || !k.logRecords() {
+	if f.Kinds == nil || f.Types != tString || len(f.Kinds) < 2 || k.c.Kind != "jsonl" && k.c.Kind != "concat" || !k.logRecords() {
 		return false
 	}
 	if f.Counts != nil && f.Distinct <= 24 && len(f.Kinds) == f.Distinct {
