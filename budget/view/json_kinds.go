@@ -191,15 +191,16 @@ func (f *Field) kindsOfCounts() {
 // values do: the member is a string of a log's records (a stream of
 // records, JSON lines, with a kind or a level: logRecords; a linter's
 // array of findings with a level is no log: its rows are worth more),
-// its kinds are fewer than its values or its values are not all listed
-// (more than 24), and two kinds or more have two records or more. It
+// its values were not counted one by one (more than 64) or have half as
+// many kinds (a caller's lines in a few files), and two kinds or more
+// have two records or more. It
 // reports whether it wrote.
 func (k *coll) kindsLine(b *strings.Builder, f *Field) bool {
 	if f.Kinds == nil || f.Types != tString || len(f.Kinds) < 2 || k.c.Kind != "jsonl" && k.c.Kind != "concat" || !k.logRecords() {
 		return false
 	}
-	if f.Counts != nil && f.Distinct <= 24 && len(f.Kinds) == f.Distinct {
-		return false // (every value is listed with its count)
+	if f.Counts != nil && 2*len(f.Kinds) > f.Distinct {
+		return false // (its values are counted, and few of them share a kind)
 	}
 	ks, _ := byCount(f.Kinds)
 	if len(ks) < 2 || ks[1].n < 2 {
@@ -245,8 +246,9 @@ const kindsShown = 24
 // already sums each number per value and keeps its largest with the
 // first record holding it (rows.go's gsum: the group candidates it
 // follows, kindGroup), so the view states, per number held by two kinds
-// or more whose largest numbers differ, each kind's largest and its
-// record: "ms by message (...): compressed 656 (record 412), batch done
+// or more of which one holds a larger number than the commonest kind
+// does (the member's maximum is another kind's), each kind's largest
+// and its record: "ms by message (...): compressed 656 (record 412), batch done
 // 1822 (record 300), ...". Nothing per record beyond the tracker's sums.
 
 // codeKindNames are names of a record's response code or status.
@@ -300,19 +302,23 @@ func (k *coll) kindMaxLines() []string {
 				refNumber(mf.Path) || codeNumber(mf.Path) || timeStampNames.MatchString(mf.Path) || epochField(mf) || identityScore(mf.Path) >= 50 {
 				continue
 			}
+			// (held: the values whose records hold the number, the
+			// commonest first; above: one of them holds a larger number
+			// than the commonest, so the member's one maximum is not
+			// the commonest kind's)
 			var held []string
-			differ := false
+			above := false
 			for _, v := range keys {
 				s := sums[v]
 				if m >= len(s.has) || s.has[m] == 0 {
 					continue
 				}
-				if len(held) > 0 && s.max[m] != sums[held[0]].max[m] {
-					differ = true
+				if len(held) > 0 && s.max[m] > sums[held[0]].max[m] {
+					above = true
 				}
 				held = append(held, v)
 			}
-			if len(held) < 2 || !differ {
+			if len(held) < 2 || !above {
 				continue
 			}
 			var b strings.Builder
