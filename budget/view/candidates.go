@@ -1675,6 +1675,7 @@ func (k *coll) chooseColumns() {
 		score int
 	}
 	var cand []scored
+	log := k.logRecords()
 	for _, f := range p.Fields {
 		if f == p.Identity || !f.scalar() || k.hidden(f) || (f.Constant(p.Records) && p.Records > 1) || sameInArrays(f, p.Records) || f.Present*10 < p.Records || k.dupOf[f] != nil || k.codeOf(f) != nil {
 			continue
@@ -1735,7 +1736,7 @@ func (k *coll) chooseColumns() {
 		if logKind(f, p.Records) && !several {
 			s += 40 // the kind of a log's record (json_kinds.go)
 		}
-		if requested(f, p.Records) && !several {
+		if log && requested(f, p.Records) && !several {
 			s += 35 // the resource a request asked for (json_kinds.go)
 		}
 		if f == k.text {

@@ -17,7 +17,9 @@ package view
 //     only some kinds have;
 //   - the resource a request asked for (request.uri, req.url, path;
 //     requested), before the request's other short members (a client
-//     port, a protocol).
+//     port, a protocol), in a log only (logRecords): an API's records
+//     link to themselves and their users by URL (github's user.url),
+//     which says less than their own fields (rev17 R9).
 
 // logKind reports whether f is the kind of a log's records: a string
 // field in nine records of ten or more, named like a message or an
@@ -31,6 +33,25 @@ func logKind(f *Field, records int) bool {
 
 // logKindNames are names of the field that says what a log record is.
 var logKindNames = mustPathRe(`(?i)^(msg|message|event|evt|event_type|eventtype)$`)
+
+// logRecords reports whether the records are a log's: a member of the
+// record itself is its kind (logKind) or its level (a string of 1 to 8
+// values named like a level).
+func (k *coll) logRecords() bool {
+	p := k.p
+	for _, f := range p.Fields {
+		if f.parent != p.root || f.inArr {
+			continue
+		}
+		if logKind(f, p.Records) || f.Types == tString && f.Counts != nil && f.Distinct <= 8 && f.Present*10 >= p.Records*9 && levelNames.MatchString(f.Path) {
+			return true
+		}
+	}
+	return false
+}
+
+// levelNames are names of a log record's level.
+var levelNames = mustPathRe(`(?i)^(level|lvl|severity|log\.level|levelname|loglevel)$`)
 
 // requested reports whether f is the resource a request asked for: a
 // short string (a row's cell) named like a URI, a URL or a path, of at

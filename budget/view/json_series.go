@@ -64,9 +64,11 @@ func (k *coll) series() bool {
 }
 
 // logLike reports whether the records are events rather than samples:
-// a member of the record itself (not under an object or array), other
-// than the identity, in at least half the records, holds strings of more
-// than one value and more than one shape (a level, a message, a method),
+// a member of the record or of its objects (not under an array: a
+// request's req.method and req.path beside a constant msg and level,
+// slog's groups), other than the identity, in at least half the
+// records, holds strings of more than one value and more than one
+// shape (a level, a message, a method, a path),
 // mostly strings (a measure with one "n/a" is still a measure; a date of
 // one shape, "11/27/26", is part of a sample's time). A log whose every line
 // has its own millisecond time is not a series: its sizes' and
@@ -76,7 +78,7 @@ func (k *coll) series() bool {
 func (k *coll) logLike() bool {
 	p := k.p
 	for _, g := range p.Fields {
-		if g == p.Identity || g.parent != p.root || g.Types&tString == 0 || g.Distinct < 2 ||
+		if g == p.Identity || g.inArr || g.Types&tString == 0 || g.Distinct < 2 ||
 			2*g.Present < p.Records || 2*g.ownNumbers() >= g.Values || len(g.Patterns) == 1 {
 			continue
 		}

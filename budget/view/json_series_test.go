@@ -207,3 +207,39 @@ func TestSeriesWithDateAndStrayStringStaysSeries(t *testing.T) {
 		t.Errorf("the busiest sample is not named: read as a log, not a series:\n%s", fl.Text)
 	}
 }
+
+// TestNestedLogIsNoSeries: a real JSON-lines access log whose top-level
+// strings are constant (log/slog's JSON handler: level "INFO", msg
+// "request") and whose varying strings are all in its groups (req.method,
+// req.path), each record named by its own nanosecond time
+// (testdata/slog-json-nested-docs.jsonl, 400 requests): a log, not a
+// series of samples. Its bytes and durations keep their sum (equal to
+// the records' own, summed here) and distinct count; on the old code
+// they were "min 10 first at 2026-…, max …, mean …" with no sum.
+func TestNestedLogIsNoSeries(t *testing.T) {
+	data := readFile(t, "testdata/slog-json-nested-docs.jsonl")
+	bytesSum, durSum := 0, 0
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var r struct {
+			Res struct {
+				Bytes int `json:"bytes"`
+			} `json:"res"`
+			Dur int `json:"dur_us"`
+		}
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		bytesSum += r.Res.Bytes
+		durSum += r.Dur
+	}
+	v, _ := viewOf(t, "testdata/slog-json-nested-docs.jsonl")
+	fl := fillAt(t, v, 4000)
+	for _, want := range []string{fmt.Sprintf("sum %d, ", bytesSum), fmt.Sprintf("sum %d, ", durSum)} {
+		if !strings.Contains(fl.Text, want) {
+			t.Errorf("no %q in the view:\n%s", want, fl.Text)
+		}
+	}
+	if strings.Contains(fl.Text, " at 2026-11-27T") {
+		t.Errorf("the log's measures are read as a series':\n%s", fl.Text)
+	}
+}

@@ -164,6 +164,7 @@ type colStat struct {
 	lettered int    // values with an ASCII letter (names; not times or numbers)
 	negative bool   // a value below zero
 	digits   int    // the digits of every integer value while they agree, else -1
+	series   bool   // the table repeats its header: a series of blocks (colSplit.repKey)
 	slashed  int    // numbers written "N/M", read as N
 	// paths counts the values that are paths by directory, extension
 	// and depth (text_paths.go); nil once most values are not.
@@ -1769,7 +1770,7 @@ func newColProfile(sp *colSplit) *colProfile {
 		}
 		cp.cols = append(cp.cols, &colStat{name: name, values: map[string]int{}, distinct: map[uint64]struct{}{},
 			examples: map[string][]posLine{}, names: map[string]int{}, after: map[string]int{}, words: map[string]int{}, paths: newPathStat(),
-			few: sp.mode == byFields})
+			few: sp.mode == byFields, series: sp.repKey != ""})
 	}
 	return cp
 }
@@ -2010,8 +2011,16 @@ func (c *colStat) isNumber() bool {
 // quantities (process ids, ports of one width): integers, none negative,
 // either all written with the same number of digits, at least 3, or
 // under a header that names an id (PID, TID, UID, id). Their sum means
-// nothing.
+// nothing. In a table that repeats its header (a series of blocks:
+// vmstat's, pidstat's) a column is a measure of each moment, its
+// values of one width too (vmstat's interrupts "in" and context
+// switches "cs", four digits each), unless its header names an id of
+// something (PID, UID, TID: three letters or more; vmstat's "id" is the
+// idle percentage) (rev17 R11).
 func (c *colStat) idLike() bool {
+	if c.series {
+		return c.num.allInt() && !c.negative && len(c.name) >= 3 && strings.HasSuffix(strings.ToUpper(c.name), "ID")
+	}
 	return c.num.allInt() && !c.negative && (c.digits >= 3 || len(c.name) >= 2 && strings.HasSuffix(strings.ToUpper(c.name), "ID"))
 }
 

@@ -250,6 +250,7 @@ func detectKV(data []byte, kind string) kvForm {
 	}
 	lines, comments := 0, 0
 	arrowFields := map[int]int{} // kvArrow's lines by their count of words split at spaces
+	colons := map[int]int{}      // lines by their count of colons (records of fields split at ':')
 	sampleLines(data, func(line string) {
 		if strings.TrimSpace(line) == "" {
 			return
@@ -262,6 +263,7 @@ func detectKV(data []byte, kind string) kvForm {
 			return
 		}
 		lines++
+		colons[strings.Count(line, ":")]++
 		for _, f := range kvForms {
 			if k, _, ok := f.split(line); ok {
 				hits[f]++
@@ -316,6 +318,17 @@ func detectKV(data []byte, kind string) kvForm {
 	}
 	if 10*len(keys[best]) < 6*n {
 		return kvNone // names repeat: a log or records of key/value lines
+	}
+	if best == kvTight || best == kvColon {
+		// Lines that split at ':' into the same five cells or more, nine
+		// in ten (/etc/passwd's "root:x:0:0:root:/root:/bin/bash"), are
+		// records of fields, a table's rows (text_split.go's
+		// detectDelimited), not a name and its value (rev17 R10).
+		for c, m := range colons {
+			if c >= 4 && m*10 >= lines*9 {
+				return kvNone
+			}
+		}
 	}
 	return best
 }

@@ -604,6 +604,9 @@ func profileText(data []byte, want map[int]bool, guard, trailer bool) *textProfi
 		case sevWarn:
 			p.warns++
 		}
+		if sev != sevNone && p.status != nil {
+			p.status.diagnostic(pos)
+		}
 		if sev != sevNone {
 			prev := prevLine
 			if prevSev != sevNone || strings.TrimSpace(prev) == "" || pos == 0 {

@@ -38,8 +38,14 @@ import (
 // statusMinLines and one in seven of the non-blank lines, of at most
 // maxStatuses statuses, the statuses of two lines or more holding 80% of
 // them; not a table (its columns count the same values) nor a test
-// report (text_testreport.go, text_testrun.go). Memory: per status its
-// first statusKeepRows lines and statusKeepLabels labels.
+// report (text_testreport.go, text_testrun.go), nor a compiler's or a
+// type checker's diagnostics: when the text's error and warning lines
+// that are no status lines are at least half as many as its status
+// lines, the "statuses" are the codes in brackets after each message
+// (mypy --pretty's "  [no-untyped-def]"), found only where a message
+// wrapped before its code, so counting them would state partial counts
+// as whole (rev17 R4). Memory: per status its first statusKeepRows
+// lines and statusKeepLabels labels.
 
 const (
 	statusMaxLen     = 24  // a status's characters at most
@@ -81,10 +87,12 @@ type statusStats struct {
 	byName   [statusForms]map[string]*statusCount
 	over     [statusForms]bool // more than maxStatuses statuses: no report
 	form     int               // the form chosen (finish), -1 when none
+	last     int               // the position of the last status line (any form), -1 before one
+	diag     int               // error and warning lines that are no status lines (diagnostic)
 }
 
 func newStatusStats() *statusStats {
-	st := &statusStats{form: -1}
+	st := &statusStats{form: -1, last: -1}
 	for f := range st.byName {
 		st.byName[f] = map[string]*statusCount{}
 	}
@@ -211,6 +219,7 @@ func (st *statusStats) add(pos int, line string) {
 		}
 		c.n++
 		st.lines[f]++
+		st.last = pos
 		if len(c.rows) < statusKeepRows {
 			c.rows = append(c.rows, statusLine{pos, l, line})
 		}
@@ -218,6 +227,14 @@ func (st *statusStats) add(pos int, line string) {
 			c.labels = append(c.labels, statusLine{pos: pos, label: l})
 		}
 		break // a line has one status: the first form's
+	}
+}
+
+// diagnostic reads the severity of the line at pos (text_profile.go):
+// an error or a warning line that is no status line is a diagnostic.
+func (st *statusStats) diagnostic(pos int) {
+	if st.last != pos {
+		st.diag++
 	}
 }
 
@@ -234,7 +251,7 @@ func (st *statusStats) finish() {
 		return
 	}
 	n := st.lines[best]
-	if n < statusMinLines || 7*n < st.nonBlank {
+	if n < statusMinLines || 7*n < st.nonBlank || 2*st.diag >= n {
 		return
 	}
 	rep := 0

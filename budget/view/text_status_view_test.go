@@ -125,3 +125,45 @@ func TestStatusReportCounted(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusNotReadInDiagnostics: a type checker's diagnostics whose
+// messages end in a code in brackets (mypy --strict --pretty,
+// testdata/mypy-strict-pretty-aptsources.txt: "...  [no-untyped-def]")
+// are no report of status lines: the code follows two blanks only where
+// the message wrapped before it, so a count of such lines is partial.
+// Any count the view states by status must equal the count of lines
+// ending in that code in brackets, whatever comes before it; on the old
+// code the view said "no-untyped-call 6" (36 lines end in it) and
+// "arg-type 16" (17) as whole counts (rev17 R4).
+func TestStatusNotReadInDiagnostics(t *testing.T) {
+	data := readFile(t, "testdata/mypy-strict-pretty-aptsources.txt")
+	code := regexp.MustCompile(`\[\s*([a-z-]+)\s*\]\s*$`)
+	count := map[string]int{}
+	for _, l := range strings.Split(string(data), "\n") {
+		if m := code.FindStringSubmatch(l); m != nil {
+			count[m[1]]++
+		}
+	}
+	if count["no-untyped-call"] != 36 {
+		t.Fatalf("the capture has %d lines ending in [no-untyped-call], want 36", count["no-untyped-call"])
+	}
+	part := regexp.MustCompile(`^([a-z-]+) ([\d,]+)$`)
+	for _, b := range []int{2000, 4000, 8000} {
+		text, _ := textViewAt(t, "mypy-strict-pretty-aptsources.txt", b)
+		for _, l := range strings.Split(text, "\n") {
+			i := strings.Index(l, " by status: ")
+			if !strings.HasPrefix(l, "status lines (") || i < 0 {
+				continue
+			}
+			for _, p := range strings.Split(l[i+len(" by status: "):], ", ") {
+				m := part.FindStringSubmatch(p)
+				if m == nil {
+					continue
+				}
+				if want := fmt.Sprint(count[m[1]]); strings.ReplaceAll(m[2], ",", "") != want {
+					t.Errorf("at %d: the view counts %s %s lines, %s lines end in [%s]", b, m[1], m[2], want, m[1])
+				}
+			}
+		}
+	}
+}
