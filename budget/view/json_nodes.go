@@ -30,6 +30,12 @@ import (
 // its own.
 const maxNodeCheck = 64
 
+// maxNodeDepth is the deepest node a tree of nodes may have: the nodes
+// are read as flat records (without their children), so a call tree
+// deeper than a profile's maxDepth (a V8 heap profile's 66 levels) is
+// still one collection; the walks recurse once per level.
+const maxNodeDepth = 1024
+
 // nodeWindow is how many bytes of a collection's text are searched for
 // the name of the member its records' children would be under, and
 // about how many bytes of its first records are read for a record
@@ -121,7 +127,7 @@ func findNodeTree(in Input, c Collection) (t *nodeTree, ok bool) {
 		}
 		s := jscan{d: raw}
 		s.ws()
-		if s.peek() != '{' || d >= maxDepth {
+		if s.peek() != '{' || d >= maxNodeDepth {
 			good = false
 			return
 		}
@@ -132,7 +138,7 @@ func findNodeTree(in Input, c Collection) (t *nodeTree, ok bool) {
 		t.count++
 		s.members(func(name string, val []byte) {
 			switch {
-			case namedNode(name):
+			case namedNode(name) && len(val) > 0 && val[0] == '"':
 				good = false
 			case name == key:
 				e := jscan{d: val}
