@@ -116,6 +116,11 @@ type textCands struct {
 	// recIndexN its records per candidate (text_recindex.go).
 	recIndexWhat []string
 	recIndexN    map[int]int
+
+	// rowTs are the templates shown as rows (text_tmplrows.go), blocks
+	// the records of several lines shown one a line (text_blockrows.go).
+	rowTs  []*tmplRows
+	blocks *blockRows
 }
 
 // jq is a jq filter over the text's lines, shell-quoted, as the view
@@ -202,6 +207,10 @@ func (tc *textCands) build(ci int) {
 		tc.sec[k] = tc.v.AddSection(s)
 	}
 	tc.lists()
+	tc.blocks = tc.blockRecords()
+	tc.rowTs = tc.rowTemplates(tc.blocks)
+	tc.addBlockSection(tc.blocks, 10+ci*tsCount+tsTemplates)
+	tc.addRowSections(tc.rowTs, 10+ci*tsCount+tsTemplates)
 	start := len(tc.v.cands)
 	tc.candidates()
 	tc.mergeEnds(start) // text_ends.go
@@ -426,12 +435,28 @@ func (tc *textCands) candidates() {
 		}
 	}
 	var index func(prio, a, b int)
+	rowPos := map[int]bool{}
+	for _, rt := range tc.rowTs {
+		for _, pos := range rt.s.pos {
+			rowPos[pos] = true
+		}
+	}
+	if br := tc.blocks; br != nil {
+		for i, pos := range br.head.s.pos {
+			for l := pos; l <= br.last[i]; l++ {
+				rowPos[l] = true
+			}
+		}
+	}
 	spreadFrom := func(a, b int) {
 		if p == nil || recMode || list || tc.indexN != nil {
 			return
 		}
 		for k := a; k < b && k < len(p.spread); k++ {
 			l := p.spread[k]
+			if rowPos[l.pos] {
+				continue // a line of a template shown as rows (text_tmplrows.go)
+			}
 			add(tsSpread, l.pos, l.pos, "spread", fmt.Sprintf("  %d\t%s", l.pos, cutLine(l.text)))
 		}
 	}
@@ -629,8 +654,12 @@ func (tc *textCands) candidates() {
 	}
 	slotsFrom(0, 30)
 	headFrom(10, 30)
+	tc.blockRowCandidates(tc.blocks, 0, 1)
+	tc.tmplRowCandidates(tc.rowTs, 0, 1)
 	// PrioSpread: the middle, and the long lists.
 	prio = PrioSpread
+	tc.blockRowCandidates(tc.blocks, 1, 2)
+	tc.tmplRowCandidates(tc.rowTs, 1, 2)
 	spreadFrom(0, 32)
 	failedFrom(20, len(failed))
 	if tc.contentLines() {
@@ -672,6 +701,8 @@ func (tc *textCands) candidates() {
 	notableFrom(tc.warns, 100, maxNotable)
 	headFrom(100, headKeep)
 	headersFrom(3, maxHeaders)
+	tc.blockRowCandidates(tc.blocks, 2, 3)
+	tc.tmplRowCandidates(tc.rowTs, 2, 3)
 }
 
 // pathList reports whether the text is a list of paths: its names after

@@ -118,6 +118,7 @@ type textProfile struct {
 	notables   []*notable
 	notableCut int // distinct error/warning lines past maxNotable (counted in errors/warns)
 	miner      *miner
+	rows       *rowSampler // an even sample of each template's lines (text_tmplrows.go)
 	fields     []*fieldStat
 	head       []posLine
 	tail       []posLine
@@ -296,7 +297,7 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 // below a table (trailerBelow) or without it.
 func profileText(data []byte, want map[int]bool, guard, trailer bool) *textProfile {
 	n := countLines(data)
-	p := &textProfile{lines: n, levels: map[string]int{}, miner: newMiner(), extra: map[int]string{}}
+	p := &textProfile{lines: n, levels: map[string]int{}, miner: newMiner(), rows: newRowSampler(), extra: map[int]string{}}
 	p.kind = detectTextKind(data)
 	if f := detectKV(data, p.kind); f != kvNone {
 		p.kind, p.kv = textKV, newKVStats(f)
@@ -641,7 +642,7 @@ func profileText(data []byte, want map[int]bool, guard, trailer bool) *textProfi
 				p.locs.add(pos, line)
 			}
 			if p.kv == nil { // key/value lines state their values, not templates
-				p.miner.add(pos, line, sev)
+				p.rows.add(p.miner.add(pos, line, sev), pos, line)
 			}
 			if p.cols != nil {
 				p.cols.add(pos, line)

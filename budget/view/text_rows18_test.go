@@ -1,0 +1,120 @@
+package view_test
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// Session 18: lines of one template as dense rows (text_tmplrows.go)
+// and records of several lines one a line (text_blockrows.go).
+
+// TestTemplateRowsKeyBesideValues: vitest's verbose report of a
+// library, one "✓ test/slugs.test.js > slugs > slugs case 17: parses
+// input" line per passed case, 68 such lines in a run: at 8,000 tokens
+// they are rows of their varying values only ("17: parses input"), the
+// template stated once, an even spread over all 68 (one past the
+// middle too), each row's values those of its own line; the head says
+// how many of how many and gives the query of every line of the form.
+// On main's code the cases were only raw lines of the head and spread.
+func TestTemplateRowsKeyBesideValues(t *testing.T) {
+	v, data := viewOf(t, "../../testdata/captured/vitest-verbose-lib.txt")
+	text := fillAt(t, v, 8000).Text
+	head := regexp.MustCompile(`(?m)^the (\d+) lines of the form "✓ test/slugs\.test\.js > slugs > slugs case <n>: <\*> <\*>" \(lines (\d+) … (\d+)\), one a line by the values that vary \(showing (\d+) of (\d+): an even spread, in line order\), line<TAB>values \(case <\*> <\*>\):$`)
+	m := head.FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("no rows of the slugs cases:\n%s", text)
+	}
+	if m[1] != m[5] || m[4] == m[5] {
+		t.Fatalf("rows head %q: want some of all the cases", m[0])
+	}
+	if !strings.Contains(text, "every line of this form: compact artifact query ") {
+		t.Errorf("no query of every line of the form:\n%s", text)
+	}
+	lines := strings.Split(string(data), "\n")
+	n := 0
+	for _, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), "✓ test/slugs.test.js > slugs > slugs case ") && len(strings.Fields(l)) == 10 {
+			n++
+		}
+	}
+	if fmt.Sprint(n) != m[1] {
+		t.Fatalf("head says %s lines, the capture has %d", m[1], n)
+	}
+	var first, last int
+	fmt.Sscan(m[2], &first)
+	fmt.Sscan(m[3], &last)
+	rowRe := regexp.MustCompile(`(?m)^  (\d+)\t(\d+: \S+ \S+)$`)
+	late, rows := false, 0
+	for _, r := range rowRe.FindAllStringSubmatch(text, -1) {
+		var pos int
+		fmt.Sscan(r[1], &pos)
+		if pos < first || pos > last {
+			continue // another template's row
+		}
+		rows++
+		if want := "✓ test/slugs.test.js > slugs > slugs case " + r[2]; strings.TrimSpace(lines[pos]) != want {
+			t.Errorf("row %q: line %d is %q", r[0], pos, lines[pos])
+		}
+		late = late || pos > first+2*(last-first)/3
+	}
+	if fmt.Sprint(rows) != m[4] {
+		t.Fatalf("head says %s rows, %d shown:\n%s", m[4], rows, text)
+	}
+	if !late {
+		t.Errorf("no row in the last third of lines %d-%d: not an even spread", first, last)
+	}
+}
+
+// TestBlockRowsOneLinePerRecord: openssl x509 -text of 142 CA
+// certificates, each a record of ~60 lines that starts with
+// "Certificate:". Each certificate is one line: the values of its key
+// lines (Not After, the key's algorithm and size, ...) then its other
+// lines with a word (Issuer, Subject) after " | ", so its expiry stands
+// beside its subject. Every such row's date is its own certificate's.
+// On main's code no line held a subject and its expiry.
+func TestBlockRowsOneLinePerRecord(t *testing.T) {
+	v, data := viewOf(t, "../../testdata/captured/openssl-x509-mozilla.txt")
+	text := fillAt(t, v, 8000).Text
+	if !regexp.MustCompile(`(?m)^the 142 records that start with a line of the form "Certificate:" \(lines 0 … \d+\), one a line: `).MatchString(text) {
+		t.Fatalf("no records one a line:\n%s", text)
+	}
+	// The raw records: subject -> Not After.
+	after := map[string]string{}
+	var cur string
+	for _, l := range strings.Split(string(data), "\n") {
+		l = strings.Join(strings.Fields(l), " ")
+		switch {
+		case strings.HasPrefix(l, "Not After : "):
+			cur = strings.TrimPrefix(l, "Not After : ")
+		case strings.HasPrefix(l, "Subject: "):
+			after[strings.TrimPrefix(l, "Subject: ")] = cur
+		}
+	}
+	rowRe := regexp.MustCompile(`(?m)^  \d+\t(.*)$`)
+	checked := 0
+	for _, r := range rowRe.FindAllStringSubmatch(text, -1) {
+		i := strings.Index(r[1], " | Subject: ")
+		if i < 0 {
+			continue
+		}
+		subj := r[1][i+len(" | Subject: "):]
+		if j := strings.Index(subj, " | "); j >= 0 {
+			subj = subj[:j]
+		}
+		subj = strings.TrimSuffix(regexp.MustCompile(` \[\+\d+ other lines\]$`).ReplaceAllString(subj, ""), " ")
+		want, ok := after[subj]
+		if !ok {
+			continue // cut
+		}
+		// "Dec 31 09:37:37 2030 GMT" is written "Dec 31 09:37:37 2030".
+		if !strings.HasPrefix(r[1], strings.TrimSuffix(want, " GMT")+" ") {
+			t.Errorf("row %q: its certificate expires %q", r[0], want)
+		}
+		checked++
+	}
+	if checked < 10 {
+		t.Fatalf("%d rows checked, want at least 10:\n%s", checked, text)
+	}
+}
