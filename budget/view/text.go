@@ -921,6 +921,8 @@ func (tc *textCands) factLines() []string {
 	out = append(out, s)
 	if p.status.active() {
 		out = append(out, p.status.factLine()) // text_status.go
+	} else if l := p.status.codesLine(); l != "" {
+		out = append(out, l) // (a type checker's codes: text_status.go)
 	}
 	if p.nSummaries > 0 {
 		// A tool's own count of its diagnostics, verbatim.
