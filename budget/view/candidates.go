@@ -129,6 +129,9 @@ var errStop = errors.New("stop")
 // coll is the state of one structured collection while its candidates are
 // chosen.
 type coll struct {
+	// kindMax are the lines of the largest numbers per kind of a log's
+	// records (json_kinds.go).
+	kindMax []string
 	// names are the records' own names, when few (recNames); named
 	// once they are known.
 	names      map[int]string
@@ -641,6 +644,9 @@ func (k *coll) addProfile(v *View, sec int) {
 	for _, g := range k.groupLines() {
 		lines = append(lines, line{PrioProfile2, g})
 	}
+	for _, g := range k.kindMax { // (json_kinds.go)
+		lines = append(lines, line{PrioProfile2, g})
+	}
 	k.profileLines = len(lines)
 	for _, l := range lines {
 		v.Add(Candidate{Section: sec, Key: key, Record: -1, Prio: l.prio, Reason: "profile", Text: l.text})
@@ -955,6 +961,7 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 				fmt.Fprintf(&b, " (min %s, max %s)", lo, hi)
 			}
 		}
+		k.kindsLine(&b, f) // (a caller's files: json_kinds.go)
 		if missing > 0 {
 			fmt.Fprintf(&b, ", missing %s", commas(missing))
 		}
@@ -1049,10 +1056,13 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		if !k.opaque(f) {
 			topValuesOf(&b, f)
 		}
-		if shapes(&b, f) {
+		byKind := k.kindsLine(&b, f) // (json_kinds.go)
+		if byKind {
+			class = classShapes
+		} else if shapes(&b, f) {
 			class = classShapes
 		}
-		if kinds(&b, "before the first /", f.Prefixes, f.Distinct) {
+		if !(byKind && f.kindOf == kindFile) && kinds(&b, "before the first /", f.Prefixes, f.Distinct) {
 			class = classShapes
 		}
 		if kinds(&b, "by extension", f.Exts, f.Distinct) && class == classOther {

@@ -350,9 +350,10 @@ func (k *coll) indexFields() (key *Field, fields []*Field, fixed, ok bool) {
 // most lines (eq: equalMostly): a package's wanted version beside its
 // current one, the same in most lines, where its latest tells more.
 // most is 2, or 3 for the lines of runs (a key once per run) and for a
-// small collection listed whole (smallIndex), whose third
-// field is no second place number (placeNumber: a column beside a line).
-func pickIndexFields(cands []*Field, sameAsKey func(j int) int, n, most int, det, eq func(i, j int) bool) []int {
+// small collection listed whole (smallIndex), whose third field is
+// no second place number (placeNumber: a column beside a line), and in
+// a listing (runs false: each line one record's) a state (stateField).
+func pickIndexFields(cands []*Field, sameAsKey func(j int) int, n, most int, runs bool, det, eq func(i, j int) bool) []int {
 	var picked []int
 	measure := func(j int) bool { f := cands[j]; return f.ownNumbers() > 0 && f.ownNumbers()*2 >= f.Values }
 	for _, pass := range []int{0, 1} {
@@ -360,7 +361,10 @@ func pickIndexFields(cands []*Field, sameAsKey func(j int) int, n, most int, det
 			if len(picked) == most {
 				break
 			}
-			if most > 2 && len(picked) >= 2 && placeNumber(cands[j].Path) && slices.ContainsFunc(picked, func(i int) bool { return placeNumber(cands[i].Path) }) {
+			if len(picked) >= 2 && !runs && !stateField(cands[j]) {
+				continue // a third field of a listing: only a state (stateField)
+			}
+			if len(picked) >= 2 && placeNumber(cands[j].Path) && slices.ContainsFunc(picked, func(i int) bool { return placeNumber(cands[i].Path) }) {
 				continue // a third field: not a second place (a column beside the line)
 			}
 			if slices.Contains(picked, j) || sameAsKey(j)*10 >= n*9 ||
@@ -373,6 +377,23 @@ func pickIndexFields(cands []*Field, sameAsKey func(j int) int, n, most int, det
 	}
 	sort.Ints(picked) // most telling first
 	return picked
+}
+
+// maxStates is the most values of a field read as a record's state
+// (stateField).
+const maxStates = 12
+
+// stateField reports whether f may be an index line's third field: a
+// field of few values (an interface's operstate, a setting's Hierarchy,
+// a file's errorCount beside its warningCount), a word or a digit a
+// line, telling which kind of record it is. Not a measure or a time,
+// nearly every record its own value (a test file's startTime beside its
+// endTime, a sample's memused, a repository's open_issues_count): those
+// cost tokens on every line for what the rows and the profile say, and
+// when the index is listed whole before the rows they cost rows (rev17
+// R5: jest's failed test file's row at 2,000 tokens).
+func stateField(f *Field) bool {
+	return f.Types&^(tString|tNumber) == 0 && f.Counts != nil && f.Distinct <= maxStates && f.MaxLen <= indexWidth && !epochField(f)
 }
 
 // equalMostly returns, for a pair of candidate fields (a, b), whether
@@ -956,7 +977,7 @@ func addIndex(v *View, k *coll) {
 			// Hierarchy beside its Type and Status).
 			most = 3
 		}
-		picked := pickIndexFields(cands, same, len(lines), most, determines(cands, lines), equalMostly(cands, lines))
+		picked := pickIndexFields(cands, same, len(lines), most, runs, determines(cands, lines), equalMostly(cands, lines))
 		fields = nil
 		for _, j := range picked {
 			fields = append(fields, cands[j])

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -121,6 +123,117 @@ func TestAPILinksNoRequestColumn(t *testing.T) {
 		}
 		if b == 2000 && !strings.Contains(fl.Text, "100 records; showing 8 of 100;") {
 			t.Errorf("at %d: not 8 rows:\n%s", b, fl.Text)
+		}
+	}
+}
+
+// TestLogCountedByKind: a zap log of etcd (the first 130 lines of
+// etcd 3.4.23's stderr under `etcdctl check perf`,
+// testdata/etcd-zap-log-perf-head.jsonl) has 124 distinct messages,
+// 92 of them "trace[<id>] put" (one per slow put), so its msg values
+// are never listed one by one. The view counts the records by the
+// message's shape ("trace[#] put 92", "saved snapshot 2") and by the
+// caller's file, its line number dropped ("raft/raft.go 18"): each
+// count equals the records' own, counted here. On the old code the msg
+// line was "124 distinct, longest N chars" and the caller's "before the
+// first /: etcdserver ...", no message nor file counted.
+func TestLogCountedByKind(t *testing.T) {
+	const name = "testdata/etcd-zap-log-perf-head.jsonl"
+	data := readFile(t, name)
+	trace := regexp.MustCompile(`^trace\[\d+\] put$`)
+	line := regexp.MustCompile(`:\d+$`)
+	msgs, files := map[string]int{}, map[string]int{}
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var r struct{ Msg, Caller string }
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		if trace.MatchString(r.Msg) {
+			r.Msg = "trace[#] put"
+		}
+		msgs[r.Msg]++
+		files[line.ReplaceAllString(r.Caller, "")]++
+	}
+	if msgs["trace[#] put"] < 64 {
+		t.Fatalf("the capture has %d traced puts", msgs["trace[#] put"])
+	}
+	v, _ := viewOf(t, name)
+	fl := fillAt(t, v, 4000)
+	var msgLine, callerLine string
+	for _, l := range strings.Split(fl.Text, "\n") {
+		switch {
+		case strings.HasPrefix(l, "  msg ("):
+			msgLine = l
+		case strings.HasPrefix(l, "  caller ("):
+			callerLine = l
+		}
+	}
+	for _, m := range []string{"trace[#] put", "saved snapshot", "triggering snapshot", "started to purge file"} {
+		if want := fmt.Sprintf(" %s %d", m, msgs[m]); msgs[m] == 0 || !strings.Contains(msgLine, want) {
+			t.Errorf("the msg line has no %q:\n%s", want, msgLine)
+		}
+	}
+	for _, f := range []string{"raft/raft.go", "etcdserver/server.go", "traceutil/trace.go"} {
+		if want := fmt.Sprintf(" %s %d", f, files[f]); files[f] == 0 || !strings.Contains(callerLine, want) {
+			t.Errorf("the caller line has no %q:\n%s", want, callerLine)
+		}
+	}
+}
+
+// TestLogLargestPerKind: a service's JSON-lines log
+// (../../testdata/captured/app-log.jsonl) writes duration_ms in four
+// kinds of records: "request served", "slow request", "request failed",
+// "query failed". The member's one maximum is a failed query's; the
+// slowest served request is another number. At 8,000 tokens the view
+// states each kind's largest duration_ms with the first record holding
+// it and that record's path, each equal to the records' own, worked out
+// here. On the old code no line said any kind's largest.
+func TestLogLargestPerKind(t *testing.T) {
+	const name = "../../testdata/captured/app-log.jsonl"
+	data := readFile(t, name)
+	type best struct {
+		max  float64
+		rec  int
+		path string
+	}
+	by := map[string]*best{}
+	for i, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var r struct {
+			Msg  string   `json:"msg"`
+			Dur  *float64 `json:"duration_ms"`
+			Path string   `json:"path"`
+		}
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Dur == nil {
+			continue
+		}
+		if b := by[r.Msg]; b == nil || *r.Dur > b.max {
+			by[r.Msg] = &best{*r.Dur, i, r.Path}
+		}
+	}
+	if len(by) < 3 {
+		t.Fatalf("duration_ms in %d kinds of records", len(by))
+	}
+	v, _ := viewOf(t, name)
+	fl := fillAt(t, v, 8000)
+	var line string
+	for _, l := range strings.Split(fl.Text, "\n") {
+		if strings.HasPrefix(l, "  duration_ms by msg (the largest per value") {
+			line = l
+		}
+	}
+	if line == "" {
+		t.Fatalf("no line of duration_ms's largest per msg:\n%s", fl.Text)
+	}
+	for m, b := range by {
+		want := fmt.Sprintf(" %s %s (record %d", m, strconv.FormatFloat(b.max, 'f', -1, 64), b.rec)
+		if b.path != "" {
+			want += ", " + b.path + ")"
+		}
+		if !strings.Contains(line, want) {
+			t.Errorf("no %q in %s", want, line)
 		}
 	}
 }

@@ -256,6 +256,13 @@ type Field struct {
 	minRec, maxRec, earliestRec, latestRec, maxItemsRec, maxEntriesRec int
 	// ...and its text, when the profile has a tracker.
 	minRaw, maxRaw, earliestRaw, latestRaw, maxItemsRaw, maxEntriesRaw []byte
+	// kindOf says how a log record's member is counted by kind
+	// (json_kinds.go: kindShape, kindFile; 0 none), kindAt the kind of
+	// each value of its table by hash while it has one, and Kinds the
+	// records per kind (set by Finish; nil when not counted).
+	kindOf int8
+	kindAt map[uint64]string
+	Kinds  map[string]int
 	// strNums gathers the strings that hold a JSON number ("74",
 	// "0.000055289"), apart from the numbers, until Finish: when every
 	// value of the field is a number or such a string, they are its
@@ -524,6 +531,7 @@ func (p *Profile) child(parent *Field, name string) *Field {
 	f := p.newField(path, parent)
 	f.name, f.plain = name, plainJSON(name)
 	f.nameW, f.nameM = nameWords(name)
+
 	if parent.kids == nil {
 		parent.kids = map[string]*Field{}
 	}
@@ -623,6 +631,9 @@ func (p *Profile) newField(path string, parent *Field) *Field {
 	}
 	f := &Field{Path: path, lastRec: -1, first: len(p.Fields), depth: parent.depth + 1, inArr: parent.inArr,
 		vals: map[string]*valState{}, parent: parent}
+	if parent == p.root {
+		f.kindOf = kindOfName(path) // json_kinds.go (a member of the record itself: its path is its name)
+	}
 	if p.t != nil {
 		p.t.newField(f)
 	}
@@ -1444,6 +1455,9 @@ func (p *Profile) distinct(f *Field, raw []byte, rec int) uint64 {
 			e.st.settle()
 			f.tabBase[e.h] = e.st.n
 			f.noteTop(e, vs.n, k, true)
+			if f.kindOf != 0 {
+				f.noteKind(e.h, k)
+			}
 		}
 		if p.t != nil && f.sel != nil {
 			p.t.tooMany(f)
@@ -1527,6 +1541,9 @@ func (p *Profile) tabValue(f *Field, raw []byte, rec int) uint64 {
 		t.n++
 		p.firstSight(f, raw, rec, &e.st)
 		e.st.settle()
+		if f.kindOf != 0 {
+			f.noteKind(h, unsafe.String(unsafe.SliceData(raw), len(raw)))
+		}
 	} else if e.st.fl&(stNum|stStrNum) != 0 {
 		// (Numbers are added in order, one at a time; what any other
 		// value adds again is added by its count: settleTab.)
@@ -1547,6 +1564,7 @@ func (p *Profile) tabValue(f *Field, raw []byte, rec int) uint64 {
 	f.Distinct = f.tab.n
 	if f.Distinct > maxDistinct {
 		p.settleTab(f)
+		f.kindAt = nil // (too many values to count by kind)
 		f.ManyDistinct = true
 		f.Distinct = maxDistinct
 		f.tab, f.top, f.tops, f.tabBase = nil, nil, nil, nil
@@ -1808,6 +1826,9 @@ func (p *Profile) Finish() {
 			f.Years = f.years.counts()
 		}
 		f.earliestBuf, f.latestBuf, f.years = nil, nil, yearCount{}
+		if f.kindAt != nil {
+			f.kindsOfTab()
+		}
 		if f.top != nil {
 			// A value left out has at most the least kept count: a
 			// kept value with that count may tie with one left out, so
@@ -1836,6 +1857,9 @@ func (p *Profile) Finish() {
 		}
 		if f.Counts == nil {
 			continue
+		}
+		if f.kindOf != 0 {
+			f.kindsOfCounts()
 		}
 		for raw, n := range f.Counts {
 			p.countPattern(f, raw, n)

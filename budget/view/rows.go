@@ -858,6 +858,7 @@ func (k *coll) selectRows() {
 	}
 	k.why = append(k.why, outliers, lackErr, k.lacksField(raws), kindMax, lacking, relevant, k.changePoints(), ends, spread)
 	k.fillGroups()
+	k.kindMax = k.kindMaxLines() // (json_kinds.go)
 
 	// The rows of every record a reason chose, and of the probes.
 	nshow := len(t.probes)
@@ -2442,7 +2443,7 @@ func (t *tracker) newField(f *Field) {
 	f.sel = &fieldSel{gslot: -1, mslot: -1, exit: exitName(f.Path),
 		hi: numHeap{}, lo: numHeap{low: true}, idName: strings.HasSuffix(strings.ToLower(f.Path), "id")}
 	// A group field is in every record, so it appears in the first.
-	if !f.inArr && t.k.p.Records == 1 && (stateNames.MatchString(f.Path) || kindNames.MatchString(f.Path)) {
+	if !f.inArr && t.k.p.Records == 1 && (stateNames.MatchString(f.Path) || kindNames.MatchString(f.Path) || kindGroup(f)) {
 		f.sel.gslot, f.sel.gcap, f.group = len(t.groups), groupValuesCap(f), true
 		t.groups = append(t.groups, f)
 		t.gactive = append(t.gactive, true)

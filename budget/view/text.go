@@ -65,6 +65,8 @@ const (
 	tsKinds
 	tsFields
 	tsHeaders
+	tsSections   // a heading and its entries (text_sections.go)
+	tsHistograms // histograms drawn as rows (text_histogram.go)
 	tsRecFacts
 	tsTagged // colon-separated records with a type tag (text_tagged.go)
 	tsRecIndex
@@ -117,6 +119,9 @@ type textCands struct {
 	recIndexWhat []string
 	recIndexN    map[int]int
 
+	sections *sectionStats // the text's sections, or nil (text_sections.go)
+	hists    *histStats    // the text's histograms, or nil (text_histogram.go)
+
 	// rowTs are the templates shown as rows (text_tmplrows.go), blocks
 	// the records of several lines shown one a line (text_blockrows.go).
 	rowTs  []*tmplRows
@@ -153,6 +158,12 @@ func addText(v *View, in Input, ci int) error {
 		return fmt.Errorf("text view: %d lines counted, the collection has %d", tc.p.lines, c.Count)
 	}
 	tc.t = tc.p.tests
+	if tc.p.headKey == "" && (tc.p.recs == nil || !tc.p.recs.colon && !tc.p.recs.kv.active()) {
+		// (records led by a header line or a "dir:" line are shown as
+		// records: their sections would be the same again)
+		tc.sections = detectSections(tc.in.Data, tc.p.kind)
+	}
+	tc.hists = detectHistograms(tc.in.Data)
 	tc.build(ci)
 	return nil
 }
@@ -581,6 +592,10 @@ func (tc *textCands) candidates() {
 		}
 	}
 	headersFrom(0, 3)
+	if p != nil {
+		tc.sectionCandidates()
+		tc.histCandidates()
+	}
 	if t != nil {
 		tc.suiteCandidates(false)
 	}
@@ -916,6 +931,8 @@ func (tc *textCands) factLines() []string {
 	out = append(out, s)
 	if p.status.active() {
 		out = append(out, p.status.factLine()) // text_status.go
+	} else if l := p.status.codesLine(); l != "" {
+		out = append(out, l) // (a type checker's codes: text_status.go)
 	}
 	if p.nSummaries > 0 {
 		// A tool's own count of its diagnostics, verbatim.
@@ -1088,6 +1105,10 @@ func (tc *textCands) head(k int, cs []Candidate) string {
 		return tc.recNamesHead(cs)
 	case tsTagged:
 		return tc.taggedHead(cs)
+	case tsSections:
+		return tc.sectionsHeadOf(cs)
+	case tsHistograms:
+		return tc.histHead(cs)
 	case tsRecFacts:
 		return fmt.Sprintf("the %s records, counted over every record:\n", commas(tc.p.recs.n))
 	case tsColumns:

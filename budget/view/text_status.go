@@ -44,7 +44,8 @@ import (
 // lines, the "statuses" are the codes in brackets after each message
 // (mypy --pretty's "  [no-untyped-def]"), found only where a message
 // wrapped before its code, so counting them would state partial counts
-// as whole (rev17 R4). Memory: per status its first statusKeepRows
+// as whole (rev17 R4); every line ending in a code in brackets is
+// counted by its code instead, whatever comes before it (codesLine). Memory: per status its first statusKeepRows
 // lines and statusKeepLabels labels.
 
 const (
@@ -89,10 +90,16 @@ type statusStats struct {
 	form     int               // the form chosen (finish), -1 when none
 	last     int               // the position of the last status line (any form), -1 before one
 	diag     int               // error and warning lines that are no status lines (diagnostic)
+	// codes counts the lines by the code in brackets they end with,
+	// whatever comes before it (nil past maxStatuses codes); codesOut:
+	// the text is a diagnostics' (diag), its codes are stated instead of
+	// statuses (codesLine).
+	codes    map[string]int
+	codesOut bool
 }
 
 func newStatusStats() *statusStats {
-	st := &statusStats{form: -1, last: -1}
+	st := &statusStats{form: -1, last: -1, codes: map[string]int{}}
 	for f := range st.byName {
 		st.byName[f] = map[string]*statusCount{}
 	}
@@ -199,6 +206,13 @@ func (st *statusStats) add(pos int, line string) {
 		return
 	}
 	st.nonBlank++
+	if st.codes != nil {
+		if c := trailingCode(line); c != "" {
+			if st.codes[c]++; len(st.codes) > maxStatuses {
+				st.codes = nil
+			}
+		}
+	}
 	for f := 0; f < statusForms; f++ {
 		if st.over[f] {
 			continue
@@ -230,6 +244,43 @@ func (st *statusStats) add(pos int, line string) {
 	}
 }
 
+// trailingCode is the code in brackets a line ends with ("...
+// [no-untyped-def]", "[import]" alone on a wrapped line): a status's
+// words (statusWordsOK) between '[' and ']', blanks around them
+// trimmed; "" when the line ends otherwise.
+func trailingCode(line string) string {
+	t := strings.TrimRight(line, " \t")
+	if !strings.HasSuffix(t, "]") {
+		return ""
+	}
+	i := strings.LastIndexByte(t, '[')
+	if i < 0 {
+		return ""
+	}
+	c := strings.TrimSpace(t[i+1 : len(t)-1])
+	if !statusWordsOK(c) {
+		return ""
+	}
+	return strings.Join(strings.Fields(c), " ")
+}
+
+// codesLine states, in a type checker's diagnostics that end each
+// message with a code in brackets (codesOut: mypy's "  [no-untyped-def]",
+// the code on the message's line or on the line the message wrapped
+// to), every such line counted by its code: "" otherwise.
+func (st *statusStats) codesLine() string {
+	if st == nil || !st.codesOut || st.codes == nil {
+		return ""
+	}
+	ks, total := byCount(st.codes)
+	var parts []string
+	for _, x := range ks {
+		parts = append(parts, fmt.Sprintf("%s %s", x.k, commas(x.n)))
+	}
+	return fmt.Sprintf("codes in brackets at the end of a line (a diagnostic's code after its message, on its line or on the line it wrapped to): %s lines, by code: %s",
+		commas(total), strings.Join(parts, ", "))
+}
+
 // diagnostic reads the severity of the line at pos (text_profile.go):
 // an error or a warning line that is no status line is a diagnostic.
 func (st *statusStats) diagnostic(pos int) {
@@ -251,7 +302,11 @@ func (st *statusStats) finish() {
 		return
 	}
 	n := st.lines[best]
-	if n < statusMinLines || 7*n < st.nonBlank || 2*st.diag >= n {
+	if n < statusMinLines || 7*n < st.nonBlank {
+		return
+	}
+	if 2*st.diag >= n {
+		st.codesOut = best == statusBracket && len(st.codes) >= 2
 		return
 	}
 	rep := 0

@@ -131,10 +131,11 @@ func TestStatusReportCounted(t *testing.T) {
 // testdata/mypy-strict-pretty-aptsources.txt: "...  [no-untyped-def]")
 // are no report of status lines: the code follows two blanks only where
 // the message wrapped before it, so a count of such lines is partial.
-// Any count the view states by status must equal the count of lines
-// ending in that code in brackets, whatever comes before it; on the old
-// code the view said "no-untyped-call 6" (36 lines end in it) and
-// "arg-type 16" (17) as whole counts (rev17 R4).
+// Any count the view states by status or by code must equal the count
+// of lines ending in that code in brackets, whatever comes before it,
+// and every such line is counted by its code; on the old code the view
+// said "no-untyped-call 6" (36 lines end in it) and "arg-type 16" (17)
+// as whole counts (rev17 R4).
 func TestStatusNotReadInDiagnostics(t *testing.T) {
 	data := readFile(t, "testdata/mypy-strict-pretty-aptsources.txt")
 	code := regexp.MustCompile(`\[\s*([a-z-]+)\s*\]\s*$`)
@@ -150,12 +151,19 @@ func TestStatusNotReadInDiagnostics(t *testing.T) {
 	part := regexp.MustCompile(`^([a-z-]+) ([\d,]+)$`)
 	for _, b := range []int{2000, 4000, 8000} {
 		text, _ := textViewAt(t, "mypy-strict-pretty-aptsources.txt", b)
+		if !strings.Contains(text, "\ncodes in brackets at the end of a line (") || !strings.Contains(text, " no-untyped-call 36, ") {
+			t.Errorf("at %d: no line of the codes, every line counted:\n%s", b, text)
+		}
 		for _, l := range strings.Split(text, "\n") {
-			i := strings.Index(l, " by status: ")
-			if !strings.HasPrefix(l, "status lines (") || i < 0 {
+			sep := " by status: "
+			if strings.HasPrefix(l, "codes in brackets") {
+				sep = " by code: "
+			}
+			i := strings.Index(l, sep)
+			if !strings.HasPrefix(l, "status lines (") && !strings.HasPrefix(l, "codes in brackets") || i < 0 {
 				continue
 			}
-			for _, p := range strings.Split(l[i+len(" by status: "):], ", ") {
+			for _, p := range strings.Split(l[i+len(sep):], ", ") {
 				m := part.FindStringSubmatch(p)
 				if m == nil {
 					continue

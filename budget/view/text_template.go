@@ -162,6 +162,9 @@ type cluster struct {
 	// counts (their own total): two positions whose values go together ("still
 	// reachable", "possibly lost") are stated as one phrase.
 	pairs [][]slotCount
+	// nums are, per position whose token is one number, the numbers
+	// of every line there (text_slotnum.go).
+	nums []*slotNum
 }
 
 // slotCount is a token of a template position and its lines.
@@ -357,6 +360,16 @@ func (c *cluster) slotValues() string {
 			if t == tmplAny {
 				k++
 				name = fmt.Sprintf("<*>%d", k)
+			} else if nm := c.numName(i); nm != "" && cs[0].n > 1 {
+				// A number named by the words before it
+				// (text_slotnum.go): "called 0 79, called 7 15"
+				// (not ids, a line each: "#<n>" of "Merge pull
+				// request #<n>").
+				if s := namedCounts(nm, cs); s != "" {
+					parts = append(parts, s)
+					continue
+				}
+				name = nm
 			}
 			// A small template's few values (the slots hold them all)
 			// are listed whole; else the most frequent, when some
@@ -367,6 +380,13 @@ func (c *cluster) slotValues() string {
 			}
 			if len(cs) > shownSlotValues {
 				if lo, hi, ok := numericRange(cs); ok {
+					if s := c.numText(i, t); s != "" {
+						// Many numbers, named: their extremes, the
+						// lines of those, and their mean
+						// (text_slotnum.go).
+						parts = append(parts, s)
+						continue
+					}
 					// Many numbers: their range says more than a census.
 					parts = append(parts, fmt.Sprintf("%s (%d values from %s to %s)", name, len(cs), lo, hi))
 					continue
@@ -378,6 +398,17 @@ func (c *cluster) slotValues() string {
 			}
 			parts = append(parts, fmt.Sprintf("%s (%d values): %s", name, len(cs), formatSlotCounts(cs, n)))
 			continue
+		}
+		if c.countsAt(i) == nil {
+			// Too many values to list: a measure's numbers
+			// (text_slotnum.go).
+			if s := c.numText(i, t); s != "" {
+				if t == tmplAny {
+					k++
+				}
+				parts = append(parts, s)
+				continue
+			}
 		}
 		if c.slots == nil {
 			if t == tmplAny {
@@ -548,6 +579,7 @@ func (m *miner) add(pos int, line string, sev int) *cluster {
 		raw := rawTokens(line, len(toks))
 		best.note(raw)
 		best.count1(raw, &m.counted, &m.pairCounted)
+		best.countNums(toks, raw, line)
 		best.last = pos
 		best.sev = max(best.sev, sev)
 		m.keepLine(best, pos, line)
@@ -571,6 +603,7 @@ func (m *miner) add(pos int, line string, sev int) *cluster {
 	raw := rawTokens(line, len(toks))
 	c.note(raw)
 	c.count1(raw, &m.counted, &m.pairCounted)
+	c.countNums(toks, raw, line)
 	m.keepLine(c, pos, line)
 	m.clusters = append(m.clusters, c)
 	m.groups[key] = append(m.groups[key], c)
