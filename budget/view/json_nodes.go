@@ -36,6 +36,11 @@ const maxNodeCheck = 64
 // still one collection; the walks recurse once per level.
 const maxNodeDepth = 1024
 
+// nodeScanTimes bounds the bytes a walk of a tree of nodes reads: at
+// most this many times the input's bytes (a tree of 64 levels at most
+// never passes it).
+const nodeScanTimes = 64
+
 // nodeWindow is how many bytes of a collection's text are searched for
 // the name of the member its records' children would be under, and
 // about how many bytes of its first records are read for a record
@@ -120,9 +125,19 @@ func findNodeTree(in Input, c Collection) (t *nodeTree, ok bool) {
 	// The whole tree: every root and node an object without a name.
 	t = &nodeTree{roots: roots, key: key}
 	good, deep := true, false
+	// Each level's scan reads its node's whole subtree, so a walk reads
+	// a byte once per node above it: a deep chain over a wide bottom
+	// (1,000 levels over 20,000 leaves) would read the text a thousand
+	// times (REVIEW18 R1). Past nodeScanTimes times the text's bytes
+	// it is no tree read as nodes (each, below, reads as much again).
+	budget := nodeScanTimes * max(len(in.Data), nodeWindow)
 	var walk func(raw []byte, d int)
 	walk = func(raw []byte, d int) {
 		if !good {
+			return
+		}
+		if budget -= len(raw); budget < 0 {
+			good = false
 			return
 		}
 		s := jscan{d: raw}

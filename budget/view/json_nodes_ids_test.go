@@ -64,3 +64,31 @@ func num(x any) int {
 	}
 	return -1
 }
+
+// TestDeepChainOverWideBottomIsNoNodeTree: every level of a tree walk
+// reads its node's whole subtree, so a chain of 150 nodes over 4,000
+// leaves would be read 150 times over (REVIEW18 R1: a 3 MB tree
+// of this shape took 385 s). Past 64 times the text's bytes the walk
+// stops and the tree is no collection of nodes; a heap profile of 66
+// levels (the test above) still is.
+func TestDeepChainOverWideBottomIsNoNodeTree(t *testing.T) {
+	var b strings.Builder
+	const depth, leaves = 150, 4000
+	b.WriteString(`{"head":`)
+	for d := 0; d < depth; d++ {
+		fmt.Fprintf(&b, `{"id":%d,"selfSize":%d,"children":[`, d, d%7)
+	}
+	for i := 0; i < leaves; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id":%d,"selfSize":%d,"children":[]}`, depth+i, i%5)
+	}
+	b.WriteString(strings.Repeat("]}", depth))
+	b.WriteString(`}`)
+	v, _ := viewOfData(t, []byte(b.String()))
+	text := fillAt(t, v, 8000).Text
+	if strings.Contains(text, "every node under them") {
+		t.Fatalf("a chain of %d levels over %d leaves read as one collection of nodes:\n%s", depth, leaves, text)
+	}
+}
