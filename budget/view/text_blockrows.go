@@ -59,12 +59,8 @@ func blockLines(data []byte, starts []int) [][]string {
 	out := make([][]string, len(starts))
 	k, next := -1, 0 // the record being read, the next start
 	for pos := 0; len(data) > 0 && (next < len(starts) || k >= 0); pos++ {
-		line := data
-		var rest []byte
-		if j := bytes.IndexByte(data, '\n'); j >= 0 {
-			line, rest = data[:j], data[j+1:]
-		}
-		data = rest
+		var line []byte
+		line, data = nextLine(data)
 		if next < len(starts) && pos == starts[next] {
 			k, next = next, next+1
 		}
@@ -93,12 +89,8 @@ func linesBefore(data []byte, at []int) []string {
 		k++
 	}
 	for pos := 0; len(data) > 0 && k < len(at); pos++ {
-		line := data
-		var rest []byte
-		if j := bytes.IndexByte(data, '\n'); j >= 0 {
-			line, rest = data[:j], data[j+1:]
-		}
-		data = rest
+		var line []byte
+		line, data = nextLine(data)
 		for k < len(at) && at[k] == pos+1 {
 			out[k] = strings.TrimSuffix(string(line), "\r")
 			k++

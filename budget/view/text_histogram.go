@@ -138,12 +138,8 @@ func detectHistograms(data []byte) *histStats {
 	}
 	pos := 0
 	for len(data) > 0 {
-		line := data
-		var rest []byte
-		if j := bytes.IndexByte(data, '\n'); j >= 0 {
-			line, rest = data[:j], data[j+1:]
-		}
-		data = rest
+		var line []byte
+		line, data = nextLine(data)
 		t := bytes.TrimSpace(line)
 		var b histBucket
 		var form string

@@ -256,6 +256,15 @@ func sampleLines(data []byte, fn func(line string)) {
 	firstLines(data, func(_ int, line string) { fn(line) })
 }
 
+// nextLine splits data at its first newline: the line without it, and
+// the rest (nil after the last line).
+func nextLine(data []byte) (line, rest []byte) {
+	if j := bytes.IndexByte(data, '\n'); j >= 0 {
+		return data[:j], data[j+1:]
+	}
+	return data, nil
+}
+
 // firstLines is textLines over the first 4,000 lines of data only: it
 // stops there.
 func firstLines(data []byte, fn func(pos int, line string)) {

@@ -237,12 +237,8 @@ func readSections(data []byte, useColon bool, loneFm string) *sectionStats {
 	loneAt, loneInd := -1, 0
 	pos, blanks := 0, 0
 	for len(data) > 0 {
-		line := data
-		var rest []byte
-		if j := bytes.IndexByte(data, '\n'); j >= 0 {
-			line, rest = data[:j], data[j+1:]
-		}
-		data = rest
+		var line []byte
+		line, data = nextLine(data)
 		tb := bytes.TrimSpace(line)
 		blank := len(tb) == 0
 		ind := len(line) - len(bytes.TrimLeft(line, " \t"))
