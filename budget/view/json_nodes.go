@@ -37,9 +37,10 @@ const maxNodeCheck = 64
 const maxNodeDepth = 1024
 
 // nodeScanTimes bounds the bytes a walk of a tree of nodes reads: at
-// most this many times the input's bytes (a tree of 64 levels at most
-// never passes it).
-const nodeScanTimes = 64
+// most this many times the input's bytes (a tree of 256 levels at most
+// never passes it; a heap profile reads its bytes once per level above
+// them, 15 times for one of 42 levels).
+const nodeScanTimes = 256
 
 // nodeWindow is how many bytes of a collection's text are searched for
 // the name of the member its records' children would be under, and

@@ -1234,7 +1234,7 @@ func testTotals(t *testSummary, json bool) []string {
 }
 
 // hasWord reports whether line holds a word of three letters or more
-// that is no run of hex digits ("FLAGS", "Issuers"; not "7a:64:6a").
+// with a letter past f ("FLAGS", "Issuers"; not "7a:64:6a", "----").
 func hasWord(line string) bool {
 	for _, w := range strings.Fields(line) {
 		w = strings.Trim(w, ",;:.()[]{}<>'\"`")
@@ -1242,7 +1242,7 @@ func hasWord(line string) bool {
 			continue
 		}
 		for i := 0; i < len(w); i++ {
-			if !isHexByte(w[i]) {
+			if c := w[i] | 0x20; c > 'f' && c <= 'z' {
 				return true
 			}
 		}

@@ -99,34 +99,73 @@ func linesBefore(data []byte, at []int) []string {
 	return out
 }
 
-// leadLine reads the form of the line just before a record's first
-// line ("# Time: 261127  7:44:38" before a slow-log entry's "# User@Host"
-// line), when that line is of a form that also stands just before the
-// very first record: such a line heads the record after it, so it is
-// shown with that record, not as the last line of the one before
-// (REVIEW18 R6). It returns nil when there is no such form, and the
-// line before each sampled record (its header, or "").
-func leadLine(data []byte, first int, pos []int, all []*cluster) ([]string, []string) {
-	if first <= 0 {
-		return nil, nil
+// leadLine finds the form of a line that heads the record after it
+// ("# Time: 261127  7:44:38" before some of a slow log's "# User@Host"
+// entries): a form of no key line that stands inside the records read
+// at least twice, each time just before the next record's first line
+// and never just after a key line (a record's own last line, its
+// statement or "COMMIT;", follows its "SET timestamp=" line). Such a
+// line is shown with the record after it, not as the last line of the
+// one before (REVIEW18 R6). It returns nil when there is no such form,
+// and otherwise the form and the line before each record read (when of
+// the form, else "").
+func leadLine(data []byte, pos []int, blocks [][]string, h *cluster, all []*cluster) ([]string, []string) {
+	isKey := func(toks []string) bool {
+		for _, c := range all {
+			if c.matches(toks) {
+				return true
+			}
+		}
+		return false
 	}
-	before := linesBefore(data, append([]int{first}, pos...))
-	if strings.TrimSpace(before[0]) == "" {
-		return nil, nil
-	}
-	toks := maskedTokens(before[0])
-	for _, c := range all {
-		if c.matches(toks) {
-			return nil, nil
+	var lead []string
+	seen := 0
+	for k, b := range blocks {
+		for j := 1; j < len(b); j++ {
+			if !startsNext(pos, blocks, h, k, j) {
+				continue
+			}
+			toks := maskedTokens(b[j])
+			if isKey(toks) || isKey(maskedTokens(b[j-1])) {
+				continue
+			}
+			if lead == nil {
+				lead = toks
+			}
+			if slices.Equal(toks, lead) {
+				seen++
+			}
 		}
 	}
-	heads := before[1:]
+	if seen < 2 {
+		return nil, nil
+	}
+	for k, b := range blocks {
+		for j := 1; j < len(b); j++ {
+			if slices.Equal(maskedTokens(b[j]), lead) && (!startsNext(pos, blocks, h, k, j) || isKey(maskedTokens(b[j-1]))) {
+				return nil, nil
+			}
+		}
+	}
+	heads := linesBefore(data, pos)
 	for i, l := range heads {
-		if !slices.Equal(maskedTokens(l), toks) {
+		if !slices.Equal(maskedTokens(l), lead) {
 			heads[i] = ""
 		}
 	}
-	return toks, heads
+	return lead, heads
+}
+
+// startsNext reports whether line j of record k (of the records read
+// at pos) is just before a record's first line: the next line of the
+// record read is one of h, or the record read ends there and the next
+// record read starts on the next line.
+func startsNext(pos []int, blocks [][]string, h *cluster, k, j int) bool {
+	b := blocks[k]
+	if j+1 < len(b) {
+		return h.matches(maskedTokens(b[j+1]))
+	}
+	return k+1 < len(pos) && pos[k]+j+1 == pos[k+1]
 }
 
 // maskedTokens are the template tokens of a line, as the miner reads it.
@@ -320,7 +359,7 @@ func (tc *textCands) makeBlockRows(h *cluster, s *rowSample, keys []*cluster) *b
 		}
 	}
 	sort.Strings(common)
-	lead, heads := leadLine(tc.in.Data, h.first, s.pos, all)
+	lead, heads := leadLine(tc.in.Data, s.pos, blocks, h, all)
 	for k, b := range blocks {
 		vals := make([][]string, len(all))
 		var others []string
@@ -337,8 +376,7 @@ func (tc *textCands) makeBlockRows(h *cluster, s *rowSample, keys []*cluster) *b
 			if j > 0 && h.matches(toks) {
 				break
 			}
-			if j > 0 && lead != nil && slices.Equal(toks, lead) &&
-				(j+1 == len(b) || h.matches(maskedTokens(b[j+1]))) {
+			if j > 0 && lead != nil && slices.Equal(toks, lead) && startsNext(s.pos, blocks, h, k, j) {
 				break // it heads the next record
 			}
 			end = s.pos[k] + j
