@@ -119,6 +119,11 @@ func Build(in Input) (*View, error) {
 			return nil, err
 		}
 	}
+	for ci := range in.Collections {
+		if _, ok := folded[ci]; !ok {
+			addGraph(v, in, ci) // json_graph.go
+		}
+	}
 	v.rankByWeight() // onerecord.go
 	return v, nil
 }
