@@ -29,7 +29,9 @@ import (
 // (most collections are no graph: the rest is not read then).
 
 const (
-	// graphSample is how many records the detection reads first.
+	// graphFirst is how many records the detection looks at first,
+	// graphSample how many it reads when one of them names another.
+	graphFirst  = 32
 	graphSample = 256
 	// maxGraphRecords caps the records of a graph (its lines and
 	// edges are held whole).
@@ -129,7 +131,18 @@ func findGraph(in Input, c Collection) *recGraph {
 		return nil
 	}
 	isMap := c.Kind == "map"
+	// A look at the first graphFirst records: some list must name
+	// another of them (most collections are no graph: their other
+	// records are not read).
 	var recs []graphRec
+	firstRecords(in, c, graphFirst, func(raw []byte) bool {
+		recs = append(recs, readGraphRec(raw, isMap))
+		return true
+	})
+	if len(recs) < minIndex || !namesAnother(recs) {
+		return nil
+	}
+	recs = recs[:0]
 	firstRecords(in, c, graphSample, func(raw []byte) bool {
 		recs = append(recs, readGraphRec(raw, isMap))
 		return true
@@ -221,6 +234,35 @@ func chooseGraph(recs []graphRec) (nameM, listM, inv string) {
 		}
 	}
 	sort.Strings(nameCands)
+	// A cheap look first (most collections are no graph): the lists
+	// whose values are names of any candidate, counted once over the
+	// union of the candidates' values; only those are weighed per name.
+	known := map[string]bool{}
+	for _, r := range recs {
+		for _, m := range nameCands {
+			if v, ok := r.names[m]; ok {
+				known[v] = true
+			}
+		}
+	}
+	hits := map[string]int{}
+	for _, r := range recs {
+		for l, vs := range r.lists {
+			for _, v := range vs {
+				if known[v] {
+					hits[l]++
+				}
+			}
+		}
+	}
+	for l, n := range hits {
+		if n < graphMinEdges {
+			delete(hits, l)
+		}
+	}
+	if len(hits) == 0 {
+		return "", "", ""
+	}
 	best := 0
 	for _, m := range nameCands {
 		set := map[string]bool{}
@@ -233,6 +275,9 @@ func chooseGraph(recs []graphRec) (nameM, listM, inv string) {
 		for _, r := range recs {
 			own := r.names[m]
 			for l, vs := range r.lists {
+				if hits[l] == 0 {
+					continue
+				}
 				x := lists[l]
 				x[0] += len(vs)
 				for _, v := range vs {
@@ -592,4 +637,26 @@ func addGraph(v *View, in Input, ci int) {
 	for pos, i := range order {
 		v.Add(Candidate{Section: sec, Key: 100 + pos, Record: -1, Prio: PrioSpread, Reason: "graph", Text: lines[i]})
 	}
+}
+
+// namesAnother reports whether a list of some record names another
+// record by one of its string members (or a map's key).
+func namesAnother(recs []graphRec) bool {
+	known := map[string]int{}
+	for i, r := range recs {
+		for _, v := range r.names {
+			known[v] = i + 1
+		}
+	}
+	hits := 0
+	for i, r := range recs {
+		for _, vs := range r.lists {
+			for _, v := range vs {
+				if j := known[v]; j > 0 && j != i+1 {
+					hits++
+				}
+			}
+		}
+	}
+	return hits >= 2
 }
