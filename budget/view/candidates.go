@@ -358,6 +358,7 @@ func addRecords(v *View, in Input, ci int) error {
 		}
 		k.p.Finish()
 	}
+	noteGraphShape(v, ci, k.p) // json_graph.go
 	if k.in.Drop != nil {
 		// Asked of every field many times: answered once (rows.go).
 		k.drops = make(map[*Field]bool, len(k.p.Fields)+1)

@@ -46,6 +46,9 @@ const (
 	// of its records' bytes is what the records are about, and its
 	// summary comes with the profile; otherwise after the index.
 	graphMainShare = 3
+	// graphShare: at least 1/graphShare of a list's values name records
+	// of the collection for it to be the graph's edges.
+	graphShare = 3
 	// graphTop is how many records the "most named" lines list.
 	graphTop = 5
 )
@@ -75,9 +78,32 @@ type graphRec struct {
 
 // readGraphRec reads a record's top-level string members and the
 // strings of its lists (an array of strings, or of objects: each
-// string member of the elements).
+// string member of the elements). A map's record whose value is itself
+// a list (madge's {module: [modules it requires]}) is read as the list
+// of member "".
 func readGraphRec(raw []byte, isMap bool) graphRec {
 	r := graphRec{names: map[string]string{}, lists: map[string][]string{}, bytes: map[string]int{}, size: len(raw)}
+	list := func(name string, val []byte) {
+		r.bytes[name] = len(val)
+		e := jscan{d: val}
+		e.elements(func(el []byte) {
+			if len(el) == 0 {
+				return
+			}
+			switch el[0] {
+			case '"':
+				r.lists[name] = append(r.lists[name], unquote(el))
+			case '{':
+				o := jscan{d: el}
+				o.members(func(m string, v []byte) {
+					if len(v) > 1 && v[0] == '"' && len(v) <= 256 {
+						k := name + "\x00" + m
+						r.lists[k] = append(r.lists[k], unquote(v))
+					}
+				})
+			}
+		})
+	}
 	s := jscan{d: raw}
 	if isMap {
 		// {"key": value}
@@ -86,6 +112,11 @@ func readGraphRec(raw []byte, isMap bool) graphRec {
 			raw = val
 		})
 		s = jscan{d: raw}
+		s.ws()
+		if s.peek() == '[' {
+			list("", raw[s.pos:])
+			return r
+		}
 	}
 	s.ws()
 	if s.peek() != '{' {
@@ -101,28 +132,45 @@ func readGraphRec(raw []byte, isMap bool) graphRec {
 				r.names[name] = unquote(val)
 			}
 		case '[':
-			r.bytes[name] = len(val)
-			e := jscan{d: val}
-			e.elements(func(el []byte) {
-				if len(el) == 0 {
-					return
-				}
-				switch el[0] {
-				case '"':
-					r.lists[name] = append(r.lists[name], unquote(el))
-				case '{':
-					o := jscan{d: el}
-					o.members(func(m string, v []byte) {
-						if len(v) > 1 && v[0] == '"' && len(v) <= 256 {
-							k := name + "\x00" + m
-							r.lists[k] = append(r.lists[k], unquote(v))
-						}
-					})
-				}
-			})
+			list(name, val)
 		}
 	})
 	return r
+}
+
+// noteGraphShape notes collection ci as no graph when its profile p has
+// no candidate for the name member (a string member, outside arrays,
+// in nine records of ten, nearly every value distinct; a map's key
+// always is one) or none for the list (the strings of a top-level array
+// member, or of a string member of its objects: "deps[]",
+// "dependencies[].name"; a map's value itself: "[]", "[].id"), with at
+// least graphMinEdges values. That costs nothing (the profile has
+// counted it all); the first look at the records costs a read of
+// graphFirst records (kubectl's pods: 5 M instructions at 10 MB).
+func noteGraphShape(v *View, ci int, p *Profile) {
+	name, list := p.Map, false
+	for _, f := range p.Fields {
+		if f.Types&tString == 0 {
+			continue
+		}
+		before, after, arr := strings.Cut(f.Path, "[]")
+		switch {
+		case !arr:
+			if !name && !strings.ContainsAny(f.Path, ".[\"") && f.Present*10 >= p.Records*9 &&
+				(f.ManyDistinct || f.Distinct*10 >= f.Present*9) {
+				name = true
+			}
+		case !list && f.Values >= graphMinEdges && !strings.ContainsAny(before, ".[\"") &&
+			(after == "" || after[0] == '.' && !strings.ContainsAny(after[1:], ".[\"")):
+			list = true
+		}
+	}
+	if !name || !list {
+		if v.noGraph == nil {
+			v.noGraph = map[int]bool{}
+		}
+		v.noGraph[ci] = true
+	}
 }
 
 // findGraph returns the graph of collection c, or nil when it is none.
@@ -150,8 +198,8 @@ func findGraph(in Input, c Collection) *recGraph {
 	if len(recs) < minIndex {
 		return nil
 	}
-	nameM, listM, inv := chooseGraph(recs)
-	if listM == "" {
+	nameM, listM, inv, ok := chooseGraph(recs)
+	if !ok {
 		return nil
 	}
 	if len(recs) < c.Count {
@@ -207,10 +255,12 @@ func findGraph(in Input, c Collection) *recGraph {
 
 // chooseGraph picks, over the sampled records, the name member and the
 // list whose values name the most other records (at least
-// graphMinEdges, and at least half of the list's values), and a second list that holds
+// graphMinEdges, and at least a third of the list's values: cargo
+// metadata's dependencies[].name names 228 workspace packages among 540
+// crates), and a second list that holds
 // the edges in (each record's list names exactly the records that name
 // it), or "" for none.
-func chooseGraph(recs []graphRec) (nameM, listM, inv string) {
+func chooseGraph(recs []graphRec) (nameM, listM, inv string, ok bool) {
 	// Name members: present in nine records of ten, distinct.
 	count := map[string]int{}
 	for _, r := range recs {
@@ -261,7 +311,7 @@ func chooseGraph(recs []graphRec) (nameM, listM, inv string) {
 		}
 	}
 	if len(hits) == 0 {
-		return "", "", ""
+		return "", "", "", false
 	}
 	best := 0
 	for _, m := range nameCands {
@@ -297,13 +347,13 @@ func chooseGraph(recs []graphRec) (nameM, listM, inv string) {
 		sort.Strings(keys)
 		for _, l := range keys {
 			x := lists[l]
-			if x[1] >= graphMinEdges && x[1]*2 >= x[0] && x[1] > best {
+			if x[1] >= graphMinEdges && x[1]*graphShare >= x[0] && x[1] > best && listEverywhere(recs, l) {
 				best, nameM, listM = x[1], m, l
 			}
 		}
 	}
-	if listM == "" {
-		return "", "", ""
+	if best == 0 {
+		return "", "", "", false
 	}
 	// The inverse list, when there is one: for every sampled record,
 	// the records naming it (within the sample) are in its list.
@@ -350,14 +400,38 @@ func chooseGraph(recs []graphRec) (nameM, listM, inv string) {
 			}
 		}
 		if ok && some >= graphMinEdges {
-			return nameM, listM, l
+			return nameM, listM, l, true
 		}
 	}
-	return nameM, listM, ""
+	return nameM, listM, "", true
 }
 
-// listPath is the list's path as the view writes it ("dependencies[].resolved").
+// listEverywhere reports whether the list member of l ("m" of "m" or
+// "m\x00s") is an array in nine records of ten: a record without it
+// would be stated as one with no edges out. (npm outdated --all: a
+// package's value is a list of its instances, each with the dependent,
+// or one instance whose dependent is a plain member: 169 of 282
+// records were "with an empty list".)
+func listEverywhere(recs []graphRec, l string) bool {
+	m, _, _ := strings.Cut(l, "\x00")
+	n := 0
+	for _, r := range recs {
+		if _, ok := r.bytes[m]; ok {
+			n++
+		}
+	}
+	return n*10 >= len(recs)*9
+}
+
+// listPath is the list's path as the view writes it
+// ("dependencies[].resolved"; "their lists" for a map of lists).
 func (g *recGraph) listPath() string {
+	if g.edge == "" {
+		if g.elem == "" {
+			return "their lists"
+		}
+		return "their lists' " + g.elem
+	}
 	if g.elem == "" {
 		return g.edge + "[]"
 	}
@@ -365,7 +439,21 @@ func (g *recGraph) listPath() string {
 }
 
 // outWord and inWord name the edges out and in on a record's line.
-func (g *recGraph) outWord() string { return g.edge }
+func (g *recGraph) outWord() string {
+	if g.edge == "" {
+		return "names"
+	}
+	return g.edge
+}
+
+// noneWords names the records with no edges out ("no dependencies",
+// "an empty list").
+func (g *recGraph) noneWords() string {
+	if g.edge == "" {
+		return "an empty list"
+	}
+	return "no " + g.edge
+}
 func (g *recGraph) inWord() string {
 	if g.inv != "" {
 		return g.inv
@@ -376,7 +464,10 @@ func (g *recGraph) inWord() string {
 // edgesExpr is the jq expression of a record's edges out, relative to
 // the record (a map's record is its value).
 func (g *recGraph) edgesExpr() string {
-	e := "." + jqName(g.edge) + "[]?"
+	e := ".[]?"
+	if g.edge != "" {
+		e = "." + jqName(g.edge) + "[]?"
+	}
 	if g.elem != "" {
 		e += "." + jqName(g.elem)
 	}
@@ -392,16 +483,23 @@ func jqName(n string) string {
 }
 
 // restQuery lists, for the records from position from on, each record's
-// name, its edges out and the records naming it.
+// name, its edges out and the records naming it. The edges in are
+// grouped once, over an edge list sorted by the record named (group_by),
+// not looked up by scanning every record for each one: that was
+// quadratic and ran past jq's deadline at 3,000 records (REVIEW18 R12);
+// gojq's reduce into an object copies the object at every step, so it is
+// quadratic too. group_by's sort is stable: each record's namers stay in
+// record order (a map's: in key order, as to_entries gives them).
 func (g *recGraph) restQuery(c Collection, from int) string {
 	edges := g.edgesExpr()
+	const group = `group_by(.t) | map({key: .[0].t, value: map(.s)}) | from_entries`
 	if c.Kind == "map" {
-		return fmt.Sprintf(`%s | to_entries as $e | [$e[%d:][] | .key as $n | {name: $n, out: [.value | %s], in: [$e[] | select(any(.value | %s; . == $n)) | .key]}]`,
-			c.Path, from, edges, edges)
+		return fmt.Sprintf(`%s | to_entries as $e | ([$e[] | .key as $n | [.value | %s] | unique[] | {t: ., s: $n}] | %s) as $in | [$e[%d:][] | .key as $n | {name: $n, out: [.value | %s], in: ($in[$n] // [])}]`,
+			c.Path, edges, group, from, edges)
 	}
 	name := "." + jqName(g.name)
-	return fmt.Sprintf(`%s as $r | [$r[%d:][] | %s as $n | {name: $n, out: [%s], in: [$r[] | select(any(%s; . == $n)) | %s]}]`,
-		c.Path, from, name, edges, edges, name)
+	return fmt.Sprintf(`%s as $r | ([$r[] | %s as $n | [%s] | unique[] | {t: ., s: $n}] | %s) as $in | [$r[%d:][] | %s as $n | {name: $n, out: [%s], in: ($in[$n | strings] // [])}]`,
+		c.Path, name, edges, group, from, name, edges)
 }
 
 // nameList writes names, cut at graphListWidth characters with how many
@@ -504,6 +602,9 @@ func containsIdx(list []int32, i int32) bool {
 // addGraph adds the graph section of collection ci, when its records
 // name each other.
 func addGraph(v *View, in Input, ci int) {
+	if v.noGraph[ci] {
+		return
+	}
 	c := in.Collections[ci]
 	g := findGraph(in, c)
 	if g == nil {
@@ -617,7 +718,7 @@ func addGraph(v *View, in Input, ci int) {
 		}
 		cycText = fmt.Sprintf("in cycles (records that reach themselves): %s in %s: %s", plural(members, "record"), plural(len(cyc), "group"), strings.Join(parts, "; "))
 	}
-	add(1, PrioProfile, fmt.Sprintf("  %s with no %s, %s %s; %s", commas(len(none)), g.outWord(), commas(len(unnamed)), inWords, cycText))
+	add(1, PrioProfile, fmt.Sprintf("  %s with %s, %s %s; %s", commas(len(none)), g.noneWords(), commas(len(unnamed)), inWords, cycText))
 	top := func(deg func(i int) int) string {
 		idx := append([]int(nil), order...)
 		sort.SliceStable(idx, func(a, b int) bool { return deg(idx[a]) > deg(idx[b]) })
@@ -631,9 +732,17 @@ func addGraph(v *View, in Input, ci int) {
 		return strings.Join(parts, ", ")
 	}
 	add(2, PrioProfile, fmt.Sprintf("  most pointed to (records naming them in %s): %s", g.listPath(), top(func(i int) int { return len(g.in[i]) })))
-	add(3, PrioProfile, fmt.Sprintf("  most pointing (names in their %s): %s", g.listPath(), top(func(i int) int { return outDeg[i] })))
-	add(4, PrioSpread, fmt.Sprintf("  no %s (%s): %s", g.outWord(), commas(len(none)), nameList(none)))
-	add(5, PrioSpread, fmt.Sprintf("  %s (%s): %s", inWords, commas(len(unnamed)), nameList(unnamed)))
+	add(3, PrioProfile, fmt.Sprintf("  most pointing (names in %s): %s", strings.Replace("their "+g.listPath(), "their their ", "their ", 1), top(func(i int) int { return outDeg[i] })))
+	if len(none) > 0 {
+		w := g.noneWords()
+		if g.edge == "" {
+			w = "empty lists"
+		}
+		add(4, PrioSpread, fmt.Sprintf("  %s (%s): %s", w, commas(len(none)), nameList(none)))
+	}
+	if len(unnamed) > 0 {
+		add(5, PrioSpread, fmt.Sprintf("  %s (%s): %s", inWords, commas(len(unnamed)), nameList(unnamed)))
+	}
 	for pos, i := range order {
 		v.Add(Candidate{Section: sec, Key: 100 + pos, Record: -1, Prio: PrioSpread, Reason: "graph", Text: lines[i]})
 	}

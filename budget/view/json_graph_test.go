@@ -1,7 +1,10 @@
 package view_test
 
 import (
+	"encoding/json"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -52,4 +55,119 @@ func TestGraphOfRecordsNamingEachOther(t *testing.T) {
 	if text := fillAt(t, v2, 8000).Text; strings.Contains(text, "graph of") {
 		t.Errorf("a list of the records' own names read as a graph:\n%s", text)
 	}
+}
+
+// cargoMetadataFile is `cargo metadata --no-deps --format-version 1` of
+// rust-analyzer's workspace (testdata/README.md): 44 packages whose
+// dependencies[].name name 228 workspace packages among 540 crates.
+const cargoMetadataFile = "testdata/cargo-metadata-rust-analyzer.json"
+
+// TestGraphWhoseListsAlsoNameOthers: a collection whose lists name
+// records of it among other names (a workspace's packages depending on
+// each other and on crates from a registry: 42% of the names are
+// packages here) is a graph; the records with no dependencies and those
+// no package depends on are counted and named as jq finds them, and the
+// most depended on is named with its count. On main the graph needed
+// half of a list's values to be records, and the view had no line with
+// "which packages depend on stdx".
+func TestGraphWhoseListsAlsoNameOthers(t *testing.T) {
+	data := readFile(t, cargoMetadataFile)
+	v := buildView(t, inputOf(t, data, 8000))
+	text := fillAt(t, v, 8000).Text
+	if !strings.Contains(text, "graph of .packages (44 records named by their name)") {
+		t.Fatalf("no graph of .packages:\n%s", text)
+	}
+	none := jqAll(t, data, `[.packages[] | select(.dependencies | length == 0) | .name] | "\(length) with no dependencies"`)[0].(string)
+	unnamed := jqAll(t, data, `([.packages[].dependencies[].name] | unique) as $u | [.packages[] | select(.name as $n | $u | index($n) | not) | .name] | "\(length) named by no record"`)[0].(string)
+	if want := "  " + none + ", " + unnamed; !strings.Contains(text, want) {
+		t.Errorf("no line %q:\n%s", want, text)
+	}
+	top := jqAll(t, data, `[.packages[] | {n: .name, d: ([.dependencies[].name] | unique)}] as $p | [$p[] | .n as $x | {x: $x, c: ([$p[] | select(.d | index($x))] | length)}] | max_by(.c) | "\(.x) \(.c)"`)[0].(string)
+	if !strings.Contains(text, "most pointed to (records naming them in dependencies[].name): "+top+",") {
+		t.Errorf("the most depended on is not %q:\n%s", top, text)
+	}
+	edges := jqAll(t, data, `[.packages[].name] as $n | [.packages[].dependencies[].name] | "\(length) edges in dependencies[].name, \(map(select(. as $d | $n | index($d))) | length) to records here"`)[0].(string)
+	if !strings.Contains(text, edges) {
+		t.Errorf("no %q:\n%s", edges, text)
+	}
+}
+
+// TestGraphOfAMapOfLists: a map of module -> the modules it requires
+// (madge --json) is a graph whose records are named by their keys and
+// whose lists are the values themselves: the modules nothing requires and
+// the most required, as jq counts them. On main the map was profiled
+// as lists of strings, and "which modules require X" was in no line.
+func TestGraphOfAMapOfLists(t *testing.T) {
+	data := readFile(t, madgeFile)
+	in := inputOf(t, data, 8000)
+	in.Tool = "madge"
+	text := fillAt(t, buildView(t, in), 8000).Text
+	if !strings.Contains(text, "graph of . (223 records named by their key)") {
+		t.Fatalf("no graph of the map:\n%s", text)
+	}
+	empty := jqAll(t, data, `[.[] | select(length == 0)] | length`)[0].(int)
+	unnamed := jqAll(t, data, `([.[][]] | unique) as $u | [keys[] | select(. as $k | $u | index($k) | not)] | length`)[0].(int)
+	if want := fmt.Sprintf("  %d with an empty list, %d named by no record", empty, unnamed); !strings.Contains(text, want) {
+		t.Errorf("no line %q:\n%s", want, text)
+	}
+	top := jqAll(t, data, `[.[][]] | group_by(.) | max_by(length) | "\(.[0]) \(length)"`)[0].(string)
+	if !strings.Contains(text, "most pointed to (records naming them in their lists): "+top+",") {
+		t.Errorf("the most required is not %q:\n%s", top, text)
+	}
+	// A record's line: what it requires and what requires it.
+	const rec = "lib/create/check-overflow.js"
+	out := jqAll(t, data, `.["`+rec+`"] | "\(length) names \(join(", "))"`)[0].(string)
+	by := jqAll(t, data, `[to_entries[] | select(.value | index("`+rec+`")) | .key] | "\(length) named by \(join(", "))"`)[0].(string)
+	if want := rec + ": " + out + "; " + by + "\n"; !strings.Contains(text, want) {
+		t.Errorf("no line %q:\n%s", want, text)
+	}
+}
+
+// graphRestFoot is the foot of a graph's record lines, with its query.
+var graphRestFoot = regexp.MustCompile(`(?m)^  edges: ([\d,]+) of ([\d,]+) records not listed; list exactly them \(name, out, in\): compact artifact query \S+ --jq '([^\n]*)'$`)
+
+// TestGraphRestQueryAsTheRecordsSay: the query of the records not
+// listed returns, for each, its name, its edges out and the records
+// naming it, as a scan of every record finds them (the quadratic query
+// it replaces, REVIEW18 R12), on an array graph (cargo), a map of
+// objects (esbuild) and a map of lists (madge).
+func TestGraphRestQueryAsTheRecordsSay(t *testing.T) {
+	for _, tc := range []struct {
+		file, slow string
+	}{
+		{cargoMetadataFile, `.packages as $r | [$r[%s:][] | .name as $n | {name: $n, out: [.dependencies[]?.name | strings], in: [$r[] | select(any(.dependencies[]?.name | strings; . == $n)) | .name]}]`},
+		{esbuildSemverFile, `.inputs | to_entries as $e | [$e[%s:][] | .key as $n | {name: $n, out: [.value | .imports[]?.path | strings], in: [$e[] | select(any(.value | .imports[]?.path | strings; . == $n)) | .key]}]`},
+		{madgeFile, `. | to_entries as $e | [$e[%s:][] | .key as $n | {name: $n, out: [.value | .[]? | strings], in: [$e[] | select(any(.value | .[]? | strings; . == $n)) | .key]}]`},
+	} {
+		data := readFile(t, tc.file)
+		v := buildView(t, inputOf(t, data, 4000))
+		found := false
+		for _, b := range []int{4000, 5000, 6000, 7000, 8000, 16000} {
+			m := graphRestFoot.FindStringSubmatch(fillAt(t, v, b).Text)
+			if m == nil {
+				continue
+			}
+			found = true
+			from := jqAll(t, data, strings.Replace(tc.slow, "%s", "0", 1)+" | length")[0].(int) - graphAtoi(t, m[1])
+			got, _ := json.Marshal(jqAll(t, data, m[3]))
+			want, _ := json.Marshal(jqAll(t, data, strings.Replace(tc.slow, "%s", strconv.Itoa(from), 1)))
+			if string(got) != string(want) {
+				t.Errorf("%s at %d: the query returns\n%.600s\nwant\n%.600s", tc.file, b, got, want)
+			}
+			break
+		}
+		if !found {
+			t.Errorf("%s: no graph foot at 4k-16k", tc.file)
+		}
+	}
+}
+
+// graphAtoi reads a count written with thousands separators.
+func graphAtoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(strings.ReplaceAll(s, ",", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

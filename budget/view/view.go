@@ -120,6 +120,10 @@ type View struct {
 	// items are the collections of items the view shows in place of
 	// its input's records (Items).
 	items []Items
+	// noGraph holds the collections whose profile has no name member and
+	// list of strings a graph needs (json_graph.go: their records are
+	// not read for one).
+	noGraph map[int]bool
 }
 
 // Items is a collection the view shows that is none of its input's: the
