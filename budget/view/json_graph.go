@@ -508,7 +508,7 @@ func nameList(names []string) string {
 	var b strings.Builder
 	for i, n := range names {
 		if b.Len()+len(n) > graphListWidth && i > 0 {
-			fmt.Fprintf(&b, ", … and %d more", len(names)-i)
+			fmt.Fprintf(&b, ", … and %s more", commas(len(names)-i))
 			break
 		}
 		if i > 0 {
@@ -722,6 +722,11 @@ func addGraph(v *View, in Input, ci int) {
 	top := func(deg func(i int) int) string {
 		idx := append([]int(nil), order...)
 		sort.SliceStable(idx, func(a, b int) bool { return deg(idx[a]) > deg(idx[b]) })
+		if d := deg(idx[0]); d > 0 && deg(idx[n-1]) == d {
+			// (a ring of 3,000 records each naming 2: no record is
+			// "most" named)
+			return fmt.Sprintf("none, every record %d", d)
+		}
 		var parts []string
 		for _, i := range idx[:min(graphTop, n)] {
 			if deg(i) == 0 {
