@@ -88,8 +88,8 @@ func (k *coll) kindField() *Field {
 
 // lastOfKinds adds to r, per value of the kind field (kindField) held
 // by two records or more, commonest first, the last record holding it
-// when that is not the collection's last record (the ends show that
-// one), at most maxLastKinds; extra keeps each row's text. It returns
+// (one among the collection's last records, the rows of the end already,
+// is only returned: its row carries its members), at most maxLastKinds; extra keeps each row's text. It returns
 // the records chosen.
 func (k *coll) lastOfKinds(r *reason, extra func(int, []byte)) []int {
 	kf := k.kindField()
@@ -118,6 +118,13 @@ func (k *coll) lastOfKinds(r *reason, extra func(int, []byte)) []int {
 		if _, ok := r.text[i]; ok {
 			continue
 		}
+		if i >= n-1-tailRows(k) {
+			// A record among the last ones is a row of the end already
+			// ("the end (3rd from last)": the rows after it say no
+			// later record is of its kind): its members only.
+			out = append(out, i)
+			continue
+		}
 		extra(i, vs.lastRaw)
 		r.recs = append(r.recs, i)
 		r.text[i] = fmt.Sprintf("the last %s=%s", k.short(kf), cell(vs.key, 40))
@@ -128,7 +135,8 @@ func (k *coll) lastOfKinds(r *reason, extra func(int, []byte)) []int {
 
 // restCell renders the members of record i that its row does not show
 // (no column, not in its other cell, not a constant the profile states,
-// not dropped by the rules, not inside an array: the foot's query of a
+// not dropped by the rules, neither a copy nor a code of another field
+// (dupcols.go: chromeRole.value's 96 for every heading), not inside an array: the foot's query of a
 // whole record shows those), as name=value in document order, each value
 // cut at restValue characters with the cut counted, within restChars
 // characters, the members left out counted; "" when there are none. A
@@ -144,7 +152,8 @@ func (k *coll) restCell(i int, why string) string {
 	size, more := 0, 0
 	seen := map[*Field]bool{}
 	k.p.leaves(r.raw, func(f *Field, v []byte) {
-		if _, col := k.colIdx[f]; col || shown[f] || seen[f] || k.hidden(f) || f.Constant(k.p.Records) || emptyValue(v) {
+		if _, col := k.colIdx[f]; col || shown[f] || seen[f] || k.hidden(f) || f.Constant(k.p.Records) || emptyValue(v) ||
+			k.dupOf[f] != nil || k.codeOf(f) != nil {
 			return
 		}
 		seen[f] = true

@@ -47,7 +47,8 @@ func rowValue(v any) string {
 // JSON-lines log (the last record; the last record of each level) show
 // every member of their record, the ones no column shows as name=value
 // after the row's reasons, and say which end they are ("the last
-// level=WARN"). The orders service's log
+// level=WARN"; one of the last five records is "the end (5th from
+// last)"). The orders service's log
 // (../../testdata/captured/app-log.jsonl, 9,000 records of four levels)
 // ends with a DELETE whose method no column shows; its last WARN says
 // which attempt it was (attempt=3), its last ERROR which error
@@ -109,7 +110,7 @@ func TestEndRowsCarryEveryMember(t *testing.T) {
 			}
 			what := "the last level=" + lv
 			check(i, what)
-			if row := rows[i]; row != "" && !strings.Contains(row, what) {
+			if row := rows[i]; row != "" && i < n-5 && !strings.Contains(row, what) {
 				t.Errorf("at %d tokens: the row of record %d does not say it is %s: %q", b, i, what, row)
 			}
 		}

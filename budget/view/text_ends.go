@@ -30,15 +30,6 @@ const (
 	endsDen   = 8
 )
 
-// endsFloor is the characters of the first and last lines that come
-// before every other candidate of the text: the floor of the view's
-// ends at its smallest budgets, where head+tail answered the banner's
-// facts and the last lines' and the view did not (session 18's clean
-// set: facts 77% vs 92%, the end 79% vs 92% at 4,000 tokens). They
-// count in the share: the other candidates catch up after them, so a
-// larger budget shows the same as before.
-const endsFloor = 1200
-
 // endsTailWeight is how many characters of the end a text's ends get
 // for one of its start.
 const endsTailWeight = 1
@@ -169,7 +160,7 @@ func (tc *textCands) mergeEnds(start int) {
 		prio = rest[0].Prio
 	}
 	for i < len(ends) || j < len(rest) {
-		if i < len(ends) && (j == len(rest) || ec < endsFloor || ec*(endsDen-endsShare) <= rc*endsShare) {
+		if i < len(ends) && (j == len(rest) || ec*(endsDen-endsShare) <= rc*endsShare) {
 			c := ends[i]
 			i++
 			if shown[c.Record] {
