@@ -169,8 +169,11 @@ type coll struct {
 	// readAgain counts the records selectRows read again for the
 	// extremes and outliers.
 	readAgain int
-	// profileLines counts the profile line candidates.
-	profileLines int
+	// fieldLines counts the profile lines that each profile one field
+	// (not the per-group and per-kind lines after them), and fieldKey is
+	// the candidate key of the first: the foot's "profile lines not
+	// shown: N of M fields" counts fields only (REVIEW18 R3).
+	fieldLines, fieldKey int
 	// whole counts the lines that list every member or item of a
 	// small collection of scalars (reasonWhole): no rows are needed.
 	whole int
@@ -650,7 +653,7 @@ func (k *coll) addProfile(v *View, sec int) {
 	for _, g := range k.kindMax { // (json_kinds.go)
 		lines = append(lines, line{PrioProfile2, g})
 	}
-	k.profileLines = len(lines)
+	k.fieldLines, k.fieldKey = len(rs), key
 	for _, l := range lines {
 		v.Add(Candidate{Section: sec, Key: key, Record: -1, Prio: l.prio, Reason: "profile", Text: l.text})
 		key++
