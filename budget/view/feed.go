@@ -199,9 +199,6 @@ func (fc *FedColl) End(end int) {
 	} else {
 		t.prevRaw = nil
 	}
-	if len(t.lastVals) > 0 {
-		t.endLast(raw) // (json_last.go)
-	}
 	if len(t.terms)|t.gon|len(t.mtouched)|len(t.arrNums) != 0 {
 		t.raw = raw
 		t.endMore()
@@ -407,7 +404,7 @@ func (fc *FedColl) ScalarEntry(at int, key []byte, esc bool, raw []byte) {
 		// (tracker.end of a map's record, which has no text: a map's
 		// records are no slices of the output (t.alias is false), so
 		// t.raw and t.prevRaw are nil from their open on, and stay nil)
-		if len(t.terms)|t.gon|len(t.mtouched)|len(t.arrNums)|len(t.lastVals) != 0 {
+		if len(t.terms)|t.gon|len(t.mtouched)|len(t.arrNums) != 0 {
 			t.end(nil)
 		}
 	} else {

@@ -27,11 +27,11 @@ import (
 // kindNames, of 2 to maxValues values), held by two records or more,
 // commonest first, the last record holding it is a row ("the last
 // type=step"), after the profile's second lines (PrioEnds2: at a small
-// budget the rare rows come first). The profile's pass notes, for each value of a group
-// field (the tracker follows kind fields from the first record), the
-// last record holding it and that record's text when it is a slice of
-// the input (lastOf, endLast: a store per record, no copy); nothing else
-// per record.
+// budget the rare rows come first). The profile's pass notes, for each
+// value of a group field named like a kind (the tracker follows those
+// from the first record), the last record holding it and where its text
+// starts when it is a slice of the input (lastOf: two stores per record,
+// no copy); the record is read off that start once, when chosen.
 
 // Limits of the members a row of an end carries besides its cells.
 const (
@@ -42,24 +42,28 @@ const (
 // maxLastKinds is the most rows of the last records of each kind.
 const maxLastKinds = 2 * firstRound
 
-// lastOf notes that vs, a value of a group field, is in the current
-// record (groupValue, when the value is not noted for it yet).
+// lastOf notes that vs (nil: none), a value of a kind field, is in the
+// current record: its number and the text from the record's start (a
+// slice of the input; nil when the record is not one), whose first JSON
+// value is the record (lastRecord). Two stores per record.
 func (t *tracker) lastOf(vs *valState) {
-	vs.lastAt = t.rec + 1
-	t.lastVals = append(t.lastVals, vs)
+	if vs == nil {
+		return
+	}
+	vs.lastAt, vs.lastRaw = t.rec+1, nil
+	if t.alias {
+		vs.lastRaw = t.raw
+	}
 }
 
-// endLast keeps the text of the record that ends, raw, with every value
-// it holds last (lastOf): the record itself when it is a slice of the
-// input, else nothing (no row).
-func (t *tracker) endLast(raw []byte) {
-	for _, vs := range t.lastVals {
-		vs.lastRaw = nil
-		if t.alias && raw != nil {
-			vs.lastRaw = raw
-		}
-	}
-	t.lastVals = t.lastVals[:0]
+// lastRecord returns the record whose text starts raw (lastOf): its
+// first JSON value.
+func lastRecord(raw []byte) []byte {
+	s := &jscan{d: raw}
+	s.ws()
+	start := s.pos
+	s.skipValue()
+	return raw[start:s.pos]
 }
 
 // kindField returns the records' kind field for the last record of each
@@ -125,7 +129,7 @@ func (k *coll) lastOfKinds(r *reason, extra func(int, []byte)) []int {
 			out = append(out, i)
 			continue
 		}
-		extra(i, vs.lastRaw)
+		extra(i, lastRecord(vs.lastRaw))
 		r.recs = append(r.recs, i)
 		r.text[i] = fmt.Sprintf("the last %s=%s", k.short(kf), cell(vs.key, 40))
 		out = append(out, i)

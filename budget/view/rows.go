@@ -1563,6 +1563,9 @@ type fieldSel struct {
 	gcap int
 	// idName: the field's name ends in "id" (no measure).
 	idName bool
+	// lastKind: a group field named like a kind, whose values' last
+	// records are noted (groupValue, json_last.go).
+	lastKind bool
 }
 
 // maxExitValues caps the non-zero values of an exit-code field followed
@@ -1806,9 +1809,6 @@ type tracker struct {
 	// arrNums are the fields under arrays with numbers in the record.
 	arrNums []*Field
 	sums    []map[string]*gsum
-	// lastVals are the values of group fields the record holds
-	// (lastOf, json_last.go).
-	lastVals []*valState
 }
 
 // newTracker returns the tracker of collection k.
@@ -2138,9 +2138,6 @@ func (t *tracker) end(raw []byte) {
 	} else {
 		t.prevRaw = nil
 	}
-	if len(t.lastVals) > 0 {
-		t.endLast(raw) // (json_last.go)
-	}
 	if len(t.terms)|t.gon|len(t.mtouched)|len(t.arrNums) == 0 {
 		return // (no words asked for, no group, no number under an array)
 	}
@@ -2464,6 +2461,7 @@ func (t *tracker) newField(f *Field) {
 	// A group field is in every record, so it appears in the first.
 	if !f.inArr && t.k.p.Records == 1 && (stateNames.MatchString(f.Path) || kindNames.MatchString(f.Path) || kindGroup(f)) {
 		f.sel.gslot, f.sel.gcap, f.group = len(t.groups), groupValuesCap(f), true
+		f.sel.lastKind = kindNames.MatchString(f.Path) || logKindNames.MatchString(f.Path)
 		t.groups = append(t.groups, f)
 		t.gactive = append(t.gactive, true)
 		t.gon++
@@ -2566,8 +2564,8 @@ func (t *tracker) number(f *Field, x float64) {
 
 // groupValue notes the value of a group candidate in the current record.
 func (t *tracker) groupValue(f *Field, raw []byte) {
-	if vs := f.lastVal; vs != nil && vs.lastAt != t.rec+1 {
-		t.lastOf(vs) // (json_last.go: f.lastVal is raw's state)
+	if f.sel.lastKind {
+		t.lastOf(f.lastVal) // (json_last.go: f.lastVal is raw's state)
 	}
 	if g := f.sel.gslot; t.gactive[g] {
 		// (f.lastVal is raw's state, or nil: Profile.scalar calls this
