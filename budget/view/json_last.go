@@ -24,7 +24,7 @@ import (
 // category), and "the last step", "the last progress tick" are ends of
 // their own. Per value of the records' kind field (a string member of
 // the record itself in nine records of ten or more, named like a kind:
-// kindNames, of 2 to maxValues values), held by two records or more,
+// kindNames, of 2 to maxValues short values), held by two records or more,
 // commonest first, the last record holding it is a row ("the last
 // type=step"), after the profile's second lines (PrioEnds2: at a small
 // budget the rare rows come first). The profile's pass notes, for each
@@ -40,7 +40,7 @@ const (
 )
 
 // maxLastKinds is the most rows of the last records of each kind.
-const maxLastKinds = 2 * firstRound
+const maxLastKinds = firstRound
 
 // lastOf notes that vs (nil: none), a value of a kind field, is in the
 // current record: its number and the text from the record's start (a
@@ -71,8 +71,11 @@ func lastRecord(raw []byte) []byte {
 // list of findings has a type, but its last convention is no end), a
 // string member of the record itself, followed as a
 // group by the tracker, in nine records of ten or more, of 2 to
-// maxValues values counted one by one, named like a kind (kindNames) or
-// a log's message (logKind); the first in document order.
+// maxValues values counted one by one, each short (a cell), named like
+// a kind (kindNames: a type, a level, an event; not a message: a
+// linter's findings as JSON lines repeat their messages, and "the last
+// message=..." rows took the index's place at 2,000 tokens); the first
+// in document order.
 func (k *coll) kindField() *Field {
 	p := k.p
 	if p.Map || tailRows(k) == 0 {
@@ -83,7 +86,7 @@ func (k *coll) kindField() *Field {
 			f.Distinct < 2 || f.Present*10 < p.Records*9 || k.hidden(f) || k.dupOf[f] != nil {
 			continue
 		}
-		if kindNames.MatchString(f.Path) || logKind(f, p.Records) {
+		if kindNames.MatchString(f.Path) && f.MaxLen <= cellWidth {
 			return f
 		}
 	}

@@ -2461,7 +2461,7 @@ func (t *tracker) newField(f *Field) {
 	// A group field is in every record, so it appears in the first.
 	if !f.inArr && t.k.p.Records == 1 && (stateNames.MatchString(f.Path) || kindNames.MatchString(f.Path) || kindGroup(f)) {
 		f.sel.gslot, f.sel.gcap, f.group = len(t.groups), groupValuesCap(f), true
-		f.sel.lastKind = kindNames.MatchString(f.Path) || logKindNames.MatchString(f.Path)
+		f.sel.lastKind = kindNames.MatchString(f.Path)
 		t.groups = append(t.groups, f)
 		t.gactive = append(t.gactive, true)
 		t.gon++
