@@ -35,8 +35,9 @@ import (
 
 // Limits of the members a row of an end carries besides its cells.
 const (
-	restValue = 100 // characters of one value before it is cut
-	restChars = 480 // characters of the members in all
+	restValue     = 100 // characters of one value before it is cut
+	restChars     = 480 // characters of the members in all, in a stream's row
+	restListChars = 200 // ... in the last row of a list (not a stream)
 )
 
 // maxLastKinds is the most rows of the last records of each kind.
@@ -66,9 +67,15 @@ func lastRecord(raw []byte) []byte {
 	return raw[start:s.pos]
 }
 
+// stream reports whether the records are a stream's: JSON lines or
+// concatenated JSON values, written one after the other as things
+// happened (a list's records, even with a text of their own, are not).
+func (k *coll) stream() bool { return k.c.Kind == "jsonl" || k.c.Kind == "concat" }
+
 // kindField returns the records' kind field for the last record of each
-// kind, or nil: of a stream of records or a log (tailRows: a linter's
-// list of findings has a type, but its last convention is no end), a
+// kind, or nil: of a stream (a linter's list of findings has a type, a
+// search's repositories a language, but the last convention or the last
+// C++ repository is no end), a
 // string member of the record itself, followed as a
 // group by the tracker, in nine records of ten or more, of 2 to
 // maxValues values counted one by one, each short (a cell), named like
@@ -78,7 +85,7 @@ func lastRecord(raw []byte) []byte {
 // in document order.
 func (k *coll) kindField() *Field {
 	p := k.p
-	if p.Map || tailRows(k) == 0 {
+	if p.Map || !k.stream() {
 		return nil // (a list's last record of a kind is no end: a stream's is)
 	}
 	for _, f := range p.Fields {
@@ -143,10 +150,11 @@ func (k *coll) lastOfKinds(r *reason, extra func(int, []byte)) []int {
 // restCell renders the members of record i that its row does not show
 // (no column, not in its other cell, not a constant the profile states,
 // not dropped by the rules, neither a copy nor a code of another field
-// (dupcols.go: chromeRole.value's 96 for every heading), not inside an array: the foot's query of a
+// (dupcols.go: chromeRole.value's 96 for every heading), not opaque (a
+// hash, as the rows leave out: an npm lock's integrity), not inside an array: the foot's query of a
 // whole record shows those), as name=value in document order, each value
 // cut at restValue characters with the cut counted, within restChars
-// characters, the members left out counted; "" when there are none. A
+// characters (restListChars in a list's row), the members left out counted; "" when there are none. A
 // member the row's reasons name with its value (why: "has total=387")
 // is not repeated.
 func (k *coll) restCell(i int, why string) string {
@@ -155,12 +163,19 @@ func (k *coll) restCell(i int, why string) string {
 		return ""
 	}
 	shown := k.otherShown(i)
+	limit := restChars
+	if !k.stream() {
+		// A list's last record is one end among its others (its
+		// extremes, its rare rows): the members it is asked for come
+		// first in its records (pg_stat's n_tup_upd), a few suffice.
+		limit = restListChars
+	}
 	var parts []string
 	size, more := 0, 0
 	seen := map[*Field]bool{}
 	k.p.leaves(r.raw, func(f *Field, v []byte) {
 		if _, col := k.colIdx[f]; col || shown[f] || seen[f] || k.hidden(f) || f.Constant(k.p.Records) || emptyValue(v) ||
-			k.dupOf[f] != nil || k.codeOf(f) != nil {
+			k.dupOf[f] != nil || k.codeOf(f) != nil || k.opaque(f) {
 			return
 		}
 		seen[f] = true
@@ -171,7 +186,7 @@ func (k *coll) restCell(i int, why string) string {
 			return // (a member inside an array: its column or the foot's whole record says it)
 		}
 		s := k.short(f) + "=" + cell(string(v), restValue)
-		if size+len(s) > restChars {
+		if size+len(s) > limit {
 			more++
 			return
 		}
