@@ -670,7 +670,6 @@ func (tc *textCands) candidates() {
 	slotsFrom(0, 30)
 	headFrom(10, 30)
 	tc.blockRowCandidates(tc.blocks, 0, 1)
-	tc.tmplRowCandidates(tc.rowTs, 0, 1)
 	// PrioSpread: the middle, and the long lists.
 	prio = PrioSpread
 	if tc.blocks != nil || len(tc.rowTs) > 0 {
@@ -684,7 +683,7 @@ func (tc *textCands) candidates() {
 		}
 	}
 	tc.blockRowCandidates(tc.blocks, 1, 2)
-	tc.tmplRowCandidates(tc.rowTs, 1, 2)
+	tc.tmplRowCandidates(tc.rowTs, 0, 2)
 	spreadFrom(0, 32)
 	failedFrom(20, len(failed))
 	if tc.contentLines() {
