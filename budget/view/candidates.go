@@ -177,6 +177,9 @@ type coll struct {
 	// whole counts the lines that list every member or item of a
 	// small collection of scalars (reasonWhole): no rows are needed.
 	whole int
+	// endRows are the records whose rows carry every member no cell
+	// shows: the last record, the last of each kind (json_last.go).
+	endRows map[int]bool
 	// group and measures give the sums per group (rows.go).
 	group     *Field
 	measures  []*Field
