@@ -43,8 +43,9 @@ const (
 // lastKindRows makes the last record of each kind a row of its own
 // when it is not among the last rows. Off: on every worked-from set
 // (hf12-hf18, held12, the fresh sets, 2,800 questions) those rows
-// answered nothing the rows of the end did not, and vegeta's 'the last
-// method=POST' took 4 index lines at 8,000 tokens (an answer); a last
+// answered nothing the rows of the end did not, and they take room
+// (vegeta's 'the last method=POST' took 4 index lines at 8,000 tokens,
+// the foot of a linter's findings its index at 2,000); a last
 // record of a kind among the rows of the end still carries its members
 // (app-log's last ERROR, 5th from last: its error and stack).
 var lastKindRows = false
