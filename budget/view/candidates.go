@@ -119,6 +119,9 @@ func Build(in Input) (*View, error) {
 			return nil, err
 		}
 	}
+	if err := addFamilies(v, in); err != nil { // json_families.go
+		return nil, err
+	}
 	v.rankByWeight() // onerecord.go
 	return v, nil
 }

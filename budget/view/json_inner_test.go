@@ -78,3 +78,62 @@ func TestCountInKeyWords(t *testing.T) {
 		t.Errorf(".result is no plural noun:\n%s", text)
 	}
 }
+
+// eachObject calls fn with every object of the decoded JSON value v.
+func eachObject(v any, fn func(map[string]any)) {
+	switch x := v.(type) {
+	case map[string]any:
+		fn(x)
+		for _, m := range x {
+			eachObject(m, fn)
+		}
+	case []any:
+		for _, e := range x {
+			eachObject(e, fn)
+		}
+	}
+}
+
+// MariaDB's optimizer trace nests its considered plans in each other
+// (rest_of_plan) and its access paths in every plan's tables, at a dozen
+// depths: level 1 finds only the trace's two steps. The plans and the
+// access paths are collections of their own, counted and profiled (how
+// many plans were pruned by cost, how many access paths are of type
+// ref).
+func TestFamiliesThroughTree(t *testing.T) {
+	data := readFile(t, "testdata/mariadb-optimizer-trace-shop.json")
+	var doc any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	plans, pruned, paths, refs := 0, 0, 0, 0
+	eachObject(doc, func(o map[string]any) {
+		if _, ok := o["plan_prefix"]; ok {
+			plans++
+			if o["pruned_by_cost"] == true {
+				pruned++
+			}
+		}
+		if at, ok := o["access_type"]; ok {
+			paths++
+			if at == "ref" {
+				refs++
+			}
+		}
+	})
+	v, _ := viewOfData(t, data)
+	for _, b := range []int{4000, 8000} {
+		text := fillAt(t, v, b).Text
+		for _, want := range []string{
+			fmt.Sprintf("%d objects with plan_prefix (%d records)", plans, plans),
+			fmt.Sprintf("pruned_by_cost (bool, in %d of %d records): true %d", pruned, plans, pruned),
+			fmt.Sprintf("%d objects with access_type (%d records)", paths, paths),
+			fmt.Sprintf("ref %d", refs),
+			`[.. | objects | select(has("plan_prefix")) | del(.[] | select(type == "object" or type == "array" and any(.[]; type == "object")))]`,
+		} {
+			if !strings.Contains(text, want) {
+				t.Errorf("at %d: no %q:\n%s", b, want, text)
+			}
+		}
+	}
+}

@@ -69,9 +69,19 @@ func keyNoun(p string) string {
 	return n
 }
 
+// minCountWords is the fewest records of a collection whose count is
+// stated in its key's words too: the head of every collection is in the
+// view at every budget, and the words of a small one (9 heap spaces)
+// cost a row at 2,000 tokens (a node report's old_space); a collection
+// that small is mostly shown whole, its count read off its rows.
+const minCountWords = 50
+
 // countWords is " (N words)" for a collection at path p of n records
-// whose key is a plural noun (keyNoun), else "".
+// (minCountWords or more) whose key is a plural noun (keyNoun), else "".
 func countWords(p string, n int) string {
+	if n < minCountWords {
+		return ""
+	}
 	if w := keyNoun(p); w != "" {
 		return " (" + commas(n) + " " + w + ")"
 	}
