@@ -449,8 +449,8 @@ func (k *coll) head(chosen []Candidate) string {
 	} else if k.p.Identity != nil {
 		id = "; identity: " + k.p.Identity.Path
 	}
-	return fmt.Sprintf("collection %s (%s%s): %s records%s; showing %s of %s%s\n", k.c.Path, k.c.Kind, also,
-		commas(k.c.Count), countWords(k.c.Path, k.c.Count), commas(shown), commas(k.c.Count), id)
+	return fmt.Sprintf("collection %s (%s%s): %s; showing %s of %s%s\n", k.c.Path, k.c.Kind, also,
+		countWords(k.c.Path, k.c.Count), commas(shown), commas(k.c.Count), id)
 }
 
 // addProfile adds the profile lines of the collection: constants, then

@@ -18,8 +18,12 @@ import (
 // family is the objects whose first two members have the same names,
 // found at familyDepths depths or more, minFamily of them or more, the
 // names no node's name (a directory tree's nodes are listed by their
-// paths, treenodes.go); families that lead with the same member are
-// one, every object with that member; read as records they
+// paths, treenodes.go); families that lead with the same member and
+// stand in the same lists (under a member of the same name) are one,
+// every object with that member; most of a family's objects lie
+// outside every collection of minFamily records or more (objects inside
+// one are profiled as parts of its records: a Terraform plan's
+// resources' values.input); read as records they
 // are a collection of their own, every object in the document with
 // both members, in document order, each without its members that hold
 // objects (the nested plans are records of their own):
@@ -48,14 +52,17 @@ const (
 
 // family is one family found by the census.
 type family struct {
-	a, b   string
-	count  int      // objects whose first two members are a and b
-	places []string // parent member and depth, distinct, at most familyPlaces
-	depths []int    // distinct depths, at most familyDepths
-	minD   int
-	maxD   int
-	spans  [][2]int // every object with a and b, in document order
-	first  int      // order of first sight
+	a, b  string
+	count int // objects whose first two members are a and b
+	// outside counts those outside every collection of minFamily
+	// records or more.
+	outside int
+	places  []string // parent member and depth, distinct, at most familyPlaces
+	depths  []int    // distinct depths, at most familyDepths
+	minD    int
+	maxD    int
+	spans   [][2]int // every object with a and b, in document order
+	first   int      // order of first sight
 }
 
 func (f *family) expr() string {
@@ -131,10 +138,43 @@ func findFamilies(in Input) []*family {
 			return nil
 		}
 	}
+	// The text of every collection of minFamily records or more: an
+	// object inside one is profiled with its records already (a plan's
+	// resources' values.input), merged into disjoint spans.
+	var covered [][2]int
+	for _, c := range in.Collections {
+		if c.Count < minFamily {
+			continue
+		}
+		var segs []string
+		if c.Path != "." {
+			segs = pathSegments(strings.TrimPrefix(c.Path, "."))
+		}
+		valuesAt(in.Data, segs, func(raw []byte) bool {
+			if within(in.Data, raw) {
+				at := offsetIn(in.Data, raw)
+				covered = append(covered, [2]int{at, at + len(raw)})
+			}
+			return true
+		})
+	}
+	sort.Slice(covered, func(i, j int) bool { return covered[i][0] < covered[j][0] })
+	spans := covered[:0]
+	for _, sp := range covered {
+		if n := len(spans); n > 0 && sp[0] <= spans[n-1][1] {
+			spans[n-1][1] = max(spans[n-1][1], sp[1])
+			continue
+		}
+		spans = append(spans, sp)
+	}
+	inside := func(at int) bool {
+		i := sort.Search(len(spans), func(i int) bool { return spans[i][1] > at })
+		return i < len(spans) && spans[i][0] <= at
+	}
 	byPair := map[string]*family{}
 	var all []*family
 	var key []byte
-	familyWalk(in.Data, func(_, _ int, a, b []byte, _ [][]byte, parent []byte, depth int) {
+	familyWalk(in.Data, func(start, _ int, a, b []byte, _ [][]byte, parent []byte, depth int) {
 		if a == nil {
 			return
 		}
@@ -146,6 +186,9 @@ func findFamilies(in Input) []*family {
 			all = append(all, f)
 		}
 		f.count++
+		if !inside(start) {
+			f.outside++
+		}
 		f.minD, f.maxD = min(f.minD, depth), max(f.maxD, depth)
 		if len(f.depths) < familyDepths && !slices.Contains(f.depths, depth) {
 			f.depths = append(f.depths, depth)
@@ -159,35 +202,48 @@ func findFamilies(in Input) []*family {
 	})
 	var out []*family
 	for _, f := range all {
-		if f.count >= minFamily && len(f.depths) >= familyDepths && !namedNode(f.a) && !namedNode(f.b) {
+		if f.count >= minFamily && len(f.depths) >= familyDepths && f.outside*2 > f.count && !namedNode(f.a) && !namedNode(f.b) {
 			out = append(out, f)
 		}
 	}
-	// Families that lead with the same member (access paths: access_type
+	// Families that lead with the same member and stand in the same
+	// lists (access paths under considered_access_paths: access_type
 	// then index, or then resulting_rows) are one: every object with
 	// that member.
-	byLead := map[string][]*family{}
-	for _, f := range out {
-		byLead[f.a] = append(byLead[f.a], f)
+	parentsOf := func(f *family) []string {
+		var ps []string
+		for _, p := range f.places {
+			ps = append(ps, p[:strings.LastIndexByte(p, '@')])
+		}
+		return ps
 	}
-	merged := out[:0:0]
+	var merged []*family
 	for _, f := range out {
-		fs := byLead[f.a]
-		switch {
-		case len(fs) == 1:
-			merged = append(merged, f)
-		case fs[0] == f:
-			m := &family{a: f.a, minD: f.minD, maxD: f.maxD, first: f.first}
-			for _, g := range fs {
-				m.count += g.count
-				m.minD, m.maxD = min(m.minD, g.minD), max(m.maxD, g.maxD)
-				for _, p := range g.places {
-					if len(m.places) < familyPlaces && !slices.Contains(m.places, p) {
-						m.places = append(m.places, p)
-					}
-				}
+		var into *family
+		for _, m := range merged {
+			if m.a == f.a && slices.ContainsFunc(parentsOf(f), func(p string) bool { return slices.Contains(parentsOf(m), p) }) {
+				into = m
+				break
 			}
-			merged = append(merged, m)
+		}
+		if into == nil {
+			merged = append(merged, f)
+			continue
+		}
+		if into.b != "" {
+			// (a copy: the census's family keeps its own count)
+			c := *into
+			c.b = ""
+			c.places = slices.Clone(into.places)
+			*into = c
+		}
+		into.count += f.count
+		into.outside += f.outside
+		into.minD, into.maxD = min(into.minD, f.minD), max(into.maxD, f.maxD)
+		for _, p := range f.places {
+			if len(into.places) < familyPlaces && !slices.Contains(into.places, p) {
+				into.places = append(into.places, p)
+			}
 		}
 	}
 	out = merged

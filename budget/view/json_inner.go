@@ -161,10 +161,6 @@ func innerNote(path string, ic innerColl, n, total int) string {
 	if ic.kind == "map" {
 		what = "map"
 	}
-	words := ""
-	if w := keyNoun(path); w != "" {
-		words = ", " + commas(ic.count) + " " + w
-	}
-	return fmt.Sprintf("%s of %s bytes (%d%%), holding the collection %s (a %s of %s records%s), below", commas(n), commas(total),
-		n*100/max(total, 1), path, what, commas(ic.count), words)
+	return fmt.Sprintf("%s of %s bytes (%d%%), holding the collection %s (a %s of %s), below", commas(n), commas(total),
+		n*100/max(total, 1), path, what, countWords(path, ic.count))
 }

@@ -36,7 +36,7 @@ func TestBigMemberHoldsCollection(t *testing.T) {
 		if strings.Contains(text, "summary member") {
 			t.Errorf("at %d: _meta is called a summary:\n%s", b, text)
 		}
-		want := fmt.Sprintf("collection ._meta.hostvars (map): %d records", len(hv))
+		want := fmt.Sprintf("collection ._meta.hostvars (map): %d hostvars", len(hv))
 		if !strings.Contains(text, want) {
 			t.Errorf("at %d: no %q:\n%s", b, want, text)
 		}
@@ -53,7 +53,7 @@ func TestBigMemberHoldsCollection(t *testing.T) {
 
 // A collection's count is stated with the words of its key too: node's
 // V8 coverage holds scripts under .result, each with its functions; the
-// functions are counted as "functions".
+// functions are counted as "functions", the scripts (.result) as records.
 func TestCountInKeyWords(t *testing.T) {
 	data := readFile(t, "testdata/node-v8-coverage-app.json")
 	var doc struct {
@@ -70,11 +70,11 @@ func TestCountInKeyWords(t *testing.T) {
 	}
 	v, _ := viewOfData(t, data)
 	text := fillAt(t, v, 4000).Text
-	want := fmt.Sprintf("%s records (%s functions)", commas(n), commas(n))
+	want := fmt.Sprintf("collection .result[].functions (array): %s functions;", commas(n))
 	if !strings.Contains(text, want) {
 		t.Errorf("no %q:\n%s", want, text)
 	}
-	if strings.Contains(text, "records (62 result") {
+	if !strings.Contains(text, "collection .result (array): 62 records;") {
 		t.Errorf(".result is no plural noun:\n%s", text)
 	}
 }

@@ -273,8 +273,8 @@ func addScalarMap(v *View, k *coll, ci int) {
 				shown += 1 + len(cd.More)
 			}
 		}
-		return fmt.Sprintf("collection %s (map): %s records%s, each a key and its value; showing %s of %s keys (as KEY: value, and lines of the keys that share a value)\n",
-			c.Path, commas(n), countWords(c.Path, n), commas(shown), commas(n))
+		return fmt.Sprintf("collection %s (map): %s, each a key and its value; showing %s of %s keys (as KEY: value, and lines of the keys that share a value)\n",
+			c.Path, countWords(c.Path, n), commas(shown), commas(n))
 	}
 	key := -1000
 	line := func(prio int, reason, text string) {
