@@ -35,7 +35,9 @@ import (
 // collections are all small (fewer than familyGate records: a document
 // that is one tree, not a list of records) and of at most familyBytes:
 // one walk over its objects, then one more for the families chosen (at
-// most maxFamilies, the most objects first).
+// most maxFamilies, the most objects first, whose objects add up to at
+// most familyScan times the document's bytes: each pass over a family
+// reads its objects whole).
 const (
 	minFamily   = 8
 	maxFamilies = 4
@@ -44,6 +46,9 @@ const (
 	// familyPlaces is how many places (parent member and depth) of a
 	// family the census keeps.
 	familyPlaces = 8
+	// familyScan bounds the bytes of a family's objects, all families
+	// together, as a multiple of the document's.
+	familyScan = 4
 	// familyDepths is the fewest depths a family is found at: a record
 	// and its totals at two (coverage.py's files' summaries and its
 	// totals) are no tree.
@@ -267,10 +272,26 @@ func findFamilies(in Input) []*family {
 			}
 		}
 	})
+	// Each pass over a family's records reads its objects whole (a
+	// plan holds the plans under it): the families' objects may add up
+	// to familyScan times the document, the most objects first; a
+	// family past that is left out (a chain of 3,000 nested plans read
+	// 3,000 times its depth).
+	kept := out[:0]
+	read := 0
 	for _, f := range out {
+		n := 0
+		for _, sp := range f.spans {
+			n += sp[1] - sp[0]
+		}
+		if read+n > familyScan*len(in.Data) {
+			continue
+		}
+		read += n
 		sort.Slice(f.spans, func(i, j int) bool { return f.spans[i][0] < f.spans[j][0] })
+		kept = append(kept, f)
 	}
-	return out
+	return kept
 }
 
 // flatRecord appends to buf the object raw without its members whose
