@@ -172,11 +172,17 @@ type coll struct {
 	// readAgain counts the records selectRows read again for the
 	// extremes and outliers.
 	readAgain int
-	// profileLines counts the profile line candidates.
-	profileLines int
+	// fieldLines counts the profile lines that each profile one field
+	// (not the per-group and per-kind lines after them), and fieldKey is
+	// the candidate key of the first: the foot's "profile lines not
+	// shown: N of M fields" counts fields only (REVIEW18 R3).
+	fieldLines, fieldKey int
 	// whole counts the lines that list every member or item of a
 	// small collection of scalars (reasonWhole): no rows are needed.
 	whole int
+	// endRows are the records whose rows carry every member no cell
+	// shows: the last record, the last of each kind (json_last.go).
+	endRows map[int]bool
 	// group and measures give the sums per group (rows.go).
 	group     *Field
 	measures  []*Field
@@ -650,7 +656,7 @@ func (k *coll) addProfile(v *View, sec int) {
 	for _, g := range k.kindMax { // (json_kinds.go)
 		lines = append(lines, line{PrioProfile2, g})
 	}
-	k.profileLines = len(lines)
+	k.fieldLines, k.fieldKey = len(rs), key
 	for _, l := range lines {
 		v.Add(Candidate{Section: sec, Key: key, Record: -1, Prio: l.prio, Reason: "profile", Text: l.text})
 		key++
@@ -923,8 +929,10 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 				fmt.Fprintf(&b, ", most in %s (%s)", cell(id, 60), commas(f.MaxItems))
 			}
 		}
-	case f.Types&tObject != 0:
-		// present in some records only: said above
+	case f.Types&tObject != 0 && f.Types&(tString|tNumber|tBool) == 0:
+		// present in some records only: said above (a member that is
+		// an object in some records and a string in others, yarn's
+		// data, has its strings profiled below)
 	case f.Counts != nil && f.Distinct <= 24 && (f.Distinct < f.Values || f.Values < 4):
 		b.WriteString(": ")
 		vcs := f.sortedCounts()

@@ -58,3 +58,54 @@ func TestGroupSumsAgainstJQ(t *testing.T) {
 }
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// TestGroupSumsOnlyWhereMeasured: a progress log of JSON lines ({type,
+// data}, as yarn --json writes it) carries its counter data.current in
+// its progressTick records only. The sums per type name the types whose
+// records have the counter, with the sum jq gives, and say which types
+// have none, never "verbose 300 records sum 0" (as on the old code) for
+// records that hold no such number. data, a string in some records and
+// an object in others, has its strings profiled.
+func TestGroupSumsOnlyWhereMeasured(t *testing.T) {
+	var b strings.Builder
+	want := 0
+	for i := range 600 {
+		switch {
+		case i%2 == 0:
+			fmt.Fprintf(&b, `{"type":"verbose","data":"Copying \"/tmp/cache/pkg-%d/index.js\"."}`+"\n", i)
+		case i%50 == 1:
+			fmt.Fprintf(&b, `{"type":"step","data":{"message":"Fetching packages","current":%d,"total":12}}`+"\n", i/50+1)
+		default:
+			fmt.Fprintf(&b, `{"type":"progressTick","data":{"id":2,"current":%d}}`+"\n", i)
+			want += i
+		}
+	}
+	v := buildView(t, inputOf(t, []byte(b.String()), 8000))
+	var line string
+	for _, c := range v.Candidates() {
+		if strings.HasPrefix(c.Text, "  data.current by type:") {
+			line = c.Text
+		}
+	}
+	if line == "" {
+		t.Fatal("no sums of data.current by type")
+	}
+	if !strings.Contains(line, fmt.Sprintf(" progressTick 288 records sum %d", want)) || !strings.Contains(line, "no record of verbose has it") {
+		t.Errorf("want progressTick's 288 records summed to %d and verbose named as having none: %s", want, line)
+	}
+	if strings.Contains(line, "verbose 300 records") {
+		t.Errorf("a sum over verbose records, which have no data.current: %s", line)
+	}
+	// data is a string in 300 records and an object in the others: its
+	// strings are profiled (on the old code the line was only
+	// "data (string|object)").
+	var dataLine string
+	for _, c := range v.Candidates() {
+		if strings.HasPrefix(c.Text, "  data (string|object)") {
+			dataLine = c.Text
+		}
+	}
+	if !strings.Contains(dataLine, "300 distinct") {
+		t.Errorf("no count of data's 300 distinct strings: %q", dataLine)
+	}
+}

@@ -365,15 +365,25 @@ var kindNameNames = mustPathRe(`(?i)(^|[._])(file|filename|path|url|uri|name|fun
 // kindNameField is the member that names what a record of a kind is
 // about (kindNameNames: the file, the URL), shown beside a kind's
 // largest number: a member of the record itself of several values,
-// other than the kind g, in the most records; nil when none.
+// other than the kind g, in the most records; nil when none. A string
+// member comes before a number (a request's url before its seq: the url
+// says which request, REVIEW18 R5).
 func (k *coll) kindNameField(g *Field) *Field {
 	p := k.p
 	var best *Field
+	isString := func(f *Field) bool { return f.Types&tString != 0 }
 	for _, f := range p.Fields {
 		if f == g || f.parent != p.root || f.inArr || f.Distinct < 2 || f.Types&^(tString|tNumber) != 0 || k.hidden(f) || !kindNameNames.MatchString(f.Path) {
 			continue
 		}
-		if best == nil || f.Present > best.Present {
+		switch {
+		case best == nil:
+			best = f
+		case isString(f) != isString(best):
+			if isString(f) {
+				best = f
+			}
+		case f.Present > best.Present:
 			best = f
 		}
 	}

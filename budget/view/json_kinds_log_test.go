@@ -237,3 +237,94 @@ func TestLogLargestPerKind(t *testing.T) {
 		}
 	}
 }
+
+// TestLargestPerKindNamedByString: a load tester's JSON-lines results
+// (vegeta encode's shape: attack, seq, code, latency, url) name a
+// request by its url, not by its seq, which only counts the requests.
+// The line of each code's largest latency names the url of the record
+// holding it (REVIEW18 R5). On the old code it named the seq: the first
+// member in order won when both were in every record.
+func TestLargestPerKindNamedByString(t *testing.T) {
+	var b bytes.Buffer
+	type rec struct {
+		Attack  string `json:"attack"`
+		Seq     int    `json:"seq"`
+		Code    int    `json:"code"`
+		Time    string `json:"timestamp"`
+		Latency int    `json:"latency"`
+		BytesIn int    `json:"bytes_in"`
+		Error   string `json:"error"`
+		Method  string `json:"method"`
+		URL     string `json:"url"`
+	}
+	codes := []int{200, 200, 200, 200, 200, 200, 404, 503}
+	type best struct {
+		lat int
+		url string
+	}
+	want := map[int]best{}
+	for i := range 400 {
+		r := rec{Attack: "smoke", Seq: i, Code: codes[(i*7)%len(codes)], Latency: 1_000_000 + (i*i*7919)%900_001, BytesIn: 40 + i%9, Method: "GET",
+			Time: fmt.Sprintf("2026-11-27T07:37:%02d.%06dZ", 10+i/20, (i%20)*50_000),
+			URL:  fmt.Sprintf("http://127.0.0.1:18111/api/invoices/%d", 5000+(i*37)%997)}
+		if r.Code != 200 {
+			r.Error = fmt.Sprintf("%d %s", r.Code, map[int]string{404: "Not Found", 503: "Service Unavailable"}[r.Code])
+		}
+		if w, ok := want[r.Code]; !ok || r.Latency > w.lat {
+			want[r.Code] = best{r.Latency, r.URL}
+		}
+		line, _ := json.Marshal(r)
+		b.Write(append(line, '\n'))
+	}
+	v, _ := viewOfData(t, b.Bytes())
+	fl := fillAt(t, v, 8000)
+	var line string
+	for _, l := range strings.Split(fl.Text, "\n") {
+		if strings.HasPrefix(l, "  latency by code (the largest per value") {
+			line = l
+		}
+	}
+	if line == "" {
+		t.Fatalf("no line of latency's largest per code:\n%s", fl.Text)
+	}
+	for code, w := range want {
+		if !strings.Contains(line, fmt.Sprintf(" %d %d (record ", code, w.lat)) || !strings.Contains(line, w.url) {
+			t.Errorf("code %d: no latency %d with its url %s in %s", code, w.lat, w.url, line)
+		}
+	}
+}
+
+// TestProfileFootCountsFields: the foot's "profile lines not shown: N
+// of M fields" counts fields: N is M less the fields the view profiles
+// in a line of their own and the constants it states once, at every
+// budget. The lines of each kind's largest number and the group lines
+// are no fields; on the old code they were counted as such, and the
+// service log (../../testdata/captured/app-log.jsonl) at 4,000 tokens
+// said 9 of 19 where 5 fields have no line (rev18 R3).
+func TestProfileFootCountsFields(t *testing.T) {
+	v, _ := viewOf(t, "../../testdata/captured/app-log.jsonl")
+	foot := regexp.MustCompile(`^  profile lines not shown: (\d+) of (\d+) fields;`)
+	fieldLine := regexp.MustCompile(`^  [a-z_.\[\]]+ \((string|number|boolean|object|array)`)
+	for _, b := range []int{2000, 4000} {
+		text := fillAt(t, v, b).Text
+		shown, notShown, total := 0, -1, 0
+		for _, l := range strings.Split(text, "\n") {
+			switch {
+			case fieldLine.MatchString(l):
+				shown++
+			case strings.HasPrefix(l, "  all ") && strings.Contains(l, " records have: "):
+				shown += len(strings.Split(l[strings.Index(l, " have: ")+7:], ", "))
+			}
+			if m := foot.FindStringSubmatch(l); m != nil {
+				notShown, _ = strconv.Atoi(m[1])
+				total, _ = strconv.Atoi(m[2])
+			}
+		}
+		if notShown < 0 {
+			t.Fatalf("at %d: no foot of profile lines not shown:\n%s", b, text)
+		}
+		if notShown != total-shown {
+			t.Errorf("at %d: the foot says %d of %d fields have no line; %d fields have one", b, notShown, total, shown)
+		}
+	}
+}

@@ -310,6 +310,11 @@ type valState struct {
 	// gs is the tracker's sums of the records holding the value, when
 	// the field is a group candidate (tracker.endMore), once found.
 	gs *gsum
+	// lastAt is 1 + the last record holding the value and lastRaw that
+	// record's text (nil when it is no slice of the input), for a
+	// value of a group field (json_last.go).
+	lastAt  int
+	lastRaw []byte
 }
 
 // Mean returns the mean of the field's numbers.

@@ -125,7 +125,7 @@ func (k *coll) foot(chosen []Candidate) string {
 			if k.p.Map {
 				keys = append(keys, k.rows[c.Record].ident)
 			}
-		} else if c.Reason == "profile" {
+		} else if c.Reason == "profile" && c.Key >= k.fieldKey && c.Key < k.fieldKey+k.fieldLines {
 			profiles++
 		}
 	}
@@ -192,8 +192,9 @@ func (k *coll) foot(chosen []Candidate) string {
 	return b.String()
 }
 
-// nProfile is the number of profile lines the collection has.
-func (k *coll) nProfile() int { return k.profileLines }
+// nProfile is the number of profile lines of one field each the
+// collection has.
+func (k *coll) nProfile() int { return k.fieldLines }
 
 // nDropped counts the fields the rules drop.
 func (k *coll) nDropped() int {

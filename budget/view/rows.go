@@ -733,6 +733,12 @@ func (k *coll) selectRows() {
 	// slowest included file (TestLargestOfEachKind).
 	kindMax := &reason{prio: PrioEnds, text: map[int]string{}}
 	k.largestOfKinds(kindMax, extra)
+	// The last record of each kind, whole (json_last.go).
+	lastKinds := &reason{prio: PrioEnds2, text: map[int]string{}}
+	k.endRows = map[int]bool{}
+	for _, i := range k.lastOfKinds(lastKinds, extra) {
+		k.endRows[i] = true
+	}
 	// Records with a field most lack, each with the first such field it
 	// has: first one record per field, an error-like field first (an
 	// Error object in 1 of 90 module records, exiftool's Warning in 2
@@ -843,6 +849,7 @@ func (k *coll) selectRows() {
 		if n > 1 {
 			lead = append(lead, n-1)
 			ends.text[n-1] = joinWhy("last", ends.text[n-1])
+			k.endRows[n-1] = true
 		}
 		// A stream's end (a log, a build's events) is where it failed:
 		// the records before the last one too, as head+tail shows them.
@@ -856,7 +863,7 @@ func (k *coll) selectRows() {
 		spread.recs = append(spread.recs, i)
 		spread.text[i] = "spread"
 	}
-	k.why = append(k.why, outliers, lackErr, k.lacksField(raws), kindMax, lacking, relevant, k.changePoints(), ends, spread)
+	k.why = append(k.why, outliers, lackErr, k.lacksField(raws), kindMax, lastKinds, lacking, relevant, k.changePoints(), ends, spread)
 	k.fillGroups()
 	k.kindMax = k.kindMaxLines() // (json_kinds.go)
 
@@ -1355,7 +1362,7 @@ func (k *coll) addRows(v *View, sec int) {
 			if b := best[i]; b == nil || pk.prio < b.prio || pk.prio == b.prio && pk.rank < b.rank {
 				best[i] = pk
 			}
-			if t := r.text[i]; t != "" && !contains(texts[i], t) && len(texts[i]) < 3 {
+			if t := r.text[i]; t != "" && !contains(texts[i], t) && (len(texts[i]) < 3 || t == "last" || strings.HasPrefix(t, "last; ")) {
 				texts[i] = append(texts[i], t)
 			}
 		}
@@ -1424,6 +1431,12 @@ func (k *coll) addRows(v *View, sec int) {
 				// no column shows: "has configFilePath=… (only 2 of …)".
 				short := k.short(f)
 				why = strings.Replace(why, "has "+short+" (", "has "+short+"="+k.valuesOf(rec, f)+" (", 1)
+			}
+			if k.endRows[rec] {
+				// An end: the members no cell shows (json_last.go).
+				if rest := k.restCell(rec, why); rest != "" {
+					why += "; its other members: " + rest
+				}
 			}
 			if len(k.otherCols) > 0 {
 				return strconv.Itoa(rec) + "\t" + strings.Join(cells, "\t") + "\t" + k.otherCell(rec) + "\t" + why
@@ -1508,12 +1521,34 @@ func (k *coll) groupLines() []string {
 	for mi, m := range k.measures {
 		var b strings.Builder
 		fmt.Fprintf(&b, "  %s by %s:", m.Path, k.group.Path)
-		for i, v := range keys {
+		// A value whose records never have the measure has no sum
+		// ("verbose 3,831 records sum 0" of yarn's progress counter,
+		// which only its progressTick records carry): those values
+		// are named after the sums. A value some of whose records
+		// lack it says how many have it.
+		var none []string
+		n := 0
+		for _, v := range keys {
 			g := k.groupSums[v]
-			if i > 0 {
+			if g.has[mi] == 0 {
+				none = append(none, cell(v, 30))
+				continue
+			}
+			if n > 0 {
 				b.WriteByte(',')
 			}
-			fmt.Fprintf(&b, " %s %s records sum %s", cell(v, 30), commas(g.n), sumText(g.sum[mi]))
+			n++
+			if g.has[mi] < g.n {
+				fmt.Fprintf(&b, " %s %s records (%s have it) sum %s", cell(v, 30), commas(g.n), commas(g.has[mi]), sumText(g.sum[mi]))
+			} else {
+				fmt.Fprintf(&b, " %s %s records sum %s", cell(v, 30), commas(g.n), sumText(g.sum[mi]))
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		if len(none) > 0 {
+			fmt.Fprintf(&b, "; no record of %s has it", strings.Join(none, ", "))
 		}
 		out = append(out, b.String())
 	}
@@ -1550,6 +1585,9 @@ type fieldSel struct {
 	gcap int
 	// idName: the field's name ends in "id" (no measure).
 	idName bool
+	// lastKind: a group field named like a kind, whose values' last
+	// records are noted (groupValue, json_last.go).
+	lastKind bool
 }
 
 // maxExitValues caps the non-zero values of an exit-code field followed
@@ -2445,6 +2483,7 @@ func (t *tracker) newField(f *Field) {
 	// A group field is in every record, so it appears in the first.
 	if !f.inArr && t.k.p.Records == 1 && (stateNames.MatchString(f.Path) || kindNames.MatchString(f.Path) || kindGroup(f)) {
 		f.sel.gslot, f.sel.gcap, f.group = len(t.groups), groupValuesCap(f), true
+		f.sel.lastKind = kindNames.MatchString(f.Path)
 		t.groups = append(t.groups, f)
 		t.gactive = append(t.gactive, true)
 		t.gon++
@@ -2547,6 +2586,9 @@ func (t *tracker) number(f *Field, x float64) {
 
 // groupValue notes the value of a group candidate in the current record.
 func (t *tracker) groupValue(f *Field, raw []byte) {
+	if f.sel.lastKind {
+		t.lastOf(f.lastVal) // (json_last.go: f.lastVal is raw's state)
+	}
 	if g := f.sel.gslot; t.gactive[g] {
 		// (f.lastVal is raw's state, or nil: Profile.scalar calls this
 		// after distinct)

@@ -247,14 +247,17 @@ func (st *statusStats) add(pos int, line string) {
 // trailingCode is the code in brackets a line ends with ("...
 // [no-untyped-def]", "[import]" alone on a wrapped line): a status's
 // words (statusWordsOK) between '[' and ']', blanks around them
-// trimmed; "" when the line ends otherwise.
+// trimmed, the '[' opening the line or after a blank; "" when the line
+// ends otherwise.
 func trailingCode(line string) string {
 	t := strings.TrimRight(line, " \t")
 	if !strings.HasSuffix(t, "]") {
 		return ""
 	}
 	i := strings.LastIndexByte(t, '[')
-	if i < 0 {
+	if i < 0 || i > 0 && t[i-1] != ' ' && t[i-1] != '\t' {
+		// A '[' after a name opens a type's parameters or an index
+		// ("-> Optional[ModuleSpec]"), no code (REVIEW18 R11).
 		return ""
 	}
 	c := strings.TrimSpace(t[i+1 : len(t)-1])

@@ -135,7 +135,8 @@ func TestStatusReportCounted(t *testing.T) {
 // of lines ending in that code in brackets, whatever comes before it,
 // and every such line is counted by its code; on the old code the view
 // said "no-untyped-call 6" (36 lines end in it) and "arg-type 16" (17)
-// as whole counts (rev17 R4).
+// as whole counts (rev17 R4). A '[' right after a name opens a type's
+// parameters, no code (rev18 R11).
 func TestStatusNotReadInDiagnostics(t *testing.T) {
 	data := readFile(t, "testdata/mypy-strict-pretty-aptsources.txt")
 	code := regexp.MustCompile(`\[\s*([a-z-]+)\s*\]\s*$`)
@@ -166,6 +167,11 @@ func TestStatusNotReadInDiagnostics(t *testing.T) {
 			for _, p := range strings.Split(l[i+len(sep):], ", ") {
 				m := part.FindStringSubmatch(p)
 				if m == nil {
+					if sep == " by code: " {
+						// "ModuleSpec 1": line 344 ends "-> Optional[ModuleSpec]",
+						// a type's parameter, no code (rev18 R11).
+						t.Errorf("at %d: %q is no count of a code in brackets", b, p)
+					}
 					continue
 				}
 				if want := fmt.Sprint(count[m[1]]); strings.ReplaceAll(m[2], ",", "") != want {
@@ -173,5 +179,34 @@ func TestStatusNotReadInDiagnostics(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestTypeParameterIsNoCode: mypy --pretty prints a diagnostic's source
+// line under it, and a line of source may end in a type's parameters in
+// brackets ("-> Optional[ModuleSpec]"). That is no code: the codes line
+// counts only brackets that open the line or follow a blank. On the old
+// code it said "ModuleSpec 1" among the codes (rev18 R11).
+func TestTypeParameterIsNoCode(t *testing.T) {
+	data := readFile(t, "testdata/mypy-strict-pretty-aptsources.txt")
+	lines := strings.SplitAfter(string(data), "\n")
+	src := "        def find_spec(self, fullname, path, target=None) -> Optional[ModuleSpec]\n"
+	var b strings.Builder
+	for i, l := range lines {
+		b.WriteString(l)
+		if i == 40 {
+			b.WriteString(src)
+		}
+	}
+	v, _ := viewOfData(t, []byte(b.String()))
+	text := fillAt(t, v, 8000).Text
+	i := strings.Index(text, "codes in brackets at the end of a line (")
+	if i < 0 {
+		t.Fatalf("no line of the codes:\n%s", text)
+	}
+	codes := text[i:]
+	codes = codes[:strings.IndexAny(codes, ";\n")]
+	if strings.Contains(codes, "ModuleSpec") || !strings.Contains(codes, "no-untyped-call 36") {
+		t.Errorf("the codes line counts a type's parameter as a code: %s", codes)
 	}
 }

@@ -1,0 +1,118 @@
+package view_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// rowsOf returns the rows of a filled view's text by record number (a
+// line that starts with a number and a tab).
+func rowsOf(text string) map[int]string {
+	rows := map[int]string{}
+	for _, l := range strings.Split(text, "\n") {
+		if i := strings.IndexByte(l, '\t'); i > 0 {
+			if n, err := strconv.Atoi(l[:i]); err == nil {
+				rows[n] = l
+			}
+		}
+	}
+	return rows
+}
+
+// rowValue is how a row shows a scalar member: a string bare (its
+// first 40 characters), anything else as written.
+func rowValue(v any) string {
+	switch x := v.(type) {
+	case string:
+		if strings.ContainsAny(x, "\n\t") {
+			x = strconv.Quote(x) // (quoted, as a row shows it)
+		}
+		if len(x) > 40 {
+			return x[:40]
+		}
+		return x
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	default:
+		return fmt.Sprint(x)
+	}
+}
+
+// TestEndRowsCarryEveryMember: the rows that stand for an end of a
+// JSON-lines log (the last record; the last record of each level) show
+// every member of their record, the ones no column shows as name=value
+// after the row's reasons, and say which end they are ("the last
+// level=WARN"; one of the last five records is "the end (5th from
+// last)"). The orders service's log
+// (../../testdata/captured/app-log.jsonl, 9,000 records of four levels)
+// ends with a DELETE whose method no column shows; its last WARN says
+// which attempt it was (attempt=3), its last ERROR which error
+// (upstream payments: context deadline exceeded). On the code before,
+// the last record's row had no method, and no row was the last WARN or
+// the last DEBUG (at 8,000 tokens; at 4,000 the rare rows come first).
+func TestEndRowsCarryEveryMember(t *testing.T) {
+	const name = "../../testdata/captured/app-log.jsonl"
+	data := readFile(t, name)
+	var recs []map[string]any
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var r map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, r)
+	}
+	n := len(recs)
+	last := map[string]int{} // level -> its last record
+	count := map[string]int{}
+	for i, r := range recs {
+		lv := r["level"].(string)
+		last[lv] = i
+		count[lv]++
+	}
+	v, _ := viewOf(t, name)
+	for _, b := range []int{4000, 8000} {
+		fl := fillAt(t, v, b)
+		if !strings.Contains(fl.Text, "records have: service=orders, version=4.12.1") {
+			t.Errorf("at %d tokens: the constants are not stated", b)
+		}
+		rows := rowsOf(fl.Text)
+		check := func(i int, what string) {
+			row, ok := rows[i]
+			if !ok {
+				t.Errorf("at %d tokens: %s (record %d) has no row", b, what, i)
+				return
+			}
+			for k, val := range recs[i] {
+				if k == "service" || k == "version" {
+					continue // (constants: "all 9,000 records have: service=orders, version=4.12.1")
+				}
+				if s := rowValue(val); !strings.Contains(row, s) {
+					t.Errorf("at %d tokens: the row of %s (record %d) does not show its %s %q: %q", b, what, i, k, s, row)
+				}
+			}
+		}
+		check(n-1, "the last record")
+		if !strings.Contains(rows[n-1], "method=DELETE") {
+			t.Errorf("at %d tokens: the last record's row does not name its method as method=DELETE: %q", b, rows[n-1])
+		}
+		for lv, i := range last {
+			if b < 8000 || count[lv] < 2 || i == n-1 {
+				// (the last of each kind comes after the profile's
+				// second lines: at 8,000 tokens)
+				continue
+			}
+			what := "the last level=" + lv
+			check(i, what)
+			if row := rows[i]; row != "" && i < n-5 && !strings.Contains(row, what) {
+				t.Errorf("at %d tokens: the row of record %d does not say it is %s: %q", b, i, what, row)
+			}
+		}
+	}
+}
