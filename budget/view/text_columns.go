@@ -61,6 +61,7 @@ type colSplit struct {
 	sep      string    // byBar: the bar
 	bordered bool      // byBar: rows start and end with the bar
 	barRules bool      // byBar: rule lines hold the bar ("|---|---|"), tested apart
+	quoted   bool      // byBar: a cell in quotes may hold the separator (text_csv.go)
 	one      [1]string // byLine: the cell fields returns (no allocation per row)
 	header   []string  // the header's names, when the first line is one
 	headPos  int       // the header's line, or -1

@@ -142,6 +142,9 @@ func (sp *colSplit) cells(line string) []string {
 	case byTabRuns:
 		return splitTabRunsOf(line)
 	case byBar:
+		if sp.quoted {
+			return sepQuotedCells(line, sp.sep)
+		}
 		return pipeCells(line, sp.sep, sp.bordered, sp.barRules)
 	case byLine:
 		if s := trimBlank(line); s != "" {
@@ -194,6 +197,9 @@ func (sp *colSplit) jqCells() string {
 	case byTabRuns:
 		return `(sub("^\t+"; "") | [splits("\t+")] | map(gsub("^ +| +$"; "")))`
 	case byBar:
+		if sp.quoted {
+			return jqQuotedCells(sp.sep)
+		}
 		s := `gsub("^[ \t]+|[ \t]+$"; "")`
 		if sp.barRules {
 			s = fmt.Sprintf(`select(%s | not) | `, jqRuleTest) + s
@@ -243,6 +249,9 @@ func (sp *colSplit) howSplit() string {
 		s = "split at runs of tabs"
 	case byBar:
 		s = fmt.Sprintf("split at %q, cells trimmed", sp.sep)
+		if sp.quoted {
+			s = fmt.Sprintf("split at %q outside quotes, cells trimmed, a cell's quotes removed", sp.sep)
+		}
 		if sp.bordered {
 			s += fmt.Sprintf(", rows start and end with %q", sp.sep)
 		}
@@ -521,6 +530,13 @@ func detectDelimited(sample []byte) *colSplit {
 			}
 		})
 		k, n := modal(w)
+		if d != ":" && quotedLines(sample, d) {
+			// Quoted cells may hold the separator (text_csv.go): split
+			// so when more lines agree.
+			if _, qk, qn := quotedShare(sample, d); qn > n {
+				k, n, sp.quoted = qk, qn, true
+			}
+		}
 		if k < 3 || k > 4*maxColumns || n*10 < nonBlank*9 || n < spaceN || n == spaceN && k <= spaceK || sp.longCells(sample) {
 			continue
 		}
@@ -538,7 +554,19 @@ func detectDelimited(sample []byte) *colSplit {
 // cells ("Full RELRO", "regular file", a time with its zone).
 func (sp *colSplit) longCells(sample []byte) bool {
 	cells, long := 0, 0
+	var marks []bool
 	firstLines(sample, func(pos int, line string) {
+		if sp.quoted {
+			// A quoted cell is one value, whatever its words.
+			marks = marks[:0]
+			for i, c := range quotedCellsMark(line, sp.sep, &marks) {
+				cells++
+				if !marks[i] && strings.Count(c, " ") >= 3 {
+					long++
+				}
+			}
+			return
+		}
 		for _, c := range sp.cells(line) {
 			cells++
 			if strings.Count(c, " ") >= 3 {

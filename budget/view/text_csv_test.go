@@ -1,0 +1,91 @@
+package view
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestQuotedCellsAsJQ: the cells of every line of a CSV engine's data
+// file (MariaDB's general_log.CSV: quoted cells holding commas) and of
+// lines made to break the rules are the same in Go and in the jq the
+// view suggests, and a line that is no row is no row in both.
+func TestQuotedCellsAsJQ(t *testing.T) {
+	data := readTestdata(t, "mariadb-general-log.csv")
+	odd := strings.Join([]string{
+		`,a,,"b,c"`,
+		`"x""y",'it\'s, ok' , plain text ,"",''`,
+		`"open, never closed`,
+		`"closed" junk,after`,
+		`  "padded"  ,  7  `,
+		`a;b,c`,
+		`'a'`,
+		`é,"ü,ß",日本`,
+		``,
+	}, "\n") + "\n"
+	for _, in := range [][]byte{data, []byte(odd)} {
+		q := jqQuotedCells(",")
+		var lines []string
+		textLines(in, func(_ int, l string) { lines = append(lines, l) })
+		for i, l := range lines {
+			want := sepQuotedCells(l, ",")
+			got := runJQ(t, l, q)
+			switch {
+			case want == nil && len(got) != 0:
+				t.Errorf("line %d %q: no row in Go, jq gives %v", i, l, got)
+			case want != nil && len(got) != 1:
+				t.Errorf("line %d %q: Go cells %q, jq gives %d results", i, l, want, len(got))
+			case want != nil:
+				var g []string
+				for _, c := range got[0].([]any) {
+					g = append(g, c.(string))
+				}
+				if !reflect.DeepEqual(g, want) {
+					t.Errorf("line %d %q: Go cells %q, jq cells %q", i, l, want, g)
+				}
+			}
+		}
+	}
+	if c := sepQuotedCells(`"x""y",'it\'s, ok' , plain text ,"",''`, ","); !reflect.DeepEqual(c, []string{`x""y`, `it\'s, ok`, "plain text", "", ""}) {
+		t.Errorf("cells %q", c)
+	}
+	for _, l := range []string{`"open, never closed`, `"closed" junk,after`} {
+		if c := sepQuotedCells(l, ","); c != nil {
+			t.Errorf("%q: cells %q, want no row", l, c)
+		}
+	}
+}
+
+// TestQuotedCSVIsATable: MariaDB's general_log.CSV (no header; its
+// statements quoted, with commas inside) is a table of all its 1,470
+// lines, 6 columns; its command column (field 5) is counted over every
+// line, as jq counts it from the raw lines. On main the text was no
+// table at all (a split at every comma disagrees).
+func TestQuotedCSVIsATable(t *testing.T) {
+	data := readTestdata(t, "mariadb-general-log.csv")
+	p := analyzeText(data, nil)
+	if p.cols == nil || !p.cols.split.quoted || p.cols.rows != 1470 || p.cols.split.k != 6 || p.cols.other != 0 {
+		t.Fatalf("table: %+v", p.cols)
+	}
+	text := fillText(t, data, 4000)
+	counts := runJQ(t, jqTextLines(data), `[.[] | `+p.cols.split.jqField(4)+`] | group_by(.) | map("\"\(.[0])\" \(length)") | join(", ")`)
+	// The view lists the values most frequent first, as the counts are.
+	want := `column 5: "Execute" 617, "Query" 259, "Connect" 258, "Quit" 256, "Close stmt" 40, "Prepare" 40`
+	if !strings.Contains(text, want) {
+		t.Errorf("view lacks %q (jq: %v):\n%s", want, counts, text)
+	}
+	for _, v := range []string{`"Execute" 617`, `"Prepare" 40`, `"Quit" 256`} {
+		if !strings.Contains(fmt.Sprint(counts), v) {
+			t.Errorf("jq counts %v lack %s", counts, v)
+		}
+	}
+}
+
+// jqTextLines is data as compact artifact query reads a text: an array
+// of its lines.
+func jqTextLines(data []byte) []any {
+	var lines []any
+	textLines(data, func(_ int, l string) { lines = append(lines, l) })
+	return lines
+}
