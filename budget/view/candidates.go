@@ -124,6 +124,9 @@ func Build(in Input) (*View, error) {
 			addGraph(v, in, ci) // json_graph.go
 		}
 	}
+	if err := addFamilies(v, in); err != nil { // json_families.go
+		return nil, err
+	}
 	v.rankByWeight() // onerecord.go
 	return v, nil
 }
@@ -458,8 +461,8 @@ func (k *coll) head(chosen []Candidate) string {
 	} else if k.p.Identity != nil {
 		id = "; identity: " + k.p.Identity.Path
 	}
-	return fmt.Sprintf("collection %s (%s%s): %s records; showing %s of %s%s\n", k.c.Path, k.c.Kind, also,
-		commas(k.c.Count), commas(shown), commas(k.c.Count), id)
+	return fmt.Sprintf("collection %s (%s%s): %s; showing %s of %s%s\n", k.c.Path, k.c.Kind, also,
+		countWords(k.c.Path, k.c.Count), commas(shown), commas(k.c.Count), id)
 }
 
 // addProfile adds the profile lines of the collection: constants, then

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/toolcompact/compact/budget/view"
 )
 
 // rowsOf returns the rows of a filled view's text by record number (a
@@ -55,6 +57,8 @@ func rowValue(v any) string {
 // (upstream payments: context deadline exceeded). On the code before,
 // the last record's row had no method, and no row was the last WARN or
 // the last DEBUG (at 8,000 tokens; at 4,000 the rare rows come first).
+// The rows of the last of each kind before the last five records are
+// off by default (lastKindRows, json_last.go): checked with and without.
 func TestEndRowsCarryEveryMember(t *testing.T) {
 	const name = "../../testdata/captured/app-log.jsonl"
 	data := readFile(t, name)
@@ -68,7 +72,6 @@ func TestEndRowsCarryEveryMember(t *testing.T) {
 		}
 		recs = append(recs, r)
 	}
-	n := len(recs)
 	last := map[string]int{} // level -> its last record
 	count := map[string]int{}
 	for i, r := range recs {
@@ -76,6 +79,19 @@ func TestEndRowsCarryEveryMember(t *testing.T) {
 		last[lv] = i
 		count[lv]++
 	}
+	for _, rowsOn := range []bool{false, true} {
+		t.Run(fmt.Sprintf("lastKindRows=%v", rowsOn), func(t *testing.T) {
+			defer view.SetLastKindRows(rowsOn)()
+			endRowsCarryEveryMember(t, name, recs, last, count, rowsOn)
+		})
+	}
+}
+
+// endRowsCarryEveryMember checks the rows of app-log.jsonl's ends (see
+// TestEndRowsCarryEveryMember): with rowsOn, the last record of each
+// level is a row; without, only those among the last five records are.
+func endRowsCarryEveryMember(t *testing.T, name string, recs []map[string]any, last, count map[string]int, rowsOn bool) {
+	n := len(recs)
 	v, _ := viewOf(t, name)
 	for _, b := range []int{4000, 8000} {
 		fl := fillAt(t, v, b)
@@ -103,7 +119,7 @@ func TestEndRowsCarryEveryMember(t *testing.T) {
 			t.Errorf("at %d tokens: the last record's row does not name its method as method=DELETE: %q", b, rows[n-1])
 		}
 		for lv, i := range last {
-			if b < 8000 || count[lv] < 2 || i == n-1 {
+			if b < 8000 || count[lv] < 2 || i == n-1 || !rowsOn && i < n-5 {
 				// (the last of each kind comes after the profile's
 				// second lines: at 8,000 tokens)
 				continue

@@ -273,8 +273,8 @@ func addScalarMap(v *View, k *coll, ci int) {
 				shown += 1 + len(cd.More)
 			}
 		}
-		return fmt.Sprintf("collection %s (map): %s records, each a key and its value; showing %s of %s keys (as KEY: value, and lines of the keys that share a value)\n",
-			c.Path, commas(n), commas(shown), commas(n))
+		return fmt.Sprintf("collection %s (map): %s, each a key and its value; showing %s of %s keys (as KEY: value, and lines of the keys that share a value)\n",
+			c.Path, countWords(c.Path, n), commas(shown), commas(n))
 	}
 	key := -1000
 	line := func(prio int, reason, text string) {
@@ -715,13 +715,31 @@ func addSummarized(v *View, in Input, ci int, k *coll, ends []int) error {
 	texts := make([]string, len(ends))
 	skip := map[string]bool{}
 	shown := "shown whole"
+	type big struct {
+		key, path string
+		ic        innerColl
+	}
+	var bigs []big
 	for j, i := range ends {
 		raw := k.rows[i].raw
 		s := jscan{d: raw}
 		s.entryValue()
 		keys[j] = mapKey(raw)
 		skip[keys[j]] = true
-		text, whole := inline(bytes.TrimSpace(s.d[s.pos : len(s.d)-1])) // facts.go: whole, or summarised
+		val := bytes.TrimSpace(s.d[s.pos : len(s.d)-1])
+		if bigMember(in, len(val)) {
+			// Most of the document: no summary; its largest
+			// collection is profiled below (json_inner.go).
+			if at := memberText(in, c.Path, keys[j]); at != nil {
+				if ic, ok := findInner(at); ok {
+					path := innerPath(c.Path, keys[j], ic)
+					bigs = append(bigs, big{keys[j], path, ic})
+					texts[j] = mapKeyLabel(keys[j]) + ": " + innerNote(path, ic, len(val), len(in.Data))
+					continue
+				}
+			}
+		}
+		text, whole := inline(val) // facts.go: whole, or summarised
 		texts[j] = mapKeyLabel(keys[j]) + ": " + text
 		if !whole {
 			shown = "shown whole or by their members"
@@ -759,11 +777,46 @@ func addSummarized(v *View, in Input, ci int, k *coll, ends []int) error {
 	if len(ends) > 1 {
 		what = fmt.Sprintf("%d summary members", len(ends))
 	}
-	v.AddSection(&Section{Coll: c.Path, Order: 10 + ci, Head: func([]Candidate) string {
-		return fmt.Sprintf("collection %s (map): %s keys: %s at its ends, no record (its numbers are the others' sums, or its fields no other member has), %s: %s; and %s records, the collection %s below\n",
-			c.Path, commas(c.Count), what, shown, strings.Join(texts, "; "), commas(count), path)
-	}})
+	head := fmt.Sprintf("collection %s (map): %s keys: %s at its ends, no record (its numbers are the others' sums, or its fields no other member has), %s: %s; and %s records, the collection %s below\n",
+		c.Path, commas(c.Count), what, shown, strings.Join(texts, "; "), commas(count), path)
+	if len(bigs) == len(ends) {
+		what = "a member"
+		if len(ends) > 1 {
+			what = fmt.Sprintf("%d members", len(ends))
+		}
+		head = fmt.Sprintf("collection %s (map): %s keys: %s at its ends unlike the others (their fields no other member has), no record of theirs: %s; and %s records, the collection %s below\n",
+			c.Path, commas(c.Count), what, strings.Join(texts, "; "), commas(count), path)
+	}
+	v.AddSection(&Section{Coll: c.Path, Order: 10 + ci, Head: func([]Candidate) string { return head }})
 	in.Collections = append(in.Collections[:len(in.Collections):len(in.Collections)], recs)
 	v.items = append(v.items, Items{Path: recs.Path, Kind: recs.Kind, Of: c.Path, Count: recs.Count})
-	return addRecords(v, in, len(in.Collections)-1)
+	if err := addRecords(v, in, len(in.Collections)-1); err != nil {
+		return err
+	}
+	for _, b := range bigs {
+		if err := addInner(v, in, c.Path, b.path, b.ic); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// memberText returns the value of member key of the object at path p of
+// in's document, a slice of in.Data, or nil.
+func memberText(in Input, p, key string) []byte {
+	var segs []string
+	if p != "." {
+		segs = pathSegments(strings.TrimPrefix(p, "."))
+	}
+	seg := key
+	if !plainName(key) {
+		seg = jsonQuote(key)
+	}
+	segs = append(segs, seg)
+	var out []byte
+	valuesAt(in.Data, segs, func(raw []byte) bool {
+		out = raw
+		return false
+	})
+	return out
 }

@@ -25,7 +25,7 @@ func TestTupleMapReadByPosition(t *testing.T) {
 	text := fl.Text
 	one := func(filter string) any { return jq(t, data, filter)[0] }
 	rules := toInt(one(`.rules | length`))
-	want := []string{fmt.Sprintf("collection .rules (map): %s records", commas(rules))}
+	want := []string{fmt.Sprintf("collection .rules (map): %s rules", commas(rules))}
 
 	// Lists by their number of items.
 	var lens []string

@@ -31,7 +31,7 @@ func TestOneRecordHoldingTheList(t *testing.T) {
 		"id=lodash@4.17.21, name=lodash, version=4.17.21, size=318961, unpackedSize=1412415",
 		"files: array of 1,054 items (",
 		"(the collection .[].files)",
-		"collection .[].files (array): 1,054 records; showing ",
+		"collection .[].files (array): 1,054 files; showing ",
 		"\nindex of .[].files, the first ",
 		"(tab-separated: path, size):\n",
 	} {
