@@ -935,10 +935,8 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 				fmt.Fprintf(&b, ", most in %s (%s)", cell(id, 60), commas(f.MaxItems))
 			}
 		}
-	case f.Types&tObject != 0 && f.Types&(tString|tNumber|tBool) == 0:
-		// present in some records only: said above (a member that is
-		// an object in some records and a string in others, yarn's
-		// data, has its strings profiled below)
+	case f.Types&tObject != 0:
+		// present in some records only: said above
 	case f.Counts != nil && f.Distinct <= 24 && (f.Distinct < f.Values || f.Values < 4):
 		b.WriteString(": ")
 		vcs := f.sortedCounts()
