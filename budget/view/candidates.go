@@ -1998,22 +1998,30 @@ func kinds(b *strings.Builder, what string, m map[string]int, distinct int) bool
 	}
 	ks, _ := byCount(m)
 	fmt.Fprintf(b, "; %s: ", what)
-	rest, restN := 0, 0
+	countList(b, ks, 40, "more", func(i int, x keyCount) bool { return i < 16 && (x.n > 1 || i == 0) })
+	return true
+}
+
+// countList writes the kinds ks ("a 12, b 3"), each cut to width
+// characters, those shown says to show; the others are summed after them
+// (", 4 more with 9", more naming them).
+func countList(b *strings.Builder, ks []keyCount, width int, more string, shown func(i int, x keyCount) bool) {
+	rest, restN, n := 0, 0, 0
 	for i, x := range ks {
-		if i >= 16 || x.n == 1 && i > 0 {
+		if !shown(i, x) {
 			rest++
 			restN += x.n
 			continue
 		}
-		if i > 0 {
+		if n > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(b, "%s %s", cut(x.k, 40), commas(x.n))
+		n++
+		fmt.Fprintf(b, "%s %s", cut(x.k, width), commas(x.n))
 	}
 	if rest > 0 {
-		fmt.Fprintf(b, ", %d more with %s", rest, commas(restN))
+		fmt.Fprintf(b, ", %d %s with %s", rest, more, commas(restN))
 	}
-	return true
 }
 
 // keyCount is one kind of value and how many times it occurs.

@@ -2,6 +2,8 @@ package view
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -340,12 +342,7 @@ func chooseGraph(recs []graphRec) (nameM, listM, inv string, ok bool) {
 				lists[l] = x
 			}
 		}
-		keys := make([]string, 0, len(lists))
-		for l := range lists {
-			keys = append(keys, l)
-		}
-		sort.Strings(keys)
-		for _, l := range keys {
+		for _, l := range slices.Sorted(maps.Keys(lists)) {
 			x := lists[l]
 			if x[1] >= graphMinEdges && x[1]*graphShare >= x[0] && x[1] > best && listEverywhere(recs, l) {
 				best, nameM, listM = x[1], m, l

@@ -212,21 +212,7 @@ func (k *coll) kindsLine(b *strings.Builder, f *Field) bool {
 	default:
 		b.WriteString("; by kind (# a digit run, * letters and digits mixed; exact counts of records): ")
 	}
-	rest, restN := 0, 0
-	for i, x := range ks {
-		if i >= kindsShown {
-			rest++
-			restN += x.n
-			continue
-		}
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(b, "%s %s", cut(x.k, 48), commas(x.n))
-	}
-	if rest > 0 {
-		fmt.Fprintf(b, ", %d more kinds with %s", rest, commas(restN))
-	}
+	countList(b, ks, 48, "more kinds", func(i int, _ keyCount) bool { return i < kindsShown })
 	return true
 }
 
