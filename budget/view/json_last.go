@@ -3,6 +3,7 @@ package view
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -241,4 +242,29 @@ func (k *coll) otherShown(i int) map[*Field]bool {
 		out[f] = true
 	}
 	return out
+}
+
+// restLine is the line after the row of an end (record i) that carries
+// the members its cells do not show (restCell), or "" when there are
+// none: the record's number and identity, then the members. A line of
+// its own, a candidate after the row's, so that the row fits a budget
+// the members do not (a fio report's last job lost its row at 2,000
+// tokens to its 200 characters of members).
+func (k *coll) restLine(i int, why string) string {
+	rest := k.restCell(i, why)
+	if rest == "" {
+		return ""
+	}
+	// The record by its number, as its row, and by its name (a map's
+	// key, the identity's value), as a lookup asks for it.
+	name := strconv.Itoa(i)
+	if r := k.row(i); r != nil && r.ident != "" {
+		switch {
+		case k.p.Map:
+			name += " (key " + cell(r.ident, 100) + ")"
+		case k.p.Identity != nil:
+			name += " (" + k.short(k.p.Identity) + "=" + cell(r.ident, 100) + ")"
+		}
+	}
+	return "  " + name + ", its other members: " + rest
 }

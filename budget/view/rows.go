@@ -1414,8 +1414,7 @@ func (k *coll) addRows(v *View, sec int) {
 			why = remove(why, "spread")
 		}
 		rec, reason, extra, inner := pk.rec, strings.Join(why, "; "), extras[pk.rec], inners[pk.rec]
-		text := func() string {
-			cells := k.row(rec).cells
+		whyOf := func() string {
 			why := reason
 			var seen []string
 			for _, in := range inner {
@@ -1432,18 +1431,25 @@ func (k *coll) addRows(v *View, sec int) {
 				short := k.short(f)
 				why = strings.Replace(why, "has "+short+" (", "has "+short+"="+k.valuesOf(rec, f)+" (", 1)
 			}
-			if k.endRows[rec] {
-				// An end: the members no cell shows (json_last.go).
-				if rest := k.restCell(rec, why); rest != "" {
-					why += "; its other members: " + rest
-				}
-			}
+			return why
+		}
+		text := func() string {
+			cells := k.row(rec).cells
+			why := whyOf()
 			if len(k.otherCols) > 0 {
 				return strconv.Itoa(rec) + "\t" + strings.Join(cells, "\t") + "\t" + k.otherCell(rec) + "\t" + why
 			}
 			return strconv.Itoa(rec) + "\t" + strings.Join(cells, "\t") + "\t" + why
 		}
 		v.Add(Candidate{Section: sec, Key: rec, Record: rec, Prio: pk.prio, Rank: pk.rank, Reason: reason, lazy: &lazyText{make: text}})
+		if k.endRows[rec] {
+			// An end: the members no cell shows, on a line of their
+			// own after the row (json_last.go), so that the row fits
+			// where the members do not.
+			if rest := k.restLine(rec, whyOf()); rest != "" {
+				v.Add(Candidate{Section: sec, Key: rec, Record: -1, Prio: pk.prio, Rank: pk.rank, Reason: "its other members", Text: rest})
+			}
+		}
 	}
 }
 

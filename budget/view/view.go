@@ -210,6 +210,7 @@ var listings = map[string]bool{
 	"names of a shared value": true, // key/value lines (text_kv.go)
 	"entries by name":         true, // key/value lines listed by name (text_kvnames.go)
 	"records by value":        true, // names per value (index.go)
+	"its other members":       true, // the members of an end's row (json_last.go)
 }
 
 // ShellQuote quotes s for a POSIX shell.
