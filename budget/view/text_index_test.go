@@ -81,11 +81,16 @@ var (
 )
 
 // TestTextIndexListsRowsInLineOrder: the index of a long text table
-// (dpkg -l, 858 packages in name order) lists its rows in chunks in line
-// order after the first 10 lines, each chunk read again when the fill
-// reaches it; a larger budget lists a superset; every listed line
-// carries the package's name, version and architecture as awk's $2, $3,
-// $4 of that line give them.
+// (dpkg -l, 858 packages in name order) lists its rows in chunks of 20:
+// the first right after the first 10 lines, then chunks spread over the
+// whole table (the middle first, then the quarters, ...), each read
+// again when the fill reaches it, the chosen rows in line order; a larger
+// budget lists a superset; every listed line carries the package's
+// name, version and architecture as awk's $2, $3, $4 of that line give
+// them. At 4,000 tokens the index reaches the middle third of the
+// table: on the code before (chunks in line order only), it listed the
+// rows after the head and none past the first fifth, and a package
+// looked up in the middle was in no index below 8,000 tokens.
 func TestTextIndexListsRowsInLineOrder(t *testing.T) {
 	data, err := os.ReadFile("../../testdata/captured/dpkg-l.txt")
 	if err != nil {
@@ -115,18 +120,27 @@ func TestTextIndexListsRowsInLineOrder(t *testing.T) {
 			}
 		}
 		prev = rows
-		lo, hi := last, 0
+		middle := 0
 		for pos, text := range rows {
-			lo, hi = min(lo, pos), max(hi, pos)
 			fs := strings.Fields(lines[pos])
 			if want := strings.Join(fs[1:4], " "); text != want {
 				t.Errorf("at %d: line %d listed as %q, awk's $2-$4 %q", b, pos, text, want)
 			}
+			if 3*(pos-first) >= last-first && 3*(pos-first) < 2*(last-first) {
+				middle++
+			}
 		}
-		if lo != first+5 || hi-lo+1 != len(rows) {
-			t.Errorf("at %d: the index lists %d rows, lines %d-%d: not the rows after the first 10 lines, in order", b, len(rows), lo, hi)
+		// The rows right after the first 10 lines (the chunk offered
+		// first), every one of them.
+		for pos := first + 5; pos < first+20; pos++ {
+			if _, ok := rows[pos]; !ok {
+				t.Errorf("at %d: line %d, among the first rows after the head, is not listed", b, pos)
+			}
 		}
-		t.Logf("at %d: %d rows listed, lines %d-%d", b, len(rows), lo, hi)
+		if middle < 20 {
+			t.Errorf("at %d: the index lists %d rows of the middle third of the table (lines %d-%d), want a chunk of 20 at least", b, middle, first, last)
+		}
+		t.Logf("at %d: %d rows listed, %d of the middle third", b, len(rows), middle)
 	}
 }
 

@@ -475,11 +475,23 @@ func (cp *colProfile) indexColumns() []int {
 		return nil
 	}
 	out := []int{id}
+	left := 3 // the telling columns the index may still take, or pass over
 	for i, c := range cp.cols {
-		if len(out) == 4 {
+		if left == 0 {
 			break
 		}
 		if i == id || c.rows == 0 || c.sumLen > 24*c.rows || len(c.distinct) < 2 {
+			continue
+		}
+		if !c.overflow && 20*maxCount(c.values) >= 19*c.rows {
+			// One value in 19 rows of 20 or more (ls -l's owner
+			// "root", its link count 1): the profile states it, the
+			// rows chosen by their columns show the rare others; in
+			// every index line it is a word that tells no row apart.
+			// It takes its place among the three (a column after it
+			// is not listed instead), so the lines are shorter and
+			// the index lists more rows.
+			left--
 			continue
 		}
 		if !c.isNumber() && !c.overflow && len(c.values) <= shownColValues && c.sumLen > 8*c.rows {
@@ -489,18 +501,18 @@ func (cp *colProfile) indexColumns() []int {
 			continue // the spread of the value before ("36.23n ± 97%"): the value tells the row
 		}
 		out = append(out, i)
+		left--
 	}
 	return out
 }
 
 // indexCandidates adds the index of the table's rows (section tsIndex)
 // in chunks of consecutive rows (indexChunk of a table, listChunk of a
-// list), in line order; the returned function adds the chunks [from, to)
-// at prio. A chunk's text is made when the fill reaches it: the index
-// reads again the rows of the chunks shown, not every row of the text.
-// (An even spread of the chunks over the table was tried: in the lists
-// of packages asked about, the well-known names sit at the head and the
-// tail, the libraries in the middle, and lookups were answered less.)
+// list), in the order of indexChunkOrder; the returned function adds
+// the chunks [from, to) of that order at prio. A chunk's text is made
+// when the fill reaches it: the index reads again the rows of the
+// chunks shown, not every row of the text. The chosen chunks render in
+// line order.
 func (tc *textCands) indexCandidates() func(prio, from, to int) {
 	if tc.p == nil {
 		return func(int, int, int) {}
@@ -647,8 +659,18 @@ func (tc *textCands) indexCandidates() func(prio, from, to int) {
 		return strings.Join(ls, "\n")
 	}
 	tc.indexCols, tc.indexN = cols, map[int]int{}
+	// A table's first chunk comes first, then its middle; a list's
+	// first chunks (the values right after the first lines, 200 at the
+	// priority of a table's first 40 rows) stay in line order: its
+	// values are read in sequence (what comes before a name).
+	head := 1
+	if list {
+		head = 200 / listChunk
+	}
+	order := indexChunkOrder(n, head)
 	return func(prio, from, to int) {
-		for c := from; c < min(to, n, maxIndexRows/chunk); c++ {
+		for k := from; k < min(to, n, maxIndexRows/chunk); k++ {
+			c := order[k]
 			if shown[c] == 0 {
 				continue
 			}
@@ -659,6 +681,41 @@ func (tc *textCands) indexCandidates() func(prio, from, to int) {
 				lazy: &lazyText{make: func() string { return render(c) }}})
 		}
 	}
+}
+
+// indexChunkOrder is the order the index offers its n chunks in: the
+// first h in line order (the rows right after the first lines: in a
+// list of packages in name order the well-known names sit there), then
+// the others coarse to fine from the middle on (the middle, the
+// quarters, ...), so that the index of any budget reaches into every
+// part of the table, not only its start: a record looked up in the
+// middle of a long table was in no index at 4,000 tokens, whose 70 rows
+// were the table's first (session 20). The order does not depend on
+// the budget: a larger budget lists a superset.
+func indexChunkOrder(n, h int) []int {
+	h = min(h, n)
+	out := make([]int, 0, n)
+	for c := 0; c < h; c++ {
+		out = append(out, c)
+	}
+	// The others from the middle on: the bit-reversed order of a power
+	// of two at least m+1 (0, 1/2, 1/4, 3/4, ...) scaled to m+1, each
+	// chunk once, less the first (the chunk right after the first
+	// ones, offered already).
+	m := n - h
+	size := 1
+	for size < m+1 {
+		size <<= 1
+	}
+	seen := make([]bool, m+1)
+	for _, r := range spreadIndexes(size) {
+		k := r * (m + 1) / size
+		if k > 0 && !seen[k] {
+			seen[k] = true
+			out = append(out, h+k-1)
+		}
+	}
+	return out
 }
 
 // indexHead is the header of the index section.

@@ -296,6 +296,9 @@ func analyzeText(data []byte, want map[int]bool) *textProfile {
 			// words than its columns: the summary's rule is wrong.
 			trailer = false
 		default:
+			if p.cols != nil {
+				p.cols.nameUnits()
+			}
 			return p
 		}
 	}

@@ -761,9 +761,17 @@ func detectWidth(sample []byte) *colSplit {
 		}
 		return 2*w >= at
 	}
+	// The first position where three lines in ten have a character
+	// starts a column however few spaces are before it (a gap still):
+	// a table indented by one space (gcc's -ftime-report, " phase
+	// setup   :   0.00 ( 0%)") has its names there.
+	first := 0
+	for first < width && 10*chars[first] < 3*n {
+		first++
+	}
 	var starts []int
 	for p := 0; p < width; p++ {
-		if (p == 0 || gap(p-1) && wide(p)) && !gap(p) && 10*chars[p] >= 3*n {
+		if (p == 0 || gap(p-1) && (p == first || wide(p))) && !gap(p) && 10*chars[p] >= 3*n {
 			starts = append(starts, p)
 		}
 	}
