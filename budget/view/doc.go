@@ -40,7 +40,9 @@
 //	               of the first rounds, index.go lists the records densely,
 //	               one line each: identity and two short fields, picked
 //	               by their values (or the registry's index fields), in
-//	               record order, key order or the registry's sort order.
+//	               record order, key order or the registry's sort order;
+//	               a record whose row comes first with every cell of its
+//	               line has no line (the foot counts them).
 //	               A round is capped (16 rows of rare values; the first
 //	               16 pinned rows, the other pinned records on a pinned
 //	               list in the index's form, their rows later, one after
