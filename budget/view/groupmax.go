@@ -200,7 +200,7 @@ func (k *coll) recName(rec int, raw []byte) string {
 	if id[0] == '-' || id[0] >= '0' && id[0] <= '9' {
 		// A number names no record for a reader without its name:
 		// "(id 1288)".
-		if _, err := strconv.ParseFloat(id, 64); err == nil {
+		if _, err := strconv.ParseFloat(id, 64); err == nil && k.p.Identity != nil && !k.p.Map {
 			id = k.p.Identity.Path + " " + id
 		}
 	}
