@@ -140,6 +140,12 @@ type coll struct {
 	// kindMax are the lines of the largest numbers per kind of a log's
 	// records (json_kinds.go).
 	kindMax []string
+	// groupMax are the lines of each main number's extremes and sum
+	// per value of a field of few values (groupmax.go).
+	groupMax []string
+	// groupMaxOf are the measures whose lines per value of k.group
+	// groupMax holds: groupLines leaves them out.
+	groupMaxOf map[*Field]bool
 	// names are the records' own names, when few (recNames); named
 	// once they are known.
 	names      map[int]string
@@ -211,6 +217,9 @@ type coll struct {
 	// codes maps a number field that codes another's values one for
 	// one to that field (codeOf, dupcols.go), once asked.
 	codes map[*Field]*Field
+	// holderIDs are the identities of the records holding a field's
+	// extreme, by record (holderText), read once each.
+	holderIDs map[int]string
 	// isSeries: 0 not yet known, 1 a series of samples named by their
 	// time, -1 not (series, json_series.go).
 	isSeries int8
@@ -662,6 +671,9 @@ func (k *coll) addProfile(v *View, sec int) {
 	for _, g := range k.kindMax { // (json_kinds.go)
 		lines = append(lines, line{PrioProfile2, g})
 	}
+	for _, g := range k.groupMax { // (groupmax.go)
+		lines = append(lines, line{PrioProfile2, g})
+	}
 	k.fieldLines, k.fieldKey = len(rs), key
 	for _, l := range lines {
 		v.Add(Candidate{Section: sec, Key: key, Record: -1, Prio: l.prio, Reason: "profile", Text: l.text})
@@ -984,6 +996,11 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 			// (A few values written as strings are codes and flags
 			// ("tcp.flags.ack": "1"): their sum says nothing.)
 			fmt.Fprintf(&b, "; sum %s", sumText(f.Sum))
+			if h := k.numHolder(f, f.Max, f.maxRec, f.maxRaw); h != "" && f.NumN == f.Values-f.Nulls && f.Distinct >= 3 && !strings.HasPrefix(h, " (first in ") {
+				// The record of the largest (the most restarts), when
+				// known to hold it alone or with one or two others.
+				fmt.Fprintf(&b, "; max %s%s", numExact(f.Max), h)
+			}
 		}
 		n := f.Distinct
 		if missing > 0 {
@@ -1014,7 +1031,8 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 			// says nothing; json_series.go).
 			fmt.Fprintf(&b, ": min %s, max %s, mean %s", k.extreme(f, f.Min, f.minRaw), k.extreme(f, f.Max, f.maxRaw), num(f.Mean()))
 		} else {
-			fmt.Fprintf(&b, ": min %s, max %s, mean %s, sum %s", numExact(f.Min), numExact(f.Max), num(f.Mean()), sumText(f.Sum))
+			fmt.Fprintf(&b, ": min %s, max %s%s, mean %s, sum %s", numExact(f.Min),
+				numExact(f.Max), k.numHolder(f, f.Max, f.maxRec, f.maxRaw), num(f.Mean()), sumText(f.Sum))
 		}
 		if !f.ManyDistinct && !k.measure(f) {
 			fmt.Fprintf(&b, ", %s distinct", commas(f.Distinct))
@@ -1041,7 +1059,8 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 			class = classRange
 		}
 	case f.TimeN > 0 && f.TimeN == f.Values-f.Nulls:
-		fmt.Fprintf(&b, ": earliest %s, latest %s", f.earliestText, f.latestText)
+		fmt.Fprintf(&b, ": earliest %s%s, latest %s%s", f.earliestText, k.timeHolder(f, f.earliestText, f.earliestRec, f.earliestRaw),
+			f.latestText, k.timeHolder(f, f.latestText, f.latestRec, f.latestRaw))
 		years(&b, f)
 		if !under {
 			class = classRange
@@ -1088,6 +1107,74 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		}
 	}
 	return b.String(), class
+}
+
+// Extremes by their record.
+//
+// "Which file is the largest", "the slowest test", "the newest
+// release": a profile line's max (a time's earliest and latest) names the
+// record holding it by its identity (identOf: "size: min 0, max 9812331
+// (libfoo.so)"; the smallest number, asked less, is left to the rows, for
+// the tokens of the rows and the index), read from the record the profile kept for
+// it (the first record holding the value). When the profile counted the
+// field's values, it knows how many records hold the extreme: one is
+// named as the one ("(libfoo.so)"), a few as the first of them ("(the
+// first of 3: a.txt)"), more not at all. Past the values it counts, it
+// does not know: the record is named as the first holding it ("(first
+// in libfoo.so)"), never as the only one. Nothing is named for the
+// identity itself, a field whose name says it is an id, or a record
+// with no identity.
+
+// holderMost is the most records holding an extreme for the profile to
+// name the first of them.
+const holderMost = 3
+
+// numHolder returns " (X)" naming the record (rec, its text raw)
+// holding the number x, the Max of f, or "" (see above). The profile
+// counts the values equal to it (maxN) when they are all written as
+// numbers; under an array they are values, not records.
+func (k *coll) numHolder(f *Field, x float64, rec int, raw []byte) string {
+	if math.Abs(x) >= 1<<53 {
+		return "" // (read rounded: which records hold it is not known)
+	}
+	n := -1 // unknown
+	if f.NumStrings == 0 && !f.inArr && f.Values == f.Present {
+		n = f.maxN
+	}
+	return k.holderText(f, n, rec, raw)
+}
+
+// timeHolder is numHolder of a time (its earliest or latest, as
+// written: text).
+func (k *coll) timeHolder(f *Field, text string, rec int, raw []byte) string {
+	n := -1
+	if f.Counts != nil {
+		n = f.Counts[strconv.Quote(text)]
+		if n == 0 {
+			n = -1 // (written otherwise: not known)
+		}
+	}
+	return k.holderText(f, n, rec, raw)
+}
+
+// holderText names record rec (its text raw) held by n records (-1:
+// not known) for an extreme of f.
+func (k *coll) holderText(f *Field, n, rec int, raw []byte) string {
+	p := k.p
+	if f == p.Identity || raw == nil || n == 0 || n > holderMost || identityScore(f.Path) >= 50 || p.Records < 3 {
+		return ""
+	}
+	id := strings.TrimSuffix(strings.TrimPrefix(k.recName(rec, raw), " ("), ")")
+	if id == "" {
+		return ""
+	}
+	switch {
+	case n == 1:
+		return " (" + id + ")"
+	case n > 1:
+		return fmt.Sprintf(" (the first of %d: %s)", n, id)
+	}
+	return " (first in " + id + ")"
 }
 
 // onceValues returns how many of the values of f (its counts vcs, most

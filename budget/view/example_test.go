@@ -50,15 +50,14 @@ func Example() {
 	// tool: kubectl.pods; 514 bytes of application/json; 200 tokens
 	// outside the collections:
 	//   kind: List
-	// collection .items (array): 10 records; showing 3 of 10; identity: name
+	// collection .items (array): 10 records; showing 2 of 10; identity: name
 	//   name (string): identity, 10 distinct, longest 5 chars
 	//   phase (string): Running 9, Failed 1
-	//   restarts (number): 0 7, 1 1, 2 1, 4127 1; sum 4130
+	//   restarts (number): 0 7, 1 1, 2 1, 4127 1; sum 4130; max 4127 (api-4)
 	// rows (tab-separated; cells over 48 chars cut, marked …[+N chars]):
 	// #	name	restarts	phase	why
-	// 0	api-1	0	Running	first; smallest restarts
 	// 3	api-4	4127	Running	restarts=4127 is rare (1 of 10); restarts=4127 is 3.0σ from the mean 413; largest restarts
 	// 5	db-0	2	Failed	phase=Failed (1 of 10); restarts=2 is rare (1 of 10)
-	//   not shown: 7 of 10 records; get exactly them: compact artifact query artifact:3d38d105ebf2 --jq '.items | del(.[0], .[3], .[5])'
+	//   not shown: 8 of 10 records; get exactly them: compact artifact query artifact:3d38d105ebf2 --jq '.items | del(.[3], .[5])'
 	//   one record by its name: compact artifact query artifact:3d38d105ebf2 --jq '.items[] | select(.name == "api-3")'
 }

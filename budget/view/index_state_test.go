@@ -25,8 +25,10 @@ func TestIndexThirdFieldIsAState(t *testing.T) {
 	if !strings.Contains(text, "router case 31: rounds cents") {
 		t.Errorf("at 2,000 tokens no row of the failed test file (router case 31):\n%s", text)
 	}
-	if !strings.Contains(text, "duration=518 is 10.6σ") {
-		t.Errorf("at 2,000 tokens no row of the slowest test (duration 518):\n%s", text)
+	// The slowest test's file: its row, or the profile line naming the
+	// record of the largest duration (groupmax.go's holder).
+	if !strings.Contains(text, "duration=518 is 10.6σ") && !strings.Contains(text, "max 518 (first in /tmp/jestlib/mtest/queue.spec.js)") {
+		t.Errorf("at 2,000 tokens neither the row nor the file of the slowest test (duration 518):\n%s", text)
 	}
 	// Each line is the record's own name, status and endTime (jq's).
 	want := jq(t, data, `[.testResults[] | "\(.name)\t\(.status)\t\(.endTime)"]`)[0].([]any)

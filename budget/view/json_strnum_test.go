@@ -47,7 +47,9 @@ func TestNumbersWrittenAsStrings(t *testing.T) {
 	lo := jqAll(t, data, `[.[].frame."frame.len" | tonumber] | min`)[0]
 	hi := jqAll(t, data, `[.[].frame."frame.len" | tonumber] | max`)[0]
 	sum := jqAll(t, data, `[.[].frame."frame.len" | tonumber] | add`)[0]
-	want := fmt.Sprintf(`frame."frame.len" (string): min %v, max %v, mean`, lo, hi)
+	// (the largest's record is named: numbers written as strings
+	// are not counted by value, so as the first holding it)
+	want := fmt.Sprintf(`frame."frame.len" (string): min %v, max %v (first in `, lo, hi)
 	if !strings.Contains(text, want) || !strings.Contains(text, fmt.Sprintf("sum %v", sum)) {
 		t.Errorf("want %q and sum %v in the view:\n%s", want, sum, text)
 	}

@@ -26,11 +26,11 @@ func TestNumberProfileExactOrAbout(t *testing.T) {
 	text := fillAt(t, v, 4000).Text
 	get := func(q string) string { return fmt.Sprint(jq(t, data, q)[0]) }
 	for _, want := range []string{
-		"long (number): min " + get(`map(.long) | min`) + ", max " + get(`map(.long) | max`) + ", mean ",
+		"long (number): min " + get(`map(.long) | min`) + ", max " + get(`map(.long) | max`) + " (" + get(`max_by(.long) | .id`) + "), mean ",
 		", sum about ",
 		"short (number): min 1.25, max " + get(`map(.short) | max`) + ", mean ",
 		", sum " + get(`map(.short) | add`) + ",",
-		"count (number): min 0, max 1797, mean 898.5, sum " + get(`map(.count) | add`),
+		"count (number): min 0, max 1797 (" + get(`max_by(.count) | .id`) + "), mean 898.5, sum " + get(`map(.count) | add`),
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the view lacks %q:\n%s", want, text)

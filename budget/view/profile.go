@@ -256,6 +256,10 @@ type Field struct {
 	minRec, maxRec, earliestRec, latestRec, maxItemsRec, maxEntriesRec int
 	// ...and its text, when the profile has a tracker.
 	minRaw, maxRaw, earliestRaw, latestRaw, maxItemsRaw, maxEntriesRaw []byte
+	// maxN counts the values written as numbers equal to Max (the
+	// records holding it, outside arrays): exact, one comparison a
+	// number.
+	maxN int
 	// kindOf says how a log record's member is counted by kind
 	// (json_kinds.go: kindShape, kindFile; 0 none), kindAt the kind of
 	// each value of its table by hash while it has one, and Kinds the
@@ -960,6 +964,12 @@ func (p *Profile) firstSight(f *Field, raw []byte, rec int, st *valStat) {
 		if x != math.Trunc(x) || math.Abs(x) > quietNum {
 			f.numFrac = true
 		}
+		switch {
+		case f.NumN == 0 || x > f.Max:
+			f.maxN = 1
+		case x == f.Max:
+			f.maxN++
+		}
 		p.noteExtreme(f.NumN == 0, true, x, rec, &f.Min, &f.minRec, &f.minRaw)
 		p.noteExtreme(f.NumN == 0, false, x, rec, &f.Max, &f.maxRec, &f.maxRaw)
 		f.NumN++
@@ -975,6 +985,10 @@ func (p *Profile) firstSight(f *Field, raw []byte, rec int, st *valStat) {
 // seen again is no new extreme, no longer string, no new kind).
 func (p *Profile) again(f *Field, st *valStat) {
 	if st.fl&stNum != 0 {
+		// (seen before: no new extreme, but maybe one held again)
+		if st.x == f.Max {
+			f.maxN++
+		}
 		f.NumN++
 		f.Sum += st.x
 		f.SumSquares += st.x * st.x

@@ -865,7 +865,8 @@ func (k *coll) selectRows() {
 	}
 	k.why = append(k.why, outliers, lackErr, k.lacksField(raws), kindMax, lastKinds, lacking, relevant, k.changePoints(), ends, spread)
 	k.fillGroups()
-	k.kindMax = k.kindMaxLines() // (json_kinds.go)
+	k.kindMax = k.kindMaxLines()   // (json_kinds.go)
+	k.groupMax = k.groupMaxLines() // (groupmax.go)
 
 	// The rows of every record a reason chose, and of the probes.
 	nshow := len(t.probes)
@@ -1525,6 +1526,9 @@ func (k *coll) groupLines() []string {
 	})
 	var out []string
 	for mi, m := range k.measures {
+		if k.groupMaxOf[m] {
+			continue // (with its extremes: groupmax.go)
+		}
 		var b strings.Builder
 		fmt.Fprintf(&b, "  %s by %s:", m.Path, k.group.Path)
 		// A value whose records never have the measure has no sum
@@ -1820,11 +1824,13 @@ type tracker struct {
 	df    []int
 	hits  []hit
 	lower []byte
-	// Group and measure candidates (chooseGroups picks among them).
-	groups  []*Field
-	gactive []bool
-	gon     int // the active groups (gactive)
-	gval    [][]byte
+	// Group and measure candidates (chooseGroups picks among them);
+	// anyGroups counts those not named like a state or a kind.
+	anyGroups int
+	groups    []*Field
+	gactive   []bool
+	gon       int // the active groups (gactive)
+	gval      [][]byte
 	// gvs holds the state of each group's value in the record
 	// (Field.lastVal when groupValue was called, nil when the field
 	// has too many values): its gsum, once found, is kept with it
@@ -2228,6 +2234,9 @@ func (t *tracker) endMore() {
 		}
 		s.n++
 		for _, m := range t.mtouched {
+			if m >= anyGroupMeasures && f.sel.gcap == maxAnyGroupValues {
+				continue // (a group by no state or kind name: its first numbers only)
+			}
 			for len(s.sum) <= m {
 				s.sum, s.has = append(s.sum, 0), append(s.has, 0)
 				s.max, s.maxRec, s.maxRaw = append(s.max, 0), append(s.maxRec, -1), append(s.maxRaw, nil)
@@ -2486,8 +2495,15 @@ func (t *tracker) newField(f *Field) {
 	}
 	f.sel = &fieldSel{gslot: -1, mslot: -1, exit: exitName(f.Path),
 		hi: numHeap{}, lo: numHeap{low: true}, idName: strings.HasSuffix(strings.ToLower(f.Path), "id")}
-	// A group field is in every record, so it appears in the first.
-	if !f.inArr && t.k.p.Records == 1 && (stateNames.MatchString(f.Path) || kindNames.MatchString(f.Path) || kindGroup(f)) {
+	// A group field is in every record, so it appears in the first:
+	// one named like a state or a kind, and the first maxAnyGroups
+	// other members of the record itself (groupmax.go), each followed
+	// while it has few values.
+	named := stateNames.MatchString(f.Path) || kindNames.MatchString(f.Path) || kindGroup(f)
+	if !f.inArr && t.k.p.Records == 1 && (named || t.anyGroups < maxAnyGroups && f.parent == t.k.p.root) {
+		if !named {
+			t.anyGroups++
+		}
 		f.sel.gslot, f.sel.gcap, f.group = len(t.groups), groupValuesCap(f), true
 		f.sel.lastKind = kindNames.MatchString(f.Path)
 		t.groups = append(t.groups, f)
@@ -2762,6 +2778,9 @@ var kindNames = mustPathRe(`(?i)^name$|(^|[._])(type|kind|category|class|cat|gro
 func groupValuesCap(f *Field) int {
 	if stateNames.MatchString(f.Path) {
 		return 12
+	}
+	if !kindNames.MatchString(f.Path) && !kindGroup(f) {
+		return maxAnyGroupValues // (groupmax.go)
 	}
 	return 64
 }

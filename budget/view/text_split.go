@@ -551,30 +551,78 @@ func detectDelimited(sample []byte) *colSplit {
 
 // longCells reports whether more than one cell in ten of the lines
 // split has four words or more: sentences with commas, not a table's
-// cells ("Full RELRO", "regular file", a time with its zone).
+// cells ("Full RELRO", "regular file", a time with its zone). Under a
+// header row of names (headerCells), the cells of one column that holds
+// sentences in most rows (a linter's message: bandit's "Use of assert
+// detected. The enclosed code ..." beside its file, test id, severity
+// and line) are that column's values, not a split sentence, and are not
+// counted.
 func (sp *colSplit) longCells(sample []byte) bool {
 	cells, long := 0, 0
 	var marks []bool
+	var header []string
+	perCol := map[int]int{}
+	rows := 0
 	firstLines(sample, func(pos int, line string) {
-		if sp.quoted {
-			// A quoted cell is one value, whatever its words.
-			marks = marks[:0]
-			for i, c := range quotedCellsMark(line, sp.sep, &marks) {
-				cells++
-				if !marks[i] && strings.Count(c, " ") >= 3 {
-					long++
-				}
-			}
+		if trimBlank(line) == "" {
 			return
 		}
-		for _, c := range sp.cells(line) {
+		var cs []string
+		if sp.quoted {
+			marks = marks[:0]
+			cs = quotedCellsMark(line, sp.sep, &marks)
+		} else {
+			cs = sp.cells(line)
+		}
+		if header == nil {
+			header = cs
+			if !headerCells(cs) {
+				header = []string{}
+			}
+		}
+		rows++
+		for i, c := range cs {
 			cells++
-			if strings.Count(c, " ") >= 3 {
+			// A quoted cell is one value, whatever its words.
+			if (!sp.quoted || !marks[i]) && strings.Count(c, " ") >= 3 {
 				long++
+				perCol[i]++
 			}
 		}
 	})
-	return long*10 > cells
+	if long*10 <= cells {
+		return false
+	}
+	if len(header) >= 4 {
+		// One column of sentences under a header of names.
+		best := 0
+		for _, n := range perCol {
+			best = max(best, n)
+		}
+		if best*2 >= rows && (long-best)*10 <= cells {
+			return false
+		}
+	}
+	return true
+}
+
+// headerCells reports whether cells are a header row's: every cell a
+// name (letters, digits, '_', '-', '.', at most 40 characters, starting
+// with a letter), no two the same.
+func headerCells(cells []string) bool {
+	seen := map[string]bool{}
+	for _, c := range cells {
+		if c == "" || len(c) > 40 || seen[c] || !(c[0] >= 'a' && c[0] <= 'z' || c[0] >= 'A' && c[0] <= 'Z') {
+			return false
+		}
+		seen[c] = true
+		for _, r := range c {
+			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.') {
+				return false
+			}
+		}
+	}
+	return len(cells) > 0
 }
 
 // detectList finds a list (one value a line) in the first 4,000 lines of
