@@ -106,16 +106,7 @@ func (k *coll) groupMaxLines() []string {
 	var out []string
 	for _, gc := range gs {
 		sums := t.sums[gc.g]
-		keys := make([]string, 0, len(sums))
-		for v := range sums {
-			keys = append(keys, v)
-		}
-		sort.Slice(keys, func(i, j int) bool {
-			if sums[keys[i]].n != sums[keys[j]].n {
-				return sums[keys[i]].n > sums[keys[j]].n
-			}
-			return keys[i] < keys[j]
-		})
+		keys := sumKeys(sums)
 		shown := 0
 		for _, m := range ms {
 			if len(out) >= maxGroupLines || shown >= groupMeasures {
@@ -205,4 +196,20 @@ func (k *coll) recName(rec int, raw []byte) string {
 		}
 	}
 	return " (" + cell(id, 60) + ")"
+}
+
+// sumKeys returns the values of a group's sums, most records first, then
+// by name.
+func sumKeys(sums map[string]*gsum) []string {
+	keys := make([]string, 0, len(sums))
+	for v := range sums {
+		keys = append(keys, v)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if sums[keys[i]].n != sums[keys[j]].n {
+			return sums[keys[i]].n > sums[keys[j]].n
+		}
+		return keys[i] < keys[j]
+	})
+	return keys
 }

@@ -2,7 +2,6 @@ package view
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -268,16 +267,7 @@ func (k *coll) kindMaxLines() []string {
 			continue
 		}
 		sums := t.sums[g]
-		keys := make([]string, 0, len(sums))
-		for v := range sums {
-			keys = append(keys, v)
-		}
-		sort.Slice(keys, func(i, j int) bool {
-			if sums[keys[i]].n != sums[keys[j]].n {
-				return sums[keys[i]].n > sums[keys[j]].n
-			}
-			return keys[i] < keys[j]
-		})
+		keys := sumKeys(sums)
 		nf := k.kindNameField(gf)
 		shown := 0
 		for m, mf := range t.measures {
