@@ -645,7 +645,7 @@ func addGraph(v *View, in Input, ci int) {
 		}
 		lines[i] = b.String()
 	}
-	sec := v.AddSection(&Section{Coll: c.Path, Order: 10 + ci,
+	sec := v.AddSection(&Section{Coll: c.Path, Order: 10 + ci, graph: true,
 		Head: func(ch []Candidate) string {
 			if len(ch) == 0 {
 				return ""
@@ -730,6 +730,19 @@ func addGraph(v *View, in Input, ci int) {
 				break
 			}
 			parts = append(parts, fmt.Sprintf("%s %d", g.names[i], deg(i)))
+		}
+		if len(parts) == graphTop && n > graphTop {
+			// A tie the top cuts is said: "and 7 more with 4 each"
+			// (REVIEW19 R12: the fifth was one of eight with 4).
+			d, more := deg(idx[graphTop-1]), 0
+			for _, i := range idx[graphTop:] {
+				if deg(i) == d {
+					more++
+				}
+			}
+			if more > 0 {
+				parts = append(parts, fmt.Sprintf("and %s more with %d each", commas(more), d))
+			}
 		}
 		return strings.Join(parts, ", ")
 	}

@@ -171,3 +171,81 @@ func graphAtoi(t *testing.T, s string) int {
 	}
 	return n
 }
+
+// sbomLike returns a CycloneDX-like document: n components with a
+// description and a license each (the heavier collection), and
+// .dependencies, each ref's dependsOn naming other refs (most of the
+// records' bytes): every record names the next two, refs 2-8 are named
+// by 3 records more (5 each: a tie the top 5 cuts), ref 0 by 9.
+func sbomLike(n int) []byte {
+	var comps, deps []string
+	for i := 0; i < n; i++ {
+		comps = append(comps, fmt.Sprintf(`{"bom-ref":"pkg%d@1.%d.0","name":"pkg%d","version":"1.%d.0","license":"%s","description":"the package number %d of the document, with words"}`,
+			i, i%7, i, i%7, []string{"MIT", "ISC", "Apache-2.0"}[i%3], i))
+	}
+	named := map[int][]int{} // record -> the records it names
+	for j := 0; j < 9; j++ {
+		named[20+j] = append(named[20+j], 0)
+	}
+	for t := 2; t <= 8; t++ {
+		for j := 0; j < 3; j++ {
+			named[30+3*t+j] = append(named[30+3*t+j], t)
+		}
+	}
+	for i := 0; i+2 < n; i++ {
+		named[i] = append(named[i], i+1, i+2)
+	}
+	for i := 0; i < n; i++ {
+		var on []string
+		for _, t := range named[i] {
+			on = append(on, fmt.Sprintf(`"pkg%d@1.%d.0"`, t, t%7))
+		}
+		deps = append(deps, fmt.Sprintf(`{"ref":"pkg%d@1.%d.0","dependsOn":[%s]}`, i, i%7, strings.Join(on, ",")))
+	}
+	return []byte(`{"bomFormat":"CycloneDX","components":[` + strings.Join(comps, ",") + `],"dependencies":[` + strings.Join(deps, ",") + `]}`)
+}
+
+// TestGraphTopSaysItsTie: the "most pointed to" list of five says how
+// many more records are named as often as its fifth (REVIEW19 R12): of
+// seven records named by 5 each, four follow the first; the other three
+// were left out without a word.
+func TestGraphTopSaysItsTie(t *testing.T) {
+	data := sbomLike(120)
+	text := fillAt(t, buildView(t, inputOf(t, data, 8000)), 8000).Text
+	want := "most pointed to (records naming them in dependsOn[]): pkg0@1.0.0 9, pkg2@1.2.0 5, pkg3@1.3.0 5, pkg4@1.4.0 5, pkg5@1.5.0 5, and 3 more with 5 each\n"
+	if !strings.Contains(text, want) {
+		t.Errorf("no line %q:\n%s", want, text)
+	}
+}
+
+// TestGraphOfALighterCollectionAfterItsRows: the summary of the graph of
+// a collection lighter than another (an SBOM's .dependencies beside its
+// .components) comes after the first rows of every collection, with the
+// profiles' second lines (REVIEW19 R11: its lines took the room of 7 of
+// an SBOM's component rows at 2,000 tokens); at a budget where the
+// components' rows are cut, the graph's summary is not shown, and at a
+// larger one it is. On the code before, the summary came with the
+// profiles, before any row.
+func TestGraphOfALighterCollectionAfterItsRows(t *testing.T) {
+	data := sbomLike(120)
+	v := buildView(t, inputOf(t, data, 8000))
+	cut := 0
+	for _, b := range []int{1200, 1400, 1600, 1800, 2000} {
+		text := fillAt(t, v, b).Text
+		if strings.Contains(text, "collection .components") && strings.Contains(text, "not shown: ") && !strings.Contains(text, "most pointed to") {
+			cut = b
+		}
+	}
+	if cut == 0 {
+		t.Errorf("at every budget of 1,200 to 2,000 tokens the graph's summary is shown")
+	}
+	if text := fillAt(t, v, 8000).Text; !strings.Contains(text, "most pointed to") {
+		t.Errorf("at 8,000 tokens no graph summary:\n%s", text)
+	}
+	// The graph of the heaviest collection (a madge map) keeps its
+	// summary with the profiles.
+	text := fillAt(t, buildView(t, inputOf(t, readFile(t, "testdata/madge-moment.json"), 2000)), 2000).Text
+	if !strings.Contains(text, "most pointed to") {
+		t.Errorf("madge's graph has no summary at 2,000 tokens:\n%s", text)
+	}
+}

@@ -200,10 +200,31 @@ func (v *View) rankByWeight() {
 	for r, s := range ss {
 		rank[s.i] = r
 	}
+	// The graph of a collection lighter than another (an SBOM's
+	// .dependencies beside its .components) states its summary after the
+	// first rows of every collection, with the profiles' second lines:
+	// its "most named" and cycles took the room of 7 of the components'
+	// rows at 2,000 tokens (REVIEW19 R11). The graph of the heaviest
+	// collection (a madge map, cargo's packages) is what the output is
+	// about: its summary stays with the profiles.
+	later := map[int]bool{}
+	for i, s := range v.sections {
+		if !s.graph {
+			continue
+		}
+		for j, o := range v.sections {
+			if r, ok := rank[j]; ok && o.Coll == s.Coll && r > 0 {
+				later[i] = true
+			}
+		}
+	}
 	for i := range v.cands {
 		c := &v.cands[i]
 		if r, ok := rank[c.Section]; ok && (c.Prio == PrioProfile || c.Prio == PrioProfile2) {
 			c.Rank = r
+		}
+		if later[c.Section] && c.Prio == PrioProfile {
+			c.Prio = PrioProfile2
 		}
 	}
 }

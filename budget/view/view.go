@@ -103,6 +103,10 @@ type Section struct {
 	// scalar values, less those of the collections inside it): the
 	// profile lines of a heavier collection are chosen first (rank).
 	weight int
+	// graph marks the section of a collection's graph (json_graph.go):
+	// its summary lines come with the profiles only when its collection
+	// is the heaviest of the output (rankByWeight).
+	graph bool
 }
 
 // View is the candidates of one output, before and after the fill.
