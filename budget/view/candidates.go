@@ -944,7 +944,7 @@ func (k *coll) fieldLine(f *Field) (string, int) {
 		if f.MinItems != f.MaxItems && !under {
 			class = classRange
 			if id := k.identOf(f.maxItemsRaw); id != "" {
-				fmt.Fprintf(&b, ", most in %s (%s)", cell(id, 60), commas(f.MaxItems))
+				fmt.Fprintf(&b, ", most in %s (%s)", cell(id, 60)+tiedWith(f.maxItemsN), commas(f.MaxItems))
 			}
 		}
 	case f.Types&tObject != 0:
@@ -1516,7 +1516,7 @@ func (k *coll) mapLine(f *Field) string {
 	}
 	fmt.Fprintf(&b, "): %s-%s entries, %s in all", commas(f.MinEntries), commas(f.MaxEntries), commas(f.Entries))
 	if id := k.identOf(f.maxEntriesRaw); id != "" && !f.inArr {
-		fmt.Fprintf(&b, ", most in %s (%s)", cell(id, 60), commas(f.MaxEntries))
+		fmt.Fprintf(&b, ", most in %s (%s)", cell(id, 60)+tiedWith(f.maxEntriesN), commas(f.MaxEntries))
 	}
 	names, _ := byCount(f.KeyCounts)
 	if f.ManyKeys {
@@ -2227,4 +2227,15 @@ func (k *coll) changePoints() *reason {
 		}
 	}
 	return r
+}
+
+// tiedWith says how many others hold as many as the one named (n holding
+// the most in all): " and 59 more" when 60 arrays have the most items,
+// "" when one has. "most in #4208 (1)" named one of 60 assignee lists
+// of one item as if it were the longest.
+func tiedWith(n int) string {
+	if n <= 1 {
+		return ""
+	}
+	return " and " + commas(n-1) + " more"
 }

@@ -254,6 +254,9 @@ type Field struct {
 	// The first record holding each extreme: Min, Max, Earliest,
 	// Latest, MaxItems.
 	minRec, maxRec, earliestRec, latestRec, maxItemsRec, maxEntriesRec int
+	// maxItemsN and maxEntriesN count the arrays with MaxItems items and
+	// the objects with MaxEntries members: "most in X" names one of them.
+	maxItemsN, maxEntriesN int
 	// ...and its text, when the profile has a tracker.
 	minRaw, maxRaw, earliestRaw, latestRaw, maxItemsRaw, maxEntriesRaw []byte
 	// maxN counts the values written as numbers equal to Max (the
@@ -1289,10 +1292,13 @@ func (p *Profile) entries(f *Field, n, rec int) {
 		f.MinEntries = n
 	}
 	if n > f.MaxEntries || f.Objects == 0 {
-		f.MaxEntries, f.maxEntriesRec = n, rec
+		f.MaxEntries, f.maxEntriesRec, f.maxEntriesN = n, rec, 0
 		if p.t != nil {
 			f.maxEntriesRaw = p.t.hold(f.maxEntriesRaw)
 		}
+	}
+	if n == f.MaxEntries {
+		f.maxEntriesN++
 	}
 	f.Objects++
 	f.Entries += n
@@ -2385,10 +2391,13 @@ func (p *Profile) noteItems(f *Field, n, rec int) {
 		f.MinItems = n
 	}
 	if n > f.MaxItems {
-		f.MaxItems, f.maxItemsRec = n, rec
+		f.MaxItems, f.maxItemsRec, f.maxItemsN = n, rec, 0
 		if p.t != nil {
 			f.maxItemsRaw = p.t.hold(f.maxItemsRaw)
 		}
+	}
+	if n == f.MaxItems {
+		f.maxItemsN++
 	}
 	f.Items += n
 	if n == 0 {

@@ -525,7 +525,7 @@ func (k *coll) selectRows() {
 	var exts, itemExts []extreme
 	for _, f := range p.Fields {
 		if f.MapLike && !f.inArr && !k.hidden(f) && f.Present*4 >= p.Records && p.Records >= 3 && f.MaxEntries > f.MinEntries {
-			itemExts = append(itemExts, extreme{f, fmt.Sprintf("most %s entries (%d)", k.short(f), f.MaxEntries), f.maxEntriesRec, f.maxEntriesRaw})
+			itemExts = append(itemExts, extreme{f, fmt.Sprintf("most %s entries (%d%s)", k.short(f), f.MaxEntries, tiedRows(f.maxEntriesN)), f.maxEntriesRec, f.maxEntriesRaw})
 			continue
 		}
 		if f == p.Identity || k.hidden(f) || f.Present < p.Records/2 || p.Records < 3 {
@@ -533,7 +533,7 @@ func (k *coll) selectRows() {
 		}
 		if strings.HasSuffix(f.Path, "[]") && f.scalar() && !strings.Contains(strings.TrimSuffix(f.Path, "[]"), "[]") {
 			if a := p.Field(strings.TrimSuffix(f.Path, "[]")); a != nil && a.MaxItems > a.MinItems {
-				itemExts = append(itemExts, extreme{f, fmt.Sprintf("most %s items (%d)", k.short(a), a.MaxItems), a.maxItemsRec, a.maxItemsRaw})
+				itemExts = append(itemExts, extreme{f, fmt.Sprintf("most %s items (%d%s)", k.short(a), a.MaxItems, tiedRows(a.maxItemsN)), a.maxItemsRec, a.maxItemsRaw})
 			}
 			continue
 		}
@@ -2926,4 +2926,13 @@ func (k *coll) lacksField(raws map[int][]byte) *reason {
 	}
 	sort.Ints(r.recs)
 	return r
+}
+
+// tiedRows is tiedWith for a row's reason: ", as 59 more" when 60 hold
+// the most.
+func tiedRows(n int) string {
+	if n <= 1 {
+		return ""
+	}
+	return ", as " + commas(n-1) + " more"
 }
