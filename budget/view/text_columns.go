@@ -43,6 +43,7 @@ const (
 	maxColValues   = 4096 // distinct values counted exactly per column
 	maxColDistinct = 1 << 16
 	maxColExamples = 3   // rows kept per value, for the rare-value rows
+	maxHeldRows    = 64  // every row of a value kept while it has at most this many (holderLines)
 	maxExampleVals = 64  // values whose rows are kept, per column
 	maxExtremeRows = 5   // rows kept at the minimum and at the maximum
 	shownColValues = 12  // values named per column
@@ -116,7 +117,10 @@ type colStat struct {
 	overflow bool           // more than maxColValues distinct values
 	distinct map[uint64]struct{}
 	capped   bool                 // more than maxColDistinct distinct values
-	examples map[string][]posLine // the first rows of each value, while few values
+	// examples are the rows of each value, while few values: all of
+	// them while the value is in at most maxHeldRows rows, else the
+	// first maxColExamples.
+	examples map[string][]posLine
 	numeric  int
 	// num sums the numbers (min and max compared in their family's
 	// unit); minRows and maxRows are the first rows at the least and the
@@ -1978,8 +1982,12 @@ func (c *colStat) add(pos int, line, v string, row int) {
 		ex, ok := c.examples[v]
 		if !ok && len(c.examples) >= maxExampleVals {
 			c.examples = nil
-		} else if len(ex) < maxColExamples {
+		} else if len(ex) < maxColExamples || len(ex) < maxHeldRows && c.values != nil && len(ex) == c.values[v]-1 {
 			c.examples[v] = append(ex, posLine{pos, line})
+		} else if len(ex) == maxHeldRows {
+			// More rows than kept: the first ones only (which tells
+			// that the value's rows are not all held: heldRows).
+			c.examples[v] = slices.Clone(ex[:maxColExamples])
 		}
 	}
 	c.addName(v)
@@ -2731,7 +2739,8 @@ func (cp *colProfile) chosenRows() []*colRow {
 			r := rare[0]
 			rare = rare[1:]
 			why := fmt.Sprintf("%s %q is rare (%s of %s rows)", r.c.name, cut(r.v, 40), commas(r.n), commas(r.c.rows))
-			for _, l := range r.c.examples[r.v] {
+			ex := r.c.examples[r.v]
+			for _, l := range ex[:min(len(ex), maxColExamples)] {
 				add(l, why)
 			}
 		}
@@ -2758,6 +2767,8 @@ func (cp *colProfile) chosenRows() []*colRow {
 			for _, l := range c.maxRows {
 				add(l, fmt.Sprintf("largest %s (%s)", c.name, c.num.maxRaw))
 			}
+		} else if tiedFew(c.num.maxN, cp.rows) && !c.fewNumbers(shownColValues) {
+			add(c.maxRows[0], fmt.Sprintf("largest %s (%s), the first of %s rows at it", c.name, c.num.maxRaw, commas(c.num.maxN)))
 		}
 	}
 	for _, c := range cp.cols {
@@ -2768,6 +2779,8 @@ func (cp *colProfile) chosenRows() []*colRow {
 			for _, l := range c.minRows {
 				add(l, fmt.Sprintf("smallest %s (%s)", c.name, c.num.minRaw))
 			}
+		} else if tiedFew(c.num.minN, cp.rows) && !c.fewNumbers(shownColValues) {
+			add(c.minRows[0], fmt.Sprintf("smallest %s (%s), the first of %s rows at it", c.name, c.num.minRaw, commas(c.num.minN)))
 		}
 	}
 	// The rows of the next largest values (the largest file under a
@@ -2807,6 +2820,14 @@ func (cp *colProfile) chosenRows() []*colRow {
 	return out
 }
 
+// tiedFew reports whether n rows at a column's extreme, more than
+// maxExtremeRows, are still few of rows (one in twenty or fewer): the
+// first of them is shown, the largest response of a log that asked for
+// the same file six times, not the first of 500 rows at a maximum of 1.
+func tiedFew(n, rows int) bool {
+	return n > maxExtremeRows && 20*n <= rows
+}
+
 // ordinal is "2nd", "3rd", "4th", "5th".
 func ordinal(n int) string {
 	switch n {
@@ -2836,6 +2857,15 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 		c := cp.cols[i]
 		if !shifted[c] {
 			add(tsColumns, colKeys*i, -1, "column", cut(c.line(cp.rows)+cp.sumsBy(c, g)+cp.timeSpan(i), textWidth))
+			for j, l := range cp.holderLines(i) {
+				// A status's rare value (2 to 4 values: 404 among
+				// 200s) first, with the column; others later.
+				pr := PrioSecond
+				if j == 0 && len(c.values) <= 4 {
+					pr = PrioRare
+				}
+				tc.v.Add(Candidate{Section: tc.sec[tsColumns], Key: colKeys*i + 29 + j, Record: -1, Prio: pr, Reason: "column holders", Text: cut(l, 2*textWidth)})
+			}
 		}
 		if nv && i == val {
 			if s := cp.valueNumbersLine(id, val); s != "" {
@@ -3120,6 +3150,9 @@ func (c *colStat) partsLines(rows int) []string {
 		{"start (to the first @, / or :, or a version's major)", valueStart, false},
 		{"end (from the last _ or +)", valueEnd, true},
 	} {
+		if by.end && c.pathsOf() != nil {
+			continue // counted by the end of the file's name (endsLine)
+		}
 		groups := map[string]*partGroup{}
 		var order []*partGroup
 		withPart, valuesWith := 0, 0

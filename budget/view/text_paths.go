@@ -73,6 +73,11 @@ type pathStat struct {
 	// files counts the rows by their last segment ("copyright" of
 	// every package's documentation), nil once more than maxColValues.
 	files map[string]int
+	// ends counts the rows by the end of their file's name (fileEnd:
+	// "_test.go" of "conn_test.go:12:1"), nil once more than
+	// maxColValues; endRows rows have one.
+	ends    map[string]int
+	endRows int
 	// shallow keeps, per depth, the first maxShallowRows+1 rows of that
 	// depth (text_shallow.go)
 	shallow map[int][]posLine
@@ -107,7 +112,7 @@ type dirName struct {
 
 func newPathStat() *pathStat {
 	return &pathStat{dirs: map[string]*dirNode{}, ext: map[string]int{}, depth: map[int]int{}, names: map[string]*dirName{}, files: map[string]int{},
-		shallow: map[int][]posLine{}, ext2: map[string]int{}}
+		shallow: map[int][]posLine{}, ext2: map[string]int{}, ends: map[string]int{}}
 }
 
 // addNames counts the row of value v (the part up to its last '/' is its
@@ -308,6 +313,12 @@ func (ps *pathStat) add(l posLine, v string) {
 		f := v[last+1:]
 		if !countUpTo(ps.files, f, maxColValues) {
 			ps.files = nil
+		}
+	}
+	if e := fileEnd(v[last+1:]); e != "" {
+		ps.endRows++
+		if ps.ends != nil && !countUpTo(ps.ends, e, maxColValues) {
+			ps.ends = nil
 		}
 	}
 	if e := pathExt(v); e != "" {
@@ -536,6 +547,11 @@ func (c *colStat) pathLinesBy() (first, more []string) {
 			more = append(more, fmt.Sprintf("  %s, rows by the name after the last / (names of more than one row): %s", c.name, strings.Join(parts, ", ")))
 		}
 	}
+	if l, wide := c.endsLine(); wide {
+		out = append(out, l) // an end a tenth of the rows have ("_test.go")
+	} else if l != "" {
+		more = append(more, l)
+	}
 	if ps.ext != nil && ps.extRows >= 3 && len(ps.ext) >= 2 {
 		vs, _ := byCount(ps.ext)
 		var parts []string
@@ -713,4 +729,53 @@ func (c *colStat) dirNamesLine() string {
 		parts = append(parts, fmt.Sprintf("%q %s", name, commas(x.d.rows)))
 	}
 	return fmt.Sprintf("  %s, rows by the name of a directory they lie in, at any depth (names of more than one directory): %s", c.name, strings.Join(parts, ", "))
+}
+
+// fileEnd is the end of a file's name f (the last segment of a path; a
+// location after it, ":12:1", cut) that its rows are grouped by: from
+// its last '_' or '-' followed by a letter, with its extension ("_test.go"
+// of "conn_test.go", "-linux.h"), at most 24 bytes; "" when there is
+// none.
+func fileEnd(f string) string {
+	if i := strings.IndexByte(f, ':'); i >= 0 {
+		f = f[:i]
+	}
+	i := strings.LastIndexAny(f, "_-")
+	if i <= 0 || len(f)-i > 24 || len(f)-i < 3 || strings.IndexByte(f, ' ') >= 0 {
+		return ""
+	}
+	if c := f[i+1] | 0x20; c < 'a' || c > 'z' {
+		return "" // "x86_64", "foo-1.2": no suffix
+	}
+	return f[i:]
+}
+
+// endsLine is the line of a column of paths' rows by the end of their
+// file's name (fileEnd), when some end is shared: "_test.go" 4,041 of
+// go's files; "" when no end holds 3 rows or more, or when the ends are
+// all distinct. wide reports that the most frequent end is in a tenth
+// of the rows or more.
+func (c *colStat) endsLine() (line string, wide bool) {
+	ps := c.pathsOf()
+	if ps == nil || ps.ends == nil || len(ps.ends) == 0 {
+		return "", false
+	}
+	vs, _ := byCount(ps.ends)
+	if vs[0].n < 3 || len(vs) == ps.endRows {
+		return "", false
+	}
+	var parts []string
+	shown := 0
+	for _, x := range vs {
+		if len(parts) == shownColValues || x.n < 2 {
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%q %s", cut(x.k, 40), commas(x.n)))
+		shown += x.n
+	}
+	line = fmt.Sprintf("  %s, rows by the end of the file's name (from its last _ or -): %s", c.name, strings.Join(parts, ", "))
+	if rest := ps.endRows - shown; rest > 0 {
+		line += fmt.Sprintf("; %s other rows with one", commas(rest))
+	}
+	return line + fmt.Sprintf("; %s rows without one", commas(c.rows-ps.endRows)), 10*vs[0].n >= c.rows
 }
