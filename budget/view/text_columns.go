@@ -116,7 +116,7 @@ type colStat struct {
 	values   map[string]int // every distinct value and its count, while few
 	overflow bool           // more than maxColValues distinct values
 	distinct map[uint64]struct{}
-	capped   bool                 // more than maxColDistinct distinct values
+	capped   bool // more than maxColDistinct distinct values
 	// examples are the rows of each value, while few values: all of
 	// them while the value is in at most maxHeldRows rows, else the
 	// first maxColExamples.
