@@ -2859,8 +2859,9 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 			add(tsColumns, colKeys*i, -1, "column", cut(c.line(cp.rows)+cp.sumsBy(c, g)+cp.timeSpan(i), textWidth))
 			for j, l := range cp.holderLines(i) {
 				// A status's rare value (2 to 4 values: 404 among
-				// 200s) first, with the column; others later.
-				pr := PrioSecond
+				// 200s) first, with the column; others after the
+				// index (a record looked up by name first).
+				pr := PrioSpread
 				if j == 0 && len(c.values) <= 4 {
 					pr = PrioRare
 				}

@@ -68,10 +68,13 @@ func (cp *colProfile) holderLines(i int) []string {
 }
 
 // holderColumn is the column that names a table's rows for holderLines:
-// of the columns other than i that are not numbers, present in nine rows
+// the identity of the table's index (indexColumns), else, of the columns other than i that are not numbers, present in nine rows
 // in ten and lettered in most, the one of the most distinct values (more
 // than a column of few values lists); -1 when none.
 func (cp *colProfile) holderColumn(i int) int {
+	if ix := cp.indexColumns(); len(ix) > 0 && ix[0] != i && ix[0] < len(cp.cols) && !cp.cols[ix[0]].isNumber() {
+		return ix[0] // the index's identity names the rows
+	}
 	best, most := -1, shownColValues
 	for j, c := range cp.cols {
 		if j == i || c.isNumber() || 10*c.rows < 9*cp.rows || 2*c.lettered < c.rows {
