@@ -108,6 +108,10 @@ type colSplit struct {
 	headStart string // the repeated header's first two words
 	// fs: byFields, the fields of the lines (text_fields.go).
 	fs *fieldSplit
+	// peel: bySpaces, the groups in brackets the last column ends
+	// with, split off as columns of their own (text_groups.go); k and
+	// minK count them.
+	peel *groupPeel
 }
 
 // colStat is the profile of one column.
@@ -378,19 +382,20 @@ func (sp *colSplit) fields(line string) []string {
 	if merged {
 		sp.parens = true // its queries split the same way (jqSplit)
 	}
-	if len(f) < sp.minK {
+	k := sp.spaceK()
+	if len(f) < sp.spaceMinK() {
 		return nil
 	}
-	if len(f) < sp.k {
+	if len(f) < k {
 		f = append(f, "") // a row whose last cell is empty (minK = k-1: missingLast)
 	}
-	if len(f) > sp.k {
+	if len(f) > k {
 		if sp.trailer {
 			sp.trailOut = true
 			return nil
 		}
-		f[sp.k-1] = strings.Join(f[sp.k-1:], " ")
-		f = f[:sp.k]
+		f[k-1] = strings.Join(f[k-1:], " ")
+		f = f[:k]
 	}
 	for _, i := range sp.numbers {
 		if hasASCIILetter(f[i]) {
@@ -401,6 +406,13 @@ func (sp *colSplit) fields(line string) []string {
 			}
 			return nil
 		}
+	}
+	if sp.peel != nil {
+		g, ok := sp.peel.split(f[k-1])
+		if !ok {
+			return nil
+		}
+		f = append(f[:k-1], g...)
 	}
 	return f
 }
@@ -644,20 +656,25 @@ func (sp *colSplit) jqFields() string {
 		}
 		return fmt.Sprintf(`%s%s | select(length >= %d and length <= %d)%s`, sp.jqLead(), sp.jqCells(), lo, hi, sp.jqWords())
 	}
-	return fmt.Sprintf(`%s%s%s | %s | %s.[:%d] + [.[%d:] | join(" ")]`, sp.jqLead(), sp.jqNoRule(), sp.jqSplit(), sp.jqWordCount(), sp.jqGuard(), sp.k-1, sp.k-1)
+	k := sp.spaceK()
+	if sp.peel != nil {
+		return fmt.Sprintf(`%s%s%s | %s | %s.[:%d] + (.[%d:] | join(" ") | %s)`, sp.jqLead(), sp.jqNoRule(), sp.jqSplit(), sp.jqWordCount(), sp.jqGuard(), k-1, k-1, sp.peel.jq())
+	}
+	return fmt.Sprintf(`%s%s%s | %s | %s.[:%d] + [.[%d:] | join(" ")]`, sp.jqLead(), sp.jqNoRule(), sp.jqSplit(), sp.jqWordCount(), sp.jqGuard(), k-1, k-1)
 }
 
 // jqWordCount is the jq test of the number of words of a line split at
 // spaces that is a row: minK or more, and no more than k when the
 // table has a summary below it (trailer).
 func (sp *colSplit) jqWordCount() string {
-	if sp.trailer && sp.minK == sp.k {
-		return fmt.Sprintf(`select(length == %d)`, sp.k)
+	k, minK := sp.spaceK(), sp.spaceMinK()
+	if sp.trailer && minK == k {
+		return fmt.Sprintf(`select(length == %d)`, k)
 	}
 	if sp.trailer {
-		return fmt.Sprintf(`select(length >= %d and length <= %d)`, sp.minK, sp.k)
+		return fmt.Sprintf(`select(length >= %d and length <= %d)`, minK, k)
 	}
-	return fmt.Sprintf(`select(length >= %d)`, sp.minK)
+	return fmt.Sprintf(`select(length >= %d)`, minK)
 }
 
 // jqGuard is the jq that leaves out, of the cells of a line split at
@@ -804,7 +821,7 @@ func (sp *colSplit) detectWords(sample []byte) {
 // row as fields splits it (null when the row has fewer cells), and
 // nothing for a line that is no row; the queries the view prints use it.
 func (sp *colSplit) jqField(i int) string {
-	if sp.mode != bySpaces {
+	if sp.mode != bySpaces || sp.peel != nil {
 		return sp.jqFields() + fmt.Sprintf(` | .[%d]`, i)
 	}
 	s := fmt.Sprintf(`%s%s%s | %s | %s`, sp.jqLead(), sp.jqNoRule(), sp.jqSplit(), sp.jqWordCount(), sp.jqGuard())
@@ -888,9 +905,10 @@ func detectColumnsGuard(data []byte, kind string, guard, trailer bool) *colSplit
 	if sp == nil || sp.described && kind == textReport {
 		return nil // (a test report's lines: its own structure)
 	}
+	sp.detectPeel(sample)
 	sp.names = sp.nameColumns(sample)
-	if sp.described && !sp.isName(sp.k-1) {
-		sp.names = append(sp.names, sp.k-1)
+	if d := sp.spaceK() - 1; sp.described && !sp.isName(d) {
+		sp.names = append(sp.names, d) // (the description, before the groups split off)
 	}
 	return sp
 }
@@ -2857,6 +2875,9 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 		c := cp.cols[i]
 		if !shifted[c] {
 			add(tsColumns, colKeys*i, -1, "column", cut(c.line(cp.rows)+cp.sumsBy(c, g)+cp.timeSpan(i), textWidth))
+			if l := c.lastWordLine(cp.rows); l != "" {
+				add(tsColumns, colKeys*i+28, -1, "column last words", cut(l, textWidth))
+			}
 			for j, l := range cp.holderLines(i) {
 				// A status's rare value (2 to 4 values: 404 among
 				// 200s) first, with the column; others after the

@@ -110,3 +110,82 @@ func TestPathFileNameEnds(t *testing.T) {
 		t.Errorf("the view lacks %q:\n%s", want, got)
 	}
 }
+
+// flagsTable is java -XX:+PrintFlagsFinal's form: "type Name = value
+// {kinds} {origin}", the value empty for some, the kinds of one or two
+// words, then two version lines.
+func flagsTable() (data []byte, origins, kinds map[string]int, cmdline []string) {
+	origins, kinds = map[string]int{}, map[string]int{}
+	var b strings.Builder
+	b.WriteString("[Global flags]\n")
+	kindsOf := []string{"product", "diagnostic", "C2 product", "C2 diagnostic", "pd product", "manageable"}
+	for i := 0; i < 300; i++ {
+		typ, val := "intx", fmt.Sprint(i*7%101)
+		switch {
+		case i%3 == 0:
+			typ, val = "bool", []string{"true", "false"}[i%2]
+		case i%11 == 0:
+			typ, val = "ccstr", ""
+		}
+		kind := kindsOf[i*7%len(kindsOf)]
+		origin := "default"
+		switch {
+		case i%97 == 5:
+			origin = "command line"
+			cmdline = append(cmdline, fmt.Sprintf("Flag%03d", i))
+		case i%29 == 3:
+			origin = "ergonomic"
+		}
+		origins[origin]++
+		kinds[kind]++
+		fmt.Fprintf(&b, "%9s %-40s = %-30s {%s} {%s}\n", typ, fmt.Sprintf("Flag%03d", i), val, kind, origin)
+	}
+	b.WriteString("openjdk version \"17.0.15\" 2025-04-15\nOpenJDK 64-Bit Server VM (build 17.0.15+6, mixed mode, sharing)\n")
+	return []byte(b.String()), origins, kinds, cmdline
+}
+
+// TestTrailingGroupsAreColumns: the groups in braces a table's rows end
+// with are columns of their own (the flag's kinds, its origin), counted
+// per value; a group of two words is one value; the lines that do not
+// end with them are no rows; the column of kinds is also counted by its
+// last word, and the origin's rare value names its flags. On the code
+// before, the value and both groups were one column of the rest ("true
+// {C2 product} {default}"), and the version lines were rows.
+func TestTrailingGroupsAreColumns(t *testing.T) {
+	data, origins, kinds, cmdline := flagsTable()
+	p := analyzeText(data, nil)
+	cp := p.cols
+	if cp == nil || cp.split.peel == nil || cp.split.k != 6 {
+		t.Fatalf("not a table of 6 columns with 2 groups split off: %+v", cp)
+	}
+	if cp.rows != 300 {
+		t.Errorf("%d rows, want 300 (not the version lines)", cp.rows)
+	}
+	got := fillText(t, data, 6000)
+	var cmd []string
+	for _, f := range cmdline {
+		cmd = append(cmd, fmt.Sprintf("%q 1", f))
+	}
+	diag := kinds["diagnostic"] + kinds["C2 diagnostic"]
+	prod := kinds["product"] + kinds["C2 product"] + kinds["pd product"]
+	for _, want := range []string{
+		fmt.Sprintf(`column 6: "default" %d, "ergonomic" %d, "command line" %d`, origins["default"], origins["ergonomic"], origins["command line"]),
+		fmt.Sprintf(`column 6 "command line" (%d rows), by their column 2: %s`, len(cmdline), strings.Join(cmd, ", ")),
+		fmt.Sprintf(`column 5 by its last word (exact counts of rows): product %d, diagnostic %d, manageable %d`, prod, diag, kinds["manageable"]),
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the view lacks %q:\n%s", want, got)
+		}
+	}
+	// Go's split and the queries' agree on every line.
+	for _, l := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		f := cp.split.fields(l)
+		var q []any
+		for _, x := range runJQ(t, l, cp.split.jqFields()) {
+			q = append(q, x.([]any)...)
+		}
+		if fmt.Sprint(f) != fmt.Sprint(q) && !(f == nil && q == nil) {
+			t.Errorf("line %q: fields %q, the query %q", l, f, q)
+		}
+	}
+}
