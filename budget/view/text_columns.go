@@ -2878,16 +2878,6 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 			if l := c.lastWordLine(cp.rows); l != "" {
 				add(tsColumns, colKeys*i+28, -1, "column last words", cut(l, textWidth))
 			}
-			for j, l := range cp.holderLines(i) {
-				// A status's rare value (2 to 4 values: 404 among
-				// 200s) first, with the column; others after the
-				// index (a record looked up by name first).
-				pr := PrioSpread
-				if j == 0 && len(c.values) <= 4 {
-					pr = PrioRare
-				}
-				tc.v.Add(Candidate{Section: tc.sec[tsColumns], Key: colKeys*i + 29 + j, Record: -1, Prio: pr, Reason: "column holders", Text: cut(l, 2*textWidth)})
-			}
 		}
 		if nv && i == val {
 			if s := cp.valueNumbersLine(id, val); s != "" {
@@ -2927,6 +2917,23 @@ func (tc *textCands) columnCandidates(add func(sec, key, rec int, reason, text s
 		}
 	}
 	from(cp.shiftRows, firstColRows) // (the value shifts' rows are the anomaly's: shiftCandidates)
+	// The holders of rare values, after the first rows (the largest
+	// file before the names of the setuid ones): a status's rare value
+	// (a column of 2 to 4 values: 404 among 200s) now, the others after
+	// the index (a record looked up by name first). Each renders after
+	// its column's line.
+	for i, c := range cp.cols {
+		if shifted[c] {
+			continue
+		}
+		for j, l := range cp.holderLines(i) {
+			pr := PrioSpread
+			if j == 0 && len(c.values) <= 4 {
+				pr = PrioRare
+			}
+			tc.v.Add(Candidate{Section: tc.sec[tsColumns], Key: colKeys*i + 29 + j, Record: -1, Prio: pr, Reason: "column holders", Text: cut(l, 2*textWidth)})
+		}
+	}
 	// The runs of a table printed in sections (text_runs.go), after
 	// the first chosen rows, before the columns' lines in the view.
 	for j, l := range tc.runLines() {
@@ -3172,7 +3179,7 @@ func (c *colStat) partsLines(rows int) []string {
 		{"start (to the first @, / or :, or a version's major)", valueStart, false},
 		{"end (from the last _ or +)", valueEnd, true},
 	} {
-		if by.end && c.pathsOf() != nil {
+		if _, wide := c.endsLine(); by.end && wide {
 			continue // counted by the end of the file's name (endsLine)
 		}
 		groups := map[string]*partGroup{}

@@ -549,8 +549,6 @@ func (c *colStat) pathLinesBy() (first, more []string) {
 	}
 	if l, wide := c.endsLine(); wide {
 		out = append(out, l) // an end a tenth of the rows have ("_test.go")
-	} else if l != "" {
-		more = append(more, l)
 	}
 	if ps.ext != nil && ps.extRows >= 3 && len(ps.ext) >= 2 {
 		vs, _ := byCount(ps.ext)
