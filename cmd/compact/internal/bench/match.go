@@ -535,7 +535,7 @@ func near(s string, o, a span, window int) bool {
 		// values that heads a list ("(3 values)", "22 distinct values")
 		// counts the list, not a value inside it. Table rows (tabs) keep
 		// their cells together whatever they hold.
-		if line := lineAt(s, o.start); !strings.Contains(line, "\t") && !strings.HasPrefix(strings.TrimLeft(line, " "), "[compact:") {
+		if line := lineAt(s, o.start); !strings.Contains(line, "\t") && !selfContained(line) && !strings.HasPrefix(strings.TrimLeft(line, " "), "[compact:") {
 			if strings.Contains(gap, "; ") && !inLineHead(s, a) {
 				return false
 			}

@@ -622,3 +622,23 @@ func TestSchemaMatchesConstants(t *testing.T) {
 		}
 	}
 }
+
+// A record that is one JSON object on its line (rclone lsjson, JSON lines)
+// holds its own fields, whatever "; " a string of it contains ("MimeType":
+// "text/plain; charset=utf-8" is no boundary between lists).
+func TestVisibleForOwnJSONLineWithSemicolonInAValue(t *testing.T) {
+	s := "[\n" +
+		`{"Path":"d/a.txt","Name":"a.txt","Size":1740,"MimeType":"text/plain; charset=utf-8","ModTime":"2025-03-10T00:22:33.1Z","IsDir":false,"Hashes":{"md5":"ac36c7bd2c2bfb7aac84a53b55643cc1"}},` + "\n" +
+		`{"Path":"d/b.png","Name":"b.png","Size":1777,"MimeType":"image/png","ModTime":"2025-04-11T01:23:33.1Z","IsDir":false,"Hashes":{"md5":"04edefae58297df923e68001072a8a46"}}` + "\n]\n"
+	for _, n := range []string{"1740", "2025-03-10T00:22:33.1Z", "ac36c7bd2c2bfb7aac84a53b55643cc1"} {
+		a := Answer{Kind: KindLookup, Category: CategoryRecord, Record: []string{"d/a.txt"}, Needles: []string{n}}
+		if !a.VisibleFor(s) {
+			t.Errorf("%s on the line of d/a.txt is not visible for it", n)
+		}
+	}
+	// Another record's line still does not answer for it.
+	a := Answer{Kind: KindLookup, Category: CategoryRecord, Record: []string{"d/a.txt"}, Needles: []string{"04edefae58297df923e68001072a8a46"}}
+	if a.VisibleFor(s) {
+		t.Errorf("b.png's md5 counts for d/a.txt")
+	}
+}
