@@ -2217,7 +2217,7 @@ func (k *coll) changePoints() *reason {
 				r.more++
 				continue
 			}
-			label := k.short(f) + "=" + cell(raw, 40)
+			label := k.valueWhy(f, raw)
 			what := fmt.Sprintf("a run of %s, records %d-%d", commas(vs.n), vs.first, vs.first+vs.n-1)
 			if vs.n > len(vs.recs) {
 				what = fmt.Sprintf("the first %d of %s in a row", run, commas(vs.n))

@@ -33,7 +33,7 @@ func TestChangePoints(t *testing.T) {
 		}
 		return "ok"
 	}))
-	if !strings.Contains(ordered, "\n120\t") || !strings.Contains(ordered, "status=degraded from here: a run of 20, records 120-139") {
+	if !strings.Contains(ordered, "\n120\t") || !strings.Contains(ordered, "status from here: a run of 20, records 120-139") {
 		t.Errorf("ordered: no change point at 120:\n%s", ordered)
 	}
 	scattered := view1(build(func(i int) string {

@@ -27,7 +27,7 @@ func Example() {
 		panic(err)
 	}
 	in := view.Input{Tool: "kubectl.pods", ContentType: shape.ContentType, Format: shape.Format,
-		Data: data, Handle: budget.RefOf("3d38d105ebf2"), Budget: 340, TokensBefore: 200}
+		Data: data, Handle: budget.RefOf("3d38d105ebf2"), Budget: 320, TokensBefore: 200}
 	for _, c := range shape.Collections {
 		in.Collections = append(in.Collections, view.Collection{Path: c.Path, Kind: c.Kind, Count: c.Count,
 			Each: func(fn func(int, []byte) error) error { return budget.EachRecord(data, shape, c.Path, fn) }})
@@ -40,13 +40,13 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	f, err := v.Fill(counter, 340)
+	f, err := v.Fill(counter, 320)
 	if err != nil {
 		panic(err)
 	}
 	fmt.Print(f.Text)
 	// Output:
-	// [compact: this output is too large for its budget of 340 tokens; the full original is stored as artifact:3d38d105ebf2]
+	// [compact: this output is too large for its budget of 320 tokens; the full original is stored as artifact:3d38d105ebf2]
 	// tool: kubectl.pods; 514 bytes of application/json; 200 tokens
 	// outside the collections:
 	//   kind: List
@@ -56,8 +56,8 @@ func Example() {
 	//   restarts (number): 0 7, 1 1, 2 1, 4127 1; sum 4130; max 4127 (api-4)
 	// rows (tab-separated; cells over 48 chars cut, marked …[+N chars]):
 	// #	name	restarts	phase	why
-	// 3	api-4	4127	Running	restarts=4127 is rare (1 of 10); restarts=4127 is 3.0σ from the mean 413; largest restarts
-	// 5	db-0	2	Failed	phase=Failed (1 of 10); restarts=2 is rare (1 of 10)
+	// 3	api-4	4127	Running	rare restarts (1 of 10); restarts 3.0σ; largest restarts
+	// 5	db-0	2	Failed	phase=Failed (1 of 10); rare restarts (1 of 10)
 	//   not shown: 8 of 10 records; get exactly them: compact artifact query artifact:3d38d105ebf2 --jq '.items | del(.[3], .[5])'
 	//   one record by its name: compact artifact query artifact:3d38d105ebf2 --jq '.items[] | select(.name == "api-3")'
 }

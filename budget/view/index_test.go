@@ -390,7 +390,7 @@ func TestNoIdentityOfFewValues(t *testing.T) {
 func TestRowSaysTheValueItIsThereFor(t *testing.T) {
 	v, data := viewOf(t, "../../testdata/captured/cloudwatch-alarms.json")
 	f := fillAt(t, v, 8000)
-	re := regexp.MustCompile(`(?m)^(\d+)\t.*has ExtendedStatistic=(\S+) \(only (\d+) of (\d+) records do\)`)
+	re := regexp.MustCompile(`(?m)^(\d+)\t.*has ExtendedStatistic=(\S+) \((\d+) of (\d+)\)`)
 	ms := re.FindAllStringSubmatch(f.Text, -1)
 	if len(ms) == 0 {
 		t.Fatalf("no row says its ExtendedStatistic:\n%s", f.Text)
@@ -591,7 +591,7 @@ func TestRowShowsTheRareObjectItIsThereFor(t *testing.T) {
 	}
 	v, _ := viewOfData(t, []byte(b.String()))
 	f := fillAt(t, v, 2000)
-	want := fmt.Sprintf("has Error={Err: %q} (only 1 of 90 records do)", msg)
+	want := fmt.Sprintf("has Error={Err: %q} (1 of 90)", msg)
 	if !strings.Contains(f.Text, "\n47\texample.com/m47\t") || !strings.Contains(f.Text, want) {
 		t.Errorf("no row 47 with %s:\n%s", want, f.Text)
 	}

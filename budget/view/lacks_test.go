@@ -35,10 +35,10 @@ func TestRowLacksFieldNearlyAllHave(t *testing.T) {
 	v, _ := viewOfData(t, data)
 	text := fillAt(t, v, 4000).Text
 	for _, want := range []string{
-		`(?m)^57\tpkg-057\t[^\n]*no repository \(117 of 120 records have it\)`,
-		`(?m)^0\tpkg-000\t[^\n]*no repository \(117 of 120 records have it\)`,
-		`(?m)^119\tpkg-119\t[^\n]*no repository \(117 of 120 records have it\)`,
-		`(?m)^80\tpkg-080\t[^\n]*no license \(119 of 120 records have it\)`,
+		`(?m)^57\tpkg-057\t[^\n]*no repository \(117 of 120 have it\)`,
+		`(?m)^0\tpkg-000\t[^\n]*no repository \(117 of 120 have it\)`,
+		`(?m)^119\tpkg-119\t[^\n]*no repository \(117 of 120 have it\)`,
+		`(?m)^80\tpkg-080\t[^\n]*no license \(119 of 120 have it\)`,
 	} {
 		if !regexp.MustCompile(want).MatchString(text) {
 			t.Errorf("no row matching %s:\n%s", want, text)

@@ -97,7 +97,7 @@ func TestProfileAnswersFirst(t *testing.T) {
 		deps[k.(string)] = true
 		deps[`"`+k.(string)+`"`] = true
 	}
-	for _, m := range regexp.MustCompile(`(?:; |\t)(?:has )?([^=\t;(]+?)(?:=[^\t;]* is rare| \(only)`).FindAllStringSubmatch(text, -1) {
+	for _, m := range regexp.MustCompile(`(?:; |\t)(?:rare |has )([^=\t;( ]+)`).FindAllStringSubmatch(text, -1) {
 		name := m[1]
 		if i := strings.LastIndexByte(name, '.'); i >= 0 {
 			name = name[i+1:]

@@ -32,10 +32,10 @@ func TestRareValueAmongManyValues(t *testing.T) {
 		if regexp.MustCompile(`^[0-9.]+$`).MatchString(ver) && strings.Count(ver, ".") == 1 {
 			cellVer = fmt.Sprintf("%q", ver) // reads as a number: quoted
 		}
-		why := fmt.Sprintf("GoVersion=%s is rare (1 of %d)", cellVer, n)
+		why := fmt.Sprintf("rare GoVersion (1 of %d)", n)
 		found := false
 		for _, l := range strings.Split(f.Text, "\n") {
-			if strings.HasPrefix(strings.SplitN(l, "\t", 3)[min(1, len(strings.SplitN(l, "\t", 3))-1)], path) && strings.Contains(l, why) {
+			if strings.HasPrefix(strings.SplitN(l, "\t", 3)[min(1, len(strings.SplitN(l, "\t", 3))-1)], path) && strings.Contains(l, why) && strings.Contains(l, "\t"+cellVer+"\t") {
 				found = true
 			}
 		}

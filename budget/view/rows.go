@@ -469,7 +469,7 @@ func (k *coll) selectRows() {
 						// other lines, before the index.
 						prio = PrioRare2
 					}
-					flag(label, prio, vs.n, vs, fmt.Sprintf("%s=%s is rare (%s of %s)", k.short(f), cell(raw, 40), commas(vs.n), commas(f.Values)), k.innerRef(f, raw), f, raw)
+					flag(label, prio, vs.n, vs, fmt.Sprintf("rare %s (%s of %s)", k.valueWhy(f, raw), commas(vs.n), commas(f.Values)), k.innerRef(f, raw), f, raw)
 					// Rarer among more values first; values of long
 					// strings without spaces (URLs, paths) after the
 					// others: their rarity tells less.
@@ -634,7 +634,7 @@ func (k *coll) selectRows() {
 		toRead = map[int]bool{}
 		for i := range devAt {
 			if d, ok := known[i]; ok {
-				devs = append(devs, dev{i, d.d, fmt.Sprintf("%s=%s is %.1fσ from the mean %s", k.short(d.f), numExact(d.x), d.d, num(outl[d.f].mean))})
+				devs = append(devs, dev{i, d.d, k.sigmaWhy(d.f, numExact(d.x), d.d, outl[d.f].mean)})
 			} else {
 				toRead[i] = true
 			}
@@ -660,7 +660,7 @@ func (k *coll) selectRows() {
 				if x, err := strconv.ParseFloat(string(v), 64); err == nil {
 					if d := math.Abs(x-st.mean) / st.sd; d > 2 && d > bestDev {
 						bestDev = d
-						whyOut = fmt.Sprintf("%s=%s is %.1fσ from the mean %s", k.short(f), numExact(x), d, num(st.mean))
+						whyOut = k.sigmaWhy(f, numExact(x), d, st.mean)
 					}
 				}
 			}
@@ -762,7 +762,7 @@ func (k *coll) selectRows() {
 	take := func(r *reason, i int, f *Field) {
 		taken[i] = true
 		r.recs = append(r.recs, i)
-		r.text[i] = fmt.Sprintf("has %s (only %s of %s records do)", k.short(f), commas(f.Present), commas(p.Records))
+		r.text[i] = fmt.Sprintf("has %s (%s of %s)", k.short(f), commas(f.Present), commas(p.Records))
 		r.field[i] = f
 	}
 	// A field named like an error or a warning that at most a quarter
@@ -855,7 +855,7 @@ func (k *coll) selectRows() {
 		// the records before the last one too, as head+tail shows them.
 		for i := n - 2; i >= max(1, n-1-tailRows(k)); i-- {
 			lead = append(lead, i)
-			ends.text[i] = joinWhy(fmt.Sprintf("the end (%s from last)", ordinal(n-i)), ends.text[i])
+			ends.text[i] = joinWhy(ordinal(n-i)+" from last", ends.text[i])
 		}
 		ends.recs = append(lead, ends.recs...)
 	}
@@ -1159,6 +1159,36 @@ func sortedSet(sets ...map[int]bool) []int {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// inCell reports whether a row shows field f's value whole in a cell of
+// its own: f is a column and a record has at most one value of it. A
+// reason then names the field without its value: the cell beside it
+// says the value, and a row says each thing once (a row's tokens are
+// what decides how many records a view shows).
+func (k *coll) inCell(f *Field) bool {
+	_, col := k.colIdx[f]
+	return col && f.Values <= f.Present
+}
+
+// valueWhy names field f with its value raw in a row's reason: the field
+// alone when the row's cell shows the value (inCell), "f=value"
+// otherwise.
+func (k *coll) valueWhy(f *Field, raw string) string {
+	if k.inCell(f) {
+		return k.short(f)
+	}
+	return k.short(f) + "=" + cell(raw, 40)
+}
+
+// sigmaWhy is an outlier row's reason: field f's number x lies d
+// standard deviations from the mean (the profile line states the mean;
+// a reason names it where no cell shows x).
+func (k *coll) sigmaWhy(f *Field, x string, d, mean float64) string {
+	if k.inCell(f) {
+		return fmt.Sprintf("%s %.1fσ", k.short(f), d)
+	}
+	return fmt.Sprintf("%s=%s is %.1fσ from the mean %s", k.short(f), x, d, num(mean))
 }
 
 func joinWhy(a, b string) string {
@@ -2922,7 +2952,7 @@ func (k *coll) lacksField(raws map[int][]byte) *reason {
 		if len(fs) > 3 {
 			more = fmt.Sprintf(" and %d more fields", len(fs)-3)
 		}
-		r.text[i] = fmt.Sprintf("no %s%s (%s of %s records have it)", strings.Join(names, ", "), more, commas(fs[0].Present), commas(n))
+		r.text[i] = fmt.Sprintf("no %s%s (%s of %s have it)", strings.Join(names, ", "), more, commas(fs[0].Present), commas(n))
 	}
 	sort.Ints(r.recs)
 	return r
