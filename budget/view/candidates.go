@@ -1789,7 +1789,7 @@ func (k *coll) chooseColumns() {
 	var cand []scored
 	log := k.logRecords()
 	for _, f := range p.Fields {
-		if f == p.Identity || !f.scalar() || k.hidden(f) || (f.Constant(p.Records) && p.Records > 1) || sameInArrays(f, p.Records) || f.Present*10 < p.Records || k.dupOf[f] != nil || k.codeOf(f) != nil {
+		if f == p.Identity || !f.scalar() && !f.mostlyScalar() || f.underMostlyScalar() || k.hidden(f) || (f.Constant(p.Records) && p.Records > 1) || sameInArrays(f, p.Records) || f.Present*10 < p.Records || k.dupOf[f] != nil || k.codeOf(f) != nil {
 			continue
 		}
 		if k.opaque(f) {
@@ -1920,6 +1920,7 @@ func (k *coll) chooseColumns() {
 	}
 	for _, c := range cand {
 		k.cols = append(k.cols, c.f)
+		c.f.whole = c.f.mostlyScalar() // (its lists whole in the cells)
 	}
 	defer func() {
 		k.colIdx = map[*Field]int{}

@@ -280,7 +280,7 @@ func (k *coll) indexFields() (key *Field, fields []*Field, fixed, ok bool) {
 		// A name is what a record is looked up by, long or not (cut
 		// in the line); a code of another field's values is not.
 		name := f.Types == tString && nameLike(f.Path) && (key == nil || !nameLike(key.Path))
-		if f == key || !f.scalar() || f.inArr || k.dropped(f) || f.Present*2 < p.Records || k.dupOf[f] != nil ||
+		if f == key || !f.scalar() && !f.mostlyScalar() || f.underMostlyScalar() || f.inArr || k.dropped(f) || f.Present*2 < p.Records || k.dupOf[f] != nil ||
 			f.Constant(p.Records) || f.MaxLen > indexFieldLen && !name || f.Nulls*2 > f.Values || k.opaque(f) && !name || k.codeOf(f) != nil {
 			continue
 		}
@@ -328,6 +328,7 @@ func (k *coll) indexFields() (key *Field, fields []*Field, fixed, ok bool) {
 		}
 		if !dup {
 			fields = append(fields, c.f)
+			c.f.whole = c.f.whole || c.f.mostlyScalar() // (its lists whole in the lines)
 		}
 	}
 	return key, fields, false, true

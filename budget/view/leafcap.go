@@ -172,7 +172,9 @@ func (k *coll) replayLeaves(mask []bool, begin func(i int) bool, leaf func(*Fiel
 		return false, nil
 	}
 	for _, f := range p.Fields {
-		if f.indexed || f.pairs {
+		if f.indexed || f.pairs || f.whole && mask[f.first+1] {
+			// (the kept leaves are scalars: a field read whole
+			// is read again)
 			return false, nil
 		}
 	}

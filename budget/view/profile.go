@@ -223,6 +223,10 @@ type Field struct {
 	ManyKeys  bool
 	// inMap: the field is a member of a map-like field, or under one.
 	inMap bool
+	// whole: a walk over records (Profile.walk) gives the field's list
+	// and object values as their whole JSON text, as it gives its
+	// scalars: set for a mostlyScalar field a row or an index shows.
+	whole bool
 	// indexed: its objects are keyed "0", "1", ...: read as lists, their
 	// values the items of its [] field (json_listmap.go).
 	indexed bool
@@ -358,6 +362,30 @@ func (f *Field) TypeNames() []string {
 
 // scalar reports whether the field only holds scalars (or null).
 func (f *Field) scalar() bool { return f.Types&(tObject|tArray) == 0 && f.Types != 0 }
+
+// mostlyScalar reports whether the field holds a scalar in most of its
+// values and a list or an object in the others, one value per record, not
+// inside arrays: an option's value (meson's buildoptions: "value" a
+// string, a number, a bool, or a list of paths; an npm config or an
+// ESLint rule likewise). Such a field is a column and an index field as a
+// scalar one is, each cell its value, a list or an object as its JSON
+// text (Field.whole).
+func (f *Field) mostlyScalar() bool {
+	return !f.scalar() && f.Types&^(tObject|tArray) != 0 && !f.inArr && f.Values <= f.Present &&
+		f.Containers*2 < f.Values && !f.MapLike && !f.indexed && !f.pairs
+}
+
+// underMostlyScalar reports whether f is inside the lists or objects of a
+// mostlyScalar field (value[] beside value): such a field's values are
+// shown whole, its items by no column of their own.
+func (f *Field) underMostlyScalar() bool {
+	for g := f.parent; g != nil; g = g.parent {
+		if g.mostlyScalar() {
+			return true
+		}
+	}
+	return false
+}
 
 // Constant reports whether every record has the field with one and the
 // same scalar value (stated once: "all 288: kind=Pod").

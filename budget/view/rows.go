@@ -160,6 +160,14 @@ func (p *Profile) walk(s *jscan, f *Field, mask []bool, fn func(*Field, []byte))
 		s.skipValue()
 		return
 	}
+	if f.whole {
+		if c := s.peek(); c == '{' || c == '[' {
+			start := s.pos
+			s.skipValue()
+			fn(f, s.d[start:s.pos])
+			return
+		}
+	}
 	switch s.peek() {
 	case '{':
 		if f.indexed && indexKeyedMin(s, 0) {
