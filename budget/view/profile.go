@@ -363,16 +363,17 @@ func (f *Field) TypeNames() []string {
 // scalar reports whether the field only holds scalars (or null).
 func (f *Field) scalar() bool { return f.Types&(tObject|tArray) == 0 && f.Types != 0 }
 
-// mostlyScalar reports whether the field holds a scalar in most of its
-// values and a list or an object in the others, one value per record, not
+// mostlyScalar reports whether the field holds a scalar other than null
+// in most of its values and a list or an object in the others (not an
+// object or null, a GitHub issue's milestone), one value per record, not
 // inside arrays: an option's value (meson's buildoptions: "value" a
 // string, a number, a bool, or a list of paths; an npm config or an
 // ESLint rule likewise). Such a field is a column and an index field as a
 // scalar one is, each cell its value, a list or an object as its JSON
 // text (Field.whole).
 func (f *Field) mostlyScalar() bool {
-	return !f.scalar() && f.Types&^(tObject|tArray) != 0 && !f.inArr && f.Values <= f.Present &&
-		f.Containers*2 < f.Values && !f.MapLike && !f.indexed && !f.pairs
+	return !f.scalar() && f.Types&^(tObject|tArray|tNull) != 0 && !f.inArr && f.Values <= f.Present &&
+		(f.Values-f.Containers-f.Nulls)*2 > f.Values && !f.MapLike && !f.indexed && !f.pairs
 }
 
 // underMostlyScalar reports whether f is inside the lists or objects of a
