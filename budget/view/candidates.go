@@ -151,10 +151,15 @@ type coll struct {
 	names      map[int]string
 	namesOf    *Field
 	namesKnown bool
-	in         Input
-	c          Collection
-	p          *Profile
-	cols       []*Field
+	// holders name the records holding each rare value (holders.go).
+	holders map[*valState]*holderLine
+	// maxNames names every record holding a number field's max when
+	// two or three do (holders.go).
+	maxNames map[*Field]string
+	in       Input
+	c        Collection
+	p        *Profile
+	cols     []*Field
 	// colIdx indexes cols.
 	colIdx map[*Field]int
 	// t gathers the selection's state in the profile's pass (rows.go).
@@ -188,6 +193,9 @@ type coll struct {
 	// the candidate key of the first: the foot's "profile lines not
 	// shown: N of M fields" counts fields only (REVIEW18 R3).
 	fieldLines, fieldKey int
+	// fieldKeyEnd is the key after the last field's lines (its own and
+	// its holders' lines).
+	fieldKeyEnd int
 	// whole counts the lines that list every member or item of a
 	// small collection of scalars (reasonWhole): no rows are needed.
 	whole int
@@ -406,6 +414,7 @@ func addRecords(v *View, in Input, ci int) error {
 	k.findDuplicates() // dupcols.go
 	k.chooseColumns()
 	k.selectRows()
+	k.nameHolders() // holders.go
 	k.t, k.p.t = nil, nil
 	if ends := summaryEnds(k); len(ends) > 0 { // json_map.go
 		return addSummarized(v, in, ci, k, ends)
@@ -436,6 +445,7 @@ func addRecords(v *View, in Input, ci int) error {
 	}
 	addTreeNodes(v, k) // treenodes.go
 	addIndex(v, k)     // index.go
+	k.addHolders(v)    // holders.go
 	return nil
 }
 
@@ -557,6 +567,9 @@ func (k *coll) addProfile(v *View, sec int) {
 	type line struct {
 		prio int
 		text string
+		// holders are the lines naming the holders of the field's
+		// rare values (holders.go), right after its own.
+		holders []*holderLine
 	}
 	var lines []line
 	// The lines that answer most come first: the identity, then the
@@ -660,24 +673,32 @@ func (k *coll) addProfile(v *View, sec int) {
 			// only for the other lines: a trace's fileIncludeKind in
 			// 91 of 2,864 events, a pod's lastState reason)
 		}
-		lines = append(lines, line{prio, r.text})
+		lines = append(lines, line{prio, r.text, k.holderLines(r.f)})
 	}
 	if p.Unprofiled > 0 {
-		lines = append(lines, line{PrioProfile2, fmt.Sprintf("  %s more field values (past %d fields or %d levels deep) are not profiled", commas(p.Unprofiled), maxFields, maxDepth)})
+		lines = append(lines, line{prio: PrioProfile2, text: fmt.Sprintf("  %s more field values (past %d fields or %d levels deep) are not profiled", commas(p.Unprofiled), maxFields, maxDepth)})
 	}
 	for _, g := range k.groupLines() {
-		lines = append(lines, line{PrioProfile2, g})
+		lines = append(lines, line{prio: PrioProfile2, text: g})
 	}
 	for _, g := range k.kindMax { // (json_kinds.go)
-		lines = append(lines, line{PrioProfile2, g})
+		lines = append(lines, line{prio: PrioProfile2, text: g})
 	}
 	for _, g := range k.groupMax { // (groupmax.go)
-		lines = append(lines, line{PrioProfile2, g})
+		lines = append(lines, line{prio: PrioProfile2, text: g})
 	}
-	k.fieldLines, k.fieldKey = len(rs), key
-	for _, l := range lines {
+	k.fieldLines, k.fieldKey, k.fieldKeyEnd = len(rs), key, key
+	for i, l := range lines {
 		v.Add(Candidate{Section: sec, Key: key, Record: -1, Prio: l.prio, Reason: "profile", Text: l.text})
 		key++
+		for _, h := range l.holders {
+			// (added once the index has listed its groups: addHolders)
+			h.key = key
+			key++
+		}
+		if i == len(rs)-1 {
+			k.fieldKeyEnd = key
+		}
 	}
 	// The column header goes before every row, and is chosen before any
 	// (its priority is the profile's).
@@ -1141,7 +1162,7 @@ func (k *coll) numHolder(f *Field, x float64, rec int, raw []byte) string {
 	if f.NumStrings == 0 && !f.inArr && f.Values == f.Present {
 		n = f.maxN
 	}
-	return k.holderText(f, n, rec, raw)
+	return k.holderText(f, x, n, rec, raw)
 }
 
 // timeHolder is numHolder of a time (its earliest or latest, as
@@ -1154,12 +1175,12 @@ func (k *coll) timeHolder(f *Field, text string, rec int, raw []byte) string {
 			n = -1 // (written otherwise: not known)
 		}
 	}
-	return k.holderText(f, n, rec, raw)
+	return k.holderText(f, math.NaN(), n, rec, raw)
 }
 
 // holderText names record rec (its text raw) held by n records (-1:
-// not known) for an extreme of f.
-func (k *coll) holderText(f *Field, n, rec int, raw []byte) string {
+// not known) for an extreme of f (x, the number; NaN for a time).
+func (k *coll) holderText(f *Field, x float64, n, rec int, raw []byte) string {
 	p := k.p
 	if f == p.Identity || raw == nil || n == 0 || n > holderMost || identityScore(f.Path) >= 50 || p.Records < 3 {
 		return ""
@@ -1172,6 +1193,11 @@ func (k *coll) holderText(f *Field, n, rec int, raw []byte) string {
 	case n == 1:
 		return " (" + id + ")"
 	case n > 1:
+		if all := k.maxNames[f]; all != "" && x == f.Max {
+			// Every record holding it, when the profile kept them
+			// (holders.go): the tests with the longest timeout.
+			return fmt.Sprintf(" (%d records: %s)", n, all)
+		}
 		return fmt.Sprintf(" (the first of %d: %s)", n, id)
 	}
 	return " (first in " + id + ")"

@@ -60,7 +60,9 @@
 //	               plan: every node at every depth, the root included,
 //	               one collection whose path is a jq expression),
 //	               dupcols.go (a field repeating another's values, stated
-//	               once) and query.go (the follow-up queries, runnable as
+//	               once), holders.go (the records of a rare value, named:
+//	               "the 5 records with code=404, their url in order: ...")
+//	               and query.go (the follow-up queries, runnable as
 //	               written).
 //	fill.go        one walk over the candidates in a fixed order (priority,
 //	               then the order they were added) keeping the longest

@@ -149,6 +149,9 @@ func addValueGroups(v *View, k *coll, grp, name *Field, extra []*Field, groups m
 			}
 			b.WriteString(n)
 		}
+		if h := k.holders[grp.vals[val]]; h != nil {
+			h.listed = true // (its records' names are here)
+		}
 		text := fmt.Sprintf("  %s=%s (%s records), their %s in order: %s", grp.Path, cell(val, 40), commas(len(names)), name.Path, b.String())
 		if len(names) == 1 {
 			text = fmt.Sprintf("  %s=%s (1 record), its %s: %s", grp.Path, cell(val, 40), name.Path, names[0])

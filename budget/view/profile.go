@@ -1939,7 +1939,8 @@ func (p *Profile) Finish() {
 			// by chance: it names no record.
 			continue
 		}
-		if refNumber(f.Path) && identityScore(f.Path) < 50 && (f.Types != tString || f.NumStrings > 0) {
+		numbering := numbersRecords(f, p.Records)
+		if refNumber(f.Path) && identityScore(f.Path) < 50 && (f.Types != tString || f.NumStrings > 0) && !numbering {
 			// A position (a clone's firstFile.start, a line, a
 			// frame's byte offset pkt_pos written as a string) is
 			// unique by chance: it names no record. A string that
@@ -1948,6 +1949,12 @@ func (p *Profile) Finish() {
 			continue
 		}
 		score := identityScore(f.Path)
+		if numbering {
+			// The records' own numbers (vegeta's seq 0..539) name
+			// them as their reader does: before a time, a URL or a
+			// position unique by chance.
+			score = max(score, numberingScore)
+		}
 		if score > bestScore {
 			best, bestScore = f, score
 		}
@@ -1968,6 +1975,21 @@ func (p *Profile) Finish() {
 		}
 	}
 	p.Identity = best
+}
+
+// numberingScore is the identity score of a field that numbers the
+// records (numbersRecords): above a field named like nothing (a time, a
+// URL: 10), below a name (97), an id or a key (95) and any field named
+// like a name or an id (50 and up).
+const numberingScore = 30
+
+// numbersRecords reports whether f numbers the records: whole numbers,
+// one per record, every one of 0..n-1 or 1..n (seq, index, frame
+// number), in at least 3 records. A position or a counter unique by
+// chance (an offset, a line) leaves gaps.
+func numbersRecords(f *Field, records int) bool {
+	return records >= 3 && f.Types == tNumber && f.NumStrings == 0 && f.NumN == records && f.Distinct == records && !f.ManyDistinct &&
+		(f.Min == 0 || f.Min == 1) && f.Max-f.Min+1 == float64(records) && f.Min == math.Trunc(f.Min) && f.Max == math.Trunc(f.Max)
 }
 
 // KeyedByName reports whether the records are one-member objects whose

@@ -125,7 +125,7 @@ func (k *coll) foot(chosen []Candidate) string {
 			if k.p.Map {
 				keys = append(keys, k.rows[c.Record].ident)
 			}
-		} else if c.Reason == "profile" && c.Key >= k.fieldKey && c.Key < k.fieldKey+k.fieldLines {
+		} else if c.Reason == "profile" && c.Key >= k.fieldKey && c.Key < k.fieldKeyEnd {
 			profiles++
 		}
 	}
