@@ -875,6 +875,7 @@ func detectColumnsGuard(data []byte, kind string, guard, trailer bool) *colSplit
 		// Cells separated by commas, semicolons or colons with no
 		// padding (text_split.go): a CSV, with a header row or not.
 		sp.firstHeader(sample)
+		sp.namesHeader(sample)
 		sp.names = sp.nameColumns(sample)
 		return sp
 	}
@@ -1517,6 +1518,60 @@ func (sp *colSplit) firstHeader(sample []byte) {
 	if sp.numericColumn(sample, firstPos) {
 		sp.header = hf
 		sp.headPos = firstPos
+	}
+}
+
+// namesHeader takes the first row of a delimited table (a CSV) as its
+// header when firstHeader did not (no column of numbers below it: psql
+// --csv of pg_settings, a table of names and words): its cells are
+// names (headerCells: distinct, a letter first, no spaces) and in two
+// columns of few values (at most 20 distinct in 20 rows or more) its
+// cell is a value no other row holds ("context" over user, sighup,
+// postmaster, ...: 130, 85, 51 rows). A first data row holds the
+// common values of such columns, not values of its own.
+func (sp *colSplit) namesHeader(sample []byte) {
+	if sp.header != nil || sp.mode != byBar {
+		return
+	}
+	first, firstPos, seen := []string(nil), -1, 0
+	textLinesWhile(sample, func(pos int, line string) bool {
+		if strings.TrimSpace(line) == "" {
+			return true
+		}
+		if seen++; seen > 20 {
+			return false
+		}
+		if f := sp.fields(line); f != nil {
+			first, firstPos = f, pos
+			return false
+		}
+		return true
+	})
+	if len(first) != sp.k || !headerCells(first) {
+		return
+	}
+	values := make([]map[string]int, sp.k)
+	for i := range values {
+		values[i] = map[string]int{}
+	}
+	rows := sp.sampleRows(sample, func(pos int) bool { return pos <= firstPos }, func(f []string) {
+		for i, v := range f {
+			if i < sp.k && len(values[i]) <= 20 {
+				values[i][v]++
+			}
+		}
+	})
+	if rows < 20 {
+		return
+	}
+	own := 0
+	for i, m := range values {
+		if len(m) <= 20 && m[first[i]] == 0 {
+			own++
+		}
+	}
+	if own >= 2 {
+		sp.header, sp.headPos = first, firstPos
 	}
 }
 

@@ -89,3 +89,53 @@ func jqTextLines(data []byte) []any {
 	textLines(data, func(_ int, l string) { lines = append(lines, l) })
 	return lines
 }
+
+// TestFewQuotedCellsCSVWithNamesHeader: psql --csv of pg_settings quotes
+// only the cells that hold a comma (20 of 355 lines) and has no column of
+// numbers under its header of names. Before, quotes were tried only when
+// a tenth of the lines had a quoted cell: those 20 rows fell out of the
+// table ("335 rows ... 20 other lines"), and the header, taken for a row
+// (no column of numbers to tell it apart), made "unit" and "context" rare
+// values of unnamed columns. Now every row is read, the first line is the
+// header, and the counts of a column are jq's over the raw lines.
+func TestFewQuotedCellsCSVWithNamesHeader(t *testing.T) {
+	data := readTestdata(t, "psql-csv-pg-settings.csv")
+	p := analyzeText(data, nil)
+	if p.cols == nil || !p.cols.split.quoted || p.cols.split.k != 13 || p.cols.other != 0 || p.cols.rows != 354 {
+		t.Fatalf("table: %+v", p.cols)
+	}
+	if h := p.cols.split.header; len(h) != 13 || h[0] != "name" || h[5] != "context" || p.cols.split.headPos != 0 {
+		t.Fatalf("header %q at %d", h, p.cols.split.headPos)
+	}
+	counts := runJQ(t, jqTextLines(data), `[.[1:][] | `+p.cols.split.jqField(5)+`] | group_by(.) | map({key: .[0], value: length}) | sort_by(-.value) | map("\"\(.key)\" \(.value)") | join(", ")`)
+	want := `context: "user" 136, "sighup" 92, "postmaster" 55, "superuser" 45, "internal" 20, "superuser-backend" 4, "backend" 2`
+	if len(counts) != 1 || "context: "+counts[0].(string) != want {
+		t.Fatalf("jq counts %v, want %s", counts, want)
+	}
+	text := fillText(t, data, 4000)
+	if !strings.Contains(text, want) {
+		t.Errorf("view lacks %q:\n%s", want, text)
+	}
+	if strings.Contains(text, `"unit" is rare`) || strings.Contains(text, "column 6:") {
+		t.Errorf("the header is read as a row:\n%s", text)
+	}
+}
+
+// TestNamesHeaderNeedsOwnValues: a CSV whose first line is a row of
+// words like every other (no numbers anywhere) keeps it as a row: its
+// cells are the columns' common values, not values of their own.
+func TestNamesHeaderNeedsOwnValues(t *testing.T) {
+	var b strings.Builder
+	states := []string{"open", "closed", "merged"}
+	kinds := []string{"bug", "feature"}
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&b, "item%c%c,%s,%s,owner%c\n", 'a'+i%26, 'a'+i/26, states[i%3], kinds[i%2], 'a'+i%5)
+	}
+	p := analyzeText([]byte(b.String()), nil)
+	if p.cols == nil || p.cols.split.k != 4 {
+		t.Fatalf("table: %+v", p.cols)
+	}
+	if p.cols.split.header != nil || p.cols.rows != 40 {
+		t.Errorf("first row taken as a header %q; rows %d", p.cols.split.header, p.cols.rows)
+	}
+}
