@@ -1524,11 +1524,13 @@ func (sp *colSplit) firstHeader(sample []byte) {
 // namesHeader takes the first row of a delimited table (a CSV) as its
 // header when firstHeader did not (no column of numbers below it: psql
 // --csv of pg_settings, a table of names and words): its cells are
-// names (headerCells: distinct, a letter first, no spaces) and in two
-// columns of few values (at most 20 distinct in 20 rows or more) its
+// names (headerCells: distinct, a letter first, no spaces), there are
+// two columns of few values or more (at most 20 distinct, and at most
+// one per two rows, in 20 rows or more), and in every one of them its
 // cell is a value no other row holds ("context" over user, sighup,
-// postmaster, ...: 130, 85, 51 rows). A first data row holds the
-// common values of such columns, not values of its own.
+// postmaster, ...: 136, 92, 55 rows). A first data row holds the
+// common values of some such column ("prod", "running"), not values
+// of its own in all of them.
 func (sp *colSplit) namesHeader(sample []byte) {
 	if sp.header != nil || sp.mode != byBar {
 		return
@@ -1564,13 +1566,17 @@ func (sp *colSplit) namesHeader(sample []byte) {
 	if rows < 20 {
 		return
 	}
-	own := 0
+	few := 0
 	for i, m := range values {
-		if len(m) <= 20 && m[first[i]] == 0 {
-			own++
+		if len(m) > 20 || 2*len(m) > rows {
+			continue
 		}
+		if m[first[i]] > 0 {
+			return // a value other rows hold: a row like them
+		}
+		few++
 	}
-	if own >= 2 {
+	if few >= 2 {
 		sp.header, sp.headPos = first, firstPos
 	}
 }

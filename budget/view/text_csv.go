@@ -128,6 +128,7 @@ func quotedLines(sample []byte, sep string) bool {
 		lines++
 		if hasQuotedCell(line, sep) {
 			quoted++
+			return false
 		}
 		return lines < 200
 	})

@@ -139,3 +139,31 @@ func TestNamesHeaderNeedsOwnValues(t *testing.T) {
 		t.Errorf("first row taken as a header %q; rows %d", p.cols.split.header, p.cols.rows)
 	}
 }
+
+// TestNamesHeaderNotARowWithCommonValues: a CSV with no header whose
+// first row holds, in two of its few-valued columns, values no other row
+// holds (a team and an owner seen once) but common ones in the others
+// ("prod", "running") is a row: all 601 lines are rows and no column is
+// named by the first row's cells (a second read found the rule of two
+// columns took it for a header).
+func TestNamesHeaderNotARowWithCommonValues(t *testing.T) {
+	teams := []string{"billing", "search", "auth", "ledger", "mail", "infra", "data", "web"}
+	envs := []string{"prod", "staging", "dev"}
+	owners := []string{"bob", "carol", "dave", "erin", "frank", "grace", "heidi"}
+	var b strings.Builder
+	b.WriteString("api-gateway,payments,prod,alice,running\n")
+	for i := 0; i < 600; i++ {
+		state := "running"
+		if i%5 == 0 {
+			state = "stopped"
+		}
+		fmt.Fprintf(&b, "svc-%03d-worker,%s,%s,%s,%s\n", i, teams[i%8], envs[i%3], owners[i%7], state)
+	}
+	p := analyzeText([]byte(b.String()), nil)
+	if p.cols == nil || p.cols.split.k != 5 {
+		t.Fatalf("table: %+v", p.cols)
+	}
+	if p.cols.split.header != nil || p.cols.rows != 601 {
+		t.Errorf("first row taken as a header %q; rows %d, want 601", p.cols.split.header, p.cols.rows)
+	}
+}
