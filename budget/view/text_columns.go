@@ -1489,9 +1489,27 @@ func ruledHeader(sample []byte) *colSplit {
 // as the header when it has k cells (for runs of spaces: exactly k words), none with a digit
 // or empty, and some column is numeric in the rows below it.
 func (sp *colSplit) firstHeader(sample []byte) {
-	// The first line that is a row, among the first 20 non-blank lines
-	// (a title such as readelf's "Symbol table '.dynsym' contains …" may
-	// come before the header).
+	// (A title such as readelf's "Symbol table '.dynsym' contains …" may
+	// come before the header.)
+	first, firstPos := sp.firstRow(sample)
+	hf := sp.fields(first)
+	if hf == nil || len(hf) != sp.k || sp.mode == bySpaces && len(splitSpaces(first)) != sp.k {
+		return
+	}
+	for _, f := range hf {
+		if strings.IndexAny(f, "0123456789") >= 0 || f == "" {
+			return
+		}
+	}
+	if sp.numericColumn(sample, firstPos) {
+		sp.header = hf
+		sp.headPos = firstPos
+	}
+}
+
+// firstRow returns the first line of sample that is a row and its
+// position, among the first 20 non-blank lines ("", -1: none).
+func (sp *colSplit) firstRow(sample []byte) (string, int) {
 	first, firstPos, seen := "", -1, 0
 	textLinesWhile(sample, func(pos int, line string) bool {
 		if strings.TrimSpace(line) == "" {
@@ -1506,19 +1524,7 @@ func (sp *colSplit) firstHeader(sample []byte) {
 		}
 		return true
 	})
-	hf := sp.fields(first)
-	if hf == nil || len(hf) != sp.k || sp.mode == bySpaces && len(splitSpaces(first)) != sp.k {
-		return
-	}
-	for _, f := range hf {
-		if strings.IndexAny(f, "0123456789") >= 0 || f == "" {
-			return
-		}
-	}
-	if sp.numericColumn(sample, firstPos) {
-		sp.header = hf
-		sp.headPos = firstPos
-	}
+	return first, firstPos
 }
 
 // namesHeader takes the first row of a delimited table (a CSV) as its
@@ -1535,20 +1541,8 @@ func (sp *colSplit) namesHeader(sample []byte) {
 	if sp.header != nil || sp.mode != byBar {
 		return
 	}
-	first, firstPos, seen := []string(nil), -1, 0
-	textLinesWhile(sample, func(pos int, line string) bool {
-		if strings.TrimSpace(line) == "" {
-			return true
-		}
-		if seen++; seen > 20 {
-			return false
-		}
-		if f := sp.fields(line); f != nil {
-			first, firstPos = f, pos
-			return false
-		}
-		return true
-	})
+	line, firstPos := sp.firstRow(sample)
+	first := sp.fields(line)
 	if len(first) != sp.k || !headerCells(first) {
 		return
 	}
